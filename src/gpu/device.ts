@@ -1,0 +1,153 @@
+/**
+ * Acquire a WebGPU adapter and device, in the page (navigator.gpu) and in Node (npm `webgpu`, Dawn), behind
+ * one function: {@link acquireGpu}. Knows nothing of models or algorithms.
+ */
+import { GpuContext } from "./context";
+import { GpuUnavailableError, WEBGPU_HELP } from "./errors";
+
+/** What the adapter is and can do; shown by the app and printed by the benchmarks. */
+export interface AdapterReport {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  /** Human-readable one-liner, e.g. "google swiftshader (Vulkan)". */
+  name: string;
+  /** True for a CPU adapter (SwiftShader, llvmpipe, WARP, or `isFallbackAdapter`): expect ~1 GFLOP/s. */
+  isSoftware: boolean;
+  /** Adapter features, sorted. */
+  features: string[];
+  /** The device limits we requested (the adapter's maxima for the ones we raise). */
+  limits: Record<string, number>;
+  /** "browser" (navigator.gpu) or "node" (Dawn through npm `webgpu`). */
+  host: "browser" | "node";
+}
+
+export interface AcquireOptions {
+  /** A GPU object to use instead of navigator.gpu / Dawn (tests inject fakes). */
+  gpu?: GPU;
+  /** Default "high-performance". */
+  powerPreference?: GPUPowerPreference;
+  /** Request `timestamp-query` when the adapter has it (default true). */
+  timestamps?: boolean;
+}
+
+/** Limits raised from the WebGPU defaults to the adapter's maxima: training needs big buffers, many bindings. */
+const RAISED_LIMITS = [
+  "maxStorageBufferBindingSize",
+  "maxBufferSize",
+  "maxStorageBuffersPerShaderStage",
+  "maxComputeWorkgroupStorageSize",
+  "maxComputeInvocationsPerWorkgroup",
+  "maxComputeWorkgroupSizeX",
+  "maxComputeWorkgroupSizeY",
+] as const;
+
+/** Limits reported alongside the raised ones. */
+const REPORTED_LIMITS = [
+  ...RAISED_LIMITS,
+  "maxComputeWorkgroupsPerDimension",
+  "minStorageBufferOffsetAlignment",
+  "minUniformBufferOffsetAlignment",
+] as const;
+
+const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|softpipe|software|basic render|warp/i;
+
+function isNode(): boolean {
+  return typeof process !== "undefined" && !!process.versions?.node && typeof window === "undefined";
+}
+
+/** In Node: Dawn via npm `webgpu`; also installs WebGPU's globals (GPUBufferUsage, GPUMapMode, ...). */
+async function nodeGpu(): Promise<GPU> {
+  const specifier = "webgpu"; // a variable, so that bundlers leave this Node-only import alone
+  const mod = (await import(/* @vite-ignore */ specifier)) as { create(o: string[]): GPU; globals: object };
+  Object.assign(globalThis, mod.globals);
+  const gpu = mod.create([]);
+  // Dawn's instance must outlive every device made from it: if the GPU object were garbage-collected, the
+  // instance would be torn down under a live device and the process would crash at random. Keep them all.
+  nodeInstances.push(gpu);
+  return gpu;
+}
+
+/** Every Dawn instance created in this process, kept alive on purpose (see nodeGpu). */
+const nodeInstances: GPU[] = [];
+
+/** Chromium's SwiftShader Vulkan driver (Debian package `chromium`), the software adapter used without a GPU. */
+export const SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json";
+
+/** Node without a Vulkan driver: point the Vulkan loader at SwiftShader if it is installed. */
+async function useSwiftshaderIfPresent(): Promise<boolean> {
+  if (process.env.VK_ICD_FILENAMES) return false;
+  const fs = await import(/* @vite-ignore */ "node:fs");
+  if (!fs.existsSync(SWIFTSHADER_ICD)) return false;
+  process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+  return true;
+}
+
+function report(adapter: GPUAdapter, device: GPUDevice, host: "browser" | "node"): AdapterReport {
+  const info = adapter.info;
+  const vendor = info?.vendor ?? "";
+  const architecture = info?.architecture ?? "";
+  const dev = info?.device ?? "";
+  const description = info?.description ?? "";
+  const fallback = (info as GPUAdapterInfo & { isFallbackAdapter?: boolean })?.isFallbackAdapter === true;
+  const all = `${vendor} ${architecture} ${dev} ${description}`;
+  const limits: Record<string, number> = {};
+  for (const k of REPORTED_LIMITS) limits[k] = Number(device.limits[k]);
+  const name = [vendor, architecture, description || dev].filter((s) => s).join(" ") || "unknown adapter";
+  return {
+    vendor,
+    architecture,
+    device: dev,
+    description,
+    name,
+    isSoftware: fallback || SOFTWARE_ADAPTER.test(all),
+    features: [...adapter.features].map(String).sort(),
+    limits,
+    host,
+  };
+}
+
+/**
+ * Acquire an adapter and a device and wrap them in a {@link GpuContext}.
+ *
+ * @throws {GpuUnavailableError} reason "no-webgpu" when there is no navigator.gpu (browser) or the `webgpu`
+ *   package cannot load (Node); "no-adapter" when requestAdapter() gives null; "device-failed" when
+ *   requestDevice() rejects. The message says how to get WebGPU.
+ */
+export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuContext> {
+  const host: "browser" | "node" = options.gpu || !isNode() ? "browser" : "node";
+  const help = host === "node" ? WEBGPU_HELP.node : WEBGPU_HELP.browser;
+  let gpu: GPU | undefined = options.gpu;
+  if (!gpu && host === "browser") gpu = (globalThis.navigator as Navigator | undefined)?.gpu;
+  if (!gpu && host === "node") {
+    try {
+      gpu = await nodeGpu();
+    } catch (e) {
+      throw new GpuUnavailableError("no-webgpu", `the npm package 'webgpu' did not load (${e}). ${help}`);
+    }
+  }
+  if (!gpu) throw new GpuUnavailableError("no-webgpu", `This browser does not expose WebGPU. ${help}`);
+
+  const powerPreference = options.powerPreference ?? "high-performance";
+  let adapter = await gpu.requestAdapter({ powerPreference }).catch(() => null);
+  if (!adapter && host === "node" && (await useSwiftshaderIfPresent())) {
+    gpu = await nodeGpu();
+    adapter = await gpu.requestAdapter({ powerPreference }).catch(() => null);
+  }
+  if (!adapter)
+    throw new GpuUnavailableError("no-adapter", `WebGPU is present but no adapter is available. ${help}`);
+
+  const requiredLimits: Record<string, number> = {};
+  for (const k of RAISED_LIMITS) requiredLimits[k] = adapter.limits[k];
+  const requiredFeatures: GPUFeatureName[] = [];
+  if ((options.timestamps ?? true) && adapter.features.has("timestamp-query"))
+    requiredFeatures.push("timestamp-query");
+  let device: GPUDevice;
+  try {
+    device = await adapter.requestDevice({ label: "rlhf-playground", requiredLimits, requiredFeatures });
+  } catch (e) {
+    throw new GpuUnavailableError("device-failed", `requestDevice() failed: ${e}. ${help}`);
+  }
+  return new GpuContext(device, report(adapter, device, host));
+}

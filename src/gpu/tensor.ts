@@ -1,0 +1,94 @@
+/**
+ * A small tensor type: a shape, a dtype and a region of a GPU buffer. Views share the buffer (the engine
+ * keeps all parameters in one flat buffer with named views), so a tensor is (buffer, byte offset, shape).
+ */
+
+/** Element types the kernels use. All are 4 bytes wide. */
+export type DType = "f32" | "i32" | "u32";
+
+export type TypedArrayFor<D extends DType> = D extends "f32"
+  ? Float32Array
+  : D extends "i32"
+    ? Int32Array
+    : Uint32Array;
+
+export const BYTES_PER_ELEMENT = 4;
+
+/** Number of elements of a shape; [] is a scalar (1 element). Throws on negative or fractional dims. */
+export function numel(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) {
+    if (!Number.isInteger(d) || d < 0) throw new RangeError(`invalid shape [${shape.join(", ")}]`);
+    n *= d;
+  }
+  return n;
+}
+
+/** A typed array of the dtype over `buffer` (a copy of readback data). */
+export function typedArray<D extends DType>(dtype: D, buffer: ArrayBuffer): TypedArrayFor<D> {
+  switch (dtype) {
+    case "f32":
+      return new Float32Array(buffer) as TypedArrayFor<D>;
+    case "i32":
+      return new Int32Array(buffer) as TypedArrayFor<D>;
+    case "u32":
+      return new Uint32Array(buffer) as TypedArrayFor<D>;
+  }
+  throw new TypeError(`unknown dtype ${dtype}`);
+}
+
+export class Tensor<D extends DType = DType> {
+  constructor(
+    /** The GPU buffer holding the data (shared by views). */
+    readonly buffer: GPUBuffer,
+    readonly shape: readonly number[],
+    readonly dtype: D,
+    /** Name shown in validation errors and debugging, e.g. "h0.attn.qkv.w". */
+    readonly label: string,
+    /** Start of this tensor in `buffer`, in bytes (a multiple of minStorageBufferOffsetAlignment for views). */
+    readonly byteOffset = 0,
+  ) {}
+
+  /** Number of elements. */
+  get size(): number {
+    return numel(this.shape);
+  }
+
+  /** Size in bytes (4 per element). */
+  get byteSize(): number {
+    return this.size * BYTES_PER_ELEMENT;
+  }
+
+  /** The binding resource for a bind group entry; zero-size tensors bind 4 bytes (WebGPU forbids 0). */
+  get binding(): GPUBufferBinding {
+    return { buffer: this.buffer, offset: this.byteOffset, size: Math.max(this.byteSize, BYTES_PER_ELEMENT) };
+  }
+
+  /**
+   * A view of `shape` starting `elementOffset` elements into this tensor, sharing the buffer.
+   * @throws RangeError if the view runs past the end of this tensor.
+   */
+  view(shape: readonly number[], elementOffset = 0, label = this.label): Tensor<D> {
+    if (elementOffset < 0 || elementOffset + numel(shape) > this.size)
+      throw new RangeError(
+        `view [${shape}] at ${elementOffset} runs outside "${this.label}" [${this.shape}]`,
+      );
+    return new Tensor(
+      this.buffer,
+      shape,
+      this.dtype,
+      label,
+      this.byteOffset + elementOffset * BYTES_PER_ELEMENT,
+    );
+  }
+
+  /** Same data, new shape of the same element count. */
+  reshape(shape: readonly number[]): Tensor<D> {
+    if (numel(shape) !== this.size) throw new RangeError(`cannot reshape [${this.shape}] to [${shape}]`);
+    return new Tensor(this.buffer, shape, this.dtype, this.label, this.byteOffset);
+  }
+
+  toString(): string {
+    return `Tensor(${this.label}, [${this.shape.join("×")}] ${this.dtype})`;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Test harness for WGSL kernels in Node: a real WebGPU adapter (Dawn via npm `webgpu`; SwiftShader on machines
+ * without a GPU) and a comparison against the CPU twin. No adapter → the test FAILS with instructions; it
+ * never skips.
+ */
+import { afterAll, expect } from "vitest";
+import type { GpuContext } from "../../src/gpu/context";
+import { acquireGpu } from "../../src/gpu/device";
+import { GpuUnavailableError, WEBGPU_HELP } from "../../src/gpu/errors";
+import { compareArrays, describeComparison, type Tolerance } from "../../src/kernels/compare";
+
+let shared: Promise<GpuContext> | null = null;
+
+/** The test file's GPU context (one device per file), destroyed after the file's tests. */
+export function testGpu(): Promise<GpuContext> {
+  if (!shared) {
+    shared = acquireGpu().catch((e) => {
+      if (e instanceof GpuUnavailableError)
+        throw new Error(
+          `No WebGPU adapter for the kernel tests (${e.reason}): ${e.message}\n${WEBGPU_HELP.node}`,
+        );
+      throw e;
+    });
+    afterAll(async () => {
+      const ctx = await shared?.catch(() => null);
+      if (ctx) {
+        ctx.destroy();
+        await ctx.lost; // let Dawn finish tearing the device down before the worker exits
+      }
+      shared = null;
+    });
+  }
+  return shared;
+}
+
+/** Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise; always logs the worst element. */
+export function expectClose(
+  label: string,
+  gpu: ArrayLike<number>,
+  ref: ArrayLike<number>,
+  tol: Tolerance,
+): void {
+  const c = compareArrays(gpu, ref, tol);
+  const line = describeComparison(label, c, tol);
+  console.log(line);
+  expect(c.ok, line).toBe(true);
+}
