@@ -76,7 +76,7 @@ const nodeInstances: GPU[] = [];
 export const SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json";
 
 /** Node without a Vulkan driver: point the Vulkan loader at SwiftShader if it is installed. */
-async function useSwiftshaderIfPresent(): Promise<boolean> {
+async function pointVulkanAtSwiftshader(): Promise<boolean> {
   if (process.env.VK_ICD_FILENAMES) return false;
   const fs = await import(/* @vite-ignore */ "node:fs");
   if (!fs.existsSync(SWIFTSHADER_ICD)) return false;
@@ -131,7 +131,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
 
   const powerPreference = options.powerPreference ?? "high-performance";
   let adapter = await gpu.requestAdapter({ powerPreference }).catch(() => null);
-  if (!adapter && host === "node" && (await useSwiftshaderIfPresent())) {
+  if (!adapter && host === "node" && (await pointVulkanAtSwiftshader())) {
     gpu = await nodeGpu();
     adapter = await gpu.requestAdapter({ powerPreference }).catch(() => null);
   }

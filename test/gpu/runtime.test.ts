@@ -42,7 +42,9 @@ describe("pipeline cache", () => {
     expect(ctx.pipelines.compiled - before).toBe(2);
     expect(pipelineLabel(elementwiseKernel, { OP: 4 })).toBe("elementwise{OP=4,WG_X=256}");
     const got = await ctx.read(out);
-    [1, 2, 3, 4, 5].forEach((x, i) => expect(got[i]).toBeCloseTo(Math.exp(x), 3));
+    [1, 2, 3, 4, 5].forEach((x, i) => {
+      expect(got[i]).toBeCloseTo(Math.exp(x), 3);
+    });
   });
 
   it("reports a WGSL compile error naming the kernel and the line", async () => {
@@ -85,7 +87,9 @@ describe("uniforms", () => {
     const ctx = await testGpu();
     const a = ctx.tensor([3], "f32", "a", [1, 2, 3]);
     const outs = [1, 2, 3, 4].map((i) => ctx.tensor([3], "f32", `out${i}`));
-    outs.forEach((o, i) => elementwise(ctx, "scale", o, a, null, i + 1));
+    outs.forEach((o, i) => {
+      elementwise(ctx, "scale", o, a, null, i + 1);
+    });
     const got = await Promise.all(outs.map((o) => ctx.read(o)));
     expect(got.map((g) => [...g])).toEqual([1, 2, 3, 4].map((s) => [s, 2 * s, 3 * s]));
   });
