@@ -88,6 +88,11 @@ export class Tensor<D extends DType = DType> {
     return new Tensor(this.buffer, shape, this.dtype, this.label, this.byteOffset);
   }
 
+  /** Free the GPU buffer (and with it every view of it). Using the tensor afterwards is a validation error. */
+  destroy(): void {
+    this.buffer.destroy();
+  }
+
   toString(): string {
     return `Tensor(${this.label}, [${this.shape.join("×")}] ${this.dtype})`;
   }
