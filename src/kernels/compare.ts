@@ -52,7 +52,7 @@ export function compareArrays(gpu: ArrayLike<number>, ref: ArrayLike<number>, to
       ratio = abs;
     } else {
       abs = Math.abs(g - r);
-      ratio = abs / (tol.atol + tol.rtol * Math.abs(r));
+      ratio = abs === 0 ? 0 : abs / (tol.atol + tol.rtol * Math.abs(r));
     }
     if (abs > c.maxAbsError) c.maxAbsError = abs;
     if (ratio > 1 || Number.isNaN(ratio)) c.failures++;

@@ -38,7 +38,10 @@ interface Case {
   kernel: string;
   shape: string;
   tolerance: Tolerance;
-  run(ctx: GpuContext, rng: Rng): { record: () => void; read: () => Promise<ArrayLike<number>>; ref: ArrayLike<number> };
+  run(
+    ctx: GpuContext,
+    rng: Rng,
+  ): { record: () => void; read: () => Promise<ArrayLike<number>>; ref: ArrayLike<number> };
 }
 
 const CASES: Case[] = [
@@ -67,7 +70,11 @@ const CASES: Case[] = [
       const x = rng.uniform(4 * 300);
       const tx = ctx.tensor([4, 300], "f32", "x", x);
       const out = ctx.tensor([4], "f32", "out");
-      return { record: () => reduceRows(ctx, "sum", out, tx), read: () => ctx.read(out), ref: reduceRowsRef("sum", x, 4, 300) };
+      return {
+        record: () => reduceRows(ctx, "sum", out, tx),
+        read: () => ctx.read(out),
+        ref: reduceRowsRef("sum", x, 4, 300),
+      };
     },
   },
   {

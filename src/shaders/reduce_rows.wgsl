@@ -20,7 +20,9 @@ struct Params {
 var<workgroup> scratch: array<f32, WG_X>;
 
 fn identity() -> f32 {
-  if (OP == 1u) { return bitcast<f32>(0xff800000u); }
+  // −∞ for max: built at run time (a constant-expression −∞ is a WGSL compile error).
+  var neg_inf_bits = 0xff800000u;
+  if (OP == 1u) { return bitcast<f32>(neg_inf_bits); }
   return 0.0;
 }
 

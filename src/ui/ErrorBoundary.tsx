@@ -1,0 +1,38 @@
+import { Component, type ErrorInfo, type ReactNode } from "react";
+
+interface State {
+  error: Error | null;
+}
+
+/** The last line of defence: a render error shows its message and stack instead of a blank page. */
+export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: unknown): State {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error("RLHF Playground crashed while rendering:", error, info.componentStack);
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <main className="page" data-testid="crash">
+        <section className="card card-error">
+          <h2>The page crashed</h2>
+          <p>
+            A bug in the lab stopped the page from rendering. Reloading usually helps; if it does not, this is
+            what broke:
+          </p>
+          <pre className="mono">{error.stack ?? `${error.name}: ${error.message}`}</pre>
+          <button type="button" onClick={() => location.reload()}>
+            Reload
+          </button>
+        </section>
+      </main>
+    );
+  }
+}

@@ -1,0 +1,67 @@
+import type { GpuUnavailableReason } from "../gpu/errors";
+import { WEBGPU_HELP } from "../gpu/errors";
+import type { Unavailable } from "./store";
+
+/** What each failure means, in words for someone who has never heard of WebGPU adapters. */
+const EXPLAIN: Record<GpuUnavailableReason, string> = {
+  "no-webgpu":
+    "This browser does not expose WebGPU at all (navigator.gpu is missing). Either it is too old, it does not support WebGPU yet, or WebGPU is switched off.",
+  "no-adapter":
+    "WebGPU is there, but the browser would not give the page a GPU adapter. This usually means the GPU or its driver is on the browser's blocklist, or WebGPU is disabled by a policy or flag.",
+  "device-failed":
+    "The browser found a GPU adapter but could not create a device on it (it lacks a limit or feature the lab asks for, or the GPU process failed).",
+};
+
+/** The page shown instead of the lab when no WebGPU device can be had. */
+export function NoWebGpu({ unavailable }: { unavailable: Unavailable }) {
+  const { reason, message } = unavailable;
+  // acquireGpu appends the help text to its message; the help gets its own section here.
+  const detail = message.replace(WEBGPU_HELP.browser, "").trim();
+  return (
+    <section className="card card-error no-webgpu" data-testid="no-webgpu" data-reason={reason}>
+      <h2>This lab needs WebGPU</h2>
+      <p>
+        Every model here trains on your GPU through WebGPU, with the lab's own compute kernels. Without it,
+        nothing can run, so there is no slow fallback.
+      </p>
+
+      <h3>What happened</h3>
+      <p>
+        Reason:{" "}
+        <code className="reason" data-testid="no-webgpu-reason">
+          {reason}
+        </code>
+      </p>
+      <p>{EXPLAIN[reason]}</p>
+      <p className="muted mono" data-testid="no-webgpu-message">
+        {detail}
+      </p>
+
+      <h3>How to get WebGPU</h3>
+      <ul className="steps">
+        <li>
+          <strong>Chrome or Edge 113 or newer</strong> on Windows, macOS or ChromeOS has WebGPU on by default.
+          Chrome 121+ on Android too.
+        </li>
+        <li>
+          <strong>Linux:</strong> open <code>chrome://flags/#enable-unsafe-webgpu</code>, set it to Enabled
+          and restart; or start Chrome with <code>--enable-unsafe-webgpu --enable-features=Vulkan</code>.
+        </li>
+        <li>
+          <strong>Check:</strong> open <code>chrome://gpu</code> and look for "WebGPU: Hardware accelerated".
+          If it says disabled or software only, update your GPU driver.
+        </li>
+        <li>
+          <strong>Firefox 141+</strong> (Windows) and <strong>Safari 26+</strong> also ship WebGPU; other
+          versions may need it enabled in their settings.
+        </li>
+      </ul>
+      <p className="muted" data-testid="webgpu-help">
+        {WEBGPU_HELP.browser}
+      </p>
+      <button type="button" onClick={() => location.reload()}>
+        Try again
+      </button>
+    </section>
+  );
+}

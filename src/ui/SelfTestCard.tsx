@@ -1,0 +1,107 @@
+import type { SelfTestResult } from "../kernels/selftest";
+import { int, ms, sci3, tol } from "./format";
+import { type SelfTestStatus, useApp } from "./store";
+
+/** The kernel self-test: every WGSL kernel against its CPU twin, one row per kernel as results land. */
+export function SelfTestCard() {
+  const status = useApp((s) => s.selfTest);
+  const results = useApp((s) => s.results);
+  const error = useApp((s) => s.selfTestError);
+  const hasTimestamps = useApp((s) => s.hasTimestamps);
+  return (
+    <section className="card" aria-labelledby="selftest-title" data-testid="selftest" data-status={status}>
+      <h2 id="selftest-title">Kernel self-test</h2>
+      <p className="muted">
+        Each WGSL kernel runs on seeded random inputs and is compared, element by element, with a plain
+        JavaScript twin computed in float64. An element passes when |gpu − cpu| ≤ atol + rtol·|cpu|.
+      </p>
+      <table className="results">
+        <thead>
+          <tr>
+            <th>Kernel</th>
+            <th>Shape</th>
+            <th className="num">Elements</th>
+            <th className="num">Max |err|</th>
+            <th className="num">Tolerance</th>
+            <th className="num" title={hasTimestamps ? "timestamp queries" : "wall clock, submit to done"}>
+              GPU ms
+            </th>
+            <th>Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((r, i) => (
+            <Row key={`${r.kernel} ${r.shape}`} r={r} index={i} />
+          ))}
+          {status === "running" && (
+            <tr className="pending">
+              <td colSpan={7}>
+                <span className="spinner" aria-hidden="true" /> running kernel {results.length + 1}…
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <Summary status={status} results={results} error={error} />
+    </section>
+  );
+}
+
+function Row({ r, index }: { r: SelfTestResult; index: number }) {
+  return (
+    <tr data-testid={`selftest-row-${index}`} data-kernel={r.kernel} data-shape={r.shape} data-ok={r.ok}>
+      <td data-testid="kernel">{r.kernel}</td>
+      <td data-testid="shape" className="mono">
+        {r.shape}
+      </td>
+      <td data-testid="elements" className="num" data-value={r.n}>
+        {int(r.n)}
+      </td>
+      <td data-testid="max-err" className="num mono">
+        {sci3(r.maxAbsError)}
+      </td>
+      <td className="num mono">
+        atol <span data-testid="atol">{tol(r.tolerance.atol)}</span> · rtol{" "}
+        <span data-testid="rtol">{tol(r.tolerance.rtol)}</span>
+      </td>
+      <td data-testid="gpu-ms" className="num mono">
+        {ms(r.gpuMs)}
+      </td>
+      <td>
+        <span data-testid="result" className={r.ok ? "badge badge-ok" : "badge badge-fail"}>
+          {r.ok ? "pass" : "fail"}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+function Summary(props: { status: SelfTestStatus; results: SelfTestResult[]; error: string | null }) {
+  const { status, results, error } = props;
+  const passed = results.filter((r) => r.ok).length;
+  const allOk = status === "done" && passed === results.length;
+  let text: string;
+  switch (status) {
+    case "waiting":
+      text = "Waiting for the GPU…";
+      break;
+    case "running":
+      text = `Running… ${results.length} done so far.`;
+      break;
+    case "done":
+      text = allOk
+        ? `${passed}/${results.length} kernels match their CPU twins.`
+        : `${passed}/${results.length} kernels match their CPU twins; ${results.length - passed} disagree. Training results on this adapter cannot be trusted.`;
+      break;
+    case "failed":
+      text = `The self-test stopped after ${results.length} kernel${results.length === 1 ? "" : "s"}: ${error ?? "unknown error"}`;
+      break;
+  }
+  const tone =
+    status === "done" ? (allOk ? "summary-ok" : "summary-fail") : status === "failed" ? "summary-fail" : "";
+  return (
+    <p className={`summary ${tone}`} data-testid="selftest-summary" role="status">
+      {text}
+    </p>
+  );
+}

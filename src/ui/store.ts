@@ -1,0 +1,70 @@
+/**
+ * The app's state (zustand): where the GPU stands, the adapter we got, the kernel self-test and the errors to
+ * show. Written by boot.ts and the error hooks in main.tsx; read by the components. No GPU objects live here.
+ */
+import { create } from "zustand";
+import type { AdapterReport } from "../gpu/device";
+import type { GpuUnavailableReason } from "../gpu/errors";
+import type { SelfTestResult } from "../kernels/selftest";
+
+/** acquiring → ready, or → unavailable (no WebGPU at all); ready → lost when the device goes away. */
+export type GpuStatus = "acquiring" | "ready" | "unavailable" | "lost";
+
+export type SelfTestStatus = "waiting" | "running" | "done" | "failed";
+
+export interface Unavailable {
+  reason: GpuUnavailableReason;
+  message: string;
+}
+
+export interface AppState {
+  gpu: GpuStatus;
+  adapter: AdapterReport | null;
+  hasTimestamps: boolean;
+  unavailable: Unavailable | null;
+  selfTest: SelfTestStatus;
+  /** Results so far, in the order the kernels ran. */
+  results: SelfTestResult[];
+  /** Why the self-test stopped early, if it did (shown in its card). */
+  selfTestError: string | null;
+  /** Errors shown in the banner, oldest first (device loss, GPU validation errors, uncaught exceptions). */
+  errors: string[];
+
+  gpuReady(adapter: AdapterReport, hasTimestamps: boolean): void;
+  gpuUnavailable(u: Unavailable): void;
+  deviceLost(message: string): void;
+  selfTestStarted(): void;
+  selfTestResult(r: SelfTestResult): void;
+  selfTestFinished(error?: string): void;
+  reportError(message: string): void;
+  dismissErrors(): void;
+}
+
+/** The banner keeps the latest few; a kernel in a loop can raise the same error thousands of times. */
+const MAX_ERRORS = 5;
+
+export const useApp = create<AppState>()((set) => ({
+  gpu: "acquiring",
+  adapter: null,
+  hasTimestamps: false,
+  unavailable: null,
+  selfTest: "waiting",
+  results: [],
+  selfTestError: null,
+  errors: [],
+
+  gpuReady: (adapter, hasTimestamps) => set({ gpu: "ready", adapter, hasTimestamps }),
+  gpuUnavailable: (unavailable) => set({ gpu: "unavailable", unavailable }),
+  deviceLost: (message) => set((s) => ({ gpu: "lost", errors: appendError(s.errors, message) })),
+  selfTestStarted: () => set({ selfTest: "running", results: [], selfTestError: null }),
+  selfTestResult: (r) => set((s) => ({ results: [...s.results, r] })),
+  selfTestFinished: (error) =>
+    set(error ? { selfTest: "failed", selfTestError: error } : { selfTest: "done" }),
+  reportError: (message) => set((s) => ({ errors: appendError(s.errors, message) })),
+  dismissErrors: () => set({ errors: [] }),
+}));
+
+function appendError(errors: string[], message: string): string[] {
+  if (errors.at(-1) === message) return errors;
+  return [...errors, message].slice(-MAX_ERRORS);
+}
