@@ -5,6 +5,7 @@ import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import type { ReduceOp } from "../reference/reduce";
 import source from "../shaders/reduce_rows.wgsl?raw";
+import { pow2AtLeast } from "./variants";
 
 /** Widest workgroup: rows of ≥ 256 elements reduce with 256 threads (a power of two for the tree). */
 export const REDUCE_MAX_WIDTH = 256;
@@ -17,9 +18,7 @@ const kernels = new Map<number, Kernel>();
  * reduction takes 0.4 s at width 4 and 166 s at width 256 on SwiftShader).
  */
 export function reduceWidth(cols: number): number {
-  let w = 1;
-  while (w < cols && w < REDUCE_MAX_WIDTH) w *= 2;
-  return w;
+  return pow2AtLeast(cols, REDUCE_MAX_WIDTH);
 }
 
 /** The reduce_rows kernel at a given workgroup width (a power of two ≤ 256). */
