@@ -1,4 +1,4 @@
-/** Batched matmul with optional transposes (src/shaders/matmul.wgsl); CPU twin: src/reference/matmul.ts. */
+/** Batched matmul with optional transposes and bias (src/shaders/matmul.wgsl); CPU twin: src/reference/matmul.ts. */
 import type { GpuContext } from "../gpu/context";
 import { defineKernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
@@ -12,13 +12,15 @@ export const MATMUL_TILE = 16;
 export const matmulKernel = defineKernel({
   name: "matmul",
   source,
-  bindings: ["uniform", "read-only-storage", "read-only-storage", "storage"],
+  bindings: ["uniform", "read-only-storage", "read-only-storage", "read-only-storage", "storage"],
   workgroupSize: [MATMUL_TILE, MATMUL_TILE],
 });
 
 export interface MatmulOptions extends MatmulShape {
   /** C += op(A)·op(B) instead of C = op(A)·op(B) (gradient accumulation). Default false. */
   accumulate?: boolean;
+  /** Added to every output row: [N]. Default none. */
+  bias?: Tensor | null;
   /** Broadcast A (or B) over the batch: stride 0. Default false. */
   broadcastA?: boolean;
   broadcastB?: boolean;
@@ -43,9 +45,10 @@ export function matmul(ctx: GpuContext, c: Tensor, a: Tensor, b: Tensor, o: Matm
       params(["u32", M], ["u32", N], ["u32", K], ["u32", strideA], ["u32", strideB], ["u32", M * N]),
       a,
       b,
+      o.bias ?? a,
       c,
     ],
     workgroups: [Math.ceil(N / MATMUL_TILE), Math.ceil(M / MATMUL_TILE), batch],
-    constants: { TRANS_A: !!o.transA, TRANS_B: !!o.transB, ACCUMULATE: !!o.accumulate },
+    constants: { TRANS_A: !!o.transA, TRANS_B: !!o.transB, ACCUMULATE: !!o.accumulate, HAS_BIAS: !!o.bias },
   });
 }

@@ -11,13 +11,15 @@ export interface MatmulShape {
 
 /**
  * C[b] = op(A[b]) · op(B[b]) in float64. A is [batch, M, K] ([batch, K, M] when transA), B is [batch, K, N]
- * ([batch, N, K] when transB), C is [batch, M, N]; all row-major. `accumulate` adds into `c0`.
+ * ([batch, N, K] when transB), C is [batch, M, N]; all row-major. `c0` is added (accumulation), `bias` [N] is
+ * added to every row.
  */
 export function matmulRef(
   a: ArrayLike<number>,
   b: ArrayLike<number>,
   s: MatmulShape,
-  c0?: ArrayLike<number>,
+  c0?: ArrayLike<number> | null,
+  bias?: ArrayLike<number> | null,
 ): Float64Array {
   const { batch, M, N, K } = s;
   const out = new Float64Array(batch * M * N);
@@ -33,7 +35,7 @@ export function matmulRef(
           acc += av * bv;
         }
         const i = z * M * N + m * N + n;
-        out[i] = acc + (c0 ? c0[i] : 0);
+        out[i] = acc + (c0 ? c0[i] : 0) + (bias ? bias[n] : 0);
       }
   }
   return out;

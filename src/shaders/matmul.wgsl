@@ -1,6 +1,7 @@
-// Batched matrix multiply: C[b] = op(A[b]) · op(B[b]) (+ C[b] when ACCUMULATE), op = transpose or not.
+// Batched matrix multiply: C[b] = op(A[b]) · op(B[b]) (+ bias) (+ C[b] when ACCUMULATE), op = transpose or not.
 // Shapes (row-major, per batch b < batch):
 //   A: [M, K], or [K, M] when TRANS_A;  B: [K, N], or [N, K] when TRANS_B;  C: [M, N].
+//   bias: [N], added to every row when HAS_BIAS (a linear layer's y = x·Wᵀ + b).
 //   Batch strides strideA/B/C are in elements (0 broadcasts one matrix over the batch).
 // Workgroup: WG_X × WG_Y = TILE × TILE threads, one C element each; K is walked in TILE-wide shared-memory tiles.
 // Grid: [ceil(N/TILE), ceil(M/TILE), batch]. Out-of-range threads load zeros and skip the store.
@@ -11,6 +12,7 @@ override WG_Y: u32 = 16u;
 override TRANS_A: bool = false;
 override TRANS_B: bool = false;
 override ACCUMULATE: bool = false;
+override HAS_BIAS: bool = false;
 
 struct Params {
   M: u32,
@@ -24,7 +26,8 @@ struct Params {
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> A: array<f32>;
 @group(0) @binding(2) var<storage, read> B: array<f32>;
-@group(0) @binding(3) var<storage, read_write> C: array<f32>;
+@group(0) @binding(3) var<storage, read> bias: array<f32>;
+@group(0) @binding(4) var<storage, read_write> C: array<f32>;
 
 // TILE == WG_X == WG_Y (checked by the TypeScript kernel definition).
 var<workgroup> tileA: array<f32, WG_X * WG_Y>;
@@ -62,6 +65,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   }
   if (m < p.M && n < p.N) {
     let i = b * p.strideC + m * p.N + n;
+    if (HAS_BIAS) { acc += bias[n]; }
     if (ACCUMULATE) { C[i] = C[i] + acc; } else { C[i] = acc; }
   }
 }

@@ -158,7 +158,7 @@ describe("errors", () => {
     const m = ctx.tensor([4], "f32", "m");
     // matmul's Params struct is 24 bytes; 8 bytes of parameters bind a 16-byte block: too small.
     ctx.dispatch(matmulKernel, {
-      bindings: [params(["u32", 2], ["u32", 2]), m, m, ctx.tensor([4])],
+      bindings: [params(["u32", 2], ["u32", 2]), m, m, m, ctx.tensor([4])],
       workgroups: 1,
     });
     const err = await ctx.read(m).catch((e) => e);

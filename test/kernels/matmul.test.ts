@@ -34,6 +34,21 @@ describe("matmul vs CPU twin", () => {
         }
       });
 
+  it("adds a bias to every row (a linear layer: x·Wᵀ + b)", async () => {
+    const ctx = await testGpu();
+    const rng = new Rng(9);
+    const s = { batch: 1, M: 19, N: 23, K: 10, transB: true };
+    const x = rng.uniform(19 * 10);
+    const w = rng.uniform(23 * 10);
+    const bias = rng.uniform(23);
+    const y = ctx.tensor([19, 23], "f32", "y");
+    matmul(ctx, y, ctx.tensor([x.length], "f32", "x", x), ctx.tensor([w.length], "f32", "W", w), {
+      ...s,
+      bias: ctx.tensor([23], "f32", "b", bias),
+    });
+    expectClose("linear x·Wᵀ+b", await ctx.read(y), matmulRef(x, w, s, null, bias), TOL);
+  });
+
   it("accumulates into C and broadcasts B over the batch", async () => {
     const ctx = await testGpu();
     const rng = new Rng(5);
