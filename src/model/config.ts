@@ -27,9 +27,33 @@ export type PresetName = "nano" | "tiny" | "small";
  * The vocabulary is set by the task's tokenizer; 256 here is a placeholder for tests.
  */
 export const PRESETS: Record<PresetName, GPTConfig> = {
-  nano: { vocabSize: 64, contextLength: 32, nLayer: 2, nHead: 2, nEmbd: 32, tiedEmbeddings: true, lnEps: 1e-5 },
-  tiny: { vocabSize: 256, contextLength: 128, nLayer: 4, nHead: 4, nEmbd: 128, tiedEmbeddings: true, lnEps: 1e-5 },
-  small: { vocabSize: 256, contextLength: 256, nLayer: 6, nHead: 8, nEmbd: 256, tiedEmbeddings: true, lnEps: 1e-5 },
+  nano: {
+    vocabSize: 64,
+    contextLength: 32,
+    nLayer: 2,
+    nHead: 2,
+    nEmbd: 32,
+    tiedEmbeddings: true,
+    lnEps: 1e-5,
+  },
+  tiny: {
+    vocabSize: 256,
+    contextLength: 128,
+    nLayer: 4,
+    nHead: 4,
+    nEmbd: 128,
+    tiedEmbeddings: true,
+    lnEps: 1e-5,
+  },
+  small: {
+    vocabSize: 256,
+    contextLength: 256,
+    nLayer: 6,
+    nHead: 8,
+    nEmbd: 256,
+    tiedEmbeddings: true,
+    lnEps: 1e-5,
+  },
 };
 
 /** A preset with overrides (e.g. the task's vocabulary size). */
@@ -45,9 +69,11 @@ export function validateConfig(c: GPTConfig): GPTConfig {
   const positive: (keyof GPTConfig)[] = ["vocabSize", "contextLength", "nLayer", "nHead", "nEmbd"];
   for (const k of positive) {
     const v = c[k] as number;
-    if (!Number.isInteger(v) || v < 1) throw new RangeError(`GPTConfig.${k} must be a positive integer, got ${v}`);
+    if (!Number.isInteger(v) || v < 1)
+      throw new RangeError(`GPTConfig.${k} must be a positive integer, got ${v}`);
   }
-  if (c.nEmbd % c.nHead !== 0) throw new RangeError(`GPTConfig.nEmbd (${c.nEmbd}) must be divisible by nHead (${c.nHead})`);
+  if (c.nEmbd % c.nHead !== 0)
+    throw new RangeError(`GPTConfig.nEmbd (${c.nEmbd}) must be divisible by nHead (${c.nHead})`);
   if (!(c.lnEps > 0)) throw new RangeError(`GPTConfig.lnEps must be > 0, got ${c.lnEps}`);
   return c;
 }

@@ -85,7 +85,8 @@ export function initParams(layout: ParamLayout, normal: () => number): Float32Ar
   const out = new Float32Array(layout.size);
   for (const s of layout.specs) {
     const n = s.shape.reduce((a, b) => a * b, 1);
-    for (let i = 0; i < n; i++) out[s.offset + i] = s.init.kind === "normal" ? s.init.std * normal() : s.init.value;
+    for (let i = 0; i < n; i++)
+      out[s.offset + i] = s.init.kind === "normal" ? s.init.std * normal() : s.init.value;
   }
   return out;
 }
@@ -93,6 +94,7 @@ export function initParams(layout: ParamLayout, normal: () => number): Float32Ar
 /** 1 where weight decay applies, 0 elsewhere (biases, LayerNorm, padding): AdamW's decay mask. */
 export function decayMask(layout: ParamLayout): Float32Array {
   const out = new Float32Array(layout.size);
-  for (const s of layout.specs) if (s.decay) out.fill(1, s.offset, s.offset + s.shape.reduce((a, b) => a * b, 1));
+  for (const s of layout.specs)
+    if (s.decay) out.fill(1, s.offset, s.offset + s.shape.reduce((a, b) => a * b, 1));
   return out;
 }
