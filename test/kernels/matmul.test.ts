@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matmul } from "../../src/kernels/matmul";
+import { MATMUL_VARIANTS, matmul } from "../../src/kernels/matmul";
 import { type MatmulShape, matmulRef } from "../../src/reference/matmul";
 import { Rng } from "../../src/util/rng";
 import { expectClose, testGpu } from "../helpers/gpu";
@@ -17,19 +17,19 @@ const SHAPES: MatmulShape[] = [
   { batch: 2, M: 40, N: 1, K: 3 },
 ];
 
-describe("matmul vs CPU twin", () => {
+describe.each(MATMUL_VARIANTS)("matmul (%s) vs CPU twin", (variant) => {
   for (const transA of [false, true])
     for (const transB of [false, true])
       it(`op(A)·op(B) with transA=${transA} transB=${transB} at ${SHAPES.length} shapes`, async () => {
         const ctx = await testGpu();
         const rng = new Rng(3);
         for (const s0 of SHAPES) {
-          const s = { ...s0, transA, transB };
+          const s = { ...s0, transA, transB, variant };
           const a = rng.uniform(s.batch * s.M * s.K);
           const b = rng.uniform(s.batch * s.K * s.N);
           const c = ctx.tensor([s.batch, s.M, s.N], "f32", "C");
           matmul(ctx, c, ctx.tensor([a.length], "f32", "A", a), ctx.tensor([b.length], "f32", "B", b), s);
-          const label = `matmul b=${s.batch} M=${s.M} N=${s.N} K=${s.K} tA=${transA} tB=${transB}`;
+          const label = `matmul[${variant}] b=${s.batch} M=${s.M} N=${s.N} K=${s.K} tA=${transA} tB=${transB}`;
           expectClose(label, await ctx.read(c), matmulRef(a, b, s), TOL);
         }
       });
@@ -37,7 +37,7 @@ describe("matmul vs CPU twin", () => {
   it("adds a bias to every row (a linear layer: x·Wᵀ + b)", async () => {
     const ctx = await testGpu();
     const rng = new Rng(9);
-    const s = { batch: 1, M: 19, N: 23, K: 10, transB: true };
+    const s = { batch: 1, M: 19, N: 23, K: 10, transB: true, variant };
     const x = rng.uniform(19 * 10);
     const w = rng.uniform(23 * 10);
     const bias = rng.uniform(23);
@@ -52,7 +52,7 @@ describe("matmul vs CPU twin", () => {
   it("accumulates into C and broadcasts B over the batch", async () => {
     const ctx = await testGpu();
     const rng = new Rng(5);
-    const s = { batch: 4, M: 9, N: 11, K: 13 };
+    const s = { batch: 4, M: 9, N: 11, K: 13, variant };
     const a = rng.uniform(4 * 9 * 13);
     const b = rng.uniform(13 * 11);
     const c0 = rng.uniform(4 * 9 * 11);
