@@ -5,6 +5,7 @@
 import { acquireGpu } from "../src/gpu/device";
 import { GpuUnavailableError, WEBGPU_HELP } from "../src/gpu/errors";
 import { runSelfTest, type SelfTestResult } from "../src/kernels/selftest";
+import { int, ms, sci3, tol } from "../src/ui/format";
 
 function row(cells: string[], widths: number[]): string {
   return cells.map((c, i) => c.padEnd(widths[i])).join("  ");
@@ -14,10 +15,10 @@ function cells(r: SelfTestResult): string[] {
   return [
     r.kernel,
     r.shape,
-    String(r.n),
-    r.maxAbsError.toExponential(2),
-    `atol ${r.tolerance.atol} rtol ${r.tolerance.rtol}`,
-    r.gpuMs.toFixed(3),
+    int(r.n),
+    sci3(r.maxAbsError),
+    `atol ${tol(r.tolerance.atol)} rtol ${tol(r.tolerance.rtol)}`,
+    ms(r.gpuMs),
     r.ok ? "pass" : "FAIL",
   ];
 }

@@ -1,5 +1,4 @@
 import type { GpuUnavailableReason } from "../gpu/errors";
-import { WEBGPU_HELP } from "../gpu/errors";
 import type { Unavailable } from "./store";
 
 /** What each failure means, in words for someone who has never heard of WebGPU adapters. */
@@ -15,8 +14,6 @@ const EXPLAIN: Record<GpuUnavailableReason, string> = {
 /** The page shown instead of the lab when no WebGPU device can be had. */
 export function NoWebGpu({ unavailable }: { unavailable: Unavailable }) {
   const { reason, message } = unavailable;
-  // acquireGpu appends the help text to its message; the help gets its own section here.
-  const detail = message.replace(WEBGPU_HELP.browser, "").trim();
   return (
     <section className="card card-error no-webgpu" data-testid="no-webgpu" data-reason={reason}>
       <h2>This lab needs WebGPU</h2>
@@ -33,9 +30,6 @@ export function NoWebGpu({ unavailable }: { unavailable: Unavailable }) {
         </code>
       </p>
       <p>{EXPLAIN[reason]}</p>
-      <p className="muted mono" data-testid="no-webgpu-message">
-        {detail}
-      </p>
 
       <h3>How to get WebGPU</h3>
       <ul className="steps">
@@ -56,9 +50,12 @@ export function NoWebGpu({ unavailable }: { unavailable: Unavailable }) {
           versions may need it enabled in their settings.
         </li>
       </ul>
-      <p className="muted" data-testid="webgpu-help">
-        {WEBGPU_HELP.browser}
-      </p>
+      <details className="details">
+        <summary>Technical details</summary>
+        <pre className="mono" data-testid="no-webgpu-message">
+          {message}
+        </pre>
+      </details>
       <button type="button" onClick={() => location.reload()}>
         Try again
       </button>

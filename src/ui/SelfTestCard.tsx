@@ -7,6 +7,7 @@ export function SelfTestCard() {
   const status = useApp((s) => s.selfTest);
   const results = useApp((s) => s.results);
   const error = useApp((s) => s.selfTestError);
+  const lost = useApp((s) => s.gpu === "lost");
   const hasTimestamps = useApp((s) => s.hasTimestamps);
   return (
     <section className="card" aria-labelledby="selftest-title" data-testid="selftest" data-status={status}>
@@ -15,34 +16,36 @@ export function SelfTestCard() {
         Each WGSL kernel runs on seeded random inputs and is compared, element by element, with a plain
         JavaScript twin computed in float64. An element passes when |gpu − cpu| ≤ atol + rtol·|cpu|.
       </p>
-      <table className="results">
-        <thead>
-          <tr>
-            <th>Kernel</th>
-            <th>Shape</th>
-            <th className="num">Elements</th>
-            <th className="num">Max |err|</th>
-            <th className="num">Tolerance</th>
-            <th className="num" title={hasTimestamps ? "timestamp queries" : "wall clock, submit to done"}>
-              GPU ms
-            </th>
-            <th>Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {results.map((r, i) => (
-            <Row key={`${r.kernel} ${r.shape}`} r={r} index={i} />
-          ))}
-          {status === "running" && (
-            <tr className="pending">
-              <td colSpan={7}>
-                <span className="spinner" aria-hidden="true" /> running kernel {results.length + 1}…
-              </td>
+      <div className="table-scroll">
+        <table className="results">
+          <thead>
+            <tr>
+              <th>Kernel</th>
+              <th>Shape</th>
+              <th className="num">Elements</th>
+              <th className="num">Max |err|</th>
+              <th className="num">Tolerance</th>
+              <th className="num" title={hasTimestamps ? "timestamp queries" : "wall clock, submit to done"}>
+                GPU ms
+              </th>
+              <th>Result</th>
             </tr>
-          )}
-        </tbody>
-      </table>
-      <Summary status={status} results={results} error={error} />
+          </thead>
+          <tbody>
+            {results.map((r, i) => (
+              <Row key={`${r.kernel} ${r.shape}`} r={r} index={i} />
+            ))}
+            {status === "running" && (
+              <tr className="pending">
+                <td colSpan={7}>
+                  <span className="spinner" aria-hidden="true" /> running kernel {results.length + 1}…
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Summary status={status} results={results} error={lost ? "the GPU device was lost." : error} />
     </section>
   );
 }

@@ -32,14 +32,16 @@ export function SystemCard() {
             </p>
           )}
           <dl className="facts">
+            <dt>Device</dt>
+            <dd data-testid="device-status" className={gpu === "lost" ? "text-fail" : "text-ok"}>
+              {gpu === "lost" ? "lost" : "ready"}
+            </dd>
             <dt>Vendor</dt>
             <dd data-testid="adapter-vendor">{adapter.vendor || "—"}</dd>
             <dt>Architecture</dt>
             <dd data-testid="adapter-architecture">{adapter.architecture || "—"}</dd>
             <dt>Host</dt>
-            <dd data-testid="adapter-host">
-              {adapter.host === "browser" ? "browser (navigator.gpu)" : "Node (Dawn)"}
-            </dd>
+            <dd data-testid="adapter-host">{adapter.host === "browser" ? "browser" : "Node (Dawn)"}</dd>
             <dt>Timestamp queries</dt>
             <dd data-testid="adapter-timestamps">{hasTimestamps ? "yes" : "no (wall-clock timing)"}</dd>
             {LIMITS.map(([key, label, fmt]) => (

@@ -19,7 +19,7 @@ describe("ui number formatting", () => {
   it("ms and bytes pick sensible precision and units", () => {
     expect(ms(0.01234)).toBe("0.012");
     expect(ms(1.234)).toBe("1.23");
-    expect(ms(1234.5)).toBe("1235");
+    expect(ms(1234.5)).toBe("1,235");
     expect(bytes(256)).toBe("256 B");
     expect(bytes(2 ** 31)).toBe("2 GiB");
     expect(bytes(1.5 * 2 ** 30)).toBe("1.5 GiB");

@@ -16,7 +16,7 @@ export function ms(x: number): string {
   if (x < 0.1) return x.toFixed(3);
   if (x < 10) return x.toFixed(2);
   if (x < 100) return x.toFixed(1);
-  return x.toFixed(0);
+  return int(Math.round(x));
 }
 
 /** Byte counts in binary units: 256 B, 16 KiB, 2 GiB, 1.5 GiB. */

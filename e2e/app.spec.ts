@@ -1,0 +1,103 @@
+import { expect, type Page, test } from "@playwright/test";
+
+/** SwiftShader runs the self-test at ~1 GFLOP/s, slower still when the machine is busy. */
+const SELFTEST_TIMEOUT = 400_000;
+
+/** Uncaught exceptions in the page; each test asserts there were none. */
+function collectPageErrors(page: Page): Error[] {
+  const errors: Error[] = [];
+  page.on("pageerror", (e) => errors.push(e));
+  return errors;
+}
+
+test("shows the adapter and every kernel matches its CPU twin", async ({ page }, testInfo) => {
+  test.setTimeout(SELFTEST_TIMEOUT + 60_000);
+  const pageErrors = collectPageErrors(page);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "RLHF Playground" })).toBeVisible();
+
+  const name = page.getByTestId("adapter-name");
+  await expect(name).toBeVisible();
+  expect((await name.textContent())?.toLowerCase()).toContain("swiftshader");
+  await expect(page.getByTestId("software-badge")).toHaveText("software adapter: expect ~1 GFLOP/s");
+
+  const selftest = page.getByTestId("selftest");
+  const summary = page.getByTestId("selftest-summary");
+  await expect(selftest).toHaveAttribute("data-status", /done|failed/, { timeout: SELFTEST_TIMEOUT });
+  await expect(selftest, `self-test: ${await summary.textContent()}`).toHaveAttribute("data-status", "done");
+
+  const rows = page.locator('[data-testid^="selftest-row-"]');
+  const count = await rows.count();
+  expect(count).toBeGreaterThanOrEqual(5);
+  const shapes: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = page.getByTestId(`selftest-row-${i}`);
+    const label = `${await row.getAttribute("data-kernel")} ${await row.getAttribute("data-shape")}`;
+    shapes.push((await row.getAttribute("data-shape")) ?? "");
+    await expect(row.getByTestId("result"), label).toHaveText("pass");
+    const err = Number(await row.getByTestId("max-err").textContent());
+    const atol = Number(await row.getByTestId("atol").textContent());
+    const rtol = Number(await row.getByTestId("rtol").textContent());
+    expect(Number.isFinite(err), `${label}: max |err| is a number`).toBe(true);
+    expect(atol > 0 && atol <= 1e-3 && rtol > 0 && rtol <= 1e-3, `${label}: tolerance shown`).toBe(true);
+    expect(err, label).toBeGreaterThanOrEqual(0);
+    expect(err, `${label}: max |err| within 1e-3`).toBeLessThanOrEqual(1e-3);
+    const elements = Number(await row.getByTestId("elements").getAttribute("data-value"));
+    expect(elements, `${label}: elements`).toBeGreaterThan(0);
+    const gpuMs = Number((await row.getByTestId("gpu-ms").textContent())?.replaceAll(",", ""));
+    expect(gpuMs, `${label}: GPU ms`).toBeGreaterThanOrEqual(0);
+  }
+  expect(shapes).toContain("[70000×3]");
+  expect(shapes).toContain("[4×300]");
+  await expect(summary).toHaveText(`${count}/${count} kernels match their CPU twins.`);
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+
+  const shot = await page.screenshot({ path: "test-results/app-shell.png", fullPage: true });
+  await testInfo.attach("app-shell", { body: shot, contentType: "image/png" });
+
+  // The same finished page in the dark theme.
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  const dark = await page.screenshot({ path: "test-results/app-shell-dark.png", fullPage: true });
+  await testInfo.attach("app-shell-dark", { body: dark, contentType: "image/png" });
+  expect(pageErrors.map(String)).toEqual([]);
+});
+
+test("the theme follows the system until the toggle picks one, which survives a reload", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/");
+  const html = page.locator("html");
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  await page.getByTestId("theme-toggle").click();
+  await expect(html).toHaveAttribute("data-theme", "light");
+  await page.reload();
+  await expect(html).toHaveAttribute("data-theme", "light");
+});
+
+test("a lost device shows an error banner, not a blank page", async ({ page }, testInfo) => {
+  test.setTimeout(SELFTEST_TIMEOUT);
+  // Keep a handle on the page's device so the test can destroy it, as a driver reset would.
+  await page.addInitScript(() => {
+    const request = GPUAdapter.prototype.requestDevice;
+    GPUAdapter.prototype.requestDevice = async function (this: GPUAdapter, desc?: GPUDeviceDescriptor) {
+      const device = await request.call(this, desc);
+      (globalThis as { __testDevice?: GPUDevice }).__testDevice = device;
+      return device;
+    };
+  });
+  const pageErrors = collectPageErrors(page);
+  await page.goto("/");
+  await expect(page.getByTestId("adapter-name")).toBeVisible({ timeout: SELFTEST_TIMEOUT / 2 });
+  // Lose the device while the self-test runs (on SwiftShader it takes a while).
+  await page.evaluate(() => (globalThis as { __testDevice?: GPUDevice }).__testDevice?.destroy());
+  const banner = page.getByTestId("error-banner");
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText("GPU device lost");
+  const selftest = page.getByTestId("selftest");
+  await expect(selftest).toHaveAttribute("data-status", /failed|done/);
+  await expect(page.getByTestId("adapter-name"), "the rest of the page stays").toBeVisible();
+  const shot = await page.screenshot({ path: "test-results/device-lost.png", fullPage: true });
+  await testInfo.attach("device-lost", { body: shot, contentType: "image/png" });
+  expect(pageErrors.map(String)).toEqual([]);
+});

@@ -1,0 +1,52 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end tests of the built app (`npm run test:e2e` builds it first) in Chromium with WebGPU on
+ * SwiftShader, a software adapter: no GPU needed, but slow (~1 GFLOP/s), hence the generous timeouts.
+ * Uses the system Chromium (Debian `chromium`); set CHROMIUM_PATH to use another Chrome or Chromium.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  timeout: 180_000,
+  expect: { timeout: 120_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL: "http://localhost:4173",
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  webServer: {
+    command: "npx vite preview --port 4173 --strictPort",
+    url: "http://localhost:4173",
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        browserName: "chromium",
+        headless: true,
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+          args: [
+            "--enable-unsafe-webgpu",
+            "--use-webgpu-adapter=swiftshader",
+            "--no-sandbox",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+});
