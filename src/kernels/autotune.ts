@@ -1,0 +1,50 @@
+/**
+ * Start-up kernel selection: time each variant of a kernel on a representative problem once per context and
+ * keep the fastest (what is fastest on SwiftShader — register tiles, no barriers — is not what is fastest on a
+ * real GPU). Results are cached per adapter name for the life of the page/process.
+ */
+import type { GpuContext } from "../gpu/context";
+import { MATMUL_VARIANTS, type MatmulVariant, matmul, setMatmulVariant } from "./matmul";
+
+export interface AutotuneResult {
+  matmul: { variant: MatmulVariant; ms: Record<MatmulVariant, number> };
+}
+
+const byAdapter = new Map<string, AutotuneResult>();
+
+/** Median of `reps` timings of `record` (GPU time where timestamp-query exists). */
+export async function timeMedian(ctx: GpuContext, record: () => void, reps = 3): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < reps; i++) ms.push((await ctx.time(record)).ms);
+  ms.sort((a, b) => a - b);
+  return ms[Math.floor(ms.length / 2)];
+}
+
+/**
+ * Pick the fastest matmul variant for this adapter on an (M, N, K) typical of the model (default 256×384×128,
+ * a `tiny` QKV projection over 256 tokens) and make it the context's default.
+ */
+export async function autotune(ctx: GpuContext, shape = { M: 256, N: 384, K: 128 }): Promise<AutotuneResult> {
+  const cached = byAdapter.get(ctx.adapter.name);
+  if (cached) {
+    setMatmulVariant(ctx, cached.matmul.variant);
+    return cached;
+  }
+  const { M, N, K } = shape;
+  const a = ctx.tensor([M, K], "f32", "autotune.A", new Float32Array(M * K).fill(0.5));
+  const b = ctx.tensor([K, N], "f32", "autotune.B", new Float32Array(K * N).fill(0.25));
+  const c = ctx.tensor([M, N], "f32", "autotune.C");
+  const ms = {} as Record<MatmulVariant, number>;
+  for (const variant of MATMUL_VARIANTS) {
+    const record = () => matmul(ctx, c, a, b, { batch: 1, M, N, K, variant });
+    record(); // compile outside the timing
+    await ctx.finish();
+    ms[variant] = await timeMedian(ctx, record);
+  }
+  for (const t of [a, b, c]) t.destroy();
+  const variant = MATMUL_VARIANTS.reduce((best, v) => (ms[v] < ms[best] ? v : best));
+  const result = { matmul: { variant, ms } };
+  byAdapter.set(ctx.adapter.name, result);
+  setMatmulVariant(ctx, variant);
+  return result;
+}
