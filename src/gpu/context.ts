@@ -234,16 +234,21 @@ export class GpuContext {
     const staging = this.readback.acquire(bytes);
     this.endPass().copyBufferToBuffer(t.buffer, t.byteOffset, staging, 0, bytes);
     this.submit();
-    let data: ArrayBuffer;
+    const data = await this.take(staging, bytes);
+    this.throwPendingErrors();
+    return typedArray(t.dtype, data);
+  }
+
+  /** Map a staging buffer; a failure caused by device loss becomes the typed device-lost error. */
+  private async take(staging: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
     try {
-      data = await this.readback.take(staging, bytes);
+      return await this.readback.take(staging, bytes);
     } catch (e) {
-      await Promise.resolve();
+      // device.lost may settle a moment after the failed map: give it a chance before deciding.
+      await Promise.race([this.lost, new Promise((r) => setTimeout(r, 50))]);
       if (this.lostError) throw this.lostError;
       throw e;
     }
-    this.throwPendingErrors();
-    return typedArray(t.dtype, data);
   }
 
   /** Wait until all submitted work has finished (tests and benchmarks only; a training step never does this). */
@@ -284,7 +289,7 @@ export class GpuContext {
     const staging = this.readback.acquire(16);
     enc.copyBufferToBuffer(resolve, 0, staging, 0, 16);
     this.submit();
-    const ns = new BigUint64Array(await this.readback.take(staging, 16));
+    const ns = new BigUint64Array(await this.take(staging, 16));
     querySet.destroy();
     resolve.destroy();
     this.throwPendingErrors();
