@@ -21,7 +21,14 @@ export interface RefOutput {
   hidden: Float64Array;
 }
 
-function layerNorm(x: Float64Array, N: number, C: number, w: Float64Array, b: Float64Array, eps: number): Float64Array {
+function layerNorm(
+  x: Float64Array,
+  N: number,
+  C: number,
+  w: Float64Array,
+  b: Float64Array,
+  eps: number,
+): Float64Array {
   const out = new Float64Array(N * C);
   for (let n = 0; n < N; n++) {
     let mean = 0;
@@ -36,7 +43,14 @@ function layerNorm(x: Float64Array, N: number, C: number, w: Float64Array, b: Fl
 }
 
 /** y [N, O] = x [N, I] · Wᵀ + b with W [O, I]. */
-function linear(x: Float64Array, N: number, I: number, W: Float64Array, O: number, b: Float64Array | null): Float64Array {
+function linear(
+  x: Float64Array,
+  N: number,
+  I: number,
+  W: Float64Array,
+  O: number,
+  b: Float64Array | null,
+): Float64Array {
   const y = new Float64Array(N * O);
   for (let n = 0; n < N; n++)
     for (let o = 0; o < O; o++) {
@@ -52,7 +66,12 @@ function gelu(x: number): number {
 }
 
 /** The float64 forward pass of `params` (flat, laid out by `layout`). */
-export function gptForwardRef(cfg: GPTConfig, layout: ParamLayout, params: ArrayLike<number>, batch: RefBatch): RefOutput {
+export function gptForwardRef(
+  cfg: GPTConfig,
+  layout: ParamLayout,
+  params: ArrayLike<number>,
+  batch: RefBatch,
+): RefOutput {
   const { B, T } = batch;
   const C = cfg.nEmbd;
   const H = cfg.nHead;
