@@ -1,0 +1,125 @@
+/**
+ * Activation and gradient buffers for one batch shape (B, T): everything the forward pass saves for the
+ * backward pass (llm.c's ActivationTensors), allocated once per shape and reused every step.
+ * N = B·T rows; C = nEmbd; V = vocabSize; H = nHead; L = nLayer.
+ */
+import type { GpuContext } from "../gpu/context";
+import type { Tensor } from "../gpu/tensor";
+import type { GPTConfig } from "./config";
+
+export interface LayerActs {
+  /** [N, C] the residual stream entering the block. */
+  res: Tensor;
+  ln1: Tensor;
+  ln1Mean: Tensor;
+  ln1Rstd: Tensor;
+  /** [N, 3C] q, k, v. */
+  qkv: Tensor;
+  /** [N, C] heads' outputs side by side. */
+  att: Tensor;
+  /** [B, H, T, T] attention probabilities. */
+  P: Tensor;
+  /** [N, C] residual after the attention block. */
+  mid: Tensor;
+  ln2: Tensor;
+  ln2Mean: Tensor;
+  ln2Rstd: Tensor;
+  /** [N, 4C] MLP pre-activation and GELU output. */
+  fc: Tensor;
+  fcGelu: Tensor;
+}
+
+export class GptActivations {
+  readonly N: number;
+  /** Inputs: token ids, position ids [B, T] i32, key mask [B, T] f32 (1 real, 0 padding). */
+  readonly tokens: Tensor<"i32">;
+  readonly positions: Tensor<"i32">;
+  readonly keyMask: Tensor<"f32">;
+  readonly layers: LayerActs[];
+  /** [N, C] residual leaving the last block. */
+  readonly resOut: Tensor;
+  readonly lnf: Tensor;
+  readonly lnfMean: Tensor;
+  readonly lnfRstd: Tensor;
+  /** [N, V] LM logits (τ = 1; kernels divide by τ themselves). */
+  readonly logits: Tensor;
+  /** [N] value head and reward head outputs per position. */
+  readonly values: Tensor;
+  readonly rewards: Tensor;
+  // gradients (scratch, reused by every backward pass)
+  readonly dres: Tensor;
+  readonly dln: Tensor;
+  readonly dqkv: Tensor;
+  readonly datt: Tensor;
+  readonly dS: Tensor;
+  readonly dfc: Tensor;
+  readonly dfcGelu: Tensor;
+  /** [N, V] dLoss/dlogits: written by a loss kernel before the backward pass. */
+  readonly dlogits: Tensor;
+  /** [N] dLoss/dvalue and dLoss/dreward (zero unless a loss uses the heads). */
+  readonly dvalues: Tensor;
+  readonly drewards: Tensor;
+  private readonly all: Tensor[] = [];
+
+  constructor(
+    ctx: GpuContext,
+    readonly config: GPTConfig,
+    readonly B: number,
+    readonly T: number,
+  ) {
+    if (T > config.contextLength) throw new RangeError(`T = ${T} exceeds the context length ${config.contextLength}`);
+    const N = B * T;
+    this.N = N;
+    const C = config.nEmbd;
+    const H = config.nHead;
+    const V = config.vocabSize;
+    const t = <D extends "f32" | "i32">(shape: number[], label: string, dtype: D = "f32" as D): Tensor<D> => {
+      const x = ctx.tensor(shape, dtype, label);
+      this.all.push(x);
+      return x;
+    };
+    this.tokens = t([B, T], "tokens", "i32");
+    this.positions = t([B, T], "positions", "i32");
+    this.keyMask = t([B, T], "keyMask");
+    this.layers = [];
+    for (let l = 0; l < config.nLayer; l++) {
+      const p = `h.${l}`;
+      this.layers.push({
+        res: t([N, C], `${p}.res`),
+        ln1: t([N, C], `${p}.ln1`),
+        ln1Mean: t([N], `${p}.ln1.mean`),
+        ln1Rstd: t([N], `${p}.ln1.rstd`),
+        qkv: t([N, 3 * C], `${p}.qkv`),
+        att: t([N, C], `${p}.att`),
+        P: t([B, H, T, T], `${p}.P`),
+        mid: t([N, C], `${p}.mid`),
+        ln2: t([N, C], `${p}.ln2`),
+        ln2Mean: t([N], `${p}.ln2.mean`),
+        ln2Rstd: t([N], `${p}.ln2.rstd`),
+        fc: t([N, 4 * C], `${p}.fc`),
+        fcGelu: t([N, 4 * C], `${p}.fc.gelu`),
+      });
+    }
+    this.resOut = t([N, C], "res.out");
+    this.lnf = t([N, C], "lnf");
+    this.lnfMean = t([N], "lnf.mean");
+    this.lnfRstd = t([N], "lnf.rstd");
+    this.logits = t([N, V], "logits");
+    this.values = t([N], "values");
+    this.rewards = t([N], "rewards");
+    this.dres = t([N, C], "d.res");
+    this.dln = t([N, C], "d.ln");
+    this.dqkv = t([N, 3 * C], "d.qkv");
+    this.datt = t([N, C], "d.att");
+    this.dS = t([B, H, T, T], "d.S");
+    this.dfc = t([N, 4 * C], "d.fc");
+    this.dfcGelu = t([N, 4 * C], "d.fc.gelu");
+    this.dlogits = t([N, V], "d.logits");
+    this.dvalues = t([N], "d.values");
+    this.drewards = t([N], "d.rewards");
+  }
+
+  destroy(): void {
+    for (const x of this.all) x.destroy();
+  }
+}
