@@ -140,9 +140,14 @@ export class GpuContext {
     return t;
   }
 
-  /** Write `data` into `t` starting at element `offset` (queued; ordered before later submissions). */
+  /**
+   * Write `data` into `t` starting at element `offset`. Ordered with recorded work: dispatches recorded before
+   * the upload see the old contents, dispatches recorded after it see the new ones (pending work is submitted
+   * first, since queue.writeBuffer runs ahead of commands not yet submitted).
+   */
   upload(t: Tensor, data: ArrayLike<number>, offset = 0): void {
     this.assertAlive();
+    this.submit();
     if (offset + data.length > t.size)
       throw new RangeError(`upload of ${data.length} elements at ${offset} overflows ${t.toString()}`);
     const arr =

@@ -67,7 +67,8 @@ export class GptActivations {
     readonly B: number,
     readonly T: number,
   ) {
-    if (T > config.contextLength) throw new RangeError(`T = ${T} exceeds the context length ${config.contextLength}`);
+    if (T > config.contextLength)
+      throw new RangeError(`T = ${T} exceeds the context length ${config.contextLength}`);
     const N = B * T;
     this.N = N;
     const C = config.nEmbd;

@@ -41,7 +41,16 @@ export function gptBackward(ctx: GpuContext, w: GptWeights, acts: GptActivations
   const p = (name: string) => w.params.get(name);
   const g = (name: string) => w.grads.get(name);
   /** dx (= or +=) dy·W, dW += dyᵀ·x, db += Σ dy, for y [N, out] = x [N, inp]·Wᵀ + b. */
-  const linearBackward = (dx: Tensor, dy: Tensor, x: Tensor, weight: string, bias: string | null, out: number, inp: number, accumulateDx = false) => {
+  const linearBackward = (
+    dx: Tensor,
+    dy: Tensor,
+    x: Tensor,
+    weight: string,
+    bias: string | null,
+    out: number,
+    inp: number,
+    accumulateDx = false,
+  ) => {
     matmul(ctx, dx, dy, p(weight), { batch: 1, M: N, N: inp, K: out, accumulate: accumulateDx });
     matmul(ctx, g(weight), dy, x, { batch: 1, M: out, N: inp, K: N, transA: true, accumulate: true });
     if (bias) colsum(ctx, g(bias), dy.reshape([N, out]));
@@ -49,24 +58,73 @@ export function gptBackward(ctx: GpuContext, w: GptWeights, acts: GptActivations
 
   // Heads: logits = lnf·Wlmᵀ (no bias); values/rewards = lnf·wᵀ + b.
   matmul(ctx, acts.dln, acts.dlogits, w.lmHead(), { batch: 1, M: N, N: C, K: V });
-  matmul(ctx, w.lmHeadGrad(), acts.dlogits, acts.lnf, { batch: 1, M: V, N: C, K: N, transA: true, accumulate: true });
-  if (o.valueHead) linearBackward(acts.dln, acts.dvalues, acts.lnf, "value_head.weight", "value_head.bias", 1, C, true);
-  if (o.rewardHead) linearBackward(acts.dln, acts.drewards, acts.lnf, "reward_head.weight", "reward_head.bias", 1, C, true);
-  layernormBackward(ctx, acts.dres, g("ln_f.weight"), g("ln_f.bias"), acts.dln, acts.resOut, p("ln_f.weight"), acts.lnfMean, acts.lnfRstd);
+  matmul(ctx, w.lmHeadGrad(), acts.dlogits, acts.lnf, {
+    batch: 1,
+    M: V,
+    N: C,
+    K: N,
+    transA: true,
+    accumulate: true,
+  });
+  if (o.valueHead)
+    linearBackward(acts.dln, acts.dvalues, acts.lnf, "value_head.weight", "value_head.bias", 1, C, true);
+  if (o.rewardHead)
+    linearBackward(acts.dln, acts.drewards, acts.lnf, "reward_head.weight", "reward_head.bias", 1, C, true);
+  layernormBackward(
+    ctx,
+    acts.dres,
+    g("ln_f.weight"),
+    g("ln_f.bias"),
+    acts.dln,
+    acts.resOut,
+    p("ln_f.weight"),
+    acts.lnfMean,
+    acts.lnfRstd,
+  );
 
   for (let l = cfg.nLayer - 1; l >= 0; l--) {
     const a = acts.layers[l];
     const h = `h.${l}`;
     // acts.dres holds dLoss/d(block output). MLP: out = mid + gelu(ln2·Wfcᵀ + bfc)·Wprojᵀ + bproj.
-    linearBackward(acts.dfcGelu, acts.dres, a.fcGelu, `${h}.mlp.c_proj.weight`, `${h}.mlp.c_proj.bias`, C, 4 * C);
+    linearBackward(
+      acts.dfcGelu,
+      acts.dres,
+      a.fcGelu,
+      `${h}.mlp.c_proj.weight`,
+      `${h}.mlp.c_proj.bias`,
+      C,
+      4 * C,
+    );
     geluBackward(ctx, acts.dfc, acts.dfcGelu, a.fc);
     linearBackward(acts.dln, acts.dfc, a.ln2, `${h}.mlp.c_fc.weight`, `${h}.mlp.c_fc.bias`, 4 * C, C);
-    layernormBackward(ctx, acts.dres, g(`${h}.ln_2.weight`), g(`${h}.ln_2.bias`), acts.dln, a.mid, p(`${h}.ln_2.weight`), a.ln2Mean, a.ln2Rstd, { accumulate: true });
+    layernormBackward(
+      ctx,
+      acts.dres,
+      g(`${h}.ln_2.weight`),
+      g(`${h}.ln_2.bias`),
+      acts.dln,
+      a.mid,
+      p(`${h}.ln_2.weight`),
+      a.ln2Mean,
+      a.ln2Rstd,
+      { accumulate: true },
+    );
     // acts.dres = dLoss/d(mid). Attention: mid = res + attn(ln1·Wqkvᵀ + bqkv)·Wprojᵀ + bproj.
     linearBackward(acts.datt, acts.dres, a.att, `${h}.attn.c_proj.weight`, `${h}.attn.c_proj.bias`, C, C);
     attentionBackward(ctx, acts.dqkv, acts.dS, acts.datt, a.qkv, a.P, { B, T, C, H });
     linearBackward(acts.dln, acts.dqkv, a.ln1, `${h}.attn.c_attn.weight`, `${h}.attn.c_attn.bias`, 3 * C, C);
-    layernormBackward(ctx, acts.dres, g(`${h}.ln_1.weight`), g(`${h}.ln_1.bias`), acts.dln, a.res, p(`${h}.ln_1.weight`), a.ln1Mean, a.ln1Rstd, { accumulate: true });
+    layernormBackward(
+      ctx,
+      acts.dres,
+      g(`${h}.ln_1.weight`),
+      g(`${h}.ln_1.bias`),
+      acts.dln,
+      a.res,
+      p(`${h}.ln_1.weight`),
+      a.ln1Mean,
+      a.ln1Rstd,
+      { accumulate: true },
+    );
   }
   embeddingBackward(ctx, g("wte.weight"), acts.dres, o.tokenIndex);
   embeddingBackward(ctx, g("wpe.weight"), acts.dres, o.positionIndex);

@@ -4,13 +4,13 @@
  * the logits [N, V], the value head [N] and the reward head [N].
  */
 import type { GpuContext } from "../gpu/context";
+import type { Tensor } from "../gpu/tensor";
 import { attentionForward } from "../kernels/attention";
 import { elementwise } from "../kernels/elementwise";
 import { embedding } from "../kernels/embedding";
 import { gelu } from "../kernels/gelu";
 import { layernorm } from "../kernels/layernorm";
 import { matmul } from "../kernels/matmul";
-import type { Tensor } from "../gpu/tensor";
 import type { GptActivations } from "./activations";
 import type { GptWeights } from "./weights";
 
@@ -34,9 +34,25 @@ export function gptForward(ctx: GpuContext, w: GptWeights, acts: GptActivations)
     out: number,
     inp: number,
     accumulate = false,
-  ) => matmul(ctx, y, x, p(weight), { batch: 1, M: N, N: out, K: inp, transB: true, bias: bias ? p(bias) : null, accumulate });
+  ) =>
+    matmul(ctx, y, x, p(weight), {
+      batch: 1,
+      M: N,
+      N: out,
+      K: inp,
+      transB: true,
+      bias: bias ? p(bias) : null,
+      accumulate,
+    });
 
-  embedding(ctx, acts.layers[0]?.res ?? acts.resOut, acts.tokens, acts.positions, p("wte.weight"), p("wpe.weight"));
+  embedding(
+    ctx,
+    acts.layers[0]?.res ?? acts.resOut,
+    acts.tokens,
+    acts.positions,
+    p("wte.weight"),
+    p("wpe.weight"),
+  );
   for (let l = 0; l < cfg.nLayer; l++) {
     const a = acts.layers[l];
     const h = `h.${l}`;
@@ -52,7 +68,9 @@ export function gptForward(ctx: GpuContext, w: GptWeights, acts: GptActivations)
     elementwise(ctx, "copy", next, a.mid);
     linear(next, a.fcGelu, `${h}.mlp.c_proj.weight`, `${h}.mlp.c_proj.bias`, C, 4 * C, true);
   }
-  layernorm(ctx, acts.lnf, acts.lnfMean, acts.lnfRstd, acts.resOut, p("ln_f.weight"), p("ln_f.bias"), { eps });
+  layernorm(ctx, acts.lnf, acts.lnfMean, acts.lnfRstd, acts.resOut, p("ln_f.weight"), p("ln_f.bias"), {
+    eps,
+  });
   matmul(ctx, acts.logits, acts.lnf, w.lmHead(), { batch: 1, M: N, N: V, K: C, transB: true });
   linear(acts.values, acts.lnf, "value_head.weight", "value_head.bias", 1, C);
   linear(acts.rewards, acts.lnf, "reward_head.weight", "reward_head.bias", 1, C);

@@ -49,7 +49,8 @@ export class GptWeights {
     init: Float32Array,
   ) {
     this.layout = paramLayout(config);
-    if (init.length !== this.layout.size) throw new RangeError(`init has ${init.length} values; layout needs ${this.layout.size}`);
+    if (init.length !== this.layout.size)
+      throw new RangeError(`init has ${init.length} values; layout needs ${this.layout.size}`);
     this.params = ParamBuffer.create(ctx, this.layout, "params", init);
     this.grads = ParamBuffer.create(ctx, this.layout, "grads");
   }
@@ -70,7 +71,8 @@ export class GptWeights {
 
   /** Overwrite all parameters (e.g. load a checkpoint, reset a run). */
   upload(flat: Float32Array): void {
-    if (flat.length !== this.layout.size) throw new RangeError(`params have ${flat.length} values; layout needs ${this.layout.size}`);
+    if (flat.length !== this.layout.size)
+      throw new RangeError(`params have ${flat.length} values; layout needs ${this.layout.size}`);
     this.ctx.upload(this.params.flat, flat);
   }
 

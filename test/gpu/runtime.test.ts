@@ -185,3 +185,21 @@ describe("errors", () => {
     expect(seen.some((e) => e instanceof GpuDeviceLostError)).toBe(true);
   });
 });
+
+describe("upload ordering", () => {
+  it("keeps uploads in order with recorded dispatches", async () => {
+    const ctx = await testGpu();
+    const src = ctx.tensor([2], "f32", "src");
+    const outs = [0, 1, 2].map((i) => ctx.tensor([2], "f32", `out${i}`));
+    for (let i = 0; i < 3; i++) {
+      ctx.upload(src, [i, 10 * i]);
+      elementwise(ctx, "copy", outs[i], src);
+    }
+    const got = await Promise.all(outs.map((o) => ctx.read(o)));
+    expect(got.map((g) => [...g])).toEqual([
+      [0, 0],
+      [1, 10],
+      [2, 20],
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildScatterIndex, uploadScatterIndex } from "../../src/kernels/embedding_index";
 import { crossEntropy } from "../../src/kernels/cross_entropy";
+import { buildScatterIndex, uploadScatterIndex } from "../../src/kernels/embedding_index";
 import { reduceRows } from "../../src/kernels/reduce";
 import { GptActivations } from "../../src/model/activations";
 import { gptBackward, zeroGrads } from "../../src/model/backward";
@@ -29,12 +29,17 @@ describe("GPT backward: whole-model gradients vs float64 finite differences", ()
       const layout = paramLayout(config);
       const rng = new Rng(7);
       const params = initParams(layout, () => rng.normal()).map((v) => v * 3);
-      const seqs = [[1, 2, 3, 4, 5, 6, 7], [9, 8, 30], [5, 36, 5, 0, 5, 5, 5]];
+      const seqs = [
+        [1, 2, 3, 4, 5, 6, 7],
+        [9, 8, 30],
+        [5, 36, 5, 0, 5, 5, 5],
+      ];
       const batch = leftPadBatch(seqs, 7, 0);
       const N = batch.B * batch.T;
       // Next-token targets on real positions that have a successor; −1 elsewhere.
       const targets = new Int32Array(N).fill(-1);
-      for (let n = 0; n < N - 1; n++) if (batch.keyMask[n] && batch.keyMask[n + 1] && (n + 1) % batch.T) targets[n] = batch.tokens[n + 1];
+      for (let n = 0; n < N - 1; n++)
+        if (batch.keyMask[n] && batch.keyMask[n + 1] && (n + 1) % batch.T) targets[n] = batch.tokens[n + 1];
       const count = targets.filter((t) => t >= 0).length;
       // A linear loss on the value head, Σ_n c_n·V_n, over real positions.
       const c = Float32Array.from({ length: N }, (_, n) => (batch.keyMask[n] ? rng.normal() * 0.5 : 0));
@@ -60,7 +65,11 @@ describe("GPT backward: whole-model gradients vs float64 finite differences", ()
       reduceRows(ctx, "sum", lossSum, loss.reshape([1, N]));
       gptBackward(ctx, w, acts, {
         tokenIndex: uploadScatterIndex(ctx, buildScatterIndex(batch.tokens, config.vocabSize), "tok"),
-        positionIndex: uploadScatterIndex(ctx, buildScatterIndex(batch.positions, config.contextLength), "pos"),
+        positionIndex: uploadScatterIndex(
+          ctx,
+          buildScatterIndex(batch.positions, config.contextLength),
+          "pos",
+        ),
         valueHead: true,
       });
       const grads = await ctx.read(w.grads.flat);
@@ -76,7 +85,10 @@ describe("GPT backward: whole-model gradients vs float64 finite differences", ()
       for (const s of layout.specs) {
         const n = s.shape.reduce((a, b) => a * b, 1);
         if (s.name === "reward_head.weight" || s.name === "reward_head.bias") continue; // no loss term uses it
-        const picks = n <= SAMPLES_PER_TENSOR ? [...Array(n).keys()] : Array.from({ length: SAMPLES_PER_TENSOR }, () => rng.int(0, n - 1));
+        const picks =
+          n <= SAMPLES_PER_TENSOR
+            ? [...Array(n).keys()]
+            : Array.from({ length: SAMPLES_PER_TENSOR }, () => rng.int(0, n - 1));
         for (const i of picks) {
           const k = s.offset + i;
           const keep = theta[k];

@@ -1,0 +1,51 @@
+/** Generation bookkeeping (src/shaders/gen_bookkeep.wgsl); CPU twin: src/reference/gen_bookkeep.ts. */
+import type { GpuContext } from "../gpu/context";
+import { defineKernel } from "../gpu/pipeline";
+import type { Tensor } from "../gpu/tensor";
+import { params } from "../gpu/uniforms";
+import source from "../shaders/gen_bookkeep.wgsl?raw";
+
+export const genBookkeepKernel = defineKernel({
+  name: "gen_bookkeep",
+  source,
+  bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage", "storage", "storage"],
+  workgroupSize: [64],
+});
+
+export interface GenBuffers {
+  /** [B] u32: 1 once the row emitted EOS. */
+  done: Tensor;
+  /** [B] u32: generated tokens so far, EOS included (the true completion length). */
+  lengths: Tensor;
+  /** [B, S] i32 generated tokens (PAD after EOS). */
+  outTokens: Tensor;
+  /** [B, S] f32 their log-probs at the sampling temperature (0 after EOS). */
+  outLogp: Tensor;
+}
+
+/** Record step s's bookkeeping for the token/logp that sample() just wrote. */
+export function genBookkeep(
+  ctx: GpuContext,
+  g: GenBuffers,
+  token: Tensor,
+  logp: Tensor,
+  s: number,
+  eos: number,
+  pad: number,
+): void {
+  const B = g.done.size;
+  const S = g.outTokens.size / B;
+  if (s >= S) throw new RangeError(`genBookkeep: step ${s} ≥ ${S} slots`);
+  ctx.dispatch(genBookkeepKernel, {
+    bindings: [
+      params(["u32", B], ["u32", S], ["u32", s], ["i32", eos], ["i32", pad]),
+      token,
+      logp,
+      g.done,
+      g.lengths,
+      g.outTokens,
+      g.outLogp,
+    ],
+    workgroups: Math.ceil(B / genBookkeepKernel.invocations),
+  });
+}

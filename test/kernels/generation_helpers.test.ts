@@ -1,0 +1,71 @@
+import { describe, it } from "vitest";
+import { gatherRows } from "../../src/kernels/gather_rows";
+import { genBookkeep } from "../../src/kernels/gen_bookkeep";
+import { gatherRowsRef } from "../../src/reference/gather_rows";
+import { genBookkeepRef } from "../../src/reference/gen_bookkeep";
+import { Rng } from "../../src/util/rng";
+import { expectClose, testGpu } from "../helpers/gpu";
+
+const EXACT = { atol: 0, rtol: 0 };
+
+describe("gather_rows vs CPU twin", () => {
+  it("gathers strided rows at several shapes (sizes not dividing 256)", async () => {
+    const ctx = await testGpu();
+    const rng = new Rng(1);
+    for (const [R, cols, rows, stride, offset] of [
+      [1, 1, 1, 1, 0],
+      [21, 37, 3, 7, 6],
+      [300, 257, 4, 70, 19],
+      [64, 5, 64, 1, 0],
+    ]) {
+      const x = rng.uniform(R * cols);
+      const out = ctx.tensor([rows, cols], "f32", "out");
+      gatherRows(ctx, out, ctx.tensor([R, cols], "f32", "x", x), { cols, stride, offset });
+      expectClose(
+        `gather ${rows}×${cols} stride ${stride}`,
+        await ctx.read(out),
+        gatherRowsRef(x, cols, rows, stride, offset),
+        EXACT,
+      );
+    }
+  });
+});
+
+describe("gen_bookkeep vs CPU twin", () => {
+  it("records tokens, log-probs, true lengths and EOS over several steps (B not dividing 64)", async () => {
+    const ctx = await testGpu();
+    const rng = new Rng(2);
+    for (const B of [1, 5, 67]) {
+      const S = 6;
+      const eos = 3;
+      const pad = 0;
+      const st = {
+        done: new Uint32Array(B),
+        lengths: new Uint32Array(B),
+        outTokens: new Int32Array(B * S),
+        outLogp: new Float32Array(B * S),
+      };
+      const g = {
+        done: ctx.tensor([B], "u32", "done"),
+        lengths: ctx.tensor([B], "u32", "lengths"),
+        outTokens: ctx.tensor([B, S], "i32", "outTokens"),
+        outLogp: ctx.tensor([B, S], "f32", "outLogp"),
+      };
+      const tok = ctx.tensor([B], "i32", "tok");
+      const lp = ctx.tensor([B], "f32", "lp");
+      for (let s = 0; s < S; s++) {
+        // As sample() does: finished rows get PAD and logp 0.
+        const token = Int32Array.from({ length: B }, (_, b) => (st.done[b] ? pad : rng.int(1, 5)));
+        const logp = Float32Array.from({ length: B }, (_, b) => (st.done[b] ? 0 : -rng.float()));
+        ctx.upload(tok, token);
+        ctx.upload(lp, logp);
+        genBookkeep(ctx, g, tok, lp, s, eos, pad);
+        genBookkeepRef(st, token, logp, S, s, eos, pad);
+      }
+      expectClose(`tokens B=${B}`, await ctx.read(g.outTokens), st.outTokens, EXACT);
+      expectClose(`logp B=${B}`, await ctx.read(g.outLogp), st.outLogp, EXACT);
+      expectClose(`lengths B=${B}`, await ctx.read(g.lengths), st.lengths, EXACT);
+      expectClose(`done B=${B}`, await ctx.read(g.done), st.done, EXACT);
+    }
+  });
+});
