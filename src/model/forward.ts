@@ -11,18 +11,29 @@ import { embedding } from "../kernels/embedding";
 import { gelu } from "../kernels/gelu";
 import { layernorm } from "../kernels/layernorm";
 import { matmul } from "../kernels/matmul";
-import type { GptActivations } from "./activations";
+import type { GptActivations, LayerActs } from "./activations";
 import type { GptWeights } from "./weights";
+
+/** The attention step of block l: reads a.qkv, writes a.att (full causal attention, or a KV-cache decode step). */
+export type AttendFn = (l: number, a: LayerActs) => void;
 
 /**
  * Record the forward pass for the inputs already in `acts.tokens`, `acts.positions` and `acts.keyMask`.
  * Linear layers are y = x·Wᵀ + b with W [out, in]; residual adds fold into the projection (accumulate).
  */
 export function gptForward(ctx: GpuContext, w: GptWeights, acts: GptActivations): void {
+  const { B, T } = acts;
+  const { nEmbd: C, nHead: H } = w.config;
+  gptForwardWith(ctx, w, acts, (_l, a) =>
+    attentionForward(ctx, a.att, a.P, a.qkv, acts.keyMask, { B, T, C, H }),
+  );
+}
+
+/** The forward pass with a caller-supplied attention step (the KV-cached decoder uses this). */
+export function gptForwardWith(ctx: GpuContext, w: GptWeights, acts: GptActivations, attend: AttendFn): void {
   const cfg = w.config;
-  const { B, T, N } = acts;
+  const { N } = acts;
   const C = cfg.nEmbd;
-  const H = cfg.nHead;
   const V = cfg.vocabSize;
   const p = (name: string) => w.params.get(name);
   const eps = cfg.lnEps;
@@ -59,7 +70,7 @@ export function gptForward(ctx: GpuContext, w: GptWeights, acts: GptActivations)
     const next = l + 1 < cfg.nLayer ? acts.layers[l + 1].res : acts.resOut;
     layernorm(ctx, a.ln1, a.ln1Mean, a.ln1Rstd, a.res, p(`${h}.ln_1.weight`), p(`${h}.ln_1.bias`), { eps });
     linear(a.qkv, a.ln1, `${h}.attn.c_attn.weight`, `${h}.attn.c_attn.bias`, 3 * C, C);
-    attentionForward(ctx, a.att, a.P, a.qkv, acts.keyMask, { B, T, C, H });
+    attend(l, a);
     elementwise(ctx, "copy", a.mid, a.res);
     linear(a.mid, a.att, `${h}.attn.c_proj.weight`, `${h}.attn.c_proj.bias`, C, C, true);
     layernorm(ctx, a.ln2, a.ln2Mean, a.ln2Rstd, a.mid, p(`${h}.ln_2.weight`), p(`${h}.ln_2.bias`), { eps });
