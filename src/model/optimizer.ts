@@ -1,0 +1,72 @@
+/**
+ * AdamW over a model's flat parameter buffer with global gradient-norm clipping, all on the GPU
+ * (Loshchilov & Hutter 2019). The clip scale is read from the norm buffer by the AdamW kernel itself, so a step
+ * never waits for the CPU; `gradNorm` can be read back afterwards as the `grad_norm` metric.
+ */
+import type { GpuContext } from "../gpu/context";
+import type { Tensor } from "../gpu/tensor";
+import { ADAMW_DEFAULTS, adamw } from "../kernels/adamw";
+import { gradNorm, gradNormPartials } from "../kernels/grad_norm";
+import { decayMask } from "./params";
+import type { GptWeights } from "./weights";
+
+export interface AdamWConfig {
+  /** Learning rate (≥ 0). */
+  lr: number;
+  /** Default 0.9. */
+  beta1?: number;
+  /** Default 0.95. */
+  beta2?: number;
+  /** Default 1e-8. */
+  eps?: number;
+  /** Decoupled weight decay on matrices and embeddings (not biases/LayerNorm). Default 0.1. */
+  weightDecay?: number;
+  /** Clip the global gradient norm to this (≤ 0: off). Default 1.0. */
+  maxGradNorm?: number;
+}
+
+export class AdamW {
+  private readonly m: Tensor;
+  private readonly v: Tensor;
+  private readonly decay: Tensor;
+  private readonly partials: Tensor;
+  /** [1] the global gradient norm of the last step (before clipping). */
+  readonly gradNorm: Tensor;
+  /** Steps taken (AdamW's t, for bias correction). */
+  t = 0;
+
+  constructor(
+    readonly ctx: GpuContext,
+    readonly w: GptWeights,
+  ) {
+    const n = w.layout.size;
+    this.m = ctx.tensor([n], "f32", "adam.m");
+    this.v = ctx.tensor([n], "f32", "adam.v");
+    this.decay = ctx.tensor([n], "f32", "adam.decay", decayMask(w.layout));
+    this.partials = ctx.tensor([gradNormPartials(n)], "f32", "gradnorm.partials");
+    this.gradNorm = ctx.tensor([1], "f32", "gradnorm");
+  }
+
+  /** Record one update from the gradients in w.grads (the norm is computed first, on the GPU). */
+  step(c: AdamWConfig): void {
+    this.t++;
+    gradNorm(this.ctx, this.gradNorm, this.partials, this.w.grads.flat);
+    adamw(this.ctx, this.w.params.flat, this.m, this.v, this.w.grads.flat, this.decay, this.gradNorm, {
+      ...ADAMW_DEFAULTS,
+      ...Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)),
+      lr: c.lr,
+      step: this.t,
+    });
+  }
+
+  /** Forget the moments (a run reset). */
+  reset(): void {
+    this.t = 0;
+    this.ctx.upload(this.m, new Float32Array(this.m.size));
+    this.ctx.upload(this.v, new Float32Array(this.v.size));
+  }
+
+  destroy(): void {
+    for (const t of [this.m, this.v, this.decay, this.partials, this.gradNorm]) t.destroy();
+  }
+}
