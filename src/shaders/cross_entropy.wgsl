@@ -1,0 +1,97 @@
+// Fused softmax + cross-entropy for (pre)training at τ = 1 (llm.c's fused_classifier):
+//   loss[n]       = log Σ_v exp(x_v − max x) − (x_t − max x)          (= −log softmax(x)_t, t = target[n])
+//   dlogits[n, v] (=|+=) (softmax(x)_v − [v = t]) · scale             (scale: e.g. 1 / #non-ignored targets)
+// ACCUMULATE = false overwrites dlogits (ignored rows get 0); true adds (ignored rows are left untouched).
+// Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), targets [N] i32, loss [N], dlogits [N, V].
+// A row is ignored when target[n] < 0 or ≥ V, or its logits are all −∞: 0 loss and 0 gradient, and its
+// logits are not read (NaN there never leaks). A −∞ target logit gives +∞ loss (finite gradient).
+// Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
+// Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
+// Source: cross-entropy −log p_t and d/dx_v = p_v − [v = t]; karpathy/llm.c fused_classifier.
+// CPU twin: src/reference/cross_entropy.ts (crossEntropyRef).
+
+override WG_X: u32 = 256u;
+override ACCUMULATE: bool = false;
+
+struct Params {
+  rows: u32,
+  cols: u32,
+  scale: f32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;
+@group(0) @binding(2) var<storage, read> targets: array<i32>;
+@group(0) @binding(3) var<storage, read_write> loss: array<f32>;
+@group(0) @binding(4) var<storage, read_write> dlogits: array<f32>;
+
+var<workgroup> scratch: array<f32, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Max of v over the workgroup, returned to every invocation.
+fn wg_max(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// Sum of v over the workgroup (fixed tree: bit-identical run to run), returned to every invocation.
+fn wg_sum(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.cols;
+  let t = targets[row];
+  let in_use = t >= 0 && u32(t) < p.cols;
+  let n = select(0u, p.cols, in_use); // ignored rows read nothing
+
+  var m = neg_inf();
+  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
+  m = wg_max(lid, m);
+  let live = m != neg_inf();        // a target and a distribution
+  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
+
+  var s = 0.0;
+  for (var c = lid; c < n; c += WG_X) { s += exp(logits[base + c] - shift); }
+  s = wg_sum(lid, s);
+
+  if (lid == 0u) {
+    var l = 0.0;
+    if (live) { l = log(s) - (logits[base + u32(t)] - shift); }
+    loss[row] = l;
+  }
+  for (var c = lid; c < p.cols; c += WG_X) {
+    var d = 0.0;
+    if (live) { d = (exp(logits[base + c] - shift) / s - select(0.0, 1.0, i32(c) == t)) * p.scale; }
+    if (ACCUMULATE) {
+      if (live) { dlogits[base + c] += d; }
+    } else {
+      dlogits[base + c] = d;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+// Backward of entropy: with p = softmax(logits[n, :] / τ) and H[n] = −Σ_v p_v log p_v,
+//   dlogits[n, v] (=|+=) dH[n] · (−p_v (log p_v + H[n])) / τ      (entries with p_v = 0 give 0)
+// ACCUMULATE = false overwrites dlogits (inactive rows get 0); true adds (inactive rows are left untouched).
+// Shapes: logits [N, V] row-major, mask [N] f32 (0/1), dH [N], dlogits [N, V].
+// Rows with mask[n] = 0 (when p.use_mask ≠ 0) read neither logits nor dH (NaN there never leaks); they and
+// rows of all −∞ contribute 0.
+// Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
+// Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
+// Source: dH/dz_v = −p_v (log p_v + H), z = x/τ; docs/algorithms.md, "Entropy".
+// CPU twin: src/reference/entropy.ts (entropyBackwardRef).
+
+override WG_X: u32 = 256u;
+override ACCUMULATE: bool = false;
+
+struct Params {
+  rows: u32,
+  cols: u32,
+  tau: f32,
+  use_mask: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;
+@group(0) @binding(2) var<storage, read> mask: array<f32>;
+@group(0) @binding(3) var<storage, read> dH: array<f32>;
+@group(0) @binding(4) var<storage, read_write> dlogits: array<f32>;
+
+var<workgroup> scratch: array<vec2<f32>, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Max of v over the workgroup, returned to every invocation.
+fn wg_max(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid].x = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid].x = max(scratch[lid].x, scratch[lid + s].x); }
+    workgroupBarrier();
+  }
+  let r = scratch[0].x;
+  workgroupBarrier();
+  return r;
+}
+
+// Componentwise sum of v over the workgroup (fixed tree: bit-identical run to run).
+fn wg_sum2(lid: u32, v: vec2<f32>) -> vec2<f32> {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.cols;
+  let in_use = p.use_mask == 0u || mask[row] != 0.0;
+  let n = select(0u, p.cols, in_use); // inactive rows read nothing
+
+  var m = neg_inf();
+  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
+  m = wg_max(lid, m);
+  let live = m != neg_inf();        // in use and not all −∞
+  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sums
+
+  var acc = vec2<f32>(0.0, 0.0); // (S, Σ e^z·(−z)), as in entropy.wgsl
+  for (var c = lid; c < n; c += WG_X) {
+    let z = (logits[base + c] - shift) / p.tau;
+    let e = exp(z);
+    if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
+  }
+  acc = wg_sum2(lid, acc);
+  let log_s = log(acc.x);
+  let h = max(log_s + acc.y / acc.x, 0.0);
+
+  var g = 0.0;
+  if (live) { g = dH[row] / p.tau; }
+  for (var c = lid; c < p.cols; c += WG_X) {
+    var d = 0.0;
+    if (live) {
+      let lp = (logits[base + c] - shift) / p.tau - log_s;
+      let pv = exp(lp);
+      if (pv > 0.0) { d = -g * pv * (lp + h); }
+    }
+    if (ACCUMULATE) {
+      if (live) { dlogits[base + c] += d; }
+    } else {
+      dlogits[base + c] = d;
+    }
+  }
+}

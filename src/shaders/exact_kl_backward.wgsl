@@ -1,0 +1,116 @@
+// Backward of exact_kl with respect to the policy logits only (the reference is frozen):
+//   dpolicy[n, v] (=|+=) dkl[n] · p_v ((log p_v − log q_v) − KL[n]) / τ     (entries with p_v = 0 give 0)
+// ACCUMULATE = false overwrites dpolicy (inactive rows get 0); true adds (inactive rows are left untouched).
+// A row whose KL is +∞ (p_v > 0 where q_v = 0) has no finite gradient: it contributes 0, and the forward's
+// +∞ is the signal.
+// Shapes: policy [N, V], ref [N, V] row-major, mask [N] f32 (0/1), dkl [N], dpolicy [N, V].
+// Rows with mask[n] = 0 (when p.use_mask ≠ 0) read neither logits nor dkl (NaN there never leaks); they and
+// rows whose policy logits are all −∞ contribute 0.
+// Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
+// Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
+// Source: dKL/dz_v = p_v (log p_v − log q_v − KL), z = policy/τ; docs/algorithms.md, "KL estimators".
+// CPU twin: src/reference/exact_kl.ts (exactKlBackwardRef).
+
+override WG_X: u32 = 256u;
+override ACCUMULATE: bool = false;
+
+struct Params {
+  rows: u32,
+  cols: u32,
+  tau: f32,
+  use_mask: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> policy: array<f32>;
+@group(0) @binding(2) var<storage, read> reference: array<f32>;
+@group(0) @binding(3) var<storage, read> mask: array<f32>;
+@group(0) @binding(4) var<storage, read> dkl: array<f32>;
+@group(0) @binding(5) var<storage, read_write> dpolicy: array<f32>;
+
+var<workgroup> scratch: array<vec2<f32>, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Componentwise max of v over the workgroup, returned to every invocation.
+fn wg_max2(lid: u32, v: vec2<f32>) -> vec2<f32> {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// Componentwise sum of v over the workgroup (fixed tree: bit-identical run to run).
+fn wg_sum2(lid: u32, v: vec2<f32>) -> vec2<f32> {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.cols;
+  let in_use = p.use_mask == 0u || mask[row] != 0.0;
+  let n = select(0u, p.cols, in_use); // inactive rows read nothing
+  let ninf = neg_inf();
+
+  var m = vec2<f32>(ninf, ninf); // (max policy, max reference)
+  for (var c = lid; c < n; c += WG_X) { m = max(m, vec2<f32>(policy[base + c], reference[base + c])); }
+  m = wg_max2(lid, m);
+  let live = m.x != ninf;
+  let ref_live = m.y != ninf;
+  let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
+
+  var s = vec2<f32>(0.0, 0.0);
+  for (var c = lid; c < n; c += WG_X) {
+    s += exp((vec2<f32>(policy[base + c], reference[base + c]) - shift) / p.tau);
+  }
+  s = wg_sum2(lid, s);
+  let log_s = log(s);
+
+  var acc = 0.0; // KL, as in exact_kl.wgsl
+  for (var c = lid; c < n; c += WG_X) {
+    let lp = (policy[base + c] - shift.x) / p.tau - log_s.x;
+    let lq = select(ninf, (reference[base + c] - shift.y) / p.tau - log_s.y, ref_live);
+    let pv = exp(lp);
+    if (pv > 0.0) { acc += pv * (lp - lq); }
+  }
+  let kl = max(wg_sum2(lid, vec2<f32>(acc, 0.0)).x, 0.0);
+  let ok = live && ref_live && kl < -ninf; // finite KL: every q_v > 0 where p_v > 0
+
+  var g = 0.0;
+  if (ok) { g = dkl[row] / p.tau; }
+  for (var c = lid; c < p.cols; c += WG_X) {
+    var d = 0.0;
+    if (ok) {
+      let lp = (policy[base + c] - shift.x) / p.tau - log_s.x;
+      let lq = (reference[base + c] - shift.y) / p.tau - log_s.y;
+      let pv = exp(lp);
+      if (pv > 0.0) { d = g * pv * ((lp - lq) - kl); }
+    }
+    if (ACCUMULATE) {
+      if (ok) { dpolicy[base + c] += d; }
+    } else {
+      dpolicy[base + c] = d;
+    }
+  }
+}

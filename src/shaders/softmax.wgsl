@@ -1,0 +1,84 @@
+// Row softmax / log-softmax at temperature τ:
+//   out[n, v] = softmax(logits[n, :] / τ)[v]        (LOG = false)
+//   out[n, v] = log_softmax(logits[n, :] / τ)[v]    (LOG = true)
+// Max-shifted before the division, z_v = (x_v − max_u x_u) / τ, so [v, v] gives −ln 2 for any finite v.
+// Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), out [N, V].
+// Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
+// Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
+// Logits must be finite or −∞; a row of all −∞ gives zeros, never NaN.
+// Source: docs/algorithms.md, "Notation" (every distribution is softmax(logits / τ)).
+// CPU twin: src/reference/softmax.ts.
+
+override WG_X: u32 = 256u;
+override LOG: bool = false;
+
+struct Params {
+  rows: u32,
+  cols: u32,
+  tau: f32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+
+var<workgroup> scratch: array<f32, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Max of v over the workgroup, returned to every invocation.
+fn wg_max(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// Sum of v over the workgroup (fixed tree: bit-identical run to run), returned to every invocation.
+fn wg_sum(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.cols;
+
+  var m = neg_inf();
+  for (var c = lid; c < p.cols; c += WG_X) { m = max(m, logits[base + c]); }
+  m = wg_max(lid, m);
+  let empty = m == neg_inf();       // all −∞: no distribution, write zeros
+  let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sums
+
+  var s = 0.0;
+  for (var c = lid; c < p.cols; c += WG_X) { s += exp((logits[base + c] - shift) / p.tau); }
+  s = wg_sum(lid, s);
+  let log_s = log(s);
+
+  for (var c = lid; c < p.cols; c += WG_X) {
+    let z = (logits[base + c] - shift) / p.tau;
+    var y = exp(z) / s;
+    if (LOG) { y = z - log_s; }
+    out[base + c] = select(y, 0.0, empty);
+  }
+}

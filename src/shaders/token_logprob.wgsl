@@ -1,0 +1,89 @@
+// Log-prob of each position's target token at temperature τ:
+//   logp[n] = log_softmax(logits[n, :] / τ)[target[n]]
+//           = (x_t − max x) / τ − log Σ_v exp((x_v − max x) / τ)
+// Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), targets [N] i32, mask [N] f32 (0/1),
+// logp [N].
+// A row is in_use when mask[n] ≠ 0 (when p.use_mask ≠ 0) and 0 ≤ target[n] < V; inactive rows read no
+// logits (NaN there never leaks) and give 0, as do rows of all −∞. A −∞ target logit gives −∞.
+// Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
+// Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
+// Source: docs/algorithms.md, "Notation" (log-probs are computed from logits / τ).
+// CPU twin: src/reference/token_logprob.ts (tokenLogprobRef).
+
+override WG_X: u32 = 256u;
+
+struct Params {
+  rows: u32,
+  cols: u32,
+  tau: f32,
+  use_mask: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;
+@group(0) @binding(2) var<storage, read> targets: array<i32>;
+@group(0) @binding(3) var<storage, read> mask: array<f32>;
+@group(0) @binding(4) var<storage, read_write> logp: array<f32>;
+
+var<workgroup> scratch: array<f32, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Max of v over the workgroup, returned to every invocation.
+fn wg_max(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// Sum of v over the workgroup (fixed tree: bit-identical run to run), returned to every invocation.
+fn wg_sum(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.cols;
+  let t = targets[row];
+  var in_use = t >= 0 && u32(t) < p.cols;
+  if (p.use_mask != 0u) { in_use = in_use && mask[row] != 0.0; }
+  let n = select(0u, p.cols, in_use); // inactive rows read nothing
+
+  var m = neg_inf();
+  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
+  m = wg_max(lid, m);
+  let empty = m == neg_inf();       // inactive, or all −∞
+  let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sum
+
+  var s = 0.0;
+  for (var c = lid; c < n; c += WG_X) { s += exp((logits[base + c] - shift) / p.tau); }
+  s = wg_sum(lid, s);
+
+  if (lid == 0u) {
+    var lp = 0.0;
+    if (!empty) { lp = (logits[base + u32(t)] - shift) / p.tau - log(s); }
+    logp[row] = lp;
+  }
+}

@@ -1,0 +1,99 @@
+// Backward of token_logprob: with p = softmax(logits[n, :] / τ),
+//   dlogits[n, v] (=|+=) dlogp[n] · ([v = target[n]] − p_v) / τ
+// ACCUMULATE = false overwrites dlogits (inactive rows get 0); true adds (inactive rows are left untouched).
+// Shapes: logits [N, V], targets [N] i32, mask [N] f32 (0/1), dlogp [N], dlogits [N, V].
+// A row is in_use when mask[n] ≠ 0 (when p.use_mask ≠ 0), 0 ≤ target[n] < V and its logits are not all −∞;
+// inactive rows read neither logits nor dlogp (NaN there never leaks).
+// Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
+// Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
+// Source: d/dx_v log softmax(x/τ)_t = ([v = t] − p_v)/τ; docs/algorithms.md, "Notation".
+// CPU twin: src/reference/token_logprob.ts (tokenLogprobBackwardRef).
+
+override WG_X: u32 = 256u;
+override ACCUMULATE: bool = false;
+
+struct Params {
+  rows: u32,
+  cols: u32,
+  tau: f32,
+  use_mask: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: Params;
+@group(0) @binding(1) var<storage, read> logits: array<f32>;
+@group(0) @binding(2) var<storage, read> targets: array<i32>;
+@group(0) @binding(3) var<storage, read> mask: array<f32>;
+@group(0) @binding(4) var<storage, read> dlogp: array<f32>;
+@group(0) @binding(5) var<storage, read_write> dlogits: array<f32>;
+
+var<workgroup> scratch: array<f32, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Max of v over the workgroup, returned to every invocation.
+fn wg_max(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// Sum of v over the workgroup (fixed tree: bit-identical run to run), returned to every invocation.
+fn wg_sum(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let row = wid.x + wid.y * nwg.x;
+  if (row >= p.rows) { return; }
+  let base = row * p.cols;
+  let t = targets[row];
+  var in_use = t >= 0 && u32(t) < p.cols;
+  if (p.use_mask != 0u) { in_use = in_use && mask[row] != 0.0; }
+  let n = select(0u, p.cols, in_use); // inactive rows read nothing
+
+  var m = neg_inf();
+  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
+  m = wg_max(lid, m);
+  let live = m != neg_inf();        // in use and not all −∞
+  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
+
+  var s = 0.0;
+  for (var c = lid; c < n; c += WG_X) { s += exp((logits[base + c] - shift) / p.tau); }
+  s = wg_sum(lid, s);
+
+  var g = 0.0;
+  if (live) { g = dlogp[row] / p.tau; }
+  for (var c = lid; c < p.cols; c += WG_X) {
+    var d = 0.0;
+    if (live) {
+      let pv = exp((logits[base + c] - shift) / p.tau) / s;
+      d = g * (select(0.0, 1.0, i32(c) == t) - pv);
+    }
+    if (ACCUMULATE) {
+      if (live) { dlogits[base + c] += d; }
+    } else {
+      dlogits[base + c] = d;
+    }
+  }
+}
