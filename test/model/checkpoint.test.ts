@@ -72,3 +72,25 @@ describe("checkpoint", () => {
     expect(() => loadCheckpoint(missing)).toThrow(/missing tensor "ln_f.bias"/);
   });
 });
+
+describe("checkpoint files", () => {
+  it("writes and reads a checkpoint file in Node, and reads an uploaded Blob", async () => {
+    const { readCheckpointFile, readCheckpointPath, writeCheckpointPath } = await import(
+      "../../src/model/checkpoint_files"
+    );
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const fs = await import("node:fs/promises");
+    const config = preset("nano");
+    const params = initParams(paramLayout(config), () => 0.5);
+    const ck = { config, params, tokenizer: "t.json", info: { task: "x" } };
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ckpt-"));
+    const file = path.join(dir, "sub", "m.safetensors");
+    await writeCheckpointPath(file, ck);
+    const back = await readCheckpointPath(file);
+    expect(back.params).toEqual(params);
+    const blob = new Blob([await fs.readFile(file)]);
+    expect((await readCheckpointFile(blob)).info.task).toBe("x");
+    await fs.rm(dir, { recursive: true });
+  });
+});
