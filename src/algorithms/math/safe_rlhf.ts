@@ -1,0 +1,40 @@
+/**
+ * Constrained RLHF (Safe RLHF): the Lagrangian score R − λc and the multiplier's dual ascent step
+ * (docs/algorithms.md, "Constrained RLHF").
+ *
+ * Source: Dai et al. 2023, "Safe RLHF: Safe Reinforcement Learning from Human Feedback" (Lagrangian method).
+ * The spec's plain form is used: the score is R − λc, not the paper's normalised (R − λc)/(1 + λ).
+ *
+ * Shapes: B completions; rewards R and costs c are [B], unitless scores from the reward and cost models.
+ */
+import { checkFinite, checkLength, checkNumber, mean, type Vec } from "./numerics";
+
+/**
+ * Score the policy optimises, R_i − λ·c_i, [B].
+ * @param rewards R [B], finite. @param costs c [B], finite. @param lambda λ ≥ 0.
+ * @throws RangeError on different lengths, non-finite values, or λ < 0.
+ */
+export function safeRlhfScores(rewards: Vec, costs: Vec, lambda: number): Float64Array {
+  checkLength("costs", costs, rewards.length);
+  checkFinite("rewards", rewards);
+  checkFinite("costs", costs);
+  checkNumber("lambda", lambda, 0);
+  return Float64Array.from(rewards, (r, i) => r - lambda * costs[i]);
+}
+
+/**
+ * Lagrange multiplier update after each step: λ ← max(0, λ + η·(mean(c) − d)) (spec; projected dual gradient
+ * ascent): λ grows while the batch's mean cost exceeds the limit d and decays to 0 when the constraint holds.
+ * The spec gives no defaults for λ_0, η or d; the caller sets them.
+ * @param lambda current λ ≥ 0. @param costs c [B] of the batch, finite, B ≥ 1. @param costLimit d (finite).
+ * @param lr η > 0.
+ * @returns the new λ ≥ 0.
+ * @throws RangeError on an empty or non-finite cost array, λ < 0, η ≤ 0, or a non-finite d.
+ */
+export function lagrangeMultiplierUpdate(lambda: number, costs: Vec, costLimit: number, lr: number): number {
+  checkNumber("lambda", lambda, 0);
+  checkNumber("costLimit", costLimit);
+  checkNumber("lr", lr, 0, true);
+  checkFinite("costs", costs);
+  return Math.max(0, lambda + lr * (mean(costs) - costLimit));
+}
