@@ -8,32 +8,20 @@
  * permute/unpermute kernels and a separate softmax, three more dispatches and round trips through memory.)
  */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import type { AttentionShape } from "../reference/attention";
 import source from "../shaders/attention.wgsl?raw";
-import { checkWidth } from "./checks";
-import { preferredRowWidth } from "./variants";
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 export type { AttentionShape } from "../reference/attention";
 
-const kernels = new Map<number, Kernel>();
-
 /** The forward attention kernel at a workgroup width (threads per query row, a power of two ≤ 256). */
-export function attentionKernel(width: number): Kernel {
-  let k = kernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "attention",
-      source,
-      bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
-      workgroupSize: [width],
-    });
-    kernels.set(width, k);
-  }
-  return k;
-}
+export const attentionKernel = widthFamily({
+  name: "attention",
+  source,
+  bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
+});
 
 /**
  * Throw a RangeError unless B, T, C, H are positive integers with H dividing C, and each tensor has the

@@ -4,38 +4,20 @@
  * fixed order, so the result is deterministic without atomics. CPU twin: src/reference/attention_backward.ts.
  */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
+import { defineKernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import queryRowsSource from "../shaders/attention_backward.wgsl?raw";
 import keyColumnsSource from "../shaders/attention_backward_kv.wgsl?raw";
 import { type AttentionOptions, checkAttentionShape } from "./attention";
-import { checkWidth } from "./checks";
-import { preferredRowWidth } from "./variants";
-
-const queryRowKernels = new Map<number, Kernel>();
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 /** Stage 1 (dS, dq) at a workgroup width (threads per query row, a power of two ≤ 256). */
-export function attentionBackwardKernel(width: number): Kernel {
-  let k = queryRowKernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "attention_backward",
-      source: queryRowsSource,
-      bindings: [
-        "uniform",
-        "read-only-storage",
-        "read-only-storage",
-        "read-only-storage",
-        "storage",
-        "storage",
-      ],
-      workgroupSize: [width],
-    });
-    queryRowKernels.set(width, k);
-  }
-  return k;
-}
+export const attentionBackwardKernel = widthFamily({
+  name: "attention_backward",
+  source: queryRowsSource,
+  bindings: ["uniform", "read-only-storage", "read-only-storage", "read-only-storage", "storage", "storage"],
+});
 
 /** Stage 2 (dk, dv): one thread per output pair, no barriers. */
 export const attentionBackwardKvKernel = defineKernel({

@@ -1,27 +1,16 @@
 /** Column sum, a linear layer's bias gradient (src/shaders/colsum.wgsl); CPU twin: src/reference/colsum.ts. */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/colsum.wgsl?raw";
-import { checkPow2, columnBlock, preferredColumnLanes } from "./workgroup_shapes";
-
-const kernels = new Map<number, Kernel>();
+import { checkWidth, widthFamily } from "./variants";
+import { columnBlock, preferredColumnLanes } from "./workgroup_shapes";
 
 /** The colsum kernel with `lanes` row lanes per column (a power of two ≤ 256). */
-export function colsumKernel(lanes: number): Kernel {
-  let k = kernels.get(lanes);
-  if (!k) {
-    k = defineKernel({
-      name: "colsum",
-      source,
-      bindings: ["uniform", "read-only-storage", "storage"],
-      workgroupSize: [columnBlock(lanes), lanes],
-    });
-    kernels.set(lanes, k);
-  }
-  return k;
-}
+export const colsumKernel = widthFamily(
+  { name: "colsum", source, bindings: ["uniform", "read-only-storage", "storage"] },
+  (lanes) => [columnBlock(lanes), lanes],
+);
 
 export interface ColsumOptions {
   /** Row lanes per column, a power of two in [1, 256]. Default `preferredColumnLanes(ctx, N)`. */
@@ -41,7 +30,7 @@ export function colsum(ctx: GpuContext, dbias: Tensor, dout: Tensor, opts: Colsu
   if (C === 0) return;
   const N = dout.size / C;
   const lanes = opts.lanes ?? preferredColumnLanes(ctx, N);
-  checkPow2("colsum", "lanes", lanes);
+  checkWidth("colsum", lanes, "lanes");
   ctx.dispatch(colsumKernel(lanes), {
     bindings: [params(["u32", N], ["u32", C]), dout, dbias],
     workgroups: Math.ceil(C / columnBlock(lanes)),

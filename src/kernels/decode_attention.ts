@@ -1,34 +1,23 @@
 /** Single-token attention over a KV cache (src/shaders/decode_attention.wgsl); CPU twin: src/reference/decode_attention.ts. */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/decode_attention.wgsl?raw";
-import { preferredRowWidth } from "./variants";
-
-const kernels = new Map<number, Kernel>();
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 /** The decode_attention kernel at a given workgroup width (threads per (sequence, head), a power of two ≤ 256). */
-export function decodeAttentionKernel(width: number): Kernel {
-  let k = kernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "decode_attention",
-      source,
-      bindings: [
-        "uniform",
-        "read-only-storage",
-        "read-only-storage",
-        "read-only-storage",
-        "read-only-storage",
-        "storage",
-      ],
-      workgroupSize: [width],
-    });
-    kernels.set(width, k);
-  }
-  return k;
-}
+export const decodeAttentionKernel = widthFamily({
+  name: "decode_attention",
+  source,
+  bindings: [
+    "uniform",
+    "read-only-storage",
+    "read-only-storage",
+    "read-only-storage",
+    "read-only-storage",
+    "storage",
+  ],
+});
 
 export interface DecodeAttentionOptions {
   /**
@@ -77,8 +66,7 @@ export function decodeAttention(
   if (!Number.isInteger(L) || L < 0 || L > Tmax)
     throw new RangeError(`decodeAttention: length L=${L} must be in 0 … Tmax=${Tmax}`);
   const width = opts.width ?? preferredRowWidth(ctx, Tmax);
-  if (!Number.isInteger(width) || width < 1 || width > 256 || (width & (width - 1)) !== 0)
-    throw new RangeError(`decodeAttention: width must be a power of two ≤ 256, got ${width}`);
+  checkWidth("decodeAttention", width);
   const bytes = (Tmax + 2 * width) * 4;
   const limit = ctx.device.limits.maxComputeWorkgroupStorageSize;
   if (bytes > limit)

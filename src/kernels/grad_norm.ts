@@ -1,31 +1,19 @@
 /** Global gradient norm, two deterministic stages (src/shaders/grad_norm.wgsl); CPU twin: src/reference/grad_norm.ts. */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/grad_norm.wgsl?raw";
-import { checkWidth } from "./checks";
-import { preferredRowWidth } from "./variants";
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 /** Elements per stage-1 workgroup: 16 per thread at width 256; a few million parameters give ~1000 partials. */
 export const GRAD_NORM_CHUNK = 4096;
 
-const kernels = new Map<number, Kernel>();
-
 /** The grad_norm kernel (both stages; FINAL selects) at a workgroup width (a power of two ≤ 256). */
-export function gradNormKernel(width: number): Kernel {
-  let k = kernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "grad_norm",
-      source,
-      bindings: ["uniform", "read-only-storage", "storage"],
-      workgroupSize: [width],
-    });
-    kernels.set(width, k);
-  }
-  return k;
-}
+export const gradNormKernel = widthFamily({
+  name: "grad_norm",
+  source,
+  bindings: ["uniform", "read-only-storage", "storage"],
+});
 
 /** Scratch elements {@link gradNorm} needs for a buffer of `n` gradients: ceil(n / GRAD_NORM_CHUNK), at least 1. */
 export function gradNormPartials(n: number): number {

@@ -1,39 +1,27 @@
 /** Layer norm forward (src/shaders/layernorm.wgsl); CPU twin: src/reference/layernorm.ts. */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/layernorm.wgsl?raw";
-import { preferredRowWidth } from "./variants";
-import { checkPow2 } from "./workgroup_shapes";
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 /** GPT-2's layer norm epsilon (PyTorch's default). */
 export const LAYERNORM_EPS = 1e-5;
 
-const kernels = new Map<number, Kernel>();
-
 /** The layernorm kernel at a given workgroup width (threads per row, a power of two ≤ 256). */
-export function layernormKernel(width: number): Kernel {
-  let k = kernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "layernorm",
-      source,
-      bindings: [
-        "uniform",
-        "read-only-storage",
-        "read-only-storage",
-        "read-only-storage",
-        "storage",
-        "storage",
-        "storage",
-      ],
-      workgroupSize: [width],
-    });
-    kernels.set(width, k);
-  }
-  return k;
-}
+export const layernormKernel = widthFamily({
+  name: "layernorm",
+  source,
+  bindings: [
+    "uniform",
+    "read-only-storage",
+    "read-only-storage",
+    "read-only-storage",
+    "storage",
+    "storage",
+    "storage",
+  ],
+});
 
 export interface LayernormOptions {
   /** Added to the variance before the square root; > 0. Default {@link LAYERNORM_EPS} (1e-5). */
@@ -73,7 +61,7 @@ export function layernorm(
   const eps = opts.eps ?? LAYERNORM_EPS;
   if (!(eps > 0)) throw new RangeError(`layernorm: eps must be > 0, got ${eps}`);
   const width = opts.width ?? preferredRowWidth(ctx, C);
-  checkPow2("layernorm", "width", width);
+  checkWidth("layernorm", width, "width");
   ctx.dispatch(layernormKernel(width), {
     bindings: [params(["u32", N], ["u32", C], ["f32", eps]), x, weight, bias, out, mean, rstd],
     workgroups: N,

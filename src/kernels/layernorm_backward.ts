@@ -3,46 +3,29 @@
  * (src/shaders/layernorm_param_grad.wgsl); CPU twin: src/reference/layernorm.ts.
  */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import dxSource from "../shaders/layernorm_backward.wgsl?raw";
 import paramSource from "../shaders/layernorm_param_grad.wgsl?raw";
-import { preferredRowWidth } from "./variants";
-import { checkPow2, columnBlock, preferredColumnLanes } from "./workgroup_shapes";
-
-const dxKernels = new Map<number, Kernel>();
-const paramKernels = new Map<number, Kernel>();
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
+import { columnBlock, preferredColumnLanes } from "./workgroup_shapes";
 
 /** The dx kernel at a given width (threads per row, a power of two ≤ 256). */
-export function layernormBackwardKernel(width: number): Kernel {
-  let k = dxKernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "layernorm_backward",
-      source: dxSource,
-      bindings: ["uniform", ...Array<"read-only-storage">(5).fill("read-only-storage"), "storage"],
-      workgroupSize: [width],
-    });
-    dxKernels.set(width, k);
-  }
-  return k;
-}
+export const layernormBackwardKernel = widthFamily({
+  name: "layernorm_backward",
+  source: dxSource,
+  bindings: ["uniform", ...Array<"read-only-storage">(5).fill("read-only-storage"), "storage"],
+});
 
 /** The dweight/dbias kernel with `lanes` row lanes per column (a power of two ≤ 256). */
-export function layernormParamGradKernel(lanes: number): Kernel {
-  let k = paramKernels.get(lanes);
-  if (!k) {
-    k = defineKernel({
-      name: "layernorm_param_grad",
-      source: paramSource,
-      bindings: ["uniform", ...Array<"read-only-storage">(4).fill("read-only-storage"), "storage", "storage"],
-      workgroupSize: [columnBlock(lanes), lanes],
-    });
-    paramKernels.set(lanes, k);
-  }
-  return k;
-}
+export const layernormParamGradKernel = widthFamily(
+  {
+    name: "layernorm_param_grad",
+    source: paramSource,
+    bindings: ["uniform", ...Array<"read-only-storage">(4).fill("read-only-storage"), "storage", "storage"],
+  },
+  (lanes) => [columnBlock(lanes), lanes],
+);
 
 export interface LayernormBackwardOptions {
   /** dx += the input gradient instead of dx = (the residual stream sums its gradients). Default false. */
@@ -90,9 +73,9 @@ export function layernormBackward(
   if (mean.size !== N || rstd.size !== N)
     throw new RangeError(`layernormBackward: mean ${mean} and rstd ${rstd} need N = ${N} elements`);
   const width = opts.width ?? preferredRowWidth(ctx, C);
-  checkPow2("layernormBackward", "width", width);
+  checkWidth("layernormBackward", width, "width");
   const lanes = opts.lanes ?? preferredColumnLanes(ctx, N);
-  checkPow2("layernormBackward", "lanes", lanes);
+  checkWidth("layernormBackward", lanes, "lanes");
   const shape = params(["u32", N], ["u32", C]);
   ctx.dispatch(layernormBackwardKernel(width), {
     bindings: [shape, dout, x, weight, mean, rstd, dx],

@@ -1,16 +1,13 @@
 /** Row-wise reductions (src/shaders/reduce_rows.wgsl); CPU twin: src/reference/reduce.ts. */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import type { ReduceOp } from "../reference/reduce";
 import source from "../shaders/reduce_rows.wgsl?raw";
-import { pow2AtLeast } from "./variants";
+import { pow2AtLeast, widthFamily } from "./variants";
 
 /** Widest workgroup: rows of ≥ 256 elements reduce with 256 threads (a power of two for the tree). */
 export const REDUCE_MAX_WIDTH = 256;
-
-const kernels = new Map<number, Kernel>();
 
 /**
  * The workgroup width for rows of `cols` elements: the smallest power of two ≥ cols, at most 256. Narrow rows
@@ -22,19 +19,11 @@ export function reduceWidth(cols: number): number {
 }
 
 /** The reduce_rows kernel at a given workgroup width (a power of two ≤ 256). */
-export function reduceRowsKernel(width: number): Kernel {
-  let k = kernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "reduce_rows",
-      source,
-      bindings: ["uniform", "read-only-storage", "storage"],
-      workgroupSize: [width],
-    });
-    kernels.set(width, k);
-  }
-  return k;
-}
+export const reduceRowsKernel = widthFamily({
+  name: "reduce_rows",
+  source,
+  bindings: ["uniform", "read-only-storage", "storage"],
+});
 
 /**
  * Record out[r] = sum/max of x[r, :] for x of shape [..., C] (all leading dims are rows). One workgroup per row.

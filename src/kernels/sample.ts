@@ -1,27 +1,16 @@
 /** Batched next-token sampling (src/shaders/sample.wgsl); CPU twin: src/reference/sample.ts. */
 import type { GpuContext } from "../gpu/context";
-import { defineKernel, type Kernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/sample.wgsl?raw";
-import { preferredRowWidth } from "./variants";
-
-const kernels = new Map<number, Kernel>();
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 /** The sample kernel at a given workgroup width (threads per row, a power of two ≤ 256). */
-export function sampleKernel(width: number): Kernel {
-  let k = kernels.get(width);
-  if (!k) {
-    k = defineKernel({
-      name: "sample",
-      source,
-      bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
-      workgroupSize: [width],
-    });
-    kernels.set(width, k);
-  }
-  return k;
-}
+export const sampleKernel = widthFamily({
+  name: "sample",
+  source,
+  bindings: ["uniform", "read-only-storage", "read-only-storage", "storage", "storage"],
+});
 
 export interface SampleOptions {
   /** Temperature τ > 0 (finite): tokens ~ softmax(logits / τ). Default 1. */
@@ -91,8 +80,7 @@ export function sample(
   if (!Number.isInteger(padId) || padId < -(2 ** 31) || padId >= 2 ** 31)
     throw new RangeError(`sample: padId must be an i32, got ${padId}`);
   const width = opts.width ?? preferredRowWidth(ctx, V);
-  if (!Number.isInteger(width) || width < 1 || width > 256 || (width & (width - 1)) !== 0)
-    throw new RangeError(`sample: width must be a power of two ≤ 256, got ${width}`);
+  checkWidth("sample", width);
   ctx.dispatch(sampleKernel(width), {
     bindings: [
       params(

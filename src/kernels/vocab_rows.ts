@@ -4,9 +4,9 @@
  * width, and the argument checks their wrappers share (all throw RangeError with the op's name).
  */
 import type { GpuContext } from "../gpu/context";
-import { type BindingKind, defineKernel, type Kernel } from "../gpu/pipeline";
+import { type BindingKind, type Kernel } from "../gpu/pipeline";
 import type { DType, Tensor } from "../gpu/tensor";
-import { preferredRowWidth } from "./variants";
+import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 
 /** Options every vocabulary-row wrapper takes. */
 export interface RowWidthOption {
@@ -20,22 +20,13 @@ export function rowKernelFamily(
   source: string,
   bindings: readonly BindingKind[],
 ): (width: number) => Kernel {
-  const byWidth = new Map<number, Kernel>();
-  return (width) => {
-    let k = byWidth.get(width);
-    if (!k) {
-      k = defineKernel({ name, source, bindings, workgroupSize: [width] });
-      byWidth.set(width, k);
-    }
-    return k;
-  };
+  return widthFamily({ name, source, bindings });
 }
 
 /** The workgroup width to use: `width` if given (checked), else the adapter's preference for V columns. */
 export function rowWidth(op: string, ctx: GpuContext, V: number, width: number | undefined): number {
   if (width === undefined) return preferredRowWidth(ctx, V);
-  if (!Number.isInteger(width) || width < 1 || width > 256 || (width & (width - 1)) !== 0)
-    throw new RangeError(`${op}: width must be a power of two in [1, 256], got ${width}`);
+  checkWidth(op, width);
   return width;
 }
 
