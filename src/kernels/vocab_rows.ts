@@ -4,7 +4,7 @@
  * width, and the argument checks their wrappers share (all throw RangeError with the op's name).
  */
 import type { GpuContext } from "../gpu/context";
-import { type BindingKind, type Kernel } from "../gpu/pipeline";
+import type { BindingKind, Kernel } from "../gpu/pipeline";
 import type { DType, Tensor } from "../gpu/tensor";
 import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
 

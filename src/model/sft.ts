@@ -69,15 +69,26 @@ export class SftTrainer {
    */
   async step(batch: HostBatch, targets: Int32Array, hyper: AdamWConfig): Promise<SftMetrics> {
     const { ctx, acts, w } = this;
-    if (batch.B !== this.B || batch.T !== this.T) throw new RangeError(`batch is ${batch.B}×${batch.T}, trainer ${this.B}×${this.T}`);
+    if (batch.B !== this.B || batch.T !== this.T)
+      throw new RangeError(`batch is ${batch.B}×${batch.T}, trainer ${this.B}×${this.T}`);
     const count = targets.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0);
     if (!count) throw new RangeError("no position has a target");
     ctx.upload(acts.tokens, batch.tokens);
     ctx.upload(acts.positions, batch.positions);
     ctx.upload(acts.keyMask, batch.keyMask);
     ctx.upload(this.targets, targets);
-    this.tokIndex = uploadScatterIndex(ctx, buildScatterIndex(batch.tokens, w.config.vocabSize), "tok", this.tokIndex);
-    this.posIndex = uploadScatterIndex(ctx, buildScatterIndex(batch.positions, w.config.contextLength), "pos", this.posIndex);
+    this.tokIndex = uploadScatterIndex(
+      ctx,
+      buildScatterIndex(batch.tokens, w.config.vocabSize),
+      "tok",
+      this.tokIndex,
+    );
+    this.posIndex = uploadScatterIndex(
+      ctx,
+      buildScatterIndex(batch.positions, w.config.contextLength),
+      "pos",
+      this.posIndex,
+    );
     zeroGrads(ctx, w);
     gptForward(ctx, w, acts);
     crossEntropy(ctx, this.loss, acts.dlogits, acts.logits, this.targets, { scale: 1 / count });
@@ -92,6 +103,7 @@ export class SftTrainer {
     this.acts.destroy();
     this.opt.destroy();
     for (const t of [this.targets, this.loss, this.lossSum]) t.destroy();
-    for (const idx of [this.tokIndex, this.posIndex]) if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+    for (const idx of [this.tokIndex, this.posIndex])
+      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
   }
 }
