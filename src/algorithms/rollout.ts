@@ -62,7 +62,8 @@ export class RolloutEngine {
   readonly targets: Tensor<"i32">;
   readonly lossMask: Tensor<"f32">;
   readonly logpOld: Tensor<"f32">;
-  private readonly logpRefT: Tensor;
+  /** log π_ref [B·T] of the last rollout (full layout; equals log π_old without a reference model). */
+  readonly logpRefT: Tensor;
   private readonly entT: Tensor;
   private readonly klT: Tensor;
   last: Rollout | null = null;

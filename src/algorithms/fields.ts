@@ -1,0 +1,195 @@
+/**
+ * Declarative hyperparameter tables. Each algorithm describes its config once, as a list of fields (meaning,
+ * unit/range, default, source, TRL's name): the same table validates configs, documents them (CLI help,
+ * tooltips), drives the lab's controls and the URL, and maps to TRL for script export.
+ */
+
+interface FieldBase {
+  /** The config key, e.g. "beta". */
+  key: string;
+  /** Symbol or short label for controls, e.g. "β". */
+  label: string;
+  /** One sentence: what it does, for a student. */
+  doc: string;
+  /** Where it comes from: paper (and equation) or "implementation". */
+  source: string;
+  /** TRL's config field name, when TRL has one. */
+  trl?: string;
+}
+
+export interface NumberField extends FieldBase {
+  kind: "number" | "int";
+  default: number;
+  min: number;
+  max: number;
+  /** Unit or scale hint for display, e.g. "nats", "tokens", "log" (log-scale slider). */
+  unit?: string;
+}
+
+export interface EnumField extends FieldBase {
+  kind: "enum";
+  default: string;
+  options: readonly string[];
+}
+
+export interface BoolField extends FieldBase {
+  kind: "bool";
+  default: boolean;
+}
+
+export type Field = NumberField | EnumField | BoolField;
+export type ConfigValues = Record<string, number | string | boolean>;
+
+/** The defaults of a field table as a config object. */
+export function defaultsOf(fields: readonly Field[]): ConfigValues {
+  return Object.fromEntries(fields.map((f) => [f.key, f.default]));
+}
+
+/**
+ * Fill defaults and check every field's type and range; unknown keys are rejected.
+ * @throws RangeError naming the field, its value and the allowed range or options.
+ */
+export function validateConfig<T extends ConfigValues>(
+  algo: string,
+  fields: readonly Field[],
+  values: Partial<T>,
+): T {
+  const out: ConfigValues = defaultsOf(fields);
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined) continue;
+    const f = byKey.get(k);
+    if (!f)
+      throw new RangeError(`${algo}: unknown setting "${k}" (known: ${fields.map((x) => x.key).join(", ")})`);
+    if (f.kind === "enum") {
+      if (typeof v !== "string" || !f.options.includes(v))
+        throw new RangeError(
+          `${algo}.${k} must be one of ${f.options.join(" | ")}, got ${JSON.stringify(v)}`,
+        );
+    } else if (f.kind === "bool") {
+      if (typeof v !== "boolean")
+        throw new RangeError(`${algo}.${k} must be true or false, got ${JSON.stringify(v)}`);
+    } else {
+      if (
+        typeof v !== "number" ||
+        !Number.isFinite(v) ||
+        v < f.min ||
+        v > f.max ||
+        (f.kind === "int" && !Number.isInteger(v))
+      )
+        throw new RangeError(
+          `${algo}.${k} must be ${f.kind === "int" ? "an integer" : "a number"} in [${f.min}, ${f.max}], got ${JSON.stringify(v)}`,
+        );
+    }
+    out[k] = v;
+  }
+  return out as T;
+}
+
+/** Parse a CLI `key=value` into the field's type. @throws RangeError for an unknown key or a bad value. */
+export function parseSetting(
+  algo: string,
+  fields: readonly Field[],
+  kv: string,
+): [string, number | string | boolean] {
+  const i = kv.indexOf("=");
+  if (i < 1) throw new RangeError(`--set expects key=value, got "${kv}"`);
+  const key = kv.slice(0, i);
+  const raw = kv.slice(i + 1);
+  const f = fields.find((x) => x.key === key);
+  if (!f)
+    throw new RangeError(`${algo}: unknown setting "${key}" (known: ${fields.map((x) => x.key).join(", ")})`);
+  if (f.kind === "bool") {
+    if (raw !== "true" && raw !== "false")
+      throw new RangeError(`${algo}.${key} must be true or false, got "${raw}"`);
+    return [key, raw === "true"];
+  }
+  if (f.kind === "enum") return [key, raw];
+  const n = Number(raw);
+  if (raw.trim() === "" || Number.isNaN(n))
+    throw new RangeError(`${algo}.${key} must be a number, got "${raw}"`);
+  return [key, n];
+}
+
+/** Fields shared by every online algorithm (sampling and optimisation). */
+export const COMMON_FIELDS: readonly Field[] = [
+  {
+    key: "lr",
+    label: "lr",
+    kind: "number",
+    default: 1e-4,
+    min: 0,
+    max: 1,
+    unit: "log",
+    doc: "AdamW learning rate.",
+    source: "Loshchilov & Hutter 2019",
+    trl: "learning_rate",
+  },
+  {
+    key: "batchPrompts",
+    label: "prompts/step",
+    kind: "int",
+    default: 8,
+    min: 1,
+    max: 256,
+    doc: "Prompts sampled per step (each gives G completions where the algorithm uses groups).",
+    source: "implementation",
+    trl: "per_device_train_batch_size",
+  },
+  {
+    key: "maxNewTokens",
+    label: "max new tokens",
+    kind: "int",
+    default: 24,
+    min: 1,
+    max: 256,
+    unit: "tokens",
+    doc: "Completion length limit; a completion ends at EOS or here.",
+    source: "implementation",
+    trl: "max_completion_length",
+  },
+  {
+    key: "temperature",
+    label: "τ",
+    kind: "number",
+    default: 1,
+    min: 0.05,
+    max: 5,
+    doc: "Sampling temperature; every log-prob, KL and entropy uses logits/τ.",
+    source: "spec: Notation",
+    trl: "temperature",
+  },
+  {
+    key: "topK",
+    label: "top-k",
+    kind: "int",
+    default: 0,
+    min: 0,
+    max: 1024,
+    doc: "Sample only among the k most likely tokens (0 = all).",
+    source: "implementation",
+    trl: "top_k",
+  },
+  {
+    key: "maxGradNorm",
+    label: "clip ‖g‖",
+    kind: "number",
+    default: 1,
+    min: 0,
+    max: 100,
+    doc: "Global gradient-norm clipping threshold (0 = off).",
+    source: "Pascanu et al. 2013",
+    trl: "max_grad_norm",
+  },
+  {
+    key: "weightDecay",
+    label: "wd",
+    kind: "number",
+    default: 0,
+    min: 0,
+    max: 1,
+    doc: "AdamW decoupled weight decay.",
+    source: "Loshchilov & Hutter 2019",
+    trl: "weight_decay",
+  },
+];

@@ -1,0 +1,129 @@
+/**
+ * What every algorithm run shares: its environment (models, prompts, reward sources, special tokens, seed),
+ * the step result shape, fair prompt order, rollout metrics with TRL's names, and the non-finite check.
+ */
+import type { GpuContext } from "../gpu/context";
+import type { GptWeights } from "../model/weights";
+import { Rng } from "../util/rng";
+import { klPerToken, sequenceKl } from "./math/kl";
+import type { TokenShape } from "./math/masked";
+import type { RewardSource } from "./reward";
+import type { Rollout } from "./rollout";
+
+/** Prompts in a fixed order per seed: runs with the same seed see the same prompts in the same order. */
+export interface PromptSource {
+  /** P: the longest prompt (tokens). */
+  readonly maxLength: number;
+  /** The n prompts of step `step` (0-based), deterministic in (seed, step). */
+  batch(step: number, n: number): number[][];
+}
+
+/** A PromptSource over a fixed list, reshuffled each epoch with a seeded RNG. */
+export function shuffledPrompts(prompts: readonly (readonly number[])[], seed: number): PromptSource {
+  if (!prompts.length) throw new RangeError("no prompts");
+  const maxLength = Math.max(...prompts.map((p) => p.length));
+  const order: number[] = [];
+  const rng = new Rng(seed ^ 0x5f3759df);
+  const extend = () => {
+    const idx = prompts.map((_, i) => i);
+    for (let i = idx.length - 1; i > 0; i--) {
+      const j = rng.int(0, i);
+      [idx[i], idx[j]] = [idx[j], idx[i]];
+    }
+    order.push(...idx);
+  };
+  return {
+    maxLength,
+    batch(step, n) {
+      while (order.length < (step + 1) * n) extend();
+      return order.slice(step * n, (step + 1) * n).map((i) => [...prompts[i]]);
+    },
+  };
+}
+
+export interface RunEnv {
+  ctx: GpuContext;
+  /** The policy being trained (a copy of the start model). */
+  policy: GptWeights;
+  /** The frozen reference (the start model); null when no loss or metric needs it. */
+  ref: GptWeights | null;
+  prompts: PromptSource;
+  reward: RewardSource;
+  gold: RewardSource;
+  eosId: number;
+  padId: number;
+  seed: number;
+}
+
+export type Metrics = Record<string, number>;
+
+export interface StepResult {
+  /** 1-based step number. */
+  step: number;
+  metrics: Metrics;
+  /** The batch this step trained on (samples panel), when the algorithm samples. */
+  rollout: Rollout | null;
+}
+
+/** One run of one algorithm. Changing settings between steps takes effect at the next step. */
+export interface AlgorithmRun {
+  readonly algo: string;
+  readonly config: Record<string, number | string | boolean>;
+  step(): Promise<StepResult>;
+  /** Validate and apply new settings (from the next step on). @throws RangeError naming the bad field. */
+  setConfig(patch: Record<string, number | string | boolean>): void;
+  destroy(): void;
+}
+
+/** A metric was NaN or ±∞: the run stops with the metric and the step named. */
+export class NonFiniteMetricError extends Error {
+  override readonly name = "NonFiniteMetricError";
+  constructor(
+    readonly metric: string,
+    readonly step: number,
+    readonly value: number,
+  ) {
+    super(`${metric} became ${value} at step ${step}; the run was stopped`);
+  }
+}
+
+/** @throws NonFiniteMetricError for the first non-finite metric. */
+export function checkFinite(metrics: Metrics, step: number): void {
+  for (const [k, v] of Object.entries(metrics))
+    if (!Number.isFinite(v)) throw new NonFiniteMetricError(k, step, v);
+}
+
+/** The sampler seed of a step: distinct per (run seed, step), the same for runs with the same seed. */
+export function stepSeed(seed: number, step: number): number {
+  return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(step + 1, 0xc2b2ae35)) >>> 0;
+}
+
+/**
+ * Metrics of a rollout, TRL names: reward (the run's source), reward_gold, reward_std, sequence KL estimators
+ * (batch means of per-sequence sums), entropy (mean over completion tokens, nats), completion lengths.
+ */
+export function rolloutMetrics(r: Rollout): Metrics {
+  const { B, S, completionMask } = r.seq;
+  const shape: TokenShape = { B, T: S, mask: completionMask };
+  const mean = (x: ArrayLike<number>) => Array.from(x).reduce((a, v) => a + v, 0) / x.length;
+  const seqMean = (perToken: ArrayLike<number>) => mean(sequenceKl(perToken, shape));
+  const lengths = Array.from(r.seq.lengths);
+  const n = r.tokens;
+  let entropy = 0;
+  for (let i = 0; i < completionMask.length; i++) if (completionMask[i]) entropy += r.entropy[i];
+  const rewardMean = mean(r.reward);
+  const rewardStd = Math.sqrt(mean(Array.from(r.reward, (v) => (v - rewardMean) ** 2)));
+  return {
+    reward: rewardMean,
+    reward_gold: mean(r.gold),
+    reward_std: rewardStd,
+    "objective/kl": seqMean(klPerToken(r.logpOld, r.logpRef, shape, "k1")),
+    "objective/kl_k2": seqMean(klPerToken(r.logpOld, r.logpRef, shape, "k2")),
+    "objective/kl_k3": seqMean(klPerToken(r.logpOld, r.logpRef, shape, "k3")),
+    "objective/kl_exact": seqMean(r.klExact),
+    entropy: n ? entropy / n : 0,
+    "completions/mean_length": mean(lengths),
+    "completions/min_length": Math.min(...lengths),
+    "completions/max_length": Math.max(...lengths),
+  };
+}

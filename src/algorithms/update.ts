@@ -1,0 +1,177 @@
+/**
+ * The policy-gradient update shared by GRPO, PPO, RLOO and REINFORCE: on the batch the rollout engine holds,
+ * run the policy forward, take log π_θ(y_t) at τ, turn it into dL/dlog π with the clipped-surrogate kernel
+ * (per-token advantages and aggregation weights computed on the CPU), optionally add PPO's clipped value loss
+ * through the value head, backpropagate and take one AdamW step. Everything is recorded at once; only the
+ * metric sums and the gradient norm come back.
+ */
+import type { GpuContext } from "../gpu/context";
+import type { Tensor } from "../gpu/tensor";
+import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
+import {
+  POLICY_TERM_COUNT,
+  type PolicyLossMetrics,
+  policyLoss,
+  policyLossMetrics,
+} from "../kernels/policy_loss";
+import { tokenLogprob, tokenLogprobBackward } from "../kernels/token_logprob";
+import { VALUE_TERM_COUNT, type ValueLossMetrics, valueLoss, valueLossMetrics } from "../kernels/value_loss";
+import { gptBackward, zeroGrads } from "../model/backward";
+import { gptForward } from "../model/forward";
+import { AdamW, type AdamWConfig } from "../model/optimizer";
+import type { RolloutEngine } from "./rollout";
+import type { SequenceBatch } from "./sequences";
+
+export interface PolicyUpdateInputs {
+  /** [B·T] per-token advantages A_t (full layout, 0 off the loss mask). */
+  advantages: Float32Array;
+  /** [B·T] aggregation weights (the loss is Σ w_t·ℓ_t). */
+  weights: Float32Array;
+  /** PPO only: [B·T] returns G_t and rollout values V_old (full layout). */
+  returns?: Float32Array;
+  valuesOld?: Float32Array;
+}
+
+export interface PolicyUpdateOptions extends AdamWConfig {
+  tau: number;
+  epsilon: number;
+  epsilonHigh: number;
+  /** β on the k3 term inside the loss (GRPO); 0 skips the reference. */
+  beta: number;
+  /** PPO: value-loss clip ε_v and coefficient c_v (value loss only when returns are given). */
+  epsilonV?: number;
+  vfCoef?: number;
+}
+
+export interface PolicyUpdateResult {
+  policy: PolicyLossMetrics;
+  value: ValueLossMetrics | null;
+  gradNorm: number;
+}
+
+/** GPU buffers for updates on one rollout engine's batch shape. */
+export class PolicyUpdater {
+  readonly opt: AdamW;
+  private readonly logp: Tensor;
+  private readonly dlogp: Tensor;
+  private readonly adv: Tensor;
+  private readonly weights: Tensor;
+  private readonly returns: Tensor;
+  private readonly valuesOld: Tensor;
+  private readonly terms: Tensor;
+  private readonly sums: Tensor;
+  private readonly vterms: Tensor;
+  private readonly vsums: Tensor;
+  private tokIndex?: GpuScatterIndex;
+  private posIndex?: GpuScatterIndex;
+
+  constructor(
+    readonly ctx: GpuContext,
+    readonly engine: RolloutEngine,
+  ) {
+    const N = engine.acts.N;
+    this.opt = new AdamW(ctx, engine.policy);
+    const t = (label: string, n = N) => ctx.tensor([n], "f32", label);
+    this.logp = t("update.logp");
+    this.dlogp = t("update.dlogp");
+    this.adv = t("update.advantages");
+    this.weights = t("update.weights");
+    this.returns = t("update.returns");
+    this.valuesOld = t("update.valuesOld");
+    this.terms = t("update.terms", POLICY_TERM_COUNT * N);
+    this.sums = t("update.sums", POLICY_TERM_COUNT);
+    this.vterms = t("update.vterms", VALUE_TERM_COUNT * N);
+    this.vsums = t("update.vsums", VALUE_TERM_COUNT);
+  }
+
+  /** Upload the per-token inputs of a new batch (the engine must hold that batch: engine.load/collect). */
+  setBatch(seq: SequenceBatch, x: PolicyUpdateInputs): void {
+    const { ctx } = this;
+    const V = this.engine.policy.config.vocabSize;
+    ctx.upload(this.adv, x.advantages);
+    ctx.upload(this.weights, x.weights);
+    if (x.returns) ctx.upload(this.returns, x.returns);
+    if (x.valuesOld) ctx.upload(this.valuesOld, x.valuesOld);
+    this.tokIndex = uploadScatterIndex(ctx, buildScatterIndex(seq.tokens, V), "upd.tok", this.tokIndex);
+    this.posIndex = uploadScatterIndex(
+      ctx,
+      buildScatterIndex(seq.positions, this.engine.policy.config.contextLength),
+      "upd.pos",
+      this.posIndex,
+    );
+  }
+
+  /** One optimizer step on the current batch. `withValue`: also train the value head (PPO). */
+  async step(o: PolicyUpdateOptions, withValue = false): Promise<PolicyUpdateResult> {
+    const { ctx, engine } = this;
+    const w = engine.policy;
+    const acts = engine.acts;
+    const mask = engine.lossMask;
+    zeroGrads(ctx, w);
+    gptForward(ctx, w, acts);
+    tokenLogprob(ctx, this.logp, acts.logits, engine.targets, { tau: o.tau, mask });
+    policyLoss(
+      ctx,
+      { dlogp: this.dlogp, terms: this.terms, sums: this.sums },
+      {
+        logp: this.logp,
+        logpOld: engine.logpOld,
+        logpRef: o.beta > 0 ? engine.logpRefT : null,
+        advantages: this.adv,
+        weights: this.weights,
+        mask,
+      },
+      { epsilon: o.epsilon, epsilonHigh: o.epsilonHigh, beta: o.beta },
+    );
+    tokenLogprobBackward(ctx, acts.dlogits, acts.logits, engine.targets, this.dlogp, { tau: o.tau, mask });
+    if (withValue)
+      valueLoss(
+        ctx,
+        { dvalues: acts.dvalues, terms: this.vterms, sums: this.vsums },
+        {
+          values: acts.values,
+          valuesOld: this.valuesOld,
+          returns: this.returns,
+          weights: this.weights,
+          mask,
+        },
+        { epsilonV: o.epsilonV ?? 0.2, gradScale: o.vfCoef ?? 0.1 },
+      );
+    if (!this.tokIndex || !this.posIndex) throw new Error("PolicyUpdater.step before setBatch");
+    gptBackward(ctx, w, acts, {
+      tokenIndex: this.tokIndex,
+      positionIndex: this.posIndex,
+      valueHead: withValue,
+    });
+    this.opt.step(o);
+    const [sums, norm, vsums] = await Promise.all([
+      ctx.read(this.sums),
+      ctx.read(this.opt.gradNorm),
+      withValue ? ctx.read(this.vsums) : Promise.resolve(null),
+    ]);
+    return {
+      policy: policyLossMetrics(sums, o.beta > 0),
+      value: vsums ? valueLossMetrics(vsums) : null,
+      gradNorm: norm[0],
+    };
+  }
+
+  destroy(): void {
+    this.opt.destroy();
+    for (const t of [
+      this.logp,
+      this.dlogp,
+      this.adv,
+      this.weights,
+      this.returns,
+      this.valuesOld,
+      this.terms,
+      this.sums,
+      this.vterms,
+      this.vsums,
+    ])
+      t.destroy();
+    for (const idx of [this.tokIndex, this.posIndex])
+      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+  }
+}
