@@ -4,20 +4,12 @@
  * k3 inside the loss (β = 0 drops the reference model), μ = num_iterations updates per batch.
  * Spec: docs/algorithms.md "GRPO (Shao et al. 2024, DeepSeekMath) and its variants".
  */
-import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { COMMON_FIELDS, type Field } from "./fields";
 import { aggregationWeights, grpoAdvantages } from "./math/grpo";
-import { RolloutEngine } from "./rollout";
-import {
-  type AlgorithmRun,
-  checkFinite,
-  type Metrics,
-  type RunEnv,
-  rolloutMetrics,
-  type StepResult,
-  stepSeed,
-} from "./run";
-import { toFull } from "./sequences";
-import { PolicyUpdater } from "./update";
+import type { TokenShape } from "./math/masked";
+import { type PgConfig, SequencePgRun } from "./pg_run";
+import type { Rollout } from "./rollout";
+import type { RunEnv } from "./run";
 
 export const GRPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS,
@@ -98,14 +90,7 @@ export const GRPO_FIELDS: readonly Field[] = [
   },
 ];
 
-export interface GrpoConfig extends ConfigValues {
-  lr: number;
-  batchPrompts: number;
-  maxNewTokens: number;
-  temperature: number;
-  topK: number;
-  maxGradNorm: number;
-  weightDecay: number;
+export interface GrpoConfig extends PgConfig {
   numGenerations: number;
   scaleRewards: "group" | "batch" | "none";
   lossType: "grpo" | "dapo" | "dr_grpo";
@@ -115,92 +100,33 @@ export interface GrpoConfig extends ConfigValues {
   numIterations: number;
 }
 
-export class GrpoRun implements AlgorithmRun {
+export class GrpoRun extends SequencePgRun<GrpoConfig> {
   readonly algo = "grpo";
-  config: GrpoConfig;
-  private readonly engine: RolloutEngine;
-  private readonly updater: PolicyUpdater;
-  private steps = 0;
 
-  constructor(
-    private readonly env: RunEnv,
-    config: Partial<GrpoConfig> = {},
-  ) {
-    this.config = validateConfig<GrpoConfig>("grpo", GRPO_FIELDS, config);
-    const B = this.config.batchPrompts * this.config.numGenerations;
-    this.engine = new RolloutEngine(
-      env.ctx,
-      env.policy,
-      env.ref,
-      B,
-      env.prompts.maxLength,
-      this.config.maxNewTokens,
-    );
-    this.updater = new PolicyUpdater(env.ctx, this.engine);
+  constructor(env: RunEnv, config: Partial<GrpoConfig> = {}) {
+    super(env, GRPO_FIELDS, "grpo", config);
+    if (this.config.beta > 0 && !env.ref) throw new RangeError("grpo.beta > 0 needs a reference model");
   }
 
-  setConfig(patch: Partial<GrpoConfig>): void {
-    const next = validateConfig<GrpoConfig>("grpo", GRPO_FIELDS, { ...this.config, ...patch });
-    for (const k of ["batchPrompts", "numGenerations", "maxNewTokens"] as const)
-      if (next[k] !== this.config[k])
-        throw new RangeError(`grpo.${k} sets the batch shape and cannot change during a run`);
-    if (next.beta > 0 && !this.env.ref) throw new RangeError("grpo.beta > 0 needs a reference model");
-    this.config = next;
+  protected groupSize(c: GrpoConfig): number {
+    return c.numGenerations;
   }
 
-  async step(): Promise<StepResult> {
-    const c = this.config;
-    const { env } = this;
-    const t0 = performance.now();
-    const step = ++this.steps;
-    const G = c.numGenerations;
-    const prompts = env.prompts
-      .batch(step - 1, c.batchPrompts)
-      .flatMap((p) => Array.from({ length: G }, () => p));
-    const r = await this.engine.collect(prompts, {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
-    const { seq } = r;
-    const adv = grpoAdvantages(r.reward, G, c.scaleRewards);
-    const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
-    const perToken = new Float64Array(seq.B * seq.S);
-    for (let i = 0; i < perToken.length; i++)
-      if (seq.completionMask[i]) perToken[i] = adv.advantages[Math.floor(i / seq.S)];
-    const weights = r.tokens
-      ? aggregationWeights(shape, c.lossType, c.maxNewTokens)
-      : new Float64Array(perToken.length);
-    this.updater.setBatch(seq, { advantages: toFull(perToken, seq), weights: toFull(weights, seq) });
-    const metrics: Metrics = { ...rolloutMetrics(r), ...adv.metrics };
-    if (r.tokens > 0)
-      for (let it = 0; it < c.numIterations; it++) {
-        const u = await this.updater.step({ ...c, tau: c.temperature, lr: c.lr });
-        if (it === c.numIterations - 1) {
-          metrics["loss/policy_avg"] = u.policy.loss;
-          for (const [k, v] of Object.entries(u.policy.metrics)) if (v !== null) metrics[k] = v;
-          metrics.grad_norm = u.gradNorm;
-        }
-      }
-    const ms = performance.now() - t0;
-    Object.assign(metrics, {
-      lr: c.lr,
-      kl_coef: c.beta,
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: seq.B,
-      tokens: r.tokens,
-    });
-    checkFinite(metrics, step);
-    return { step, metrics, rollout: r };
+  protected advantages(r: Rollout, _shape: TokenShape, c: GrpoConfig) {
+    return grpoAdvantages(r.reward, c.numGenerations, c.scaleRewards);
   }
 
-  destroy(): void {
-    this.updater.destroy();
-    this.engine.destroy();
+  protected weights(shape: TokenShape, c: GrpoConfig): Float64Array {
+    return aggregationWeights(shape, c.lossType, c.maxNewTokens);
+  }
+
+  protected clip(c: GrpoConfig) {
+    return {
+      beta: c.beta,
+      epsilon: c.epsilon,
+      epsilonHigh: c.epsilonHigh,
+      iterations: c.numIterations,
+      klCoef: c.beta,
+    };
   }
 }

@@ -1,0 +1,142 @@
+/**
+ * The loop shared by the sequence-level policy-gradient algorithms (GRPO, RLOO, REINFORCE): sample G
+ * completions per prompt, score them, turn scores into one advantage per completion (the algorithm's rule),
+ * spread it over the completion's tokens with the algorithm's aggregation weights, and take μ clipped-surrogate
+ * updates on the GPU (ρ = 1 on the first, so the clipped surrogate is plain REINFORCE there).
+ */
+import { type ConfigValues, type Field, validateConfig } from "./fields";
+import type { TokenShape } from "./math/masked";
+import { type Rollout, RolloutEngine } from "./rollout";
+import {
+  type AlgorithmRun,
+  checkFinite,
+  type Metrics,
+  type RunEnv,
+  rolloutMetrics,
+  type StepResult,
+  stepSeed,
+} from "./run";
+import { toFull } from "./sequences";
+import { PolicyUpdater } from "./update";
+
+/** Settings every sequence-level run has (besides COMMON_FIELDS). */
+export interface PgConfig extends ConfigValues {
+  lr: number;
+  batchPrompts: number;
+  maxNewTokens: number;
+  temperature: number;
+  topK: number;
+  maxGradNorm: number;
+  weightDecay: number;
+}
+
+export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun {
+  abstract readonly algo: string;
+  config: C;
+  protected readonly engine: RolloutEngine;
+  protected readonly updater: PolicyUpdater;
+  protected steps = 0;
+
+  constructor(
+    protected readonly env: RunEnv,
+    readonly fields: readonly Field[],
+    name: string,
+    config: Partial<C>,
+  ) {
+    this.config = validateConfig<C>(name, fields, config);
+    const B = this.config.batchPrompts * this.groupSize(this.config);
+    this.engine = new RolloutEngine(
+      env.ctx,
+      env.policy,
+      env.ref,
+      B,
+      env.prompts.maxLength,
+      this.config.maxNewTokens,
+    );
+    this.updater = new PolicyUpdater(env.ctx, this.engine);
+  }
+
+  /** Completions per prompt. */
+  protected abstract groupSize(c: C): number;
+  /** One advantage per completion [B] and the metrics that go with it. */
+  protected abstract advantages(
+    r: Rollout,
+    shape: TokenShape,
+    c: C,
+  ): { advantages: ArrayLike<number>; metrics: Metrics };
+  /** Aggregation weights [B·S] (loss = Σ w·ℓ). */
+  protected abstract weights(shape: TokenShape, c: C): Float64Array;
+  /** β on k3 inside the loss (GRPO), else 0; ε, ε_high and μ. */
+  protected abstract clip(c: C): {
+    beta: number;
+    epsilon: number;
+    epsilonHigh: number;
+    iterations: number;
+    klCoef: number;
+  };
+
+  setConfig(patch: Record<string, number | string | boolean>): void {
+    const next = validateConfig<C>(this.algo, this.fields, { ...this.config, ...patch } as Partial<C>);
+    for (const k of ["batchPrompts", "maxNewTokens", "numGenerations"])
+      if (next[k] !== this.config[k])
+        throw new RangeError(`${this.algo}.${k} sets the batch shape and cannot change during a run`);
+    if (this.clip(next).beta > 0 && !this.env.ref)
+      throw new RangeError(`${this.algo}: β > 0 needs a reference model`);
+    this.config = next;
+  }
+
+  async step(): Promise<StepResult> {
+    const c = this.config;
+    const { env } = this;
+    const t0 = performance.now();
+    const step = ++this.steps;
+    const G = this.groupSize(c);
+    const prompts = env.prompts
+      .batch(step - 1, c.batchPrompts)
+      .flatMap((p) => Array.from({ length: G }, () => p));
+    const r = await this.engine.collect(prompts, {
+      temperature: c.temperature,
+      topK: c.topK,
+      seed: stepSeed(env.seed, step),
+      eosId: env.eosId,
+      padId: env.padId,
+      reward: env.reward,
+      gold: env.gold,
+    });
+    const { seq } = r;
+    const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
+    const adv = this.advantages(r, shape, c);
+    const perToken = new Float64Array(seq.B * seq.S);
+    for (let i = 0; i < perToken.length; i++)
+      if (seq.completionMask[i]) perToken[i] = adv.advantages[Math.floor(i / seq.S)];
+    const weights = r.tokens ? this.weights(shape, c) : new Float64Array(perToken.length);
+    this.updater.setBatch(seq, { advantages: toFull(perToken, seq), weights: toFull(weights, seq) });
+    const metrics: Metrics = { ...rolloutMetrics(r), ...adv.metrics };
+    const k = this.clip(c);
+    if (r.tokens > 0)
+      for (let it = 0; it < k.iterations; it++) {
+        const u = await this.updater.step({ ...c, ...k, tau: c.temperature });
+        if (it === k.iterations - 1) {
+          metrics["loss/policy_avg"] = u.policy.loss;
+          for (const [name, v] of Object.entries(u.policy.metrics)) if (v !== null) metrics[name] = v;
+          metrics.grad_norm = u.gradNorm;
+        }
+      }
+    const ms = performance.now() - t0;
+    Object.assign(metrics, {
+      lr: c.lr,
+      kl_coef: k.klCoef,
+      step_time: ms / 1000,
+      "tokens/s": r.tokens / (ms / 1000),
+      samples: seq.B,
+      tokens: r.tokens,
+    });
+    checkFinite(metrics, step);
+    return { step, metrics, rollout: r };
+  }
+
+  destroy(): void {
+    this.updater.destroy();
+    this.engine.destroy();
+  }
+}

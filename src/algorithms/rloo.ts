@@ -1,0 +1,101 @@
+/**
+ * RLOO (Ahmadian et al. 2024; Kool et al. 2019): G completions per prompt, each one's baseline is the mean
+ * score of the other G − 1; the KL to the reference (k1, summed over the completion) enters the score,
+ * R_i ← R_i − β·Σ_t k1_t. Loss −A_i Σ_t log π_θ(y_t) (the clipped surrogate when μ > 1).
+ * Spec: docs/algorithms.md "RLOO and REINFORCE".
+ */
+import { COMMON_FIELDS, type Field } from "./fields";
+import type { TokenShape } from "./math/masked";
+import { rlooAdvantages, rlooScores } from "./math/rloo";
+import { type PgConfig, SequencePgRun } from "./pg_run";
+import type { Rollout } from "./rollout";
+import type { RunEnv } from "./run";
+import { perSequenceSumWeights } from "./seq_weights";
+
+export const RLOO_FIELDS: readonly Field[] = [
+  ...COMMON_FIELDS,
+  {
+    key: "numGenerations",
+    label: "G",
+    kind: "int",
+    default: 4,
+    min: 2,
+    max: 64,
+    doc: "Completions per prompt; each is compared with the mean of the others.",
+    source: "Ahmadian et al. 2024 §3",
+    trl: "rloo_k",
+  },
+  {
+    key: "beta",
+    label: "β",
+    kind: "number",
+    default: 0.05,
+    min: 0,
+    max: 10,
+    doc: "KL penalty subtracted from each completion's score (k1 summed over its tokens).",
+    source: "Ahmadian et al. 2024 eq. 2",
+    trl: "beta",
+  },
+  {
+    key: "epsilon",
+    label: "ε",
+    kind: "number",
+    default: 0.2,
+    min: 0,
+    max: 0.99,
+    doc: "Clip range, used only when μ > 1 reuses a batch.",
+    source: "Schulman et al. 2017",
+    trl: "cliprange",
+  },
+  {
+    key: "numIterations",
+    label: "μ",
+    kind: "int",
+    default: 1,
+    min: 1,
+    max: 16,
+    doc: "Updates per sampled batch.",
+    source: "implementation",
+    trl: "num_ppo_epochs",
+  },
+];
+
+export interface RlooConfig extends PgConfig {
+  numGenerations: number;
+  beta: number;
+  epsilon: number;
+  numIterations: number;
+}
+
+export class RlooRun extends SequencePgRun<RlooConfig> {
+  readonly algo = "rloo";
+
+  constructor(env: RunEnv, config: Partial<RlooConfig> = {}) {
+    super(env, RLOO_FIELDS, "rloo", config);
+  }
+
+  protected groupSize(c: RlooConfig): number {
+    return c.numGenerations;
+  }
+
+  protected advantages(r: Rollout, shape: TokenShape, c: RlooConfig) {
+    const scores = r.tokens
+      ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, this.env.ref ? c.beta : 0)
+      : r.reward;
+    return { advantages: rlooAdvantages(scores, c.numGenerations), metrics: {} };
+  }
+
+  protected weights(shape: TokenShape): Float64Array {
+    return perSequenceSumWeights(shape);
+  }
+
+  protected clip(c: RlooConfig) {
+    return {
+      beta: 0,
+      epsilon: c.epsilon,
+      epsilonHigh: c.epsilon,
+      iterations: c.numIterations,
+      klCoef: c.beta,
+    };
+  }
+}
