@@ -8,6 +8,7 @@
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
 import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
+import { entropyBackward } from "../kernels/entropy";
 import {
   POLICY_TERM_COUNT,
   type PolicyLossMetrics,
@@ -41,6 +42,8 @@ export interface PolicyUpdateOptions extends AdamWConfig {
   /** PPO: value-loss clip ε_v and coefficient c_v (value loss only when returns are given). */
   epsilonV?: number;
   vfCoef?: number;
+  /** Entropy bonus c_H: the loss gets −c_H·Σ w_t H_t (spec PPO step 6). Default 0. */
+  entCoef?: number;
 }
 
 export interface PolicyUpdateResult {
@@ -62,6 +65,11 @@ export class PolicyUpdater {
   private readonly sums: Tensor;
   private readonly vterms: Tensor;
   private readonly vsums: Tensor;
+  /** Minibatch mask (PPO) and the entropy-bonus upstream gradient −c_H·w. */
+  private readonly mbMask: Tensor;
+  private readonly dH: Tensor;
+  private useMbMask = false;
+  private weightsHost: Float32Array = new Float32Array(0);
   private tokIndex?: GpuScatterIndex;
   private posIndex?: GpuScatterIndex;
 
@@ -82,6 +90,21 @@ export class PolicyUpdater {
     this.sums = t("update.sums", POLICY_TERM_COUNT);
     this.vterms = t("update.vterms", VALUE_TERM_COUNT * N);
     this.vsums = t("update.vsums", VALUE_TERM_COUNT);
+    this.mbMask = t("update.mbMask");
+    this.dH = t("update.dH");
+  }
+
+  /**
+   * Restrict the next steps to a minibatch: `mask` [B·T] (a subset of the loss mask) and its weights [B·T].
+   * null: back to the whole batch with the weights given to setBatch.
+   */
+  setMinibatch(mb: { mask: Float32Array; weights: Float32Array } | null): void {
+    this.useMbMask = !!mb;
+    if (mb) {
+      this.ctx.upload(this.mbMask, mb.mask);
+      this.ctx.upload(this.weights, mb.weights);
+      this.weightsHost = mb.weights;
+    }
   }
 
   /** Upload the per-token inputs of a new batch (the engine must hold that batch: engine.load/collect). */
@@ -90,6 +113,8 @@ export class PolicyUpdater {
     const V = this.engine.policy.config.vocabSize;
     ctx.upload(this.adv, x.advantages);
     ctx.upload(this.weights, x.weights);
+    this.weightsHost = x.weights;
+    this.useMbMask = false;
     if (x.returns) ctx.upload(this.returns, x.returns);
     if (x.valuesOld) ctx.upload(this.valuesOld, x.valuesOld);
     this.tokIndex = uploadScatterIndex(ctx, buildScatterIndex(seq.tokens, V), "upd.tok", this.tokIndex);
@@ -106,7 +131,13 @@ export class PolicyUpdater {
     const { ctx, engine } = this;
     const w = engine.policy;
     const acts = engine.acts;
-    const mask = engine.lossMask;
+    const mask = this.useMbMask ? this.mbMask : engine.lossMask;
+    const entCoef = o.entCoef ?? 0;
+    if (entCoef > 0)
+      ctx.upload(
+        this.dH,
+        this.weightsHost.map((v) => -entCoef * v),
+      );
     zeroGrads(ctx, w);
     gptForward(ctx, w, acts);
     tokenLogprob(ctx, this.logp, acts.logits, engine.targets, { tau: o.tau, mask });
@@ -124,6 +155,8 @@ export class PolicyUpdater {
       { epsilon: o.epsilon, epsilonHigh: o.epsilonHigh, beta: o.beta },
     );
     tokenLogprobBackward(ctx, acts.dlogits, acts.logits, engine.targets, this.dlogp, { tau: o.tau, mask });
+    if (entCoef > 0)
+      entropyBackward(ctx, acts.dlogits, acts.logits, this.dH, { tau: o.tau, mask, accumulate: true });
     if (withValue)
       valueLoss(
         ctx,
