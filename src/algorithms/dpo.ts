@@ -1,0 +1,361 @@
+/**
+ * The DPO family (Rafailov et al. 2023; SLiC hinge: Zhao et al. 2023; IPO: Azar et al. 2023; SimPO: Meng et
+ * al. 2024; cDPO label smoothing): offline on a fixed preference dataset, or online on pairs sampled from the
+ * current policy each step and labelled by the simulated annotator (AlpacaFarm, Dubois et al. 2023). Reference
+ * sequence log-probs are computed once per pair (cached for the offline dataset). Every step also samples the
+ * policy on its prompts, so DPO runs get the same reward/KL/entropy charts as the online algorithms.
+ * Spec: docs/algorithms.md "DPO family".
+ */
+import type { Tensor } from "../gpu/tensor";
+import { DPO_TERM_COUNT, type DpoLossMetrics, dpoLoss, dpoLossMetrics } from "../kernels/dpo_loss";
+import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
+import { sequenceLogprob, sequenceLogprobBackward } from "../kernels/sequence_logprob";
+import { tokenLogprob, tokenLogprobBackward } from "../kernels/token_logprob";
+import { gptBackward, zeroGrads } from "../model/backward";
+import { gptForward } from "../model/forward";
+import { AdamW } from "../model/optimizer";
+import { Rng } from "../util/rng";
+import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { type Rollout, RolloutEngine } from "./rollout";
+import {
+  type AlgorithmRun,
+  checkFinite,
+  type Metrics,
+  type RunEnv,
+  rolloutMetrics,
+  type StepResult,
+  stepSeed,
+} from "./run";
+import { layoutSequences, type SequenceBatch } from "./sequences";
+
+/** A preference pair: completions up to and including EOS. */
+export interface PreferencePair {
+  prompt: number[];
+  chosen: number[];
+  rejected: number[];
+}
+
+/** A fixed dataset in a seeded order (same seed → same pairs in the same order). */
+export interface PreferenceSource {
+  readonly size: number;
+  /** Longest prompt and completion in the dataset (tokens). */
+  readonly maxPrompt: number;
+  readonly maxCompletion: number;
+  /** The n pairs of step `step` and their dataset indices (for the reference cache). */
+  batch(step: number, n: number): { pairs: PreferencePair[]; ids: number[] };
+}
+
+export const DPO_FIELDS: readonly Field[] = [
+  ...COMMON_FIELDS.filter((f) => f.key !== "batchPrompts"),
+  {
+    key: "batchPairs",
+    label: "pairs/step",
+    kind: "int",
+    default: 8,
+    min: 1,
+    max: 256,
+    doc: "Preference pairs per step.",
+    source: "implementation",
+    trl: "per_device_train_batch_size",
+  },
+  {
+    key: "mode",
+    label: "data",
+    kind: "enum",
+    default: "offline",
+    options: ["offline", "online"],
+    doc: "Train on the task's preference dataset, or on pairs sampled from the current policy and labelled by the simulated annotator each step.",
+    source: "Rafailov et al. 2023; Guo et al. 2024 (online DPO)",
+  },
+  {
+    key: "lossType",
+    label: "loss",
+    kind: "enum",
+    default: "sigmoid",
+    options: ["sigmoid", "hinge", "ipo", "simpo"],
+    doc: "DPO (sigmoid), SLiC (hinge), IPO (squared, on per-token averaged log-probs as TRL), SimPO (reference-free, length-normalised).",
+    source: "Rafailov et al. 2023; Zhao et al. 2023; Azar et al. 2023; Meng et al. 2024",
+    trl: "loss_type",
+  },
+  {
+    key: "beta",
+    label: "β",
+    kind: "number",
+    default: 0.1,
+    min: 0.001,
+    max: 100,
+    doc: "Inverse temperature of the implicit reward β·log(π/π_ref) (SimPO: 2).",
+    source: "Rafailov et al. 2023 eq. 7",
+    trl: "beta",
+  },
+  {
+    key: "labelSmoothing",
+    label: "ε_ls",
+    kind: "number",
+    default: 0,
+    min: 0,
+    max: 0.49,
+    doc: "Assumed label-noise rate (cDPO), sigmoid loss only.",
+    source: "Mitchell 2023 (cDPO)",
+    trl: "label_smoothing",
+  },
+  {
+    key: "simpoGamma",
+    label: "γ",
+    kind: "number",
+    default: 0.5,
+    min: 0,
+    max: 10,
+    doc: "SimPO's target reward margin.",
+    source: "Meng et al. 2024 eq. 6",
+    trl: "simpo_gamma",
+  },
+  {
+    key: "flipRate",
+    label: "flip rate",
+    kind: "number",
+    default: 0.25,
+    min: 0,
+    max: 0.5,
+    doc: "Online mode: share of preference labels the simulated annotator flips.",
+    source: "Dubois et al. 2023 (AlpacaFarm)",
+  },
+];
+
+export interface DpoConfig extends ConfigValues {
+  lr: number;
+  batchPairs: number;
+  maxNewTokens: number;
+  temperature: number;
+  topK: number;
+  maxGradNorm: number;
+  weightDecay: number;
+  mode: "offline" | "online";
+  lossType: "sigmoid" | "hinge" | "ipo" | "simpo";
+  beta: number;
+  labelSmoothing: number;
+  simpoGamma: number;
+  flipRate: number;
+}
+
+export class DpoRun implements AlgorithmRun {
+  readonly algo = "dpo";
+  config: DpoConfig;
+  private readonly engine: RolloutEngine;
+  private readonly opt: AdamW;
+  private readonly t: Record<
+    "logp" | "dlogp" | "seqLogp" | "lengths" | "refLogps" | "grad" | "terms" | "sums",
+    Tensor
+  >;
+  private readonly refCache = new Map<number, [number, number]>();
+  private tokIndex?: GpuScatterIndex;
+  private posIndex?: GpuScatterIndex;
+  private steps = 0;
+
+  constructor(
+    private readonly env: RunEnv,
+    private readonly prefs: PreferenceSource | null,
+    config: Partial<DpoConfig> = {},
+  ) {
+    this.config = validateConfig<DpoConfig>("dpo", DPO_FIELDS, config);
+    const c = this.config;
+    if (c.mode === "offline" && !prefs) throw new RangeError("dpo.mode offline needs a preference dataset");
+    if (c.lossType !== "simpo" && !env.ref)
+      throw new RangeError(`dpo loss ${c.lossType} needs a reference model`);
+    const P = Math.max(env.prompts.maxLength, prefs?.maxPrompt ?? 0);
+    const S = Math.max(c.maxNewTokens, prefs?.maxCompletion ?? 0);
+    const R = 2 * c.batchPairs;
+    this.engine = new RolloutEngine(env.ctx, env.policy, env.ref, R, P, S);
+    this.opt = new AdamW(env.ctx, env.policy);
+    const N = this.engine.acts.N;
+    const f = (n: number, label: string) => env.ctx.tensor([n], "f32", label);
+    this.t = {
+      logp: f(N, "dpo.logp"),
+      dlogp: f(N, "dpo.dlogp"),
+      seqLogp: f(R, "dpo.seqLogp"),
+      lengths: f(R, "dpo.lengths"),
+      refLogps: f(R, "dpo.refLogps"),
+      grad: f(R, "dpo.grad"),
+      terms: f(DPO_TERM_COUNT * c.batchPairs, "dpo.terms"),
+      sums: f(DPO_TERM_COUNT, "dpo.sums"),
+    };
+  }
+
+  setConfig(patch: Record<string, number | string | boolean>): void {
+    const next = validateConfig<DpoConfig>("dpo", DPO_FIELDS, {
+      ...this.config,
+      ...patch,
+    } as Partial<DpoConfig>);
+    for (const k of ["batchPairs", "maxNewTokens"] as const)
+      if (next[k] !== this.config[k])
+        throw new RangeError(`dpo.${k} sets the batch shape and cannot change during a run`);
+    if (next.mode === "offline" && !this.prefs)
+      throw new RangeError("dpo.mode offline needs a preference dataset");
+    if (next.lossType !== "simpo" && !this.env.ref)
+      throw new RangeError(`dpo loss ${next.lossType} needs a reference model`);
+    this.config = next;
+  }
+
+  /** Sample two completions per prompt (rows i and i + B) and measure them: the step's charts, and online pairs. */
+  private sample(prompts: number[][], step: number): Promise<Rollout> {
+    const c = this.config;
+    const { env } = this;
+    return this.engine.collect([...prompts, ...prompts], {
+      temperature: c.temperature,
+      topK: c.topK,
+      seed: stepSeed(env.seed, step),
+      eosId: env.eosId,
+      padId: env.padId,
+      reward: env.reward,
+      gold: env.gold,
+    });
+  }
+
+  /** Online pairs: the annotator prefers the higher gold score (ties: a coin), then flips with flipRate. */
+  private label(r: Rollout, rng: Rng): { pairs: PreferencePair[]; flipped: number } {
+    const B = this.config.batchPairs;
+    const pairs: PreferencePair[] = [];
+    let flipped = 0;
+    for (let i = 0; i < B; i++) {
+      const a = r.completions[i];
+      const b = r.completions[i + B];
+      let aWins = r.gold[i] === r.gold[i + B] ? rng.float() < 0.5 : r.gold[i] > r.gold[i + B];
+      if (rng.float() < this.config.flipRate) {
+        aWins = !aWins;
+        flipped++;
+      }
+      pairs.push({ prompt: r.prompts[i], chosen: aWins ? a : b, rejected: aWins ? b : a });
+    }
+    return { pairs, flipped };
+  }
+
+  async step(): Promise<StepResult> {
+    const c = this.config;
+    const { env } = this;
+    const t0 = performance.now();
+    const step = ++this.steps;
+    const B = c.batchPairs;
+    const offline = c.mode === "offline" && this.prefs ? this.prefs.batch(step - 1, B) : null;
+    const prompts = offline ? offline.pairs.map((p) => p.prompt) : env.prompts.batch(step - 1, B);
+    const r = await this.sample(prompts, step);
+    const metrics: Metrics = rolloutMetrics(r);
+    let pairs: PreferencePair[];
+    if (offline) pairs = offline.pairs;
+    else {
+      const lab = this.label(r, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
+      pairs = lab.pairs;
+      metrics["annotator/flipped"] = lab.flipped / B;
+    }
+    const seq = this.layout(pairs);
+    const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, offline?.ids ?? null);
+    const m = await this.train(seq, ref);
+    Object.assign(metrics, m.dpo.metrics, {
+      loss: m.dpo.loss,
+      grad_norm: m.gradNorm,
+      lr: c.lr,
+      kl_coef: c.beta,
+    });
+    const ms = performance.now() - t0;
+    Object.assign(metrics, {
+      step_time: ms / 1000,
+      "tokens/s": r.tokens / (ms / 1000),
+      samples: 2 * B,
+      tokens: r.tokens,
+    });
+    checkFinite(metrics, step);
+    return { step, metrics, rollout: r };
+  }
+
+  /** Rows: the B chosen completions, then the B rejected ones (TRL's concatenated batch). */
+  private layout(pairs: PreferencePair[]): SequenceBatch {
+    const { P, S } = this.engine;
+    const rows = [...pairs.map((p) => p.chosen), ...pairs.map((p) => p.rejected)];
+    const flat = new Int32Array(rows.length * S).fill(this.env.padId);
+    rows.forEach((c, i) => {
+      flat.set(c.slice(0, S), i * S);
+    });
+    const prompts = [...pairs.map((p) => p.prompt), ...pairs.map((p) => p.prompt)];
+    return layoutSequences(
+      prompts,
+      flat,
+      rows.map((c) => Math.min(c.length, S)),
+      P,
+      S,
+      this.env.padId,
+    );
+  }
+
+  /** Reference sequence log-probs [2B] at τ: cached per dataset pair, else one reference forward. */
+  private async referenceLogps(seq: SequenceBatch, ids: number[] | null): Promise<Float32Array> {
+    const B = this.config.batchPairs;
+    if (ids?.every((id) => this.refCache.has(id))) {
+      const out = new Float32Array(2 * B);
+      ids.forEach((id, i) => {
+        [out[i], out[i + B]] = this.refCache.get(id)!;
+      });
+      return out;
+    }
+    const m = await this.engine.measure(seq, this.config.temperature);
+    const out = new Float32Array(2 * B);
+    for (let r = 0; r < 2 * B; r++) for (let j = 0; j < seq.S; j++) out[r] += m.logpRef[r * seq.S + j];
+    ids?.forEach((id, i) => this.refCache.set(id, [out[i], out[i + B]]));
+    return out;
+  }
+
+  private async train(
+    seq: SequenceBatch,
+    ref: Float32Array | null,
+  ): Promise<{ dpo: DpoLossMetrics; gradNorm: number }> {
+    const c = this.config;
+    const { ctx } = this.env;
+    const e = this.engine;
+    const w = this.env.policy;
+    const R = seq.B;
+    const mean = c.lossType === "ipo" || c.lossType === "simpo";
+    e.load(seq);
+    if (ref) ctx.upload(this.t.refLogps, ref);
+    this.tokIndex = uploadScatterIndex(
+      ctx,
+      buildScatterIndex(seq.tokens, w.config.vocabSize),
+      "dpo.tok",
+      this.tokIndex,
+    );
+    this.posIndex = uploadScatterIndex(
+      ctx,
+      buildScatterIndex(seq.positions, w.config.contextLength),
+      "dpo.pos",
+      this.posIndex,
+    );
+    const tau = c.temperature;
+    const mask = e.lossMask;
+    const mask2 = mask.reshape([R, seq.T]);
+    zeroGrads(ctx, w);
+    gptForward(ctx, w, e.acts);
+    tokenLogprob(ctx, this.t.logp, e.acts.logits, e.targets, { tau, mask });
+    sequenceLogprob(ctx, this.t.seqLogp, this.t.lengths, this.t.logp.reshape([R, seq.T]), mask2);
+    dpoLoss(
+      ctx,
+      { grad: this.t.grad, terms: this.t.terms, sums: this.t.sums },
+      {
+        logps: this.t.seqLogp,
+        refLogps: ref ? this.t.refLogps : null,
+        lengths: mean ? this.t.lengths : null,
+      },
+      { lossType: c.lossType, beta: c.beta, labelSmoothing: c.labelSmoothing, simpoGamma: c.simpoGamma },
+    );
+    sequenceLogprobBackward(ctx, this.t.dlogp.reshape([R, seq.T]), this.t.grad, mask2);
+    tokenLogprobBackward(ctx, e.acts.dlogits, e.acts.logits, e.targets, this.t.dlogp, { tau, mask });
+    gptBackward(ctx, w, e.acts, { tokenIndex: this.tokIndex, positionIndex: this.posIndex });
+    this.opt.step({ lr: c.lr, maxGradNorm: c.maxGradNorm, weightDecay: c.weightDecay });
+    const [sums, norm] = await Promise.all([ctx.read(this.t.sums), ctx.read(this.opt.gradNorm)]);
+    return { dpo: dpoLossMetrics(sums, R / 2), gradNorm: norm[0] };
+  }
+
+  destroy(): void {
+    this.opt.destroy();
+    this.engine.destroy();
+    for (const t of Object.values(this.t)) t.destroy();
+    for (const idx of [this.tokIndex, this.posIndex])
+      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+  }
+}
