@@ -1,0 +1,124 @@
+/**
+ * Best-of-n (Stiennon et al. 2020; Beirami et al. 2024): a non-training baseline. Each step samples n
+ * completions per prompt from the (unchanged) start policy, keeps the one the reward source scores highest,
+ * and reports its reward, its gold reward, and its KL to the reference: the usual bound log n − (n−1)/n and
+ * the estimate from the sampled scores. Spec: docs/algorithms.md "Best-of-n".
+ */
+import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { bestOfNKlBound, bestOfNKlEstimate, bestOfNSelect } from "./math/best_of_n";
+import { RolloutEngine } from "./rollout";
+import { type AlgorithmRun, checkFinite, type Metrics, type RunEnv, type StepResult, stepSeed } from "./run";
+
+export const BON_FIELDS: readonly Field[] = [
+  ...COMMON_FIELDS.filter((f) => ["batchPrompts", "maxNewTokens", "temperature", "topK"].includes(f.key)),
+  {
+    key: "n",
+    label: "n",
+    kind: "int",
+    default: 4,
+    min: 1,
+    max: 64,
+    doc: "Samples per prompt; the best one by the reward source is kept.",
+    source: "Stiennon et al. 2020 §4.1",
+  },
+];
+
+export interface BonConfig extends ConfigValues {
+  batchPrompts: number;
+  maxNewTokens: number;
+  temperature: number;
+  topK: number;
+  n: number;
+}
+
+export class BestOfNRun implements AlgorithmRun {
+  readonly algo = "bon";
+  config: BonConfig;
+  private readonly engine: RolloutEngine;
+  private steps = 0;
+
+  constructor(
+    private readonly env: RunEnv,
+    config: Partial<BonConfig> = {},
+  ) {
+    this.config = validateConfig<BonConfig>("bon", BON_FIELDS, config);
+    const B = this.config.batchPrompts * this.config.n;
+    this.engine = new RolloutEngine(
+      env.ctx,
+      env.policy,
+      null,
+      B,
+      env.prompts.maxLength,
+      this.config.maxNewTokens,
+    );
+  }
+
+  setConfig(patch: Record<string, number | string | boolean>): void {
+    const next = validateConfig<BonConfig>("bon", BON_FIELDS, {
+      ...this.config,
+      ...patch,
+    } as Partial<BonConfig>);
+    for (const k of ["batchPrompts", "maxNewTokens", "n"] as const)
+      if (next[k] !== this.config[k])
+        throw new RangeError(`bon.${k} sets the batch shape and cannot change during a run`);
+    this.config = next;
+  }
+
+  async step(): Promise<StepResult> {
+    const c = this.config;
+    const { env } = this;
+    const t0 = performance.now();
+    const step = ++this.steps;
+    const prompts = env.prompts
+      .batch(step - 1, c.batchPrompts)
+      .flatMap((p) => Array.from({ length: c.n }, () => p));
+    const r = await this.engine.collect(prompts, {
+      temperature: c.temperature,
+      topK: c.topK,
+      seed: stepSeed(env.seed, step),
+      eosId: env.eosId,
+      padId: env.padId,
+      reward: env.reward,
+      gold: env.gold,
+    });
+    const best = bestOfNSelect(r.reward, c.n);
+    const pick = (x: Float64Array) => Array.from(best, (i) => x[i]);
+    const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
+    const lengths = Array.from(best, (i) => r.seq.lengths[i]);
+    let entropy = 0;
+    let count = 0;
+    for (const i of best)
+      for (let j = 0; j < r.seq.S; j++)
+        if (r.seq.completionMask[i * r.seq.S + j]) {
+          entropy += r.entropy[i * r.seq.S + j];
+          count++;
+        }
+    const klEstimate = bestOfNKlEstimate(r.reward, c.n);
+    const metrics: Metrics = {
+      reward: mean(pick(r.reward)),
+      reward_gold: mean(pick(r.gold)),
+      reward_std: Math.sqrt(mean(pick(r.reward).map((v, _i, a) => (v - mean(a)) ** 2))),
+      "reward/all_samples": mean(Array.from(r.reward)),
+      "objective/kl": klEstimate,
+      "objective/kl_bound": bestOfNKlBound(c.n),
+      "objective/kl_exact": klEstimate,
+      entropy: count ? entropy / count : 0,
+      "completions/mean_length": mean(lengths),
+      "completions/min_length": Math.min(...lengths),
+      "completions/max_length": Math.max(...lengths),
+    };
+    const ms = performance.now() - t0;
+    Object.assign(metrics, {
+      step_time: ms / 1000,
+      "tokens/s": r.tokens / (ms / 1000),
+      samples: r.seq.B,
+      tokens: r.tokens,
+    });
+    checkFinite(metrics, step);
+    return { step, metrics, rollout: r };
+  }
+
+  destroy(): void {
+    this.engine.destroy();
+  }
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { BestOfNRun } from "../../src/algorithms/best_of_n";
+import { nanoEnv } from "../helpers/nano_env";
+
+describe("best-of-n", () => {
+  it("beats the average sample and stays within the KL bound, without training", async () => {
+    const env = await nanoEnv(4, false);
+    const before = await env.policy.download();
+    const run = new BestOfNRun(env, { batchPrompts: 8, n: 8, maxNewTokens: 8 });
+    const m = (await run.step()).metrics;
+    console.log(
+      `BoN n=8: best ${m.reward.toFixed(3)} vs all ${m["reward/all_samples"].toFixed(3)}; KL ${m["objective/kl"].toFixed(3)} ≤ bound ${m["objective/kl_bound"].toFixed(3)}`,
+    );
+    expect(m.reward).toBeGreaterThan(m["reward/all_samples"]);
+    expect(m["objective/kl_bound"]).toBeCloseTo(Math.log(8) - 7 / 8, 12);
+    expect(m["objective/kl"]).toBeLessThanOrEqual(m["objective/kl_bound"] + 1e-12);
+    expect(await env.policy.download()).toEqual(before);
+    run.destroy();
+  });
+});
