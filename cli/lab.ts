@@ -1,0 +1,109 @@
+/**
+ * The headless lab (same src/ code as the page):
+ *   npm run lab -- train --task <sentiment|arithmetic> --algo <ppo|grpo|dpo|rloo|reinforce|bon>
+ *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
+ *                        [--out run.jsonl] [--save model.safetensors]
+ *   npm run lab -- eval --task <t> [--model <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
+ * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a summary line to stdout);
+ * `eval` prints the task's evaluation as JSON.
+ */
+import { existsSync } from "node:fs";
+import { parseSetting } from "../src/algorithms/fields";
+import { acquireGpu } from "../src/gpu/device";
+import { algorithm } from "../src/lab/registry";
+import { loadPreferenceFile } from "./lab/preferences";
+import { evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
+
+function args(argv: string[]) {
+  const [cmd, ...rest] = argv;
+  const o: Record<string, string> = {};
+  const sets: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (!a.startsWith("--")) throw new RangeError(`unexpected argument "${a}"`);
+    const v = rest[i + 1];
+    if (v === undefined || v.startsWith("--")) throw new RangeError(`${a} needs a value`);
+    if (a === "--set") sets.push(v);
+    else o[a.slice(2)] = v;
+    i++;
+  }
+  return { cmd, o, sets };
+}
+
+async function main() {
+  const { cmd, o, sets } = args(process.argv.slice(2));
+  if (cmd !== "train" && cmd !== "eval")
+    throw new RangeError(`usage: lab train|eval --task <t> … (got "${cmd ?? ""}")`);
+  if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
+  const seed = Number(o.seed ?? 0);
+  const ctx = await acquireGpu();
+  const { task, tokenizer } = await openTask(o.task);
+  const start = await loadStart(o.model, task.id, tokenizer, seed);
+  if (cmd === "eval") {
+    const result = await evaluateModel(ctx, task, tokenizer, start, {
+      prompts: Number(o.prompts ?? 64),
+      samples: Number(o.samples ?? 1),
+      temperature: Number(o.temperature ?? 1),
+      seed,
+    });
+    console.log(JSON.stringify(result, null, 2));
+  } else {
+    if (!o.algo) throw new RangeError("--algo is required");
+    const info = algorithm(o.algo);
+    const config = Object.fromEntries(sets.map((kv) => parseSetting(info.id, info.fields, kv)));
+    const prefsPath = o.prefs ?? `public/models/${task.id}/preferences.jsonl`;
+    const prefs =
+      info.id === "dpo" && existsSync(prefsPath)
+        ? await loadPreferenceFile(prefsPath, tokenizer, seed)
+        : null;
+    const { buildEnv } = await import("../src/lab/environment");
+    const env = buildEnv({
+      ctx,
+      task,
+      tokenizer,
+      config: start.config,
+      params: start.params,
+      seed,
+      withRef: info.needsRef,
+    });
+    const run = info.create(env, config, prefs);
+    const steps = Number(o.steps ?? 20);
+    const log = writeRunLog(o.out ?? null);
+    for (let s = 0; s < steps; s++) {
+      const r = await run.step();
+      const line = { step: r.step, algo: info.id, ...r.metrics };
+      log.write(line);
+      console.log(
+        `step ${r.step} reward ${r.metrics.reward.toFixed(3)} gold ${r.metrics.reward_gold.toFixed(3)} kl ${r.metrics["objective/kl"].toFixed(3)} entropy ${r.metrics.entropy.toFixed(3)} (${r.metrics.step_time.toFixed(1)} s)`,
+      );
+    }
+    await log.close();
+    if (o.save) {
+      const { writeCheckpointPath } = await import("../src/model/checkpoint_files");
+      await writeCheckpointPath(o.save, {
+        config: start.config,
+        params: await env.policy.download(),
+        tokenizer: start.tokenizerRef,
+        info: {
+          task: task.id,
+          algo: info.id,
+          steps: String(steps),
+          seed: String(seed),
+          settings: JSON.stringify(run.config),
+        },
+      });
+      console.log(`saved ${o.save}`);
+    }
+    run.destroy();
+  }
+  ctx.destroy();
+  await ctx.lost;
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(`lab: ${e instanceof Error ? e.message : e}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,126 @@
+/** File and model plumbing of the headless lab CLI (Node only). */
+import { createWriteStream, existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { shuffledPrompts } from "../../src/algorithms/run";
+import type { GpuContext } from "../../src/gpu/context";
+import { promptText } from "../../src/lab/task_rewards";
+import { readCheckpointPath } from "../../src/model/checkpoint_files";
+import { type GPTConfig, PRESETS, type PresetName, preset } from "../../src/model/config";
+import { Generator } from "../../src/model/generate";
+import { initParams, paramLayout } from "../../src/model/params";
+import { GptWeights } from "../../src/model/weights";
+import { completionText, loadTask, TASK_IDS, type Task, type TaskId } from "../../src/tasks";
+import { readTokenizerFile } from "../../src/tokenizer/node";
+import type { Tokenizer } from "../../src/tokenizer/tokenizer";
+import { Rng } from "../../src/util/rng";
+
+export async function openTask(id: string): Promise<{ task: Task; tokenizer: Tokenizer }> {
+  if (!TASK_IDS.includes(id as TaskId))
+    throw new RangeError(`unknown task "${id}" (known: ${TASK_IDS.join(", ")})`);
+  const task = await loadTask(id as TaskId);
+  return { task, tokenizer: readTokenizerFile(`public/${task.tokenizerPath}`) };
+}
+
+export interface StartModel {
+  config: GPTConfig;
+  params: Float32Array;
+  tokenizerRef: string;
+  source: string;
+}
+
+/** A preset (fresh seeded init with the tokenizer's vocabulary), a checkpoint path, or the task's shipped SFT model. */
+export async function loadStart(
+  model: string | undefined,
+  task: TaskId,
+  tok: Tokenizer,
+  seed: number,
+): Promise<StartModel> {
+  const tokenizerRef = `models/${task}/tokenizer.json`;
+  if (model && model in PRESETS) {
+    const config = preset(model as PresetName, { vocabSize: tok.vocabSize });
+    const rng = new Rng(seed);
+    return {
+      config,
+      params: initParams(paramLayout(config), () => rng.normal()),
+      tokenizerRef,
+      source: `${model} (random init, seed ${seed})`,
+    };
+  }
+  const path = model ?? `public/models/${task}/sft.safetensors`;
+  if (!existsSync(path))
+    throw new RangeError(`no model at ${path}; pass --model nano|tiny|small or a .safetensors path`);
+  const ck = await readCheckpointPath(path);
+  if (ck.config.vocabSize !== tok.vocabSize)
+    throw new RangeError(
+      `${path}: vocabulary ${ck.config.vocabSize} ≠ the ${task} tokenizer's ${tok.vocabSize}`,
+    );
+  return { config: ck.config, params: ck.params, tokenizerRef: ck.tokenizer || tokenizerRef, source: path };
+}
+
+/** One JSON object per line (or nothing without a path). */
+export function writeRunLog(path: string | null) {
+  if (!path) return { write: (_: object) => {}, close: async () => {} };
+  const ready = mkdir(dirname(path), { recursive: true });
+  let stream: ReturnType<typeof createWriteStream> | null = null;
+  const pending: string[] = [];
+  ready.then(() => {
+    stream = createWriteStream(path);
+    for (const l of pending) stream.write(l);
+  });
+  return {
+    write: (o: object) => {
+      const l = `${JSON.stringify(o)}\n`;
+      if (stream) stream.write(l);
+      else pending.push(l);
+    },
+    close: async () => {
+      await ready;
+      await new Promise<void>((r) => (stream ? stream.end(r) : r()));
+    },
+  };
+}
+
+/** Sample `samples` completions for `prompts` held-out prompts and run the task's evaluation. */
+export async function evaluateModel(
+  ctx: GpuContext,
+  task: Task,
+  tok: Tokenizer,
+  start: StartModel,
+  o: { prompts: number; samples: number; temperature: number; seed: number },
+) {
+  const w = new GptWeights(ctx, start.config, start.params);
+  const prompts = shuffledPrompts(
+    task.prompts.eval.map((p) => tok.encode(p, { bos: true })),
+    o.seed,
+  ).batch(0, Math.min(o.prompts, task.prompts.eval.length));
+  const P = Math.max(...prompts.map((p) => p.length));
+  const S = Math.min(task.generation.maxNewTokens, start.config.contextLength - P);
+  const B = prompts.length;
+  const gen = new Generator(ctx, w, B, P, S);
+  const completions: string[][] = prompts.map(() => []);
+  for (let k = 0; k < o.samples; k++) {
+    const g = await gen.generate({
+      prompts,
+      maxNewTokens: S,
+      eosId: tok.eosId,
+      padId: tok.padId,
+      temperature: o.temperature,
+      seed: o.seed + k,
+    });
+    for (let b = 0; b < B; b++)
+      completions[b].push(completionText(g.tokens.subarray(b * S, b * S + g.lengths[b]), tok).text);
+  }
+  gen.destroy();
+  w.destroy();
+  const samples = prompts.map((p, b) => ({ prompt: promptText(p, tok), completions: completions[b] }));
+  return {
+    task: task.id,
+    model: start.source,
+    prompts: B,
+    samples: o.samples,
+    temperature: o.temperature,
+    metrics: task.evaluate(samples),
+    examples: samples.slice(0, 5).map((s) => ({ prompt: s.prompt, completion: s.completions[0] })),
+  };
+}

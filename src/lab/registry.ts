@@ -1,0 +1,89 @@
+/**
+ * Every algorithm the lab offers: its field table (settings, docs, TRL names) and how to start a run. The
+ * lab's run picker, the URL settings and the CLI all read this one table.
+ */
+import { BestOfNRun, BON_FIELDS } from "../algorithms/best_of_n";
+import { DPO_FIELDS, DpoRun, type PreferenceSource } from "../algorithms/dpo";
+import type { Field } from "../algorithms/fields";
+import { GRPO_FIELDS, GrpoRun } from "../algorithms/grpo";
+import { PPO_FIELDS, PpoRun } from "../algorithms/ppo";
+import { REINFORCE_FIELDS, ReinforceRun } from "../algorithms/reinforce";
+import { RLOO_FIELDS, RlooRun } from "../algorithms/rloo";
+import type { AlgorithmRun, RunEnv } from "../algorithms/run";
+
+export type AlgoId = "ppo" | "grpo" | "dpo" | "rloo" | "reinforce" | "bon";
+
+export interface AlgorithmInfo {
+  id: AlgoId;
+  title: string;
+  fields: readonly Field[];
+  /** Needs the frozen reference model (KL penalty, DPO's ratios, …). */
+  needsRef: boolean;
+  /** Trains the policy (best-of-n does not). */
+  trains: boolean;
+  create(
+    env: RunEnv,
+    config: Record<string, number | string | boolean>,
+    prefs: PreferenceSource | null,
+  ): AlgorithmRun;
+}
+
+export const ALGORITHMS: Record<AlgoId, AlgorithmInfo> = {
+  ppo: {
+    id: "ppo",
+    title: "PPO",
+    fields: PPO_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new PpoRun(env, c),
+  },
+  grpo: {
+    id: "grpo",
+    title: "GRPO",
+    fields: GRPO_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new GrpoRun(env, c),
+  },
+  dpo: {
+    id: "dpo",
+    title: "DPO",
+    fields: DPO_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c, prefs) => new DpoRun(env, prefs, c),
+  },
+  rloo: {
+    id: "rloo",
+    title: "RLOO",
+    fields: RLOO_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new RlooRun(env, c),
+  },
+  reinforce: {
+    id: "reinforce",
+    title: "REINFORCE",
+    fields: REINFORCE_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new ReinforceRun(env, c),
+  },
+  bon: {
+    id: "bon",
+    title: "Best-of-n",
+    fields: BON_FIELDS,
+    needsRef: false,
+    trains: false,
+    create: (env, c) => new BestOfNRun(env, c),
+  },
+};
+
+export const ALGO_IDS = Object.keys(ALGORITHMS) as AlgoId[];
+
+/** @throws RangeError naming the known algorithms. */
+export function algorithm(id: string): AlgorithmInfo {
+  const a = ALGORITHMS[id as AlgoId];
+  if (!a) throw new RangeError(`unknown algorithm "${id}" (known: ${ALGO_IDS.join(", ")})`);
+  return a;
+}

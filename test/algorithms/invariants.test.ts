@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { GrpoRun } from "../../src/algorithms/grpo";
+import { checkFinite, NonFiniteMetricError } from "../../src/algorithms/run";
+import { nanoEnv } from "../helpers/nano_env";
+
+describe("run invariants", () => {
+  it("a batch whose scores are all equal gives a zero gradient and finite metrics (GRPO, β = 0)", async () => {
+    const env = await nanoEnv(5, false);
+    env.reward = { name: "constant", score: (s) => new Float64Array(s.length).fill(0.5) };
+    const before = await env.policy.download();
+    const run = new GrpoRun(env, {
+      beta: 0,
+      batchPrompts: 2,
+      numGenerations: 4,
+      maxNewTokens: 6,
+      weightDecay: 0,
+    });
+    const { metrics } = await run.step();
+    expect(metrics.grad_norm).toBe(0);
+    expect(metrics.frac_reward_zero_std).toBe(1);
+    expect(metrics["loss/policy_avg"]).toBe(0);
+    for (const [k, v] of Object.entries(metrics)) expect(Number.isFinite(v), k).toBe(true);
+    expect(await env.policy.download()).toEqual(before); // AdamW with a zero gradient and no decay: no move
+    run.destroy();
+  });
+
+  it("a non-finite metric stops the run with the metric and the step named", () => {
+    expect(() => checkFinite({ reward: 1, "objective/kl": Number.NaN }, 7)).toThrow(NonFiniteMetricError);
+    expect(() => checkFinite({ loss: Number.POSITIVE_INFINITY }, 3)).toThrow(
+      /loss became Infinity at step 3/,
+    );
+  });
+
+  it("runs with the same seed see the same prompts and samples; settings changes apply at the next step", async () => {
+    const a = await nanoEnv(6);
+    const b = await nanoEnv(6);
+    const ra = new GrpoRun(a, { batchPrompts: 2, numGenerations: 2, maxNewTokens: 4 });
+    const rb = new GrpoRun(b, { batchPrompts: 2, numGenerations: 2, maxNewTokens: 4, lr: 0 });
+    const sa = await ra.step();
+    const sb = await rb.step();
+    expect(sa.rollout?.prompts).toEqual(sb.rollout?.prompts);
+    expect(sa.rollout?.completions).toEqual(sb.rollout?.completions);
+    rb.setConfig({ beta: 0.5 });
+    expect((await rb.step()).metrics.kl_coef).toBe(0.5);
+    expect(() => rb.setConfig({ numGenerations: 4 })).toThrow(/batch shape/);
+    expect(() => rb.setConfig({ epsilon: -1 })).toThrow(/grpo.epsilon/);
+    ra.destroy();
+    rb.destroy();
+  });
+});

@@ -1,0 +1,90 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const LAB = ["--import", "tsx", "--import", "./cli/raw-loader.mjs", "cli/lab.ts"];
+
+describe("headless lab CLI", () => {
+  it("trains and writes one JSON object per step with TRL metric names", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-"));
+    const out = join(dir, "run.jsonl");
+    const save = join(dir, "model.safetensors");
+    execFileSync(
+      "node",
+      [
+        ...LAB,
+        "train",
+        "--task",
+        "arithmetic",
+        "--algo",
+        "rloo",
+        "--model",
+        "nano",
+        "--steps",
+        "2",
+        "--seed",
+        "3",
+        "--set",
+        "batchPrompts=2",
+        "--set",
+        "maxNewTokens=4",
+        "--out",
+        out,
+        "--save",
+        save,
+      ],
+      {
+        stdio: "pipe",
+        timeout: 120_000,
+      },
+    );
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.step)).toEqual([1, 2]);
+    for (const l of lines) {
+      expect(l.algo).toBe("rloo");
+      for (const k of [
+        "reward",
+        "reward_gold",
+        "objective/kl",
+        "entropy",
+        "completions/mean_length",
+        "grad_norm",
+        "lr",
+        "tokens/s",
+      ])
+        expect(Number.isFinite(l[k]), k).toBe(true);
+    }
+    expect(readFileSync(save).length).toBeGreaterThan(1000);
+  });
+
+  it("rejects a bad setting with a clear message and a non-zero exit", () => {
+    let err: { status?: number; stderr?: Buffer } = {};
+    try {
+      execFileSync(
+        "node",
+        [
+          ...LAB,
+          "train",
+          "--task",
+          "arithmetic",
+          "--algo",
+          "grpo",
+          "--model",
+          "nano",
+          "--set",
+          "epsilon=abc",
+        ],
+        { stdio: "pipe", timeout: 60_000 },
+      );
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.status).toBe(1);
+    expect(String(err.stderr)).toMatch(/grpo.epsilon must be a number/);
+  });
+});
