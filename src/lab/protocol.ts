@@ -1,0 +1,115 @@
+/**
+ * The contract between the page and the training worker (src/lab/worker.ts, exposed with comlink). The page
+ * holds no weights: it sends experiment specs and commands, and receives metric points, samples and status.
+ * Everything here is structured-clone friendly (plain objects, arrays, typed arrays).
+ */
+import type { AdapterReport } from "../gpu/device";
+import type { PresetName } from "../model/config";
+import type { TaskId } from "../tasks/task";
+import type { AlgoId } from "./registry";
+
+export type SettingValue = number | string | boolean;
+
+/** One run of the experiment: an algorithm and its settings. */
+export interface RunSpec {
+  /** Stable id (e.g. "ppo-1"); also the key in the URL and IndexedDB. */
+  id: string;
+  algo: AlgoId;
+  /** Display name, e.g. "PPO" or "GRPO (β = 0)". */
+  label: string;
+  /** Settings that differ from the algorithm's defaults (field keys of its table). */
+  config: Record<string, SettingValue>;
+}
+
+/** The whole experiment: every run shares the task, the start model and the seed (fairness). */
+export interface ExperimentSpec {
+  task: TaskId;
+  /** "sft": the task's shipped checkpoint; a preset name: a fresh seeded init (tests, demos). */
+  model: "sft" | PresetName;
+  seed: number;
+  runs: RunSpec[];
+}
+
+/** One step's metrics, with the x-axis candidates. TRL metric names. */
+export interface MetricPoint {
+  step: number;
+  /** Cumulative completions sampled and completion tokens trained on. */
+  samples: number;
+  tokens: number;
+  metrics: Record<string, number>;
+}
+
+/** A settings change mid-run: drawn as a labelled vertical marker on every chart. */
+export interface Marker {
+  runId: string;
+  /** The change applies from this step on. */
+  step: number;
+  /** e.g. "β 0.05 → 0". */
+  label: string;
+}
+
+/** One token of a sample, for the hover card and the colour modes. */
+export interface TokenView {
+  text: string;
+  logp: number;
+  prob: number;
+  advantage: number | null;
+  ratio: number | null;
+  /** Per-token KL (k1: log π − log π_ref), nats. */
+  kl: number;
+  entropy: number;
+}
+
+export interface SampleView {
+  prompt: string;
+  completion: TokenView[];
+  reward: number;
+  gold: number;
+}
+
+export type RunStatus = "ready" | "running" | "paused" | "error";
+
+/** What the worker pushes to the page (batched, at most every ~250 ms). */
+export interface RunUpdate {
+  runId: string;
+  status: RunStatus;
+  /** Steps done. */
+  step: number;
+  /** New points since the last update. */
+  points: MetricPoint[];
+  /** The latest completions (replaces the previous ones), when a step produced samples. */
+  samples?: SampleView[];
+  markers?: Marker[];
+  /** Set with status "error": what happened, naming the metric and step for a non-finite metric. */
+  error?: string;
+}
+
+export interface WorkerInfo {
+  adapter: AdapterReport;
+  /** e.g. "models/sentiment/sft.safetensors" or "tiny (random init, seed 0)". */
+  model: string;
+  vocabSize: number;
+}
+
+/** The worker's API (comlink proxy). Commands never block training; updates arrive through `onUpdate`. */
+export interface LabWorkerApi {
+  /** Acquire the GPU, load task + model, create the runs (status "ready"). Rejects with a clear message. */
+  init(spec: ExperimentSpec, onUpdate: (updates: RunUpdate[]) => void): Promise<WorkerInfo>;
+  /** Train all runs round-robin until paused. */
+  play(): void;
+  pause(): void;
+  /** One step of every run, then pause. */
+  stepOnce(): Promise<void>;
+  /** Discard progress and restart every run from the start model. */
+  reset(): Promise<void>;
+  /** Steps per second cap (0 = as fast as possible). */
+  setSpeed(stepsPerSecond: number): void;
+  addRun(run: RunSpec): Promise<void>;
+  removeRun(runId: string): void;
+  /** Duplicate a run from its current state (weights, optimizer, step count) under a new id. */
+  forkRun(runId: string, run: RunSpec): Promise<void>;
+  /** Change settings of a run; applies at its next step; a marker is recorded. Rejects on an invalid value. */
+  setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
+  /** The run's current policy as a safetensors checkpoint. */
+  exportCheckpoint(runId: string): Promise<Uint8Array>;
+}
