@@ -1,0 +1,162 @@
+/**
+ * The lab's state (zustand): the experiment spec (the single source of truth that the URL and IndexedDB
+ * mirror), each run's status, metric history, markers and latest samples, and the view settings of the
+ * charts. The worker client (src/lab/client.ts) applies RunUpdates here; components read it. No weights here.
+ */
+import { create } from "zustand";
+import type {
+  ExperimentSpec,
+  Marker,
+  MetricPoint,
+  RunSpec,
+  RunStatus,
+  RunUpdate,
+  SampleView,
+  SettingValue,
+} from "../lab/protocol";
+
+export type XAxis = "step" | "samples" | "tokens" | "kl";
+export type KlEstimator = "objective/kl" | "objective/kl_k2" | "objective/kl_k3" | "objective/kl_exact";
+export type ColourMode = "none" | "logp" | "prob" | "advantage" | "ratio" | "kl";
+
+export interface RunState {
+  spec: RunSpec;
+  status: RunStatus;
+  step: number;
+  history: MetricPoint[];
+  markers: Marker[];
+  samples: SampleView[];
+  error: string | null;
+}
+
+export interface ViewSettings {
+  xAxis: XAxis;
+  klEstimator: KlEstimator;
+  /** Exponential moving-average smoothing in [0, 0.99] (TensorBoard style). */
+  smoothing: number;
+  /** Runs hidden from the charts (legend toggles). */
+  hidden: string[];
+  colourMode: ColourMode;
+}
+
+export type LabPhase = "idle" | "loading" | "ready" | "error";
+
+export interface LabState {
+  spec: ExperimentSpec;
+  phase: LabPhase;
+  /** Why loading failed or the worker died (shown on the page). */
+  phaseError: string | null;
+  playing: boolean;
+  /** Steps per second cap, 0 = unlimited. */
+  speed: number;
+  runs: Record<string, RunState>;
+  view: ViewSettings;
+  /** A notice shown once (e.g. "the link was malformed; defaults loaded"). */
+  notice: string | null;
+  /** Model description from the worker. */
+  model: string | null;
+
+  setSpec(spec: ExperimentSpec): void;
+  setPhase(phase: LabPhase, error?: string | null): void;
+  setPlaying(playing: boolean): void;
+  setSpeed(speed: number): void;
+  setModel(model: string | null): void;
+  applyUpdates(updates: RunUpdate[]): void;
+  /** Reset every run's progress (keeps the specs). */
+  clearProgress(): void;
+  upsertRun(spec: RunSpec): void;
+  removeRun(id: string): void;
+  setRunConfig(id: string, patch: Record<string, SettingValue>): void;
+  setView(patch: Partial<ViewSettings>): void;
+  setNotice(notice: string | null): void;
+  /** Restore runs with their history (IndexedDB or an imported run). */
+  restoreRuns(runs: RunState[]): void;
+}
+
+const emptyRun = (spec: RunSpec): RunState => ({
+  spec,
+  status: "ready",
+  step: 0,
+  history: [],
+  markers: [],
+  samples: [],
+  error: null,
+});
+
+export const DEFAULT_VIEW: ViewSettings = {
+  xAxis: "step",
+  klEstimator: "objective/kl",
+  smoothing: 0.6,
+  hidden: [],
+  colourMode: "none",
+};
+
+export const useLab = create<LabState>()((set) => ({
+  spec: { task: "sentiment", model: "sft", seed: 0, runs: [] },
+  phase: "idle",
+  phaseError: null,
+  playing: false,
+  speed: 0,
+  runs: {},
+  view: DEFAULT_VIEW,
+  notice: null,
+  model: null,
+
+  setSpec: (spec) => set({ spec, runs: Object.fromEntries(spec.runs.map((r) => [r.id, emptyRun(r)])) }),
+  setPhase: (phase, error = null) => set({ phase, phaseError: error }),
+  setPlaying: (playing) => set({ playing }),
+  setSpeed: (speed) => set({ speed }),
+  setModel: (model) => set({ model }),
+  applyUpdates: (updates) =>
+    set((s) => {
+      const runs = { ...s.runs };
+      for (const u of updates) {
+        const r = runs[u.runId];
+        if (!r) continue;
+        runs[u.runId] = {
+          ...r,
+          status: u.status,
+          step: u.step,
+          history: u.points.length ? [...r.history, ...u.points] : r.history,
+          markers: u.markers?.length ? [...r.markers, ...u.markers] : r.markers,
+          samples: u.samples ?? r.samples,
+          error: u.error ?? (u.status === "error" ? r.error : null),
+        };
+      }
+      return { runs };
+    }),
+  clearProgress: () =>
+    set((s) => ({
+      runs: Object.fromEntries(Object.values(s.runs).map((r) => [r.spec.id, emptyRun(r.spec)])),
+    })),
+  upsertRun: (spec) =>
+    set((s) => ({
+      spec: {
+        ...s.spec,
+        runs: s.spec.runs.some((r) => r.id === spec.id)
+          ? s.spec.runs.map((r) => (r.id === spec.id ? spec : r))
+          : [...s.spec.runs, spec],
+      },
+      runs: { ...s.runs, [spec.id]: s.runs[spec.id] ? { ...s.runs[spec.id], spec } : emptyRun(spec) },
+    })),
+  removeRun: (id) =>
+    set((s) => {
+      const runs = { ...s.runs };
+      delete runs[id];
+      return { spec: { ...s.spec, runs: s.spec.runs.filter((r) => r.id !== id) }, runs };
+    }),
+  setRunConfig: (id, patch) =>
+    set((s) => {
+      const r = s.runs[id];
+      if (!r) return {};
+      const spec = { ...r.spec, config: { ...r.spec.config, ...patch } };
+      return {
+        spec: { ...s.spec, runs: s.spec.runs.map((x) => (x.id === id ? spec : x)) },
+        runs: { ...s.runs, [id]: { ...r, spec } },
+      };
+    }),
+  setView: (patch) => set((s) => ({ view: { ...s.view, ...patch } })),
+  setNotice: (notice) => set({ notice }),
+  restoreRuns: (list) =>
+    set((s) => ({ runs: { ...s.runs, ...Object.fromEntries(list.map((r) => [r.spec.id, r])) } })),
+}));
