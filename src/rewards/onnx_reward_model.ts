@@ -1,0 +1,263 @@
+/**
+ * Load and run an ONNX reward model with onnxruntime-web (WASM EP in Node and by default; WebGPU EP in the page
+ * when asked), checking the contract of docs/reward-models.md before the lab uses it:
+ *   inputs  `input_ids`, `attention_mask`: int64 [B, T], LEFT-padded (mask 1 = real token, 0 = padding);
+ *   output  `scores`: float32 [B] or [B, 1], one finite score per row;
+ *   vocabulary = the task's tokenizer (ids 0..V−1 must all be accepted).
+ * Anything else is an {@link OnnxRewardModelError} whose `kind` and message name what is wrong; nothing is
+ * left half-loaded, so the lab keeps working with its other reward sources.
+ */
+import * as ort from "onnxruntime-web";
+import { RM_METADATA } from "./onnx_export";
+import { ONNX_DTYPE, onnx } from "./onnx_graph";
+
+/** What is wrong with a file (stable identifiers for the UI and tests). */
+export type OnnxRewardModelErrorKind =
+  | "not-onnx" // unreadable bytes, not a ModelProto, or no graph
+  | "inputs" // input names are not exactly input_ids and attention_mask
+  | "input-dtype" // an input is not int64 or not rank 2
+  | "outputs" // no output named scores, or more than one output
+  | "output-dtype" // scores is not float32
+  | "output-shape" // scores is not [B] or [B, 1]
+  | "vocab" // the model cannot embed every token id of the tokenizer
+  | "session" // onnxruntime-web could not build a session (unsupported op, invalid graph, …)
+  | "runtime"; // the model threw or returned non-finite scores when run
+
+export class OnnxRewardModelError extends Error {
+  override name = "OnnxRewardModelError";
+  constructor(
+    readonly kind: OnnxRewardModelErrorKind,
+    message: string,
+  ) {
+    super(`${kind}: ${message}`);
+  }
+}
+
+export const RM_INPUTS = ["input_ids", "attention_mask"] as const;
+export const RM_OUTPUT = "scores";
+
+export interface LoadOnnxOptions {
+  /** onnxruntime-web execution providers, in order of preference. Default ["wasm"]. In the page: ["webgpu", "wasm"]. */
+  executionProviders?: string[];
+  /** The padding id used in probe batches. Default 0. */
+  padId?: number;
+}
+
+/** A loaded, validated reward model. */
+export interface OnnxRewardModel {
+  /** V of the tokenizer it was validated against. */
+  readonly vocabSize: number;
+  /** Longest T it accepts (metadata `max_length`), or null when the file does not say. */
+  readonly maxLength: number | null;
+  /** The model's metadata_props. */
+  readonly metadata: Record<string, string>;
+  /** Non-fatal findings (e.g. an embedding with more rows than the vocabulary). */
+  readonly warnings: string[];
+  /**
+   * Scores [B] of left-padded rows: ids [B·T] and mask [B·T] (1 real, 0 padding), row-major.
+   * @throws OnnxRewardModelError ("runtime") when the model throws or returns a wrong or non-finite output.
+   */
+  run(ids: ArrayLike<number>, mask: ArrayLike<number>, B: number, T: number): Promise<Float64Array>;
+  /** Free the session. */
+  release(): Promise<void>;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 500);
+
+type Proto = ReturnType<typeof onnx.ModelProto.decode>;
+
+/** protobufjs leaves repeated fields typed as optional; decoded messages always have them. */
+const list = <T>(x: T[] | null | undefined): T[] => x ?? [];
+
+/** Decode and check what can be checked without running: graph, inputs, outputs, embedding rows. */
+function inspect(bytes: Uint8Array, V: number): { metadata: Record<string, string>; warnings: string[] } {
+  let model: Proto;
+  try {
+    model = onnx.ModelProto.decode(bytes);
+  } catch (e) {
+    throw new OnnxRewardModelError(
+      "not-onnx",
+      `the file is not an ONNX model (protobuf decode failed: ${message(e)})`,
+    );
+  }
+  const g = model.graph;
+  if (!g || !list(g.node).length || !list(g.output).length)
+    throw new OnnxRewardModelError("not-onnx", "the file has no ONNX graph (no nodes or no outputs)");
+  const initNames = new Set(list(g.initializer).map((t) => t.name));
+  const inputs = list(g.input).filter((i) => !initNames.has(i.name));
+  const names = inputs.map((i) => i.name ?? "");
+  const missing = RM_INPUTS.filter((n) => !names.includes(n));
+  const extra = names.filter((n) => !(RM_INPUTS as readonly string[]).includes(n));
+  if (missing.length || extra.length)
+    throw new OnnxRewardModelError(
+      "inputs",
+      `inputs must be exactly input_ids and attention_mask; got [${names.join(", ")}]` +
+        (missing.length ? `, missing ${missing.join(", ")}` : "") +
+        (extra.length ? `, unexpected ${extra.join(", ")}` : ""),
+    );
+  for (const i of inputs) {
+    const tt = i.type?.tensorType;
+    if (!tt || tt.elemType !== ONNX_DTYPE.int64)
+      throw new OnnxRewardModelError(
+        "input-dtype",
+        `input ${i.name} must be int64, the file declares ${dtypeName(tt?.elemType)}`,
+      );
+    const rank = tt.shape?.dim?.length;
+    if (tt.shape && rank !== 2)
+      throw new OnnxRewardModelError(
+        "input-dtype",
+        `input ${i.name} must have rank 2 [B, T], the file declares rank ${rank}`,
+      );
+  }
+  const outNames = list(g.output).map((o) => o.name ?? "");
+  if (outNames.length !== 1 || outNames[0] !== RM_OUTPUT)
+    throw new OnnxRewardModelError(
+      "outputs",
+      `the model must have one output named scores; got [${outNames.join(", ")}]`,
+    );
+  const out = list(g.output)[0].type?.tensorType;
+  if (!out || out.elemType !== ONNX_DTYPE.float)
+    throw new OnnxRewardModelError(
+      "output-dtype",
+      `output scores must be float32, the file declares ${dtypeName(out?.elemType)}`,
+    );
+  const dims = out.shape?.dim;
+  if (dims && !(dims.length === 1 || (dims.length === 2 && Number(dims[1].dimValue) === 1)))
+    throw new OnnxRewardModelError(
+      "output-shape",
+      `output scores must be [B] or [B, 1], the file declares [${dims.map((d) => d.dimParam || Number(d.dimValue || 0)).join(", ")}]`,
+    );
+  const warnings = checkEmbeddings(g, V);
+  const metadata = Object.fromEntries(list(model.metadataProps).map((p) => [p.key ?? "", p.value ?? ""]));
+  return { metadata, warnings };
+}
+
+const DTYPE_NAMES: Record<number, string> = {
+  1: "float32",
+  6: "int32",
+  7: "int64",
+  10: "float16",
+  11: "float64",
+};
+function dtypeName(code: number | null | undefined): string {
+  return code == null ? "no tensor type" : (DTYPE_NAMES[code] ?? `ONNX type ${code}`);
+}
+
+/**
+ * Gather nodes whose indices are input_ids (directly or through Cast/Identity) and whose data is an
+ * initializer are token embeddings: fewer rows than V → "vocab" error; more → a warning.
+ */
+function checkEmbeddings(g: NonNullable<Proto["graph"]>, V: number): string[] {
+  const inits = new Map(list(g.initializer).map((t) => [t.name ?? "", t]));
+  const fromIds = new Set(["input_ids"]);
+  const nodes = list(g.node).map((n) => ({
+    op: n.opType,
+    in: list(n.input),
+    out: list(n.output),
+    attrs: list(n.attribute),
+  }));
+  for (const n of nodes)
+    if ((n.op === "Cast" || n.op === "Identity") && fromIds.has(n.in[0])) fromIds.add(n.out[0]);
+  const warnings: string[] = [];
+  for (const n of nodes) {
+    if (n.op !== "Gather" || !fromIds.has(n.in[1])) continue;
+    const data = inits.get(n.in[0]);
+    if (!data?.dims?.length) continue;
+    const axis = Number(n.attrs.find((a) => a.name === "axis")?.i ?? 0);
+    const rows = Number(data.dims[axis < 0 ? data.dims.length + axis : axis]);
+    if (rows < V)
+      throw new OnnxRewardModelError(
+        "vocab",
+        `the token embedding ${data.name} has ${rows} rows but the tokenizer has ${V} tokens: ids ${rows}..${V - 1} cannot be scored`,
+      );
+    if (rows > V)
+      warnings.push(
+        `the token embedding ${data.name} has ${rows} rows, more than the tokenizer's ${V} tokens`,
+      );
+  }
+  return warnings;
+}
+
+/**
+ * Load an ONNX reward model and validate it against the contract: static checks on the graph, a session,
+ * then a probe batch (one full row of the largest id V − 1, one left-padded row) that must give 2 finite
+ * float32 scores of shape [2] or [2, 1].
+ * @param bytes the .onnx file. @param tokenizerVocabSize V of the task's tokenizer (≥ 1).
+ * @throws OnnxRewardModelError naming what is wrong (see {@link OnnxRewardModelErrorKind}).
+ */
+export async function loadOnnxRewardModel(
+  bytes: Uint8Array,
+  tokenizerVocabSize: number,
+  opts: LoadOnnxOptions = {},
+): Promise<OnnxRewardModel> {
+  const V = tokenizerVocabSize;
+  if (!Number.isInteger(V) || V < 1)
+    throw new RangeError(`tokenizerVocabSize must be a positive integer, got ${V}`);
+  const { metadata, warnings } = inspect(bytes, V);
+  const maxLenRaw = Number(metadata[RM_METADATA.maxLength]);
+  const maxLength = Number.isInteger(maxLenRaw) && maxLenRaw > 0 ? maxLenRaw : null;
+  let session: ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(bytes, {
+      executionProviders: opts.executionProviders ?? ["wasm"],
+      logSeverityLevel: 4, // errors reach the caller as OnnxRewardModelError; keep ORT's own log quiet
+    });
+  } catch (e) {
+    throw new OnnxRewardModelError("session", `onnxruntime-web cannot load the model: ${message(e)}`);
+  }
+  const run = async (ids: ArrayLike<number>, mask: ArrayLike<number>, B: number, T: number) => {
+    let res: ort.InferenceSession.ReturnType;
+    try {
+      res = await session.run({
+        input_ids: new ort.Tensor("int64", BigInt64Array.from(Array.from(ids), BigInt), [B, T]),
+        attention_mask: new ort.Tensor("int64", BigInt64Array.from(Array.from(mask), BigInt), [B, T]),
+      });
+    } catch (e) {
+      throw new OnnxRewardModelError("runtime", `the model failed on a [${B}, ${T}] batch: ${message(e)}`);
+    }
+    const s = res[RM_OUTPUT];
+    if (s.type !== "float32")
+      throw new OnnxRewardModelError("output-dtype", `output scores is ${s.type} at run time, not float32`);
+    const okShape =
+      (s.dims.length === 1 && s.dims[0] === B) || (s.dims.length === 2 && s.dims[0] === B && s.dims[1] === 1);
+    if (!okShape)
+      throw new OnnxRewardModelError(
+        "output-shape",
+        `output scores has shape [${s.dims.join(", ")}] for B = ${B}; expected [${B}] or [${B}, 1]`,
+      );
+    const out = Float64Array.from(s.data as Float32Array);
+    const bad = out.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0)
+      throw new OnnxRewardModelError(
+        "runtime",
+        `the model returned a non-finite score (${out[bad]}) for row ${bad}`,
+      );
+    return out;
+  };
+  const model: OnnxRewardModel = {
+    vocabSize: V,
+    maxLength,
+    metadata,
+    warnings,
+    run,
+    release: () => session.release(),
+  };
+  try {
+    const T = Math.min(4, maxLength ?? 4);
+    const pad = opts.padId ?? 0;
+    const ids = [...Array(T).fill(V - 1), ...Array(T - 1).fill(pad), V - 1];
+    const mask = [...Array(T).fill(1), ...Array(T - 1).fill(0), 1];
+    await run(ids, mask, 2, T);
+  } catch (e) {
+    await session.release().catch(() => undefined);
+    if (e instanceof OnnxRewardModelError && e.kind === "runtime") {
+      const detail = e.message.replace(/^runtime: /, "");
+      // ORT's Gather reports an index past the table's end this way: the vocabulary is too small.
+      if (/out of (data )?bounds|indices element/i.test(detail))
+        throw new OnnxRewardModelError("vocab", `the model cannot embed token ids up to ${V - 1}: ${detail}`);
+      throw new OnnxRewardModelError("runtime", `probe batch with token ids up to ${V - 1}: ${detail}`);
+    }
+    throw e;
+  }
+  return model;
+}
