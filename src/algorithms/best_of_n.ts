@@ -53,6 +53,18 @@ export class BestOfNRun implements AlgorithmRun {
     );
   }
 
+  get stepsDone(): number {
+    return this.steps;
+  }
+
+  resumeAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+    this.steps = steps;
+  }
+
+  /** Best-of-n does not train. */
+  readonly optimizer = null;
+
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = validateConfig<BonConfig>("bon", BON_FIELDS, {
       ...this.config,

@@ -181,6 +181,19 @@ export class DpoRun implements AlgorithmRun {
     };
   }
 
+  get stepsDone(): number {
+    return this.steps;
+  }
+
+  resumeAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+    this.steps = steps;
+  }
+
+  get optimizer(): AdamW {
+    return this.opt;
+  }
+
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = validateConfig<DpoConfig>("dpo", DPO_FIELDS, {
       ...this.config,
@@ -298,7 +311,9 @@ export class DpoRun implements AlgorithmRun {
     const m = await this.engine.measure(seq, this.config.temperature);
     const out = new Float32Array(2 * B);
     for (let r = 0; r < 2 * B; r++) for (let j = 0; j < seq.S; j++) out[r] += m.logpRef[r * seq.S + j];
-    ids?.forEach((id, i) => this.refCache.set(id, [out[i], out[i + B]]));
+    ids?.forEach((id, i) => {
+      this.refCache.set(id, [out[i], out[i + B]]);
+    });
     return out;
   }
 

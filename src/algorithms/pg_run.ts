@@ -4,6 +4,8 @@
  * spread it over the completion's tokens with the algorithm's aggregation weights, and take μ clipped-surrogate
  * updates on the GPU (ρ = 1 on the first, so the clipped surrogate is plain REINFORCE there).
  */
+
+import type { AdamW } from "../model/optimizer";
 import { type ConfigValues, type Field, validateConfig } from "./fields";
 import type { TokenShape } from "./math/masked";
 import { type Rollout, RolloutEngine } from "./rollout";
@@ -54,6 +56,19 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
       this.config.maxNewTokens,
     );
     this.updater = new PolicyUpdater(env.ctx, this.engine);
+  }
+
+  get stepsDone(): number {
+    return this.steps;
+  }
+
+  resumeAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+    this.steps = steps;
+  }
+
+  get optimizer(): AdamW {
+    return this.updater.opt;
   }
 
   /** Completions per prompt. */
@@ -132,7 +147,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
       tokens: r.tokens,
     });
     checkFinite(metrics, step);
-    return { step, metrics, rollout: r };
+    return { step, metrics, rollout: r, advantages: perToken };
   }
 
   destroy(): void {

@@ -7,6 +7,8 @@
  * implementations do); a separate value network is not offered yet.
  * Spec: docs/algorithms.md "PPO for language models".
  */
+
+import type { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
 import { explainedVariance, gae, klPenalizedRewards, maskedWhiten } from "./math/gae";
@@ -226,6 +228,19 @@ export class PpoRun implements AlgorithmRun {
     this.updater = new PolicyUpdater(env.ctx, this.engine);
   }
 
+  get stepsDone(): number {
+    return this.steps;
+  }
+
+  resumeAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+    this.steps = steps;
+  }
+
+  get optimizer(): AdamW {
+    return this.updater.opt;
+  }
+
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = validateConfig<PpoConfig>("ppo", PPO_FIELDS, {
       ...this.config,
@@ -323,7 +338,7 @@ export class PpoRun implements AlgorithmRun {
       tokens: r.tokens,
     });
     checkFinite(metrics, step);
-    return { step, metrics, rollout: r };
+    return { step, metrics, rollout: r, advantages };
   }
 
   destroy(): void {

@@ -3,6 +3,7 @@
  * the step result shape, fair prompt order, rollout metrics with TRL's names, and the non-finite check.
  */
 import type { GpuContext } from "../gpu/context";
+import type { AdamW } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
 import { klPerToken, sequenceKl } from "./math/kl";
@@ -63,6 +64,9 @@ export interface StepResult {
   metrics: Metrics;
   /** The batch this step trained on (samples panel), when the algorithm samples. */
   rollout: Rollout | null;
+  /** Per completion token [B·S] (completion layout, 0 on masked slots): the advantage the update used, when
+   * the algorithm has one per token (PPO, GRPO, RLOO, REINFORCE); absent otherwise (DPO, best-of-n). */
+  advantages?: Float64Array;
 }
 
 /** One run of one algorithm. Changing settings between steps takes effect at the next step. */
@@ -72,6 +76,16 @@ export interface AlgorithmRun {
   step(): Promise<StepResult>;
   /** Validate and apply new settings (from the next step on). @throws RangeError naming the bad field. */
   setConfig(patch: Record<string, number | string | boolean>): void;
+  /** Steps done so far (the next step is stepsDone + 1). */
+  readonly stepsDone: number;
+  /** The run's AdamW (its moments travel with forks and checkpoints); null when the run does not train. */
+  readonly optimizer: AdamW | null;
+  /**
+   * Continue numbering after `steps` steps: prompt order and sampler seeds follow the step number, so a fork
+   * or a run resumed from a checkpoint picks up where its source was. Weights and optimizer state are set
+   * separately (env.policy, {@link optimizer}); other run-local state (e.g. REINFORCE's moving baseline) restarts.
+   */
+  resumeAt(steps: number): void;
   destroy(): void;
 }
 

@@ -39,6 +39,13 @@ export interface MetricPoint {
   metrics: Record<string, number>;
 }
 
+/** Where a run stands on the x-axes (a checkpoint resumes from these). */
+export interface RunCounters {
+  step: number;
+  samples: number;
+  tokens: number;
+}
+
 /** A settings change mid-run: drawn as a labelled vertical marker on every chart. */
 export interface Marker {
   runId: string;
@@ -82,6 +89,13 @@ export interface RunUpdate {
   markers?: Marker[];
   /** Set with status "error": what happened, naming the metric and step for a non-finite metric. */
   error?: string;
+  /**
+   * The run went back to an earlier state (reset: 0; resumed from its last checkpoint after a lost GPU device:
+   * that step): drop the history after this step before appending `points`.
+   */
+  rewindTo?: number;
+  /** Something the user should be told about this run (e.g. "the GPU device was lost; resumed from step 40"). */
+  notice?: string;
 }
 
 export interface WorkerInfo {
@@ -89,12 +103,18 @@ export interface WorkerInfo {
   /** e.g. "models/sentiment/sft.safetensors" or "tiny (random init, seed 0)". */
   model: string;
   vocabSize: number;
+  /** What the user should know about the start (e.g. a shipped file was missing and a fallback is used). */
+  notices: string[];
 }
 
 /** The worker's API (comlink proxy). Commands never block training; updates arrive through `onUpdate`. */
 export interface LabWorkerApi {
-  /** Acquire the GPU, load task + model, create the runs (status "ready"). Rejects with a clear message. */
-  init(spec: ExperimentSpec, onUpdate: (updates: RunUpdate[]) => void): Promise<WorkerInfo>;
+  /**
+   * Acquire the GPU, load task + model, create the runs (status "ready"; a run whose settings cannot start is
+   * reported in status "error"). `baseUrl` is the app's base (models/ lives under it). Rejects with a clear
+   * message when the GPU, the task or the model cannot be had.
+   */
+  init(spec: ExperimentSpec, onUpdate: (updates: RunUpdate[]) => void, baseUrl: string): Promise<WorkerInfo>;
   /** Train all runs round-robin until paused. */
   play(): void;
   pause(): void;
@@ -112,4 +132,12 @@ export interface LabWorkerApi {
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   /** The run's current policy as a safetensors checkpoint. */
   exportCheckpoint(runId: string): Promise<Uint8Array>;
+  /**
+   * Load a saved policy (safetensors from exportCheckpoint, e.g. kept in IndexedDB) into a run and continue it
+   * after `at.step` (x-axis counters `at`). The optimizer's moments restart from zero. Rejects when the run is
+   * unknown or the checkpoint does not fit the start model.
+   */
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Destroy the worker's GPU device as a driver reset would (tests and teaching): the runs resume. */
+  simulateDeviceLoss(): void;
 }

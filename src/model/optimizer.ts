@@ -25,9 +25,16 @@ export interface AdamWConfig {
   maxGradNorm?: number;
 }
 
+/** AdamW's state on the CPU: step count and both moments (flat, the model's layout). */
+export interface AdamWState {
+  t: number;
+  m: Float32Array;
+  v: Float32Array;
+}
+
 export class AdamW {
-  private readonly m: Tensor;
-  private readonly v: Tensor;
+  private readonly m: Tensor<"f32">;
+  private readonly v: Tensor<"f32">;
   private readonly decay: Tensor;
   private readonly partials: Tensor;
   /** [1] the global gradient norm of the last step (before clipping). */
@@ -64,6 +71,29 @@ export class AdamW {
     this.t = 0;
     this.ctx.upload(this.m, new Float32Array(this.m.size));
     this.ctx.upload(this.v, new Float32Array(this.v.size));
+  }
+
+  /** Read the state back (checkpoints that survive a lost device). */
+  async exportState(): Promise<AdamWState> {
+    const t = this.t;
+    const [m, v] = await Promise.all([this.ctx.read(this.m), this.ctx.read(this.v)]);
+    return { t, m, v };
+  }
+
+  /** Overwrite the state. @throws RangeError when the moments do not fit this model. */
+  importState(s: AdamWState): void {
+    if (s.m.length !== this.m.size || s.v.length !== this.v.size)
+      throw new RangeError(`AdamW state has ${s.m.length} values; this model needs ${this.m.size}`);
+    this.t = s.t;
+    this.ctx.upload(this.m, s.m);
+    this.ctx.upload(this.v, s.v);
+  }
+
+  /** Copy another optimizer's state on the GPU (a fork; both must be on this device, same model shape). */
+  copyFrom(other: AdamW): void {
+    this.t = other.t;
+    this.ctx.copy(other.m, this.m);
+    this.ctx.copy(other.v, this.v);
   }
 
   destroy(): void {

@@ -113,11 +113,12 @@ export const useLab = create<LabState>()((set) => ({
       for (const u of updates) {
         const r = runs[u.runId];
         if (!r) continue;
+        const kept = u.rewindTo === undefined ? r.history : r.history.filter((p) => p.step <= u.rewindTo!);
         runs[u.runId] = {
           ...r,
           status: u.status,
           step: u.step,
-          history: u.points.length ? [...r.history, ...u.points] : r.history,
+          history: u.points.length ? [...kept, ...u.points] : kept,
           markers: u.markers?.length ? [...r.markers, ...u.markers] : r.markers,
           samples: u.samples ?? r.samples,
           error: u.error ?? (u.status === "error" ? r.error : null),

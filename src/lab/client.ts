@@ -1,0 +1,214 @@
+/**
+ * The page side of the training worker: starts src/lab/worker.ts (a module Web Worker with its own GPU
+ * device), wraps it with comlink, forwards its RunUpdates into the lab store (src/ui/lab_store.ts) and offers
+ * the commands the UI calls. Every command keeps the store and the worker consistent: the store changes only
+ * in step with the worker (a rejected command leaves the store as it was). No training work happens on the
+ * main thread: the worker sends small batched updates (≤ 4 a second, ≤ 8 samples per run).
+ *
+ * API (`labClient`, or `new LabClient()`; fits src/ui/lab/actions.ts's LabBackend):
+ *   start(spec)              create the worker, load task + model, create the runs. Store: setSpec(spec),
+ *                            phase "loading" → "ready" (model, notices) or "error" (phaseError says why).
+ *                            Calling it again replaces the worker and the experiment.
+ *   play() / pause()         store.playing follows at once; the runs' statuses follow through updates.
+ *   stepOnce()               one step of every run, then paused.
+ *   reset()                  every run back to the start model; history, markers and samples cleared.
+ *   setSpeed(stepsPerSecond) per-run step cap, 0 = as fast as the GPU goes.
+ *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
+ *   removeRun(id)            from the store and the worker.
+ *   forkRun(id, spec)        a copy of run `id` from its current state (weights, AdamW moments, step count)
+ *                            under `spec`; the store copies the source's history and markers to it.
+ *   setConfig(id, patch)     applies at the run's next step (the worker records a marker); before the run's
+ *                            first step it rebuilds the run, so any setting may change. Rejects with the
+ *                            field's message on an invalid value; the store changes only on success.
+ *   exportCheckpoint(id)     the run's policy as safetensors bytes.
+ *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
+ *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
+ *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()) for the
+ *                            update-rate figures.
+ *   dispose()                stop the worker.
+ * Errors the user can act on: a run's error (non-finite metric: metric and step named) is in its RunState;
+ * device loss and start-up fallbacks arrive as the store's notice.
+ */
+import * as Comlink from "comlink";
+import { useLab } from "../ui/lab_store";
+import type { ExperimentSpec, LabWorkerApi, RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Update counters (tests and the update-rate figure). */
+export interface ClientStats {
+  updates: number;
+  firstUpdateAt: number | null;
+  lastUpdateAt: number | null;
+}
+
+export class LabClient {
+  private worker: Worker | null = null;
+  private api: Comlink.Remote<LabWorkerApi> | null = null;
+  /** Bumped by every start(): updates and results of an older worker are ignored. */
+  private generation = 0;
+  readonly stats: ClientStats = { updates: 0, firstUpdateAt: null, lastUpdateAt: null };
+
+  private get store() {
+    return useLab.getState();
+  }
+
+  /** @throws when the worker cannot start (the store's phase is "error" with the same message). */
+  async start(spec: ExperimentSpec): Promise<void> {
+    this.dispose();
+    const gen = ++this.generation;
+    const s = this.store;
+    s.setSpec(spec);
+    s.setPlaying(false);
+    s.setModel(null);
+    s.setPhase("loading");
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+      type: "module",
+      name: "lab-training",
+    });
+    this.worker = worker;
+    const api = Comlink.wrap<LabWorkerApi>(worker);
+    this.api = api;
+    // A worker whose script fails to load or throws at top level never answers: say so instead of waiting.
+    const died = new Promise<never>((_, reject) => {
+      worker.addEventListener("error", (ev) => {
+        ev.preventDefault();
+        reject(new Error(`the training worker stopped: ${ev.message || "its script failed to load"}`));
+      });
+    });
+    const onUpdate = Comlink.proxy((updates: RunUpdate[]) => {
+      if (gen === this.generation) this.apply(updates);
+    });
+    try {
+      const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
+      const info = await Promise.race([api.init(spec, onUpdate, base), died]);
+      if (gen !== this.generation) return;
+      const speed = this.store.speed;
+      if (speed) api.setSpeed(speed);
+      s.setModel(info.model);
+      if (info.notices.length) s.setNotice(info.notices.join(" "));
+      s.setPhase("ready");
+    } catch (e) {
+      if (gen !== this.generation) return;
+      s.setPhase("error", message(e));
+      this.dispose();
+      throw e;
+    }
+  }
+
+  play(): void {
+    if (!this.api || this.store.phase !== "ready") return;
+    this.store.setPlaying(true);
+    void this.api.play();
+  }
+
+  pause(): void {
+    this.store.setPlaying(false);
+    void this.api?.pause();
+  }
+
+  async stepOnce(): Promise<void> {
+    const api = this.need();
+    this.store.setPlaying(false);
+    await api.stepOnce();
+  }
+
+  async reset(): Promise<void> {
+    const api = this.need();
+    this.store.setPlaying(false);
+    await api.reset();
+    this.store.clearProgress();
+  }
+
+  setSpeed(stepsPerSecond: number): void {
+    if (!Number.isFinite(stepsPerSecond) || stepsPerSecond < 0)
+      throw new RangeError(`speed must be ≥ 0 steps/s, got ${stepsPerSecond}`);
+    this.store.setSpeed(stepsPerSecond);
+    void this.api?.setSpeed(stepsPerSecond);
+  }
+
+  async addRun(spec: RunSpec): Promise<void> {
+    const api = this.need();
+    if (this.store.runs[spec.id]) throw new RangeError(`a run "${spec.id}" already exists`);
+    this.store.upsertRun(spec);
+    try {
+      await api.addRun(spec);
+    } catch (e) {
+      this.store.removeRun(spec.id);
+      throw e;
+    }
+  }
+
+  removeRun(runId: string): void {
+    this.store.removeRun(runId);
+    void this.api?.removeRun(runId);
+  }
+
+  async forkRun(runId: string, spec: RunSpec): Promise<void> {
+    const api = this.need();
+    await api.forkRun(runId, spec);
+    // The worker has the fork at the source's step; points it has not sent yet come with the fork's updates.
+    const src = this.store.runs[runId];
+    this.store.upsertRun(spec);
+    if (src)
+      this.store.restoreRuns([
+        {
+          spec,
+          status: src.status === "error" ? "paused" : src.status,
+          step: src.step,
+          history: src.history,
+          markers: src.markers.map((m) => ({ ...m, runId: spec.id })),
+          samples: src.samples,
+          error: null,
+        },
+      ]);
+  }
+
+  async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+    await this.need().setConfig(runId, patch);
+    this.store.setRunConfig(runId, patch);
+  }
+
+  exportCheckpoint(runId: string): Promise<Uint8Array> {
+    return this.need().exportCheckpoint(runId);
+  }
+
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
+    return this.need().loadRunCheckpoint(runId, bytes, at);
+  }
+
+  simulateDeviceLoss(): void {
+    void this.api?.simulateDeviceLoss();
+  }
+
+  dispose(): void {
+    this.generation++;
+    if (this.api) this.api[Comlink.releaseProxy]();
+    this.worker?.terminate();
+    this.worker = null;
+    this.api = null;
+  }
+
+  private need(): Comlink.Remote<LabWorkerApi> {
+    if (!this.api || this.store.phase !== "ready")
+      throw new Error("the lab is not ready yet (the training worker is still loading or failed to start)");
+    return this.api;
+  }
+
+  private apply(updates: RunUpdate[]): void {
+    const now = performance.now();
+    this.stats.updates++;
+    this.stats.firstUpdateAt ??= now;
+    this.stats.lastUpdateAt = now;
+    const s = this.store;
+    s.applyUpdates(updates);
+    const notices = updates.flatMap((u) => (u.notice ? [u.notice] : []));
+    if (notices.length) s.setNotice([...new Set(notices)].join(" "));
+    // The worker stops by itself when no run can step any more (all in error).
+    const runs = Object.values(this.store.runs);
+    if (s.playing && runs.length > 0 && runs.every((r) => r.status === "error")) s.setPlaying(false);
+  }
+}
+
+/** The page's one client (the lab has one worker). */
+export const labClient = new LabClient();

@@ -1,0 +1,44 @@
+/**
+ * A preference dataset (src/tasks/preferences.ts JSONL format) as a DPO PreferenceSource: the train split's
+ * pairs encoded (prompt with BOS, completions with EOS) and served in a seeded order. Shared by the training
+ * worker (which fetches the file) and the CLI (which reads it).
+ */
+import type { PreferenceSource } from "../algorithms/dpo";
+import { shuffledPrompts } from "../algorithms/run";
+import { PreferenceFormatError, parsePreferencesJsonl } from "../tasks/preferences";
+import type { Tokenizer } from "../tokenizer/tokenizer";
+
+/**
+ * Parse and encode a preference file's text; `name` (path or URL) appears in errors.
+ * @throws PreferenceFormatError on a malformed line or a file without train pairs.
+ */
+export function preferenceSource(text: string, tok: Tokenizer, seed: number, name: string): PreferenceSource {
+  let rows: ReturnType<typeof parsePreferencesJsonl>;
+  try {
+    rows = parsePreferencesJsonl(text);
+  } catch (e) {
+    throw new PreferenceFormatError(`${name}: ${e instanceof Error ? e.message : e}`);
+  }
+  const pairs = rows
+    .filter((r) => r.split === "train")
+    .map((r) => ({
+      prompt: tok.encode(r.prompt, { bos: true }),
+      chosen: tok.encode(r.chosen, { eos: true }),
+      rejected: tok.encode(r.rejected, { eos: true }),
+    }));
+  if (!pairs.length) throw new PreferenceFormatError(`${name}: no train pairs`);
+  // A seeded order over pair indices (the same shuffling as prompts).
+  const order = shuffledPrompts(
+    pairs.map((_, i) => [i]),
+    seed,
+  );
+  return {
+    size: pairs.length,
+    maxPrompt: Math.max(...pairs.map((p) => p.prompt.length)),
+    maxCompletion: Math.max(...pairs.map((p) => Math.max(p.chosen.length, p.rejected.length))),
+    batch(step, n) {
+      const ids = order.batch(step, n).map((x) => x[0]);
+      return { pairs: ids.map((i) => pairs[i]), ids };
+    },
+  };
+}

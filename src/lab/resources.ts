@@ -1,0 +1,143 @@
+/**
+ * What every run of an experiment shares, loaded once by the training worker: the task, its tokenizer, the
+ * start model (the shipped SFT checkpoint or a fresh seeded preset) and the task's preference dataset (DPO
+ * offline). Files are fetched from `<baseUrl>models/<task>/…` (Vite `base: "./"`: the page passes its own base,
+ * so the same code works in `vite dev`, in the built app and under any sub-path). CPU only: no GPU here.
+ */
+import type { PreferenceSource } from "../algorithms/dpo";
+import { loadCheckpoint } from "../model/checkpoint";
+import { type GPTConfig, PRESETS, type PresetName, preset } from "../model/config";
+import { initParams, paramLayout } from "../model/params";
+import { loadTask, type Task } from "../tasks";
+import { loadTokenizer, type Tokenizer } from "../tokenizer/tokenizer";
+import { Rng } from "../util/rng";
+import { preferenceSource } from "./preferences";
+import type { ExperimentSpec } from "./protocol";
+
+/** The start model: flat parameters in paramLayout(config) order. */
+export interface StartModel {
+  config: GPTConfig;
+  params: Float32Array;
+  /** Where it came from, e.g. "models/sentiment/sft.safetensors" or "tiny (random init, seed 0)". */
+  source: string;
+  /** Tokenizer reference written into exported checkpoints. */
+  tokenizerRef: string;
+}
+
+export interface LabResources {
+  task: Task;
+  tokenizer: Tokenizer;
+  start: StartModel;
+  /** The task's preference dataset, or null when none is shipped (DPO then trains online). */
+  prefs: PreferenceSource | null;
+  /** What the user should be told (fallbacks taken). */
+  notices: string[];
+}
+
+/** A start-up failure with the file or step named (shown on the page as is). */
+export class LabLoadError extends Error {
+  override readonly name = "LabLoadError";
+}
+
+/** The preset a missing shipped checkpoint falls back to. */
+export const FALLBACK_PRESET: PresetName = "tiny";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Fetch a shipped file; null when it is not there (HTTP 404, or an HTML page, which is what a dev server's SPA
+ * fallback answers for a missing path). @throws LabLoadError on a network failure or another HTTP error.
+ */
+async function fetchOptional(url: URL, fetchFn: typeof fetch): Promise<Response | null> {
+  let res: Response;
+  try {
+    res = await fetchFn(url);
+  } catch (e) {
+    throw new LabLoadError(`could not fetch ${url.pathname}: ${message(e)}`);
+  }
+  if (res.status === 404 || (res.headers.get("content-type") ?? "").includes("text/html")) return null;
+  if (!res.ok) throw new LabLoadError(`could not fetch ${url.pathname}: HTTP ${res.status}`);
+  return res;
+}
+
+/** A fresh seeded init of a preset with the tokenizer's vocabulary (same seed → same weights). */
+export function presetStart(
+  name: PresetName,
+  tok: Tokenizer,
+  seed: number,
+  tokenizerRef: string,
+): StartModel {
+  const config = preset(name, { vocabSize: tok.vocabSize });
+  const rng = new Rng(seed);
+  return {
+    config,
+    params: initParams(paramLayout(config), () => rng.normal()),
+    source: `${name} (random init, seed ${seed})`,
+    tokenizerRef,
+  };
+}
+
+/**
+ * Load everything the experiment's runs share.
+ * @throws LabLoadError naming the file or setting at fault.
+ */
+export async function loadResources(
+  spec: ExperimentSpec,
+  baseUrl: string,
+  fetchFn: typeof fetch = fetch,
+): Promise<LabResources> {
+  const notices: string[] = [];
+  const dir = `models/${spec.task}/`;
+  const url = (file: string) => new URL(dir + file, baseUrl);
+  let task: Task;
+  try {
+    task = await loadTask(spec.task);
+  } catch (e) {
+    throw new LabLoadError(`task "${spec.task}" could not be loaded: ${message(e)}`);
+  }
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = await loadTokenizer(new URL(task.tokenizerPath, baseUrl), fetchFn);
+  } catch (e) {
+    throw new LabLoadError(`the ${task.id} tokenizer could not be loaded: ${message(e)}`);
+  }
+  const tokenizerRef = task.tokenizerPath;
+
+  let start: StartModel;
+  if (spec.model === "sft") {
+    const res = await fetchOptional(url("sft.safetensors"), fetchFn);
+    if (!res) {
+      start = presetStart(FALLBACK_PRESET, tokenizer, spec.seed, tokenizerRef);
+      notices.push(
+        `The shipped model ${dir}sft.safetensors is missing, so the runs start from a fresh ${FALLBACK_PRESET} model (random init): expect gibberish until it learns.`,
+      );
+    } else {
+      try {
+        const ck = loadCheckpoint(new Uint8Array(await res.arrayBuffer()));
+        if (ck.config.vocabSize !== tokenizer.vocabSize)
+          throw new Error(`vocabulary ${ck.config.vocabSize} ≠ the tokenizer's ${tokenizer.vocabSize}`);
+        start = { config: ck.config, params: ck.params, source: `${dir}sft.safetensors`, tokenizerRef };
+      } catch (e) {
+        throw new LabLoadError(`${dir}sft.safetensors is not a usable checkpoint: ${message(e)}`);
+      }
+    }
+  } else if (spec.model in PRESETS) {
+    start = presetStart(spec.model, tokenizer, spec.seed, tokenizerRef);
+  } else {
+    throw new LabLoadError(`unknown model "${spec.model}" (sft, ${Object.keys(PRESETS).join(", ")})`);
+  }
+
+  let prefs: PreferenceSource | null = null;
+  const prefRes = await fetchOptional(url("preferences.jsonl"), fetchFn);
+  if (prefRes) {
+    try {
+      prefs = preferenceSource(await prefRes.text(), tokenizer, spec.seed, `${dir}preferences.jsonl`);
+    } catch (e) {
+      throw new LabLoadError(message(e));
+    }
+  } else if (spec.runs.some((r) => r.algo === "dpo" && r.config.mode === undefined))
+    notices.push(
+      `No preference dataset at ${dir}preferences.jsonl: DPO trains online (pairs sampled from the policy, labelled by the simulated annotator).`,
+    );
+  return { task, tokenizer, start, prefs, notices };
+}

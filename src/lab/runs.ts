@@ -1,0 +1,214 @@
+/**
+ * The worker's runs on the GPU: each run has its own policy (a copy of the start weights) and its own
+ * optimizer; every run that needs one shares one frozen reference model (the same start weights, never
+ * written: forward passes only). {@link LabRuns} is the scheduler's RunFactory: it creates, forks and restores
+ * runs and keeps a CPU checkpoint of each run every {@link CHECKPOINT_EVERY} steps, from which the runs are
+ * rebuilt on a new device after the old one is lost.
+ */
+import type { AlgorithmRun, RunEnv } from "../algorithms/run";
+import type { GpuContext } from "../gpu/context";
+import { loadCheckpoint, saveCheckpoint } from "../model/checkpoint";
+import type { AdamWState } from "../model/optimizer";
+import { GptWeights } from "../model/weights";
+import { buildEnv } from "./environment";
+import type { RunSpec, SettingValue } from "./protocol";
+import { algorithm } from "./registry";
+import type { LabResources } from "./resources";
+import { sampleViews } from "./samples";
+import type { Restored, RunFactory, SchedRun, StepOutput } from "./scheduler";
+
+/**
+ * Steps between CPU checkpoints (policy weights + AdamW moments, downloaded). After a lost device a run loses
+ * at most this many steps. On the `tiny` model a checkpoint is ~10 MB of readback, a few ms on a real GPU.
+ */
+export const CHECKPOINT_EVERY = 10;
+
+/** A run's state on the CPU. */
+export interface RunCheckpoint {
+  step: number;
+  params: Float32Array;
+  optimizer: AdamWState | null;
+}
+
+/** One algorithm run with its environment (policy weights) and the tokenizer for sample views. */
+export class LabRun implements SchedRun {
+  constructor(
+    readonly env: RunEnv,
+    readonly run: AlgorithmRun,
+    private readonly res: LabResources,
+  ) {}
+
+  get config(): Record<string, SettingValue> {
+    return this.run.config;
+  }
+
+  async step(): Promise<StepOutput> {
+    const r = await this.run.step();
+    const { rollout, advantages } = r;
+    const tok = this.res.tokenizer;
+    return {
+      step: r.step,
+      metrics: r.metrics,
+      samples: rollout ? () => sampleViews(rollout, tok, advantages) : undefined,
+    };
+  }
+
+  setConfig(patch: Record<string, SettingValue>): void {
+    this.run.setConfig(patch);
+  }
+
+  /** Download the run's state (between steps). */
+  async checkpoint(): Promise<RunCheckpoint> {
+    const step = this.run.stepsDone;
+    const [params, optimizer] = await Promise.all([
+      this.env.policy.download(),
+      this.run.optimizer ? this.run.optimizer.exportState() : Promise.resolve(null),
+    ]);
+    return { step, params, optimizer };
+  }
+
+  /** Load a checkpoint into this (fresh) run. */
+  load(ck: RunCheckpoint): void {
+    this.env.policy.upload(ck.params);
+    if (ck.optimizer && this.run.optimizer) this.run.optimizer.importState(ck.optimizer);
+    this.run.resumeAt(ck.step);
+  }
+
+  /** The policy as safetensors bytes, with the run's settings in the metadata. */
+  async safetensors(spec: RunSpec, seed: number): Promise<Uint8Array> {
+    const params = await this.env.policy.download();
+    return saveCheckpoint({
+      config: this.env.policy.config,
+      params,
+      tokenizer: this.res.start.tokenizerRef,
+      info: {
+        task: this.res.task.id,
+        algo: spec.algo,
+        run: spec.label,
+        steps: String(this.run.stepsDone),
+        seed: String(seed),
+        start: this.res.start.source,
+        settings: JSON.stringify(this.run.config),
+      },
+    });
+  }
+
+  destroy(): void {
+    this.run.destroy();
+    this.env.policy.destroy();
+  }
+}
+
+export class LabRuns implements RunFactory {
+  private ref: GptWeights;
+  private readonly checkpoints = new Map<string, RunCheckpoint>();
+
+  constructor(
+    private ctx: GpuContext,
+    readonly res: LabResources,
+    readonly seed: number,
+  ) {
+    this.ref = new GptWeights(ctx, res.start.config, res.start.params);
+  }
+
+  /** The settings a run starts with: DPO without a shipped dataset trains online unless told otherwise. */
+  effectiveConfig(spec: RunSpec): Record<string, SettingValue> {
+    if (spec.algo === "dpo" && !this.res.prefs && spec.config.mode === undefined)
+      return { ...spec.config, mode: "online" };
+    return spec.config;
+  }
+
+  async create(spec: RunSpec): Promise<LabRun> {
+    const info = algorithm(spec.algo);
+    const { task, tokenizer, start } = this.res;
+    const env = buildEnv({
+      ctx: this.ctx,
+      task,
+      tokenizer,
+      config: start.config,
+      params: start.params,
+      seed: this.seed,
+      withRef: false,
+    });
+    const full: RunEnv = { ...env, ref: info.needsRef ? this.ref : null };
+    try {
+      return new LabRun(full, info.create(full, this.effectiveConfig(spec), this.res.prefs), this.res);
+    } catch (e) {
+      env.policy.destroy();
+      throw e;
+    }
+  }
+
+  /**
+   * A copy of `source`: its weights and AdamW moments (copied on the GPU), its step count (so prompts and
+   * sampler seeds continue) and its effective settings (e.g. adaptive-KL β), except the settings `spec`
+   * changes relative to `sourceSpec`. Run-local extras such as REINFORCE's moving baseline restart.
+   */
+  async fork(source: SchedRun, sourceSpec: RunSpec, spec: RunSpec): Promise<LabRun> {
+    const src = source as LabRun;
+    const changed = Object.entries(spec.config).filter(([k, v]) => sourceSpec.config[k] !== v);
+    const config = { ...src.run.config, ...Object.fromEntries(changed) };
+    const run = await this.create({ ...spec, config });
+    this.ctx.copy(src.env.policy.params.flat, run.env.policy.params.flat);
+    if (src.run.optimizer && run.run.optimizer) run.run.optimizer.copyFrom(src.run.optimizer);
+    run.run.resumeAt(src.run.stepsDone);
+    this.checkpoints.set(spec.id, await run.checkpoint());
+    return run;
+  }
+
+  async afterStep(runId: string, run: SchedRun, out: StepOutput): Promise<void> {
+    if (out.step % CHECKPOINT_EVERY === 0) this.checkpoints.set(runId, await (run as LabRun).checkpoint());
+  }
+
+  forget(runId: string): void {
+    this.checkpoints.delete(runId);
+  }
+
+  /** The step a run would resume after (its last checkpoint; 0 = the start model). */
+  checkpointStep(runId: string): number {
+    return this.checkpoints.get(runId)?.step ?? 0;
+  }
+
+  /**
+   * Load a saved policy (safetensors) into a run and continue it after `step`; the AdamW moments restart.
+   * A CPU checkpoint is taken at once, so a lost device later resumes from here, not from the start model.
+   * @throws SafetensorsError / RangeError when the file does not fit the start model.
+   */
+  async loadSaved(runId: string, run: SchedRun, bytes: Uint8Array, step: number): Promise<void> {
+    const r = run as LabRun;
+    const ck = loadCheckpoint(bytes);
+    const want = JSON.stringify(this.res.start.config);
+    if (JSON.stringify(ck.config) !== want)
+      throw new RangeError(
+        `the saved checkpoint's model ${JSON.stringify(ck.config)} is not the start model ${want}`,
+      );
+    r.env.policy.upload(ck.params);
+    r.run.optimizer?.reset();
+    r.run.resumeAt(step);
+    this.checkpoints.set(runId, await r.checkpoint());
+  }
+
+  /** Move to a new device (the old one is lost): the shared reference is uploaded again. */
+  rebind(ctx: GpuContext): void {
+    try {
+      this.ref.destroy();
+    } catch {
+      // Its device is gone.
+    }
+    this.ctx = ctx;
+    this.ref = new GptWeights(ctx, this.res.start.config, this.res.start.params);
+  }
+
+  /** A run rebuilt from its last checkpoint (or from the start model when it has none yet). */
+  async restore(spec: RunSpec): Promise<Restored> {
+    const run = await this.create(spec);
+    const ck = this.checkpoints.get(spec.id);
+    if (ck) run.load(ck);
+    return { run, step: ck?.step ?? 0 };
+  }
+
+  destroy(): void {
+    this.ref.destroy();
+    this.checkpoints.clear();
+  }
+}

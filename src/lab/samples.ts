@@ -1,0 +1,45 @@
+/**
+ * A step's completions as the page's sample views: per token its text, log-prob and probability at the
+ * sampling temperature τ, per-token KL (k1 = log π − log π_ref), entropy, and the advantage the update used
+ * (when the algorithm has one per token). The ratio π_θ/π_old is not measured after the update (it would cost
+ * another forward pass), so it is null.
+ */
+import type { Rollout } from "../algorithms/rollout";
+import type { Tokenizer } from "../tokenizer/tokenizer";
+import type { SampleView, TokenView } from "./protocol";
+import { promptText } from "./task_rewards";
+
+/** Completions sent per run and update: the first rows of the batch (GRPO/RLOO: whole groups of one prompt). */
+export const SAMPLE_LIMIT = 8;
+
+/**
+ * Views of the first `limit` rows of a rollout.
+ * @param advantages per completion token [B·S] (completion layout), when the algorithm has them.
+ */
+export function sampleViews(
+  r: Rollout,
+  tok: Tokenizer,
+  advantages?: ArrayLike<number>,
+  limit = SAMPLE_LIMIT,
+): SampleView[] {
+  const { S } = r.seq;
+  const rows = Math.min(limit, r.completions.length);
+  const out: SampleView[] = [];
+  for (let b = 0; b < rows; b++) {
+    const completion: TokenView[] = r.completions[b].map((id, j) => {
+      const i = b * S + j;
+      const logp = r.logpOld[i];
+      return {
+        text: tok.idToToken(id) ?? "<unk>",
+        logp,
+        prob: Math.exp(logp),
+        advantage: advantages ? advantages[i] : null,
+        ratio: null,
+        kl: logp - r.logpRef[i],
+        entropy: r.entropy[i],
+      };
+    });
+    out.push({ prompt: promptText(r.prompts[b], tok), completion, reward: r.reward[b], gold: r.gold[b] });
+  }
+  return out;
+}

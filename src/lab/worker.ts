@@ -1,0 +1,179 @@
+/**
+ * The training worker (a dedicated module Web Worker, exposed with comlink as {@link LabWorkerApi}). It owns
+ * its own GPU device, the shared resources (task, tokenizer, start model, preference data) and the runs; the
+ * {@link Scheduler} steps them round-robin and sends small batched RunUpdates to the page. The page never
+ * waits on training: every GPU call happens here.
+ *
+ * A lost device (driver reset, GPU process crash) is re-acquired and every run is rebuilt from its last CPU
+ * checkpoint (runs.ts, every CHECKPOINT_EVERY steps); the page is told where each run resumed. If no device can
+ * be had again, every run goes to "error" with the reason.
+ */
+import * as Comlink from "comlink";
+import type { GpuContext } from "../gpu/context";
+import { acquireGpu } from "../gpu/device";
+import { GpuDeviceLostError } from "../gpu/errors";
+import type {
+  ExperimentSpec,
+  LabWorkerApi,
+  RunCounters,
+  RunSpec,
+  RunUpdate,
+  SettingValue,
+  WorkerInfo,
+} from "./protocol";
+import { algorithm } from "./registry";
+import { loadResources } from "./resources";
+import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
+import { Scheduler } from "./scheduler";
+
+/** Tries to get a device back after a loss, with this many ms between them. */
+const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+class LabWorker implements LabWorkerApi {
+  private ctx: GpuContext | null = null;
+  private runs: LabRuns | null = null;
+  private scheduler: Scheduler | null = null;
+  private spec: ExperimentSpec | null = null;
+  private recovering = false;
+
+  async init(spec: ExperimentSpec, onUpdate: (u: RunUpdate[]) => void, baseUrl: string): Promise<WorkerInfo> {
+    if (this.scheduler) throw new Error("the training worker is already initialised");
+    let ctx: GpuContext;
+    try {
+      ctx = await acquireGpu();
+    } catch (e) {
+      throw new Error(`The training worker could not get a GPU device: ${message(e)}`);
+    }
+    let res: Awaited<ReturnType<typeof loadResources>>;
+    try {
+      res = await loadResources(spec, baseUrl);
+    } catch (e) {
+      ctx.destroy();
+      throw e;
+    }
+    this.ctx = ctx;
+    this.spec = spec;
+    const runs = new LabRuns(ctx, res, spec.seed);
+    this.runs = runs;
+    this.scheduler = new Scheduler({
+      factory: runs,
+      onUpdate,
+      fieldLabel: (s, key) => algorithm(s.algo).fields.find((f) => f.key === key)?.label ?? key,
+      isDeviceLoss: (e) => e instanceof GpuDeviceLostError || this.ctx?.lostError != null,
+    });
+    this.watch(ctx);
+    for (const r of spec.runs) await this.scheduler.addRun(r, true);
+    return {
+      adapter: ctx.adapter,
+      model: res.start.source,
+      vocabSize: res.tokenizer.vocabSize,
+      notices: res.notices,
+    };
+  }
+
+  play(): void {
+    this.sched().play();
+  }
+
+  pause(): void {
+    this.sched().pause();
+  }
+
+  stepOnce(): Promise<void> {
+    return this.sched().stepOnce();
+  }
+
+  reset(): Promise<void> {
+    return this.sched().reset();
+  }
+
+  setSpeed(stepsPerSecond: number): void {
+    this.sched().setSpeed(stepsPerSecond);
+  }
+
+  addRun(run: RunSpec): Promise<void> {
+    return this.sched().addRun(run);
+  }
+
+  removeRun(runId: string): void {
+    this.sched().removeRun(runId);
+  }
+
+  forkRun(runId: string, run: RunSpec): Promise<void> {
+    return this.sched().forkRun(runId, run);
+  }
+
+  setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+    return this.sched().setConfig(runId, patch);
+  }
+
+  async exportCheckpoint(runId: string): Promise<Uint8Array> {
+    const s = this.sched();
+    const run = s.runOf(runId) as LabRun | null;
+    const spec = s.specOf(runId);
+    if (!run || !spec) throw new RangeError(`no run "${runId}" with weights to export`);
+    const bytes = await run.safetensors(spec, this.spec?.seed ?? 0);
+    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+  }
+
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
+    const runs = this.runs;
+    if (!runs) throw new Error("the training worker is not initialised (init() first)");
+    return this.sched().resumeRun(runId, at, (run) => runs.loadSaved(runId, run, bytes, at.step));
+  }
+
+  simulateDeviceLoss(): void {
+    this.ctx?.device.destroy();
+  }
+
+  private sched(): Scheduler {
+    if (!this.scheduler) throw new Error("the training worker is not initialised (init() first)");
+    return this.scheduler;
+  }
+
+  /** Recover when this device is lost. */
+  private watch(ctx: GpuContext): void {
+    void ctx.lost.then((e) => {
+      if (this.ctx === ctx) void this.recover(e);
+    });
+  }
+
+  private async recover(lost: GpuDeviceLostError): Promise<void> {
+    const s = this.scheduler;
+    const runs = this.runs;
+    if (!s || !runs || this.recovering) return;
+    this.recovering = true;
+    s.halt();
+    let ctx: GpuContext | null = null;
+    let why = "";
+    for (const delay of REACQUIRE_DELAYS_MS) {
+      await new Promise((r) => setTimeout(r, delay));
+      try {
+        ctx = await acquireGpu();
+        break;
+      } catch (e) {
+        why = message(e);
+      }
+    }
+    if (!ctx) {
+      s.failAll(`${lost.message}; no GPU device could be had again (${why}). Reload the page to retry.`);
+      this.recovering = false;
+      return;
+    }
+    this.ctx = ctx;
+    runs.rebind(ctx);
+    this.watch(ctx);
+    await s.recover(
+      (spec) => runs.restore(spec),
+      (_spec, step) => ({
+        marker: `GPU lost: resumed from step ${step}`,
+        notice: `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
+      }),
+    );
+    this.recovering = false;
+  }
+}
+
+Comlink.expose(new LabWorker());

@@ -1,0 +1,152 @@
+/**
+ * The worker's runtime on a real WebGPU device (Dawn; SwiftShader without a GPU), without the worker: shared
+ * resources loaded through a fetch over public/, the opening PPO/DPO/GRPO runs stepped by the scheduler,
+ * sample views, fork (weights + AdamW moments + step), CPU checkpoints and restore, safetensors export and
+ * load, and the clear start-up errors.
+ */
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { testExperiment } from "../../src/lab/defaults";
+import type { ExperimentSpec, RunUpdate } from "../../src/lab/protocol";
+import { LabLoadError, loadResources } from "../../src/lab/resources";
+import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "../../src/lab/runs";
+import { Scheduler } from "../../src/lab/scheduler";
+import { loadCheckpoint } from "../../src/model/checkpoint";
+import { testGpu } from "../helpers/gpu";
+
+const BASE = "http://lab.test/";
+
+/** fetch over public/ (404 for missing files), as the page's static server answers. */
+const publicFetch = (async (input: RequestInfo | URL) => {
+  const url = new URL(String(input));
+  try {
+    const bytes = await readFile(`public${url.pathname}`);
+    return new Response(bytes, { status: 200, headers: { "content-type": "application/octet-stream" } });
+  } catch {
+    return new Response("not found", { status: 404 });
+  }
+}) as typeof fetch;
+
+async function setup(spec: ExperimentSpec = testExperiment()) {
+  const ctx = await testGpu();
+  const res = await loadResources(spec, BASE, publicFetch);
+  const runs = new LabRuns(ctx, res, spec.seed);
+  const updates: RunUpdate[] = [];
+  const s = new Scheduler({ factory: runs, onUpdate: (u) => updates.push(...u), flushMs: 0 });
+  for (const r of spec.runs) await s.addRun(r, true);
+  return { ctx, res, runs, s, updates, spec };
+}
+
+describe("lab runtime (GPU)", () => {
+  it("loads the test experiment and steps PPO, DPO and GRPO with finite metrics and sample views", async () => {
+    const t = await setup();
+    expect(t.res.start.source).toBe("nano (random init, seed 0)");
+    expect(t.res.notices.join(" ")).toMatch(/DPO trains online/);
+    expect(t.runs.effectiveConfig(t.spec.runs[1]).mode).toBe("online");
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    t.s.flush();
+    for (const r of t.spec.runs) {
+      const mine = t.updates.filter((u) => u.runId === r.id);
+      const pts = mine.flatMap((u) => u.points);
+      expect(
+        pts.map((p) => p.step),
+        r.id,
+      ).toEqual([1, 2]);
+      for (const p of pts)
+        for (const k of ["reward", "objective/kl", "entropy"])
+          expect(Number.isFinite(p.metrics[k]), k).toBe(true);
+      expect(mine.at(-1)?.status).toBe("paused");
+      const samples = mine.flatMap((u) => u.samples ?? []);
+      expect(samples.length).toBeGreaterThan(0);
+      const tok = samples[0].completion[0];
+      expect(tok.prob).toBeCloseTo(Math.exp(tok.logp), 6);
+      expect(Number.isFinite(tok.kl) && Number.isFinite(tok.entropy)).toBe(true);
+      expect(tok.ratio).toBeNull();
+      // PPO and GRPO send the update's advantages; DPO has none.
+      if (r.algo === "dpo") expect(tok.advantage).toBeNull();
+      else expect(typeof tok.advantage).toBe("number");
+      expect(samples[0].prompt).toMatch(/^\d\d\+\d\d=$/);
+    }
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it("fork copies weights, AdamW moments and the step; checkpoints restore a run exactly", async () => {
+    const t = await setup({ ...testExperiment(), runs: [testExperiment().runs[2]] });
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    const src = t.s.runOf("grpo-1") as LabRun;
+    const spec = { ...t.spec.runs[0], id: "grpo-2", label: "GRPO fork" };
+    await t.s.forkRun("grpo-1", spec);
+    const fork = t.s.runOf("grpo-2") as LabRun;
+    expect(fork.run.stepsDone).toBe(2);
+    const [a, b] = await Promise.all([src.checkpoint(), fork.checkpoint()]);
+    expect(b.params).toEqual(a.params);
+    expect(b.optimizer?.t).toBe(a.optimizer?.t);
+    expect(b.optimizer?.m).toEqual(a.optimizer?.m);
+    // The fork's next step is step 3 with the same prompts and seed as its source's step 3.
+    await t.s.stepOnce();
+    t.s.flush();
+    const p3 = (id: string) =>
+      t.updates.flatMap((u) => (u.runId === id ? u.points : [])).find((p) => p.step === 3);
+    expect(p3("grpo-2")?.metrics.reward).toBeCloseTo(p3("grpo-1")?.metrics.reward ?? Number.NaN, 5);
+
+    // Restore from the checkpoint the fork took: same weights, same step.
+    expect(t.runs.checkpointStep("grpo-2")).toBe(2);
+    const restored = await t.runs.restore(spec);
+    expect(restored.step).toBe(2);
+    expect((await (restored.run as LabRun).checkpoint()).params).toEqual(b.params);
+    restored.run.destroy();
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it(`checkpoints every ${CHECKPOINT_EVERY} steps; safetensors export loads back into a run`, async () => {
+    const t = await setup({ ...testExperiment(), runs: [testExperiment().runs[0]] });
+    for (let i = 0; i < CHECKPOINT_EVERY; i++) await t.s.stepOnce();
+    expect(t.runs.checkpointStep("ppo-1")).toBe(CHECKPOINT_EVERY);
+    const run = t.s.runOf("ppo-1") as LabRun;
+    const bytes = await run.safetensors(t.spec.runs[0], 0);
+    const ck = loadCheckpoint(bytes);
+    expect(ck.info).toMatchObject({ task: "arithmetic", algo: "ppo", steps: String(CHECKPOINT_EVERY) });
+    expect(ck.params).toEqual((await run.checkpoint()).params);
+
+    await t.s.reset();
+    expect(t.runs.checkpointStep("ppo-1")).toBe(0);
+    await t.s.resumeRun("ppo-1", { step: 10, samples: 20, tokens: 80 }, (r) =>
+      t.runs.loadSaved("ppo-1", r, bytes, 10),
+    );
+    const again = t.s.runOf("ppo-1") as LabRun;
+    expect(again.run.stepsDone).toBe(10);
+    expect((await again.checkpoint()).params).toEqual(ck.params);
+    expect(t.runs.checkpointStep("ppo-1")).toBe(10);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it("start-up errors name what is wrong; infeasible runs start in error, the others run", async () => {
+    await expect(
+      loadResources({ ...testExperiment(), task: "nope" as "arithmetic" }, BASE, publicFetch),
+    ).rejects.toThrow(LabLoadError);
+    const missing = (async () => new Response("", { status: 404 })) as unknown as typeof fetch;
+    await expect(loadResources(testExperiment(), BASE, missing)).rejects.toThrow(
+      /tokenizer could not be loaded/,
+    );
+    // sentiment prompts do not fit nano's 32-token context: that run is in error, the other is fine.
+    const t = await setup({
+      task: "sentiment",
+      model: "nano",
+      seed: 0,
+      runs: [
+        { id: "a", algo: "grpo", label: "GRPO", config: { maxNewTokens: 30 } },
+        { id: "b", algo: "bon", label: "BoN", config: { maxNewTokens: 1, batchPrompts: 1, n: 2 } },
+      ],
+    });
+    t.s.flush();
+    const a = t.updates.find((u) => u.runId === "a");
+    expect(a?.status).toBe("error");
+    expect(a?.error).toMatch(/GRPO could not start: .*context length/);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+});

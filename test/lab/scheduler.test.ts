@@ -1,0 +1,314 @@
+/**
+ * The scheduler's logic with fake runs (no GPU): round-robin fairness, play/pause/step-once, markers on
+ * settings changes, error isolation, update batching, fork, reset, resume and device-loss recovery.
+ */
+import { describe, expect, it } from "vitest";
+import { NonFiniteMetricError } from "../../src/algorithms/run";
+import type { RunSpec, RunUpdate, SettingValue } from "../../src/lab/protocol";
+import { type RunFactory, type SchedRun, Scheduler, type StepOutput } from "../../src/lab/scheduler";
+
+/** Every step of every fake run, in order: "id:step". */
+type Log = string[];
+
+class FakeRun implements SchedRun {
+  config: Record<string, SettingValue>;
+  steps = 0;
+  destroyed = false;
+  /** Throw at this step (1-based). */
+  failAt: number | null = null;
+  lost = false;
+  constructor(
+    readonly id: string,
+    config: Record<string, SettingValue>,
+    private readonly log: Log,
+    private readonly ms = 1,
+  ) {
+    this.config = { beta: 0.05, lr: 1e-4, ...config };
+    if (this.config.lr === -1) throw new RangeError(`${id}.lr must be ≥ 0`);
+  }
+  async step(): Promise<StepOutput> {
+    const step = this.steps + 1;
+    await new Promise((r) => setTimeout(r, this.ms));
+    if (this.lost) throw new Error("DEVICE LOST");
+    if (this.failAt === step) throw new NonFiniteMetricError("loss", step, Number.NaN);
+    this.steps = step;
+    this.log.push(`${this.id}:${step}`);
+    return {
+      step,
+      metrics: { reward: step, samples: 2, tokens: 10, beta: Number(this.config.beta) },
+      samples: () => [{ prompt: `p${step}`, completion: [], reward: step, gold: step }],
+    };
+  }
+  setConfig(patch: Record<string, SettingValue>): void {
+    if (patch.beta !== undefined && (typeof patch.beta !== "number" || patch.beta < 0))
+      throw new RangeError(`beta must be ≥ 0, got ${patch.beta}`);
+    this.config = { ...this.config, ...patch };
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+function setup(o: { flushMs?: number; ms?: number } = {}) {
+  const log: Log = [];
+  const updates: RunUpdate[][] = [];
+  const made: FakeRun[] = [];
+  const factory: RunFactory = {
+    async create(spec) {
+      const r = new FakeRun(spec.id, spec.config, log, o.ms);
+      made.push(r);
+      return r;
+    },
+    async fork(source, _s, spec) {
+      const src = source as FakeRun;
+      const r = new FakeRun(spec.id, { ...src.config, ...spec.config }, log, o.ms);
+      r.steps = src.steps;
+      made.push(r);
+      return r;
+    },
+  };
+  const s = new Scheduler({
+    factory,
+    onUpdate: (u) => updates.push(u),
+    flushMs: o.flushMs ?? 0,
+    fieldLabel: (_spec, k) => (k === "beta" ? "β" : k),
+    isDeviceLoss: (e) => e instanceof Error && e.message === "DEVICE LOST",
+  });
+  const all = () => updates.flat();
+  const last = (id: string) =>
+    all()
+      .filter((u) => u.runId === id)
+      .at(-1);
+  const points = (id: string) => all().flatMap((u) => (u.runId === id ? u.points : []));
+  return { s, log, updates, made, all, last, points };
+}
+
+const spec = (id: string, config: Record<string, SettingValue> = {}): RunSpec => ({
+  id,
+  algo: "ppo",
+  label: id.toUpperCase(),
+  config,
+});
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+const until = async (cond: () => boolean, ms = 5000) => {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error("timed out");
+    await tick(2);
+  }
+};
+
+describe("Scheduler", () => {
+  it("steps runs round-robin: no run is ever two steps ahead of another", async () => {
+    const t = setup();
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    t.s.play();
+    await until(() => t.log.length >= 30);
+    t.s.pause();
+    await tick(20);
+    const counts: Record<string, number> = { a: 0, b: 0, c: 0 };
+    for (const entry of t.log) {
+      counts[entry.split(":")[0]]++;
+      const v = Object.values(counts);
+      expect(Math.max(...v) - Math.min(...v)).toBeLessThanOrEqual(1);
+    }
+    expect(t.log.slice(0, 6)).toEqual(["a:1", "b:1", "c:1", "a:2", "b:2", "c:2"]);
+  });
+
+  it("pause stops stepping; stepOnce steps every run once and leaves the lab paused", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    expect(t.log).toEqual(["a:1", "b:1"]);
+    expect(t.s.isPlaying).toBe(false);
+    t.s.play();
+    await until(() => t.log.length >= 6);
+    t.s.pause();
+    await tick(20);
+    const n = t.log.length;
+    await tick(30);
+    expect(t.log.length).toBe(n);
+    t.s.flush();
+    expect(t.last("a")?.status).toBe("paused");
+  });
+
+  it("sends points with cumulative samples/tokens, the latest samples, and statuses", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "ready", step: 0, points: [] });
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    t.s.flush();
+    const pts = t.points("a");
+    expect(pts.map((p) => [p.step, p.samples, p.tokens])).toEqual([
+      [1, 2, 10],
+      [2, 4, 20],
+    ]);
+    expect(t.last("a")?.samples?.[0].prompt).toBe("p2");
+  });
+
+  it("batches updates: at most one onUpdate per flush interval", async () => {
+    const t = setup({ flushMs: 100, ms: 1 });
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    t.s.play();
+    const t0 = Date.now();
+    await tick(520);
+    t.s.pause();
+    const elapsed = Date.now() - t0;
+    expect(t.log.length).toBeGreaterThan(30);
+    // One flush may fire at once; then at most one per 100 ms.
+    expect(t.updates.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
+    await tick(150);
+    // Nothing is lost: every step's point arrives.
+    for (const id of ["a", "b", "c"])
+      expect(t.points(id).map((p) => p.step)).toEqual(
+        Array.from({ length: t.s.stepOf(id) ?? 0 }, (_, i) => i + 1),
+      );
+  });
+
+  it("setConfig mid-run applies at the next step and records a marker 'β old → new'", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    await t.s.setConfig("a", { beta: 0 });
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 3, label: "β 0.05 → 0" }]);
+    expect(t.points("a").map((p) => p.metrics.beta)).toEqual([0.05, 0.05, 0]);
+    expect(t.s.specOf("a")?.config).toEqual({ beta: 0 });
+  });
+
+  it("setConfig rejects an invalid value and keeps the settings; before step 1 it rebuilds the run", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    await t.s.setConfig("a", { lr: 0.5 });
+    expect(t.made.length).toBe(2);
+    expect(t.made[0].destroyed).toBe(true);
+    expect(t.s.runOf("a")?.config.lr).toBe(0.5);
+    await t.s.stepOnce();
+    await expect(t.s.setConfig("a", { beta: -1 })).rejects.toThrow(/beta must be ≥ 0/);
+    expect(t.s.runOf("a")?.config.beta).toBe(0.05);
+    await expect(t.s.setConfig("nope", { beta: 1 })).rejects.toThrow(/no run "nope"/);
+  });
+
+  it("a run with a non-finite metric pauses in error naming metric and step; the others go on", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    (t.s.runOf("a") as FakeRun).failAt = 3;
+    t.s.play();
+    await until(() => (t.s.stepOf("b") ?? 0) >= 8);
+    t.s.pause();
+    await tick(20);
+    t.s.flush();
+    expect(t.s.stepOf("a")).toBe(2);
+    const a = t.last("a");
+    expect(a?.status).toBe("error");
+    expect(a?.error).toMatch(/loss became NaN at step 3/);
+    expect(t.last("b")?.status).toBe("paused");
+  });
+
+  it("stops playing when every run is in error", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    (t.s.runOf("a") as FakeRun).failAt = 1;
+    t.s.play();
+    await until(() => !t.s.isPlaying);
+    t.s.flush();
+    expect(t.last("a")?.status).toBe("error");
+  });
+
+  it("an invalid opening run is kept in error (tolerant add); addRun rejects duplicates", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a", { lr: -1 }), true);
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "error" });
+    expect(t.last("a")?.error).toMatch(/A could not start: a.lr must be ≥ 0/);
+    await expect(t.s.addRun(spec("a"))).rejects.toThrow(/already exists/);
+    await expect(t.s.addRun(spec("z", { lr: -1 }))).rejects.toThrow(/lr must be/);
+    // Fixing the setting before the first step brings it back.
+    await t.s.setConfig("a", { lr: 1e-3 });
+    t.s.flush();
+    expect(t.last("a")?.status).toBe("ready");
+  });
+
+  it("fork copies the source's step count and unsent points; remove stops and frees a run", async () => {
+    const t = setup({ flushMs: 10_000 });
+    await t.s.addRun(spec("a"));
+    t.s.flush();
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    await t.s.forkRun("a", spec("a2"));
+    expect(t.s.runIds).toEqual(["a", "a2"]);
+    t.s.flush();
+    expect(t.last("a2")).toMatchObject({ step: 2 });
+    expect(t.points("a2").map((p) => p.step)).toEqual([1, 2]);
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.points("a2").at(-1)).toMatchObject({ step: 3, samples: 6, tokens: 30 });
+    const forked = t.s.runOf("a2") as FakeRun;
+    t.s.removeRun("a2");
+    await t.s.stepOnce();
+    expect(forked.destroyed).toBe(true);
+    expect(t.log.filter((l) => l.startsWith("a2:"))).toEqual(["a2:3"]);
+    await expect(t.s.forkRun("zz", spec("q"))).rejects.toThrow(/no run "zz"/);
+  });
+
+  it("reset rebuilds every run from the start and tells the page to drop the history", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    (t.s.runOf("a") as FakeRun).failAt = 2;
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    await t.s.reset();
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "ready", step: 0, rewindTo: 0 });
+    expect(t.last("a")?.error).toBeUndefined();
+    expect(t.last("b")).toMatchObject({ status: "ready", step: 0, rewindTo: 0 });
+    await t.s.stepOnce();
+    expect(t.log.slice(-2)).toEqual(["a:1", "b:1"]);
+  });
+
+  it("resumeRun continues a run after saved counters", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    await t.s.resumeRun("a", { step: 7, samples: 70, tokens: 700 }, (r) => {
+      (r as FakeRun).steps = 7;
+    });
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.points("a")).toMatchObject([{ step: 8, samples: 72, tokens: 710 }]);
+  });
+
+  it("a lost device halts without blaming the runs; recover rebuilds them and resumes playing", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    for (const r of t.made) r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    await t.s.recover(
+      async (sp) => {
+        const run = new FakeRun(sp.id, sp.config, t.log);
+        run.steps = 2;
+        return { run, step: 2 };
+      },
+      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
+    );
+    await until(() => (t.s.stepOf("b") ?? 0) >= 5);
+    t.s.pause();
+    await tick(20);
+    t.s.flush();
+    const a = t.all().filter((u) => u.runId === "a");
+    const rewind = a.find((u) => u.rewindTo !== undefined);
+    expect(rewind).toMatchObject({ rewindTo: 2, notice: "device lost" });
+    expect(rewind?.markers).toEqual([{ runId: "a", step: 2, label: "GPU lost: resumed from step 2" }]);
+    expect(a.every((u) => u.status !== "error")).toBe(true);
+    // After the rewind the points continue from step 3 with the counters of step 2.
+    const after = a.slice(a.indexOf(rewind!)).flatMap((u) => u.points);
+    expect(after[0]).toMatchObject({ step: 3, samples: 6, tokens: 30 });
+  });
+});
