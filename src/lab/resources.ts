@@ -60,6 +60,18 @@ async function fetchOptional(url: URL, fetchFn: typeof fetch): Promise<Response 
   return res;
 }
 
+/** Paths listed in models/manifest.json (scripts/models-manifest.ts), or null when there is no readable one. */
+async function shippedFiles(baseUrl: string, fetchFn: typeof fetch): Promise<Set<string> | null> {
+  try {
+    const res = await fetchOptional(new URL("models/manifest.json", baseUrl), fetchFn);
+    const json = (await res?.json()) as { files?: { path?: unknown }[] } | undefined;
+    if (!Array.isArray(json?.files)) return null;
+    return new Set(json.files.map((f) => String(f.path)));
+  } catch {
+    return null;
+  }
+}
+
 /** A fresh seeded init of a preset with the tokenizer's vocabulary (same seed → same weights). */
 export function presetStart(
   name: PresetName,
@@ -89,6 +101,10 @@ export async function loadResources(
   const notices: string[] = [];
   const dir = `models/${spec.task}/`;
   const url = (file: string) => new URL(dir + file, baseUrl);
+  // The manifest lists every shipped file: with it, absent files are not even asked for (no 404s).
+  const shipped = await shippedFiles(baseUrl, fetchFn);
+  const optional = (file: string) =>
+    shipped && !shipped.has(dir + file) ? Promise.resolve(null) : fetchOptional(url(file), fetchFn);
   let task: Task;
   try {
     task = await loadTask(spec.task);
@@ -105,7 +121,7 @@ export async function loadResources(
 
   let start: StartModel;
   if (spec.model === "sft") {
-    const res = await fetchOptional(url("sft.safetensors"), fetchFn);
+    const res = await optional("sft.safetensors");
     if (!res) {
       start = presetStart(FALLBACK_PRESET, tokenizer, spec.seed, tokenizerRef);
       notices.push(
@@ -128,7 +144,7 @@ export async function loadResources(
   }
 
   let prefs: PreferenceSource | null = null;
-  const prefRes = await fetchOptional(url("preferences.jsonl"), fetchFn);
+  const prefRes = await optional("preferences.jsonl");
   if (prefRes) {
     try {
       prefs = preferenceSource(await prefRes.text(), tokenizer, spec.seed, `${dir}preferences.jsonl`);

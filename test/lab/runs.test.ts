@@ -124,6 +124,22 @@ describe("lab runtime (GPU)", () => {
     t.runs.destroy();
   });
 
+  it("a missing shipped model falls back to a fresh tiny model with a notice; the manifest avoids 404s", async () => {
+    const asked: string[] = [];
+    const withManifest = (async (input: RequestInfo | URL) => {
+      const path = new URL(String(input)).pathname;
+      asked.push(path);
+      if (path === "/models/manifest.json")
+        return Response.json({ files: [{ path: "models/arithmetic/tokenizer.json" }] });
+      return publicFetch(input);
+    }) as typeof fetch;
+    const spec = { ...testExperiment(), model: "sft" as const };
+    const res = await loadResources(spec, BASE, withManifest);
+    expect(res.start.source).toBe("tiny (random init, seed 0)");
+    expect(res.notices.join(" ")).toMatch(/sft.safetensors is missing/);
+    expect(asked).toEqual(["/models/manifest.json", "/models/arithmetic/tokenizer.json"]);
+  });
+
   it("start-up errors name what is wrong; infeasible runs start in error, the others run", async () => {
     await expect(
       loadResources({ ...testExperiment(), task: "nope" as "arithmetic" }, BASE, publicFetch),
