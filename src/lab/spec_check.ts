@@ -1,0 +1,174 @@
+/**
+ * Untrusted experiment specs (a URL hash, an imported file, an old IndexedDB record) → valid ones, field by
+ * field: a bad value is dropped (the field keeps its default) and the rest is kept; each problem is reported
+ * in plain words for the lab's notice. Nothing here throws on bad input. Every check is the field tables'
+ * own (validateConfig), so the URL, imports and the worker agree on what is valid.
+ */
+import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
+import { defaultExperiment } from "./defaults";
+import type { ExperimentSpec, RunSpec, SettingValue } from "./protocol";
+import { ALGO_IDS, ALGORITHMS, type AlgoId } from "./registry";
+import {
+  DEFAULT_SHARED_VIEW,
+  EXPERIMENT_FIELDS,
+  MAX_LABEL,
+  MAX_RUNS,
+  RUN_ID,
+  type SharedView,
+  VIEW_FIELDS,
+} from "./settings";
+
+/** A plain object (not null, not an array). */
+export function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** Why `value` is not valid for `field` (the field table's own message), or null when it is. */
+export function fieldProblem(owner: string, field: Field, value: unknown): string | null {
+  try {
+    validateConfig(owner, [field], { [field.key]: value } as ConfigValues);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Values of `fields` read from `raw`: missing keys take the default silently, bad ones with an issue. */
+function readFields(
+  owner: string,
+  fields: readonly Field[],
+  raw: Record<string, unknown>,
+  issues: string[],
+): ConfigValues {
+  const out: ConfigValues = {};
+  for (const f of fields) {
+    out[f.key] = f.default;
+    if (!Object.hasOwn(raw, f.key)) continue;
+    const problem = fieldProblem(owner, f, raw[f.key]);
+    if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
+    else out[f.key] = raw[f.key] as SettingValue;
+  }
+  return out;
+}
+
+/** True for an algorithm id the registry knows (own keys only: "constructor" is not an algorithm). */
+export function isAlgoId(x: unknown): x is AlgoId {
+  return typeof x === "string" && Object.hasOwn(ALGORITHMS, x);
+}
+
+/**
+ * A run's settings that differ from its algorithm's defaults, each checked against the field table. Unknown
+ * keys and invalid values are dropped with an issue; values equal to the default are dropped silently.
+ */
+export function checkRunConfig(algo: AlgoId, owner: string, raw: unknown, issues: string[]): ConfigValues {
+  const out: ConfigValues = {};
+  if (raw === undefined) return out;
+  if (!isRecord(raw)) {
+    issues.push(`${owner}: its settings are not a list of key/value pairs; all defaults`);
+    return out;
+  }
+  const fields = ALGORITHMS[algo].fields;
+  for (const [key, value] of Object.entries(raw)) {
+    const f = fields.find((x) => x.key === key);
+    if (!f) {
+      issues.push(`${owner}: unknown setting "${key.slice(0, 40)}" ignored`);
+      continue;
+    }
+    const problem = fieldProblem(owner, f, value);
+    if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
+    else if (value !== f.default) out[key] = value as SettingValue;
+  }
+  return out;
+}
+
+/** A fresh run id "algo-n" not in `used`. */
+export function freshRunId(algo: string, used: ReadonlySet<string>): string {
+  for (let n = 1; ; n++) if (!used.has(`${algo}-${n}`)) return `${algo}-${n}`;
+}
+
+/** A display label: trimmed, no control characters, at most MAX_LABEL characters; null when unusable. */
+export function cleanLabel(raw: unknown): string | null {
+  if (typeof raw !== "string") return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const s = raw.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
+}
+
+/**
+ * One run from untrusted data, or null (with an issue) when it cannot be a run: not an object or an unknown
+ * algorithm. A missing or taken id gets a fresh one; a bad label gets the algorithm's title.
+ */
+export function checkRun(raw: unknown, index: number, used: Set<string>, issues: string[]): RunSpec | null {
+  const where = `run ${index + 1}`;
+  if (!isRecord(raw)) {
+    issues.push(`${where} is not a run; dropped`);
+    return null;
+  }
+  if (!isAlgoId(raw.algo)) {
+    const name =
+      typeof raw.algo === "string" ? `"${raw.algo.slice(0, 40)}"` : JSON.stringify(raw.algo ?? null);
+    issues.push(`${where}: unknown algorithm ${name} (known: ${ALGO_IDS.join(", ")}); dropped`);
+    return null;
+  }
+  const algo = raw.algo;
+  let id = typeof raw.id === "string" && RUN_ID.test(raw.id) && !used.has(raw.id) ? raw.id : null;
+  if (!id) {
+    id = freshRunId(algo, used);
+    if (raw.id !== undefined) issues.push(`${where}: its id was invalid or taken; renamed ${id}`);
+  }
+  used.add(id);
+  let label = cleanLabel(raw.label);
+  if (!label) {
+    label = ALGORITHMS[algo].title;
+    if (raw.label !== undefined) issues.push(`${id}: its label was invalid; renamed "${label}"`);
+  }
+  return { id, algo, label, config: checkRunConfig(algo, id, raw.config, issues) };
+}
+
+/**
+ * A whole experiment from untrusted data. Invalid experiment fields take their defaults; invalid runs are
+ * dropped, and so are runs beyond MAX_RUNS. The default runs are used when the run list is missing, is not a
+ * list, or held runs of which none is usable; an empty list stays empty (every run was removed).
+ */
+export function checkSpec(raw: Record<string, unknown>, issues: string[]): ExperimentSpec {
+  const exp = readFields("experiment", EXPERIMENT_FIELDS, raw, issues);
+  let runs: RunSpec[] = defaultExperiment().runs;
+  if (raw.runs !== undefined && !Array.isArray(raw.runs))
+    issues.push("the run list is not a list; default runs");
+  if (Array.isArray(raw.runs)) {
+    const list: unknown[] = raw.runs;
+    if (list.length > MAX_RUNS) issues.push(`${list.length} runs is more than ${MAX_RUNS}; the rest dropped`);
+    const used = new Set<string>();
+    const kept: RunSpec[] = [];
+    list.slice(0, MAX_RUNS).forEach((r, i) => {
+      const run = checkRun(r, i, used, issues);
+      if (run) kept.push(run);
+    });
+    if (list.length > 0 && kept.length === 0) issues.push("no run was usable; default runs");
+    else runs = kept;
+  }
+  return {
+    task: exp.task as ExperimentSpec["task"],
+    model: exp.model as ExperimentSpec["model"],
+    seed: exp.seed as number,
+    runs,
+  };
+}
+
+/** The shared view settings from untrusted data (missing: defaults; invalid: default with an issue). */
+export function checkView(raw: unknown, issues: string[]): SharedView {
+  if (raw === undefined) return { ...DEFAULT_SHARED_VIEW };
+  if (!isRecord(raw)) {
+    issues.push("the chart settings are not readable; defaults");
+    return { ...DEFAULT_SHARED_VIEW };
+  }
+  return readFields("view", VIEW_FIELDS, raw, issues) as unknown as SharedView;
+}
+
+/** `config` minus the values equal to the algorithm's defaults (what a RunSpec should hold). */
+export function nonDefaultConfig(algo: AlgoId, config: Record<string, SettingValue>): ConfigValues {
+  const out: ConfigValues = {};
+  for (const f of ALGORITHMS[algo].fields)
+    if (Object.hasOwn(config, f.key) && config[f.key] !== f.default) out[f.key] = config[f.key];
+  return out;
+}

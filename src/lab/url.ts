@@ -1,0 +1,174 @@
+/**
+ * The experiment ↔ the URL hash. The settings tables (src/lab/settings.ts for task/model/seed and the chart
+ * view, the algorithms' field tables for each run) decide what is written and how it is checked; the payload
+ * is JSON compressed with lz-string into URL-safe characters:
+ *
+ *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, task, model, seed, runs: [{ id, algo, label?,
+ *                                              config? }], view? }
+ *
+ * A run carries only the settings that differ from its algorithm's defaults (and its label only when it is
+ * not the algorithm's title); the view only the values that differ from the defaults. Reading never throws:
+ * a hash that cannot be read at all is a typed {@link UrlError}; a readable one with bad fields keeps every
+ * good field, drops the bad ones (rejected, not clamped) and lists them as issues for the lab's notice.
+ */
+import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
+import { defaultExperiment } from "./defaults";
+import type { ExperimentSpec } from "./protocol";
+import { ALGORITHMS } from "./registry";
+import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
+import { checkSpec, checkView, isRecord, nonDefaultConfig } from "./spec_check";
+
+/** The payload format version; a link with another version is refused (and defaults load). */
+export const URL_VERSION = 1;
+/** The hash parameter holding the payload: `#s=…`. */
+export const HASH_KEY = "s";
+/** Longest hash read (characters); a 12-run experiment with many changed settings needs < 1,500. */
+export const MAX_HASH = 8192;
+/** Longest decompressed payload read (characters). */
+export const MAX_PAYLOAD = 65536;
+
+export type UrlErrorKind = "format" | "too-long" | "corrupt" | "version";
+
+/** Why a hash could not be read at all. */
+export class UrlError extends Error {
+  override readonly name = "UrlError";
+  constructor(
+    readonly kind: UrlErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type DecodeResult =
+  | { ok: true; spec: ExperimentSpec; view: SharedView; issues: string[] }
+  | { ok: false; error: UrlError };
+
+/** The hash (without "#") for an experiment and its view: `s=…`. */
+export function encode(spec: ExperimentSpec, view: SharedView = DEFAULT_SHARED_VIEW): string {
+  const viewDiff: Partial<SharedView> = {};
+  for (const k of Object.keys(DEFAULT_SHARED_VIEW) as (keyof SharedView)[])
+    if (view[k] !== DEFAULT_SHARED_VIEW[k]) Object.assign(viewDiff, { [k]: view[k] });
+  const payload = {
+    v: URL_VERSION,
+    task: spec.task,
+    model: spec.model,
+    seed: spec.seed,
+    runs: spec.runs.map((r) => {
+      const config = nonDefaultConfig(r.algo, r.config);
+      return {
+        id: r.id,
+        algo: r.algo,
+        ...(r.label !== ALGORITHMS[r.algo].title && { label: r.label }),
+        ...(Object.keys(config).length > 0 && { config }),
+      };
+    }),
+    ...(Object.keys(viewDiff).length > 0 && { view: viewDiff }),
+  };
+  return `${HASH_KEY}=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+/** The payload text of a hash ("#s=…", "s=…"), or a UrlError. */
+function payloadOf(hash: string): string | UrlError {
+  if (hash.length > MAX_HASH)
+    return new UrlError(
+      "too-long",
+      `the link is ${hash.length} characters long (at most ${MAX_HASH} are read)`,
+    );
+  const h = hash.startsWith("#") ? hash.slice(1) : hash;
+  const param = h.split("&").find((p) => p.startsWith(`${HASH_KEY}=`));
+  if (param === undefined) return new UrlError("format", `the link has no "#${HASH_KEY}=" experiment`);
+  let text: string | null;
+  try {
+    let body = param.slice(HASH_KEY.length + 1);
+    // A link that went through a URL encoder ("$" → "%24") still opens.
+    if (body.includes("%")) body = decodeURIComponent(body);
+    text = decompressFromEncodedURIComponent(body);
+  } catch {
+    text = null;
+  }
+  if (!text) return new UrlError("corrupt", "the link's experiment is truncated or corrupt");
+  if (text.length > MAX_PAYLOAD)
+    return new UrlError("too-long", `the link's experiment is too large (${text.length} characters)`);
+  return text;
+}
+
+/** Read a hash ("#s=…" or "s=…"). Never throws: an unreadable hash is `{ ok: false, error }`. */
+export function decode(hash: string): DecodeResult {
+  const text = payloadOf(hash);
+  if (text instanceof UrlError) return { ok: false, error: text };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, error: new UrlError("corrupt", "the link's experiment is truncated or corrupt") };
+  }
+  if (!isRecord(raw))
+    return { ok: false, error: new UrlError("corrupt", "the link's experiment is not an object") };
+  if (raw.v !== URL_VERSION)
+    return {
+      ok: false,
+      error: new UrlError(
+        "version",
+        `the link was made by another version (format ${JSON.stringify(raw.v)})`,
+      ),
+    };
+  const issues: string[] = [];
+  const spec = checkSpec(raw, issues);
+  const view = checkView(raw.view, issues);
+  return { ok: true, spec, view, issues };
+}
+
+/** How many issues a notice lists before "and N more". */
+const NOTICE_ISSUES = 3;
+
+/** A one-paragraph notice for the lab from decode's issues or error. */
+export function noticeOf(result: DecodeResult): string | null {
+  if (!result.ok)
+    return `This link could not be opened: ${result.error.message}. The default experiment was loaded.`;
+  if (result.issues.length === 0) return null;
+  const shown = result.issues.slice(0, NOTICE_ISSUES).join("; ");
+  const more = result.issues.length - NOTICE_ISSUES;
+  return `Some settings in this link were not valid and were reset to their defaults: ${shown}${more > 0 ? `; and ${more} more` : ""}.`;
+}
+
+export interface OpenedSpec {
+  spec: ExperimentSpec;
+  view: SharedView;
+  /** For the lab's notice bar: why (part of) the link was not used; null when all was fine. */
+  notice: string | null;
+  /** "url": the spec came from the link (in part at least); "default": no usable link. */
+  source: "url" | "default";
+}
+
+/**
+ * The experiment to open from a hash: the link's (bad fields reset, with a notice), or the defaults when
+ * there is no link (no notice) or it cannot be read (with a notice). Never throws.
+ */
+export function specFromHash(hash: string, defaults: () => ExperimentSpec = defaultExperiment): OpenedSpec {
+  if (hash === "" || hash === "#")
+    return { spec: defaults(), view: { ...DEFAULT_SHARED_VIEW }, notice: null, source: "default" };
+  const result = decode(hash);
+  if (!result.ok)
+    return {
+      spec: defaults(),
+      view: { ...DEFAULT_SHARED_VIEW },
+      notice: noticeOf(result),
+      source: "default",
+    };
+  return { spec: result.spec, view: result.view, notice: noticeOf(result), source: "url" };
+}
+
+/** {@link specFromHash} of the page's own location (defaults when there is no `location`). */
+export function specFromLocation(
+  loc: Pick<Location, "hash"> | undefined = globalThis.location,
+  defaults: () => ExperimentSpec = defaultExperiment,
+): OpenedSpec {
+  return specFromHash(loc?.hash ?? "", defaults);
+}
+
+/** The full share link: `base` (page URL without its hash) + "#" + the encoded experiment. */
+export function shareUrl(spec: ExperimentSpec, view: SharedView, base: string): string {
+  const i = base.indexOf("#");
+  return `${i < 0 ? base : base.slice(0, i)}#${encode(spec, view)}`;
+}

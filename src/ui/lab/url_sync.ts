@@ -1,0 +1,92 @@
+/**
+ * The page URL follows the lab: whenever the experiment (task, model, seed, runs and their settings) or the
+ * shared chart settings change, the hash is rewritten (history.replaceState, debounced, so no history entry
+ * per knob move); "Share" copies the current link. Encoding and checking live in src/lab/url.ts.
+ */
+import { shareUrl } from "../../lab/url";
+import { type LabState, useLab } from "../lab_store";
+
+/** How long the URL waits after the last change before it is rewritten (ms). */
+export const URL_DEBOUNCE_MS = 300;
+
+const linkOf = (s: LabState) =>
+  shareUrl(
+    s.spec,
+    { xAxis: s.view.xAxis, klEstimator: s.view.klEstimator, smoothing: s.view.smoothing },
+    location.href,
+  );
+
+/** Rewrite the hash now (no history entry); a no-op when it is already current. */
+export function writeUrlNow(): string {
+  const url = linkOf(useLab.getState());
+  if (url !== location.href) history.replaceState(history.state, "", url);
+  return url;
+}
+
+/**
+ * Keep the hash in step with the store from now on. Start it after the experiment was opened (the store's
+ * spec before that is a placeholder that must not overwrite the link). Returns the stop function.
+ */
+export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const unsubscribe = useLab.subscribe((s, prev) => {
+    const changed =
+      s.spec !== prev.spec ||
+      s.view.xAxis !== prev.view.xAxis ||
+      s.view.klEstimator !== prev.view.klEstimator ||
+      s.view.smoothing !== prev.view.smoothing;
+    if (!changed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      writeUrlNow();
+    }, debounceMs);
+  });
+  writeUrlNow();
+  // A link pasted into this tab changes only the hash (no reload): open it properly.
+  const onHashChange = () => {
+    if (location.href !== linkOf(useLab.getState())) location.reload();
+  };
+  window.addEventListener("hashchange", onHashChange);
+  return () => {
+    if (timer) clearTimeout(timer);
+    unsubscribe();
+    window.removeEventListener("hashchange", onHashChange);
+  };
+}
+
+/** Copy `text` with a hidden textarea and execCommand (pages without the async clipboard permission). */
+function copyFallback(text: string): boolean {
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
+
+export interface ShareResult {
+  url: string;
+  /** False when neither clipboard route worked: show the link for the user to copy. */
+  copied: boolean;
+}
+
+/** Bring the URL up to date and copy it to the clipboard (async clipboard, else execCommand). */
+export async function share(): Promise<ShareResult> {
+  const url = writeUrlNow();
+  try {
+    await navigator.clipboard.writeText(url);
+    return { url, copied: true };
+  } catch {
+    return { url, copied: copyFallback(url) };
+  }
+}

@@ -1,0 +1,75 @@
+/** Random experiment specs and views for the URL and persistence tests (seeded). */
+import { type Field, validateConfig } from "../../src/algorithms/fields";
+import type { ExperimentSpec, RunSpec, SettingValue } from "../../src/lab/protocol";
+import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
+import { EXPERIMENT_FIELDS, MAX_RUNS, type SharedView, VIEW_FIELDS } from "../../src/lab/settings";
+import { fieldProblem } from "../../src/lab/spec_check";
+import type { Rng } from "../../src/util/rng";
+
+const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(0, xs.length - 1)];
+
+/** A valid random value of a field (numbers: sometimes an endpoint, usually a uniform draw). */
+export function randomValue(rng: Rng, f: Field): SettingValue {
+  if (f.kind === "bool") return rng.float() < 0.5;
+  if (f.kind === "enum") return pick(rng, f.options);
+  const u = rng.float();
+  const x = u < 0.1 ? f.min : u < 0.2 ? f.max : f.min + (f.max - f.min) * rng.float();
+  return f.kind === "int" ? Math.round(x) : x;
+}
+
+const LABELS = ["PPO", "GRPO (β = 0)", "fast lr", "DPO · hinge", "β→0 ✓", "日本語のラベル", "a"];
+
+/** A random valid spec: up to MAX_RUNS runs, unique ids, random subsets of settings. */
+export function randomSpec(rng: Rng): ExperimentSpec {
+  const n = rng.int(0, MAX_RUNS);
+  const runs: RunSpec[] = [];
+  for (let i = 0; i < n; i++) {
+    const algo = pick(rng, ALGO_IDS);
+    const config: Record<string, SettingValue> = {};
+    for (const f of ALGORITHMS[algo].fields) if (rng.float() < 0.3) config[f.key] = randomValue(rng, f);
+    const label = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
+    runs.push({ id: `${algo}-${i + 1}`, algo, label, config });
+  }
+  return {
+    task: pick(rng, EXPERIMENT_FIELDS[0].options),
+    model: pick(rng, EXPERIMENT_FIELDS[1].options),
+    seed: rng.float() < 0.2 ? 0 : rng.int(0, 2147483647),
+    runs,
+  };
+}
+
+export function randomView(rng: Rng): SharedView {
+  return {
+    xAxis: pick(rng, VIEW_FIELDS[0].options),
+    klEstimator: pick(rng, VIEW_FIELDS[1].options),
+    smoothing: randomValue(rng, VIEW_FIELDS[2]) as number,
+  };
+}
+
+/** The spec as the lab stores it: each run's config without the values equal to the defaults. */
+export function normalized(spec: ExperimentSpec): ExperimentSpec {
+  return {
+    ...spec,
+    runs: spec.runs.map((r) => {
+      const config: Record<string, SettingValue> = {};
+      for (const f of ALGORITHMS[r.algo].fields)
+        if (f.key in r.config && r.config[f.key] !== f.default) config[f.key] = r.config[f.key];
+      return { ...r, config };
+    }),
+  };
+}
+
+/** Throws unless every field of the spec is valid by the settings tables. */
+export function assertValidSpec(spec: ExperimentSpec): void {
+  for (const f of EXPERIMENT_FIELDS) {
+    const problem = fieldProblem("experiment", f, spec[f.key]);
+    if (problem) throw new Error(problem);
+  }
+  const ids = new Set<string>();
+  for (const r of spec.runs) {
+    if (ids.has(r.id)) throw new Error(`duplicate id ${r.id}`);
+    ids.add(r.id);
+    if (!Object.hasOwn(ALGORITHMS, r.algo)) throw new Error(`bad algo ${r.algo}`);
+    validateConfig(r.algo, ALGORITHMS[r.algo].fields, r.config);
+  }
+}

@@ -1,0 +1,192 @@
+import { compressToEncodedURIComponent } from "lz-string";
+import { describe, expect, it } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { DEFAULT_SHARED_VIEW } from "../../src/lab/settings";
+import {
+  decode,
+  encode,
+  MAX_HASH,
+  shareUrl,
+  specFromHash,
+  specFromLocation,
+  URL_VERSION,
+} from "../../src/lab/url";
+import { Rng } from "../../src/util/rng";
+import { assertValidSpec, normalized, randomSpec, randomView } from "./spec_gen";
+
+/** The hash of an arbitrary payload object (tampered links). */
+const hashOf = (payload: unknown) => `#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
+const LZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-$";
+
+function randomString(rng: Rng, n: number, alphabet?: string): string {
+  let s = "";
+  for (let i = 0; i < n; i++)
+    s += alphabet ? alphabet[rng.int(0, alphabet.length - 1)] : String.fromCodePoint(rng.int(0, 0x2fff));
+  return s;
+}
+
+describe("settings ↔ URL", () => {
+  it("round-trips 300 random specs and views exactly (configs normalised to non-defaults)", () => {
+    const rng = new Rng(1);
+    let longest = 0;
+    for (let i = 0; i < 300; i++) {
+      const spec = randomSpec(rng);
+      const view = randomView(rng);
+      const hash = encode(spec, view);
+      longest = Math.max(longest, hash.length);
+      const back = decode(`#${hash}`);
+      expect(back.ok).toBe(true);
+      if (!back.ok) continue;
+      expect(back.issues).toEqual([]);
+      expect(back.spec).toEqual(normalized(spec));
+      expect(back.view).toEqual(view);
+    }
+    expect(longest).toBeLessThan(MAX_HASH / 2);
+  });
+
+  it("writes only what differs from the defaults", () => {
+    const spec = defaultExperiment();
+    spec.runs[0].config = { beta: 0.05, lr: 3e-4 }; // PPO's beta default is 0.05
+    const hash = encode(spec, DEFAULT_SHARED_VIEW);
+    const r = decode(hash);
+    expect(r.ok && r.spec.runs[0].config).toEqual({ lr: 3e-4 });
+    expect(hash.length).toBeLessThan(400); // the default experiment with one changed setting
+  });
+
+  it("opens the defaults without a notice when there is no hash", () => {
+    for (const hash of ["", "#"]) {
+      const o = specFromHash(hash);
+      expect(o.notice).toBeNull();
+      expect(o.source).toBe("default");
+      expect(o.spec).toEqual(defaultExperiment());
+    }
+    expect(specFromLocation(undefined).spec).toEqual(defaultExperiment());
+    expect(specFromLocation({ hash: `#${encode({ ...defaultExperiment(), seed: 7 })}` }).spec.seed).toBe(7);
+  });
+
+  it("never throws on 400 random and malformed URLs; unreadable ones give defaults and a notice", () => {
+    const rng = new Rng(2);
+    const good = encode(randomSpec(new Rng(3)), randomView(new Rng(3)));
+    /** Garbage, truncations and structural tampering: none of these can be read. */
+    const unreadable: string[] = [];
+    for (let i = 0; i < 95; i++) unreadable.push(`#${randomString(rng, rng.int(1, 400))}`);
+    for (let i = 0; i < 95; i++) unreadable.push(`#s=${randomString(rng, rng.int(1, 400), LZ_ALPHABET)}`);
+    for (let i = 0; i < 95; i++) unreadable.push(`#${good.slice(0, rng.int(0, good.length - 2))}`);
+    for (let i = 0; i < 20; i++) unreadable.push(`#s=${randomString(rng, rng.int(1, 50))}%`);
+    unreadable.push(
+      `#s=${"A".repeat(100_000)}`,
+      `#s=${compressToEncodedURIComponent("x".repeat(200_000))}`,
+      `#s=${compressToEncodedURIComponent("not json")}`,
+      hashOf([1, 2, 3]),
+      hashOf(null),
+      hashOf(42),
+      hashOf({ v: 99, task: "sentiment" }),
+      hashOf({ task: "sentiment" }),
+      "#x=abc",
+      "#s=",
+    );
+    /** One character of a good link replaced: some still decode (to other values), which the field checks catch. */
+    const flipped: string[] = [];
+    for (let i = 0; i < 95; i++) {
+      const j = rng.int(2, good.length - 1);
+      flipped.push(
+        `#${good.slice(0, j)}${LZ_ALPHABET[rng.int(0, LZ_ALPHABET.length - 1)]}${good.slice(j + 1)}`,
+      );
+    }
+    expect(unreadable.length + flipped.length).toBeGreaterThanOrEqual(400);
+    const open = (hash: string) => {
+      let o: ReturnType<typeof specFromHash> | undefined;
+      expect(() => {
+        o = specFromHash(hash);
+      }).not.toThrow();
+      assertValidSpec(o!.spec);
+      return o!;
+    };
+    for (const hash of unreadable) {
+      const o = open(hash);
+      expect(decode(hash).ok).toBe(false);
+      expect(o.source).toBe("default");
+      expect(o.spec).toEqual(defaultExperiment());
+      expect(o.view).toEqual(DEFAULT_SHARED_VIEW);
+      expect(o.notice).toMatch(/could not be opened/);
+    }
+    let read = 0;
+    for (const hash of flipped) {
+      const o = open(hash);
+      if (o.source === "url") read++;
+      else expect(o.notice).toMatch(/could not be opened/);
+    }
+    expect(read).toBeLessThan(flipped.length / 2);
+  });
+
+  it("rejects bad values field by field, keeps the rest and names them in the notice", () => {
+    const o = specFromHash(
+      hashOf({
+        v: URL_VERSION,
+        task: "chess",
+        model: "tiny",
+        seed: -5,
+        runs: [
+          {
+            id: "ppo-1",
+            algo: "ppo",
+            config: { lr: 0.001, beta: 99, epsilon: "wide", foo: 1, whitenAdvantages: false },
+          },
+          {
+            id: "ppo-1",
+            algo: "grpo",
+            label: "dup\u0007",
+            config: { numGenerations: 2.5, lossType: "dapo" },
+          },
+          { id: "x", algo: "evil", config: {} },
+          { id: "c", algo: "constructor" },
+          "not a run",
+          { id: "dpo-9", algo: "dpo", label: "L".repeat(500), config: { beta: 0.2 } },
+        ],
+        view: { xAxis: "wallclock", smoothing: 0.9, klEstimator: 3 },
+      }),
+    );
+    expect(o.source).toBe("url");
+    expect(o.spec.task).toBe("sentiment");
+    expect(o.spec.model).toBe("tiny");
+    expect(o.spec.seed).toBe(0);
+    expect(o.spec.runs).toEqual([
+      { id: "ppo-1", algo: "ppo", label: "PPO", config: { lr: 0.001, whitenAdvantages: false } },
+      { id: "grpo-1", algo: "grpo", label: "dup", config: { lossType: "dapo" } },
+      { id: "dpo-9", algo: "dpo", label: "DPO", config: { beta: 0.2 } },
+    ]);
+    expect(o.view).toEqual({ ...DEFAULT_SHARED_VIEW, smoothing: 0.9 });
+    expect(o.notice).toMatch(/not valid/);
+    expect(o.notice).toMatch(/experiment\.task/);
+    expect(o.notice).toMatch(/and \d+ more/);
+    const proto = decode(
+      `#s=${compressToEncodedURIComponent('{"v":1,"runs":[{"id":"a","algo":"ppo","config":{"__proto__":{"beta":1},"constructor":2}}]}')}`,
+    );
+    expect(proto.ok && proto.spec.runs[0].config).toEqual({});
+    expect(proto.ok && proto.issues.length).toBe(2);
+    expect(({} as Record<string, unknown>).beta).toBeUndefined();
+    const r = decode(hashOf({ v: URL_VERSION, runs: [{ id: "ppo-1", algo: "ppo", config: { beta: 99 } }] }));
+    expect(r.ok && r.issues.join("\n")).toMatch(/ppo-1\.beta must be a number in \[0, .*got 99/);
+  });
+
+  it("caps the run list, keeps an empty one, and restores default runs when none is usable", () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ id: `r${i}`, algo: "grpo" }));
+    const a = decode(hashOf({ v: URL_VERSION, runs: many }));
+    expect(a.ok && a.spec.runs.length).toBe(12);
+    const b = decode(hashOf({ v: URL_VERSION, runs: [] }));
+    expect(b.ok && b.spec.runs).toEqual([]);
+    const c = decode(hashOf({ v: URL_VERSION, runs: [{ algo: "nope" }] }));
+    expect(c.ok && c.spec.runs).toEqual(defaultExperiment().runs);
+    const d = decode(hashOf({ v: URL_VERSION, runs: "ppo" }));
+    expect(d.ok && d.issues).toContain("the run list is not a list; default runs");
+  });
+
+  it("builds share links on the page URL and opens percent-encoded ones", () => {
+    const spec = { ...defaultExperiment(), seed: 42 };
+    const url = shareUrl(spec, DEFAULT_SHARED_VIEW, "https://lab.example/?q=1#old");
+    expect(url.startsWith("https://lab.example/?q=1#s=")).toBe(true);
+    const hash = url.slice(url.indexOf("#"));
+    expect(specFromHash(hash).spec).toEqual(spec);
+    expect(specFromHash(hash.replace(/\$/g, "%24").replace(/\+/g, "%2B")).spec).toEqual(spec);
+  });
+});
