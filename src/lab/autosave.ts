@@ -1,0 +1,187 @@
+/**
+ * Keeps IndexedDB (src/lab/persist.ts) in step with the lab's state while the page lives.
+ *
+ * How often:
+ * - specs, statuses, markers and metric history: every {@link AutosaveOptions.historyEveryMs} (default 5 s)
+ *   when something changed, only the runs that changed, and only their newest history chunk; also at once
+ *   when the lab pauses and when the page is hidden or closed (best effort: the browser may not wait);
+ * - checkpoints (the worker's exportCheckpoint, a GPU readback of the policy): every
+ *   {@link AutosaveOptions.checkpointEveryMs} (default 30 s) while training, for each run that stepped since
+ *   its last one, and at once when the lab pauses; a run's first checkpoint comes at the first 5 s tick after
+ *   its first step. A reload resumes from the newest checkpoint, so at most ~30 s of training (none after a
+ *   pause) is lost; a run reloaded before its first checkpoint starts over.
+ * The counters stored with a checkpoint are the run's last metric point when the export returns; while
+ * training, the worker may be one or two steps further (exact after a pause).
+ *
+ * Reading the state through a tiny interface (getState/subscribe) keeps this module free of React and
+ * zustand: the lab store (src/ui/lab_store.ts) fits it as it is.
+ */
+import type { LabPersistence, RunSnapshot } from "./persist";
+import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
+
+export interface PersistableState {
+  spec: ExperimentSpec;
+  playing: boolean;
+  runs: Record<string, RunSnapshot>;
+}
+
+export interface StateSource<S extends PersistableState = PersistableState> {
+  getState(): S;
+  subscribe(listener: (state: S, prev: S) => void): () => void;
+}
+
+export interface AutosaveOptions {
+  persistence: LabPersistence;
+  source: StateSource;
+  /** The worker's checkpoint export; without it only specs and histories are saved. */
+  exportCheckpoint?: (runId: string) => Promise<Uint8Array>;
+  historyEveryMs?: number;
+  checkpointEveryMs?: number;
+  /** Told once per distinct failure (quota exceeded, storage disabled, …). */
+  onError?: (message: string) => void;
+}
+
+export interface Autosaver {
+  /** Save what changed now (specs, statuses, markers, history). */
+  flush(): Promise<void>;
+  /** Export and save a checkpoint of every run that stepped since its last one. */
+  checkpoint(): Promise<void>;
+  /** Stop the timers and listeners (pending writes still finish). */
+  stop(): void;
+}
+
+/** What was last written for a run. */
+interface Written {
+  spec: RunSpec;
+  status: RunStatus;
+  history: readonly MetricPoint[];
+  /** The first point object: a different one means the history was replaced (reset, rewind). */
+  first: MetricPoint | undefined;
+  markers: readonly Marker[];
+  /** Step of the last saved checkpoint (0: none). */
+  ckStep: number;
+}
+
+/** Start saving. The first flush writes the whole session and forgets saved runs not in the experiment. */
+export function startAutosave(o: AutosaveOptions): Autosaver {
+  const { persistence, source } = o;
+  const written = new Map<string, Written>();
+  let lastSpec: ExperimentSpec | null = null;
+  let first = true;
+  let queue: Promise<void> = Promise.resolve();
+  const reported = new Set<string>();
+
+  const fail = (e: unknown) => {
+    const msg = `Saving the lab in this browser failed: ${e instanceof Error ? e.message : String(e)}`;
+    if (!reported.has(msg)) {
+      reported.add(msg);
+      o.onError?.(msg);
+    }
+  };
+  /** Run `job` after the previous one (writes never interleave). */
+  const serial = (job: () => Promise<void>) => {
+    queue = queue.then(job).catch(fail);
+    return queue;
+  };
+
+  const saveRun = async (r: RunSnapshot) => {
+    const w = written.get(r.spec.id);
+    const unchanged =
+      w && w.history === r.history && w.markers === r.markers && w.status === r.status && w.spec === r.spec;
+    if (unchanged) return;
+    const appended = w && w.first === r.history[0] && r.history.length >= w.history.length;
+    const savedPoints = appended ? w.history.length : 0;
+    await persistence.saveRun(r, savedPoints);
+    let ckStep = w?.ckStep ?? 0;
+    if (w && !appended && ckStep > 0 && (r.history.at(-1)?.step ?? 0) < ckStep) {
+      // Reset or rewound behind the checkpoint: it no longer matches the curves.
+      await persistence.deleteCheckpoint(r.spec.id);
+      ckStep = 0;
+    }
+    written.set(r.spec.id, {
+      spec: r.spec,
+      status: r.status,
+      history: r.history,
+      first: r.history[0],
+      markers: r.markers,
+      ckStep,
+    });
+  };
+
+  const flushNow = async () => {
+    const s = source.getState();
+    if (s.spec !== lastSpec) {
+      await persistence.saveExperiment(s.spec);
+      lastSpec = s.spec;
+    }
+    const ids = new Set(s.spec.runs.map((r) => r.id));
+    const gone = first ? (await persistence.runIds()).filter((id) => !ids.has(id)) : [];
+    first = false;
+    for (const id of written.keys()) if (!ids.has(id)) gone.push(id);
+    for (const id of gone) {
+      await persistence.deleteRun(id);
+      written.delete(id);
+    }
+    for (const run of s.spec.runs) {
+      const r = s.runs[run.id];
+      if (r) await saveRun(r);
+    }
+  };
+
+  const checkpointNow = async () => {
+    if (!o.exportCheckpoint) return;
+    await flushNow();
+    for (const run of source.getState().spec.runs) {
+      const w = written.get(run.id);
+      const r = source.getState().runs[run.id];
+      if (!w || !r || r.step === 0 || r.step === w.ckStep || r.status === "error") continue;
+      const bytes = await o.exportCheckpoint(run.id);
+      const now = source.getState().runs[run.id];
+      const last = now?.history.at(-1);
+      if (!now || !last) continue; // removed or reset meanwhile
+      await persistence.saveCheckpoint(run.id, bytes, {
+        step: last.step,
+        samples: last.samples,
+        tokens: last.tokens,
+      });
+      w.ckStep = last.step;
+    }
+  };
+
+  const flush = () => serial(flushNow);
+  const checkpoint = () => serial(checkpointNow);
+
+  /** A run that stepped but has no checkpoint yet (a reload now would start it over). */
+  const lacksCheckpoint = () => {
+    const s = source.getState();
+    return s.spec.runs.some((r) => (s.runs[r.id]?.step ?? 0) > 0 && (written.get(r.id)?.ckStep ?? 0) === 0);
+  };
+  const historyTimer = setInterval(() => {
+    if (o.exportCheckpoint && lacksCheckpoint()) checkpoint();
+    else flush();
+  }, o.historyEveryMs ?? 5000);
+  const checkpointTimer = setInterval(() => {
+    if (source.getState().playing) checkpoint();
+  }, o.checkpointEveryMs ?? 30000);
+  const unsubscribe = source.subscribe((s, prev) => {
+    if (prev.playing && !s.playing) checkpoint();
+  });
+  const onHide = () => {
+    if (typeof document === "undefined" || document.visibilityState === "hidden") flush();
+  };
+  const target = typeof window !== "undefined" ? window : null;
+  target?.addEventListener("pagehide", onHide);
+  target?.document?.addEventListener("visibilitychange", onHide);
+
+  return {
+    flush,
+    checkpoint,
+    stop() {
+      clearInterval(historyTimer);
+      clearInterval(checkpointTimer);
+      unsubscribe();
+      target?.removeEventListener("pagehide", onHide);
+      target?.document?.removeEventListener("visibilitychange", onHide);
+    },
+  };
+}

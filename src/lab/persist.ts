@@ -1,0 +1,198 @@
+/**
+ * The lab's runs in IndexedDB (via `idb`), so they survive a reload: the experiment spec, each run's spec,
+ * status, step, markers and metric history, and its latest policy checkpoint (safetensors bytes from the
+ * worker's exportCheckpoint). One session per browser profile and origin (two open tabs: the last write wins).
+ *
+ * Stores (database "rlhf-playground-lab", version 1):
+ * - `meta`        key "experiment" → the ExperimentSpec;
+ * - `runs`        keyPath "id"     → {@link SavedRunMeta} (spec, status, step, markers, point count);
+ * - `history`     keyPath [runId, chunk] → {@link HistoryChunk}: the metric points in chunks of
+ *                 {@link CHUNK} points, so a save rewrites only the last, growing chunk (not the whole history);
+ * - `checkpoints` keyPath "runId"  → {@link SavedCheckpoint}: the newest checkpoint and the counters it was
+ *                 taken at.
+ * How often the lab saves is the autosaver's business (src/lab/autosave.ts); this module only reads and writes.
+ */
+import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import type { ExperimentSpec, Marker, MetricPoint, RunCounters, RunSpec, RunStatus } from "./protocol";
+
+export const DB_NAME = "rlhf-playground-lab";
+export const DB_VERSION = 1;
+/** Metric points per history record. */
+export const CHUNK = 256;
+
+export interface SavedRunMeta {
+  id: string;
+  spec: RunSpec;
+  status: RunStatus;
+  step: number;
+  markers: Marker[];
+  /** Metric points saved in `history` (chunks 0 … ceil(points / CHUNK) − 1). */
+  points: number;
+  savedAt: number;
+}
+
+export interface HistoryChunk {
+  runId: string;
+  chunk: number;
+  points: MetricPoint[];
+}
+
+export interface SavedCheckpoint extends RunCounters {
+  runId: string;
+  /** safetensors bytes (src/model/checkpoint.ts). */
+  bytes: Uint8Array;
+  savedAt: number;
+}
+
+/** One run as it comes back from IndexedDB. */
+export interface SavedRun {
+  spec: RunSpec;
+  status: RunStatus;
+  step: number;
+  history: MetricPoint[];
+  markers: Marker[];
+  checkpoint: SavedCheckpoint | null;
+}
+
+export interface SavedSession {
+  spec: ExperimentSpec;
+  runs: SavedRun[];
+}
+
+interface LabDb extends DBSchema {
+  meta: { key: string; value: { spec: ExperimentSpec; savedAt: number } };
+  runs: { key: string; value: SavedRunMeta };
+  history: { key: [string, number]; value: HistoryChunk };
+  checkpoints: { key: string; value: SavedCheckpoint };
+}
+
+/** Every history chunk key of one run. */
+const chunksOf = (runId: string) => IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]);
+
+/** What a run save needs (the lab store's RunState has all of it). */
+export interface RunSnapshot {
+  spec: RunSpec;
+  status: RunStatus;
+  step: number;
+  history: readonly MetricPoint[];
+  markers: readonly Marker[];
+}
+
+/** Reads and writes the lab session. Open with {@link openLabPersistence}. */
+export class LabPersistence {
+  constructor(private readonly db: IDBPDatabase<LabDb>) {}
+
+  async saveExperiment(spec: ExperimentSpec): Promise<void> {
+    await this.db.put("meta", { spec, savedAt: Date.now() }, "experiment");
+  }
+
+  /**
+   * Save a run. `savedPoints` is how many of its points are already stored unchanged (0 rewrites the whole
+   * history, e.g. after a reset); only the chunks from the one holding point `savedPoints` on are written, and
+   * chunks past the end of a shorter history are deleted.
+   */
+  async saveRun(run: RunSnapshot, savedPoints = 0): Promise<void> {
+    const id = run.spec.id;
+    const n = run.history.length;
+    const tx = this.db.transaction(["runs", "history"], "readwrite");
+    const from = Math.floor(Math.min(savedPoints, n) / CHUNK);
+    const history = tx.objectStore("history");
+    await history.delete(IDBKeyRange.bound([id, from], [id, Number.MAX_SAFE_INTEGER]));
+    for (let c = from; c * CHUNK < n; c++)
+      await history.put({ runId: id, chunk: c, points: run.history.slice(c * CHUNK, (c + 1) * CHUNK) });
+    await tx.objectStore("runs").put({
+      id,
+      spec: run.spec,
+      status: run.status,
+      step: run.step,
+      markers: [...run.markers],
+      points: n,
+      savedAt: Date.now(),
+    });
+    await tx.done;
+  }
+
+  async saveCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
+    await this.db.put("checkpoints", { runId, bytes, ...at, savedAt: Date.now() });
+  }
+
+  async deleteCheckpoint(runId: string): Promise<void> {
+    await this.db.delete("checkpoints", runId);
+  }
+
+  /** Forget a run: its meta, history and checkpoint. */
+  async deleteRun(runId: string): Promise<void> {
+    const tx = this.db.transaction(["runs", "history", "checkpoints"], "readwrite");
+    await Promise.all([
+      tx.objectStore("runs").delete(runId),
+      tx.objectStore("history").delete(chunksOf(runId)),
+      tx.objectStore("checkpoints").delete(runId),
+      tx.done,
+    ]);
+  }
+
+  /** Ids of the saved runs. */
+  async runIds(): Promise<string[]> {
+    return this.db.getAllKeys("runs");
+  }
+
+  /** The saved session, or null when nothing was saved. Runs come in the experiment's order. */
+  async load(): Promise<SavedSession | null> {
+    const meta = await this.db.get("meta", "experiment");
+    if (!meta) return null;
+    const tx = this.db.transaction(["runs", "history", "checkpoints"], "readonly");
+    const metas = await tx.objectStore("runs").getAll();
+    const runs: SavedRun[] = [];
+    for (const m of metas) {
+      const chunks = await tx.objectStore("history").getAll(chunksOf(m.id));
+      const history = chunks.sort((a, b) => a.chunk - b.chunk).flatMap((c) => c.points);
+      const checkpoint = (await tx.objectStore("checkpoints").get(m.id)) ?? null;
+      runs.push({
+        spec: m.spec,
+        status: m.status,
+        step: m.step,
+        history: history.slice(0, m.points),
+        markers: m.markers,
+        checkpoint,
+      });
+    }
+    await tx.done;
+    const order = new Map(meta.spec.runs.map((r, i) => [r.id, i]));
+    runs.sort((a, b) => (order.get(a.spec.id) ?? 1e9) - (order.get(b.spec.id) ?? 1e9));
+    return { spec: meta.spec, runs };
+  }
+
+  /** Delete everything saved. */
+  async clear(): Promise<void> {
+    const tx = this.db.transaction(["meta", "runs", "history", "checkpoints"], "readwrite");
+    await Promise.all([
+      tx.objectStore("meta").clear(),
+      tx.objectStore("runs").clear(),
+      tx.objectStore("history").clear(),
+      tx.objectStore("checkpoints").clear(),
+      tx.done,
+    ]);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/**
+ * Open (or create) the lab's database.
+ * @throws when IndexedDB is unavailable (private windows of some browsers, disabled storage): callers go on
+ *   without persistence and tell the user.
+ */
+export async function openLabPersistence(name = DB_NAME): Promise<LabPersistence> {
+  if (typeof indexedDB === "undefined") throw new Error("IndexedDB is not available in this browser");
+  const db = await openDB<LabDb>(name, DB_VERSION, {
+    upgrade(d) {
+      d.createObjectStore("meta");
+      d.createObjectStore("runs", { keyPath: "id" });
+      d.createObjectStore("history", { keyPath: ["runId", "chunk"] });
+      d.createObjectStore("checkpoints", { keyPath: "runId" });
+    },
+  });
+  return new LabPersistence(db);
+}

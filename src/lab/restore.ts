@@ -1,0 +1,100 @@
+/**
+ * What to bring back after a reload: the runs of the experiment being opened whose saved state belongs to it
+ * (same task, start model and seed; same id, algorithm and settings), with their metric history, markers and
+ * checkpoint. Pure: src/lab/persist.ts reads the session, the page applies the plan (store, then worker).
+ *
+ * A run resumes from its checkpoint when the worker can load one (LabWorkerApi.loadRunCheckpoint): its history
+ * and markers are cut at the checkpoint's step, so the curves continue where the weights are. A run with no
+ * checkpoint saved yet starts over (its old curves would belong to other weights); with a worker that cannot
+ * load checkpoints (`canResume` false) the curves alone come back. The notice says which runs did what.
+ */
+
+import type { SavedSession } from "./persist";
+import type { ExperimentSpec, Marker, MetricPoint, RunCounters, RunSpec, RunStatus } from "./protocol";
+import { nonDefaultConfig } from "./spec_check";
+
+/** A run as the lab store restores it (RunState without samples and error). */
+export interface RestoredRun {
+  spec: RunSpec;
+  status: RunStatus;
+  step: number;
+  history: MetricPoint[];
+  markers: Marker[];
+}
+
+export interface ResumeCheckpoint {
+  runId: string;
+  bytes: Uint8Array;
+  at: RunCounters;
+}
+
+export interface RestorePlan {
+  runs: RestoredRun[];
+  /** For the worker, after init: loadRunCheckpoint(runId, bytes, at). */
+  checkpoints: ResumeCheckpoint[];
+  /** What the user should know (runs shown without their weights); null when all resumed. */
+  notice: string | null;
+}
+
+const sameConfig = (a: RunSpec, b: RunSpec) => {
+  const x = nonDefaultConfig(a.algo, a.config);
+  const y = nonDefaultConfig(b.algo, b.config);
+  const kx = Object.keys(x);
+  return kx.length === Object.keys(y).length && kx.every((k) => Object.hasOwn(y, k) && x[k] === y[k]);
+};
+
+/** True when the saved session was recorded on this experiment's task, start model and seed. */
+export function sameExperiment(a: ExperimentSpec, b: ExperimentSpec): boolean {
+  return a.task === b.task && a.model === b.model && a.seed === b.seed;
+}
+
+/** The restore plan for `spec` from a saved session; `canResume`: the worker has loadRunCheckpoint. */
+export function planRestore(
+  spec: ExperimentSpec,
+  session: SavedSession | null,
+  canResume: boolean,
+): RestorePlan {
+  const plan: RestorePlan = { runs: [], checkpoints: [], notice: null };
+  if (!session || !sameExperiment(spec, session.spec)) return plan;
+  const saved = new Map(session.runs.map((r) => [r.spec.id, r]));
+  const startsOver: string[] = [];
+  const curvesOnly: string[] = [];
+  for (const run of spec.runs) {
+    const s = saved.get(run.id);
+    if (!s || s.spec.algo !== run.algo || !sameConfig(s.spec, run) || s.history.length === 0) continue;
+    const ck = s.checkpoint;
+    if (canResume && ck && ck.step > 0) {
+      plan.runs.push({
+        spec: run,
+        status: "paused",
+        step: ck.step,
+        history: s.history.filter((p) => p.step <= ck.step),
+        markers: s.markers.filter((m) => m.step <= ck.step),
+      });
+      plan.checkpoints.push({
+        runId: run.id,
+        bytes: ck.bytes,
+        at: { step: ck.step, samples: ck.samples, tokens: ck.tokens },
+      });
+    } else if (canResume) {
+      // The worker would start this run over: curves from the old weights would mislead.
+      startsOver.push(run.label);
+    } else {
+      plan.runs.push({ spec: run, status: "paused", step: s.step, history: s.history, markers: s.markers });
+      curvesOnly.push(run.label);
+    }
+  }
+  const notes: string[] = [];
+  if (startsOver.length)
+    notes.push(
+      `${startsOver.join(", ")} had no saved checkpoint yet (the lab saves one every 30 s of training and on ` +
+        `pause), so ${startsOver.length > 1 ? "they start" : "it starts"} over from the start model.`,
+    );
+  if (curvesOnly.length)
+    notes.push(
+      `Restored the curves of ${curvesOnly.join(", ")}, but not ${curvesOnly.length > 1 ? "their" : "its"} ` +
+        "weights: training goes on from the start model. Reset to start the curves over.",
+    );
+  plan.notice = notes.length ? notes.join(" ") : null;
+  return plan;
+}

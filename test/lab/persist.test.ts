@@ -1,0 +1,203 @@
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import { startAutosave } from "../../src/lab/autosave";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { CHUNK, openLabPersistence } from "../../src/lab/persist";
+import type { ExperimentSpec, MetricPoint, RunUpdate } from "../../src/lab/protocol";
+import { planRestore } from "../../src/lab/restore";
+import { useLab } from "../../src/ui/lab_store";
+
+let dbCount = 0;
+const freshDb = () => openLabPersistence(`lab-test-${dbCount++}`);
+
+/** n metric points from step `from`, with TRL metric names. */
+function points(from: number, n: number): MetricPoint[] {
+  return Array.from({ length: n }, (_, i) => {
+    const step = from + i;
+    return {
+      step,
+      samples: step * 8,
+      tokens: step * 100,
+      metrics: { reward: step / 10, "objective/kl": 0.01 * step },
+    };
+  });
+}
+
+const update = (runId: string, from: number, n: number, extra: Partial<RunUpdate> = {}): RunUpdate => ({
+  runId,
+  status: "running",
+  step: from + n - 1,
+  points: points(from, n),
+  ...extra,
+});
+
+describe("IndexedDB persistence", () => {
+  it("saves and loads runs with chunked history, markers and checkpoints", async () => {
+    const db = await freshDb();
+    const spec = defaultExperiment();
+    await db.saveExperiment(spec);
+    const history = points(1, 2 * CHUNK + 50);
+    const markers = [{ runId: "ppo-1", step: 40, label: "β 0.05 → 0" }];
+    await db.saveRun({ spec: spec.runs[0], status: "paused", step: history.length, history, markers });
+    await db.saveRun({ spec: spec.runs[2], status: "ready", step: 0, history: [], markers: [] });
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => i % 251);
+    await db.saveCheckpoint("ppo-1", bytes, { step: 300, samples: 2400, tokens: 30000 });
+    const s = await db.load();
+    expect(s?.spec).toEqual(spec);
+    expect(s?.runs.map((r) => r.spec.id)).toEqual(["ppo-1", "grpo-1"]);
+    expect(s?.runs[0].history).toEqual(history);
+    expect(s?.runs[0].markers).toEqual(markers);
+    expect(s?.runs[0].status).toBe("paused");
+    expect(s?.runs[0].checkpoint?.step).toBe(300);
+    expect(Array.from(s?.runs[0].checkpoint?.bytes ?? [])).toEqual(Array.from(bytes));
+    expect(s?.runs[1].checkpoint).toBeNull();
+
+    // Incremental save (only the last chunk is rewritten), then a shorter history (reset) drops old chunks.
+    const longer = [...history, ...points(history.length + 1, 10)];
+    await db.saveRun(
+      { spec: spec.runs[0], status: "running", step: longer.length, history: longer, markers },
+      history.length,
+    );
+    expect((await db.load())?.runs[0].history).toEqual(longer);
+    await db.saveRun({ spec: spec.runs[0], status: "ready", step: 3, history: points(1, 3), markers: [] });
+    expect((await db.load())?.runs[0].history).toEqual(points(1, 3));
+
+    await db.deleteRun("ppo-1");
+    expect((await db.load())?.runs.map((r) => r.spec.id)).toEqual(["grpo-1"]);
+    await db.clear();
+    expect(await db.load()).toBeNull();
+    db.close();
+  });
+
+  it("autosaves the lab store: history as it grows, a checkpoint on pause, resets and removals", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec({ ...defaultExperiment(), model: "nano" });
+    const exported: string[] = [];
+    const errors: string[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        exported.push(id);
+        return new Uint8Array([1, 2, 3, exported.length]);
+      },
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+      onError: (m) => errors.push(m),
+    });
+    lab.setPlaying(true);
+    lab.applyUpdates([update("ppo-1", 1, 5), update("dpo-1", 1, 3)]);
+    await saver.flush();
+    let s = await db.load();
+    expect(s?.spec.model).toBe("nano");
+    expect(s?.runs.find((r) => r.spec.id === "ppo-1")?.history).toHaveLength(5);
+
+    lab.applyUpdates([
+      update("ppo-1", 6, 2, { markers: [{ runId: "ppo-1", step: 6, label: "lr 1e-4 → 3e-4" }] }),
+    ]);
+    lab.setPlaying(false); // pause → flush + checkpoint of every run that stepped
+    await saver.checkpoint();
+    s = await db.load();
+    const ppo = s?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(ppo?.history.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(ppo?.markers).toHaveLength(1);
+    expect(ppo?.checkpoint?.step).toBe(7);
+    expect(ppo?.checkpoint?.tokens).toBe(700);
+    expect(new Set(exported)).toEqual(new Set(["ppo-1", "dpo-1"]));
+    const before = exported.length;
+    await saver.checkpoint(); // nothing stepped: no new export
+    expect(exported.length).toBe(before);
+
+    lab.clearProgress(); // reset: histories and checkpoints go
+    lab.removeRun("grpo-1");
+    await saver.flush();
+    s = await db.load();
+    expect(s?.runs.map((r) => r.spec.id)).toEqual(["ppo-1", "dpo-1"]);
+    expect(s?.runs.every((r) => r.history.length === 0 && r.checkpoint === null)).toBe(true);
+    expect(s?.spec.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1"]);
+    expect(errors).toEqual([]);
+    saver.stop();
+    db.close();
+  });
+
+  it("forgets saved runs that are not in the opened experiment on the first save", async () => {
+    const db = await freshDb();
+    await db.saveRun({
+      spec: { id: "old-1", algo: "rloo", label: "RLOO", config: {} },
+      status: "paused",
+      step: 2,
+      history: points(1, 2),
+      markers: [],
+    });
+    useLab.getState().setSpec(defaultExperiment());
+    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
+    await saver.flush();
+    expect((await db.runIds()).sort()).toEqual(["dpo-1", "grpo-1", "ppo-1"]);
+    saver.stop();
+    db.close();
+  });
+});
+
+describe("restore plan", () => {
+  const spec: ExperimentSpec = { ...defaultExperiment(), model: "nano" };
+  const session = {
+    spec,
+    runs: [
+      {
+        spec: spec.runs[0],
+        status: "paused" as const,
+        step: 20,
+        history: points(1, 20),
+        markers: [
+          { runId: "ppo-1", step: 5, label: "a" },
+          { runId: "ppo-1", step: 18, label: "b" },
+        ],
+        checkpoint: {
+          runId: "ppo-1",
+          bytes: new Uint8Array(4),
+          step: 15,
+          samples: 120,
+          tokens: 1500,
+          savedAt: 0,
+        },
+      },
+      {
+        spec: spec.runs[1],
+        status: "paused" as const,
+        step: 4,
+        history: points(1, 4),
+        markers: [],
+        checkpoint: null,
+      },
+      {
+        spec: { ...spec.runs[2], config: { beta: 0 } },
+        status: "paused" as const,
+        step: 9,
+        history: points(1, 9),
+        markers: [],
+        checkpoint: null,
+      },
+    ],
+  };
+
+  it("resumes runs from their checkpoints and cuts the curves there", () => {
+    const plan = planRestore(spec, session, true);
+    expect(plan.runs.map((r) => r.spec.id)).toEqual(["ppo-1"]); // dpo-1: no checkpoint; grpo-1: other settings
+    expect(plan.runs[0].history.at(-1)?.step).toBe(15);
+    expect(plan.runs[0].markers.map((m) => m.label)).toEqual(["a"]);
+    expect(plan.checkpoints).toEqual([
+      { runId: "ppo-1", bytes: new Uint8Array(4), at: { step: 15, samples: 120, tokens: 1500 } },
+    ]);
+    expect(plan.notice).toMatch(/DPO had no saved checkpoint yet .* it starts over/);
+  });
+
+  it("keeps only the curves when the worker cannot load checkpoints, and nothing for another experiment", () => {
+    const plan = planRestore(spec, session, false);
+    expect(plan.checkpoints).toEqual([]);
+    expect(plan.runs[0].history).toHaveLength(20);
+    expect(plan.notice).toMatch(/PPO, DPO/);
+    expect(planRestore({ ...spec, seed: 1 }, session, true).runs).toEqual([]);
+    expect(planRestore(spec, null, true).runs).toEqual([]);
+  });
+});
