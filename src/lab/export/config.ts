@@ -1,0 +1,52 @@
+/**
+ * A run's configuration as JSON: what was trained (algorithm, every setting including the defaults, which
+ * ones were changed), on what (task, start model, seed), with each setting's TRL name where TRL has one, so
+ * the file documents itself and re-creates the run elsewhere.
+ */
+import type { RunSpec, SettingValue } from "../protocol";
+import { ALGORITHMS } from "../registry";
+import type { ExperimentRef } from "./run_file";
+import { trlMapping } from "./trl_targets";
+
+export interface RunConfigFile {
+  format: "rlhf-playground.config";
+  version: 1;
+  algorithm: string;
+  title: string;
+  label: string;
+  task: string;
+  model: string;
+  seed: number;
+  /** Every setting as the run uses it (defaults filled in). */
+  settings: Record<string, SettingValue>;
+  /** Keys whose value differs from the default. */
+  changed: string[];
+  /** The TRL config class and its keyword arguments (null: best-of-n has no trainer). */
+  trl: { config: string; args: Record<string, SettingValue> } | null;
+}
+
+/** The config file object of a run. @throws RangeError when the run's settings are invalid. */
+export function runConfig(experiment: ExperimentRef, run: RunSpec): RunConfigFile {
+  const info = ALGORITHMS[run.algo];
+  const m = trlMapping(run.algo, run.config);
+  return {
+    format: "rlhf-playground.config",
+    version: 1,
+    algorithm: run.algo,
+    title: info.title,
+    label: run.label,
+    task: experiment.task,
+    model: experiment.model,
+    seed: experiment.seed,
+    settings: m.settings,
+    changed: info.fields.filter((f) => m.settings[f.key] !== f.default).map((f) => f.key),
+    trl: m.target.config
+      ? { config: m.target.config, args: Object.fromEntries(m.args.map((a) => [a.name, a.value])) }
+      : null,
+  };
+}
+
+/** The config file as JSON text. */
+export function runConfigJson(experiment: ExperimentRef, run: RunSpec): string {
+  return JSON.stringify(runConfig(experiment, run), null, 2);
+}

@@ -1,0 +1,137 @@
+/**
+ * The run file: one run's spec, experiment, metric history and markers as JSON, for "export run (JSON)" and
+ * "import run". Import trusts nothing: the file is checked with the same field tables as a link (bad
+ * settings fall back to their defaults, with issues), and bad points or markers are dropped and counted.
+ *
+ * Format (version 1):
+ *   { format: "rlhf-playground.run", version: 1, exportedAt: ISO date, experiment: { task, model, seed },
+ *     run: { id, algo, label, config }, status, step, history: MetricPoint[], markers: Marker[] }
+ */
+import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
+import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
+import { checkRun, fieldProblem, freshRunId, isRecord } from "../spec_check";
+
+export const RUN_FILE_FORMAT = "rlhf-playground.run";
+export const RUN_FILE_VERSION = 1;
+/** Largest run file read (bytes of text). */
+export const MAX_RUN_FILE = 64 * 1024 * 1024;
+
+/** Task, start model and seed: the experiment part of a run file. */
+export type ExperimentRef = Pick<ExperimentSpec, "task" | "model" | "seed">;
+
+export interface RunFile {
+  format: typeof RUN_FILE_FORMAT;
+  version: typeof RUN_FILE_VERSION;
+  exportedAt: string;
+  experiment: ExperimentRef;
+  run: RunSpec;
+  status: RunStatus;
+  step: number;
+  history: MetricPoint[];
+  markers: Marker[];
+}
+
+/** What a run file export needs (the lab store's RunState has all of it). */
+export interface RunRecord {
+  spec: RunSpec;
+  status: RunStatus;
+  step: number;
+  history: readonly MetricPoint[];
+  markers: readonly Marker[];
+}
+
+/** The run file object of a run. */
+export function runFile(experiment: ExperimentRef, run: RunRecord, now = new Date()): RunFile {
+  return {
+    format: RUN_FILE_FORMAT,
+    version: RUN_FILE_VERSION,
+    exportedAt: now.toISOString(),
+    experiment: { task: experiment.task, model: experiment.model, seed: experiment.seed },
+    run: run.spec,
+    status: run.status,
+    step: run.step,
+    history: [...run.history],
+    markers: [...run.markers],
+  };
+}
+
+/** The run file as JSON text (indented, one point per line would be huge: 1-space indent). */
+export function runFileJson(experiment: ExperimentRef, run: RunRecord, now = new Date()): string {
+  return JSON.stringify(runFile(experiment, run, now), null, 1);
+}
+
+export type ImportResult =
+  | {
+      ok: true;
+      experiment: ExperimentRef;
+      run: RunSpec;
+      step: number;
+      history: MetricPoint[];
+      markers: Marker[];
+      /** What was wrong and dropped or reset (for the lab's notice). */
+      issues: string[];
+    }
+  | { ok: false; error: string };
+
+const isCount = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0;
+
+function checkPoint(x: unknown): MetricPoint | null {
+  if (!isRecord(x) || !isCount(x.step) || !isCount(x.samples) || !isCount(x.tokens) || !isRecord(x.metrics))
+    return null;
+  const metrics: Record<string, number> = {};
+  for (const [k, v] of Object.entries(x.metrics)) {
+    if (typeof v !== "number" || !Number.isFinite(v) || k.length > 100) return null;
+    metrics[k] = v;
+  }
+  return { step: x.step, samples: x.samples, tokens: x.tokens, metrics };
+}
+
+/** Read a run file. Never throws: an unreadable file is `{ ok: false, error }` in plain words. */
+export function parseRunFile(text: string): ImportResult {
+  if (text.length > MAX_RUN_FILE) return { ok: false, error: `the file is too large (${text.length} bytes)` };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, error: "the file is not JSON" };
+  }
+  if (!isRecord(raw) || raw.format !== RUN_FILE_FORMAT)
+    return { ok: false, error: `the file is not an exported run (no "format": "${RUN_FILE_FORMAT}")` };
+  if (raw.version !== RUN_FILE_VERSION)
+    return {
+      ok: false,
+      error: `the file has format version ${JSON.stringify(raw.version)}; this lab reads ${RUN_FILE_VERSION}`,
+    };
+  const issues: string[] = [];
+  const exp = isRecord(raw.experiment) ? raw.experiment : {};
+  const experiment: Record<string, unknown> = {};
+  for (const f of EXPERIMENT_FIELDS) {
+    const problem = fieldProblem("experiment", f, exp[f.key]);
+    if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
+    experiment[f.key] = problem ? f.default : exp[f.key];
+  }
+  const run = checkRun(raw.run, 0, new Set(), issues);
+  if (!run) return { ok: false, error: issues.join("; ") };
+  const list = Array.isArray(raw.history) ? raw.history : [];
+  const history: MetricPoint[] = [];
+  for (const p of list) {
+    const point = checkPoint(p);
+    if (point && (history.length === 0 || point.step > history[history.length - 1].step)) history.push(point);
+  }
+  if (history.length < list.length)
+    issues.push(`${list.length - history.length} malformed metric points dropped`);
+  const markers: Marker[] = [];
+  for (const m of Array.isArray(raw.markers) ? raw.markers : [])
+    if (isRecord(m) && isCount(m.step) && typeof m.label === "string")
+      markers.push({ runId: run.id, step: m.step, label: m.label.slice(0, 200) });
+  const step = isCount(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
+  return { ok: true, experiment: experiment as ExperimentRef, run, step, history, markers, issues };
+}
+
+/** An imported run made to fit the lab: a fresh id when its id is taken, the label marked "(imported)". */
+export function importedSpec(run: RunSpec, existing: readonly RunSpec[]): RunSpec {
+  const used = new Set(existing.map((r) => r.id));
+  const id = used.has(run.id) ? freshRunId(run.algo, used) : run.id;
+  const label = run.label.endsWith("(imported)") ? run.label : `${run.label} (imported)`;
+  return { ...run, id, label: [...label].slice(0, MAX_LABEL).join("") };
+}

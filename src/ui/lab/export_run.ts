@@ -1,0 +1,62 @@
+/**
+ * The export menu's actions: a run of the lab store as a file download — metrics (CSV, JSON), config (JSON),
+ * checkpoint (safetensors, from the worker) and TRL script (Python). File names say what and when:
+ * "<label>-<task>-step<N>.<ext>". A failure lands in the lab's notice.
+ */
+import { runConfigJson } from "../../lab/export/config";
+import { downloadBlob, MIME } from "../../lab/export/download";
+import { metricsCsv } from "../../lab/export/metrics";
+import { runFileJson } from "../../lab/export/run_file";
+import { slug, trlScript } from "../../lab/export/trl_script";
+import { useLab } from "../lab_store";
+
+export type ExportKind = "csv" | "json" | "config" | "checkpoint" | "trl";
+
+/** What each export is called in the menu. */
+export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }[] = [
+  {
+    kind: "csv",
+    label: "Metrics (CSV)",
+    hint: "step, samples, tokens and every TRL metric, one row per step",
+  },
+  { kind: "json", label: "Run (JSON)", hint: "settings, metric history and markers; Import reads it back" },
+  {
+    kind: "config",
+    label: "Config (JSON)",
+    hint: "algorithm, every setting with defaults, task, model, seed",
+  },
+  { kind: "checkpoint", label: "Checkpoint (safetensors)", hint: "the policy's current weights" },
+  {
+    kind: "trl",
+    label: "TRL script (Python)",
+    hint: "the same run with TRL on a GPU: settings, reward, trainer",
+  },
+];
+
+/** Export a run; `exportCheckpoint` is the worker's (labActions.exportCheckpoint). */
+export async function exportRun(
+  runId: string,
+  kind: ExportKind,
+  exportCheckpoint: (runId: string) => Promise<Uint8Array>,
+): Promise<void> {
+  const { spec, runs, setNotice } = useLab.getState();
+  const run = runs[runId];
+  if (!run) return;
+  const base = `${slug(run.spec.label)}-${spec.task}-step${run.step}`;
+  try {
+    switch (kind) {
+      case "csv":
+        return downloadBlob(metricsCsv(run.history), `${base}.csv`, MIME.csv);
+      case "json":
+        return downloadBlob(runFileJson(spec, run), `${base}.run.json`, MIME.json);
+      case "config":
+        return downloadBlob(runConfigJson(spec, run.spec), `${base}.config.json`, MIME.json);
+      case "checkpoint":
+        return downloadBlob(await exportCheckpoint(runId), `${base}.safetensors`, MIME.safetensors);
+      case "trl":
+        return downloadBlob(trlScript(spec, run), `${slug(run.spec.label)}_trl.py`, MIME.python);
+    }
+  } catch (e) {
+    setNotice(`Exporting ${run.spec.label} failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

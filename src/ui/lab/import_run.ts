@@ -1,0 +1,101 @@
+/**
+ * Import a previously exported run: its run file (JSON: spec + history + markers) and, optionally, its
+ * checkpoint (.safetensors, picked together with it).
+ *
+ * - With a checkpoint and a worker that can load it (deps.addRun + deps.loadRunCheckpoint): the run joins the
+ *   experiment and continues training from its weights; its curves come with it.
+ * - Otherwise it is a comparison run: its curves are drawn next to the others, but nothing trains it (the
+ *   worker does not know it; status "paused"). A reload starts it over, as it has no saved weights.
+ * The id is renamed when taken and the label marked "(imported)"; a run trained on another task, start model
+ * or seed is flagged in the notice. Never throws: every outcome is a notice.
+ */
+import { importedSpec, parseRunFile } from "../../lab/export/run_file";
+import type { RunCounters, RunSpec } from "../../lab/protocol";
+import { useLab } from "../lab_store";
+
+/** What a file picker gives (File fits). */
+export interface PickedFile {
+  name: string;
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+export interface ImportDeps {
+  /** The client's addRun: the store and the worker get the run. */
+  addRun?(spec: RunSpec): Promise<void>;
+  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** The client's removeRun (undoes addRun when the checkpoint does not load). */
+  removeRun?(runId: string): void;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Import the picked files; returns (and shows) the notice saying what happened. */
+export async function importRunFiles(files: readonly PickedFile[], deps: ImportDeps = {}): Promise<string> {
+  const lab = () => useLab.getState();
+  const say = (notice: string) => {
+    lab().setNotice(notice);
+    return notice;
+  };
+  const json = files.find((f) => /\.json$/i.test(f.name));
+  const weights = files.find((f) => /\.safetensors$/i.test(f.name));
+  if (!json)
+    return say(
+      "Import needs a run file (.json, from Export → Run (JSON)); pick its .safetensors too to keep training it.",
+    );
+  let text: string;
+  try {
+    text = await json.text();
+  } catch (e) {
+    return say(`${json.name} could not be read: ${message(e)}`);
+  }
+  const r = parseRunFile(text);
+  if (!r.ok) return say(`${json.name} could not be imported: ${r.error}.`);
+  const spec = importedSpec(r.run, lab().spec.runs);
+  const last = r.history.at(-1);
+  const at: RunCounters = { step: last?.step ?? 0, samples: last?.samples ?? 0, tokens: last?.tokens ?? 0 };
+  const notes: string[] = [];
+  const here = lab().spec;
+  const other =
+    r.experiment.task !== here.task || r.experiment.model !== here.model || r.experiment.seed !== here.seed;
+  if (other)
+    notes.push(
+      `It was trained on ${r.experiment.task} (model ${r.experiment.model}, seed ${r.experiment.seed}); ` +
+        `this lab runs ${here.task} (model ${here.model}, seed ${here.seed}): compare with care.`,
+    );
+  if (r.issues.length) notes.push(`Reset or dropped: ${r.issues.slice(0, 3).join("; ")}.`);
+  const restored = {
+    spec,
+    status: "paused" as const,
+    step: at.step,
+    history: r.history,
+    markers: r.markers,
+    samples: [],
+    error: null,
+  };
+
+  if (weights && deps.addRun && deps.loadRunCheckpoint && !other) {
+    try {
+      const bytes = new Uint8Array(await weights.arrayBuffer());
+      await deps.addRun(spec);
+      lab().restoreRuns([restored]);
+      await deps.loadRunCheckpoint(spec.id, bytes, at);
+      return say([`Imported ${spec.label}: it continues from step ${at.step}.`, ...notes].join(" "));
+    } catch (e) {
+      notes.push(`Its checkpoint did not load (${message(e)}), so it is shown for comparison only.`);
+      if (lab().runs[spec.id]) (deps.removeRun ?? lab().removeRun)(spec.id);
+    }
+  } else if (weights) {
+    notes.push(
+      other ? "Its checkpoint was not loaded (another experiment)." : "Its checkpoint cannot be loaded here.",
+    );
+  }
+  lab().upsertRun(spec);
+  lab().restoreRuns([restored]);
+  return say(
+    [
+      `Imported ${spec.label} (${r.history.length} steps) for comparison: its curves are drawn, nothing trains it.`,
+      ...notes,
+    ].join(" "),
+  );
+}

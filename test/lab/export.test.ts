@@ -1,0 +1,244 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Papa from "papaparse";
+import { describe, expect, it } from "vitest";
+import { runConfig } from "../../src/lab/export/config";
+import { csvColumns, metricsCsv } from "../../src/lab/export/metrics";
+import { importedSpec, parseRunFile, runFileJson } from "../../src/lab/export/run_file";
+import { rewardPy } from "../../src/lab/export/trl_rewards";
+import { pyValue, slug, trlScript } from "../../src/lab/export/trl_script";
+import type { MetricPoint, RunSpec } from "../../src/lab/protocol";
+import { ALGO_IDS } from "../../src/lab/registry";
+import { arithmeticGold } from "../../src/tasks/arithmetic";
+import { sentimentScore } from "../../src/tasks/sentiment/afinn";
+
+const history: MetricPoint[] = [
+  { step: 1, samples: 32, tokens: 400, metrics: { reward: 0.1, "objective/kl": 0, entropy: 2.5 } },
+  {
+    step: 2,
+    samples: 64,
+    tokens: 810,
+    metrics: { reward: -0.25, "objective/kl": 0.0125, entropy: 2.4, "policy/clipfrac": 0.5 },
+  },
+  { step: 3, samples: 96, tokens: 1200, metrics: { reward: 1 / 3, entropy: 2.3 } },
+];
+const experiment = { task: "sentiment" as const, model: "nano" as const, seed: 7 };
+const ppo: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO, β = 0.2", config: { beta: 0.2, lr: 3e-4 } };
+const run = {
+  spec: ppo,
+  status: "paused" as const,
+  step: 3,
+  history,
+  markers: [{ runId: "ppo-1", step: 2, label: "β 0.05 → 0.2" }],
+};
+
+let python: string | null = null;
+try {
+  execFileSync("python3", ["--version"], { stdio: "pipe" });
+  python = "python3";
+} catch {
+  python = null;
+}
+
+describe("metrics export", () => {
+  it("CSV has step, samples, tokens, then every TRL metric name, and re-reads to the same numbers", () => {
+    expect(csvColumns(history)).toEqual([
+      "step",
+      "samples",
+      "tokens",
+      "reward",
+      "objective/kl",
+      "entropy",
+      "policy/clipfrac",
+    ]);
+    const csv = metricsCsv(history);
+    const parsed = Papa.parse<string[]>(csv.trim());
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data[0]).toEqual(csvColumns(history));
+    expect(parsed.data).toHaveLength(4);
+    expect(parsed.data[3]).toEqual(["3", "96", "1200", String(1 / 3), "", "2.3", ""]);
+    expect(Number(parsed.data[3][3])).toBe(1 / 3);
+    expect(metricsCsv([])).toBe("step,samples,tokens\n");
+    expect(csv.endsWith("1200,0.3333333333333333,,2.3,\n")).toBe(true);
+  });
+
+  it("run JSON round-trips through import; the import renames a taken id", () => {
+    const text = runFileJson(experiment, run, new Date(0));
+    const back = parseRunFile(text);
+    expect(back.ok).toBe(true);
+    if (!back.ok) return;
+    expect(back.issues).toEqual([]);
+    expect(back.experiment).toEqual(experiment);
+    expect(back.run).toEqual({ ...ppo, config: { beta: 0.2, lr: 3e-4 } });
+    expect(back.history).toEqual(history);
+    expect(back.markers).toEqual(run.markers);
+    expect(back.step).toBe(3);
+    const spec = importedSpec(back.run, [ppo]);
+    expect(spec.id).toBe("ppo-2");
+    expect(spec.label).toBe("PPO, β = 0.2 (imported)");
+    expect(importedSpec(spec, [ppo]).label).toBe(spec.label);
+  });
+
+  it("import refuses what is not a run file and drops bad parts with issues", () => {
+    expect(parseRunFile("{").ok).toBe(false);
+    expect(parseRunFile("[]").ok).toBe(false);
+    expect(parseRunFile(JSON.stringify({ format: "rlhf-playground.run", version: 2 })).ok).toBe(false);
+    const bad = JSON.parse(runFileJson(experiment, run));
+    bad.run.algo = "sac";
+    const r1 = parseRunFile(JSON.stringify(bad));
+    expect(!r1.ok && r1.error).toMatch(/unknown algorithm "sac"/);
+    const tampered = JSON.parse(runFileJson(experiment, run));
+    tampered.run.config.beta = -1;
+    tampered.experiment.seed = "x";
+    tampered.history.push(
+      { step: 4, samples: 1, tokens: 1, metrics: { reward: "NaN" } },
+      { step: 2, samples: 0, tokens: 0, metrics: {} },
+      null,
+    );
+    const r2 = parseRunFile(JSON.stringify(tampered));
+    expect(r2.ok).toBe(true);
+    if (!r2.ok) return;
+    expect(r2.run.config).toEqual({ lr: 3e-4 });
+    expect(r2.experiment.seed).toBe(0);
+    expect(r2.history).toEqual(history);
+    const issues = r2.issues.join("\n");
+    expect(issues).toMatch(/ppo-1\.beta must be/);
+    expect(issues).toMatch(/experiment\.seed must be an integer/);
+    expect(issues).toMatch(/3 malformed metric points dropped/);
+  });
+
+  it("config JSON holds every setting (defaults too), the changed ones and TRL's names", () => {
+    const c = runConfig(experiment, ppo);
+    expect(c.algorithm).toBe("ppo");
+    expect(c.task).toBe("sentiment");
+    expect(c.seed).toBe(7);
+    expect(c.settings.beta).toBe(0.2);
+    expect(c.settings.gamma).toBe(1); // a default
+    expect(c.changed.sort()).toEqual(["beta", "lr"]);
+    expect(c.trl?.config).toBe("PPOConfig");
+    expect(c.trl?.args).toMatchObject({
+      kl_coef: 0.2,
+      learning_rate: 3e-4,
+      response_length: 24,
+      cliprange: 0.2,
+    });
+    expect(
+      runConfig(experiment, { id: "bon-1", algo: "bon", label: "Best-of-n", config: {} }).trl,
+    ).toBeNull();
+  });
+});
+
+describe("TRL script", () => {
+  const runs: RunSpec[] = [
+    ppo,
+    {
+      id: "grpo-1",
+      algo: "grpo",
+      label: 'GRPO "β = 0" \\N',
+      config: { beta: 0, numGenerations: 8, batchPrompts: 4, lossType: "dr_grpo" },
+    },
+    { id: "dpo-1", algo: "dpo", label: "DPO", config: { beta: 0.5, flipRate: 0.1 } },
+    { id: "dpo-2", algo: "dpo", label: "SimPO", config: { lossType: "simpo", simpoGamma: 1.5, beta: 2 } },
+    {
+      id: "rloo-1",
+      algo: "rloo",
+      label: "RLOO",
+      config: { numGenerations: 6, epsilon: 0.3, numIterations: 2 },
+    },
+    { id: "reinforce-1", algo: "reinforce", label: "REINFORCE", config: { beta: 0.1, baselineDecay: 0.5 } },
+    { id: "bon-1", algo: "bon", label: "Best-of-n", config: { n: 16 } },
+  ];
+
+  it("covers every algorithm", () => {
+    expect(new Set(runs.map((r) => r.algo))).toEqual(new Set(ALGO_IDS));
+  });
+
+  it("maps the run's settings to TRL's names and values", () => {
+    const s = (r: RunSpec, task: "sentiment" | "arithmetic" = "arithmetic") =>
+      trlScript({ ...experiment, task }, { spec: r, step: 12 });
+    const p = s(runs[0], "sentiment");
+    expect(p).toMatch(/config = PPOConfig\(/);
+    expect(p).toMatch(/\n {4}kl_coef=0\.2, {2}# beta/);
+    expect(p).toMatch(/\n {4}learning_rate=0\.0003,/);
+    expect(p).toMatch(/\n {4}response_length=24,/);
+    expect(p).toMatch(/#\s+whitenAdvantages = True: .*TRL always whitens/);
+    expect(p).not.toMatch(/whiten_rewards=/);
+    const mini = s({ ...ppo, config: { batchPrompts: 12, numMiniBatches: 4 } });
+    expect(mini).toMatch(/\n {4}per_device_train_batch_size=3, {2}# .*12 \/ 4/);
+    expect(p).toMatch(/#\s+topK = 0: .*PPOConfig has no `top_k`/);
+    expect(p).toMatch(/#\s+entCoef = 0: /);
+    expect(p).toMatch(/AFINN = \{/);
+    expect(p).toMatch(/trainer\.train\(\)/);
+    const g = s(runs[1]);
+    expect(g).toMatch(/from trl import GRPOConfig, GRPOTrainer/);
+    expect(g).toMatch(/\n {4}beta=0, /);
+    expect(g).toMatch(/\n {4}num_generations=8,/);
+    expect(g).toMatch(/\n {4}per_device_train_batch_size=32, {2}# .*4 prompts × 8 samples/);
+    expect(g).toMatch(/\n {4}loss_type="dr_grpo",/);
+    expect(g).toMatch(/PROMPTS = \[f"\{a\}\+\{b\}=" for a in range\(10, 100\)/);
+    expect(g).toMatch(/reward_funcs=reward_fn/);
+    expect(s(runs[2])).toMatch(/FLIP_RATE = 0\.1[\s\S]*DPOConfig\([\s\S]*\n {4}beta=0\.5,/);
+    expect(s(runs[3])).toMatch(
+      /CPOConfig\([\s\S]*loss_type="simpo"[\s\S]*simpo_gamma=1\.5[\s\S]*cpo_alpha=0,/,
+    );
+    const r = s(runs[4]);
+    expect(r).toMatch(/RLOOConfig\([\s\S]*num_generations=6,[\s\S]*epsilon=0\.3,[\s\S]*num_iterations=2,/);
+    expect(r).not.toMatch(/rloo_k|cliprange|num_ppo_epochs/);
+    expect(s(runs[5])).toMatch(/REINFORCE trainer[\s\S]*\n {4}beta=0\.1,[\s\S]*#\s+baselineDecay = 0\.5/);
+    expect(s(runs[6])).toMatch(/N = 16 /);
+    expect(pyValue(1e-7)).toBe("1e-7");
+    expect(pyValue(false)).toBe("False");
+    expect(slug('GRPO "β = 0"')).toBe("grpo-0");
+  });
+
+  it.skipIf(!python)("compiles with python3 -m py_compile for every algorithm and task", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-"));
+    const files: string[] = [];
+    for (const task of ["sentiment", "arithmetic"] as const)
+      for (const r of runs) {
+        const f = join(dir, `${task}_${r.id}.py`);
+        writeFileSync(f, trlScript({ ...experiment, task }, { spec: r, step: 3 }));
+        files.push(f);
+      }
+    execFileSync(python!, ["-W", "error", "-m", "py_compile", ...files], { stdio: "pipe" });
+  });
+
+  it.skipIf(!python)("its reward functions score like the lab's gold scorers", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-reward-"));
+    const texts = [
+      "I love this, it is good",
+      "does not work, no fun at all",
+      "The whale was a sea-good beast; god's own terror!",
+      "Call me Ishmael",
+      "",
+      "naïve and HAPPY happy joy",
+      "it’s a bad, bad, horrible day -- awful",
+      "not happy",
+    ];
+    const sums: [string, string][] = [
+      ["37+45=", "82"],
+      ["37+45=", " 82 "],
+      ["37+45=", "082"],
+      ["37+45=", "81"],
+      ["10+10=", "20x"],
+      ["99+99=", "198"],
+    ];
+    const run = (task: "sentiment" | "arithmetic", cases: [string, string][]) => {
+      const f = join(dir, `${task}.py`);
+      writeFileSync(
+        f,
+        `import json, math, re, sys\n${rewardPy(task)}\nprint(json.dumps([score(p, c) for p, c in json.load(sys.stdin)]))\n`,
+      );
+      return JSON.parse(execFileSync(python!, [f], { input: JSON.stringify(cases) }).toString()) as number[];
+    };
+    const py = run(
+      "sentiment",
+      texts.map((t) => ["", t]),
+    );
+    for (const [i, v] of py.entries()) expect(v).toBeCloseTo(sentimentScore(texts[i]), 12);
+    expect(py.some((v) => v !== 0)).toBe(true);
+    expect(run("arithmetic", sums)).toEqual(sums.map(([p, c]) => arithmeticGold(p, c)));
+  });
+});
