@@ -1,0 +1,185 @@
+/**
+ * Opening the lab (src/ui/lab/session.ts), the URL sync and run import in Node: `location`, `history` and
+ * `window` are small stubs, IndexedDB is fake-indexeddb, the worker is a fake that behaves like the client
+ * (start → setSpec + phase "ready").
+ */
+import "fake-indexeddb/auto";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { runFileJson } from "../../src/lab/export/run_file";
+import { openLabPersistence } from "../../src/lab/persist";
+import type { ExperimentSpec, MetricPoint, RunCounters } from "../../src/lab/protocol";
+import { encode } from "../../src/lab/url";
+import { importRunFiles } from "../../src/ui/lab/import_run";
+import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
+import { useLab } from "../../src/ui/lab_store";
+
+const points = (n: number): MetricPoint[] =>
+  Array.from({ length: n }, (_, i) => ({
+    step: i + 1,
+    samples: 8 * (i + 1),
+    tokens: 50 * (i + 1),
+    metrics: { reward: i },
+  }));
+
+let loc: { hash: string; href: string; reload: () => void };
+let dbName = 0;
+let session: LabSession | null = null;
+
+function setHash(hash: string) {
+  loc.hash = hash;
+  loc.href = `http://lab.test/${hash}`;
+}
+
+beforeEach(() => {
+  loc = { hash: "", href: "http://lab.test/", reload: vi.fn() };
+  vi.stubGlobal("location", loc);
+  vi.stubGlobal("history", {
+    state: null,
+    replaceState: (_s: unknown, _t: string, url: string) => {
+      loc.href = url;
+      loc.hash = url.slice(url.indexOf("#"));
+    },
+  });
+  vi.stubGlobal("window", new EventTarget());
+  useLab.setState({ phase: "idle", notice: null, playing: false });
+});
+
+afterEach(() => {
+  session?.stop();
+  session = null;
+  vi.unstubAllGlobals();
+});
+
+/** A fake worker side: start behaves like LabClient.start; records checkpoint loads. */
+function fakeDeps(name: string, ok = true) {
+  const loads: [string, RunCounters][] = [];
+  return {
+    loads,
+    deps: {
+      start: async (spec: ExperimentSpec) => {
+        useLab.getState().setSpec(spec);
+        useLab.getState().setPhase(ok ? "ready" : "error", ok ? null : "no GPU");
+      },
+      exportCheckpoint: async () => new Uint8Array([9, 9]),
+      loadRunCheckpoint: async (id: string, _b: Uint8Array, at: RunCounters) => {
+        loads.push([id, at]);
+      },
+      openPersistence: () => openLabPersistence(name),
+    },
+  };
+}
+
+describe("opening the lab", () => {
+  it("without a link: the saved experiment and its runs come back, resumed from their checkpoints", async () => {
+    const name = `session-${dbName++}`;
+    const db = await openLabPersistence(name);
+    const spec = { ...defaultExperiment(), seed: 5 };
+    await db.saveExperiment(spec);
+    await db.saveRun({ spec: spec.runs[0], status: "paused", step: 12, history: points(12), markers: [] });
+    await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 10, samples: 80, tokens: 500 });
+    await db.saveRun({ spec: spec.runs[1], status: "paused", step: 3, history: points(3), markers: [] });
+    db.close();
+
+    const { deps, loads } = fakeDeps(name);
+    session = await openLab(deps);
+    const s = useLab.getState();
+    expect(s.spec).toEqual(spec);
+    expect(s.runs["ppo-1"].history).toHaveLength(10);
+    expect(s.runs["ppo-1"].step).toBe(10);
+    expect(s.runs["dpo-1"].history).toHaveLength(0); // no checkpoint: starts over
+    expect(loads).toEqual([["ppo-1", { step: 10, samples: 80, tokens: 500 }]]);
+    expect(s.notice).toMatch(/DPO had no saved checkpoint yet/);
+    expect(loc.hash).toBe(`#${encode(spec, s.view)}`); // the URL now names the experiment
+  });
+
+  it("a bad link opens the defaults with a notice; a good one wins over the saved session", async () => {
+    const name = `session-${dbName++}`;
+    setHash("#s=garbage!!");
+    const a = fakeDeps(name);
+    session = await openLab(a.deps);
+    expect(useLab.getState().spec).toEqual(defaultExperiment());
+    expect(useLab.getState().notice).toMatch(/could not be opened/);
+    session.stop();
+
+    const linked = { ...defaultExperiment(), task: "arithmetic" as const, model: "nano" as const, seed: 9 };
+    setHash(`#${encode(linked)}`);
+    useLab.setState({ phase: "idle", notice: null });
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().spec).toEqual(linked);
+    expect(useLab.getState().notice).toBeNull();
+  });
+
+  it("says so when storage is unavailable, and does not autosave a lab that failed to start", async () => {
+    const deps = { ...fakeDeps("x").deps, openPersistence: () => Promise.reject(new Error("disabled")) };
+    session = await openLab(deps);
+    expect(session.autosaver).toBeNull();
+    expect(useLab.getState().notice).toMatch(/storage is unavailable \(disabled\)/);
+    session.stop();
+    const failed = fakeDeps(`session-${dbName++}`, false);
+    session = await openLab(failed.deps);
+    expect(session.autosaver).toBeNull();
+  });
+
+  it("keeps the hash in step with the store and shares the current link", async () => {
+    session = await openLab(fakeDeps(`session-${dbName++}`).deps);
+    useLab.getState().setView({ smoothing: 0.3 });
+    writeUrlNow();
+    expect(loc.hash).toBe(
+      `#${encode(useLab.getState().spec, { xAxis: "step", klEstimator: "objective/kl", smoothing: 0.3 })}`,
+    );
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal("navigator", { clipboard: { writeText } });
+    const r = await share();
+    expect(r).toEqual({ url: loc.href, copied: true });
+    expect(writeText).toHaveBeenCalledWith(loc.href);
+  });
+});
+
+describe("importing a run", () => {
+  const file = (name: string, text: string) => ({
+    name,
+    text: async () => text,
+    arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
+  });
+  const exported = (spec: ExperimentSpec) =>
+    runFileJson(spec, { spec: spec.runs[0], status: "paused", step: 4, history: points(4), markers: [] });
+
+  it("adds a comparison run with its curves, renamed when its id is taken", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const notice = await importRunFiles([file("ppo.run.json", exported(defaultExperiment()))]);
+    const s = useLab.getState();
+    expect(s.spec.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1", "grpo-1", "ppo-2"]);
+    expect(s.runs["ppo-2"].history).toHaveLength(4);
+    expect(s.runs["ppo-2"].spec.label).toBe("PPO (imported)");
+    expect(notice).toMatch(/for comparison/);
+  });
+
+  it("continues training an imported run when its checkpoint comes along", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const added: string[] = [];
+    const loads: [string, RunCounters][] = [];
+    const notice = await importRunFiles(
+      [file("ppo.run.json", exported(defaultExperiment())), file("ppo.safetensors", "weights")],
+      {
+        addRun: async (spec) => {
+          added.push(spec.id);
+          useLab.getState().upsertRun(spec);
+        },
+        loadRunCheckpoint: async (id, _b, at) => {
+          loads.push([id, at]);
+        },
+      },
+    );
+    expect(added).toEqual(["ppo-2"]);
+    expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
+    expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
+    expect(notice).toMatch(/continues from step 4/);
+  });
+
+  it("refuses files that are not run files, with a notice", async () => {
+    expect(await importRunFiles([file("x.csv", "a,b")])).toMatch(/needs a run file/);
+    expect(await importRunFiles([file("x.json", "{nope")])).toMatch(/not JSON/);
+  });
+});
