@@ -2,19 +2,23 @@
  * Export the engine's GPT with its reward head as an ONNX reward model with the documented contract
  * (docs/reward-models.md): inputs `input_ids` and `attention_mask`, int64 [B, T]; output `scores`, float32 [B]
  * = the reward head at each row's last real token. Opset 17 with basic ops only (Gather, LayerNormalization,
- * MatMul, Softmax, Tanh, CumSum, ArgMax, GatherElements, …), so onnxruntime-web's WASM and WebGPU EPs both run
- * it. The graph computes exactly what src/model/forward.ts computes (GPT-2: Radford et al. 2019):
+ * MatMul, Softmax, Tanh, CumSum, Equal, ReduceMax, ReduceSum, …), so onnxruntime-web's WASM and WebGPU EPs
+ * both run it (scripts/check-onnx-webgpu.ts compares them in Chromium). The graph computes exactly what
+ * src/model/forward.ts computes (GPT-2: Radford et al. 2019):
  *
  * - positions = max(cumsum(mask) − 1, 0) along T: position ids count real tokens (0 at a row's first real
  *   token), so LEFT-padded rows (what the lab sends) see the same positions as unpadded ones; right padding
  *   works too;
- * - x = wte[input_ids] + wpe[positions]; per block: x += attn(LN₁(x)), x += MLP(LN₂(x)) with GPT-2's tanh GELU;
- *   attention adds −1e9 to the scores of future keys and of padding keys (a finite bias, so padding queries with
- *   no visible key stay finite and never leak);
+ * - x = wte[input_ids] + onehot(positions)·wpe; per block: x += attn(LN₁(x)), x += MLP(LN₂(x)) with GPT-2's
+ *   tanh GELU; attention adds −1e9 to the scores of future keys and of padding keys (a finite bias, so padding
+ *   queries with no visible key stay finite and never leak);
  * - r = LN_f(x)·w_rᵀ + b_r at every position; scores[b] = r[b, last(b)], last(b) = the largest t with
- *   attention_mask[b, t] = 1 (ArgMax of mask·(t + 1); 0 for an all-padding row).
+ *   attention_mask[b, t] = 1 (a one-hot where mask·(t + 1) is largest; an all-padding row scores 0).
+ * onnxruntime-web 1.30's WebGPU EP evaluates Gather/GatherElements whose int64 indices are computed inside
+ * the graph wrongly (found with scripts/check-onnx-webgpu.ts), so positions and the last-token pick are
+ * one-hot products in float; the only int64 index tensor is the graph input input_ids.
  * Linear weights [out, in] are stored transposed ([in, out]) for MatMul. T must not exceed the model's context
- * length (stored as metadata `max_length`; a longer input fails at run time in the position Gather).
+ * length (metadata `max_length`): positions ≥ max_length would get a zero position embedding.
  */
 import type { GPTConfig } from "../model/config";
 import { paramLayout, spec } from "../model/params";
@@ -94,13 +98,26 @@ export function exportRewardModelOnnx(
   const maskF = g.node("Cast", [mask], { to: ONNX_DTYPE.float });
   const axis1 = g.ints("axis_1", [1]);
 
-  // Position ids: real tokens counted from 0; padding gets 0.
+  // Position ids: real tokens counted from 0; padding gets 0. The position embedding is a one-hot [B, T, Tmax]
+  // times wpe (exact: one nonzero term per sum) rather than a Gather with computed int64 indices, which
+  // onnxruntime-web's WebGPU EP (1.30) evaluates wrongly; ids ≥ Tmax get a zero position embedding.
   const count = g.node("CumSum", [maskF, g.init("axis_1_scalar", [], BigInt64Array.of(1n))]);
-  const posF = g.node("Relu", [g.node("Sub", [count, one])]);
-  const positions = g.node("Cast", [posF], { to: ONNX_DTYPE.int64 });
+  const posF = g.node("Relu", [g.node("Sub", [count, one])]); // [B, T]
+  const range = g.init(
+    "position_range",
+    [Tmax],
+    Float32Array.from({ length: Tmax }, (_, i) => i),
+  );
+  const posOneHot = g.node(
+    "Cast",
+    [g.node("Equal", [g.node("Unsqueeze", [posF, g.ints("axis_2_u", [2])]), range])],
+    {
+      to: ONNX_DTYPE.float,
+    },
+  ); // [B, T, Tmax]
   let x = g.node("Add", [
     g.node("Gather", [weight("wte.weight"), ids]),
-    g.node("Gather", [weight("wpe.weight"), positions]),
+    g.node("MatMul", [posOneHot, weight("wpe.weight")]),
   ]);
 
   // Attention bias [B, 1, T, T]: padding keys (mask 0) and future keys get MASK_BIAS.
@@ -154,14 +171,20 @@ export function exportRewardModelOnnx(
   const lnf = layerNorm(x, "ln_f");
   const r = g.node("Squeeze", [linear(lnf, "reward_head"), g.ints("axis_2", [2])]); // [B, T]
 
-  // The last real position of each row: ArgMax over t of mask·(t + 1).
+  // The last real position of each row: where mask·(t + 1) reaches its row maximum (float ops only; an
+  // all-padding row scores 0). Selected by a one-hot sum rather than ArgMax + GatherElements (computed int64
+  // indices, see above).
   const ones = g.node("ConstantOfShape", [g.node("Shape", [ids])], {
     value: { tensor: { dims: [1], dataType: ONNX_DTYPE.float, floatData: [1] } },
   });
-  const t1 = g.node("CumSum", [ones, g.init("axis_1_scalar_b", [], BigInt64Array.of(1n))]);
-  const last = g.node("ArgMax", [g.node("Mul", [t1, maskF])], { axis: 1, keepdims: 1 }); // [B, 1]
-  const picked = g.node("GatherElements", [r, last], { axis: 1 }); // [B, 1]
-  g.node("Squeeze", [picked, axis1], {}, "scores");
+  const t1 = g.node("CumSum", [ones, g.init("axis_1_scalar_b", [], BigInt64Array.of(1n))]); // 1..T
+  const w = g.node("Mul", [t1, maskF]);
+  const rowMax = g.node("ReduceMax", [w], { axes: [1], keepdims: 1 }); // [B, 1]
+  const lastOneHot = g.node("Mul", [
+    g.node("Cast", [g.node("Equal", [w, rowMax])], { to: ONNX_DTYPE.float }),
+    maskF,
+  ]);
+  g.node("ReduceSum", [g.node("Mul", [r, lastOneHot]), axis1], { keepdims: 0 }, "scores"); // [B]
   g.output("scores", "float", ["batch"]);
 
   return encodeModel(g.graph(), {

@@ -55,6 +55,7 @@ export interface OnnxRewardModel {
   readonly warnings: string[];
   /**
    * Scores [B] of left-padded rows: ids [B·T] and mask [B·T] (1 real, 0 padding), row-major.
+   * @throws RangeError when T exceeds maxLength (cut sequences from the left first, as onnxReward does).
    * @throws OnnxRewardModelError ("runtime") when the model throws or returns a wrong or non-finite output.
    */
   run(ids: ArrayLike<number>, mask: ArrayLike<number>, B: number, T: number): Promise<Float64Array>;
@@ -206,6 +207,8 @@ export async function loadOnnxRewardModel(
     throw new OnnxRewardModelError("session", `onnxruntime-web cannot load the model: ${message(e)}`);
   }
   const run = async (ids: ArrayLike<number>, mask: ArrayLike<number>, B: number, T: number) => {
+    if (maxLength !== null && T > maxLength)
+      throw new RangeError(`a [${B}, ${T}] batch is longer than the model's max_length ${maxLength}`);
     let res: ort.InferenceSession.ReturnType;
     try {
       res = await session.run({

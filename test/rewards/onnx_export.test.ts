@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GptWeights } from "../../src/model/weights";
 import { exportRewardModelOnnx } from "../../src/rewards/onnx_export";
+import { onnx } from "../../src/rewards/onnx_graph";
 import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
 import { RewardModelScorer } from "../../src/rewards/rm_trainer";
 import { Rng } from "../../src/util/rng";
@@ -59,5 +60,26 @@ describe("ONNX reward-model export: onnxruntime-web scores = WGSL forward scores
       w.destroy();
     }
     console.log(`ORT vs WGSL worst |score difference|: ${worst.toExponential(2)}`);
+  });
+
+  it("uses no int64 index tensor computed in the graph (onnxruntime-web 1.30's WebGPU EP gets those wrong)", () => {
+    const { config, params } = nanoRm(3);
+    const g = onnx.ModelProto.decode(exportRewardModelOnnx(config, params)).graph;
+    const nodes = g?.node ?? [];
+    expect(
+      nodes.filter((n) => ["ArgMax", "ArgMin", "GatherElements", "GatherND"].includes(n.opType ?? "")),
+    ).toEqual([]);
+    const gathers = nodes.filter((n) => n.opType === "Gather");
+    expect(gathers.map((n) => n.input?.[1])).toEqual(["input_ids"]);
+  });
+
+  it("rejects a batch longer than max_length", async () => {
+    const { config, params } = nanoRm(3);
+    const rm = await loadOnnxRewardModel(exportRewardModelOnnx(config, params), config.vocabSize);
+    const T = config.contextLength + 1;
+    await expect(rm.run(new Array(T).fill(1), new Array(T).fill(1), 1, T)).rejects.toThrow(
+      /longer than the model's max_length 32/,
+    );
+    await rm.release();
   });
 });
