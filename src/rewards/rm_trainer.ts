@@ -9,8 +9,8 @@
  *   then rejected), btLoss gathers each row's last-token score, computes −log σ(r_w − r_l) (+ η(r_w + r_l)²)
  *   and scatters dL/dscore into acts.drewards; gptBackward({ rewardHead: true }); AdamW. Only the loss and
  *   metric sums and the gradient norm come back.
- * Activations are allocated per padded width T (rounded up to a multiple of {@link T_BUCKET}, at most the
- * context length) and reused.
+ * Activations are allocated per (rows, padded width T) with T rounded up by {@link bucketWidth}, and the
+ * {@link ACTS_CACHE_SIZE} most recently used shapes are kept.
  */
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
@@ -25,13 +25,19 @@ import { gptForward } from "../model/forward";
 import { AdamW, type AdamWConfig } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 
-/** Padded widths are multiples of this (fewer activation shapes; ≤ 7 wasted columns). */
-export const T_BUCKET = 8;
-
-/** The padded width for sequences of at most `maxLen` tokens: a multiple of T_BUCKET, ≤ contextLength. */
+/**
+ * The padded width for sequences of at most `maxLen` tokens, ≤ contextLength: exact up to 16 tokens, then
+ * rounded up to a multiple of 4 (≤ 64) or 8, so that few activation shapes are allocated while short batches
+ * (arithmetic: ~10 tokens) carry little padding.
+ */
 export function bucketWidth(maxLen: number, contextLength: number): number {
-  return Math.min(contextLength, Math.max(T_BUCKET, Math.ceil(maxLen / T_BUCKET) * T_BUCKET));
+  const n = Math.max(1, maxLen);
+  const step = n <= 16 ? 1 : n <= 64 ? 4 : 8;
+  return Math.min(contextLength, Math.ceil(n / step) * step);
 }
+
+/** Activation shapes kept alive (least recently used ones are destroyed). */
+export const ACTS_CACHE_SIZE = 3;
 
 /**
  * Keep the last `maxLen` tokens of a sequence (the end of the completion, where the score is read, is kept;
@@ -41,20 +47,27 @@ export function truncateLeft(ids: readonly number[], maxLen: number): number[] {
   return ids.length > maxLen ? ids.slice(ids.length - maxLen) : [...ids];
 }
 
-/** Lazily allocated activations per (rows, T). */
+/** Lazily allocated activations per (rows, T); the least recently used shape beyond ACTS_CACHE_SIZE is freed. */
 class ActsCache {
   private readonly map = new Map<string, GptActivations>();
   constructor(
     private readonly ctx: GpuContext,
     private readonly w: GptWeights,
   ) {}
+  /** Callers await their last read before asking for another shape, so an evicted shape is idle. */
   get(rows: number, T: number, init?: (a: GptActivations) => void): GptActivations {
     const key = `${rows}x${T}`;
     let a = this.map.get(key);
-    if (!a) {
+    if (a) this.map.delete(key);
+    else {
       a = new GptActivations(this.ctx, this.w.config, rows, T);
       init?.(a);
-      this.map.set(key, a);
+    }
+    this.map.set(key, a); // most recent last
+    for (const [k, old] of this.map) {
+      if (this.map.size <= ACTS_CACHE_SIZE) break;
+      old.destroy();
+      this.map.delete(k);
     }
     return a;
   }
