@@ -134,6 +134,8 @@ describe("opening the lab", () => {
     const r = await share();
     expect(r).toEqual({ url: loc.href, copied: true });
     expect(writeText).toHaveBeenCalledWith(loc.href);
+    window.dispatchEvent(new Event("hashchange")); // a link pasted into the address bar
+    expect(loc.reload).toHaveBeenCalledTimes(1);
   });
 });
 

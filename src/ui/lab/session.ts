@@ -14,7 +14,7 @@ import { planRestore } from "../../lab/restore";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
-import { startUrlSync } from "./url_sync";
+import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
 export interface SessionDeps {
@@ -46,6 +46,7 @@ function addNotice(line: string | null): void {
 /** Open the experiment, start it, bring back saved runs, and keep saving. */
 export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const lab = () => useLab.getState();
+  const stopWatching = reloadOnPastedLink();
   const opened = specFromLocation(globalThis.location, defaultExperiment);
   let persistence: LabPersistence | null = null;
   let saved: SavedSession | null = null;
@@ -104,6 +105,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     stop() {
       autosaver?.stop();
       stopUrl();
+      stopWatching();
     },
   };
 }

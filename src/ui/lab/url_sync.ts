@@ -43,16 +43,21 @@ export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
     }, debounceMs);
   });
   writeUrlNow();
-  // A link pasted into this tab changes only the hash (no reload): open it properly.
-  const onHashChange = () => {
-    if (location.href !== linkOf(useLab.getState())) location.reload();
-  };
-  window.addEventListener("hashchange", onHashChange);
   return () => {
     if (timer) clearTimeout(timer);
     unsubscribe();
-    window.removeEventListener("hashchange", onHashChange);
   };
+}
+
+/**
+ * A link pasted into this tab's address bar changes only the hash, which loads nothing: reload so that it
+ * opens. Every hashchange is the user's (the sync above uses replaceState, which fires none). Start it as
+ * early as possible (the lab may still be loading). Returns the stop function.
+ */
+export function reloadOnPastedLink(): () => void {
+  const onHashChange = () => location.reload();
+  window.addEventListener("hashchange", onHashChange);
+  return () => window.removeEventListener("hashchange", onHashChange);
 }
 
 /** Copy `text` with a hidden textarea and execCommand (pages without the async clipboard permission). */
