@@ -16,6 +16,7 @@ import { gptForward } from "../model/forward";
 import { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { labelPairs, layoutPairs, type PreferencePair } from "./pairs";
 import { type Rollout, RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -26,14 +27,9 @@ import {
   type StepResult,
   stepSeed,
 } from "./run";
-import { layoutSequences, type SequenceBatch } from "./sequences";
+import type { SequenceBatch } from "./sequences";
 
-/** A preference pair: completions up to and including EOS. */
-export interface PreferencePair {
-  prompt: number[];
-  chosen: number[];
-  rejected: number[];
-}
+export type { PreferencePair } from "./pairs";
 
 /** A fixed dataset in a seeded order (same seed → same pairs in the same order). */
 export interface PreferenceSource {
@@ -224,24 +220,6 @@ export class DpoRun implements AlgorithmRun {
     });
   }
 
-  /** Online pairs: the annotator prefers the higher gold score (ties: a coin), then flips with flipRate. */
-  private label(r: Rollout, rng: Rng): { pairs: PreferencePair[]; flipped: number } {
-    const B = this.config.batchPairs;
-    const pairs: PreferencePair[] = [];
-    let flipped = 0;
-    for (let i = 0; i < B; i++) {
-      const a = r.completions[i];
-      const b = r.completions[i + B];
-      let aWins = r.gold[i] === r.gold[i + B] ? rng.float() < 0.5 : r.gold[i] > r.gold[i + B];
-      if (rng.float() < this.config.flipRate) {
-        aWins = !aWins;
-        flipped++;
-      }
-      pairs.push({ prompt: r.prompts[i], chosen: aWins ? a : b, rejected: aWins ? b : a });
-    }
-    return { pairs, flipped };
-  }
-
   async step(): Promise<StepResult> {
     const c = this.config;
     const { env } = this;
@@ -255,11 +233,11 @@ export class DpoRun implements AlgorithmRun {
     let pairs: PreferencePair[];
     if (offline) pairs = offline.pairs;
     else {
-      const lab = this.label(r, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
+      const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
       pairs = lab.pairs;
       metrics["annotator/flipped"] = lab.flipped / B;
     }
-    const seq = this.layout(pairs);
+    const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
     const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, offline?.ids ?? null);
     const m = await this.train(seq, ref);
     Object.assign(metrics, m.dpo.metrics, {
@@ -277,25 +255,6 @@ export class DpoRun implements AlgorithmRun {
     });
     checkFinite(metrics, step);
     return { step, metrics, rollout: r };
-  }
-
-  /** Rows: the B chosen completions, then the B rejected ones (TRL's concatenated batch). */
-  private layout(pairs: PreferencePair[]): SequenceBatch {
-    const { P, S } = this.engine;
-    const rows = [...pairs.map((p) => p.chosen), ...pairs.map((p) => p.rejected)];
-    const flat = new Int32Array(rows.length * S).fill(this.env.padId);
-    rows.forEach((c, i) => {
-      flat.set(c.slice(0, S), i * S);
-    });
-    const prompts = [...pairs.map((p) => p.prompt), ...pairs.map((p) => p.prompt)];
-    return layoutSequences(
-      prompts,
-      flat,
-      rows.map((c) => Math.min(c.length, S)),
-      P,
-      S,
-      this.env.padId,
-    );
   }
 
   /** Reference sequence log-probs [2B] at τ: cached per dataset pair, else one reference forward. */

@@ -101,10 +101,15 @@ export interface GrpoConfig extends PgConfig {
 }
 
 export class GrpoRun extends SequencePgRun<GrpoConfig> {
-  readonly algo = "grpo";
+  readonly algo: string = "grpo";
 
-  constructor(env: RunEnv, config: Partial<GrpoConfig> = {}) {
-    super(env, GRPO_FIELDS, "grpo", config);
+  constructor(
+    env: RunEnv,
+    config: Partial<GrpoConfig> = {},
+    fields: readonly Field[] = GRPO_FIELDS,
+    name = "grpo",
+  ) {
+    super(env, fields, name, config);
     if (this.config.beta > 0 && !env.ref) throw new RangeError("grpo.beta > 0 needs a reference model");
   }
 

@@ -88,6 +88,8 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     epsilonHigh: number;
     iterations: number;
     klCoef: number;
+    /** ρ ≡ 1 on every update (SFT-style updates: expert iteration). Default false. */
+    onPolicy?: boolean;
   };
 
   setConfig(patch: Record<string, number | string | boolean>): void {

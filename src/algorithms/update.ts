@@ -44,6 +44,8 @@ export interface PolicyUpdateOptions extends AdamWConfig {
   vfCoef?: number;
   /** Entropy bonus c_H: the loss gets −c_H·Σ w_t H_t (spec PPO step 6). Default 0. */
   entCoef?: number;
+  /** Treat every update as on-policy: ρ ≡ 1, so dL/dlog π = −A·w exactly (SFT-style updates). Default false. */
+  onPolicy?: boolean;
 }
 
 export interface PolicyUpdateResult {
@@ -146,7 +148,7 @@ export class PolicyUpdater {
       { dlogp: this.dlogp, terms: this.terms, sums: this.sums },
       {
         logp: this.logp,
-        logpOld: engine.logpOld,
+        logpOld: o.onPolicy ? null : engine.logpOld,
         logpRef: o.beta > 0 ? engine.logpRefT : null,
         advantages: this.adv,
         weights: this.weights,

@@ -4,14 +4,28 @@
  */
 import { BestOfNRun, BON_FIELDS } from "../algorithms/best_of_n";
 import { DPO_FIELDS, DpoRun, type PreferenceSource } from "../algorithms/dpo";
+import { EXPERT_ITERATION_FIELDS, ExpertIterationRun } from "../algorithms/expert_iteration";
 import type { Field } from "../algorithms/fields";
 import { GRPO_FIELDS, GrpoRun } from "../algorithms/grpo";
+import { KTO_FIELDS, KtoRun } from "../algorithms/kto";
+import { ORPO_FIELDS, OrpoRun } from "../algorithms/orpo";
 import { PPO_FIELDS, PpoRun } from "../algorithms/ppo";
 import { REINFORCE_FIELDS, ReinforceRun } from "../algorithms/reinforce";
 import { RLOO_FIELDS, RlooRun } from "../algorithms/rloo";
 import type { AlgorithmRun, RunEnv } from "../algorithms/run";
+import { SAFE_RLHF_FIELDS, SafeRlhfRun } from "../algorithms/safe_rlhf";
 
-export type AlgoId = "ppo" | "grpo" | "dpo" | "rloo" | "reinforce" | "bon";
+export type AlgoId =
+  | "ppo"
+  | "grpo"
+  | "dpo"
+  | "rloo"
+  | "reinforce"
+  | "bon"
+  | "expert_iteration"
+  | "kto"
+  | "orpo"
+  | "safe_rlhf";
 
 export interface AlgorithmInfo {
   id: AlgoId;
@@ -76,6 +90,38 @@ export const ALGORITHMS: Record<AlgoId, AlgorithmInfo> = {
     needsRef: false,
     trains: false,
     create: (env, c) => new BestOfNRun(env, c),
+  },
+  expert_iteration: {
+    id: "expert_iteration",
+    title: "Expert iteration",
+    fields: EXPERT_ITERATION_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new ExpertIterationRun(env, c),
+  },
+  kto: {
+    id: "kto",
+    title: "KTO",
+    fields: KTO_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new KtoRun(env, c),
+  },
+  orpo: {
+    id: "orpo",
+    title: "ORPO",
+    fields: ORPO_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new OrpoRun(env, c),
+  },
+  safe_rlhf: {
+    id: "safe_rlhf",
+    title: "Safe RLHF",
+    fields: SAFE_RLHF_FIELDS,
+    needsRef: true,
+    trains: true,
+    create: (env, c) => new SafeRlhfRun(env, c),
   },
 };
 

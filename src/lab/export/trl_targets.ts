@@ -118,6 +118,15 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
         trainer: null,
         note: "Best-of-n trains nothing: this script samples n completions per prompt and keeps the best.",
       };
+    case "expert_iteration":
+    case "kto":
+    case "orpo":
+    case "safe_rlhf":
+      return {
+        config: null,
+        trainer: null,
+        note: `The lab does not export ${algo} as a TRL script yet; its settings are listed below for reference.`,
+      };
   }
 }
 

@@ -1,0 +1,246 @@
+/**
+ * KTO (Ethayarajh et al. 2024): unpaired desirable/undesirable completions. With r_θ = log π_θ(y|x) −
+ * log π_ref(y|x) and the reference point z_0 = max(0, mean r_θ over mismatched pairs (x, y') of the batch)
+ * held constant: desirable λ_D(1 − σ(β(r_θ − z_0))), undesirable λ_U(1 − σ(β(z_0 − r_θ))), mean over examples.
+ * Examples are the step's own samples, labelled by the simulated annotator (two samples per prompt: the
+ * preferred one is desirable, the other undesirable, flips included) or by a score threshold.
+ * Spec: docs/algorithms.md "KTO (Ethayarajh et al. 2024)".
+ */
+import type { AdamW } from "../model/optimizer";
+import { Rng } from "../util/rng";
+import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { ktoLossAndGrad, ktoReferencePoint } from "./math/kto";
+import { RolloutEngine } from "./rollout";
+import {
+  type AlgorithmRun,
+  checkFinite,
+  type Metrics,
+  type RunEnv,
+  rolloutMetrics,
+  type StepResult,
+  stepSeed,
+} from "./run";
+import { SequenceObjective } from "./seq_objective";
+import { layoutSequences } from "./sequences";
+
+export const KTO_FIELDS: readonly Field[] = [
+  ...COMMON_FIELDS,
+  {
+    key: "beta",
+    label: "β",
+    kind: "number",
+    default: 0.1,
+    min: 0.001,
+    max: 100,
+    doc: "Scale of the implicit reward r_θ inside the sigmoid.",
+    source: "Ethayarajh et al. 2024 eq. 8",
+    trl: "beta",
+  },
+  {
+    key: "desirableWeight",
+    label: "λ_D",
+    kind: "number",
+    default: 1,
+    min: 0,
+    max: 100,
+    doc: "Weight of desirable examples.",
+    source: "Ethayarajh et al. 2024",
+    trl: "desirable_weight",
+  },
+  {
+    key: "undesirableWeight",
+    label: "λ_U",
+    kind: "number",
+    default: 1,
+    min: 0,
+    max: 100,
+    doc: "Weight of undesirable examples.",
+    source: "Ethayarajh et al. 2024",
+    trl: "undesirable_weight",
+  },
+  {
+    key: "label",
+    label: "labels",
+    kind: "enum",
+    default: "annotator",
+    options: ["annotator", "threshold"],
+    doc: "Desirable = preferred by the simulated annotator in each pair of samples, or scored ≥ the threshold.",
+    source: "implementation",
+  },
+  {
+    key: "threshold",
+    label: "threshold",
+    kind: "number",
+    default: 0.5,
+    min: -1e6,
+    max: 1e6,
+    doc: "Score at or above which a completion is desirable (labels = threshold).",
+    source: "implementation",
+  },
+  {
+    key: "flipRate",
+    label: "flip rate",
+    kind: "number",
+    default: 0.25,
+    min: 0,
+    max: 0.5,
+    doc: "Share of annotator labels flipped.",
+    source: "Dubois et al. 2023 (AlpacaFarm)",
+  },
+];
+
+export interface KtoConfig extends ConfigValues {
+  lr: number;
+  batchPrompts: number;
+  maxNewTokens: number;
+  temperature: number;
+  topK: number;
+  maxGradNorm: number;
+  weightDecay: number;
+  beta: number;
+  desirableWeight: number;
+  undesirableWeight: number;
+  label: "annotator" | "threshold";
+  threshold: number;
+  flipRate: number;
+}
+
+export class KtoRun implements AlgorithmRun {
+  readonly algo = "kto";
+  config: KtoConfig;
+  private readonly engine: RolloutEngine;
+  private readonly objective: SequenceObjective;
+  private steps = 0;
+
+  constructor(
+    private readonly env: RunEnv,
+    config: Partial<KtoConfig> = {},
+  ) {
+    if (!env.ref) throw new RangeError("kto needs a reference model");
+    this.config = validateConfig<KtoConfig>("kto", KTO_FIELDS, config);
+    this.engine = new RolloutEngine(
+      env.ctx,
+      env.policy,
+      env.ref,
+      2 * this.config.batchPrompts,
+      env.prompts.maxLength,
+      this.config.maxNewTokens,
+    );
+    this.objective = new SequenceObjective(env.ctx, this.engine);
+  }
+
+  get stepsDone(): number {
+    return this.steps;
+  }
+
+  resumeAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+    this.steps = steps;
+  }
+
+  get optimizer(): AdamW {
+    return this.objective.opt;
+  }
+
+  setConfig(patch: Record<string, number | string | boolean>): void {
+    const next = validateConfig<KtoConfig>("kto", KTO_FIELDS, {
+      ...this.config,
+      ...patch,
+    } as Partial<KtoConfig>);
+    for (const k of ["batchPrompts", "maxNewTokens"] as const)
+      if (next[k] !== this.config[k])
+        throw new RangeError(`kto.${k} sets the batch shape and cannot change during a run`);
+    this.config = next;
+  }
+
+  /** Desirable flags [2B]: rows i and i + B are two samples of prompt i. */
+  private labels(scores: Float64Array, rng: Rng): boolean[] {
+    const c = this.config;
+    if (c.label === "threshold") return Array.from(scores, (s) => s >= c.threshold);
+    const B = scores.length / 2;
+    const out = new Array<boolean>(2 * B);
+    for (let i = 0; i < B; i++) {
+      let aWins = scores[i] === scores[i + B] ? rng.float() < 0.5 : scores[i] > scores[i + B];
+      if (rng.float() < c.flipRate) aWins = !aWins;
+      out[i] = aWins;
+      out[i + B] = !aWins;
+    }
+    return out;
+  }
+
+  async step(): Promise<StepResult> {
+    const c = this.config;
+    const { env } = this;
+    const t0 = performance.now();
+    const step = ++this.steps;
+    const prompts = env.prompts.batch(step - 1, c.batchPrompts);
+    const r = await this.engine.collect([...prompts, ...prompts], {
+      temperature: c.temperature,
+      topK: c.topK,
+      seed: stepSeed(env.seed, step),
+      eosId: env.eosId,
+      padId: env.padId,
+      reward: env.reward,
+      gold: env.gold,
+    });
+    const metrics: Metrics = rolloutMetrics(r);
+    const { seq } = r;
+    const R = seq.B;
+    const rowSum = (x: Float64Array, row: number) =>
+      x.subarray(row * seq.S, (row + 1) * seq.S).reduce((a, v) => a + v, 0);
+    const refLogps = Float64Array.from({ length: R }, (_, i) => rowSum(r.logpRef, i));
+    const desirable = this.labels(
+      c.label === "annotator" ? r.gold : r.reward,
+      new Rng(stepSeed(env.seed ^ 0x1b873593, step)),
+    );
+    // Reference point: completions paired with the next row's prompt (x_{i+1}, y_i), measured without gradient.
+    const shifted = r.prompts.map((_, i) => r.prompts[(i + 1) % R]);
+    const flat = new Int32Array(R * seq.S).fill(env.padId);
+    r.completions.forEach((cpl, i) => {
+      flat.set(cpl, i * seq.S);
+    });
+    const mismatched = layoutSequences(shifted, flat, seq.lengths, seq.P, seq.S, env.padId);
+    const mm = await this.engine.measure(mismatched, c.temperature);
+    const z0 = ktoReferencePoint(
+      Float64Array.from({ length: R }, (_, i) => rowSum(mm.logpOld, i)),
+      Float64Array.from({ length: R }, (_, i) => rowSum(mm.logpRef, i)),
+    );
+    let extra: Metrics = {};
+    const u = await this.objective.step(
+      seq,
+      c.temperature,
+      false,
+      (values) => {
+        const out = ktoLossAndGrad(values, refLogps, desirable, z0, {
+          beta: c.beta,
+          desirableWeight: c.desirableWeight,
+          undesirableWeight: c.undesirableWeight,
+        });
+        extra = Object.fromEntries(Object.entries(out.metrics).filter(([, v]) => v !== null)) as Metrics;
+        return { loss: out.loss, grad: out.dLogps };
+      },
+      c,
+    );
+    const ms = performance.now() - t0;
+    Object.assign(metrics, extra, {
+      loss: u.loss,
+      grad_norm: u.gradNorm,
+      lr: c.lr,
+      kl_coef: c.beta,
+      "kto/desirable_fraction": desirable.filter(Boolean).length / R,
+    });
+    Object.assign(metrics, {
+      step_time: ms / 1000,
+      "tokens/s": r.tokens / (ms / 1000),
+      samples: R,
+      tokens: r.tokens,
+    });
+    checkFinite(metrics, step);
+    return { step, metrics, rollout: r };
+  }
+
+  destroy(): void {
+    this.objective.destroy();
+    this.engine.destroy();
+  }
+}

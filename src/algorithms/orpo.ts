@@ -1,0 +1,174 @@
+/**
+ * ORPO (Hong et al. 2024): no reference model; L = L_SFT(y_w) + λ·(−log σ(log odds(y_w) − log odds(y_l))),
+ * with logP(y) the mean of the completion's token log-probs and L_SFT(y_w) = −logP(y_w). Trained on pairs
+ * sampled from the current policy each step and labelled by the simulated annotator.
+ * Spec: docs/algorithms.md "ORPO (Hong et al. 2024)".
+ */
+import type { AdamW } from "../model/optimizer";
+import { Rng } from "../util/rng";
+import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { orpoLossAndGrad } from "./math/orpo";
+import { labelPairs, layoutPairs } from "./pairs";
+import { RolloutEngine } from "./rollout";
+import {
+  type AlgorithmRun,
+  checkFinite,
+  type Metrics,
+  type RunEnv,
+  rolloutMetrics,
+  type StepResult,
+  stepSeed,
+} from "./run";
+import { SequenceObjective } from "./seq_objective";
+
+export const ORPO_FIELDS: readonly Field[] = [
+  ...COMMON_FIELDS.filter((f) => f.key !== "batchPrompts"),
+  {
+    key: "batchPairs",
+    label: "pairs/step",
+    kind: "int",
+    default: 8,
+    min: 1,
+    max: 256,
+    doc: "Preference pairs per step (two samples per prompt).",
+    source: "implementation",
+    trl: "per_device_train_batch_size",
+  },
+  {
+    key: "lambda",
+    label: "λ",
+    kind: "number",
+    default: 0.1,
+    min: 0,
+    max: 10,
+    doc: "Weight of the odds-ratio term against the SFT loss on the chosen completion.",
+    source: "Hong et al. 2024 eq. 6",
+    trl: "beta",
+  },
+  {
+    key: "flipRate",
+    label: "flip rate",
+    kind: "number",
+    default: 0.25,
+    min: 0,
+    max: 0.5,
+    doc: "Share of preference labels the simulated annotator flips.",
+    source: "Dubois et al. 2023 (AlpacaFarm)",
+  },
+];
+
+export interface OrpoConfig extends ConfigValues {
+  lr: number;
+  batchPairs: number;
+  maxNewTokens: number;
+  temperature: number;
+  topK: number;
+  maxGradNorm: number;
+  weightDecay: number;
+  lambda: number;
+  flipRate: number;
+}
+
+export class OrpoRun implements AlgorithmRun {
+  readonly algo = "orpo";
+  config: OrpoConfig;
+  private readonly engine: RolloutEngine;
+  private readonly objective: SequenceObjective;
+  private steps = 0;
+
+  constructor(
+    private readonly env: RunEnv,
+    config: Partial<OrpoConfig> = {},
+  ) {
+    this.config = validateConfig<OrpoConfig>("orpo", ORPO_FIELDS, config);
+    this.engine = new RolloutEngine(
+      env.ctx,
+      env.policy,
+      env.ref,
+      2 * this.config.batchPairs,
+      env.prompts.maxLength,
+      this.config.maxNewTokens,
+    );
+    this.objective = new SequenceObjective(env.ctx, this.engine);
+  }
+
+  get stepsDone(): number {
+    return this.steps;
+  }
+
+  resumeAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+    this.steps = steps;
+  }
+
+  get optimizer(): AdamW {
+    return this.objective.opt;
+  }
+
+  setConfig(patch: Record<string, number | string | boolean>): void {
+    const next = validateConfig<OrpoConfig>("orpo", ORPO_FIELDS, {
+      ...this.config,
+      ...patch,
+    } as Partial<OrpoConfig>);
+    for (const k of ["batchPairs", "maxNewTokens"] as const)
+      if (next[k] !== this.config[k])
+        throw new RangeError(`orpo.${k} sets the batch shape and cannot change during a run`);
+    this.config = next;
+  }
+
+  async step(): Promise<StepResult> {
+    const c = this.config;
+    const { env } = this;
+    const t0 = performance.now();
+    const step = ++this.steps;
+    const B = c.batchPairs;
+    const prompts = env.prompts.batch(step - 1, B);
+    const r = await this.engine.collect([...prompts, ...prompts], {
+      temperature: c.temperature,
+      topK: c.topK,
+      seed: stepSeed(env.seed, step),
+      eosId: env.eosId,
+      padId: env.padId,
+      reward: env.reward,
+      gold: env.gold,
+    });
+    const metrics: Metrics = rolloutMetrics(r);
+    const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
+    const seq = layoutPairs(lab.pairs, this.engine.P, this.engine.S, env.padId);
+    let extra: Metrics = {};
+    const u = await this.objective.step(
+      seq,
+      c.temperature,
+      true,
+      (values) => {
+        const out = orpoLossAndGrad(values.subarray(0, B), values.subarray(B), c.lambda);
+        extra = out.metrics;
+        const grad = new Float64Array(2 * B);
+        grad.set(out.dChosenMeanLogps, 0);
+        grad.set(out.dRejectedMeanLogps, B);
+        return { loss: out.loss, grad };
+      },
+      c,
+    );
+    const ms = performance.now() - t0;
+    Object.assign(metrics, extra, {
+      loss: u.loss,
+      grad_norm: u.gradNorm,
+      lr: c.lr,
+      "annotator/flipped": lab.flipped / B,
+    });
+    Object.assign(metrics, {
+      step_time: ms / 1000,
+      "tokens/s": r.tokens / (ms / 1000),
+      samples: 2 * B,
+      tokens: r.tokens,
+    });
+    checkFinite(metrics, step);
+    return { step, metrics, rollout: r };
+  }
+
+  destroy(): void {
+    this.objective.destroy();
+    this.engine.destroy();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Preference pairs from the current policy (online DPO, ORPO) and their layout. Two completions are sampled
+ * per prompt (rows i and i + B of a rollout); the simulated annotator (AlpacaFarm, Dubois et al. 2023) prefers
+ * the higher gold score (ties: a coin) and flips the label with the configured rate.
+ */
+import type { Rng } from "../util/rng";
+import type { Rollout } from "./rollout";
+import { layoutSequences, type SequenceBatch } from "./sequences";
+
+/** A preference pair: completions up to and including EOS. */
+export interface PreferencePair {
+  prompt: number[];
+  chosen: number[];
+  rejected: number[];
+}
+
+/** Label the B pairs (row i vs row i + B) of a rollout of 2B completions. */
+export function labelPairs(
+  r: Rollout,
+  flipRate: number,
+  rng: Rng,
+): { pairs: PreferencePair[]; flipped: number } {
+  const B = r.completions.length / 2;
+  const pairs: PreferencePair[] = [];
+  let flipped = 0;
+  for (let i = 0; i < B; i++) {
+    const a = r.completions[i];
+    const b = r.completions[i + B];
+    let aWins = r.gold[i] === r.gold[i + B] ? rng.float() < 0.5 : r.gold[i] > r.gold[i + B];
+    if (rng.float() < flipRate) {
+      aWins = !aWins;
+      flipped++;
+    }
+    pairs.push({ prompt: r.prompts[i], chosen: aWins ? a : b, rejected: aWins ? b : a });
+  }
+  return { pairs, flipped };
+}
+
+/** Rows: the B chosen completions, then the B rejected ones (TRL's concatenated batch), truncated to S. */
+export function layoutPairs(
+  pairs: readonly PreferencePair[],
+  P: number,
+  S: number,
+  padId: number,
+): SequenceBatch {
+  const rows = [...pairs.map((p) => p.chosen), ...pairs.map((p) => p.rejected)];
+  const flat = new Int32Array(rows.length * S).fill(padId);
+  rows.forEach((c, i) => {
+    flat.set(c.slice(0, S), i * S);
+  });
+  const prompts = [...pairs.map((p) => p.prompt), ...pairs.map((p) => p.prompt)];
+  return layoutSequences(
+    prompts,
+    flat,
+    rows.map((c) => Math.min(c.length, S)),
+    P,
+    S,
+    padId,
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * Constrained RLHF (Safe RLHF, Dai et al. 2023) on GRPO: each completion has a reward R and a cost c, the policy
+ * optimises R − λ·c, and after each step the Lagrange multiplier follows λ ← max(0, λ + η(mean(c) − d)), so the
+ * cost settles near its limit d. The cost here is the completion's length in tokens (EOS included), or the
+ * number of tokens from a banned set. Spec: docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
+ */
+import type { Field } from "./fields";
+import { GRPO_FIELDS, type GrpoConfig, GrpoRun } from "./grpo";
+import { grpoAdvantages } from "./math/grpo";
+import type { TokenShape } from "./math/masked";
+import { lagrangeMultiplierUpdate, safeRlhfScores } from "./math/safe_rlhf";
+import type { Rollout } from "./rollout";
+import type { RunEnv, StepResult } from "./run";
+
+export const SAFE_RLHF_FIELDS: readonly Field[] = [
+  ...GRPO_FIELDS,
+  {
+    key: "cost",
+    label: "cost",
+    kind: "enum",
+    default: "length",
+    options: ["length"],
+    doc: "What a completion costs: its length in tokens.",
+    source: "Dai et al. 2023 (cost model → here a known cost)",
+  },
+  {
+    key: "costLimit",
+    label: "d",
+    kind: "number",
+    default: 8,
+    min: 0,
+    max: 1000,
+    unit: "tokens",
+    doc: "The cost limit the multiplier enforces on average.",
+    source: "Dai et al. 2023 eq. 10",
+  },
+  {
+    key: "lambdaInit",
+    label: "λ₀",
+    kind: "number",
+    default: 0,
+    min: 0,
+    max: 100,
+    doc: "Starting Lagrange multiplier.",
+    source: "Dai et al. 2023",
+  },
+  {
+    key: "lambdaLr",
+    label: "η",
+    kind: "number",
+    default: 0.01,
+    min: 0,
+    max: 10,
+    doc: "Step size of the multiplier update λ ← max(0, λ + η(mean c − d)).",
+    source: "Dai et al. 2023 eq. 12",
+  },
+];
+
+export interface SafeRlhfConfig extends GrpoConfig {
+  cost: "length";
+  costLimit: number;
+  lambdaInit: number;
+  lambdaLr: number;
+}
+
+export class SafeRlhfRun extends GrpoRun {
+  override readonly algo = "safe_rlhf";
+  /** The current Lagrange multiplier λ ≥ 0. */
+  lambda: number;
+  private lastCosts: Float64Array = new Float64Array(0);
+
+  constructor(env: RunEnv, config: Partial<SafeRlhfConfig> = {}) {
+    super(env, config, SAFE_RLHF_FIELDS, "safe_rlhf");
+    this.lambda = (this.config as SafeRlhfConfig).lambdaInit;
+  }
+
+  protected override advantages(r: Rollout, _shape: TokenShape, c: GrpoConfig) {
+    this.lastCosts = Float64Array.from(r.seq.lengths);
+    const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambda);
+    const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
+    return {
+      advantages: out.advantages,
+      metrics: {
+        ...out.metrics,
+        reward: r.reward.reduce((a, v) => a + v, 0) / r.reward.length,
+        "objective/score": out.metrics.reward,
+      },
+    };
+  }
+
+  override async step(): Promise<StepResult> {
+    const lambdaUsed = this.lambda;
+    const res = await super.step();
+    const c = this.config as SafeRlhfConfig;
+    const meanCost = this.lastCosts.reduce((a, v) => a + v, 0) / Math.max(1, this.lastCosts.length);
+    this.lambda = lagrangeMultiplierUpdate(this.lambda, this.lastCosts, c.costLimit, c.lambdaLr);
+    Object.assign(res.metrics, {
+      "safe/lambda": lambdaUsed,
+      "safe/cost": meanCost,
+      "safe/cost_limit": c.costLimit,
+    });
+    return res;
+  }
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { ExpertIterationRun, keptCompletions } from "../../src/algorithms/expert_iteration";
+import { KtoRun } from "../../src/algorithms/kto";
+import { lagrangeMultiplierUpdate } from "../../src/algorithms/math/safe_rlhf";
+import { OrpoRun } from "../../src/algorithms/orpo";
+import type { AlgorithmRun } from "../../src/algorithms/run";
+import { SafeRlhfRun } from "../../src/algorithms/safe_rlhf";
+import { winRate } from "../../src/algorithms/win_rate";
+import { nanoEnv } from "../helpers/nano_env";
+
+const STEPS = 25;
+
+async function gain(
+  make: (env: Awaited<ReturnType<typeof nanoEnv>>) => AlgorithmRun,
+  name: string,
+  seed: number,
+) {
+  const env = await nanoEnv(seed);
+  const run = make(env);
+  const rewards: number[] = [];
+  for (let i = 0; i < STEPS; i++) rewards.push((await run.step()).metrics.reward);
+  const avg = (x: number[]) => x.reduce((a, b) => a + b) / x.length;
+  const a = avg(rewards.slice(0, 5));
+  const b = avg(rewards.slice(-5));
+  console.log(`${name} reward: ${a.toFixed(3)} → ${b.toFixed(3)}`);
+  run.destroy();
+  return b - a;
+}
+
+describe("more of the literature on nano with a learnable reward (fixed seed)", () => {
+  it("expert iteration raises the reward", async () => {
+    expect(
+      await gain(
+        (env) =>
+          new ExpertIterationRun(env, { lr: 3e-3, batchPrompts: 4, k: 4, maxNewTokens: 8, sftSteps: 2 }),
+        "expert iteration",
+        11,
+      ),
+    ).toBeGreaterThan(0.1);
+  });
+  it("KTO raises the reward", async () => {
+    expect(
+      await gain(
+        (env) => new KtoRun(env, { lr: 3e-3, batchPrompts: 8, maxNewTokens: 8, flipRate: 0, beta: 0.5 }),
+        "KTO",
+        12,
+      ),
+    ).toBeGreaterThan(0.1);
+  });
+  it("ORPO raises the reward", async () => {
+    expect(
+      await gain(
+        (env) => new OrpoRun(env, { lr: 3e-3, batchPairs: 8, maxNewTokens: 8, flipRate: 0, lambda: 1 }),
+        "ORPO",
+        13,
+      ),
+    ).toBeGreaterThan(0.1);
+  });
+});
+
+describe("expert iteration keeps exactly the intended samples", () => {
+  it("best of each group, or everything at or above the threshold", () => {
+    expect([...keptCompletions([0.1, 0.9, 0.5, 0.2, 0.2, 0.7], 3, "best", 0)]).toEqual([0, 1, 0, 0, 0, 1]);
+    expect([...keptCompletions([0.1, 0.9, 0.5, 0.2, 0.2, 0.7], 3, "threshold", 0.5)]).toEqual([
+      0, 1, 1, 0, 0, 1,
+    ]);
+    // Ties keep the first of the group (the samples are i.i.d., so that is a uniform choice).
+    expect([...keptCompletions([0.3, 0.3], 2, "best", 0)]).toEqual([1, 0]);
+  });
+});
+
+describe("Safe RLHF's Lagrange multiplier", () => {
+  it("rises while the cost exceeds its limit and falls to 0 when it stays below", () => {
+    let lambda = 0;
+    for (let i = 0; i < 5; i++) lambda = lagrangeMultiplierUpdate(lambda, [12, 10], 8, 0.1);
+    expect(lambda).toBeCloseTo(5 * 0.1 * 3, 12);
+    for (let i = 0; i < 100; i++) lambda = lagrangeMultiplierUpdate(lambda, [2, 4], 8, 0.1);
+    expect(lambda).toBe(0);
+  });
+
+  it("pulls the completion length towards the limit in a run", async () => {
+    const env = await nanoEnv(14);
+    const run = new SafeRlhfRun(env, {
+      lr: 3e-3,
+      batchPrompts: 4,
+      numGenerations: 4,
+      maxNewTokens: 8,
+      costLimit: 3,
+      lambdaLr: 0.05,
+      beta: 0,
+    });
+    const rows = [];
+    for (let i = 0; i < 20; i++) rows.push((await run.step()).metrics);
+    const costFirst = rows.slice(0, 4).reduce((a, m) => a + m["safe/cost"], 0) / 4;
+    const costLast = rows.slice(-4).reduce((a, m) => a + m["safe/cost"], 0) / 4;
+    console.log(
+      `Safe RLHF: cost ${costFirst.toFixed(2)} → ${costLast.toFixed(2)} (limit 3), λ ${rows[0]["safe/lambda"]} → ${run.lambda.toFixed(3)}`,
+    );
+    expect(rows.some((m) => m["safe/lambda"] > 0)).toBe(true);
+    expect(costLast).toBeLessThan(costFirst);
+    run.destroy();
+  });
+});
+
+describe("win rate", () => {
+  it("of a model against itself is ½, inside its confidence interval", () => {
+    const a = [0.1, 0.5, 0.9, 0.3];
+    const w = winRate(a, a);
+    expect(w.winRate).toBe(0.5);
+    expect(w.ties).toBe(4);
+    const x = [0.2, 0.8, 0.4, 0.6, 0.1, 0.9, 0.5, 0.3];
+    const y = [0.8, 0.2, 0.6, 0.4, 0.9, 0.1, 0.3, 0.5];
+    const r = winRate(x, y);
+    expect(r.winRate).toBe(0.5);
+    expect(r.ci95[0]).toBeLessThan(0.5);
+    expect(r.ci95[1]).toBeGreaterThan(0.5);
+    expect(() => winRate([], [])).toThrow(RangeError);
+  });
+});
