@@ -3,16 +3,16 @@
  *   npm run lab -- train --task <sentiment|arithmetic> --algo <ppo|grpo|dpo|rloo|reinforce|bon>
  *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
  *                        [--out run.jsonl] [--save model.safetensors]
- *   npm run lab -- eval --task <t> [--model <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
+ *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
  * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a summary line to stdout);
- * `eval` prints the task's evaluation as JSON.
+ * `eval` prints the task's evaluation as JSON; with --vs, the win rate of --model over --vs (gold scorer, 95% CI).
  */
 import { existsSync } from "node:fs";
 import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
 import { algorithm } from "../src/lab/registry";
 import { loadPreferenceFile } from "./lab/preferences";
-import { evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
+import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
 
 function args(argv: string[]) {
   const [cmd, ...rest] = argv;
@@ -40,12 +40,22 @@ async function main() {
   const { task, tokenizer } = await openTask(o.task);
   const start = await loadStart(o.model, task.id, tokenizer, seed);
   if (cmd === "eval") {
-    const result = await evaluateModel(ctx, task, tokenizer, start, {
+    const opts = {
       prompts: Number(o.prompts ?? 64),
       samples: Number(o.samples ?? 1),
       temperature: Number(o.temperature ?? 1),
       seed,
-    });
+    };
+    const result = o.vs
+      ? await compareModels(
+          ctx,
+          task,
+          tokenizer,
+          start,
+          await loadStart(o.vs, task.id, tokenizer, seed + 1),
+          opts,
+        )
+      : await evaluateModel(ctx, task, tokenizer, start, opts);
     console.log(JSON.stringify(result, null, 2));
   } else {
     if (!o.algo) throw new RangeError("--algo is required");

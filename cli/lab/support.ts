@@ -3,6 +3,7 @@ import { createWriteStream, existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { shuffledPrompts } from "../../src/algorithms/run";
+import { winRate } from "../../src/algorithms/win_rate";
 import type { GpuContext } from "../../src/gpu/context";
 import { promptText } from "../../src/lab/task_rewards";
 import { readCheckpointPath } from "../../src/model/checkpoint_files";
@@ -122,5 +123,32 @@ export async function evaluateModel(
     temperature: o.temperature,
     metrics: task.evaluate(samples),
     examples: samples.slice(0, 5).map((s) => ({ prompt: s.prompt, completion: s.completions[0] })),
+    /** Gold score of every (prompt, sample), prompt-major: the win-rate comparison pairs these up. */
+    gold: samples.flatMap((s) => s.completions.map((c) => task.gold(s.prompt, c))),
+  };
+}
+
+/**
+ * Win rate of `a` over `b` on the same held-out prompts by the gold scorer (AlpacaFarm style), each sampled
+ * with its own seed so a model against itself is a fair coin.
+ */
+export async function compareModels(
+  ctx: GpuContext,
+  task: Task,
+  tok: Tokenizer,
+  a: StartModel,
+  b: StartModel,
+  o: { prompts: number; samples: number; temperature: number; seed: number },
+) {
+  const ra = await evaluateModel(ctx, task, tok, a, o);
+  const rb = await evaluateModel(ctx, task, tok, b, { ...o, seed: o.seed + 7919 });
+  return {
+    task: task.id,
+    a: a.source,
+    b: b.source,
+    judge: "gold",
+    ...winRate(ra.gold, rb.gold),
+    metricsA: ra.metrics,
+    metricsB: rb.metrics,
   };
 }
