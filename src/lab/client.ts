@@ -3,7 +3,8 @@
  * device), wraps it with comlink, forwards its RunUpdates into the lab store (src/ui/lab_store.ts) and offers
  * the commands the UI calls. Every command keeps the store and the worker consistent: the store changes only
  * in step with the worker (a rejected command leaves the store as it was). No training work happens on the
- * main thread: the worker sends small batched updates (≤ 4 a second, ≤ 8 samples per run).
+ * main thread: the worker sends small batched updates (≤ 4 a second, ≤ 8 samples per run), each one only after
+ * the page has painted the previous one (backpressure: a slow page gets fewer, larger updates, never a backlog).
  *
  * API (`labClient`, or `new LabClient()`; fits src/ui/lab/actions.ts's LabBackend):
  *   start(spec)              create the worker, load task + model, create the runs. Store: setSpec(spec),
@@ -14,6 +15,7 @@
  *   reset()                  every run back to the start model; history, markers and samples cleared.
  *   setSpeed(stepsPerSecond) per-run step cap, 0 = as fast as the GPU goes.
  *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
+ *                            A DPO run gets mode "online" when the task ships no preference dataset.
  *   removeRun(id)            from the store and the worker.
  *   forkRun(id, spec)        a copy of run `id` from its current state (weights, AdamW moments, step count)
  *                            under `spec`; the store copies the source's history and markers to it.
@@ -35,6 +37,26 @@ import type { ExperimentSpec, LabWorkerApi, RunCounters, RunSpec, RunUpdate, Set
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** Longest wait for a frame before an update is acknowledged anyway (hidden tabs paint no frames). */
+const ACK_TIMEOUT_MS = 1000;
+
+/**
+ * Resolves once the browser has painted the current state (the next animation frame, then the task after it),
+ * or after ACK_TIMEOUT_MS. The worker waits for this before its next update, so a page that renders slowly
+ * receives fewer, larger updates instead of a growing queue.
+ */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ACK_TIMEOUT_MS);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
 /** Update counters (tests and the update-rate figure). */
 export interface ClientStats {
   updates: number;
@@ -47,6 +69,8 @@ export class LabClient {
   private api: Comlink.Remote<LabWorkerApi> | null = null;
   /** Bumped by every start(): updates and results of an older worker are ignored. */
   private generation = 0;
+  /** Whether the task ships a preference dataset (from init). */
+  private preferences = true;
   readonly stats: ClientStats = { updates: 0, firstUpdateAt: null, lastUpdateAt: null };
 
   private get store() {
@@ -76,8 +100,10 @@ export class LabClient {
         reject(new Error(`the training worker stopped: ${ev.message || "its script failed to load"}`));
       });
     });
+    // Acknowledged once the page has rendered them (see afterPaint): the worker sends the next batch only then.
     const onUpdate = Comlink.proxy((updates: RunUpdate[]) => {
       if (gen === this.generation) this.apply(updates);
+      return afterPaint();
     });
     try {
       const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
@@ -86,6 +112,12 @@ export class LabClient {
       const speed = this.store.speed;
       if (speed) api.setSpeed(speed);
       s.setModel(info.model);
+      this.preferences = info.preferences;
+      // Show what the worker runs: DPO without a shipped dataset trains online.
+      for (const r of spec.runs) {
+        const online = this.withDataMode(r);
+        if (online !== r) s.setRunConfig(r.id, online.config);
+      }
       if (info.notices.length) s.setNotice(info.notices.join(" "));
       s.setPhase("ready");
     } catch (e) {
@@ -127,8 +159,9 @@ export class LabClient {
     void this.api?.setSpeed(stepsPerSecond);
   }
 
-  async addRun(spec: RunSpec): Promise<void> {
+  async addRun(added: RunSpec): Promise<void> {
     const api = this.need();
+    const spec = this.withDataMode(added);
     if (this.store.runs[spec.id]) throw new RangeError(`a run "${spec.id}" already exists`);
     this.store.upsertRun(spec);
     try {
@@ -187,6 +220,12 @@ export class LabClient {
     this.worker?.terminate();
     this.worker = null;
     this.api = null;
+  }
+
+  /** A DPO run without an explicit data mode trains online when the task ships no preference dataset. */
+  private withDataMode(spec: RunSpec): RunSpec {
+    if (spec.algo !== "dpo" || this.preferences || spec.config.mode !== undefined) return spec;
+    return { ...spec, config: { ...spec.config, mode: "online" } };
   }
 
   private need(): Comlink.Remote<LabWorkerApi> {

@@ -105,6 +105,8 @@ export interface WorkerInfo {
   vocabSize: number;
   /** What the user should know about the start (e.g. a shipped file was missing and a fallback is used). */
   notices: string[];
+  /** The task ships a preference dataset (DPO "offline" possible); without one DPO runs train online. */
+  preferences: boolean;
 }
 
 /** The worker's API (comlink proxy). Commands never block training; updates arrive through `onUpdate`. */
@@ -122,7 +124,7 @@ export interface LabWorkerApi {
   stepOnce(): Promise<void>;
   /** Discard progress and restart every run from the start model. */
   reset(): Promise<void>;
-  /** Steps per second cap (0 = as fast as possible). */
+  /** Steps per second cap, per run (0 = as fast as possible). */
   setSpeed(stepsPerSecond: number): void;
   addRun(run: RunSpec): Promise<void>;
   removeRun(runId: string): void;

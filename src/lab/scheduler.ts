@@ -63,7 +63,12 @@ export interface Restored {
 
 export interface SchedulerOptions {
   factory: RunFactory;
-  onUpdate(updates: RunUpdate[]): void;
+  /**
+   * Receives the batched updates. When it returns a promise (the page's acknowledgement, e.g. once it has
+   * rendered them), no further update is sent before it settles: a page that renders slowly gets fewer,
+   * larger updates instead of a backlog (backpressure).
+   */
+  onUpdate(updates: RunUpdate[]): unknown;
   /** Minimum time between two onUpdate calls. Default 250 ms. */
   flushMs?: number;
   /** Display label of a setting for markers (e.g. "beta" → "β"). Default: the key. */
@@ -119,6 +124,10 @@ export class Scheduler {
   private chain: Promise<unknown> = Promise.resolve();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastFlush = -Infinity;
+  /** The page has not acknowledged the last update yet. */
+  private awaitingAck = false;
+  /** Numbers the sent updates, so only the latest acknowledgement counts. */
+  private sent = 0;
   private readonly flushMs: number;
 
   constructor(private readonly o: SchedulerOptions) {
@@ -378,10 +387,11 @@ export class Scheduler {
     this.flushSoon();
   }
 
-  /** Send what is pending now (tests; shutdown). */
+  /** Send what is pending now, acknowledged or not (tests; shutdown). */
   flush(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.awaitingAck = false;
     this.lastFlush = performance.now();
     const updates: RunUpdate[] = [];
     for (const e of this.entries) {
@@ -396,7 +406,18 @@ export class Scheduler {
       updates.push(u);
       e.pending = { ...emptyPending(), dirty: false };
     }
-    if (updates.length) this.o.onUpdate(updates);
+    if (!updates.length) return;
+    const ack = this.o.onUpdate(updates);
+    if (ack instanceof Promise) {
+      this.awaitingAck = true;
+      const n = ++this.sent;
+      const done = () => {
+        if (n !== this.sent) return;
+        this.awaitingAck = false;
+        if (this.entries.some((e) => e.pending.dirty)) this.flushSoon();
+      };
+      ack.then(done, done);
+    }
   }
 
   /** Free every run. */
@@ -432,7 +453,7 @@ export class Scheduler {
 
   /** Flush now if the last flush is flushMs old, else once it is. */
   private flushSoon(): void {
-    if (this.timer !== null) return;
+    if (this.timer !== null || this.awaitingAck) return;
     const wait = Math.max(0, this.lastFlush + this.flushMs - performance.now());
     this.timer = setTimeout(() => this.flush(), wait);
   }

@@ -29,7 +29,19 @@ import { Scheduler } from "./scheduler";
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
 
+/** How long the worker waits for an adapter and a device before it says so. */
+const ACQUIRE_TIMEOUT_MS = 30_000;
+
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** `p`, or a rejection naming `what` after `ms` (a hung requestAdapter must not look like a slow page). */
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
 
 class LabWorker implements LabWorkerApi {
   private ctx: GpuContext | null = null;
@@ -40,9 +52,13 @@ class LabWorker implements LabWorkerApi {
 
   async init(spec: ExperimentSpec, onUpdate: (u: RunUpdate[]) => void, baseUrl: string): Promise<WorkerInfo> {
     if (this.scheduler) throw new Error("the training worker is already initialised");
+    if (!("gpu" in navigator))
+      throw new Error(
+        "This browser gives WebGPU to the page but not to Web Workers, where the lab trains. Use Chrome or Edge 113 or newer.",
+      );
     let ctx: GpuContext;
     try {
-      ctx = await acquireGpu();
+      ctx = await withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer");
     } catch (e) {
       throw new Error(`The training worker could not get a GPU device: ${message(e)}`);
     }
@@ -70,6 +86,7 @@ class LabWorker implements LabWorkerApi {
       model: res.start.source,
       vocabSize: res.tokenizer.vocabSize,
       notices: res.notices,
+      preferences: res.prefs !== null,
     };
   }
 
@@ -151,7 +168,7 @@ class LabWorker implements LabWorkerApi {
     for (const delay of REACQUIRE_DELAYS_MS) {
       await new Promise((r) => setTimeout(r, delay));
       try {
-        ctx = await acquireGpu();
+        ctx = await withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer");
         break;
       } catch (e) {
         why = message(e);

@@ -16,16 +16,31 @@ import { testGpu } from "../helpers/gpu";
 
 const BASE = "http://lab.test/";
 
-/** fetch over public/ (404 for missing files), as the page's static server answers. */
-const publicFetch = (async (input: RequestInfo | URL) => {
-  const url = new URL(String(input));
-  try {
-    const bytes = await readFile(`public${url.pathname}`);
-    return new Response(bytes, { status: 200, headers: { "content-type": "application/octet-stream" } });
-  } catch {
+/** A preference file in src/tasks/preferences.ts's format with two arithmetic train pairs. */
+const PREFS = [
+  { prompt: "12+34=", chosen: "46", rejected: "45", score_chosen: 1, score_rejected: 0 },
+  { prompt: "50+27=", chosen: "77", rejected: "7", score_chosen: 1, score_rejected: 0 },
+]
+  .map((r) => JSON.stringify({ task: "arithmetic", ...r, flipped: false, tie: false, split: "train" }))
+  .join("\n");
+
+/**
+ * fetch as the page's static server answers: the tokenizers from public/, `extra` files by path, 404 for the
+ * rest (so the tests do not depend on which models are shipped at the moment).
+ */
+function serve(extra: Record<string, string> = {}): typeof fetch {
+  return (async (input: RequestInfo | URL) => {
+    const path = new URL(String(input)).pathname;
+    if (path in extra) return new Response(extra[path], { status: 200 });
+    if (path.endsWith("/tokenizer.json"))
+      return new Response(await readFile(`public${path}`), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      });
     return new Response("not found", { status: 404 });
-  }
-}) as typeof fetch;
+  }) as typeof fetch;
+}
+const publicFetch = serve();
 
 async function setup(spec: ExperimentSpec = testExperiment()) {
   const ctx = await testGpu();
@@ -70,6 +85,21 @@ describe("lab runtime (GPU)", () => {
     }
     t.s.dispose();
     t.runs.destroy();
+  });
+
+  it("DPO trains offline on a shipped preference dataset", async () => {
+    const spec = { ...testExperiment(), runs: [testExperiment().runs[1]] };
+    const res = await loadResources(spec, BASE, serve({ "/models/arithmetic/preferences.jsonl": PREFS }));
+    expect(res.prefs?.size).toBe(2);
+    expect(res.notices).toEqual([]);
+    const runs = new LabRuns(await testGpu(), res, 0);
+    expect(runs.effectiveConfig(spec.runs[0]).mode).toBeUndefined();
+    const run = await runs.create(spec.runs[0]);
+    expect(run.config.mode).toBe("offline");
+    const out = await run.step();
+    expect(Number.isFinite(out.metrics["rewards/margins"])).toBe(true);
+    run.destroy();
+    runs.destroy();
   });
 
   it("fork copies weights, AdamW moments and the step; checkpoints restore a run exactly", async () => {

@@ -167,6 +167,43 @@ describe("Scheduler", () => {
       );
   });
 
+  it("waits for the page's acknowledgement: a slow page gets fewer, larger updates and loses nothing", async () => {
+    const log: Log = [];
+    const got: RunUpdate[][] = [];
+    let release: (() => void) | null = null;
+    const s = new Scheduler({
+      factory: {
+        create: async (sp) => new FakeRun(sp.id, sp.config, log),
+        fork: async () => {
+          throw new Error("unused");
+        },
+      },
+      flushMs: 0,
+      onUpdate: (u) => {
+        got.push(u);
+        return new Promise<void>((r) => {
+          release = r;
+        });
+      },
+    });
+    await s.addRun(spec("a"));
+    await until(() => got.length === 1);
+    s.play();
+    await until(() => log.length >= 10);
+    // Not acknowledged: nothing more was sent while ten steps ran.
+    expect(got.length).toBe(1);
+    (release as unknown as () => void)();
+    await until(() => got.length === 2);
+    expect(got[1][0].points.length).toBeGreaterThanOrEqual(10);
+    s.pause();
+    await tick(20);
+    s.flush();
+    expect(got.flat().flatMap((u) => u.points.map((p) => p.step))).toEqual(
+      Array.from({ length: s.stepOf("a") ?? 0 }, (_, i) => i + 1),
+    );
+    s.dispose();
+  });
+
   it("setConfig mid-run applies at the next step and records a marker 'β old → new'", async () => {
     const t = setup();
     await t.s.addRun(spec("a"));
