@@ -7,9 +7,10 @@
  *   when the lab pauses and when the page is hidden or closed (best effort: the browser may not wait);
  * - checkpoints (the worker's exportCheckpoint, a GPU readback of the policy): every
  *   {@link AutosaveOptions.checkpointEveryMs} (default 30 s) while training, for each run that stepped since
- *   its last one, and at once when the lab pauses; a run's first checkpoint comes at the first 5 s tick after
- *   its first step. A reload resumes from the newest checkpoint, so at most ~30 s of training (none after a
- *   pause) is lost; a run reloaded before its first checkpoint starts over.
+ *   its last one, and at once when the lab pauses; besides, at a 5 s tick, for a run's first step and for
+ *   steps taken while the lab is not playing (the Step button). A reload resumes from the newest checkpoint,
+ *   so at most ~30 s of training is lost (~5 s when paused or stepping); a run reloaded before its first
+ *   checkpoint starts over.
  * The counters stored with a checkpoint are the run's last metric point when the export returns; while
  * training, the worker may be one or two steps further (exact after a pause).
  *
@@ -151,13 +152,22 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   const flush = () => serial(flushNow);
   const checkpoint = () => serial(checkpointNow);
 
-  /** A run that stepped but has no checkpoint yet (a reload now would start it over). */
-  const lacksCheckpoint = () => {
+  /**
+   * A checkpoint is due at a 5 s tick when a run stepped but has none yet (a reload now would start it over),
+   * or, while the lab is not playing (Step, or steps that landed after the pause), when a run stepped since its
+   * last one.
+   */
+  const checkpointDue = () => {
     const s = source.getState();
-    return s.spec.runs.some((r) => (s.runs[r.id]?.step ?? 0) > 0 && (written.get(r.id)?.ckStep ?? 0) === 0);
+    return s.spec.runs.some((r) => {
+      const run = s.runs[r.id];
+      const ck = written.get(r.id)?.ckStep ?? 0;
+      if (!run || run.step === 0 || run.status === "error" || run.step === ck) return false;
+      return ck === 0 || !s.playing;
+    });
   };
   const historyTimer = setInterval(() => {
-    if (o.exportCheckpoint && lacksCheckpoint()) checkpoint();
+    if (o.exportCheckpoint && checkpointDue()) checkpoint();
     else flush();
   }, o.historyEveryMs ?? 5000);
   const checkpointTimer = setInterval(() => {

@@ -121,6 +121,38 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("checkpoints at a tick: a run's first step, and steps taken while not playing (Step)", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec(defaultExperiment());
+    lab.setPlaying(false);
+    const exported: string[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        exported.push(id);
+        return new Uint8Array([1]);
+      },
+      historyEveryMs: 20,
+      checkpointEveryMs: 60_000,
+    });
+    const ckStep = async (id: string) =>
+      (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1")).toBe(1);
+    lab.applyUpdates([update("ppo-1", 2, 1, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1")).toBe(2);
+    lab.setPlaying(true); // while playing, later steps wait for the 30 s timer
+    lab.applyUpdates([update("ppo-1", 3, 1)]);
+    await new Promise((r) => setTimeout(r, 150));
+    await saver.flush();
+    expect(await ckStep("ppo-1")).toBe(2);
+    expect(exported).toEqual(["ppo-1", "ppo-1"]);
+    saver.stop();
+    db.close();
+  });
+
   it("forgets saved runs that are not in the opened experiment on the first save", async () => {
     const db = await freshDb();
     await db.saveRun({
