@@ -1,0 +1,148 @@
+/**
+ * The shipped preference datasets: completions sampled from the SFT checkpoint, paired and labelled by the
+ * simulated annotator (scripts/build-preferences.ts `buildPreferences`):
+ *
+ *   npm run build-sft-preferences -- --task sentiment|arithmetic [--pairs N] [--per-prompt K] [--seed 0]
+ *        [--flip 0.25] [--sampler tfjs-wasm|wgsl] [--skip-ties | --no-skip-ties] [--checkpoint PATH] [--out DIR]
+ *
+ * Reads PATH (default public/models/<task>/sft.safetensors); writes DIR/preferences.jsonl (default DIR
+ * public/models/<task>) with its .meta.json and .samples.jsonl sidecars and, when DIR is the shipped folder,
+ * records all three in public/models/manifest.json.
+ * Prompts: ⌈0.9·pairs⌉ train prompts and the rest held-out eval prompts (pairs marked split "eval", for the
+ * reward model's held-out accuracy); K completions per prompt at τ = 1 (the task's maxNewTokens).
+ * Samplers: the TF.js twin on the WASM backend (default; recomputes each step on the CPU, seeded by our Rng)
+ * or our WGSL Generator (`--sampler wgsl`; the lab's KV-cached sampler — on a real GPU the faster one).
+ * Defaults per task:
+ * - sentiment: 300 pairs, K = 2, ties kept (AFINN ties are mostly two completions without lexicon words);
+ * - arithmetic: 1,000 pairs, K = 4, skipTies (two wrong sums both score 0 and two right sums are the same
+ *   text, so only right-vs-wrong pairs carry information; K = 4 gives each prompt several such pairs).
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { disposeTfGpt, tfGptFromFlat } from "../cli/bench/tfjs-gpt";
+import { acquireGpu } from "../src/gpu/device";
+import { readCheckpointPath } from "../src/model/checkpoint_files";
+import { GptWeights } from "../src/model/weights";
+import { loadTask } from "../src/tasks/index";
+import { preferencesToJsonl, samplesToJsonl } from "../src/tasks/preferences";
+import type { PromptSamples, TaskId } from "../src/tasks/task";
+import { readTokenizerFile } from "../src/tokenizer/node";
+import { Rng } from "../src/util/rng";
+import { buildPreferences, type CompletionGenerator } from "./build-preferences";
+import { recordShipped } from "./models-manifest";
+import { type CompleteOptions, wgslComplete } from "./pretrain/sample";
+import { tfCompleteCached } from "./pretrain/tfjs-kv-sample";
+import { tfjsWasm } from "./pretrain/tfjs-wasm";
+
+const DEFAULTS: Record<TaskId, { pairs: number; perPrompt: number; skipTies: boolean }> = {
+  sentiment: { pairs: 300, perPrompt: 2, skipTies: false },
+  arithmetic: { pairs: 1000, perPrompt: 4, skipTies: true },
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      task: { type: "string" },
+      pairs: { type: "string" },
+      "per-prompt": { type: "string" },
+      seed: { type: "string", default: "0" },
+      flip: { type: "string", default: "0.25" },
+      sampler: { type: "string", default: "tfjs-wasm" },
+      "skip-ties": { type: "boolean" },
+      "no-skip-ties": { type: "boolean" },
+      checkpoint: { type: "string" },
+      out: { type: "string" },
+    },
+  });
+  const taskId = values.task as TaskId;
+  if (taskId !== "sentiment" && taskId !== "arithmetic") {
+    console.error("--task sentiment|arithmetic is required");
+    return 2;
+  }
+  const sampler = values.sampler;
+  if (sampler !== "tfjs-wasm" && sampler !== "wgsl") {
+    console.error("--sampler must be tfjs-wasm or wgsl");
+    return 2;
+  }
+  const d = DEFAULTS[taskId];
+  const pairs = Number(values.pairs ?? d.pairs);
+  const perPrompt = Number(values["per-prompt"] ?? d.perPrompt);
+  const skipTies = values["skip-ties"] ? true : values["no-skip-ties"] ? false : d.skipTies;
+  const seed = Number(values.seed);
+  const t0 = performance.now();
+
+  const shipped = `public/models/${taskId}`;
+  const dir = values.out ?? shipped;
+  const ckPath = values.checkpoint ?? `${shipped}/sft.safetensors`;
+  const ck = await readCheckpointPath(ckPath);
+  const tok = readTokenizerFile(`public/${ck.tokenizer}`);
+  const task = await loadTask(taskId);
+  const opts: CompleteOptions = {
+    maxNewTokens: task.generation.maxNewTokens,
+    greedy: false,
+    temperature: 1,
+    batch: taskId === "arithmetic" ? 256 : 64,
+  };
+  let complete: (prompts: readonly string[], seed: number) => Promise<string[]>;
+  let cleanup: () => void;
+  if (sampler === "wgsl") {
+    const ctx = await acquireGpu();
+    const w = new GptWeights(ctx, ck.config, ck.params);
+    complete = (prompts, s) => wgslComplete(ctx, w, tok, prompts, opts, s);
+    cleanup = () => {
+      w.destroy();
+      ctx.destroy();
+    };
+  } else {
+    const { tf } = await tfjsWasm();
+    const m = await tfGptFromFlat(tf, ck.config, ck.params);
+    complete = (prompts, s) => tfCompleteCached(m, tok, prompts, opts, new Rng(s));
+    cleanup = () => disposeTfGpt(m);
+  }
+  const generator: CompletionGenerator = async (prompts, rng): Promise<PromptSamples[]> => {
+    const repeated = prompts.flatMap((p) => Array<string>(perPrompt).fill(p));
+    console.log(`sampling ${repeated.length} completions (${sampler}) …`);
+    const texts = await complete(repeated, rng.int(0, 2 ** 31 - 1));
+    return prompts.map((prompt, i) => ({
+      prompt,
+      completions: texts.slice(i * perPrompt, (i + 1) * perPrompt),
+    }));
+  };
+  const ckSha = createHash("sha256").update(readFileSync(ckPath)).digest("hex");
+  const source = `sft:${ckPath.replace(/^public\//, "")} (sha256 ${ckSha}), ${sampler}, τ=1, ${perPrompt} per prompt`;
+  const built = await buildPreferences(
+    task,
+    generator,
+    { seed, flipRate: Number(values.flip), pairs, skipTies },
+    source,
+  );
+  cleanup();
+  const runTime = Math.round((performance.now() - t0) / 1000);
+
+  mkdirSync(dir, { recursive: true });
+  const files = {
+    pairs: `${dir}/preferences.jsonl`,
+    meta: `${dir}/preferences.meta.json`,
+    samples: `${dir}/preferences.samples.jsonl`,
+  };
+  const meta = { ...built.meta, per_prompt: perPrompt, sampler, temperature: 1, run_time_s: runTime };
+  writeFileSync(files.pairs, preferencesToJsonl(built.records));
+  writeFileSync(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
+  writeFileSync(files.samples, samplesToJsonl(built.samples));
+  const command = `npm run build-sft-preferences -- --task ${taskId}`;
+  for (const [role, path] of Object.entries(files))
+    if (dir === shipped)
+      recordShipped(path.slice("public/".length), "preferences", taskId, {
+        role,
+        ...(role === "pairs" ? { ...built.meta, per_prompt: perPrompt, sampler } : {}),
+        ...(role === "samples" ? { prompts: built.samples.length, per_prompt: perPrompt } : {}),
+        run_time_s: runTime,
+        command,
+      });
+  console.log(`wrote ${files.pairs} in ${runTime} s: ${JSON.stringify(meta)}`);
+  for (const r of built.records.slice(0, 4)) console.log(JSON.stringify(r));
+  return 0;
+}
+
+process.exit(await main());

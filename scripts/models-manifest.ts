@@ -1,0 +1,66 @@
+/**
+ * public/models/manifest.json: every shipped model file with what made it. Scripts that write a shipped file
+ * record it here with {@link recordShipped}; test/models/shipped.test.ts checks every sha256.
+ *
+ * Format: { format: "rlhf-playground/models-manifest", version: 1, files: ManifestEntry[] } with `files` sorted
+ * by path. Paths are relative to the public folder ("models/sentiment/sft.safetensors"), like the tokenizer
+ * references inside checkpoints. Numbers measured on the machine that ran the script (run_time_s) are facts
+ * about that run, not part of the file's identity.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const PUBLIC_DIR = "public";
+export const MANIFEST_PATH = join(PUBLIC_DIR, "models", "manifest.json");
+
+export type ShippedKind = "tokenizer" | "sft" | "preferences" | "reward-model";
+
+export interface ManifestEntry {
+  /** Relative to public/. */
+  path: string;
+  kind: ShippedKind;
+  task: "sentiment" | "arithmetic";
+  /** sha256 (hex) of the file's bytes. */
+  sha256: string;
+  bytes: number;
+  /** Kind-specific facts (config, tokenizer, data hash, steps, final loss, run time, accuracy, …). */
+  [key: string]: unknown;
+}
+
+export interface Manifest {
+  format: "rlhf-playground/models-manifest";
+  version: 1;
+  files: ManifestEntry[];
+}
+
+export function readManifest(path = MANIFEST_PATH): Manifest {
+  if (!existsSync(path)) return { format: "rlhf-playground/models-manifest", version: 1, files: [] };
+  return JSON.parse(readFileSync(path, "utf8")) as Manifest;
+}
+
+/** sha256 and size of a file under public/. */
+export function fileDigest(publicPath: string): { sha256: string; bytes: number } {
+  const bytes = readFileSync(join(PUBLIC_DIR, publicPath));
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
+}
+
+/**
+ * Add or replace the entry of `publicPath` (sha256 and bytes computed from the file now) and write the
+ * manifest. Other entries are kept.
+ */
+export function recordShipped(
+  publicPath: string,
+  kind: ShippedKind,
+  task: ManifestEntry["task"],
+  facts: Record<string, unknown> = {},
+  manifestPath = MANIFEST_PATH,
+): ManifestEntry {
+  const m = readManifest(manifestPath);
+  const entry: ManifestEntry = { path: publicPath, kind, task, ...fileDigest(publicPath), ...facts };
+  m.files = [...m.files.filter((f) => f.path !== publicPath), entry].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  writeFileSync(manifestPath, `${JSON.stringify(m, null, 2)}\n`);
+  return entry;
+}

@@ -1,0 +1,173 @@
+/**
+ * `npm run pretrain -- --task sentiment|arithmetic [--steps N] [--seed S] [--out DIR] [--backend tfjs-wasm|wgsl]
+ *    [--stop-after K] [--snapshot-every M]`
+ *
+ * Trains the `tiny` preset (4 layers, 4 heads, C = 128; vocabulary = the task tokenizer's) with next-token
+ * cross-entropy and AdamW (β 0.9/0.95, wd 0.1, clip 1.0; warmup then cosine or constant lr), saves
+ * DIR/sft.safetensors (default DIR public/models/<task>) and, when DIR is the shipped folder, records it in
+ * public/models/manifest.json. Data: scripts/pretrain/data.ts. Backends:
+ * - tfjs-wasm (default): the TF.js twin of our GPT (cli/bench/tfjs-gpt.ts) on TF.js's WASM backend with the
+ *   AdamW of scripts/pretrain/tfjs-adamw.ts — ~50× faster than WebGPU on a CPU-only machine. Single-threaded
+ *   in Node (the backend's threaded build is not used there), so runs are bit-reproducible.
+ * - wgsl: the same data, init and schedule through our SftTrainer on WebGPU (slow on SwiftShader).
+ * Both start from initParams(Rng(seed)) and read batches from a stream seeded with seed + 1.
+ * After training, the checkpoint is loaded into our WGSL engine and evaluated there (scripts/pretrain/report.ts).
+ * --stop-after K stops after K steps of the N-step schedule (deterministic: the same command gives the same
+ * file). --snapshot-every M saves (and records) the checkpoint every M steps, marked `partial` in the manifest
+ * with the `--stop-after` command that reproduces it, so a run cut short on a busy machine still leaves one.
+ */
+import { parseArgs } from "node:util";
+import { acquireGpu } from "../src/gpu/device";
+import { type Checkpoint, saveCheckpoint } from "../src/model/checkpoint";
+import { writeCheckpointPath } from "../src/model/checkpoint_files";
+import { type GPTConfig, preset } from "../src/model/config";
+import { initParams, paramLayout } from "../src/model/params";
+import { loadTask } from "../src/tasks/index";
+import { tokenizerPathOf } from "../src/tasks/task";
+import { readTokenizerFile } from "../src/tokenizer/node";
+import { Rng } from "../src/util/rng";
+import { recordShipped } from "./models-manifest";
+import { type PretrainSetup, SETUPS, type TaskName, train } from "./pretrain/loop";
+import { evaluateCheckpoint } from "./pretrain/report";
+
+/** Checkpoints ship in the page: keep each under this size. */
+const MAX_BYTES = 5 * 1024 * 1024;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      task: { type: "string" },
+      steps: { type: "string" },
+      seed: { type: "string", default: "0" },
+      out: { type: "string" },
+      backend: { type: "string", default: "tfjs-wasm" },
+      "log-every": { type: "string", default: "50" },
+      "stop-after": { type: "string" },
+      "snapshot-every": { type: "string", default: "0" },
+    },
+  });
+  const task = values.task as TaskName;
+  if (task !== "sentiment" && task !== "arithmetic") {
+    console.error("--task sentiment|arithmetic is required");
+    return 2;
+  }
+  const backend = values.backend;
+  if (backend !== "tfjs-wasm" && backend !== "wgsl") {
+    console.error("--backend must be tfjs-wasm or wgsl");
+    return 2;
+  }
+  const setup: PretrainSetup = { ...SETUPS[task] };
+  if (values.steps) setup.schedule = { ...setup.schedule, steps: Number(values.steps) };
+  const seed = Number(values.seed);
+  const outDir = values.out ?? `public/models/${task}`;
+  const t0 = performance.now();
+
+  const tokenizer = tokenizerPathOf(task);
+  const tok = readTokenizerFile(`public/${tokenizer}`);
+  const taskObj = await loadTask(task);
+  const config: GPTConfig = preset("tiny", { vocabSize: tok.vocabSize, contextLength: setup.contextLength });
+  const rng = new Rng(seed);
+  const init = initParams(paramLayout(config), () => rng.normal());
+  console.log(
+    `pretrain ${task}: tiny (${paramLayout(config).count} parameters, V ${config.vocabSize}, context ` +
+      `${config.contextLength}), ${setup.schedule.steps} steps of ${setup.B}×${setup.T}, backend ${backend}`,
+  );
+  const path = `${outDir}/sft.safetensors`;
+  const shipped = path.startsWith("public/models/");
+  const command = `npm run pretrain -- --task ${task}${values.steps ? ` --steps ${values.steps}` : ""}${seed ? ` --seed ${seed}` : ""}`;
+  const baseInfo = { task, backend, seed: String(seed), scheduled_steps: String(setup.schedule.steps) };
+  const facts = {
+    config,
+    tokenizer,
+    preset: "tiny",
+    batch: [setup.B, setup.T],
+    schedule: setup.schedule,
+    adamw: setup.adamw,
+    seed,
+  };
+  const result = await train({
+    task: taskObj,
+    tok,
+    config,
+    init,
+    setup,
+    seed,
+    backend,
+    logEvery: Number(values["log-every"]),
+    stopAfter: Number(values["stop-after"] ?? 0),
+    snapshotEvery: Number(values["snapshot-every"]),
+    onSnapshot: async (step, params, recentLoss, lossCurve, dataHash) => {
+      const info = {
+        ...baseInfo,
+        steps: String(step),
+        final_loss: recentLoss.toFixed(4),
+        data_hash: dataHash,
+        partial: "true",
+      };
+      await writeCheckpointPath(path, { config, params, tokenizer, info });
+      if (shipped) {
+        recordShipped(`models/${task}/tokenizer.json`, "tokenizer", task, { vocab_size: tok.vocabSize });
+        recordShipped(path.slice("public/".length), "sft", task, {
+          ...facts,
+          partial: true,
+          data_hash: dataHash,
+          steps: step,
+          tokens_seen: step * setup.B * setup.T,
+          final_loss: Number(recentLoss.toFixed(4)),
+          loss_curve: lossCurve,
+          train_time_s: Math.round((performance.now() - t0) / 1000),
+          command: `${command} --stop-after ${step}`,
+        });
+      }
+      console.log(`snapshot: ${path} at step ${step}`);
+    },
+  });
+  const trainSeconds = (performance.now() - t0) / 1000;
+
+  const ck: Checkpoint = {
+    config,
+    params: result.params,
+    tokenizer,
+    info: {
+      ...baseInfo,
+      steps: String(result.steps),
+      final_loss: result.finalLoss.toFixed(4),
+      data_hash: result.dataHash,
+      backend: result.backendInfo,
+    },
+  };
+  const bytes = saveCheckpoint(ck).length;
+  if (bytes > MAX_BYTES) throw new Error(`checkpoint is ${bytes} bytes, over the ${MAX_BYTES}-byte limit`);
+  await writeCheckpointPath(path, ck);
+  console.log(`wrote ${path} (${bytes} bytes) after ${trainSeconds.toFixed(0)} s`);
+
+  // Evaluate in OUR engine (the lab's): the checkpoint's weights on WebGPU.
+  const ctx = await acquireGpu();
+  const report = await evaluateCheckpoint(ctx, taskObj, tok, config, result.params, seed);
+  ctx.destroy();
+  const totalSeconds = (performance.now() - t0) / 1000;
+  console.log(JSON.stringify(report, null, 2));
+  if (shipped) {
+    recordShipped(`models/${task}/tokenizer.json`, "tokenizer", task, { vocab_size: tok.vocabSize });
+    const entry = recordShipped(path.slice("public/".length), "sft", task, {
+      ...facts,
+      data_hash: result.dataHash,
+      data: result.dataDescription,
+      steps: result.steps,
+      tokens_seen: result.steps * setup.B * setup.T,
+      ...(setup.stopAtAccuracy ? { stop_at_accuracy: setup.stopAtAccuracy } : {}),
+      final_loss: Number(result.finalLoss.toFixed(4)),
+      loss_curve: result.lossCurve,
+      ...(result.evalCurve.length ? { eval_curve: result.evalCurve } : {}),
+      backend: result.backendInfo,
+      train_time_s: Math.round(trainSeconds),
+      run_time_s: Math.round(totalSeconds),
+      evaluation: report,
+      command: `${command}${values["stop-after"] ? ` --stop-after ${values["stop-after"]}` : ""}`,
+    });
+    console.log(`manifest: ${entry.path} sha256 ${entry.sha256}`);
+  }
+  return 0;
+}
+
+process.exit(await main());
