@@ -149,6 +149,15 @@ describe("TRL script", () => {
     },
     { id: "reinforce-1", algo: "reinforce", label: "REINFORCE", config: { beta: 0.1, baselineDecay: 0.5 } },
     { id: "bon-1", algo: "bon", label: "Best-of-n", config: { n: 16 } },
+    {
+      id: "kto-1",
+      algo: "kto",
+      label: "KTO",
+      config: { beta: 0.2, desirableWeight: 1.5, label: "threshold" },
+    },
+    { id: "orpo-1", algo: "orpo", label: "ORPO", config: { lambda: 0.5 } },
+    { id: "ei-1", algo: "expert_iteration", label: "RFT", config: { k: 8, sftSteps: 3 } },
+    { id: "safe-1", algo: "safe_rlhf", label: "Safe", config: { costLimit: 12, lambdaInit: 0.5 } },
   ];
 
   it("covers every algorithm", () => {
@@ -188,6 +197,16 @@ describe("TRL script", () => {
     expect(r).not.toMatch(/rloo_k|cliprange|num_ppo_epochs/);
     expect(s(runs[5])).toMatch(/REINFORCE trainer[\s\S]*\n {4}beta=0\.1,[\s\S]*#\s+baselineDecay = 0\.5/);
     expect(s(runs[6])).toMatch(/N = 16 /);
+    expect(s(runs[7])).toMatch(
+      /LABELS = "threshold"[\s\S]*KTOConfig\([\s\S]*\n {4}beta=0\.2,[\s\S]*desirable_weight=1\.5,[\s\S]*KTOTrainer\(/,
+    );
+    expect(s(runs[8])).toMatch(/ORPOConfig\([\s\S]*\n {4}beta=0\.5, {2}# lambda \(λ\)[\s\S]*ORPOTrainer\(/);
+    expect(s(runs[9])).toMatch(
+      /K = 8 [\s\S]*\n {4}config = SFTConfig\([\s\S]*\n {8}max_steps=3,[\s\S]*SFTTrainer\(/,
+    );
+    expect(s(runs[10])).toMatch(
+      /COST_LIMIT = 12 [\s\S]*lagrange = \{"lambda": 0\.5\}[\s\S]*per_device_train_batch_size=32,[\s\S]*GRPOTrainer\(/,
+    );
     expect(pyValue(1e-7)).toBe("1e-7");
     expect(pyValue(false)).toBe("False");
     expect(slug('GRPO "β = 0"')).toBe("grpo-0");

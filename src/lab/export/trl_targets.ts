@@ -12,7 +12,15 @@ import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
 
-export type TrlClass = "PPOConfig" | "GRPOConfig" | "DPOConfig" | "CPOConfig" | "RLOOConfig";
+export type TrlClass =
+  | "PPOConfig"
+  | "GRPOConfig"
+  | "DPOConfig"
+  | "CPOConfig"
+  | "RLOOConfig"
+  | "KTOConfig"
+  | "ORPOConfig"
+  | "SFTConfig";
 
 export interface TrlTarget {
   /** null: no TRL trainer (best-of-n is a sampling baseline). */
@@ -63,6 +71,9 @@ export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
     "label_smoothing",
     "simpo_gamma",
   ]),
+  KTOConfig: new Set([...COMMON, "max_completion_length", "beta", "desirable_weight", "undesirable_weight"]),
+  ORPOConfig: new Set([...COMMON, "max_completion_length", "beta"]),
+  SFTConfig: new Set([...COMMON, "max_steps"]),
 };
 
 /** Table name → the class's own name. */
@@ -112,21 +123,39 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
                   "does that with a judge or reward model. This script trains offline DPO on pairs built once."
                 : null,
           };
+    case "kto":
+      return { config: "KTOConfig", trainer: "KTOTrainer", note: null };
+    case "orpo":
+      return {
+        config: "ORPOConfig",
+        trainer: "ORPOTrainer",
+        note: "ORPO's odds-ratio weight λ is TRL's ORPOConfig `beta`; there is no reference model.",
+      };
+    case "expert_iteration":
+      return {
+        config: "SFTConfig",
+        trainer: "SFTTrainer",
+        note:
+          "TRL has no expert-iteration trainer: this script alternates sampling (K per prompt, the best kept) " +
+          "and SFTTrainer on the kept completions, as the lab does each round (Dubois et al. 2023; Yuan et al. 2023).",
+      };
+    case "safe_rlhf":
+      return {
+        config: "GRPOConfig",
+        trainer: "GRPOTrainer",
+        note:
+          "TRL has no Safe RLHF trainer; the lab runs it on GRPO, and so does this script: the reward function " +
+          "returns R − λ·cost and updates the Lagrange multiplier λ after each batch (Dai et al. 2023).",
+      };
     case "bon":
       return {
         config: null,
         trainer: null,
         note: "Best-of-n trains nothing: this script samples n completions per prompt and keeps the best.",
       };
-    case "expert_iteration":
-    case "kto":
-    case "orpo":
-    case "safe_rlhf":
-      return {
-        config: null,
-        trainer: null,
-        note: `The lab does not export ${algo} as a TRL script yet; its settings are listed below for reference.`,
-      };
+    default:
+      // A new algorithm in the registry fails to compile here until it has a mapping.
+      throw new RangeError(`no TRL mapping for ${algo satisfies never}`);
   }
 }
 
@@ -220,7 +249,14 @@ function adjust(
       });
     }
   }
-  if (algo === "grpo" || algo === "rloo" || algo === "reinforce") {
+  if (algo === "expert_iteration") {
+    const i = unmapped.findIndex((u) => u.field.key === "sftSteps");
+    if (i >= 0) {
+      const [u] = unmapped.splice(i, 1);
+      args.push({ name: "max_steps", value: u.value, field: u.field, changed: u.changed });
+    }
+  }
+  if (algo === "grpo" || algo === "rloo" || algo === "reinforce" || algo === "safe_rlhf") {
     const batch = arg("per_device_train_batch_size");
     const g = arg("num_generations");
     if (batch && g) {

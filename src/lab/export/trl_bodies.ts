@@ -1,0 +1,368 @@
+/**
+ * The trainer part of each exported TRL script, after the reward function and PROMPTS: how the data is made
+ * (prompts; preference pairs or labelled samples from the start model, as the lab's annotator makes them),
+ * the config (./trl_py.ts configCall) and the trainer. One function per TRL trainer, chosen by
+ * {@link scriptBody}; {@link scriptImports} gives the imports each needs.
+ */
+import type { AlgoId } from "../registry";
+import { configCall, pyValue } from "./trl_py";
+import type { TrlMapping } from "./trl_targets";
+
+function onlineBody(m: TrlMapping): string {
+  return `
+def reward_fn(prompts, completions, **kwargs):
+    """TRL reward function: one float per completion."""
+    return [score(p, c) for p, c in zip(prompts, completions)]
+
+
+dataset = Dataset.from_dict({"prompt": PROMPTS})
+
+${configCall(m, [])}
+
+trainer = ${m.target.trainer}(model=MODEL_NAME, reward_funcs=reward_fn, args=config, train_dataset=dataset)
+trainer.train()
+trainer.save_model(OUTPUT_DIR)
+`;
+}
+
+function ppoBody(m: TrlMapping): string {
+  return `
+tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME, padding_side="left")
+if tokenizer.pad_token is None:
+    tokenizer.pad_token = tokenizer.eos_token
+policy = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
+ref_policy = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
+value_model = AutoModelForSequenceClassification.from_pretrained(MODEL_NAME, num_labels=1)
+value_model.config.pad_token_id = tokenizer.pad_token_id
+PROMPTS_BY_LENGTH = sorted(set(PROMPTS), key=len, reverse=True)
+
+
+class TextRewardBackbone(torch.nn.Module):
+    """Scores each decoded row with score(); every position carries the row's reward."""
+
+    def forward(self, input_ids, attention_mask=None, **kwargs):
+        if attention_mask is None:
+            attention_mask = torch.ones_like(input_ids)
+        rewards = []
+        for ids, mask in zip(input_ids, attention_mask):
+            text = tokenizer.decode(ids[mask.bool()], skip_special_tokens=True)
+            prompt = next((p for p in PROMPTS_BY_LENGTH if text.startswith(p)), "")
+            rewards.append(score(prompt, text[len(prompt) :]))
+        r = torch.tensor(rewards, dtype=torch.float32, device=input_ids.device)
+        return SimpleNamespace(hidden_states=[r[:, None, None].expand(-1, input_ids.shape[1], 1)])
+
+
+class FunctionRewardModel(torch.nn.Module):
+    """TRL's PPOTrainer wants a reward *model* (it calls model.<base_model_prefix>(...) and model.score(...) at
+    the last completion token); this one has no weights and runs the reward function on the decoded text."""
+
+    base_model_prefix = "backbone"
+
+    def __init__(self):
+        super().__init__()
+        self.backbone = TextRewardBackbone()
+        self.score = torch.nn.Identity()
+
+
+dataset = Dataset.from_dict({"prompt": PROMPTS}).map(
+    lambda row: {"input_ids": tokenizer(row["prompt"])["input_ids"]}, remove_columns=["prompt"]
+)
+
+${configCall(m, ['stop_token="eos"'])}
+
+trainer = PPOTrainer(
+    args=config,
+    processing_class=tokenizer,
+    model=policy,
+    ref_model=ref_policy,
+    reward_model=FunctionRewardModel(),
+    value_model=value_model,
+    train_dataset=dataset,
+)
+trainer.train()
+trainer.save_model(OUTPUT_DIR)
+`;
+}
+
+function preferenceBody(m: TrlMapping): string {
+  const s = m.settings;
+  return `
+MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
+TEMPERATURE = ${pyValue(s.temperature)}
+TOP_K = ${pyValue(s.topK)}
+FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this share of the labels
+
+
+def build_preferences(prompts):
+    """Preference pairs as the lab builds them: two samples per prompt from the start model, the one with the
+    higher reward chosen (a FLIP_RATE share of labels flipped, as a noisy annotator would). Ties are skipped.
+    PLACEHOLDER: use your own preference dataset (columns prompt, chosen, rejected) if you have one."""
+    generator = pipeline("text-generation", model=MODEL_NAME)
+    rng = random.Random(SEED)
+    rows = {"prompt": [], "chosen": [], "rejected": []}
+    for prompt in prompts:
+        outs = generator(
+            prompt,
+            num_return_sequences=2,
+            do_sample=True,
+            max_new_tokens=MAX_NEW_TOKENS,
+            temperature=TEMPERATURE,
+            top_k=TOP_K,
+            return_full_text=False,
+        )
+        a, b = (o["generated_text"] for o in outs)
+        if score(prompt, a) == score(prompt, b):
+            continue
+        if score(prompt, a) < score(prompt, b):
+            a, b = b, a
+        if rng.random() < FLIP_RATE:
+            a, b = b, a
+        rows["prompt"].append(prompt)
+        rows["chosen"].append(a)
+        rows["rejected"].append(b)
+    return Dataset.from_dict(rows)
+
+
+dataset = build_preferences(PROMPTS)
+model = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
+tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME)
+if tokenizer.pad_token is None:
+    tokenizer.pad_token = tokenizer.eos_token
+
+${configCall(m, [])}
+
+trainer = ${m.target.trainer}(model=model, args=config, train_dataset=dataset, processing_class=tokenizer)
+trainer.train()
+trainer.save_model(OUTPUT_DIR)
+`;
+}
+
+function ktoBody(m: TrlMapping): string {
+  const s = m.settings;
+  return `
+MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
+TEMPERATURE = ${pyValue(s.temperature)}
+TOP_K = ${pyValue(s.topK)}
+LABELS = ${pyValue(s.label)}  # "annotator": the preferred of two samples is desirable; "threshold": score >= THRESHOLD
+THRESHOLD = ${pyValue(s.threshold)}
+FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this share of its labels
+
+
+def build_kto_dataset(prompts):
+    """Unpaired desirable/undesirable examples as the lab labels them: two samples per prompt from the start
+    model. PLACEHOLDER: use your own labelled data (columns prompt, completion, label) if you have some."""
+    generator = pipeline("text-generation", model=MODEL_NAME)
+    rng = random.Random(SEED)
+    rows = {"prompt": [], "completion": [], "label": []}
+    for prompt in prompts:
+        outs = generator(
+            prompt,
+            num_return_sequences=2,
+            do_sample=True,
+            max_new_tokens=MAX_NEW_TOKENS,
+            temperature=TEMPERATURE,
+            top_k=TOP_K,
+            return_full_text=False,
+        )
+        a, b = (o["generated_text"] for o in outs)
+        if LABELS == "threshold":
+            labelled = [(a, score(prompt, a) >= THRESHOLD), (b, score(prompt, b) >= THRESHOLD)]
+        else:
+            if score(prompt, a) == score(prompt, b):
+                continue
+            if score(prompt, a) < score(prompt, b):
+                a, b = b, a
+            if rng.random() < FLIP_RATE:
+                a, b = b, a
+            labelled = [(a, True), (b, False)]
+        for completion, label in labelled:
+            rows["prompt"].append(prompt)
+            rows["completion"].append(completion)
+            rows["label"].append(label)
+    return Dataset.from_dict(rows)
+
+
+dataset = build_kto_dataset(PROMPTS)
+model = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
+tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME)
+if tokenizer.pad_token is None:
+    tokenizer.pad_token = tokenizer.eos_token
+
+${configCall(m, [])}
+
+trainer = KTOTrainer(model=model, args=config, train_dataset=dataset, processing_class=tokenizer)
+trainer.train()
+trainer.save_model(OUTPUT_DIR)
+`;
+}
+
+function safeRlhfBody(m: TrlMapping): string {
+  const s = m.settings;
+  return `
+COST_LIMIT = ${pyValue(s.costLimit)}  # d: the average cost (completion tokens) the multiplier enforces
+LAMBDA_LR = ${pyValue(s.lambdaLr)}  # eta: step size of the multiplier
+lagrange = {"lambda": ${pyValue(s.lambdaInit)}}  # lambda_0
+
+
+def reward_fn(prompts, completions, completion_ids, **kwargs):
+    """Safe RLHF's Lagrangian reward R - lambda * c, c = the completion's length in tokens (Dai et al. 2023);
+    after each batch lambda <- max(0, lambda + eta * (mean c - d)), as the lab updates it after each step."""
+    costs = [len(ids) for ids in completion_ids]
+    lam = lagrange["lambda"]
+    rewards = [score(p, c) - lam * cost for p, c, cost in zip(prompts, completions, costs)]
+    lagrange["lambda"] = max(0.0, lam + LAMBDA_LR * (sum(costs) / len(costs) - COST_LIMIT))
+    return rewards
+
+
+dataset = Dataset.from_dict({"prompt": PROMPTS})
+
+${configCall(m, [])}
+
+trainer = GRPOTrainer(model=MODEL_NAME, reward_funcs=reward_fn, args=config, train_dataset=dataset)
+trainer.train()
+trainer.save_model(OUTPUT_DIR)
+print(f"final lambda {lagrange['lambda']:.4f}")
+`;
+}
+
+function expertIterationBody(m: TrlMapping): string {
+  const s = m.settings;
+  return `
+K = ${pyValue(s.k)}  # completions sampled per prompt each round
+KEEP = ${pyValue(s.keep)}  # "best": each prompt's best completion; "threshold": every one scoring >= THRESHOLD
+THRESHOLD = ${pyValue(s.threshold)}
+BATCH_PROMPTS = ${pyValue(s.batchPrompts)}
+MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
+TEMPERATURE = ${pyValue(s.temperature)}
+TOP_K = ${pyValue(s.topK)}
+ROUNDS = 20  # PLACEHOLDER: the lab runs rounds until paused
+
+tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME)
+if tokenizer.pad_token is None:
+    tokenizer.pad_token = tokenizer.eos_token
+model = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
+rng = random.Random(SEED)
+for round_index in range(ROUNDS):
+    # Sample K completions per prompt from the current model, keep the best (or those above the threshold)...
+    generator = pipeline("text-generation", model=model, tokenizer=tokenizer)
+    rows = {"prompt": [], "completion": []}
+    for prompt in rng.sample(PROMPTS, min(BATCH_PROMPTS, len(PROMPTS))):
+        outs = generator(
+            prompt,
+            num_return_sequences=K,
+            do_sample=True,
+            max_new_tokens=MAX_NEW_TOKENS,
+            temperature=TEMPERATURE,
+            top_k=TOP_K,
+            return_full_text=False,
+        )
+        scored = sorted(((score(prompt, o["generated_text"]), o["generated_text"]) for o in outs), reverse=True)
+        kept = scored[:1] if KEEP == "best" else [x for x in scored if x[0] >= THRESHOLD]
+        for _, completion in kept:
+            rows["prompt"].append(prompt)
+            rows["completion"].append(completion)
+    if not rows["prompt"]:
+        continue
+    # ...and fine-tune on them (loss on completion tokens only).
+${configCall(m, [], "    ")}
+    trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_dict(rows), processing_class=tokenizer)
+    trainer.train()
+    model = trainer.model
+trainer.save_model(OUTPUT_DIR)
+`;
+}
+
+function bonBody(m: TrlMapping): string {
+  const s = m.settings;
+  return `
+N = ${pyValue(s.n)}  # samples per prompt; the best by the reward is kept
+BATCH_PROMPTS = ${pyValue(s.batchPrompts)}
+MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
+TEMPERATURE = ${pyValue(s.temperature)}
+TOP_K = ${pyValue(s.topK)}
+
+generator = pipeline("text-generation", model=MODEL_NAME)
+random.Random(SEED).shuffle(PROMPTS)
+best, mean = [], []
+for prompt in PROMPTS[:BATCH_PROMPTS]:
+    outs = generator(
+        prompt,
+        num_return_sequences=N,
+        do_sample=True,
+        max_new_tokens=MAX_NEW_TOKENS,
+        temperature=TEMPERATURE,
+        top_k=TOP_K,
+        return_full_text=False,
+    )
+    scores = [score(prompt, o["generated_text"]) for o in outs]
+    best.append(max(scores))
+    mean.append(sum(scores) / len(scores))
+    print(f"{prompt!r}: best {max(scores):.3f} of {N}")
+print(f"mean reward {sum(mean) / len(mean):.3f}, best-of-{N} {sum(best) / len(best):.3f}")
+`;
+}
+
+/** The trainer part of the script for a run of `algo`. */
+export function scriptBody(algo: AlgoId, m: TrlMapping): string {
+  switch (algo) {
+    case "ppo":
+      return ppoBody(m);
+    case "grpo":
+    case "rloo":
+    case "reinforce":
+      return onlineBody(m);
+    case "dpo":
+    case "orpo":
+      return preferenceBody(m);
+    case "kto":
+      return ktoBody(m);
+    case "safe_rlhf":
+      return safeRlhfBody(m);
+    case "expert_iteration":
+      return expertIterationBody(m);
+    case "bon":
+      return bonBody(m);
+    default:
+      throw new RangeError(`no TRL script for ${algo satisfies never}`);
+  }
+}
+
+/** The imports of the script for a mapping. */
+export function scriptImports(m: TrlMapping): string {
+  const cfg = m.target.config;
+  const base = ["import math", "import random", "import re"];
+  switch (m.target.trainer) {
+    case "PPOTrainer":
+      return [
+        ...base,
+        "from types import SimpleNamespace",
+        "",
+        "import torch",
+        "from datasets import Dataset",
+        "from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer",
+        "",
+        "try:",
+        "    from trl.experimental.ppo import PPOConfig, PPOTrainer",
+        "except ImportError:  # TRL before PPO moved to trl.experimental",
+        "    from trl import PPOConfig, PPOTrainer",
+      ].join("\n");
+    case "GRPOTrainer":
+    case "RLOOTrainer":
+      return [
+        ...base,
+        "",
+        "from datasets import Dataset",
+        `from trl import ${cfg}, ${m.target.trainer}`,
+      ].join("\n");
+    case null:
+      return [...base, "", "from transformers import pipeline"].join("\n");
+    default:
+      return [
+        ...base,
+        "",
+        "from datasets import Dataset",
+        "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
+        `from trl import ${cfg}, ${m.target.trainer}`,
+      ].join("\n");
+  }
+}

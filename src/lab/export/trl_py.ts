@@ -1,0 +1,61 @@
+/**
+ * Python source helpers for the TRL script export: literals, comments, file-name slugs and the config call
+ * built from a {@link TrlMapping}.
+ */
+import type { Field } from "../../algorithms/fields";
+import type { SettingValue } from "../protocol";
+import type { TrlMapping } from "./trl_targets";
+
+/** A Python literal of a setting value. */
+export function pyValue(v: SettingValue): string {
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (typeof v === "string") return JSON.stringify(v);
+  return Number.isInteger(v) ? String(v) : String(v).replace(/^(-?)\./, "$10.");
+}
+
+/** One line of a comment, without line breaks. */
+export const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** A file-name-safe slug of a label, e.g. "GRPO (β = 0)" → "grpo-0". */
+export function slug(label: string): string {
+  const s = label
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return s || "run";
+}
+
+/** "beta (β)", or just "lr" when the label is the key. */
+const fieldName = (f: Field) => (f.label === f.key ? f.key : `${f.key} (${f.label})`);
+
+/**
+ * `config = <Class>(…)` with the mapped settings, each with a comment (field, meaning, lab default when changed,
+ * mapping note), then the lab settings the class has no keyword for as comments. `indent` prefixes every line
+ * (a config built inside a loop).
+ */
+export function configCall(m: TrlMapping, extra: string[], indent = ""): string {
+  const lines = [
+    `config = ${m.target.config}(`,
+    "    output_dir=OUTPUT_DIR,",
+    "    seed=SEED,",
+    "    logging_steps=1,",
+    '    report_to="none",',
+    ...extra.map((e) => `    ${e},`),
+  ];
+  for (const a of m.args) {
+    const what = a.field ? `${fieldName(a.field)}: ${a.field.doc}` : "";
+    const changed = a.changed && a.field ? ` Lab default: ${pyValue(a.field.default)}.` : "";
+    const note = a.note ? ` ${a.note}.` : "";
+    lines.push(`    ${a.name}=${pyValue(a.value)},  # ${oneLine(`${what}${changed}${note}`)}`);
+  }
+  lines.push(")");
+  if (m.unmapped.length) {
+    lines.push(
+      `# Lab settings with no keyword in ${m.target.config} (for reference; TRL uses its own behaviour):`,
+    );
+    for (const u of m.unmapped)
+      lines.push(`#   ${u.field.key} = ${pyValue(u.value)}: ${oneLine(`${u.field.doc} (${u.reason})`)}`);
+  }
+  return lines.map((l) => indent + l).join("\n");
+}
