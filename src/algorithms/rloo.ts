@@ -23,7 +23,7 @@ export const RLOO_FIELDS: readonly Field[] = [
     max: 64,
     doc: "Completions per prompt; each is compared with the mean of the others.",
     source: "Ahmadian et al. 2024 §3",
-    trl: "rloo_k",
+    trl: "num_generations",
   },
   {
     key: "beta",
@@ -45,7 +45,7 @@ export const RLOO_FIELDS: readonly Field[] = [
     max: 0.99,
     doc: "Clip range, used only when μ > 1 reuses a batch.",
     source: "Schulman et al. 2017",
-    trl: "cliprange",
+    trl: "epsilon",
   },
   {
     key: "numIterations",
@@ -56,7 +56,7 @@ export const RLOO_FIELDS: readonly Field[] = [
     max: 16,
     doc: "Updates per sampled batch.",
     source: "implementation",
-    trl: "num_ppo_epochs",
+    trl: "num_iterations",
   },
 ];
 
