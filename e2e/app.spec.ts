@@ -3,6 +3,14 @@ import { expect, type Page, test } from "@playwright/test";
 /** SwiftShader runs the self-test at ~1 GFLOP/s, slower still when the machine is busy. */
 const SELFTEST_TIMEOUT = 400_000;
 
+/** The System panel (adapter, self-test) folds under the lab once the GPU is up: open it. */
+async function openSystemPanel(page: Page): Promise<void> {
+  const panel = page.getByTestId("system-panel");
+  await expect(page.getByTestId("lab")).toBeVisible({ timeout: 60_000 });
+  if (!(await panel.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await page.getByTestId("system-summary").click();
+}
+
 /** Uncaught exceptions in the page; each test asserts there were none. */
 function collectPageErrors(page: Page): Error[] {
   const errors: Error[] = [];
@@ -16,6 +24,7 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "RLHF Playground" })).toBeVisible();
+  await openSystemPanel(page);
 
   const name = page.getByTestId("adapter-name");
   await expect(name).toBeVisible();
@@ -88,6 +97,7 @@ test("a lost device shows an error banner, not a blank page", async ({ page }, t
   });
   const pageErrors = collectPageErrors(page);
   await page.goto("/");
+  await openSystemPanel(page);
   await expect(page.getByTestId("adapter-name")).toBeVisible({ timeout: SELFTEST_TIMEOUT / 2 });
   // Lose the device while the self-test runs (on SwiftShader it takes a while).
   await page.evaluate(() => (globalThis as { __testDevice?: GPUDevice }).__testDevice?.destroy());

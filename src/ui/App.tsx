@@ -1,12 +1,13 @@
 import { ErrorBanner } from "./ErrorBanner";
 import { Header } from "./Header";
+import { LabView } from "./lab/LabView";
 import { NoWebGpu } from "./NoWebGpu";
-import { SelfTestCard } from "./SelfTestCard";
-import { SystemCard } from "./SystemCard";
+import { SystemPanel } from "./SystemPanel";
 import { useApp } from "./store";
 
 export function App() {
   const unavailable = useApp((s) => s.unavailable);
+  const hasGpu = useApp((s) => s.adapter !== null);
   return (
     <div className="page">
       <Header />
@@ -16,14 +17,14 @@ export function App() {
           <NoWebGpu unavailable={unavailable} />
         ) : (
           <>
-            <div className="grid">
-              <SystemCard />
-              <SelfTestCard />
-            </div>
-            <p className="coming muted">
-              What's coming: small GPT models and PPO, DPO and GRPO runs with live charts. This page checks
-              that your GPU can run the lab's kernels correctly first.
-            </p>
+            {hasGpu ? (
+              <LabView />
+            ) : (
+              <p className="muted" data-testid="gpu-pending">
+                <span className="spinner" aria-hidden="true" /> Requesting a WebGPU adapter…
+              </p>
+            )}
+            <SystemPanel defaultOpen={!hasGpu} />
           </>
         )}
       </main>

@@ -1,0 +1,35 @@
+/**
+ * The adapter facts and the kernel self-test, folded under the lab (open by itself while there is no lab to
+ * show). The summary line says how the self-test stands, so a failure is visible without opening it.
+ */
+import { SelfTestCard } from "./SelfTestCard";
+import { SystemCard } from "./SystemCard";
+import { useApp } from "./store";
+
+export function SystemPanel({ defaultOpen }: { defaultOpen: boolean }) {
+  const adapter = useApp((s) => s.adapter);
+  const selfTest = useApp((s) => s.selfTest);
+  const results = useApp((s) => s.results);
+  const passed = results.filter((r) => r.ok).length;
+  const status =
+    selfTest === "done"
+      ? passed === results.length
+        ? `${passed}/${results.length} kernels pass`
+        : `${results.length - passed} of ${results.length} kernels FAIL`
+      : selfTest === "running"
+        ? `self-test running (${results.length} done)`
+        : selfTest === "failed"
+          ? "self-test stopped"
+          : "self-test waiting";
+  return (
+    <details className="system-panel" open={defaultOpen} data-testid="system-panel">
+      <summary data-testid="system-summary">
+        System · {adapter?.name ?? "no adapter yet"} · {status}
+      </summary>
+      <div className="grid">
+        <SystemCard />
+        <SelfTestCard />
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * The three main charts — reward (the run's reward source solid, gold dashed), KL (estimator selectable) and
+ * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs.
+ */
+import { startTransition, useEffect, useMemo, useState } from "react";
+import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
+import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
+import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, REWARD } from "./metric_info";
+import { colourMap } from "./palette";
+
+const X_AXES: { axis: XAxis; name: string }[] = [
+  { axis: "step", name: "Step" },
+  { axis: "samples", name: "Samples" },
+  { axis: "tokens", name: "Tokens" },
+  { axis: "kl", name: "KL" },
+];
+
+export interface VisibleRun {
+  run: RunState;
+  colour: string;
+}
+
+function visibleRuns(s: LabState): VisibleRun[] {
+  const colours = colourMap(s.spec.runs);
+  return s.spec.runs
+    .filter((r) => s.runs[r.id] && !s.view.hidden.includes(r.id))
+    .map((r) => ({ run: s.runs[r.id], colour: colours[r.id] }));
+}
+
+/**
+ * The visible runs with their colours, in the experiment's order, for the charts and samples. Not read with a
+ * store hook: a worker update lands in React state inside startTransition, so React renders the charts in a
+ * background render that yields to input every few ms (and restarts when a newer update arrives) instead of
+ * one long main-thread task per update. Run cards and counters read the store directly and update at once.
+ */
+export function useVisibleRuns(): VisibleRun[] {
+  const [visible, setVisible] = useState(() => visibleRuns(useLab.getState()));
+  useEffect(
+    () =>
+      useLab.subscribe((s, prev) => {
+        if (s.runs === prev.runs && s.spec.runs === prev.spec.runs && s.view.hidden === prev.view.hidden)
+          return;
+        startTransition(() => setVisible(visibleRuns(s)));
+      }),
+    [],
+  );
+  return visible;
+}
+
+/** The lines of one metric for every visible run. */
+export function linesOf(
+  visible: { run: RunState; colour: string }[],
+  metric: string,
+  extra?: Partial<ChartLine>,
+): ChartLine[] {
+  return visible.map(({ run, colour }) => ({
+    runId: run.spec.id,
+    runLabel: run.spec.label,
+    colour,
+    metric,
+    history: run.history,
+    ...extra,
+  }));
+}
+
+export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
+  return visible.map(({ run, colour }) => ({
+    runId: run.spec.id,
+    colour,
+    markers: run.markers,
+    history: run.history,
+  }));
+}
+
+export function ChartsPanel() {
+  const visible = useVisibleRuns();
+  const kl = useLab((s) => s.view.klEstimator);
+  const markers = useMemo(() => markersOf(visible), [visible]);
+  const reward = useMemo(
+    () => [...linesOf(visible, REWARD.key), ...linesOf(visible, GOLD.key, { dashed: true, name: "gold" })],
+    [visible],
+  );
+  const klLines = useMemo(() => linesOf(visible, kl), [visible, kl]);
+  const entropy = useMemo(() => linesOf(visible, ENTROPY.key), [visible]);
+  const klInfo = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
+  return (
+    <section className="charts" aria-label="Training curves">
+      <ViewControls />
+      <MetricChart
+        id="reward"
+        title={REWARD.title}
+        doc={REWARD.doc}
+        lines={reward}
+        markers={markers}
+        height={250}
+        extra={REWARD_KEY}
+      />
+      <div className="chart-pair">
+        <MetricChart
+          id="kl"
+          title="KL(π ‖ π_ref)"
+          unit={KL_UNIT}
+          doc={`Per-sequence KL of the policy from the reference, batch mean. ${klInfo.name}: ${klInfo.doc}.`}
+          lines={klLines}
+          markers={markers}
+          height={210}
+          extra={KL_SELECT}
+        />
+        <MetricChart
+          id="entropy"
+          title={ENTROPY.title}
+          unit={ENTROPY.unit}
+          doc={ENTROPY.doc}
+          lines={entropy}
+          markers={markers}
+          height={210}
+        />
+      </div>
+    </section>
+  );
+}
+
+/** The KL chart's estimator selector. */
+function KlSelect() {
+  const kl = useLab((s) => s.view.klEstimator);
+  const setView = useLab((s) => s.setView);
+  const info = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
+  return (
+    <label className="inline-select">
+      <span className="visually-hidden">KL estimator</span>
+      <select
+        data-testid="kl-estimator"
+        value={kl}
+        title={info.doc}
+        onChange={(e) => setView({ klEstimator: e.target.value as KlEstimator })}
+      >
+        {KL_ESTIMATORS.map((k) => (
+          <option key={k.key} value={k.key}>
+            {k.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Chart header elements, created once so the memoised charts see the same props. */
+const KL_SELECT = <KlSelect />;
+
+/** Line styles of the reward chart. */
+function RewardKey() {
+  return (
+    <span className="line-key muted">
+      <span className="key-line" /> run's reward <span className="key-line dashed" /> gold
+    </span>
+  );
+}
+
+const REWARD_KEY = <RewardKey />;
+
+/** X axis, smoothing and the run legend (click to hide or show a run on every chart). */
+function ViewControls() {
+  const view = useLab((s) => s.view);
+  const setView = useLab((s) => s.setView);
+  const specs = useLab((s) => s.spec.runs);
+  const colours = colourMap(specs);
+  const toggle = (id: string) =>
+    setView({
+      hidden: view.hidden.includes(id) ? view.hidden.filter((h) => h !== id) : [...view.hidden, id],
+    });
+  return (
+    <div className="view-controls">
+      <div className="segmented">
+        <span className="eyebrow">x axis</span>
+        {X_AXES.map((a) => (
+          <button
+            key={a.axis}
+            type="button"
+            data-testid={`x-${a.axis}`}
+            aria-pressed={view.xAxis === a.axis}
+            title={`Plot against ${a.name.toLowerCase()}`}
+            onClick={() => setView({ xAxis: a.axis })}
+          >
+            {a.name}
+          </button>
+        ))}
+      </div>
+      <label
+        className="smoothing"
+        title="Exponential moving average (TensorBoard style); the raw curve stays faint"
+      >
+        <span className="eyebrow">Smoothing</span>
+        <input
+          type="range"
+          min={0}
+          max={0.99}
+          step={0.01}
+          value={view.smoothing}
+          data-testid="smoothing"
+          onChange={(e) => setView({ smoothing: Number(e.target.value) })}
+        />
+        <span className="smoothing-value">{view.smoothing.toFixed(2)}</span>
+      </label>
+      <ul className="legend" aria-label="Runs on the charts (click to hide or show)">
+        {specs.map((r) => {
+          const shown = !view.hidden.includes(r.id);
+          return (
+            <li key={r.id}>
+              <button
+                type="button"
+                className={`legend-item${shown ? "" : " legend-off"}`}
+                aria-pressed={shown}
+                data-testid={`legend-${r.id}`}
+                title={shown ? `Hide ${r.label} on the charts` : `Show ${r.label} on the charts`}
+                onClick={() => toggle(r.id)}
+              >
+                <span className="legend-swatch" style={{ background: colours[r.id] }} />
+                {r.label}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * One hyperparameter as a control, generated from its field: a slider (log-scale for unit "log") plus a typed
+ * number for numbers, a select for enums, a switch for booleans. The label's tooltip shows the field's doc,
+ * range, default, source and TRL name. Changes go to labActions.setConfig (they apply at the run's next step);
+ * sliders commit on release so a drag is one change (one marker), not fifty.
+ */
+import { memo, useEffect, useState } from "react";
+import type { Field, NumberField } from "../../algorithms/fields";
+import type { SettingValue } from "../../lab/protocol";
+import { labActions } from "./actions";
+import { Hint } from "./Hint";
+import { LockIcon } from "./icons";
+import { fromSlider, hasSlider, hintLines, parseNumber, SLIDER_STEPS, toSlider } from "./knobs";
+
+interface Props {
+  runId: string;
+  field: Field;
+  value: SettingValue;
+  /** Why the control is disabled (shape fields of a started run), or null. */
+  locked: string | null;
+}
+
+/** Memoised: a run card re-renders every update (its step), its knobs only when their value changes. */
+export const FieldControl = memo(function FieldControl({ runId, field, value, locked }: Props) {
+  const [error, setError] = useState<string | null>(null);
+  const commit = (v: SettingValue) => {
+    if (v === value) return;
+    setError(null);
+    labActions
+      .setConfig(runId, { [field.key]: v })
+      .catch((e) => setError(e instanceof Error ? e.message : String(e)));
+  };
+  const testId = `knob-${runId}-${field.key}`;
+  return (
+    <div className={`knob${locked ? " knob-locked" : ""}${value !== field.default ? " knob-changed" : ""}`}>
+      <Hint
+        className="knob-label"
+        card={<FieldCard field={field} locked={locked} />}
+        testId={`hint-${runId}-${field.key}`}
+      >
+        {field.label}
+        {locked && <LockIcon />}
+      </Hint>
+      <div className="knob-input">
+        {field.kind === "enum" ? (
+          <select
+            data-testid={testId}
+            aria-label={field.label}
+            value={String(value)}
+            disabled={!!locked}
+            onChange={(e) => commit(e.target.value)}
+          >
+            {field.options.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        ) : field.kind === "bool" ? (
+          <label className="switch">
+            <input
+              type="checkbox"
+              data-testid={testId}
+              aria-label={field.label}
+              checked={value === true}
+              disabled={!!locked}
+              onChange={(e) => commit(e.target.checked)}
+            />
+            <span className="switch-text">{value ? "on" : "off"}</span>
+          </label>
+        ) : (
+          <NumberKnob
+            field={field}
+            value={Number(value)}
+            locked={!!locked}
+            testId={testId}
+            onCommit={commit}
+            onError={setError}
+          />
+        )}
+      </div>
+      {error && (
+        <p className="knob-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+});
+
+function NumberKnob(props: {
+  field: NumberField;
+  value: number;
+  locked: boolean;
+  testId: string;
+  onCommit(v: number): void;
+  onError(e: string | null): void;
+}) {
+  const { field, value, locked, testId, onCommit, onError } = props;
+  const [text, setText] = useState(String(value));
+  const [pos, setPos] = useState<number | null>(null);
+  useEffect(() => setText(String(value)), [value]);
+  const commitText = () => {
+    const v = parseNumber(field, text);
+    if (typeof v === "string") {
+      onError(v);
+      setText(String(value));
+    } else onCommit(v);
+  };
+  const release = () => {
+    if (pos === null) return;
+    onCommit(fromSlider(field, pos));
+    setPos(null);
+  };
+  return (
+    <>
+      {hasSlider(field) && (
+        <input
+          type="range"
+          className={field.unit === "log" ? "log-slider" : undefined}
+          aria-label={`${field.label} slider${field.unit === "log" ? " (log scale)" : ""}`}
+          data-testid={`${testId}-slider`}
+          min={0}
+          max={SLIDER_STEPS}
+          value={pos ?? toSlider(field, value)}
+          disabled={locked}
+          onChange={(e) => {
+            const p = Number(e.target.value);
+            setPos(p);
+            setText(String(fromSlider(field, p)));
+          }}
+          onPointerUp={release}
+          onKeyUp={release}
+          onBlur={release}
+        />
+      )}
+      <input
+        type="text"
+        inputMode="decimal"
+        className="knob-number"
+        data-testid={testId}
+        aria-label={field.label}
+        value={text}
+        disabled={locked}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commitText}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") commitText();
+          if (e.key === "Escape") setText(String(value));
+        }}
+      />
+      {field.unit && field.unit !== "log" && <span className="knob-unit">{field.unit}</span>}
+    </>
+  );
+}
+
+/** The tooltip card: doc, range, default, source, TRL name, and why it is locked. */
+function FieldCard({ field, locked }: { field: Field; locked: string | null }) {
+  return (
+    <div className="field-card">
+      <p className="field-card-title">
+        <strong>{field.label}</strong> <code>{field.key}</code>
+      </p>
+      <dl>
+        {hintLines(field).map((l) =>
+          l.label ? (
+            <div key={l.label}>
+              <dt>{l.label}</dt>
+              <dd>{l.text}</dd>
+            </div>
+          ) : (
+            <p key="doc" className="field-card-doc">
+              {l.text}
+            </p>
+          ),
+        )}
+      </dl>
+      {locked && <p className="field-card-locked">{locked}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The lab page: controls on top, run cards on the left, the charts, samples and more metrics on the right.
+ * Shows loading and error states of the worker instead of an empty page.
+ */
+import { useEffect, useRef } from "react";
+import "./lab.css";
+import "./runs.css";
+import "./charts.css";
+import { useLab } from "../lab_store";
+import { labActions } from "./actions";
+import { ChartsPanel } from "./ChartsPanel";
+import { MoreMetrics } from "./MoreMetrics";
+import { RunColumn } from "./RunColumn";
+import { SamplesPanel } from "./SamplesPanel";
+import { openLab } from "./session";
+import { TopBar } from "./TopBar";
+
+export function LabView() {
+  const phase = useLab((s) => s.phase);
+  const phaseError = useLab((s) => s.phaseError);
+  const notice = useLab((s) => s.notice);
+  const setNotice = useLab((s) => s.setNotice);
+  // Open once (StrictMode runs effects twice on the same instance; the ref survives).
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    openLab({
+      start: labActions.start,
+      exportCheckpoint: labActions.exportCheckpoint,
+      loadRunCheckpoint: labActions.loadRunCheckpoint,
+    });
+  }, []);
+  return (
+    <div className="lab" data-testid="lab" data-phase={phase}>
+      <TopBar />
+      {notice && (
+        <div className="notice" role="status" data-testid="lab-notice">
+          <span>{notice}</span>
+          <button type="button" className="banner-close" aria-label="Dismiss" onClick={() => setNotice(null)}>
+            ×
+          </button>
+        </div>
+      )}
+      {phase === "loading" && (
+        <p className="lab-phase" role="status" data-testid="lab-loading">
+          <span className="spinner" aria-hidden="true" /> Loading the task and the start model on the GPU…
+        </p>
+      )}
+      {phase === "error" && (
+        <div className="lab-phase lab-phase-error" role="alert" data-testid="lab-error">
+          <strong>The lab could not start.</strong> {phaseError}
+        </div>
+      )}
+      <div className="lab-body">
+        <RunColumn />
+        <div className="lab-main">
+          <ChartsPanel />
+          <SamplesPanel />
+          <MoreMetrics />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * "More metrics": one small chart per algorithm-specific diagnostic that at least one run reports (clip
+ * ratios, value loss, lengths, DPO margins/accuracies, zero-std groups, grad norm, tokens/s), and a table of
+ * every metric of every run at its latest step (TRL names, full precision in data-value).
+ */
+import { useMemo } from "react";
+import type { MetricPoint } from "../../lab/protocol";
+import type { RunState } from "../lab_store";
+import { linesOf, markersOf, useVisibleRuns } from "./ChartsPanel";
+import { MetricChart } from "./MetricChart";
+import { MORE_METRICS } from "./metric_info";
+import { sig } from "./numbers";
+
+/** Points scanned per run for metric names (algorithms report the same names every step). */
+const SCAN = 20;
+
+function reportedKeys(histories: readonly (readonly MetricPoint[])[]): Set<string> {
+  const keys = new Set<string>();
+  for (const h of histories)
+    for (const p of h.slice(-SCAN)) for (const k of Object.keys(p.metrics)) keys.add(k);
+  return keys;
+}
+
+export function MoreMetrics() {
+  const visible = useVisibleRuns();
+  const keys = useMemo(() => reportedKeys(visible.map((v) => v.run.history)), [visible]);
+  const markers = useMemo(() => markersOf(visible), [visible]);
+  // Memoised on the (deferred) runs so the urgent render of an update leaves these charts alone.
+  const charts = useMemo(
+    () =>
+      MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => ({
+        info: m,
+        lines: linesOf(
+          visible.filter((v) => v.run.history.some((p) => m.key in p.metrics)),
+          m.key,
+        ),
+      })),
+    [visible, keys],
+  );
+  return (
+    <section className="more-metrics" aria-labelledby="more-title" data-testid="more-metrics">
+      <h2 id="more-title" className="section-title">
+        More metrics
+      </h2>
+      {charts.length === 0 ? (
+        <p className="muted">
+          Algorithm diagnostics (clip ratios, value loss, DPO margins, …) appear here once runs report them.
+        </p>
+      ) : (
+        <div className="small-charts">
+          {charts.map(({ info: m, lines }) => (
+            <MetricChart
+              key={m.key}
+              id={m.key.replace(/[^a-z0-9]+/gi, "-")}
+              title={m.title}
+              unit={m.unit}
+              doc={`${m.doc} (${m.key})`}
+              lines={lines}
+              markers={markers}
+              height={140}
+              compact
+            />
+          ))}
+        </div>
+      )}
+      <LatestTable runs={visible.map((v) => v.run)} />
+    </section>
+  );
+}
+
+/** Every metric at each run's latest step. */
+function LatestTable({ runs }: { runs: RunState[] }) {
+  const last = runs.map((r) => r.history.at(-1));
+  const names = [...new Set(last.flatMap((p) => (p ? Object.keys(p.metrics) : [])))].sort();
+  return (
+    <details className="latest">
+      <summary>All metrics at the latest step ({names.length})</summary>
+      <div className="table-scroll">
+        <table className="results metrics-table" data-testid="metrics-table">
+          <thead>
+            <tr>
+              <th>Metric (TRL name)</th>
+              {runs.map((r, i) => (
+                <th key={r.spec.id} className="num">
+                  {r.spec.label} <span className="muted">@ {last[i]?.step ?? "—"}</span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {names.map((name) => (
+              <tr key={name}>
+                <td className="mono">{name}</td>
+                {runs.map((r, i) => {
+                  const v = last[i]?.metrics[name];
+                  return (
+                    <td
+                      key={r.spec.id}
+                      className="num mono"
+                      data-run={r.spec.id}
+                      data-metric={name}
+                      data-value={v}
+                    >
+                      {v === undefined ? "—" : sig(v, 4)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * One run: colour, label, algorithm, status (with the error text), step, duplicate/remove, and every
+ * hyperparameter of its algorithm as a control. Algorithm-specific settings come first; the shared sampling
+ * and optimiser settings fold away below them.
+ */
+import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
+import { ALGORITHMS } from "../../lab/registry";
+import { int } from "../format";
+import { useLab } from "../lab_store";
+import { labActions } from "./actions";
+import { ExportMenu } from "./ExportMenu";
+import { FieldControl } from "./FieldControl";
+import { CloseIcon, CopyIcon } from "./icons";
+import { lockReason, settingOf } from "./knobs";
+
+const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
+
+const STATUS_TEXT = { ready: "ready", running: "running", paused: "paused", error: "error" } as const;
+
+export function RunCard({ runId, colour }: { runId: string; colour: string }) {
+  const run = useLab((s) => s.runs[runId]);
+  const canEdit = useLab((s) => s.phase === "ready");
+  if (!run) return null;
+  const algo = ALGORITHMS[run.spec.algo];
+  const started = run.step > 0;
+  const own = algo.fields.filter((f) => !COMMON_KEYS.has(f.key));
+  const shared = algo.fields.filter((f) => COMMON_KEYS.has(f.key));
+  const control = (f: Field) => (
+    <FieldControl
+      key={f.key}
+      runId={runId}
+      field={f}
+      value={settingOf(f, run.spec.config)}
+      locked={canEdit ? lockReason(f, started) : "The lab is not ready yet."}
+    />
+  );
+  return (
+    <article
+      className={`run-card run-${run.status}`}
+      style={{ "--run-colour": colour } as React.CSSProperties}
+      data-testid={`run-card-${runId}`}
+      data-status={run.status}
+      data-step={run.step}
+      aria-label={`${run.spec.label} run`}
+    >
+      <header className="run-head">
+        <span className="swatch" aria-hidden="true" />
+        <div className="run-title">
+          <h3>{run.spec.label}</h3>
+          {run.spec.label !== algo.title && <span className="muted run-algo">{algo.title}</span>}
+        </div>
+        <div className="run-buttons">
+          <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit} />
+          <button
+            type="button"
+            className="icon-button"
+            title="Duplicate this run from its current state (weights, optimizer, step)"
+            aria-label={`Duplicate ${run.spec.label}`}
+            data-testid={`fork-${runId}`}
+            disabled={!canEdit}
+            onClick={() => labActions.forkRun(runId)}
+          >
+            <CopyIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            title="Remove this run"
+            aria-label={`Remove ${run.spec.label}`}
+            data-testid={`remove-${runId}`}
+            disabled={!canEdit}
+            onClick={() => labActions.removeRun(runId)}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      </header>
+      <p className="run-state">
+        <span className={`status status-${run.status}`} data-testid={`status-${runId}`}>
+          {STATUS_TEXT[run.status]}
+        </span>
+        <span className="run-step">
+          step <strong data-testid={`step-${runId}`}>{int(run.step)}</strong>
+        </span>
+      </p>
+      {run.error && (
+        <p className="run-error" role="alert" data-testid={`error-${runId}`}>
+          {run.error}
+        </p>
+      )}
+      <div className="knobs">{own.map(control)}</div>
+      <details className="knobs-more">
+        <summary>Sampling &amp; optimiser ({shared.length})</summary>
+        <div className="knobs">{shared.map(control)}</div>
+      </details>
+    </article>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The top bar's Share and Import buttons. Share copies the link that rebuilds this experiment (src/ui/lab/
+ * url_sync.ts); when the clipboard refuses, the link is shown to copy by hand. Import reads a run file
+ * (.json, with its .safetensors to keep training it) exported earlier (./import_run.ts).
+ */
+import { useRef, useState } from "react";
+import { labActions } from "./actions";
+import { LinkIcon, UploadIcon } from "./icons";
+import { importRunFiles } from "./import_run";
+import { share } from "./url_sync";
+
+export function ShareButton({ disabled }: { disabled: boolean }) {
+  const [state, setState] = useState<{ copied: boolean; url: string } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onClick = async () => {
+    const r = await share();
+    setState(r);
+    if (timer.current) clearTimeout(timer.current);
+    if (r.copied) timer.current = setTimeout(() => setState(null), 2500);
+  };
+  return (
+    <div className="share">
+      <button
+        type="button"
+        data-testid="share"
+        title="Copy a link that rebuilds this experiment: task, model, seed, runs and their settings"
+        disabled={disabled}
+        onClick={onClick}
+      >
+        <LinkIcon /> {state?.copied ? "Link copied" : "Share"}
+      </button>
+      {state && !state.copied && (
+        <div className="share-fallback" role="dialog" aria-label="Share link">
+          <p>Copy this link:</p>
+          <input
+            type="text"
+            readOnly
+            value={state.url}
+            data-testid="share-url"
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <button type="button" onClick={() => setState(null)}>
+            Close
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function ImportButton({ disabled }: { disabled: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="import"
+        title="Add a run exported earlier: its .json (curves, settings), with its .safetensors to keep training it"
+        disabled={disabled}
+        onClick={() => input.current?.click()}
+      >
+        <UploadIcon /> Import
+      </button>
+      <input
+        ref={input}
+        type="file"
+        className="visually-hidden"
+        tabIndex={-1}
+        data-testid="import-file"
+        accept=".json,.safetensors"
+        multiple
+        onChange={async (e) => {
+          const files = [...(e.currentTarget.files ?? [])];
+          e.currentTarget.value = "";
+          if (files.length)
+            await importRunFiles(files, {
+              addRun: labActions.addRunSpec,
+              loadRunCheckpoint: labActions.loadRunCheckpoint,
+              removeRun: labActions.removeRun,
+            });
+        }}
+      />
+    </>
+  );
+}

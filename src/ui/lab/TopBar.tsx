@@ -1,0 +1,144 @@
+/**
+ * The lab's controls, TensorFlow Playground style: what is being trained (task, model, seed), a big
+ * Play/Pause (the space bar toggles it), Step, Reset, the speed cap, Share, and "add run" with every
+ * algorithm of the registry.
+ */
+import { useEffect } from "react";
+import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
+import { int } from "../format";
+import { useLab } from "../lab_store";
+import { labActions } from "./actions";
+import { ResetIcon, StepIcon } from "./icons";
+import { ImportButton, ShareButton } from "./ShareImport";
+
+/** Steps-per-second caps offered (0 = as fast as the GPU goes). */
+const SPEEDS = [0, 10, 5, 2, 1, 0.5];
+
+const TASK_NAMES: Record<string, string> = { sentiment: "Sentiment", arithmetic: "Arithmetic" };
+
+/** Space toggles play/pause, except while typing in a field or on a focused control that uses space itself. */
+function useSpaceToggle(enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.code !== "Space" || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t?.closest("input, textarea, select, button, summary, [contenteditable], [role=switch]")) return;
+      e.preventDefault();
+      labActions.togglePlay();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [enabled]);
+}
+
+export function TopBar() {
+  const spec = useLab((s) => s.spec);
+  const model = useLab((s) => s.model);
+  const playing = useLab((s) => s.playing);
+  const speed = useLab((s) => s.speed);
+  const ready = useLab((s) => s.phase === "ready");
+  const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
+  const hasRuns = spec.runs.length > 0;
+  useSpaceToggle(ready && hasRuns);
+  return (
+    <section className="top-bar" aria-label="Experiment controls">
+      <div className="experiment" data-testid="experiment">
+        <div>
+          <span className="eyebrow">Task</span>
+          <strong data-testid="task">{TASK_NAMES[spec.task] ?? spec.task}</strong>
+        </div>
+        <div className="experiment-model">
+          <span className="eyebrow">Start model</span>
+          <strong data-testid="model" title={model ?? undefined}>
+            {model ?? spec.model}
+          </strong>
+        </div>
+        <div>
+          <span className="eyebrow">Seed</span>
+          <strong data-testid="seed">{spec.seed}</strong>
+        </div>
+      </div>
+
+      <div className="transport">
+        <button
+          type="button"
+          className={`play-button${playing ? " is-playing" : ""}`}
+          data-testid="play"
+          aria-label={playing ? "Pause training (space)" : "Train all runs (space)"}
+          title={playing ? "Pause (space)" : "Play (space)"}
+          aria-pressed={playing}
+          disabled={!ready || !hasRuns}
+          onClick={labActions.togglePlay}
+        >
+          <span aria-hidden="true">{playing ? "❚❚" : "▶"}</span>
+        </button>
+        <div className="transport-side">
+          <div className="transport-buttons">
+            <button
+              type="button"
+              data-testid="step-once"
+              title="One step of every run, then pause"
+              disabled={!ready || playing || !hasRuns}
+              onClick={() => labActions.stepOnce()}
+            >
+              <StepIcon /> Step
+            </button>
+            <button
+              type="button"
+              data-testid="reset"
+              title="Discard progress and restart every run from the start model"
+              disabled={!ready}
+              onClick={() => labActions.reset()}
+            >
+              <ResetIcon /> Reset
+            </button>
+            <label className="speed">
+              <span className="eyebrow">Speed</span>
+              <select
+                data-testid="speed"
+                value={speed}
+                disabled={!ready}
+                onChange={(e) => labActions.setSpeed(Number(e.target.value))}
+              >
+                {SPEEDS.map((s) => (
+                  <option key={s} value={s}>
+                    {s === 0 ? "max" : `${s} steps/s`}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <p className="step-count">
+            <span className="eyebrow">Step</span>{" "}
+            <span className="step-number" data-testid="global-step">
+              {int(steps).padStart(3, "0")}
+            </span>
+          </p>
+        </div>
+      </div>
+
+      <div className="top-actions">
+        <select
+          className="add-run"
+          data-testid="add-run"
+          aria-label="Add a run"
+          value=""
+          disabled={!ready}
+          onChange={(e) => {
+            if (e.target.value) labActions.addRun(e.target.value as AlgoId);
+          }}
+        >
+          <option value="">+ Add run…</option>
+          {ALGO_IDS.map((id) => (
+            <option key={id} value={id}>
+              {ALGORITHMS[id].title}
+            </option>
+          ))}
+        </select>
+        <ImportButton disabled={!ready} />
+        <ShareButton disabled={!ready} />
+      </div>
+    </section>
+  );
+}

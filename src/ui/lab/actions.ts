@@ -1,0 +1,117 @@
+/**
+ * The lab's commands as the components call them: the one place the UI reaches the training worker's client
+ * (src/lab/client.ts). Components never talk to the worker directly; they call these, and read the store.
+ * Run-spec bookkeeping that is UI policy (new ids and labels, fork names) lives here too.
+ */
+import { labClient } from "../../lab/client";
+import type { ExperimentSpec, RunCounters, RunSpec, SettingValue } from "../../lab/protocol";
+import type { AlgoId } from "../../lab/registry";
+import { useLab } from "../lab_store";
+import { forkSpec, newRunSpec } from "./run_specs";
+
+/** What the lab needs from the worker client. */
+export interface LabBackend {
+  start(spec: ExperimentSpec): Promise<void>;
+  play(): void;
+  pause(): void;
+  stepOnce(): Promise<void>;
+  reset(): Promise<void>;
+  setSpeed(stepsPerSecond: number): void;
+  addRun(spec: RunSpec): Promise<void>;
+  removeRun(runId: string): void;
+  forkRun(runId: string, spec: RunSpec): Promise<void>;
+  setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
+  exportCheckpoint(runId: string): Promise<Uint8Array>;
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+}
+
+let backendPromise: Promise<LabBackend> | null = null;
+
+/**
+ * The worker client; or, only under `npm run dev` with `?fake` in the URL, synthetic numbers for UI work.
+ * The condition starts with import.meta.env.DEV so production builds drop the fake (and its chunk) entirely.
+ */
+function backend(): Promise<LabBackend> {
+  backendPromise ??=
+    import.meta.env.DEV && new URLSearchParams(location.search).has("fake")
+      ? import("./dev_fake").then((m) => m.createFakeBackend())
+      : Promise.resolve(labClient);
+  return backendPromise;
+}
+
+const lab = () => useLab.getState();
+
+/** Report a failed command on the page (the lab's notice line) instead of failing silently. */
+function report(what: string) {
+  return (e: unknown) => {
+    lab().setNotice(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+  };
+}
+
+export const labActions = {
+  /** Start the worker with an experiment (from the URL, IndexedDB or the defaults). Never throws: a failure is the store's phase "error". */
+  async start(spec: ExperimentSpec): Promise<void> {
+    try {
+      await (await backend()).start(spec);
+    } catch (e) {
+      lab().setPhase("error", e instanceof Error ? e.message : String(e));
+    }
+  },
+  play(): void {
+    backend().then((b) => b.play(), report("Play"));
+  },
+  pause(): void {
+    backend().then((b) => b.pause(), report("Pause"));
+  },
+  togglePlay(): void {
+    if (lab().playing) labActions.pause();
+    else labActions.play();
+  },
+  stepOnce(): Promise<void> {
+    return backend()
+      .then((b) => b.stepOnce())
+      .catch(report("Step"));
+  },
+  reset(): Promise<void> {
+    return backend()
+      .then((b) => b.reset())
+      .catch(report("Reset"));
+  },
+  setSpeed(stepsPerSecond: number): void {
+    backend().then((b) => b.setSpeed(stepsPerSecond), report("Speed"));
+  },
+  /** Add a given run (an imported one); rejects when the worker refuses it. */
+  async addRunSpec(spec: RunSpec): Promise<void> {
+    await (await backend()).addRun(spec);
+  },
+  /** Add a run of `algo` at its defaults. */
+  addRun(algo: AlgoId): Promise<void> {
+    const spec = newRunSpec(lab().spec.runs, algo);
+    return backend()
+      .then((b) => b.addRun(spec))
+      .catch(report(`Adding ${spec.label}`));
+  },
+  removeRun(runId: string): void {
+    backend().then((b) => b.removeRun(runId), report("Removing the run"));
+  },
+  /** Duplicate a run from its current state. */
+  forkRun(runId: string): Promise<void> {
+    const run = lab().runs[runId];
+    if (!run) return Promise.resolve();
+    const spec = forkSpec(lab().spec.runs, run.spec, run.step);
+    return backend()
+      .then((b) => b.forkRun(runId, spec))
+      .catch(report(`Duplicating ${run.spec.label}`));
+  },
+  /** Change settings; applies at the run's next step. Rejects with the worker's message on an invalid value. */
+  async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+    await (await backend()).setConfig(runId, patch);
+  },
+  async exportCheckpoint(runId: string): Promise<Uint8Array> {
+    return (await backend()).exportCheckpoint(runId);
+  },
+  /** Resume a run from saved weights (IndexedDB, an imported checkpoint). */
+  async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
+    await (await backend()).loadRunCheckpoint(runId, bytes, at);
+  },
+};

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { COMMON_FIELDS, type NumberField } from "../../algorithms/fields";
+import { PPO_FIELDS } from "../../algorithms/ppo";
+import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
+import {
+  formatSetting,
+  fromSlider,
+  hasSlider,
+  hintLines,
+  lockReason,
+  parseNumber,
+  SHAPE_KEYS,
+  toSlider,
+} from "./knobs";
+
+const field = (key: string) => PPO_FIELDS.find((f) => f.key === key) as NumberField;
+
+describe("knobs", () => {
+  it("shape fields lock once a run has started", () => {
+    const batch = field("batchPrompts");
+    expect(lockReason(batch, false)).toBeNull();
+    expect(lockReason(batch, true)).toContain("batch shape");
+    expect(lockReason(field("beta"), true)).toBeNull();
+  });
+
+  it("every shape key exists in some algorithm's table", () => {
+    const keys = new Set(ALGO_IDS.flatMap((id) => ALGORITHMS[id].fields.map((f) => f.key)));
+    for (const k of SHAPE_KEYS) expect(keys.has(k), k).toBe(true);
+  });
+
+  it("log sliders round-trip within 2 significant digits and reach the max", () => {
+    const lr = COMMON_FIELDS.find((f) => f.key === "lr") as NumberField;
+    for (const v of [1e-5, 3e-4, 0.01, 1]) {
+      const back = fromSlider(lr, toSlider(lr, v));
+      expect(Math.abs(back - v) / v).toBeLessThan(0.05);
+    }
+    expect(fromSlider(lr, 1000)).toBe(1);
+    expect(toSlider(lr, 0)).toBe(0);
+  });
+
+  it("linear sliders stay in range and ints stay integers", () => {
+    const beta = field("beta");
+    expect(fromSlider(beta, 0)).toBe(beta.min);
+    expect(fromSlider(beta, 1000)).toBe(beta.max);
+    const epochs = field("ppoEpochs");
+    expect(Number.isInteger(fromSlider(epochs, 517))).toBe(true);
+    expect(hasSlider(beta)).toBe(true);
+  });
+
+  it("parses typed numbers with range errors", () => {
+    const beta = field("beta");
+    expect(parseNumber(beta, "0.1")).toBe(0.1);
+    expect(parseNumber(beta, "abc")).toMatch(/must be a number/);
+    expect(parseNumber(beta, "99")).toMatch(/must be in \[0, 10\]/);
+    expect(parseNumber(field("ppoEpochs"), "1.5")).toMatch(/integer/);
+  });
+
+  it("tooltips carry doc, range, default, source and TRL's name", () => {
+    const lines = hintLines(field("beta"));
+    const text = lines.map((l) => `${l.label} ${l.text}`).join("\n");
+    expect(text).toContain("KL penalty");
+    expect(text).toContain("Range [0, 10]");
+    expect(text).toContain("Default 0.05");
+    expect(text).toContain("Ziegler");
+    expect(text).toContain("TRL kl_coef");
+    expect(formatSetting(field("maxNewTokens"), 24)).toBe("24 tokens");
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * How a field of an algorithm's table becomes a control: which fields lock once a run has started (they set
+ * the batch shape), the log-scale slider mapping for unit "log", the tooltip text and value formatting.
+ * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
+ */
+import type { Field, NumberField } from "../../algorithms/fields";
+import type { SettingValue } from "../../lab/protocol";
+import { sig } from "./numbers";
+
+/** Fields that size the run's buffers; the algorithms reject changing them mid-run (setConfig throws). */
+export const SHAPE_KEYS: ReadonlySet<string> = new Set([
+  "batchPrompts",
+  "batchPairs",
+  "numGenerations",
+  "maxNewTokens",
+  "n",
+]);
+
+/** Why a field cannot change now, or null when it can. */
+export function lockReason(field: Field, started: boolean): string | null {
+  if (!started || !SHAPE_KEYS.has(field.key)) return null;
+  return `${field.label} sets the batch shape, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
+}
+
+/** The value a run uses: its override, else the field's default. */
+export function settingOf(field: Field, config: Record<string, SettingValue>): SettingValue {
+  return config[field.key] ?? field.default;
+}
+
+/** A setting as text: numbers with 3 significant digits (more for small log-scale values), units kept. */
+export function formatSetting(field: Field, v: SettingValue): string {
+  if (typeof v === "boolean") return v ? "on" : "off";
+  if (typeof v === "string") return v;
+  const s = field.kind === "int" ? String(v) : sig(v, 3);
+  const unit = field.kind !== "enum" && field.kind !== "bool" ? field.unit : undefined;
+  return unit && unit !== "log" ? `${s} ${unit}` : s;
+}
+
+/** The range of a number field as text: "[0, 10]", "[1, 256] tokens", "[0, 1] (log scale)". */
+export function rangeText(field: NumberField): string {
+  const r = `[${sig(field.min)}, ${sig(field.max)}]`;
+  if (field.unit === "log") return `${r} (log scale)`;
+  return field.unit ? `${r} ${field.unit}` : r;
+}
+
+/** The tooltip's lines: meaning, range or options, default, source, TRL's name. */
+export function hintLines(field: Field): { label: string; text: string }[] {
+  const lines = [{ label: "", text: field.doc }];
+  if (field.kind === "number" || field.kind === "int") lines.push({ label: "Range", text: rangeText(field) });
+  if (field.kind === "enum") lines.push({ label: "Options", text: field.options.join(" · ") });
+  lines.push({ label: "Default", text: formatSetting(field, field.default) });
+  lines.push({ label: "Source", text: field.source });
+  if (field.trl) lines.push({ label: "TRL", text: field.trl });
+  return lines;
+}
+
+/** Slider resolution: positions 0..SLIDER_STEPS. */
+export const SLIDER_STEPS = 1000;
+
+/** The smallest positive value a log slider reaches when the field's minimum is 0 (typed input still allows 0). */
+function logFloor(f: NumberField): number {
+  return f.min > 0 ? f.min : Math.min(f.max * 1e-6, 1e-7);
+}
+
+/** Slider position (0..SLIDER_STEPS) of a value: linear, or logarithmic for unit "log". */
+export function toSlider(f: NumberField, v: number): number {
+  const clamp = (t: number) => Math.round(Math.min(Math.max(t, 0), 1) * SLIDER_STEPS);
+  if (f.unit === "log") {
+    const lo = Math.log10(logFloor(f));
+    const hi = Math.log10(f.max);
+    return clamp((Math.log10(Math.max(v, logFloor(f))) - lo) / (hi - lo));
+  }
+  return clamp((v - f.min) / (f.max - f.min));
+}
+
+/** The value at a slider position, rounded to 2 significant digits in log scale (1e-4, 3.2e-5) and to ints for int fields. */
+export function fromSlider(f: NumberField, pos: number): number {
+  const t = pos / SLIDER_STEPS;
+  let v: number;
+  if (f.unit === "log") {
+    const lo = Math.log10(logFloor(f));
+    const hi = Math.log10(f.max);
+    v = Number((10 ** (lo + t * (hi - lo))).toPrecision(2));
+  } else {
+    v = f.min + t * (f.max - f.min);
+    v = Number(v.toPrecision(3));
+  }
+  if (f.kind === "int") v = Math.round(v);
+  return Math.min(Math.max(v, f.min), f.max);
+}
+
+/** Whether a number field gets a slider: float fields, and int fields with a small range. */
+export function hasSlider(f: NumberField): boolean {
+  return f.kind === "number" ? Number.isFinite(f.max - f.min) : f.max - f.min <= 64;
+}
+
+/** Parse typed text for a number field. @returns the value, or an error message naming the range. */
+export function parseNumber(f: NumberField, text: string): number | string {
+  const v = Number(text.trim());
+  if (text.trim() === "" || !Number.isFinite(v)) return `${f.label} must be a number`;
+  if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
+  if (v < f.min || v > f.max) return `${f.label} must be in ${rangeText(f)}`;
+  return v;
+}

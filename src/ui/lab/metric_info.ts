@@ -1,0 +1,123 @@
+/**
+ * What the lab knows about the metrics it charts (TRL names): a title, a unit for axes and tooltips, and one
+ * sentence for a student. The "more metrics" section shows MORE_METRICS that at least one run reports.
+ */
+export interface MetricInfo {
+  key: string;
+  title: string;
+  unit?: string;
+  doc: string;
+}
+
+export const REWARD: MetricInfo = {
+  key: "reward",
+  title: "Reward",
+  doc: "Mean score of the step's completions from the run's reward source (solid); the task's gold scorer dashed.",
+};
+export const GOLD: MetricInfo = {
+  key: "reward_gold",
+  title: "Gold reward",
+  doc: "Mean score of the same completions from the task's gold scorer (what the proxy stands in for).",
+};
+export const ENTROPY: MetricInfo = {
+  key: "entropy",
+  title: "Entropy",
+  unit: "nats/token",
+  doc: "Mean per-token entropy of the policy at τ over completion tokens; falling entropy = a more certain policy.",
+};
+
+/** The KL chart's estimators (metric keys and the name shown in the selector). */
+export const KL_ESTIMATORS = [
+  { key: "objective/kl", name: "k1", doc: "log π/π_ref summed over tokens (unbiased; can be negative)" },
+  { key: "objective/kl_k2", name: "k2", doc: "½ (log π/π_ref)² per token (low variance, biased)" },
+  { key: "objective/kl_k3", name: "k3", doc: "π_ref/π − 1 − log π_ref/π per token (unbiased, ≥ 0)" },
+  {
+    key: "objective/kl_exact",
+    name: "exact",
+    doc: "KL over the whole vocabulary at each position (no sampling noise)",
+  },
+] as const;
+
+export const KL_UNIT = "nats";
+
+/** Algorithm-specific diagnostics, in display order. */
+export const MORE_METRICS: readonly MetricInfo[] = [
+  {
+    key: "clip_ratio/region_mean",
+    title: "Clip ratio (region)",
+    doc: "Fraction of tokens whose ratio left [1−ε, 1+ε] with a clipped gradient.",
+  },
+  {
+    key: "clip_ratio/low_mean",
+    title: "Clip ratio (low)",
+    doc: "Fraction of tokens clipped below 1−ε (negative advantage).",
+  },
+  {
+    key: "clip_ratio/high_mean",
+    title: "Clip ratio (high)",
+    doc: "Fraction of tokens clipped above 1+ε (positive advantage).",
+  },
+  {
+    key: "policy/clipfrac_avg",
+    title: "Policy clip fraction",
+    doc: "PPO: fraction of tokens where the clipped objective was active.",
+  },
+  {
+    key: "policy/approxkl_avg",
+    title: "Approx. KL (π_old → π)",
+    unit: "nats",
+    doc: "PPO: how far each update moved the policy from the sampling policy.",
+  },
+  { key: "loss/policy_avg", title: "Policy loss", doc: "Mean policy loss of the step's updates." },
+  { key: "loss/value_avg", title: "Value loss", doc: "PPO: mean clipped value-head loss." },
+  {
+    key: "val/clipfrac_avg",
+    title: "Value clip fraction",
+    doc: "PPO: fraction of value predictions clipped to ±ε_V around the old values.",
+  },
+  {
+    key: "val/explained_variance",
+    title: "Explained variance",
+    doc: "PPO: 1 − Var(returns − values)/Var(returns); 1 = a perfect value head.",
+  },
+  { key: "kl_coef", title: "KL coefficient β", doc: "The β in use (changes with adaptive KL control)." },
+  {
+    key: "completions/mean_length",
+    title: "Completion length",
+    unit: "tokens",
+    doc: "Mean completion length, EOS included.",
+  },
+  { key: "reward_std", title: "Reward std", doc: "Standard deviation of the step's rewards." },
+  {
+    key: "frac_reward_zero_std",
+    title: "Zero-std groups",
+    doc: "GRPO/RLOO: fraction of groups whose completions all scored the same (no learning signal).",
+  },
+  {
+    key: "rewards/margins",
+    title: "DPO margin",
+    doc: "DPO: mean implicit-reward margin, chosen minus rejected.",
+  },
+  {
+    key: "rewards/accuracies",
+    title: "DPO accuracy",
+    doc: "DPO: fraction of pairs where the chosen completion has the higher implicit reward.",
+  },
+  {
+    key: "rewards/chosen",
+    title: "DPO chosen reward",
+    doc: "DPO: mean implicit reward β·log π/π_ref of the chosen completions.",
+  },
+  {
+    key: "rewards/rejected",
+    title: "DPO rejected reward",
+    doc: "DPO: mean implicit reward of the rejected completions.",
+  },
+  { key: "grad_norm", title: "Gradient norm", doc: "Global L2 norm of the gradient before clipping." },
+  {
+    key: "tokens/s",
+    title: "Throughput",
+    unit: "tokens/s",
+    doc: "Completion tokens processed per second of step time.",
+  },
+];

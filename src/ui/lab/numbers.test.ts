@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { sig, tick, withUnit } from "./numbers";
+
+describe("lab number formatting", () => {
+  it("sig keeps significant digits without trailing zeros", () => {
+    expect(sig(0.012345)).toBe("0.0123");
+    expect(sig(1.5)).toBe("1.5");
+    expect(sig(-2.71234)).toBe("-2.71");
+    expect(sig(123.456)).toBe("123");
+    expect(sig(12345.6)).toBe("12,346");
+    expect(sig(0)).toBe("0");
+    expect(sig(1.234e-6)).toBe("1.23e-6");
+    expect(sig(1e-5)).toBe("1e-5");
+    expect(sig(0.000123456, 2)).toBe("0.00012");
+  });
+
+  it("sig names non-finite values", () => {
+    expect(sig(Number.NaN)).toBe("NaN");
+    expect(sig(Number.POSITIVE_INFINITY)).toBe("∞");
+    expect(sig(Number.NEGATIVE_INFINITY)).toBe("−∞");
+  });
+
+  it("tick shortens large counts", () => {
+    expect(tick(12_500)).toBe("12.5k");
+    expect(tick(3_400_000)).toBe("3.4M");
+    expect(tick(0.25)).toBe("0.25");
+    expect(tick(512)).toBe("512");
+  });
+
+  it("withUnit appends the unit", () => {
+    expect(withUnit(0.1234, "nats")).toBe("0.123 nats");
+    expect(withUnit(3, undefined)).toBe("3");
+  });
+});

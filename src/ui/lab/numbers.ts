@@ -1,0 +1,30 @@
+/** Number formatting for the lab's charts, cards and tooltips. Pure functions (numbers.test.ts). */
+import { int } from "../format";
+
+/**
+ * A value with `digits` significant digits, the way a person reads it: 0.0123, 1.23, 123, 1,235; very small
+ * or very large magnitudes as exponents (1.23e-5, 4.56e+9). Non-finite values as "NaN", "∞", "−∞".
+ */
+export function sig(x: number, digits = 3): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
+  if (x === 0) return "0";
+  const a = Math.abs(x);
+  if (a >= 1e9 || a < 1e-4) return x.toExponential(digits - 1).replace(/\.?0+e/, "e");
+  if (a >= 10 ** digits) return int(Math.round(x));
+  // toPrecision keeps trailing zeros (1.50); strip them, a chart tick reads better as 1.5.
+  return String(Number(x.toPrecision(digits)));
+}
+
+/** Axis ticks: short, with k/M suffixes for large counts (1.2k, 3.4M) and 3 significant digits otherwise. */
+export function tick(x: number): string {
+  const a = Math.abs(x);
+  if (a >= 1e6 && a < 1e12) return `${sig(x / 1e6, 3)}M`;
+  if (a >= 1e4 && a < 1e6) return `${sig(x / 1e3, 3)}k`;
+  return sig(x, 3);
+}
+
+/** A value with its unit, if any: "0.123 nats", "12.5 tokens", "0.42". */
+export function withUnit(x: number, unit: string | undefined, digits = 3): string {
+  return unit ? `${sig(x, digits)} ${unit}` : sig(x, digits);
+}

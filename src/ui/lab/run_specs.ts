@@ -1,0 +1,32 @@
+/**
+ * New run specs for the "add run" picker and the duplicate button: a fresh id (algo-N, the first free N) and
+ * a label that tells same-algorithm runs apart. Pure functions (run_specs.test.ts).
+ */
+import type { RunSpec } from "../../lab/protocol";
+import { ALGORITHMS, type AlgoId } from "../../lab/registry";
+
+/** The first id `${algo}-N` (N ≥ 1) not in use. */
+export function freeId(runs: readonly RunSpec[], algo: string): string {
+  const used = new Set(runs.map((r) => r.id));
+  let n = 1;
+  while (used.has(`${algo}-${n}`)) n++;
+  return `${algo}-${n}`;
+}
+
+/** A run of `algo` at its defaults: "GRPO", or "GRPO 2" when a GRPO run is already there. */
+export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
+  const title = ALGORITHMS[algo].title;
+  const same = runs.filter((r) => r.algo === algo).length;
+  return { id: freeId(runs, algo), algo, label: same ? `${title} ${same + 1}` : title, config: {} };
+}
+
+/** A duplicate of `source` (same settings) that continues from its current state: "PPO (fork @ 12)". */
+export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number): RunSpec {
+  const base = source.label.replace(/ \(fork @ \d+\)$/, "");
+  return {
+    id: freeId(runs, source.algo),
+    algo: source.algo,
+    label: `${base} (fork @ ${step})`.slice(0, 60),
+    config: { ...source.config },
+  };
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import type { MetricPoint } from "../../lab/protocol";
+import { chartRows, decimate, emaSmooth, markerX, metricSeries, nearest, niceDomain, xOf } from "./series";
+
+const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
+  step,
+  samples: step * 8,
+  tokens: step * 100,
+  metrics,
+});
+
+describe("chart series", () => {
+  it("x values per axis", () => {
+    const p = point(3, { "objective/kl": 0.5, "objective/kl_k3": 0.25 });
+    expect(xOf(p, "step", "objective/kl")).toBe(3);
+    expect(xOf(p, "samples", "objective/kl")).toBe(24);
+    expect(xOf(p, "tokens", "objective/kl")).toBe(300);
+    expect(xOf(p, "kl", "objective/kl_k3")).toBe(0.25);
+    expect(xOf(p, "kl", "objective/kl_exact")).toBeUndefined();
+  });
+
+  it("EMA matches TensorBoard's debiased formula", () => {
+    const w = 0.6;
+    const ys = [1, 2, 3];
+    // Naive: s_t = w s_{t−1} + (1−w) y_t from s_0 = 0, then / (1 − w^t).
+    const s1 = 0.4 * 1;
+    const s2 = w * s1 + 0.4 * 2;
+    const s3 = w * s2 + 0.4 * 3;
+    const out = emaSmooth(ys, w);
+    expect(out[0]).toBeCloseTo(1, 12); // debiased: the first point is the first value
+    expect(out[1]).toBeCloseTo(s2 / (1 - w ** 2), 12);
+    expect(out[2]).toBeCloseTo(s3 / (1 - w ** 3), 12);
+    expect(emaSmooth(ys, 0)).toEqual(ys);
+    expect(emaSmooth([1, Number.NaN, 1], 0.5)).toEqual([1, Number.NaN, 1]);
+  });
+
+  it("metricSeries skips points without the metric and keeps raw values exact", () => {
+    const h = [point(1, { reward: 0.1 }), point(2, {}), point(3, { reward: 0.3 })];
+    const s = metricSeries(h, "reward", "step", "objective/kl", 0);
+    expect(s.map((p) => [p.step, p.x, p.raw, p.smooth])).toEqual([
+      [1, 1, 0.1, 0.1],
+      [3, 3, 0.3, 0.3],
+    ]);
+  });
+
+  it("decimate keeps the ends", () => {
+    const xs = Array.from({ length: 1001 }, (_, i) => i);
+    const d = decimate(xs, 11);
+    expect(d).toHaveLength(11);
+    expect(d[0]).toBe(0);
+    expect(d.at(-1)).toBe(1000);
+    expect(decimate([1, 2], 10)).toEqual([1, 2]);
+  });
+
+  it("chartRows merges series by x, sorted", () => {
+    const rows = chartRows([
+      { key: "a", points: [{ step: 1, x: 2, raw: 5, smooth: 5 }] },
+      {
+        key: "b",
+        points: [
+          { step: 1, x: 1, raw: 7, smooth: 7 },
+          { step: 2, x: 2, raw: 8, smooth: 7.5 },
+        ],
+      },
+    ]);
+    expect(rows).toEqual([
+      { x: 1, "b:raw": 7, "b:smooth": 7 },
+      { x: 2, "a:raw": 5, "a:smooth": 5, "b:raw": 8, "b:smooth": 7.5 },
+    ]);
+  });
+
+  it("markerX finds the first point at or after the marker's step", () => {
+    const h = [point(1, { "objective/kl": 0.1 }), point(2, { "objective/kl": 0.2 })];
+    const m = { runId: "r", step: 2, label: "β" };
+    expect(markerX(h, m, "tokens", "objective/kl")).toBe(200);
+    expect(markerX(h, m, "kl", "objective/kl")).toBe(0.2);
+    expect(markerX(h, { ...m, step: 5 }, "step", "objective/kl")).toBe(5);
+    expect(markerX(h, { ...m, step: 5 }, "samples", "objective/kl")).toBe(16);
+    expect(markerX([], m, "samples", "objective/kl")).toBeUndefined();
+  });
+
+  it("nearest picks the closest x", () => {
+    const pts = [1, 4, 9].map((x) => ({ step: x, x, raw: x, smooth: x }));
+    expect(nearest(pts, 5)?.x).toBe(4);
+    expect(nearest([], 5)).toBeUndefined();
+  });
+});
+
+describe("nice y domains", () => {
+  it("round ticks covering the data", () => {
+    const { domain, ticks } = niceDomain([0.013, 0.207]);
+    expect(domain[0]).toBeLessThanOrEqual(0.013);
+    expect(domain[1]).toBeGreaterThanOrEqual(0.207);
+    expect(ticks).toEqual([0, 0.05, 0.1, 0.15, 0.2, 0.25]);
+    expect(new Set(ticks).size).toBe(ticks.length);
+  });
+
+  it("a flat series gets a band, and no data gives [0, 1]", () => {
+    const flat = niceDomain([0.05, 0.05, 0.05]);
+    expect(flat.domain[0]).toBeLessThan(0.05);
+    expect(flat.domain[1]).toBeGreaterThan(0.05);
+    expect(new Set(flat.ticks).size).toBe(flat.ticks.length);
+    expect(niceDomain([]).domain).toEqual([0, 1]);
+    expect(niceDomain([Number.NaN, 2, 2]).ticks.length).toBeGreaterThan(1);
+  });
+
+  it("negative ranges", () => {
+    const { ticks } = niceDomain([-0.13, 0.12]);
+    expect(ticks[0]).toBeLessThanOrEqual(-0.13);
+    expect(ticks.at(-1)).toBeGreaterThanOrEqual(0.12);
+    expect(ticks).toContain(0);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Chart data from run histories, with no React: the x value of a point (step, samples, tokens or KL), the
+ * TensorBoard-style EMA smoothing, decimation for long runs, the rows recharts plots (one row per x value,
+ * one column per run series) and where a settings marker falls on the chosen x axis.
+ */
+import type { Marker, MetricPoint } from "../../lab/protocol";
+import type { KlEstimator, XAxis } from "../lab_store";
+
+/** One plotted point: its step, x, the raw metric and the smoothed one. */
+export interface PlotPoint {
+  step: number;
+  x: number;
+  raw: number;
+  smooth: number;
+}
+
+/** The x value of a point, or undefined when the point lacks it (e.g. no KL metric). */
+export function xOf(p: MetricPoint, axis: XAxis, kl: KlEstimator): number | undefined {
+  switch (axis) {
+    case "step":
+      return p.step;
+    case "samples":
+      return p.samples;
+    case "tokens":
+      return p.tokens;
+    case "kl":
+      return p.metrics[kl];
+  }
+}
+
+/**
+ * Exponential moving average with TensorBoard's debiasing: s_t = w·s_{t−1} + (1 − w)·y_t, divided by
+ * 1 − w^n so the first points are not pulled toward 0. Non-finite inputs pass through unsmoothed and do not
+ * enter the average. weight 0 returns the input.
+ */
+export function emaSmooth(ys: readonly number[], weight: number): number[] {
+  const w = Math.min(Math.max(weight, 0), 0.999);
+  let last = 0;
+  let n = 0;
+  return ys.map((y) => {
+    if (!Number.isFinite(y)) return y;
+    last = last * w + (1 - w) * y;
+    n++;
+    return w === 0 ? y : last / (1 - w ** n);
+  });
+}
+
+/** The points of one metric of one run on the chosen axis, smoothed; points without the metric or x are skipped. */
+export function metricSeries(
+  history: readonly MetricPoint[],
+  metric: string,
+  axis: XAxis,
+  kl: KlEstimator,
+  smoothing: number,
+): PlotPoint[] {
+  const kept: { step: number; x: number; raw: number }[] = [];
+  for (const p of history) {
+    const raw = p.metrics[metric];
+    const x = xOf(p, axis, kl);
+    if (raw === undefined || x === undefined || !Number.isFinite(x)) continue;
+    kept.push({ step: p.step, x, raw });
+  }
+  const smooth = emaSmooth(
+    kept.map((k) => k.raw),
+    smoothing,
+  );
+  return kept.map((k, i) => ({ ...k, smooth: smooth[i] }));
+}
+
+/** At most `max` points, evenly strided, always keeping the first and the last (what the eye reads). */
+export function decimate<T>(points: readonly T[], max: number): T[] {
+  if (points.length <= max || max < 2) return [...points];
+  const out: T[] = [];
+  const stride = (points.length - 1) / (max - 1);
+  for (let i = 0; i < max; i++) out.push(points[Math.round(i * stride)]);
+  return out;
+}
+
+/** A series to plot: the column key prefix (e.g. "ppo-1:reward") and its points. */
+export interface KeyedSeries {
+  key: string;
+  points: readonly PlotPoint[];
+}
+
+/** A recharts row: x and, per series present at this x, `${key}:raw` and `${key}:smooth`. */
+export type ChartRow = { x: number } & Record<string, number>;
+
+/** Rows sorted by x; series without a point at an x leave it out (lines use connectNulls). */
+export function chartRows(series: readonly KeyedSeries[]): ChartRow[] {
+  const byX = new Map<number, ChartRow>();
+  for (const s of series)
+    for (const p of s.points) {
+      let row = byX.get(p.x);
+      if (!row) byX.set(p.x, (row = { x: p.x } as ChartRow));
+      row[`${s.key}:raw`] = p.raw;
+      row[`${s.key}:smooth`] = p.smooth;
+    }
+  return [...byX.values()].sort((a, b) => a.x - b.x);
+}
+
+/**
+ * Where a marker goes on the chosen axis: the x of the first point at or after the marker's step. Before that
+ * step is trained, the step itself on the step axis, the last x otherwise (the change is pending).
+ */
+export function markerX(
+  history: readonly MetricPoint[],
+  marker: Marker,
+  axis: XAxis,
+  kl: KlEstimator,
+): number | undefined {
+  const at = history.find((p) => p.step >= marker.step);
+  if (at) return xOf(at, axis, kl);
+  if (axis === "step") return marker.step;
+  const last = history.at(-1);
+  return last ? xOf(last, axis, kl) : undefined;
+}
+
+/** The point of a series nearest to x (for the hover card), or undefined for an empty series. */
+export function nearest(points: readonly PlotPoint[], x: number): PlotPoint | undefined {
+  let best: PlotPoint | undefined;
+  for (const p of points) if (!best || Math.abs(p.x - x) < Math.abs(best.x - x)) best = p;
+  return best;
+}
+
+/** A "nice" step for about `count` intervals over `span`: 1, 2, 2.5 or 5 × 10^k. */
+function niceStep(span: number, count: number): number {
+  const raw = span / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+/**
+ * A y domain with round ticks covering every finite value (about `count` intervals). A flat series (all
+ * values equal) gets a band around its value so the axis still reads; no values gives [0, 1].
+ */
+export function niceDomain(
+  values: readonly number[],
+  count = 4,
+): { domain: [number, number]; ticks: number[] } {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values)
+    if (Number.isFinite(v)) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  if (lo > hi) [lo, hi] = [0, 1];
+  if (hi - lo <= 1e-12 * Math.max(1, Math.abs(hi))) {
+    const pad = Math.abs(hi) > 0 ? Math.abs(hi) * 0.1 : 1;
+    lo -= pad;
+    hi += pad;
+  }
+  const step = niceStep(hi - lo, count);
+  const start = Math.floor(lo / step + 1e-9) * step;
+  const end = Math.ceil(hi / step - 1e-9) * step;
+  const ticks: number[] = [];
+  for (let i = 0; start + i * step <= end + step * 1e-9; i++)
+    ticks.push(Number((start + i * step).toPrecision(12)));
+  return { domain: [ticks[0], ticks.at(-1) ?? end], ticks };
+}
