@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/check-onnx-webgpu.ts` — the exported ONNX reward model in a real browser:
+ * `npm run check-onnx-webgpu` — the exported ONNX reward model in a real browser:
  * onnxruntime-web's WebGPU EP vs its WASM EP vs our WGSL forward, on nano models with random weights and
  * left-padded batches (scripts/check-onnx-webgpu/page.ts). Builds the page with Vite into a temporary folder,
  * serves it, and drives Chromium headless with WebGPU (SwiftShader unless CHROMIUM_ARGS says otherwise).

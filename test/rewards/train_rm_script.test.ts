@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { trainRewardModel } from "../../scripts/train-rm";
+import { loadCheckpoint } from "../../src/model/checkpoint";
+import { type PreferenceRecord, preferencesToJsonl } from "../../src/tasks/preferences";
+import { Rng } from "../../src/util/rng";
+
+const dir = mkdtempSync(join(tmpdir(), "train-rm-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Synthetic arithmetic pairs: the gold-preferred completion is the true sum, the other the sum with a leading
+ * zero (malformed, gold 0) — a rule a nano model learns in a few steps. 20% of labels are flipped.
+ */
+function syntheticPairs(n: number, evalShare: number, seed: number): PreferenceRecord[] {
+  const rng = new Rng(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const a = rng.int(10, 99);
+    const b = rng.int(10, 99);
+    const good = String(a + b);
+    const flipped = rng.float() < 0.2;
+    return {
+      task: "arithmetic",
+      prompt: `${a}+${b}=`,
+      chosen: flipped ? `0${good}` : good,
+      rejected: flipped ? good : `0${good}`,
+      score_chosen: flipped ? 0 : 1,
+      score_rejected: flipped ? 1 : 0,
+      flipped,
+      tie: false,
+      split: i < n * evalShare ? "eval" : "train",
+    };
+  });
+}
+
+describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
+  it("trains from a fresh init (no SFT checkpoint), evaluates vs gold, writes rm.safetensors and rm.onnx", async () => {
+    const data = join(dir, "prefs.jsonl");
+    writeFileSync(data, preferencesToJsonl(syntheticPairs(200, 0.2, 1)));
+    const lines: string[] = [];
+    const r = await trainRewardModel({
+      task: "arithmetic",
+      steps: 30,
+      batch: 8,
+      lr: 3e-3,
+      data,
+      init: join(dir, "missing.safetensors"),
+      preset: "nano",
+      out: join(dir, "out"),
+      logEvery: 10,
+      log: (l) => lines.push(l),
+    });
+    console.log(lines.join("\n"));
+    expect(lines.join("\n")).toMatch(/WARNING: no SFT checkpoint/);
+    expect(r.initFrom).toMatch(/fresh nano init/);
+    expect(existsSync(r.rmPath) && existsSync(r.onnxPath)).toBe(true);
+    expect(r.onnxMaxDiff).toBeLessThanOrEqual(1e-4);
+    expect(r.after.eval.goldAccuracy).toBeGreaterThanOrEqual(0.9);
+    // With 20% flipped labels, label accuracy of a gold-perfect ranker is ≈ 0.8, below its gold accuracy.
+    expect(r.after.eval.labelAccuracy).toBeLessThan(r.after.eval.goldAccuracy);
+
+    // The saved checkpoint reproduces the reported held-out accuracy through a fresh load.
+    const ck = loadCheckpoint(new Uint8Array(readFileSync(r.rmPath)));
+    expect(ck.info.kind).toBe("reward-model");
+    expect(Number(ck.info.eval_gold_accuracy)).toBeCloseTo(r.after.eval.goldAccuracy, 4);
+  });
+
+  it("fails clearly without preference data", async () => {
+    await expect(
+      trainRewardModel({ task: "arithmetic", data: join(dir, "none.jsonl"), out: dir }),
+    ).rejects.toThrow(/no preference data at .*none\.jsonl/);
+  });
+});
