@@ -132,6 +132,22 @@ describe("Scheduler", () => {
     expect(t.last("a")?.status).toBe("paused");
   });
 
+  it("caps the speed per run: 10 steps/s with two runs gives each about 10 steps a second", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    t.s.setSpeed(10);
+    expect(() => t.s.setSpeed(-1)).toThrow(/speed must be ≥ 0/);
+    const t0 = Date.now();
+    t.s.play();
+    await tick(1000);
+    t.s.pause();
+    const seconds = (Date.now() - t0) / 1000;
+    const a = t.s.stepOf("a") ?? 0;
+    expect(a).toBeLessThanOrEqual(Math.ceil(10 * seconds) + 1);
+    expect(a).toBeGreaterThanOrEqual(5);
+    expect(Math.abs(a - (t.s.stepOf("b") ?? 0))).toBeLessThanOrEqual(1);
+  });
+
   it("sends points with cumulative samples/tokens, the latest samples, and statuses", async () => {
     const t = setup();
     await t.s.addRun(spec("a"));
