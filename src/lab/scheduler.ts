@@ -154,7 +154,19 @@ export class Scheduler {
     return this.find(id)?.step;
   }
 
-  /** The live run object (the worker exports checkpoints from it). */
+  /**
+   * Run `fn` on a run's live object between steps (a consistent state, e.g. for a checkpoint export).
+   * @throws RangeError for an unknown run or one without a live run object.
+   */
+  withRun<T>(id: string, fn: (run: SchedRun, spec: RunSpec) => Promise<T> | T): Promise<T> {
+    return this.exclusive(() => {
+      const e = this.find(id);
+      if (!e?.run) throw new RangeError(`no run "${id}" with weights`);
+      return fn(e.run, e.spec);
+    });
+  }
+
+  /** The live run object (tests; use {@link withRun} to act on it between steps). */
   runOf(id: string): SchedRun | null {
     return this.find(id)?.run ?? null;
   }

@@ -127,11 +127,8 @@ class LabWorker implements LabWorkerApi {
   }
 
   async exportCheckpoint(runId: string): Promise<Uint8Array> {
-    const s = this.sched();
-    const run = s.runOf(runId) as LabRun | null;
-    const spec = s.specOf(runId);
-    if (!run || !spec) throw new RangeError(`no run "${runId}" with weights to export`);
-    const bytes = await run.safetensors(spec, this.spec?.seed ?? 0);
+    const seed = this.spec?.seed ?? 0;
+    const bytes = await this.sched().withRun(runId, (run, spec) => (run as LabRun).safetensors(spec, seed));
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   }
 

@@ -323,6 +323,25 @@ describe("Scheduler", () => {
     expect(t.log.slice(-2)).toEqual(["a:1", "b:1"]);
   });
 
+  it("withRun acts between steps: the run's own count and the scheduler's always agree there", async () => {
+    const t = setup({ ms: 3 });
+    await t.s.addRun(spec("a"));
+    t.s.play();
+    const seen: [number, number | undefined][] = [];
+    for (let i = 0; i < 5; i++) {
+      await tick(4);
+      seen.push(
+        await t.s.withRun(
+          "a",
+          (r) => [(r as FakeRun).steps, t.s.stepOf("a")] as [number, number | undefined],
+        ),
+      );
+    }
+    t.s.pause();
+    for (const [own, sched] of seen) expect(own).toBe(sched);
+    await expect(t.s.withRun("zz", () => 0)).rejects.toThrow(/no run "zz"/);
+  });
+
   it("resumeRun continues a run after saved counters", async () => {
     const t = setup();
     await t.s.addRun(spec("a"));
