@@ -7,6 +7,9 @@ import { loadCheckpoint } from "../../src/model/checkpoint";
 import { type PreferenceRecord, preferencesToJsonl } from "../../src/tasks/preferences";
 import { Rng } from "../../src/util/rng";
 
+/** Whole training runs on nano: ~30 s alone on a CPU adapter, several times that on a busy machine. */
+const SLOW_TEST_MS = 600_000;
+
 const dir = mkdtempSync(join(tmpdir(), "train-rm-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,36 +39,40 @@ function syntheticPairs(n: number, evalShare: number, seed: number): PreferenceR
 }
 
 describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
-  it("trains from a fresh init (no SFT checkpoint), evaluates vs gold, writes rm.safetensors and rm.onnx", async () => {
-    const data = join(dir, "prefs.jsonl");
-    writeFileSync(data, preferencesToJsonl(syntheticPairs(200, 0.2, 1)));
-    const lines: string[] = [];
-    const r = await trainRewardModel({
-      task: "arithmetic",
-      steps: 30,
-      batch: 8,
-      lr: 3e-3,
-      data,
-      init: join(dir, "missing.safetensors"),
-      preset: "nano",
-      out: join(dir, "out"),
-      logEvery: 10,
-      log: (l) => lines.push(l),
-    });
-    console.log(lines.join("\n"));
-    expect(lines.join("\n")).toMatch(/WARNING: no SFT checkpoint/);
-    expect(r.initFrom).toMatch(/fresh nano init/);
-    expect(existsSync(r.rmPath) && existsSync(r.onnxPath)).toBe(true);
-    expect(r.onnxMaxDiff).toBeLessThanOrEqual(1e-4);
-    expect(r.after.eval.goldAccuracy).toBeGreaterThanOrEqual(0.9);
-    // With 20% flipped labels, label accuracy of a gold-perfect ranker is ≈ 0.8, below its gold accuracy.
-    expect(r.after.eval.labelAccuracy).toBeLessThan(r.after.eval.goldAccuracy);
+  it(
+    "trains from a fresh init (no SFT checkpoint), evaluates vs gold, writes rm.safetensors and rm.onnx",
+    async () => {
+      const data = join(dir, "prefs.jsonl");
+      writeFileSync(data, preferencesToJsonl(syntheticPairs(200, 0.2, 1)));
+      const lines: string[] = [];
+      const r = await trainRewardModel({
+        task: "arithmetic",
+        steps: 30,
+        batch: 8,
+        lr: 3e-3,
+        data,
+        init: join(dir, "missing.safetensors"),
+        preset: "nano",
+        out: join(dir, "out"),
+        logEvery: 10,
+        log: (l) => lines.push(l),
+      });
+      console.log(lines.join("\n"));
+      expect(lines.join("\n")).toMatch(/WARNING: no SFT checkpoint/);
+      expect(r.initFrom).toMatch(/fresh nano init/);
+      expect(existsSync(r.rmPath) && existsSync(r.onnxPath)).toBe(true);
+      expect(r.onnxMaxDiff).toBeLessThanOrEqual(1e-4);
+      expect(r.after.eval.goldAccuracy).toBeGreaterThanOrEqual(0.9);
+      // With 20% flipped labels, label accuracy of a gold-perfect ranker is ≈ 0.8, below its gold accuracy.
+      expect(r.after.eval.labelAccuracy).toBeLessThan(r.after.eval.goldAccuracy);
 
-    // The saved checkpoint reproduces the reported held-out accuracy through a fresh load.
-    const ck = loadCheckpoint(new Uint8Array(readFileSync(r.rmPath)));
-    expect(ck.info.kind).toBe("reward-model");
-    expect(Number(ck.info.eval_gold_accuracy)).toBeCloseTo(r.after.eval.goldAccuracy, 4);
-  });
+      // The saved checkpoint reproduces the reported held-out accuracy through a fresh load.
+      const ck = loadCheckpoint(new Uint8Array(readFileSync(r.rmPath)));
+      expect(ck.info.kind).toBe("reward-model");
+      expect(Number(ck.info.eval_gold_accuracy)).toBeCloseTo(r.after.eval.goldAccuracy, 4);
+    },
+    SLOW_TEST_MS,
+  );
 
   it("fails clearly without preference data", async () => {
     await expect(
