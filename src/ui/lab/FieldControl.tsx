@@ -35,13 +35,13 @@ export const FieldControl = memo(function FieldControl({ runId, field, value, lo
     <div className={`knob${locked ? " knob-locked" : ""}${value !== field.default ? " knob-changed" : ""}`}>
       <Hint
         className="knob-label"
-        card={<FieldCard field={field} locked={locked} />}
+        card={<FieldCard field={field} locked={locked} changed={value !== field.default} />}
         testId={`hint-${runId}-${field.key}`}
       >
         {field.label}
         {locked && <LockIcon />}
       </Hint>
-      <div className="knob-input">
+      <div className="knob-input" title={locked ?? undefined}>
         {field.kind === "enum" ? (
           <select
             data-testid={testId}
@@ -155,7 +155,7 @@ function NumberKnob(props: {
 }
 
 /** The tooltip card: doc, range, default, source, TRL name, and why it is locked. */
-function FieldCard({ field, locked }: { field: Field; locked: string | null }) {
+function FieldCard({ field, locked, changed }: { field: Field; locked: string | null; changed: boolean }) {
   return (
     <div className="field-card">
       <p className="field-card-title">
@@ -175,6 +175,7 @@ function FieldCard({ field, locked }: { field: Field; locked: string | null }) {
           ),
         )}
       </dl>
+      {changed && <p className="field-card-changed">Changed from the default (the label is bold).</p>}
       {locked && <p className="field-card-locked">{locked}</p>}
     </div>
   );

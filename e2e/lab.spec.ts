@@ -1,0 +1,262 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import LZString from "lz-string";
+import { testExperiment } from "../src/lab/defaults";
+
+/**
+ * The lab UI in the built app on SwiftShader, with the test-sized experiment (arithmetic, nano, tiny batches;
+ * src/lab/defaults.ts) opened from its link: space plays; each of PPO, DPO and GRPO gets ≥ 5 points on the
+ * reward, KL and entropy charts; every plotted value (the charts' data tables) is finite and equals the run's
+ * metric history as exported to CSV, step for step; pause stops the steps and play resumes them; β changed
+ * mid-run drops a labelled marker on every chart; shape fields lock once a run has started; tokens show
+ * their numbers on hover. Screenshots at 1280×800, light and dark.
+ */
+
+const RUNS = testExperiment().runs.map((r) => r.id);
+
+/**
+ * The test experiment's link in src/lab/url.ts's format (`#s=` + lz-string JSON, version 1), built here
+ * because url.ts pulls in the algorithm registry (WGSL imports), which Playwright's Node loader cannot read.
+ */
+function testLink(): string {
+  const { task, model, seed, runs } = testExperiment();
+  const payload = {
+    v: 1,
+    task,
+    model,
+    seed,
+    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
+  };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+/** Chart id → the metrics it plots (the reward chart: the run's reward and the gold scorer). */
+const CHARTS: Record<string, string[]> = {
+  reward: ["reward", "reward_gold"],
+  kl: ["objective/kl"],
+  entropy: ["entropy"],
+};
+const MIN_POINTS = 5;
+
+function collectPageErrors(page: Page): Error[] {
+  const errors: Error[] = [];
+  page.on("pageerror", (e) => errors.push(e));
+  return errors;
+}
+
+interface Plotted {
+  count: number;
+  steps: number[];
+  raw: (number | null)[];
+}
+
+/** What a chart plots for one run and metric, from its data table (empty when the line is not there). */
+async function plotted(page: Page, chart: string, runId: string, metric: string): Promise<Plotted> {
+  const row = page.locator(
+    `[data-testid="chart-data-${chart}"] tr[data-run="${runId}"][data-metric="${metric}"]`,
+  );
+  if ((await row.count()) === 0) return { count: 0, steps: [], raw: [] };
+  const r = row.first();
+  return {
+    count: Number(await r.getAttribute("data-count")),
+    steps: JSON.parse((await r.getAttribute("data-steps")) ?? "[]"),
+    raw: JSON.parse((await r.getAttribute("data-raw")) ?? "[]"),
+  };
+}
+
+/** Fewest points any run has on any of the three charts. */
+async function fewestPoints(page: Page): Promise<number> {
+  let min = Number.POSITIVE_INFINITY;
+  for (const id of RUNS)
+    for (const [chart, metrics] of Object.entries(CHARTS))
+      min = Math.min(min, (await plotted(page, chart, id, metrics[0])).count);
+  return min;
+}
+
+async function steps(page: Page): Promise<number[]> {
+  return Promise.all(RUNS.map(async (id) => Number(await page.getByTestId(`step-${id}`).textContent())));
+}
+
+/** A run's metric history as the Export menu writes it (CSV: step, samples, tokens, metrics). */
+async function exportedCsv(page: Page, runId: string): Promise<Record<string, number | null>[]> {
+  await page.getByTestId(`export-${runId}`).click();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId(`export-${runId}-csv`).click(),
+  ]);
+  const text = await readFile((await download.path()) ?? "", "utf8");
+  const [header, ...lines] = text.trim().split("\n");
+  const cols = header.split(",");
+  // The first column of a name wins: the axis columns step, samples, tokens lead, and a metric may repeat one
+  // of their names (the algorithms also report a per-step "tokens").
+  return lines.map((line) => {
+    const row: Record<string, number | null> = {};
+    line.split(",").forEach((cell, i) => {
+      if (!(cols[i] in row)) row[cols[i]] = cell === "" ? null : Number(cell);
+    });
+    return row;
+  });
+}
+
+async function screenshot(page: Page, name: string, testInfo: import("@playwright/test").TestInfo) {
+  const body = await page.screenshot({ path: `test-results/${name}.png` });
+  await testInfo.attach(name, { body, contentType: "image/png" });
+}
+
+test("three runs train side by side: plotted values equal the metrics, pause/resume, a β change drops a marker", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(900_000);
+  const pageErrors = collectPageErrors(page);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  for (const id of RUNS) await expect(page.getByTestId(`status-${id}`)).toHaveText("ready");
+  await expect(page.getByTestId("task")).toHaveText("Arithmetic");
+  await expect(page.getByTestId("model")).toContainText("nano");
+  // Every algorithm of the registry can be added.
+  expect(await page.getByTestId("add-run").locator("option").count()).toBeGreaterThanOrEqual(7);
+  // Before the first step every setting may change, the batch shape included.
+  await expect(page.getByTestId("knob-ppo-1-batchPrompts")).toBeEnabled();
+
+  // Space plays (focus on the page, not on a control).
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
+  await expect
+    .poll(() => fewestPoints(page), { timeout: 480_000, intervals: [2000] })
+    .toBeGreaterThanOrEqual(MIN_POINTS);
+
+  // Space again pauses: every run reports "paused" and the step counters stop.
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
+  for (const id of RUNS)
+    await expect(page.getByTestId(`status-${id}`)).toHaveText("paused", { timeout: 120_000 });
+  const paused = await steps(page);
+  await page.waitForTimeout(3000);
+  expect(await steps(page), "no steps while paused").toEqual(paused);
+  // Shape fields lock once a run has started; β does not.
+  await expect(page.getByTestId("knob-ppo-1-batchPrompts")).toBeDisabled();
+  await expect(page.getByTestId("knob-ppo-1-beta")).toBeEnabled();
+
+  // Every plotted value is finite and equals the run's metric at that step (CSV export, full precision).
+  for (const [i, id] of RUNS.entries()) {
+    const csv = await exportedCsv(page, id);
+    expect(csv.length, `${id}: one CSV row per step`).toBe(paused[i]);
+    for (const [chart, metrics] of Object.entries(CHARTS))
+      for (const metric of metrics) {
+        const rows = csv.filter((r) => r[metric] !== null && r[metric] !== undefined);
+        await expect
+          .poll(async () => (await plotted(page, chart, id, metric)).count, { message: `${id} ${metric}` })
+          .toBe(rows.length);
+        const p = await plotted(page, chart, id, metric);
+        expect(p.count, `${id} ${metric} points`).toBeGreaterThanOrEqual(MIN_POINTS);
+        expect(
+          p.raw.every((v) => typeof v === "number" && Number.isFinite(v)),
+          `${id} ${metric}: ${p.raw}`,
+        ).toBe(true);
+        expect(p.steps, `${id} ${metric} steps`).toEqual(rows.map((r) => r.step));
+        expect(p.raw, `${id} ${metric} values`).toEqual(rows.map((r) => r[metric]));
+      }
+    // On the tokens axis the x values are the run's cumulative completion tokens.
+    if (i === 0) {
+      await page.getByTestId("x-tokens").click();
+      await expect(page.getByTestId("chart-reward")).toHaveAttribute("data-x-axis", "tokens");
+      const row = page.locator(
+        `[data-testid="chart-data-entropy"] tr[data-run="${id}"][data-metric="entropy"]`,
+      );
+      await expect
+        .poll(async () => JSON.parse((await row.getAttribute("data-x")) ?? "[]"))
+        .toEqual(csv.map((r) => r.tokens));
+      await page.getByTestId("x-step").click();
+    }
+    // The latest-metrics table agrees with the last row.
+    const last = csv.at(-1) ?? {};
+    const cell = page.locator(`[data-testid="metrics-table"] td[data-run="${id}"][data-metric="entropy"]`);
+    expect(Number(await cell.getAttribute("data-value"))).toBe(last.entropy);
+  }
+
+  // A knob's tooltip: meaning, range, default, source, TRL's name.
+  await page.getByTestId("hint-ppo-1-beta").hover();
+  await expect(page.getByRole("tooltip")).toContainText(/Range\s*\[0, 10\]/);
+  await expect(page.getByRole("tooltip")).toContainText(/TRL\s*kl_coef/);
+  // The legend hides and shows a run on every chart.
+  await page.getByTestId("legend-dpo-1").click();
+  await expect(page.locator('[data-testid="chart-data-kl"] tr[data-run="dpo-1"]')).toHaveCount(0);
+  await page.getByTestId("legend-dpo-1").click();
+  await expect(page.locator('[data-testid="chart-data-kl"] tr[data-run="dpo-1"]')).toHaveCount(1);
+
+  // Tokens: hovering one shows its numbers; a colour mode paints the text and shows its scale.
+  await page.getByTestId("colour-mode").selectOption("kl");
+  await expect(page.getByTestId("colour-legend")).toBeVisible();
+  const token = page.locator('[data-testid="samples-ppo-1"] [data-tok]').first();
+  await token.scrollIntoViewIfNeeded();
+  await token.hover();
+  await expect(page.getByTestId("token-card")).toContainText("log-prob");
+  await page.mouse.move(0, 0);
+  await page.getByTestId("colour-mode").selectOption("none");
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // Resume: the steps move again.
+  await page.getByTestId("play").click();
+  for (const id of RUNS)
+    await expect(page.getByTestId(`status-${id}`)).toHaveText("running", { timeout: 120_000 });
+  await expect.poll(async () => (await steps(page))[0], { timeout: 240_000 }).toBeGreaterThan(paused[0]);
+
+  // β changed mid-run: applies at PPO's next step, with a labelled marker on every chart.
+  const beta = page.getByTestId("knob-ppo-1-beta");
+  await beta.fill("0");
+  await beta.press("Enter");
+  await expect(beta).toHaveValue("0");
+  for (const chart of Object.keys(CHARTS)) {
+    const marker = page.locator(
+      `[data-testid="chart-data-${chart}"] tr[data-marker][data-run="ppo-1"][data-label*="β"]`,
+    );
+    await expect(marker, `${chart}: marker row`).toHaveCount(1, { timeout: 240_000 });
+    await expect(marker).toHaveAttribute("data-x", /\d/, { timeout: 240_000 });
+    await expect(
+      page.locator(`[data-testid="chart-${chart}"] .marker-line`).first(),
+      `${chart}: marker line`,
+    ).toBeAttached();
+  }
+  // A few steps past the marker, then pause for the pictures.
+  const atMarker = (await steps(page))[0];
+  await expect
+    .poll(async () => (await steps(page))[0], { timeout: 240_000 })
+    .toBeGreaterThanOrEqual(atMarker + 2);
+  await page.getByTestId("play").click();
+  for (const id of RUNS)
+    await expect(page.getByTestId(`status-${id}`)).toHaveText("paused", { timeout: 120_000 });
+  await page.waitForTimeout(1000);
+
+  await page.mouse.move(0, 0);
+  await page.getByTestId("run-column").evaluate((el) => el.scrollTo(0, 0));
+  await screenshot(page, "lab-light", testInfo);
+  const full = await page.screenshot({ path: "test-results/lab-light-full.png", fullPage: true });
+  await testInfo.attach("lab-light-full", { body: full, contentType: "image/png" });
+  await page.getByTestId("theme-toggle").click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await page.waitForTimeout(500);
+  await screenshot(page, "lab-dark", testInfo);
+  await page.getByTestId("samples").scrollIntoViewIfNeeded();
+  await page.mouse.move(0, 0);
+  await screenshot(page, "lab-dark-samples", testInfo);
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // Add a run of another algorithm, duplicate one from its current state, remove both.
+  const ppoStep = (await steps(page))[0];
+  await page.getByTestId("add-run").selectOption("rloo");
+  await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-status", "ready");
+  await page.getByTestId("fork-ppo-1").click();
+  const fork = page.getByTestId("run-card-ppo-2");
+  await expect(fork).toContainText(`PPO (fork @ ${ppoStep})`);
+  await expect(fork).toHaveAttribute("data-step", String(ppoStep));
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
+  await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });
+  await page.getByTestId("remove-rloo-1").click();
+  await page.getByTestId("remove-ppo-2").click();
+  await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
+
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  expect(pageErrors.map(String)).toEqual([]);
+});
