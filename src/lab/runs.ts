@@ -15,7 +15,7 @@ import type { RunSpec, SettingValue } from "./protocol";
 import { algorithm } from "./registry";
 import type { LabResources } from "./resources";
 import { sampleViews } from "./samples";
-import type { Restored, RunFactory, SchedRun, StepOutput } from "./scheduler";
+import type { Restored, RunFactory, SchedRun, StepOutput } from "./sched_run";
 
 /**
  * Steps between CPU checkpoints (policy weights + AdamW moments, downloaded). After a lost device a run loses

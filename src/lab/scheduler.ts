@@ -12,54 +12,12 @@
  * and step) goes to "error" and the others go on. An error that `isDeviceLoss` recognises is the device's,
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
-import type {
-  Marker,
-  MetricPoint,
-  RunCounters,
-  RunSpec,
-  RunStatus,
-  RunUpdate,
-  SampleView,
-  SettingValue,
-} from "./protocol";
+import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
+import { RunSlot } from "./run_slot";
+import type { Restored, RunFactory, SchedRun } from "./sched_run";
+import { AckThrottle } from "./throttle";
 
-/** What one step of a run gives the scheduler. */
-export interface StepOutput {
-  /** 1-based step number. */
-  step: number;
-  /** TRL metric names; `samples` and `tokens` (this step's counts) feed the cumulative x-axes. */
-  metrics: Record<string, number>;
-  /** The step's completions as views; called lazily, only for the last step before a flush. */
-  samples?: () => SampleView[];
-}
-
-/** A run as the scheduler sees it. */
-export interface SchedRun {
-  /** The effective settings (all fields). */
-  readonly config: Record<string, SettingValue>;
-  step(): Promise<StepOutput>;
-  /** Validate and apply settings from the next step on. @throws RangeError naming the bad field. */
-  setConfig(patch: Record<string, SettingValue>): void;
-  destroy(): void;
-}
-
-/** Makes runs (the worker's implementation owns the GPU). */
-export interface RunFactory {
-  /** A fresh run of `spec` from the start model. @throws RangeError on an invalid config. */
-  create(spec: RunSpec): Promise<SchedRun>;
-  /** A copy of `source` (weights, optimizer state, step count) with `spec`'s settings. */
-  fork(source: SchedRun, sourceSpec: RunSpec, spec: RunSpec): Promise<SchedRun>;
-  /** Called after each successful step, still between steps (e.g. a checkpoint every k steps). */
-  afterStep?(runId: string, run: SchedRun, out: StepOutput): Promise<void>;
-  /** Forget whatever afterStep kept for a run (removed, reset). */
-  forget?(runId: string): void;
-}
-
-/** A run rebuilt after a lost device: the new run and the step it resumes after. */
-export interface Restored {
-  run: SchedRun;
-  step: number;
-}
+export type { Restored, RunFactory, SchedRun, StepOutput } from "./sched_run";
 
 export interface SchedulerOptions {
   factory: RunFactory;
@@ -77,44 +35,10 @@ export interface SchedulerOptions {
   isDeviceLoss?(e: unknown): boolean;
 }
 
-interface Pending {
-  points: MetricPoint[];
-  samples: (() => SampleView[]) | null;
-  markers: Marker[];
-  rewindTo: number | null;
-  notice: string | null;
-  dirty: boolean;
-}
-
-interface Entry {
-  spec: RunSpec;
-  run: SchedRun | null;
-  step: number;
-  /** Cumulative [samples, tokens] after each step: cum[s] is after step s (cum[0] = [0, 0]). */
-  cum: [number, number][];
-  error: string | null;
-  pending: Pending;
-}
-
-const emptyPending = (): Pending => ({
-  points: [],
-  samples: null,
-  markers: [],
-  rewindTo: null,
-  notice: null,
-  dirty: true,
-});
-
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** A marker value: numbers with up to 4 significant digits, the rest as text. */
-export function formatSetting(v: SettingValue | undefined): string {
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
-  return String(v);
-}
-
 export class Scheduler {
-  private entries: Entry[] = [];
+  private entries: RunSlot[] = [];
   private cursor = 0;
   private playing = false;
   private looping = false;
@@ -122,19 +46,16 @@ export class Scheduler {
   private halted = false;
   private speed = 0;
   private chain: Promise<unknown> = Promise.resolve();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private lastFlush = -Infinity;
-  /** The page has not acknowledged the last update yet. */
-  private awaitingAck = false;
-  /** Numbers the sent updates, so only the latest acknowledgement counts. */
-  private sent = 0;
-  private readonly flushMs: number;
+  /** Sends the batched updates: at most every flushMs, and only once the page acknowledged the last one. */
+  private readonly out: AckThrottle;
 
   constructor(private readonly o: SchedulerOptions) {
-    this.flushMs = o.flushMs ?? 250;
+    this.out = new AckThrottle(
+      o.flushMs ?? 250,
+      () => this.send(),
+      () => this.entries.some((e) => e.dirty),
+    );
   }
-
-  // ---- queries ----
 
   get isPlaying(): boolean {
     return this.playing;
@@ -175,14 +96,6 @@ export class Scheduler {
     return this.find(id)?.spec;
   }
 
-  private status(e: Entry): RunStatus {
-    if (e.error !== null) return "error";
-    if (this.playing) return "running";
-    return e.step === 0 ? "ready" : "paused";
-  }
-
-  // ---- transport ----
-
   /** Train all runs round-robin until paused (or until every run is in error). */
   play(): void {
     if (this.playing) return;
@@ -211,8 +124,6 @@ export class Scheduler {
     this.speed = stepsPerSecond;
   }
 
-  // ---- runs ----
-
   /**
    * Add a run (status "ready"). With `tolerant`, a run that cannot be created is kept in "error" with the
    * reason instead of rejecting (the opening experiment shows every run it was given).
@@ -229,7 +140,7 @@ export class Scheduler {
         if (!tolerant || this.o.isDeviceLoss?.(e)) throw e;
         error = `${spec.label} could not start: ${message(e)}`;
       }
-      this.entries.push({ spec, run, step: 0, cum: [[0, 0]], error, pending: emptyPending() });
+      this.entries.push(new RunSlot(spec, run, error));
       this.flushSoon();
     });
   }
@@ -255,11 +166,8 @@ export class Scheduler {
       if (!src.run) throw new RangeError(`${src.spec.label} has no state to fork (${src.error})`);
       if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
       const run = await this.o.factory.fork(src.run, src.spec, spec);
-      const pending = emptyPending();
       // Points the page has not seen yet belong to the fork's history too (the page copies the rest).
-      pending.points = [...src.pending.points];
-      const entry: Entry = { spec, run, step: src.step, cum: [...src.cum], error: null, pending };
-      this.entries.splice(this.entries.indexOf(src) + 1, 0, entry);
+      this.entries.splice(this.entries.indexOf(src) + 1, 0, src.fork(spec, run));
       this.flushSoon();
     });
   }
@@ -280,21 +188,16 @@ export class Scheduler {
         e.run = run;
         e.error = null;
         e.spec = spec;
-        this.touch(e);
+        e.touch();
+        this.flushSoon();
         return;
       }
       const before = { ...e.run.config };
       e.run.setConfig(patch);
       e.spec = spec;
-      const after = e.run.config;
-      const changes = Object.keys(patch)
-        .filter((k) => before[k] !== after[k])
-        .map(
-          (k) =>
-            `${this.o.fieldLabel?.(spec, k) ?? k} ${formatSetting(before[k])} → ${formatSetting(after[k])}`,
-        );
-      if (changes.length) e.pending.markers.push({ runId: id, step: e.step + 1, label: changes.join(", ") });
-      this.touch(e);
+      e.markChanges(before, e.run.config, Object.keys(patch), (k) => this.o.fieldLabel?.(spec, k) ?? k);
+      e.touch();
+      this.flushSoon();
     });
   }
 
@@ -308,11 +211,7 @@ export class Scheduler {
       const e = this.find(id);
       if (!e?.run) throw new RangeError(`no run "${id}" to resume`);
       await load(e.run);
-      e.step = at.step;
-      e.cum = Array.from({ length: at.step + 1 }, (): [number, number] => [at.samples, at.tokens]);
-      e.cum[0] = [0, 0];
-      e.error = null;
-      e.pending = { ...emptyPending(), rewindTo: at.step };
+      e.resumeAt(at);
       this.flushSoon();
     });
   }
@@ -321,27 +220,24 @@ export class Scheduler {
   reset(): Promise<void> {
     this.pause();
     return this.exclusive(async () => {
-      for (const e of this.entries) {
-        e.run?.destroy();
-        this.o.factory.forget?.(e.spec.id);
-        e.run = null;
-        e.step = 0;
-        e.cum = [[0, 0]];
-        e.pending = { ...emptyPending(), rewindTo: 0 };
+      this.entries = this.entries.map((old) => {
+        old.run?.destroy();
+        this.o.factory.forget?.(old.spec.id);
+        const e = new RunSlot(old.spec, null);
+        e.rewind(null, 0);
+        return e;
+      });
+      for (const e of this.entries)
         try {
           e.run = await this.o.factory.create(e.spec);
-          e.error = null;
         } catch (err) {
           if (this.o.isDeviceLoss?.(err)) throw err;
           e.error = `${e.spec.label} could not start: ${message(err)}`;
         }
-      }
       this.cursor = 0;
       this.flushSoon();
     });
   }
-
-  // ---- device loss ----
 
   /** Stop stepping: the device is gone. Steps resume after {@link recover}. */
   halt(): void {
@@ -367,20 +263,14 @@ export class Scheduler {
         e.run = null;
         try {
           const r = await rebuild(e.spec);
-          e.run = r.run;
           const step = Math.min(r.step, e.step);
           const text = explain(e.spec, step);
-          e.step = step;
-          e.cum = e.cum.slice(0, step + 1);
-          e.pending.points = [];
-          e.pending.samples = null;
-          e.pending.rewindTo = step;
-          e.pending.notice = text.notice;
-          e.pending.markers.push({ runId: e.spec.id, step, label: text.marker });
+          e.rewind(r.run, step, text.notice);
+          e.mark(step, text.marker);
         } catch (err) {
           e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
         }
-        this.touch(e);
+        e.touch();
       }
       this.halted = false;
       this.flushSoon();
@@ -393,7 +283,7 @@ export class Scheduler {
   failAll(why: string): void {
     for (const e of this.entries) {
       e.error = why;
-      this.touch(e);
+      e.touch();
     }
     this.playing = false;
     this.flushSoon();
@@ -401,48 +291,28 @@ export class Scheduler {
 
   /** Send what is pending now, acknowledged or not (tests; shutdown). */
   flush(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.awaitingAck = false;
-    this.lastFlush = performance.now();
+    this.out.now();
+  }
+
+  /** The pending updates, sent with onUpdate; returns its acknowledgement (null when nothing was pending). */
+  private send(): unknown {
     const updates: RunUpdate[] = [];
     for (const e of this.entries) {
-      const p = e.pending;
-      if (!p.dirty) continue;
-      const u: RunUpdate = { runId: e.spec.id, status: this.status(e), step: e.step, points: p.points };
-      if (p.samples) u.samples = p.samples();
-      if (p.markers.length) u.markers = p.markers;
-      if (e.error !== null) u.error = e.error;
-      if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
-      if (p.notice !== null) u.notice = p.notice;
-      updates.push(u);
-      e.pending = { ...emptyPending(), dirty: false };
+      const u = e.take(this.playing);
+      if (u) updates.push(u);
     }
-    if (!updates.length) return;
-    const ack = this.o.onUpdate(updates);
-    if (ack instanceof Promise) {
-      this.awaitingAck = true;
-      const n = ++this.sent;
-      const done = () => {
-        if (n !== this.sent) return;
-        this.awaitingAck = false;
-        if (this.entries.some((e) => e.pending.dirty)) this.flushSoon();
-      };
-      ack.then(done, done);
-    }
+    return updates.length ? this.o.onUpdate(updates) : null;
   }
 
   /** Free every run. */
   dispose(): void {
     this.playing = false;
-    if (this.timer !== null) clearTimeout(this.timer);
+    this.out.cancel();
     for (const e of this.entries) e.run?.destroy();
     this.entries = [];
   }
 
-  // ---- internals ----
-
-  private find(id: string): Entry | undefined {
+  private find(id: string): RunSlot | undefined {
     return this.entries.find((e) => e.spec.id === id);
   }
 
@@ -453,30 +323,23 @@ export class Scheduler {
     return r;
   }
 
-  private touch(e: Entry): void {
-    e.pending.dirty = true;
-    this.flushSoon();
-  }
-
   private touchAll(): void {
-    for (const e of this.entries) e.pending.dirty = true;
+    for (const e of this.entries) e.touch();
     this.flushSoon();
   }
 
-  /** Flush now if the last flush is flushMs old, else once it is. */
+  /** Send the pending updates as soon as the throttle allows. */
   private flushSoon(): void {
-    if (this.timer !== null || this.awaitingAck) return;
-    const wait = Math.max(0, this.lastFlush + this.flushMs - performance.now());
-    this.timer = setTimeout(() => this.flush(), wait);
+    this.out.request();
   }
 
   /** The next run in round-robin order that can step, or null. */
-  private next(): Entry | null {
+  private next(): RunSlot | null {
     const n = this.entries.length;
     for (let k = 0; k < n; k++) {
       const i = (this.cursor + k) % n;
       const e = this.entries[i];
-      if (e.error === null && e.run) {
+      if (e.runnable) {
         this.cursor = (i + 1) % n;
         return e;
       }
@@ -496,7 +359,7 @@ export class Scheduler {
         }
         const t0 = performance.now();
         await this.exclusive(() => this.stepEntry(e));
-        const runnable = this.entries.filter((x) => x.error === null && x.run).length;
+        const runnable = this.entries.filter((x) => x.runnable).length;
         // Speed cap: each run steps at most `speed` times a second, so one step per 1/(speed·runs) s.
         const gap =
           this.speed > 0 ? 1000 / (this.speed * Math.max(1, runnable)) - (performance.now() - t0) : 0;
@@ -508,18 +371,12 @@ export class Scheduler {
     }
   }
 
-  private async stepEntry(e: Entry): Promise<void> {
-    if (!this.entries.includes(e) || e.error !== null || !e.run || this.halted) return;
-    const run = e.run;
+  private async stepEntry(e: RunSlot): Promise<void> {
+    if (!this.entries.includes(e) || !e.runnable || this.halted) return;
+    const run = e.run as SchedRun;
     try {
       const out = await run.step();
-      const [s0, t0] = e.cum[e.cum.length - 1];
-      const cum: [number, number] = [s0 + (out.metrics.samples ?? 0), t0 + (out.metrics.tokens ?? 0)];
-      e.step = out.step;
-      e.cum[out.step] = cum;
-      e.cum.length = out.step + 1;
-      e.pending.points.push({ step: out.step, samples: cum[0], tokens: cum[1], metrics: out.metrics });
-      if (out.samples) e.pending.samples = out.samples;
+      e.recordStep(out);
       await this.o.factory.afterStep?.(e.spec.id, run, out);
     } catch (err) {
       if (this.o.isDeviceLoss?.(err)) {
@@ -529,6 +386,7 @@ export class Scheduler {
       const text = message(err);
       e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
     }
-    this.touch(e);
+    e.touch();
+    this.flushSoon();
   }
 }

@@ -1,0 +1,150 @@
+/**
+ * One run's place in the scheduler: its spec, live run object, step count, cumulative x-axis counters, error,
+ * and what the page has not been sent yet (points, latest samples, markers, rewind, notice). Builds the run's
+ * RunUpdate. Plain bookkeeping: no timing, no GPU.
+ */
+import type {
+  Marker,
+  MetricPoint,
+  RunCounters,
+  RunSpec,
+  RunStatus,
+  RunUpdate,
+  SampleView,
+  SettingValue,
+} from "./protocol";
+import type { SchedRun, StepOutput } from "./sched_run";
+
+interface Pending {
+  points: MetricPoint[];
+  samples: (() => SampleView[]) | null;
+  markers: Marker[];
+  rewindTo: number | null;
+  notice: string | null;
+  dirty: boolean;
+}
+
+const emptyPending = (dirty: boolean): Pending => ({
+  points: [],
+  samples: null,
+  markers: [],
+  rewindTo: null,
+  notice: null,
+  dirty,
+});
+
+/** A marker value: numbers with up to 4 significant digits, the rest as text. */
+export function formatSetting(v: SettingValue | undefined): string {
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+  return String(v);
+}
+
+export class RunSlot {
+  step = 0;
+  /** Cumulative [samples, tokens] after each step: cum[s] is after step s (cum[0] = [0, 0]). */
+  private cum: [number, number][] = [[0, 0]];
+  private pending = emptyPending(true);
+
+  constructor(
+    public spec: RunSpec,
+    public run: SchedRun | null,
+    /** Set: the run is in "error" (sticky until reset or a rebuild). */
+    public error: string | null = null,
+  ) {}
+
+  /** Not in error and with a live run: it can step. */
+  get runnable(): boolean {
+    return this.error === null && this.run !== null;
+  }
+
+  get dirty(): boolean {
+    return this.pending.dirty;
+  }
+
+  status(playing: boolean): RunStatus {
+    if (this.error !== null) return "error";
+    if (playing) return "running";
+    return this.step === 0 ? "ready" : "paused";
+  }
+
+  /** Something changed that the page should hear about (status, settings). */
+  touch(): void {
+    this.pending.dirty = true;
+  }
+
+  /** Record a finished step: its point (with the cumulative counters) and its samples. */
+  recordStep(out: StepOutput): void {
+    const [s0, t0] = this.cum[this.cum.length - 1];
+    const cum: [number, number] = [s0 + (out.metrics.samples ?? 0), t0 + (out.metrics.tokens ?? 0)];
+    this.step = out.step;
+    this.cum[out.step] = cum;
+    this.cum.length = out.step + 1;
+    this.pending.points.push({ step: out.step, samples: cum[0], tokens: cum[1], metrics: out.metrics });
+    if (out.samples) this.pending.samples = out.samples;
+    this.touch();
+  }
+
+  mark(step: number, label: string): void {
+    this.pending.markers.push({ runId: this.spec.id, step, label });
+    this.touch();
+  }
+
+  /** A settings change from the next step on: one marker "label old → new, …" for the keys that changed. */
+  markChanges(
+    before: Record<string, SettingValue>,
+    after: Record<string, SettingValue>,
+    keys: string[],
+    label: (key: string) => string,
+  ): void {
+    const changes = keys
+      .filter((k) => before[k] !== after[k])
+      .map((k) => `${label(k)} ${formatSetting(before[k])} → ${formatSetting(after[k])}`);
+    if (changes.length) this.mark(this.step + 1, changes.join(", "));
+  }
+
+  /** Go back to `step` (≤ the current one) with a new run object: the page drops the history after it. */
+  rewind(run: SchedRun | null, step: number, notice: string | null = null): void {
+    this.run = run;
+    this.step = step;
+    this.cum = this.cum.slice(0, step + 1);
+    this.pending = { ...emptyPending(true), markers: this.pending.markers, rewindTo: step, notice };
+  }
+
+  /** Continue after saved counters `at` (a run loaded from a checkpoint). */
+  resumeAt(at: RunCounters): void {
+    this.step = at.step;
+    this.cum = Array.from({ length: at.step + 1 }, (_, s): [number, number] =>
+      s ? [at.samples, at.tokens] : [0, 0],
+    );
+    this.error = null;
+    this.pending = { ...emptyPending(true), rewindTo: at.step };
+  }
+
+  /** A copy under `spec` at this run's step, with the points the page has not been sent yet. */
+  fork(spec: RunSpec, run: SchedRun): RunSlot {
+    const f = new RunSlot(spec, run);
+    f.step = this.step;
+    f.cum = [...this.cum];
+    f.pending.points = [...this.pending.points];
+    return f;
+  }
+
+  /** The update to send (and forget), or null when nothing changed. */
+  take(playing: boolean): RunUpdate | null {
+    const p = this.pending;
+    if (!p.dirty) return null;
+    const u: RunUpdate = {
+      runId: this.spec.id,
+      status: this.status(playing),
+      step: this.step,
+      points: p.points,
+    };
+    if (p.samples) u.samples = p.samples();
+    if (p.markers.length) u.markers = p.markers;
+    if (this.error !== null) u.error = this.error;
+    if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
+    if (p.notice !== null) u.notice = p.notice;
+    this.pending = emptyPending(false);
+    return u;
+  }
+}

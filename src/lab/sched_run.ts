@@ -1,0 +1,43 @@
+/**
+ * What the scheduler (./scheduler.ts) needs from a run and from whoever makes runs: the worker's GPU runs
+ * (./runs.ts) implement it, and so do the unit tests' fakes.
+ */
+import type { RunSpec, SampleView, SettingValue } from "./protocol";
+
+/** What one step of a run gives the scheduler. */
+export interface StepOutput {
+  /** 1-based step number. */
+  step: number;
+  /** TRL metric names; `samples` and `tokens` (this step's counts) feed the cumulative x-axes. */
+  metrics: Record<string, number>;
+  /** The step's completions as views; called lazily, only for the last step before a flush. */
+  samples?: () => SampleView[];
+}
+
+/** A run as the scheduler sees it. */
+export interface SchedRun {
+  /** The effective settings (all fields). */
+  readonly config: Record<string, SettingValue>;
+  step(): Promise<StepOutput>;
+  /** Validate and apply settings from the next step on. @throws RangeError naming the bad field. */
+  setConfig(patch: Record<string, SettingValue>): void;
+  destroy(): void;
+}
+
+/** Makes runs (the worker's implementation owns the GPU). */
+export interface RunFactory {
+  /** A fresh run of `spec` from the start model. @throws RangeError on an invalid config. */
+  create(spec: RunSpec): Promise<SchedRun>;
+  /** A copy of `source` (weights, optimizer state, step count) with `spec`'s settings. */
+  fork(source: SchedRun, sourceSpec: RunSpec, spec: RunSpec): Promise<SchedRun>;
+  /** Called after each successful step, still between steps (e.g. a checkpoint every k steps). */
+  afterStep?(runId: string, run: SchedRun, out: StepOutput): Promise<void>;
+  /** Forget whatever afterStep kept for a run (removed, reset). */
+  forget?(runId: string): void;
+}
+
+/** A run rebuilt after a lost device: the new run and the step it resumes after. */
+export interface Restored {
+  run: SchedRun;
+  step: number;
+}
