@@ -18,10 +18,13 @@ interface Props {
   value: SettingValue;
   /** Why the control is disabled (shape fields of a started run), or null. */
   locked: string | null;
+  /** Disabled for now without a reason worth a lock (the lab is loading). */
+  disabled?: boolean;
 }
 
 /** Memoised: a run card re-renders every update (its step), its knobs only when their value changes. */
-export const FieldControl = memo(function FieldControl({ runId, field, value, locked }: Props) {
+export const FieldControl = memo(function FieldControl({ runId, field, value, locked, disabled }: Props) {
+  const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
   const commit = (v: SettingValue) => {
     if (v === value) return;
@@ -47,7 +50,7 @@ export const FieldControl = memo(function FieldControl({ runId, field, value, lo
             data-testid={testId}
             aria-label={field.label}
             value={String(value)}
-            disabled={!!locked}
+            disabled={off}
             onChange={(e) => commit(e.target.value)}
           >
             {field.options.map((o) => (
@@ -63,7 +66,7 @@ export const FieldControl = memo(function FieldControl({ runId, field, value, lo
               data-testid={testId}
               aria-label={field.label}
               checked={value === true}
-              disabled={!!locked}
+              disabled={off}
               onChange={(e) => commit(e.target.checked)}
             />
             <span className="switch-text">{value ? "on" : "off"}</span>
@@ -72,7 +75,7 @@ export const FieldControl = memo(function FieldControl({ runId, field, value, lo
           <NumberKnob
             field={field}
             value={Number(value)}
-            locked={!!locked}
+            locked={off}
             testId={testId}
             onCommit={commit}
             onError={setError}

@@ -139,6 +139,7 @@ const ChartBody = memo(function ChartBody({
   const xAxis = useLab((s) => s.view.xAxis);
   const kl = useLab((s) => s.view.klEstimator);
   const smoothing = useLab((s) => s.view.smoothing);
+  const ready = useLab((s) => s.phase === "ready");
   const series: DrawnSeries[] = useMemo(
     () =>
       lines.map((line) => {
@@ -182,7 +183,13 @@ const ChartBody = memo(function ChartBody({
       </figcaption>
       <div className="chart-plot" style={{ height }}>
         {empty && (
-          <p className="chart-empty">{lines.length ? "No points yet — press Play" : "No visible runs"}</p>
+          <p className="chart-empty">
+            {!ready
+              ? "Waiting for the lab to start…"
+              : lines.length
+                ? "No points yet — press Play"
+                : "No visible runs"}
+          </p>
         )}
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={rows} margin={{ top: 8, right: 12, bottom: compact ? 0 : 14, left: 0 }}>

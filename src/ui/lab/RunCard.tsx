@@ -31,7 +31,8 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       runId={runId}
       field={f}
       value={settingOf(f, run.spec.config)}
-      locked={canEdit ? lockReason(f, started) : "The lab is not ready yet."}
+      locked={lockReason(f, started)}
+      disabled={!canEdit}
     />
   );
   return (
