@@ -92,7 +92,7 @@ export function ChartsPanel() {
         doc={REWARD.doc}
         lines={reward}
         markers={markers}
-        height={250}
+        height="clamp(230px, 32vh, 440px)"
         extra={REWARD_KEY}
       />
       <div className="chart-pair">
@@ -103,7 +103,7 @@ export function ChartsPanel() {
           doc={`Per-sequence KL of the policy from the reference, batch mean. ${klInfo.name}: ${klInfo.doc}.`}
           lines={klLines}
           markers={markers}
-          height={210}
+          height="clamp(190px, 26vh, 360px)"
           extra={KL_SELECT}
         />
         <MetricChart
@@ -113,7 +113,7 @@ export function ChartsPanel() {
           doc={ENTROPY.doc}
           lines={entropy}
           markers={markers}
-          height={210}
+          height="clamp(190px, 26vh, 360px)"
         />
       </div>
     </section>

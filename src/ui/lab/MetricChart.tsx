@@ -74,7 +74,8 @@ interface Props {
   doc: string;
   lines: readonly ChartLine[];
   markers: readonly ChartMarkers[];
-  height: number;
+  /** Plot height: px, or any CSS length (the main charts grow with the window, for projectors). */
+  height: number | string;
   /** Controls shown in the chart's header (e.g. the KL estimator). */
   extra?: ReactNode;
   compact?: boolean;
