@@ -261,3 +261,15 @@ describe("TRL script", () => {
     expect(run("arithmetic", sums)).toEqual(sums.map(([p, c]) => arithmeticGold(p, c)));
   });
 });
+
+describe("CSV column names", () => {
+  it("never repeats a column: per-step samples/tokens metrics get a _step suffix", async () => {
+    const { metricsCsv } = await import("../../src/lab/export/metrics");
+    const csv = metricsCsv([
+      { step: 1, samples: 8, tokens: 40, metrics: { reward: 0.5, samples: 8, tokens: 40 } },
+    ]);
+    const header = csv.split("\n")[0].split(",");
+    expect(header).toEqual(["step", "samples", "tokens", "reward", "samples_step", "tokens_step"]);
+    expect(new Set(header).size).toBe(header.length);
+  });
+});

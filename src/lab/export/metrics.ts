@@ -17,9 +17,17 @@ export function metricNames(history: readonly MetricPoint[]): string[] {
   return [...seen];
 }
 
+/**
+ * A metric's CSV column name: the algorithms also log per-step `samples` and `tokens`, which would collide with
+ * the cumulative axis columns, so those become `samples_step` and `tokens_step`.
+ */
+export function csvName(metric: string): string {
+  return (AXIS_COLUMNS as readonly string[]).includes(metric) ? `${metric}_step` : metric;
+}
+
 /** The CSV columns of a history: step, samples, tokens, then its metric names. */
 export function csvColumns(history: readonly MetricPoint[]): string[] {
-  return [...AXIS_COLUMNS, ...metricNames(history)];
+  return [...AXIS_COLUMNS, ...metricNames(history).map(csvName)];
 }
 
 /** The history as CSV text (RFC 4180, a header row, "\n" after every row). */
@@ -31,6 +39,6 @@ export function metricsCsv(history: readonly MetricPoint[]): string {
     p.tokens,
     ...names.map((k) => (Object.hasOwn(p.metrics, k) ? p.metrics[k] : null)),
   ]);
-  const text = Papa.unparse({ fields: [...AXIS_COLUMNS, ...names], data }, { newline: "\n" });
+  const text = Papa.unparse({ fields: [...AXIS_COLUMNS, ...names.map(csvName)], data }, { newline: "\n" });
   return text.endsWith("\n") ? text : `${text}\n`;
 }
