@@ -1,6 +1,7 @@
 /**
  * `npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η]
- *   [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K]`
+ *   [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K]
+ *   [--train-eval-pairs N]`
  *
  * Trains the learned reward model (the proxy; Ouyang et al. 2022 §3.5) with the Bradley–Terry loss on the
  * engine's GPU step (src/rewards/rm_trainer.ts) and exports it to ONNX:
@@ -46,12 +47,12 @@ import { recordShipped } from "./models-manifest";
 
 /** Defaults per task: steps and learning rate (tiny models fine-tuned from SFT). */
 export const RM_DEFAULTS: Record<TaskId, { steps: number; lr: number }> = {
-  sentiment: { steps: 150, lr: 3e-4 },
-  arithmetic: { steps: 300, lr: 3e-4 },
+  sentiment: { steps: 60, lr: 1e-3 },
+  arithmetic: { steps: 150, lr: 1e-3 },
 };
 /** The ONNX export must reproduce the WGSL scores within this (the issue's bound). */
 const ONNX_TOL = 1e-4;
-/** Train pairs scored for the train-split accuracy (a sample: scoring is slow on a CPU adapter). */
+/** Default number of train pairs scored for the train-split accuracy (a sample: scoring is slow on a CPU adapter). */
 const TRAIN_EVAL_PAIRS = 256;
 
 export interface TrainRmOptions {
@@ -73,6 +74,8 @@ export interface TrainRmOptions {
   out?: string;
   /** Log every K steps (0: never). Default 10. */
   logEvery?: number;
+  /** Train pairs scored after training (a seeded sample). Default 256. */
+  trainEvalPairs?: number;
   log?: (line: string) => void;
 }
 
@@ -182,7 +185,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     }
   }
   trainer.destroy();
-  const trainSample = shuffle(train, new Rng(seed + 2)).slice(0, TRAIN_EVAL_PAIRS);
+  const trainSample = shuffle(train, new Rng(seed + 2)).slice(0, o.trainEvalPairs ?? TRAIN_EVAL_PAIRS);
   const after = { eval: await pairAccuracy(heldOut, score), train: await pairAccuracy(trainSample, score) };
   log(`after: held-out ${fmt(after.eval)}; train sample ${fmt(after.train)}`);
 
@@ -224,11 +227,16 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     throw new Error(`ONNX scores differ from WGSL by ${onnxMaxDiff} > ${ONNX_TOL}`);
 
   const total = (performance.now() - t0) / 1000;
+  const given = { steps: o.steps, seed: o.seed, batch: o.batch, lr: o.lr, center: o.center };
+  const flags = Object.entries(given)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` --${k} ${v}`)
+    .join("");
   if (out === dir) {
     const facts = {
       config,
       tokenizer,
-      init: initFrom,
+      init: initFrom.replace(/^public\//, ""),
       ...(existsSync(initPath) ? { init_sha256: sha256(initPath) } : {}),
       data: dataPath.replace(/^public\//, ""),
       data_sha256: sha256(dataPath),
@@ -244,7 +252,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       onnx_max_abs_diff_vs_wgsl: onnxMaxDiff,
       train_time_s: Math.round(seconds),
       run_time_s: Math.round(total),
-      command: `npm run train-rm -- --task ${task}${o.steps ? ` --steps ${steps}` : ""}${seed ? ` --seed ${seed}` : ""}`,
+      command: `npm run train-rm -- --task ${task}${flags}`,
     };
     recordShipped(rmPath.slice("public/".length), "reward-model", task, { ...facts, format: "safetensors" });
     recordShipped(onnxPath.slice("public/".length), "reward-model", task, { ...facts, format: "onnx" });
@@ -266,6 +274,7 @@ async function main(): Promise<number> {
       preset: { type: "string" },
       out: { type: "string" },
       "log-every": { type: "string" },
+      "train-eval-pairs": { type: "string" },
     },
   });
   if (values.task !== "sentiment" && values.task !== "arithmetic") {
@@ -285,6 +294,7 @@ async function main(): Promise<number> {
     preset: values.preset as PresetName | undefined,
     out: values.out,
     logEvery: num(values["log-every"]),
+    trainEvalPairs: num(values["train-eval-pairs"]),
   });
   console.log(
     `done in ${r.seconds.toFixed(0)} s: held-out gold accuracy ${r.after.eval.goldAccuracy.toFixed(3)}`,
