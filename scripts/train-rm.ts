@@ -227,7 +227,14 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     throw new Error(`ONNX scores differ from WGSL by ${onnxMaxDiff} > ${ONNX_TOL}`);
 
   const total = (performance.now() - t0) / 1000;
-  const given = { steps: o.steps, seed: o.seed, batch: o.batch, lr: o.lr, center: o.center };
+  const given = {
+    steps: o.steps,
+    seed: o.seed,
+    batch: o.batch,
+    lr: o.lr,
+    center: o.center,
+    "train-eval-pairs": o.trainEvalPairs,
+  };
   const flags = Object.entries(given)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => ` --${k} ${v}`)
