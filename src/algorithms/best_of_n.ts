@@ -7,7 +7,15 @@
 import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
 import { bestOfNKlBound, bestOfNKlEstimate, bestOfNSelect } from "./math/best_of_n";
 import { RolloutEngine } from "./rollout";
-import { type AlgorithmRun, checkFinite, type Metrics, type RunEnv, type StepResult, stepSeed } from "./run";
+import {
+  type AlgorithmRun,
+  checkFinite,
+  completionBudget,
+  type Metrics,
+  type RunEnv,
+  type StepResult,
+  stepSeed,
+} from "./run";
 
 export const BON_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS.filter((f) => ["batchPrompts", "maxNewTokens", "temperature", "topK"].includes(f.key)),
@@ -49,7 +57,7 @@ export class BestOfNRun implements AlgorithmRun {
       null,
       B,
       env.prompts.maxLength,
-      this.config.maxNewTokens,
+      completionBudget(env, this.config.maxNewTokens),
     );
   }
 

@@ -21,6 +21,7 @@ import { type Rollout, RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
   checkFinite,
+  completionBudget,
   type Metrics,
   type RunEnv,
   rolloutMetrics,
@@ -159,7 +160,7 @@ export class DpoRun implements AlgorithmRun {
     if (c.lossType !== "simpo" && !env.ref)
       throw new RangeError(`dpo loss ${c.lossType} needs a reference model`);
     const P = Math.max(env.prompts.maxLength, prefs?.maxPrompt ?? 0);
-    const S = Math.max(c.maxNewTokens, prefs?.maxCompletion ?? 0);
+    const S = Math.max(completionBudget(env, c.maxNewTokens, P), prefs?.maxCompletion ?? 0);
     const R = 2 * c.batchPairs;
     this.engine = new RolloutEngine(env.ctx, env.policy, env.ref, R, P, S);
     this.opt = new AdamW(env.ctx, env.policy);

@@ -144,7 +144,7 @@ export const COMMON_FIELDS: readonly Field[] = [
     min: 1,
     max: 256,
     unit: "tokens",
-    doc: "Completion length limit; a completion ends at EOS or here.",
+    doc: "Completion length limit; a completion ends at EOS or here. Capped at the model's context minus the prompt length (the arithmetic model: 9).",
     source: "implementation",
     trl: "max_completion_length",
   },

@@ -122,7 +122,7 @@ export class GrpoRun extends SequencePgRun<GrpoConfig> {
   }
 
   protected weights(shape: TokenShape, c: GrpoConfig): Float64Array {
-    return aggregationWeights(shape, c.lossType, c.maxNewTokens);
+    return aggregationWeights(shape, c.lossType, this.engine.S);
   }
 
   protected clip(c: GrpoConfig) {

@@ -14,6 +14,7 @@ import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
   checkFinite,
+  completionBudget,
   type Metrics,
   type RunEnv,
   rolloutMetrics,
@@ -124,7 +125,7 @@ export class KtoRun implements AlgorithmRun {
       env.ref,
       2 * this.config.batchPrompts,
       env.prompts.maxLength,
-      this.config.maxNewTokens,
+      completionBudget(env, this.config.maxNewTokens),
     );
     this.objective = new SequenceObjective(env.ctx, this.engine);
   }

@@ -13,6 +13,7 @@ import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
   checkFinite,
+  completionBudget,
   type Metrics,
   type RunEnv,
   rolloutMetrics,
@@ -87,7 +88,7 @@ export class OrpoRun implements AlgorithmRun {
       env.ref,
       2 * this.config.batchPairs,
       env.prompts.maxLength,
-      this.config.maxNewTokens,
+      completionBudget(env, this.config.maxNewTokens),
     );
     this.objective = new SequenceObjective(env.ctx, this.engine);
   }

@@ -12,6 +12,7 @@ import { type Rollout, RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
   checkFinite,
+  completionBudget,
   type Metrics,
   type RunEnv,
   rolloutMetrics,
@@ -53,7 +54,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
       env.ref,
       B,
       env.prompts.maxLength,
-      this.config.maxNewTokens,
+      completionBudget(env, this.config.maxNewTokens),
     );
     this.updater = new PolicyUpdater(env.ctx, this.engine);
   }

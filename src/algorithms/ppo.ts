@@ -17,6 +17,7 @@ import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
   checkFinite,
+  completionBudget,
   type Metrics,
   type RunEnv,
   rolloutMetrics,
@@ -223,7 +224,7 @@ export class PpoRun implements AlgorithmRun {
       env.ref,
       this.config.batchPrompts,
       env.prompts.maxLength,
-      this.config.maxNewTokens,
+      completionBudget(env, this.config.maxNewTokens),
     );
     this.updater = new PolicyUpdater(env.ctx, this.engine);
   }

@@ -141,3 +141,18 @@ export function rolloutMetrics(r: Rollout): Metrics {
     "completions/max_length": Math.max(...lengths),
   };
 }
+
+/**
+ * Completion length S a run samples: the requested `maxNewTokens`, capped so that prompt + completion fits the
+ * model's context (`contextLength − P`, P = the longest prompt). The arithmetic model's context is 16 tokens,
+ * so a lab-wide 48 becomes 9 there instead of an error.
+ * @throws RangeError when the prompts alone fill the context (no room for one token).
+ */
+export function completionBudget(env: RunEnv, requested: number, P = env.prompts.maxLength): number {
+  const room = env.policy.config.contextLength - P;
+  if (room < 1)
+    throw new RangeError(
+      `prompts of ${P} tokens leave no room in the model's ${env.policy.config.contextLength}-token context`,
+    );
+  return Math.min(requested, room);
+}
