@@ -5,6 +5,9 @@ import { defineConfig } from "@playwright/test";
  * SwiftShader, a software adapter: no GPU needed, but slow (~1 GFLOP/s), hence the generous timeouts.
  * Uses the system Chromium (Debian `chromium`); set CHROMIUM_PATH to use another Chrome or Chromium.
  */
+/** Preview port (E2E_PORT lets several checkouts run their e2e tests side by side). */
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
@@ -16,14 +19,14 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
   use: {
-    baseURL: "http://localhost:4173",
+    baseURL: `http://localhost:${PORT}`,
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
   webServer: {
-    command: "npx vite preview --port 4173 --strictPort",
-    url: "http://localhost:4173",
+    command: `npx vite preview --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },
