@@ -4,6 +4,7 @@
  *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
  *                        [--out run.jsonl] [--save model.safetensors]
  *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
+ *   npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR]   (a guided lesson's effect, per seed)
  * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a summary line to stdout);
  * `eval` prints the task's evaluation as JSON; with --vs, the win rate of --model over --vs (gold scorer, 95% CI).
  */
@@ -11,6 +12,7 @@ import { existsSync } from "node:fs";
 import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
 import { algorithm } from "../src/lab/registry";
+import { lessonIds, runLessonSeed } from "./lab/lesson";
 import { loadPreferenceFile } from "./lab/preferences";
 import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
 
@@ -31,9 +33,11 @@ function args(argv: string[]) {
 }
 
 async function main() {
-  const { cmd, o, sets } = args(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === "lesson") return lessonCommand(argv.slice(1));
+  const { cmd, o, sets } = args(argv);
   if (cmd !== "train" && cmd !== "eval")
-    throw new RangeError(`usage: lab train|eval --task <t> … (got "${cmd ?? ""}")`);
+    throw new RangeError(`usage: lab train|eval|lesson … (got "${cmd ?? ""}")`);
   if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
   const seed = Number(o.seed ?? 0);
   const ctx = await acquireGpu();
@@ -110,8 +114,37 @@ async function main() {
   await ctx.lost;
 }
 
+/** `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR]` (cli/lab/lesson.ts). */
+async function lessonCommand(argv: string[]) {
+  const [which, ...rest] = argv;
+  if (!which) throw new RangeError("usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR]");
+  const { o } = args(["lesson", ...rest]);
+  const ids = lessonIds(which);
+  const seeds = (o.seeds ?? "0,1,2").split(",").map(Number);
+  if (seeds.some((s) => !Number.isInteger(s) || s < 0)) throw new RangeError(`--seeds: ${o.seeds}`);
+  const ctx = await acquireGpu();
+  let failed = 0;
+  for (const id of ids)
+    for (const seed of seeds) {
+      const v = await runLessonSeed(ctx, id, seed, {
+        seeds,
+        steps: o.steps ? Number(o.steps) : undefined,
+        out: o.out ?? null,
+        log: (l) => console.error(l),
+      });
+      console.log(JSON.stringify(v));
+      if (!v.ok) failed++;
+    }
+  console.error(
+    `${failed === 0 ? "every" : `${failed} of ${ids.length * seeds.length}`} lesson seed${failed === 1 ? "" : "s"} ${failed === 0 ? "showed its effect" : "did not show the effect"}`,
+  );
+  ctx.destroy();
+  await ctx.lost;
+  if (failed) process.exitCode = 2;
+}
+
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (e) => {
     console.error(`lab: ${e instanceof Error ? e.message : e}`);
     process.exit(1);

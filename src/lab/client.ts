@@ -14,6 +14,7 @@
  *   stepOnce()               one step of every run, then paused.
  *   reset()                  every run back to the start model; history, markers and samples cleared.
  *   setSpeed(stepsPerSecond) per-run step cap, 0 = as fast as the GPU goes.
+ *   setStopAt(steps)         pause once every run has done `steps` steps (0 = never); kept in the spec (URL).
  *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
  *                            A DPO run gets mode "online" when the task ships no preference dataset.
  *   removeRun(id)            from the store and the worker.
@@ -159,6 +160,14 @@ export class LabClient {
     void this.api?.setSpeed(stepsPerSecond);
   }
 
+  /** Pause once every run has done `steps` steps (0 = no limit); the experiment (and the URL) keeps it. */
+  setStopAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0)
+      throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
+    this.store.setStopAt(steps);
+    void this.api?.setStopAt(steps);
+  }
+
   async addRun(added: RunSpec): Promise<void> {
     const api = this.need();
     const spec = this.withDataMode(added);
@@ -243,9 +252,11 @@ export class LabClient {
     s.applyUpdates(updates);
     const notices = updates.flatMap((u) => (u.notice ? [u.notice] : []));
     if (notices.length) s.setNotice([...new Set(notices)].join(" "));
-    // The worker stops by itself when no run can step any more (all in error).
+    // The worker stops by itself when no run can step any more (in error, or at the lesson's last step).
     const runs = Object.values(this.store.runs);
-    if (s.playing && runs.length > 0 && runs.every((r) => r.status === "error")) s.setPlaying(false);
+    const stopAt = this.store.spec.steps ?? 0;
+    const done = (r: (typeof runs)[number]) => r.status === "error" || (stopAt > 0 && r.step >= stopAt);
+    if (s.playing && runs.length > 0 && runs.every(done)) s.setPlaying(false);
   }
 }
 

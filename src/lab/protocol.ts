@@ -6,6 +6,7 @@
 import type { AdapterReport } from "../gpu/device";
 import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
+import type { PresetId } from "./presets/ids";
 import type { AlgoId } from "./registry";
 
 export type SettingValue = number | string | boolean;
@@ -28,6 +29,10 @@ export interface ExperimentSpec {
   model: "sft" | PresetName;
   seed: number;
   runs: RunSpec[];
+  /** Pause once every run has done this many steps (a lesson's length). Absent or 0: train until paused. */
+  steps?: number;
+  /** The guided lesson (src/lab/presets) this experiment came from; absent: free play. */
+  preset?: PresetId;
 }
 
 /** One step's metrics, with the x-axis candidates. TRL metric names. */
@@ -126,6 +131,8 @@ export interface LabWorkerApi {
   reset(): Promise<void>;
   /** Steps per second cap, per run (0 = as fast as possible). */
   setSpeed(stepsPerSecond: number): void;
+  /** Pause once every run has done `steps` steps; 0 = no limit. Rejects on a negative or fractional count. */
+  setStopAt(steps: number): void;
   addRun(run: RunSpec): Promise<void>;
   removeRun(runId: string): void;
   /** Duplicate a run from its current state (weights, optimizer, step count) under a new id. */

@@ -45,6 +45,7 @@ export class Scheduler {
   /** Set while the device is lost: no steps until recover(). */
   private halted = false;
   private speed = 0;
+  private stopAt = 0;
   private chain: Promise<unknown> = Promise.resolve();
   /** Sends the batched updates: at most every flushMs, and only once the page acknowledged the last one. */
   private readonly out: AckThrottle;
@@ -122,6 +123,16 @@ export class Scheduler {
     if (!Number.isFinite(stepsPerSecond) || stepsPerSecond < 0)
       throw new RangeError(`speed must be ≥ 0 steps/s, got ${stepsPerSecond}`);
     this.speed = stepsPerSecond;
+  }
+
+  /**
+   * Pause once every run has done `steps` steps (a lesson's length); runs that got there are not stepped again
+   * while others catch up. 0 = no limit. @throws RangeError on a negative or fractional count.
+   */
+  setStopAt(steps: number): void {
+    if (!Number.isInteger(steps) || steps < 0)
+      throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
+    this.stopAt = steps;
   }
 
   /**
@@ -339,7 +350,7 @@ export class Scheduler {
     for (let k = 0; k < n; k++) {
       const i = (this.cursor + k) % n;
       const e = this.entries[i];
-      if (e.runnable) {
+      if (e.runnable && (this.stopAt === 0 || e.step < this.stopAt)) {
         this.cursor = (i + 1) % n;
         return e;
       }

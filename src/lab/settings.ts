@@ -6,6 +6,7 @@
  * with is src/lab/defaults.ts's.
  */
 import type { Field } from "../algorithms/fields";
+import { PRESET_IDS } from "./presets/ids";
 
 /** Task, start model and seed: what every run shares. */
 export const EXPERIMENT_FIELDS = [
@@ -37,6 +38,25 @@ export const EXPERIMENT_FIELDS = [
     doc: "Seeds the start model (presets), the prompt order and sampling: equal seeds, equal experiments.",
     source: "implementation",
   },
+  {
+    key: "steps",
+    label: "stop at step",
+    kind: "int",
+    default: 0,
+    min: 0,
+    max: 100000,
+    doc: "Pause when every run has done this many steps (a lesson's length); 0 = train until paused.",
+    source: "implementation",
+  },
+  {
+    key: "preset",
+    label: "lesson",
+    kind: "enum",
+    default: "none",
+    options: ["none", ...PRESET_IDS],
+    doc: "The guided lesson this experiment was opened from (shows its “what to watch” card); none = free play.",
+    source: "implementation",
+  },
 ] as const satisfies readonly Field[];
 
 /** Chart settings worth sharing in a link (legend toggles and the sample colour mode are not). */
@@ -46,8 +66,8 @@ export const VIEW_FIELDS = [
     label: "x-axis",
     kind: "enum",
     default: "step",
-    options: ["step", "samples", "tokens", "kl"],
-    doc: "What the charts plot against: steps, completions sampled, tokens trained on, or the KL so far.",
+    options: ["step", "samples", "tokens", "kl", "sqrt_kl"],
+    doc: "What the charts plot against: steps, completions sampled, tokens trained on, the KL(π‖π_ref) of the step, or its square root (Gao et al. 2022 plot reward against √KL).",
     source: "implementation",
   },
   {

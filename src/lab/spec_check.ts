@@ -4,6 +4,7 @@
  * in plain words for the lab's notice. Nothing here throws on bad input. Every check is the field tables'
  * own (validateConfig), so the URL, imports and the worker agree on what is valid.
  */
+import type { PresetId } from "./presets/ids";
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
 import { defaultExperiment } from "./defaults";
 import type { ExperimentSpec, RunSpec, SettingValue } from "./protocol";
@@ -152,6 +153,8 @@ export function checkSpec(raw: Record<string, unknown>, issues: string[]): Exper
     model: exp.model as ExperimentSpec["model"],
     seed: exp.seed as number,
     runs,
+    ...((exp.steps as number) > 0 && { steps: exp.steps as number }),
+    ...(exp.preset !== "none" && { preset: exp.preset as PresetId }),
   };
 }
 

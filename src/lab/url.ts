@@ -4,7 +4,7 @@
  * is JSON compressed with lz-string into URL-safe characters:
  *
  *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, task, model, seed, runs: [{ id, algo, label?,
- *                                              config? }], view? }
+ *                                              config? }], steps?, preset?, view? }
  *
  * A run carries only the settings that differ from its algorithm's defaults (and its label only when it is
  * not the algorithm's title); the view only the values that differ from the defaults. Reading never throws:
@@ -63,6 +63,8 @@ export function encode(spec: ExperimentSpec, view: SharedView = DEFAULT_SHARED_V
         ...(Object.keys(config).length > 0 && { config }),
       };
     }),
+    ...(spec.steps && { steps: spec.steps }),
+    ...(spec.preset && { preset: spec.preset }),
     ...(Object.keys(viewDiff).length > 0 && { view: viewDiff }),
   };
   return `${HASH_KEY}=${compressToEncodedURIComponent(JSON.stringify(payload))}`;

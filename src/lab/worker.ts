@@ -80,6 +80,7 @@ class LabWorker implements LabWorkerApi {
       isDeviceLoss: (e) => e instanceof GpuDeviceLostError || this.ctx?.lostError != null,
     });
     this.watch(ctx);
+    this.scheduler.setStopAt(spec.steps ?? 0);
     for (const r of spec.runs) await this.scheduler.addRun(r, true);
     return {
       adapter: ctx.adapter,
@@ -108,6 +109,10 @@ class LabWorker implements LabWorkerApi {
 
   setSpeed(stepsPerSecond: number): void {
     this.sched().setSpeed(stepsPerSecond);
+  }
+
+  setStopAt(steps: number): void {
+    this.sched().setStopAt(steps);
   }
 
   addRun(run: RunSpec): Promise<void> {

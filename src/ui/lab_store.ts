@@ -3,7 +3,9 @@
  * mirror), each run's status, metric history, markers and latest samples, and the view settings of the
  * charts. The worker client (src/lab/client.ts) applies RunUpdates here; components read it. No weights here.
  */
+
 import { create } from "zustand";
+import type { PresetId } from "../lab/presets/ids";
 import type {
   ExperimentSpec,
   Marker,
@@ -15,7 +17,7 @@ import type {
   SettingValue,
 } from "../lab/protocol";
 
-export type XAxis = "step" | "samples" | "tokens" | "kl";
+export type XAxis = "step" | "samples" | "tokens" | "kl" | "sqrt_kl";
 export type KlEstimator = "objective/kl" | "objective/kl_k2" | "objective/kl_k3" | "objective/kl_exact";
 export type ColourMode = "none" | "logp" | "prob" | "advantage" | "ratio" | "kl";
 
@@ -57,6 +59,10 @@ export interface LabState {
   model: string | null;
 
   setSpec(spec: ExperimentSpec): void;
+  /** The experiment's step limit (0 = none), keeping the runs and their progress. */
+  setStopAt(steps: number): void;
+  /** Mark the experiment as a lesson's, or (null) as free play, keeping the runs and their progress. */
+  setLesson(preset: PresetId | null): void;
   setPhase(phase: LabPhase, error?: string | null): void;
   setPlaying(playing: boolean): void;
   setSpeed(speed: number): void;
@@ -103,6 +109,16 @@ export const useLab = create<LabState>()((set) => ({
   model: null,
 
   setSpec: (spec) => set({ spec, runs: Object.fromEntries(spec.runs.map((r) => [r.id, emptyRun(r)])) }),
+  setStopAt: (steps) =>
+    set((s) => {
+      const { steps: _old, ...rest } = s.spec;
+      return { spec: steps > 0 ? { ...rest, steps } : rest };
+    }),
+  setLesson: (preset) =>
+    set((s) => {
+      const { preset: _old, ...rest } = s.spec;
+      return { spec: preset ? { ...rest, preset } : rest };
+    }),
   setPhase: (phase, error = null) => set({ phase, phaseError: error }),
   setPlaying: (playing) => set({ playing }),
   setSpeed: (speed) => set({ speed }),

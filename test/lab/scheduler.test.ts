@@ -115,6 +115,33 @@ describe("Scheduler", () => {
     expect(t.log.slice(0, 6)).toEqual(["a:1", "b:1", "c:1", "a:2", "b:2", "c:2"]);
   });
 
+  it("a step limit (a lesson's length) pauses the lab once every run got there, even a late-added run", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    expect(() => t.s.setStopAt(-1)).toThrow(/whole number/);
+    expect(() => t.s.setStopAt(1.5)).toThrow(/whole number/);
+    t.s.setStopAt(3);
+    t.s.play();
+    await until(() => !t.s.isPlaying);
+    expect(t.log).toEqual(["a:1", "b:1", "a:2", "b:2", "a:3", "b:3"]);
+    t.s.flush();
+    expect(t.last("a")?.status).toBe("paused");
+    // A run added later catches up alone; the others stay at the limit.
+    await t.s.addRun(spec("c"));
+    t.s.play();
+    await until(() => !t.s.isPlaying);
+    expect(t.log.slice(6)).toEqual(["c:1", "c:2", "c:3"]);
+    // Raising the limit lets all of them go on; 0 removes it.
+    t.s.setStopAt(4);
+    t.s.play();
+    await until(() => !t.s.isPlaying);
+    expect(t.log.slice(9).sort()).toEqual(["a:4", "b:4", "c:4"]);
+    t.s.setStopAt(0);
+    t.s.play();
+    await until(() => t.log.length >= 15);
+    t.s.pause();
+  });
+
   it("pause stops stepping; stepOnce steps every run once and leaves the lab paused", async () => {
     const t = setup();
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));

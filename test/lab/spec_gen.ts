@@ -1,5 +1,6 @@
 /** Random experiment specs and views for the URL and persistence tests (seeded). */
 import { type Field, validateConfig } from "../../src/algorithms/fields";
+import { PRESET_IDS } from "../../src/lab/presets/ids";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../src/lab/protocol";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { EXPERIMENT_FIELDS, MAX_RUNS, type SharedView, VIEW_FIELDS } from "../../src/lab/settings";
@@ -35,6 +36,8 @@ export function randomSpec(rng: Rng): ExperimentSpec {
     model: pick(rng, EXPERIMENT_FIELDS[1].options),
     seed: rng.float() < 0.2 ? 0 : rng.int(0, 2147483647),
     runs,
+    ...(rng.float() < 0.3 && { steps: rng.int(1, 100000) }),
+    ...(rng.float() < 0.3 && { preset: pick(rng, PRESET_IDS) }),
   };
 }
 
@@ -62,6 +65,8 @@ export function normalized(spec: ExperimentSpec): ExperimentSpec {
 /** Throws unless every field of the spec is valid by the settings tables. */
 export function assertValidSpec(spec: ExperimentSpec): void {
   for (const f of EXPERIMENT_FIELDS) {
+    // steps and preset are optional (absent = no limit, free play).
+    if (spec[f.key] === undefined && (f.key === "steps" || f.key === "preset")) continue;
     const problem = fieldProblem("experiment", f, spec[f.key]);
     if (problem) throw new Error(problem);
   }

@@ -13,6 +13,7 @@ const X_AXES: { axis: XAxis; name: string }[] = [
   { axis: "samples", name: "Samples" },
   { axis: "tokens", name: "Tokens" },
   { axis: "kl", name: "KL" },
+  { axis: "sqrt_kl", name: "√KL" },
 ];
 
 export interface VisibleRun {

@@ -7,6 +7,7 @@ import "./lab.css";
 import "./runs.css";
 import "./charts.css";
 import { useLab } from "../lab_store";
+import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
@@ -55,6 +56,7 @@ export function LabView() {
       <div className="lab-body">
         <RunColumn />
         <div className="lab-main">
+          <LessonCard />
           <ChartsPanel />
           <SamplesPanel />
           <MoreMetrics />

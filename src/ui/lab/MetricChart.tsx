@@ -64,6 +64,8 @@ export function xAxisLabel(axis: XAxisKind, kl: KlEstimator): string {
       return "completion tokens";
     case "kl":
       return `KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), ${KL_UNIT}`;
+    case "sqrt_kl":
+      return `√KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), √${KL_UNIT}`;
   }
 }
 
@@ -198,7 +200,7 @@ const ChartBody = memo(function ChartBody({
             <XAxis
               dataKey="x"
               type="number"
-              allowDecimals={xAxis === "kl"}
+              allowDecimals={xAxis === "kl" || xAxis === "sqrt_kl"}
               domain={["dataMin", "dataMax"]}
               tickFormatter={tick}
               stroke="var(--muted)"

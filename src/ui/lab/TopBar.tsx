@@ -7,9 +7,11 @@ import { useEffect } from "react";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { int } from "../format";
 import { useLab } from "../lab_store";
+import { LessonPicker } from "../lessons/LessonPicker";
 import { labActions } from "./actions";
 import { ResetIcon, StepIcon } from "./icons";
 import { ImportButton, ShareButton } from "./ShareImport";
+import { StopAt } from "./StopAt";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
@@ -109,12 +111,15 @@ export function TopBar() {
               </select>
             </label>
           </div>
-          <p className="step-count">
-            <span className="eyebrow">Step</span>{" "}
-            <span className="step-number" data-testid="global-step">
-              {int(steps).padStart(3, "0")}
-            </span>
-          </p>
+          <div className="step-row">
+            <p className="step-count">
+              <span className="eyebrow">Step</span>{" "}
+              <span className="step-number" data-testid="global-step">
+                {int(steps).padStart(3, "0")}
+              </span>
+            </p>
+            <StopAt disabled={!ready} />
+          </div>
         </div>
       </div>
 
@@ -136,6 +141,7 @@ export function TopBar() {
             </option>
           ))}
         </select>
+        <LessonPicker disabled={!ready} />
         <ImportButton disabled={!ready} />
         <ShareButton disabled={!ready} />
       </div>

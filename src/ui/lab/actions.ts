@@ -17,6 +17,7 @@ export interface LabBackend {
   stepOnce(): Promise<void>;
   reset(): Promise<void>;
   setSpeed(stepsPerSecond: number): void;
+  setStopAt(steps: number): void;
   addRun(spec: RunSpec): Promise<void>;
   removeRun(runId: string): void;
   forkRun(runId: string, spec: RunSpec): Promise<void>;
@@ -79,6 +80,10 @@ export const labActions = {
   },
   setSpeed(stepsPerSecond: number): void {
     backend().then((b) => b.setSpeed(stepsPerSecond), report("Speed"));
+  },
+  /** Pause once every run has done `steps` steps (0 = no limit). */
+  setStopAt(steps: number): void {
+    backend().then((b) => b.setStopAt(steps), report("Stop at step"));
   },
   /** Add a given run (an imported one); rejects when the worker refuses it. */
   async addRunSpec(spec: RunSpec): Promise<void> {

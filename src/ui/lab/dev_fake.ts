@@ -156,6 +156,9 @@ export function createFakeBackend(): LabBackend {
     setSpeed(speed) {
       lab().setSpeed(speed);
     },
+    setStopAt(steps) {
+      lab().setStopAt(steps);
+    },
     async addRun(spec) {
       lab().upsertRun(spec);
     },

@@ -1,5 +1,5 @@
 /**
- * Chart data from run histories, with no React: the x value of a point (step, samples, tokens or KL), the
+ * Chart data from run histories, with no React: the x value of a point (step, samples, tokens, KL or √KL), the
  * TensorBoard-style EMA smoothing, decimation for long runs, the rows recharts plots (one row per x value,
  * one column per run series) and where a settings marker falls on the chosen x axis.
  */
@@ -25,6 +25,11 @@ export function xOf(p: MetricPoint, axis: XAxis, kl: KlEstimator): number | unde
       return p.tokens;
     case "kl":
       return p.metrics[kl];
+    case "sqrt_kl": {
+      // √KL as Gao et al. (2022) plot it; a negative k1 batch estimate counts as 0.
+      const v = p.metrics[kl];
+      return v === undefined ? undefined : Math.sqrt(Math.max(0, v));
+    }
   }
 }
 

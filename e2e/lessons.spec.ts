@@ -1,0 +1,116 @@
+import { expect, type Page, test } from "@playwright/test";
+import LZString from "lz-string";
+import type { Lesson } from "../src/lab/presets/lesson";
+import {
+  BON_VS_RL,
+  DPO_IMPLICIT_REWARD,
+  ENTROPY_COLLAPSE,
+  LENGTH_BIAS,
+} from "../src/lab/presets/lessons_dynamics";
+import { GRPO_GROUPS, KL_ESTIMATORS, OVEROPTIMISATION, PPO_DPO_GRPO } from "../src/lab/presets/lessons_rl";
+import type { ExperimentSpec, SettingValue } from "../src/lab/protocol";
+
+/**
+ * Every guided lesson opens from its link and trains: the lesson card shows, the lesson's step limit pauses
+ * the lab by itself after 3 steps of every run, and every run's reward, KL and entropy points are finite.
+ * SwiftShader runs our kernels at ~1 GFLOP/s, so each lesson is opened at test scale: its runs, algorithms and
+ * distinguishing settings (β, G, loss type, ε_high, flip rate, n, reward source…) as they are, on the
+ * arithmetic task with the `nano` model and tiny batches. That the effects show at full scale is checked by
+ * `npm run lab -- lesson all` on the shipped models (see README), not here.
+ */
+
+const LESSONS: Lesson[] = [
+  PPO_DPO_GRPO,
+  OVEROPTIMISATION,
+  KL_ESTIMATORS,
+  GRPO_GROUPS,
+  ENTROPY_COLLAPSE,
+  DPO_IMPLICIT_REWARD,
+  LENGTH_BIAS,
+  BON_VS_RL,
+];
+const STEPS = 3;
+
+/** The lesson's experiment at test scale (same runs and settings, small shapes). */
+function testScale(spec: ExperimentSpec): ExperimentSpec {
+  const small: Record<string, (v: number) => number> = {
+    batchPrompts: () => 2,
+    batchPairs: () => 2,
+    numGenerations: (g) => Math.min(g, 4),
+    n: (n) => Math.min(n, 4),
+    maxNewTokens: () => 4,
+    ppoEpochs: () => 1,
+  };
+  return {
+    ...spec,
+    task: "arithmetic",
+    model: "nano",
+    steps: STEPS,
+    runs: spec.runs.map((r) => ({
+      ...r,
+      config: Object.fromEntries(
+        Object.entries(r.config).map(([k, v]): [string, SettingValue] => [
+          k,
+          k in small && typeof v === "number" ? small[k](v) : v,
+        ]),
+      ),
+    })),
+  };
+}
+
+/** The link in src/lab/url.ts's format (`#s=` + lz-string JSON, version 1), as e2e/lab.spec.ts builds it. */
+function link(lesson: Lesson): string {
+  const spec = testScale(lesson.experiment(0));
+  const payload = { v: 1, ...spec, ...(lesson.view && { view: lesson.view }) };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+async function raw(page: Page, chart: string, runId: string, metric: string): Promise<(number | null)[]> {
+  const row = page.locator(
+    `[data-testid="chart-data-${chart}"] tr[data-run="${runId}"][data-metric="${metric}"]`,
+  );
+  if ((await row.count()) === 0) return [];
+  return JSON.parse((await row.first().getAttribute("data-raw")) ?? "[]");
+}
+
+for (const lesson of LESSONS) {
+  test(`lesson "${lesson.title}" opens from its link and trains ${STEPS} steps with finite metrics`, async ({
+    page,
+  }) => {
+    test.setTimeout(420_000);
+    const errors: Error[] = [];
+    page.on("pageerror", (e) => errors.push(e));
+    await page.goto(`/${link(lesson)}`);
+    await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+    const card = page.getByTestId("lesson-card");
+    await expect(card).toHaveAttribute("data-lesson", lesson.id);
+    await expect(card.getByRole("heading")).toHaveText(lesson.title);
+    await expect(card.getByTestId("lesson-watch").locator("li")).toHaveCount(lesson.watch.length);
+    await expect(page.getByTestId("stop-at")).toHaveValue(String(STEPS));
+    await expect(page.getByTestId("lab-notice")).toHaveCount(0);
+    const ids = lesson.experiment(0).runs.map((r) => r.id);
+    for (const id of ids) await expect(page.getByTestId(`status-${id}`)).toHaveText("ready");
+
+    await page.getByTestId("play").click();
+    // The lesson's step limit pauses the lab by itself once every run has done STEPS steps.
+    for (const id of ids)
+      await expect(page.getByTestId(`step-${id}`)).toHaveText(String(STEPS), { timeout: 360_000 });
+    await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false", { timeout: 60_000 });
+    await expect(page.getByTestId("lesson-progress")).toContainText("finished");
+    for (const id of ids) {
+      await expect(page.getByTestId(`status-${id}`)).toHaveText("paused");
+      for (const [chart, metric] of [
+        ["reward", "reward"],
+        ["reward", "reward_gold"],
+        ["kl", "objective/kl"],
+        ["entropy", "entropy"],
+      ]) {
+        const values = await raw(page, chart, id, metric);
+        expect(values, `${lesson.id} ${id} ${metric}`).toHaveLength(STEPS);
+        for (const v of values) expect(Number.isFinite(v), `${lesson.id} ${id} ${metric} = ${v}`).toBe(true);
+      }
+    }
+    await page.screenshot({ path: `test-results/lesson-${lesson.id}.png` });
+    expect(errors).toEqual([]);
+  });
+}

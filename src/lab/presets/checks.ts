@@ -1,0 +1,66 @@
+/**
+ * Numeric checks of the lessons' effects on finished runs (the headless verification, `npm run lab -- lesson`):
+ * small statistics over a run's per-step metrics. A step without the metric (or with a non-finite value) is
+ * skipped. Plain functions, no GPU.
+ */
+
+/** Per-step metrics of one run, in step order (TRL names, as the algorithms report them). */
+export type MetricRows = readonly Record<string, number>[];
+
+/** Runs of a lesson by run id. */
+export type LessonHistories = Readonly<Record<string, MetricRows>>;
+
+/** What a lesson's check found: whether the effect showed, the numbers it looked at, and one sentence. */
+export interface LessonVerdict {
+  ok: boolean;
+  numbers: Record<string, number>;
+  summary: string;
+}
+
+/** The finite values of `metric` over the rows. */
+export function series(rows: MetricRows, metric: string): number[] {
+  const out: number[] = [];
+  for (const r of rows) {
+    const v = r[metric];
+    if (typeof v === "number" && Number.isFinite(v)) out.push(v);
+  }
+  return out;
+}
+
+const avg = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+
+/** Mean of the first `n` values of `metric` (NaN when there are none). */
+export function headMean(rows: MetricRows, metric: string, n: number): number {
+  return avg(series(rows, metric).slice(0, n));
+}
+
+/** Mean of the last `n` values of `metric` (NaN when there are none). */
+export function tailMean(rows: MetricRows, metric: string, n: number): number {
+  return avg(series(rows, metric).slice(-n));
+}
+
+/** Mean of all values of `metric` (NaN when there are none). */
+export function allMean(rows: MetricRows, metric: string): number {
+  return avg(series(rows, metric));
+}
+
+/**
+ * Centred moving average with a window of `w` values (shorter at the ends): the curve a reader sees with
+ * smoothing, used to find a peak that is not one lucky batch.
+ */
+export function movingAverage(xs: readonly number[], w: number): number[] {
+  const h = Math.floor(w / 2);
+  return xs.map((_, i) => avg(xs.slice(Math.max(0, i - h), i + h + 1)));
+}
+
+/** Rows of the lesson's run `id`. @throws RangeError when the run is missing (a lesson and its check disagree). */
+export function runRows(h: LessonHistories, id: string): MetricRows {
+  const rows = h[id];
+  if (!rows) throw new RangeError(`the lesson has no run "${id}"`);
+  return rows;
+}
+
+/** Round for a report (4 significant digits). */
+export function r4(x: number): number {
+  return Number.isFinite(x) ? Number(x.toPrecision(4)) : x;
+}

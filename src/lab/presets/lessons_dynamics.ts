@@ -1,0 +1,182 @@
+/**
+ * Lessons 5–8: entropy collapse, DPO's implicit reward, length bias of the GRPO loss, and best-of-n against
+ * RL on the reward–KL plane.
+ */
+import { headMean, r4, runRows, tailMean } from "./checks";
+import { type Lesson, run } from "./lesson";
+
+const ARXIV = (id: string) => `https://arxiv.org/abs/${id}`;
+
+export const ENTROPY_COLLAPSE: Lesson = {
+  id: "entropy-collapse",
+  title: "Entropy collapse",
+  summary: "A high learning rate collapses the policy's entropy; clip-higher (ε_high) slows the collapse.",
+  watch: [
+    "Entropy is how unsure the policy is per token. RL sharpens it: answers that scored well get likelier, the rest die out.",
+    "At a 10× learning rate the entropy collapses within a few dozen steps and the samples stop varying — exploration is over.",
+    "DAPO's clip-higher (ε_high = 0.28 > ε = 0.2) lets unlikely tokens grow faster than likely ones shrink: the same learning rate collapses more slowly.",
+  ],
+  refs: [
+    { label: "DAPO: clip-higher (Yu et al. 2025)", url: ARXIV("2503.14476") },
+    { label: "The entropy mechanism of RL for reasoning LMs (Cui et al. 2025)", url: ARXIV("2505.22617") },
+  ],
+  experiment: (seed = 0) => {
+    const base = { batchPrompts: 4, numGenerations: 8, beta: 0 };
+    return {
+      task: "arithmetic",
+      model: "sft",
+      seed,
+      runs: [
+        run("grpo-slow", "grpo", "GRPO lr 1e-4", { ...base, lr: 1e-4 }),
+        run("grpo-fast", "grpo", "GRPO lr 1e-3", { ...base, lr: 1e-3 }),
+        run("grpo-fast-clip", "grpo", "GRPO lr 1e-3, ε_high 0.28", { ...base, lr: 1e-3, epsilonHigh: 0.28 }),
+      ],
+      steps: 40,
+      preset: "entropy-collapse",
+    };
+  },
+  check(h) {
+    const start = headMean(runRows(h, "grpo-fast"), "entropy", 3);
+    const fast = tailMean(runRows(h, "grpo-fast"), "entropy", 5);
+    const clip = tailMean(runRows(h, "grpo-fast-clip"), "entropy", 5);
+    const slow = tailMean(runRows(h, "grpo-slow"), "entropy", 5);
+    return {
+      ok: fast < 0.5 * start && clip > fast && slow > fast,
+      numbers: {
+        entropy_start: r4(start),
+        entropy_end_lr1e3: r4(fast),
+        entropy_end_lr1e3_clip_higher: r4(clip),
+        entropy_end_lr1e4: r4(slow),
+      },
+      summary: "lr 1e-3 ends below half its starting entropy; clip-higher and lr 1e-4 end higher",
+    };
+  },
+};
+
+export const DPO_IMPLICIT_REWARD: Lesson = {
+  id: "dpo-implicit-reward",
+  title: "DPO's implicit reward",
+  summary: "Margins and accuracy rise while the chosen answers' log-probabilities fall.",
+  watch: [
+    "DPO's implicit reward of an answer is β·log π_θ(y|x)/π_ref(y|x). The loss only asks the chosen answer's reward to beat the rejected one's.",
+    "rewards/margins and rewards/accuracies (more metrics) rise — but logps/chosen usually falls: DPO pushes the rejected answers down faster than it pulls the chosen ones up.",
+    "The second run learns online from pairs its own samples make, labelled by an annotator who flips 40 % of the labels (try the flip-rate slider): noisier labels, slower margins.",
+  ],
+  refs: [
+    { label: "DPO (Rafailov et al. 2023)", url: ARXIV("2305.18290") },
+    { label: "Smaug / DPO-Positive: chosen log-probs fall (Pal et al. 2024)", url: ARXIV("2402.13228") },
+    { label: "AlpacaFarm simulated annotators (Dubois et al. 2023)", url: ARXIV("2305.14387") },
+  ],
+  experiment: (seed = 0) => ({
+    task: "arithmetic",
+    model: "sft",
+    seed,
+    runs: [
+      run("dpo-offline", "dpo", "DPO (dataset)", { batchPairs: 16 }),
+      run("dpo-online", "dpo", "DPO online, 40 % flips", { batchPairs: 16, mode: "online", flipRate: 0.4 }),
+    ],
+    steps: 40,
+    preset: "dpo-implicit-reward",
+  }),
+  check(h) {
+    const rows = runRows(h, "dpo-offline");
+    const marginGain = tailMean(rows, "rewards/margins", 10) - headMean(rows, "rewards/margins", 5);
+    const acc = tailMean(rows, "rewards/accuracies", 10);
+    const chosenChange = tailMean(rows, "logps/chosen", 10) - headMean(rows, "logps/chosen", 5);
+    return {
+      ok: marginGain > 0 && acc > 0.5 && chosenChange < 0,
+      numbers: { margin_gain: r4(marginGain), accuracy_end: r4(acc), logps_chosen_change: r4(chosenChange) },
+      summary: "margins rise and accuracy ends above 0.5 while logps/chosen falls",
+    };
+  },
+};
+
+export const LENGTH_BIAS: Lesson = {
+  id: "length-bias",
+  title: "Length bias of the GRPO loss",
+  summary: "GRPO's per-sequence 1/|o| normalisation vs Dr. GRPO's constant: completion lengths drift apart.",
+  watch: [
+    "GRPO averages each answer's token losses over its own length |o|: a long bad answer is penalised less per token than a short bad one, a short good answer rewarded more.",
+    "Dr. GRPO divides by a constant instead (the maximum length), removing that bias.",
+    "Watch completions/mean_length (more metrics): the two runs see the same prompts and rewards, only the aggregation differs.",
+  ],
+  refs: [
+    { label: "Understanding R1-Zero-like training (Dr. GRPO, Liu et al. 2025)", url: ARXIV("2503.20783") },
+    { label: "DAPO: token-level loss (Yu et al. 2025)", url: ARXIV("2503.14476") },
+  ],
+  experiment: (seed = 0) => {
+    const base = { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0, lr: 3e-4 };
+    return {
+      task: "sentiment",
+      model: "sft",
+      seed,
+      runs: [
+        run("grpo", "grpo", "GRPO (loss_type grpo)", { ...base, lossType: "grpo" }),
+        run("dr-grpo", "grpo", "Dr. GRPO", { ...base, lossType: "dr_grpo" }),
+      ],
+      steps: 60,
+      preset: "length-bias",
+    };
+  },
+  check(h) {
+    const a = tailMean(runRows(h, "grpo"), "completions/mean_length", 10);
+    const b = tailMean(runRows(h, "dr-grpo"), "completions/mean_length", 10);
+    const start = headMean(runRows(h, "grpo"), "completions/mean_length", 5);
+    return {
+      ok: Math.abs(a - b) > 2,
+      numbers: { mean_length_start: r4(start), mean_length_grpo: r4(a), mean_length_dr_grpo: r4(b) },
+      summary: "the two aggregations end more than 2 tokens apart in mean completion length",
+    };
+  },
+};
+
+export const BON_VS_RL: Lesson = {
+  id: "bon-vs-rl",
+  title: "Best-of-n vs RL",
+  summary: "Sample n, keep the best: reward bought with KL ≤ log n − (n−1)/n, against trained policies.",
+  watch: [
+    "Best-of-n trains nothing: it samples n answers and keeps the best. Its KL from the start model is at most log n − (n−1)/n (objective/kl_bound).",
+    "Switch the x-axis to KL: each best-of-n run is one point on the reward–KL plane; the RL run traces a curve as it trains.",
+    "Best-of-n is a strong baseline for the same KL budget — RL has to beat it to be worth its cost.",
+  ],
+  refs: [
+    { label: "Gao et al. 2022 (BoN KL, over-optimisation)", url: ARXIV("2210.10760") },
+    { label: "Theoretical guarantees on BoN alignment (Beirami et al. 2024)", url: ARXIV("2401.01879") },
+  ],
+  experiment: (seed = 0) => ({
+    task: "arithmetic",
+    model: "sft",
+    seed,
+    runs: [
+      run("bon-2", "bon", "Best-of-2", { batchPrompts: 16, n: 2 }),
+      run("bon-4", "bon", "Best-of-4", { batchPrompts: 16, n: 4 }),
+      run("bon-16", "bon", "Best-of-16", { batchPrompts: 16, n: 16 }),
+      run("grpo", "grpo", "GRPO", { batchPrompts: 4, numGenerations: 8 }),
+    ],
+    steps: 30,
+    preset: "bon-vs-rl",
+  }),
+  view: { xAxis: "kl" },
+  check(h) {
+    const r = (id: string) => tailMean(runRows(h, id), "reward", 30);
+    const kl = (id: string) => tailMean(runRows(h, id), "objective/kl", 30);
+    const bound = (id: string) => tailMean(runRows(h, id), "objective/kl_bound", 1);
+    const ok =
+      r("bon-16") > r("bon-4") &&
+      r("bon-4") > r("bon-2") &&
+      ["bon-2", "bon-4", "bon-16"].every((id) => kl(id) <= bound(id) + 1e-9);
+    return {
+      ok,
+      numbers: {
+        reward_bon2: r4(r("bon-2")),
+        reward_bon4: r4(r("bon-4")),
+        reward_bon16: r4(r("bon-16")),
+        kl_bon16: r4(kl("bon-16")),
+        kl_bound_bon16: r4(bound("bon-16")),
+        reward_grpo_end: r4(tailMean(runRows(h, "grpo"), "reward", 5)),
+        kl_grpo_end: r4(tailMean(runRows(h, "grpo"), "objective/kl", 5)),
+      },
+      summary: "best-of-n reward grows with n and its KL stays within log n − (n−1)/n",
+    };
+  },
+};

@@ -1,0 +1,178 @@
+/**
+ * Lessons 1–4: the default comparison, reward over-optimisation, KL estimators and GRPO's groups. Sizes are
+ * picked so that a lesson finishes in a few minutes on a laptop GPU; the arithmetic task (16-token context)
+ * is used wherever the effect does not need free text, because its steps are several times cheaper.
+ */
+import { defaultExperiment } from "../defaults";
+import type { RunSpec } from "../protocol";
+import { allMean, headMean, movingAverage, r4, runRows, series, tailMean } from "./checks";
+import { type Lesson, run } from "./lesson";
+
+const ARXIV = (id: string) => `https://arxiv.org/abs/${id}`;
+
+export const PPO_DPO_GRPO: Lesson = {
+  id: "ppo-dpo-grpo",
+  title: "PPO vs DPO vs GRPO",
+  summary: "The three headline algorithms on the same model, prompts and seed.",
+  watch: [
+    "All three start from the same SFT model, so every curve starts at the same reward.",
+    "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward moves too.",
+    "Compare the KL each pays for its reward gain: switch the x-axis to KL.",
+  ],
+  refs: [
+    { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
+    { label: "DPO (Rafailov et al. 2023)", url: ARXIV("2305.18290") },
+    { label: "GRPO (Shao et al. 2024)", url: ARXIV("2402.03300") },
+  ],
+  experiment: (seed = 0) => ({ ...defaultExperiment(), seed, steps: 60, preset: "ppo-dpo-grpo" }),
+  check(h) {
+    const numbers: Record<string, number> = {};
+    let ok = true;
+    for (const id of ["ppo-1", "dpo-1", "grpo-1"]) {
+      const rows = runRows(h, id);
+      const gain = tailMean(rows, "reward_gold", 10) - headMean(rows, "reward_gold", 5);
+      numbers[`${id}.gold_gain`] = r4(gain);
+      if (!(gain > 0)) ok = false;
+    }
+    return { ok, numbers, summary: "every run's gold reward (last 10 steps vs first 5) rose" };
+  },
+};
+
+/** Two PPO runs on the learned proxy RM: a small KL penalty and none. */
+function overoptRuns(): RunSpec[] {
+  const base = { batchPrompts: 16, maxNewTokens: 48, lr: 3e-4, reward: "proxy" };
+  return [
+    run("ppo-b005", "ppo", "PPO β = 0.05", { ...base, beta: 0.05 }),
+    run("ppo-b0", "ppo", "PPO β = 0", { ...base, beta: 0 }),
+  ];
+}
+
+export const OVEROPTIMISATION: Lesson = {
+  id: "overoptimisation",
+  title: "Reward over-optimisation",
+  summary: "Optimise a learned reward model hard: the proxy keeps rising, the true (gold) reward does not.",
+  watch: [
+    "The runs optimise the learned proxy reward model (solid lines); the gold lexicon score (dashed) is what the proxy stands in for.",
+    "The x-axis is √KL from the start model, as in Gao et al. (2022): the further the policy moves, the more the proxy's mistakes are exploited.",
+    "Without a KL penalty (β = 0) the policy moves fastest: watch gold peak and then fall while the proxy keeps climbing.",
+  ],
+  refs: [
+    { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
+    { label: "Fine-tuning LMs from human preferences (Ziegler et al. 2019)", url: ARXIV("1909.08593") },
+  ],
+  experiment: (seed = 0) => ({
+    task: "sentiment",
+    model: "sft",
+    seed,
+    runs: overoptRuns(),
+    steps: 100,
+    preset: "overoptimisation",
+  }),
+  view: { xAxis: "sqrt_kl", klEstimator: "objective/kl_exact" },
+  check(h) {
+    const free = runRows(h, "ppo-b0");
+    const held = runRows(h, "ppo-b005");
+    const proxyGain = tailMean(free, "reward", 10) - headMean(free, "reward", 5);
+    const gold = movingAverage(series(free, "reward_gold"), 9);
+    const peak = Math.max(...gold);
+    const peakAt = gold.indexOf(peak);
+    const goldDrop = peak - gold[gold.length - 1];
+    const klFree = tailMean(free, "objective/kl_exact", 10);
+    const klHeld = tailMean(held, "objective/kl_exact", 10);
+    const ok = proxyGain > 0 && peakAt < gold.length - 5 && goldDrop > 0.02 && klHeld < klFree;
+    return {
+      ok,
+      numbers: {
+        proxy_gain: r4(proxyGain),
+        gold_peak: r4(peak),
+        gold_peak_step: peakAt + 1,
+        gold_drop_after_peak: r4(goldDrop),
+        kl_exact_beta0: r4(klFree),
+        kl_exact_beta005: r4(klHeld),
+      },
+      summary: "β = 0: proxy rises, gold peaks before the end and falls; β = 0.05 stays closer (lower KL)",
+    };
+  },
+};
+
+export const KL_ESTIMATORS: Lesson = {
+  id: "kl-estimators",
+  title: "KL estimators k1, k2, k3",
+  summary: "Three Monte-Carlo estimates of KL(π‖π_ref) and the exact value, on the same samples.",
+  watch: [
+    "Pick the estimator under the KL chart: k1 = log π/π_ref, k2 = ½(log π/π_ref)², k3 = π_ref/π − 1 − log π_ref/π, and the exact sum over the vocabulary.",
+    "k1 is unbiased but noisy: early on, when π ≈ π_ref, whole batches come out negative — a KL is never negative.",
+    "k3 is unbiased and never negative (GRPO uses it in its loss); k2 is biased but low-variance. The exact KL shows who is closer to the truth.",
+  ],
+  refs: [
+    { label: "Approximating KL divergence (Schulman 2020)", url: "http://joschu.net/blog/kl-approx.html" },
+    { label: "GRPO's k3 penalty (Shao et al. 2024)", url: ARXIV("2402.03300") },
+  ],
+  experiment: (seed = 0) => ({
+    task: "arithmetic",
+    model: "sft",
+    seed,
+    runs: [
+      run("ppo-1", "ppo", "PPO (k1 penalty)", { batchPrompts: 16 }),
+      run("grpo-1", "grpo", "GRPO (k3 in the loss)", { batchPrompts: 4, numGenerations: 8 }),
+    ],
+    steps: 40,
+    preset: "kl-estimators",
+  }),
+  check(h) {
+    const all = Object.values(h);
+    const k1 = all.flatMap((r) => series(r, "objective/kl"));
+    const k3 = all.flatMap((r) => series(r, "objective/kl_k3"));
+    const exact = all.flatMap((r) => series(r, "objective/kl_exact"));
+    const negative = k1.filter((v) => v < 0).length;
+    const ok = negative > 0 && Math.min(...k3) >= -1e-6 && Math.min(...exact) >= -1e-6;
+    return {
+      ok,
+      numbers: {
+        k1_negative_batches: negative,
+        batches: k1.length,
+        k1_min: r4(Math.min(...k1)),
+        k3_min: r4(Math.min(...k3)),
+        exact_min: r4(Math.min(...exact)),
+        mean_k1: r4(allMean(all.flat(), "objective/kl")),
+        mean_exact: r4(allMean(all.flat(), "objective/kl_exact")),
+      },
+      summary: "some k1 batch estimates are negative; k3 and the exact KL never are",
+    };
+  },
+};
+
+export const GRPO_GROUPS: Lesson = {
+  id: "grpo-groups",
+  title: "GRPO's groups",
+  summary: "Group size G and the share of groups that teach nothing (all answers scored alike).",
+  watch: [
+    "GRPO scores each answer against the other G − 1 answers to the same prompt. A group whose answers all score the same has zero advantage: no gradient.",
+    "With G = 2 on a task the model solves a third of the time, most pairs agree (both wrong, or both right): frac_reward_zero_std (more metrics) stays high. With G = 8 almost every group has a winner.",
+    "Both runs sample 32 answers per step; pause and open the group inspector to see G answers → scores → advantages.",
+  ],
+  refs: [
+    { label: "GRPO (Shao et al. 2024)", url: ARXIV("2402.03300") },
+    { label: "DAPO: dynamic sampling of zero-std groups (Yu et al. 2025)", url: ARXIV("2503.14476") },
+  ],
+  experiment: (seed = 0) => ({
+    task: "arithmetic",
+    model: "sft",
+    seed,
+    runs: [
+      run("grpo-g2", "grpo", "GRPO G = 2", { batchPrompts: 16, numGenerations: 2 }),
+      run("grpo-g8", "grpo", "GRPO G = 8", { batchPrompts: 4, numGenerations: 8 }),
+    ],
+    steps: 30,
+    preset: "grpo-groups",
+  }),
+  check(h) {
+    const g2 = allMean(runRows(h, "grpo-g2"), "frac_reward_zero_std");
+    const g8 = allMean(runRows(h, "grpo-g8"), "frac_reward_zero_std");
+    return {
+      ok: g2 > g8 + 0.2,
+      numbers: { frac_reward_zero_std_G2: r4(g2), frac_reward_zero_std_G8: r4(g8) },
+      summary: "G = 2 wastes far more groups (zero std) than G = 8",
+    };
+  },
+};
