@@ -2,7 +2,7 @@
  * Lessons 5–8: entropy collapse, DPO's implicit reward, length bias of the GRPO loss, and best-of-n against
  * RL on the reward–KL plane.
  */
-import { headMean, r4, runRows, tailMean } from "./checks";
+import { allMean, headMean, r4, runRows, tailMean } from "./checks";
 import { type Lesson, run } from "./lesson";
 
 const ARXIV = (id: string) => `https://arxiv.org/abs/${id}`;
@@ -31,7 +31,7 @@ export const ENTROPY_COLLAPSE: Lesson = {
         run("grpo-fast", "grpo", "GRPO lr 1e-3", { ...base, lr: 1e-3 }),
         run("grpo-fast-clip", "grpo", "GRPO lr 1e-3, ε_high 0.28", { ...base, lr: 1e-3, epsilonHigh: 0.28 }),
       ],
-      steps: 40,
+      steps: 30,
       preset: "entropy-collapse",
     };
   },
@@ -75,7 +75,7 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
       run("dpo-offline", "dpo", "DPO (dataset)", { batchPairs: 16 }),
       run("dpo-online", "dpo", "DPO online, 40 % flips", { batchPairs: 16, mode: "online", flipRate: 0.4 }),
     ],
-    steps: 40,
+    steps: 30,
     preset: "dpo-implicit-reward",
   }),
   check(h) {
@@ -150,16 +150,16 @@ export const BON_VS_RL: Lesson = {
     runs: [
       run("bon-2", "bon", "Best-of-2", { batchPrompts: 16, n: 2 }),
       run("bon-4", "bon", "Best-of-4", { batchPrompts: 16, n: 4 }),
-      run("bon-16", "bon", "Best-of-16", { batchPrompts: 16, n: 16 }),
+      run("bon-16", "bon", "Best-of-16", { batchPrompts: 4, n: 16 }),
       run("grpo", "grpo", "GRPO", { batchPrompts: 4, numGenerations: 8 }),
     ],
-    steps: 30,
+    steps: 12,
     preset: "bon-vs-rl",
   }),
   view: { xAxis: "kl" },
   check(h) {
-    const r = (id: string) => tailMean(runRows(h, id), "reward", 30);
-    const kl = (id: string) => tailMean(runRows(h, id), "objective/kl", 30);
+    const r = (id: string) => allMean(runRows(h, id), "reward");
+    const kl = (id: string) => allMean(runRows(h, id), "objective/kl");
     const bound = (id: string) => tailMean(runRows(h, id), "objective/kl_bound", 1);
     const ok =
       r("bon-16") > r("bon-4") &&

@@ -116,7 +116,7 @@ export const KL_ESTIMATORS: Lesson = {
       run("ppo-1", "ppo", "PPO (k1 penalty)", { batchPrompts: 16 }),
       run("grpo-1", "grpo", "GRPO (k3 in the loss)", { batchPrompts: 4, numGenerations: 8 }),
     ],
-    steps: 40,
+    steps: 20,
     preset: "kl-estimators",
   }),
   check(h) {
@@ -163,7 +163,7 @@ export const GRPO_GROUPS: Lesson = {
       run("grpo-g2", "grpo", "GRPO G = 2", { batchPrompts: 16, numGenerations: 2 }),
       run("grpo-g8", "grpo", "GRPO G = 8", { batchPrompts: 4, numGenerations: 8 }),
     ],
-    steps: 30,
+    steps: 12,
     preset: "grpo-groups",
   }),
   check(h) {
