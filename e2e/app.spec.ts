@@ -62,6 +62,16 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
   await expect(summary).toHaveText(`${count}/${count} kernels match their CPU twins.`);
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
 
+  // The performance card: the matmul throughput measured after the self-test, a plausible number for a
+  // software adapter (SwiftShader: ~0.1–20 GFLOP/s), with the software warning.
+  const gflops = page.getByTestId("perf-gflops");
+  await expect(gflops).toHaveAttribute("data-gflops", /^[0-9.e+-]+$/, { timeout: 60_000 });
+  const measured = Number(await gflops.getAttribute("data-gflops"));
+  expect(measured, "GFLOP/s").toBeGreaterThan(0.01);
+  expect(measured, "GFLOP/s").toBeLessThan(1000);
+  await expect(gflops).toContainText("GFLOP/s (256³ ×");
+  await expect(page.getByTestId("perf-software")).toBeVisible();
+
   const shot = await page.screenshot({ path: "test-results/app-shell.png", fullPage: true });
   await testInfo.attach("app-shell", { body: shot, contentType: "image/png" });
 

@@ -1,7 +1,8 @@
 /**
- * The adapter facts and the kernel self-test, folded under the lab (open by itself while there is no lab to
+ * The adapter facts, the kernel self-test and the performance card, folded under the lab (open by itself while there is no lab to
  * show). The summary line says how the self-test stands, so a failure is visible without opening it.
  */
+import { PerfCard } from "./PerfCard";
 import { SelfTestCard } from "./SelfTestCard";
 import { SystemCard } from "./SystemCard";
 import { useApp } from "./store";
@@ -29,6 +30,7 @@ export function SystemPanel({ defaultOpen }: { defaultOpen: boolean }) {
       <div className="grid">
         <SystemCard />
         <SelfTestCard />
+        <PerfCard />
       </div>
     </details>
   );

@@ -1,11 +1,13 @@
 /**
- * Start-up, outside React: acquire the GPU, wire its error hooks to the store, run the kernel self-test.
+ * Start-up, outside React: acquire the GPU, wire its error hooks to the store, run the kernel self-test, then
+ * measure the matmul throughput for the performance card.
  * Called once from main.tsx (not from an effect, so React's development double-mount cannot run it twice).
  */
 import type { GpuContext } from "../gpu/context";
 import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError, GpuUnavailableError } from "../gpu/errors";
 import { runSelfTest } from "../kernels/selftest";
+import { measureMatmulThroughput } from "../kernels/throughput";
 import { useApp } from "./store";
 
 function message(e: unknown): string {
@@ -35,6 +37,11 @@ export async function boot(): Promise<GpuContext | null> {
     app.selfTestFinished();
   } catch (e) {
     app.selfTestFinished(message(e));
+  }
+  try {
+    app.perfMeasured(await measureMatmulThroughput(ctx));
+  } catch (e) {
+    app.perfMeasured(null, message(e));
   }
   return ctx;
 }

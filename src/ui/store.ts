@@ -6,6 +6,7 @@ import { create } from "zustand";
 import type { AdapterReport } from "../gpu/device";
 import type { GpuUnavailableReason } from "../gpu/errors";
 import type { SelfTestResult } from "../kernels/selftest";
+import type { MatmulThroughput } from "../kernels/throughput";
 
 /** acquiring → ready, or → unavailable (no WebGPU at all); ready → lost when the device goes away. */
 export type GpuStatus = "acquiring" | "ready" | "unavailable" | "lost";
@@ -27,6 +28,10 @@ export interface AppState {
   results: SelfTestResult[];
   /** Why the self-test stopped early, if it did (shown in its card). */
   selfTestError: string | null;
+  /** The measured matmul throughput (performance card); null until measured. */
+  perf: MatmulThroughput | null;
+  /** Why the measurement failed, if it did. */
+  perfError: string | null;
   /** Errors shown in the banner, oldest first (device loss, GPU validation errors, uncaught exceptions). */
   errors: string[];
 
@@ -38,6 +43,7 @@ export interface AppState {
   selfTestFinished(error?: string): void;
   reportError(message: string): void;
   dismissErrors(): void;
+  perfMeasured(p: MatmulThroughput | null, error?: string): void;
 }
 
 /** The banner keeps the latest few; a kernel in a loop can raise the same error thousands of times. */
@@ -51,6 +57,8 @@ export const useApp = create<AppState>()((set) => ({
   selfTest: "waiting",
   results: [],
   selfTestError: null,
+  perf: null,
+  perfError: null,
   errors: [],
 
   gpuReady: (adapter, hasTimestamps) => set({ gpu: "ready", adapter, hasTimestamps }),
@@ -62,6 +70,7 @@ export const useApp = create<AppState>()((set) => ({
     set(error ? { selfTest: "failed", selfTestError: error } : { selfTest: "done" }),
   reportError: (message) => set((s) => ({ errors: appendError(s.errors, message) })),
   dismissErrors: () => set({ errors: [] }),
+  perfMeasured: (perf, error) => set({ perf, perfError: error ?? null }),
 }));
 
 function appendError(errors: string[], message: string): string[] {

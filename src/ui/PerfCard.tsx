@@ -1,0 +1,57 @@
+/**
+ * The performance card: what this adapter does with our kernels. The matmul throughput measured at start-up
+ * (src/kernels/throughput.ts) and, while the lab trains, each run's training throughput (its `tokens/s`
+ * metric: completion tokens per second of a whole step — sampling, scoring and the update — in the worker).
+ */
+import { useLab } from "./lab_store";
+import { useApp } from "./store";
+
+const fmt = (x: number, digits = 3) => (x >= 100 ? x.toFixed(0) : x.toPrecision(digits));
+
+export function PerfCard() {
+  const perf = useApp((s) => s.perf);
+  const perfError = useApp((s) => s.perfError);
+  const software = useApp((s) => s.adapter?.isSoftware ?? false);
+  const runs = useLab((s) => s.runs);
+  const speeds = Object.values(runs).flatMap((r) => {
+    const last = r.history.at(-1)?.metrics["tokens/s"];
+    return last !== undefined && Number.isFinite(last)
+      ? [{ id: r.spec.id, label: r.spec.label, tps: last }]
+      : [];
+  });
+  return (
+    <section className="card" aria-labelledby="perf-title" data-testid="perf-card">
+      <h2 id="perf-title">Performance</h2>
+      {software && (
+        <p className="muted" data-testid="perf-software">
+          A software adapter (the CPU emulating a GPU) runs these kernels 100–1000× slower than a real GPU:
+          expect steps in seconds to minutes, not milliseconds.
+        </p>
+      )}
+      <dl className="facts">
+        <dt>fp32 matmul</dt>
+        <dd data-testid="perf-gflops" data-gflops={perf?.gflops ?? ""}>
+          {perf
+            ? `${fmt(perf.gflops)} GFLOP/s (${perf.n}³ × ${perf.reps}, ${perf.variant} kernel, ${perf.source})`
+            : perfError
+              ? `not measured: ${perfError}`
+              : "measuring after the self-test…"}
+        </dd>
+        {speeds.map((s) => (
+          <div key={s.id} className="perf-run">
+            <dt>{s.label}</dt>
+            <dd data-testid={`perf-tps-${s.id}`} data-tps={s.tps}>
+              {fmt(s.tps)} tokens/s (training, last step)
+            </dd>
+          </div>
+        ))}
+        {speeds.length === 0 && (
+          <>
+            <dt>training</dt>
+            <dd className="muted">tokens/s of each run appear here once the lab trains</dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GpuContext } from "../../src/gpu/context";
+import { measureMatmulThroughput } from "../../src/kernels/throughput";
+import { testGpu } from "../helpers/gpu";
+
+describe("matmul throughput (performance card)", () => {
+  let ctx: GpuContext;
+  beforeAll(async () => {
+    ctx = await testGpu();
+  });
+  afterAll(() => ctx?.destroy());
+
+  it("reports GFLOP/s = 2·n³·reps / time, growing the batch until it lasts minMs or hits maxReps", async () => {
+    const t = await measureMatmulThroughput(ctx, { n: 64, minMs: 1e9, maxReps: 8 });
+    expect(t.n).toBe(64);
+    expect(t.reps).toBe(8); // minMs is never reached: 2 → 8 (capped)
+    expect(t.ms).toBeGreaterThan(0);
+    expect(t.gflops).toBeCloseTo((2 * 64 ** 3 * 8) / (t.ms * 1e6), 9);
+    expect(["timestamp-query", "wall-clock"]).toContain(t.source);
+    const quick = await measureMatmulThroughput(ctx, { n: 32, minMs: 0 });
+    expect(quick.reps).toBe(2);
+    await expect(measureMatmulThroughput(ctx, { n: 0 })).rejects.toThrow(/n must be ≥ 1/);
+  });
+});
