@@ -2,16 +2,13 @@
 import { createWriteStream, existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { shuffledPrompts } from "../../src/algorithms/run";
-import { winRate } from "../../src/algorithms/win_rate";
 import type { GpuContext } from "../../src/gpu/context";
-import { promptText } from "../../src/lab/task_rewards";
+import { compareWeights, type EvalOptions, evaluateWeights } from "../../src/lab/evaluate";
 import { readCheckpointPath } from "../../src/model/checkpoint_files";
 import { type GPTConfig, PRESETS, type PresetName, preset } from "../../src/model/config";
-import { Generator } from "../../src/model/generate";
 import { initParams, paramLayout } from "../../src/model/params";
 import { GptWeights } from "../../src/model/weights";
-import { completionText, loadTask, TASK_IDS, type Task, type TaskId } from "../../src/tasks";
+import { loadTask, TASK_IDS, type Task, type TaskId } from "../../src/tasks";
 import { readTokenizerFile } from "../../src/tokenizer/node";
 import type { Tokenizer } from "../../src/tokenizer/tokenizer";
 import { Rng } from "../../src/util/rng";
@@ -82,50 +79,20 @@ export function writeRunLog(path: string | null) {
   };
 }
 
-/** Sample `samples` completions for `prompts` held-out prompts and run the task's evaluation. */
+/** Sample `samples` completions for `prompts` held-out prompts and run the task's evaluation (src/lab/evaluate.ts). */
 export async function evaluateModel(
   ctx: GpuContext,
   task: Task,
   tok: Tokenizer,
   start: StartModel,
-  o: { prompts: number; samples: number; temperature: number; seed: number },
+  o: EvalOptions,
 ) {
   const w = new GptWeights(ctx, start.config, start.params);
-  const prompts = shuffledPrompts(
-    task.prompts.eval.map((p) => tok.encode(p, { bos: true })),
-    o.seed,
-  ).batch(0, Math.min(o.prompts, task.prompts.eval.length));
-  const P = Math.max(...prompts.map((p) => p.length));
-  const S = Math.min(task.generation.maxNewTokens, start.config.contextLength - P);
-  const B = prompts.length;
-  const gen = new Generator(ctx, w, B, P, S);
-  const completions: string[][] = prompts.map(() => []);
-  for (let k = 0; k < o.samples; k++) {
-    const g = await gen.generate({
-      prompts,
-      maxNewTokens: S,
-      eosId: tok.eosId,
-      padId: tok.padId,
-      temperature: o.temperature,
-      seed: o.seed + k,
-    });
-    for (let b = 0; b < B; b++)
-      completions[b].push(completionText(g.tokens.subarray(b * S, b * S + g.lengths[b]), tok).text);
+  try {
+    return { task: task.id, model: start.source, ...(await evaluateWeights(ctx, task, tok, w, o)) };
+  } finally {
+    w.destroy();
   }
-  gen.destroy();
-  w.destroy();
-  const samples = prompts.map((p, b) => ({ prompt: promptText(p, tok), completions: completions[b] }));
-  return {
-    task: task.id,
-    model: start.source,
-    prompts: B,
-    samples: o.samples,
-    temperature: o.temperature,
-    metrics: task.evaluate(samples),
-    examples: samples.slice(0, 5).map((s) => ({ prompt: s.prompt, completion: s.completions[0] })),
-    /** Gold score of every (prompt, sample), prompt-major: the win-rate comparison pairs these up. */
-    gold: samples.flatMap((s) => s.completions.map((c) => task.gold(s.prompt, c))),
-  };
 }
 
 /**
@@ -138,17 +105,14 @@ export async function compareModels(
   tok: Tokenizer,
   a: StartModel,
   b: StartModel,
-  o: { prompts: number; samples: number; temperature: number; seed: number },
+  o: EvalOptions,
 ) {
-  const ra = await evaluateModel(ctx, task, tok, a, o);
-  const rb = await evaluateModel(ctx, task, tok, b, { ...o, seed: o.seed + 7919 });
-  return {
-    task: task.id,
-    a: a.source,
-    b: b.source,
-    judge: "gold",
-    ...winRate(ra.gold, rb.gold),
-    metricsA: ra.metrics,
-    metricsB: rb.metrics,
-  };
+  const wa = new GptWeights(ctx, a.config, a.params);
+  const wb = new GptWeights(ctx, b.config, b.params);
+  try {
+    return { task: task.id, a: a.source, b: b.source, ...(await compareWeights(ctx, task, tok, wa, wb, o)) };
+  } finally {
+    wa.destroy();
+    wb.destroy();
+  }
 }

@@ -23,6 +23,7 @@
  *   setConfig(id, patch)     applies at the run's next step (the worker records a marker); before the run's
  *                            first step it rebuilds the run, so any setting may change. Rejects with the
  *                            field's message on an invalid value; the store changes only on success.
+ *   winRate(id)              the run's win rate over the start model (held-out prompts, gold scorer, 95 % CI).
  *   exportCheckpoint(id)     the run's policy as safetensors bytes.
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
@@ -37,6 +38,9 @@ import { useLab } from "../ui/lab_store";
 import type { ExperimentSpec, LabWorkerApi, RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Held-out prompts a run's win rate is measured on (a 95 % CI of about ±12 points). */
+export const WIN_RATE_PROMPTS = 64;
 
 /** Longest wait for a frame before an update is acknowledged anyway (hidden tabs paint no frames). */
 const ACK_TIMEOUT_MS = 1000;
@@ -166,6 +170,20 @@ export class LabClient {
       throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
     this.store.setStopAt(steps);
     void this.api?.setStopAt(steps);
+  }
+
+  /**
+   * Measure a run's win rate over the start model on `prompts` held-out prompts (between its steps); the
+   * store's winRates follow ("measuring", then the result or the error).
+   */
+  async winRate(runId: string, prompts = WIN_RATE_PROMPTS): Promise<void> {
+    const api = this.need();
+    this.store.setWinRate(runId, { status: "measuring" });
+    try {
+      this.store.setWinRate(runId, { status: "done", result: await api.winRate(runId, prompts) });
+    } catch (e) {
+      this.store.setWinRate(runId, { status: "error", message: message(e) });
+    }
   }
 
   async addRun(added: RunSpec): Promise<void> {

@@ -103,6 +103,22 @@ export interface RunUpdate {
   notice?: string;
 }
 
+/** A run's win rate over the start model (see LabWorkerApi.winRate). */
+export interface RunWinRate {
+  runId: string;
+  /** The run's step when it was measured. */
+  step: number;
+  winRate: number;
+  ci95: [number, number];
+  n: number;
+  wins: number;
+  ties: number;
+  losses: number;
+  /** Mean gold score of the run's and the start model's completions. */
+  goldRun: number;
+  goldStart: number;
+}
+
 export interface WorkerInfo {
   adapter: AdapterReport;
   /** e.g. "models/sentiment/sft.safetensors" or "tiny (random init, seed 0)". */
@@ -139,6 +155,11 @@ export interface LabWorkerApi {
   forkRun(runId: string, run: RunSpec): Promise<void>;
   /** Change settings of a run; applies at its next step; a marker is recorded. Rejects on an invalid value. */
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
+  /**
+   * AlpacaFarm-style win rate of the run's current policy over the start model on the task's held-out prompts
+   * (gold scorer, 95 % CI), between steps. Rejects when the run is unknown.
+   */
+  winRate(runId: string, prompts: number): Promise<RunWinRate>;
   /** The run's current policy as a safetensors checkpoint. */
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   /**

@@ -188,6 +188,11 @@ export class LabRuns implements RunFactory {
     this.checkpoints.set(runId, await r.checkpoint());
   }
 
+  /** The start model's weights on the GPU (the shared frozen reference): the baseline of a run's win rate. */
+  startWeights(): GptWeights {
+    return this.ref;
+  }
+
   /** Move to a new device (the old one is lost): the shared reference is uploaded again. */
   rebind(ctx: GpuContext): void {
     try {

@@ -4,9 +4,10 @@
  * in plain words for the lab's notice. Nothing here throws on bad input. Every check is the field tables'
  * own (validateConfig), so the URL, imports and the worker agree on what is valid.
  */
-import type { PresetId } from "./presets/ids";
+
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
 import { defaultExperiment } from "./defaults";
+import type { PresetId } from "./presets/ids";
 import type { ExperimentSpec, RunSpec, SettingValue } from "./protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "./registry";
 import {

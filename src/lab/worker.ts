@@ -12,12 +12,14 @@ import * as Comlink from "comlink";
 import type { GpuContext } from "../gpu/context";
 import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError } from "../gpu/errors";
+import { compareWeights } from "./evaluate";
 import type {
   ExperimentSpec,
   LabWorkerApi,
   RunCounters,
   RunSpec,
   RunUpdate,
+  RunWinRate,
   SettingValue,
   WorkerInfo,
 } from "./protocol";
@@ -129,6 +131,36 @@ class LabWorker implements LabWorkerApi {
 
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
     return this.sched().setConfig(runId, patch);
+  }
+
+  async winRate(runId: string, prompts: number): Promise<RunWinRate> {
+    const runs = this.runs;
+    const ctx = this.ctx;
+    if (!runs || !ctx) throw new Error("the training worker is not initialised (init() first)");
+    const { task, tokenizer } = runs.res;
+    const seed = this.spec?.seed ?? 0;
+    return this.sched().withRun(runId, async (run) => {
+      const lab = run as LabRun;
+      const c = await compareWeights(ctx, task, tokenizer, lab.env.policy, runs.startWeights(), {
+        prompts,
+        samples: 1,
+        temperature: 1,
+        seed: seed + 1,
+      });
+      const mean = (x: Record<string, number>) => x.gold_mean ?? Number.NaN;
+      return {
+        runId,
+        step: lab.run.stepsDone,
+        winRate: c.winRate,
+        ci95: c.ci95,
+        n: c.n,
+        wins: c.wins,
+        ties: c.ties,
+        losses: c.losses,
+        goldRun: mean(c.metricsA),
+        goldStart: mean(c.metricsB),
+      };
+    });
   }
 
   async exportCheckpoint(runId: string): Promise<Uint8Array> {

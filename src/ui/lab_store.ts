@@ -13,9 +13,16 @@ import type {
   RunSpec,
   RunStatus,
   RunUpdate,
+  RunWinRate,
   SampleView,
   SettingValue,
 } from "../lab/protocol";
+
+/** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
+export type WinRateState =
+  | { status: "measuring" }
+  | { status: "done"; result: RunWinRate }
+  | { status: "error"; message: string };
 
 export type XAxis = "step" | "samples" | "tokens" | "kl" | "sqrt_kl";
 export type KlEstimator = "objective/kl" | "objective/kl_k2" | "objective/kl_k3" | "objective/kl_exact";
@@ -61,6 +68,9 @@ export interface LabState {
   setSpec(spec: ExperimentSpec): void;
   /** The experiment's step limit (0 = none), keeping the runs and their progress. */
   setStopAt(steps: number): void;
+  /** Per run: its win rate over the start model, being measured, or why it failed. */
+  winRates: Record<string, WinRateState>;
+  setWinRate(runId: string, state: WinRateState | null): void;
   /** Mark the experiment as a lesson's, or (null) as free play, keeping the runs and their progress. */
   setLesson(preset: PresetId | null): void;
   setPhase(phase: LabPhase, error?: string | null): void;
@@ -113,6 +123,12 @@ export const useLab = create<LabState>()((set) => ({
     set((s) => {
       const { steps: _old, ...rest } = s.spec;
       return { spec: steps > 0 ? { ...rest, steps } : rest };
+    }),
+  winRates: {},
+  setWinRate: (runId, state) =>
+    set((s) => {
+      const { [runId]: _old, ...rest } = s.winRates;
+      return { winRates: state ? { ...rest, [runId]: state } : rest };
     }),
   setLesson: (preset) =>
     set((s) => {

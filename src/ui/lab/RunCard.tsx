@@ -12,6 +12,7 @@ import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
 import { lockReason, settingOf } from "./knobs";
+import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
 
@@ -89,6 +90,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           {run.error}
         </p>
       )}
+      <WinRate runId={runId} disabled={!canEdit} />
       <div className="knobs">{own.map(control)}</div>
       <details className="knobs-more">
         <summary>Sampling &amp; optimiser ({shared.length})</summary>

@@ -23,6 +23,7 @@ export interface LabBackend {
   forkRun(runId: string, spec: RunSpec): Promise<void>;
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   exportCheckpoint(runId: string): Promise<Uint8Array>;
+  winRate?(runId: string): Promise<void>;
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
 }
 
@@ -111,6 +112,12 @@ export const labActions = {
   /** Change settings; applies at the run's next step. Rejects with the worker's message on an invalid value. */
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
     await (await backend()).setConfig(runId, patch);
+  },
+  /** Measure a run's win rate over the start model (the store's winRates show it). */
+  winRate(runId: string): Promise<void> {
+    return backend()
+      .then((b) => (b.winRate ? b.winRate(runId) : Promise.reject(new Error("not available here"))))
+      .catch(report("Win rate"));
   },
   async exportCheckpoint(runId: string): Promise<Uint8Array> {
     return (await backend()).exportCheckpoint(runId);

@@ -1,0 +1,47 @@
+import { expect, test } from "@playwright/test";
+import LZString from "lz-string";
+import { testExperiment } from "../src/lab/defaults";
+
+/**
+ * A run's win rate over the start model (issue 8): after a step, "Win rate vs start" samples held-out prompts
+ * with the run and with the start model in the worker and shows the share won with its 95 % CI.
+ */
+function testLink(): string {
+  const { task, model, seed, runs } = testExperiment();
+  const payload = {
+    v: 1,
+    task,
+    model,
+    seed,
+    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
+  };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+test("a run's win rate over the start model shows a share with its confidence interval", async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  // At step 0 the run is the start model: nothing to compare yet.
+  await expect(page.getByTestId("winrate-button-grpo-1")).toBeDisabled();
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId("step-grpo-1")).toHaveText("1", { timeout: 180_000 });
+  await page.getByTestId("winrate-button-grpo-1").click();
+  const result = page.getByTestId("winrate-result-grpo-1");
+  await expect(result).toBeVisible({ timeout: 180_000 });
+  const num = async (attr: string) => Number(await result.getAttribute(attr));
+  const [w, lo, hi, n] = [
+    await num("data-win-rate"),
+    await num("data-ci-low"),
+    await num("data-ci-high"),
+    await num("data-n"),
+  ];
+  expect(n).toBe(64);
+  expect(w).toBeGreaterThanOrEqual(0);
+  expect(w).toBeLessThanOrEqual(1);
+  expect(lo).toBeLessThanOrEqual(w);
+  expect(hi).toBeGreaterThanOrEqual(w);
+  // The text shows the same numbers, as percentages.
+  await expect(result).toContainText(`${(100 * w).toFixed(0)} %`);
+  await expect(result).toContainText(`${n} prompts · step 1`);
+});
