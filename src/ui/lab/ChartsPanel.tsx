@@ -90,7 +90,8 @@ export function ChartsPanel() {
       <MetricChart
         id="reward"
         title={REWARD.title}
-        doc={REWARD.doc}
+        doc={`${REWARD.doc} Gold: ${GOLD.doc}`}
+        metric="reward, reward_gold"
         lines={reward}
         markers={markers}
         height="clamp(230px, 32vh, 440px)"
@@ -102,6 +103,7 @@ export function ChartsPanel() {
           title="KL(π ‖ π_ref)"
           unit={KL_UNIT}
           doc={`Per-sequence KL of the policy from the reference, batch mean. ${klInfo.name}: ${klInfo.doc}.`}
+          metric={klInfo.key}
           lines={klLines}
           markers={markers}
           height="clamp(190px, 26vh, 360px)"
@@ -112,6 +114,7 @@ export function ChartsPanel() {
           title={ENTROPY.title}
           unit={ENTROPY.unit}
           doc={ENTROPY.doc}
+          metric={ENTROPY.key}
           lines={entropy}
           markers={markers}
           height="clamp(190px, 26vh, 360px)"

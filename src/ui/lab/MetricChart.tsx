@@ -17,7 +17,9 @@ import {
 } from "recharts";
 import type { Marker, MetricPoint } from "../../lab/protocol";
 import { type KlEstimator, useLab, type XAxis as XAxisKind } from "../lab_store";
+import { Hint } from "./Hint";
 import { useInView } from "./in_view";
+import { MetricCard } from "./MetricCard";
 import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
 import { sig, tick } from "./numbers";
 import {
@@ -73,7 +75,10 @@ interface Props {
   id: string;
   title: string;
   unit?: string;
+  /** One line for a student, shown on hover and focus of the title (the glossary). */
   doc: string;
+  /** The metric's TRL name, shown in the title's card. */
+  metric?: string;
   lines: readonly ChartLine[];
   markers: readonly ChartMarkers[];
   /** Plot height: px, or any CSS length (the main charts grow with the window, for projectors). */
@@ -133,6 +138,7 @@ const ChartBody = memo(function ChartBody({
   title,
   unit,
   doc,
+  metric,
   lines,
   markers,
   height,
@@ -178,10 +184,14 @@ const ChartBody = memo(function ChartBody({
       data-x-axis={xAxis}
     >
       <figcaption className="chart-head">
-        <span className="chart-title" title={doc}>
+        <Hint
+          className="chart-title"
+          testId={`chart-title-${id}`}
+          card={<MetricCard title={title} metric={metric} doc={doc} />}
+        >
           {title}
           {unit && <span className="chart-unit"> · {unit}</span>}
-        </span>
+        </Hint>
         {extra}
       </figcaption>
       <div className="chart-plot" style={{ height }}>

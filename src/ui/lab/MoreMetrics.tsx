@@ -7,6 +7,9 @@ import { useMemo } from "react";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
 import { linesOf, markersOf, useVisibleRuns } from "./ChartsPanel";
+import { metricDoc } from "./glossary";
+import { Hint } from "./Hint";
+import { MetricCard } from "./MetricCard";
 import { MetricChart } from "./MetricChart";
 import { MORE_METRICS } from "./metric_info";
 import { sig } from "./numbers";
@@ -54,7 +57,8 @@ export function MoreMetrics() {
               id={m.key.replace(/[^a-z0-9]+/gi, "-")}
               title={m.title}
               unit={m.unit}
-              doc={`${m.doc} (${m.key})`}
+              doc={m.doc}
+              metric={m.key}
               lines={lines}
               markers={markers}
               height={140}
@@ -90,7 +94,19 @@ function LatestTable({ runs }: { runs: RunState[] }) {
           <tbody>
             {names.map((name) => (
               <tr key={name}>
-                <td className="mono">{name}</td>
+                <td className="mono">
+                  <Hint
+                    testId={`metric-name-${name}`}
+                    card={
+                      <MetricCard
+                        metric={name}
+                        doc={metricDoc(name) ?? "Reported by the algorithm; no definition yet."}
+                      />
+                    }
+                  >
+                    {name}
+                  </Hint>
+                </td>
                 {runs.map((r, i) => {
                   const v = last[i]?.metrics[name];
                   return (

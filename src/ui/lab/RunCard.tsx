@@ -5,6 +5,7 @@
  */
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
 import { ALGORITHMS } from "../../lab/registry";
+import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
@@ -52,6 +53,16 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           {run.spec.label !== algo.title && <span className="muted run-algo">{algo.title}</span>}
         </div>
         <div className="run-buttons">
+          <ExplainButton
+            algo={run.spec.algo}
+            config={run.spec.config}
+            runLabel={run.spec.label}
+            className="icon-button explain-open"
+            title={`Explain ${algo.title}: how it works, its objective, knobs and papers`}
+            testId={`explain-${runId}`}
+          >
+            ?
+          </ExplainButton>
           <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit} />
           <button
             type="button"

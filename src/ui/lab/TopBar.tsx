@@ -5,6 +5,8 @@
  */
 import { useEffect } from "react";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
+import { EXPLANATIONS } from "../explain/content";
+import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
 import { useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
@@ -136,11 +138,21 @@ export function TopBar() {
         >
           <option value="">+ Add run…</option>
           {ALGO_IDS.map((id) => (
-            <option key={id} value={id}>
+            <option key={id} value={id} title={EXPLANATIONS[id].summary}>
               {ALGORITHMS[id].title}
             </option>
           ))}
         </select>
+        <ExplainButton
+          algo={ALGO_IDS[0]}
+          onAdd={(id) => labActions.addRun(id)}
+          addDisabled={!ready}
+          className="explain-open"
+          title="What each algorithm does: explanation, objective, knobs and papers"
+          testId="explain-algorithms"
+        >
+          ? Algorithms
+        </ExplainButton>
         <LessonPicker disabled={!ready} />
         <ImportButton disabled={!ready} />
         <ShareButton disabled={!ready} />

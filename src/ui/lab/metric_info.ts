@@ -60,13 +60,13 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "policy/clipfrac_avg",
     title: "Policy clip fraction",
-    doc: "PPO: fraction of tokens where the clipped objective was active.",
+    doc: "Fraction of update tokens whose ratio ρ left the clip range [1−ε, 1+ε_high] (PPO: ε_high = ε).",
   },
   {
     key: "policy/approxkl_avg",
     title: "Approx. KL (π_old → π)",
     unit: "nats",
-    doc: "PPO: how far each update moved the policy from the sampling policy.",
+    doc: "½·mean (log ρ)² over the update's tokens: how far the update moved the policy from the one that sampled the batch.",
   },
   { key: "loss/policy_avg", title: "Policy loss", doc: "Mean policy loss of the step's updates." },
   { key: "loss/value_avg", title: "Value loss", doc: "PPO: mean clipped value-head loss." },
@@ -91,27 +91,27 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "frac_reward_zero_std",
     title: "Zero-std groups",
-    doc: "GRPO/RLOO: fraction of groups whose completions all scored the same (no learning signal).",
+    doc: "GRPO, Safe RLHF: fraction of groups whose completions all scored the same (no learning signal).",
   },
   {
     key: "rewards/margins",
-    title: "DPO margin",
-    doc: "DPO: mean implicit-reward margin, chosen minus rejected.",
+    title: "Reward margin",
+    doc: "Mean implicit-reward margin, chosen minus rejected (DPO: β·log π/π_ref; ORPO: λ·mean log-prob).",
   },
   {
     key: "rewards/accuracies",
-    title: "DPO accuracy",
-    doc: "DPO: fraction of pairs where the chosen completion has the higher implicit reward.",
+    title: "Preference accuracy",
+    doc: "DPO, ORPO: fraction of pairs where the chosen completion has the higher implicit reward.",
   },
   {
     key: "rewards/chosen",
-    title: "DPO chosen reward",
-    doc: "DPO: mean implicit reward β·log π/π_ref of the chosen completions.",
+    title: "Chosen reward",
+    doc: "Mean implicit reward of the chosen (KTO: desirable) completions: β·log π/π_ref (ORPO: λ·mean log-prob).",
   },
   {
     key: "rewards/rejected",
-    title: "DPO rejected reward",
-    doc: "DPO: mean implicit reward of the rejected completions.",
+    title: "Rejected reward",
+    doc: "Mean implicit reward of the rejected (KTO: undesirable) completions, as for the chosen ones.",
   },
   { key: "grad_norm", title: "Gradient norm", doc: "Global L2 norm of the gradient before clipping." },
   {

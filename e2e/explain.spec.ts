@@ -1,0 +1,188 @@
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import LZString from "lz-string";
+import { testExperiment } from "../src/lab/defaults";
+import { metricDoc } from "../src/ui/lab/glossary";
+import { ENTROPY } from "../src/ui/lab/metric_info";
+
+/**
+ * The explain panels (issue 7) and the metric glossary in the built app, with the test-sized experiment
+ * (PPO, DPO, GRPO on arithmetic/nano). For PPO, DPO and GRPO the run card's "?" opens a panel that names the
+ * algorithm, typesets every formula with KaTeX (no raw TeX, no "$" in its text), lists exactly the knobs the
+ * run card has (with the run's own values where they differ from the defaults) and links arXiv papers; Esc
+ * closes it and focus returns to its button. The run picker's guide adds a run of the algorithm it shows.
+ * Hovering a chart title and a row of the all-metrics table shows the metric's glossary line. Screenshot:
+ * the PPO panel at 1280×800, light theme.
+ */
+
+/** The test experiment's link (copied from e2e/lab.spec.ts: url.ts pulls in WGSL imports Node cannot load). */
+function testLink(): string {
+  const { task, model, seed, runs } = testExperiment();
+  const payload = {
+    v: 1,
+    task,
+    model,
+    seed,
+    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
+  };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+/** The knob labels a run card shows (its own knobs and the folded sampling & optimiser ones). */
+async function cardKnobLabels(page: Page, runId: string): Promise<string[]> {
+  const hints = page.getByTestId(`run-card-${runId}`).locator(`[data-testid^="hint-${runId}-"]`);
+  return (await hints.allTextContents()).map((t) => t.trim()).sort();
+}
+
+/** Every display formula fits the drawer's width at 1280×800 (no sideways scrolling to read it). */
+async function expectFormulasFit(panel: Locator) {
+  const overflow = await panel
+    .locator(".tex-display")
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+  expect(overflow).toEqual([]);
+}
+
+/** Checks shared by every panel: the title, KaTeX output without raw TeX, the knob list, the papers. */
+async function checkPanel(page: Page, panel: Locator, runId: string, title: string) {
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId("explain-title")).toHaveText(title);
+  const formulas = panel.locator("figure.explain-formula");
+  const n = await formulas.count();
+  expect(n).toBeGreaterThanOrEqual(3);
+  // Every formula typeset by KaTeX, none fell back to its source.
+  await expect(panel.locator("figure.explain-formula .katex-display")).toHaveCount(n);
+  expect(await panel.locator(".explain-body p .katex").count()).toBeGreaterThan(0); // inline math
+  await expect(panel.getByTestId("tex-error")).toHaveCount(0);
+  await expectFormulasFit(panel);
+  // The rendered text a reader sees (KaTeX keeps its TeX source only in hidden MathML annotations).
+  // biome-ignore lint/performance/useDomNodeTextContent: the visible text is the point
+  const text = await panel.innerText();
+  expect(text).not.toMatch(/\\[a-zA-Z]+/);
+  expect(text).not.toContain("$");
+  expect(text).not.toContain("\\frac");
+  // The knobs are the run card's knobs, label for label.
+  await panel.locator(".explain-knobs-more > summary").click();
+  const labels = (await panel.locator(".explain-knob-label").allTextContents()).map((t) => t.trim()).sort();
+  expect(labels).toEqual(await cardKnobLabels(page, runId));
+  // Papers: https arXiv abstract pages opening in a new tab.
+  const links = panel.locator(".explain-papers a");
+  expect(await links.count()).toBeGreaterThan(0);
+  for (const href of await links.evaluateAll((as) => as.map((a) => a.getAttribute("href"))))
+    expect(href).toMatch(/^https:\/\/(arxiv\.org\/abs\/\d{4}\.\d{4,5}|doi\.org\/10\.)/);
+  await expect(links.first()).toHaveAttribute("target", "_blank");
+  await expect(links.first()).toHaveAttribute("rel", /noopener/);
+}
+
+test("explain panels typeset their objectives, list the run's knobs and close with Esc; metrics explain themselves on hover", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(600_000);
+  const errors: Error[] = [];
+  page.on("pageerror", (e) => errors.push(e));
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  const panel = page.getByTestId("explain-panel");
+
+  // PPO, opened from the keyboard.
+  const ppoButton = page.getByTestId("explain-ppo-1");
+  await ppoButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(panel.getByTestId("explain-close")).toBeFocused();
+  await checkPanel(page, panel, "ppo-1", "PPO");
+  await expect(panel).toContainText("clip(");
+  await expect(panel).toContainText("value head");
+  // The run's own settings (testExperiment: 2 prompts, 1 epoch, lr 3e-3) next to the defaults (ε 0.2).
+  await expect(panel.getByTestId("explain-knob-value-batchPrompts")).toHaveText("this run: 2");
+  await expect(panel.getByTestId("explain-knob-value-ppoEpochs")).toHaveText("this run: 1");
+  await expect(panel.getByTestId("explain-knob-value-lr")).toHaveText("this run: 0.003");
+  await expect(panel.getByTestId("explain-knob-epsilon")).toContainText("Default 0.2");
+  await expect(panel.getByTestId("explain-knob-beta")).toContainText("Default 0.05");
+  await panel.locator(".explain-body").evaluate((el) => el.scrollTo(0, 0));
+  const shot = await page.screenshot({ path: "test-results/explain-ppo.png" });
+  await testInfo.attach("explain-ppo", { body: shot, contentType: "image/png" });
+  await panel.locator("figure.explain-formula").nth(2).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/explain-ppo-objective.png" });
+  await panel.locator(".explain-papers").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/explain-ppo-papers.png" });
+  await page.keyboard.press("Escape");
+  await expect(panel).toHaveCount(0);
+  await expect(ppoButton).toBeFocused();
+
+  // DPO, opened with the mouse, closed with its button.
+  await page.getByTestId("explain-dpo-1").click();
+  await checkPanel(page, panel, "dpo-1", "DPO");
+  await expect(panel).toContainText("preference pairs");
+  await expect(panel.getByTestId("explain-knob-value-batchPairs")).toHaveText("this run: 2");
+  await expect(panel.getByTestId("explain-knob-beta")).toContainText("Default 0.1");
+  await page.screenshot({ path: "test-results/explain-dpo.png" });
+  await panel.getByTestId("explain-close").click();
+  await expect(panel).toHaveCount(0);
+
+  // GRPO.
+  await page.getByTestId("explain-grpo-1").click();
+  await checkPanel(page, panel, "grpo-1", "GRPO");
+  await expect(panel.getByTestId("explain-knob-value-numGenerations")).toHaveText("this run: 2");
+  await expect(panel.getByTestId("explain-knob-epsilonHigh")).toContainText("Default 0.2");
+  await page.keyboard.press("Escape");
+  await expect(panel).toHaveCount(0);
+
+  // The run picker's guide: switch to KTO, add a KTO run from it.
+  await page.getByTestId("explain-algorithms").click();
+  await expect(panel.getByTestId("explain-title")).toHaveText("PPO");
+  await page.screenshot({ path: "test-results/explain-guide.png" });
+  // Every algorithm's tab typesets its formulas (KaTeX, no raw TeX, nothing wider than the drawer).
+  const tabs = panel.locator('[data-testid^="explain-tab-"]');
+  expect(await tabs.count()).toBe(
+    await page.getByTestId("add-run").locator("option[value]:not([value=''])").count(),
+  );
+  for (const tab of await tabs.all()) {
+    await tab.click();
+    await expect(panel.getByTestId("explain-title")).toHaveText((await tab.textContent()) ?? "");
+    const figures = await panel.locator("figure.explain-formula").count();
+    expect(figures).toBeGreaterThan(0);
+    await expect(panel.locator("figure.explain-formula .katex-display")).toHaveCount(figures);
+    await expect(panel.getByTestId("tex-error")).toHaveCount(0);
+    await expectFormulasFit(panel);
+    // biome-ignore lint/performance/useDomNodeTextContent: the visible text is the point
+    expect(await panel.innerText()).not.toMatch(/\\[a-zA-Z]+|\$/);
+  }
+  await panel.getByTestId("explain-tab-kto").click();
+  await expect(panel.getByTestId("explain-title")).toHaveText("KTO");
+  await panel.getByTestId("explain-add").click();
+  await expect(panel).toHaveCount(0);
+  await expect(page.getByTestId("run-card-kto-1")).toHaveAttribute("data-status", "ready");
+
+  // Glossary: a chart title's hover card is the metric's definition.
+  await page.getByTestId("chart-title-entropy").hover();
+  await expect(page.getByRole("tooltip")).toContainText(ENTROPY.doc);
+  await page.screenshot({ path: "test-results/glossary-entropy.png" });
+  await page.mouse.move(0, 0);
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
+
+  // One step, then every reported metric's name in the all-metrics table explains itself on hover and focus.
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId("step-ppo-1")).toHaveText("1", { timeout: 300_000 });
+  await expect(page.getByTestId("step-kto-1")).toHaveText("1", { timeout: 300_000 });
+  await page.getByText(/All metrics at the latest step/).click();
+  const value = page.locator('td[data-run="ppo-1"][data-metric="val/explained_variance"]');
+  expect(Number.isFinite(Number(await value.getAttribute("data-value")))).toBe(true);
+  const name = page.getByTestId("metric-name-val/explained_variance");
+  await name.hover();
+  await expect(page.getByRole("tooltip")).toContainText(metricDoc("val/explained_variance") ?? "(missing)");
+  await page.mouse.move(0, 0);
+  await page.getByTestId("metric-name-kto/desirable_fraction").focus();
+  await expect(page.getByRole("tooltip")).toContainText(metricDoc("kto/desirable_fraction") ?? "(missing)");
+  const ktoShare = Number(
+    await page
+      .locator('td[data-run="kto-1"][data-metric="kto/desirable_fraction"]')
+      .getAttribute("data-value"),
+  );
+  expect(ktoShare).toBeGreaterThanOrEqual(0);
+  expect(ktoShare).toBeLessThanOrEqual(1);
+  await page.getByTestId("metric-name-kto/desirable_fraction").blur();
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
+  // A "more metrics" chart title too.
+  await page.getByTestId("chart-title-val-explained-variance").hover();
+  await expect(page.getByRole("tooltip")).toContainText("1 = a perfect value head");
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,72 @@
+/**
+ * Opens the explain panel (./ExplainDialog.tsx, loaded on first use so KaTeX stays out of the main bundle).
+ * On a run card it explains the run's algorithm with the run's settings; next to the run picker it opens the
+ * algorithm guide with an "add a run" button.
+ */
+import "./explain_button.css";
+import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import type { SettingValue } from "../../lab/protocol";
+import type { AlgoId } from "../../lab/registry";
+
+const ExplainDialog = lazy(() => import("./ExplainDialog"));
+
+export function ExplainButton({
+  algo,
+  config,
+  runLabel,
+  onAdd,
+  addDisabled,
+  className,
+  title,
+  testId,
+  children,
+}: {
+  algo: AlgoId;
+  config?: Record<string, SettingValue>;
+  runLabel?: string;
+  onAdd?: (algo: AlgoId) => void;
+  addDisabled?: boolean;
+  className?: string;
+  /** Tooltip and accessible name. */
+  title: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className={className}
+        title={title}
+        aria-label={title}
+        aria-haspopup="dialog"
+        data-testid={testId}
+        onClick={() => setOpen(true)}
+      >
+        {children}
+      </button>
+      {open &&
+        createPortal(
+          <Suspense fallback={null}>
+            <ExplainDialog
+              algo={algo}
+              config={config}
+              runLabel={runLabel}
+              onAdd={onAdd}
+              addDisabled={addDisabled}
+              onClose={close}
+            />
+          </Suspense>,
+          document.body,
+        )}
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * Explanations of the online policy-gradient algorithms: PPO, GRPO, RLOO and REINFORCE. Formulas follow
+ * docs/algorithms.md ("PPO for language models", "GRPO … and its variants", "RLOO and REINFORCE").
+ */
+
+import { PAPERS } from "./papers";
+import type { Explanation } from "./types";
+
+const t = String.raw;
+
+export const PPO: Explanation = {
+  algo: "ppo",
+  summary: t`Reinforcement learning with a value head, a per-token KL penalty and a clipped update.`,
+  paragraphs: [
+    t`PPO treats every generated token as an action and the reward source's score $R(x, y)$ as a reward that arrives at the last token. Each token also pays a KL penalty $-\beta k_t$ for drifting from the reference model $\pi_{\text{ref}}$ (the SFT checkpoint), so reward can only be gained by staying close to what the model already knew.`,
+    t`A value head predicts, at each position, the reward still to come; GAE turns the rewards and those predictions into per-token advantages $A_t$: how much better the token turned out than expected. The update is a weighted likelihood step (push up tokens with $A_t > 0$, push down those with $A_t < 0$), with the probability ratio $\rho_t$ clipped to $[1-\varepsilon, 1+\varepsilon]$ so that several epochs on one batch cannot move the policy too far.`,
+  ],
+  needs: [
+    t`a scalar reward per completion`,
+    t`the reference model $\pi_{\text{ref}}$ (KL penalty)`,
+    t`a value head (here on the policy's own transformer)`,
+  ],
+  formulas: [
+    {
+      label: "Per-token reward",
+      tex: t`r_t = -\beta\, k_t + [t = T]\, R(x, y)`,
+      note: t`$k_t$ is the chosen KL estimator (default $k_1 = \log\pi_\theta(y_t) - \log\pi_{\text{ref}}(y_t)$); $T$ is the last completion token.`,
+    },
+    {
+      label: "GAE advantages and returns",
+      tex: t`\delta_t = r_t + \gamma V_{t+1} - V_t, \qquad A_t = \delta_t + \gamma\lambda\, A_{t+1}, \qquad G_t = A_t + V_t`,
+      note: t`$V_{T+1} = 0$; defaults $\gamma = 1$, $\lambda = 0.95$; advantages are whitened over the batch.`,
+    },
+    {
+      label: "Clipped policy loss",
+      tex: t`\begin{gathered} L_{\text{pg}} = -\operatorname{mean}_t \min\!\big(\rho_t A_t,\ \operatorname{clip}(\rho_t, 1-\varepsilon, 1+\varepsilon)\, A_t\big) \\[0.35em] \rho_t = \exp\!\big(\log\pi_\theta(y_t) - \log\pi_{\text{old}}(y_t)\big) \end{gathered}`,
+      note: t`$\pi_{\text{old}}$ is the policy that sampled the batch; $\varepsilon = 0.2$.`,
+    },
+    {
+      label: "Clipped value loss",
+      tex: t`\begin{gathered} V^c = V_{\text{old}} + \operatorname{clip}(V - V_{\text{old}}, -\varepsilon_v, \varepsilon_v) \\[0.35em] L_v = \tfrac{1}{2}\operatorname{mean}_t \max\!\big((V - G)^2, (V^c - G)^2\big) \end{gathered}`,
+    },
+    {
+      label: "Total loss",
+      tex: t`L = L_{\text{pg}} + c_v L_v - c_H \operatorname{mean}_t H_t`,
+      note: t`$c_v = 0.1$; the entropy bonus $c_H$ is 0 by default.`,
+    },
+    {
+      label: "Adaptive KL controller (optional)",
+      tex: t`\beta \leftarrow \beta \cdot \Big(1 + \operatorname{clip}\!\big(\mathrm{KL}/\mathrm{KL}_{\text{target}} - 1,\ -0.2,\ 0.2\big)\cdot n/\text{horizon}\Big)`,
+      note: t`After each batch of $n$ samples; off by default.`,
+    },
+  ],
+  papers: [PAPERS.ppo, PAPERS.gae, PAPERS.ziegler, PAPERS.instructgpt, PAPERS.nPlus],
+};
+
+export const GRPO: Explanation = {
+  algo: "grpo",
+  summary: t`PPO without a value model: each completion is scored against the other completions of its prompt.`,
+  paragraphs: [
+    t`GRPO drops PPO's value model. For each prompt it samples a group of $G$ completions and judges each against its siblings: the advantage is the score minus the group's mean, divided by the group's standard deviation, and every token of the completion shares it.`,
+    t`The update uses PPO's clipped ratio and puts the KL to the reference ($k_3$ estimator, weight $\beta$) directly in the loss instead of the reward. A group whose completions all score the same carries no signal (watch the zero-std groups metric), and the way token losses are averaged (loss type) decides whether long or short answers are favoured.`,
+  ],
+  needs: [
+    t`a scalar reward per completion`,
+    t`groups of $G \ge 2$ completions per prompt`,
+    t`the reference model $\pi_{\text{ref}}$ while $\beta > 0$`,
+  ],
+  formulas: [
+    {
+      label: "Group-relative advantage (every token of completion i)",
+      tex: t`A_i = \frac{R_i - \operatorname{mean}(R)}{\operatorname{std}(R) + 10^{-4}}`,
+      note: t`std is the sample std of the group (divisor $G-1$); scale = batch uses the batch's std, none skips the division (Dr. GRPO).`,
+    },
+    {
+      label: "Per-token objective (maximised)",
+      tex: t`\begin{gathered} \min\!\big(\rho\, A_i,\ \operatorname{clip}(\rho, 1-\varepsilon, 1+\varepsilon_{\text{high}})\, A_i\big) - \beta\, k_3 \\[0.35em] \rho = \exp(\log\pi_\theta - \log\pi_{\text{old}}) \end{gathered}`,
+      note: t`$\varepsilon = 0.2$, $\varepsilon_{\text{high}} = \varepsilon$ (DAPO's clip-higher uses 0.28), $\beta = 0.04$; $\beta = 0$ switches the reference model off.`,
+    },
+    {
+      label: "KL estimator k3",
+      tex: t`\begin{gathered} k_3 = (r_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad r_t = e^{\ell_t} \end{gathered}`,
+      note: t`Unbiased and never negative per token.`,
+    },
+    {
+      label: "Aggregation of the per-token losses (loss type)",
+      tex: t`\begin{aligned} \texttt{grpo}&:\ \frac{1}{G}\sum_i \frac{1}{|y_i|}\sum_t \mathcal{L}_{i,t} \\[0.35em] \texttt{dapo}&:\ \sum_{i,t} \mathcal{L}_{i,t} \Big/ \sum_i |y_i| \\[0.35em] \texttt{dr\_grpo}&:\ \sum_{i,t} \mathcal{L}_{i,t} \Big/ \big(G \cdot L_{\max}\big) \end{aligned}`,
+      note: t`$\mathcal{L}_{i,t}$ is token $t$'s loss in completion $i$, $G$ the number of completions averaged (the batch, as TRL) and $L_{\max}$ the max new tokens. Per-sequence averaging (grpo) lets long wrong answers off lightly: the source of a length bias.`,
+    },
+  ],
+  papers: [PAPERS.deepseekmath, PAPERS.dapo, PAPERS.drGrpo, PAPERS.ppo],
+};
+
+export const RLOO: Explanation = {
+  algo: "rloo",
+  summary: t`REINFORCE on whole completions, each compared with the mean score of the other completions of its prompt.`,
+  paragraphs: [
+    t`RLOO (REINFORCE leave-one-out) treats a whole completion as one action and uses the plain policy gradient: raise the log-probability of completions that scored better than expected, lower it for the others. The expectation comes for free: with $G$ completions per prompt, each one's baseline is the mean score of the other $G-1$, which keeps the gradient unbiased and much less noisy.`,
+    t`The KL to the reference ($k_1$ summed over the completion) is subtracted from the score first. There is no value model and, with one update per batch, no clipping: it is a supervised step on the model's own samples, each weighted by its advantage $A_i$.`,
+  ],
+  needs: [
+    t`a scalar reward per completion`,
+    t`$G \ge 2$ completions per prompt`,
+    t`the reference model $\pi_{\text{ref}}$ (KL in the score)`,
+  ],
+  formulas: [
+    {
+      label: "KL-penalised score",
+      tex: t`R_i \leftarrow R_i - \beta \sum_t k_{1,t}`,
+    },
+    {
+      label: "Leave-one-out advantage",
+      tex: t`A_i = R_i - \frac{1}{G-1}\sum_{j \ne i} R_j`,
+    },
+    {
+      label: "Loss",
+      tex: t`L = -A_i \sum_t \log\pi_\theta(y_t)`,
+      note: t`Averaged over the batch's completions; with $\mu > 1$ updates per batch the clipped surrogate replaces it.`,
+    },
+  ],
+  papers: [PAPERS.rloo, PAPERS.williams],
+};
+
+export const REINFORCE: Explanation = {
+  algo: "reinforce",
+  summary: t`The original policy gradient: push up each sample's log-probability by how much its score beat a running baseline.`,
+  paragraphs: [
+    t`REINFORCE samples one completion per prompt, scores it, and raises its log-probability in proportion to how much the score beat a baseline $b$. Think of supervised fine-tuning on the model's own samples, each weighted by its advantage $A_i$; a negative weight pushes probability away.`,
+    t`The baseline here is a moving average of earlier batches' mean scores: subtracting it leaves the expected gradient unchanged but makes it far less noisy. An optional KL penalty $\beta$ (off by default) subtracts the summed $k_1$ KL to the reference from the score.`,
+  ],
+  needs: [
+    t`a scalar reward per completion`,
+    t`the reference model $\pi_{\text{ref}}$ only for the KL charts, or the penalty when $\beta > 0$`,
+  ],
+  formulas: [
+    {
+      label: "Advantage",
+      tex: t`A_i = R_i - b`,
+      note: t`With $\beta > 0$ the score is first penalised as RLOO's: $R_i \leftarrow R_i - \beta \sum_t k_{1,t}$.`,
+    },
+    {
+      label: "Moving-average baseline (from earlier batches only)",
+      tex: t`m \leftarrow \alpha\, m + (1-\alpha)\operatorname{mean}(R), \qquad b = \frac{m}{1 - \alpha^k}`,
+      note: t`$k$ batches seen, bias-corrected as in Adam; $b = 0$ for the first batch, $\alpha = 0.9$.`,
+    },
+    {
+      label: "Loss",
+      tex: t`L = -A_i \sum_t \log\pi_\theta(y_t)`,
+    },
+  ],
+  papers: [PAPERS.williams, PAPERS.rloo],
+};

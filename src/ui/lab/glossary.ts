@@ -1,0 +1,60 @@
+/**
+ * The metric glossary: one line for every metric a run can report (TRL names), shown on hover and focus of a
+ * chart's title and of each row of the "all metrics" table. The charted metrics' lines live with their chart
+ * info (./metric_info.ts); the rest (counters, loss parts, algorithm state) are defined here.
+ */
+import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, MORE_METRICS, REWARD } from "./metric_info";
+
+/** Metrics reported by some algorithm but not charted on their own. */
+const REPORTED: Record<string, string> = {
+  samples: "Completions sampled this step (the Samples x-axis adds them up).",
+  tokens: "Completion tokens sampled this step (the Tokens x-axis adds them up).",
+  lr: "AdamW learning rate used this step.",
+  step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
+  loss: "The step's training loss (DPO, KTO, ORPO): the mean over its pairs or examples.",
+  kl: "Mean per-token KL to the reference during the update (k3, nats); KTO: the reference point z₀, the batch's KL estimate.",
+  "val/ratio":
+    "Mean probability ratio ρ = π_θ/π_old over the update's tokens (1 on a freshly sampled batch).",
+  "val/ratio_first":
+    "PPO: mean ratio ρ in the first minibatch of the first epoch; 1 means log-probs match between sampling and training.",
+  "objective/kl_bound":
+    "Best-of-n: the usual KL formula log n − (n−1)/n, an upper bound on the true KL (nats).",
+  "objective/non_score_reward": "PPO: batch mean of the KL penalty −β·Σ_t k_t added to the score.",
+  "objective/rlhf_reward": "PPO: batch mean of score + KL penalty, R − β·Σ_t k_t: what PPO maximises.",
+  "objective/scores": "PPO: batch mean of the scores R before the KL penalty.",
+  "objective/score": "Safe RLHF: mean penalised score R − λ·c the policy is trained on.",
+  "reward/all_samples": "Best-of-n: mean reward of all n samples, before the best one is picked.",
+  "completions/min_length": "Shortest completion of the step, EOS included (tokens).",
+  "completions/max_length": "Longest completion of the step, EOS included (tokens).",
+  "logps/chosen": "DPO: mean sequence log-prob log π_θ(y_w) of the chosen completions (nats).",
+  "logps/rejected": "DPO: mean sequence log-prob log π_θ(y_l) of the rejected completions (nats).",
+  nll_loss: "ORPO: the SFT term, mean token cross-entropy of the chosen completions.",
+  log_odds_ratio: "ORPO: mean log σ(log odds(y_w) − log odds(y_l)); ≤ 0, near 0 when chosen is far likelier.",
+  log_odds_chosen:
+    "ORPO: mean log odds(y_w) − log odds(y_l); positive when the chosen completion is likelier.",
+  "kto/desirable_fraction": "KTO: share of the step's examples labelled desirable.",
+  "ei/kept_fraction": "Expert iteration: share of the sampled completions kept for fine-tuning.",
+  "ei/kept_reward": "Expert iteration: mean reward of the kept completions.",
+  "safe/lambda": "Safe RLHF: the Lagrange multiplier λ used this step (the price of one unit of cost).",
+  "safe/cost": "Safe RLHF: mean cost c of the step's completions (here: length in tokens).",
+  "safe/cost_limit": "Safe RLHF: the cost limit d the multiplier enforces on average.",
+  baseline: "REINFORCE: the moving-average baseline b subtracted from the scores.",
+  "annotator/flipped": "Share of this step's preference labels the simulated annotator flipped.",
+};
+
+function build(): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const info of [REWARD, GOLD, ENTROPY, ...MORE_METRICS]) m.set(info.key, info.doc);
+  for (const k of KL_ESTIMATORS)
+    m.set(k.key, `Sequence KL(π ‖ π_ref), batch mean (${KL_UNIT}), estimator ${k.name}: ${k.doc}.`);
+  for (const [k, doc] of Object.entries(REPORTED)) if (!m.has(k)) m.set(k, doc);
+  return m;
+}
+
+/** Metric key (TRL name) → its one-line definition. */
+export const GLOSSARY: ReadonlyMap<string, string> = build();
+
+/** The definition of a metric, or undefined for a key the glossary does not know. */
+export function metricDoc(key: string): string | undefined {
+  return GLOSSARY.get(key);
+}

@@ -1,0 +1,82 @@
+/**
+ * The metric glossary (src/ui/lab/glossary.ts) covers every metric the UI can show: it runs one step of every
+ * registry algorithm on the nano model (GPU: Dawn, SwiftShader without a GPU), once with its defaults and once
+ * per other option of each of its enum and boolean fields, and checks that every metric name any of those
+ * steps reported has a one-line definition. The charts' own metric lists must be covered too.
+ */
+import { describe, expect, it } from "vitest";
+import type { PreferenceSource } from "../../src/algorithms/dpo";
+import type { ConfigValues } from "../../src/algorithms/fields";
+import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
+import { GLOSSARY, metricDoc } from "../../src/ui/lab/glossary";
+import { ENTROPY, GOLD, KL_ESTIMATORS, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
+import { nanoEnv } from "../helpers/nano_env";
+
+/** Test-sized settings, applied where an algorithm has the field. */
+const SMALL: ConfigValues = {
+  batchPrompts: 2,
+  batchPairs: 2,
+  maxNewTokens: 4,
+  numGenerations: 2,
+  k: 2,
+  n: 2,
+  ppoEpochs: 1,
+};
+
+/** A fixed offline preference set for DPO's offline mode (tokens of the nano vocabulary, EOS = 0). */
+const PREFS: PreferenceSource = {
+  size: 2,
+  maxPrompt: 2,
+  maxCompletion: 3,
+  batch: (_step, n) => {
+    const pairs = [
+      { prompt: [3, 4], chosen: [7, 7, 0], rejected: [5, 0] },
+      { prompt: [9], chosen: [7, 0], rejected: [2, 6, 0] },
+    ];
+    const ids = Array.from({ length: n }, (_, i) => i % pairs.length);
+    return { pairs: ids.map((i) => pairs[i]), ids };
+  },
+};
+
+/** The defaults, plus one variant per other option of each enum field and the flip of each bool field. */
+function variants(id: (typeof ALGO_IDS)[number]): ConfigValues[] {
+  const fields = ALGORITHMS[id].fields;
+  const base = Object.fromEntries(Object.entries(SMALL).filter(([k]) => fields.some((f) => f.key === k)));
+  const out: ConfigValues[] = [base];
+  for (const f of fields) {
+    if (f.kind === "enum") for (const o of f.options) if (o !== f.default) out.push({ ...base, [f.key]: o });
+    if (f.kind === "bool") out.push({ ...base, [f.key]: !f.default });
+  }
+  return out;
+}
+
+describe("metric glossary", () => {
+  it("has a one-line definition for every metric the charts list", () => {
+    const keys = [REWARD, GOLD, ENTROPY, ...MORE_METRICS]
+      .map((m) => m.key)
+      .concat(KL_ESTIMATORS.map((k) => k.key));
+    for (const k of keys) expect(metricDoc(k), k).toBeTruthy();
+    for (const [k, doc] of GLOSSARY) {
+      expect(doc, k).not.toMatch(/\n/);
+      expect(doc.length, k).toBeGreaterThan(15);
+      expect(doc.length, k).toBeLessThanOrEqual(180);
+    }
+  });
+
+  it("has a definition for every metric every algorithm reports, in every mode", async () => {
+    const missing = new Set<string>();
+    let reported = 0;
+    for (const id of ALGO_IDS)
+      for (const config of variants(id)) {
+        const env = await nanoEnv(3);
+        const run = ALGORITHMS[id].create(env, config, PREFS);
+        const { metrics } = await run.step();
+        run.destroy();
+        reported += Object.keys(metrics).length;
+        for (const k of Object.keys(metrics))
+          if (!metricDoc(k)) missing.add(`${k} (${id} ${JSON.stringify(config)})`);
+      }
+    expect(reported).toBeGreaterThan(100);
+    expect([...missing]).toEqual([]);
+  });
+});
