@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
@@ -44,4 +45,27 @@ test("a run's win rate over the start model shows a share with its confidence in
   // The text shows the same numbers, as percentages.
   await expect(result).toContainText(`${(100 * w).toFixed(0)} %`);
   await expect(result).toContainText(`${n} prompts · step 1`);
+});
+
+test("a run's policy exports as ONNX from its menu", async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId("step-ppo-1")).toHaveText("1", { timeout: 180_000 });
+  await page.getByTestId("export-ppo-1").click();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("export-ppo-1-onnx").click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("ppo-arithmetic-step1.onnx");
+  const bytes = await readFile((await download.path()) ?? "");
+  const text = bytes.toString("latin1");
+  // An ONNX ModelProto of the nano policy: its graph name, the output, the metadata, and the weights
+  // (nano: ~25k parameters, 4 bytes each, the tied embedding stored twice).
+  expect(text).toContain("rlhf_playground_policy");
+  expect(text).toContain("logits");
+  expect(text).toContain("max_length");
+  expect(bytes.length).toBeGreaterThan(50_000);
+  await expect(page.getByTestId("lab-notice")).toHaveCount(0);
 });

@@ -25,6 +25,7 @@
  *                            field's message on an invalid value; the store changes only on success.
  *   winRate(id)              the run's win rate over the start model (held-out prompts, gold scorer, 95 % CI).
  *   exportCheckpoint(id)     the run's policy as safetensors bytes.
+ *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
  *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()) for the
@@ -231,6 +232,10 @@ export class LabClient {
 
   exportCheckpoint(runId: string): Promise<Uint8Array> {
     return this.need().exportCheckpoint(runId);
+  }
+
+  exportPolicyOnnx(runId: string): Promise<Uint8Array> {
+    return this.need().exportPolicyOnnx(runId);
   }
 
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {

@@ -160,6 +160,8 @@ export interface LabWorkerApi {
    * (gold scorer, 95 % CI), between steps. Rejects when the run is unknown.
    */
   winRate(runId: string, prompts: number): Promise<RunWinRate>;
+  /** The run's current policy as an ONNX model (input_ids, attention_mask → logits [B, T, V]). */
+  exportPolicyOnnx(runId: string): Promise<Uint8Array>;
   /** The run's current policy as a safetensors checkpoint. */
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   /**

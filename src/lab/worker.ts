@@ -12,6 +12,7 @@ import * as Comlink from "comlink";
 import type { GpuContext } from "../gpu/context";
 import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError } from "../gpu/errors";
+import { exportPolicyOnnx } from "../onnx/policy_export";
 import { compareWeights } from "./evaluate";
 import type {
   ExperimentSpec,
@@ -166,6 +167,23 @@ class LabWorker implements LabWorkerApi {
   async exportCheckpoint(runId: string): Promise<Uint8Array> {
     const seed = this.spec?.seed ?? 0;
     const bytes = await this.sched().withRun(runId, (run, spec) => (run as LabRun).safetensors(spec, seed));
+    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+  }
+
+  async exportPolicyOnnx(runId: string): Promise<Uint8Array> {
+    const res = this.runs?.res;
+    const bytes = await this.sched().withRun(runId, async (run, spec) => {
+      const lab = run as LabRun;
+      return exportPolicyOnnx(lab.env.policy.config, await lab.env.policy.download(), {
+        tokenizer: res?.start.tokenizerRef,
+        metadata: {
+          task: res?.task.id ?? "",
+          algo: spec.algo,
+          run: spec.label,
+          steps: String(lab.run.stepsDone),
+        },
+      });
+    });
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   }
 

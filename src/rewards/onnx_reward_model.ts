@@ -8,8 +8,8 @@
  * left half-loaded, so the lab keeps working with its other reward sources.
  */
 import * as ort from "onnxruntime-web";
+import { ONNX_DTYPE, onnx } from "../onnx/graph";
 import { RM_METADATA } from "./onnx_export";
-import { ONNX_DTYPE, onnx } from "./onnx_graph";
 
 /** What is wrong with a file (stable identifiers for the UI and tests). */
 export type OnnxRewardModelErrorKind =

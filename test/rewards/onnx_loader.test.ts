@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Dim, encodeModel, GraphBuilder, type OnnxDtypeName } from "../../src/rewards/onnx_graph";
+import { type Dim, encodeModel, GraphBuilder, type OnnxDtypeName } from "../../src/onnx/graph";
 import {
   loadOnnxRewardModel,
   OnnxRewardModelError,

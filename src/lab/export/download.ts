@@ -22,4 +22,5 @@ export const MIME = {
   json: "application/json",
   python: "text/x-python;charset=utf-8",
   safetensors: "application/octet-stream",
+  onnx: "application/octet-stream",
 } as const;

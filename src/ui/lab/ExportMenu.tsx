@@ -28,10 +28,10 @@ export const ExportMenu = memo(function ExportMenu(props: {
               type="button"
               title={x.hint}
               data-testid={`export-${runId}-${x.kind}`}
-              disabled={disabled && x.kind === "checkpoint"}
+              disabled={disabled && (x.kind === "checkpoint" || x.kind === "onnx")}
               onClick={() => {
                 if (menu.current) menu.current.open = false;
-                exportRun(runId, x.kind, labActions.exportCheckpoint);
+                exportRun(runId, x.kind, labActions);
               }}
             >
               {x.label}

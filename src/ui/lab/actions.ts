@@ -23,6 +23,7 @@ export interface LabBackend {
   forkRun(runId: string, spec: RunSpec): Promise<void>;
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   exportCheckpoint(runId: string): Promise<Uint8Array>;
+  exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
   winRate?(runId: string): Promise<void>;
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
 }
@@ -121,6 +122,12 @@ export const labActions = {
   },
   async exportCheckpoint(runId: string): Promise<Uint8Array> {
     return (await backend()).exportCheckpoint(runId);
+  },
+  /** The run's policy as ONNX bytes (built in the worker). */
+  async exportPolicyOnnx(runId: string): Promise<Uint8Array> {
+    const b = await backend();
+    if (!b.exportPolicyOnnx) throw new Error("ONNX export is not available here");
+    return b.exportPolicyOnnx(runId);
   },
   /** Resume a run from saved weights (IndexedDB, an imported checkpoint). */
   async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {

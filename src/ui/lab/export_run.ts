@@ -1,6 +1,6 @@
 /**
  * The export menu's actions: a run of the lab store as a file download — metrics (CSV, JSON), config (JSON),
- * checkpoint (safetensors, from the worker) and TRL script (Python). File names say what and when:
+ * checkpoint (safetensors, from the worker), the policy as ONNX (from the worker) and TRL script (Python). File names say what and when:
  * "<label>-<task>-step<N>.<ext>". A failure lands in the lab's notice.
  */
 import { runConfigJson } from "../../lab/export/config";
@@ -10,7 +10,7 @@ import { runFileJson } from "../../lab/export/run_file";
 import { slug, trlScript } from "../../lab/export/trl_script";
 import { useLab } from "../lab_store";
 
-export type ExportKind = "csv" | "json" | "config" | "checkpoint" | "trl";
+export type ExportKind = "csv" | "json" | "config" | "checkpoint" | "onnx" | "trl";
 
 /** What each export is called in the menu. */
 export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }[] = [
@@ -27,18 +27,25 @@ export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }
   },
   { kind: "checkpoint", label: "Checkpoint (safetensors)", hint: "the policy's current weights" },
   {
+    kind: "onnx",
+    label: "Policy (ONNX)",
+    hint: "input_ids, attention_mask → next-token logits; runs in onnxruntime",
+  },
+  {
     kind: "trl",
     label: "TRL script (Python)",
     hint: "the same run with TRL on a GPU: settings, reward, trainer",
   },
 ];
 
-/** Export a run; `exportCheckpoint` is the worker's (labActions.exportCheckpoint). */
-export async function exportRun(
-  runId: string,
-  kind: ExportKind,
-  exportCheckpoint: (runId: string) => Promise<Uint8Array>,
-): Promise<void> {
+/** The worker's exports (labActions.exportCheckpoint, labActions.exportPolicyOnnx). */
+export interface WorkerExports {
+  exportCheckpoint(runId: string): Promise<Uint8Array>;
+  exportPolicyOnnx(runId: string): Promise<Uint8Array>;
+}
+
+/** Export a run. */
+export async function exportRun(runId: string, kind: ExportKind, worker: WorkerExports): Promise<void> {
   const { spec, runs, setNotice } = useLab.getState();
   const run = runs[runId];
   if (!run) return;
@@ -52,7 +59,9 @@ export async function exportRun(
       case "config":
         return downloadBlob(runConfigJson(spec, run.spec), `${base}.config.json`, MIME.json);
       case "checkpoint":
-        return downloadBlob(await exportCheckpoint(runId), `${base}.safetensors`, MIME.safetensors);
+        return downloadBlob(await worker.exportCheckpoint(runId), `${base}.safetensors`, MIME.safetensors);
+      case "onnx":
+        return downloadBlob(await worker.exportPolicyOnnx(runId), `${base}.onnx`, MIME.onnx);
       case "trl":
         return downloadBlob(trlScript(spec, run), `${slug(run.spec.label)}_trl.py`, MIME.python);
     }
