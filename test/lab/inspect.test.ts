@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { grpoAdvantages } from "../../src/algorithms/math/grpo";
 import { clippedObjectiveGrad } from "../../src/algorithms/math/ppo";
+import type { Rollout } from "../../src/algorithms/rollout";
 import type { StepResult } from "../../src/algorithms/run";
 import { inspectView } from "../../src/lab/inspect/build";
 import { groupInspect } from "../../src/lab/inspect/groups";
@@ -104,6 +105,7 @@ describe("GRPO group view", () => {
     G: 3,
     scaleRewards: "batch" as const,
     scoreFormula: null,
+    scoreNote: null,
     prompts: [[1], [1], [1], [2], [2], [2], [3], [3], [3]],
     completions: scores.map((_, i) => [i % 5]),
     reward: scores,
@@ -294,5 +296,27 @@ describe("inspectView", () => {
     expect(bad.kind).toBe("none");
     expect(bad.kind === "none" && bad.reason).toMatch(/step 4.*chosenLogps\[0\]/);
     expect(inspectView("ppo", {}, step({}), TEXT)).toMatchObject({ kind: "none" });
+  });
+
+  it("Safe RLHF: the group view of the scores R − λ·c the step used, with this step's λ", () => {
+    const rollout = {
+      prompts: [[1], [1]],
+      completions: [[0], [0, 1, 2]],
+      reward: Float64Array.of(0, 0),
+    } as unknown as Rollout;
+    const v = inspectView(
+      "safe_rlhf",
+      { numGenerations: 2, scaleRewards: "none" },
+      step({ rollout, scores: Float64Array.of(-0.5, -1.5), metrics: { "safe/lambda": 0.5 } }),
+      TEXT,
+    );
+    expect(v.kind).toBe("groups");
+    if (v.kind !== "groups") return;
+    expect(v).toMatchObject({ rule: "grpo", G: 2, scaleRewards: "none", scoreFormula: "R − λ·c" });
+    expect(v.scoreNote).toMatch(/λ = 0\.5/);
+    expect(v.groups[0].rows.map((r) => [r.reward, r.score, r.byScale?.none])).toEqual([
+      [0, -0.5, 0.5],
+      [0, -1.5, -0.5],
+    ]);
   });
 });

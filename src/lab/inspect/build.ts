@@ -25,6 +25,23 @@ const NO_INSPECTOR: Record<string, string> = {
   orpo: "ORPO has no inspector yet.",
 };
 
+/** The score formula of a group algorithm whose score is not the reward itself, and its symbols' values. */
+function scoreText(
+  algo: string,
+  beta: number,
+  lambda: number | undefined,
+): { scoreFormula: string | null; scoreNote: string | null } {
+  const v = (x: number) => String(Number(x.toPrecision(3)));
+  if (algo === "safe_rlhf")
+    return {
+      scoreFormula: "R − λ·c",
+      scoreNote: `c = completion length (tokens), λ = ${lambda === undefined ? "?" : v(lambda)} this step`,
+    };
+  if (algo === "rloo" && beta > 0)
+    return { scoreFormula: "R − β·Σₜ k1ₜ", scoreNote: `β = ${v(beta)}, k1ₜ = log π_old − log π_ref` };
+  return { scoreFormula: null, scoreNote: null };
+}
+
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
@@ -83,12 +100,7 @@ export function inspectView(
             rule: rloo ? "rloo" : "grpo",
             G: Number(config.numGenerations),
             scaleRewards: rloo ? null : ((config.scaleRewards as "group" | "batch" | "none") ?? "group"),
-            scoreFormula:
-              algo === "safe_rlhf"
-                ? "R − λ·c (c: completion length)"
-                : rloo && beta > 0
-                  ? "R − β·Σₜ k1ₜ"
-                  : null,
+            ...scoreText(algo, beta, r.metrics["safe/lambda"]),
             prompts: ro.prompts,
             completions: ro.completions,
             reward: ro.reward,

@@ -19,6 +19,7 @@ export interface GroupInspectInput {
   /** GRPO rule: the run's own scaling. */
   scaleRewards: ScaleRewards | null;
   scoreFormula: string | null;
+  scoreNote: string | null;
   prompts: readonly (readonly number[])[];
   completions: readonly (readonly number[])[];
   /** [B] rewards R and [B] the scores the advantages use (= R unless the algorithm folds in a penalty). */
@@ -83,6 +84,7 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
     G,
     scaleRewards: x.rule === "grpo" ? x.scaleRewards : null,
     scoreFormula: x.scoreFormula,
+    scoreNote: x.scoreNote,
     batchStd: std(scores, true),
     eps: GRPO_STD_EPS,
     groups,

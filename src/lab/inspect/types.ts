@@ -86,8 +86,10 @@ export interface GroupsInspect {
   G: number;
   /** GRPO rule: the run's own scale_rewards. */
   scaleRewards: "group" | "batch" | "none" | null;
-  /** How the score is made from the reward, e.g. "R − β·Σk1" (null: the score is R). */
+  /** How the score is made from the reward, short, e.g. "R − β·Σₜ k1ₜ" (null: the score is R). */
   scoreFormula: string | null;
+  /** What the formula's symbols are, with their values this step, e.g. "β = 0.05, k1ₜ = log π_old − log π_ref". */
+  scoreNote: string | null;
   /** Sample std of all the batch's scores (`batch` scaling divides by it + eps). */
   batchStd: number;
   /** The std's ε (TRL's 1e-4). */

@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react";
 import "./lab.css";
 import "./runs.css";
 import "./charts.css";
+import { InspectPanel } from "../inspect/InspectPanel";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { ChartsPanel } from "./ChartsPanel";
@@ -57,6 +58,7 @@ export function LabView() {
         <div className="lab-main">
           <ChartsPanel />
           <SamplesPanel />
+          <InspectPanel />
           <MoreMetrics />
         </div>
       </div>
