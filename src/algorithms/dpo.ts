@@ -241,6 +241,7 @@ export class DpoRun implements AlgorithmRun {
     const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
     const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, offline?.ids ?? null);
     const m = await this.train(seq, ref);
+    const len = Array.from(seq.lengths);
     Object.assign(metrics, m.dpo.metrics, {
       loss: m.dpo.loss,
       grad_norm: m.gradNorm,
@@ -255,7 +256,28 @@ export class DpoRun implements AlgorithmRun {
       tokens: r.tokens,
     });
     checkFinite(metrics, step);
-    return { step, metrics, rollout: r };
+    const preferences = {
+      pairs: pairs.map((p, i) => ({
+        prompt: p.prompt,
+        chosen: p.chosen.slice(0, len[i]),
+        rejected: p.rejected.slice(0, len[i + B]),
+      })),
+      logps: {
+        chosenLogps: m.logps.slice(0, B),
+        rejectedLogps: m.logps.slice(B),
+        refChosenLogps: ref?.slice(0, B) ?? null,
+        refRejectedLogps: ref?.slice(B) ?? null,
+        chosenLengths: len.slice(0, B),
+        rejectedLengths: len.slice(B),
+      },
+      options: {
+        lossType: c.lossType,
+        beta: c.beta,
+        labelSmoothing: c.labelSmoothing,
+        simpoGamma: c.simpoGamma,
+      },
+    };
+    return { step, metrics, rollout: r, preferences };
   }
 
   /** Reference sequence log-probs [2B] at τ: cached per dataset pair, else one reference forward. */
@@ -280,7 +302,7 @@ export class DpoRun implements AlgorithmRun {
   private async train(
     seq: SequenceBatch,
     ref: Float32Array | null,
-  ): Promise<{ dpo: DpoLossMetrics; gradNorm: number }> {
+  ): Promise<{ dpo: DpoLossMetrics; gradNorm: number; logps: Float32Array }> {
     const c = this.config;
     const { ctx } = this.env;
     const e = this.engine;
@@ -322,8 +344,12 @@ export class DpoRun implements AlgorithmRun {
     tokenLogprobBackward(ctx, e.acts.dlogits, e.acts.logits, e.targets, this.t.dlogp, { tau, mask });
     gptBackward(ctx, w, e.acts, { tokenIndex: this.tokIndex, positionIndex: this.posIndex });
     this.opt.step({ lr: c.lr, maxGradNorm: c.maxGradNorm, weightDecay: c.weightDecay });
-    const [sums, norm] = await Promise.all([ctx.read(this.t.sums), ctx.read(this.opt.gradNorm)]);
-    return { dpo: dpoLossMetrics(sums, R / 2), gradNorm: norm[0] };
+    const [sums, norm, logps] = await Promise.all([
+      ctx.read(this.t.sums),
+      ctx.read(this.opt.gradNorm),
+      ctx.read(this.t.seqLogp),
+    ]);
+    return { dpo: dpoLossMetrics(sums, R / 2), gradNorm: norm[0], logps: logps as Float32Array };
   }
 
   destroy(): void {

@@ -19,7 +19,7 @@ import {
   type StepResult,
   stepSeed,
 } from "./run";
-import { toFull } from "./sequences";
+import { toCompletionMasked, toFull } from "./sequences";
 import { PolicyUpdater } from "./update";
 
 /** Settings every sequence-level run has (besides COMMON_FIELDS). */
@@ -74,12 +74,15 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
 
   /** Completions per prompt. */
   protected abstract groupSize(c: C): number;
-  /** One advantage per completion [B] and the metrics that go with it. */
+  /**
+   * One advantage per completion [B] and the metrics that go with it; `scores` [B]: the scores the advantages
+   * came from, when they are not the rollout's rewards as they are (StepResult.scores).
+   */
   protected abstract advantages(
     r: Rollout,
     shape: TokenShape,
     c: C,
-  ): { advantages: ArrayLike<number>; metrics: Metrics };
+  ): { advantages: ArrayLike<number>; metrics: Metrics; scores?: ArrayLike<number> };
   /** Aggregation weights [B·S] (loss = Σ w·ℓ). */
   protected abstract weights(shape: TokenShape, c: C): Float64Array;
   /** β on k3 inside the loss (GRPO), else 0; ε, ε_high and μ. */
@@ -131,10 +134,13 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     this.updater.setBatch(seq, { advantages: toFull(perToken, seq), weights: toFull(weights, seq) });
     const metrics: Metrics = { ...rolloutMetrics(r), ...adv.metrics };
     const k = this.clip(c);
+    let logpTheta: Float64Array | undefined;
     if (r.tokens > 0)
       for (let it = 0; it < k.iterations; it++) {
-        const u = await this.updater.step({ ...c, ...k, tau: c.temperature });
-        if (it === k.iterations - 1) {
+        const last = it === k.iterations - 1;
+        const u = await this.updater.step({ ...c, ...k, tau: c.temperature, readLogp: last });
+        if (last) {
+          if (u.logp) logpTheta = toCompletionMasked(u.logp, seq);
           metrics["loss/policy_avg"] = u.policy.loss;
           for (const [name, v] of Object.entries(u.policy.metrics)) if (v !== null) metrics[name] = v;
           metrics.grad_norm = u.gradNorm;
@@ -150,7 +156,15 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
       tokens: r.tokens,
     });
     checkFinite(metrics, step);
-    return { step, metrics, rollout: r, advantages: perToken };
+    return {
+      step,
+      metrics,
+      rollout: r,
+      advantages: perToken,
+      logpTheta,
+      clip: { epsLow: k.epsilon, epsHigh: k.epsilonHigh },
+      scores: Float64Array.from(adv.scores ?? r.reward),
+    };
   }
 
   destroy(): void {

@@ -24,7 +24,7 @@ import {
   type StepResult,
   stepSeed,
 } from "./run";
-import { toFull } from "./sequences";
+import { toCompletionMasked, toFull } from "./sequences";
 import { PolicyUpdater } from "./update";
 
 export const PPO_FIELDS: readonly Field[] = [
@@ -288,6 +288,8 @@ export class PpoRun implements AlgorithmRun {
     });
     const rng = new Rng(stepSeed(env.seed ^ 0x2545f491, step));
     const sums = { policy: 0, value: 0, approxkl: 0, clipfrac: 0, vclip: 0, grad: 0, n: 0 };
+    // log π_θ of each row's update in the last epoch (full layout), for the inspector's ratios.
+    const logpLast = new Float32Array(seq.B * seq.T);
     for (let epoch = 0; epoch < c.ppoEpochs; epoch++) {
       const order = Array.from({ length: B }, (_, i) => i);
       for (let i = B - 1; i > 0; i--) {
@@ -301,10 +303,13 @@ export class PpoRun implements AlgorithmRun {
         const n = mask.reduce((a, v) => a + v, 0);
         if (!n) continue;
         this.updater.setMinibatch({ mask, weights: mask.map((v) => v / n) });
+        const last = epoch === c.ppoEpochs - 1;
         const u = await this.updater.step(
-          { ...c, tau: c.temperature, epsilonHigh: c.epsilon, beta: 0 },
+          { ...c, tau: c.temperature, epsilonHigh: c.epsilon, beta: 0, readLogp: last },
           true,
         );
+        if (u.logp)
+          for (const b of rows) logpLast.set(u.logp.subarray(b * seq.T, (b + 1) * seq.T), b * seq.T);
         sums.policy += u.policy.loss;
         sums.value += u.value?.loss ?? 0;
         sums.approxkl += u.policy.metrics["policy/approxkl_avg"];
@@ -339,7 +344,14 @@ export class PpoRun implements AlgorithmRun {
       tokens: r.tokens,
     });
     checkFinite(metrics, step);
-    return { step, metrics, rollout: r, advantages };
+    return {
+      step,
+      metrics,
+      rollout: r,
+      advantages,
+      logpTheta: toCompletionMasked(logpLast, seq),
+      clip: { epsLow: c.epsilon, epsHigh: c.epsilon },
+    };
   }
 
   destroy(): void {

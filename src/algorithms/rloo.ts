@@ -82,7 +82,7 @@ export class RlooRun extends SequencePgRun<RlooConfig> {
     const scores = r.tokens
       ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, this.env.ref ? c.beta : 0)
       : r.reward;
-    return { advantages: rlooAdvantages(scores, c.numGenerations), metrics: {} };
+    return { advantages: rlooAdvantages(scores, c.numGenerations), metrics: {}, scores };
   }
 
   protected weights(shape: TokenShape): Float64Array {

@@ -6,8 +6,10 @@ import type { GpuContext } from "../gpu/context";
 import type { AdamW } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
+import type { DpoOptions, PreferenceLogps } from "./math/dpo";
 import { klPerToken, sequenceKl } from "./math/kl";
 import type { TokenShape } from "./math/masked";
+import type { PreferencePair } from "./pairs";
 import type { RewardSource } from "./reward";
 import type { Rollout } from "./rollout";
 
@@ -67,6 +69,26 @@ export interface StepResult {
   /** Per completion token [B·S] (completion layout, 0 on masked slots): the advantage the update used, when
    * the algorithm has one per token (PPO, GRPO, RLOO, REINFORCE); absent otherwise (DPO, best-of-n). */
   advantages?: Float64Array;
+  /**
+   * Per completion token [B·S] (completion layout, 0 on masked slots): log π_θ(y_t) at τ from the forward pass
+   * of the last update that trained on the token (PPO: the last epoch; GRPO/RLOO/REINFORCE: the μ-th update),
+   * so ρ_t = exp(logpTheta − rollout.logpOld) is the ratio that update's clipped surrogate saw. Absent when the
+   * algorithm has no ratio (DPO, best-of-n, …). Inspectors only.
+   */
+  logpTheta?: Float64Array;
+  /** The clip range (ε_low, ε_high) of the updates that produced {@link logpTheta}. */
+  clip?: { epsLow: number; epsHigh: number };
+  /**
+   * [B] the per-completion scores the advantages were computed from (GRPO: R; RLOO: R − β·Σ_t k1_t; Safe RLHF:
+   * R − λ·c), when the algorithm scores whole completions. Inspectors only.
+   */
+  scores?: Float64Array;
+  /**
+   * DPO: the step's preference pairs (as laid out, completions truncated to S), the sequence log-probs its
+   * loss used (policy from the GPU forward before the update; reference as uploaded) and the loss options.
+   * Inspectors only.
+   */
+  preferences?: { pairs: PreferencePair[]; logps: PreferenceLogps; options: Required<DpoOptions> };
 }
 
 /** One run of one algorithm. Changing settings between steps takes effect at the next step. */

@@ -80,6 +80,7 @@ export class SafeRlhfRun extends GrpoRun {
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
     return {
       advantages: out.advantages,
+      scores,
       metrics: {
         ...out.metrics,
         reward: r.reward.reduce((a, v) => a + v, 0) / r.reward.length,

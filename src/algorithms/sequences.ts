@@ -77,3 +77,10 @@ export function toFull(comp: ArrayLike<number>, s: SequenceBatch): Float32Array 
   for (let b = 0; b < s.B; b++) for (let j = 0; j < s.S; j++) out[b * s.T + s.P - 1 + j] = comp[b * s.S + j];
   return out;
 }
+
+/** {@link toCompletion} with the masked slots (padding, after EOS) set to 0. */
+export function toCompletionMasked(full: ArrayLike<number>, s: SequenceBatch): Float64Array {
+  const out = toCompletion(full, s);
+  for (let i = 0; i < out.length; i++) if (!s.completionMask[i]) out[i] = 0;
+  return out;
+}

@@ -46,12 +46,19 @@ export interface PolicyUpdateOptions extends AdamWConfig {
   entCoef?: number;
   /** Treat every update as on-policy: ρ ≡ 1, so dL/dlog π = −A·w exactly (SFT-style updates). Default false. */
   onPolicy?: boolean;
+  /** Also read back this update's log π_θ(y_t) [B·T] (inspectors: the ratio the clip saw). Default false. */
+  readLogp?: boolean;
 }
 
 export interface PolicyUpdateResult {
   policy: PolicyLossMetrics;
   value: ValueLossMetrics | null;
   gradNorm: number;
+  /**
+   * With `readLogp`: log π_θ(y_t) at τ from this update's forward pass (before its optimizer step), [B·T] full
+   * layout; valid on the tokens the update trained on (its minibatch), anything elsewhere.
+   */
+  logp?: Float32Array;
 }
 
 /** GPU buffers for updates on one rollout engine's batch shape. */
@@ -179,15 +186,17 @@ export class PolicyUpdater {
       valueHead: withValue,
     });
     this.opt.step(o);
-    const [sums, norm, vsums] = await Promise.all([
+    const [sums, norm, vsums, logp] = await Promise.all([
       ctx.read(this.sums),
       ctx.read(this.opt.gradNorm),
       withValue ? ctx.read(this.vsums) : Promise.resolve(null),
+      o.readLogp ? ctx.read(this.logp) : Promise.resolve(null),
     ]);
     return {
       policy: policyLossMetrics(sums, o.beta > 0),
       value: vsums ? valueLossMetrics(vsums) : null,
       gradNorm: norm[0],
+      ...(logp ? { logp: logp as Float32Array } : {}),
     };
   }
 

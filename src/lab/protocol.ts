@@ -6,8 +6,11 @@
 import type { AdapterReport } from "../gpu/device";
 import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
+import type { InspectView } from "./inspect/types";
 import type { PresetId } from "./presets/ids";
 import type { AlgoId } from "./registry";
+
+export type { InspectView } from "./inspect/types";
 
 export type SettingValue = number | string | boolean;
 
@@ -101,6 +104,8 @@ export interface RunUpdate {
   rewindTo?: number;
   /** Something the user should be told about this run (e.g. "the GPU device was lost; resumed from step 40"). */
   notice?: string;
+  /** The inspector data of the latest step (replaces the previous one), when a step was taken. */
+  inspect?: InspectView;
 }
 
 /** A run's win rate over the start model (see LabWorkerApi.winRate). */

@@ -4,6 +4,7 @@
  * RunUpdate. Plain bookkeeping: no timing, no GPU.
  */
 import type {
+  InspectView,
   Marker,
   MetricPoint,
   RunCounters,
@@ -18,6 +19,7 @@ import type { SchedRun, StepOutput } from "./sched_run";
 interface Pending {
   points: MetricPoint[];
   samples: (() => SampleView[]) | null;
+  inspect: (() => InspectView) | null;
   markers: Marker[];
   rewindTo: number | null;
   notice: string | null;
@@ -27,6 +29,7 @@ interface Pending {
 const emptyPending = (dirty: boolean): Pending => ({
   points: [],
   samples: null,
+  inspect: null,
   markers: [],
   rewindTo: null,
   notice: null,
@@ -81,6 +84,7 @@ export class RunSlot {
     this.cum.length = out.step + 1;
     this.pending.points.push({ step: out.step, samples: cum[0], tokens: cum[1], metrics: out.metrics });
     if (out.samples) this.pending.samples = out.samples;
+    if (out.inspect) this.pending.inspect = out.inspect;
     this.touch();
   }
 
@@ -140,6 +144,7 @@ export class RunSlot {
       points: p.points,
     };
     if (p.samples) u.samples = p.samples();
+    if (p.inspect) u.inspect = p.inspect();
     if (p.markers.length) u.markers = p.markers;
     if (this.error !== null) u.error = this.error;
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;

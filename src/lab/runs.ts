@@ -11,6 +11,8 @@ import { loadCheckpoint, saveCheckpoint } from "../model/checkpoint";
 import type { AdamWState } from "../model/optimizer";
 import { GptWeights } from "../model/weights";
 import { buildEnv } from "./environment";
+import { inspectView } from "./inspect/build";
+import { tokenText } from "./inspect/text";
 import type { RunSpec, SettingValue } from "./protocol";
 import { algorithm } from "./registry";
 import type { LabResources } from "./resources";
@@ -46,10 +48,12 @@ export class LabRun implements SchedRun {
     const r = await this.run.step();
     const { rollout, advantages } = r;
     const tok = this.res.tokenizer;
+    const config = { ...this.run.config };
     return {
       step: r.step,
       metrics: r.metrics,
       samples: rollout ? () => sampleViews(rollout, tok, advantages) : undefined,
+      inspect: () => inspectView(this.run.algo, config, r, tokenText(tok)),
     };
   }
 

@@ -2,7 +2,7 @@
  * What the scheduler (./scheduler.ts) needs from a run and from whoever makes runs: the worker's GPU runs
  * (./runs.ts) implement it, and so do the unit tests' fakes.
  */
-import type { RunSpec, SampleView, SettingValue } from "./protocol";
+import type { InspectView, RunSpec, SampleView, SettingValue } from "./protocol";
 
 /** What one step of a run gives the scheduler. */
 export interface StepOutput {
@@ -12,6 +12,8 @@ export interface StepOutput {
   metrics: Record<string, number>;
   /** The step's completions as views; called lazily, only for the last step before a flush. */
   samples?: () => SampleView[];
+  /** The step's inspector data (src/lab/inspect/); called lazily like `samples`. */
+  inspect?: () => InspectView;
 }
 
 /** A run as the scheduler sees it. */

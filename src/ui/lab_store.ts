@@ -8,6 +8,7 @@ import { create } from "zustand";
 import type { PresetId } from "../lab/presets/ids";
 import type {
   ExperimentSpec,
+  InspectView,
   Marker,
   MetricPoint,
   RunSpec,
@@ -36,6 +37,8 @@ export interface RunState {
   markers: Marker[];
   samples: SampleView[];
   error: string | null;
+  /** The inspector data of the latest step (src/ui/inspect/), once a step was taken. */
+  inspect?: InspectView;
 }
 
 export interface ViewSettings {
@@ -153,6 +156,7 @@ export const useLab = create<LabState>()((set) => ({
           history: u.points.length ? [...kept, ...u.points] : kept,
           markers: u.markers?.length ? [...r.markers, ...u.markers] : r.markers,
           samples: u.samples ?? r.samples,
+          inspect: u.inspect ?? r.inspect,
           error: u.error ?? (u.status === "error" ? r.error : null),
         };
       }

@@ -66,6 +66,12 @@ export interface DpoLoss {
   /** dloss/d rejectedLogps [B]. */
   dRejectedLogps: Float64Array;
   /**
+   * Per-pair implicit rewards [B] whose means are rewards/chosen and rewards/rejected (see metrics):
+   * β(logπ_θ(y) − logπ_ref(y)), per-token averaged for `ipo`, β·logπ_θ(y)/|y| for `simpo`.
+   */
+  rewardsChosen: Float64Array;
+  rewardsRejected: Float64Array;
+  /**
    * TRL's metrics, means over pairs: rewards/chosen = β(logπ_θ(y_w) − logπ_ref(y_w)) (per-token averages for
    * `ipo`; β·logπ_θ(y_w)/|y_w| for `simpo`), rewards/rejected likewise, rewards/margins = chosen − rejected,
    * rewards/accuracies = share of pairs with chosen > rejected (ties count as wrong), logps/chosen and
@@ -129,6 +135,8 @@ export function dpoLossAndGrad(inputs: PreferenceLogps, options: DpoOptions = {}
   const losses = new Float64Array(B);
   const dChosenLogps = new Float64Array(B);
   const dRejectedLogps = new Float64Array(B);
+  const rewardsChosen = new Float64Array(B);
+  const rewardsRejected = new Float64Array(B);
   const m = { rc: 0, rr: 0, acc: 0, lc: 0, lr: 0 };
   for (let b = 0; b < B; b++) {
     // cw, cl: the (per-token averaged) log-ratios, or averaged log-probs for simpo.
@@ -167,6 +175,8 @@ export function dpoLossAndGrad(inputs: PreferenceLogps, options: DpoOptions = {}
     losses[b] = loss;
     dChosenLogps[b] = dh / lw[b] / B;
     dRejectedLogps[b] = -dh / ll[b] / B;
+    rewardsChosen[b] = beta * cw;
+    rewardsRejected[b] = beta * cl;
     m.rc += beta * cw;
     m.rr += beta * cl;
     m.acc += cw > cl ? 1 : 0;
@@ -180,6 +190,8 @@ export function dpoLossAndGrad(inputs: PreferenceLogps, options: DpoOptions = {}
     losses,
     dChosenLogps,
     dRejectedLogps,
+    rewardsChosen,
+    rewardsRejected,
     metrics: {
       "rewards/chosen": m.rc / B,
       "rewards/rejected": m.rr / B,

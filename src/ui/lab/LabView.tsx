@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react";
 import "./lab.css";
 import "./runs.css";
 import "./charts.css";
+import { InspectPanel } from "../inspect/InspectPanel";
 import { useLab } from "../lab_store";
 import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
@@ -59,6 +60,7 @@ export function LabView() {
           <LessonCard />
           <ChartsPanel />
           <SamplesPanel />
+          <InspectPanel />
           <MoreMetrics />
         </div>
       </div>

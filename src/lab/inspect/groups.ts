@@ -1,0 +1,93 @@
+/**
+ * The group view of a step of a group algorithm (G completions per prompt, laid out group by group): each
+ * group's scores, their mean and sample std, and the advantages — for GRPO under all three `scale_rewards`
+ * (math/grpo.ts grpoAdvantages, called once per mode on the whole batch, as the run calls it once with its
+ * own), for RLOO the leave-one-out advantage (math/rloo.ts rlooAdvantages) and its baseline s_i − A_i.
+ */
+import { GRPO_STD_EPS, grpoAdvantages, type ScaleRewards } from "../../algorithms/math/grpo";
+import { mean, std } from "../../algorithms/math/numerics";
+import { rlooAdvantages } from "../../algorithms/math/rloo";
+import { completionString, type TokenText } from "./text";
+import { GROUP_MAX, GROUP_ROWS, type GroupRow, type GroupsInspect, type InspectGroup } from "./types";
+
+export interface GroupInspectInput {
+  step: number;
+  algo: string;
+  rule: "grpo" | "rloo";
+  /** G ≥ 2, dividing the batch. */
+  G: number;
+  /** GRPO rule: the run's own scaling. */
+  scaleRewards: ScaleRewards | null;
+  scoreFormula: string | null;
+  scoreNote: string | null;
+  prompts: readonly (readonly number[])[];
+  completions: readonly (readonly number[])[];
+  /** [B] rewards R and [B] the scores the advantages use (= R unless the algorithm folds in a penalty). */
+  reward: ArrayLike<number>;
+  scores: ArrayLike<number>;
+}
+
+/**
+ * The first groups, up to GROUP_MAX of them and GROUP_ROWS completions in all (at least one group).
+ * @throws RangeError as grpoAdvantages / rlooAdvantages (G < 2, B not a multiple of G, a non-finite score).
+ */
+export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspect {
+  const { G } = x;
+  const scores = Float64Array.from(x.scores);
+  const B = scores.length;
+  if (x.reward.length !== B || x.completions.length !== B)
+    throw new RangeError(
+      `rewards, scores and completions differ in length (${x.reward.length}, ${B}, ${x.completions.length})`,
+    );
+  const byScale =
+    x.rule === "grpo"
+      ? {
+          group: grpoAdvantages(scores, G, "group").advantages,
+          batch: grpoAdvantages(scores, G, "batch").advantages,
+          none: grpoAdvantages(scores, G, "none").advantages,
+        }
+      : null;
+  const rloo = x.rule === "rloo" ? rlooAdvantages(scores, G) : null;
+  const totalGroups = B / G;
+  const shown = Math.min(totalGroups, GROUP_MAX, Math.max(1, Math.floor(GROUP_ROWS / G)));
+  const groups: InspectGroup[] = [];
+  for (let g = 0; g < shown; g++) {
+    const from = g * G;
+    const own = scores.subarray(from, from + G);
+    const rows: GroupRow[] = [];
+    for (let i = from; i < from + G; i++) {
+      const row: GroupRow = {
+        completion: completionString(x.completions[i], text),
+        reward: x.reward[i],
+        score: scores[i],
+      };
+      if (byScale) row.byScale = { group: byScale.group[i], batch: byScale.batch[i], none: byScale.none[i] };
+      if (rloo) {
+        row.advantage = rloo[i];
+        row.baseline = scores[i] - rloo[i];
+      }
+      rows.push(row);
+    }
+    groups.push({
+      prompt: text.prompt(x.prompts[from]),
+      mean: mean(own),
+      std: std(own, true),
+      zeroStd: own.every((v) => v === own[0]),
+      rows,
+    });
+  }
+  return {
+    kind: "groups",
+    step: x.step,
+    algo: x.algo,
+    rule: x.rule,
+    G,
+    scaleRewards: x.rule === "grpo" ? x.scaleRewards : null,
+    scoreFormula: x.scoreFormula,
+    scoreNote: x.scoreNote,
+    batchStd: std(scores, true),
+    eps: GRPO_STD_EPS,
+    groups,
+    totalGroups,
+  };
+}

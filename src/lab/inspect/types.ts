@@ -1,0 +1,155 @@
+/**
+ * What the "Inspect" view shows of a run's latest step (part of the worker protocol, RunUpdate.inspect):
+ * one discriminated union per kind of algorithm, structured-clone friendly and capped in size.
+ *   tokens  PPO, REINFORCE: a per-token table (log π_old, log π_θ, ratio ρ_t, advantage Â_t, clipped, KL).
+ *   groups  GRPO, Safe RLHF, RLOO (G completions per prompt): scores → group mean/std → advantages.
+ *   pairs   DPO: chosen/rejected with their sequence log-probs, implicit rewards, margin, σ(margin), loss.
+ *   none    no inspector for this algorithm (or its data could not be built): `reason` says why.
+ * Builders: ./tokens.ts, ./groups.ts, ./pairs.ts, dispatched by ./build.ts. Symbols as in the papers; log-probs
+ * and KL in nats.
+ */
+
+/** One completion token in the PPO-style table. */
+export interface TokenRow {
+  /** The token as text (special tokens like "<eos>" as they are). */
+  text: string;
+  /** log π_old(y_t) at τ: the policy that sampled the batch (nats). */
+  logpOld: number;
+  /** log π_θ(y_t) at τ in the last update that trained on the token (nats). */
+  logp: number;
+  /** ρ_t = exp(log π_θ − log π_old). */
+  ratio: number;
+  /** Â_t, the advantage the update used. */
+  advantage: number;
+  /** The clip binds (no gradient from this token): Â > 0 and ρ > 1 + ε_high, or Â < 0 and ρ < 1 − ε_low. */
+  clipped: boolean;
+  /** Per-token KL k_t = estimator(log π_old, log π_ref) (nats), the estimator named in the view. */
+  kl: number;
+}
+
+export interface TokenCompletion {
+  prompt: string;
+  /** The run's reward R(x, y) of the whole completion. */
+  reward: number;
+  tokens: TokenRow[];
+}
+
+export interface TokensInspect {
+  kind: "tokens";
+  step: number;
+  /** Algorithm id (registry), e.g. "ppo". */
+  algo: string;
+  epsLow: number;
+  epsHigh: number;
+  /** Estimator of the KL column: "k1" = log π_old − log π_ref, "k3" = (r − 1) − log r with r = π_ref/π_old. */
+  klEstimator: "k1" | "k3";
+  /** Which update ρ comes from, in words, e.g. "the last of 4 PPO epochs". */
+  ratioFrom: string;
+  /** The first completions of the batch (at most TOKEN_COMPLETIONS). */
+  completions: TokenCompletion[];
+  /** Completions in the batch. */
+  batch: number;
+}
+
+/** One completion of a group. */
+export interface GroupRow {
+  /** The completion as text. */
+  completion: string;
+  /** R_i, the run's reward. */
+  reward: number;
+  /** The score the advantage is computed from (R_i, or R_i − β·KL for RLOO, R_i − λ·c for Safe RLHF). */
+  score: number;
+  /** GRPO rule: A_i under each `scale_rewards` (group, batch, none); the run's own is `InspectGroups.scaleRewards`. */
+  byScale?: { group: number; batch: number; none: number };
+  /** RLOO rule: the leave-one-out baseline (1/(G−1)) Σ_{j≠i} s_j and A_i = s_i − baseline. */
+  baseline?: number;
+  advantage?: number;
+}
+
+export interface InspectGroup {
+  prompt: string;
+  /** Mean and sample std (divisor G − 1) of the group's scores. */
+  mean: number;
+  std: number;
+  /** All scores equal: zero advantages, no policy-gradient signal (frac_reward_zero_std counts these). */
+  zeroStd: boolean;
+  rows: GroupRow[];
+}
+
+export interface GroupsInspect {
+  kind: "groups";
+  step: number;
+  algo: string;
+  /** "grpo": A = (s − mean)/(std + eps) with scale_rewards; "rloo": A = s − mean of the others. */
+  rule: "grpo" | "rloo";
+  /** G, completions per prompt. */
+  G: number;
+  /** GRPO rule: the run's own scale_rewards. */
+  scaleRewards: "group" | "batch" | "none" | null;
+  /** How the score is made from the reward, short, e.g. "R − β·Σₜ k1ₜ" (null: the score is R). */
+  scoreFormula: string | null;
+  /** What the formula's symbols are, with their values this step, e.g. "β = 0.05, k1ₜ = log π_old − log π_ref". */
+  scoreNote: string | null;
+  /** Sample std of all the batch's scores (`batch` scaling divides by it + eps). */
+  batchStd: number;
+  /** The std's ε (TRL's 1e-4). */
+  eps: number;
+  /** The first groups (at most GROUP_ROWS completions in all). */
+  groups: InspectGroup[];
+  /** Groups (prompts) in the batch. */
+  totalGroups: number;
+}
+
+/** One completion of a preference pair. */
+export interface PairSide {
+  text: string;
+  /** |y|, completion tokens. */
+  length: number;
+  /** log π_θ(y|x), the sum of the completion's token log-probs at τ before the update (nats). */
+  logp: number;
+  /** log π_ref(y|x) (nats); null for reference-free SimPO. */
+  logpRef: number | null;
+  /** The implicit reward the loss compares (β·(log π_θ − log π_ref) for sigmoid/hinge). */
+  reward: number;
+}
+
+export interface InspectPair {
+  prompt: string;
+  chosen: PairSide;
+  rejected: PairSide;
+  /** r_w − r_l. */
+  margin: number;
+  /** σ(margin): the implicit Bradley–Terry probability that y_w ≻ y_l. */
+  prob: number;
+  /** This pair's loss under the run's loss type. */
+  loss: number;
+}
+
+export interface PairsInspect {
+  kind: "pairs";
+  step: number;
+  algo: string;
+  lossType: "sigmoid" | "hinge" | "ipo" | "simpo";
+  beta: number;
+  labelSmoothing: number;
+  simpoGamma: number;
+  /** The first pairs (at most PAIR_ROWS). */
+  pairs: InspectPair[];
+  totalPairs: number;
+}
+
+export interface NoInspect {
+  kind: "none";
+  step: number;
+  algo: string;
+  /** Why there is nothing to inspect, in words. */
+  reason: string;
+}
+
+export type InspectView = TokensInspect | GroupsInspect | PairsInspect | NoInspect;
+
+/** Payload caps: completions in the token table, completions over all groups, pairs. */
+export const TOKEN_COMPLETIONS = 8;
+export const GROUP_ROWS = 64;
+export const GROUP_MAX = 4;
+export const PAIR_ROWS = 8;

@@ -1,0 +1,181 @@
+/**
+ * The group view of GRPO-style runs (spec "GRPO and its variants"; "RLOO and REINFORCE"): one prompt's G
+ * completions → scores → the group's mean and sample std → advantages. GRPO: A_i under all three
+ * scale_rewards (group: ÷ (σ_group + ε), batch: ÷ (σ_batch + ε), none: Dr. GRPO), the run's own highlighted;
+ * RLOO: the leave-one-out baseline and A_i = s_i − baseline. A group whose scores are all equal is flagged.
+ */
+import { useState } from "react";
+import type { GroupsInspect } from "../../lab/inspect/types";
+import { sig } from "../lab/numbers";
+import { Head, Num } from "./cells";
+
+const SCALES = ["group", "batch", "none"] as const;
+
+export function GroupTable({ view }: { view: GroupsInspect }) {
+  const [index, setIndex] = useState(0);
+  const g = view.groups[Math.min(index, view.groups.length - 1)];
+  if (!g) return <p className="muted">This step has no groups.</p>;
+  const grpo = view.rule === "grpo";
+  const s = view.scoreFormula ? "sᵢ" : "Rᵢ";
+  const scaleHead = {
+    group: {
+      sub: `(${s} − mean)/(σ + ε)`,
+      title: "scale_rewards = group: divided by the group's sample std + ε",
+    },
+    batch: {
+      sub: `(${s} − mean)/(σ_batch + ε)`,
+      title: "scale_rewards = batch: divided by the whole batch's sample std + ε",
+    },
+    none: { sub: `${s} − mean`, title: "scale_rewards = none (Dr. GRPO): no division" },
+  };
+  return (
+    <div className="inspect-body" data-testid="inspect-groups" data-g={view.G}>
+      <div className="inspect-toolbar">
+        <div className="segmented">
+          <span className="eyebrow">Prompt</span>
+          {view.groups.map((x, i) => (
+            <button
+              // biome-ignore lint/suspicious/noArrayIndexKey: groups are replaced wholesale each step
+              key={i}
+              type="button"
+              aria-pressed={i === index}
+              data-testid={`inspect-group-${i}`}
+              title={`Group ${i + 1}: ${x.prompt}`}
+              onClick={() => setIndex(i)}
+            >
+              <span className="mono">{x.prompt}</span>
+            </button>
+          ))}
+        </div>
+        <span className="muted">
+          {view.groups.length < view.totalGroups
+            ? `first ${view.groups.length} of ${view.totalGroups} prompts`
+            : `${view.totalGroups} prompt${view.totalGroups === 1 ? "" : "s"}`}{" "}
+          × G = {view.G}
+        </span>
+      </div>
+      <dl className="inspect-stats" data-testid="group-stats">
+        <div>
+          <dt>mean {s}</dt>
+          <dd className="mono" data-col="mean" data-value={g.mean}>
+            {sig(g.mean, 3)}
+          </dd>
+        </div>
+        <div title="Sample standard deviation (divisor G − 1), as TRL / torch.std">
+          <dt>σ (group, sample)</dt>
+          <dd className="mono" data-col="std" data-value={g.std}>
+            {sig(g.std, 3)}
+          </dd>
+        </div>
+        {grpo && (
+          <div title="Sample std of every score in the batch">
+            <dt>σ_batch</dt>
+            <dd className="mono" data-col="batch-std" data-value={view.batchStd}>
+              {sig(view.batchStd, 3)}
+            </dd>
+          </div>
+        )}
+        {grpo && (
+          <div>
+            <dt>ε</dt>
+            <dd className="mono" data-col="eps" data-value={view.eps}>
+              {sig(view.eps, 3)}
+            </dd>
+          </div>
+        )}
+        {view.scoreFormula && (
+          <div>
+            <dt>score</dt>
+            <dd>
+              <span className="mono">sᵢ = {view.scoreFormula}</span>
+              {view.scoreNote && <span className="muted"> · {view.scoreNote}</span>}
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>zero std</dt>
+          <dd data-testid="zero-std" data-value={g.zeroStd ? "yes" : "no"}>
+            {g.zeroStd ? (
+              <span
+                className="badge badge-warn"
+                title="All scores equal: zero advantages, no policy-gradient signal"
+              >
+                yes · no signal
+              </span>
+            ) : (
+              <span className="muted">no</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <div className="table-scroll">
+        <table className="results inspect-table" data-testid="group-table">
+          <thead>
+            <tr>
+              <Head symbol="i" title="Completion of this prompt" />
+              <Head
+                symbol="completion"
+                num={false}
+                title="The sampled completion (special tokens as they are)"
+              />
+              <Head symbol="Rᵢ" sub="reward" title="The run's reward of the completion" />
+              {view.scoreFormula && (
+                <Head symbol="sᵢ" sub={view.scoreFormula} title="The score the advantage uses" />
+              )}
+              {grpo &&
+                SCALES.map((m) => (
+                  <Head
+                    key={m}
+                    symbol={
+                      <>
+                        Aᵢ {m}
+                        {view.scaleRewards === m && <span className="inspect-own">this run</span>}
+                      </>
+                    }
+                    sub={scaleHead[m].sub}
+                    title={scaleHead[m].title}
+                    className={view.scaleRewards === m ? "is-own" : undefined}
+                  />
+                ))}
+              {!grpo && (
+                <Head
+                  symbol="bᵢ"
+                  sub="mean of the others"
+                  title="Leave-one-out baseline (1/(G−1)) Σ_{j≠i} s_j"
+                />
+              )}
+              {!grpo && <Head symbol="Aᵢ" sub="sᵢ − bᵢ" title="RLOO advantage" className="is-own" />}
+            </tr>
+          </thead>
+          <tbody>
+            {g.rows.map((r, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are replaced wholesale each step
+              <tr key={i} data-testid="group-row">
+                <td className="num muted">{i + 1}</td>
+                <td className="mono inspect-completion">{r.completion}</td>
+                <Num col="reward" value={r.reward} />
+                {view.scoreFormula && <Num col="score" value={r.score} />}
+                {grpo &&
+                  SCALES.map((m) => (
+                    <Num
+                      key={m}
+                      col={`adv-${m}`}
+                      value={r.byScale?.[m] ?? null}
+                      className={view.scaleRewards === m ? "is-own" : undefined}
+                    />
+                  ))}
+                {!grpo && <Num col="baseline" value={r.baseline ?? null} />}
+                {!grpo && <Num col="advantage" value={r.advantage ?? null} className="is-own" />}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="inspect-note muted">
+        {grpo
+          ? `Every token of completion i gets Aᵢ. The highlighted column (scale_rewards = ${view.scaleRewards}) is the one this run trains on; the others show what the alternatives would give.`
+          : "Every token of completion i gets Aᵢ; the baseline of each completion is the mean score of the other G − 1."}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * "Inspect": the latest step of one run, taken apart, while the lab is paused (after Pause or Step). PPO and
+ * REINFORCE: a token table (ratio, advantage, clipping, KL); GRPO, Safe RLHF and RLOO: one prompt's group of
+ * completions, scores and advantages; DPO: chosen/rejected pairs with implicit rewards, margin and loss. The
+ * numbers come from the worker (src/lab/inspect/), computed with the algorithms' own math.
+ */
+import { useState } from "react";
+import "./inspect.css";
+import type { InspectView } from "../../lab/protocol";
+import { colourMap } from "../lab/palette";
+import { useLab } from "../lab_store";
+import { GroupTable } from "./GroupTable";
+import { PairTable } from "./PairTable";
+import { TokenTable } from "./TokenTable";
+
+/** What each kind of view shows, for the panel's subtitle. */
+const KIND_TITLE: Record<InspectView["kind"], string> = {
+  tokens: "Token table",
+  groups: "Group advantages",
+  pairs: "Preference pairs",
+  none: "Nothing to inspect",
+};
+
+export function InspectPanel() {
+  const playing = useLab((s) => s.playing);
+  const specs = useLab((s) => s.spec.runs);
+  // While playing, select nothing that changes with every update (no re-render per update).
+  const runs = useLab((s) => (s.playing ? null : s.runs));
+  const [chosen, setChosen] = useState<string | null>(null);
+  const colours = colourMap(specs);
+  const withData = runs ? specs.filter((r) => runs[r.id]?.inspect) : [];
+  const id = withData.some((r) => r.id === chosen) ? chosen : (withData[0]?.id ?? null);
+  const view = id && runs ? runs[id]?.inspect : undefined;
+  const label = specs.find((r) => r.id === id)?.label ?? "";
+  return (
+    <section className="inspect" aria-labelledby="inspect-title" data-testid="inspect">
+      <div className="section-head">
+        <h2 id="inspect-title" className="section-title">
+          Inspect
+        </h2>
+        {withData.length > 0 && (
+          <div className="inspect-runs">
+            {withData.map((r) => (
+              <button
+                key={r.id}
+                type="button"
+                className="legend-item"
+                aria-pressed={r.id === id}
+                data-testid={`inspect-run-${r.id}`}
+                onClick={() => setChosen(r.id)}
+              >
+                <span className="legend-swatch" style={{ background: colours[r.id] }} />
+                {r.label}
+              </button>
+            ))}
+          </div>
+        )}
+        {view && (
+          <span className="muted inspect-subtitle" data-testid="inspect-subtitle">
+            {KIND_TITLE[view.kind]} · {label} · step {view.step}
+          </span>
+        )}
+      </div>
+      {playing ? (
+        <p className="muted" data-testid="inspect-hint">
+          Pause (or press Step) to inspect the latest step of a run: PPO's per-token ratios and clipping,
+          GRPO's group advantages, DPO's implicit rewards.
+        </p>
+      ) : !view ? (
+        <p className="muted" data-testid="inspect-hint">
+          Take a step (Step) to inspect it here.
+        </p>
+      ) : (
+        <InspectBody key={`${id}-${view.step}`} view={view} />
+      )}
+    </section>
+  );
+}
+
+function InspectBody({ view }: { view: InspectView }) {
+  switch (view.kind) {
+    case "tokens":
+      return <TokenTable view={view} />;
+    case "groups":
+      return <GroupTable view={view} />;
+    case "pairs":
+      return <PairTable view={view} />;
+    case "none":
+      return (
+        <p className="muted" data-testid="inspect-none">
+          {view.reason}
+        </p>
+      );
+  }
+}

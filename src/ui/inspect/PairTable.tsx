@@ -1,0 +1,137 @@
+/**
+ * DPO's pairs (spec "DPO family"): per pair the prompt, the chosen y_w and rejected y_l completions, their
+ * sequence log-probs under the policy and the reference, the implicit rewards r = β·(log π_θ − log π_ref),
+ * the margin r_w − r_l, σ(margin) (the implicit Bradley–Terry P(y_w ≻ y_l)) and the pair's loss.
+ */
+import type { PairSide, PairsInspect } from "../../lab/inspect/types";
+import { sig } from "../lab/numbers";
+import { Head, Num } from "./cells";
+
+/** The reward and the loss of each loss type, in the papers' symbols. */
+function formulas(v: PairsInspect): { reward: string; loss: string; note: string } {
+  const b = `β = ${sig(v.beta, 3)}`;
+  switch (v.lossType) {
+    case "sigmoid":
+      return {
+        reward: "β·log(π_θ/π_ref)",
+        loss: v.labelSmoothing > 0 ? `−(1 − ε)·log σ(m) − ε·log σ(−m)` : "−log σ(margin)",
+        note: `DPO (sigmoid), ${b}${v.labelSmoothing > 0 ? `, cDPO label smoothing ε = ${sig(v.labelSmoothing, 3)}` : ""}.`,
+      };
+    case "hinge":
+      return { reward: "β·log(π_θ/π_ref)", loss: "max(0, 1 − margin)", note: `SLiC (hinge), ${b}.` };
+    case "ipo":
+      return {
+        reward: "β·log(π_θ/π_ref)/|y|",
+        loss: "(margin/β − 1/(2β))²",
+        note: `IPO, ${b}: log-probs averaged per token, as TRL.`,
+      };
+    case "simpo":
+      return {
+        reward: "β·log π_θ / |y|",
+        loss: "−log σ(margin − γ)",
+        note: `SimPO, ${b}, γ = ${sig(v.simpoGamma, 3)}: reference-free, length-normalised.`,
+      };
+    default:
+      throw new RangeError(`unknown DPO loss type ${String(v.lossType)}`);
+  }
+}
+
+function Side({ side, which }: { side: PairSide; which: "chosen" | "rejected" }) {
+  return (
+    <>
+      <td
+        className={`inspect-role is-${which}`}
+        title={which === "chosen" ? "chosen (preferred), y_w" : "rejected, y_l"}
+      >
+        {which === "chosen" ? "y_w" : "y_l"} <span className="inspect-role-word">{which}</span>
+      </td>
+      <td className="mono inspect-completion">{side.text}</td>
+      <Num col={`${which}-length`} value={side.length} />
+      <Num col={`${which}-logp`} value={side.logp} />
+      <Num col={`${which}-logp-ref`} value={side.logpRef} />
+      <Num col={`${which}-reward`} value={side.reward} />
+    </>
+  );
+}
+
+export function PairTable({ view }: { view: PairsInspect }) {
+  const f = formulas(view);
+  return (
+    <div className="inspect-body" data-testid="inspect-pairs">
+      <div className="inspect-toolbar">
+        <span className="inspect-params">{f.note}</span>
+        <span className="inspect-params mono" data-testid="pair-formulas">
+          r = {f.reward} · loss = {f.loss}
+        </span>
+        <span className="muted">
+          {view.pairs.length < view.totalPairs
+            ? `first ${view.pairs.length} of ${view.totalPairs} pairs`
+            : `${view.totalPairs} pair${view.totalPairs === 1 ? "" : "s"}`}
+        </span>
+      </div>
+      <div className="table-scroll">
+        <table className="results inspect-table" data-testid="pair-table">
+          <thead>
+            <tr>
+              <Head
+                symbol="prompt x"
+                num={false}
+                title="Pair number and the prompt both completions answer"
+              />
+              <Head symbol="y" num={false} title="Chosen (preferred) y_w or rejected y_l" />
+              <Head
+                symbol="completion"
+                num={false}
+                title="The completion (as trained on, up to the length limit)"
+              />
+              <Head symbol="|y|" sub="tokens" title="Completion tokens" />
+              <Head
+                symbol="log π_θ"
+                sub="(y|x), nats"
+                title="log π_θ(y|x): the sum of the completion's token log-probs under the policy, before this step's update"
+              />
+              <Head
+                symbol="log π_ref"
+                sub="(y|x), nats"
+                title="log π_ref(y|x): the same under the frozen reference model"
+              />
+              <Head
+                symbol="r"
+                sub="implicit reward"
+                title="Implicit reward (TRL rewards/chosen, rewards/rejected)"
+              />
+              <Head symbol="margin" sub="r_w − r_l" title="TRL rewards/margins" className="is-own" />
+              <Head
+                symbol="σ(margin)"
+                sub="P(y_w ≻ y_l)"
+                title="The implicit Bradley–Terry probability that the chosen completion wins"
+              />
+              <Head symbol="loss" sub="this pair" title="This pair's loss under the run's loss type" />
+            </tr>
+          </thead>
+          {view.pairs.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: pairs are replaced wholesale each step
+            <tbody key={i} data-testid="pair" data-pair={i} className="inspect-pair">
+              <tr>
+                <td className="inspect-prompt" rowSpan={2}>
+                  <span className="muted">{i + 1}.</span> <span className="mono">{p.prompt}</span>
+                </td>
+                <Side side={p.chosen} which="chosen" />
+                <Num col="margin" value={p.margin} rowSpan={2} className="is-own" />
+                <Num col="prob" value={p.prob} rowSpan={2} />
+                <Num col="loss" value={p.loss} rowSpan={2} />
+              </tr>
+              <tr>
+                <Side side={p.rejected} which="rejected" />
+              </tr>
+            </tbody>
+          ))}
+        </table>
+      </div>
+      <p className="inspect-note muted">
+        log π(y|x) sums the completion's token log-probs at τ; the loss pushes the margin up. A negative
+        margin means the policy, relative to the reference, still prefers the rejected completion.
+      </p>
+    </div>
+  );
+}

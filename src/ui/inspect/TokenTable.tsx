@@ -1,0 +1,136 @@
+/**
+ * PPO's token table (spec "PPO for language models", step 4): for one completion, per token y_t its
+ * log π_old, log π_θ, ρ_t = π_θ/π_old, advantage Â_t, whether the clip binds (no gradient from the token:
+ * Â > 0 and ρ > 1 + ε, or Â < 0 and ρ < 1 − ε) and the per-token KL k_t.
+ */
+import { useState } from "react";
+import type { TokensInspect } from "../../lab/inspect/types";
+import { sig } from "../lab/numbers";
+import { Head, Num } from "./cells";
+import { tokenLabel } from "./text";
+
+export function TokenTable({ view }: { view: TokensInspect }) {
+  const [index, setIndex] = useState(0);
+  const c = view.completions[Math.min(index, view.completions.length - 1)];
+  if (!c) return <p className="muted">This step sampled no completions.</p>;
+  const eps =
+    view.epsLow === view.epsHigh
+      ? `ε = ${sig(view.epsLow, 3)}`
+      : `ε = ${sig(view.epsLow, 3)}, ε_high = ${sig(view.epsHigh, 3)}`;
+  const clipped = c.tokens.filter((t) => t.clipped).length;
+  const outside = c.tokens.filter((t) => t.ratio < 1 - view.epsLow || t.ratio > 1 + view.epsHigh).length;
+  const klFormula = view.klEstimator === "k1" ? "log π_old − log π_ref" : "(r − 1) − log r, r = π_ref/π_old";
+  return (
+    <div className="inspect-body" data-testid="inspect-tokens">
+      <div className="inspect-toolbar">
+        <label className="inline-select">
+          <span className="eyebrow">Completion</span>
+          <select
+            data-testid="inspect-completion"
+            value={index}
+            onChange={(e) => setIndex(Number(e.target.value))}
+          >
+            {view.completions.map((x, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: completions are replaced wholesale each step
+              <option key={i} value={i}>
+                #{i + 1} · {x.prompt}
+                {x.tokens.map((t) => t.text).join("")} · R = {sig(x.reward, 3)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted">
+          {view.completions.length < view.batch
+            ? `first ${view.completions.length} of ${view.batch} completions`
+            : `${view.batch} completions`}
+        </span>
+        <span
+          className="inspect-params mono"
+          data-testid="inspect-eps"
+          data-eps-low={view.epsLow}
+          data-eps-high={view.epsHigh}
+        >
+          {eps}
+        </span>
+      </div>
+      <p className="inspect-text">
+        <span className="prompt">{c.prompt}</span>
+        {c.tokens.map((t, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: token positions are the identity
+          <span key={i} className={t.clipped ? "inspect-tok is-clipped" : "inspect-tok"}>
+            {t.text}
+          </span>
+        ))}
+        <span className="muted inspect-reward"> R = {sig(c.reward, 3)}</span>
+      </p>
+      <div className="table-scroll">
+        <table className="results inspect-table" data-testid="token-table">
+          <thead>
+            <tr>
+              <Head symbol="t" title="Position in the completion" />
+              <Head symbol="yₜ" title="The sampled token" num={false} />
+              <Head
+                symbol="log π_old"
+                sub="nats"
+                title="Log-prob of the token under the policy that sampled it (at τ)"
+              />
+              <Head
+                symbol="log π_θ"
+                sub="nats"
+                title={`Log-prob under the policy being trained, in ${view.ratioFrom} (before its optimizer step)`}
+              />
+              <Head symbol="ρₜ" sub="π_θ / π_old" title="Probability ratio, exp(log π_θ − log π_old)" />
+              <Head symbol="Âₜ" sub="advantage" title="The advantage the update used for this token" />
+              <Head
+                symbol="clipped"
+                sub={eps}
+                num={false}
+                title="The clip binds: the clipped term is the smaller, so the token gives no gradient (Â > 0 and ρ > 1 + ε_high, or Â < 0 and ρ < 1 − ε)"
+              />
+              <Head
+                symbol={`${view.klEstimator}ₜ`}
+                sub="nats"
+                title={`Per-token KL estimate ${view.klEstimator} = ${klFormula}`}
+              />
+            </tr>
+          </thead>
+          <tbody>
+            {c.tokens.map((t, i) => {
+              const out = t.ratio < 1 - view.epsLow || t.ratio > 1 + view.epsHigh;
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: token positions are the identity
+                <tr key={i} data-testid="token-row" className={t.clipped ? "is-clipped" : undefined}>
+                  <td className="num muted">{i + 1}</td>
+                  <td>
+                    <code className="inspect-token">{tokenLabel(t.text)}</code>
+                  </td>
+                  <Num col="logp-old" value={t.logpOld} />
+                  <Num col="logp" value={t.logp} />
+                  <Num col="ratio" value={t.ratio} digits={4} className={out ? "is-outside" : undefined} />
+                  <Num col="advantage" value={t.advantage} />
+                  <td data-col="clipped" data-value={t.clipped ? "yes" : "no"}>
+                    {t.clipped ? (
+                      <span className="badge badge-warn" title="No gradient from this token">
+                        yes · {t.advantage > 0 ? "ρ > 1 + ε, Â > 0" : "ρ < 1 − ε, Â < 0"}
+                      </span>
+                    ) : (
+                      <span className="muted">no</span>
+                    )}
+                  </td>
+                  <Num col="kl" value={t.kl} />
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="inspect-note muted">
+        ρ from {view.ratioFrom}. {clipped} of {c.tokens.length} tokens clipped (no gradient)
+        {outside > clipped
+          ? `; ${outside - clipped} more outside [1 − ε, 1 + ε] but not clipped: with that sign of Â the min keeps ρÂ`
+          : ""}
+        . Bold ρ: outside the clip range.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,322 @@
+/**
+ * The inspector-data builders (src/lab/inspect/) on hand-made inputs, against the algorithm math and numbers
+ * worked out by hand: the PPO token table's ratio, clipped flag (both signs of Â) and KL; GRPO's group view
+ * under group/batch/none scaling (sums to 0 per group, equals grpoAdvantages, zero-std groups exactly 0),
+ * RLOO's leave-one-out baseline; DPO's implicit rewards, margin, σ(margin) and per-pair loss; the dispatcher's
+ * "none" views for algorithms without an inspector and for bad data.
+ */
+import { describe, expect, it } from "vitest";
+import { grpoAdvantages } from "../../src/algorithms/math/grpo";
+import { clippedObjectiveGrad } from "../../src/algorithms/math/ppo";
+import type { Rollout } from "../../src/algorithms/rollout";
+import type { StepResult } from "../../src/algorithms/run";
+import { inspectView } from "../../src/lab/inspect/build";
+import { groupInspect } from "../../src/lab/inspect/groups";
+import { pairInspect } from "../../src/lab/inspect/pairs";
+import type { TokenText } from "../../src/lab/inspect/text";
+import { tokenInspect } from "../../src/lab/inspect/tokens";
+
+/** Token id i is the letter 'a' + i; prompts are their ids joined by commas. */
+const TEXT: TokenText = {
+  token: (id) => String.fromCharCode(97 + id),
+  prompt: (ids) => ids.join(","),
+};
+
+const ln = Math.log;
+
+describe("PPO token table", () => {
+  // B = 2 completions, S = 3 slots; row 0 has 3 tokens, row 1 has 2 (slot 5 masked).
+  const logpOld = [-1, -2, -0.5, -1.5, -0.7, 0];
+  const ratios = [1.3, 0.7, 1.1, 0.7, 1.3, 1];
+  const logpTheta = logpOld.map((l, i) => (i === 5 ? 0 : l + ln(ratios[i])));
+  const advantages = [0.8, 0.8, -0.4, -1.2, -1.2, 0];
+  const logpRef = [-1.2, -1.9, -0.5, -1, -0.9, 0];
+  const input = {
+    step: 3,
+    algo: "ppo",
+    S: 3,
+    completionMask: [1, 1, 1, 1, 1, 0],
+    prompts: [[7, 8], [9]],
+    completions: [
+      [0, 1, 2],
+      [3, 4],
+    ],
+    reward: [1, -0.5],
+    logpOld,
+    logpRef,
+    logpTheta,
+    advantages,
+    epsLow: 0.2,
+    epsHigh: 0.2,
+    klEstimator: "k1" as const,
+    ratioFrom: "the last of 4 PPO epochs",
+  };
+
+  it("gives ρ = exp(log π_θ − log π_old), Â, and k1 = log π_old − log π_ref per real token", () => {
+    const v = tokenInspect(input, TEXT);
+    expect(v.kind).toBe("tokens");
+    expect(v.batch).toBe(2);
+    expect(v.completions.map((c) => c.tokens.map((t) => t.text).join(""))).toEqual(["abc", "de"]);
+    expect(v.completions.map((c) => c.prompt)).toEqual(["7,8", "9"]);
+    expect(v.completions.map((c) => c.reward)).toEqual([1, -0.5]);
+    const rows = v.completions.flatMap((c) => c.tokens);
+    expect(rows).toHaveLength(5);
+    rows.forEach((t, i) => {
+      expect(t.ratio).toBeCloseTo(ratios[i], 12);
+      expect(t.advantage).toBe(advantages[i]);
+      expect(t.logpOld).toBe(logpOld[i]);
+      expect(t.logp).toBe(logpTheta[i]);
+      expect(t.kl).toBeCloseTo(logpOld[i] - logpRef[i], 12);
+    });
+  });
+
+  it("flags the clip exactly where the clipped surrogate binds, for both signs of Â", () => {
+    const rows = tokenInspect(input, TEXT).completions.flatMap((c) => c.tokens);
+    // Â > 0, ρ = 1.3 > 1 + ε: clipped. Â > 0, ρ = 0.7: not (the min keeps ρÂ). Â < 0, ρ = 1.1: not.
+    // Â < 0, ρ = 0.7 < 1 − ε: clipped. Â < 0, ρ = 1.3: not (|ρ − 1| > ε, but the min keeps ρÂ).
+    expect(rows.map((t) => t.clipped)).toEqual([true, false, false, true, false]);
+    // Clipped ⇔ the token's policy gradient is 0.
+    for (const t of rows) expect(t.clipped).toBe(clippedObjectiveGrad(t.ratio, t.advantage, 0.2, 0.2) === 0);
+  });
+
+  it("uses ε_high on the upper side and the k3 estimator when asked", () => {
+    const v = tokenInspect({ ...input, epsHigh: 0.35, klEstimator: "k3" }, TEXT);
+    const rows = v.completions.flatMap((c) => c.tokens);
+    expect(rows[0].clipped).toBe(false); // ρ = 1.3 < 1 + 0.35
+    expect(rows[3].clipped).toBe(true); // the lower side still uses ε = 0.2
+    const ell = logpRef[1] - logpOld[1];
+    expect(rows[1].kl).toBeCloseTo(Math.exp(ell) - 1 - ell, 12);
+    expect(v.klEstimator).toBe("k3");
+  });
+
+  it("caps the completions and rejects arrays of the wrong size", () => {
+    expect(tokenInspect(input, TEXT, 1).completions).toHaveLength(1);
+    expect(() => tokenInspect({ ...input, logpTheta: [0, 0] }, TEXT)).toThrow(/logpTheta has 2 entries/);
+  });
+});
+
+describe("GRPO group view", () => {
+  // 3 groups of G = 3: spread scores, an all-equal group, two equal and one different.
+  const scores = [1, 0, 0.5, 2, 2, 2, 0, 1, 1];
+  const input = {
+    step: 1,
+    algo: "grpo",
+    rule: "grpo" as const,
+    G: 3,
+    scaleRewards: "batch" as const,
+    scoreFormula: null,
+    scoreNote: null,
+    prompts: [[1], [1], [1], [2], [2], [2], [3], [3], [3]],
+    completions: scores.map((_, i) => [i % 5]),
+    reward: scores,
+    scores,
+  };
+
+  it("gives (R − mean)/(std + 1e-4) per group, batch std and none, as grpoAdvantages does", () => {
+    const v = groupInspect(input, TEXT);
+    expect(v.totalGroups).toBe(3);
+    expect(v.groups).toHaveLength(3);
+    expect(v.scaleRewards).toBe("batch");
+    const g0 = v.groups[0];
+    // Group 0: mean 0.5, sample std sqrt(((0.5)² + (0.5)² + 0)/2) = 0.5.
+    expect(g0.mean).toBeCloseTo(0.5, 12);
+    expect(g0.std).toBeCloseTo(0.5, 12);
+    expect(g0.rows.map((r) => r.byScale?.group)).toEqual([
+      expect.closeTo(0.5 / 0.5001, 12),
+      expect.closeTo(-0.5 / 0.5001, 12),
+      0,
+    ]);
+    expect(g0.rows.map((r) => r.byScale?.none)).toEqual([0.5, -0.5, 0]);
+    const m = 9.5 / 9;
+    const batchStd = Math.sqrt(scores.reduce((a, s) => a + (s - m) ** 2, 0) / 8);
+    expect(v.batchStd).toBeCloseTo(batchStd, 12);
+    expect(g0.rows[0].byScale?.batch).toBeCloseTo(0.5 / (batchStd + 1e-4), 12);
+    for (const mode of ["group", "batch", "none"] as const) {
+      const want = grpoAdvantages(scores, 3, mode).advantages;
+      const got = v.groups.flatMap((g) => g.rows.map((r) => r.byScale?.[mode]));
+      expect(got).toEqual(Array.from(want));
+    }
+    for (const g of v.groups) {
+      const sum = g.rows.reduce((a, r) => a + (r.byScale?.group ?? Number.NaN), 0);
+      expect(Math.abs(sum)).toBeLessThan(1e-12);
+    }
+  });
+
+  it("flags a group whose scores are all equal and gives it exactly 0 advantages", () => {
+    const v = groupInspect(input, TEXT);
+    expect(v.groups.map((g) => g.zeroStd)).toEqual([false, true, false]);
+    expect(v.groups[1].std).toBe(0);
+    for (const r of v.groups[1].rows) expect(r.byScale).toEqual({ group: 0, batch: 0, none: 0 });
+  });
+
+  it("shows at most 4 groups and 64 completions (at least one group)", () => {
+    const many = Array.from({ length: 12 * 2 }, (_, i) => i % 3);
+    const v = groupInspect(
+      {
+        ...input,
+        G: 2,
+        prompts: many.map(() => [1]),
+        completions: many.map(() => [0]),
+        reward: many,
+        scores: many,
+      },
+      TEXT,
+    );
+    expect(v.groups).toHaveLength(4);
+    expect(v.totalGroups).toBe(12);
+    const big = Array.from({ length: 128 }, (_, i) => i);
+    const w = groupInspect(
+      {
+        ...input,
+        G: 64,
+        prompts: big.map(() => [1]),
+        completions: big.map(() => [0]),
+        reward: big,
+        scores: big,
+      },
+      TEXT,
+    );
+    expect(w.groups).toHaveLength(1);
+    expect(w.groups[0].rows).toHaveLength(64);
+  });
+
+  it("RLOO: A_i = s_i − mean of the others, baseline = that mean", () => {
+    const s = [3, 0, 0, 1, 1, 1];
+    const v = groupInspect(
+      {
+        ...input,
+        rule: "rloo",
+        G: 3,
+        scaleRewards: null,
+        prompts: s.map(() => [1]),
+        completions: s.map(() => [0]),
+        reward: [4, 1, 1, 1, 1, 1],
+        scores: s,
+      },
+      TEXT,
+    );
+    expect(v.scaleRewards).toBeNull();
+    const g0 = v.groups[0].rows;
+    expect(g0.map((r) => r.advantage)).toEqual([3, -1.5, -1.5]);
+    expect(g0.map((r) => r.baseline)).toEqual([0, 1.5, 1.5]);
+    expect(g0.map((r) => r.reward)).toEqual([4, 1, 1]);
+    expect(g0[0].byScale).toBeUndefined();
+    expect(v.groups[1].rows.map((r) => r.advantage)).toEqual([0, 0, 0]);
+  });
+
+  it("rejects a batch that is not whole groups", () => {
+    expect(() => groupInspect({ ...input, G: 4 }, TEXT)).toThrow(/whole number of groups/);
+  });
+});
+
+describe("DPO pair view", () => {
+  const pairs = [
+    { prompt: [1], chosen: [0, 1], rejected: [2] },
+    { prompt: [2], chosen: [3], rejected: [4, 0, 1] },
+  ];
+  const logps = {
+    chosenLogps: [-3, -1],
+    rejectedLogps: [-2, -4],
+    refChosenLogps: [-4, -1.5],
+    refRejectedLogps: [-1.5, -3],
+    chosenLengths: [2, 1],
+    rejectedLengths: [1, 3],
+  };
+  const options = { lossType: "sigmoid" as const, beta: 0.1, labelSmoothing: 0, simpoGamma: 0.5 };
+
+  it("implicit rewards β(log π_θ − log π_ref), margin = chosen − rejected, σ(margin), −log σ(margin)", () => {
+    const v = pairInspect({ step: 2, algo: "dpo", pairs, logps, options }, TEXT);
+    expect(v.totalPairs).toBe(2);
+    const [p0, p1] = v.pairs;
+    expect(p0.chosen.reward).toBeCloseTo(0.1 * (-3 + 4), 12);
+    expect(p0.rejected.reward).toBeCloseTo(0.1 * (-2 + 1.5), 12);
+    expect(p0.margin).toBeCloseTo(0.1 - -0.05, 12);
+    expect(p0.margin).toBe(p0.chosen.reward - p0.rejected.reward);
+    expect(p0.prob).toBeCloseTo(1 / (1 + Math.exp(-0.15)), 12);
+    expect(p0.loss).toBeCloseTo(-Math.log(1 / (1 + Math.exp(-0.15))), 12);
+    expect(p1.margin).toBeCloseTo(0.1 * 0.5 - 0.1 * -1, 12);
+    expect([p0.chosen.text, p0.rejected.text, p1.rejected.text]).toEqual(["ab", "c", "eab"]);
+    expect([p0.chosen.logpRef, p1.rejected.length]).toEqual([-4, 3]);
+    expect(p0.prompt).toBe("1");
+  });
+
+  it("hinge loss max(0, 1 − margin), and SimPO's reference-free length-normalised rewards", () => {
+    const h = pairInspect(
+      { step: 1, algo: "dpo", pairs, logps, options: { ...options, lossType: "hinge" } },
+      TEXT,
+    );
+    expect(h.pairs[0].loss).toBeCloseTo(1 - 0.15, 12);
+    const s = pairInspect(
+      {
+        step: 1,
+        algo: "dpo",
+        pairs,
+        logps: { ...logps, refChosenLogps: null, refRejectedLogps: null },
+        options: { ...options, lossType: "simpo", beta: 2 },
+      },
+      TEXT,
+    );
+    const p = s.pairs[1];
+    expect(p.chosen.logpRef).toBeNull();
+    expect(p.chosen.reward).toBeCloseTo(2 * (-1 / 1), 12);
+    expect(p.rejected.reward).toBeCloseTo(2 * (-4 / 3), 12);
+    expect(p.loss).toBeCloseTo(Math.log(1 + Math.exp(-(p.margin - 0.5))), 12);
+  });
+});
+
+describe("inspectView", () => {
+  const step = (extra: Partial<StepResult>): StepResult => ({
+    step: 4,
+    metrics: {},
+    rollout: null,
+    ...extra,
+  });
+
+  it("says why there is nothing to inspect instead of throwing", () => {
+    const kto = inspectView("kto", {}, step({}), TEXT);
+    expect(kto).toMatchObject({ kind: "none", step: 4, algo: "kto" });
+    expect(kto.kind === "none" && kto.reason).toMatch(/KTO/);
+    const bad = inspectView(
+      "dpo",
+      {},
+      step({
+        preferences: {
+          pairs: [{ prompt: [1], chosen: [0], rejected: [1] }],
+          logps: {
+            chosenLogps: [Number.NaN],
+            rejectedLogps: [-1],
+            refChosenLogps: [-1],
+            refRejectedLogps: [-1],
+          },
+          options: { lossType: "sigmoid", beta: 0.1, labelSmoothing: 0, simpoGamma: 0.5 },
+        },
+      }),
+      TEXT,
+    );
+    expect(bad.kind).toBe("none");
+    expect(bad.kind === "none" && bad.reason).toMatch(/step 4.*chosenLogps\[0\]/);
+    expect(inspectView("ppo", {}, step({}), TEXT)).toMatchObject({ kind: "none" });
+  });
+
+  it("Safe RLHF: the group view of the scores R − λ·c the step used, with this step's λ", () => {
+    const rollout = {
+      prompts: [[1], [1]],
+      completions: [[0], [0, 1, 2]],
+      reward: Float64Array.of(0, 0),
+    } as unknown as Rollout;
+    const v = inspectView(
+      "safe_rlhf",
+      { numGenerations: 2, scaleRewards: "none" },
+      step({ rollout, scores: Float64Array.of(-0.5, -1.5), metrics: { "safe/lambda": 0.5 } }),
+      TEXT,
+    );
+    expect(v.kind).toBe("groups");
+    if (v.kind !== "groups") return;
+    expect(v).toMatchObject({ rule: "grpo", G: 2, scaleRewards: "none", scoreFormula: "R − λ·c" });
+    expect(v.scoreNote).toMatch(/λ = 0\.5/);
+    expect(v.groups[0].rows.map((r) => [r.reward, r.score, r.byScale?.none])).toEqual([
+      [0, -0.5, 0.5],
+      [0, -1.5, -0.5],
+    ]);
+  });
+});
