@@ -174,7 +174,7 @@ export function completionBudget(env: RunEnv, requested: number, P = env.prompts
   const room = env.policy.config.contextLength - P;
   if (room < 1)
     throw new RangeError(
-      `prompts of ${P} tokens leave no room in the model's ${env.policy.config.contextLength}-token context`,
+      `prompts of ${P} tokens leave no room for a completion in the model's context length ${env.policy.config.contextLength}`,
     );
   return Math.min(requested, room);
 }
