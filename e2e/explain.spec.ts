@@ -1,8 +1,7 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
-import { testExperiment } from "../src/lab/defaults";
 import { metricDoc } from "../src/ui/lab/glossary";
 import { ENTROPY } from "../src/ui/lab/metric_info";
+import { testLink } from "./links";
 
 /**
  * The explain panels (issue 7) and the metric glossary in the built app, with the test-sized experiment
@@ -13,19 +12,6 @@ import { ENTROPY } from "../src/ui/lab/metric_info";
  * Hovering a chart title and a row of the all-metrics table shows the metric's glossary line. Screenshot:
  * the PPO panel at 1280×800, light theme.
  */
-
-/** The test experiment's link (copied from e2e/lab.spec.ts: url.ts pulls in WGSL imports Node cannot load). */
-function testLink(): string {
-  const { task, model, seed, runs } = testExperiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed,
-    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
-}
 
 /** The knob labels a run card shows (its own knobs and the folded sampling & optimiser ones). */
 async function cardKnobLabels(page: Page, runId: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { linkOf } from "./links";
 
 /**
  * The inspectors in the built app on SwiftShader: the test experiment's link (src/lab/defaults.ts; tiny batches,
@@ -27,19 +27,6 @@ function experiment() {
     config: { batchPrompts: 2, numGenerations: 4, maxNewTokens: 4, lr: 3e-3, lambdaInit: 0.5 },
   });
   return e;
-}
-
-/** The experiment's link in src/lab/url.ts's format (as e2e/lab.spec.ts's testLink()). */
-function testLink(): string {
-  const { task, model, seed, runs } = experiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed,
-    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
 }
 
 /** A number as the lab prints it (sig(): "−" or "-", "1.2e-5", "1,234", "∞"). */
@@ -131,7 +118,7 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
   const errors: Error[] = [];
   page.on("pageerror", (e) => errors.push(e));
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto(`/${testLink()}`);
+  await page.goto(`/${linkOf(experiment())}`);
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   await expect(page.getByTestId("inspect-hint")).toContainText("Take a step");
 

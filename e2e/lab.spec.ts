@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { testLink } from "./links";
 
 /**
  * The lab UI in the built app on SwiftShader, with the test-sized experiment (arithmetic, nano, tiny batches;
@@ -14,21 +14,6 @@ import { testExperiment } from "../src/lab/defaults";
 
 const RUNS = testExperiment().runs.map((r) => r.id);
 
-/**
- * The test experiment's link in src/lab/url.ts's format (`#s=` + lz-string JSON, version 1), built here
- * because url.ts pulls in the algorithm registry (WGSL imports), which Playwright's Node loader cannot read.
- */
-function testLink(): string {
-  const { task, model, seed, runs } = testExperiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed,
-    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
-}
 /** Chart id → the metrics it plots (the reward chart: the run's reward and the gold scorer). */
 const CHARTS: Record<string, string[]> = {
   reward: ["reward", "reward_gold"],

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { linkOf } from "./links";
 
 /**
  * State, sharing and persistence in the built app on SwiftShader (issue 6, items 6–7): a tampered link opens
@@ -18,20 +18,15 @@ const RUNS = testExperiment().runs.map((r) => r.id);
  * the view changed, so the link carries settings that differ from the defaults.
  */
 function sharedLink(): string {
-  const { task, model, runs } = testExperiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed: 11,
-    runs: runs.map(({ id, algo, config }) => ({
-      id,
-      algo,
-      config: algo === "grpo" ? { ...config, beta: 0 } : config,
-    })),
-    view: { xAxis: "tokens", klEstimator: "objective/kl_k3", smoothing: 0.2 },
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+  const e = testExperiment();
+  return linkOf(
+    {
+      ...e,
+      seed: 11,
+      runs: e.runs.map((r) => (r.algo === "grpo" ? { ...r, config: { ...r.config, beta: 0 } } : r)),
+    },
+    { xAxis: "tokens", klEstimator: "objective/kl_k3", smoothing: 0.2 },
+  );
 }
 
 function collectPageErrors(page: Page): Error[] {

@@ -1,5 +1,4 @@
 import { expect, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
 import type { Lesson } from "../src/lab/presets/lesson";
 import {
   BON_VS_RL,
@@ -9,6 +8,7 @@ import {
 } from "../src/lab/presets/lessons_dynamics";
 import { GRPO_GROUPS, KL_ESTIMATORS, OVEROPTIMISATION, PPO_DPO_GRPO } from "../src/lab/presets/lessons_rl";
 import type { ExperimentSpec, SettingValue } from "../src/lab/protocol";
+import { linkOf } from "./links";
 
 /**
  * Every guided lesson opens from its link and trains: the lesson card shows, the lesson's step limit pauses
@@ -58,11 +58,9 @@ function testScale(spec: ExperimentSpec): ExperimentSpec {
   };
 }
 
-/** The link in src/lab/url.ts's format (`#s=` + lz-string JSON, version 1), as e2e/lab.spec.ts builds it. */
+/** The lesson's link at test scale. */
 function link(lesson: Lesson): string {
-  const spec = testScale(lesson.experiment(0));
-  const payload = { v: 1, ...spec, ...(lesson.view && { view: lesson.view }) };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+  return linkOf(testScale(lesson.experiment(0)), lesson.view);
 }
 
 async function raw(page: Page, chart: string, runId: string, metric: string): Promise<(number | null)[]> {

@@ -1,23 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import LZString from "lz-string";
-import { testExperiment } from "../src/lab/defaults";
-
-/**
- * A run's win rate over the start model (issue 8): after a step, "Win rate vs start" samples held-out prompts
- * with the run and with the start model in the worker and shows the share won with its 95 % CI.
- */
-function testLink(): string {
-  const { task, model, seed, runs } = testExperiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed,
-    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
-}
+import { testLink } from "./links";
 
 test("a run's win rate over the start model shows a share with its confidence interval", async ({ page }) => {
   test.setTimeout(300_000);

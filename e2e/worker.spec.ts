@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { testLink } from "./links";
 
 /**
  * The training worker in the built app, on SwiftShader: the test-sized experiment (arithmetic, nano, tiny
@@ -11,21 +11,6 @@ import { testExperiment } from "../src/lab/defaults";
 
 const RUNS = testExperiment().runs.map((r) => r.id);
 
-/**
- * The link of the test experiment in src/lab/url.ts's format (`#s=` + lz-string JSON, version 1). Built here
- * because url.ts pulls in the algorithm registry (WGSL imports), which Playwright's Node loader cannot read.
- */
-function testLink(): string {
-  const { task, model, seed, runs } = testExperiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed,
-    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
-}
 const CHARTS = { reward: "reward", kl: "objective/kl", entropy: "entropy" } as const;
 /** Training window measured after the first points appear. */
 const MEASURE_MS = 20_000;

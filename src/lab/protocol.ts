@@ -3,6 +3,7 @@
  * holds no weights: it sends experiment specs and commands, and receives metric points, samples and status.
  * Everything here is structured-clone friendly (plain objects, arrays, typed arrays).
  */
+import type { WinRate } from "../algorithms/win_rate";
 import type { AdapterReport } from "../gpu/device";
 import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
@@ -108,17 +109,11 @@ export interface RunUpdate {
   inspect?: InspectView;
 }
 
-/** A run's win rate over the start model (see LabWorkerApi.winRate). */
-export interface RunWinRate {
+/** A run's win rate over the start model (see LabWorkerApi.winRate): win_rate.ts's WinRate and context. */
+export interface RunWinRate extends WinRate {
   runId: string;
   /** The run's step when it was measured. */
   step: number;
-  winRate: number;
-  ci95: [number, number];
-  n: number;
-  wins: number;
-  ties: number;
-  losses: number;
   /** Mean gold score of the run's and the start model's completions. */
   goldRun: number;
   goldStart: number;
