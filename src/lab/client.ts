@@ -25,6 +25,9 @@
  *   exportCheckpoint(id)     the run's policy as safetensors bytes.
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
+ *   loadRewardModel(bytes, name)  check and load a user's ONNX reward model (reward "custom"); rejects with
+ *                            what is wrong with the file. A new worker has none: start() moves runs that
+ *                            optimised "custom" to the gold scorer, with a notice.
  *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()) for the
  *                            update-rate figures.
  *   dispose()                stop the worker.
@@ -32,8 +35,18 @@
  * device loss and start-up fallbacks arrive as the store's notice.
  */
 import * as Comlink from "comlink";
+import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
-import type { ExperimentSpec, LabWorkerApi, RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
+import type {
+  ExperimentSpec,
+  LabWorkerApi,
+  RewardModelInfo,
+  RunCounters,
+  RunSpec,
+  RunUpdate,
+  SettingValue,
+} from "./protocol";
+import { customRewardsToGold } from "./settings";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -78,9 +91,11 @@ export class LabClient {
   }
 
   /** @throws when the worker cannot start (the store's phase is "error" with the same message). */
-  async start(spec: ExperimentSpec): Promise<void> {
+  async start(opened: ExperimentSpec): Promise<void> {
     this.dispose();
     const gen = ++this.generation;
+    useRewardModels.getState().setCustom(null);
+    const { spec, changed: lostRm } = customRewardsToGold(opened);
     const s = this.store;
     s.setSpec(spec);
     s.setPlaying(false);
@@ -118,6 +133,10 @@ export class LabClient {
         const online = this.withDataMode(r);
         if (online !== r) s.setRunConfig(r.id, online.config);
       }
+      if (lostRm.length)
+        info.notices.push(
+          `${lostRm.join(", ")} optimised a reward model loaded from a file, which is not kept across reloads: ${lostRm.length > 1 ? "they optimise" : "it optimises"} the gold scorer now. Load the .onnx file again to choose "custom" again.`,
+        );
       if (info.notices.length) s.setNotice(info.notices.join(" "));
       s.setPhase("ready");
     } catch (e) {
@@ -212,6 +231,15 @@ export class LabClient {
 
   simulateDeviceLoss(): void {
     void this.api?.simulateDeviceLoss();
+  }
+
+  async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    const info = await this.need().loadRewardModel(
+      Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]),
+      name,
+    );
+    useRewardModels.getState().setCustom(info);
+    return info;
   }
 
   dispose(): void {

@@ -7,6 +7,9 @@ import type { AdapterReport } from "../gpu/device";
 import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
 import type { AlgoId } from "./registry";
+import type { RewardModelInfo } from "./reward_sources";
+
+export type { RewardModelInfo } from "./reward_sources";
 
 export type SettingValue = number | string | boolean;
 
@@ -142,4 +145,11 @@ export interface LabWorkerApi {
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Destroy the worker's GPU device as a driver reset would (tests and teaching): the runs resume. */
   simulateDeviceLoss(): void;
+  /**
+   * Check a user's ONNX reward model (`name`: the file name) against the task's tokenizer and the contract of
+   * docs/reward-models.md; on success runs may choose reward "custom" (runs already on "custom" use it from
+   * their next step). Rejects with an OnnxRewardModelError message naming what is wrong; the runs and their
+   * reward sources are untouched then.
+   */
+  loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
 }

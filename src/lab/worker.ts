@@ -12,9 +12,11 @@ import * as Comlink from "comlink";
 import type { GpuContext } from "../gpu/context";
 import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError } from "../gpu/errors";
+import { workerOnnxLoader } from "./ort_loader";
 import type {
   ExperimentSpec,
   LabWorkerApi,
+  RewardModelInfo,
   RunCounters,
   RunSpec,
   RunUpdate,
@@ -23,6 +25,7 @@ import type {
 } from "./protocol";
 import { algorithm } from "./registry";
 import { loadResources } from "./resources";
+import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 
@@ -71,7 +74,8 @@ class LabWorker implements LabWorkerApi {
     }
     this.ctx = ctx;
     this.spec = spec;
-    const runs = new LabRuns(ctx, res, spec.seed);
+    const rewards = new RewardSources(res.task, res.tokenizer, { baseUrl, loadOnnx: workerOnnxLoader });
+    const runs = new LabRuns(ctx, res, spec.seed, rewards);
     this.runs = runs;
     this.scheduler = new Scheduler({
       factory: runs,
@@ -122,7 +126,9 @@ class LabWorker implements LabWorkerApi {
     return this.sched().forkRun(runId, run);
   }
 
-  setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+  async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+    // A reward model is loaded (once, shared) before the change goes in between two steps.
+    if (patch.reward !== undefined) await this.runs?.rewards.get(patch.reward);
     return this.sched().setConfig(runId, patch);
   }
 
@@ -140,6 +146,11 @@ class LabWorker implements LabWorkerApi {
 
   simulateDeviceLoss(): void {
     this.ctx?.device.destroy();
+  }
+
+  loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    if (!this.runs) throw new Error("the training worker is not initialised (init() first)");
+    return this.runs.rewards.loadCustom(bytes, name);
   }
 
   private sched(): Scheduler {

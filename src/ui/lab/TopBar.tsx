@@ -9,6 +9,7 @@ import { int } from "../format";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { ResetIcon, StepIcon } from "./icons";
+import { RewardModelButton } from "./RewardModelButton";
 import { ImportButton, ShareButton } from "./ShareImport";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
@@ -136,6 +137,7 @@ export function TopBar() {
             </option>
           ))}
         </select>
+        <RewardModelButton disabled={!ready} />
         <ImportButton disabled={!ready} />
         <ShareButton disabled={!ready} />
       </div>

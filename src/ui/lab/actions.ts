@@ -4,7 +4,7 @@
  * Run-spec bookkeeping that is UI policy (new ids and labels, fork names) lives here too.
  */
 import { labClient } from "../../lab/client";
-import type { ExperimentSpec, RunCounters, RunSpec, SettingValue } from "../../lab/protocol";
+import type { ExperimentSpec, RewardModelInfo, RunCounters, RunSpec, SettingValue } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
 import { useLab } from "../lab_store";
 import { forkSpec, newRunSpec } from "./run_specs";
@@ -23,6 +23,8 @@ export interface LabBackend {
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Check and load a user's ONNX reward model (absent: this backend cannot). */
+  loadRewardModel?(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
 }
 
 let backendPromise: Promise<LabBackend> | null = null;
@@ -113,5 +115,11 @@ export const labActions = {
   /** Resume a run from saved weights (IndexedDB, an imported checkpoint). */
   async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
     await (await backend()).loadRunCheckpoint(runId, bytes, at);
+  },
+  /** Check and load a user's ONNX reward model; rejects with what is wrong with the file. */
+  async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    const b = await backend();
+    if (!b.loadRewardModel) throw new Error("this lab cannot load reward models");
+    return b.loadRewardModel(bytes, name);
   },
 };
