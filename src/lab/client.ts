@@ -25,6 +25,10 @@
  *   exportCheckpoint(id)     the run's policy as safetensors bytes.
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
+ *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
+ *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
+ *                            the runs restart (store: progress cleared, reward "pipeline", model described).
+ *   pipelineRmOnnx()         the Pipeline's reward model as an .onnx file (bytes).
  *   loadRewardModel(bytes, name)  check and load a user's ONNX reward model (reward "custom"); rejects with
  *                            what is wrong with the file. A new worker has none: start() moves runs that
  *                            optimised "custom" to the gold scorer, with a notice.
@@ -35,11 +39,16 @@
  * device loss and start-up fallbacks arrive as the store's notice.
  */
 import * as Comlink from "comlink";
+import { usePipelineStore } from "../ui/lab/pipeline_store";
 import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
 import type {
   ExperimentSpec,
   LabWorkerApi,
+  PipelineProgress,
+  PipelineSettings,
+  PipelineStage,
+  PipelineStageResult,
   RewardModelInfo,
   RunCounters,
   RunSpec,
@@ -95,6 +104,7 @@ export class LabClient {
     this.dispose();
     const gen = ++this.generation;
     useRewardModels.getState().setCustom(null);
+    usePipelineStore.getState().clear();
     const { spec, changed: lostRm } = customRewardsToGold(opened);
     const s = this.store;
     s.setSpec(spec);
@@ -135,7 +145,7 @@ export class LabClient {
       }
       if (lostRm.length)
         info.notices.push(
-          `${lostRm.join(", ")} optimised a reward model loaded from a file, which is not kept across reloads: ${lostRm.length > 1 ? "they optimise" : "it optimises"} the gold scorer now. Load the .onnx file again to choose "custom" again.`,
+          `${lostRm.join(", ")} optimised a reward model made in this page (a loaded .onnx file or the Pipeline's), which is not kept across reloads: ${lostRm.length > 1 ? "they optimise" : "it optimises"} the gold scorer now.`,
         );
       if (info.notices.length) s.setNotice(info.notices.join(" "));
       s.setPhase("ready");
@@ -231,6 +241,30 @@ export class LabClient {
 
   simulateDeviceLoss(): void {
     void this.api?.simulateDeviceLoss();
+  }
+
+  async pipelineStage(
+    stage: PipelineStage,
+    settings: Partial<PipelineSettings>,
+    onProgress: (p: PipelineProgress) => void,
+  ): Promise<PipelineStageResult> {
+    const api = this.need();
+    this.store.setPlaying(false);
+    return api.pipelineStage(stage, settings, Comlink.proxy(onProgress));
+  }
+
+  async handOffPipeline(): Promise<{ model: string; runs: string[] }> {
+    const r = await this.need().handOffPipeline();
+    const s = this.store;
+    s.setPlaying(false);
+    s.clearProgress();
+    for (const id of r.runs) s.setRunConfig(id, { reward: "pipeline" });
+    s.setModel(r.model);
+    return r;
+  }
+
+  pipelineRmOnnx(): Promise<Uint8Array> {
+    return this.need().pipelineRmOnnx();
   }
 
   async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {

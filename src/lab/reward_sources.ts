@@ -1,8 +1,9 @@
 /**
  * The reward sources the worker's runs can optimise (RUN_FIELDS' `reward`, src/lab/settings.ts), shared by
  * every run that uses them: the task's gold scorer; the task's shipped proxy reward model
- * (`models/<task>/rm.onnx`, fetched and loaded on first use); and a user's ONNX reward model (loaded from the
- * page's file input, checked against the task's tokenizer with loadOnnxRewardModel). Loading failures are
+ * (`models/<task>/rm.onnx`, fetched and loaded on first use); a user's ONNX reward model (loaded from the
+ * page's file input, checked against the task's tokenizer with loadOnnxRewardModel); and the reward model the
+ * Pipeline view trained (./pipeline/pipeline.ts, on the WGSL engine). Loading failures are
  * errors naming what is wrong; nothing half-loaded is kept, so the other sources keep working.
  *
  * A run holds a {@link RunReward}: the source it optimises now, switchable between steps (a settings change).
@@ -64,6 +65,7 @@ export class RewardSources {
   private proxyReady: { source: RewardSource; info: RewardModelInfo } | null = null;
   private customModel: { source: RewardSource; info: RewardModelInfo } | null = null;
   private readonly customSource: RewardSource;
+  private pipelineSource: RewardSource | null = null;
 
   constructor(
     private readonly task: Task,
@@ -121,11 +123,23 @@ export class RewardSources {
         throw new RewardSourceError(`the proxy reward model (${this.proxyPath}) is not loaded`);
       return this.proxyReady.source;
     }
+    if (c === "pipeline") {
+      if (!this.pipelineSource)
+        throw new RewardSourceError(
+          'no pipeline reward model: train stages 1 and 2 in the Pipeline view and press "Use in RL" first',
+        );
+      return this.pipelineSource;
+    }
     if (!this.customModel)
       throw new RewardSourceError(
         'no custom reward model is loaded: load an .onnx file with "Load reward model" first',
       );
     return this.customSource;
+  }
+
+  /** The Pipeline view's reward model (reward "pipeline"), from its hand-off. */
+  setPipeline(source: RewardSource): void {
+    this.pipelineSource = source;
   }
 
   /**

@@ -14,7 +14,7 @@ import { GptWeights } from "../model/weights";
 import { buildEnv } from "./environment";
 import type { RunSpec, SettingValue } from "./protocol";
 import { algorithm } from "./registry";
-import type { LabResources } from "./resources";
+import type { LabResources, StartModel } from "./resources";
 import { checkRewardChoice, RewardSources, RunReward } from "./reward_sources";
 import { sampleViews } from "./samples";
 import type { Restored, RunFactory, SchedRun, StepOutput } from "./sched_run";
@@ -213,6 +213,17 @@ export class LabRuns implements RunFactory {
     r.run.optimizer?.reset();
     r.run.resumeAt(step);
     this.checkpoints.set(runId, await r.checkpoint());
+  }
+
+  /**
+   * Runs created from now on start from `start` (the Pipeline's SFT model); the shared reference follows and
+   * the CPU checkpoints of the old start are dropped. Call between steps, with the old runs destroyed.
+   */
+  setStart(start: StartModel): void {
+    this.ref.destroy();
+    this.res.start = start;
+    this.ref = new GptWeights(this.ctx, start.config, start.params);
+    this.checkpoints.clear();
   }
 
   /** Move to a new device (the old one is lost): the shared reference is uploaded again. */

@@ -44,8 +44,8 @@ export const EXPERIMENT_FIELDS = [
  * Per-run settings of the lab itself, the same for every algorithm (the registry appends them to each
  * algorithm's table, so they get a run-card control, URL and import checks and an export entry like any
  * other setting; the algorithms never see them). `reward`: the source the run optimises — the task's gold
- * scorer, the task's shipped learned reward model (models/<task>/rm.onnx, the proxy) or an ONNX reward model
- * loaded in the page (docs/reward-models.md). The gold score is computed for every run whatever it optimises
+ * scorer, the task's shipped learned reward model (models/<task>/rm.onnx, the proxy), an ONNX reward model
+ * loaded in the page (docs/reward-models.md) or the reward model trained by the Pipeline view. The gold score is computed for every run whatever it optimises
  * (`reward_gold`), so proxy-vs-gold over-optimisation shows on the reward chart.
  */
 export const RUN_FIELDS = [
@@ -54,8 +54,8 @@ export const RUN_FIELDS = [
     label: "reward",
     kind: "enum",
     default: "gold",
-    options: ["gold", "proxy", "custom"],
-    doc: "What the run optimises: the task's gold scorer, the shipped learned reward model (proxy RM, rm.onnx) or a reward model you loaded (.onnx). The gold score is always charted too (dashed).",
+    options: ["gold", "proxy", "custom", "pipeline"],
+    doc: "What the run optimises: the task's gold scorer, the shipped learned reward model (proxy RM, rm.onnx), a reward model you loaded (.onnx), or the one the Pipeline trained in this page. The gold score is always charted too (dashed).",
     source: "Gao et al. 2022, Scaling laws for reward model overoptimization",
   },
 ] as const satisfies readonly Field[];
@@ -78,17 +78,20 @@ export function rewardOf(config: Record<string, unknown>): RewardChoice {
   return (f.options as readonly unknown[]).includes(v) ? (v as RewardChoice) : f.default;
 }
 
+/** Reward sources that exist only in a running page (a loaded file, the Pipeline's model). */
+export const IN_PAGE_REWARDS: ReadonlySet<unknown> = new Set(["custom", "pipeline"]);
+
 /**
- * The experiment with every run that optimises a user's reward model ("custom") moved to the gold scorer: a
- * fresh training worker has no user model (files loaded in the page are not kept across reloads).
+ * The experiment with every run that optimises a reward model made in the page ("custom": a user's file,
+ * "pipeline": the Pipeline view's) moved to the gold scorer: a fresh training worker has neither (they are not
+ * kept across reloads).
  * @returns the spec and the labels of the runs that changed.
  */
 export function customRewardsToGold(spec: ExperimentSpec): { spec: ExperimentSpec; changed: string[] } {
-  const changed = spec.runs.filter((r) => r.config.reward === "custom").map((r) => r.label);
+  const lost = (r: ExperimentSpec["runs"][number]) => IN_PAGE_REWARDS.has(r.config.reward);
+  const changed = spec.runs.filter(lost).map((r) => r.label);
   if (!changed.length) return { spec, changed };
-  const runs = spec.runs.map((r) =>
-    r.config.reward === "custom" ? { ...r, config: algoConfig(r.config) } : r,
-  );
+  const runs = spec.runs.map((r) => (lost(r) ? { ...r, config: algoConfig(r.config) } : r));
   return { spec: { ...spec, runs }, changed };
 }
 

@@ -42,7 +42,7 @@ describe("reward source setting", () => {
       expect(f?.default).toBe("gold");
       expect(ALGORITHMS[id].fields.filter((x) => x.key === "reward")).toHaveLength(1);
     }
-    expect(RUN_FIELDS[0].options).toEqual(["gold", "proxy", "custom"]);
+    expect(RUN_FIELDS[0].options).toEqual(["gold", "proxy", "custom", "pipeline"]);
     expect(algoConfig({ reward: "proxy", beta: 0.2 })).toEqual({ beta: 0.2 });
     expect(rewardOf({ reward: "proxy" })).toBe("proxy");
     expect(rewardOf({})).toBe("gold");
@@ -51,11 +51,13 @@ describe("reward source setting", () => {
 
   it("rejects values outside gold | proxy | custom, naming them", () => {
     expect(() => validateConfig("ppo", ALGORITHMS.ppo.fields, { reward: "rm" })).toThrow(
-      /ppo\.reward must be one of gold \| proxy \| custom, got "rm"/,
+      /ppo\.reward must be one of gold \| proxy \| custom \| pipeline, got "rm"/,
     );
     expect(() => validateConfig("ppo", ALGORITHMS.ppo.fields, { reward: 1 })).toThrow(/ppo\.reward/);
     expect(validateConfig("ppo", ALGORITHMS.ppo.fields, { reward: "custom" }).reward).toBe("custom");
-    expect(() => checkRewardChoice("nope")).toThrow(/reward must be one of gold \| proxy \| custom/);
+    expect(() => checkRewardChoice("nope")).toThrow(
+      /reward must be one of gold \| proxy \| custom \| pipeline/,
+    );
     const issues: string[] = [];
     expect(checkRunConfig("ppo", "ppo-1", { reward: "rm", beta: 0.2 }, issues)).toEqual({ beta: 0.2 });
     expect(issues.join()).toMatch(/reward must be one of .*using the default "gold"/);
@@ -64,7 +66,7 @@ describe("reward source setting", () => {
   });
 
   it("round-trips through the link; a bad value in a link is dropped with an issue", () => {
-    for (const r of ["proxy", "custom"]) {
+    for (const r of ["proxy", "custom", "pipeline"]) {
       const back = decode(`#${encode(spec(r))}`);
       expect(back.ok).toBe(true);
       if (!back.ok) return;
@@ -83,13 +85,17 @@ describe("reward source setting", () => {
     };
     const bad = decode(`#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`);
     expect(bad.ok && bad.spec.runs[0].config).toEqual({ lr: 0.01 });
-    expect(bad.ok && bad.issues.join()).toMatch(/a\.reward must be one of gold \| proxy \| custom, got "rm"/);
+    expect(bad.ok && bad.issues.join()).toMatch(
+      /a\.reward must be one of gold \| proxy \| custom \| pipeline, got "rm"/,
+    );
   });
 
   it("a fresh worker's experiment moves custom runs to gold and names them", () => {
-    const { spec: s, changed } = customRewardsToGold(spec("custom"));
-    expect(changed).toEqual(["PPO"]);
-    expect(s.runs[0].config).toEqual({ beta: 0.1 });
+    for (const r of ["custom", "pipeline"]) {
+      const { spec: s, changed } = customRewardsToGold(spec(r));
+      expect(changed).toEqual(["PPO"]);
+      expect(s.runs[0].config).toEqual({ beta: 0.1 });
+    }
     const same = spec("proxy");
     expect(customRewardsToGold(same)).toEqual({ spec: same, changed: [] });
   });
@@ -106,6 +112,10 @@ describe("reward source setting", () => {
     expect(proxy).toMatch(/#\s+reward = "proxy": .*score\(\) below/);
     const custom = trlScript(exp, { spec: spec("custom").runs[0], step: 2 });
     expect(custom).toMatch(/RM_PATH = "reward_model\.onnx" {2}# PLACEHOLDER/);
+    const pipeline = trlScript(exp, { spec: spec("pipeline").runs[0], step: 2 });
+    expect(pipeline).toMatch(
+      /RM_PATH = "pipeline_rm\.onnx" {2}# PLACEHOLDER: the Pipeline view's reward model/,
+    );
     expect(trlMapping("ppo", { reward: "proxy" }).args.map((a) => a.name)).not.toContain("reward");
   });
 });
@@ -194,7 +204,7 @@ describe("TRL scripts of proxy/custom runs", () => {
     const files: string[] = [];
     for (const task of ["sentiment", "arithmetic"] as const)
       for (const algo of ALGO_IDS)
-        for (const reward of ["proxy", "custom"]) {
+        for (const reward of ["proxy", "custom", "pipeline"]) {
           const f = join(dir, `${task}_${algo}_${reward}.py`);
           const spec = { id: `${algo}-1`, algo, label: algo, config: { reward } };
           writeFileSync(f, trlScript({ task, model: "sft", seed: 0 }, { spec, step: 1 }));

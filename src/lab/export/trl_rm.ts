@@ -13,11 +13,13 @@ import type { RewardChoice } from "../settings";
 import { rewardPy } from "./trl_rewards";
 
 /** Python defining `score(prompt, completion)` over an ONNX reward model (imports json, numpy, onnxruntime). */
-export function onnxRewardPy(task: TaskId, choice: "proxy" | "custom"): string {
+export function onnxRewardPy(task: TaskId, choice: "proxy" | "custom" | "pipeline"): string {
   const path =
     choice === "proxy"
       ? `"rm.onnx"  # the lab's proxy reward model: public/models/${task}/rm.onnx in the RLHF Playground repository`
-      : `"reward_model.onnx"  # PLACEHOLDER: the .onnx reward model you loaded in the lab`;
+      : choice === "custom"
+        ? `"reward_model.onnx"  # PLACEHOLDER: the .onnx reward model you loaded in the lab`
+        : `"pipeline_rm.onnx"  # PLACEHOLDER: the Pipeline view's reward model (its "Download RM (.onnx)" button)`;
   return `# The run optimised a learned reward model, not the gold scorer: score() runs it with onnxruntime on the
 # lab's character-level tokenizer, as the lab does: <bos> prompt completion <eos>, cut from the left to the
 # model's max_length (docs/reward-models.md); one row at a time, so no padding. Needs: pip install onnxruntime numpy

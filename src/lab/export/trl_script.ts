@@ -41,7 +41,7 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
   const rm =
     reward === "gold"
       ? ""
-      : `\nIt optimised a learned reward model (reward "${reward}"), loaded below with onnxruntime: put rm.onnx and
+      : `\nIt optimised a learned reward model (reward "${reward}"), loaded below with onnxruntime: put its .onnx file and
 tokenizer.json next to this script (RM_PATH, TOKENIZER_PATH) and pip install onnxruntime numpy too.\n`;
   return `#!/usr/bin/env python3
 """${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).

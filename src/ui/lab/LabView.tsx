@@ -10,6 +10,7 @@ import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
+import { PipelineView } from "./PipelineView";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
 import { openLab } from "./session";
@@ -52,6 +53,7 @@ export function LabView() {
           <strong>The lab could not start.</strong> {phaseError}
         </div>
       )}
+      <PipelineView />
       <div className="lab-body">
         <RunColumn />
         <div className="lab-main">

@@ -62,9 +62,7 @@ export function RewardModelButton({ disabled }: { disabled: boolean }) {
         onClick={() => input.current?.click()}
       >
         <UploadIcon />{" "}
-        <span className="load-rm-text">
-          {loading ? "Checking…" : custom ? `RM: ${custom.name}` : "Load RM"}
-        </span>
+        <span className="load-rm-text">{loading ? "Checking…" : custom ? "Custom RM ✓" : "Load RM"}</span>
       </button>
       <input
         ref={input}
