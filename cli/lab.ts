@@ -65,6 +65,10 @@ async function main() {
     if (!o.algo) throw new RangeError("--algo is required");
     const info = algorithm(o.algo);
     const config = Object.fromEntries(sets.map((kv) => parseSetting(info.id, info.fields, kv)));
+    if (config.reward !== undefined && config.reward !== "gold")
+      throw new RangeError(
+        `reward=${config.reward} is a lab setting (a reward model run in the page); the CLI optimises the gold scorer`,
+      );
     const prefsPath = o.prefs ?? `public/models/${task.id}/preferences.jsonl`;
     const prefs =
       info.id === "dpo" && existsSync(prefsPath)

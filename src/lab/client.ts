@@ -28,6 +28,13 @@
  *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
+ *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
+ *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
+ *                            the runs restart (store: progress cleared, reward "pipeline", model described).
+ *   pipelineRmOnnx()         the Pipeline's reward model as an .onnx file (bytes).
+ *   loadRewardModel(bytes, name)  check and load a user's ONNX reward model (reward "custom"); rejects with
+ *                            what is wrong with the file. A new worker has none: start() moves runs that
+ *                            optimised "custom" to the gold scorer, with a notice.
  *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()) for the
  *                            update-rate figures.
  *   dispose()                stop the worker.
@@ -35,8 +42,23 @@
  * device loss and start-up fallbacks arrive as the store's notice.
  */
 import * as Comlink from "comlink";
+import { usePipelineStore } from "../ui/lab/pipeline_store";
+import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
-import type { ExperimentSpec, LabWorkerApi, RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
+import type {
+  ExperimentSpec,
+  LabWorkerApi,
+  PipelineProgress,
+  PipelineSettings,
+  PipelineStage,
+  PipelineStageResult,
+  RewardModelInfo,
+  RunCounters,
+  RunSpec,
+  RunUpdate,
+  SettingValue,
+} from "./protocol";
+import { customRewardsToGold } from "./settings";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -84,9 +106,12 @@ export class LabClient {
   }
 
   /** @throws when the worker cannot start (the store's phase is "error" with the same message). */
-  async start(spec: ExperimentSpec): Promise<void> {
+  async start(opened: ExperimentSpec): Promise<void> {
     this.dispose();
     const gen = ++this.generation;
+    useRewardModels.getState().setCustom(null);
+    usePipelineStore.getState().clear();
+    const { spec, changed: lostRm } = customRewardsToGold(opened);
     const s = this.store;
     s.setSpec(spec);
     s.setPlaying(false);
@@ -124,6 +149,10 @@ export class LabClient {
         const online = this.withDataMode(r);
         if (online !== r) s.setRunConfig(r.id, online.config);
       }
+      if (lostRm.length)
+        info.notices.push(
+          `${lostRm.join(", ")} optimised a reward model made in this page (a loaded .onnx file or the Pipeline's), which is not kept across reloads: ${lostRm.length > 1 ? "they optimise" : "it optimises"} the gold scorer now.`,
+        );
       if (info.notices.length) s.setNotice(info.notices.join(" "));
       s.setPhase("ready");
     } catch (e) {
@@ -244,6 +273,39 @@ export class LabClient {
 
   simulateDeviceLoss(): void {
     void this.api?.simulateDeviceLoss();
+  }
+
+  async pipelineStage(
+    stage: PipelineStage,
+    settings: Partial<PipelineSettings>,
+    onProgress: (p: PipelineProgress) => void,
+  ): Promise<PipelineStageResult> {
+    const api = this.need();
+    this.store.setPlaying(false);
+    return api.pipelineStage(stage, settings, Comlink.proxy(onProgress));
+  }
+
+  async handOffPipeline(): Promise<{ model: string; runs: string[] }> {
+    const r = await this.need().handOffPipeline();
+    const s = this.store;
+    s.setPlaying(false);
+    s.clearProgress();
+    for (const id of r.runs) s.setRunConfig(id, { reward: "pipeline" });
+    s.setModel(r.model);
+    return r;
+  }
+
+  pipelineRmOnnx(): Promise<Uint8Array> {
+    return this.need().pipelineRmOnnx();
+  }
+
+  async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    const info = await this.need().loadRewardModel(
+      Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]),
+      name,
+    );
+    useRewardModels.getState().setCustom(info);
+    return info;
   }
 
   dispose(): void {

@@ -8,10 +8,25 @@ import type { AdapterReport } from "../gpu/device";
 import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
 import type { InspectView } from "./inspect/types";
+import type {
+  PipelineProgress,
+  PipelineSettings,
+  PipelineStage,
+  PipelineStageResult,
+} from "./pipeline/fields";
 import type { PresetId } from "./presets/ids";
 import type { AlgoId } from "./registry";
+import type { RewardModelInfo } from "./reward_sources";
 
 export type { InspectView } from "./inspect/types";
+export type {
+  PipelineEval,
+  PipelineProgress,
+  PipelineSettings,
+  PipelineStage,
+  PipelineStageResult,
+} from "./pipeline/fields";
+export type { RewardModelInfo } from "./reward_sources";
 
 export type SettingValue = number | string | boolean;
 
@@ -172,4 +187,29 @@ export interface LabWorkerApi {
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Destroy the worker's GPU device as a driver reset would (tests and teaching): the runs resume. */
   simulateDeviceLoss(): void;
+  /**
+   * Check a user's ONNX reward model (`name`: the file name) against the task's tokenizer and the contract of
+   * docs/reward-models.md; on success runs may choose reward "custom" (runs already on "custom" use it from
+   * their next step). Rejects with an OnnxRewardModelError message naming what is wrong; the runs and their
+   * reward sources are untouched then.
+   */
+  loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
+  /**
+   * Train one stage of the Pipeline view (src/lab/pipeline/pipeline.ts): "sft" (a fresh model on the task's
+   * text) or "rm" (a reward model from it on the task's preference pairs). Pauses the lab first; every step
+   * goes to `onProgress`. Rejects on bad settings (the field named), a missing earlier stage or a GPU error.
+   */
+  pipelineStage(
+    stage: PipelineStage,
+    settings: Partial<PipelineSettings>,
+    onProgress: (p: PipelineProgress) => void,
+  ): Promise<PipelineStageResult>;
+  /**
+   * Stage 3: the Pipeline's SFT model becomes every run's start model and its reward model the reward source
+   * "pipeline" of every run; the runs restart from step 0 (paused). Returns the new start model's description
+   * and the runs set to reward "pipeline". Rejects when stage 1 or 2 has not been trained.
+   */
+  handOffPipeline(): Promise<{ model: string; runs: string[] }>;
+  /** The Pipeline's stage-2 reward model as ONNX bytes (the reward-model contract). Rejects before stage 2. */
+  pipelineRmOnnx(): Promise<Uint8Array>;
 }

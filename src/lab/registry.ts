@@ -14,6 +14,7 @@ import { REINFORCE_FIELDS, ReinforceRun } from "../algorithms/reinforce";
 import { RLOO_FIELDS, RlooRun } from "../algorithms/rloo";
 import type { AlgorithmRun, RunEnv } from "../algorithms/run";
 import { SAFE_RLHF_FIELDS, SafeRlhfRun } from "../algorithms/safe_rlhf";
+import { algoConfig, RUN_FIELDS } from "./settings";
 
 export type AlgoId =
   | "ppo"
@@ -42,7 +43,7 @@ export interface AlgorithmInfo {
   ): AlgorithmRun;
 }
 
-export const ALGORITHMS: Record<AlgoId, AlgorithmInfo> = {
+const ALGORITHM_TABLES: Record<AlgoId, AlgorithmInfo> = {
   ppo: {
     id: "ppo",
     title: "PPO",
@@ -124,6 +125,17 @@ export const ALGORITHMS: Record<AlgoId, AlgorithmInfo> = {
     create: (env, c) => new SafeRlhfRun(env, c),
   },
 };
+
+/**
+ * The algorithms as the lab sees them: each table followed by the lab's per-run settings (RUN_FIELDS: the
+ * reward source), which `create` strips before the algorithm validates its settings.
+ */
+export const ALGORITHMS = Object.fromEntries(
+  Object.entries(ALGORITHM_TABLES).map(([id, a]): [string, AlgorithmInfo] => [
+    id,
+    { ...a, fields: [...a.fields, ...RUN_FIELDS], create: (env, c, p) => a.create(env, algoConfig(c), p) },
+  ]),
+) as Record<AlgoId, AlgorithmInfo>;
 
 export const ALGO_IDS = Object.keys(ALGORITHMS) as AlgoId[];
 

@@ -3,7 +3,8 @@
  * optimizer; every run that needs one shares one frozen reference model (the same start weights, never
  * written: forward passes only). {@link LabRuns} is the scheduler's RunFactory: it creates, forks and restores
  * runs and keeps a CPU checkpoint of each run every {@link CHECKPOINT_EVERY} steps, from which the runs are
- * rebuilt on a new device after the old one is lost.
+ * rebuilt on a new device after the old one is lost. Each run optimises the reward source its `reward` setting
+ * names (./reward_sources.ts, shared by all runs) and always scores the gold reward too.
  */
 import type { AlgorithmRun, RunEnv } from "../algorithms/run";
 import type { GpuContext } from "../gpu/context";
@@ -15,9 +16,11 @@ import { inspectView } from "./inspect/build";
 import { tokenText } from "./inspect/text";
 import type { RunSpec, SettingValue } from "./protocol";
 import { algorithm } from "./registry";
-import type { LabResources } from "./resources";
+import type { LabResources, StartModel } from "./resources";
+import { checkRewardChoice, RewardSources, RunReward } from "./reward_sources";
 import { sampleViews } from "./samples";
 import type { Restored, RunFactory, SchedRun, StepOutput } from "./sched_run";
+import { algoConfig } from "./settings";
 
 /**
  * Steps between CPU checkpoints (policy weights + AdamW moments, downloaded). After a lost device a run loses
@@ -38,10 +41,14 @@ export class LabRun implements SchedRun {
     readonly env: RunEnv,
     readonly run: AlgorithmRun,
     private readonly res: LabResources,
+    /** The source the run optimises (env.reward); null: env.reward as built (gold). */
+    readonly reward: RunReward | null = null,
+    private readonly rewards: RewardSources | null = null,
   ) {}
 
+  /** The algorithm's effective settings plus the run's reward source. */
   get config(): Record<string, SettingValue> {
-    return this.run.config;
+    return { ...this.run.config, reward: this.reward?.choice ?? "gold" };
   }
 
   async step(): Promise<StepOutput> {
@@ -57,8 +64,22 @@ export class LabRun implements SchedRun {
     };
   }
 
+  /**
+   * Apply settings from the next step on; a new `reward` must be loaded already (RewardSources.get).
+   * @throws RangeError / RewardSourceError naming the bad field; nothing changes then.
+   */
   setConfig(patch: Record<string, SettingValue>): void {
-    this.run.setConfig(patch);
+    let swap: (() => void) | null = null;
+    if (patch.reward !== undefined) {
+      const choice = checkRewardChoice(patch.reward);
+      const { reward, rewards } = this;
+      if (!reward || !rewards) throw new RangeError("this run's reward source is fixed");
+      const source = rewards.ready(choice);
+      swap = () => reward.set(choice, source);
+    }
+    const own = algoConfig(patch);
+    if (Object.keys(own).length) this.run.setConfig(own);
+    swap?.();
   }
 
   /** Download the run's state (between steps). */
@@ -111,6 +132,8 @@ export class LabRuns implements RunFactory {
     private ctx: GpuContext,
     readonly res: LabResources,
     readonly seed: number,
+    /** The reward sources the runs choose from. Default: the gold scorer only. */
+    readonly rewards: RewardSources = new RewardSources(res.task, res.tokenizer),
   ) {
     this.ref = new GptWeights(ctx, res.start.config, res.start.params);
   }
@@ -125,6 +148,8 @@ export class LabRuns implements RunFactory {
   async create(spec: RunSpec): Promise<LabRun> {
     const info = algorithm(spec.algo);
     const { task, tokenizer, start } = this.res;
+    const choice = checkRewardChoice(spec.config.reward ?? "gold");
+    const reward = new RunReward(choice, await this.rewards.get(choice));
     const env = buildEnv({
       ctx: this.ctx,
       task,
@@ -133,10 +158,12 @@ export class LabRuns implements RunFactory {
       params: start.params,
       seed: this.seed,
       withRef: false,
+      reward,
     });
     const full: RunEnv = { ...env, ref: info.needsRef ? this.ref : null };
     try {
-      return new LabRun(full, info.create(full, this.effectiveConfig(spec), this.res.prefs), this.res);
+      const run = info.create(full, this.effectiveConfig(spec), this.res.prefs);
+      return new LabRun(full, run, this.res, reward, this.rewards);
     } catch (e) {
       env.policy.destroy();
       throw e;
@@ -151,7 +178,7 @@ export class LabRuns implements RunFactory {
   async fork(source: SchedRun, sourceSpec: RunSpec, spec: RunSpec): Promise<LabRun> {
     const src = source as LabRun;
     const changed = Object.entries(spec.config).filter(([k, v]) => sourceSpec.config[k] !== v);
-    const config = { ...src.run.config, ...Object.fromEntries(changed) };
+    const config = { ...src.config, ...Object.fromEntries(changed) };
     const run = await this.create({ ...spec, config });
     this.ctx.copy(src.env.policy.params.flat, run.env.policy.params.flat);
     if (src.run.optimizer && run.run.optimizer) run.run.optimizer.copyFrom(src.run.optimizer);
@@ -195,6 +222,17 @@ export class LabRuns implements RunFactory {
   /** The start model's weights on the GPU (the shared frozen reference): the baseline of a run's win rate. */
   startWeights(): GptWeights {
     return this.ref;
+  }
+
+  /**
+   * Runs created from now on start from `start` (the Pipeline's SFT model); the shared reference follows and
+   * the CPU checkpoints of the old start are dropped. Call between steps, with the old runs destroyed.
+   */
+  setStart(start: StartModel): void {
+    this.ref.destroy();
+    this.res.start = start;
+    this.ref = new GptWeights(this.ctx, start.config, start.params);
+    this.checkpoints.clear();
   }
 
   /** Move to a new device (the old one is lost): the shared reference is uploaded again. */

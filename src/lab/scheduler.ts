@@ -227,8 +227,11 @@ export class Scheduler {
     });
   }
 
-  /** Discard all progress: every run restarts from the start model (errors cleared); the lab pauses. */
-  reset(): Promise<void> {
+  /**
+   * Discard all progress: every run restarts from the start model (errors cleared); the lab pauses.
+   * `between` runs after the old runs are freed and before the new ones are made (e.g. a new start model).
+   */
+  reset(between?: () => void): Promise<void> {
     this.pause();
     return this.exclusive(async () => {
       this.entries = this.entries.map((old) => {
@@ -238,6 +241,7 @@ export class Scheduler {
         e.rewind(null, 0);
         return e;
       });
+      between?.();
       for (const e of this.entries)
         try {
           e.run = await this.o.factory.create(e.spec);

@@ -7,6 +7,7 @@
  */
 import type { Field } from "../algorithms/fields";
 import { PRESET_IDS } from "./presets/ids";
+import type { ExperimentSpec } from "./protocol";
 
 /** Task, start model and seed: what every run shares. */
 export const EXPERIMENT_FIELDS = [
@@ -58,6 +59,61 @@ export const EXPERIMENT_FIELDS = [
     source: "implementation",
   },
 ] as const satisfies readonly Field[];
+
+/**
+ * Per-run settings of the lab itself, the same for every algorithm (the registry appends them to each
+ * algorithm's table, so they get a run-card control, URL and import checks and an export entry like any
+ * other setting; the algorithms never see them). `reward`: the source the run optimises — the task's gold
+ * scorer, the task's shipped learned reward model (models/<task>/rm.onnx, the proxy), an ONNX reward model
+ * loaded in the page (docs/reward-models.md) or the reward model trained by the Pipeline view. The gold score is computed for every run whatever it optimises
+ * (`reward_gold`), so proxy-vs-gold over-optimisation shows on the reward chart.
+ */
+export const RUN_FIELDS = [
+  {
+    key: "reward",
+    label: "reward",
+    kind: "enum",
+    default: "gold",
+    options: ["gold", "proxy", "custom", "pipeline"],
+    doc: "What the run optimises: the task's gold scorer, the shipped learned reward model (proxy RM, rm.onnx), a reward model you loaded (.onnx), or the one the Pipeline trained in this page. The gold score is always charted too (dashed).",
+    source: "Gao et al. 2022, Scaling laws for reward model overoptimization",
+  },
+] as const satisfies readonly Field[];
+
+/** A run's reward source (RUN_FIELDS' `reward`). */
+export type RewardChoice = (typeof RUN_FIELDS)[0]["options"][number];
+
+/** Keys of {@link RUN_FIELDS}: the lab's, not the algorithm's. */
+export const RUN_KEYS: ReadonlySet<string> = new Set(RUN_FIELDS.map((f) => f.key));
+
+/** A run's settings without the lab's own keys: what the algorithm validates and uses. */
+export function algoConfig<T>(config: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(config).filter(([k]) => !RUN_KEYS.has(k)));
+}
+
+/** The reward source a run's settings ask for (the field's default when absent or not a known choice). */
+export function rewardOf(config: Record<string, unknown>): RewardChoice {
+  const v = config.reward;
+  const f = RUN_FIELDS[0];
+  return (f.options as readonly unknown[]).includes(v) ? (v as RewardChoice) : f.default;
+}
+
+/** Reward sources that exist only in a running page (a loaded file, the Pipeline's model). */
+export const IN_PAGE_REWARDS: ReadonlySet<unknown> = new Set(["custom", "pipeline"]);
+
+/**
+ * The experiment with every run that optimises a reward model made in the page ("custom": a user's file,
+ * "pipeline": the Pipeline view's) moved to the gold scorer: a fresh training worker has neither (they are not
+ * kept across reloads).
+ * @returns the spec and the labels of the runs that changed.
+ */
+export function customRewardsToGold(spec: ExperimentSpec): { spec: ExperimentSpec; changed: string[] } {
+  const lost = (r: ExperimentSpec["runs"][number]) => IN_PAGE_REWARDS.has(r.config.reward);
+  const changed = spec.runs.filter(lost).map((r) => r.label);
+  if (!changed.length) return { spec, changed };
+  const runs = spec.runs.map((r) => (lost(r) ? { ...r, config: algoConfig(r.config) } : r));
+  return { spec: { ...spec, runs }, changed };
+}
 
 /** Chart settings worth sharing in a link (legend toggles and the sample colour mode are not). */
 export const VIEW_FIELDS = [

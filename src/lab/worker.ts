@@ -14,9 +14,18 @@ import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError } from "../gpu/errors";
 import { exportPolicyOnnx } from "../onnx/policy_export";
 import { compareWeights } from "./evaluate";
+import { workerOnnxLoader } from "./ort_loader";
+import {
+  type PipelineProgress,
+  type PipelineSettings,
+  type PipelineStage,
+  pipelineSettings,
+} from "./pipeline/fields";
+import { LabPipeline } from "./pipeline/pipeline";
 import type {
   ExperimentSpec,
   LabWorkerApi,
+  RewardModelInfo,
   RunCounters,
   RunSpec,
   RunUpdate,
@@ -26,6 +35,7 @@ import type {
 } from "./protocol";
 import { algorithm } from "./registry";
 import { loadResources } from "./resources";
+import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 
@@ -52,6 +62,8 @@ class LabWorker implements LabWorkerApi {
   private scheduler: Scheduler | null = null;
   private spec: ExperimentSpec | null = null;
   private recovering = false;
+  private pipeline: LabPipeline | null = null;
+  private baseUrl = "";
 
   async init(spec: ExperimentSpec, onUpdate: (u: RunUpdate[]) => void, baseUrl: string): Promise<WorkerInfo> {
     if (this.scheduler) throw new Error("the training worker is already initialised");
@@ -74,7 +86,9 @@ class LabWorker implements LabWorkerApi {
     }
     this.ctx = ctx;
     this.spec = spec;
-    const runs = new LabRuns(ctx, res, spec.seed);
+    this.baseUrl = baseUrl;
+    const rewards = new RewardSources(res.task, res.tokenizer, { baseUrl, loadOnnx: workerOnnxLoader });
+    const runs = new LabRuns(ctx, res, spec.seed, rewards);
     this.runs = runs;
     this.scheduler = new Scheduler({
       factory: runs,
@@ -130,7 +144,9 @@ class LabWorker implements LabWorkerApi {
     return this.sched().forkRun(runId, run);
   }
 
-  setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+  async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+    // A reward model is loaded (once, shared) before the change goes in between two steps.
+    if (patch.reward !== undefined) await this.runs?.rewards.get(patch.reward);
     return this.sched().setConfig(runId, patch);
   }
 
@@ -197,6 +213,62 @@ class LabWorker implements LabWorkerApi {
     this.ctx?.device.destroy();
   }
 
+  loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    if (!this.runs) throw new Error("the training worker is not initialised (init() first)");
+    return this.runs.rewards.loadCustom(bytes, name);
+  }
+
+  async pipelineStage(
+    stage: PipelineStage,
+    settings: Partial<PipelineSettings>,
+    onProgress: (p: PipelineProgress) => void,
+  ) {
+    const s = pipelineSettings(settings);
+    this.sched().pause();
+    const pipe = this.pipe();
+    return stage === "sft" ? pipe.sft(s, onProgress) : pipe.rmStage(s, onProgress);
+  }
+
+  async handOffPipeline(): Promise<{ model: string; runs: string[] }> {
+    const runs = this.runs;
+    const sched = this.sched();
+    if (!runs) throw new Error("the training worker is not initialised (init() first)");
+    const { start, reward } = await this.pipe().handOff(runs.res.start.tokenizerRef);
+    sched.pause();
+    await sched.reset(() => {
+      runs.setStart(start);
+      runs.rewards.setPipeline(reward);
+    });
+    for (const id of sched.runIds) await sched.setConfig(id, { reward: "pipeline" });
+    return { model: start.source, runs: sched.runIds };
+  }
+
+  async pipelineRmOnnx(): Promise<Uint8Array> {
+    const bytes = await this.pipe().rmOnnx();
+    return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+  }
+
+  /** The Pipeline view's stages (made on first use). */
+  private pipe(): LabPipeline {
+    const runs = this.runs;
+    if (!this.ctx || !runs) throw new Error("the training worker is not initialised (init() first)");
+    const { task, tokenizer } = runs.res;
+    const url = new URL(`models/${task.id}/preferences.jsonl`, this.baseUrl);
+    this.pipeline ??= new LabPipeline(this.ctx, {
+      task,
+      tokenizer,
+      seed: runs.seed,
+      preferences: async () => {
+        const res = await fetch(url);
+        const html = (res.headers.get("content-type") ?? "").includes("text/html");
+        if (res.status === 404 || html) return null;
+        if (!res.ok) throw new Error(`could not fetch ${url.pathname}: HTTP ${res.status}`);
+        return res.text();
+      },
+    });
+    return this.pipeline;
+  }
+
   private sched(): Scheduler {
     if (!this.scheduler) throw new Error("the training worker is not initialised (init() first)");
     return this.scheduler;
@@ -233,6 +305,7 @@ class LabWorker implements LabWorkerApi {
     }
     this.ctx = ctx;
     runs.rebind(ctx);
+    this.pipeline?.rebind(ctx);
     this.watch(ctx);
     await s.recover(
       (spec) => runs.restore(spec),

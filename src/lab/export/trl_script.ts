@@ -8,10 +8,12 @@
  */
 import type { RunSpec } from "../protocol";
 import { ALGORITHMS } from "../registry";
+import { rewardOf } from "../settings";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody, scriptImports } from "./trl_bodies";
 import { oneLine, slug } from "./trl_py";
-import { promptsPy, rewardPy } from "./trl_rewards";
+import { promptsPy } from "./trl_rewards";
+import { runRewardPy } from "./trl_rm";
 import { trlMapping } from "./trl_targets";
 
 export { pyValue, slug } from "./trl_py";
@@ -35,6 +37,12 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
   const body = scriptBody(algo, m);
   // The label goes into a docstring: no quotes or backslashes that could end it or start an escape.
   const name = oneLine(label).replace(/[\\"]/g, "'");
+  const reward = rewardOf(run.spec.config);
+  const rm =
+    reward === "gold"
+      ? ""
+      : `\nIt optimised a learned reward model (reward "${reward}"), loaded below with onnxruntime: put its .onnx file and
+tokenizer.json next to this script (RM_PATH, TOKENIZER_PATH) and pip install onnxruntime numpy too.\n`;
   return `#!/usr/bin/env python3
 """${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
 
@@ -44,14 +52,14 @@ same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROM
 
     pip install "trl>=0.23" transformers datasets torch
     python ${file}
-${note}"""
+${rm}${note}"""
 ${scriptImports(m)}
 
 MODEL_NAME = "${PLACEHOLDER_MODEL}"  # PLACEHOLDER: your SFT model (the lab's models are tiny char-level GPTs)
 SEED = ${experiment.seed}
 OUTPUT_DIR = "${slug(label)}-trl"
 
-${rewardPy(experiment.task)}
+${runRewardPy(experiment.task, reward)}
 
 ${promptsPy(experiment.task)}
 ${body}`;

@@ -11,6 +11,7 @@
 import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
+import { RUN_KEYS } from "../settings";
 
 export type TrlClass =
   | "PPOConfig"
@@ -197,6 +198,10 @@ export function trlMapping(algo: AlgoId, config: Record<string, SettingValue>): 
   for (const f of fields) {
     const value = settings[f.key];
     const changed = value !== f.default;
+    if (RUN_KEYS.has(f.key)) {
+      unmapped.push({ field: f, value, changed, reason: "the script's score() below is this reward" });
+      continue;
+    }
     if (!cls) {
       unmapped.push({ field: f, value, changed, reason: "no TRL trainer" });
       continue;

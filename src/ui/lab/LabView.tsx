@@ -12,6 +12,7 @@ import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
+import { PipelineView } from "./PipelineView";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
 import { openLab } from "./session";
@@ -54,6 +55,7 @@ export function LabView() {
           <strong>The lab could not start.</strong> {phaseError}
         </div>
       )}
+      <PipelineView />
       <div className="lab-body">
         <RunColumn />
         <div className="lab-main">

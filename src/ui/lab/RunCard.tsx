@@ -5,6 +5,7 @@
  */
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
 import { ALGORITHMS } from "../../lab/registry";
+import { RUN_KEYS } from "../../lab/settings";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
 import { useLab } from "../lab_store";
@@ -25,7 +26,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   if (!run) return null;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
-  const own = algo.fields.filter((f) => !COMMON_KEYS.has(f.key));
+  // The run's reward source first, then the algorithm's own settings.
+  const lab = algo.fields.filter((f) => RUN_KEYS.has(f.key));
+  const own = [...lab, ...algo.fields.filter((f) => !COMMON_KEYS.has(f.key) && !RUN_KEYS.has(f.key))];
   const shared = algo.fields.filter((f) => COMMON_KEYS.has(f.key));
   const control = (f: Field) => (
     <FieldControl

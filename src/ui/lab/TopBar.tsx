@@ -12,6 +12,7 @@ import { useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
 import { labActions } from "./actions";
 import { ResetIcon, StepIcon } from "./icons";
+import { RewardModelButton } from "./RewardModelButton";
 import { ImportButton, ShareButton } from "./ShareImport";
 import { StopAt } from "./StopAt";
 
@@ -143,6 +144,7 @@ export function TopBar() {
             </option>
           ))}
         </select>
+        <RewardModelButton disabled={!ready} />
         <ExplainButton
           algo={ALGO_IDS[0]}
           onAdd={(id) => labActions.addRun(id)}

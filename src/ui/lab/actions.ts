@@ -4,7 +4,17 @@
  * Run-spec bookkeeping that is UI policy (new ids and labels, fork names) lives here too.
  */
 import { labClient } from "../../lab/client";
-import type { ExperimentSpec, RunCounters, RunSpec, SettingValue } from "../../lab/protocol";
+import type {
+  ExperimentSpec,
+  PipelineProgress,
+  PipelineSettings,
+  PipelineStage,
+  PipelineStageResult,
+  RewardModelInfo,
+  RunCounters,
+  RunSpec,
+  SettingValue,
+} from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
 import { useLab } from "../lab_store";
 import { forkSpec, newRunSpec } from "./run_specs";
@@ -26,6 +36,16 @@ export interface LabBackend {
   exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
   winRate?(runId: string): Promise<void>;
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Check and load a user's ONNX reward model (absent: this backend cannot). */
+  loadRewardModel?(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
+  /** The Pipeline view's stages (absent: this backend has none). */
+  pipelineStage?(
+    stage: PipelineStage,
+    settings: Partial<PipelineSettings>,
+    onProgress: (p: PipelineProgress) => void,
+  ): Promise<PipelineStageResult>;
+  handOffPipeline?(): Promise<{ model: string; runs: string[] }>;
+  pipelineRmOnnx?(): Promise<Uint8Array>;
 }
 
 let backendPromise: Promise<LabBackend> | null = null;
@@ -132,5 +152,33 @@ export const labActions = {
   /** Resume a run from saved weights (IndexedDB, an imported checkpoint). */
   async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
     await (await backend()).loadRunCheckpoint(runId, bytes, at);
+  },
+  /** Train a Pipeline stage; every step goes to `onProgress`. Rejects with the worker's message. */
+  async pipelineStage(
+    stage: PipelineStage,
+    settings: Partial<PipelineSettings>,
+    onProgress: (p: PipelineProgress) => void,
+  ): Promise<PipelineStageResult> {
+    const b = await backend();
+    if (!b.pipelineStage) throw new Error("this lab has no pipeline");
+    return b.pipelineStage(stage, settings, onProgress);
+  },
+  /** Hand the Pipeline's models to the runs (start model, reward "pipeline"). */
+  async handOffPipeline(): Promise<{ model: string; runs: string[] }> {
+    const b = await backend();
+    if (!b.handOffPipeline) throw new Error("this lab has no pipeline");
+    return b.handOffPipeline();
+  },
+  /** The Pipeline's reward model as .onnx bytes. */
+  async pipelineRmOnnx(): Promise<Uint8Array> {
+    const b = await backend();
+    if (!b.pipelineRmOnnx) throw new Error("this lab has no pipeline");
+    return b.pipelineRmOnnx();
+  },
+  /** Check and load a user's ONNX reward model; rejects with what is wrong with the file. */
+  async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    const b = await backend();
+    if (!b.loadRewardModel) throw new Error("this lab cannot load reward models");
+    return b.loadRewardModel(bytes, name);
   },
 };

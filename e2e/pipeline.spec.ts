@@ -1,0 +1,127 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import LZString from "lz-string";
+import { testExperiment } from "../src/lab/defaults";
+
+/**
+ * The Pipeline view in the built app (SwiftShader), arithmetic task, nano scale, a few steps per stage:
+ * SFT (the displayed loss is finite and falls, a sample is shown) → reward model (finite Bradley–Terry loss,
+ * held-out accuracies in [0, 1]; its .onnx download loads as a custom reward model) → "Use in RL": every run restarts from the pipeline's model with reward
+ * "pipeline" and takes a step with finite reward and reward_gold on the reward chart.
+ */
+
+const RUNS = testExperiment().runs.map((r) => r.id);
+
+/** The test experiment's link (as e2e/lab.spec.ts builds it). */
+function testLink(): string {
+  const { task, model, seed, runs } = testExperiment();
+  const payload = {
+    v: 1,
+    task,
+    model,
+    seed,
+    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
+  };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+const value = async (page: Page, id: string) => Number(await page.getByTestId(id).getAttribute("data-value"));
+
+async function set(page: Page, key: string, v: string) {
+  const input = page.getByTestId(`pipeline-${key}`);
+  await input.fill(v);
+  await input.press("Enter");
+  await expect(input).toHaveValue(v);
+}
+
+async function plotted(page: Page, runId: string, metric: string): Promise<(number | null)[]> {
+  const row = page.locator(
+    `[data-testid="chart-data-reward"] tr[data-run="${runId}"][data-metric="${metric}"]`,
+  );
+  if ((await row.count()) === 0) return [];
+  return JSON.parse((await row.first().getAttribute("data-raw")) ?? "[]");
+}
+
+test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({ page }, testInfo) => {
+  test.setTimeout(600_000);
+  const pageErrors: Error[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e));
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  await page.getByTestId("pipeline").locator("summary").click();
+  await expect(page.getByTestId("pipeline-run-rm")).toBeDisabled();
+  await expect(page.getByTestId("pipeline-use")).toBeDisabled();
+  await expect(page.getByTestId("pipeline-size")).toHaveValue("nano");
+  await set(page, "sftSteps", "12");
+  await set(page, "rmSteps", "3");
+  await set(page, "rmBatch", "4");
+  await set(page, "evalPairs", "16");
+
+  // Stage 1: SFT.
+  await page.getByTestId("pipeline-run-sft").click();
+  const sft = page.getByTestId("pipeline-sft-progress");
+  await expect(sft).toHaveAttribute("data-status", "done", { timeout: 240_000 });
+  await expect(sft).toHaveAttribute("data-step", "12");
+  const first = await value(page, "pipeline-sft-loss-first");
+  const last = await value(page, "pipeline-sft-loss-last");
+  expect(Number.isFinite(first) && Number.isFinite(last), `${first} → ${last}`).toBe(true);
+  expect(last, "the SFT loss fell").toBeLessThan(first);
+  await expect(page.getByTestId("pipeline-sft-sample")).toContainText("+");
+
+  // Stage 2: the reward model.
+  await page.getByTestId("pipeline-run-rm").click();
+  const rm = page.getByTestId("pipeline-rm-progress");
+  await expect(rm).toHaveAttribute("data-status", "done", { timeout: 240_000 });
+  await expect(rm).toHaveAttribute("data-step", "3");
+  for (const id of ["pipeline-rm-loss-first", "pipeline-rm-loss-last"]) {
+    const v = await value(page, id);
+    expect(Number.isFinite(v) && v > 0, `${id} ${v}`).toBe(true);
+  }
+  for (const id of ["pipeline-rm-acc-batch", "pipeline-rm-acc-before", "pipeline-rm-acc-after"]) {
+    const v = await value(page, id);
+    expect(v >= 0 && v <= 1, `${id} ${v}`).toBe(true);
+  }
+  // Its ONNX download meets the reward-model contract: it loads as a custom reward model.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("pipeline-download-rm").click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("pipeline_rm.onnx");
+  await page.getByTestId("load-rm-file").setInputFiles({
+    name: download.suggestedFilename(),
+    mimeType: "application/octet-stream",
+    buffer: await readFile((await download.path()) ?? ""),
+  });
+  await expect(page.getByTestId("lab-notice")).toContainText('Loaded the reward model "pipeline_rm.onnx"', {
+    timeout: 60_000,
+  });
+  await page.getByTestId("pipeline").scrollIntoViewIfNeeded();
+  await page.mouse.move(0, 0);
+  const shot = await page.screenshot({ path: "test-results/pipeline-stages.png" });
+  await testInfo.attach("pipeline-stages", { body: shot, contentType: "image/png" });
+
+  // Stage 3: hand both to the runs, which restart and take a step on the pipeline's reward model.
+  await page.getByTestId("pipeline-use").click();
+  await expect(page.getByTestId("pipeline-handed")).toContainText("after 12 SFT steps", { timeout: 120_000 });
+  await expect(page.getByTestId("model")).toContainText("pipeline: nano");
+  for (const id of RUNS) {
+    await expect(page.getByTestId(`knob-${id}-reward`)).toHaveValue("pipeline");
+    await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
+  }
+  await page.getByTestId("step-once").click();
+  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("1", { timeout: 240_000 });
+  for (const id of RUNS) {
+    await expect(page.getByTestId(`status-${id}`)).toHaveText("paused");
+    await expect.poll(async () => (await plotted(page, id, "reward")).length).toBe(1);
+    const [r] = await plotted(page, id, "reward");
+    const [g] = await plotted(page, id, "reward_gold");
+    expect(typeof r === "number" && Number.isFinite(r), `${id} reward ${r}`).toBe(true);
+    expect(typeof g === "number" && Number.isFinite(g), `${id} reward_gold ${g}`).toBe(true);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(0, 0);
+  const rl = await page.screenshot({ path: "test-results/pipeline-rl.png", fullPage: true });
+  await testInfo.attach("pipeline-rl", { body: rl, contentType: "image/png" });
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  expect(pageErrors.map((e) => e.message)).toEqual([]);
+});

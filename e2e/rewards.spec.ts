@@ -1,0 +1,125 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import LZString from "lz-string";
+import { testExperiment } from "../src/lab/defaults";
+
+/**
+ * Reward sources per run in the built app (SwiftShader): the test experiment's GRPO twice, one optimising the
+ * task's shipped proxy RM (models/arithmetic/rm.onnx, onnxruntime-web in the training worker), one the gold
+ * verifier. After 3 steps the proxy run's plotted `reward` points are finite and differ from its
+ * `reward_gold` points (the gold run's coincide). A corrupt .onnx gives a notice naming what is wrong and the
+ * runs keep training; a valid one becomes "custom" and a run switched to it trains on it.
+ */
+
+const grpo = testExperiment().runs[2];
+const RUNS = [
+  { ...grpo, id: "grpo-proxy", label: "GRPO proxy", config: { ...grpo.config, reward: "proxy" } },
+  { ...grpo, id: "grpo-gold", label: "GRPO gold" },
+];
+
+/** The experiment's link (src/lab/url.ts format; built here as e2e/lab.spec.ts's testLink does). */
+function testLink(): string {
+  const { task, model, seed } = testExperiment();
+  const payload = {
+    v: 1,
+    task,
+    model,
+    seed,
+    runs: RUNS.map(({ id, algo, label, config }) => ({ id, algo, label, config })),
+  };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+/** The raw values the reward chart plots for one run and metric (its data table). */
+async function plotted(page: Page, runId: string, metric: string): Promise<(number | null)[]> {
+  const row = page.locator(
+    `[data-testid="chart-data-reward"] tr[data-run="${runId}"][data-metric="${metric}"]`,
+  );
+  if ((await row.count()) === 0) return [];
+  return JSON.parse((await row.first().getAttribute("data-raw")) ?? "[]");
+}
+
+const step = async (page: Page, id: string) => Number(await page.getByTestId(`step-${id}`).textContent());
+
+async function stepAll(page: Page, to: number) {
+  await page.getByTestId("step-once").click();
+  for (const r of RUNS)
+    await expect(page.getByTestId(`step-${r.id}`)).toHaveText(String(to), { timeout: 240_000 });
+}
+
+test("a run optimises the proxy RM (reward ≠ reward_gold); a bad .onnx is refused by name, a good one is used", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(600_000);
+  const pageErrors: Error[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e));
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  // The run cards say what each run optimises.
+  await expect(page.getByTestId("knob-grpo-proxy-reward")).toHaveValue("proxy");
+  await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("gold");
+  for (const r of RUNS) await expect(page.getByTestId(`status-${r.id}`)).toHaveText("ready");
+
+  for (let s = 1; s <= 3; s++) await stepAll(page, s);
+  for (const r of RUNS) await expect(page.getByTestId(`status-${r.id}`)).toHaveText("paused");
+  await expect.poll(async () => (await plotted(page, "grpo-proxy", "reward")).length).toBe(3);
+  const reward = await plotted(page, "grpo-proxy", "reward");
+  const gold = await plotted(page, "grpo-proxy", "reward_gold");
+  expect(gold).toHaveLength(3);
+  for (const [i, v] of reward.entries()) {
+    expect(typeof v === "number" && Number.isFinite(v), `reward ${reward}`).toBe(true);
+    expect(typeof gold[i] === "number" && Number.isFinite(gold[i]), `gold ${gold}`).toBe(true);
+    expect(v, `step ${i + 1}: proxy reward vs gold`).not.toBe(gold[i]);
+  }
+  // The gold run's two lines are the same numbers.
+  await expect.poll(async () => (await plotted(page, "grpo-gold", "reward")).length).toBe(3);
+  expect(await plotted(page, "grpo-gold", "reward")).toEqual(await plotted(page, "grpo-gold", "reward_gold"));
+  await page.mouse.move(0, 0);
+  const shot = await page.screenshot({ path: "test-results/rewards-proxy.png" });
+  await testInfo.attach("rewards-proxy", { body: shot, contentType: "image/png" });
+
+  // A corrupt file: a notice naming what is wrong; the lab keeps working.
+  const rm = await readFile("public/models/arithmetic/rm.onnx");
+  await page.getByTestId("load-rm-file").setInputFiles({
+    name: "broken.onnx",
+    mimeType: "application/octet-stream",
+    buffer: rm.subarray(0, 4000),
+  });
+  const notice = page.getByTestId("lab-notice");
+  await expect(notice).toContainText('The reward model "broken.onnx" could not be loaded', {
+    timeout: 60_000,
+  });
+  await expect(notice).toContainText("not-onnx: the file is not an ONNX model");
+  await expect(page.getByTestId("load-rm")).toHaveAccessibleName("Load reward model (.onnx)");
+  // Choosing "custom" without a loaded model is refused on the card, the run keeps its source.
+  await page.getByTestId("knob-grpo-gold-reward").selectOption("custom");
+  await expect(page.getByTestId("run-card-grpo-gold").getByRole("alert")).toContainText(
+    "no custom reward model is loaded",
+  );
+  await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("gold");
+  await stepAll(page, 4);
+  for (const r of RUNS) await expect(page.getByTestId(`status-${r.id}`)).toHaveText("paused");
+  await page.mouse.move(0, 0);
+  const bad = await page.screenshot({ path: "test-results/rewards-bad-onnx.png" });
+  await testInfo.attach("rewards-bad-onnx", { body: bad, contentType: "image/png" });
+
+  // A valid file (the shipped RM under another name) becomes "custom"; the gold run switches to it.
+  await page.getByTestId("load-rm-file").setInputFiles({
+    name: "my_rm.onnx",
+    mimeType: "application/octet-stream",
+    buffer: rm,
+  });
+  await expect(notice).toContainText('Loaded the reward model "my_rm.onnx"', { timeout: 60_000 });
+  await expect(page.getByTestId("load-rm")).toHaveAccessibleName(/my_rm\.onnx loaded/);
+  await page.getByTestId("knob-grpo-gold-reward").selectOption("custom");
+  await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("custom");
+  await stepAll(page, 5);
+  await expect.poll(async () => (await plotted(page, "grpo-gold", "reward")).length).toBe(5);
+  const after = await plotted(page, "grpo-gold", "reward");
+  const afterGold = await plotted(page, "grpo-gold", "reward_gold");
+  expect(Number.isFinite(after[4])).toBe(true);
+  expect(after[4], "custom RM score vs gold at step 5").not.toBe(afterGold[4]);
+  expect(await step(page, "grpo-proxy")).toBe(5);
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+  expect(pageErrors.map((e) => e.message)).toEqual([]);
+});

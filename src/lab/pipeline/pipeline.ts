@@ -1,0 +1,353 @@
+/**
+ * The three stages of RLHF in the training worker, at nano/tiny scale (Ouyang et al. 2022 Fig. 2):
+ *   1. SFT: a fresh preset (seeded init) trained with next-token cross-entropy on the task's text
+ *      (src/model/sft.ts SftTrainer, data ./sft_data.ts), with a sampled completion of a held-out prompt now
+ *      and then;
+ *   2. reward model: a copy of the stage-1 model with its scalar reward head, trained with the Bradley–Terry
+ *      loss on the task's shipped preference pairs (src/rewards/rm_trainer.ts RewardModelTrainer), its
+ *      held-out label and gold accuracy measured before, every few steps and at the end (src/rewards/rm_eval.ts);
+ *   3. hand-off: the stage-1 weights as the runs' start model and the stage-2 model as a reward source on the
+ *      WGSL engine (src/rewards/sources.ts engineReward), reward "pipeline".
+ * Every step is reported through `onProgress`. Both models keep a CPU copy once handed off, so a lost device
+ * can rebuild the reward model ({@link LabPipeline.rebind}).
+ */
+import type { RewardSource } from "../../algorithms/reward";
+import type { GpuContext } from "../../gpu/context";
+import { type GPTConfig, PRESETS, preset } from "../../model/config";
+import { Generator } from "../../model/generate";
+import { initParams, paramLayout } from "../../model/params";
+import { nextTokenTargets, SftTrainer } from "../../model/sft";
+import { GptWeights } from "../../model/weights";
+import { exportRewardModelOnnx } from "../../rewards/onnx_export";
+import { type EncodedPair, encodePreferencePairs, pairAccuracy } from "../../rewards/rm_eval";
+import { RewardModelScorer, RewardModelTrainer } from "../../rewards/rm_trainer";
+import { engineReward } from "../../rewards/sources";
+import { completionText, type Task } from "../../tasks";
+import { parsePreferencesJsonl } from "../../tasks/preferences";
+import { shuffle } from "../../tasks/task";
+import type { Tokenizer } from "../../tokenizer/tokenizer";
+import { Rng } from "../../util/rng";
+import type { StartModel } from "../resources";
+import type { PipelineEval, PipelineProgress, PipelineSettings, PipelineStageResult } from "./fields";
+import { sftData } from "./sft_data";
+
+/** Longest SFT row (tokens): book windows longer than this only slow a nano model down. */
+const SFT_MAX_ROW = 64;
+/** Samples and held-out evaluations per stage (spread over its steps, the last step included). */
+const REPORTS = 5;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** What the pipeline needs from the lab. */
+export interface PipelineDeps {
+  task: Task;
+  tokenizer: Tokenizer;
+  seed: number;
+  /** The task's preference file (JSONL text), fetched when stage 2 first needs it; null when none is shipped. */
+  preferences(): Promise<string | null>;
+}
+
+/** The preset, its context grown to hold the task's longest prompt plus its completion length (a power of 2). */
+export function pipelineConfig(size: PipelineSettings["size"], task: Task, tok: Tokenizer): GPTConfig {
+  const prompts = [...task.prompts.train, ...task.prompts.eval];
+  const longest = Math.max(...prompts.map((p) => tok.encode(p, { bos: true }).length));
+  const need = 2 ** Math.ceil(Math.log2(longest + task.generation.maxNewTokens));
+  return preset(size, {
+    vocabSize: tok.vocabSize,
+    contextLength: Math.max(PRESETS[size].contextLength, need),
+  });
+}
+
+/** "nano (2 layers, C = 32, context 32)". */
+export function describeConfig(size: string, c: GPTConfig): string {
+  return `${size} (${c.nLayer} layers, C = ${c.nEmbd}, context ${c.contextLength})`;
+}
+
+/** True every ~steps/REPORTS steps and at the last step. */
+const reportAt = (step: number, steps: number) =>
+  step === steps || step % Math.max(1, Math.round(steps / REPORTS)) === 0;
+
+export class LabPipeline {
+  private policy: { w: GptWeights; config: GPTConfig; size: string; steps: number } | null = null;
+  private rm: { w: GptWeights; scorer: RewardModelScorer; steps: number } | null = null;
+  private pairs: { train: EncodedPair[]; eval: EncodedPair[] } | null = null;
+  /** The handed-off reward model: its own GPU copy (stages may train again meanwhile) and a CPU copy. */
+  private handed: {
+    config: GPTConfig;
+    params: Float32Array;
+    w: GptWeights;
+    scorer: RewardModelScorer;
+  } | null = null;
+  private busy = false;
+
+  constructor(
+    private ctx: GpuContext,
+    private readonly d: PipelineDeps,
+  ) {}
+
+  /** Steps of the trained stages (0: not trained). */
+  get trained(): { sft: number; rm: number } {
+    return { sft: this.policy?.steps ?? 0, rm: this.rm?.steps ?? 0 };
+  }
+
+  /**
+   * Stage 1: a fresh `s.size` model trained for s.sftSteps steps (replaces an earlier stage 1 and 2).
+   * @throws RangeError on bad settings or while another stage runs; whatever the GPU throws.
+   */
+  sft(s: PipelineSettings, onProgress: (p: PipelineProgress) => void): Promise<PipelineStageResult> {
+    return this.exclusive(async () => {
+      const { task, tokenizer: tok, seed } = this.d;
+      const config = pipelineConfig(s.size, task, tok);
+      const rng = new Rng(seed);
+      this.dropRm();
+      this.policy?.w.destroy();
+      this.policy = null;
+      const w = new GptWeights(
+        this.ctx,
+        config,
+        initParams(paramLayout(config), () => rng.normal()),
+      );
+      const data = await sftData(
+        task,
+        tok,
+        s.sftBatch,
+        Math.min(SFT_MAX_ROW, config.contextLength),
+        seed + 1,
+      );
+      const trainer = new SftTrainer(this.ctx, w, s.sftBatch, data.T);
+      const prompt = task.prompts.eval[0];
+      const promptIds = tok.encode(prompt, { bos: true });
+      const S = Math.min(task.generation.maxNewTokens, config.contextLength - promptIds.length);
+      const gen = new Generator(this.ctx, w, 1, promptIds.length, S);
+      const t0 = performance.now();
+      let first = Number.NaN;
+      let last = Number.NaN;
+      try {
+        for (let step = 1; step <= s.sftSteps; step++) {
+          const batch = data.next();
+          const m = await trainer.step(batch, nextTokenTargets(batch), { lr: s.sftLr });
+          if (!Number.isFinite(m.loss)) throw new RangeError(`the SFT loss became ${m.loss} at step ${step}`);
+          if (step === 1) first = m.loss;
+          last = m.loss;
+          const p: PipelineProgress = {
+            stage: "sft",
+            step,
+            steps: s.sftSteps,
+            loss: m.loss,
+            gradNorm: m.gradNorm,
+          };
+          if (reportAt(step, s.sftSteps)) {
+            const g = await gen.generate({
+              prompts: [promptIds],
+              maxNewTokens: S,
+              eosId: tok.eosId,
+              padId: tok.padId,
+              seed: seed + step,
+            });
+            p.sample = { prompt, completion: completionText(g.tokens.subarray(0, g.lengths[0]), tok).text };
+          }
+          onProgress(p);
+        }
+      } catch (e) {
+        w.destroy();
+        throw e;
+      } finally {
+        trainer.destroy();
+        gen.destroy();
+      }
+      this.policy = { w, config, size: s.size, steps: s.sftSteps };
+      return {
+        stage: "sft",
+        steps: s.sftSteps,
+        firstLoss: first,
+        lastLoss: last,
+        seconds: (performance.now() - t0) / 1000,
+        model: describeConfig(s.size, config),
+      };
+    });
+  }
+
+  /**
+   * Stage 2: a reward model from the stage-1 weights, trained for s.rmSteps steps of s.rmBatch pairs.
+   * @throws Error when stage 1 has not run or the task ships no preference pairs.
+   */
+  rmStage(s: PipelineSettings, onProgress: (p: PipelineProgress) => void): Promise<PipelineStageResult> {
+    return this.exclusive(async () => {
+      const policy = this.policy;
+      if (!policy) throw new Error("train stage 1 (SFT) first: the reward model starts from its weights");
+      const pairs = await this.loadPairs();
+      const { tokenizer: tok, seed } = this.d;
+      this.dropRm();
+      const w = new GptWeights(this.ctx, policy.config, await policy.w.download());
+      const trainer = new RewardModelTrainer(this.ctx, w, tok.padId);
+      const scorer = new RewardModelScorer(this.ctx, w, tok.padId);
+      const held = pairs.eval.slice(0, s.evalPairs);
+      const evaluate = async (step: number): Promise<PipelineEval> => {
+        const a = await pairAccuracy(held, (seqs) => scorer.score(seqs));
+        return { step, pairs: a.pairs, labelAccuracy: a.labelAccuracy, goldAccuracy: a.goldAccuracy };
+      };
+      const rng = new Rng(seed + 2);
+      let order: EncodedPair[] = [];
+      const nextPairs = () =>
+        Array.from({ length: s.rmBatch }, () => {
+          if (!order.length) order = shuffle(pairs.train, rng);
+          return order.pop() as EncodedPair;
+        });
+      const t0 = performance.now();
+      let first = Number.NaN;
+      let last = Number.NaN;
+      let evalAfter: PipelineEval | undefined;
+      try {
+        const evalBefore = await evaluate(0);
+        for (let step = 1; step <= s.rmSteps; step++) {
+          const m = await trainer.step(nextPairs(), { lr: s.rmLr });
+          if (!Number.isFinite(m.loss))
+            throw new RangeError(`the reward model's loss became ${m.loss} at step ${step}`);
+          if (step === 1) first = m.loss;
+          last = m.loss;
+          const p: PipelineProgress = {
+            stage: "rm",
+            step,
+            steps: s.rmSteps,
+            loss: m.loss,
+            gradNorm: m.gradNorm,
+            accuracy: m.accuracy,
+          };
+          if (reportAt(step, s.rmSteps)) p.eval = evalAfter = await evaluate(step);
+          onProgress(p);
+        }
+        this.rm = { w, scorer, steps: s.rmSteps };
+        return {
+          stage: "rm",
+          steps: s.rmSteps,
+          firstLoss: first,
+          lastLoss: last,
+          seconds: (performance.now() - t0) / 1000,
+          evalBefore,
+          evalAfter,
+        };
+      } catch (e) {
+        scorer.destroy();
+        w.destroy();
+        throw e;
+      } finally {
+        trainer.destroy();
+      }
+    });
+  }
+
+  /**
+   * Stage 3: the stage-1 model as a start model and the stage-2 model as a reward source (name "pipeline-rm"),
+   * both copies: training the stages again changes the runs only at the next hand-off. The reward source
+   * scores with the latest hand-off's model (rebuilt after a lost device). @throws Error when a stage has not
+   * run.
+   */
+  async handOff(tokenizerRef: string): Promise<{ start: StartModel; reward: RewardSource }> {
+    const policy = this.policy;
+    const rm = this.rm;
+    if (!policy || !rm) throw new Error("train stage 1 (SFT) and stage 2 (reward model) first");
+    const [params, rmParams] = await Promise.all([policy.w.download(), rm.w.download()]);
+    this.dropHanded();
+    const w = new GptWeights(this.ctx, policy.config, rmParams);
+    this.handed = {
+      config: policy.config,
+      params: rmParams,
+      w,
+      scorer: new RewardModelScorer(this.ctx, w, this.d.tokenizer.padId),
+    };
+    const start: StartModel = {
+      config: policy.config,
+      params,
+      source: `pipeline: ${describeConfig(policy.size, policy.config)} after ${policy.steps} SFT steps (this page)`,
+      tokenizerRef,
+    };
+    const reward: RewardSource = {
+      name: "pipeline-rm",
+      score: (samples) => {
+        const scorer = this.handed?.scorer;
+        if (!scorer) throw new Error("the pipeline's reward model is gone");
+        return engineReward(scorer, this.d.tokenizer.bosId, "pipeline-rm").score(samples);
+      },
+    };
+    return { start, reward };
+  }
+
+  /**
+   * The stage-2 reward model as an ONNX file (docs/reward-models.md contract: it loads as a "custom" reward
+   * model and in the exported TRL scripts). @throws Error when stage 2 has not run.
+   */
+  async rmOnnx(): Promise<Uint8Array> {
+    const rm = this.rm;
+    const policy = this.policy;
+    if (!rm || !policy) throw new Error("train stage 2 (reward model) first");
+    return exportRewardModelOnnx(policy.config, await rm.w.download(), {
+      tokenizer: this.d.task.tokenizerPath,
+      docString: `RLHF Playground Pipeline reward model: ${describeConfig(policy.size, policy.config)}, ${policy.steps} SFT steps, ${rm.steps} reward-model steps.`,
+      metadata: { task: this.d.task.id, sft_steps: String(policy.steps), steps: String(rm.steps) },
+    });
+  }
+
+  /** Move to a new device (the old one is lost): the handed-off reward model is uploaded again. */
+  rebind(ctx: GpuContext): void {
+    this.ctx = ctx;
+    // The stages' models were on the lost device: train them again. The handed-off RM comes back.
+    this.policy = null;
+    this.rm = null;
+    const h = this.handed;
+    if (h) {
+      const w = new GptWeights(ctx, h.config, h.params);
+      this.handed = { ...h, w, scorer: new RewardModelScorer(ctx, w, this.d.tokenizer.padId) };
+    }
+  }
+
+  destroy(): void {
+    this.dropRm();
+    this.dropHanded();
+    this.policy?.w.destroy();
+    this.policy = null;
+  }
+
+  private dropHanded(): void {
+    this.handed?.scorer.destroy();
+    this.handed?.w.destroy();
+    this.handed = null;
+  }
+
+  private dropRm(): void {
+    this.rm?.scorer.destroy();
+    this.rm?.w.destroy();
+    this.rm = null;
+  }
+
+  private async loadPairs(): Promise<{ train: EncodedPair[]; eval: EncodedPair[] }> {
+    if (this.pairs) return this.pairs;
+    const text = await this.d.preferences();
+    if (text === null)
+      throw new Error(
+        `the ${this.d.task.id} task ships no preference pairs (models/${this.d.task.id}/preferences.jsonl)`,
+      );
+    let records: ReturnType<typeof parsePreferencesJsonl>;
+    try {
+      records = parsePreferencesJsonl(text);
+    } catch (e) {
+      throw new Error(`models/${this.d.task.id}/preferences.jsonl: ${message(e)}`);
+    }
+    const train = encodePreferencePairs(records, this.d.tokenizer, "train");
+    const held = encodePreferencePairs(records, this.d.tokenizer, "eval");
+    if (!train.length || !held.length)
+      throw new Error(`models/${this.d.task.id}/preferences.jsonl needs train and eval pairs`);
+    this.pairs = { train, eval: held };
+    return this.pairs;
+  }
+
+  /** One stage at a time. */
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.busy) throw new RangeError("a pipeline stage is already training");
+    this.busy = true;
+    try {
+      return await fn();
+    } finally {
+      this.busy = false;
+    }
+  }
+}

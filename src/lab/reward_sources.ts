@@ -1,0 +1,223 @@
+/**
+ * The reward sources the worker's runs can optimise (RUN_FIELDS' `reward`, src/lab/settings.ts), shared by
+ * every run that uses them: the task's gold scorer; the task's shipped proxy reward model
+ * (`models/<task>/rm.onnx`, fetched and loaded on first use); a user's ONNX reward model (loaded from the
+ * page's file input, checked against the task's tokenizer with loadOnnxRewardModel); and the reward model the
+ * Pipeline view trained (./pipeline/pipeline.ts, on the WGSL engine). Loading failures are
+ * errors naming what is wrong; nothing half-loaded is kept, so the other sources keep working.
+ *
+ * A run holds a {@link RunReward}: the source it optimises now, switchable between steps (a settings change).
+ * The "custom" source is one stable object that scores with the latest loaded user model, so runs that use it
+ * follow a newly loaded file from their next step.
+ */
+import type { RewardSample, RewardSource } from "../algorithms/reward";
+import type { OnnxRewardModel } from "../rewards/onnx_reward_model";
+import { onnxReward } from "../rewards/sources";
+import type { Task } from "../tasks/task";
+import type { Tokenizer } from "../tokenizer/tokenizer";
+import { type RewardChoice, RUN_FIELDS } from "./settings";
+import { goldRewardSource } from "./task_rewards";
+
+/** A reward model the worker loaded and validated. */
+export interface RewardModelInfo {
+  /** The file's name (custom) or its path under the app (proxy), e.g. "models/arithmetic/rm.onnx". */
+  name: string;
+  /** V of the tokenizer it was checked against. */
+  vocabSize: number;
+  /** Longest sequence it accepts (metadata max_length), or null. */
+  maxLength: number | null;
+  /** Non-fatal findings of the loader. */
+  warnings: string[];
+}
+
+/** Loads and validates ONNX bytes against a vocabulary (loadOnnxRewardModel with the page's settings). */
+export type OnnxLoader = (bytes: Uint8Array, vocabSize: number, padId: number) => Promise<OnnxRewardModel>;
+
+export interface RewardSourcesOptions {
+  /** The app's base URL (models/ lives under it); without it the proxy RM is unavailable. */
+  baseUrl?: string;
+  fetchFn?: typeof fetch;
+  /** How ONNX files are loaded; without it only the gold scorer is available. */
+  loadOnnx?: OnnxLoader;
+  /** Whether models/<task>/rm.onnx is shipped (from models/manifest.json); null: unknown, try to fetch. */
+  proxyShipped?: boolean | null;
+}
+
+/** Why a reward source cannot be had (shown as the command's error). */
+export class RewardSourceError extends Error {
+  override readonly name = "RewardSourceError";
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** @throws RangeError naming the options when `v` is not a reward choice. */
+export function checkRewardChoice(v: unknown): RewardChoice {
+  const f = RUN_FIELDS[0];
+  if (typeof v !== "string" || !(f.options as readonly string[]).includes(v))
+    throw new RangeError(`reward must be one of ${f.options.join(" | ")}, got ${JSON.stringify(v)}`);
+  return v as RewardChoice;
+}
+
+export class RewardSources {
+  /** The task's gold scorer (also every run's `reward_gold`). */
+  readonly gold: RewardSource;
+  private proxy: Promise<{ source: RewardSource; info: RewardModelInfo }> | null = null;
+  private proxyReady: { source: RewardSource; info: RewardModelInfo } | null = null;
+  private customModel: { source: RewardSource; info: RewardModelInfo } | null = null;
+  private readonly customSource: RewardSource;
+  private pipelineSource: RewardSource | null = null;
+
+  constructor(
+    private readonly task: Task,
+    private readonly tokenizer: Tokenizer,
+    private readonly o: RewardSourcesOptions = {},
+  ) {
+    this.gold = goldRewardSource(task, tokenizer);
+    const self = this;
+    this.customSource = {
+      get name() {
+        return self.customModel?.source.name ?? "custom-rm";
+      },
+      score: (samples: readonly RewardSample[]) => {
+        if (!self.customModel) throw new RewardSourceError("no custom reward model is loaded");
+        return self.customModel.source.score(samples);
+      },
+    };
+  }
+
+  /** The proxy RM's path under the app. */
+  get proxyPath(): string {
+    return `models/${this.task.id}/rm.onnx`;
+  }
+
+  /** The loaded user model, or null. */
+  get custom(): RewardModelInfo | null {
+    return this.customModel?.info ?? null;
+  }
+
+  /** The loaded proxy model, or null (not asked for yet, loading, or failed). */
+  get proxyInfo(): RewardModelInfo | null {
+    return this.proxyReady?.info ?? null;
+  }
+
+  /**
+   * The source for a choice, loading the proxy RM on first use (shared by every run; a failed load is
+   * retried on the next ask).
+   * @throws RangeError for an unknown choice; RewardSourceError when the model is missing or does not load.
+   */
+  async get(choice: unknown): Promise<RewardSource> {
+    const c = checkRewardChoice(choice);
+    if (c === "proxy") return (await this.loadProxy()).source;
+    return this.ready(c);
+  }
+
+  /**
+   * The source for a choice that is loaded already (between steps, synchronously).
+   * @throws RangeError for an unknown choice; RewardSourceError when it is not loaded.
+   */
+  ready(choice: unknown): RewardSource {
+    const c = checkRewardChoice(choice);
+    if (c === "gold") return this.gold;
+    if (c === "proxy") {
+      if (!this.proxyReady)
+        throw new RewardSourceError(`the proxy reward model (${this.proxyPath}) is not loaded`);
+      return this.proxyReady.source;
+    }
+    if (c === "pipeline") {
+      if (!this.pipelineSource)
+        throw new RewardSourceError(
+          'no pipeline reward model: train stages 1 and 2 in the Pipeline view and press "Use in RL" first',
+        );
+      return this.pipelineSource;
+    }
+    if (!this.customModel)
+      throw new RewardSourceError(
+        'no custom reward model is loaded: load an .onnx file with "Load reward model" first',
+      );
+    return this.customSource;
+  }
+
+  /** The Pipeline view's reward model (reward "pipeline"), from its hand-off. */
+  setPipeline(source: RewardSource): void {
+    this.pipelineSource = source;
+  }
+
+  /**
+   * Check and load a user's ONNX reward model; on success it becomes the "custom" source (for every run that
+   * uses it, from its next step). On failure the previous custom model (if any) stays.
+   * @throws OnnxRewardModelError naming what is wrong with the file; RewardSourceError without a loader.
+   */
+  async loadCustom(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
+    const model = await this.loadModel(bytes);
+    const info = infoOf(model, name);
+    // The previous session is not released: a step in flight may still be scoring with it (a few MB).
+    this.customModel = { source: onnxReward(model, this.tokenizer, { name: `custom-rm:${name}` }), info };
+    return info;
+  }
+
+  private loadProxy(): Promise<{ source: RewardSource; info: RewardModelInfo }> {
+    this.proxy ??= this.fetchAndLoadProxy().then(
+      (r) => {
+        this.proxyReady = r;
+        return r;
+      },
+      (e) => {
+        this.proxy = null;
+        throw e;
+      },
+    );
+    return this.proxy;
+  }
+
+  private async fetchAndLoadProxy(): Promise<{ source: RewardSource; info: RewardModelInfo }> {
+    const path = this.proxyPath;
+    const missing = new RewardSourceError(
+      `the ${this.task.id} task ships no proxy reward model (${path}); train one with npm run train-rm -- --task ${this.task.id}`,
+    );
+    if (this.o.proxyShipped === false || !this.o.baseUrl) throw missing;
+    let res: Response;
+    try {
+      res = await (this.o.fetchFn ?? fetch)(new URL(path, this.o.baseUrl));
+    } catch (e) {
+      throw new RewardSourceError(`could not fetch ${path}: ${message(e)}`);
+    }
+    if (res.status === 404 || (res.headers.get("content-type") ?? "").includes("text/html")) throw missing;
+    if (!res.ok) throw new RewardSourceError(`could not fetch ${path}: HTTP ${res.status}`);
+    const model = await this.loadModel(new Uint8Array(await res.arrayBuffer()));
+    return { source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }), info: infoOf(model, path) };
+  }
+
+  private loadModel(bytes: Uint8Array): Promise<OnnxRewardModel> {
+    if (!this.o.loadOnnx) throw new RewardSourceError("this lab cannot load ONNX reward models");
+    return this.o.loadOnnx(bytes, this.tokenizer.vocabSize, this.tokenizer.padId);
+  }
+}
+
+function infoOf(model: OnnxRewardModel, name: string): RewardModelInfo {
+  return { name, vocabSize: model.vocabSize, maxLength: model.maxLength, warnings: [...model.warnings] };
+}
+
+/**
+ * The reward source a run optimises now: a RewardSource whose target can change between steps (a settings
+ * change), so the algorithm keeps its one `env.reward`.
+ */
+export class RunReward implements RewardSource {
+  constructor(
+    public choice: RewardChoice,
+    private source: RewardSource,
+  ) {}
+
+  get name(): string {
+    return this.source.name;
+  }
+
+  score(samples: readonly RewardSample[]): Promise<Float64Array> | Float64Array {
+    return this.source.score(samples);
+  }
+
+  /** Optimise `source` (for `choice`) from the next scoring on. */
+  set(choice: RewardChoice, source: RewardSource): void {
+    this.choice = choice;
+    this.source = source;
+  }
+}

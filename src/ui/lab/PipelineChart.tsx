@@ -1,0 +1,85 @@
+/**
+ * A small live chart of a Pipeline stage (recharts): one or more series over the stage's steps, e.g. the SFT
+ * loss, or the reward model's Bradley–Terry loss with its batch and held-out accuracies (then with a key).
+ * Points are plotted raw.
+ */
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { sig, tick } from "./numbers";
+
+export interface PipelineSeries {
+  key: string;
+  name: string;
+  colour: string;
+  dashed?: boolean;
+  /** Draw dots only (sparse series such as held-out evaluations). */
+  dots?: boolean;
+}
+
+export function PipelineChart({
+  rows,
+  series,
+  label,
+}: {
+  rows: Record<string, number>[];
+  series: PipelineSeries[];
+  label: string;
+}) {
+  return (
+    <>
+      {series.length > 1 && (
+        <p className="pipeline-key">
+          {series.map((s) => (
+            <span key={s.key}>
+              <span
+                className={`pipeline-key-mark${s.dots ? " dot" : s.dashed ? " dashed" : ""}`}
+                style={{ "--key-colour": s.colour } as React.CSSProperties}
+              />
+              {s.name}
+            </span>
+          ))}
+        </p>
+      )}
+      <div className="pipeline-chart" role="img" aria-label={label}>
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: -12 }}>
+            <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+            <XAxis
+              dataKey="step"
+              type="number"
+              domain={[0, "dataMax"]}
+              allowDecimals={false}
+              tickFormatter={tick}
+              stroke="var(--muted)"
+              tick={{ fontSize: 11, fill: "var(--muted)" }}
+            />
+            <YAxis
+              tickFormatter={tick}
+              stroke="var(--muted)"
+              tick={{ fontSize: 11, fill: "var(--muted)" }}
+              width={48}
+              domain={["auto", "auto"]}
+            />
+            <Tooltip
+              formatter={(v) => sig(Number(v), 4)}
+              labelFormatter={(x) => `step ${x}`}
+              contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
+            />
+            {series.map((s) => (
+              <Line
+                key={s.key}
+                dataKey={s.key}
+                name={s.name}
+                stroke={s.colour}
+                strokeWidth={s.dots ? 0 : 2}
+                strokeDasharray={s.dashed ? "5 4" : undefined}
+                dot={s.dots ? { r: 3, fill: s.colour } : false}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * "Load reward model (.onnx)": bring your own reward model. The file goes to the training worker, which checks
+ * it against the task's tokenizer and the contract of docs/reward-models.md; once loaded, runs can choose
+ * reward "custom". A file that does not fit (wrong inputs, outputs, dtypes, vocabulary, a corrupt file) gives a
+ * notice naming what is wrong, and the lab goes on as before.
+ */
+import { useRef } from "react";
+import "./rewards.css";
+import { useLab } from "../lab_store";
+import { labActions } from "./actions";
+import { UploadIcon } from "./icons";
+import { useRewardModels } from "./reward_models";
+
+/** Largest reward model file read (bytes): the lab's models are a few MB. */
+export const MAX_RM_BYTES = 512 * 1024 * 1024;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Read, send and report one file (never throws: the outcome is a notice). */
+export async function loadRewardModelFile(file: File): Promise<void> {
+  const rm = useRewardModels.getState();
+  const say = useLab.getState().setNotice;
+  if (file.size > MAX_RM_BYTES) {
+    say(
+      `The reward model "${file.name}" is ${(file.size / 2 ** 20).toFixed(0)} MB; at most ${MAX_RM_BYTES / 2 ** 20} MB are read.`,
+    );
+    return;
+  }
+  rm.setLoading(file.name);
+  try {
+    const info = await labActions.loadRewardModel(new Uint8Array(await file.arrayBuffer()), file.name);
+    const warn = info.warnings.length ? ` Note: ${info.warnings.join("; ")}.` : "";
+    say(`Loaded the reward model "${info.name}": runs can now optimise it (reward: custom).${warn}`);
+  } catch (e) {
+    // Comlink rethrows the worker's error with its message ("<kind>: <what is wrong>").
+    say(
+      `The reward model "${file.name}" could not be loaded: ${message(e)}. The runs keep their reward sources.`,
+    );
+  } finally {
+    rm.setLoading(null);
+  }
+}
+
+export function RewardModelButton({ disabled }: { disabled: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  const custom = useRewardModels((s) => s.custom);
+  const loading = useRewardModels((s) => s.loading);
+  const title = custom
+    ? `Loaded: ${custom.name} (reward "custom"). Load another .onnx file to replace it.`
+    : "Bring your own reward model: an .onnx file with inputs input_ids and attention_mask (int64 [B, T], left-padded) and one output scores (float32 [B]), over the task's tokenizer (docs/reward-models.md)";
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="load-rm"
+        className="load-rm"
+        title={title}
+        aria-label={
+          custom ? `Reward model ${custom.name} loaded; load another (.onnx)` : "Load reward model (.onnx)"
+        }
+        disabled={disabled || loading !== null}
+        onClick={() => input.current?.click()}
+      >
+        <UploadIcon />{" "}
+        <span className="load-rm-text">{loading ? "Checking…" : custom ? "Custom RM ✓" : "Load RM"}</span>
+      </button>
+      <input
+        ref={input}
+        type="file"
+        className="visually-hidden"
+        tabIndex={-1}
+        data-testid="load-rm-file"
+        accept=".onnx"
+        onChange={async (e) => {
+          const file = e.currentTarget.files?.[0];
+          e.currentTarget.value = "";
+          if (file) await loadRewardModelFile(file);
+        }}
+      />
+    </>
+  );
+}

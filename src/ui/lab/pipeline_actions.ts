@@ -1,0 +1,52 @@
+/**
+ * The Pipeline view's commands: train a stage (the store follows every step the worker reports) and hand the
+ * models to the runs. Failures land in the stage's state (shown on its card) or the lab's notice; nothing here
+ * throws.
+ */
+import { downloadBlob } from "../../lab/export/download";
+import type { PipelineStage } from "../../lab/pipeline/fields";
+import { useLab } from "../lab_store";
+import { labActions } from "./actions";
+import { usePipelineStore } from "./pipeline_store";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export const pipelineActions = {
+  /** Train `stage` with the view's settings. */
+  async train(stage: PipelineStage): Promise<void> {
+    const p = usePipelineStore.getState();
+    p.begin(stage);
+    try {
+      const result = await labActions.pipelineStage(stage, p.settings, (x) =>
+        usePipelineStore.getState().progress(x),
+      );
+      usePipelineStore.getState().finish(result);
+    } catch (e) {
+      usePipelineStore.getState().fail(stage, message(e));
+    }
+  },
+
+  /** Download the stage-2 reward model as pipeline_rm.onnx. */
+  async downloadRm(): Promise<void> {
+    try {
+      downloadBlob(await labActions.pipelineRmOnnx(), "pipeline_rm.onnx", "application/octet-stream");
+    } catch (e) {
+      useLab.getState().setNotice(`Downloading the Pipeline's reward model failed: ${message(e)}`);
+    }
+  },
+
+  /** Stage 3: the SFT model starts every run, the reward model is their reward ("pipeline"). */
+  async use(): Promise<void> {
+    try {
+      const r = await labActions.handOffPipeline();
+      usePipelineStore.getState().setHandedOff(r.model);
+      useLab
+        .getState()
+        .setNotice(
+          `Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.`,
+        );
+    } catch (e) {
+      useLab.getState().setNotice(`Handing the Pipeline's models to the runs failed: ${message(e)}`);
+    }
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * The Pipeline view's state (zustand): its settings, and per stage (SFT, reward model) its status, the
+ * points the worker reported (one per step), the latest sample and held-out evaluations, and the result.
+ * Numbers only: the models stay in the training worker. A new worker starts an empty pipeline.
+ */
+import { create } from "zustand";
+import {
+  PIPELINE_FIELDS,
+  type PipelineEval,
+  type PipelineProgress,
+  type PipelineSettings,
+  type PipelineStage,
+  type PipelineStageResult,
+} from "../../lab/pipeline/fields";
+
+export type StageStatus = "idle" | "running" | "done" | "error";
+
+export interface StageState {
+  status: StageStatus;
+  points: PipelineProgress[];
+  sample: { prompt: string; completion: string } | null;
+  evals: PipelineEval[];
+  result: PipelineStageResult | null;
+  error: string | null;
+}
+
+export interface PipelineState {
+  settings: PipelineSettings;
+  sft: StageState;
+  rm: StageState;
+  /** The start model the runs got from the last hand-off, or null. */
+  handedOff: string | null;
+  setSettings(patch: Partial<PipelineSettings>): void;
+  begin(stage: PipelineStage): void;
+  progress(p: PipelineProgress): void;
+  finish(result: PipelineStageResult): void;
+  fail(stage: PipelineStage, error: string): void;
+  setHandedOff(model: string | null): void;
+  /** Forget the trained stages (a new worker). */
+  clear(): void;
+}
+
+const idle = (): StageState => ({
+  status: "idle",
+  points: [],
+  sample: null,
+  evals: [],
+  result: null,
+  error: null,
+});
+
+export const DEFAULT_PIPELINE_SETTINGS = Object.fromEntries(
+  PIPELINE_FIELDS.map((f) => [f.key, f.default]),
+) as unknown as PipelineSettings;
+
+export const usePipelineStore = create<PipelineState>()((set) => ({
+  settings: DEFAULT_PIPELINE_SETTINGS,
+  sft: idle(),
+  rm: idle(),
+  handedOff: null,
+  setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
+  // A new stage 1 makes stage 2 stale; a new stage 2 keeps stage 1.
+  begin: (stage) =>
+    set(() => ({
+      [stage]: { ...idle(), status: "running" },
+      ...(stage === "sft" && { rm: idle() }),
+    })),
+  progress: (p) =>
+    set((s) => {
+      const st = s[p.stage];
+      return {
+        [p.stage]: {
+          ...st,
+          points: [...st.points, p],
+          sample: p.sample ?? st.sample,
+          evals: p.eval ? [...st.evals, p.eval] : st.evals,
+        },
+      };
+    }),
+  finish: (result) =>
+    set((s) => {
+      const st = s[result.stage];
+      const evals = result.evalBefore ? [result.evalBefore, ...st.evals] : st.evals;
+      return { [result.stage]: { ...st, status: "done", result, evals } };
+    }),
+  fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error } })),
+  setHandedOff: (handedOff) => set({ handedOff }),
+  clear: () => set({ sft: idle(), rm: idle(), handedOff: null }),
+}));

@@ -1,0 +1,23 @@
+/**
+ * The page's view of the worker's reward models (zustand): the user's ONNX reward model once the worker has
+ * checked and loaded it, and whether a file is being loaded. No model bytes or weights here: the worker has
+ * them. A new worker (src/lab/client.ts start) starts without a user model.
+ */
+import { create } from "zustand";
+import type { RewardModelInfo } from "../../lab/protocol";
+
+export interface RewardModelsState {
+  /** The loaded user model ("custom"), or null. */
+  custom: RewardModelInfo | null;
+  /** The file being checked, or null. */
+  loading: string | null;
+  setCustom(info: RewardModelInfo | null): void;
+  setLoading(name: string | null): void;
+}
+
+export const useRewardModels = create<RewardModelsState>()((set) => ({
+  custom: null,
+  loading: null,
+  setCustom: (custom) => set({ custom }),
+  setLoading: (loading) => set({ loading }),
+}));

@@ -1,0 +1,120 @@
+/**
+ * The Pipeline's three stages on a real WebGPU device (src/lab/pipeline/pipeline.ts): a fresh nano model's SFT
+ * loss falls on the arithmetic sums and it samples text; the reward model from it trains on the shipped
+ * preference pairs with finite loss and held-out accuracies in [0, 1]; the hand-off gives the runs a new start
+ * model and the reward source "pipeline", on which RL steps have finite metrics and reward ≠ reward_gold.
+ */
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { testExperiment } from "../../src/lab/defaults";
+import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
+import { LabPipeline, pipelineConfig } from "../../src/lab/pipeline/pipeline";
+import type { RunUpdate } from "../../src/lab/protocol";
+import { loadResources } from "../../src/lab/resources";
+import { RewardSources } from "../../src/lab/reward_sources";
+import { LabRuns } from "../../src/lab/runs";
+import { Scheduler } from "../../src/lab/scheduler";
+import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
+import { onnxReward } from "../../src/rewards/sources";
+import { testGpu } from "../helpers/gpu";
+
+const serve = (async (input: RequestInfo | URL) => {
+  const path = new URL(String(input)).pathname;
+  if (path.endsWith("/tokenizer.json")) return new Response(await readFile(`public${path}`), { status: 200 });
+  return new Response("not found", { status: 404 });
+}) as typeof fetch;
+
+describe("pipeline: SFT → RM → RL (GPU)", () => {
+  it("settings are checked by the field table", () => {
+    expect(pipelineSettings().sftSteps).toBe(40);
+    expect(() => pipelineSettings({ sftSteps: 0 })).toThrow(
+      /pipeline\.sftSteps must be an integer in \[1, 5000\]/,
+    );
+    expect(() => pipelineSettings({ size: "huge" as "nano" })).toThrow(
+      /pipeline\.size must be one of nano \| tiny/,
+    );
+  });
+
+  it("trains the three stages at nano scale and hands both models to the runs", async () => {
+    const ctx = await testGpu();
+    const spec = testExperiment();
+    const res = await loadResources(spec, "http://lab.test/", serve);
+    const prefs = await readFile("public/models/arithmetic/preferences.jsonl", "utf8");
+    const pipe = new LabPipeline(ctx, {
+      task: res.task,
+      tokenizer: res.tokenizer,
+      seed: 0,
+      preferences: async () => prefs,
+    });
+    const s = pipelineSettings({ sftSteps: 12, sftBatch: 16, rmSteps: 3, rmBatch: 4, evalPairs: 16 });
+    await expect(pipe.rmStage(s, () => {})).rejects.toThrow(/train stage 1 \(SFT\) first/);
+    const sft: PipelineProgress[] = [];
+    const r1 = await pipe.sft(s, (p) => sft.push(p));
+    expect(sft.map((p) => p.step)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(r1.firstLoss).toBeCloseTo(sft[0].loss, 12);
+    expect(r1.lastLoss).toBeLessThan(r1.firstLoss - 0.2);
+    expect(r1.model).toBe("nano (2 layers, C = 32, context 32)");
+    const samples = sft.flatMap((p) => (p.sample ? [p.sample] : []));
+    expect(samples.length).toBeGreaterThanOrEqual(2);
+    expect(samples[0].prompt).toBe(res.task.prompts.eval[0]);
+    expect(typeof samples.at(-1)?.completion).toBe("string");
+
+    const rm: PipelineProgress[] = [];
+    const r2 = await pipe.rmStage(s, (p) => rm.push(p));
+    expect(rm).toHaveLength(3);
+    for (const p of rm) {
+      expect(Number.isFinite(p.loss) && p.loss > 0).toBe(true);
+      expect(p.accuracy).toBeGreaterThanOrEqual(0);
+      expect(p.accuracy).toBeLessThanOrEqual(1);
+    }
+    for (const e of [r2.evalBefore, r2.evalAfter]) {
+      expect(e?.pairs).toBe(16);
+      expect(e?.labelAccuracy).toBeGreaterThanOrEqual(0);
+      expect(e?.labelAccuracy).toBeLessThanOrEqual(1);
+    }
+    expect(r2.evalAfter?.step).toBe(3);
+
+    // Its ONNX export meets the reward-model contract and scores as the engine does.
+    const onnx = await loadOnnxRewardModel(await pipe.rmOnnx(), res.tokenizer.vocabSize, {
+      padId: res.tokenizer.padId,
+    });
+    expect(onnx.maxLength).toBe(32);
+    const probe = [{ prompt: [res.tokenizer.bosId, 5, 4, 6, 15], completion: [7, 8, res.tokenizer.eosId] }];
+    const viaOnnx = await onnxReward(onnx, res.tokenizer).score(probe);
+    await onnx.release();
+
+    // Stage 3: the runs restart from the pipeline's model and optimise its reward model.
+    const { start, reward } = await pipe.handOff(res.start.tokenizerRef);
+    expect((await reward.score(probe))[0]).toBeCloseTo(viaOnnx[0], 4);
+    expect(start.config).toEqual(pipelineConfig("nano", res.task, res.tokenizer));
+    const rewards = new RewardSources(res.task, res.tokenizer);
+    const runs = new LabRuns(ctx, res, spec.seed, rewards);
+    const updates: RunUpdate[] = [];
+    const sched = new Scheduler({ factory: runs, onUpdate: (u) => updates.push(...u), flushMs: 0 });
+    const grpo = { ...spec.runs[2], config: { ...spec.runs[2].config, reward: "pipeline" } };
+    await sched.addRun(grpo, true);
+    expect(sched.runOf(grpo.id)).toBeNull(); // no pipeline reward model handed over yet
+    await sched.reset(() => {
+      runs.setStart(start);
+      rewards.setPipeline(reward);
+    });
+    expect(sched.runOf(grpo.id)?.config.reward).toBe("pipeline");
+    expect(res.start.source).toMatch(/^pipeline: nano .* after 12 SFT steps/);
+    await sched.stepOnce();
+    sched.flush();
+    const pts = updates.filter((u) => u.runId === grpo.id).flatMap((u) => u.points);
+    expect(pts).toHaveLength(1);
+    const m = pts[0].metrics;
+    for (const k of ["reward", "reward_gold", "objective/kl", "entropy"])
+      expect(Number.isFinite(m[k]), k).toBe(true);
+    expect(m.reward).not.toBe(m.reward_gold);
+    // Training stage 2 again does not touch the handed-off model.
+    const before = await reward.score([{ prompt: [res.tokenizer.bosId, 5, 4], completion: [6, 2] }]);
+    await pipe.rmStage(pipelineSettings({ ...s, rmLr: 0.05 }), () => {});
+    const after = await reward.score([{ prompt: [res.tokenizer.bosId, 5, 4], completion: [6, 2] }]);
+    expect(after[0]).toBe(before[0]);
+    sched.dispose();
+    runs.destroy();
+    pipe.destroy();
+  });
+});
