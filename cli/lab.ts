@@ -3,6 +3,7 @@
  *   npm run lab -- train --task <sentiment|arithmetic> --algo <ppo|grpo|dpo|rloo|reinforce|bon>
  *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
  *                        [--out run.jsonl] [--save model.safetensors]
+ *                        (--set reward=proxy optimises the task's shipped rm.onnx, as in the page; gold is the default)
  *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
  *   npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR]   (a guided lesson's effect, per seed)
  * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a summary line to stdout);
@@ -12,7 +13,9 @@ import { existsSync } from "node:fs";
 import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
 import { algorithm } from "../src/lab/registry";
+import { LabRuns } from "../src/lab/runs";
 import { lessonIds, runLessonSeed } from "./lab/lesson";
+import { nodeRewardSources } from "./lab/node_rewards";
 import { loadPreferenceFile } from "./lab/preferences";
 import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
 
@@ -65,26 +68,20 @@ async function main() {
     if (!o.algo) throw new RangeError("--algo is required");
     const info = algorithm(o.algo);
     const config = Object.fromEntries(sets.map((kv) => parseSetting(info.id, info.fields, kv)));
-    if (config.reward !== undefined && config.reward !== "gold")
-      throw new RangeError(
-        `reward=${config.reward} is a lab setting (a reward model run in the page); the CLI optimises the gold scorer`,
-      );
     const prefsPath = o.prefs ?? `public/models/${task.id}/preferences.jsonl`;
     const prefs =
       info.id === "dpo" && existsSync(prefsPath)
         ? await loadPreferenceFile(prefsPath, tokenizer, seed)
         : null;
-    const { buildEnv } = await import("../src/lab/environment");
-    const env = buildEnv({
+    // The page's own run factory: environment, shared reference, reward source (`--set reward=proxy`).
+    const runs = new LabRuns(
       ctx,
-      task,
-      tokenizer,
-      config: start.config,
-      params: start.params,
+      { task, tokenizer, start, prefs, notices: [] },
       seed,
-      withRef: info.needsRef,
-    });
-    const run = info.create(env, config, prefs);
+      nodeRewardSources(task, tokenizer),
+    );
+    const lab = await runs.create({ id: info.id, algo: info.id, label: info.title, config });
+    const run = lab.run;
     const steps = Number(o.steps ?? 20);
     const log = writeRunLog(o.out ?? null);
     for (let s = 0; s < steps; s++) {
@@ -100,7 +97,7 @@ async function main() {
       const { writeCheckpointPath } = await import("../src/model/checkpoint_files");
       await writeCheckpointPath(o.save, {
         config: start.config,
-        params: await env.policy.download(),
+        params: await lab.env.policy.download(),
         tokenizer: start.tokenizerRef,
         info: {
           task: task.id,
@@ -112,7 +109,8 @@ async function main() {
       });
       console.log(`saved ${o.save}`);
     }
-    run.destroy();
+    lab.destroy();
+    runs.destroy();
   }
   ctx.destroy();
   await ctx.lost;

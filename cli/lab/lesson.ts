@@ -13,6 +13,7 @@ import { PRESET_IDS, type PresetId } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
 import type { LabResources } from "../../src/lab/resources";
 import { LabRuns } from "../../src/lab/runs";
+import { nodeRewardSources } from "./node_rewards";
 import { loadPreferenceFile } from "./preferences";
 import { loadStart, openTask, writeRunLog } from "./support";
 
@@ -53,7 +54,7 @@ export async function runLessonSeed(
     prefs: existsSync(prefsPath) ? await loadPreferenceFile(prefsPath, tokenizer, seed) : null,
     notices: [],
   };
-  const runs = new LabRuns(ctx, res, seed);
+  const runs = new LabRuns(ctx, res, seed, nodeRewardSources(task, tokenizer));
   const histories: Record<string, Record<string, number>[]> = {};
   try {
     for (const r of spec.runs) {

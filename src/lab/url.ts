@@ -11,12 +11,15 @@
  * a hash that cannot be read at all is a typed {@link UrlError}; a readable one with bad fields keeps every
  * good field, drops the bad ones (rejected, not clamped) and lists them as issues for the lab's notice.
  */
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
+import LZString from "lz-string";
 import { defaultExperiment } from "./defaults";
 import type { ExperimentSpec } from "./protocol";
 import { ALGORITHMS } from "./registry";
 import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
 import { checkSpec, checkView, isRecord, nonDefaultConfig } from "./spec_check";
+
+// lz-string is CommonJS: a default import works in Vite and in Node (the CLI imports the lessons' links).
+const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
 
 /** The payload format version; a link with another version is refused (and defaults load). */
 export const URL_VERSION = 1;

@@ -62,6 +62,47 @@ describe("headless lab CLI", () => {
     expect(readFileSync(save).length).toBeGreaterThan(1000);
   });
 
+  it("reward=proxy optimises the shipped reward model (rm.onnx, as in the page): reward ≠ reward_gold", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-"));
+    const out = join(dir, "run.jsonl");
+    execFileSync(
+      "node",
+      [
+        ...LAB,
+        "train",
+        "--task",
+        "arithmetic",
+        "--algo",
+        "grpo",
+        "--model",
+        "nano",
+        "--steps",
+        "2",
+        "--set",
+        "reward=proxy",
+        "--set",
+        "batchPrompts=2",
+        "--set",
+        "numGenerations=2",
+        "--set",
+        "maxNewTokens=4",
+        "--out",
+        out,
+      ],
+      { stdio: "pipe", timeout: 120_000, env: { ...process.env } },
+    );
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    for (const l of lines) {
+      expect(Number.isFinite(l.reward)).toBe(true);
+      // The arithmetic gold scorer gives 0 or 1 per completion; the learned RM a real-valued score.
+      expect(l.reward).not.toBe(l.reward_gold);
+    }
+  });
+
   it("rejects a bad setting with a clear message and a non-zero exit", () => {
     let err: { status?: number; stderr?: Buffer } = {};
     try {
