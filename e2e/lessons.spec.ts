@@ -100,7 +100,7 @@ for (const lesson of LESSONS) {
       for (const [chart, metric] of [
         ["reward", "reward"],
         ["reward", "reward_gold"],
-        ["kl", "objective/kl"],
+        ["kl", lesson.view?.klEstimator ?? "objective/kl"],
         ["entropy", "entropy"],
       ]) {
         const values = await raw(page, chart, id, metric);
