@@ -1,14 +1,24 @@
 /**
  * PPO for language models (Ouyang et al. 2022; Ziegler et al. 2019; Huang et al. 2024, "The N+ implementation
  * details of RLHF with PPO"): per-token reward r_t = −β·k_t + [t = T]·R (k1 default, k3 option), GAE with
- * γ/λ, whitened advantages, clipped surrogate, clipped value loss through a value head that shares the policy's
- * trunk, optional adaptive KL controller, entropy bonus, PPO epochs × minibatches.
- * Value model: a scalar head on the policy's own transformer (one model to train and hold, as many compact PPO
- * implementations do); a separate value network is not offered yet.
+ * γ/λ, whitened advantages, clipped surrogate, clipped value loss, optional adaptive KL controller, entropy
+ * bonus, PPO epochs × minibatches.
+ * Value model, setting `valueModel`:
+ * - "shared" (default): a scalar value head on the policy's own transformer, trained with the policy on
+ *   L_pg + c_v·L_v (one model to train and hold, as many compact PPO implementations do; the value gradient
+ *   also shapes the policy's trunk).
+ * - "separate": a second transformer of the same config, initialised from the start model (./value_model.ts),
+ *   with its own AdamW (same lr, clip and weight decay), trained only on c_v·L_v each minibatch alongside the
+ *   policy's step, which then has no value term. As in InstructGPT (Ouyang et al. 2022, value model initialised
+ *   from the reward model), Huang et al. 2024 and TRL's PPOTrainer (`value_model`); twice the weights and
+ *   training compute. V_old comes from its forward pass on the rollout. A fork copies it with its AdamW state
+ *   (copyExtraFrom); checkpoints hold the policy only, so a run rebuilt from one (lost device) restarts its value
+ *   model from the start weights, and loading a saved policy into a run keeps the value model it has.
  * Spec: docs/algorithms.md "PPO for language models".
  */
 
 import type { AdamW } from "../model/optimizer";
+import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
 import { explainedVariance, gae, klPenalizedRewards, maskedWhiten } from "./math/gae";
@@ -26,6 +36,7 @@ import {
 } from "./run";
 import { toCompletionMasked, toFull } from "./sequences";
 import { PolicyUpdater } from "./update";
+import { ValueModel } from "./value_model";
 
 export const PPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS,
@@ -115,6 +126,15 @@ export const PPO_FIELDS: readonly Field[] = [
     trl: "vf_coef",
   },
   {
+    key: "valueModel",
+    label: "critic",
+    kind: "enum",
+    default: "shared",
+    options: ["shared", "separate"],
+    doc: "The value model V(s). shared: a value head on the policy's transformer, trained with it; separate: a second transformer from the start model with its own optimizer, trained on the value loss alone (2× weights).",
+    source: "Ouyang et al. 2022 §3.5; Huang et al. 2024; TRL PPOTrainer value_model",
+  },
+  {
     key: "entCoef",
     label: "c_H",
     kind: "number",
@@ -193,6 +213,7 @@ export interface PpoConfig extends ConfigValues {
   epsilon: number;
   epsilonV: number;
   vfCoef: number;
+  valueModel: "shared" | "separate";
   entCoef: number;
   ppoEpochs: number;
   numMiniBatches: number;
@@ -206,6 +227,8 @@ export class PpoRun implements AlgorithmRun {
   config: PpoConfig;
   private readonly engine: RolloutEngine;
   private readonly updater: PolicyUpdater;
+  /** The separate value model (valueModel "separate"); null: the policy's value head. */
+  private readonly value: ValueModel | null;
   private steps = 0;
 
   constructor(
@@ -227,6 +250,7 @@ export class PpoRun implements AlgorithmRun {
       completionBudget(env, this.config.maxNewTokens),
     );
     this.updater = new PolicyUpdater(env.ctx, this.engine);
+    this.value = this.config.valueModel === "separate" ? new ValueModel(this.updater, env.policy) : null;
   }
 
   get stepsDone(): number {
@@ -242,6 +266,16 @@ export class PpoRun implements AlgorithmRun {
     return this.updater.opt;
   }
 
+  /** The separate value model's weights (null with the shared value head). */
+  get valueWeights(): GptWeights | null {
+    return this.value?.weights ?? null;
+  }
+
+  /** A fork: copy the source's separate value model and its AdamW state when both runs have one. */
+  copyExtraFrom(source: AlgorithmRun): void {
+    if (source instanceof PpoRun && source.value && this.value) this.value.copyFrom(source.value);
+  }
+
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = validateConfig<PpoConfig>("ppo", PPO_FIELDS, {
       ...this.config,
@@ -250,6 +284,8 @@ export class PpoRun implements AlgorithmRun {
     for (const k of ["batchPrompts", "maxNewTokens"] as const)
       if (next[k] !== this.config[k])
         throw new RangeError(`ppo.${k} sets the batch shape and cannot change during a run`);
+    if (next.valueModel !== this.config.valueModel)
+      throw new RangeError("ppo.valueModel sets which models the run holds and cannot change during a run");
     if (next.numMiniBatches > next.batchPrompts)
       throw new RangeError("ppo.numMiniBatches exceeds batchPrompts");
     this.config = next;
@@ -271,6 +307,7 @@ export class PpoRun implements AlgorithmRun {
       gold: env.gold,
     });
     const { seq } = r;
+    if (this.value) r.values = await this.value.values(seq);
     const B = seq.B;
     const shape = { B, T: seq.S, mask: seq.completionMask };
     const metrics: Metrics = { ...rolloutMetrics(r) };
@@ -304,17 +341,22 @@ export class PpoRun implements AlgorithmRun {
         if (!n) continue;
         this.updater.setMinibatch({ mask, weights: mask.map((v) => v / n) });
         const last = epoch === c.ppoEpochs - 1;
-        const u = await this.updater.step(
-          { ...c, tau: c.temperature, epsilonHigh: c.epsilon, beta: 0, readLogp: last },
-          true,
-        );
+        // A separate value model's step is recorded first; both come back together.
+        const [v, u] = await Promise.all([
+          this.value?.step(c) ?? null,
+          this.updater.step(
+            { ...c, tau: c.temperature, epsilonHigh: c.epsilon, beta: 0, readLogp: last },
+            !this.value,
+          ),
+        ]);
+        const value = v ? v.value : u.value;
         if (u.logp)
           for (const b of rows) logpLast.set(u.logp.subarray(b * seq.T, (b + 1) * seq.T), b * seq.T);
         sums.policy += u.policy.loss;
-        sums.value += u.value?.loss ?? 0;
+        sums.value += value?.loss ?? 0;
         sums.approxkl += u.policy.metrics["policy/approxkl_avg"];
         sums.clipfrac += u.policy.metrics["policy/clipfrac_avg"];
-        sums.vclip += u.value?.metrics["val/clipfrac_avg"] ?? 0;
+        sums.vclip += value?.metrics["val/clipfrac_avg"] ?? 0;
         sums.grad += u.gradNorm;
         sums.n++;
         if (epoch === 0 && mb === 0) metrics["val/ratio_first"] = u.policy.metrics["val/ratio"];
@@ -355,6 +397,7 @@ export class PpoRun implements AlgorithmRun {
   }
 
   destroy(): void {
+    this.value?.destroy();
     this.updater.destroy();
     this.engine.destroy();
   }

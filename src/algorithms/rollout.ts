@@ -173,7 +173,7 @@ export class RolloutEngine {
 }
 
 /** Zero the masked slots (values and stale data there never reach the math). */
-function maskedCompletion(x: Float64Array, mask: Float32Array): Float64Array {
+export function maskedCompletion(x: Float64Array, mask: Float32Array): Float64Array {
   for (let i = 0; i < x.length; i++) if (!mask[i]) x[i] = 0;
   return x;
 }

@@ -108,6 +108,11 @@ export interface AlgorithmRun {
    * separately (env.policy, {@link optimizer}); other run-local state (e.g. REINFORCE's moving baseline) restarts.
    */
   resumeAt(steps: number): void;
+  /**
+   * Optional, for forks: copy trained state other than the policy and its optimizer from `source` (a run of the
+   * same algorithm on the same device), e.g. PPO's separate value model. Without it such state restarts.
+   */
+  copyExtraFrom?(source: AlgorithmRun): void;
   destroy(): void;
 }
 

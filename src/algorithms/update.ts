@@ -3,7 +3,8 @@
  * run the policy forward, take log π_θ(y_t) at τ, turn it into dL/dlog π with the clipped-surrogate kernel
  * (per-token advantages and aggregation weights computed on the CPU), optionally add PPO's clipped value loss
  * through the value head, backpropagate and take one AdamW step. Everything is recorded at once; only the
- * metric sums and the gradient norm come back.
+ * metric sums and the gradient norm come back. PPO's separate value model (./value_model.ts) trains in the same
+ * activations with the same value-loss buffers (recordValueLoss, readValueLoss, scatterIndexes).
  */
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
@@ -166,38 +167,54 @@ export class PolicyUpdater {
     tokenLogprobBackward(ctx, acts.dlogits, acts.logits, engine.targets, this.dlogp, { tau: o.tau, mask });
     if (entCoef > 0)
       entropyBackward(ctx, acts.dlogits, acts.logits, this.dH, { tau: o.tau, mask, accumulate: true });
-    if (withValue)
-      valueLoss(
-        ctx,
-        { dvalues: acts.dvalues, terms: this.vterms, sums: this.vsums },
-        {
-          values: acts.values,
-          valuesOld: this.valuesOld,
-          returns: this.returns,
-          weights: this.weights,
-          mask,
-        },
-        { epsilonV: o.epsilonV ?? 0.2, gradScale: o.vfCoef ?? 0.1 },
-      );
-    if (!this.tokIndex || !this.posIndex) throw new Error("PolicyUpdater.step before setBatch");
-    gptBackward(ctx, w, acts, {
-      tokenIndex: this.tokIndex,
-      positionIndex: this.posIndex,
-      valueHead: withValue,
-    });
+    if (withValue) this.recordValueLoss(o);
+    gptBackward(ctx, w, acts, { ...this.scatterIndexes(), valueHead: withValue });
     this.opt.step(o);
     const [sums, norm, vsums, logp] = await Promise.all([
       ctx.read(this.sums),
       ctx.read(this.opt.gradNorm),
-      withValue ? ctx.read(this.vsums) : Promise.resolve(null),
+      withValue ? this.readValueLoss() : Promise.resolve(null),
       o.readLogp ? ctx.read(this.logp) : Promise.resolve(null),
     ]);
     return {
       policy: policyLossMetrics(sums, o.beta > 0),
-      value: vsums ? valueLossMetrics(vsums) : null,
+      value: vsums,
       gradNorm: norm[0],
       ...(logp ? { logp: logp as Float32Array } : {}),
     };
+  }
+
+  /**
+   * Record PPO's clipped value loss on the values now in engine.acts.values (whichever model's forward wrote
+   * them: the policy's value head, or a separate value model run in the same activations), against this
+   * batch's returns and rollout values, over the current minibatch with its weights. Writes c_v·dL_v/dV into
+   * acts.dvalues for the backward pass and the metric sums for {@link readValueLoss}.
+   */
+  recordValueLoss(o: Pick<PolicyUpdateOptions, "epsilonV" | "vfCoef">): void {
+    const acts = this.engine.acts;
+    valueLoss(
+      this.ctx,
+      { dvalues: acts.dvalues, terms: this.vterms, sums: this.vsums },
+      {
+        values: acts.values,
+        valuesOld: this.valuesOld,
+        returns: this.returns,
+        weights: this.weights,
+        mask: this.useMbMask ? this.mbMask : this.engine.lossMask,
+      },
+      { epsilonV: o.epsilonV ?? 0.2, gradScale: o.vfCoef ?? 0.1 },
+    );
+  }
+
+  /** Read back the value loss and clip fraction {@link recordValueLoss} recorded. */
+  async readValueLoss(): Promise<ValueLossMetrics> {
+    return valueLossMetrics(await this.ctx.read(this.vsums));
+  }
+
+  /** The current batch's embedding scatter indexes (gptBackward). @throws Error before setBatch. */
+  scatterIndexes(): { tokenIndex: GpuScatterIndex; positionIndex: GpuScatterIndex } {
+    if (!this.tokIndex || !this.posIndex) throw new Error("PolicyUpdater.step before setBatch");
+    return { tokenIndex: this.tokIndex, positionIndex: this.posIndex };
   }
 
   destroy(): void {
@@ -213,6 +230,8 @@ export class PolicyUpdater {
       this.sums,
       this.vterms,
       this.vsums,
+      this.mbMask,
+      this.dH,
     ])
       t.destroy();
     for (const idx of [this.tokIndex, this.posIndex])

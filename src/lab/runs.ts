@@ -173,7 +173,8 @@ export class LabRuns implements RunFactory {
   /**
    * A copy of `source`: its weights and AdamW moments (copied on the GPU), its step count (so prompts and
    * sampler seeds continue) and its effective settings (e.g. adaptive-KL β), except the settings `spec`
-   * changes relative to `sourceSpec`. Run-local extras such as REINFORCE's moving baseline restart.
+   * changes relative to `sourceSpec`. Trained extras the run copies itself (PPO's separate value model:
+   * copyExtraFrom) come along; run-local extras such as REINFORCE's moving baseline restart.
    */
   async fork(source: SchedRun, sourceSpec: RunSpec, spec: RunSpec): Promise<LabRun> {
     const src = source as LabRun;
@@ -182,6 +183,7 @@ export class LabRuns implements RunFactory {
     const run = await this.create({ ...spec, config });
     this.ctx.copy(src.env.policy.params.flat, run.env.policy.params.flat);
     if (src.run.optimizer && run.run.optimizer) run.run.optimizer.copyFrom(src.run.optimizer);
+    run.run.copyExtraFrom?.(src.run);
     run.run.resumeAt(src.run.stepsDone);
     this.checkpoints.set(spec.id, await run.checkpoint());
     return run;

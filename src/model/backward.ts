@@ -24,6 +24,11 @@ export interface BackwardOptions {
   valueHead?: boolean;
   /** Propagate acts.drewards through the reward head (reward-model training). Default false. */
   rewardHead?: boolean;
+  /**
+   * Propagate acts.dlogits through the LM head. Default true. false: acts.dlogits is not read and the LM head
+   * gets no gradient (a model trained only through its value or reward head, e.g. PPO's separate value model).
+   */
+  lmHead?: boolean;
 }
 
 /** Record grads = 0 (once per optimizer step, before the first backward pass). */
@@ -31,7 +36,10 @@ export function zeroGrads(ctx: GpuContext, w: GptWeights): void {
   fill(ctx, w.grads.flat, 0);
 }
 
-/** Record the backward pass. Reads acts (as left by gptForward) and acts.dlogits; accumulates into w.grads. */
+/**
+ * Record the backward pass. Reads acts (as left by gptForward) and acts.dlogits; accumulates into w.grads.
+ * @throws RangeError when no head is propagated (o.lmHead false and neither value nor reward head).
+ */
 export function gptBackward(ctx: GpuContext, w: GptWeights, acts: GptActivations, o: BackwardOptions): void {
   const cfg = w.config;
   const { B, T, N } = acts;
@@ -56,20 +64,34 @@ export function gptBackward(ctx: GpuContext, w: GptWeights, acts: GptActivations
     if (bias) colsum(ctx, g(bias), dy.reshape([N, out]));
   };
 
-  // Heads: logits = lnf·Wlmᵀ (no bias); values/rewards = lnf·wᵀ + b.
-  matmul(ctx, acts.dln, acts.dlogits, w.lmHead(), { batch: 1, M: N, N: C, K: V });
-  matmul(ctx, w.lmHeadGrad(), acts.dlogits, acts.lnf, {
-    batch: 1,
-    M: V,
-    N: C,
-    K: N,
-    transA: true,
-    accumulate: true,
-  });
+  // Heads: logits = lnf·Wlmᵀ (no bias); values/rewards = lnf·wᵀ + b. The first head run writes acts.dln.
+  const lm = o.lmHead ?? true;
+  if (!lm && !o.valueHead && !o.rewardHead)
+    throw new RangeError("gptBackward: no head to backpropagate (lmHead, valueHead and rewardHead all off)");
+  if (lm) {
+    matmul(ctx, acts.dln, acts.dlogits, w.lmHead(), { batch: 1, M: N, N: C, K: V });
+    matmul(ctx, w.lmHeadGrad(), acts.dlogits, acts.lnf, {
+      batch: 1,
+      M: V,
+      N: C,
+      K: N,
+      transA: true,
+      accumulate: true,
+    });
+  }
   if (o.valueHead)
-    linearBackward(acts.dln, acts.dvalues, acts.lnf, "value_head.weight", "value_head.bias", 1, C, true);
+    linearBackward(acts.dln, acts.dvalues, acts.lnf, "value_head.weight", "value_head.bias", 1, C, lm);
   if (o.rewardHead)
-    linearBackward(acts.dln, acts.drewards, acts.lnf, "reward_head.weight", "reward_head.bias", 1, C, true);
+    linearBackward(
+      acts.dln,
+      acts.drewards,
+      acts.lnf,
+      "reward_head.weight",
+      "reward_head.bias",
+      1,
+      C,
+      lm || !!o.valueHead,
+    );
   layernormBackward(
     ctx,
     acts.dres,

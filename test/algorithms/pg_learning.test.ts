@@ -66,4 +66,21 @@ describe("PPO on nano with a learnable reward (fixed seed)", () => {
       "val/ratio_first",
     );
   });
+  it("raises the reward with a separate value model (same settings)", async () => {
+    const { PpoRun } = await import("../../src/algorithms/ppo");
+    await learn(
+      (env) =>
+        new PpoRun(env, {
+          lr: 3e-3,
+          batchPrompts: 16,
+          maxNewTokens: 8,
+          ppoEpochs: 2,
+          numMiniBatches: 2,
+          beta: 0.01,
+          valueModel: "separate",
+        }),
+      "PPO (separate value model)",
+      "val/ratio_first",
+    );
+  });
 });

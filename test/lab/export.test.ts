@@ -178,6 +178,12 @@ describe("TRL script", () => {
     expect(mini).toMatch(/\n {4}per_device_train_batch_size=3, {2}# .*12 \/ 4/);
     expect(p).toMatch(/#\s+topK = 0: .*PPOConfig has no `top_k`/);
     expect(p).toMatch(/#\s+entCoef = 0: /);
+    expect(p).toMatch(/#\s+valueModel = "shared": .*always trains a separate `value_model`/);
+    expect(p).toMatch(/used a value head on\n# the policy's own transformer[\s\S]*\nvalue_model = Auto/);
+    const sep = s({ ...ppo, config: { valueModel: "separate" } });
+    expect(sep).toMatch(/#\s+valueModel = "separate": .*its `value_model` argument/);
+    expect(sep).toMatch(/separate network initialised from the start model[\s\S]*\nvalue_model = Auto/);
+    expect(sep).not.toMatch(/valueModel = "shared"/);
     expect(p).toMatch(/AFINN = \{/);
     expect(p).toMatch(/trainer\.train\(\)/);
     const g = s(runs[1]);

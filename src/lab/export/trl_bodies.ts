@@ -25,6 +25,15 @@ trainer.save_model(OUTPUT_DIR)
 `;
 }
 
+/** The comment above the PPO script's value model: how it relates to the lab run's `valueModel`. */
+function valueModelComment(m: TrlMapping): string {
+  return m.settings.valueModel === "separate"
+    ? `# The value model V(s): a separate network initialised from the start model, as in the lab run
+# (valueModel = "separate"). InstructGPT and TRL's examples initialise it from the reward model instead.`
+    : `# The value model V(s): TRL's PPOTrainer always trains a separate network. The lab run used a value head on
+# the policy's own transformer (valueModel = "shared"), which PPOTrainer does not offer; this is the closest.`;
+}
+
 function ppoBody(m: TrlMapping): string {
   return `
 tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME, padding_side="left")
@@ -32,6 +41,7 @@ if tokenizer.pad_token is None:
     tokenizer.pad_token = tokenizer.eos_token
 policy = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
 ref_policy = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
+${valueModelComment(m)}
 value_model = AutoModelForSequenceClassification.from_pretrained(MODEL_NAME, num_labels=1)
 value_model.config.pad_token_id = tokenizer.pad_token_id
 PROMPTS_BY_LENGTH = sorted(set(PROMPTS), key=len, reverse=True)

@@ -6,7 +6,9 @@
  * - renames where the tables carry an older or another class's name (RLOO's `rloo_k`, `cliprange`,
  *   `num_ppo_epochs` are `num_generations`, `epsilon`, `num_iterations` in RLOOConfig since TRL 0.23; PPOConfig
  *   calls `max_completion_length` `response_length`);
- * - value changes where TRL counts differently (GRPO/RLOO batches count completions, not prompts).
+ * - value changes where TRL counts differently (GRPO/RLOO batches count completions, not prompts);
+ * - why a setting has no keyword where the reason is specific (PPO's `valueModel`: PPOTrainer's `value_model`
+ *   is a trainer argument and always a separate network).
  */
 import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
@@ -276,6 +278,14 @@ function adjust(
       batch.value = Math.max(1, Math.floor((batch.value as number) / k));
       batch.note = `TRL's batch is per_device_train_batch_size × num_mini_batches: ${settings.batchPrompts} / ${k}`;
     }
+  }
+  if (algo === "ppo") {
+    const u = unmapped.find((x) => x.field.key === "valueModel");
+    if (u)
+      u.reason =
+        settings.valueModel === "separate"
+          ? "PPOTrainer takes the separate value model as its `value_model` argument (below)"
+          : "PPOTrainer always trains a separate `value_model` (below); a value head sharing the policy's trunk is not offered";
   }
   if (algo === "dpo" && settings.lossType === "simpo")
     args.push({ name: "cpo_alpha", value: 0, field: null, changed: false, note: "pure SimPO (no NLL term)" });

@@ -18,7 +18,7 @@ export const PPO: Explanation = {
   needs: [
     t`a scalar reward per completion`,
     t`the reference model $\pi_{\text{ref}}$ (KL penalty)`,
-    t`a value head (here on the policy's own transformer)`,
+    t`a value model: by default a value head on the policy's own transformer; with critic = separate, a second transformer with its own optimizer`,
   ],
   formulas: [
     {
@@ -43,7 +43,7 @@ export const PPO: Explanation = {
     {
       label: "Total loss",
       tex: t`L = L_{\text{pg}} + c_v L_v - c_H \operatorname{mean}_t H_t`,
-      note: t`$c_v = 0.1$; the entropy bonus $c_H$ is 0 by default.`,
+      note: t`$c_v = 0.1$; the entropy bonus $c_H$ is 0 by default. With a separate critic the policy's loss has no $c_v L_v$ term and the critic trains on $c_v L_v$ alone.`,
     },
     {
       label: "Adaptive KL controller (optional)",

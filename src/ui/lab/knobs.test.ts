@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_FIELDS, type NumberField } from "../../algorithms/fields";
+import { COMMON_FIELDS, type Field, type NumberField } from "../../algorithms/fields";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
 import {
@@ -8,6 +8,7 @@ import {
   hasSlider,
   hintLines,
   lockReason,
+  MODEL_KEYS,
   parseNumber,
   SHAPE_KEYS,
   toSlider,
@@ -21,11 +22,14 @@ describe("knobs", () => {
     expect(lockReason(batch, false)).toBeNull();
     expect(lockReason(batch, true)).toContain("batch shape");
     expect(lockReason(field("beta"), true)).toBeNull();
+    const valueModel = PPO_FIELDS.find((f) => f.key === "valueModel") as Field;
+    expect(lockReason(valueModel, false)).toBeNull();
+    expect(lockReason(valueModel, true)).toContain("which models the run trains");
   });
 
-  it("every shape key exists in some algorithm's table", () => {
+  it("every shape and model key exists in some algorithm's table", () => {
     const keys = new Set(ALGO_IDS.flatMap((id) => ALGORITHMS[id].fields.map((f) => f.key)));
-    for (const k of SHAPE_KEYS) expect(keys.has(k), k).toBe(true);
+    for (const k of [...SHAPE_KEYS, ...MODEL_KEYS]) expect(keys.has(k), k).toBe(true);
   });
 
   it("log sliders round-trip within 2 significant digits and reach the max", () => {

@@ -16,10 +16,19 @@ export const SHAPE_KEYS: ReadonlySet<string> = new Set([
   "n",
 ]);
 
+/** Fields that set which models a run holds (PPO's separate value model); setConfig rejects them mid-run too. */
+export const MODEL_KEYS: ReadonlySet<string> = new Set(["valueModel"]);
+
 /** Why a field cannot change now, or null when it can. */
 export function lockReason(field: Field, started: boolean): string | null {
-  if (!started || !SHAPE_KEYS.has(field.key)) return null;
-  return `${field.label} sets the batch shape, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
+  if (!started) return null;
+  const fixed = SHAPE_KEYS.has(field.key)
+    ? "the batch shape"
+    : MODEL_KEYS.has(field.key)
+      ? "which models the run trains"
+      : null;
+  if (!fixed) return null;
+  return `${field.label} sets ${fixed}, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
 }
 
 /** The value a run uses: its override, else the field's default. */

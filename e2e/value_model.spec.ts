@@ -1,0 +1,92 @@
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import LZString from "lz-string";
+
+/**
+ * PPO's `valueModel` setting in the lab (arithmetic, nano, tiny batches; 2 steps, then the lab stops itself):
+ * two PPO runs with the same seed, one with the value head on the policy ("shared"), one with a separate value
+ * model. Step 1 samples the same completions and starts from the same values (the value model is the start
+ * model), so reward, explained variance, policy loss and value loss are equal; step 2 differs (the shared run's
+ * value loss also moved its policy). The setting is a select, locked once the runs have started. Screenshot of
+ * the run cards with the tooltip.
+ */
+
+const SMALL = { batchPrompts: 2, maxNewTokens: 4, ppoEpochs: 1, lr: 3e-3 };
+
+/** The experiment's link in src/lab/url.ts's format (see e2e/lab.spec.ts testLink). */
+function link(): string {
+  const payload = {
+    v: 1,
+    task: "arithmetic",
+    model: "nano",
+    seed: 0,
+    steps: 2,
+    runs: [
+      { id: "ppo-1", algo: "ppo", label: "PPO shared", config: SMALL },
+      { id: "ppo-2", algo: "ppo", label: "PPO separate", config: { ...SMALL, valueModel: "separate" } },
+    ],
+  };
+  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+/** A run's metric history from the Export menu's CSV (first column of a name wins, as in lab.spec.ts). */
+async function exportedCsv(page: Page, runId: string): Promise<Record<string, number>[]> {
+  await page.getByTestId(`export-${runId}`).click();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId(`export-${runId}-csv`).click(),
+  ]);
+  const text = await readFile((await download.path()) ?? "", "utf8");
+  const [header, ...lines] = text.trim().split("\n");
+  const cols = header.split(",");
+  return lines.map((line) => {
+    const row: Record<string, number> = {};
+    line.split(",").forEach((cell, i) => {
+      if (!(cols[i] in row)) row[cols[i]] = cell === "" ? Number.NaN : Number(cell);
+    });
+    return row;
+  });
+}
+
+test("PPO with a shared value head and with a separate value model: same first step, then apart", async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  const errors: Error[] = [];
+  page.on("pageerror", (e) => errors.push(e));
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`/${link()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  const knob = (id: string) => page.getByTestId(`knob-${id}-valueModel`);
+  await expect(knob("ppo-1")).toHaveValue("shared");
+  await expect(knob("ppo-2")).toHaveValue("separate");
+  await expect(knob("ppo-2")).toBeEnabled();
+
+  await page.getByTestId("play").click();
+  for (const id of ["ppo-1", "ppo-2"])
+    await expect(page.getByTestId(`step-${id}`)).toHaveText("2", { timeout: 480_000 });
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false", { timeout: 60_000 });
+  await expect(knob("ppo-2")).toBeDisabled();
+
+  const [shared, separate] = [await exportedCsv(page, "ppo-1"), await exportedCsv(page, "ppo-2")];
+  expect(shared.map((r) => r.step)).toEqual([1, 2]);
+  expect(separate.map((r) => r.step)).toEqual([1, 2]);
+  for (const k of ["reward", "val/explained_variance", "loss/policy_avg", "loss/value_avg"]) {
+    expect(Number.isFinite(separate[0][k]), k).toBe(true);
+    expect(separate[0][k], `step 1 ${k}`).toBe(shared[0][k]);
+  }
+  expect(separate[0]["val/ratio_first"]).toBe(1);
+  expect(separate[1]["loss/value_avg"]).toBeGreaterThan(0);
+  expect(separate[1]["objective/kl"], "step 2: the policies differ").not.toBe(shared[1]["objective/kl"]);
+
+  // The tooltip says what the setting does and why it is locked.
+  await page.getByTestId("hint-ppo-2-valueModel").hover();
+  const tip = page.getByRole("tooltip");
+  await expect(tip).toContainText("shared · separate");
+  await expect(tip).toContainText("Ouyang et al. 2022");
+  await expect(tip).toContainText("which models the run trains");
+  const cards = page.getByTestId("run-card-ppo-1").locator("xpath=..");
+  await cards.screenshot({ path: "test-results/value-model-run-cards.png" });
+  await page.screenshot({ path: "test-results/value-model-tooltip.png" });
+  expect(errors).toEqual([]);
+});
