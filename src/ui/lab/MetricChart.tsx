@@ -21,7 +21,7 @@ import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
 import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
-import { sig, tick } from "./numbers";
+import { sig, tick, tickFormatter } from "./numbers";
 import {
   chartRows,
   decimate,
@@ -232,7 +232,7 @@ const ChartBody = memo(function ChartBody({
               domain={y.domain}
               ticks={y.ticks}
               allowDataOverflow
-              tickFormatter={tick}
+              tickFormatter={tickFormatter(y.ticks)}
               width={52}
               stroke="var(--muted)"
               tick={{ fontSize: 12, fill: "var(--muted)" }}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sig, tick, withUnit } from "./numbers";
+import { sig, tick, tickFormatter, withUnit } from "./numbers";
 
 describe("lab number formatting", () => {
   it("sig keeps significant digits without trailing zeros", () => {
@@ -30,5 +30,18 @@ describe("lab number formatting", () => {
   it("withUnit appends the unit", () => {
     expect(withUnit(0.1234, "nats")).toBe("0.123 nats");
     expect(withUnit(3, undefined)).toBe("3");
+  });
+});
+
+describe("tickFormatter", () => {
+  it("keeps 3 significant digits when they tell the ticks apart", () => {
+    const f = tickFormatter([0, 0.25, 0.5, 0.75, 1]);
+    expect([0, 0.25, 0.5].map(f)).toEqual(["0", "0.25", "0.5"]);
+  });
+  it("adds digits for a narrow range so no two ticks read the same", () => {
+    const ticks = [2.7501, 2.7502, 2.7503, 2.7504];
+    const labels = ticks.map(tickFormatter(ticks));
+    expect(new Set(labels).size).toBe(4);
+    expect(labels[0]).toBe("2.7501");
   });
 });

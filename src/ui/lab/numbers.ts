@@ -24,6 +24,24 @@ export function tick(x: number): string {
   return sig(x, 3);
 }
 
+/**
+ * A tick formatter for these ticks: {@link tick} with as many significant digits (3 to 8) as it takes for
+ * neighbouring ticks to read differently (a narrow range such as 2.7501 … 2.7504 would otherwise print "2.75"
+ * on every tick).
+ */
+export function tickFormatter(ticks: readonly number[]): (x: number) => string {
+  for (let d = 3; d <= 8; d++) {
+    const f = (x: number) => {
+      const a = Math.abs(x);
+      if (a >= 1e6 && a < 1e12) return `${sig(x / 1e6, d)}M`;
+      if (a >= 1e4 && a < 1e6) return `${sig(x / 1e3, d)}k`;
+      return sig(x, d);
+    };
+    if (new Set(ticks.map(f)).size === ticks.length) return f;
+  }
+  return (x) => sig(x, 8);
+}
+
 /** A value with its unit, if any: "0.123 nats", "12.5 tokens", "0.42". */
 export function withUnit(x: number, unit: string | undefined, digits = 3): string {
   return unit ? `${sig(x, digits)} ${unit}` : sig(x, digits);
