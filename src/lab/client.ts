@@ -165,6 +165,14 @@ export class LabClient {
 
   play(): void {
     if (!this.api || this.store.phase !== "ready") return;
+    const stopAt = this.store.spec.steps ?? 0;
+    const runs = Object.values(this.store.runs).filter((r) => r.status !== "error");
+    if (stopAt > 0 && runs.length > 0 && runs.every((r) => r.step >= stopAt)) {
+      this.store.setNotice(
+        `Every run has reached the stop step (${stopAt}): raise “Stop at” or clear it to train on.`,
+      );
+      return;
+    }
     this.store.setPlaying(true);
     void this.api.play();
   }

@@ -132,7 +132,7 @@ export class RewardSources {
     }
     if (!this.customModel)
       throw new RewardSourceError(
-        'no custom reward model is loaded: load an .onnx file with "Load reward model" first',
+        'no custom reward model is loaded: load an .onnx file with "Load RM" (top bar) first',
       );
     return this.customSource;
   }

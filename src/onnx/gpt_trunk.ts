@@ -26,8 +26,6 @@ export interface GptTrunk {
   ids: string;
   maskF: string;
   lnf: string;
-  /** A constant int64 [1] = [1] (axes input of reductions along T). */
-  axis1: string;
   /** An initializer of the parameter `name` as stored. */
   weight(name: string): string;
   /** A Linear weight [out, in] (or any [rows, C] matrix) stored transposed, [in, out], for x·W. */
@@ -79,7 +77,6 @@ export function gptTrunk(graphName: string, config: GPTConfig, params: Float32Ar
   const one = g.scalar("one", 1);
   const half = g.scalar("half", 0.5);
   const maskF = g.node("Cast", [mask], { to: ONNX_DTYPE.float });
-  const axis1 = g.ints("axis_1", [1]);
 
   // Position ids: real tokens counted from 0; padding gets 0. The position embedding is a one-hot [B, T, Tmax]
   // times wpe (exact: one nonzero term per sum) rather than a Gather with computed int64 indices, which
@@ -152,5 +149,5 @@ export function gptTrunk(graphName: string, config: GPTConfig, params: Float32Ar
     x = g.node("Add", [mid, linear(gelu, `${h}.mlp.c_proj`)]);
   }
   const lnf = layerNorm(x, "ln_f");
-  return { g, ids, maskF, lnf, axis1, weight, weightT, linear };
+  return { g, ids, maskF, lnf, weight, weightT, linear };
 }

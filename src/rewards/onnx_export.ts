@@ -47,7 +47,8 @@ export function exportRewardModelOnnx(
   params: Float32Array,
   opts: RewardModelExportOptions = {},
 ): Uint8Array {
-  const { g, ids, maskF, lnf, axis1, linear } = gptTrunk("rlhf_playground_reward_model", config, params);
+  const { g, ids, maskF, lnf, linear } = gptTrunk("rlhf_playground_reward_model", config, params);
+  const axis1 = g.ints("axis_1", [1]);
   const Tmax = config.contextLength;
   const r = g.node("Squeeze", [linear(lnf, "reward_head"), g.ints("axis_2", [2])]); // [B, T]
 

@@ -148,7 +148,7 @@ export const GRPO_GROUPS: Lesson = {
   summary: "Group size G and the share of groups that teach nothing (all answers scored alike).",
   watch: [
     "GRPO scores each answer against the other G − 1 answers to the same prompt. A group whose answers all score the same has zero advantage: no gradient.",
-    "With G = 2 on a task the model solves a third of the time, most pairs agree (both wrong, or both right): frac_reward_zero_std (more metrics) stays high. With G = 8 almost every group has a winner.",
+    "With G = 2 on a task the model solves a third of the time, most pairs agree (both wrong, or both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high. With G = 8 almost every group has a winner.",
     "Both runs sample 32 answers per step; pause and open the group inspector to see G answers → scores → advantages.",
   ],
   refs: [

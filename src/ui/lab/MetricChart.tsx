@@ -17,6 +17,7 @@ import {
 } from "recharts";
 import type { Marker, MetricPoint } from "../../lab/protocol";
 import { type KlEstimator, useLab, type XAxis as XAxisKind } from "../lab_store";
+import { useApp } from "../store";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
@@ -149,6 +150,8 @@ const ChartBody = memo(function ChartBody({
   const kl = useLab((s) => s.view.klEstimator);
   const smoothing = useLab((s) => s.view.smoothing);
   const ready = useLab((s) => s.phase === "ready");
+  const playing = useLab((s) => s.playing);
+  const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const series: DrawnSeries[] = useMemo(
     () =>
       lines.map((line) => {
@@ -200,7 +203,9 @@ const ChartBody = memo(function ChartBody({
             {!ready
               ? "Waiting for the lab to start…"
               : lines.length
-                ? "No points yet — press Play"
+                ? playing
+                  ? `Training the first step…${software ? " (a software GPU: a step can take a minute or more)" : ""}`
+                  : "No points yet — press Play"
                 : "No visible runs"}
           </p>
         )}

@@ -32,10 +32,9 @@ export async function loadRewardModelFile(file: File): Promise<void> {
     const warn = info.warnings.length ? ` Note: ${info.warnings.join("; ")}.` : "";
     say(`Loaded the reward model "${info.name}": runs can now optimise it (reward: custom).${warn}`);
   } catch (e) {
-    // Comlink rethrows the worker's error with its message ("<kind>: <what is wrong>").
-    say(
-      `The reward model "${file.name}" could not be loaded: ${message(e)}. The runs keep their reward sources.`,
-    );
+    // Comlink rethrows the worker's error with its message ("<kind>: <what is wrong>"); the kind is for code.
+    const what = message(e).replace(/^[a-z-]+: /, "");
+    say(`The reward model "${file.name}" could not be loaded: ${what}. The runs keep their reward sources.`);
   } finally {
     rm.setLoading(null);
   }

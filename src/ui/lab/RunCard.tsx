@@ -52,7 +52,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       <header className="run-head">
         <span className="swatch" aria-hidden="true" />
         <div className="run-title">
-          <h3>{run.spec.label}</h3>
+          <h3 title={run.spec.label}>{run.spec.label}</h3>
           {run.spec.label !== algo.title && <span className="muted run-algo">{algo.title}</span>}
         </div>
         <div className="run-buttons">

@@ -6,12 +6,19 @@ import { labActions } from "./actions";
 export function StopAt({ disabled }: { disabled?: boolean }) {
   const steps = useLab((s) => s.spec.steps ?? 0);
   const [text, setText] = useState(String(steps || ""));
+  const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => setText(String(steps || "")), [steps]);
   const commit = () => {
-    const n = text.trim() === "" ? 0 : Number(text);
-    if (Number.isInteger(n) && n >= 0 && n <= 100000) {
+    const t = text.trim();
+    const n = t === "" ? 0 : Number(t);
+    if (/^\d*$/.test(t) && n <= 100000) {
+      setProblem(null);
       if (n !== steps) labActions.setStopAt(n);
-    } else setText(String(steps || ""));
+      if (n === 0) setText("");
+    } else {
+      setProblem("a whole number of steps from 1 to 100,000 (empty: never stop)");
+      setText(String(steps || ""));
+    }
   };
   return (
     <label className="stop-at" title="Pause when every run has done this many steps (empty = never)">
@@ -27,7 +34,14 @@ export function StopAt({ disabled }: { disabled?: boolean }) {
         onKeyDown={(e) => {
           if (e.key === "Enter") commit();
         }}
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? "stop-at-problem" : undefined}
       />
+      {problem && (
+        <span id="stop-at-problem" className="stop-at-problem" role="alert">
+          {problem}
+        </span>
+      )}
     </label>
   );
 }

@@ -150,7 +150,7 @@ export function TopBar() {
           onAdd={(id) => labActions.addRun(id)}
           addDisabled={!ready}
           className="explain-open"
-          title="What each algorithm does: explanation, objective, knobs and papers"
+          title="Algorithms: what each one does — explanation, objective, knobs and papers"
           testId="explain-algorithms"
         >
           ? Algorithms

@@ -39,6 +39,9 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
         >
           <strong>{pct(state.result.winRate)}</strong> [{pct(state.result.ci95[0])}–
           {pct(state.result.ci95[1])}]{" · "}
+          {state.result.wins}–{state.result.ties}–{state.result.losses} won–tied–lost
+          {state.result.ties === state.result.n && " (every prompt tied: no evidence either way)"}
+          {" · "}
           {state.result.n} prompts · step {state.result.step}
         </span>
       )}

@@ -74,7 +74,11 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
 
   if (lab().phase === "ready" && saved) {
     const plan = planRestore(spec, saved, deps.loadRunCheckpoint !== undefined);
-    lab().restoreRuns(plan.runs.map((r) => ({ ...r, samples: [], error: null })));
+    // The runs as the worker started them (a reward model made in the page is not kept: those run on gold).
+    const started = new Map(lab().spec.runs.map((r) => [r.id, r]));
+    lab().restoreRuns(
+      plan.runs.map((r) => ({ ...r, spec: started.get(r.spec.id) ?? r.spec, samples: [], error: null })),
+    );
     for (const ck of plan.checkpoints) {
       try {
         await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
