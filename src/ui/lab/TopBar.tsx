@@ -85,7 +85,11 @@ export function TopBar() {
               data-testid="step-once"
               title="One step of every run, then pause"
               disabled={!ready || playing || !hasRuns}
-              onClick={() => labActions.stepOnce()}
+              onClick={(e) => {
+                // Give the keyboard back to the page: space plays/pauses, it does not repeat Step.
+                e.currentTarget.blur();
+                labActions.stepOnce();
+              }}
             >
               <StepIcon /> Step
             </button>
@@ -94,7 +98,10 @@ export function TopBar() {
               data-testid="reset"
               title="Discard progress and restart every run from the start model"
               disabled={!ready}
-              onClick={() => labActions.reset()}
+              onClick={(e) => {
+                e.currentTarget.blur();
+                labActions.reset();
+              }}
             >
               <ResetIcon /> Reset
             </button>
