@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GptWeights } from "../../src/model/weights";
-import { exportRewardModelOnnx } from "../../src/rewards/onnx_export";
 import { onnx } from "../../src/onnx/graph";
+import { exportRewardModelOnnx } from "../../src/rewards/onnx_export";
 import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
 import { RewardModelScorer } from "../../src/rewards/rm_trainer";
 import { Rng } from "../../src/util/rng";
