@@ -49,38 +49,53 @@ describe("sequence-level policy gradient on nano with a learnable reward (fixed 
     learn((env) => new ReinforceRun(env, { lr: 3e-3, batchPrompts: 16, maxNewTokens: 8 }), "REINFORCE"));
 });
 
+/**
+ * PPO steps cost 2 epochs × 2 minibatches (and, with a separate value model, a second transformer): ~90 s and
+ * ~130 s on SwiftShader on a loaded 2-core machine. The limit guards against a hang, not speed (benchmarks
+ * measure speed).
+ */
+const PPO_TEST_TIMEOUT_MS = 300_000;
+
 describe("PPO on nano with a learnable reward (fixed seed)", () => {
-  it("raises the reward with value head, GAE, whitening, 2 epochs × 2 minibatches", async () => {
-    const { PpoRun } = await import("../../src/algorithms/ppo");
-    await learn(
-      (env) =>
-        new PpoRun(env, {
-          lr: 3e-3,
-          batchPrompts: 16,
-          maxNewTokens: 8,
-          ppoEpochs: 2,
-          numMiniBatches: 2,
-          beta: 0.01,
-        }),
-      "PPO",
-      "val/ratio_first",
-    );
-  });
-  it("raises the reward with a separate value model (same settings)", async () => {
-    const { PpoRun } = await import("../../src/algorithms/ppo");
-    await learn(
-      (env) =>
-        new PpoRun(env, {
-          lr: 3e-3,
-          batchPrompts: 16,
-          maxNewTokens: 8,
-          ppoEpochs: 2,
-          numMiniBatches: 2,
-          beta: 0.01,
-          valueModel: "separate",
-        }),
-      "PPO (separate value model)",
-      "val/ratio_first",
-    );
-  });
+  it(
+    "raises the reward with value head, GAE, whitening, 2 epochs × 2 minibatches",
+    async () => {
+      const { PpoRun } = await import("../../src/algorithms/ppo");
+      await learn(
+        (env) =>
+          new PpoRun(env, {
+            lr: 3e-3,
+            batchPrompts: 16,
+            maxNewTokens: 8,
+            ppoEpochs: 2,
+            numMiniBatches: 2,
+            beta: 0.01,
+          }),
+        "PPO",
+        "val/ratio_first",
+      );
+    },
+    PPO_TEST_TIMEOUT_MS,
+  );
+  it(
+    "raises the reward with a separate value model (same settings)",
+    async () => {
+      const { PpoRun } = await import("../../src/algorithms/ppo");
+      await learn(
+        (env) =>
+          new PpoRun(env, {
+            lr: 3e-3,
+            batchPrompts: 16,
+            maxNewTokens: 8,
+            ppoEpochs: 2,
+            numMiniBatches: 2,
+            beta: 0.01,
+            valueModel: "separate",
+          }),
+        "PPO (separate value model)",
+        "val/ratio_first",
+      );
+    },
+    PPO_TEST_TIMEOUT_MS,
+  );
 });
