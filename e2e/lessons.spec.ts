@@ -103,8 +103,15 @@ for (const lesson of LESSONS) {
         ["kl", lesson.view?.klEstimator ?? "objective/kl"],
         ["entropy", "entropy"],
       ]) {
+        // Charts scrolled away do not redraw (src/ui/lab/in_view.ts): bring this one on screen first.
+        await page.getByTestId(`chart-${chart}`).scrollIntoViewIfNeeded();
+        await expect
+          .poll(async () => (await raw(page, chart, id, metric)).length, {
+            timeout: 30_000,
+            message: `${lesson.id} ${id} ${metric}`,
+          })
+          .toBe(STEPS);
         const values = await raw(page, chart, id, metric);
-        expect(values, `${lesson.id} ${id} ${metric}`).toHaveLength(STEPS);
         for (const v of values) expect(Number.isFinite(v), `${lesson.id} ${id} ${metric} = ${v}`).toBe(true);
       }
     }
