@@ -4,7 +4,16 @@
  * The plotted numbers are also written into a visually-hidden table (data-* attributes at full precision) so
  * tests and screen readers get exactly what is drawn.
  */
-import { memo, type ReactNode, startTransition, useEffect, useMemo, useRef, useState } from "react";
+import {
+  memo,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import {
   CartesianGrid,
   Line,
@@ -18,18 +27,18 @@ import {
 import type { Marker, MetricPoint } from "../../lab/protocol";
 import { type KlEstimator, useLab, type XAxis as XAxisKind } from "../lab_store";
 import { useApp } from "../store";
+import { ChartTip, PlottedData } from "./ChartParts";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
 import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
-import { sig, tick, tickFormatter } from "./numbers";
+import { tick, tickFormatter } from "./numbers";
 import {
   chartRows,
   decimate,
   type KeyedSeries,
   markerX,
   metricSeries,
-  nearest,
   niceDomain,
   type PlotPoint,
 } from "./series";
@@ -54,8 +63,12 @@ export interface ChartMarkers {
   history: readonly MetricPoint[];
 }
 
-/** Most points drawn per line; longer histories are evenly thinned (first and last kept). */
-const MAX_POINTS = 600;
+/**
+ * Most points drawn per line; longer histories are evenly thinned (first and last kept). A chart is 300–700 px
+ * wide, so 200 points is about one per 2–3 px; recharts' cost (SVG paths, the path-length query it makes on
+ * every render) grows with the points, and it runs on the main thread.
+ */
+const MAX_POINTS = 200;
 
 export function xAxisLabel(axis: XAxisKind, kl: KlEstimator): string {
   switch (axis) {
@@ -89,7 +102,9 @@ interface Props {
   compact?: boolean;
 }
 
-interface DrawnSeries extends KeyedSeries {
+export interface DrawnSeries extends KeyedSeries {
+  /** The line's identity (run and metric), for React keys; `key` is its column in the chart rows. */
+  id: string;
   line: ChartLine;
   points: PlotPoint[];
   total: number;
@@ -97,6 +112,17 @@ interface DrawnSeries extends KeyedSeries {
 
 /** Delay between the charts' redraws (ms): each chart's recharts work lands in its own frame, not one long task. */
 const STAGGER_MS = 40;
+const MARGIN = { top: 8, right: 12, bottom: 14, left: 0 };
+const MARGIN_COMPACT = { ...MARGIN, bottom: 0 };
+const X_DOMAIN = ["dataMin", "dataMax"] as const;
+const TICK = { fontSize: 12, fill: "var(--muted)" };
+const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
+const ACTIVE_DOT = { r: 3 };
+/**
+ * Shortest time between two redraws of one chart (ms): at most 2.5 redraws a second however fast the runs step
+ * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
+ */
+const MIN_REDRAW_MS = 400;
 let mounted = 0;
 
 /**
@@ -114,12 +140,15 @@ export function MetricChart(props: Props) {
   const latest = useRef(props);
   latest.current = props;
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const lastDraw = useRef(Number.NEGATIVE_INFINITY);
   useEffect(() => {
     if (!inView || pending.current || shown === props) return;
+    const wait = Math.max(slot * STAGGER_MS, lastDraw.current + MIN_REDRAW_MS - performance.now());
     pending.current = setTimeout(() => {
       pending.current = null;
+      lastDraw.current = performance.now();
       startTransition(() => setShown(latest.current));
-    }, slot * STAGGER_MS);
+    }, wait);
   }, [props, shown, inView, slot]);
   useEffect(
     () => () => {
@@ -154,10 +183,11 @@ const ChartBody = memo(function ChartBody({
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const series: DrawnSeries[] = useMemo(
     () =>
-      lines.map((line) => {
+      lines.map((line, i) => {
         const all = metricSeries(line.history, line.metric, xAxis, kl, smoothing);
         return {
-          key: `${line.runId}|${line.metric}`,
+          key: `s${i}`,
+          id: `${line.runId}|${line.metric}`,
           line,
           points: decimate(all, MAX_POINTS),
           total: all.length,
@@ -177,6 +207,22 @@ const ChartBody = memo(function ChartBody({
       x: markerX(m.history, mk, xAxis, kl),
       key: `${m.runId}-${i}`,
     })),
+  );
+  // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
+  const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
+  const xLabel = useMemo(
+    () =>
+      compact
+        ? undefined
+        : { value: xAxisLabel(xAxis, kl), position: "insideBottom" as const, offset: -6, ...TICK },
+    [compact, xAxis, kl],
+  );
+  const tip = useCallback(
+    ({ active, label }: { active?: boolean; label?: string | number }) =>
+      active && label !== undefined ? (
+        <ChartTip x={Number(label)} series={series} xLabel={xAxisLabel(xAxis, kl)} unit={unit} />
+      ) : null,
+    [series, xAxis, kl, unit],
   );
   const empty = rows.length === 0;
   const showRaw = smoothing > 0 && !compact;
@@ -210,52 +256,34 @@ const ChartBody = memo(function ChartBody({
           </p>
         )}
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={rows} margin={{ top: 8, right: 12, bottom: compact ? 0 : 14, left: 0 }}>
+          <LineChart data={rows} margin={compact ? MARGIN_COMPACT : MARGIN}>
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="x"
               type="number"
               allowDecimals={xAxis === "kl" || xAxis === "sqrt_kl"}
-              domain={["dataMin", "dataMax"]}
+              domain={X_DOMAIN}
               tickFormatter={tick}
               stroke="var(--muted)"
-              tick={{ fontSize: 12, fill: "var(--muted)" }}
-              label={
-                compact
-                  ? undefined
-                  : {
-                      value: xAxisLabel(xAxis, kl),
-                      position: "insideBottom",
-                      offset: -6,
-                      fontSize: 12,
-                      fill: "var(--muted)",
-                    }
-              }
+              tick={TICK}
+              label={xLabel}
             />
             <YAxis
               type="number"
               domain={y.domain}
               ticks={y.ticks}
               allowDataOverflow
-              tickFormatter={tickFormatter(y.ticks)}
+              tickFormatter={yTick}
               width={52}
               stroke="var(--muted)"
-              tick={{ fontSize: 12, fill: "var(--muted)" }}
+              tick={TICK}
             />
-            <Tooltip
-              isAnimationActive={false}
-              cursor={{ stroke: "var(--muted)", strokeDasharray: "2 2" }}
-              content={({ active, label }) =>
-                active && label !== undefined ? (
-                  <ChartTip x={Number(label)} series={series} xLabel={xAxisLabel(xAxis, kl)} unit={unit} />
-                ) : null
-              }
-            />
+            <Tooltip isAnimationActive={false} cursor={CURSOR} content={tip} />
             {showRaw &&
               series.map((s) => (
                 <Line
-                  key={`${s.key}:raw`}
-                  dataKey={(r: Record<string, number>) => r[`${s.key}:raw`]}
+                  key={`${s.id}:raw`}
+                  dataKey={`${s.key}_raw`}
                   stroke={s.line.colour}
                   strokeOpacity={0.22}
                   strokeWidth={1}
@@ -268,14 +296,14 @@ const ChartBody = memo(function ChartBody({
               ))}
             {series.map((s) => (
               <Line
-                key={`${s.key}:smooth`}
+                key={`${s.id}:smooth`}
                 name={`${s.line.runLabel}${s.line.name ? ` ${s.line.name}` : ""}`}
-                dataKey={(r: Record<string, number>) => r[`${s.key}:${showRaw ? "smooth" : "raw"}`]}
+                dataKey={`${s.key}_${showRaw ? "smooth" : "raw"}`}
                 stroke={s.line.colour}
                 strokeWidth={compact ? 1.5 : 2}
                 strokeDasharray={s.line.dashed ? "5 4" : undefined}
                 dot={s.points.length === 1}
-                activeDot={{ r: 3 }}
+                activeDot={ACTIVE_DOT}
                 connectNulls
                 isAnimationActive={false}
               />
@@ -304,104 +332,3 @@ const ChartBody = memo(function ChartBody({
     </figure>
   );
 });
-
-/** The hover card: per line, the nearest point's smoothed (and raw) value, in run order. */
-function ChartTip({
-  x,
-  series,
-  xLabel,
-  unit,
-}: {
-  x: number;
-  series: DrawnSeries[];
-  xLabel: string;
-  unit?: string;
-}) {
-  return (
-    <div className="chart-tip">
-      <p className="chart-tip-x">
-        {xLabel} {sig(x, 4)}
-      </p>
-      <table>
-        <tbody>
-          {series.map((s) => {
-            const p = nearest(s.points, x);
-            if (!p) return null;
-            return (
-              <tr key={s.key}>
-                <td>
-                  <span
-                    className={`tip-swatch${s.line.dashed ? " dashed" : ""}`}
-                    style={{ borderColor: s.line.colour }}
-                  />
-                  {s.line.runLabel}
-                  {s.line.name ? ` ${s.line.name}` : ""}
-                </td>
-                <td className="num">
-                  {sig(p.smooth, 3)}
-                  {unit ? ` ${unit}` : ""}
-                </td>
-                <td className="num muted">{p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}</td>
-                <td className="num muted">step {p.step}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** What is drawn, as data: one row per line (all plotted points) and one per marker. */
-function PlottedData(props: {
-  id: string;
-  series: DrawnSeries[];
-  markers: { runId: string; step: number; label: string; x: number | undefined; key: string }[];
-}) {
-  return (
-    <div className="visually-hidden">
-      <table data-testid={`chart-data-${props.id}`}>
-        <caption>Plotted values of the {props.id} chart</caption>
-        <tbody>
-          {props.series.map((s) => {
-            const last = s.points.at(-1);
-            return (
-              <tr
-                key={s.key}
-                data-series=""
-                data-run={s.line.runId}
-                data-metric={s.line.metric}
-                data-count={s.total}
-                data-steps={JSON.stringify(s.points.map((p) => p.step))}
-                data-x={JSON.stringify(s.points.map((p) => p.x))}
-                data-raw={JSON.stringify(s.points.map((p) => p.raw))}
-                data-last-raw={last?.raw}
-                data-last-smooth={last?.smooth}
-              >
-                <th>
-                  {s.line.runLabel} {s.line.metric}
-                </th>
-                <td>{s.total} points</td>
-                <td>{last ? `last ${last.raw} at step ${last.step}` : "none"}</td>
-              </tr>
-            );
-          })}
-          {props.markers.map((m) => (
-            <tr
-              key={m.key}
-              data-marker=""
-              data-run={m.runId}
-              data-step={m.step}
-              data-x={m.x}
-              data-label={m.label}
-            >
-              <th>marker</th>
-              <td>{m.label}</td>
-              <td>step {m.step}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}

@@ -64,8 +64,8 @@ describe("chart series", () => {
       },
     ]);
     expect(rows).toEqual([
-      { x: 1, "b:raw": 7, "b:smooth": 7 },
-      { x: 2, "a:raw": 5, "a:smooth": 5, "b:raw": 8, "b:smooth": 7.5 },
+      { x: 1, b_raw: 7, b_smooth: 7 },
+      { x: 2, a_raw: 5, a_smooth: 5, b_raw: 8, b_smooth: 7.5 },
     ]);
   });
 

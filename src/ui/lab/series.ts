@@ -81,13 +81,16 @@ export function decimate<T>(points: readonly T[], max: number): T[] {
   return out;
 }
 
-/** A series to plot: the column key prefix (e.g. "ppo-1:reward") and its points. */
+/**
+ * A series to plot: its column key prefix and its points. Keys are plain identifiers (e.g. "s0"): recharts
+ * reads a string dataKey as a property path, so dots or brackets would split it.
+ */
 export interface KeyedSeries {
   key: string;
   points: readonly PlotPoint[];
 }
 
-/** A recharts row: x and, per series present at this x, `${key}:raw` and `${key}:smooth`. */
+/** A recharts row: x and, per series present at this x, `${key}_raw` and `${key}_smooth`. */
 export type ChartRow = { x: number } & Record<string, number>;
 
 /** Rows sorted by x; series without a point at an x leave it out (lines use connectNulls). */
@@ -97,8 +100,8 @@ export function chartRows(series: readonly KeyedSeries[]): ChartRow[] {
     for (const p of s.points) {
       let row = byX.get(p.x);
       if (!row) byX.set(p.x, (row = { x: p.x } as ChartRow));
-      row[`${s.key}:raw`] = p.raw;
-      row[`${s.key}:smooth`] = p.smooth;
+      row[`${s.key}_raw`] = p.raw;
+      row[`${s.key}_smooth`] = p.smooth;
     }
   return [...byX.values()].sort((a, b) => a.x - b.x);
 }

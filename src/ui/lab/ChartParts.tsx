@@ -1,0 +1,109 @@
+/**
+ * The parts of a metric chart that are not recharts: the hover card and the visually-hidden table of what is
+ * drawn (tests and screen readers read it).
+ */
+
+import type { DrawnSeries } from "./MetricChart";
+import { sig } from "./numbers";
+import { nearest } from "./series";
+
+/** The hover card: per line, the nearest point's smoothed (and raw) value, in run order. */
+export function ChartTip({
+  x,
+  series,
+  xLabel,
+  unit,
+}: {
+  x: number;
+  series: DrawnSeries[];
+  xLabel: string;
+  unit?: string;
+}) {
+  return (
+    <div className="chart-tip">
+      <p className="chart-tip-x">
+        {xLabel} {sig(x, 4)}
+      </p>
+      <table>
+        <tbody>
+          {series.map((s) => {
+            const p = nearest(s.points, x);
+            if (!p) return null;
+            return (
+              <tr key={s.id}>
+                <td>
+                  <span
+                    className={`tip-swatch${s.line.dashed ? " dashed" : ""}`}
+                    style={{ borderColor: s.line.colour }}
+                  />
+                  {s.line.runLabel}
+                  {s.line.name ? ` ${s.line.name}` : ""}
+                </td>
+                <td className="num">
+                  {sig(p.smooth, 3)}
+                  {unit ? ` ${unit}` : ""}
+                </td>
+                <td className="num muted">{p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}</td>
+                <td className="num muted">step {p.step}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What is drawn, as data: one row per line (all plotted points) and one per marker. */
+export function PlottedData(props: {
+  id: string;
+  series: DrawnSeries[];
+  markers: { runId: string; step: number; label: string; x: number | undefined; key: string }[];
+}) {
+  return (
+    <div className="visually-hidden">
+      <table data-testid={`chart-data-${props.id}`}>
+        <caption>Plotted values of the {props.id} chart</caption>
+        <tbody>
+          {props.series.map((s) => {
+            const last = s.points.at(-1);
+            return (
+              <tr
+                key={s.id}
+                data-series=""
+                data-run={s.line.runId}
+                data-metric={s.line.metric}
+                data-count={s.total}
+                data-steps={JSON.stringify(s.points.map((p) => p.step))}
+                data-x={JSON.stringify(s.points.map((p) => p.x))}
+                data-raw={JSON.stringify(s.points.map((p) => p.raw))}
+                data-last-raw={last?.raw}
+                data-last-smooth={last?.smooth}
+              >
+                <th>
+                  {s.line.runLabel} {s.line.metric}
+                </th>
+                <td>{s.total} points</td>
+                <td>{last ? `last ${last.raw} at step ${last.step}` : "none"}</td>
+              </tr>
+            );
+          })}
+          {props.markers.map((m) => (
+            <tr
+              key={m.key}
+              data-marker=""
+              data-run={m.runId}
+              data-step={m.step}
+              data-x={m.x}
+              data-label={m.label}
+            >
+              <th>marker</th>
+              <td>{m.label}</td>
+              <td>step {m.step}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
