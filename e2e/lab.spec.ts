@@ -238,9 +238,24 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await page.getByTestId("step-once").click();
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
   await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });
+  // Removing a trained run asks first, saying what is lost; Cancel keeps it.
   await page.getByTestId("remove-rloo-1").click();
+  await expect(page.getByTestId("remove-rloo-1-confirm-card")).toContainText("Its 1 step of training");
+  await page.getByTestId("remove-rloo-1-cancel").click();
+  await expect(page.getByTestId("run-card-rloo-1")).toHaveCount(1);
+  await page.getByTestId("remove-rloo-1").click();
+  await page.getByTestId("remove-rloo-1-confirm").click();
   await page.getByTestId("remove-ppo-2").click();
+  await expect(page.getByTestId("remove-ppo-2-confirm-card")).toContainText(`Its ${ppoStep + 1} steps`);
+  await page.getByTestId("remove-ppo-2-confirm").click();
   await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
+  // Reset asks too (Escape cancels): the runs keep their steps.
+  const before = await steps(page);
+  await page.getByTestId("reset").click();
+  await expect(page.getByTestId("reset-confirm-card")).toContainText(`up to step ${Math.max(...before)}`);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("reset-confirm-card")).toHaveCount(0);
+  expect(await steps(page)).toEqual(before);
 
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map(String)).toEqual([]);

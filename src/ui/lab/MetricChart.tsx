@@ -37,6 +37,7 @@ import {
   chartRows,
   decimate,
   type KeyedSeries,
+  markerRows,
   markerX,
   metricSeries,
   niceDomain,
@@ -118,6 +119,8 @@ const X_DOMAIN = ["dataMin", "dataMax"] as const;
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
+/** Vertical distance between stacked marker labels (px; labels are 11 px). */
+const MARKER_ROW_PX = 13;
 /**
  * Shortest time between two redraws of one chart (ms): at most 2.5 redraws a second however fast the runs step
  * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
@@ -200,14 +203,20 @@ const ChartBody = memo(function ChartBody({
     () => niceDomain(series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]))),
     [series],
   );
-  const placed = markers.flatMap((m) =>
-    m.markers.map((mk, i) => ({
-      ...mk,
-      colour: m.colour,
-      x: markerX(m.history, mk, xAxis, kl),
-      key: `${m.runId}-${i}`,
-    })),
-  );
+  const placed = useMemo(() => {
+    const all = markers.flatMap((m) =>
+      m.markers.map((mk, i) => ({
+        ...mk,
+        colour: m.colour,
+        x: markerX(m.history, mk, xAxis, kl),
+        key: `${m.runId}-${i}`,
+      })),
+    );
+    const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
+    const span = xs.length ? Math.max(...xs) - Math.min(...xs) : 0;
+    const labelRows = markerRows(all, span);
+    return all.map((m, i) => ({ ...m, row: labelRows[i] }));
+  }, [markers, rows, xAxis, kl]);
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
   const xLabel = useMemo(
@@ -318,9 +327,15 @@ const ChartBody = memo(function ChartBody({
                   ifOverflow="extendDomain"
                   className="marker-line"
                   label={
-                    compact
+                    compact || m.row < 0
                       ? undefined
-                      : { value: m.label, position: "insideTopLeft", fontSize: 11, fill: "var(--text)" }
+                      : {
+                          value: m.label,
+                          position: "insideTopLeft",
+                          fontSize: 11,
+                          fill: "var(--text)",
+                          dy: m.row * MARKER_ROW_PX,
+                        }
                   }
                 />
               ),

@@ -6,7 +6,7 @@ import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 
 /** Place a card of the given size below the anchor (above when there is no room), inside the viewport. */
-function place(anchor: DOMRect, w: number, h: number): { left: number; top: number } {
+export function place(anchor: DOMRect, w: number, h: number): { left: number; top: number } {
   const margin = 8;
   const left = Math.min(Math.max(margin, anchor.left), window.innerWidth - w - margin);
   const below = anchor.bottom + 6;

@@ -10,6 +10,7 @@ import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
+import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
@@ -78,17 +79,22 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           >
             <CopyIcon />
           </button>
-          <button
-            type="button"
+          <ConfirmButton
             className="icon-button"
             title="Remove this run"
             aria-label={`Remove ${run.spec.label}`}
-            data-testid={`remove-${runId}`}
+            testId={`remove-${runId}`}
             disabled={!canEdit}
-            onClick={() => labActions.removeRun(runId)}
+            confirm={
+              run.step > 0
+                ? `Remove ${run.spec.label}? Its ${run.step} step${run.step === 1 ? "" : "s"} of training and its chart lines are discarded (export it first to keep them).`
+                : null
+            }
+            confirmLabel="Remove"
+            onConfirm={() => labActions.removeRun(runId)}
           >
             <CloseIcon />
-          </button>
+          </ConfirmButton>
         </div>
       </header>
       <p className="run-state">

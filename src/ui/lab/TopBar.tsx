@@ -11,6 +11,7 @@ import { int } from "../format";
 import { useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
 import { labActions } from "./actions";
+import { ConfirmButton } from "./ConfirmButton";
 import { ResetIcon, StepIcon } from "./icons";
 import { RewardModelButton } from "./RewardModelButton";
 import { ImportButton, ShareButton } from "./ShareImport";
@@ -93,18 +94,20 @@ export function TopBar() {
             >
               <StepIcon /> Step
             </button>
-            <button
-              type="button"
-              data-testid="reset"
+            <ConfirmButton
+              testId="reset"
               title="Discard progress and restart every run from the start model"
               disabled={!ready}
-              onClick={(e) => {
-                e.currentTarget.blur();
-                labActions.reset();
-              }}
+              confirm={
+                steps > 0
+                  ? `Restart every run from the start model? Their training (up to step ${steps}), charts and samples are discarded.`
+                  : null
+              }
+              confirmLabel="Reset"
+              onConfirm={() => labActions.reset()}
             >
               <ResetIcon /> Reset
-            </button>
+            </ConfirmButton>
             <label className="speed">
               <span className="eyebrow">Speed</span>
               <select

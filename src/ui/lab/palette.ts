@@ -1,7 +1,7 @@
 /**
  * One colour per run from the Okabe–Ito palette (colour-blind safe; Okabe & Ito 2008). The colours are CSS
  * variables (--run-0 … --run-6 in lab.css) so each theme can swap the one that vanishes on its background
- * (black on dark, yellow on light); SVG strokes and HTML swatches both accept var(…).
+ * (black and dark blue on dark; see lab.css); SVG strokes and HTML swatches both accept var(…).
  *
  * A run keeps its colour for the page's life: removing or reordering runs never repaints the others (a
  * student follows "the orange run" across the charts). New runs take the lowest free colour; a fresh page

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
-import { chartRows, decimate, emaSmooth, markerX, metricSeries, nearest, niceDomain, xOf } from "./series";
+import {
+  chartRows,
+  decimate,
+  emaSmooth,
+  markerRows,
+  markerX,
+  metricSeries,
+  nearest,
+  niceDomain,
+  xOf,
+} from "./series";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
   step,
@@ -109,5 +119,24 @@ describe("nice y domains", () => {
     expect(ticks[0]).toBeLessThanOrEqual(-0.13);
     expect(ticks.at(-1)).toBeGreaterThanOrEqual(0.12);
     expect(ticks).toContain(0);
+  });
+
+  it("markerRows stacks labels that would overlap and drops repeated ones", () => {
+    const rows = markerRows(
+      [
+        { x: 10, label: "β 0.1" },
+        { x: 10, label: "β 0.1" }, // same change on another run: no second label
+        { x: 12, label: "lr 1e-3" }, // 2 % of the span to the right: next row
+        { x: 50, label: "τ 0.7" }, // far enough: back to row 0
+        { x: undefined, label: "pending" },
+        { x: 11, label: "a" },
+        { x: 11.5, label: "b" },
+        { x: 11.7, label: "c" }, // past maxRows: the last row
+      ],
+      100,
+      0.15,
+      4,
+    );
+    expect(rows).toEqual([0, -1, 3, 0, -1, 1, 2, 3]);
   });
 });

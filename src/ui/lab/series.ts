@@ -167,3 +167,36 @@ export function niceDomain(
     ticks.push(Number((start + i * step).toPrecision(12)));
   return { domain: [ticks[0], ticks.at(-1) ?? end], ticks };
 }
+
+/**
+ * Label rows for settings markers so their labels do not overlap: markers sorted by x go to the first row whose
+ * last label is at least `minGap` × the x span to the left (labels run rightwards from their line). A marker with
+ * the same x and label as one already placed (one change applied to several runs) gets −1: its line is drawn,
+ * its label is not repeated. Rows past `maxRows − 1` reuse the last row. Returns one row per marker, in input
+ * order; markers without an x get −1.
+ */
+export function markerRows(
+  markers: readonly { x: number | undefined; label: string }[],
+  span: number,
+  minGap = 0.15,
+  maxRows = 4,
+): number[] {
+  const out = markers.map(() => -1);
+  const order = markers
+    .map((m, i) => ({ ...m, i }))
+    .filter((m): m is { x: number; label: string; i: number } => m.x !== undefined && Number.isFinite(m.x))
+    .sort((a, b) => a.x - b.x || a.i - b.i);
+  const rowEnd: number[] = [];
+  const seen = new Set<string>();
+  const gap = Math.max(0, span) * minGap;
+  for (const m of order) {
+    const id = `${m.x}\u0000${m.label}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    let row = rowEnd.findIndex((end) => m.x - end >= gap);
+    if (row === -1) row = Math.min(rowEnd.length, maxRows - 1);
+    rowEnd[row] = m.x;
+    out[m.i] = row;
+  }
+  return out;
+}
