@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { testLink } from "./links";
 
 /**
  * The Pipeline view in the built app (SwiftShader), arithmetic task, nano scale, a few steps per stage:
@@ -11,19 +11,6 @@ import { testExperiment } from "../src/lab/defaults";
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
-
-/** The test experiment's link (as e2e/lab.spec.ts builds it). */
-function testLink(): string {
-  const { task, model, seed, runs } = testExperiment();
-  const payload = {
-    v: 1,
-    task,
-    model,
-    seed,
-    runs: runs.map(({ id, algo, config }) => ({ id, algo, config })),
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
-}
 
 const value = async (page: Page, id: string) => Number(await page.getByTestId(id).getAttribute("data-value"));
 
@@ -122,6 +109,33 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await page.mouse.move(0, 0);
   const rl = await page.screenshot({ path: "test-results/pipeline-rl.png", fullPage: true });
   await testInfo.attach("pipeline-rl", { body: rl, contentType: "image/png" });
+
+  // A reload brings the Pipeline back: its stages, the hand-off, and runs that still optimise its reward model.
+  await page.waitForTimeout(2_000); // the autosaver's and the Pipeline saver's writes
+  await page.reload();
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  await expect(page.getByTestId("model")).toContainText("pipeline: nano");
+  await page.getByTestId("pipeline").locator("summary").click();
+  await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-status", "done");
+  await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-step", "12");
+  await expect(page.getByTestId("pipeline-rm-progress")).toHaveAttribute("data-step", "3");
+  await expect(page.getByTestId("pipeline-handed")).toContainText("after 12 SFT steps");
+  for (const id of RUNS) await expect(page.getByTestId(`knob-${id}-reward`)).toHaveValue("pipeline");
+  const resumed = await Promise.all(
+    RUNS.map(async (id) => Number(await page.getByTestId(`step-${id}`).textContent())),
+  );
+  expect(resumed, "the runs resumed from their checkpoints").toEqual(RUNS.map(() => 1));
+  await page.getByTestId("step-once").click();
+  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("2", { timeout: 240_000 });
+  for (const id of RUNS) {
+    await expect.poll(async () => (await plotted(page, id, "reward")).length).toBe(2);
+    const r = (await plotted(page, id, "reward")).at(-1);
+    const g = (await plotted(page, id, "reward_gold")).at(-1);
+    expect(typeof r === "number" && Number.isFinite(r), `${id} reward after reload ${r}`).toBe(true);
+    expect(r, `${id} optimises the pipeline's reward model, not gold`).not.toBe(g);
+  }
+  const notice = page.getByTestId("lab-notice");
+  if (await notice.count()) expect(await notice.textContent()).not.toContain("gold scorer now");
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

@@ -32,6 +32,8 @@
  *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
  *                            the runs restart (store: progress cleared, reward "pipeline", model described).
  *   pipelineRmOnnx()         the Pipeline's reward model as an .onnx file (bytes).
+ *   pipelineModels()         the Pipeline's models as arrays (the session saves them), or null.
+ *   start(spec, pipeline?)   with saved Pipeline models (a reload), runs with reward "pipeline" keep it.
  *   loadRewardModel(bytes, name)  check and load a user's ONNX reward model (reward "custom"); rejects with
  *                            what is wrong with the file. A new worker has none: start() moves runs that
  *                            optimised "custom" to the gold scorer, with a notice.
@@ -48,6 +50,7 @@ import { useLab } from "../ui/lab_store";
 import type {
   ExperimentSpec,
   LabWorkerApi,
+  PipelineModels,
   PipelineProgress,
   PipelineSettings,
   PipelineStage,
@@ -106,12 +109,12 @@ export class LabClient {
   }
 
   /** @throws when the worker cannot start (the store's phase is "error" with the same message). */
-  async start(opened: ExperimentSpec): Promise<void> {
+  async start(opened: ExperimentSpec, pipeline?: PipelineModels): Promise<void> {
     this.dispose();
     const gen = ++this.generation;
     useRewardModels.getState().setCustom(null);
     usePipelineStore.getState().clear();
-    const { spec, changed: lostRm } = customRewardsToGold(opened);
+    const { spec, changed: lostRm } = customRewardsToGold(opened, pipeline?.handed != null);
     const s = this.store;
     s.setSpec(spec);
     s.setPlaying(false);
@@ -138,7 +141,7 @@ export class LabClient {
     });
     try {
       const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
-      const info = await Promise.race([api.init(spec, onUpdate, base), died]);
+      const info = await Promise.race([api.init(spec, onUpdate, base, pipeline), died]);
       if (gen !== this.generation) return;
       const speed = this.store.speed;
       if (speed) api.setSpeed(speed);
@@ -149,6 +152,12 @@ export class LabClient {
         const online = this.withDataMode(r);
         if (online !== r) s.setRunConfig(r.id, online.config);
       }
+      if (pipeline?.handed && !info.pipelineRestored)
+        for (const r of spec.runs)
+          if (r.config.reward === "pipeline") {
+            s.setRunConfig(r.id, { ...r.config, reward: "gold" });
+            lostRm.push(r.label);
+          }
       if (lostRm.length)
         info.notices.push(
           `${lostRm.join(", ")} optimised a reward model made in this page (a loaded .onnx file or the Pipeline's), which is not kept across reloads: ${lostRm.length > 1 ? "they optimise" : "it optimises"} the gold scorer now.`,
@@ -305,6 +314,10 @@ export class LabClient {
 
   pipelineRmOnnx(): Promise<Uint8Array> {
     return this.need().pipelineRmOnnx();
+  }
+
+  pipelineModels(): Promise<PipelineModels | null> {
+    return this.need().pipelineModels();
   }
 
   async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {

@@ -3,20 +3,30 @@
  * status, step, markers and metric history, and its latest policy checkpoint (safetensors bytes from the
  * worker's exportCheckpoint). One session per browser profile and origin (two open tabs: the last write wins).
  *
- * Stores (database "rlhf-playground-lab", version 1):
+ * Stores (database "rlhf-playground-lab", version 2):
  * - `meta`        key "experiment" → the ExperimentSpec;
  * - `runs`        keyPath "id"     → {@link SavedRunMeta} (spec, status, step, markers, point count);
  * - `history`     keyPath [runId, chunk] → {@link HistoryChunk}: the metric points in chunks of
  *                 {@link CHUNK} points, so a save rewrites only the last, growing chunk (not the whole history);
  * - `checkpoints` keyPath "runId"  → {@link SavedCheckpoint}: the newest checkpoint and the counters it was
- *                 taken at.
+ *                 taken at;
+ * - `pipeline`    key "pipeline"   → {@link SavedPipeline}: the Pipeline view's models and what its view showed
+ *                 (version 2).
  * How often the lab saves is the autosaver's business (src/lab/autosave.ts); this module only reads and writes.
  */
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
-import type { ExperimentSpec, Marker, MetricPoint, RunCounters, RunSpec, RunStatus } from "./protocol";
+import type {
+  ExperimentSpec,
+  Marker,
+  MetricPoint,
+  PipelineModels,
+  RunCounters,
+  RunSpec,
+  RunStatus,
+} from "./protocol";
 
 export const DB_NAME = "rlhf-playground-lab";
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 /** Metric points per history record. */
 export const CHUNK = 256;
 
@@ -59,7 +69,15 @@ export interface SavedSession {
   runs: SavedRun[];
 }
 
+/** The Pipeline view, saved: its models and the view's own state (curves, settings; opaque here). */
+export interface SavedPipeline<View = unknown> {
+  models: PipelineModels;
+  view: View;
+  savedAt: number;
+}
+
 interface LabDb extends DBSchema {
+  pipeline: { key: string; value: SavedPipeline };
   meta: { key: string; value: { spec: ExperimentSpec; savedAt: number } };
   runs: { key: string; value: SavedRunMeta };
   history: { key: [string, number]; value: HistoryChunk };
@@ -162,10 +180,21 @@ export class LabPersistence {
     return { spec: meta.spec, runs };
   }
 
+  /** Save the Pipeline (null forgets it). */
+  async savePipeline(p: Omit<SavedPipeline, "savedAt"> | null): Promise<void> {
+    if (p) await this.db.put("pipeline", { ...p, savedAt: Date.now() }, "pipeline");
+    else await this.db.delete("pipeline", "pipeline");
+  }
+
+  async loadPipeline(): Promise<SavedPipeline | null> {
+    return (await this.db.get("pipeline", "pipeline")) ?? null;
+  }
+
   /** Delete everything saved. */
   async clear(): Promise<void> {
-    const tx = this.db.transaction(["meta", "runs", "history", "checkpoints"], "readwrite");
+    const tx = this.db.transaction(["meta", "runs", "history", "checkpoints", "pipeline"], "readwrite");
     await Promise.all([
+      tx.objectStore("pipeline").clear(),
       tx.objectStore("meta").clear(),
       tx.objectStore("runs").clear(),
       tx.objectStore("history").clear(),
@@ -187,11 +216,14 @@ export class LabPersistence {
 export async function openLabPersistence(name = DB_NAME): Promise<LabPersistence> {
   if (typeof indexedDB === "undefined") throw new Error("IndexedDB is not available in this browser");
   const db = await openDB<LabDb>(name, DB_VERSION, {
-    upgrade(d) {
-      d.createObjectStore("meta");
-      d.createObjectStore("runs", { keyPath: "id" });
-      d.createObjectStore("history", { keyPath: ["runId", "chunk"] });
-      d.createObjectStore("checkpoints", { keyPath: "runId" });
+    upgrade(d, from) {
+      if (from < 1) {
+        d.createObjectStore("meta");
+        d.createObjectStore("runs", { keyPath: "id" });
+        d.createObjectStore("history", { keyPath: ["runId", "chunk"] });
+        d.createObjectStore("checkpoints", { keyPath: "runId" });
+      }
+      if (from < 2) d.createObjectStore("pipeline");
     },
   });
   return new LabPersistence(db);

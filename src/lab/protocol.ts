@@ -9,6 +9,7 @@ import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
 import type { InspectView } from "./inspect/types";
 import type {
+  PipelineModels,
   PipelineProgress,
   PipelineSettings,
   PipelineStage,
@@ -21,6 +22,7 @@ import type { RewardModelInfo } from "./reward_sources";
 export type { InspectView } from "./inspect/types";
 export type {
   PipelineEval,
+  PipelineModels,
   PipelineProgress,
   PipelineSettings,
   PipelineStage,
@@ -143,6 +145,8 @@ export interface WorkerInfo {
   notices: string[];
   /** The task ships a preference dataset (DPO "offline" possible); without one DPO runs train online. */
   preferences: boolean;
+  /** A saved Pipeline hand-off was restored: runs with reward "pipeline" use it. */
+  pipelineRestored: boolean;
 }
 
 /** The worker's API (comlink proxy). Commands never block training; updates arrive through `onUpdate`. */
@@ -150,9 +154,16 @@ export interface LabWorkerApi {
   /**
    * Acquire the GPU, load task + model, create the runs (status "ready"; a run whose settings cannot start is
    * reported in status "error"). `baseUrl` is the app's base (models/ lives under it). Rejects with a clear
-   * message when the GPU, the task or the model cannot be had.
+   * message when the GPU, the task or the model cannot be had. `pipeline` (a reload) brings back the Pipeline
+   * view's models first, so runs with reward "pipeline" start from its hand-off; if it cannot be restored, a
+   * notice says so and those runs fall back as without it.
    */
-  init(spec: ExperimentSpec, onUpdate: (updates: RunUpdate[]) => void, baseUrl: string): Promise<WorkerInfo>;
+  init(
+    spec: ExperimentSpec,
+    onUpdate: (updates: RunUpdate[]) => void,
+    baseUrl: string,
+    pipeline?: PipelineModels,
+  ): Promise<WorkerInfo>;
   /** Train all runs round-robin until paused. */
   play(): void;
   pause(): void;
@@ -212,4 +223,6 @@ export interface LabWorkerApi {
   handOffPipeline(): Promise<{ model: string; runs: string[] }>;
   /** The Pipeline's stage-2 reward model as ONNX bytes (the reward-model contract). Rejects before stage 2. */
   pipelineRmOnnx(): Promise<Uint8Array>;
+  /** The Pipeline's models (to save them), or null when nothing was trained. */
+  pipelineModels(): Promise<PipelineModels | null>;
 }

@@ -103,12 +103,16 @@ export const IN_PAGE_REWARDS: ReadonlySet<unknown> = new Set(["custom", "pipelin
 
 /**
  * The experiment with every run that optimises a reward model made in the page ("custom": a user's file,
- * "pipeline": the Pipeline view's) moved to the gold scorer: a fresh training worker has neither (they are not
- * kept across reloads).
+ * "pipeline": the Pipeline view's) moved to the gold scorer: a fresh training worker has neither (a loaded file
+ * is not kept across reloads; the Pipeline's models are, in IndexedDB: `keepPipeline` when they come back).
  * @returns the spec and the labels of the runs that changed.
  */
-export function customRewardsToGold(spec: ExperimentSpec): { spec: ExperimentSpec; changed: string[] } {
-  const lost = (r: ExperimentSpec["runs"][number]) => IN_PAGE_REWARDS.has(r.config.reward);
+export function customRewardsToGold(
+  spec: ExperimentSpec,
+  keepPipeline = false,
+): { spec: ExperimentSpec; changed: string[] } {
+  const lost = (r: ExperimentSpec["runs"][number]) =>
+    IN_PAGE_REWARDS.has(r.config.reward) && !(keepPipeline && r.config.reward === "pipeline");
   const changed = spec.runs.filter(lost).map((r) => r.label);
   if (!changed.length) return { spec, changed };
   const runs = spec.runs.map((r) => (lost(r) ? { ...r, config: algoConfig(r.config) } : r));

@@ -16,6 +16,7 @@ import { exportPolicyOnnx } from "../onnx/policy_export";
 import { compareWeights } from "./evaluate";
 import { workerOnnxLoader } from "./ort_loader";
 import {
+  type PipelineModels,
   type PipelineProgress,
   type PipelineSettings,
   type PipelineStage,
@@ -38,6 +39,7 @@ import { loadResources } from "./resources";
 import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
+import { customRewardsToGold } from "./settings";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
@@ -65,7 +67,12 @@ class LabWorker implements LabWorkerApi {
   private pipeline: LabPipeline | null = null;
   private baseUrl = "";
 
-  async init(spec: ExperimentSpec, onUpdate: (u: RunUpdate[]) => void, baseUrl: string): Promise<WorkerInfo> {
+  async init(
+    spec: ExperimentSpec,
+    onUpdate: (u: RunUpdate[]) => void,
+    baseUrl: string,
+    pipeline?: PipelineModels,
+  ): Promise<WorkerInfo> {
     if (this.scheduler) throw new Error("the training worker is already initialised");
     if (!("gpu" in navigator))
       throw new Error(
@@ -97,15 +104,35 @@ class LabWorker implements LabWorkerApi {
       isDeviceLoss: (e) => e instanceof GpuDeviceLostError || this.ctx?.lostError != null,
     });
     this.watch(ctx);
+    const pipelineRestored = pipeline ? this.restorePipeline(pipeline, res.notices) : false;
     this.scheduler.setStopAt(spec.steps ?? 0);
-    for (const r of spec.runs) await this.scheduler.addRun(r, true);
+    // Without the saved hand-off, runs that optimised the Pipeline's reward model optimise gold (as on any start).
+    const runSpecs = customRewardsToGold(spec, pipelineRestored).spec.runs;
+    for (const r of runSpecs) await this.scheduler.addRun(r, true);
     return {
       adapter: ctx.adapter,
-      model: res.start.source,
+      model: runs.res.start.source,
       vocabSize: res.tokenizer.vocabSize,
       notices: res.notices,
       preferences: res.prefs !== null,
+      pipelineRestored,
     };
+  }
+
+  /** A saved Pipeline back (before the runs exist): its hand-off becomes the start model and reward "pipeline". */
+  private restorePipeline(saved: PipelineModels, notices: string[]): boolean {
+    const runs = this.runs;
+    if (!runs) return false;
+    try {
+      const handed = this.pipe().restore(saved, runs.res.start.tokenizerRef);
+      if (!handed) return false;
+      runs.setStart(handed.start);
+      runs.rewards.setPipeline(handed.reward);
+      return true;
+    } catch (e) {
+      notices.push(`The Pipeline saved in this browser could not be restored (${message(e)}).`);
+      return false;
+    }
   }
 
   play(): void {
@@ -246,6 +273,17 @@ class LabWorker implements LabWorkerApi {
   async pipelineRmOnnx(): Promise<Uint8Array> {
     const bytes = await this.pipe().rmOnnx();
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+  }
+
+  async pipelineModels(): Promise<PipelineModels | null> {
+    const m = this.pipeline ? await this.pipeline.snapshot() : null;
+    if (!m) return null;
+    // The stages' arrays were just downloaded: move them. The hand-off's are the runs' own copies: cloned.
+    const fresh = [m.sft?.params, m.rm?.params].filter((a) => a !== undefined);
+    return Comlink.transfer(
+      m,
+      fresh.map((a) => a.buffer as ArrayBuffer),
+    );
   }
 
   /** The Pipeline view's stages (made on first use). */

@@ -1,10 +1,12 @@
 import "fake-indexeddb/auto";
+import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
 import { startAutosave } from "../../src/lab/autosave";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { CHUNK, openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint, RunUpdate } from "../../src/lab/protocol";
 import { planRestore } from "../../src/lab/restore";
+import { PRESETS } from "../../src/model/config";
 import { useLab } from "../../src/ui/lab_store";
 
 let dbCount = 0;
@@ -32,6 +34,39 @@ const update = (runId: string, from: number, n: number, extra: Partial<RunUpdate
 });
 
 describe("IndexedDB persistence", () => {
+  it("opens a version-1 database (before the Pipeline was saved) with its session intact", async () => {
+    const name = `lab-test-${dbCount++}`;
+    const v1 = await openDB(name, 1, {
+      upgrade(d) {
+        d.createObjectStore("meta");
+        d.createObjectStore("runs", { keyPath: "id" });
+        d.createObjectStore("history", { keyPath: ["runId", "chunk"] });
+        d.createObjectStore("checkpoints", { keyPath: "runId" });
+      },
+    });
+    const spec = { ...defaultExperiment(), seed: 4 };
+    await v1.put("meta", { spec, savedAt: 1 }, "experiment");
+    v1.close();
+    const db = await openLabPersistence(name);
+    expect((await db.load())?.spec).toEqual(spec);
+    expect(await db.loadPipeline()).toBeNull();
+    const models = {
+      task: spec.task,
+      size: "nano" as const,
+      config: { ...PRESETS.nano, vocabSize: 8 },
+      sft: { steps: 2, params: new Float32Array([0.5, -1]) },
+      rm: null,
+      handed: null,
+    };
+    await db.savePipeline({ models, view: { note: 1 } });
+    const back = await db.loadPipeline();
+    expect(Array.from(back?.models.sft?.params ?? [])).toEqual([0.5, -1]);
+    expect(back?.view).toEqual({ note: 1 });
+    await db.clear();
+    expect(await db.loadPipeline()).toBeNull();
+    db.close();
+  });
+
   it("saves and loads runs with chunked history, markers and checkpoints", async () => {
     const db = await freshDb();
     const spec = defaultExperiment();

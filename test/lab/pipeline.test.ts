@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
-import { LabPipeline, pipelineConfig } from "../../src/lab/pipeline/pipeline";
+import { pipelineConfig } from "../../src/lab/pipeline/model_config";
+import { LabPipeline } from "../../src/lab/pipeline/pipeline";
 import type { RunUpdate } from "../../src/lab/protocol";
 import { loadResources } from "../../src/lab/resources";
 import { RewardSources } from "../../src/lab/reward_sources";
@@ -113,6 +114,39 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     await pipe.rmStage(pipelineSettings({ ...s, rmLr: 0.05 }), () => {});
     const after = await reward.score([{ prompt: [res.tokenizer.bosId, 5, 4], completion: [6, 2] }]);
     expect(after[0]).toBe(before[0]);
+
+    // A reload: the snapshot brings the stages and the hand-off back in a new pipeline, scoring as before.
+    const snap = await pipe.snapshot();
+    expect(snap?.sft?.steps).toBe(12);
+    expect(snap?.rm?.steps).toBe(3);
+    expect(Array.from(snap?.handed?.policy ?? [])).toEqual(Array.from(start.params));
+    const again = new LabPipeline(ctx, {
+      task: res.task,
+      tokenizer: res.tokenizer,
+      seed: 0,
+      preferences: async () => prefs,
+    });
+    if (!snap) throw new Error("no snapshot");
+    expect(() => again.restore({ ...snap, task: "sentiment" }, "x")).toThrow(/for task "sentiment"/);
+    const short = { ...snap, rm: { steps: 3, params: new Float32Array(5) } };
+    expect(() => again.restore(short, "x")).toThrow(/has 5 parameters/);
+    const back = again.restore(snap, res.start.tokenizerRef);
+    expect(back?.start.source).toBe(start.source);
+    expect((await back?.reward.score(probe))?.[0]).toBe((await reward.score(probe))[0]);
+    expect(again.trained).toEqual({ sft: 12, rm: 3 });
+    // Its stage-2 model is the retrained one (rmLr 0.05), not the handed-off copy.
+    const rmAgain = await loadOnnxRewardModel(await again.rmOnnx(), res.tokenizer.vocabSize, {
+      padId: res.tokenizer.padId,
+    });
+    const retrained = await loadOnnxRewardModel(await pipe.rmOnnx(), res.tokenizer.vocabSize, {
+      padId: res.tokenizer.padId,
+    });
+    const [x, y] = await Promise.all(
+      [rmAgain, retrained].map((m) => onnxReward(m, res.tokenizer).score(probe)),
+    );
+    expect(x[0]).toBeCloseTo(y[0], 6);
+    await Promise.all([rmAgain.release(), retrained.release()]);
+    again.destroy();
     sched.dispose();
     runs.destroy();
     pipe.destroy();

@@ -8,9 +8,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { runFileJson } from "../../src/lab/export/run_file";
 import { openLabPersistence } from "../../src/lab/persist";
-import type { ExperimentSpec, MetricPoint, RunCounters } from "../../src/lab/protocol";
+import type { ExperimentSpec, MetricPoint, PipelineModels, RunCounters } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
+import { PRESETS } from "../../src/model/config";
 import { importRunFiles } from "../../src/ui/lab/import_run";
+import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
@@ -53,12 +55,16 @@ afterEach(() => {
 });
 
 /** A fake worker side: start behaves like LabClient.start; records checkpoint loads. */
-function fakeDeps(name: string, ok = true) {
+function fakeDeps(name: string, ok = true, models: PipelineModels | null = null) {
   const loads: [string, RunCounters][] = [];
+  const started: (PipelineModels | undefined)[] = [];
   return {
     loads,
+    started,
     deps: {
-      start: async (spec: ExperimentSpec) => {
+      start: async (spec: ExperimentSpec, pipeline?: PipelineModels) => {
+        started.push(pipeline);
+        usePipelineStore.getState().clear(); // as LabClient.start
         useLab.getState().setSpec(spec);
         useLab.getState().setPhase(ok ? "ready" : "error", ok ? null : "no GPU");
       },
@@ -67,9 +73,96 @@ function fakeDeps(name: string, ok = true) {
         loads.push([id, at]);
       },
       openPersistence: () => openLabPersistence(name),
+      pipelineModels: async () => models,
     },
   };
 }
+
+/** Pipeline models of the default task (tiny arrays: the session does not look inside). */
+const pipelineModels = (task = defaultExperiment().task): PipelineModels => ({
+  task,
+  size: "nano",
+  config: { ...PRESETS.nano, vocabSize: 8 },
+  sft: { steps: 4, params: new Float32Array([1, 2]) },
+  rm: { steps: 3, params: new Float32Array([3, 4]) },
+  handed: { source: "pipeline: nano", policy: new Float32Array([1, 2]), rm: new Float32Array([3, 4]) },
+});
+
+/** A finished stage as the view shows it. */
+const doneStage = (stage: "sft" | "rm", steps: number) => ({
+  status: "done" as const,
+  points: [{ stage, step: 1, steps, loss: 2 }],
+  sample: null,
+  evals: [],
+  result: { stage, steps, firstLoss: 2, lastLoss: 1, seconds: 5 },
+  error: null,
+});
+
+describe("the Pipeline across reloads", () => {
+  it("comes back with its session: the worker gets its models, the view its curves", async () => {
+    const name = `session-${dbName++}`;
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    const view = {
+      settings: DEFAULT_PIPELINE_SETTINGS,
+      sft: doneStage("sft", 4),
+      rm: doneStage("rm", 3),
+      handedOff: "pipeline: nano",
+    };
+    await db.savePipeline({ models: pipelineModels(), view });
+    db.close();
+    const f = fakeDeps(name, true, pipelineModels());
+    session = await openLab(f.deps);
+    expect(f.started).toHaveLength(1);
+    expect(f.started[0]?.handed?.source).toBe("pipeline: nano");
+    expect(Array.from(f.started[0]?.rm?.params ?? [])).toEqual([3, 4]);
+    const p = usePipelineStore.getState();
+    expect(p.sft.result?.steps).toBe(4);
+    expect(p.rm.status).toBe("done");
+    expect(p.handedOff).toBe("pipeline: nano");
+  });
+
+  it("is forgotten when a link opens another experiment, or when its models are for another task", async () => {
+    const name = `session-${dbName++}`;
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    await db.savePipeline({ models: pipelineModels("arithmetic"), view: {} });
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(f.started).toEqual([undefined]); // the saved one is for another task
+    expect(await db.loadPipeline()).toBeNull();
+    session.stop();
+
+    await db.savePipeline({ models: pipelineModels(), view: {} });
+    setHash(`#${encode({ ...defaultExperiment(), seed: 3 })}`);
+    const g = fakeDeps(name);
+    session = await openLab(g.deps);
+    expect(g.started).toEqual([undefined]);
+    expect(await db.loadPipeline()).toBeNull();
+    db.close();
+  });
+
+  it("is saved when a stage finishes or a hand-off happens, and forgotten when the stages are cleared", async () => {
+    const name = `session-${dbName++}`;
+    const f = fakeDeps(name, true, pipelineModels());
+    session = await openLab(f.deps);
+    const db = await openLabPersistence(name);
+    const saved = async () => {
+      for (let i = 0; i < 50 && !(await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
+      return db.loadPipeline();
+    };
+    usePipelineStore.getState().begin("sft");
+    expect(await db.loadPipeline()).toBeNull(); // running: not saved
+    usePipelineStore.getState().finish({ stage: "sft", steps: 4, firstLoss: 2, lastLoss: 1, seconds: 5 });
+    const s1 = await saved();
+    expect(s1?.models.sft?.steps).toBe(4);
+    expect((s1?.view as { sft: { status: string } }).sft.status).toBe("done");
+    usePipelineStore.getState().clear();
+    for (let i = 0; i < 50 && (await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await db.loadPipeline()).toBeNull();
+    db.close();
+  });
+});
 
 describe("opening the lab", () => {
   it("without a link: the saved experiment and its runs come back, resumed from their checkpoints", async () => {

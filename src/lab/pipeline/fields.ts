@@ -5,6 +5,7 @@
  * Plus the messages the worker sends while a stage trains. Plain data: no DOM, no GPU.
  */
 import { type Field, validateConfig } from "../../algorithms/fields";
+import type { GPTConfig } from "../../model/config";
 
 export const PIPELINE_FIELDS = [
   {
@@ -152,4 +153,18 @@ export interface PipelineStageResult {
   /** RM: held-out accuracies before training and at the end. */
   evalBefore?: PipelineEval;
   evalAfter?: PipelineEval;
+}
+
+/**
+ * The Pipeline's models as plain arrays (IndexedDB keeps them, so a reload brings the stages and a hand-off
+ * back): the stage-1 policy and stage-2 reward model, each with its step count, and the last hand-off's copies
+ * (what the runs start from and optimise). All share `config`. Float32 parameters in the engine's flat layout.
+ */
+export interface PipelineModels {
+  task: string;
+  size: PipelineSettings["size"];
+  config: GPTConfig;
+  sft: { steps: number; params: Float32Array } | null;
+  rm: { steps: number; params: Float32Array } | null;
+  handed: { source: string; policy: Float32Array; rm: Float32Array } | null;
 }

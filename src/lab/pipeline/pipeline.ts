@@ -13,7 +13,7 @@
  */
 import type { RewardSource } from "../../algorithms/reward";
 import type { GpuContext } from "../../gpu/context";
-import { type GPTConfig, PRESETS, preset } from "../../model/config";
+import type { GPTConfig } from "../../model/config";
 import { Generator } from "../../model/generate";
 import { initParams, paramLayout } from "../../model/params";
 import { nextTokenTargets, SftTrainer } from "../../model/sft";
@@ -28,7 +28,14 @@ import { shuffle } from "../../tasks/task";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
 import { Rng } from "../../util/rng";
 import type { StartModel } from "../resources";
-import type { PipelineEval, PipelineProgress, PipelineSettings, PipelineStageResult } from "./fields";
+import type {
+  PipelineEval,
+  PipelineModels,
+  PipelineProgress,
+  PipelineSettings,
+  PipelineStageResult,
+} from "./fields";
+import { describeConfig, pipelineConfig } from "./model_config";
 import { sftData } from "./sft_data";
 
 /** Longest SFT row (tokens): book windows longer than this only slow a nano model down. */
@@ -47,28 +54,13 @@ export interface PipelineDeps {
   preferences(): Promise<string | null>;
 }
 
-/** The preset, its context grown to hold the task's longest prompt plus its completion length (a power of 2). */
-export function pipelineConfig(size: PipelineSettings["size"], task: Task, tok: Tokenizer): GPTConfig {
-  const prompts = [...task.prompts.train, ...task.prompts.eval];
-  const longest = Math.max(...prompts.map((p) => tok.encode(p, { bos: true }).length));
-  const need = 2 ** Math.ceil(Math.log2(longest + task.generation.maxNewTokens));
-  return preset(size, {
-    vocabSize: tok.vocabSize,
-    contextLength: Math.max(PRESETS[size].contextLength, need),
-  });
-}
-
-/** "nano (2 layers, C = 32, context 32)". */
-export function describeConfig(size: string, c: GPTConfig): string {
-  return `${size} (${c.nLayer} layers, C = ${c.nEmbd}, context ${c.contextLength})`;
-}
-
 /** True every ~steps/REPORTS steps and at the last step. */
 const reportAt = (step: number, steps: number) =>
   step === steps || step % Math.max(1, Math.round(steps / REPORTS)) === 0;
 
 export class LabPipeline {
-  private policy: { w: GptWeights; config: GPTConfig; size: string; steps: number } | null = null;
+  private policy: { w: GptWeights; config: GPTConfig; size: PipelineSettings["size"]; steps: number } | null =
+    null;
   private rm: { w: GptWeights; scorer: RewardModelScorer; steps: number } | null = null;
   private pairs: { train: EncodedPair[]; eval: EncodedPair[] } | null = null;
   /** The handed-off reward model: its own GPU copy (stages may train again meanwhile) and a CPU copy. */
@@ -77,8 +69,11 @@ export class LabPipeline {
     params: Float32Array;
     w: GptWeights;
     scorer: RewardModelScorer;
+    start: StartModel;
   } | null = null;
   private busy = false;
+  /** The size preset of the handed-off models (kept for snapshots once stage 1 is retrained or gone). */
+  private handedSize: PipelineSettings["size"] = "nano";
 
   constructor(
     private ctx: GpuContext,
@@ -247,20 +242,77 @@ export class LabPipeline {
     const rm = this.rm;
     if (!policy || !rm) throw new Error("train stage 1 (SFT) and stage 2 (reward model) first");
     const [params, rmParams] = await Promise.all([policy.w.download(), rm.w.download()]);
+    const source = `pipeline: ${describeConfig(policy.size, policy.config)} after ${policy.steps} SFT steps (this page)`;
+    return this.setHanded(policy.config, params, rmParams, source, tokenizerRef);
+  }
+
+  /** The Pipeline's models as arrays (downloads; between stages). null: nothing trained or handed off. */
+  async snapshot(): Promise<PipelineModels | null> {
+    return this.exclusive(async () => {
+      const { policy, rm, handed } = this;
+      const config = policy?.config ?? handed?.config;
+      if (!config) return null;
+      return {
+        task: this.d.task.id,
+        size: policy?.size ?? this.handedSize,
+        config,
+        sft: policy ? { steps: policy.steps, params: await policy.w.download() } : null,
+        rm: rm ? { steps: rm.steps, params: await rm.w.download() } : null,
+        handed: handed
+          ? { source: handed.start.source, policy: handed.start.params, rm: handed.params }
+          : null,
+      };
+    });
+  }
+
+  /**
+   * Bring back a {@link snapshot} (a reload): the trained stages, and the hand-off, whose start model and reward
+   * source are returned for the runs (null when there was none).
+   * @throws Error when the snapshot is of another task or its arrays do not fit its config.
+   */
+  restore(m: PipelineModels, tokenizerRef: string): { start: StartModel; reward: RewardSource } | null {
+    if (m.task !== this.d.task.id) throw new Error(`the saved Pipeline is for task "${m.task}"`);
+    const n = paramLayout(m.config).size;
+    for (const a of [m.sft?.params, m.rm?.params, m.handed?.policy, m.handed?.rm])
+      if (a && a.length !== n) throw new Error(`a saved Pipeline model has ${a.length} parameters, not ${n}`);
+    this.destroy();
+    const pad = this.d.tokenizer.padId;
+    if (m.sft)
+      this.policy = {
+        w: new GptWeights(this.ctx, m.config, m.sft.params),
+        config: m.config,
+        size: m.size,
+        steps: m.sft.steps,
+      };
+    if (m.sft && m.rm) {
+      const w = new GptWeights(this.ctx, m.config, m.rm.params);
+      this.rm = { w, scorer: new RewardModelScorer(this.ctx, w, pad), steps: m.rm.steps };
+    }
+    this.handedSize = m.size;
+    return m.handed
+      ? this.setHanded(m.config, m.handed.policy, m.handed.rm, m.handed.source, tokenizerRef)
+      : null;
+  }
+
+  /** Make (policy, rm) the handed-off pair: the runs' start model and the "pipeline" reward source. */
+  private setHanded(
+    config: GPTConfig,
+    params: Float32Array,
+    rmParams: Float32Array,
+    source: string,
+    tokenizerRef: string,
+  ): { start: StartModel; reward: RewardSource } {
     this.dropHanded();
-    const w = new GptWeights(this.ctx, policy.config, rmParams);
+    const w = new GptWeights(this.ctx, config, rmParams);
+    const start: StartModel = { config, params, source, tokenizerRef };
     this.handed = {
-      config: policy.config,
+      config,
       params: rmParams,
       w,
       scorer: new RewardModelScorer(this.ctx, w, this.d.tokenizer.padId),
+      start,
     };
-    const start: StartModel = {
-      config: policy.config,
-      params,
-      source: `pipeline: ${describeConfig(policy.size, policy.config)} after ${policy.steps} SFT steps (this page)`,
-      tokenizerRef,
-    };
+    this.handedSize = this.policy?.size ?? this.handedSize;
     const reward: RewardSource = {
       name: "pipeline-rm",
       score: (samples) => {

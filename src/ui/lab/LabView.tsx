@@ -32,6 +32,7 @@ export function LabView() {
       start: labActions.start,
       exportCheckpoint: labActions.exportCheckpoint,
       loadRunCheckpoint: labActions.loadRunCheckpoint,
+      pipelineModels: labActions.pipelineModels,
     });
   }, []);
   return (

@@ -6,6 +6,7 @@
 import { labClient } from "../../lab/client";
 import type {
   ExperimentSpec,
+  PipelineModels,
   PipelineProgress,
   PipelineSettings,
   PipelineStage,
@@ -21,7 +22,7 @@ import { forkSpec, newRunSpec } from "./run_specs";
 
 /** What the lab needs from the worker client. */
 export interface LabBackend {
-  start(spec: ExperimentSpec): Promise<void>;
+  start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void>;
   play(): void;
   pause(): void;
   stepOnce(): Promise<void>;
@@ -46,6 +47,7 @@ export interface LabBackend {
   ): Promise<PipelineStageResult>;
   handOffPipeline?(): Promise<{ model: string; runs: string[] }>;
   pipelineRmOnnx?(): Promise<Uint8Array>;
+  pipelineModels?(): Promise<PipelineModels | null>;
 }
 
 let backendPromise: Promise<LabBackend> | null = null;
@@ -73,9 +75,9 @@ function report(what: string) {
 
 export const labActions = {
   /** Start the worker with an experiment (from the URL, IndexedDB or the defaults). Never throws: a failure is the store's phase "error". */
-  async start(spec: ExperimentSpec): Promise<void> {
+  async start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void> {
     try {
-      await (await backend()).start(spec);
+      await (await backend()).start(spec, pipeline);
     } catch (e) {
       lab().setPhase("error", e instanceof Error ? e.message : String(e));
     }
@@ -174,6 +176,11 @@ export const labActions = {
     const b = await backend();
     if (!b.pipelineRmOnnx) throw new Error("this lab has no pipeline");
     return b.pipelineRmOnnx();
+  },
+  /** The Pipeline's models as arrays (null: none trained, or a backend without a pipeline). */
+  async pipelineModels(): Promise<PipelineModels | null> {
+    const b = await backend();
+    return b.pipelineModels ? b.pipelineModels() : null;
   },
   /** Check and load a user's ONNX reward model; rejects with what is wrong with the file. */
   async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {

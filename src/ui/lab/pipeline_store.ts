@@ -38,6 +38,17 @@ export interface PipelineState {
   setHandedOff(model: string | null): void;
   /** Forget the trained stages (a new worker). */
   clear(): void;
+  /** Show a saved view again (a reload that brought the Pipeline's models back). */
+  restore(view: PipelineViewState): void;
+}
+
+/** What the view shows, as saved with the Pipeline's models (src/lab/persist.ts SavedPipeline.view). */
+export type PipelineViewState = Pick<PipelineState, "settings" | "sft" | "rm" | "handedOff">;
+
+/** The view's state worth saving: stages still running are saved as not trained. */
+export function pipelineViewState(s: PipelineState): PipelineViewState {
+  const settled = (st: StageState) => (st.status === "done" ? st : idle());
+  return { settings: s.settings, sft: settled(s.sft), rm: settled(s.rm), handedOff: s.handedOff };
 }
 
 const idle = (): StageState => ({
@@ -86,4 +97,5 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
   fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error } })),
   setHandedOff: (handedOff) => set({ handedOff }),
   clear: () => set({ sft: idle(), rm: idle(), handedOff: null }),
+  restore: (view) => set({ ...view, settings: { ...DEFAULT_PIPELINE_SETTINGS, ...view.settings } }),
 }));

@@ -2,24 +2,34 @@
  * Opening the lab with its memory: the experiment comes from the link (src/lab/url.ts), else from the
  * session saved in IndexedDB (src/lab/persist.ts), else the defaults; after the worker has started, the
  * saved runs of that experiment come back (curves, markers, and weights via loadRunCheckpoint); then the
- * autosaver (src/lab/autosave.ts) and the URL sync (./url_sync.ts) keep both up to date.
+ * autosaver (src/lab/autosave.ts) and the URL sync (./url_sync.ts) keep both up to date. The Pipeline view's
+ * models come back with their session (./pipeline_saver.ts keeps them).
  * Every problem on the way (bad link, storage unavailable, a checkpoint that does not load) becomes a line
  * of the lab's notice; nothing here throws.
  */
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
-import { type LabPersistence, openLabPersistence, type SavedSession } from "../../lab/persist";
-import type { ExperimentSpec, RunCounters } from "../../lab/protocol";
-import { planRestore } from "../../lab/restore";
+import {
+  type LabPersistence,
+  openLabPersistence,
+  type SavedPipeline,
+  type SavedSession,
+} from "../../lab/persist";
+import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
+import { planRestore, sameExperiment } from "../../lab/restore";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
+import { startPipelineSaver } from "./pipeline_saver";
+import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
 export interface SessionDeps {
-  /** Start the worker on an experiment; afterwards the store's phase is "ready" or "error". */
-  start(spec: ExperimentSpec): Promise<void>;
+  /** Start the worker on an experiment (with the saved Pipeline's models); then the phase is "ready" or "error". */
+  start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void>;
+  /** The Pipeline's models, to save them (absent: the Pipeline is not saved). */
+  pipelineModels?(): Promise<PipelineModels | null>;
   exportCheckpoint?(runId: string): Promise<Uint8Array>;
   loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Tests: another database. Default: the lab's IndexedDB. */
@@ -50,10 +60,12 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const opened = specFromLocation(globalThis.location, defaultExperiment);
   let persistence: LabPersistence | null = null;
   let saved: SavedSession | null = null;
+  let savedPipeline: SavedPipeline | null = null;
   let storageProblem: string | null = null;
   try {
     persistence = await (deps.openPersistence ?? openLabPersistence)();
     saved = await persistence.load();
+    savedPipeline = await persistence.loadPipeline();
   } catch (e) {
     storageProblem = `Runs will not survive a reload: this browser's storage is unavailable (${message(e)}).`;
   }
@@ -68,7 +80,13 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   lab().setView(opened.view);
   lab().setSpec(spec);
   lab().setNotice(opened.notice);
-  await deps.start(spec);
+  // The Pipeline comes back with the experiment it belongs to (as the runs do); another one replaces both.
+  const same = saved !== null && sameExperiment(spec, saved.spec);
+  const pipeline = same && savedPipeline?.models.task === spec.task ? savedPipeline : null;
+  await deps.start(spec, pipeline?.models);
+  if (pipeline && lab().phase === "ready")
+    usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
+  else if (savedPipeline) await persistence?.savePipeline(null).catch(() => {});
   addNotice(opened.notice);
   addNotice(storageProblem);
 
@@ -103,11 +121,16 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
           onError: addNotice,
         })
       : null;
+  const stopPipeline =
+    persistence && lab().phase === "ready" && deps.pipelineModels
+      ? startPipelineSaver(persistence, deps.pipelineModels, addNotice)
+      : () => {};
   const stopUrl = startUrlSync();
   return {
     autosaver,
     stop() {
       autosaver?.stop();
+      stopPipeline();
       stopUrl();
       stopWatching();
     },

@@ -1,0 +1,41 @@
+/**
+ * Keeps the Pipeline view in IndexedDB (src/lab/persist.ts SavedPipeline): whenever a stage finishes, a hand-off
+ * happens or the stages are cleared (a new experiment), its models (from the worker) and its view are saved, or
+ * forgotten. Stages still running are not saved. Failures go to `onError`; nothing here throws.
+ */
+import type { LabPersistence } from "../../lab/persist";
+import type { PipelineModels } from "../../lab/protocol";
+import { type PipelineState, pipelineViewState, usePipelineStore } from "./pipeline_store";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** What changes the saved Pipeline: the stages' outcomes and the hand-off. */
+function savedKey(s: PipelineState): string {
+  const stage = (st: PipelineState["sft"]) =>
+    `${st.status}:${st.result?.steps ?? ""}:${st.result?.seconds ?? ""}`;
+  return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}`;
+}
+
+/** Start saving; returns the unsubscribe. */
+export function startPipelineSaver(
+  persistence: LabPersistence,
+  models: () => Promise<PipelineModels | null>,
+  onError: (line: string) => void,
+): () => void {
+  let last = savedKey(usePipelineStore.getState());
+  let chain = Promise.resolve();
+  const save = async (s: PipelineState) => {
+    const view = pipelineViewState(s);
+    const empty = view.sft.status !== "done" && view.rm.status !== "done" && !view.handedOff;
+    const m = empty ? null : await models();
+    await persistence.savePipeline(m ? { models: m, view } : null);
+  };
+  return usePipelineStore.subscribe((s) => {
+    const key = savedKey(s);
+    if (key === last || s.sft.status === "running" || s.rm.status === "running") return;
+    last = key;
+    chain = chain
+      .then(() => save(s))
+      .catch((e) => onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`));
+  });
+}
