@@ -4,7 +4,7 @@
  * and reports its reward, its gold reward, and its KL to the reference: the usual bound log n − (n−1)/n and
  * the estimate from the sampled scores. Spec: docs/algorithms.md "Best-of-n".
  */
-import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { bestOfNKlBound, bestOfNKlEstimate, bestOfNSelect } from "./math/best_of_n";
 import { RolloutEngine } from "./rollout";
 import {
@@ -13,6 +13,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  resumeStep,
   type StepResult,
   stepSeed,
 } from "./run";
@@ -66,21 +67,18 @@ export class BestOfNRun implements AlgorithmRun {
   }
 
   resumeAt(steps: number): void {
-    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
-    this.steps = steps;
+    this.steps = resumeStep(steps);
   }
 
   /** Best-of-n does not train. */
   readonly optimizer = null;
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = validateConfig<BonConfig>("bon", BON_FIELDS, {
-      ...this.config,
-      ...patch,
-    } as Partial<BonConfig>);
-    for (const k of ["batchPrompts", "maxNewTokens", "n"] as const)
-      if (next[k] !== this.config[k])
-        throw new RangeError(`bon.${k} sets the batch shape and cannot change during a run`);
+    const next = patchConfig<BonConfig>("bon", BON_FIELDS, this.config, patch, [
+      "batchPrompts",
+      "maxNewTokens",
+      "n",
+    ]);
     this.config = next;
   }
 

@@ -15,7 +15,7 @@ import { gptBackward, zeroGrads } from "../model/backward";
 import { gptForward } from "../model/forward";
 import { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { labelPairs, layoutPairs, type PreferencePair } from "./pairs";
 import { type Rollout, RolloutEngine } from "./rollout";
 import {
@@ -24,6 +24,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  resumeStep,
   rolloutMetrics,
   type StepResult,
   stepSeed,
@@ -183,8 +184,7 @@ export class DpoRun implements AlgorithmRun {
   }
 
   resumeAt(steps: number): void {
-    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
-    this.steps = steps;
+    this.steps = resumeStep(steps);
   }
 
   get optimizer(): AdamW {
@@ -192,13 +192,10 @@ export class DpoRun implements AlgorithmRun {
   }
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = validateConfig<DpoConfig>("dpo", DPO_FIELDS, {
-      ...this.config,
-      ...patch,
-    } as Partial<DpoConfig>);
-    for (const k of ["batchPairs", "maxNewTokens"] as const)
-      if (next[k] !== this.config[k])
-        throw new RangeError(`dpo.${k} sets the batch shape and cannot change during a run`);
+    const next = patchConfig<DpoConfig>("dpo", DPO_FIELDS, this.config, patch, [
+      "batchPairs",
+      "maxNewTokens",
+    ]);
     if (next.mode === "offline" && !this.prefs)
       throw new RangeError("dpo.mode offline needs a preference dataset");
     if (next.lossType !== "simpo" && !this.env.ref)

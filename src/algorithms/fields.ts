@@ -46,6 +46,25 @@ export function defaultsOf(fields: readonly Field[]): ConfigValues {
 }
 
 /**
+ * A running config with `patch` applied (setConfig): validated like {@link validateConfig}; the `fixed` keys
+ * set the batch shape (GPU buffers were sized for them) and may not change.
+ * @throws RangeError on a bad value, or naming a fixed key that the patch changes.
+ */
+export function patchConfig<T extends ConfigValues>(
+  algo: string,
+  fields: readonly Field[],
+  current: T,
+  patch: ConfigValues,
+  fixed: readonly (keyof T & string)[],
+): T {
+  const next = validateConfig<T>(algo, fields, { ...current, ...patch } as Partial<T>);
+  for (const k of fixed)
+    if (next[k] !== current[k])
+      throw new RangeError(`${algo}.${k} sets the batch shape and cannot change during a run`);
+  return next;
+}
+
+/**
  * Fill defaults and check every field's type and range; unknown keys are rejected.
  * @throws RangeError naming the field, its value and the allowed range or options.
  */

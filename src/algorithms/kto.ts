@@ -8,7 +8,7 @@
  */
 import type { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { ktoLossAndGrad, ktoReferencePoint } from "./math/kto";
 import { RolloutEngine } from "./rollout";
 import {
@@ -17,6 +17,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  resumeStep,
   rolloutMetrics,
   type StepResult,
   stepSeed,
@@ -135,8 +136,7 @@ export class KtoRun implements AlgorithmRun {
   }
 
   resumeAt(steps: number): void {
-    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
-    this.steps = steps;
+    this.steps = resumeStep(steps);
   }
 
   get optimizer(): AdamW {
@@ -144,13 +144,10 @@ export class KtoRun implements AlgorithmRun {
   }
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = validateConfig<KtoConfig>("kto", KTO_FIELDS, {
-      ...this.config,
-      ...patch,
-    } as Partial<KtoConfig>);
-    for (const k of ["batchPrompts", "maxNewTokens"] as const)
-      if (next[k] !== this.config[k])
-        throw new RangeError(`kto.${k} sets the batch shape and cannot change during a run`);
+    const next = patchConfig<KtoConfig>("kto", KTO_FIELDS, this.config, patch, [
+      "batchPrompts",
+      "maxNewTokens",
+    ]);
     this.config = next;
   }
 

@@ -6,7 +6,7 @@
  */
 import type { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { orpoLossAndGrad } from "./math/orpo";
 import { labelPairs, layoutPairs } from "./pairs";
 import { RolloutEngine } from "./rollout";
@@ -16,6 +16,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  resumeStep,
   rolloutMetrics,
   type StepResult,
   stepSeed,
@@ -98,8 +99,7 @@ export class OrpoRun implements AlgorithmRun {
   }
 
   resumeAt(steps: number): void {
-    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
-    this.steps = steps;
+    this.steps = resumeStep(steps);
   }
 
   get optimizer(): AdamW {
@@ -107,13 +107,10 @@ export class OrpoRun implements AlgorithmRun {
   }
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = validateConfig<OrpoConfig>("orpo", ORPO_FIELDS, {
-      ...this.config,
-      ...patch,
-    } as Partial<OrpoConfig>);
-    for (const k of ["batchPairs", "maxNewTokens"] as const)
-      if (next[k] !== this.config[k])
-        throw new RangeError(`orpo.${k} sets the batch shape and cannot change during a run`);
+    const next = patchConfig<OrpoConfig>("orpo", ORPO_FIELDS, this.config, patch, [
+      "batchPairs",
+      "maxNewTokens",
+    ]);
     this.config = next;
   }
 

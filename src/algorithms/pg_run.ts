@@ -6,7 +6,7 @@
  */
 
 import type { AdamW } from "../model/optimizer";
-import { type ConfigValues, type Field, validateConfig } from "./fields";
+import { type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import type { TokenShape } from "./math/masked";
 import { type Rollout, RolloutEngine } from "./rollout";
 import {
@@ -15,6 +15,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  resumeStep,
   rolloutMetrics,
   type StepResult,
   stepSeed,
@@ -64,8 +65,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
   }
 
   resumeAt(steps: number): void {
-    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
-    this.steps = steps;
+    this.steps = resumeStep(steps);
   }
 
   get optimizer(): AdamW {
@@ -97,10 +97,11 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
   };
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = validateConfig<C>(this.algo, this.fields, { ...this.config, ...patch } as Partial<C>);
-    for (const k of ["batchPrompts", "maxNewTokens", "numGenerations"])
-      if (next[k] !== this.config[k])
-        throw new RangeError(`${this.algo}.${k} sets the batch shape and cannot change during a run`);
+    const next = patchConfig<C>(this.algo, this.fields, this.config, patch, [
+      "batchPrompts",
+      "maxNewTokens",
+      "numGenerations",
+    ]);
     if (this.clip(next).beta > 0 && !this.env.ref)
       throw new RangeError(`${this.algo}: β > 0 needs a reference model`);
     this.config = next;

@@ -20,7 +20,7 @@
 import type { AdamW } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { explainedVariance, gae, klPenalizedRewards, maskedWhiten } from "./math/gae";
 import { adaptiveKlBeta } from "./math/ppo";
 import { RolloutEngine } from "./rollout";
@@ -30,6 +30,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  resumeStep,
   rolloutMetrics,
   type StepResult,
   stepSeed,
@@ -258,8 +259,7 @@ export class PpoRun implements AlgorithmRun {
   }
 
   resumeAt(steps: number): void {
-    if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
-    this.steps = steps;
+    this.steps = resumeStep(steps);
   }
 
   get optimizer(): AdamW {
@@ -277,13 +277,10 @@ export class PpoRun implements AlgorithmRun {
   }
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = validateConfig<PpoConfig>("ppo", PPO_FIELDS, {
-      ...this.config,
-      ...patch,
-    } as Partial<PpoConfig>);
-    for (const k of ["batchPrompts", "maxNewTokens"] as const)
-      if (next[k] !== this.config[k])
-        throw new RangeError(`ppo.${k} sets the batch shape and cannot change during a run`);
+    const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch, [
+      "batchPrompts",
+      "maxNewTokens",
+    ]);
     if (next.valueModel !== this.config.valueModel)
       throw new RangeError("ppo.valueModel sets which models the run holds and cannot change during a run");
     if (next.numMiniBatches > next.batchPrompts)

@@ -183,3 +183,12 @@ export function completionBudget(env: RunEnv, requested: number, P = env.prompts
     );
   return Math.min(requested, room);
 }
+
+/**
+ * A step count to resume at (AlgorithmRun.resumeAt), checked.
+ * @throws RangeError when it is not a non-negative integer.
+ */
+export function resumeStep(steps: number): number {
+  if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`resumeAt(${steps}): not a step count`);
+  return steps;
+}
