@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
+import { exportedCsv } from "./exported";
 import { testLink } from "./links";
 
 /**
@@ -59,27 +59,6 @@ async function fewestPoints(page: Page): Promise<number> {
 
 async function steps(page: Page): Promise<number[]> {
   return Promise.all(RUNS.map(async (id) => Number(await page.getByTestId(`step-${id}`).textContent())));
-}
-
-/** A run's metric history as the Export menu writes it (CSV: step, samples, tokens, metrics). */
-async function exportedCsv(page: Page, runId: string): Promise<Record<string, number | null>[]> {
-  await page.getByTestId(`export-${runId}`).click();
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByTestId(`export-${runId}-csv`).click(),
-  ]);
-  const text = await readFile((await download.path()) ?? "", "utf8");
-  const [header, ...lines] = text.trim().split("\n");
-  const cols = header.split(",");
-  // The first column of a name wins: the axis columns step, samples, tokens lead, and a metric may repeat one
-  // of their names (the algorithms also report a per-step "tokens").
-  return lines.map((line) => {
-    const row: Record<string, number | null> = {};
-    line.split(",").forEach((cell, i) => {
-      if (!(cols[i] in row)) row[cols[i]] = cell === "" ? null : Number(cell);
-    });
-    return row;
-  });
 }
 
 async function screenshot(page: Page, name: string, testInfo: import("@playwright/test").TestInfo) {

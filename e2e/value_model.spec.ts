@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { expect, type Page, test } from "@playwright/test";
-import LZString from "lz-string";
+import { expect, test } from "@playwright/test";
+import type { ExperimentSpec } from "../src/lab/protocol";
+import { exportedCsv } from "./exported";
+import { linkOf } from "./links";
 
 /**
  * PPO's `valueModel` setting in the lab (arithmetic, nano, tiny batches; 2 steps, then the lab stops itself):
@@ -13,40 +14,17 @@ import LZString from "lz-string";
 
 const SMALL = { batchPrompts: 2, maxNewTokens: 4, ppoEpochs: 1, lr: 3e-3 };
 
-/** The experiment's link in src/lab/url.ts's format (see e2e/lab.spec.ts testLink). */
-function link(): string {
-  const payload = {
-    v: 1,
-    task: "arithmetic",
-    model: "nano",
-    seed: 0,
-    steps: 2,
-    runs: [
-      { id: "ppo-1", algo: "ppo", label: "PPO shared", config: SMALL },
-      { id: "ppo-2", algo: "ppo", label: "PPO separate", config: { ...SMALL, valueModel: "separate" } },
-    ],
-  };
-  return `#s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
-}
-
-/** A run's metric history from the Export menu's CSV (first column of a name wins, as in lab.spec.ts). */
-async function exportedCsv(page: Page, runId: string): Promise<Record<string, number>[]> {
-  await page.getByTestId(`export-${runId}`).click();
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByTestId(`export-${runId}-csv`).click(),
-  ]);
-  const text = await readFile((await download.path()) ?? "", "utf8");
-  const [header, ...lines] = text.trim().split("\n");
-  const cols = header.split(",");
-  return lines.map((line) => {
-    const row: Record<string, number> = {};
-    line.split(",").forEach((cell, i) => {
-      if (!(cols[i] in row)) row[cols[i]] = cell === "" ? Number.NaN : Number(cell);
-    });
-    return row;
-  });
-}
+/** The experiment: two PPO runs, value head shared vs a separate value model; the lab stops after 2 steps. */
+const EXPERIMENT = {
+  task: "arithmetic",
+  model: "nano",
+  seed: 0,
+  steps: 2,
+  runs: [
+    { id: "ppo-1", algo: "ppo", label: "PPO shared", config: SMALL },
+    { id: "ppo-2", algo: "ppo", label: "PPO separate", config: { ...SMALL, valueModel: "separate" } },
+  ],
+} as ExperimentSpec;
 
 test("PPO with a shared value head and with a separate value model: same first step, then apart", async ({
   page,
@@ -55,7 +33,7 @@ test("PPO with a shared value head and with a separate value model: same first s
   const errors: Error[] = [];
   page.on("pageerror", (e) => errors.push(e));
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto(`/${link()}`);
+  await page.goto(`/${linkOf(EXPERIMENT)}`);
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   const knob = (id: string) => page.getByTestId(`knob-${id}-valueModel`);
   await expect(knob("ppo-1")).toHaveValue("shared");
@@ -72,11 +50,11 @@ test("PPO with a shared value head and with a separate value model: same first s
   expect(shared.map((r) => r.step)).toEqual([1, 2]);
   expect(separate.map((r) => r.step)).toEqual([1, 2]);
   for (const k of ["reward", "val/explained_variance", "loss/policy_avg", "loss/value_avg"]) {
-    expect(Number.isFinite(separate[0][k]), k).toBe(true);
+    expect(Number.isFinite(separate[0][k] ?? Number.NaN), k).toBe(true);
     expect(separate[0][k], `step 1 ${k}`).toBe(shared[0][k]);
   }
   expect(separate[0]["val/ratio_first"]).toBe(1);
-  expect(separate[1]["loss/value_avg"]).toBeGreaterThan(0);
+  expect(separate[1]["loss/value_avg"] ?? Number.NaN).toBeGreaterThan(0);
   expect(separate[1]["objective/kl"], "step 2: the policies differ").not.toBe(shared[1]["objective/kl"]);
 
   // The tooltip says what the setting does and why it is locked.

@@ -4,10 +4,10 @@
  * reward "custom". A file that does not fit (wrong inputs, outputs, dtypes, vocabulary, a corrupt file) gives a
  * notice naming what is wrong, and the lab goes on as before.
  */
-import { useRef } from "react";
 import "./rewards.css";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
+import { FilePicker } from "./FilePicker";
 import { UploadIcon } from "./icons";
 import { useRewardModels } from "./reward_models";
 
@@ -41,41 +41,25 @@ export async function loadRewardModelFile(file: File): Promise<void> {
 }
 
 export function RewardModelButton({ disabled }: { disabled: boolean }) {
-  const input = useRef<HTMLInputElement>(null);
   const custom = useRewardModels((s) => s.custom);
   const loading = useRewardModels((s) => s.loading);
   const title = custom
     ? `Loaded: ${custom.name} (reward "custom"). Load another .onnx file to replace it.`
     : "Bring your own reward model: an .onnx file with inputs input_ids and attention_mask (int64 [B, T], left-padded) and one output scores (float32 [B]), over the task's tokenizer (docs/reward-models.md)";
   return (
-    <>
-      <button
-        type="button"
-        data-testid="load-rm"
-        className="load-rm"
-        title={title}
-        aria-label={
-          custom ? `Reward model ${custom.name} loaded; load another (.onnx)` : "Load reward model (.onnx)"
-        }
-        disabled={disabled || loading !== null}
-        onClick={() => input.current?.click()}
-      >
-        <UploadIcon />{" "}
-        <span className="load-rm-text">{loading ? "Checking…" : custom ? "Custom RM ✓" : "Load RM"}</span>
-      </button>
-      <input
-        ref={input}
-        type="file"
-        className="visually-hidden"
-        tabIndex={-1}
-        data-testid="load-rm-file"
-        accept=".onnx"
-        onChange={async (e) => {
-          const file = e.currentTarget.files?.[0];
-          e.currentTarget.value = "";
-          if (file) await loadRewardModelFile(file);
-        }}
-      />
-    </>
+    <FilePicker
+      testId="load-rm"
+      className="load-rm"
+      title={title}
+      aria-label={
+        custom ? `Reward model ${custom.name} loaded; load another (.onnx)` : "Load reward model (.onnx)"
+      }
+      disabled={disabled || loading !== null}
+      accept=".onnx"
+      onFiles={([file]) => loadRewardModelFile(file)}
+    >
+      <UploadIcon />{" "}
+      <span className="load-rm-text">{loading ? "Checking…" : custom ? "Custom RM ✓" : "Load RM"}</span>
+    </FilePicker>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { useRef, useState } from "react";
 import { labActions } from "./actions";
+import { FilePicker } from "./FilePicker";
 import { LinkIcon, UploadIcon } from "./icons";
 import { importRunFiles } from "./import_run";
 import { share } from "./url_sync";
@@ -49,37 +50,22 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
 }
 
 export function ImportButton({ disabled }: { disabled: boolean }) {
-  const input = useRef<HTMLInputElement>(null);
   return (
-    <>
-      <button
-        type="button"
-        data-testid="import"
-        title="Add a run exported earlier: its .json (curves, settings), with its .safetensors to keep training it"
-        disabled={disabled}
-        onClick={() => input.current?.click()}
-      >
-        <UploadIcon /> Import
-      </button>
-      <input
-        ref={input}
-        type="file"
-        className="visually-hidden"
-        tabIndex={-1}
-        data-testid="import-file"
-        accept=".json,.safetensors"
-        multiple
-        onChange={async (e) => {
-          const files = [...(e.currentTarget.files ?? [])];
-          e.currentTarget.value = "";
-          if (files.length)
-            await importRunFiles(files, {
-              addRun: labActions.addRunSpec,
-              loadRunCheckpoint: labActions.loadRunCheckpoint,
-              removeRun: labActions.removeRun,
-            });
-        }}
-      />
-    </>
+    <FilePicker
+      testId="import"
+      title="Add a run exported earlier: its .json (curves, settings), with its .safetensors to keep training it"
+      disabled={disabled}
+      accept=".json,.safetensors"
+      multiple
+      onFiles={(files) =>
+        importRunFiles(files, {
+          addRun: labActions.addRunSpec,
+          loadRunCheckpoint: labActions.loadRunCheckpoint,
+          removeRun: labActions.removeRun,
+        })
+      }
+    >
+      <UploadIcon /> Import
+    </FilePicker>
   );
 }
