@@ -156,7 +156,7 @@ describe("the Pipeline across reloads", () => {
     usePipelineStore.getState().finish({ stage: "sft", steps: 4, firstLoss: 2, lastLoss: 1, seconds: 5 });
     const s1 = await saved();
     expect(s1?.models.sft?.steps).toBe(4);
-    expect((s1?.view as { sft: { status: string } }).sft.status).toBe("done");
+    expect((s1?.view as { sft?: { status: string } } | undefined)?.sft?.status).toBe("done");
     usePipelineStore.getState().clear();
     for (let i = 0; i < 50 && (await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
     expect(await db.loadPipeline()).toBeNull();
