@@ -119,6 +119,8 @@ const X_DOMAIN = ["dataMin", "dataMax"] as const;
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
+/** Share of the x span past which a marker's label goes to the left of its line. */
+const RIGHT_EDGE = 0.7;
 /** Vertical distance between stacked marker labels (px; labels are 11 px). */
 const MARKER_ROW_PX = 13;
 /**
@@ -213,9 +215,12 @@ const ChartBody = memo(function ChartBody({
       })),
     );
     const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
-    const span = xs.length ? Math.max(...xs) - Math.min(...xs) : 0;
+    const lo = xs.length ? Math.min(...xs) : 0;
+    const span = xs.length ? Math.max(...xs) - lo : 0;
     const labelRows = markerRows(all, span);
-    return all.map((m, i) => ({ ...m, row: labelRows[i] }));
+    // Labels run rightwards from their line, except near the right edge, where they would be cut off.
+    const right = (x: number | undefined) => x !== undefined && span > 0 && (x - lo) / span > RIGHT_EDGE;
+    return all.map((m, i) => ({ ...m, row: labelRows[i], toLeft: right(m.x) }));
   }, [markers, rows, xAxis, kl]);
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
@@ -331,7 +336,7 @@ const ChartBody = memo(function ChartBody({
                       ? undefined
                       : {
                           value: m.label,
-                          position: "insideTopLeft",
+                          position: m.toLeft ? "insideTopRight" : "insideTopLeft",
                           fontSize: 11,
                           fill: "var(--text)",
                           dy: m.row * MARKER_ROW_PX,
