@@ -71,7 +71,8 @@ export interface ChartMarkers {
  */
 const MAX_POINTS = 200;
 
-export function xAxisLabel(axis: XAxisKind, kl: KlEstimator): string {
+/** The x axis's name; `note` adds a reading hint (the axis label has room for it, the hover card not). */
+export function xAxisLabel(axis: XAxisKind, kl: KlEstimator, note = false): string {
   switch (axis) {
     case "step":
       return "step";
@@ -80,7 +81,8 @@ export function xAxisLabel(axis: XAxisKind, kl: KlEstimator): string {
     case "tokens":
       return "completion tokens";
     case "kl":
-      return `KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), ${KL_UNIT}`;
+      // k1 is an unbiased but noisy batch estimate: it dips below 0 although a KL never does.
+      return `KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), ${KL_UNIT}${note && kl === "objective/kl" ? " — k1 batch estimates can be < 0" : ""}`;
     case "sqrt_kl":
       return `√KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), √${KL_UNIT}`;
   }
@@ -228,7 +230,7 @@ const ChartBody = memo(function ChartBody({
     () =>
       compact
         ? undefined
-        : { value: xAxisLabel(xAxis, kl), position: "insideBottom" as const, offset: -6, ...TICK },
+        : { value: xAxisLabel(xAxis, kl, true), position: "insideBottom" as const, offset: -6, ...TICK },
     [compact, xAxis, kl],
   );
   const tip = useCallback(
