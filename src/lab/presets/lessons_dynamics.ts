@@ -14,6 +14,7 @@ export const ENTROPY_COLLAPSE: Lesson = {
   watch: [
     "Entropy is how unsure the policy is per token. RL sharpens it: answers that scored well get likelier, the rest die out.",
     "At a 10× learning rate the entropy collapses within a few dozen steps and the samples stop varying — exploration is over.",
+    "Every batch is used for μ = 4 updates, so the ratio π/π_old moves away from 1 and the clip range matters (with μ = 1 it never clips: see the clip-ratio charts in more metrics).",
     "DAPO's clip-higher (ε_high = 0.28 > ε = 0.2) lets unlikely tokens grow faster than likely ones shrink: the same learning rate collapses more slowly.",
   ],
   refs: [
@@ -21,15 +22,16 @@ export const ENTROPY_COLLAPSE: Lesson = {
     { label: "The entropy mechanism of RL for reasoning LMs (Cui et al. 2025)", url: ARXIV("2505.22617") },
   ],
   experiment: (seed = 0) => {
-    const base = { batchPrompts: 4, numGenerations: 8, beta: 0 };
+    // μ = 4 updates per batch: with μ = 1 the ratio is 1 at every update and neither ε nor ε_high ever binds.
+    const base = { batchPrompts: 4, numGenerations: 8, beta: 0, numIterations: 4 };
     return {
       task: "arithmetic",
       model: "sft",
       seed,
       runs: [
-        run("grpo-slow", "grpo", "GRPO lr 1e-4", { ...base, lr: 1e-4 }),
-        run("grpo-fast", "grpo", "GRPO lr 1e-3", { ...base, lr: 1e-3 }),
-        run("grpo-fast-clip", "grpo", "GRPO lr 1e-3, ε_high 0.28", { ...base, lr: 1e-3, epsilonHigh: 0.28 }),
+        run("grpo-slow", "grpo", "GRPO lr 3e-5", { ...base, lr: 3e-5 }),
+        run("grpo-fast", "grpo", "GRPO lr 3e-4", { ...base, lr: 3e-4 }),
+        run("grpo-fast-clip", "grpo", "ε_high 0.28, lr 3e-4", { ...base, lr: 3e-4, epsilonHigh: 0.28 }),
       ],
       steps: 30,
       preset: "entropy-collapse",
@@ -44,11 +46,11 @@ export const ENTROPY_COLLAPSE: Lesson = {
       ok: fast < 0.5 * start && clip > fast && slow > fast,
       numbers: {
         entropy_start: r4(start),
-        entropy_end_lr1e3: r4(fast),
-        entropy_end_lr1e3_clip_higher: r4(clip),
-        entropy_end_lr1e4: r4(slow),
+        entropy_end_lr3e4: r4(fast),
+        entropy_end_lr3e4_clip_higher: r4(clip),
+        entropy_end_lr3e5: r4(slow),
       },
-      summary: "lr 1e-3 ends below half its starting entropy; clip-higher and lr 1e-4 end higher",
+      summary: "lr 3e-4 ends below half its starting entropy; clip-higher and lr 3e-5 end higher",
     };
   },
 };
@@ -59,7 +61,7 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
   summary: "Margins and accuracy rise while the chosen answers' log-probabilities fall.",
   watch: [
     "DPO's implicit reward of an answer is β·log π_θ(y|x)/π_ref(y|x). The loss only asks the chosen answer's reward to beat the rejected one's.",
-    "rewards/margins and rewards/accuracies (more metrics) rise — but logps/chosen usually falls: DPO pushes the rejected answers down faster than it pulls the chosen ones up.",
+    "rewards/margins and rewards/accuracies (more metrics) rise — but logps/chosen usually falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that.",
     "The second run learns online from pairs its own samples make, labelled by an annotator who flips 40 % of the labels (try the flip-rate slider): noisier labels, slower margins.",
   ],
   refs: [
@@ -136,7 +138,7 @@ export const BON_VS_RL: Lesson = {
   summary: "Sample n, keep the best: reward bought with KL ≤ log n − (n−1)/n, against trained policies.",
   watch: [
     "Best-of-n trains nothing: it samples n answers and keeps the best. Its KL from the start model is at most log n − (n−1)/n (objective/kl_bound).",
-    "Switch the x-axis to KL: each best-of-n run is one point on the reward–KL plane; the RL run traces a curve as it trains.",
+    "The x-axis is the exact KL: each best-of-n run is one point on the reward–KL plane; the RL run traces a curve as it trains.",
     "Best-of-n is a strong baseline for the same KL budget — RL has to beat it to be worth its cost.",
   ],
   refs: [
@@ -156,7 +158,7 @@ export const BON_VS_RL: Lesson = {
     steps: 12,
     preset: "bon-vs-rl",
   }),
-  view: { xAxis: "kl" },
+  view: { xAxis: "kl", klEstimator: "objective/kl_exact" },
   check(h) {
     const r = (id: string) => allMean(runRows(h, id), "reward");
     const kl = (id: string) => allMean(runRows(h, id), "objective/kl");

@@ -17,7 +17,7 @@ export const PPO_DPO_GRPO: Lesson = {
   watch: [
     "All three start from the same SFT model, so every curve starts at the same reward.",
     "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward moves too.",
-    "Compare the KL each pays for its reward gain: switch the x-axis to KL.",
+    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator under the KL chart (k1's batch estimates can dip below 0).",
   ],
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
@@ -148,7 +148,7 @@ export const GRPO_GROUPS: Lesson = {
   summary: "Group size G and the share of groups that teach nothing (all answers scored alike).",
   watch: [
     "GRPO scores each answer against the other G − 1 answers to the same prompt. A group whose answers all score the same has zero advantage: no gradient.",
-    "With G = 2 on a task the model solves a third of the time, most pairs agree (both wrong, or both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high. With G = 8 almost every group has a winner.",
+    "With G = 2 on a task the model solves a third of the time, more than half the pairs agree (5 in 9: both wrong, or both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high. With G = 8 almost every group has a winner.",
     "Both runs sample 32 answers per step; pause and open the group inspector to see G answers → scores → advantages.",
   ],
   refs: [
