@@ -215,7 +215,10 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await expect(fork).toContainText(`PPO (fork @ ${ppoStep})`);
   await expect(fork).toHaveAttribute("data-step", String(ppoStep));
   await page.getByTestId("step-once").click();
+  // A run whose step is still to come says so (the runs step one after another; RLOO is fourth).
+  await expect(page.getByTestId("status-rloo-1")).toHaveText("stepping…");
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
+  await expect(page.getByTestId("status-rloo-1")).toHaveText("paused");
   await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });
   // Removing a trained run asks first, saying what is lost; Cancel keeps it.
   await page.getByTestId("remove-rloo-1").click();
@@ -234,6 +237,26 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await expect(page.getByTestId("reset-confirm-card")).toContainText(`up to step ${Math.max(...before)}`);
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("reset-confirm-card")).toHaveCount(0);
+  expect(await steps(page)).toEqual(before);
+
+  // The Export menu opens whole inside the window (not clipped by the run column) and Escape closes it.
+  await page.getByTestId("export-ppo-1").click();
+  const csvItem = page.getByTestId("export-ppo-1-csv");
+  await expect(csvItem).toBeVisible();
+  const box = await csvItem.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 1280, `menu item at ${JSON.stringify(box)}`).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(csvItem).toHaveCount(0);
+
+  // Opening a lesson over trained runs asks first; Cancel keeps this experiment.
+  const url = page.url();
+  await page.getByTestId("lesson-picker").selectOption("kl-estimators");
+  await expect(page.getByTestId("lesson-picker-confirm-card")).toContainText(
+    `“KL estimators k1, k2, k3”? It replaces this experiment: its runs (up to step ${Math.max(...before)})`,
+  );
+  await page.getByTestId("lesson-picker-cancel").click();
+  await expect(page.getByTestId("lesson-picker-confirm-card")).toHaveCount(0);
+  expect(page.url()).toBe(url);
   expect(await steps(page)).toEqual(before);
 
   await expect(page.getByTestId("error-banner")).toHaveCount(0);

@@ -194,7 +194,13 @@ export class LabClient {
   async stepOnce(): Promise<void> {
     const api = this.need();
     this.store.setPlaying(false);
-    await api.stepOnce();
+    const s = this.store;
+    s.setStepping(Object.fromEntries(Object.values(s.runs).map((r) => [r.spec.id, r.step])));
+    try {
+      await api.stepOnce();
+    } finally {
+      this.store.setStepping(null);
+    }
   }
 
   async reset(): Promise<void> {

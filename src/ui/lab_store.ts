@@ -59,6 +59,8 @@ export interface LabState {
   /** Why loading failed or the worker died (shown on the page). */
   phaseError: string | null;
   playing: boolean;
+  /** While a Step is in flight: each run's step when it was pressed (a run is "stepping" until it passes it). */
+  steppingFrom: Record<string, number> | null;
   /** Steps per second cap, 0 = unlimited. */
   speed: number;
   runs: Record<string, RunState>;
@@ -78,6 +80,7 @@ export interface LabState {
   setLesson(preset: PresetId | null): void;
   setPhase(phase: LabPhase, error?: string | null): void;
   setPlaying(playing: boolean): void;
+  setStepping(from: Record<string, number> | null): void;
   setSpeed(speed: number): void;
   setModel(model: string | null): void;
   applyUpdates(updates: RunUpdate[]): void;
@@ -115,6 +118,7 @@ export const useLab = create<LabState>()((set) => ({
   phase: "idle",
   phaseError: null,
   playing: false,
+  steppingFrom: null,
   speed: 0,
   runs: {},
   view: DEFAULT_VIEW,
@@ -140,6 +144,7 @@ export const useLab = create<LabState>()((set) => ({
     }),
   setPhase: (phase, error = null) => set({ phase, phaseError: error }),
   setPlaying: (playing) => set({ playing }),
+  setStepping: (steppingFrom) => set({ steppingFrom }),
   setSpeed: (speed) => set({ speed }),
   setModel: (model) => set({ model }),
   applyUpdates: (updates) =>

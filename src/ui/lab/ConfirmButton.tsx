@@ -1,11 +1,13 @@
 /**
- * A button whose action discards work: when `confirm` is a message (there is something to lose), the first
- * click opens a small card next to the button that says what will be lost, with the action and Cancel; Escape,
- * Cancel or a click elsewhere closes it. With `confirm` null the action runs at once (nothing to lose).
+ * Confirming an action that discards work. {@link ConfirmCard}: a small card next to an element that says what
+ * will be lost, with the action and Cancel; Escape, Cancel or a click elsewhere closes it (the keyboard goes
+ * back to the page, where space plays and pauses). {@link ConfirmButton}: a button whose first click opens
+ * that card when `confirm` is a message (there is something to lose), and acts at once when it is null.
  */
 import {
   type ButtonHTMLAttributes,
   type ReactNode,
+  type RefObject,
   useEffect,
   useLayoutEffect,
   useRef,
@@ -13,6 +15,73 @@ import {
 } from "react";
 import { createPortal } from "react-dom";
 import { place } from "./Popover";
+
+export function ConfirmCard({
+  anchor,
+  message,
+  confirmLabel,
+  testId,
+  onConfirm,
+  onClose,
+}: {
+  anchor: RefObject<HTMLElement | null>;
+  message: string;
+  confirmLabel: string;
+  /** The card is `${testId}-confirm-card`, its buttons `${testId}-confirm` and `${testId}-cancel`. */
+  testId: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const card = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
+  useLayoutEffect(() => {
+    if (!anchor.current || !card.current) return;
+    const r = card.current.getBoundingClientRect();
+    setPos(place(anchor.current.getBoundingClientRect(), r.width, r.height));
+    card.current.querySelector<HTMLButtonElement>("button")?.focus();
+  }, [anchor]);
+  useEffect(() => {
+    const close = (e: Event) => {
+      const inside = (n: Node) => card.current?.contains(n) || anchor.current?.contains(n);
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !inside(e.target as Node)) onClose();
+    };
+    document.addEventListener("keydown", close);
+    document.addEventListener("pointerdown", close);
+    return () => {
+      document.removeEventListener("keydown", close);
+      document.removeEventListener("pointerdown", close);
+    };
+  }, [anchor, onClose]);
+  return createPortal(
+    <div
+      ref={card}
+      role="alertdialog"
+      aria-label={confirmLabel}
+      className="popover confirm-card"
+      data-testid={`${testId}-confirm-card`}
+      style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: 0 }}
+    >
+      <p>{message}</p>
+      <div className="confirm-actions">
+        <button
+          type="button"
+          className="danger"
+          data-testid={`${testId}-confirm`}
+          onClick={() => {
+            onClose();
+            onConfirm();
+          }}
+        >
+          {confirmLabel}
+        </button>
+        <button type="button" data-testid={`${testId}-cancel`} onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </div>,
+    document.body,
+  );
+}
 
 interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick"> {
   /** What will be lost, as a sentence; null: nothing to lose, act at once. */
@@ -26,32 +95,8 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick">
 
 export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, children, ...rest }: Props) {
   const button = useRef<HTMLButtonElement>(null);
-  const card = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
-  const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
-  useLayoutEffect(() => {
-    if (!open || !button.current || !card.current) return setPos(null);
-    const r = card.current.getBoundingClientRect();
-    setPos(place(button.current.getBoundingClientRect(), r.width, r.height));
-    card.current.querySelector<HTMLButtonElement>("button")?.focus();
-  }, [open]);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: Event) => {
-      const inside = (n: Node) => card.current?.contains(n) || button.current?.contains(n);
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !inside(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("keydown", close);
-    document.addEventListener("pointerdown", close);
-    return () => {
-      document.removeEventListener("keydown", close);
-      document.removeEventListener("pointerdown", close);
-    };
-  }, [open]);
-  const act = () => {
-    setOpen(false);
-    onConfirm();
-  };
+  const close = useRef(() => setOpen(false)).current;
   return (
     <>
       <button
@@ -69,29 +114,16 @@ export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, childr
       >
         {children}
       </button>
-      {open &&
-        confirm &&
-        createPortal(
-          <div
-            ref={card}
-            role="alertdialog"
-            aria-label={confirmLabel}
-            className="popover confirm-card"
-            data-testid={`${testId}-confirm-card`}
-            style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: 0 }}
-          >
-            <p>{confirm}</p>
-            <div className="confirm-actions">
-              <button type="button" className="danger" data-testid={`${testId}-confirm`} onClick={act}>
-                {confirmLabel}
-              </button>
-              <button type="button" data-testid={`${testId}-cancel`} onClick={() => setOpen(false)}>
-                Cancel
-              </button>
-            </div>
-          </div>,
-          document.body,
-        )}
+      {open && confirm && (
+        <ConfirmCard
+          anchor={button}
+          message={confirm}
+          confirmLabel={confirmLabel}
+          testId={testId}
+          onConfirm={onConfirm}
+          onClose={close}
+        />
+      )}
     </>
   );
 }

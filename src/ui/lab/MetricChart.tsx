@@ -186,7 +186,7 @@ const ChartBody = memo(function ChartBody({
   const kl = useLab((s) => s.view.klEstimator);
   const smoothing = useLab((s) => s.view.smoothing);
   const ready = useLab((s) => s.phase === "ready");
-  const playing = useLab((s) => s.playing);
+  const playing = useLab((s) => s.playing || s.steppingFrom !== null);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const series: DrawnSeries[] = useMemo(
     () =>

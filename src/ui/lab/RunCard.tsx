@@ -19,12 +19,24 @@ import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
 
-const STATUS_TEXT = { ready: "ready", running: "running", paused: "paused", error: "error" } as const;
+const STATUS_TEXT = {
+  ready: "ready",
+  running: "running",
+  paused: "paused",
+  error: "error",
+  stepping: "stepping…",
+} as const;
 
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const run = useLab((s) => s.runs[runId]);
   const canEdit = useLab((s) => s.phase === "ready");
+  // Step pressed and this run's step not taken yet (on a software GPU that can be minutes).
+  const stepping = useLab((s) => {
+    const from = s.steppingFrom?.[runId];
+    return from !== undefined && (s.runs[runId]?.step ?? 0) <= from;
+  });
   if (!run) return null;
+  const shown = stepping && run.status !== "error" ? "stepping" : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.
@@ -98,8 +110,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         </div>
       </header>
       <p className="run-state">
-        <span className={`status status-${run.status}`} data-testid={`status-${runId}`}>
-          {STATUS_TEXT[run.status]}
+        <span
+          className={`status status-${shown === "stepping" ? "running" : shown}`}
+          data-testid={`status-${runId}`}
+        >
+          {STATUS_TEXT[shown]}
         </span>
         <span className="run-step">
           step <strong data-testid={`step-${runId}`}>{int(run.step)}</strong>

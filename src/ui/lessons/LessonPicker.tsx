@@ -1,29 +1,53 @@
 /**
  * "Lessons…": the guided experiments (src/lab/presets). Picking one opens its link — a lesson is an ordinary
- * shareable experiment — so the page reloads into it (the URL sync's hashchange handler).
+ * shareable experiment — so the page reloads into it (the URL sync's hashchange handler). When the current
+ * runs have trained, a card asks first: the lesson replaces them.
  */
+import { useRef, useState } from "react";
 import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
+import { ConfirmCard } from "../lab/ConfirmButton";
+import { useLab } from "../lab_store";
+
+const open = (id: PresetId) => location.assign(lessonUrl(id, location.href));
 
 export function LessonPicker({ disabled }: { disabled?: boolean }) {
+  const select = useRef<HTMLSelectElement>(null);
+  const [pending, setPending] = useState<PresetId | null>(null);
+  const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
   return (
-    <select
-      className="add-run lesson-picker"
-      data-testid="lesson-picker"
-      aria-label="Open a guided lesson"
-      value=""
-      disabled={disabled}
-      onChange={(e) => {
-        const id = e.target.value as PresetId | "";
-        if (id) location.assign(lessonUrl(id, location.href));
-      }}
-    >
-      <option value="">Lessons…</option>
-      {PRESET_IDS.map((id, i) => (
-        <option key={id} value={id} title={LESSONS[id].summary}>
-          {i + 1}. {LESSONS[id].title}
-        </option>
-      ))}
-    </select>
+    <>
+      <select
+        ref={select}
+        className="add-run lesson-picker"
+        data-testid="lesson-picker"
+        aria-label="Open a guided lesson"
+        value=""
+        disabled={disabled}
+        onChange={(e) => {
+          const id = e.target.value as PresetId | "";
+          if (!id) return;
+          if (steps > 0) setPending(id);
+          else open(id);
+        }}
+      >
+        <option value="">Lessons…</option>
+        {PRESET_IDS.map((id, i) => (
+          <option key={id} value={id} title={LESSONS[id].summary}>
+            {i + 1}. {LESSONS[id].title}
+          </option>
+        ))}
+      </select>
+      {pending && (
+        <ConfirmCard
+          anchor={select}
+          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment: its runs (up to step ${steps}) are discarded. Export a run first to keep it.`}
+          confirmLabel="Open lesson"
+          testId="lesson-picker"
+          onConfirm={() => open(pending)}
+          onClose={() => setPending(null)}
+        />
+      )}
+    </>
   );
 }
