@@ -68,6 +68,13 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
     const v = await value(page, id);
     expect(v >= 0 && v <= 1, `${id} ${v}`).toBe(true);
   }
+  // A reward model no better than chance against the gold score is flagged before it is handed to RL.
+  const gold = await value(page, "pipeline-rm-gold-after");
+  if (gold <= 0.5)
+    await expect(page.getByTestId("pipeline-rm-warn")).toContainText(
+      `${Math.round(gold * 100)} % of held-out pairs`,
+    );
+  else await expect(page.getByTestId("pipeline-rm-warn")).toHaveCount(0);
   // Its ONNX download meets the reward-model contract: it loads as a custom reward model.
   const [download] = await Promise.all([
     page.waitForEvent("download"),

@@ -41,6 +41,7 @@ import {
   markerX,
   metricSeries,
   niceDomain,
+  niceTicksWithin,
   type PlotPoint,
 } from "./series";
 
@@ -203,6 +204,19 @@ const ChartBody = memo(function ChartBody({
     [lines, xAxis, kl, smoothing],
   );
   const rows = useMemo(() => chartRows(series), [series]);
+  // Round x ticks (recharts' own, over [dataMin, dataMax], land on values like 158 or 0.197).
+  const xTicks = useMemo(
+    () =>
+      rows.length
+        ? niceTicksWithin(
+            rows[0].x,
+            rows[rows.length - 1].x,
+            compact ? 3 : 5,
+            xAxis !== "kl" && xAxis !== "sqrt_kl",
+          )
+        : [],
+    [rows, xAxis, compact],
+  );
   const y = useMemo(
     () => niceDomain(series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]))),
     [series],
@@ -279,6 +293,7 @@ const ChartBody = memo(function ChartBody({
               type="number"
               allowDecimals={xAxis === "kl" || xAxis === "sqrt_kl"}
               domain={X_DOMAIN}
+              ticks={xTicks}
               tickFormatter={tick}
               stroke="var(--muted)"
               tick={TICK}

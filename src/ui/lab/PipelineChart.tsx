@@ -1,10 +1,12 @@
 /**
  * A small live chart of a Pipeline stage (recharts): one or more series over the stage's steps, e.g. the SFT
- * loss, or the reward model's Bradley–Terry loss with its batch and held-out accuracies (then with a key).
+ * loss, or the reward model's Bradley–Terry loss with its batch and held-out accuracies (then with a key; shares
+ * such as accuracies on a right-hand [0, 1] axis).
  * Points are plotted raw.
  */
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { sig, tick } from "./numbers";
+import { sig, tick, tickFormatter } from "./numbers";
+import { niceDomain } from "./series";
 
 export interface PipelineSeries {
   key: string;
@@ -13,7 +15,11 @@ export interface PipelineSeries {
   dashed?: boolean;
   /** Draw dots only (sparse series such as held-out evaluations). */
   dots?: boolean;
+  /** On the right-hand axis, fixed to [0, 1] (accuracies next to a loss). */
+  share?: boolean;
 }
+
+const TICK = { fontSize: 11, fill: "var(--muted)" };
 
 export function PipelineChart({
   rows,
@@ -24,6 +30,10 @@ export function PipelineChart({
   series: PipelineSeries[];
   label: string;
 }) {
+  // Round ticks covering the left axis's values (recharts' "auto" ticks could drop the top label).
+  const left = series.filter((s) => !s.share);
+  const y = niceDomain(rows.flatMap((r) => left.map((s) => r[s.key]).filter((v) => v !== undefined)));
+  const shares = series.some((s) => s.share);
   return (
     <>
       {series.length > 1 && (
@@ -41,7 +51,7 @@ export function PipelineChart({
       )}
       <div className="pipeline-chart" role="img" aria-label={label}>
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={rows} margin={{ top: 6, right: 8, bottom: 0, left: -12 }}>
+          <LineChart data={rows} margin={{ top: 6, right: shares ? -4 : 8, bottom: 0, left: -12 }}>
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="step"
@@ -50,15 +60,28 @@ export function PipelineChart({
               allowDecimals={false}
               tickFormatter={tick}
               stroke="var(--muted)"
-              tick={{ fontSize: 11, fill: "var(--muted)" }}
+              tick={TICK}
             />
             <YAxis
-              tickFormatter={tick}
+              yAxisId="left"
+              ticks={y.ticks}
+              domain={y.domain}
+              tickFormatter={tickFormatter(y.ticks)}
               stroke="var(--muted)"
-              tick={{ fontSize: 11, fill: "var(--muted)" }}
+              tick={TICK}
               width={48}
-              domain={["auto", "auto"]}
             />
+            {shares && (
+              <YAxis
+                yAxisId="share"
+                orientation="right"
+                domain={[0, 1]}
+                ticks={[0, 0.5, 1]}
+                stroke="var(--muted)"
+                tick={TICK}
+                width={32}
+              />
+            )}
             <Tooltip
               formatter={(v) => sig(Number(v), 4)}
               labelFormatter={(x) => `step ${x}`}
@@ -67,6 +90,7 @@ export function PipelineChart({
             {series.map((s) => (
               <Line
                 key={s.key}
+                yAxisId={s.share ? "share" : "left"}
                 dataKey={s.key}
                 name={s.name}
                 stroke={s.colour}

@@ -249,8 +249,20 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
         rows={rows}
         series={[
           { key: "loss", name: "BT loss", colour: "var(--run-0)" },
-          { key: "accuracy", name: "batch accuracy", colour: "var(--run-2)", dashed: true },
-          { key: "heldOut", name: "held-out accuracy", colour: "var(--run-5)", dots: true },
+          {
+            key: "accuracy",
+            name: "batch accuracy (right axis)",
+            colour: "var(--run-2)",
+            dashed: true,
+            share: true,
+          },
+          {
+            key: "heldOut",
+            name: "held-out accuracy (right axis)",
+            colour: "var(--run-5)",
+            dots: true,
+            share: true,
+          },
         ]}
         label="Reward model loss and accuracy per step"
       />
@@ -261,6 +273,9 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
 function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const rmDone = usePipelineStore((s) => s.rm.status === "done");
   const handedOff = usePipelineStore((s) => s.handedOff);
+  const gold = usePipelineStore((s) =>
+    s.rm.status === "done" ? s.rm.result?.evalAfter?.goldAccuracy : undefined,
+  );
   const [handing, setHanding] = useState(false);
   return (
     <section
@@ -290,6 +305,13 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       >
         {handing ? "Handing over…" : "Use in RL"}
       </button>
+      {gold !== undefined && gold <= 0.5 && (
+        <p className="pipeline-warn" data-testid="pipeline-rm-warn">
+          Its reward model agrees with the gold score on {Math.round(gold * 100)} % of held-out pairs — no
+          better than a coin: RL will chase its mistakes (reward hacking from the first step). Train stage 2
+          longer to avoid that, or go on to watch it happen.
+        </p>
+      )}
       {handedOff && (
         <p className="pipeline-handed" data-testid="pipeline-handed">
           Runs start from <strong>{handedOff}</strong> and optimise its reward model. Press ▶ Play above.

@@ -9,6 +9,7 @@ import {
   metricSeries,
   nearest,
   niceDomain,
+  niceTicksWithin,
   xOf,
 } from "./series";
 
@@ -138,5 +139,14 @@ describe("nice y domains", () => {
       4,
     );
     expect(rows).toEqual([0, -1, 3, 0, -1, 1, 2, 3]);
+  });
+
+  it("niceTicksWithin puts round ticks inside the range", () => {
+    expect(niceTicksWithin(1, 48, 5, true)).toEqual([10, 20, 30, 40]);
+    expect(niceTicksWithin(8, 427, 5, true)).toEqual([100, 200, 300, 400]);
+    expect(niceTicksWithin(-0.603, 0.597)).toEqual([-0.5, -0.25, 0, 0.25, 0.5]);
+    expect(niceTicksWithin(1, 3, 5, true)).toEqual([1, 2, 3]);
+    expect(niceTicksWithin(2, 2)).toEqual([2]);
+    expect(niceTicksWithin(Number.NaN, 1)).toEqual([]);
   });
 });

@@ -130,12 +130,27 @@ export function nearest(points: readonly PlotPoint[], x: number): PlotPoint | un
   return best;
 }
 
-/** A "nice" step for about `count` intervals over `span`: 1, 2, 2.5 or 5 × 10^k. */
-function niceStep(span: number, count: number): number {
+/** A "nice" step for about `count` intervals over `span`: 1, 2, 2.5 or 5 × 10^k (no 2.5 when `integer`, ≥ 1). */
+function niceStep(span: number, count: number, integer = false): number {
   const raw = span / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= raw) return m * mag;
+  const steps = integer ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10];
+  for (const m of steps) if (m * mag >= raw) return integer ? Math.max(1, m * mag) : m * mag;
   return 10 * mag;
+}
+
+/**
+ * Round tick values inside [lo, hi] (about `count` intervals), e.g. steps 1…48 → 10, 20, 30, 40; `integer` for
+ * axes that count (steps, samples, tokens). An empty or one-point range gives its one value.
+ */
+export function niceTicksWithin(lo: number, hi: number, count = 5, integer = false): number[] {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [];
+  if (!(hi > lo)) return [lo];
+  const step = niceStep(hi - lo, count, integer);
+  const ticks: number[] = [];
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+    ticks.push(Number(v.toPrecision(12)));
+  return ticks;
 }
 
 /**
