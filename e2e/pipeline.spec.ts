@@ -72,7 +72,7 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   const gold = await value(page, "pipeline-rm-gold-after");
   if (gold <= 0.5)
     await expect(page.getByTestId("pipeline-rm-warn")).toContainText(
-      `${Math.round(gold * 100)} % of held-out pairs`,
+      new RegExp(`${Math.round(gold * 100)}\\s% of held-out pairs`),
     );
   else await expect(page.getByTestId("pipeline-rm-warn")).toHaveCount(0);
   // Its ONNX download meets the reward-model contract: it loads as a custom reward model.

@@ -34,6 +34,7 @@ export function PipelineChart({
   const left = series.filter((s) => !s.share);
   const y = niceDomain(rows.flatMap((r) => left.map((s) => r[s.key]).filter((v) => v !== undefined)));
   const shares = series.some((s) => s.share);
+  const format = tickFormatter(y.ticks);
   return (
     <>
       {series.length > 1 && (
@@ -66,10 +67,11 @@ export function PipelineChart({
               yAxisId="left"
               ticks={y.ticks}
               domain={y.domain}
-              tickFormatter={tickFormatter(y.ticks)}
+              interval={0}
+              tickFormatter={format}
               stroke="var(--muted)"
               tick={TICK}
-              width={48}
+              width={Math.max(36, 7 * Math.max(...y.ticks.map((t) => format(t).length)) + 12)}
             />
             {shares && (
               <YAxis

@@ -307,9 +307,9 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       </button>
       {gold !== undefined && gold <= 0.5 && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
-          Its reward model agrees with the gold score on {Math.round(gold * 100)} % of held-out pairs — no
-          better than a coin: RL will chase its mistakes (reward hacking from the first step). Train stage 2
-          longer to avoid that, or go on to watch it happen.
+          Its reward model agrees with the gold score on {Math.round(gold * 100)}&nbsp;% of held-out pairs —
+          no better than a coin: RL will chase its mistakes (reward hacking from the first step). Train stage
+          2 longer to avoid that, or go on to watch it happen.
         </p>
       )}
       {handedOff && (
