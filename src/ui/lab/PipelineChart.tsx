@@ -71,7 +71,7 @@ export function PipelineChart({
               tickFormatter={format}
               stroke="var(--muted)"
               tick={TICK}
-              width={Math.max(36, 7 * Math.max(...y.ticks.map((t) => format(t).length)) + 12)}
+              width={Math.max(36, 7 * Math.max(...y.ticks.map((t) => format(t).length)) + 22)}
             />
             {shares && (
               <YAxis
