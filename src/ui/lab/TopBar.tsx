@@ -38,6 +38,11 @@ function useSpaceToggle(enabled: boolean) {
   }, [enabled]);
 }
 
+/** The start model as a student reads it: the shipped checkpoint by name (its path stays in the tooltip). */
+function modelName(source: string): string {
+  return /^models\/[\w-]+\/sft\.safetensors$/.test(source) ? "shipped SFT model" : source;
+}
+
 export function TopBar() {
   const spec = useLab((s) => s.spec);
   const model = useLab((s) => s.model);
@@ -57,7 +62,7 @@ export function TopBar() {
         <div className="experiment-model">
           <span className="eyebrow">Start model</span>
           <strong data-testid="model" title={model ?? undefined}>
-            {model ?? spec.model}
+            {model ? modelName(model) : spec.model}
           </strong>
         </div>
         <div>
