@@ -131,11 +131,11 @@ function KlSelect() {
   const info = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
   return (
     <label className="inline-select">
-      <span className="visually-hidden">KL estimator</span>
+      <span className="visually-hidden">KL estimator plotted</span>
       <select
         data-testid="kl-estimator"
         value={kl}
-        title={info.doc}
+        title={`${info.doc} This only changes what the charts show; a run's own “KL est.” setting decides the penalty it trains with.`}
         onChange={(e) => setView({ klEstimator: e.target.value as KlEstimator })}
       >
         {KL_ESTIMATORS.map((k) => (
