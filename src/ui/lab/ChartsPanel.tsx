@@ -67,6 +67,7 @@ export function linesOf(
 export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
   return visible.map(({ run, colour }) => ({
     runId: run.spec.id,
+    runLabel: run.spec.label,
     colour,
     markers: run.markers,
     history: run.history,

@@ -60,6 +60,7 @@ export interface ChartLine {
 /** A run's settings markers, drawn once per run. */
 export interface ChartMarkers {
   runId: string;
+  runLabel: string;
   colour: string;
   markers: readonly Marker[];
   history: readonly MetricPoint[];
@@ -226,17 +227,26 @@ const ChartBody = memo(function ChartBody({
       m.markers.map((mk, i) => ({
         ...mk,
         colour: m.colour,
+        runLabel: m.runLabel,
         x: markerX(m.history, mk, xAxis, kl),
         key: `${m.runId}-${i}`,
       })),
     );
+    // Whose change it was: the run's name, or how many runs made the same change at the same x.
+    const owners = new Map<string, number>();
+    for (const m of all)
+      owners.set(`${m.x}\u0000${m.label}`, (owners.get(`${m.x}\u0000${m.label}`) ?? 0) + 1);
+    const text = (m: (typeof all)[number]) => {
+      const n = owners.get(`${m.x}\u0000${m.label}`) ?? 1;
+      return `${m.label} · ${n > 1 ? `${n} runs` : m.runLabel}`;
+    };
     const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
     const lo = xs.length ? Math.min(...xs) : 0;
     const span = xs.length ? Math.max(...xs) - lo : 0;
     const labelRows = markerRows(all, span);
     // Labels run rightwards from their line, except near the right edge, where they would be cut off.
     const right = (x: number | undefined) => x !== undefined && span > 0 && (x - lo) / span > RIGHT_EDGE;
-    return all.map((m, i) => ({ ...m, row: labelRows[i], toLeft: right(m.x) }));
+    return all.map((m, i) => ({ ...m, row: labelRows[i], toLeft: right(m.x), text: text(m) }));
   }, [markers, rows, xAxis, kl]);
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
@@ -352,7 +362,7 @@ const ChartBody = memo(function ChartBody({
                     compact || m.row < 0
                       ? undefined
                       : {
-                          value: m.label,
+                          value: m.text,
                           position: m.toLeft ? "insideTopRight" : "insideTopLeft",
                           fontSize: 11,
                           fill: "var(--text)",
