@@ -29,9 +29,9 @@ export const ENTROPY_COLLAPSE: Lesson = {
       model: "sft",
       seed,
       runs: [
-        run("grpo-slow", "grpo", "GRPO lr 3e-5", { ...base, lr: 3e-5 }),
-        run("grpo-fast", "grpo", "GRPO lr 3e-4", { ...base, lr: 3e-4 }),
-        run("grpo-fast-clip", "grpo", "ε_high 0.28, lr 3e-4", { ...base, lr: 3e-4, epsilonHigh: 0.28 }),
+        run("grpo-slow", "grpo", "GRPO lr 1e-5", { ...base, lr: 1e-5 }),
+        run("grpo-fast", "grpo", "GRPO lr 1e-4", { ...base, lr: 1e-4 }),
+        run("grpo-fast-clip", "grpo", "ε_high 0.28, lr 1e-4", { ...base, lr: 1e-4, epsilonHigh: 0.28 }),
       ],
       steps: 30,
       preset: "entropy-collapse",
@@ -46,11 +46,11 @@ export const ENTROPY_COLLAPSE: Lesson = {
       ok: fast < 0.5 * start && clip > fast && slow > fast,
       numbers: {
         entropy_start: r4(start),
-        entropy_end_lr3e4: r4(fast),
-        entropy_end_lr3e4_clip_higher: r4(clip),
-        entropy_end_lr3e5: r4(slow),
+        entropy_end_lr1e4: r4(fast),
+        entropy_end_lr1e4_clip_higher: r4(clip),
+        entropy_end_lr1e5: r4(slow),
       },
-      summary: "lr 3e-4 ends below half its starting entropy; clip-higher and lr 3e-5 end higher",
+      summary: "lr 1e-4 ends below half its starting entropy; clip-higher and lr 1e-5 end higher",
     };
   },
 };
