@@ -53,13 +53,13 @@ export class LabRun implements SchedRun {
 
   async step(): Promise<StepOutput> {
     const r = await this.run.step();
-    const { rollout, advantages } = r;
+    const { rollout, advantages, logpTheta } = r;
     const tok = this.res.tokenizer;
     const config = { ...this.run.config };
     return {
       step: r.step,
       metrics: r.metrics,
-      samples: rollout ? () => sampleViews(rollout, tok, advantages) : undefined,
+      samples: rollout ? () => sampleViews(rollout, tok, advantages, logpTheta) : undefined,
       inspect: () => inspectView(this.run.algo, config, r, tokenText(tok)),
     };
   }

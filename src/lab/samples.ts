@@ -1,8 +1,8 @@
 /**
  * A step's completions as the page's sample views: per token its text, log-prob and probability at the
  * sampling temperature τ, per-token KL (k1 = log π − log π_ref), entropy, and the advantage the update used
- * (when the algorithm has one per token). The ratio π_θ/π_old is not measured after the update (it would cost
- * another forward pass), so it is null.
+ * (when the algorithm has one per token), and the ratio ρ = π_θ/π_old where the update measured log π_θ (PPO:
+ * its last epoch; REINFORCE: its update), null for the others (measuring it would cost another forward pass).
  */
 import type { Rollout } from "../algorithms/rollout";
 import type { Tokenizer } from "../tokenizer/tokenizer";
@@ -15,11 +15,13 @@ export const SAMPLE_LIMIT = 8;
 /**
  * Views of the first `limit` rows of a rollout.
  * @param advantages per completion token [B·S] (completion layout), when the algorithm has them.
+ * @param logpTheta log π_θ per completion token [B·S] as the update measured it (ratio = exp(log π_θ − log π_old)).
  */
 export function sampleViews(
   r: Rollout,
   tok: Tokenizer,
   advantages?: ArrayLike<number>,
+  logpTheta?: ArrayLike<number>,
   limit = SAMPLE_LIMIT,
 ): SampleView[] {
   const { S } = r.seq;
@@ -34,7 +36,7 @@ export function sampleViews(
         logp,
         prob: Math.exp(logp),
         advantage: advantages ? advantages[i] : null,
-        ratio: null,
+        ratio: logpTheta ? Math.exp(logpTheta[i] - logp) : null,
         kl: logp - r.logpRef[i],
         entropy: r.entropy[i],
       };

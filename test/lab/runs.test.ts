@@ -77,10 +77,15 @@ describe("lab runtime (GPU)", () => {
       const tok = samples[0].completion[0];
       expect(tok.prob).toBeCloseTo(Math.exp(tok.logp), 6);
       expect(Number.isFinite(tok.kl) && Number.isFinite(tok.entropy)).toBe(true);
-      expect(tok.ratio).toBeNull();
-      // PPO and GRPO send the update's advantages; DPO has none.
-      if (r.algo === "dpo") expect(tok.advantage).toBeNull();
-      else expect(typeof tok.advantage).toBe("number");
+      // PPO and GRPO send the update's advantages and the ratio its last update saw (1 at μ = 1: π_θ = π_old
+      // before that update's step); DPO has neither.
+      if (r.algo === "dpo") {
+        expect(tok.advantage).toBeNull();
+        expect(tok.ratio).toBeNull();
+      } else {
+        expect(typeof tok.advantage).toBe("number");
+        expect(tok.ratio ?? Number.NaN).toBeCloseTo(1, 5);
+      }
       expect(samples[0].prompt).toMatch(/^\d\d\+\d\d=$/);
     }
     t.s.dispose();
