@@ -55,25 +55,22 @@ describe("sequence-level policy gradient on nano with a learnable reward (fixed 
  * measure speed).
  */
 const PPO_TEST_TIMEOUT_MS = 300_000;
+/** The settings both PPO learning tests share (they differ only in the value model). */
+const PPO_LEARN = {
+  lr: 3e-3,
+  batchPrompts: 16,
+  maxNewTokens: 8,
+  ppoEpochs: 2,
+  numMiniBatches: 2,
+  beta: 0.01,
+};
 
 describe("PPO on nano with a learnable reward (fixed seed)", () => {
   it(
     "raises the reward with value head, GAE, whitening, 2 epochs × 2 minibatches",
     async () => {
       const { PpoRun } = await import("../../src/algorithms/ppo");
-      await learn(
-        (env) =>
-          new PpoRun(env, {
-            lr: 3e-3,
-            batchPrompts: 16,
-            maxNewTokens: 8,
-            ppoEpochs: 2,
-            numMiniBatches: 2,
-            beta: 0.01,
-          }),
-        "PPO",
-        "val/ratio_first",
-      );
+      await learn((env) => new PpoRun(env, PPO_LEARN), "PPO", "val/ratio_first");
     },
     PPO_TEST_TIMEOUT_MS,
   );
@@ -82,16 +79,7 @@ describe("PPO on nano with a learnable reward (fixed seed)", () => {
     async () => {
       const { PpoRun } = await import("../../src/algorithms/ppo");
       await learn(
-        (env) =>
-          new PpoRun(env, {
-            lr: 3e-3,
-            batchPrompts: 16,
-            maxNewTokens: 8,
-            ppoEpochs: 2,
-            numMiniBatches: 2,
-            beta: 0.01,
-            valueModel: "separate",
-          }),
+        (env) => new PpoRun(env, { ...PPO_LEARN, valueModel: "separate" }),
         "PPO (separate value model)",
         "val/ratio_first",
       );
