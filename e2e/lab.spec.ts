@@ -152,11 +152,21 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   // Tokens: hovering one shows its numbers; a colour mode paints the text and shows its scale.
   await page.getByTestId("colour-mode").selectOption("kl");
   await expect(page.getByTestId("colour-legend")).toBeVisible();
-  const token = page.locator('[data-testid="samples-ppo-1"] [data-tok]').first();
-  await token.scrollIntoViewIfNeeded();
-  await token.hover();
+  await page.locator('[data-testid="samples-ppo-1"] [data-tok]').first().scrollIntoViewIfNeeded();
+  const third = page.locator('[data-testid="samples-ppo-1"] [data-tok]').nth(2);
+  await third.hover();
   await expect(page.getByTestId("token-card")).toContainText("log-prob");
+  const hoverCard = await page.getByTestId("token-card").textContent();
   await page.mouse.move(0, 0);
+  await expect(page.getByTestId("token-card")).toHaveCount(0);
+  // The keyboard reaches the same card: one tab stop per sample, → moves the token cursor.
+  await page.locator('[data-testid="samples-ppo-1"] [role="listbox"]').first().focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(third).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("token-card")).toHaveText(hoverCard ?? "");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("token-card")).toHaveCount(0);
   await page.getByTestId("colour-mode").selectOption("none");
   await page.evaluate(() => window.scrollTo(0, 0));
 

@@ -33,6 +33,7 @@ import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
 import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
 import { tick, tickFormatter } from "./numbers";
+import { scheduleRedraw } from "./redraw_queue";
 import {
   chartRows,
   decimate,
@@ -115,8 +116,6 @@ export interface DrawnSeries extends KeyedSeries {
   total: number;
 }
 
-/** Delay between the charts' redraws (ms): each chart's recharts work lands in its own frame, not one long task. */
-const STAGGER_MS = 40;
 const MARGIN = { top: 8, right: 12, bottom: 14, left: 0 };
 const MARGIN_COMPACT = { ...MARGIN, bottom: 0 };
 const X_DOMAIN = ["dataMin", "dataMax"] as const;
@@ -132,36 +131,55 @@ const MARKER_ROW_PX = 13;
  * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
  */
 const MIN_REDRAW_MS = 400;
-let mounted = 0;
 
 /**
  * The chart, redrawn only while on screen: scrolled away it keeps its last picture (and data table) and costs
- * nothing; it catches up as it comes back into view. Charts redraw a few frames apart (recharts renders each
- * chart twice per change, the second time in an animation frame), so no single task redraws them all.
+ * nothing; it catches up as it comes back into view. Redraws go through the page's redraw queue
+ * (redraw_queue.ts): one chart at a time, the main charts before the small diagnostics, so no single task
+ * redraws several charts.
  */
 export function MetricChart(props: Props) {
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);
-  const [slot] = useState(() => mounted++ % 4);
   const [shown, setShown] = useState(props);
-  // The newest props; a pending redraw picks them up when it fires (a timer is never restarted, so a chart
-  // whose parent re-renders often still redraws every slot × STAGGER_MS at worst).
+  // The newest props; a queued redraw picks them up when it runs (a queued redraw is never re-queued, so a
+  // chart whose parent re-renders often still redraws once per MIN_REDRAW_MS at most).
   const latest = useRef(props);
   latest.current = props;
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const cancel = useRef<(() => void) | null>(null);
+  /** The queue's release for the redraw in flight, called once its picture is committed. */
+  const release = useRef<(() => void) | null>(null);
   const lastDraw = useRef(Number.NEGATIVE_INFINITY);
+  const priority = props.compact ? 1 : 0;
   useEffect(() => {
-    if (!inView || pending.current || shown === props) return;
-    const wait = Math.max(slot * STAGGER_MS, lastDraw.current + MIN_REDRAW_MS - performance.now());
-    pending.current = setTimeout(() => {
-      pending.current = null;
+    if (!inView || cancel.current || shown === props) return;
+    const wait = lastDraw.current + MIN_REDRAW_MS - performance.now();
+    cancel.current = scheduleRedraw(wait, priority, (done) => {
+      cancel.current = null;
       lastDraw.current = performance.now();
+      if (latest.current === shownRef.current) return done();
+      release.current = done;
       startTransition(() => setShown(latest.current));
-    }, wait);
-  }, [props, shown, inView, slot]);
+    });
+  }, [props, shown, inView, priority]);
+  // The new picture is committed: free the queue after the next frame (recharts renders once more in it).
+  useEffect(() => {
+    const done = release.current;
+    // (Runs on each commit of a new `shown`; the comparison only names the dependency.)
+    if (!done || shown === undefined) return;
+    release.current = null;
+    const frame = requestAnimationFrame(() => setTimeout(done, 0));
+    return () => {
+      cancelAnimationFrame(frame);
+      done();
+    };
+  }, [shown]);
   useEffect(
     () => () => {
-      if (pending.current) clearTimeout(pending.current);
+      cancel.current?.();
+      release.current?.();
     },
     [],
   );

@@ -1,9 +1,11 @@
 /**
  * The latest completions of each run: prompt greyed, completion as token spans, reward and gold. Hovering a
  * token shows its log-prob, probability, advantage, ratio, per-token KL and entropy; a colour mode paints
- * the tokens by one of these on a diverging scale with a legend.
+ * the tokens by one of these on a diverging scale with a legend. Keyboard: each sample is one tab stop; ←/→
+ * (Home/End) move a highlighted token through it and show the same card (a roving cursor, not a tab stop per
+ * token); Escape hides the card.
  */
-import { memo, useMemo, useState } from "react";
+import { type KeyboardEvent, memo, useMemo, useState } from "react";
 import type { SampleView, TokenView } from "../../lab/protocol";
 import { type ColourMode, useLab } from "../lab_store";
 import { useVisibleRuns } from "./ChartsPanel";
@@ -24,6 +26,8 @@ export function SamplesPanel() {
   const mode = useLab((s) => s.view.colourMode);
   const setView = useLab((s) => s.setView);
   const [hovered, setHovered] = useState<Hovered | null>(null);
+  /** The keyboard cursor: the `data-tok` id of the highlighted token, or null. */
+  const [cursor, setCursor] = useState<string | null>(null);
   const withSamples = visible.filter((v) => v.run.samples.length > 0);
   const scale = useMemo(() => {
     if (mode === "none") return null;
@@ -36,6 +40,34 @@ export function SamplesPanel() {
         }
     return scaleFor(mode, values);
   }, [withSamples, mode]);
+  const tokenAt = (id: string | undefined): TokenView | undefined => {
+    const [runIdx, sampleIdx, tokIdx] = (id ?? "").split(".").map(Number);
+    return withSamples[runIdx]?.run.samples[sampleIdx]?.completion[tokIdx];
+  };
+  const show = (el: HTMLElement) => {
+    const token = tokenAt(el.dataset.tok);
+    if (!token) return;
+    setCursor(el.dataset.tok ?? null);
+    setHovered({ token, rect: el.getBoundingClientRect() });
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const sample = (e.target as HTMLElement).closest<HTMLElement>("[data-sample]");
+    if (!sample) return;
+    if (e.key === "Escape") {
+      setCursor(null);
+      setHovered(null);
+      return;
+    }
+    const tokens = [...sample.querySelectorAll<HTMLElement>("[data-tok]")];
+    const at = Math.max(
+      0,
+      tokens.findIndex((t) => t.dataset.tok === cursor),
+    );
+    const next = cursorMove(e.key, at, tokens.length);
+    if (next === null) return;
+    e.preventDefault();
+    show(tokens[next]);
+  };
   return (
     <section className="samples" aria-labelledby="samples-title" data-testid="samples">
       <div className="section-head">
@@ -61,18 +93,28 @@ export function SamplesPanel() {
       {withSamples.length === 0 ? (
         <p className="muted">The latest completions of each run appear here after its first step.</p>
       ) : (
-        // biome-ignore lint/a11y/noStaticElementInteractions: hover cards are a pointer aid; the same values are in the colour modes
-        // biome-ignore lint/a11y/useKeyWithMouseEvents: tokens are not tab stops (hundreds of them)
+        // biome-ignore lint/a11y/noStaticElementInteractions: pointer hover is delegated here; the keyboard path is each sample's own tab stop (onKeyDown below)
         <div
           className="sample-runs"
           onMouseLeave={() => setHovered(null)}
           onMouseOver={(e) => {
             const el = (e.target as HTMLElement).closest<HTMLElement>("[data-tok]");
             if (!el) return setHovered(null);
-            const [runIdx, sampleIdx, tokIdx] = (el.dataset.tok ?? "").split(".").map(Number);
-            const token = withSamples[runIdx]?.run.samples[sampleIdx]?.completion[tokIdx];
+            const token = tokenAt(el.dataset.tok);
             if (token) setHovered({ token, rect: el.getBoundingClientRect() });
           }}
+          onFocus={(e) => {
+            const target = e.target as HTMLElement;
+            const el = target.dataset.tok
+              ? target
+              : target.closest("[data-sample]")?.querySelector<HTMLElement>("[data-tok]");
+            if (el) show(el);
+          }}
+          onBlur={() => {
+            setCursor(null);
+            setHovered(null);
+          }}
+          onKeyDown={onKeyDown}
         >
           {withSamples.map(({ run, colour }, ri) => (
             <RunSamples
@@ -85,6 +127,7 @@ export function SamplesPanel() {
               samples={run.samples}
               mode={mode}
               scale={scale}
+              cursor={cursor?.startsWith(`${ri}.`) ? cursor : null}
             />
           ))}
         </div>
@@ -104,6 +147,8 @@ const RunSamples = memo(function RunSamples(props: {
   samples: SampleView[];
   mode: ColourMode;
   scale: DivergingScale | null;
+  /** The highlighted token's id when the keyboard cursor is in this run. */
+  cursor: string | null;
 }) {
   const [all, setAll] = useState(false);
   const list = all ? props.samples : props.samples.slice(0, FIRST);
@@ -117,19 +162,35 @@ const RunSamples = memo(function RunSamples(props: {
         {list.map((s, si) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: samples are replaced wholesale each step
           <li key={si} className="sample">
-            <p className="sample-text">
-              <span className="prompt">{s.prompt}</span>
-              {s.completion.map((t, ti) => (
-                <Token
-                  // biome-ignore lint/suspicious/noArrayIndexKey: token positions are the identity
-                  key={ti}
-                  id={`${props.runIndex}.${si}.${ti}`}
-                  token={t}
-                  mode={props.mode}
-                  scale={props.scale}
-                />
-              ))}
-            </p>
+            {/* One tab stop per sample, a listbox of its tokens: ←/→ move the cursor (SamplesPanel's onKeyDown). */}
+            <div
+              className="sample-text"
+              role="listbox"
+              tabIndex={0}
+              data-sample={`${props.runIndex}.${si}`}
+              aria-label={`${props.label}, sample ${si + 1}, prompt “${s.prompt}”: arrow keys inspect its tokens`}
+              aria-activedescendant={
+                props.cursor?.startsWith(`${props.runIndex}.${si}.`) ? `tok-${props.cursor}` : undefined
+              }
+            >
+              <span className="prompt" aria-hidden="true">
+                {s.prompt}
+              </span>
+              {s.completion.map((t, ti) => {
+                const id = `${props.runIndex}.${si}.${ti}`;
+                return (
+                  <Token
+                    // biome-ignore lint/suspicious/noArrayIndexKey: token positions are the identity
+                    key={ti}
+                    id={id}
+                    token={t}
+                    mode={props.mode}
+                    scale={props.scale}
+                    active={props.cursor === id}
+                  />
+                );
+              })}
+            </div>
             <p className="sample-scores">
               <span title="The run's reward source">reward {sig(s.reward, 3)}</span>
               <span title="The task's gold scorer">gold {sig(s.gold, 3)}</span>
@@ -151,21 +212,45 @@ function isSpecial(text: string): boolean {
   return text.length > 2 && text.startsWith("<") && text.endsWith(">");
 }
 
+/**
+ * Where a key moves the token cursor in a sample of `n` tokens from index `at`: ←/→ by one (clamped), Home/End
+ * to the ends; null for any other key (the key is left to the page).
+ */
+export function cursorMove(key: string, at: number, n: number): number | null {
+  if (n === 0) return null;
+  if (key === "ArrowRight") return Math.min(n - 1, at + 1);
+  if (key === "ArrowLeft") return Math.max(0, at - 1);
+  if (key === "Home") return 0;
+  if (key === "End") return n - 1;
+  return null;
+}
+
 function Token({
   id,
   token,
   mode,
   scale,
+  active,
 }: {
   id: string;
   token: TokenView;
   mode: ColourMode;
   scale: DivergingScale | null;
+  active: boolean;
 }) {
   const v = scale ? tokenValue(token, mode) : null;
   const background = v === null || !scale ? undefined : colourAt(scale.position(v));
+  const cls = `tok${isSpecial(token.text) ? " tok-special" : ""}${active ? " tok-active" : ""}`;
   return (
-    <span data-tok={id} className={isSpecial(token.text) ? "tok tok-special" : "tok"} style={{ background }}>
+    <span
+      data-tok={id}
+      tabIndex={-1}
+      id={`tok-${id}`}
+      role="option"
+      aria-selected={active}
+      className={cls}
+      style={{ background }}
+    >
       {token.text}
     </span>
   );

@@ -53,12 +53,14 @@ export interface LabBackend {
 let backendPromise: Promise<LabBackend> | null = null;
 
 /**
- * The worker client; or, only under `npm run dev` with `?fake` in the URL, synthetic numbers for UI work.
- * The condition starts with import.meta.env.DEV so production builds drop the fake (and its chunk) entirely.
+ * The worker client; or, only under `npm run dev` (or a build made with VITE_LAB_FAKE=1, to profile the UI
+ * as users get it) with `?fake` in the URL, synthetic numbers for UI work. The condition starts with the
+ * build-time flags so normal production builds drop the fake (and its chunk) entirely.
  */
 function backend(): Promise<LabBackend> {
   backendPromise ??=
-    import.meta.env.DEV && new URLSearchParams(location.search).has("fake")
+    (import.meta.env.DEV || import.meta.env.VITE_LAB_FAKE === "1") &&
+    new URLSearchParams(location.search).has("fake")
       ? import("./dev_fake").then((m) => m.createFakeBackend())
       : Promise.resolve(labClient);
   return backendPromise;
