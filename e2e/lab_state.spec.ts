@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { linkOf } from "./links";
+import { waitForCheckpoints } from "./saved";
 
 /**
  * State, sharing and persistence in the built app on SwiftShader (issue 6, items 6–7): a tampered link opens
@@ -83,8 +84,8 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
       .toBeGreaterThanOrEqual(n);
   }
   // The autosaver takes a run's first checkpoint at its first 5 s tick after the run stepped.
-  await page.waitForTimeout(8_000);
   const before = await steps(page);
+  await waitForCheckpoints(page, Object.fromEntries(RUNS.map((id, i) => [id, before[i]])));
 
   // Share: the clipboard holds the page's link, which names this experiment.
   await page.getByTestId("share").click();

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
+import { waitForCheckpoints } from "./saved";
 
 /**
  * The Pipeline view in the built app (SwiftShader), arithmetic task, nano scale, a few steps per stage:
@@ -118,7 +119,7 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await testInfo.attach("pipeline-rl", { body: rl, contentType: "image/png" });
 
   // A reload brings the Pipeline back: its stages, the hand-off, and runs that still optimise its reward model.
-  await page.waitForTimeout(2_000); // the autosaver's and the Pipeline saver's writes
+  await waitForCheckpoints(page, Object.fromEntries(RUNS.map((id) => [id, 1])));
   await page.reload();
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   await expect(page.getByTestId("model")).toContainText("pipeline: nano");
