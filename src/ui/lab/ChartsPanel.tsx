@@ -50,7 +50,7 @@ export function useVisibleRuns(): VisibleRun[] {
 
 /** The lines of one metric for every visible run. */
 export function linesOf(
-  visible: { run: RunState; colour: string }[],
+  visible: readonly { run: RunState; colour: string }[],
   metric: string,
   extra?: Partial<ChartLine>,
 ): ChartLine[] {

@@ -6,12 +6,12 @@
 import { useMemo } from "react";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
-import { linesOf, markersOf, useVisibleRuns } from "./ChartsPanel";
+import { linesOf, markersOf, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
 import { metricDoc } from "./glossary";
 import { Hint } from "./Hint";
 import { MetricCard } from "./MetricCard";
-import { MetricChart } from "./MetricChart";
-import { MORE_METRICS } from "./metric_info";
+import { type ChartLine, MetricChart } from "./MetricChart";
+import { type MetricInfo, MORE_METRICS } from "./metric_info";
 import { sig } from "./numbers";
 
 /** Points scanned per run for metric names (algorithms report the same names every step). */
@@ -24,6 +24,18 @@ function reportedKeys(histories: readonly (readonly MetricPoint[])[]): Set<strin
   return keys;
 }
 
+/**
+ * The lines of one diagnostics chart: each run that reports the metric, and, for a metric with a companion
+ * (Safe RLHF's cost and its limit d), the companion dashed in the same run's colour.
+ */
+export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[]): ChartLine[] {
+  const reporting = visible.filter((v) => v.run.history.some((p) => info.key in p.metrics));
+  const lines = linesOf(reporting, info.key);
+  if (!info.companion) return lines;
+  const { key, name } = info.companion;
+  return [...lines, ...linesOf(reporting, key, { dashed: true, name })];
+}
+
 export function MoreMetrics() {
   const visible = useVisibleRuns();
   const keys = useMemo(() => reportedKeys(visible.map((v) => v.run.history)), [visible]);
@@ -33,10 +45,7 @@ export function MoreMetrics() {
     () =>
       MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => ({
         info: m,
-        lines: linesOf(
-          visible.filter((v) => v.run.history.some((p) => m.key in p.metrics)),
-          m.key,
-        ),
+        lines: moreChartLines(m, visible),
       })),
     [visible, keys],
   );

@@ -7,6 +7,8 @@ export interface MetricInfo {
   title: string;
   unit?: string;
   doc: string;
+  /** A second metric drawn dashed on the same chart, per run, with its name (e.g. the limit d under a cost). */
+  companion?: { key: string; name: string };
 }
 
 export const REWARD: MetricInfo = {
@@ -42,6 +44,18 @@ export const KL_UNIT = "nats";
 
 /** Algorithm-specific diagnostics, in display order. */
 export const MORE_METRICS: readonly MetricInfo[] = [
+  {
+    key: "safe/cost",
+    title: "Cost vs limit d",
+    unit: "tokens",
+    doc: "Safe RLHF: the step's mean cost E[c] (solid) against the limit d (dashed): λ rises while E[c] > d, falls while below.",
+    companion: { key: "safe/cost_limit", name: "d" },
+  },
+  {
+    key: "safe/lambda",
+    title: "Lagrange multiplier λ",
+    doc: "Safe RLHF: the price of one unit of cost, λ ← max(0, λ + η(E[c] − d)) after each step; the policy maximises R − λ·c.",
+  },
   {
     key: "clip_ratio/region_mean",
     title: "Clip ratio (region)",

@@ -1,0 +1,65 @@
+/**
+ * Safe RLHF in the lab: the run charts its mean cost E[c] against the limit d and its Lagrange multiplier λ
+ * ("more metrics"), and the plotted λ follows the update rule λ ← max(0, λ + η(E[c] − d)) from the plotted
+ * costs. nano model, arithmetic, tiny batches; d = 1 token so the constraint binds from the first step.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { linkOf } from "./links";
+
+const D = 1;
+const ETA = 0.5;
+const STEPS = 3;
+
+/** The plotted raw values of `metric` on the diagnostics chart `chart` for the run. */
+async function plotted(page: Page, chart: string, metric: string): Promise<number[]> {
+  const row = page.locator(
+    `[data-testid="chart-data-${chart}"] tr[data-run="safe"][data-metric="${metric}"]`,
+  );
+  if ((await row.count()) === 0) return [];
+  return JSON.parse((await row.getAttribute("data-raw")) ?? "[]");
+}
+
+test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", async ({ page }) => {
+  test.setTimeout(300_000);
+  const spec = {
+    task: "arithmetic",
+    model: "nano",
+    seed: 0,
+    runs: [
+      {
+        id: "safe",
+        algo: "safe_rlhf",
+        label: "Safe RLHF",
+        config: {
+          batchPrompts: 2,
+          numGenerations: 2,
+          maxNewTokens: 4,
+          lr: 3e-3,
+          costLimit: D,
+          lambdaLr: ETA,
+        },
+      },
+    ],
+  };
+  await page.goto(`/${linkOf(spec)}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  for (let s = 1; s <= STEPS; s++) {
+    await page.getByTestId("step-once").click();
+    await expect(page.getByTestId("step-safe")).toHaveText(String(s), { timeout: 180_000 });
+  }
+  await page.getByTestId("more-metrics").scrollIntoViewIfNeeded();
+  await expect(page.getByTestId("chart-safe-cost")).toContainText("Cost vs limit d");
+  await expect(page.getByTestId("chart-safe-lambda")).toContainText("Lagrange multiplier λ");
+  await expect.poll(async () => (await plotted(page, "safe-lambda", "safe/lambda")).length).toBe(STEPS);
+  await expect.poll(async () => (await plotted(page, "safe-cost", "safe/cost")).length).toBe(STEPS);
+  const cost = await plotted(page, "safe-cost", "safe/cost");
+  const limit = await plotted(page, "safe-cost", "safe/cost_limit");
+  const lambda = await plotted(page, "safe-lambda", "safe/lambda");
+  expect(limit).toEqual(Array(STEPS).fill(D));
+  // Completions are 1–4 tokens (EOS counts), so the mean cost is in [1, 4] and λ starts at λ₀ = 0.
+  for (const c of cost) expect(c >= 1 && c <= 4, `cost ${c}`).toBe(true);
+  expect(lambda[0]).toBe(0);
+  for (let t = 1; t < STEPS; t++)
+    expect(lambda[t]).toBeCloseTo(Math.max(0, lambda[t - 1] + ETA * (cost[t - 1] - D)), 6);
+  await page.getByTestId("more-metrics").screenshot({ path: test.info().outputPath("safe-rlhf.png") });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import type { MetricPoint } from "../../lab/protocol";
+import type { RunState } from "../lab_store";
+import { moreChartLines } from "./MoreMetrics";
+import { MORE_METRICS } from "./metric_info";
+
+const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
+  step,
+  samples: step,
+  tokens: step,
+  metrics,
+});
+
+const run = (id: string, history: MetricPoint[]) => ({
+  run: {
+    spec: { id, label: id, algo: "x", config: {} },
+    status: "paused",
+    step: history.length,
+    history,
+    markers: [],
+    samples: [],
+    error: null,
+  } as unknown as RunState,
+  colour: `colour-${id}`,
+});
+
+describe("the diagnostics charts", () => {
+  const info = (key: string) => {
+    const m = MORE_METRICS.find((x) => x.key === key);
+    if (!m) throw new Error(`no chart for ${key}`);
+    return m;
+  };
+
+  it("chart Safe RLHF's cost against its limit d (dashed, same colour) and λ", () => {
+    const safe = run("safe", [point(1, { "safe/cost": 58, "safe/cost_limit": 48, "safe/lambda": 0 })]);
+    const ppo = run("ppo", [point(1, { "objective/kl": 0.1 })]);
+    const cost = moreChartLines(info("safe/cost"), [safe, ppo]);
+    expect(cost.map((l) => [l.runId, l.metric, l.dashed ?? false, l.name ?? "", l.colour])).toEqual([
+      ["safe", "safe/cost", false, "", "colour-safe"],
+      ["safe", "safe/cost_limit", true, "d", "colour-safe"],
+    ]);
+    const lambda = moreChartLines(info("safe/lambda"), [safe, ppo]);
+    expect(lambda.map((l) => [l.runId, l.metric])).toEqual([["safe", "safe/lambda"]]);
+  });
+
+  it("draw one line per reporting run for a metric without a companion", () => {
+    const a = run("a", [point(1, { grad_norm: 1 })]);
+    const b = run("b", [point(1, { grad_norm: 2 })]);
+    const c = run("c", [point(1, { entropy: 2 })]);
+    expect(moreChartLines(info("grad_norm"), [a, b, c]).map((l) => l.runId)).toEqual(["a", "b"]);
+  });
+});
