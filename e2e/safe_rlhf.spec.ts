@@ -4,6 +4,7 @@
  * costs. nano model, arithmetic, tiny batches; d = 1 token so the constraint binds from the first step.
  */
 import { expect, type Page, test } from "@playwright/test";
+import type { ExperimentSpec } from "../src/lab/protocol";
 import { linkOf } from "./links";
 
 const D = 1;
@@ -21,7 +22,7 @@ async function plotted(page: Page, chart: string, metric: string): Promise<numbe
 
 test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", async ({ page }) => {
   test.setTimeout(300_000);
-  const spec = {
+  const spec: ExperimentSpec = {
     task: "arithmetic",
     model: "nano",
     seed: 0,
