@@ -28,6 +28,17 @@ test("a run's win rate over the start model shows a share with its confidence in
   // The text shows the same numbers, as percentages.
   await expect(result).toContainText(`${(100 * w).toFixed(0)} %`);
   await expect(result).toContainText(`${n} prompts · step 1`);
+  expect(await result.getAttribute("data-vs")).toBe("start");
+
+  // Against another run: PPO (also at step 1) is the opponent, named with its step.
+  await page.getByTestId("winrate-vs-grpo-1").selectOption("ppo-1");
+  await expect(page.getByTestId("winrate-button-grpo-1")).toHaveText("Win rate vs PPO");
+  await page.getByTestId("winrate-button-grpo-1").click();
+  await expect(result).toHaveAttribute("data-vs", "ppo-1", { timeout: 180_000 });
+  const [w2, lo2, hi2] = [await num("data-win-rate"), await num("data-ci-low"), await num("data-ci-high")];
+  expect(lo2 <= w2 && w2 <= hi2 && w2 >= 0 && w2 <= 1, `${w2} [${lo2}, ${hi2}]`).toBe(true);
+  await expect(result).toContainText(`${(100 * w2).toFixed(0)} %`);
+  await expect(result).toContainText("64 prompts · step 1 vs PPO at step 1");
 });
 
 test("a run's policy exports as ONNX from its menu", async ({ page }) => {

@@ -23,7 +23,7 @@
  *   setConfig(id, patch)     applies at the run's next step (the worker records a marker); before the run's
  *                            first step it rebuilds the run, so any setting may change. Rejects with the
  *                            field's message on an invalid value; the store changes only on success.
- *   winRate(id)              the run's win rate over the start model (held-out prompts, gold scorer, 95 % CI).
+ *   winRate(id, vs?)         the run's win rate over the start model or run `vs` (held-out prompts, gold, 95 % CI).
  *   exportCheckpoint(id)     the run's policy as safetensors bytes.
  *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
@@ -226,14 +226,14 @@ export class LabClient {
   }
 
   /**
-   * Measure a run's win rate over the start model on `prompts` held-out prompts (between its steps); the
-   * store's winRates follow ("measuring", then the result or the error).
+   * Measure a run's win rate over the start model (`vs` null) or another run on `prompts` held-out prompts
+   * (between steps); the store's winRates follow ("measuring", then the result or the error).
    */
-  async winRate(runId: string, prompts = WIN_RATE_PROMPTS): Promise<void> {
+  async winRate(runId: string, vs: string | null = null, prompts = WIN_RATE_PROMPTS): Promise<void> {
     const api = this.need();
     this.store.setWinRate(runId, { status: "measuring" });
     try {
-      this.store.setWinRate(runId, { status: "done", result: await api.winRate(runId, prompts) });
+      this.store.setWinRate(runId, { status: "done", result: await api.winRate(runId, prompts, vs) });
     } catch (e) {
       this.store.setWinRate(runId, { status: "error", message: message(e) });
     }

@@ -126,12 +126,18 @@ export interface RunUpdate {
   inspect?: InspectView;
 }
 
-/** A run's win rate over the start model (see LabWorkerApi.winRate): win_rate.ts's WinRate and context. */
+/**
+ * A run's win rate over the start model or another run (see LabWorkerApi.winRate): win_rate.ts's WinRate and
+ * context.
+ */
 export interface RunWinRate extends WinRate {
   runId: string;
   /** The run's step when it was measured. */
   step: number;
-  /** Mean gold score of the run's and the start model's completions. */
+  /** The opponent: null for the start model, else another run's id (at its step `vsStep`). */
+  vs: string | null;
+  vsStep: number;
+  /** Mean gold score of the run's and the opponent's completions. */
   goldRun: number;
   goldStart: number;
 }
@@ -185,7 +191,7 @@ export interface LabWorkerApi {
    * AlpacaFarm-style win rate of the run's current policy over the start model on the task's held-out prompts
    * (gold scorer, 95 % CI), between steps. Rejects when the run is unknown.
    */
-  winRate(runId: string, prompts: number): Promise<RunWinRate>;
+  winRate(runId: string, prompts: number, vs?: string | null): Promise<RunWinRate>;
   /** The run's current policy as an ONNX model (input_ids, attention_mask → logits [B, T, V]). */
   exportPolicyOnnx(runId: string): Promise<Uint8Array>;
   /** The run's current policy as a safetensors checkpoint. */

@@ -177,7 +177,7 @@ class LabWorker implements LabWorkerApi {
     return this.sched().setConfig(runId, patch);
   }
 
-  async winRate(runId: string, prompts: number): Promise<RunWinRate> {
+  async winRate(runId: string, prompts: number, vs: string | null = null): Promise<RunWinRate> {
     const runs = this.runs;
     const ctx = this.ctx;
     if (!runs || !ctx) throw new Error("the training worker is not initialised (init() first)");
@@ -185,7 +185,13 @@ class LabWorker implements LabWorkerApi {
     const seed = this.spec?.seed ?? 0;
     return this.sched().withRun(runId, async (run) => {
       const lab = run as LabRun;
-      const c = await compareWeights(ctx, task, tokenizer, lab.env.policy, runs.startWeights(), {
+      // Between steps (withRun is exclusive), so the opponent run's weights are not changing either.
+      const other = vs === null ? null : (this.sched().runOf(vs) as LabRun | null);
+      if (vs !== null && !other) throw new RangeError(`no run "${vs}" to compare with`);
+      if (vs === runId)
+        throw new RangeError("a run's win rate over itself is ½ by definition; pick another run");
+      const opponent = other ? other.env.policy : runs.startWeights();
+      const c = await compareWeights(ctx, task, tokenizer, lab.env.policy, opponent, {
         prompts,
         samples: 1,
         temperature: 1,
@@ -195,6 +201,8 @@ class LabWorker implements LabWorkerApi {
       return {
         runId,
         step: lab.run.stepsDone,
+        vs,
+        vsStep: other ? other.run.stepsDone : 0,
         winRate: c.winRate,
         ci95: c.ci95,
         n: c.n,

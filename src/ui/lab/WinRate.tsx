@@ -1,7 +1,10 @@
 /**
- * A run's win rate over the start model (AlpacaFarm style): on held-out prompts, the share of prompts where the
- * run's completion scores higher by the gold scorer than the start model's (ties ½), with its 95 % CI.
+ * A run's win rate over the start model or another run (AlpacaFarm style): on held-out prompts, the share of
+ * prompts where the run's completion scores higher by the gold scorer than the opponent's (ties ½), with its
+ * 95 % CI. The opponent is picked next to the button (the start model by default).
  */
+import { useState } from "react";
+import { useShallow } from "zustand/react/shallow";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 
@@ -10,7 +13,22 @@ const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean }) {
   const state = useLab((s) => s.winRates[runId]);
   const step = useLab((s) => s.runs[runId]?.step ?? 0);
+  // The other runs that have trained (a run at step 0 is the start model again).
+  const others = useLab(
+    useShallow((s) =>
+      s.spec.runs
+        .filter((r) => r.id !== runId && (s.runs[r.id]?.step ?? 0) > 0)
+        .map((r) => `${r.id}\u0000${r.label}`),
+    ),
+  );
+  const [vs, setVs] = useState<string>("");
+  const opponents = others.map((o) => o.split("\u0000") as [string, string]);
+  const vsId = opponents.some(([id]) => id === vs) ? vs : "";
+  const vsLabel = vsId ? (opponents.find(([id]) => id === vsId)?.[1] ?? vsId) : "start";
   const measuring = state?.status === "measuring";
+  const resultVs = state?.status === "done" ? state.result.vs : null;
+  const resultVsLabel =
+    resultVs === null ? "the start model" : (opponents.find(([id]) => id === resultVs)?.[1] ?? resultVs);
   return (
     <div className="win-rate" data-testid={`winrate-${runId}`} data-status={state?.status ?? "none"}>
       <button
@@ -20,13 +38,30 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
         title={
           step === 0
             ? "Train a step first: at step 0 the run is the start model"
-            : "Sample held-out prompts with this run and with the start model; the gold scorer judges each pair"
+            : `Sample held-out prompts with this run and with ${vsId ? vsLabel : "the start model"}; the gold scorer judges each pair`
         }
         data-testid={`winrate-button-${runId}`}
-        onClick={() => labActions.winRate(runId)}
+        onClick={() => labActions.winRate(runId, vsId || null)}
       >
-        {measuring ? "measuring win rate…" : "Win rate vs start"}
+        {measuring ? "measuring win rate…" : `Win rate vs ${vsLabel}`}
       </button>
+      {opponents.length > 0 && (
+        <select
+          className="win-rate-vs"
+          aria-label="Opponent of the win rate"
+          data-testid={`winrate-vs-${runId}`}
+          value={vsId}
+          disabled={measuring}
+          onChange={(e) => setVs(e.target.value)}
+        >
+          <option value="">vs start model</option>
+          {opponents.map(([id, label]) => (
+            <option key={id} value={id}>
+              vs {label}
+            </option>
+          ))}
+        </select>
+      )}
       {state?.status === "done" && (
         <span
           className="win-rate-result"
@@ -35,7 +70,8 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
           data-ci-low={state.result.ci95[0]}
           data-ci-high={state.result.ci95[1]}
           data-n={state.result.n}
-          title={`${state.result.wins} wins, ${state.result.ties} ties, ${state.result.losses} losses on ${state.result.n} held-out prompts at step ${state.result.step}; mean gold ${state.result.goldRun.toFixed(3)} vs ${state.result.goldStart.toFixed(3)}`}
+          data-vs={state.result.vs ?? "start"}
+          title={`${state.result.wins} wins, ${state.result.ties} ties, ${state.result.losses} losses against ${resultVsLabel}${state.result.vs ? ` (step ${state.result.vsStep})` : ""} on ${state.result.n} held-out prompts at step ${state.result.step}; mean gold ${state.result.goldRun.toFixed(3)} vs ${state.result.goldStart.toFixed(3)}`}
         >
           <strong>{pct(state.result.winRate)}</strong> [{pct(state.result.ci95[0])}–
           {pct(state.result.ci95[1])}]{" · "}
@@ -43,6 +79,7 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
           {state.result.ties === state.result.n && " (every prompt tied: no evidence either way)"}
           {" · "}
           {state.result.n} prompts · step {state.result.step}
+          {state.result.vs !== null && ` vs ${resultVsLabel} at step ${state.result.vsStep}`}
         </span>
       )}
       {state?.status === "error" && (

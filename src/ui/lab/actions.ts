@@ -35,7 +35,7 @@ export interface LabBackend {
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
-  winRate?(runId: string): Promise<void>;
+  winRate?(runId: string, vs?: string | null): Promise<void>;
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Check and load a user's ONNX reward model (absent: this backend cannot). */
   loadRewardModel?(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
@@ -138,10 +138,10 @@ export const labActions = {
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
     await (await backend()).setConfig(runId, patch);
   },
-  /** Measure a run's win rate over the start model (the store's winRates show it). */
-  winRate(runId: string): Promise<void> {
+  /** Measure a run's win rate over the start model, or over run `vs` (the store's winRates show it). */
+  winRate(runId: string, vs: string | null = null): Promise<void> {
     return backend()
-      .then((b) => (b.winRate ? b.winRate(runId) : Promise.reject(new Error("not available here"))))
+      .then((b) => (b.winRate ? b.winRate(runId, vs) : Promise.reject(new Error("not available here"))))
       .catch(report("Win rate"));
   },
   async exportCheckpoint(runId: string): Promise<Uint8Array> {
