@@ -113,6 +113,13 @@ export interface AlgorithmRun {
    * same algorithm on the same device), e.g. PPO's separate value model. Without it such state restarts.
    */
   copyExtraFrom?(source: AlgorithmRun): void;
+  /**
+   * Optional: scalar state the run carries from step to step besides weights and optimizer (Safe RLHF's λ), so
+   * that forks, checkpoints and a reload continue it instead of restarting it. Plain finite numbers by name.
+   */
+  runState?(): Record<string, number>;
+  /** Put back what {@link runState} returned (between steps). @throws RangeError on a missing or bad value. */
+  setRunState?(state: Record<string, number>): void;
   destroy(): void;
 }
 

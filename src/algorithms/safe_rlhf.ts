@@ -10,7 +10,7 @@ import { grpoAdvantages } from "./math/grpo";
 import type { TokenShape } from "./math/masked";
 import { lagrangeMultiplierUpdate, safeRlhfScores } from "./math/safe_rlhf";
 import type { Rollout } from "./rollout";
-import type { RunEnv, StepResult } from "./run";
+import type { AlgorithmRun, RunEnv, StepResult } from "./run";
 
 export const SAFE_RLHF_FIELDS: readonly Field[] = [
   ...GRPO_FIELDS,
@@ -72,6 +72,31 @@ export class SafeRlhfRun extends GrpoRun {
   constructor(env: RunEnv, config: Partial<SafeRlhfConfig> = {}) {
     super(env, config, SAFE_RLHF_FIELDS, "safe_rlhf");
     this.lambda = (this.config as SafeRlhfConfig).lambdaInit;
+  }
+
+  /** λ is run state: a fork, a checkpoint and a reload continue it (λ₀ only seeds it before the first step). */
+  runState(): Record<string, number> {
+    return { lambda: this.lambda };
+  }
+
+  setRunState(state: Record<string, number>): void {
+    const l = state.lambda;
+    if (typeof l !== "number" || !Number.isFinite(l) || l < 0)
+      throw new RangeError(`Safe RLHF state needs λ ≥ 0, got ${JSON.stringify(l)}`);
+    this.lambda = l;
+  }
+
+  copyExtraFrom(source: AlgorithmRun): void {
+    if (source instanceof SafeRlhfRun) this.lambda = source.lambda;
+  }
+
+  /** λ₀ seeds λ before the first step; afterwards λ follows its update rule, so a new λ₀ is refused. */
+  override setConfig(patch: Record<string, number | string | boolean>): void {
+    if (patch.lambdaInit !== undefined && patch.lambdaInit !== this.config.lambdaInit && this.stepsDone > 0)
+      throw new RangeError(
+        "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η or d instead)",
+      );
+    super.setConfig(patch);
   }
 
   protected override advantages(r: Rollout, _shape: TokenShape, c: GrpoConfig) {

@@ -33,6 +33,30 @@ export interface RunCheckpoint {
   step: number;
   params: Float32Array;
   optimizer: AdamWState | null;
+  /** The algorithm's own scalar state (AlgorithmRun.runState, e.g. Safe RLHF's λ), when it has any. */
+  state?: Record<string, number>;
+}
+
+/** Metadata key of a run's scalar state (JSON) in its exported safetensors. */
+export const RUN_STATE_KEY = "run_state";
+
+/**
+ * A run's scalar state from its checkpoint metadata (JSON of finite numbers by name).
+ * @throws RangeError when the text is not such an object.
+ */
+export function parseRunState(text: string): Record<string, number> {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new RangeError(`the checkpoint's ${RUN_STATE_KEY} is not JSON`);
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v))
+    throw new RangeError(`the checkpoint's ${RUN_STATE_KEY} is not an object`);
+  for (const [k, x] of Object.entries(v))
+    if (typeof x !== "number" || !Number.isFinite(x))
+      throw new RangeError(`the checkpoint's ${RUN_STATE_KEY}.${k} is not a finite number`);
+  return v as Record<string, number>;
 }
 
 /** One algorithm run with its environment (policy weights) and the tokenizer for sample views. */
@@ -89,13 +113,14 @@ export class LabRun implements SchedRun {
       this.env.policy.download(),
       this.run.optimizer ? this.run.optimizer.exportState() : Promise.resolve(null),
     ]);
-    return { step, params, optimizer };
+    return { step, params, optimizer, state: this.run.runState?.() };
   }
 
   /** Load a checkpoint into this (fresh) run. */
   load(ck: RunCheckpoint): void {
     this.env.policy.upload(ck.params);
     if (ck.optimizer && this.run.optimizer) this.run.optimizer.importState(ck.optimizer);
+    if (ck.state) this.run.setRunState?.(ck.state);
     this.run.resumeAt(ck.step);
   }
 
@@ -114,6 +139,7 @@ export class LabRun implements SchedRun {
         seed: String(seed),
         start: this.res.start.source,
         settings: JSON.stringify(this.run.config),
+        ...(this.run.runState && { [RUN_STATE_KEY]: JSON.stringify(this.run.runState()) }),
       },
     });
   }
@@ -203,7 +229,8 @@ export class LabRuns implements RunFactory {
   }
 
   /**
-   * Load a saved policy (safetensors) into a run and continue it after `step`; the AdamW moments restart.
+   * Load a saved policy (safetensors) into a run and continue it after `step`; the AdamW moments restart; the
+   * algorithm's scalar state (Safe RLHF's λ) comes back from the metadata when the file has it.
    * A CPU checkpoint is taken at once, so a lost device later resumes from here, not from the start model.
    * @throws SafetensorsError / RangeError when the file does not fit the start model.
    */
@@ -217,6 +244,8 @@ export class LabRuns implements RunFactory {
       );
     r.env.policy.upload(ck.params);
     r.run.optimizer?.reset();
+    const state = ck.info[RUN_STATE_KEY];
+    if (state && r.run.setRunState) r.run.setRunState(parseRunState(state));
     r.run.resumeAt(step);
     this.checkpoints.set(runId, await r.checkpoint());
   }

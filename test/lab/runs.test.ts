@@ -7,9 +7,9 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
-import type { ExperimentSpec, RunUpdate } from "../../src/lab/protocol";
+import type { ExperimentSpec, RunSpec, RunUpdate } from "../../src/lab/protocol";
 import { LabLoadError, loadResources } from "../../src/lab/resources";
-import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "../../src/lab/runs";
+import { CHECKPOINT_EVERY, type LabRun, LabRuns, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
 import { Scheduler } from "../../src/lab/scheduler";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { testGpu } from "../helpers/gpu";
@@ -157,6 +157,48 @@ describe("lab runtime (GPU)", () => {
     expect(t.runs.checkpointStep("ppo-1")).toBe(10);
     t.s.dispose();
     t.runs.destroy();
+  });
+
+  it("Safe RLHF's λ travels with forks, CPU checkpoints and safetensors; λ₀ is refused after a step", async () => {
+    const safe: RunSpec = {
+      id: "safe",
+      algo: "safe_rlhf",
+      label: "Safe RLHF",
+      config: { batchPrompts: 2, numGenerations: 2, maxNewTokens: 4, lr: 3e-3, costLimit: 1, lambdaLr: 0.5 },
+    };
+    const t = await setup({ ...testExperiment(), runs: [safe] });
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    const src = t.s.runOf("safe") as LabRun;
+    const lambda = (r: LabRun) => r.run.runState?.().lambda ?? Number.NaN;
+    // Completions cost ≥ 1 token each (EOS counts) against d = 1, so λ has grown from λ₀ = 0.
+    expect(lambda(src)).toBeGreaterThan(0);
+    expect(() => src.setConfig({ lambdaInit: 5 })).toThrow(/λ₀ only sets λ before the first step/);
+
+    await t.s.forkRun("safe", { ...safe, id: "safe-2", label: "fork" });
+    const fork = t.s.runOf("safe-2") as LabRun;
+    expect(lambda(fork)).toBe(lambda(src));
+    const restored = await t.runs.restore({ ...safe, id: "safe-2", label: "fork" });
+    expect(lambda(restored.run as LabRun)).toBe(lambda(src));
+    restored.run.destroy();
+
+    const bytes = await src.safetensors(safe, 0);
+    expect(JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY])).toEqual({ lambda: lambda(src) });
+    const want = lambda(src);
+    await t.s.reset();
+    expect(lambda(t.s.runOf("safe") as LabRun)).toBe(0);
+    await t.s.resumeRun("safe", { step: 2, samples: 8, tokens: 32 }, (r) =>
+      t.runs.loadSaved("safe", r, bytes, 2),
+    );
+    expect(lambda(t.s.runOf("safe") as LabRun)).toBe(want);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it("a checkpoint's run state must be finite numbers by name", () => {
+    expect(parseRunState('{"lambda":0.25}')).toEqual({ lambda: 0.25 });
+    expect(() => parseRunState("{")).toThrow(/not JSON/);
+    expect(() => parseRunState("[1]")).toThrow(/not an object/);
+    expect(() => parseRunState('{"lambda":"x"}')).toThrow(/lambda is not a finite number/);
   });
 
   it("a missing shipped model falls back to a fresh tiny model with a notice; the manifest avoids 404s", async () => {

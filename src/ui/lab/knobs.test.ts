@@ -11,6 +11,7 @@ import {
   MODEL_KEYS,
   parseNumber,
   SHAPE_KEYS,
+  START_KEYS,
   toSlider,
 } from "./knobs";
 
@@ -27,9 +28,15 @@ describe("knobs", () => {
     expect(lockReason(valueModel, true)).toContain("which models the run trains");
   });
 
-  it("every shape and model key exists in some algorithm's table", () => {
+  it("every shape, model and start key exists in some algorithm's table", () => {
     const keys = new Set(ALGO_IDS.flatMap((id) => ALGORITHMS[id].fields.map((f) => f.key)));
-    for (const k of [...SHAPE_KEYS, ...MODEL_KEYS]) expect(keys.has(k), k).toBe(true);
+    for (const k of [...SHAPE_KEYS, ...MODEL_KEYS, ...START_KEYS]) expect(keys.has(k), k).toBe(true);
+  });
+
+  it("Safe RLHF's λ₀ locks once the run has stepped (λ follows its update rule)", () => {
+    const lambda0 = ALGORITHMS.safe_rlhf.fields.find((f) => f.key === "lambdaInit") as Field;
+    expect(lockReason(lambda0, false)).toBeNull();
+    expect(lockReason(lambda0, true)).toContain("starting value");
   });
 
   it("log sliders round-trip within 2 significant digits and reach the max", () => {

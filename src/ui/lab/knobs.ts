@@ -19,9 +19,14 @@ export const SHAPE_KEYS: ReadonlySet<string> = new Set([
 /** Fields that set which models a run holds (PPO's separate value model); setConfig rejects them mid-run too. */
 export const MODEL_KEYS: ReadonlySet<string> = new Set(["valueModel"]);
 
+/** Fields that only seed run state before the first step (Safe RLHF's λ₀); the run refuses them afterwards. */
+export const START_KEYS: ReadonlySet<string> = new Set(["lambdaInit"]);
+
 /** Why a field cannot change now, or null when it can. */
 export function lockReason(field: Field, started: boolean): string | null {
   if (!started) return null;
+  if (START_KEYS.has(field.key))
+    return `${field.label} only sets the starting value; once the run has stepped it follows its own update rule. Reset the experiment (or add a new run) to start from another value.`;
   const fixed = SHAPE_KEYS.has(field.key)
     ? "the batch shape"
     : MODEL_KEYS.has(field.key)
