@@ -125,7 +125,8 @@ export const useLab = create<LabState>()((set) => ({
   notice: null,
   model: null,
 
-  setSpec: (spec) => set({ spec, runs: Object.fromEntries(spec.runs.map((r) => [r.id, emptyRun(r)])) }),
+  setSpec: (spec) =>
+    set({ spec, runs: Object.fromEntries(spec.runs.map((r) => [r.id, emptyRun(r)])), winRates: {} }),
   setStopAt: (steps) =>
     set((s) => {
       const { steps: _old, ...rest } = s.spec;
@@ -170,6 +171,7 @@ export const useLab = create<LabState>()((set) => ({
   clearProgress: () =>
     set((s) => ({
       runs: Object.fromEntries(Object.values(s.runs).map((r) => [r.spec.id, emptyRun(r.spec)])),
+      winRates: {},
     })),
   upsertRun: (spec) =>
     set((s) => ({
@@ -185,7 +187,13 @@ export const useLab = create<LabState>()((set) => ({
     set((s) => {
       const runs = { ...s.runs };
       delete runs[id];
-      return { spec: { ...s.spec, runs: s.spec.runs.filter((r) => r.id !== id) }, runs };
+      // Its own win rate and every result measured against it go too (a new run may reuse the id).
+      const winRates = Object.fromEntries(
+        Object.entries(s.winRates).filter(
+          ([runId, w]) => runId !== id && !(w.status === "done" && w.result.vs === id),
+        ),
+      );
+      return { spec: { ...s.spec, runs: s.spec.runs.filter((r) => r.id !== id) }, runs, winRates };
     }),
   setRunConfig: (id, patch) =>
     set((s) => {

@@ -3,7 +3,7 @@
  * prompts where the run's completion scores higher by the gold scorer than the opponent's (ties ½), with its
  * 95 % CI. The opponent is picked next to the button (the start model by default).
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
@@ -23,6 +23,10 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
   );
   const [vs, setVs] = useState<string>("");
   const opponents = others.map((o) => o.split("\u0000") as [string, string]);
+  // An opponent that left (removed, reset) is forgotten: a new run reusing its id is not picked silently.
+  useEffect(() => {
+    if (vs && !others.some((o) => o.startsWith(`${vs}\u0000`))) setVs("");
+  }, [vs, others]);
   const vsId = opponents.some(([id]) => id === vs) ? vs : "";
   const vsLabel = vsId ? (opponents.find(([id]) => id === vsId)?.[1] ?? vsId) : "start";
   const measuring = state?.status === "measuring";
@@ -73,8 +77,11 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
           data-vs={state.result.vs ?? "start"}
           title={`${state.result.wins} wins, ${state.result.ties} ties, ${state.result.losses} losses against ${resultVsLabel}${state.result.vs ? ` (step ${state.result.vsStep})` : ""} on ${state.result.n} held-out prompts at step ${state.result.step}; mean gold ${state.result.goldRun.toFixed(3)} vs ${state.result.goldStart.toFixed(3)}`}
         >
-          <strong>{pct(state.result.winRate)}</strong> [{pct(state.result.ci95[0])}–
-          {pct(state.result.ci95[1])}]{" · "}
+          <strong>{pct(state.result.winRate)}</strong>{" "}
+          {state.result.ties === state.result.n
+            ? "[no CI: all tied]"
+            : `[${pct(state.result.ci95[0])}–${pct(state.result.ci95[1])}]`}
+          {" · "}
           {state.result.wins}–{state.result.ties}–{state.result.losses} won–tied–lost
           {state.result.ties === state.result.n && " (every prompt tied: no evidence either way)"}
           {" · "}
