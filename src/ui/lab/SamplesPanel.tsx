@@ -5,7 +5,7 @@
  * (Home/End) move a highlighted token through it and show the same card (a roving cursor, not a tab stop per
  * token); Escape hides the card.
  */
-import { type KeyboardEvent, memo, useMemo, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { SampleView, TokenView } from "../../lab/protocol";
 import { type ColourMode, useLab } from "../lab_store";
 import { useVisibleRuns } from "./ChartsPanel";
@@ -16,9 +16,18 @@ import { COLOUR_MODES, colourAt, type DivergingScale, scaleFor, tokenValue } fro
 /** Samples shown per run before "show all". */
 const FIRST = 4;
 
+/** The token whose card is shown: its `data-tok` id ("run.sample.token") and where it is on screen. */
 interface Hovered {
-  token: TokenView;
+  id: string;
   rect: DOMRect;
+}
+
+/** Where token `id` is now, or null when it is gone or outside the window. */
+function anchorOf(id: string): Hovered | null {
+  const el = document.querySelector<HTMLElement>(`[data-tok="${id}"]`);
+  if (!el) return null;
+  const rect = el.getBoundingClientRect();
+  return rect.bottom < 0 || rect.top > window.innerHeight ? null : { id, rect };
 }
 
 export function SamplesPanel() {
@@ -45,11 +54,37 @@ export function SamplesPanel() {
     return withSamples[runIdx]?.run.samples[sampleIdx]?.completion[tokIdx];
   };
   const show = (el: HTMLElement) => {
-    const token = tokenAt(el.dataset.tok);
-    if (!token) return;
-    setCursor(el.dataset.tok ?? null);
-    setHovered({ token, rect: el.getBoundingClientRect() });
+    const id = el.dataset.tok;
+    if (!id || !tokenAt(id)) return;
+    setCursor(id);
+    setHovered({ id, rect: el.getBoundingClientRect() });
   };
+  // The card always shows the current token at that place: new samples (a step) re-read it and re-anchor the
+  // card on the token now there (hidden when there is none); on scroll the card follows its token (hidden once
+  // the token leaves the window).
+  const lists = withSamples.map((v) => v.run.samples);
+  const shownLists = useRef(lists);
+  useLayoutEffect(() => {
+    const changed =
+      lists.length !== shownLists.current.length || lists.some((l, i) => l !== shownLists.current[i]);
+    shownLists.current = lists;
+    if (changed && hovered) setHovered(anchorOf(hovered.id));
+  });
+  const hoveredId = hovered?.id;
+  useEffect(() => {
+    if (!hoveredId) return;
+    let frame = 0;
+    const follow = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setHovered(anchorOf(hoveredId)));
+    };
+    window.addEventListener("scroll", follow, { passive: true, capture: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("scroll", follow, { capture: true });
+    };
+  }, [hoveredId]);
+  const hoveredToken = hovered ? tokenAt(hovered.id) : undefined;
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const sample = (e.target as HTMLElement).closest<HTMLElement>("[data-sample]");
     if (!sample) return;
@@ -59,11 +94,11 @@ export function SamplesPanel() {
       return;
     }
     const tokens = [...sample.querySelectorAll<HTMLElement>("[data-tok]")];
-    const at = Math.max(
-      0,
+    const next = cursorMove(
+      e.key,
       tokens.findIndex((t) => t.dataset.tok === cursor),
+      tokens.length,
     );
-    const next = cursorMove(e.key, at, tokens.length);
     if (next === null) return;
     e.preventDefault();
     show(tokens[next]);
@@ -90,6 +125,11 @@ export function SamplesPanel() {
         </label>
         {scale && <ScaleLegend mode={mode} scale={scale} />}
       </div>
+      {withSamples.length > 0 && (
+        <p className="muted samples-hint">
+          Hover a token for its numbers — or Tab to a sample and move through its tokens with ← →.
+        </p>
+      )}
       {withSamples.length === 0 ? (
         <p className="muted">The latest completions of each run appear here after its first step.</p>
       ) : (
@@ -99,9 +139,9 @@ export function SamplesPanel() {
           onMouseLeave={() => setHovered(null)}
           onMouseOver={(e) => {
             const el = (e.target as HTMLElement).closest<HTMLElement>("[data-tok]");
-            if (!el) return setHovered(null);
-            const token = tokenAt(el.dataset.tok);
-            if (token) setHovered({ token, rect: el.getBoundingClientRect() });
+            const id = el?.dataset.tok;
+            if (!el || !id || !tokenAt(id)) return setHovered(null);
+            setHovered({ id, rect: el.getBoundingClientRect() });
           }}
           onFocus={(e) => {
             const target = e.target as HTMLElement;
@@ -132,7 +172,9 @@ export function SamplesPanel() {
           ))}
         </div>
       )}
-      <Popover anchor={hovered?.rect ?? null}>{hovered && <TokenCard token={hovered.token} />}</Popover>
+      <Popover anchor={hoveredToken && hovered ? hovered.rect : null}>
+        {hoveredToken && <TokenCard token={hoveredToken} />}
+      </Popover>
     </section>
   );
 }
@@ -213,11 +255,13 @@ function isSpecial(text: string): boolean {
 }
 
 /**
- * Where a key moves the token cursor in a sample of `n` tokens from index `at`: ←/→ by one (clamped), Home/End
- * to the ends; null for any other key (the key is left to the page).
+ * Where a key moves the token cursor in a sample of `n` tokens from index `at` (−1: no cursor in this sample
+ * yet, e.g. after Escape): ←/→ by one (clamped; from −1 to the first token), Home/End to the ends; null for any
+ * other key (the key is left to the page).
  */
 export function cursorMove(key: string, at: number, n: number): number | null {
   if (n === 0) return null;
+  if (at < 0 && (key === "ArrowRight" || key === "ArrowLeft")) return 0;
   if (key === "ArrowRight") return Math.min(n - 1, at + 1);
   if (key === "ArrowLeft") return Math.max(0, at - 1);
   if (key === "Home") return 0;

@@ -8,6 +8,11 @@ describe("the samples' keyboard token cursor", () => {
     expect(cursorMove("ArrowLeft", 3, 5)).toBe(2);
     expect(cursorMove("ArrowLeft", 0, 5)).toBe(0);
   });
+  it("starts at the first token when the sample has no cursor yet (after Escape)", () => {
+    expect(cursorMove("ArrowRight", -1, 5)).toBe(0);
+    expect(cursorMove("ArrowLeft", -1, 5)).toBe(0);
+    expect(cursorMove("End", -1, 5)).toBe(4);
+  });
   it("jumps to the ends with Home/End", () => {
     expect(cursorMove("Home", 3, 5)).toBe(0);
     expect(cursorMove("End", 1, 5)).toBe(4);
