@@ -7,17 +7,22 @@ import type { DrawnSeries } from "./MetricChart";
 import { sig } from "./numbers";
 import { nearest } from "./series";
 
-/** The hover card: per line, the nearest point's smoothed (and raw) value, in run order. */
+/**
+ * The hover card: per line, the nearest point's value as drawn — smoothed with the raw value beside it, or raw
+ * alone where the chart draws raw values (small charts, no smoothing) — in run order.
+ */
 export function ChartTip({
   x,
   series,
   xLabel,
   unit,
+  drawn,
 }: {
   x: number;
   series: DrawnSeries[];
   xLabel: string;
   unit?: string;
+  drawn: "smooth" | "raw";
 }) {
   return (
     <div className="chart-tip">
@@ -40,10 +45,12 @@ export function ChartTip({
                   {s.line.name ? ` ${s.line.name}` : ""}
                 </td>
                 <td className="num">
-                  {sig(p.smooth, 3)}
+                  {sig(drawn === "raw" ? p.raw : p.smooth, 3)}
                   {unit ? ` ${unit}` : ""}
                 </td>
-                <td className="num muted">{p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}</td>
+                <td className="num muted">
+                  {drawn === "smooth" && p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}
+                </td>
                 <td className="num muted">step {p.step}</td>
               </tr>
             );

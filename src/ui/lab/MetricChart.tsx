@@ -275,15 +275,21 @@ const ChartBody = memo(function ChartBody({
         : { value: xAxisLabel(xAxis, kl, true), position: "insideBottom" as const, offset: -6, ...TICK },
     [compact, xAxis, kl],
   );
+  const empty = rows.length === 0;
+  const showRaw = smoothing > 0 && !compact;
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
       active && label !== undefined ? (
-        <ChartTip x={Number(label)} series={series} xLabel={xAxisLabel(xAxis, kl)} unit={unit} />
+        <ChartTip
+          x={Number(label)}
+          series={series}
+          xLabel={xAxisLabel(xAxis, kl)}
+          unit={unit}
+          drawn={showRaw ? "smooth" : "raw"}
+        />
       ) : null,
-    [series, xAxis, kl, unit],
+    [series, xAxis, kl, unit, showRaw],
   );
-  const empty = rows.length === 0;
-  const showRaw = smoothing > 0 && !compact;
   return (
     <figure
       className={`chart${compact ? " chart-compact" : ""}`}
