@@ -36,6 +36,8 @@ export function ConfirmCard({
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
   useLayoutEffect(() => {
     if (!anchor.current || !card.current) return;
+    // A control changed while off screen (keyboard, script) is brought into view with its card.
+    anchor.current.scrollIntoView({ block: "nearest" });
     const r = card.current.getBoundingClientRect();
     setPos(place(anchor.current.getBoundingClientRect(), r.width, r.height));
     card.current.querySelector<HTMLButtonElement>("button")?.focus();

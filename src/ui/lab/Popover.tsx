@@ -5,12 +5,21 @@
 import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 
-/** Place a card of the given size below the anchor (above when there is no room), inside the viewport. */
-export function place(anchor: DOMRect, w: number, h: number): { left: number; top: number } {
+/**
+ * Place a card of the given size below the anchor (above when there is no room), always inside the viewport
+ * (even when the anchor is scrolled out of it). Viewport size defaults to the window's.
+ */
+export function place(
+  anchor: Pick<DOMRect, "left" | "top" | "bottom">,
+  w: number,
+  h: number,
+  view = { width: window.innerWidth, height: window.innerHeight },
+): { left: number; top: number } {
   const margin = 8;
-  const left = Math.min(Math.max(margin, anchor.left), window.innerWidth - w - margin);
+  const left = Math.max(margin, Math.min(anchor.left, view.width - w - margin));
   const below = anchor.bottom + 6;
-  const top = below + h + margin > window.innerHeight ? Math.max(margin, anchor.top - h - 6) : below;
+  const wanted = below + h + margin > view.height ? anchor.top - h - 6 : below;
+  const top = Math.max(margin, Math.min(wanted, view.height - h - margin));
   return { left, top };
 }
 

@@ -54,7 +54,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "safe/lambda",
     title: "Lagrange multiplier λ",
-    doc: "Safe RLHF: the price of one unit of cost, λ ← max(0, λ + η(E[c] − d)) after each step; the policy maximises R − λ·c.",
+    doc: "Safe RLHF: the price of one unit of cost that step t's update used (the policy maximises R − λ·c); after the step λ ← max(0, λ + η(E[c] − d)).",
   },
   {
     key: "clip_ratio/region_mean",
