@@ -116,7 +116,11 @@ export const KL_ESTIMATORS: Lesson = {
     // default 1e-4 the arithmetic model's KL passes 0.5 nats by step 3 and only 0–2 of 40 k1 batches were < 0.
     runs: [
       run("ppo-1", "ppo", "PPO (k1 penalty), lr 1e-5", { batchPrompts: 16, lr: 1e-5 }),
-      run("grpo-1", "grpo", "GRPO (k3 in the loss), lr 1e-5", { batchPrompts: 4, numGenerations: 8, lr: 1e-5 }),
+      run("grpo-1", "grpo", "GRPO (k3 in the loss), lr 1e-5", {
+        batchPrompts: 4,
+        numGenerations: 8,
+        lr: 1e-5,
+      }),
     ],
     steps: 16,
     preset: "kl-estimators",
