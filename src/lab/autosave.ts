@@ -146,6 +146,9 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
         tokens: last.tokens,
       });
       w.ckStep = last.step;
+      // The history saved before the export may end before the checkpoint (the run's step landed meanwhile):
+      // save it again, so a reload right now finds curves up to the checkpoint's step.
+      await saveRun(now);
     }
   };
 

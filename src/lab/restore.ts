@@ -61,8 +61,10 @@ export function planRestore(
   const curvesOnly: string[] = [];
   for (const run of spec.runs) {
     const s = saved.get(run.id);
-    if (!s || s.spec.algo !== run.algo || !sameConfig(s.spec, run) || s.history.length === 0) continue;
+    if (!s || s.spec.algo !== run.algo || !sameConfig(s.spec, run)) continue;
     const ck = s.checkpoint;
+    // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
+    if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
     if (canResume && ck && ck.step > 0) {
       plan.runs.push({
         spec: run,

@@ -188,6 +188,33 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("saves the curves again after a checkpoint whose step landed during the export", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec(defaultExperiment());
+    lab.setPlaying(false);
+    // The run's step-1 point arrives while its checkpoint is being exported (after the pre-export flush).
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        if (id === "ppo-1") lab.applyUpdates([update("dpo-1", 1, 1, { status: "paused" })]);
+        return new Uint8Array([1]);
+      },
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await saver.checkpoint();
+    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(saved?.checkpoint?.step).toBe(1);
+    expect(saved?.history.map((p) => p.step)).toEqual([1]);
+    const dpo = (await db.load())?.runs.find((r) => r.spec.id === "dpo-1");
+    expect(dpo?.history.map((p) => p.step)).toEqual([1]);
+    saver.stop();
+    db.close();
+  });
+
   it("forgets saved runs that are not in the opened experiment on the first save", async () => {
     const db = await freshDb();
     await db.saveRun({
@@ -257,6 +284,15 @@ describe("restore plan", () => {
       { runId: "ppo-1", bytes: new Uint8Array(4), at: { step: 15, samples: 120, tokens: 1500 } },
     ]);
     expect(plan.notice).toMatch(/DPO had no saved checkpoint yet .* it starts over/);
+  });
+
+  it("resumes a run whose checkpoint is saved but whose curves are not yet (a reload right after a step)", () => {
+    const ck = { runId: "dpo-1", bytes: new Uint8Array(2), step: 1, samples: 2, tokens: 8, savedAt: 0 };
+    const early = { ...session, runs: [{ ...session.runs[1], step: 1, history: [], checkpoint: ck }] };
+    const plan = planRestore(spec, early, true);
+    expect(plan.runs.map((r) => [r.spec.id, r.step, r.history.length])).toEqual([["dpo-1", 1, 0]]);
+    expect(plan.checkpoints.map((c) => c.at.step)).toEqual([1]);
+    expect(plan.notice).toBeNull();
   });
 
   it("keeps only the curves when the worker cannot load checkpoints, and nothing for another experiment", () => {
