@@ -13,26 +13,22 @@ const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean }) {
   const state = useLab((s) => s.winRates[runId]);
   const step = useLab((s) => s.runs[runId]?.step ?? 0);
-  // The other runs that have trained (a run at step 0 is the start model again).
-  const others = useLab(
-    useShallow((s) =>
-      s.spec.runs
-        .filter((r) => r.id !== runId && (s.runs[r.id]?.step ?? 0) > 0)
-        .map((r) => `${r.id}\u0000${r.label}`),
-    ),
+  // The other runs that have trained (a run at step 0 is the start model again); their specs keep their identity.
+  const opponents = useLab(
+    useShallow((s) => s.spec.runs.filter((r) => r.id !== runId && (s.runs[r.id]?.step ?? 0) > 0)),
   );
   const [vs, setVs] = useState<string>("");
-  const opponents = others.map((o) => o.split("\u0000") as [string, string]);
+  const picked = opponents.find((r) => r.id === vs);
   // An opponent that left (removed, reset) is forgotten: a new run reusing its id is not picked silently.
   useEffect(() => {
-    if (vs && !others.some((o) => o.startsWith(`${vs}\u0000`))) setVs("");
-  }, [vs, others]);
-  const vsId = opponents.some(([id]) => id === vs) ? vs : "";
-  const vsLabel = vsId ? (opponents.find(([id]) => id === vsId)?.[1] ?? vsId) : "start";
+    if (vs && !picked) setVs("");
+  }, [vs, picked]);
+  const vsId = picked ? vs : "";
+  const vsLabel = picked?.label ?? "start";
   const measuring = state?.status === "measuring";
   const resultVs = state?.status === "done" ? state.result.vs : null;
   const resultVsLabel =
-    resultVs === null ? "the start model" : (opponents.find(([id]) => id === resultVs)?.[1] ?? resultVs);
+    resultVs === null ? "the start model" : (opponents.find((r) => r.id === resultVs)?.label ?? resultVs);
   return (
     <div className="win-rate" data-testid={`winrate-${runId}`} data-status={state?.status ?? "none"}>
       <button
@@ -59,9 +55,9 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
           onChange={(e) => setVs(e.target.value)}
         >
           <option value="">vs start model</option>
-          {opponents.map(([id, label]) => (
-            <option key={id} value={id}>
-              vs {label}
+          {opponents.map((r) => (
+            <option key={r.id} value={r.id}>
+              vs {r.label}
             </option>
           ))}
         </select>
