@@ -162,8 +162,26 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   const hoverCard = await page.getByTestId("token-card").textContent();
   await page.mouse.move(0, 0);
   await expect(page.getByTestId("token-card")).toHaveCount(0);
-  // The keyboard reaches the same card: one tab stop per sample, End moves the token cursor to its last token.
-  await sample.focus();
+  // The keyboard reaches the same card: the first tab stop of the page is a skip link (hidden until focused);
+  // "Skip to samples" lands on the samples section, a few Tabs reach the first sample (one tab stop per sample),
+  // and End moves the token cursor to its last token.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("button", { name: "Skip to charts" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Skip to samples" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("samples")).toBeFocused();
+  let tabs = 0;
+  while (tabs < 10 && !(await sample.evaluate((el) => el === document.activeElement))) {
+    await page.keyboard.press("Tab");
+    tabs++;
+  }
+  await expect(sample, `first sample after ${tabs} Tabs from the skip link`).toBeFocused();
+  expect(tabs).toBeLessThanOrEqual(4);
   await page.keyboard.press("End");
   await expect(last).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("token-card")).toHaveText(hoverCard ?? "");

@@ -276,6 +276,22 @@ export class PpoRun implements AlgorithmRun {
     if (source instanceof PpoRun && source.value && this.value) this.value.copyFrom(source.value);
   }
 
+  /**
+   * With the adaptive KL controller on, β moves every step and is run state: forks, checkpoints and a reload
+   * continue it instead of restarting at the configured β. Without the controller there is none (β is a setting).
+   */
+  runState(): Record<string, number> {
+    return this.config.adaptiveKl ? { beta: this.config.beta } : {};
+  }
+
+  /** Put back the adaptive β (ignored with the controller off). @throws RangeError unless β is finite and ≥ 0. */
+  setRunState(state: Record<string, number>): void {
+    if (!this.config.adaptiveKl || state.beta === undefined) return;
+    const beta = state.beta;
+    if (!Number.isFinite(beta) || beta < 0) throw new RangeError(`PPO state needs β ≥ 0, got ${beta}`);
+    this.config = { ...this.config, beta };
+  }
+
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch, [
       "batchPrompts",

@@ -114,7 +114,7 @@ export interface AlgorithmRun {
    */
   copyExtraFrom?(source: AlgorithmRun): void;
   /**
-   * Optional: scalar state the run carries from step to step besides weights and optimizer (Safe RLHF's λ), so
+   * Optional: scalar state the run carries from step to step besides weights and optimizer (Safe RLHF's λ, PPO's adaptive β), so
    * that forks, checkpoints and a reload continue it instead of restarting it. Plain finite numbers by name.
    */
   runState?(): Record<string, number>;

@@ -33,7 +33,7 @@ export interface RunCheckpoint {
   step: number;
   params: Float32Array;
   optimizer: AdamWState | null;
-  /** The algorithm's own scalar state (AlgorithmRun.runState, e.g. Safe RLHF's λ), when it has any. */
+  /** The algorithm's own scalar state (AlgorithmRun.runState, e.g. Safe RLHF's λ, PPO's adaptive β), when it has any. */
   state?: Record<string, number>;
 }
 
@@ -127,6 +127,7 @@ export class LabRun implements SchedRun {
   /** The policy as safetensors bytes, with the run's settings in the metadata. */
   async safetensors(spec: RunSpec, seed: number): Promise<Uint8Array> {
     const params = await this.env.policy.download();
+    const state = this.run.runState?.();
     return saveCheckpoint({
       config: this.env.policy.config,
       params,
@@ -139,7 +140,7 @@ export class LabRun implements SchedRun {
         seed: String(seed),
         start: this.res.start.source,
         settings: JSON.stringify(this.run.config),
-        ...(this.run.runState && { [RUN_STATE_KEY]: JSON.stringify(this.run.runState()) }),
+        ...(state && Object.keys(state).length > 0 && { [RUN_STATE_KEY]: JSON.stringify(state) }),
       },
     });
   }

@@ -1,6 +1,7 @@
 import { ErrorBanner } from "./ErrorBanner";
 import { Header } from "./Header";
 import { LabView } from "./lab/LabView";
+import { SkipLinks } from "./lab/SkipLinks";
 import { NoWebGpu } from "./NoWebGpu";
 import { SystemPanel } from "./SystemPanel";
 import { useApp } from "./store";
@@ -10,6 +11,7 @@ export function App() {
   const hasGpu = useApp((s) => s.adapter !== null);
   return (
     <div className="page">
+      {hasGpu && !unavailable && <SkipLinks />}
       <Header />
       <ErrorBanner />
       <main>

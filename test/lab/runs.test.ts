@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
-import type { ExperimentSpec, RunSpec, RunUpdate } from "../../src/lab/protocol";
+import type { ExperimentSpec, RunCounters, RunSpec, RunUpdate } from "../../src/lab/protocol";
 import { LabLoadError, loadResources } from "../../src/lab/resources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
 import { Scheduler } from "../../src/lab/scheduler";
@@ -159,6 +159,35 @@ describe("lab runtime (GPU)", () => {
     t.runs.destroy();
   });
 
+  /**
+   * Two steps of `spec`'s run (alone), then its run state `key` (which must have left `start`) must come back
+   * equal in a fork, in the fork restored from its CPU checkpoint, in the safetensors metadata, and in the run
+   * reset and reloaded from those safetensors. Returns the setup for further checks.
+   */
+  async function expectStateTravels(spec: RunSpec, key: string, start: number, stepped: RunCounters) {
+    const t = await setup({ ...testExperiment(), runs: [spec] });
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    const src = t.s.runOf(spec.id) as LabRun;
+    const value = (r: LabRun) => r.run.runState?.()[key] ?? Number.NaN;
+    const want = value(src);
+    expect(want).not.toBe(start);
+
+    const forkSpec = { ...spec, id: `${spec.id}-2`, label: "fork" };
+    await t.s.forkRun(spec.id, forkSpec);
+    expect(value(t.s.runOf(forkSpec.id) as LabRun)).toBe(want);
+    const restored = await t.runs.restore(forkSpec);
+    expect(value(restored.run as LabRun)).toBe(want);
+    restored.run.destroy();
+
+    const bytes = await src.safetensors(spec, 0);
+    expect(JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY])).toEqual({ [key]: want });
+    await t.s.reset();
+    expect(value(t.s.runOf(spec.id) as LabRun)).toBe(start);
+    await t.s.resumeRun(spec.id, stepped, (r) => t.runs.loadSaved(spec.id, r, bytes, 2));
+    expect(value(t.s.runOf(spec.id) as LabRun)).toBe(want);
+    return { t, src, now: t.s.runOf(spec.id) as LabRun, want };
+  }
+
   it("Safe RLHF's λ travels with forks, CPU checkpoints and safetensors; λ₀ is refused after a step", async () => {
     const safe: RunSpec = {
       id: "safe",
@@ -166,32 +195,45 @@ describe("lab runtime (GPU)", () => {
       label: "Safe RLHF",
       config: { batchPrompts: 2, numGenerations: 2, maxNewTokens: 4, lr: 3e-3, costLimit: 1, lambdaLr: 0.5 },
     };
-    const t = await setup({ ...testExperiment(), runs: [safe] });
-    for (let i = 0; i < 2; i++) await t.s.stepOnce();
-    const src = t.s.runOf("safe") as LabRun;
-    const lambda = (r: LabRun) => r.run.runState?.().lambda ?? Number.NaN;
-    // Completions cost ≥ 1 token each (EOS counts) against d = 1, so λ has grown from λ₀ = 0.
-    expect(lambda(src)).toBeGreaterThan(0);
-    expect(() => src.setConfig({ lambdaInit: 5 })).toThrow(/λ₀ only sets λ before the first step/);
-
-    await t.s.forkRun("safe", { ...safe, id: "safe-2", label: "fork" });
-    const fork = t.s.runOf("safe-2") as LabRun;
-    expect(lambda(fork)).toBe(lambda(src));
-    const restored = await t.runs.restore({ ...safe, id: "safe-2", label: "fork" });
-    expect(lambda(restored.run as LabRun)).toBe(lambda(src));
-    restored.run.destroy();
-
-    const bytes = await src.safetensors(safe, 0);
-    expect(JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY])).toEqual({ lambda: lambda(src) });
-    const want = lambda(src);
-    await t.s.reset();
-    expect(lambda(t.s.runOf("safe") as LabRun)).toBe(0);
-    await t.s.resumeRun("safe", { step: 2, samples: 8, tokens: 32 }, (r) =>
-      t.runs.loadSaved("safe", r, bytes, 2),
-    );
-    expect(lambda(t.s.runOf("safe") as LabRun)).toBe(want);
+    // Completions cost ≥ 1 token each (EOS counts) against d = 1, so λ grows from λ₀ = 0.
+    const { t, now, want } = await expectStateTravels(safe, "lambda", 0, { step: 2, samples: 8, tokens: 32 });
+    expect(want).toBeGreaterThan(0);
+    expect(() => now.setConfig({ lambdaInit: 5 })).toThrow(/λ₀ only sets λ before the first step/);
     t.s.dispose();
     t.runs.destroy();
+  });
+
+  it("PPO's adaptive β travels with forks, CPU checkpoints and safetensors; a fixed β is no run state", async () => {
+    const ppo: RunSpec = {
+      id: "ppo",
+      algo: "ppo",
+      label: "PPO",
+      config: {
+        batchPrompts: 2,
+        maxNewTokens: 4,
+        beta: 0.05,
+        adaptiveKl: true,
+        klTarget: 0.001,
+        klHorizon: 1,
+      },
+    };
+    // The controller moves β by up to 20% × B / horizon each step, so after 2 steps it has left 0.05.
+    const { t, now, want } = await expectStateTravels(ppo, "beta", 0.05, { step: 2, samples: 4, tokens: 16 });
+    expect(now.config.beta, "the reloaded run trains with the adaptive β").toBe(want);
+
+    // Without the controller β is a setting: no run state, and the export carries none.
+    t.s.dispose();
+    t.runs.destroy();
+    const fixed = await setup({
+      ...testExperiment(),
+      runs: [{ ...ppo, config: { ...ppo.config, adaptiveKl: false } }],
+    });
+    await fixed.s.stepOnce();
+    const run = fixed.s.runOf("ppo") as LabRun;
+    expect(run.run.runState?.()).toEqual({});
+    expect(loadCheckpoint(await run.safetensors(ppo, 0)).info[RUN_STATE_KEY]).toBeUndefined();
+    fixed.s.dispose();
+    fixed.runs.destroy();
   });
 
   it("a checkpoint's run state must be finite numbers by name", () => {

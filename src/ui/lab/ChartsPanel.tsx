@@ -86,7 +86,7 @@ export function ChartsPanel() {
   const entropy = useMemo(() => linesOf(visible, ENTROPY.key), [visible]);
   const klInfo = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
   return (
-    <section className="charts" aria-label="Training curves">
+    <section className="charts" aria-label="Training curves" id="lab-charts" tabIndex={-1}>
       <ViewControls />
       <MetricChart
         id="reward"

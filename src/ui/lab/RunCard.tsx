@@ -66,7 +66,8 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         <span className="swatch" aria-hidden="true" />
         <div className="run-title">
           <h3 title={run.spec.label}>{run.spec.label}</h3>
-          {run.spec.label !== algo.title && <span className="muted run-algo">{algo.title}</span>}
+          {/* The algorithm, unless the name already starts with it ("GRPO (fork @ 1)" needs no second "GRPO"). */}
+          {!run.spec.label.startsWith(algo.title) && <span className="muted run-algo">{algo.title}</span>}
         </div>
         <div className="run-buttons">
           <ExplainButton

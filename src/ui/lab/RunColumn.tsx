@@ -8,7 +8,7 @@ export function RunColumn() {
   const list = ids ? ids.split("\n") : [];
   const colours = colourMap(list.map((id) => ({ id })));
   return (
-    <aside className="run-column" aria-label="Runs" data-testid="run-column">
+    <aside className="run-column" aria-label="Runs" data-testid="run-column" id="lab-runs" tabIndex={-1}>
       {list.length === 0 && <p className="muted empty-runs">No runs. Add one with “Add run” above.</p>}
       {list.map((id) => (
         <RunCard key={id} runId={id} colour={colours[id]} />

@@ -104,7 +104,13 @@ export function SamplesPanel() {
     show(tokens[next]);
   };
   return (
-    <section className="samples" aria-labelledby="samples-title" data-testid="samples">
+    <section
+      className="samples"
+      aria-labelledby="samples-title"
+      data-testid="samples"
+      id="lab-samples"
+      tabIndex={-1}
+    >
       <div className="section-head">
         <h2 id="samples-title" className="section-title">
           Samples
