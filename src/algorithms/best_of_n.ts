@@ -16,6 +16,7 @@ import {
   resumeStep,
   type StepResult,
   stepSeed,
+  stepThroughput,
 } from "./run";
 
 export const BON_FIELDS: readonly Field[] = [
@@ -125,13 +126,7 @@ export class BestOfNRun implements AlgorithmRun {
       "completions/min_length": Math.min(...lengths),
       "completions/max_length": Math.max(...lengths),
     };
-    const ms = performance.now() - t0;
-    Object.assign(metrics, {
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: r.seq.B,
-      tokens: r.tokens,
-    });
+    Object.assign(metrics, stepThroughput(t0, r.tokens, r.seq.B));
     checkFinite(metrics, step);
     return { step, metrics, rollout: r };
   }

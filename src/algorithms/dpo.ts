@@ -28,6 +28,7 @@ import {
   rolloutMetrics,
   type StepResult,
   stepSeed,
+  stepThroughput,
 } from "./run";
 import type { SequenceBatch } from "./sequences";
 
@@ -245,13 +246,7 @@ export class DpoRun implements AlgorithmRun {
       lr: c.lr,
       kl_coef: c.beta,
     });
-    const ms = performance.now() - t0;
-    Object.assign(metrics, {
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: 2 * B,
-      tokens: r.tokens,
-    });
+    Object.assign(metrics, stepThroughput(t0, r.tokens, 2 * B));
     checkFinite(metrics, step);
     const preferences = {
       pairs: pairs.map((p, i) => ({

@@ -6,24 +6,12 @@
  * preferred one is desirable, the other undesirable, flips included) or by a score threshold.
  * Spec: docs/algorithms.md "KTO (Ethayarajh et al. 2024)".
  */
-import type { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field } from "./fields";
 import { ktoLossAndGrad, ktoReferencePoint } from "./math/kto";
-import { RolloutEngine } from "./rollout";
-import {
-  type AlgorithmRun,
-  checkFinite,
-  completionBudget,
-  type Metrics,
-  type RunEnv,
-  resumeStep,
-  rolloutMetrics,
-  type StepResult,
-  stepSeed,
-} from "./run";
-import { SequenceObjective } from "./seq_objective";
+import { checkFinite, type Metrics, type RunEnv, type StepResult, stepSeed, stepThroughput } from "./run";
 import { layoutSequences } from "./sequences";
+import { TwoSampleRun } from "./two_sample_run";
 
 export const KTO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS,
@@ -107,48 +95,13 @@ export interface KtoConfig extends ConfigValues {
   flipRate: number;
 }
 
-export class KtoRun implements AlgorithmRun {
+export class KtoRun extends TwoSampleRun<KtoConfig> {
   readonly algo = "kto";
-  config: KtoConfig;
-  private readonly engine: RolloutEngine;
-  private readonly objective: SequenceObjective;
-  private steps = 0;
 
-  constructor(
-    private readonly env: RunEnv,
-    config: Partial<KtoConfig> = {},
-  ) {
+  /** @throws RangeError without a reference model, or on an invalid config. */
+  constructor(env: RunEnv, config: Partial<KtoConfig> = {}) {
     if (!env.ref) throw new RangeError("kto needs a reference model");
-    this.config = validateConfig<KtoConfig>("kto", KTO_FIELDS, config);
-    this.engine = new RolloutEngine(
-      env.ctx,
-      env.policy,
-      env.ref,
-      2 * this.config.batchPrompts,
-      env.prompts.maxLength,
-      completionBudget(env, this.config.maxNewTokens),
-    );
-    this.objective = new SequenceObjective(env.ctx, this.engine);
-  }
-
-  get stepsDone(): number {
-    return this.steps;
-  }
-
-  resumeAt(steps: number): void {
-    this.steps = resumeStep(steps);
-  }
-
-  get optimizer(): AdamW {
-    return this.objective.opt;
-  }
-
-  setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = patchConfig<KtoConfig>("kto", KTO_FIELDS, this.config, patch, [
-      "batchPrompts",
-      "maxNewTokens",
-    ]);
-    this.config = next;
+    super(env, KTO_FIELDS, "kto", "batchPrompts", config);
   }
 
   /** Desirable flags [2B]: rows i and i + B are two samples of prompt i. */
@@ -169,19 +122,7 @@ export class KtoRun implements AlgorithmRun {
   async step(): Promise<StepResult> {
     const c = this.config;
     const { env } = this;
-    const t0 = performance.now();
-    const step = ++this.steps;
-    const prompts = env.prompts.batch(step - 1, c.batchPrompts);
-    const r = await this.engine.collect([...prompts, ...prompts], {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
-    const metrics: Metrics = rolloutMetrics(r);
+    const { step, r, metrics, t0 } = await this.sampleTwo();
     const { seq } = r;
     const R = seq.B;
     const rowSum = (x: Float64Array, row: number) =>
@@ -219,26 +160,15 @@ export class KtoRun implements AlgorithmRun {
       },
       c,
     );
-    const ms = performance.now() - t0;
     Object.assign(metrics, extra, {
       loss: u.loss,
       grad_norm: u.gradNorm,
       lr: c.lr,
       kl_coef: c.beta,
       "kto/desirable_fraction": desirable.filter(Boolean).length / R,
-    });
-    Object.assign(metrics, {
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: R,
-      tokens: r.tokens,
+      ...stepThroughput(t0, r.tokens, R),
     });
     checkFinite(metrics, step);
     return { step, metrics, rollout: r };
-  }
-
-  destroy(): void {
-    this.objective.destroy();
-    this.engine.destroy();
   }
 }

@@ -4,24 +4,12 @@
  * sampled from the current policy each step and labelled by the simulated annotator.
  * Spec: docs/algorithms.md "ORPO (Hong et al. 2024)".
  */
-import type { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field } from "./fields";
 import { orpoLossAndGrad } from "./math/orpo";
 import { labelPairs, layoutPairs } from "./pairs";
-import { RolloutEngine } from "./rollout";
-import {
-  type AlgorithmRun,
-  checkFinite,
-  completionBudget,
-  type Metrics,
-  type RunEnv,
-  resumeStep,
-  rolloutMetrics,
-  type StepResult,
-  stepSeed,
-} from "./run";
-import { SequenceObjective } from "./seq_objective";
+import { checkFinite, type Metrics, type RunEnv, type StepResult, stepSeed, stepThroughput } from "./run";
+import { TwoSampleRun } from "./two_sample_run";
 
 export const ORPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS.filter((f) => f.key !== "batchPrompts"),
@@ -71,66 +59,19 @@ export interface OrpoConfig extends ConfigValues {
   flipRate: number;
 }
 
-export class OrpoRun implements AlgorithmRun {
+export class OrpoRun extends TwoSampleRun<OrpoConfig> {
   readonly algo = "orpo";
-  config: OrpoConfig;
-  private readonly engine: RolloutEngine;
-  private readonly objective: SequenceObjective;
-  private steps = 0;
 
-  constructor(
-    private readonly env: RunEnv,
-    config: Partial<OrpoConfig> = {},
-  ) {
-    this.config = validateConfig<OrpoConfig>("orpo", ORPO_FIELDS, config);
-    this.engine = new RolloutEngine(
-      env.ctx,
-      env.policy,
-      env.ref,
-      2 * this.config.batchPairs,
-      env.prompts.maxLength,
-      completionBudget(env, this.config.maxNewTokens),
-    );
-    this.objective = new SequenceObjective(env.ctx, this.engine);
-  }
-
-  get stepsDone(): number {
-    return this.steps;
-  }
-
-  resumeAt(steps: number): void {
-    this.steps = resumeStep(steps);
-  }
-
-  get optimizer(): AdamW {
-    return this.objective.opt;
-  }
-
-  setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = patchConfig<OrpoConfig>("orpo", ORPO_FIELDS, this.config, patch, [
-      "batchPairs",
-      "maxNewTokens",
-    ]);
-    this.config = next;
+  /** @throws RangeError on an invalid config. */
+  constructor(env: RunEnv, config: Partial<OrpoConfig> = {}) {
+    super(env, ORPO_FIELDS, "orpo", "batchPairs", config);
   }
 
   async step(): Promise<StepResult> {
     const c = this.config;
     const { env } = this;
-    const t0 = performance.now();
-    const step = ++this.steps;
+    const { step, r, metrics, t0 } = await this.sampleTwo();
     const B = c.batchPairs;
-    const prompts = env.prompts.batch(step - 1, B);
-    const r = await this.engine.collect([...prompts, ...prompts], {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
-    const metrics: Metrics = rolloutMetrics(r);
     const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
     const seq = layoutPairs(lab.pairs, this.engine.P, this.engine.S, env.padId);
     let extra: Metrics = {};
@@ -148,25 +89,14 @@ export class OrpoRun implements AlgorithmRun {
       },
       c,
     );
-    const ms = performance.now() - t0;
     Object.assign(metrics, extra, {
       loss: u.loss,
       grad_norm: u.gradNorm,
       lr: c.lr,
       "annotator/flipped": lab.flipped / B,
-    });
-    Object.assign(metrics, {
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: 2 * B,
-      tokens: r.tokens,
+      ...stepThroughput(t0, r.tokens, 2 * B),
     });
     checkFinite(metrics, step);
     return { step, metrics, rollout: r };
-  }
-
-  destroy(): void {
-    this.objective.destroy();
-    this.engine.destroy();
   }
 }

@@ -19,6 +19,7 @@ import {
   rolloutMetrics,
   type StepResult,
   stepSeed,
+  stepThroughput,
 } from "./run";
 import { toCompletionMasked, toFull } from "./sequences";
 import { PolicyUpdater } from "./update";
@@ -147,15 +148,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
           metrics.grad_norm = u.gradNorm;
         }
       }
-    const ms = performance.now() - t0;
-    Object.assign(metrics, {
-      lr: c.lr,
-      kl_coef: k.klCoef,
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: seq.B,
-      tokens: r.tokens,
-    });
+    Object.assign(metrics, { lr: c.lr, kl_coef: k.klCoef, ...stepThroughput(t0, r.tokens, seq.B) });
     checkFinite(metrics, step);
     return {
       step,

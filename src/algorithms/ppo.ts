@@ -34,6 +34,7 @@ import {
   rolloutMetrics,
   type StepResult,
   stepSeed,
+  stepThroughput,
 } from "./run";
 import { toCompletionMasked, toFull } from "./sequences";
 import { PolicyUpdater } from "./update";
@@ -390,14 +391,7 @@ export class PpoRun implements AlgorithmRun {
         ...c,
         beta: adaptiveKlBeta(c.beta, metrics["objective/kl"], B, c.klTarget, c.klHorizon),
       };
-    const ms = performance.now() - t0;
-    Object.assign(metrics, {
-      lr: c.lr,
-      step_time: ms / 1000,
-      "tokens/s": r.tokens / (ms / 1000),
-      samples: B,
-      tokens: r.tokens,
-    });
+    Object.assign(metrics, { lr: c.lr, ...stepThroughput(t0, r.tokens, B) });
     checkFinite(metrics, step);
     return {
       step,

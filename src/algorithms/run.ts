@@ -135,6 +135,16 @@ export class NonFiniteMetricError extends Error {
   }
 }
 
+/**
+ * The throughput metrics every step reports: step_time (s), tokens/s (completion tokens sampled per second of
+ * the whole step), samples and tokens (this step's completions and completion tokens). `t0`: performance.now()
+ * at the step's start.
+ */
+export function stepThroughput(t0: number, tokens: number, samples: number): Metrics {
+  const seconds = (performance.now() - t0) / 1000;
+  return { step_time: seconds, "tokens/s": tokens / seconds, samples, tokens };
+}
+
 /** @throws NonFiniteMetricError for the first non-finite metric. */
 export function checkFinite(metrics: Metrics, step: number): void {
   for (const [k, v] of Object.entries(metrics))

@@ -230,6 +230,42 @@ describe("TRL script", () => {
     execFileSync(python!, ["-W", "error", "-m", "py_compile", ...files], { stdio: "pipe" });
   });
 
+  it.skipIf(!python)("its sample() helper asks the pipeline for n samples with the run's settings", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-sample-"));
+    const sampling = { maxNewTokens: 20, temperature: 0.7, topK: 5 };
+    const algos = ["dpo", "orpo", "kto", "expert_iteration", "bon"] as const;
+    for (const algo of algos) {
+      const script = trlScript(experiment, {
+        spec: { id: `${algo}-s`, algo, label: algo, config: sampling },
+        step: 1,
+      });
+      const from = script.indexOf("MAX_NEW_TOKENS = ");
+      const to = script.indexOf('return [o["generated_text"] for o in outs]');
+      expect(from, `${algo}: sampling settings`).toBeGreaterThan(0);
+      expect(to, `${algo}: sample()`).toBeGreaterThan(from);
+      const f = join(dir, `${algo}.py`);
+      writeFileSync(
+        f,
+        `import json\n${script.slice(from, to)}return [o["generated_text"] for o in outs]\n\n` +
+          "calls = []\n" +
+          "def generator(prompt, **kw):\n" +
+          "    calls.append(kw)\n" +
+          '    return [{"generated_text": prompt + str(i)} for i in range(kw["num_return_sequences"])]\n' +
+          'print(json.dumps({"out": sample(generator, "p", 3), "kw": calls[0]}))\n',
+      );
+      const got = JSON.parse(execFileSync(python!, [f]).toString());
+      expect(got.out, algo).toEqual(["p0", "p1", "p2"]);
+      expect(got.kw, algo).toEqual({
+        num_return_sequences: 3,
+        do_sample: true,
+        max_new_tokens: 20,
+        temperature: 0.7,
+        top_k: 5,
+        return_full_text: false,
+      });
+    }
+  });
+
   it.skipIf(!python)("its reward functions score like the lab's gold scorers", () => {
     const dir = mkdtempSync(join(tmpdir(), "trl-reward-"));
     const texts = [

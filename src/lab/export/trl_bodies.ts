@@ -94,13 +94,36 @@ trainer.save_model(OUTPUT_DIR)
 `;
 }
 
+/**
+ * The sampling settings and the `sample(generator, prompt, n)` helper the data-making scripts share: n
+ * completions of one prompt, sampled as the lab samples them (temperature, top-k, max new tokens).
+ */
+function samplingPy(m: TrlMapping): string {
+  const s = m.settings;
+  return `MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
+TEMPERATURE = ${pyValue(s.temperature)}
+TOP_K = ${pyValue(s.topK)}
+
+
+def sample(generator, prompt, n):
+    """n completions of prompt, sampled with the lab run's settings."""
+    outs = generator(
+        prompt,
+        num_return_sequences=n,
+        do_sample=True,
+        max_new_tokens=MAX_NEW_TOKENS,
+        temperature=TEMPERATURE,
+        top_k=TOP_K,
+        return_full_text=False,
+    )
+    return [o["generated_text"] for o in outs]`;
+}
+
 function preferenceBody(m: TrlMapping): string {
   const s = m.settings;
   return `
-MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
-TEMPERATURE = ${pyValue(s.temperature)}
-TOP_K = ${pyValue(s.topK)}
 FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this share of the labels
+${samplingPy(m)}
 
 
 def build_preferences(prompts):
@@ -111,16 +134,7 @@ def build_preferences(prompts):
     rng = random.Random(SEED)
     rows = {"prompt": [], "chosen": [], "rejected": []}
     for prompt in prompts:
-        outs = generator(
-            prompt,
-            num_return_sequences=2,
-            do_sample=True,
-            max_new_tokens=MAX_NEW_TOKENS,
-            temperature=TEMPERATURE,
-            top_k=TOP_K,
-            return_full_text=False,
-        )
-        a, b = (o["generated_text"] for o in outs)
+        a, b = sample(generator, prompt, 2)
         if score(prompt, a) == score(prompt, b):
             continue
         if score(prompt, a) < score(prompt, b):
@@ -150,12 +164,10 @@ trainer.save_model(OUTPUT_DIR)
 function ktoBody(m: TrlMapping): string {
   const s = m.settings;
   return `
-MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
-TEMPERATURE = ${pyValue(s.temperature)}
-TOP_K = ${pyValue(s.topK)}
 LABELS = ${pyValue(s.label)}  # "annotator": the preferred of two samples is desirable; "threshold": score >= THRESHOLD
 THRESHOLD = ${pyValue(s.threshold)}
 FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this share of its labels
+${samplingPy(m)}
 
 
 def build_kto_dataset(prompts):
@@ -165,16 +177,7 @@ def build_kto_dataset(prompts):
     rng = random.Random(SEED)
     rows = {"prompt": [], "completion": [], "label": []}
     for prompt in prompts:
-        outs = generator(
-            prompt,
-            num_return_sequences=2,
-            do_sample=True,
-            max_new_tokens=MAX_NEW_TOKENS,
-            temperature=TEMPERATURE,
-            top_k=TOP_K,
-            return_full_text=False,
-        )
-        a, b = (o["generated_text"] for o in outs)
+        a, b = sample(generator, prompt, 2)
         if LABELS == "threshold":
             labelled = [(a, score(prompt, a) >= THRESHOLD), (b, score(prompt, b) >= THRESHOLD)]
         else:
@@ -242,10 +245,9 @@ K = ${pyValue(s.k)}  # completions sampled per prompt each round
 KEEP = ${pyValue(s.keep)}  # "best": each prompt's best completion; "threshold": every one scoring >= THRESHOLD
 THRESHOLD = ${pyValue(s.threshold)}
 BATCH_PROMPTS = ${pyValue(s.batchPrompts)}
-MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
-TEMPERATURE = ${pyValue(s.temperature)}
-TOP_K = ${pyValue(s.topK)}
 ROUNDS = 20  # PLACEHOLDER: the lab runs rounds until paused
+${samplingPy(m)}
+
 
 tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME)
 if tokenizer.pad_token is None:
@@ -257,16 +259,7 @@ for round_index in range(ROUNDS):
     generator = pipeline("text-generation", model=model, tokenizer=tokenizer)
     rows = {"prompt": [], "completion": []}
     for prompt in rng.sample(PROMPTS, min(BATCH_PROMPTS, len(PROMPTS))):
-        outs = generator(
-            prompt,
-            num_return_sequences=K,
-            do_sample=True,
-            max_new_tokens=MAX_NEW_TOKENS,
-            temperature=TEMPERATURE,
-            top_k=TOP_K,
-            return_full_text=False,
-        )
-        scored = sorted(((score(prompt, o["generated_text"]), o["generated_text"]) for o in outs), reverse=True)
+        scored = sorted(((score(prompt, c), c) for c in sample(generator, prompt, K)), reverse=True)
         kept = scored[:1] if KEEP == "best" else [x for x in scored if x[0] >= THRESHOLD]
         for _, completion in kept:
             rows["prompt"].append(prompt)
@@ -287,24 +280,14 @@ function bonBody(m: TrlMapping): string {
   return `
 N = ${pyValue(s.n)}  # samples per prompt; the best by the reward is kept
 BATCH_PROMPTS = ${pyValue(s.batchPrompts)}
-MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
-TEMPERATURE = ${pyValue(s.temperature)}
-TOP_K = ${pyValue(s.topK)}
+${samplingPy(m)}
+
 
 generator = pipeline("text-generation", model=MODEL_NAME)
 random.Random(SEED).shuffle(PROMPTS)
 best, mean = [], []
 for prompt in PROMPTS[:BATCH_PROMPTS]:
-    outs = generator(
-        prompt,
-        num_return_sequences=N,
-        do_sample=True,
-        max_new_tokens=MAX_NEW_TOKENS,
-        temperature=TEMPERATURE,
-        top_k=TOP_K,
-        return_full_text=False,
-    )
-    scores = [score(prompt, o["generated_text"]) for o in outs]
+    scores = [score(prompt, c) for c in sample(generator, prompt, N)]
     best.append(max(scores))
     mean.append(sum(scores) / len(scores))
     print(f"{prompt!r}: best {max(scores):.3f} of {N}")
