@@ -20,10 +20,19 @@ interface Props {
   locked: string | null;
   /** Disabled for now without a reason worth a lock (the lab is loading). */
   disabled?: boolean;
+  /** A line under the control about the value the run uses now, when it moves on its own (adaptive β). */
+  note?: string | null;
 }
 
 /** Memoised: a run card re-renders every update (its step), its knobs only when their value changes. */
-export const FieldControl = memo(function FieldControl({ runId, field, value, locked, disabled }: Props) {
+export const FieldControl = memo(function FieldControl({
+  runId,
+  field,
+  value,
+  locked,
+  disabled,
+  note,
+}: Props) {
   const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
   const commit = (v: SettingValue) => {
@@ -82,6 +91,11 @@ export const FieldControl = memo(function FieldControl({ runId, field, value, lo
           />
         )}
       </div>
+      {note && (
+        <p className="knob-note" data-testid={`note-${runId}-${field.key}`}>
+          {note}
+        </p>
+      )}
       {error && (
         <p className="knob-error" role="alert">
           {error}

@@ -14,7 +14,7 @@ import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
-import { lockReason, settingOf } from "./knobs";
+import { adaptiveBetaNote, lockReason, settingOf } from "./knobs";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -51,6 +51,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       value={settingOf(f, run.spec.config)}
       locked={lockReason(f, started)}
       disabled={!canEdit}
+      note={f.key === "beta" ? adaptiveBetaNote(run) : null}
     />
   );
   return (

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { COMMON_FIELDS, type Field, type NumberField } from "../../algorithms/fields";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
+import type { RunState } from "../lab_store";
 import {
+  adaptiveBetaNote,
   formatSetting,
   fromSlider,
   hasSlider,
@@ -37,6 +39,25 @@ describe("knobs", () => {
     const lambda0 = ALGORITHMS.safe_rlhf.fields.find((f) => f.key === "lambdaInit") as Field;
     expect(lockReason(lambda0, false)).toBeNull();
     expect(lockReason(lambda0, true)).toContain("starting value");
+  });
+
+  it("PPO with adaptive β notes the β its latest step used; otherwise no note", () => {
+    const run = (algo: RunState["spec"]["algo"], config: RunState["spec"]["config"], klCoefs: number[]) =>
+      ({
+        spec: { id: "r", algo, label: "r", config },
+        status: "paused",
+        step: klCoefs.length,
+        history: klCoefs.map((b, i) => ({ step: i + 1, samples: 8, tokens: 64, metrics: { kl_coef: b } })),
+        markers: [],
+        samples: [],
+        error: null,
+      }) satisfies RunState;
+    expect(adaptiveBetaNote(run("ppo", { adaptiveKl: true }, [0.05, 0.0612345]))).toBe(
+      "adaptive: β = 0.0612 at step 2",
+    );
+    expect(adaptiveBetaNote(run("ppo", { adaptiveKl: true }, []))).toBeNull();
+    expect(adaptiveBetaNote(run("ppo", {}, [0.05]))).toBeNull();
+    expect(adaptiveBetaNote(run("grpo", { adaptiveKl: true }, [0.05]))).toBeNull();
   });
 
   it("log sliders round-trip within 2 significant digits and reach the max", () => {

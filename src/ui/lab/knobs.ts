@@ -5,6 +5,7 @@
  */
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { SettingValue } from "../../lab/protocol";
+import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
 
 /** Fields that size the run's buffers; the algorithms reject changing them mid-run (setConfig throws). */
@@ -115,4 +116,15 @@ export function parseNumber(f: NumberField, text: string): number | string {
   if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
   if (v < f.min || v > f.max) return `${f.label} must be in ${rangeText(f)}`;
   return v;
+}
+
+/**
+ * With PPO's adaptive KL controller on, β moves every step (Ziegler et al. 2019): the β the run used at its
+ * latest step (its kl_coef metric), since the control shows only the starting β. Null otherwise.
+ */
+export function adaptiveBetaNote(run: RunState): string | null {
+  if (run.spec.algo !== "ppo" || run.spec.config.adaptiveKl !== true) return null;
+  const last = run.history.at(-1);
+  const beta = last?.metrics.kl_coef;
+  return last && beta !== undefined ? `adaptive: β = ${sig(beta)} at step ${last.step}` : null;
 }
