@@ -182,6 +182,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   }
   await expect(sample, `first sample after ${tabs} Tabs from the skip link`).toBeFocused();
   expect(tabs).toBeLessThanOrEqual(4);
+  console.log(`keyboard: skip link → first sample in ${tabs} Tab presses`);
   await page.keyboard.press("End");
   await expect(last).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("token-card")).toHaveText(hoverCard ?? "");
