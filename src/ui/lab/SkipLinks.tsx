@@ -3,6 +3,8 @@
  * the run cards (about 130 controls) straight to the charts, the samples or the runs. Buttons, not `#id`
  * links, because the URL's hash holds the experiment (url_sync.ts) and must not change.
  */
+import "./skip_links.css";
+
 const TARGETS = [
   { id: "lab-charts", name: "charts" },
   { id: "lab-samples", name: "samples" },
