@@ -20,9 +20,10 @@
 import type { AdamW } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
+import { type ConfigValues, patchConfig, validateConfig } from "./fields";
 import { explainedVariance, gae, klPenalizedRewards, maskedWhiten } from "./math/gae";
 import { adaptiveKlBeta } from "./math/ppo";
+import { PPO_FIELDS } from "./ppo_fields";
 import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -40,164 +41,10 @@ import { toCompletionMasked, toFull } from "./sequences";
 import { PolicyUpdater } from "./update";
 import { ValueModel } from "./value_model";
 
-export const PPO_FIELDS: readonly Field[] = [
-  ...COMMON_FIELDS,
-  {
-    key: "beta",
-    label: "β",
-    kind: "number",
-    default: 0.05,
-    min: 0,
-    max: 10,
-    doc: "KL penalty per token in the reward, r_t = −β·k_t (+ the score at the last token).",
-    source: "Ziegler et al. 2019 eq. 2",
-    trl: "kl_coef",
-  },
-  {
-    key: "klEstimator",
-    label: "KL est.",
-    kind: "enum",
-    default: "k1",
-    options: ["k1", "k3"],
-    doc: "Per-token KL estimator in the reward: k1 = log π/π_ref (unbiased, can be negative) or k3 (≥ 0).",
-    source: "Schulman 2020",
-    trl: "kl_estimator",
-  },
-  {
-    key: "gamma",
-    label: "γ",
-    kind: "number",
-    default: 1,
-    min: 0,
-    max: 1,
-    doc: "Discount over tokens.",
-    source: "Schulman et al. 2016",
-    trl: "gamma",
-  },
-  {
-    key: "lam",
-    label: "λ",
-    kind: "number",
-    default: 0.95,
-    min: 0,
-    max: 1,
-    doc: "GAE bias/variance trade-off.",
-    source: "Schulman et al. 2016 eq. 16",
-    trl: "lam",
-  },
-  {
-    key: "whitenAdvantages",
-    label: "whiten",
-    kind: "bool",
-    default: true,
-    doc: "Normalise advantages to mean 0, std 1 over the batch's tokens.",
-    source: "Huang et al. 2024",
-    trl: "whiten_rewards",
-  },
-  {
-    key: "epsilon",
-    label: "ε",
-    kind: "number",
-    default: 0.2,
-    min: 0,
-    max: 0.99,
-    doc: "Clip range of the ratio ρ = π_θ/π_old.",
-    source: "Schulman et al. 2017 eq. 7",
-    trl: "cliprange",
-  },
-  {
-    key: "epsilonV",
-    label: "ε_v",
-    kind: "number",
-    default: 0.2,
-    min: 0,
-    max: 100,
-    doc: "Clip range of the value update.",
-    source: "Huang et al. 2024",
-    trl: "cliprange_value",
-  },
-  {
-    key: "vfCoef",
-    label: "c_v",
-    kind: "number",
-    default: 0.1,
-    min: 0,
-    max: 10,
-    doc: "Weight of the value loss.",
-    source: "Schulman et al. 2017 eq. 9",
-    trl: "vf_coef",
-  },
-  {
-    key: "valueModel",
-    label: "critic",
-    kind: "enum",
-    default: "shared",
-    options: ["shared", "separate"],
-    doc: "The value model V(s). shared: a value head on the policy's transformer, trained with it; separate: a second transformer from the start model with its own optimizer, trained on the value loss alone (2× weights).",
-    source: "Ouyang et al. 2022 §3.5; Huang et al. 2024; TRL PPOTrainer value_model",
-  },
-  {
-    key: "entCoef",
-    label: "c_H",
-    kind: "number",
-    default: 0,
-    min: 0,
-    max: 1,
-    doc: "Entropy bonus: rewards keeping the distribution wide.",
-    source: "Schulman et al. 2017 eq. 9",
-  },
-  {
-    key: "ppoEpochs",
-    label: "epochs",
-    kind: "int",
-    default: 4,
-    min: 1,
-    max: 16,
-    doc: "Passes over each sampled batch.",
-    source: "Schulman et al. 2017 alg. 1",
-    trl: "num_ppo_epochs",
-  },
-  {
-    key: "numMiniBatches",
-    label: "minibatches",
-    kind: "int",
-    default: 1,
-    min: 1,
-    max: 64,
-    doc: "Minibatches per epoch (sequences are shuffled into them).",
-    source: "Schulman et al. 2017 alg. 1",
-    trl: "num_mini_batches",
-  },
-  {
-    key: "adaptiveKl",
-    label: "adaptive β",
-    kind: "bool",
-    default: false,
-    doc: "Adjust β after each batch towards a target KL.",
-    source: "Ziegler et al. 2019 §2.2",
-  },
-  {
-    key: "klTarget",
-    label: "KL target",
-    kind: "number",
-    default: 6,
-    min: 0.001,
-    max: 1000,
-    unit: "nats",
-    doc: "Target sequence KL of the adaptive controller.",
-    source: "Ziegler et al. 2019",
-  },
-  {
-    key: "klHorizon",
-    label: "horizon",
-    kind: "number",
-    default: 10000,
-    min: 1,
-    max: 1e7,
-    doc: "Samples over which the adaptive controller moves β by up to 20%.",
-    source: "Ziegler et al. 2019",
-  },
-];
+export { PPO_FIELDS };
+
+/** β's allowed range (its field's min and max). */
+const BETA_RANGE = PPO_FIELDS.find((f) => f.key === "beta") as { min: number; max: number };
 
 export interface PpoConfig extends ConfigValues {
   lr: number;
@@ -232,6 +79,8 @@ export class PpoRun implements AlgorithmRun {
   /** The separate value model (valueModel "separate"); null: the policy's value head. */
   private readonly value: ValueModel | null;
   private steps = 0;
+  /** The configured β (set at creation or by the user); the adaptive controller moves config.beta from it. */
+  private betaSet: number;
 
   constructor(
     private readonly env: RunEnv,
@@ -239,6 +88,7 @@ export class PpoRun implements AlgorithmRun {
   ) {
     if (!env.ref) throw new RangeError("ppo needs a reference model (its KL penalty)");
     this.config = validateConfig<PpoConfig>("ppo", PPO_FIELDS, config);
+    this.betaSet = this.config.beta;
     if (this.config.numMiniBatches > this.config.batchPrompts)
       throw new RangeError(
         `ppo.numMiniBatches (${this.config.numMiniBatches}) exceeds batchPrompts (${this.config.batchPrompts})`,
@@ -274,25 +124,39 @@ export class PpoRun implements AlgorithmRun {
 
   /** A fork: copy the source's separate value model and its AdamW state when both runs have one. */
   copyExtraFrom(source: AlgorithmRun): void {
-    if (source instanceof PpoRun && source.value && this.value) this.value.copyFrom(source.value);
+    if (!(source instanceof PpoRun)) return;
+    if (source.value && this.value) this.value.copyFrom(source.value);
+    // A fork that took the source's adapted β (its spec did not change β) also takes the β it grew from.
+    if (this.config.beta === source.config.beta) this.betaSet = source.betaSet;
   }
 
   /**
    * With the adaptive KL controller on, β moves every step and is run state: forks, checkpoints and a reload
-   * continue it instead of restarting at the configured β. Without the controller there is none (β is a setting).
+   * continue it instead of restarting at the configured β. `beta0` is the configured β it grew from, so a β the
+   * user set after the state was saved wins over the saved one. With the controller off there is none.
    */
   runState(): Record<string, number> {
-    return this.config.adaptiveKl ? { beta: this.config.beta } : {};
+    return this.config.adaptiveKl ? { beta: this.config.beta, beta0: this.betaSet } : {};
   }
 
-  /** Put back the adaptive β (ignored with the controller off). @throws RangeError unless β is finite and ≥ 0. */
+  /**
+   * Put back the adaptive β; ignored with the controller off, and when the run's configured β is no longer the
+   * `beta0` the state grew from (the user has set β since). @throws RangeError on a β outside the field's range.
+   */
   setRunState(state: Record<string, number>): void {
     if (!this.config.adaptiveKl || state.beta === undefined) return;
+    if (state.beta0 !== undefined && state.beta0 !== this.betaSet) return;
     const beta = state.beta;
-    if (!Number.isFinite(beta) || beta < 0) throw new RangeError(`PPO state needs β ≥ 0, got ${beta}`);
+    if (!Number.isFinite(beta) || beta < BETA_RANGE.min || beta > BETA_RANGE.max)
+      throw new RangeError(`PPO state needs β in [${BETA_RANGE.min}, ${BETA_RANGE.max}], got ${beta}`);
     this.config = { ...this.config, beta };
   }
 
+  /**
+   * Apply changed settings at the next step. A β set here is the controller's new starting point; turning the
+   * controller off returns β to the configured β (what the control shows), so every path agrees on it.
+   * @throws RangeError on an invalid value or a setting fixed for the run's life.
+   */
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch, [
       "batchPrompts",
@@ -302,6 +166,8 @@ export class PpoRun implements AlgorithmRun {
       throw new RangeError("ppo.valueModel sets which models the run holds and cannot change during a run");
     if (next.numMiniBatches > next.batchPrompts)
       throw new RangeError("ppo.numMiniBatches exceeds batchPrompts");
+    if (patch.beta !== undefined) this.betaSet = next.beta;
+    else if (this.config.adaptiveKl && !next.adaptiveKl) next.beta = this.betaSet;
     this.config = next;
   }
 
@@ -386,11 +252,11 @@ export class PpoRun implements AlgorithmRun {
       grad_norm: sums.grad / k,
       kl_coef: c.beta,
     });
-    if (c.adaptiveKl)
-      this.config = {
-        ...c,
-        beta: adaptiveKlBeta(c.beta, metrics["objective/kl"], B, c.klTarget, c.klHorizon),
-      };
+    if (c.adaptiveKl) {
+      // Kept inside the β field's range, so forks and later setting changes (which validate it) still work.
+      const beta = adaptiveKlBeta(c.beta, metrics["objective/kl"], B, c.klTarget, c.klHorizon);
+      this.config = { ...c, beta: Math.min(BETA_RANGE.max, Math.max(BETA_RANGE.min, beta)) };
+    }
     Object.assign(metrics, { lr: c.lr, ...stepThroughput(t0, r.tokens, B) });
     checkFinite(metrics, step);
     return {

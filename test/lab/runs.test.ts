@@ -180,12 +180,14 @@ describe("lab runtime (GPU)", () => {
     restored.run.destroy();
 
     const bytes = await src.safetensors(spec, 0);
-    expect(JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY])).toEqual({ [key]: want });
+    const saved = JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY]);
+    expect(saved).toEqual(src.run.runState?.());
+    expect(saved[key]).toBe(want);
     await t.s.reset();
     expect(value(t.s.runOf(spec.id) as LabRun)).toBe(start);
     await t.s.resumeRun(spec.id, stepped, (r) => t.runs.loadSaved(spec.id, r, bytes, 2));
     expect(value(t.s.runOf(spec.id) as LabRun)).toBe(want);
-    return { t, src, now: t.s.runOf(spec.id) as LabRun, want };
+    return { t, src, now: t.s.runOf(spec.id) as LabRun, want, bytes };
   }
 
   it("Safe RLHF's λ travels with forks, CPU checkpoints and safetensors; λ₀ is refused after a step", async () => {
@@ -218,8 +220,28 @@ describe("lab runtime (GPU)", () => {
       },
     };
     // The controller moves β by up to 20% × B / horizon each step, so after 2 steps it has left 0.05.
-    const { t, now, want } = await expectStateTravels(ppo, "beta", 0.05, { step: 2, samples: 4, tokens: 16 });
+    const { t, now, want, bytes } = await expectStateTravels(ppo, "beta", 0.05, {
+      step: 2,
+      samples: 4,
+      tokens: 16,
+    });
     expect(now.config.beta, "the reloaded run trains with the adaptive β").toBe(want);
+
+    // A β the user sets is the controller's new start, and it wins over a state saved before it was set.
+    await t.s.setConfig("ppo", { beta: 0.2 });
+    expect(now.run.runState?.()).toEqual({ beta: 0.2, beta0: 0.2 });
+    await t.s.reset();
+    await t.s.resumeRun("ppo", { step: 2, samples: 4, tokens: 16 }, (r) =>
+      t.runs.loadSaved("ppo", r, bytes, 2),
+    );
+    const edited = t.s.runOf("ppo") as LabRun;
+    expect(edited.config.beta, "the user's β, not the older saved adaptive β").toBe(0.2);
+    // Turning the controller off returns β to the configured β on every path (here: the live run).
+    await t.s.stepOnce();
+    expect(edited.config.beta).not.toBe(0.2);
+    await t.s.setConfig("ppo", { adaptiveKl: false });
+    expect(edited.config.beta).toBe(0.2);
+    expect(edited.run.runState?.()).toEqual({});
 
     // Without the controller β is a setting: no run state, and the export carries none.
     t.s.dispose();
@@ -234,6 +256,18 @@ describe("lab runtime (GPU)", () => {
     expect(loadCheckpoint(await run.safetensors(ppo, 0)).info[RUN_STATE_KEY]).toBeUndefined();
     fixed.s.dispose();
     fixed.runs.destroy();
+
+    // The controller keeps β inside its field's range: with B / horizon = 6 and KL below target, one step
+    // would make β negative (× (1 − 0.2·6)); it stops at 0, and the next step and a fork still work.
+    const wide = { ...ppo, config: { ...ppo.config, batchPrompts: 6, numMiniBatches: 1 } };
+    const low = await setup({ ...testExperiment(), runs: [wide] });
+    await low.s.stepOnce();
+    expect((low.s.runOf("ppo") as LabRun).config.beta).toBe(0);
+    await low.s.stepOnce();
+    await low.s.forkRun("ppo", { ...wide, id: "ppo-2", label: "fork" });
+    expect((low.s.runOf("ppo-2") as LabRun).config.beta).toBe(0);
+    low.s.dispose();
+    low.runs.destroy();
   });
 
   it("a checkpoint's run state must be finite numbers by name", () => {

@@ -68,7 +68,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         <div className="run-title">
           <h3 title={run.spec.label}>{run.spec.label}</h3>
           {/* The algorithm, unless the name already starts with it ("GRPO (fork @ 1)" needs no second "GRPO"). */}
-          {!run.spec.label.startsWith(algo.title) && <span className="muted run-algo">{algo.title}</span>}
+          {!(run.spec.label === algo.title || run.spec.label.startsWith(`${algo.title} `)) && (
+            <span className="muted run-algo">{algo.title}</span>
+          )}
         </div>
         <div className="run-buttons">
           <ExplainButton
