@@ -48,7 +48,7 @@ export const PPO: Explanation = {
     {
       label: "Adaptive KL controller (optional)",
       tex: t`\beta \leftarrow \beta \cdot \Big(1 + \operatorname{clip}\!\big(\mathrm{KL}/\mathrm{KL}_{\text{target}} - 1,\ -0.2,\ 0.2\big)\cdot n/\text{horizon}\Big)`,
-      note: t`After each batch of $n$ samples; off by default.`,
+      note: t`After each batch of $n$ samples; off by default. In the lab $\beta$ stays in $[0, 10]$, the run card shows the $\beta$ in use under the control, and duplicates, reloads and exports continue it; setting $\beta$ restarts the controller from that value, and turning it off returns to it.`,
     },
   ],
   papers: [PAPERS.ppo, PAPERS.gae, PAPERS.ziegler, PAPERS.instructgpt, PAPERS.nPlus],
