@@ -60,6 +60,7 @@ function isNode(): boolean {
 /** In Node: Dawn via npm `webgpu`; also installs WebGPU's globals (GPUBufferUsage, GPUMapMode, ...). */
 async function nodeGpu(): Promise<GPU> {
   const specifier = "webgpu"; // a variable, so that bundlers leave this Node-only import alone
+  await ensureRuntimeDir();
   const mod = (await import(/* @vite-ignore */ specifier)) as { create(o: string[]): GPU; globals: object };
   Object.assign(globalThis, mod.globals);
   const gpu = mod.create([]);
@@ -67,6 +68,25 @@ async function nodeGpu(): Promise<GPU> {
   // instance would be torn down under a live device and the process would crash at random. Keep them all.
   nodeInstances.push(gpu);
   return gpu;
+}
+
+/**
+ * On a headless machine XDG_RUNTIME_DIR is unset, and Dawn's Vulkan stack prints "error: XDG_RUNTIME_DIR is
+ * invalid or not set" twice at start-up (harmless, but it reads like a failure). Point it at a private directory
+ * (mode 700, one per user, reused) when it is unset; a value the user set is left alone.
+ */
+async function ensureRuntimeDir(): Promise<void> {
+  if (process.env.XDG_RUNTIME_DIR) return;
+  const fs = await import(/* @vite-ignore */ "node:fs");
+  const os = await import(/* @vite-ignore */ "node:os");
+  const path = await import(/* @vite-ignore */ "node:path");
+  const dir = path.join(os.tmpdir(), `rlhf-playground-runtime-${os.userInfo().uid}`);
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    process.env.XDG_RUNTIME_DIR = dir;
+  } catch {
+    // Only a cosmetic message is at stake: carry on without it.
+  }
 }
 
 /** Every Dawn instance created in this process, kept alive on purpose (see nodeGpu). */

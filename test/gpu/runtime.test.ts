@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { gridFor } from "../../src/gpu/context";
 import { acquireGpu } from "../../src/gpu/device";
@@ -18,6 +19,23 @@ describe("adapter", () => {
     expect(a.limits.maxComputeWorkgroupsPerDimension).toBeGreaterThanOrEqual(65535);
     expect(a.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 1024 * 1024);
     expect(Array.isArray(a.features)).toBe(true);
+  });
+});
+
+describe("Node start-up", () => {
+  it("prints no XDG_RUNTIME_DIR error on a headless machine (acquireGpu gives Dawn a private runtime dir)", () => {
+    const env = { ...process.env };
+    delete env.XDG_RUNTIME_DIR;
+    const script =
+      'import { acquireGpu } from "./src/gpu/device.ts";' +
+      "const ctx = await acquireGpu(); console.log('dir', process.env.XDG_RUNTIME_DIR); ctx.device.destroy();";
+    const r = spawnSync("node", ["--import", "tsx", "--input-type=module", "-e", script], {
+      env,
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/dir \/.*rlhf-playground-runtime-/);
+    expect(r.stderr).not.toContain("XDG_RUNTIME_DIR");
   });
 });
 
