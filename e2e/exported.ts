@@ -10,7 +10,7 @@ import type { Page } from "@playwright/test";
 export async function exportedCsv(page: Page, runId: string): Promise<Record<string, number | null>[]> {
   await page.getByTestId(`export-${runId}`).click();
   const [download] = await Promise.all([
-    page.waitForEvent("download"),
+    page.waitForEvent("download", { timeout: 60_000 }),
     page.getByTestId(`export-${runId}-csv`).click(),
   ]);
   const text = await readFile((await download.path()) ?? "", "utf8");

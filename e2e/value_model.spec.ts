@@ -46,6 +46,25 @@ test("PPO with a shared value head and with a separate value model: same first s
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false", { timeout: 60_000 });
   await expect(knob("ppo-2")).toBeDisabled();
 
+  // The second card's Export button is below the fold. A scroll that ends just before the click (its event
+  // fires a frame later) keeps the menu open, right-aligned with its button; scrolling the button away closes it.
+  const menu = await page.evaluate(async () => {
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const button = document.querySelector("[data-testid=export-ppo-2]") as HTMLElement;
+    const list = () => document.querySelector("[data-testid=export-ppo-2-csv]")?.closest("ul");
+    button.scrollIntoView({ block: "center" });
+    button.click();
+    await frames();
+    const offset =
+      (list()?.getBoundingClientRect().right ?? Number.NaN) - button.getBoundingClientRect().right;
+    const openAfterScroll = !!list();
+    (document.querySelector(".run-column") as HTMLElement).scrollTop = 0;
+    window.scrollTo(0, 0);
+    await frames();
+    return { openAfterScroll, aligned: Math.abs(offset) <= 8, openAfterScrollAway: !!list() };
+  });
+  expect(menu).toEqual({ openAfterScroll: true, aligned: true, openAfterScrollAway: false });
+
   const [shared, separate] = [await exportedCsv(page, "ppo-1"), await exportedCsv(page, "ppo-2")];
   expect(shared.map((r) => r.step)).toEqual([1, 2]);
   expect(separate.map((r) => r.step)).toEqual([1, 2]);

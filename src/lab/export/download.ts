@@ -14,7 +14,8 @@ export function downloadBlob(data: string | Uint8Array, filename: string, type: 
   document.body.append(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // Revoked later, not at once: a busy browser may start reading the file after this returns.
+  setTimeout(() => URL.revokeObjectURL(url), 40_000);
 }
 
 export const MIME = {

@@ -1,14 +1,36 @@
 /**
  * A run card's Export menu: metrics (CSV, JSON), config, checkpoint, TRL script (./export_run.ts). The list is
  * drawn in <body> next to its button (the run column scrolls and would clip it) and closes on a choice, Escape
- * (focus back on the button) or a click elsewhere.
+ * (focus back on the button) or a click elsewhere. When a page or column scrolls, the list follows its button
+ * and closes only once the button has left the window: a scroll event arrives a frame after the scroll, so one
+ * that ended just before the click (a trackpad's momentum, a test driver bringing the button into view) must not
+ * close the menu it opened.
  */
-import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { labActions } from "./actions";
 import { EXPORTS, exportRun } from "./export_run";
 import { DownloadIcon } from "./icons";
 import { place } from "./Popover";
+
+/** Whether part of `el` is in view: inside the window and inside every ancestor that clips (a scrolling column). */
+export function shown(el: Element): boolean {
+  let { left, top, right, bottom } = el.getBoundingClientRect();
+  [right, bottom] = [Math.min(right, window.innerWidth), Math.min(bottom, window.innerHeight)];
+  [left, top] = [Math.max(left, 0), Math.max(top, 0)];
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const style = getComputedStyle(p);
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+    const c = p.getBoundingClientRect();
+    [left, top, right, bottom] = [
+      Math.max(left, c.left),
+      Math.max(top, c.top),
+      Math.min(right, c.right),
+      Math.min(bottom, c.bottom),
+    ];
+  }
+  return right > left && bottom > top;
+}
 
 export const ExportMenu = memo(function ExportMenu(props: {
   runId: string;
@@ -20,13 +42,18 @@ export const ExportMenu = memo(function ExportMenu(props: {
   const list = useRef<HTMLUListElement>(null);
   const [open, setOpen] = useState(false);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
-  useLayoutEffect(() => {
-    if (!open || !button.current || !list.current) return setPos(null);
+  /** Put the list next to the button (right-aligned, inside the window); false when the button is scrolled out of view. */
+  const follow = useCallback((): boolean => {
+    if (!button.current || !list.current) return false;
     const r = list.current.getBoundingClientRect();
     const b = button.current.getBoundingClientRect();
-    // Right-aligned with the button, inside the viewport.
     setPos(place(new DOMRect(b.right - r.width, b.top, r.width, b.height), r.width, r.height));
-  }, [open]);
+    return shown(button.current);
+  }, []);
+  useLayoutEffect(() => {
+    if (!open) return setPos(null);
+    follow();
+  }, [open, follow]);
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
@@ -39,17 +66,22 @@ export const ExportMenu = memo(function ExportMenu(props: {
       if (!list.current?.contains(t) && !button.current?.contains(t)) setOpen(false);
     };
     const onScroll = (e: Event) => {
-      if (!list.current?.contains(e.target as Node)) setOpen(false);
+      if (!list.current?.contains(e.target as Node) && !follow()) setOpen(false);
+    };
+    const onResize = () => {
+      if (!follow()) setOpen(false);
     };
     document.addEventListener("keydown", onKey);
     document.addEventListener("pointerdown", onDown);
     document.addEventListener("scroll", onScroll, true);
+    window.addEventListener("resize", onResize);
     return () => {
       document.removeEventListener("keydown", onKey);
       document.removeEventListener("pointerdown", onDown);
       document.removeEventListener("scroll", onScroll, true);
+      window.removeEventListener("resize", onResize);
     };
-  }, [open]);
+  }, [open, follow]);
   return (
     <>
       <button
