@@ -1,14 +1,19 @@
 /**
- * `npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR]`: the headless check that a guided
- * lesson (src/lab/presets) shows its effect on the shipped models. For each seed it builds the lesson's
- * experiment exactly as the page would (the worker's LabRuns: same environment, reference model, preference
- * data and reward sources), trains every run for the lesson's length (or --steps), writes each run's metrics
- * to DIR/<lesson>/seed<S>/<run>.jsonl, and applies the lesson's check. Prints one JSON verdict per seed and a
- * summary; the exit code is 0 only when the effect showed on every seed.
+ * `npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]`: the
+ * headless check that a guided lesson (src/lab/presets) shows its effect on the shipped models. For each seed it
+ * builds the lesson's experiment exactly as the page would (the worker's LabRuns: same environment, reference
+ * model, preference data and reward sources), trains every run for the lesson's length (or --steps), writes each
+ * run's metrics to DIR/<lesson>/seed<S>/<run>.jsonl, and applies the lesson's check. Prints one JSON verdict per
+ * seed and a summary; the exit code is 0 only when the effect showed on every seed.
+ *
+ * Each run is trained on its own (its own sampler seeds, the shared frozen reference and reward models), so a
+ * lesson can be checked piecewise: `--runs` trains only the named runs, and `--reuse yes` reads a run whose log
+ * under DIR already holds the steps instead of training it again. A seed whose check needs a run that is
+ * missing is reported as partial (not checked), never as a pass; runs the check does not read may be left out.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { GpuContext } from "../../src/gpu/context";
-import type { LessonVerdict } from "../../src/lab/presets/checks";
+import { type LessonVerdict, MissingRunError } from "../../src/lab/presets/checks";
 import { PRESET_IDS, type PresetId } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
 import type { LabResources } from "../../src/lab/resources";
@@ -23,6 +28,10 @@ export interface LessonRunOptions {
   steps?: number;
   /** Where the per-run JSONL logs go; null: none. */
   out: string | null;
+  /** Train only these runs (default: all of the lesson's). */
+  runs?: readonly string[];
+  /** Read a run's metrics from its complete log under `out` instead of training it. */
+  reuse?: boolean;
   log?: (line: string) => void;
 }
 
@@ -31,6 +40,36 @@ export interface SeedVerdict extends LessonVerdict {
   seed: number;
   steps: number;
   seconds: number;
+  /** Runs read back from their logs (--reuse). */
+  reused: string[];
+  /** Runs neither trained nor found in a log. */
+  missing: string[];
+  /** The check needed a missing run: not checked (ok is false). */
+  partial: boolean;
+}
+
+/** Keys of a log line that are not metrics. */
+const LOG_KEYS = new Set(["step", "run", "algo"]);
+
+/**
+ * A run's metrics from its JSONL log: the first `steps` lines, when the log holds steps 1…steps in order;
+ * null when the file is missing, short or out of order.
+ */
+export function readRunLog(path: string, steps: number): Record<string, number>[] | null {
+  if (!existsSync(path)) return null;
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
+  if (lines.length < steps) return null;
+  const rows: Record<string, number>[] = [];
+  for (let i = 0; i < steps; i++) {
+    const o = JSON.parse(lines[i]) as Record<string, unknown>;
+    if (o.step !== i + 1) return null;
+    const row: Record<string, number> = {};
+    for (const [k, v] of Object.entries(o)) if (!LOG_KEYS.has(k) && typeof v === "number") row[k] = v;
+    rows.push(row);
+  }
+  return rows;
 }
 
 /** Train one lesson at one seed and check it. */
@@ -43,6 +82,11 @@ export async function runLessonSeed(
   const lesson = LESSONS[id];
   const spec = lesson.experiment(seed);
   const steps = o.steps ?? spec.steps ?? 20;
+  const unknown = (o.runs ?? []).filter((r) => !spec.runs.some((x) => x.id === r));
+  if (unknown.length)
+    throw new RangeError(
+      `--runs: lesson ${id} has no run ${unknown.join(", ")} (it has ${spec.runs.map((r) => r.id).join(", ")})`,
+    );
   const t0 = performance.now();
   const { task, tokenizer } = await openTask(spec.task);
   const start = await loadStart(spec.model === "sft" ? undefined : spec.model, task.id, tokenizer, seed);
@@ -56,10 +100,19 @@ export async function runLessonSeed(
   };
   const runs = new LabRuns(ctx, res, seed, nodeRewardSources(task, tokenizer));
   const histories: Record<string, Record<string, number>[]> = {};
+  const reused: string[] = [];
   try {
     for (const r of spec.runs) {
+      const path = o.out ? `${o.out}/${id}/seed${seed}/${r.id}.jsonl` : null;
+      const old = o.reuse && path ? readRunLog(path, steps) : null;
+      if (old) {
+        histories[r.id] = old;
+        reused.push(r.id);
+        continue;
+      }
+      if (o.runs && !o.runs.includes(r.id)) continue;
       const run = await runs.create(r);
-      const log = writeRunLog(o.out ? `${o.out}/${id}/seed${seed}/${r.id}.jsonl` : null);
+      const log = writeRunLog(path);
       const rows: Record<string, number>[] = [];
       try {
         for (let s = 0; s < steps; s++) {
@@ -79,8 +132,15 @@ export async function runLessonSeed(
   } finally {
     runs.destroy();
   }
-  const verdict = lesson.check(histories);
-  return { lesson: id, seed, steps, seconds: Math.round((performance.now() - t0) / 1000), ...verdict };
+  const head = { lesson: id, seed, steps, seconds: Math.round((performance.now() - t0) / 1000), reused };
+  const missing = spec.runs.map((r) => r.id).filter((r) => !histories[r]);
+  try {
+    return { ...head, missing, partial: false, ...lesson.check(histories) };
+  } catch (e) {
+    if (!(e instanceof MissingRunError)) throw e;
+    const summary = `partial: the check needs run ${e.run}, which was neither trained nor logged`;
+    return { ...head, missing, partial: true, ok: false, numbers: {}, summary };
+  }
 }
 
 /** The lessons named by `which` ("all" or an id). @throws RangeError on an unknown id. */

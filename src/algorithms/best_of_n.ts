@@ -14,8 +14,8 @@ import {
   type Metrics,
   type RunEnv,
   resumeStep,
+  rolloutOptions,
   type StepResult,
-  stepSeed,
   stepThroughput,
 } from "./run";
 
@@ -91,15 +91,7 @@ export class BestOfNRun implements AlgorithmRun {
     const prompts = env.prompts
       .batch(step - 1, c.batchPrompts)
       .flatMap((p) => Array.from({ length: c.n }, () => p));
-    const r = await this.engine.collect(prompts, {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
+    const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
     const best = bestOfNSelect(r.reward, c.n);
     const pick = (x: Float64Array) => Array.from(best, (i) => x[i]);
     const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;

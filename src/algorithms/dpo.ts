@@ -26,6 +26,7 @@ import {
   type RunEnv,
   resumeStep,
   rolloutMetrics,
+  rolloutOptions,
   type StepResult,
   stepSeed,
   stepThroughput,
@@ -208,15 +209,7 @@ export class DpoRun implements AlgorithmRun {
   private sample(prompts: number[][], step: number): Promise<Rollout> {
     const c = this.config;
     const { env } = this;
-    return this.engine.collect([...prompts, ...prompts], {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
+    return this.engine.collect([...prompts, ...prompts], rolloutOptions(env, c, step));
   }
 
   async step(): Promise<StepResult> {

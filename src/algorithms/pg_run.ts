@@ -17,8 +17,8 @@ import {
   type RunEnv,
   resumeStep,
   rolloutMetrics,
+  rolloutOptions,
   type StepResult,
-  stepSeed,
   stepThroughput,
 } from "./run";
 import { toCompletionMasked, toFull } from "./sequences";
@@ -117,15 +117,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     const prompts = env.prompts
       .batch(step - 1, c.batchPrompts)
       .flatMap((p) => Array.from({ length: G }, () => p));
-    const r = await this.engine.collect(prompts, {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
+    const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
     const { seq } = r;
     const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
     const adv = this.advantages(r, shape, c);

@@ -33,6 +33,7 @@ import {
   type RunEnv,
   resumeStep,
   rolloutMetrics,
+  rolloutOptions,
   type StepResult,
   stepSeed,
   stepThroughput,
@@ -177,15 +178,7 @@ export class PpoRun implements AlgorithmRun {
     const t0 = performance.now();
     const step = ++this.steps;
     const prompts = env.prompts.batch(step - 1, c.batchPrompts);
-    const r = await this.engine.collect(prompts, {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
+    const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
     const { seq } = r;
     if (this.value) r.values = await this.value.values(seq);
     const B = seq.B;

@@ -11,7 +11,7 @@ import { klPerToken, sequenceKl } from "./math/kl";
 import type { TokenShape } from "./math/masked";
 import type { PreferencePair } from "./pairs";
 import type { RewardSource } from "./reward";
-import type { Rollout } from "./rollout";
+import type { Rollout, RolloutOptions } from "./rollout";
 
 /** Prompts in a fixed order per seed: runs with the same seed see the same prompts in the same order. */
 export interface PromptSource {
@@ -154,6 +154,26 @@ export function checkFinite(metrics: Metrics, step: number): void {
 /** The sampler seed of a step: distinct per (run seed, step), the same for runs with the same seed. */
 export function stepSeed(seed: number, step: number): number {
   return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(step + 1, 0xc2b2ae35)) >>> 0;
+}
+
+/**
+ * The sampler settings of step `step` of a run: the run's temperature τ and top-k, the step's seed
+ * ({@link stepSeed}), the task's EOS/pad ids, the run's reward source and the gold scorer.
+ */
+export function rolloutOptions(
+  env: RunEnv,
+  c: { temperature: number; topK: number },
+  step: number,
+): RolloutOptions {
+  return {
+    temperature: c.temperature,
+    topK: c.topK,
+    seed: stepSeed(env.seed, step),
+    eosId: env.eosId,
+    padId: env.padId,
+    reward: env.reward,
+    gold: env.gold,
+  };
 }
 
 /**

@@ -15,8 +15,8 @@ import {
   type RunEnv,
   resumeStep,
   rolloutMetrics,
+  rolloutOptions,
   type StepResult,
-  stepSeed,
 } from "./run";
 import { SequenceObjective } from "./seq_objective";
 
@@ -92,15 +92,7 @@ export abstract class TwoSampleRun<C extends TwoSampleConfig> implements Algorit
     const t0 = performance.now();
     const step = ++this.steps;
     const prompts = env.prompts.batch(step - 1, this.prompts);
-    const r = await this.engine.collect([...prompts, ...prompts], {
-      temperature: c.temperature,
-      topK: c.topK,
-      seed: stepSeed(env.seed, step),
-      eosId: env.eosId,
-      padId: env.padId,
-      reward: env.reward,
-      gold: env.gold,
-    });
+    const r = await this.engine.collect([...prompts, ...prompts], rolloutOptions(env, c, step));
     return { step, r, metrics: rolloutMetrics(r), t0 };
   }
 

@@ -53,10 +53,18 @@ export function movingAverage(xs: readonly number[], w: number): number[] {
   return xs.map((_, i) => avg(xs.slice(Math.max(0, i - h), i + h + 1)));
 }
 
-/** Rows of the lesson's run `id`. @throws RangeError when the run is missing (a lesson and its check disagree). */
+/** A check asked for a run the histories lack (the lesson and its check disagree, or the run was not trained). */
+export class MissingRunError extends RangeError {
+  constructor(readonly run: string) {
+    super(`the lesson has no run "${run}"`);
+    this.name = "MissingRunError";
+  }
+}
+
+/** Rows of the lesson's run `id`. @throws MissingRunError when the histories lack the run. */
 export function runRows(h: LessonHistories, id: string): MetricRows {
   const rows = h[id];
-  if (!rows) throw new RangeError(`the lesson has no run "${id}"`);
+  if (!rows) throw new MissingRunError(id);
   return rows;
 }
 

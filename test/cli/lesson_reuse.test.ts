@@ -1,0 +1,89 @@
+/**
+ * The lesson check in pieces (cli/lab/lesson.ts): a run's log read back (--reuse) is checked like a trained run,
+ * and a seed whose check needs a missing run is partial — never a pass. Logs are written here: nothing trains.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readRunLog, runLessonSeed } from "../../cli/lab/lesson";
+import { testGpu } from "../helpers/gpu";
+
+/** Write `rows` as the lesson CLI does: one {step, run, algo, ...metrics} line per step. */
+function writeLog(path: string, run: string, rows: Record<string, number>[]) {
+  mkdirSync(join(path, ".."), { recursive: true });
+  const lines = rows.map((m, i) => JSON.stringify({ step: i + 1, run, algo: "bon", ...m }));
+  writeFileSync(path, `${lines.join("\n")}\n`);
+}
+
+describe("lesson logs", () => {
+  it("reads the first `steps` lines in step order, metrics only; null when short or out of order", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lesson-log-"));
+    const path = join(dir, "a.jsonl");
+    writeLog(path, "a", [{ reward: 0.1 }, { reward: 0.2 }, { reward: 0.3 }]);
+    expect(readRunLog(path, 2)).toEqual([{ reward: 0.1 }, { reward: 0.2 }]);
+    expect(readRunLog(path, 4)).toBeNull();
+    expect(readRunLog(join(dir, "missing.jsonl"), 1)).toBeNull();
+    writeFileSync(
+      path,
+      `${JSON.stringify({ step: 2, reward: 1 })}\n${JSON.stringify({ step: 1, reward: 1 })}\n`,
+    );
+    expect(readRunLog(path, 2)).toBeNull();
+    rmSync(dir, { recursive: true });
+  });
+
+  it("checks reused logs like trained runs; a missing run makes the seed partial", async () => {
+    const ctx = await testGpu();
+    const out = mkdtempSync(join(tmpdir(), "lesson-reuse-"));
+    const log = (run: string) => join(out, "bon-vs-rl", "seed0", `${run}.jsonl`);
+    // Best-of-n vs RL over 2 steps: reward grows with n, KL within log n − (n−1)/n.
+    const bon = (reward: number, kl: number, bound: number) =>
+      [0, 1].map((i) => ({ reward: reward + 0.01 * i, "objective/kl": kl, "objective/kl_bound": bound }));
+    writeLog(log("bon-2"), "bon-2", bon(0.4, 0.1, 0.193));
+    writeLog(log("bon-4"), "bon-4", bon(0.6, 0.5, 0.636));
+    writeLog(log("bon-16"), "bon-16", bon(0.9, 1.2, 1.835));
+    writeLog(log("grpo"), "grpo", bon(0.3, 0.7, Number.NaN));
+    const opts = { seeds: [0], steps: 2, out, reuse: true, runs: [] };
+
+    const v = await runLessonSeed(ctx, "bon-vs-rl", 0, opts);
+    expect(v.reused).toEqual(["bon-2", "bon-4", "bon-16", "grpo"]);
+    expect(v.missing).toEqual([]);
+    expect(v.ok).toBe(true);
+    expect(v.numbers.reward_bon16).toBeCloseTo(0.905, 10);
+    expect(v.numbers.kl_grpo_end).toBeCloseTo(0.7, 10);
+
+    // The check reads the logs: best-of-16 below best-of-4 fails it.
+    writeLog(log("bon-16"), "bon-16", bon(0.5, 1.2, 1.835));
+    expect((await runLessonSeed(ctx, "bon-vs-rl", 0, opts)).ok).toBe(false);
+
+    // Without the GRPO run (and told to train none) the seed is not checked.
+    rmSync(log("grpo"));
+    const partial = await runLessonSeed(ctx, "bon-vs-rl", 0, opts);
+    expect(partial).toMatchObject({ ok: false, partial: true, missing: ["grpo"], numbers: {} });
+    expect(partial.summary).toContain("needs run grpo");
+
+    // A run the check does not read may be missing: DPO's lesson checks the offline run only.
+    const dpo = join(out, "dpo-implicit-reward", "seed0", "dpo-offline.jsonl");
+    writeLog(dpo, "dpo-offline", [
+      ...[0, 1, 2, 3, 4].map(() => ({
+        "rewards/margins": 0.0,
+        "rewards/accuracies": 0.3,
+        "logps/chosen": -2,
+      })),
+      ...[0, 1, 2, 3, 4].map(() => ({
+        "rewards/margins": 0.4,
+        "rewards/accuracies": 0.8,
+        "logps/chosen": -3,
+      })),
+    ]);
+    const d = await runLessonSeed(ctx, "dpo-implicit-reward", 0, { ...opts, steps: 10 });
+    expect(d).toMatchObject({ ok: true, partial: false, missing: ["dpo-online"], reused: ["dpo-offline"] });
+    // Last 10 of 10 steps against the first 5.
+    expect(d.numbers).toEqual({ margin_gain: 0.2, accuracy_end: 0.55, logps_chosen_change: -0.5 });
+
+    await expect(runLessonSeed(ctx, "bon-vs-rl", 0, { ...opts, runs: ["nope"] })).rejects.toThrow(
+      /has no run nope/,
+    );
+    rmSync(out, { recursive: true });
+  }, 120_000);
+});
