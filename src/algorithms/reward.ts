@@ -18,6 +18,15 @@ export interface RewardSource {
   score(samples: readonly RewardSample[]): Promise<Float64Array> | Float64Array;
 }
 
+/** A known per-completion cost (≥ 0) a constrained run limits (Safe RLHF); synchronous, deterministic. */
+export interface CostSource {
+  /** Shown in the UI and logged, e.g. "positive words". */
+  readonly name: string;
+  /** The unit of the cost and of its limit, e.g. "words". */
+  readonly unit: string;
+  cost(samples: readonly RewardSample[]): Float64Array;
+}
+
 /**
  * A trivially learnable synthetic reward for tests and the `nano` model: the share of completion tokens equal
  * to `token` (0 for an empty completion), in [0, 1].

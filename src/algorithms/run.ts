@@ -10,7 +10,7 @@ import type { DpoOptions, PreferenceLogps } from "./math/dpo";
 import { klPerToken, sequenceKl } from "./math/kl";
 import type { TokenShape } from "./math/masked";
 import type { PreferencePair } from "./pairs";
-import type { RewardSource } from "./reward";
+import type { CostSource, RewardSource } from "./reward";
 import type { Rollout, RolloutOptions } from "./rollout";
 
 /** Prompts in a fixed order per seed: runs with the same seed see the same prompts in the same order. */
@@ -53,6 +53,8 @@ export interface RunEnv {
   prompts: PromptSource;
   reward: RewardSource;
   gold: RewardSource;
+  /** The task's known costs by key (Safe RLHF's `cost` setting other than "length"); none when absent. */
+  costs?: Readonly<Record<string, CostSource>>;
   eosId: number;
   padId: number;
   seed: number;

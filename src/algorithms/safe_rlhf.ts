@@ -1,14 +1,17 @@
 /**
  * Constrained RLHF (Safe RLHF, Dai et al. 2023) on GRPO: each completion has a reward R and a cost c, the policy
  * optimises R − λ·c, and after each step the Lagrange multiplier follows λ ← max(0, λ + η(mean(c) − d)), so the
- * cost settles near its limit d. The cost here is the completion's length in tokens (EOS included), or the
- * number of tokens from a banned set. Spec: docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
+ * cost settles near its limit d. The paper's learned cost model is replaced by a known cost: the completion's
+ * length in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which
+ * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness).
+ * Spec: docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
  */
 import type { Field } from "./fields";
 import { GRPO_FIELDS, type GrpoConfig, GrpoRun } from "./grpo";
 import { grpoAdvantages } from "./math/grpo";
 import type { TokenShape } from "./math/masked";
 import { lagrangeMultiplierUpdate, safeRlhfScores } from "./math/safe_rlhf";
+import type { CostSource } from "./reward";
 import type { Rollout } from "./rollout";
 import type { AlgorithmRun, RunEnv, StepResult } from "./run";
 
@@ -19,8 +22,8 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     label: "cost",
     kind: "enum",
     default: "length",
-    options: ["length"],
-    doc: "What a completion costs: its length in tokens.",
+    options: ["length", "positive_words"],
+    doc: "What a completion costs: its length in tokens (any task), or its number of positive words (sentiment: AFINN-165 valence > 0, which the reward wants more of).",
     source: "Dai et al. 2023 (cost model → here a known cost)",
   },
   {
@@ -30,8 +33,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     default: 8,
     min: 0,
     max: 1000,
-    unit: "tokens",
-    doc: "The cost limit the multiplier enforces on average.",
+    doc: "The cost limit the multiplier enforces on average, in the cost's unit (tokens, words).",
     source: "Dai et al. 2023 eq. 10",
   },
   {
@@ -56,8 +58,10 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
   },
 ];
 
+export type SafeRlhfCost = "length" | "positive_words";
+
 export interface SafeRlhfConfig extends GrpoConfig {
-  cost: "length";
+  cost: SafeRlhfCost;
   costLimit: number;
   lambdaInit: number;
   lambdaLr: number;
@@ -69,9 +73,22 @@ export class SafeRlhfRun extends GrpoRun {
   lambda: number;
   private lastCosts: Float64Array = new Float64Array(0);
 
+  /** @throws RangeError when the cost is not "length" and the task does not define it (env.costs). */
   constructor(env: RunEnv, config: Partial<SafeRlhfConfig> = {}) {
     super(env, config, SAFE_RLHF_FIELDS, "safe_rlhf");
     this.lambda = (this.config as SafeRlhfConfig).lambdaInit;
+    this.costSource((this.config as SafeRlhfConfig).cost);
+  }
+
+  /** The task's source of `cost` (null for "length"). @throws RangeError when the task lacks it. */
+  private costSource(cost: string): CostSource | null {
+    if (cost === "length") return null;
+    const source = this.env.costs?.[cost];
+    if (!source)
+      throw new RangeError(
+        `Safe RLHF: this task has no cost "${cost}" (it has: ${["length", ...Object.keys(this.env.costs ?? {})].join(", ")})`,
+      );
+    return source;
   }
 
   /** λ is run state: a fork, a checkpoint and a reload continue it (λ₀ only seeds it before the first step). */
@@ -92,6 +109,7 @@ export class SafeRlhfRun extends GrpoRun {
 
   /** λ₀ seeds λ before the first step; afterwards λ follows its update rule, so a new λ₀ is refused. */
   override setConfig(patch: Record<string, number | string | boolean>): void {
+    if (typeof patch.cost === "string") this.costSource(patch.cost);
     if (patch.lambdaInit !== undefined && patch.lambdaInit !== this.config.lambdaInit && this.stepsDone > 0)
       throw new RangeError(
         "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η or d instead)",
@@ -100,7 +118,10 @@ export class SafeRlhfRun extends GrpoRun {
   }
 
   protected override advantages(r: Rollout, _shape: TokenShape, c: GrpoConfig) {
-    this.lastCosts = Float64Array.from(r.seq.lengths);
+    const source = this.costSource((c as SafeRlhfConfig).cost);
+    this.lastCosts = source
+      ? source.cost(r.prompts.map((prompt, b) => ({ prompt, completion: r.completions[b] })))
+      : Float64Array.from(r.seq.lengths);
     const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambda);
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
     return {

@@ -10,7 +10,7 @@ import type { GPTConfig } from "../model/config";
 import { GptWeights } from "../model/weights";
 import type { Task } from "../tasks";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import { goldRewardSource } from "./task_rewards";
+import { goldRewardSource, taskCostSources } from "./task_rewards";
 
 export interface EnvOptions {
   ctx: GpuContext;
@@ -46,6 +46,7 @@ export function buildEnv(o: EnvOptions): RunEnv {
     prompts: shuffledPrompts(prompts, o.seed),
     reward: o.reward ?? gold,
     gold,
+    costs: taskCostSources(o.task, o.tokenizer),
     eosId: o.tokenizer.eosId,
     padId: o.tokenizer.padId,
     seed: o.seed,

@@ -31,6 +31,21 @@ export interface MetricInfo {
   description: string;
 }
 
+/**
+ * A known cost of a completion that a constrained run (Safe RLHF) can hold under a limit — a stand-in for the
+ * paper's learned cost model. Deterministic, ≥ 0.
+ */
+export interface TaskCost {
+  /** Shown next to the cost limit, e.g. "positive words". */
+  readonly label: string;
+  /** The unit of the cost and of its limit d, e.g. "words". */
+  readonly unit: string;
+  /** One sentence: what is counted. */
+  readonly doc: string;
+  /** The cost of a completion (text after the prompt up to EOS). */
+  cost(prompt: string, completion: string): number;
+}
+
 /** Suggested generation settings for the task (the lab's defaults; users may change them). */
 export interface GenerationDefaults {
   /** Tokens generated after the prompt, EOS included. */
@@ -59,6 +74,8 @@ export interface Task {
    * @throws RangeError on an empty sample list or a prompt with no completions.
    */
   evaluate(samples: readonly PromptSamples[]): Record<string, number>;
+  /** Costs a constrained run can limit, by key (Safe RLHF's `cost` setting); none when absent. */
+  readonly costs?: Readonly<Record<string, TaskCost>>;
 }
 
 /** tokenizer.json path of a task, relative to the public folder: "models/<id>/tokenizer.json". */

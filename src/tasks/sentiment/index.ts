@@ -19,9 +19,10 @@ import {
   type PromptSplit,
   splitPrompts,
   type Task,
+  type TaskCost,
   tokenizerPathOf,
 } from "../task";
-import { afinnWords, sentimentScore } from "./afinn";
+import { afinnHits, afinnWords, sentimentScore } from "./afinn";
 import { bookSentences, cleanBook, loadBookText } from "./book";
 
 /** Seed of the per-sentence opening length draw (fixed: the pool never changes). 1851: the book's year. */
@@ -79,6 +80,18 @@ export function distinctN(texts: readonly string[], n: number): number {
   return total === 0 ? 1 : seen.size / total;
 }
 
+/**
+ * Safe RLHF's cost on this task: the number of positive lexicon hits (AFINN-165 valence > 0; a hyphenated word
+ * counts each positive part). It competes with the gold reward, which grows with every positive word: held to a
+ * limit d, the policy must say it with fewer, stronger words.
+ */
+export const POSITIVE_WORDS: TaskCost = {
+  label: "positive words",
+  unit: "words",
+  doc: "the number of words with a positive AFINN-165 valence in the completion",
+  cost: (_prompt, completion) => afinnHits(completion).filter((h) => h.valence > 0).length,
+};
+
 export interface SentimentTask extends Task {
   readonly id: "sentiment";
 }
@@ -116,6 +129,7 @@ export function createSentimentTask(rawBook: string, opts: SentimentOptions = {}
       { key: "distinct_2", label: "distinct-2", description: "unique word bigrams / bigrams" },
     ],
     gold: (_prompt, completion) => sentimentScore(completion),
+    costs: { positive_words: POSITIVE_WORDS },
     evaluate(samples: readonly PromptSamples[]) {
       checkSamples(samples);
       const texts = samples.flatMap((s) => s.completions);
