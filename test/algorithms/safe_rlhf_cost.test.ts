@@ -7,16 +7,16 @@ import { describe, expect, it } from "vitest";
 import type { CostSource, RewardSample } from "../../src/algorithms/reward";
 import { SafeRlhfRun } from "../../src/algorithms/safe_rlhf";
 import { POSITIVE_WORDS } from "../../src/tasks/sentiment";
-import { nanoEnv, REWARD_TOKEN } from "../helpers/nano_env";
+import { NANO_COSTS, nanoEnv, REWARD_TOKEN } from "../helpers/nano_env";
 
-/** The reward token's count in the completion (the reward wants its share up: a cost in tension with it). */
-function rewardTokenCount(calls: RewardSample[][]): CostSource {
+/** NANO_COSTS' reward-token count, recording what it was asked to score. */
+function recorded(calls: RewardSample[][]): CostSource {
+  const inner = NANO_COSTS.positive_words;
   return {
-    name: "reward tokens",
-    unit: "tokens",
+    ...inner,
     cost(samples) {
       calls.push([...samples]);
-      return Float64Array.from(samples, (s) => s.completion.filter((t) => t === REWARD_TOKEN).length);
+      return inner.cost(samples);
     },
   };
 }
@@ -24,7 +24,7 @@ function rewardTokenCount(calls: RewardSample[][]): CostSource {
 describe("Safe RLHF with a task's cost", () => {
   it("charts the cost source's mean as safe/cost and moves λ by it", async () => {
     const calls: RewardSample[][] = [];
-    const env = { ...(await nanoEnv(3)), costs: { positive_words: rewardTokenCount(calls) } };
+    const env = { ...(await nanoEnv(3)), costs: { positive_words: recorded(calls) } };
     const run = new SafeRlhfRun(env, {
       cost: "positive_words",
       batchPrompts: 2,

@@ -1,5 +1,5 @@
 /** A nano model (V = 16) with a synthetic reward, the share of token 7 in the completion; EOS = 0, PAD = 15. */
-import { tokenShareReward } from "../../src/algorithms/reward";
+import { type CostSource, tokenShareReward } from "../../src/algorithms/reward";
 import { type RunEnv, shuffledPrompts } from "../../src/algorithms/run";
 import { preset } from "../../src/model/config";
 import { initParams, paramLayout } from "../../src/model/params";
@@ -8,6 +8,19 @@ import { Rng } from "../../src/util/rng";
 import { testGpu } from "./gpu";
 
 export const REWARD_TOKEN = 7;
+
+/**
+ * Task costs for nano (Safe RLHF's `cost` settings other than "length"): every key counts the reward token in
+ * the completion — a cost the reward wants more of, like sentiment's positive words.
+ */
+export const NANO_COSTS: Readonly<Record<string, CostSource>> = {
+  positive_words: {
+    name: "reward tokens",
+    unit: "tokens",
+    cost: (samples) =>
+      Float64Array.from(samples, (s) => s.completion.filter((t) => t === REWARD_TOKEN).length),
+  },
+};
 
 export async function nanoEnv(seed = 1, withRef = true): Promise<RunEnv & { init: Float32Array }> {
   const ctx = await testGpu();

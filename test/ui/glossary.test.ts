@@ -10,7 +10,7 @@ import type { ConfigValues } from "../../src/algorithms/fields";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { GLOSSARY, metricDoc } from "../../src/ui/lab/glossary";
 import { ENTROPY, GOLD, KL_ESTIMATORS, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
-import { nanoEnv } from "../helpers/nano_env";
+import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
 
 /** Test-sized settings, applied where an algorithm has the field. */
 const SMALL: ConfigValues = {
@@ -68,7 +68,7 @@ describe("metric glossary", () => {
     let reported = 0;
     for (const id of ALGO_IDS)
       for (const config of variants(id)) {
-        const env = await nanoEnv(3);
+        const env = { ...(await nanoEnv(3)), costs: NANO_COSTS };
         const run = ALGORITHMS[id].create(env, config, PREFS);
         const { metrics } = await run.step();
         run.destroy();

@@ -209,20 +209,36 @@ trainer.save_model(OUTPUT_DIR)
 `;
 }
 
+/** Safe RLHF's cost in Python: `cost(completion, ids)` per the run's `cost` setting. */
+const SAFE_COSTS: Record<string, { unit: string; py: string }> = {
+  length: { unit: "completion tokens", py: "len(ids)" },
+  positive_words: {
+    unit: "positive AFINN words per completion",
+    py: "sum(1 for v in afinn_hits(completion) if v > 0)",
+  },
+};
+
 function safeRlhfBody(m: TrlMapping): string {
   const s = m.settings;
+  const cost = SAFE_COSTS[String(s.cost)];
+  if (!cost) throw new RangeError(`Safe RLHF: no TRL cost for "${s.cost}"`);
   return `
-COST_LIMIT = ${pyValue(s.costLimit)}  # d: the average cost (completion tokens) the multiplier enforces
+COST_LIMIT = ${pyValue(s.costLimit)}  # d: the average cost (${cost.unit}) the multiplier enforces
 LAMBDA_LR = ${pyValue(s.lambdaLr)}  # eta: step size of the multiplier
 lagrange = {"lambda": ${pyValue(s.lambdaInit)}}  # lambda_0
 
 
+def cost(completion, ids):
+    """The cost c of a completion (the lab's "${s.cost}" cost: ${cost.unit})."""
+    return ${cost.py}
+
+
 def reward_fn(prompts, completions, completion_ids, **kwargs):
-    """Safe RLHF's Lagrangian reward R - lambda * c, c = the completion's length in tokens (Dai et al. 2023);
-    after each batch lambda <- max(0, lambda + eta * (mean c - d)), as the lab updates it after each step."""
-    costs = [len(ids) for ids in completion_ids]
+    """Safe RLHF's Lagrangian reward R - lambda * c (Dai et al. 2023); after each batch
+    lambda <- max(0, lambda + eta * (mean c - d)), as the lab updates it after each step."""
+    costs = [cost(c, ids) for c, ids in zip(completions, completion_ids)]
     lam = lagrange["lambda"]
-    rewards = [score(p, c) - lam * cost for p, c, cost in zip(prompts, completions, costs)]
+    rewards = [score(p, c) - lam * k for p, c, k in zip(prompts, completions, costs)]
     lagrange["lambda"] = max(0.0, lam + LAMBDA_LR * (sum(costs) / len(costs) - COST_LIMIT))
     return rewards
 

@@ -34,30 +34,36 @@ WORD = re.compile(r"[^\\W_]+(?:['-][^\\W_]+)*")
 
 
 def _lookup(word):
+    """The valences one word contributes: its own, its hyphenated parts', or its possessive stem's."""
     if word in AFINN:
-        return AFINN[word]
+        return [AFINN[word]]
     if "-" in word:
-        return sum(_lookup(part) for part in word.split("-"))
-    if word.endswith("'s"):
-        return AFINN.get(word[:-2], 0)
-    return 0
+        return [v for part in word.split("-") for v in _lookup(part)]
+    if word.endswith("'s") and word[:-2] in AFINN:
+        return [AFINN[word[:-2]]]
+    return []
 
 
-def afinn_sum(text):
+def afinn_hits(text):
+    """The valences of the lexicon entries found in text, in order."""
     words = WORD.findall(text.lower().replace("\\u2018", "'").replace("\\u2019", "'"))
-    total, i = 0, 0
+    hits, i = [], 0
     while i < len(words):
         phrase = next(
             (p for p in PHRASES.get(words[i], []) if words[i : i + len(p)] == p),
             None,
         )
         if phrase:
-            total += AFINN[" ".join(phrase)]
+            hits.append(AFINN[" ".join(phrase)])
             i += len(phrase)
         else:
-            total += _lookup(words[i])
+            hits.extend(_lookup(words[i]))
             i += 1
-    return total
+    return hits
+
+
+def afinn_sum(text):
+    return sum(afinn_hits(text))
 
 
 def score(prompt, completion):

@@ -69,7 +69,7 @@ export const SAFE_RLHF: Explanation = {
   algo: "safe_rlhf",
   summary: t`Maximises reward under a limit on a cost, with a Lagrange multiplier that tunes the penalty itself.`,
   paragraphs: [
-    t`Safe RLHF maximises reward subject to a limit $d$ on a cost: harmfulness in the original paper, here simply the completion's length in tokens. Instead of a fixed penalty it keeps a Lagrange multiplier $\lambda$: the policy optimises $R - \lambda c$, and after each step $\lambda$ grows while the mean cost exceeds its limit and shrinks towards 0 when it is below.`,
+    t`Safe RLHF maximises reward subject to a limit $d$ on a cost: harmfulness in the original paper (scored by a learned cost model), here a known one: the completion's length in tokens, or (sentiment) its number of positive words — a cost the reward wants more of, so the limit really binds. Instead of a fixed penalty it keeps a Lagrange multiplier $\lambda$: the policy optimises $R - \lambda c$, and after each step $\lambda$ grows while the mean cost exceeds its limit and shrinks towards 0 when it is below.`,
     t`So the penalty tunes itself until the constraint just holds: watch the multiplier rise and the cost settle near $d$. The policy update itself is GRPO's (groups of $G$ completions, clipped ratio, $k_3$ KL to the reference), run on the penalised score.`,
     t`One subtlety: with the default group scaling, a group whose rewards all tie gets advantages $-(c - \bar c)/\operatorname{std}(c)$ for any $\lambda > 0$, so even a tiny $\lambda$ pushes at full strength (scale "none" makes the push grow with $\lambda$). If the cost drops below $d$ by itself, $\lambda$ returns to 0, as the KKT conditions say it should.`,
   ],

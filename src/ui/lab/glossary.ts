@@ -36,7 +36,8 @@ const REPORTED: Record<string, string> = {
   "ei/kept_fraction": "Expert iteration: share of the sampled completions kept for fine-tuning.",
   "ei/kept_reward": "Expert iteration: mean reward of the kept completions.",
   "safe/lambda": "Safe RLHF: the Lagrange multiplier λ used this step (the price of one unit of cost).",
-  "safe/cost": "Safe RLHF: mean cost c of the step's completions (here: length in tokens).",
+  "safe/cost":
+    "Safe RLHF: mean cost c of the step's completions (its setting: length in tokens, or positive words).",
   "safe/cost_limit": "Safe RLHF: the cost limit d the multiplier enforces on average.",
   baseline: "REINFORCE: the moving-average baseline b subtracted from the scores.",
   "annotator/flipped": "Share of this step's preference labels the simulated annotator flipped.",

@@ -47,7 +47,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "safe/cost",
     title: "Cost vs limit d",
-    unit: "tokens",
+    unit: "tokens or words",
     doc: "Safe RLHF: the step's mean cost E[c] (solid) against the limit d (dashed): λ rises while E[c] > d, falls while below.",
     companion: { key: "safe/cost_limit", name: "d" },
   },

@@ -1,0 +1,78 @@
+/**
+ * The TRL script of a Safe RLHF run with the sentiment task's positive-words cost: its Python `cost()` and
+ * `afinn_sum()` give the lab's numbers (src/tasks/sentiment: POSITIVE_WORDS, afinnSum) on texts that exercise
+ * phrases, hyphens, possessives and curly quotes; its limit line names the unit.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { trlScript } from "../../src/lab/export/trl_script";
+import type { ExperimentSpec } from "../../src/lab/protocol";
+import { POSITIVE_WORDS } from "../../src/tasks/sentiment";
+import { afinnSum } from "../../src/tasks/sentiment/afinn";
+
+let python: string | null = null;
+try {
+  execFileSync("python3", ["--version"], { stdio: "pipe" });
+  python = "python3";
+} catch {
+  python = null;
+}
+
+const TEXTS = [
+  "",
+  "I love this happy day, not bad",
+  "Good, good, GOOD!",
+  "a well-loved, warm-hearted captain's smile",
+  "it does not work, and the whale’s grace is no joke",
+  "terrible awful sad",
+  "the sea",
+];
+
+const experiment: ExperimentSpec = {
+  task: "sentiment",
+  model: "sft",
+  seed: 0,
+  runs: [
+    { id: "safe-1", algo: "safe_rlhf", label: "Safe", config: { cost: "positive_words", costLimit: 1 } },
+  ],
+};
+
+describe("Safe RLHF's TRL script with the positive-words cost", () => {
+  const script = trlScript(experiment, { spec: experiment.runs[0], step: 0 });
+
+  it("states the limit in the cost's unit and defines cost() from the lexicon hits", () => {
+    expect(script).toContain("COST_LIMIT = 1  # d: the average cost (positive AFINN words per completion)");
+    expect(script).toContain("return sum(1 for v in afinn_hits(completion) if v > 0)");
+  });
+
+  it.skipIf(!python)("its cost() and afinn_sum() match the lab's on the same texts", () => {
+    // The script up to its first use of TRL: the lexicon, afinn_hits/afinn_sum and cost().
+    const from = script.indexOf("AFINN = ");
+    const to = script.indexOf("def reward_fn(");
+    expect(from).toBeGreaterThan(0);
+    expect(to).toBeGreaterThan(from);
+    const body = script.slice(from, to);
+    const costDef = body.indexOf("def cost(");
+    expect(costDef, "cost() after the lexicon").toBeGreaterThan(0);
+    const dir = mkdtempSync(join(tmpdir(), "trl-cost-"));
+    const file = join(dir, "cost.py");
+    writeFileSync(
+      file,
+      `import json, math, re, sys\n${body}\n` +
+        "texts = json.load(sys.stdin)\n" +
+        "print(json.dumps([[cost(t, []), afinn_sum(t)] for t in texts]))\n",
+    );
+    const out = JSON.parse(
+      execFileSync(python!, [file], { input: JSON.stringify(TEXTS) }).toString(),
+    ) as number[][];
+    const lab = TEXTS.map((t) => [POSITIVE_WORDS.cost("", t), afinnSum(t)]);
+    console.log(
+      `positive words / AFINN sum, Python vs lab: ${JSON.stringify(out)} vs ${JSON.stringify(lab)}`,
+    );
+    expect(out).toEqual(lab);
+    expect(lab.some(([c]) => c >= 3)).toBe(true);
+  });
+});
