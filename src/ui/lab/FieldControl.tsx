@@ -43,6 +43,8 @@ export const FieldControl = memo(function FieldControl({
       .catch((e) => setError(e instanceof Error ? e.message : String(e)));
   };
   const testId = `knob-${runId}-${field.key}`;
+  // Screen readers read the note (the value the run uses now) with the control.
+  const noteId = note ? `${testId}-note` : undefined;
   return (
     <div className={`knob${locked ? " knob-locked" : ""}${value !== field.default ? " knob-changed" : ""}`}>
       <Hint
@@ -58,6 +60,7 @@ export const FieldControl = memo(function FieldControl({
           <select
             data-testid={testId}
             aria-label={field.label}
+            aria-describedby={noteId}
             value={String(value)}
             disabled={off}
             onChange={(e) => commit(e.target.value)}
@@ -74,6 +77,7 @@ export const FieldControl = memo(function FieldControl({
               type="checkbox"
               data-testid={testId}
               aria-label={field.label}
+              aria-describedby={noteId}
               checked={value === true}
               disabled={off}
               onChange={(e) => commit(e.target.checked)}
@@ -86,13 +90,14 @@ export const FieldControl = memo(function FieldControl({
             value={Number(value)}
             locked={off}
             testId={testId}
+            describedBy={noteId}
             onCommit={commit}
             onError={setError}
           />
         )}
       </div>
       {note && (
-        <p className="knob-note" data-testid={`note-${runId}-${field.key}`}>
+        <p className="knob-note" id={noteId} data-testid={`note-${runId}-${field.key}`}>
           {note}
         </p>
       )}
@@ -110,10 +115,12 @@ function NumberKnob(props: {
   value: number;
   locked: boolean;
   testId: string;
+  /** id of the note under the control (aria-describedby), if any. */
+  describedBy?: string;
   onCommit(v: number): void;
   onError(e: string | null): void;
 }) {
-  const { field, value, locked, testId, onCommit, onError } = props;
+  const { field, value, locked, testId, describedBy, onCommit, onError } = props;
   const [text, setText] = useState(String(value));
   const [pos, setPos] = useState<number | null>(null);
   useEffect(() => setText(String(value)), [value]);
@@ -137,6 +144,7 @@ function NumberKnob(props: {
           className={field.unit === "log" ? "log-slider" : undefined}
           aria-label={`${field.label} slider${field.unit === "log" ? " (log scale)" : ""}`}
           data-testid={`${testId}-slider`}
+          aria-describedby={describedBy}
           min={0}
           max={SLIDER_STEPS}
           value={pos ?? toSlider(field, value)}
@@ -157,6 +165,7 @@ function NumberKnob(props: {
         className="knob-number"
         data-testid={testId}
         aria-label={field.label}
+        aria-describedby={describedBy}
         value={text}
         disabled={locked}
         onChange={(e) => setText(e.target.value)}

@@ -1,0 +1,44 @@
+/**
+ * FieldControl's markup (server-rendered, no DOM): a note under a control (adaptive β's current value) is tied to
+ * the control with aria-describedby, so a screen reader reads it with the control; without a note, no reference.
+ */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { PPO_FIELDS } from "../../algorithms/ppo_fields";
+import { FieldControl } from "./FieldControl";
+
+const field = (key: string) => {
+  const f = PPO_FIELDS.find((x) => x.key === key);
+  if (!f) throw new Error(key);
+  return f;
+};
+
+describe("FieldControl", () => {
+  it("describes the number, its slider, a select and a switch by the note under them", () => {
+    for (const key of ["beta", "valueModel", "adaptiveKl"]) {
+      const html = renderToStaticMarkup(
+        createElement(FieldControl, {
+          runId: "ppo-1",
+          field: field(key),
+          value: field(key).default,
+          locked: null,
+          note: "adaptive: β = 0.2 at step 3",
+        }),
+      );
+      const id = `knob-ppo-1-${key}-note`;
+      expect(html, key).toContain(`<p class="knob-note" id="${id}"`);
+      const refs = html.match(new RegExp(`aria-describedby="${id}"`, "g")) ?? [];
+      // beta: slider and typed number; a select or a switch: one control.
+      expect(refs.length, key).toBe(key === "beta" ? 2 : 1);
+    }
+  });
+
+  it("has no description without a note", () => {
+    const html = renderToStaticMarkup(
+      createElement(FieldControl, { runId: "ppo-1", field: field("beta"), value: 0.05, locked: null }),
+    );
+    expect(html).not.toContain("aria-describedby");
+    expect(html).not.toContain("knob-note");
+  });
+});
