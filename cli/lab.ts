@@ -126,6 +126,7 @@ async function lessonCommand(argv: string[]) {
   if (!which) throw new RangeError(LESSON_USAGE);
   const { o } = args(["lesson", ...rest]);
   const ids = lessonIds(which);
+  if (o.runs && ids.length > 1) throw new RangeError("--runs names runs of one lesson: give its id, not all");
   const seeds = (o.seeds ?? "0,1,2").split(",").map(Number);
   if (seeds.some((s) => !Number.isInteger(s) || s < 0)) throw new RangeError(`--seeds: ${o.seeds}`);
   if (o.reuse !== undefined && o.reuse !== "yes" && o.reuse !== "no")

@@ -11,11 +11,13 @@
  * under DIR already holds the steps instead of training it again. A seed whose check needs a run that is
  * missing is reported as partial (not checked), never as a pass; runs the check does not read may be left out.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { GpuContext } from "../../src/gpu/context";
 import { type LessonVerdict, MissingRunError } from "../../src/lab/presets/checks";
 import { PRESET_IDS, type PresetId } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
+import type { ExperimentSpec, RunSpec } from "../../src/lab/protocol";
 import type { LabResources } from "../../src/lab/resources";
 import { LabRuns } from "../../src/lab/runs";
 import { nodeRewardSources } from "./node_rewards";
@@ -53,7 +55,7 @@ const LOG_KEYS = new Set(["step", "run", "algo"]);
 
 /**
  * A run's metrics from its JSONL log: the first `steps` lines, when the log holds steps 1…steps in order;
- * null when the file is missing, short or out of order.
+ * null when the file is missing, short, out of order or cut off mid-line.
  */
 export function readRunLog(path: string, steps: number): Record<string, number>[] | null {
   if (!existsSync(path)) return null;
@@ -63,13 +65,33 @@ export function readRunLog(path: string, steps: number): Record<string, number>[
   if (lines.length < steps) return null;
   const rows: Record<string, number>[] = [];
   for (let i = 0; i < steps; i++) {
-    const o = JSON.parse(lines[i]) as Record<string, unknown>;
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(lines[i]) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
     if (o.step !== i + 1) return null;
     const row: Record<string, number> = {};
     for (const [k, v] of Object.entries(o)) if (!LOG_KEYS.has(k) && typeof v === "number") row[k] = v;
     rows.push(row);
   }
   return rows;
+}
+
+/**
+ * What made a run's log (next to it as <run>.spec.json): the lesson, task, start model, seed and the run's
+ * settings. A log is reused only under the same identity, so a lesson retuned since is trained again.
+ */
+export function runIdentity(lesson: PresetId, spec: ExperimentSpec, run: RunSpec): string {
+  return JSON.stringify({ lesson, task: spec.task, model: spec.model, seed: spec.seed, run });
+}
+
+/** The log at `path` when its identity file says `identity`; else null. */
+function reusableLog(path: string, identity: string, steps: number): Record<string, number>[] | null {
+  const idPath = path.replace(/\.jsonl$/, ".spec.json");
+  if (!existsSync(idPath) || readFileSync(idPath, "utf8").trim() !== identity) return null;
+  return readRunLog(path, steps);
 }
 
 /** Train one lesson at one seed and check it. */
@@ -104,7 +126,8 @@ export async function runLessonSeed(
   try {
     for (const r of spec.runs) {
       const path = o.out ? `${o.out}/${id}/seed${seed}/${r.id}.jsonl` : null;
-      const old = o.reuse && path ? readRunLog(path, steps) : null;
+      const identity = runIdentity(id, spec, r);
+      const old = o.reuse && path ? reusableLog(path, identity, steps) : null;
       if (old) {
         histories[r.id] = old;
         reused.push(r.id);
@@ -113,6 +136,10 @@ export async function runLessonSeed(
       if (o.runs && !o.runs.includes(r.id)) continue;
       const run = await runs.create(r);
       const log = writeRunLog(path);
+      if (path) {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path.replace(/\.jsonl$/, ".spec.json"), `${identity}\n`);
+      }
       const rows: Record<string, number>[] = [];
       try {
         for (let s = 0; s < steps; s++) {
@@ -137,7 +164,7 @@ export async function runLessonSeed(
   try {
     return { ...head, missing, partial: false, ...lesson.check(histories) };
   } catch (e) {
-    if (!(e instanceof MissingRunError)) throw e;
+    if (!(e instanceof MissingRunError) || !missing.includes(e.run)) throw e;
     const summary = `partial: the check needs run ${e.run}, which was neither trained nor logged`;
     return { ...head, missing, partial: true, ok: false, numbers: {}, summary };
   }

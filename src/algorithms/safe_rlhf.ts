@@ -4,7 +4,7 @@
  * cost settles near its limit d. The paper's learned cost model is replaced by a known cost: the completion's
  * length in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which
  * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness).
- * Spec: docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
+ * Spec: ../shared/docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
  */
 import type { Field } from "./fields";
 import { GRPO_FIELDS, type GrpoConfig, GrpoRun } from "./grpo";
@@ -67,6 +67,17 @@ export interface SafeRlhfConfig extends GrpoConfig {
   lambdaLr: number;
 }
 
+/** The task's source of `cost` (null for "length"). @throws RangeError when the task lacks it. */
+function costSource(env: RunEnv, cost: string): CostSource | null {
+  if (cost === "length") return null;
+  const source = env.costs?.[cost];
+  if (!source)
+    throw new RangeError(
+      `Safe RLHF: this task has no cost "${cost}" (it has: ${["length", ...Object.keys(env.costs ?? {})].join(", ")})`,
+    );
+  return source;
+}
+
 export class SafeRlhfRun extends GrpoRun {
   override readonly algo = "safe_rlhf";
   /** The current Lagrange multiplier λ ≥ 0. */
@@ -75,20 +86,9 @@ export class SafeRlhfRun extends GrpoRun {
 
   /** @throws RangeError when the cost is not "length" and the task does not define it (env.costs). */
   constructor(env: RunEnv, config: Partial<SafeRlhfConfig> = {}) {
+    costSource(env, config.cost ?? "length"); // before super(): nothing is allocated yet
     super(env, config, SAFE_RLHF_FIELDS, "safe_rlhf");
     this.lambda = (this.config as SafeRlhfConfig).lambdaInit;
-    this.costSource((this.config as SafeRlhfConfig).cost);
-  }
-
-  /** The task's source of `cost` (null for "length"). @throws RangeError when the task lacks it. */
-  private costSource(cost: string): CostSource | null {
-    if (cost === "length") return null;
-    const source = this.env.costs?.[cost];
-    if (!source)
-      throw new RangeError(
-        `Safe RLHF: this task has no cost "${cost}" (it has: ${["length", ...Object.keys(this.env.costs ?? {})].join(", ")})`,
-      );
-    return source;
   }
 
   /** λ is run state: a fork, a checkpoint and a reload continue it (λ₀ only seeds it before the first step). */
@@ -109,7 +109,13 @@ export class SafeRlhfRun extends GrpoRun {
 
   /** λ₀ seeds λ before the first step; afterwards λ follows its update rule, so a new λ₀ is refused. */
   override setConfig(patch: Record<string, number | string | boolean>): void {
-    if (typeof patch.cost === "string") this.costSource(patch.cost);
+    if (patch.cost !== undefined && patch.cost !== this.config.cost) {
+      if (this.stepsDone > 0)
+        throw new RangeError(
+          "the cost sets what λ and d are measured in (tokens or words), so it is fixed once the run has stepped",
+        );
+      costSource(this.env, String(patch.cost));
+    }
     if (patch.lambdaInit !== undefined && patch.lambdaInit !== this.config.lambdaInit && this.stepsDone > 0)
       throw new RangeError(
         "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η or d instead)",
@@ -118,7 +124,7 @@ export class SafeRlhfRun extends GrpoRun {
   }
 
   protected override advantages(r: Rollout, _shape: TokenShape, c: GrpoConfig) {
-    const source = this.costSource((c as SafeRlhfConfig).cost);
+    const source = costSource(this.env, (c as SafeRlhfConfig).cost);
     this.lastCosts = source
       ? source.cost(r.prompts.map((prompt, b) => ({ prompt, completion: r.completions[b] })))
       : Float64Array.from(r.seq.lengths);

@@ -9,6 +9,15 @@ import type { Field } from "../algorithms/fields";
 import { PRESET_IDS } from "./presets/ids";
 import type { ExperimentSpec } from "./protocol";
 
+/**
+ * The known costs each task defines (Task.costs' keys; Safe RLHF's `cost` beyond "length"), known before the
+ * task loads so a link can be checked at once (a test keeps it equal to the loaded tasks').
+ */
+export const TASK_COSTS: Readonly<Record<ExperimentSpec["task"], readonly string[]>> = {
+  sentiment: ["positive_words"],
+  arithmetic: [],
+};
+
 /** Task, start model and seed: what every run shares. */
 export const EXPERIMENT_FIELDS = [
   {

@@ -17,6 +17,7 @@ import {
   MAX_RUNS,
   RUN_ID,
   type SharedView,
+  TASK_COSTS,
   VIEW_FIELDS,
 } from "./settings";
 
@@ -149,14 +150,25 @@ export function checkSpec(raw: Record<string, unknown>, issues: string[]): Exper
     if (list.length > 0 && kept.length === 0) issues.push("no run was usable; default runs");
     else runs = kept;
   }
+  const task = exp.task as ExperimentSpec["task"];
+  runs = runs.map((r) => taskCostChecked(r, task, issues));
   return {
-    task: exp.task as ExperimentSpec["task"],
+    task,
     model: exp.model as ExperimentSpec["model"],
     seed: exp.seed as number,
     runs,
     ...((exp.steps as number) > 0 && { steps: exp.steps as number }),
     ...(exp.preset !== "none" && { preset: exp.preset as PresetId }),
   };
+}
+
+/** `run` with a `cost` its task does not define dropped (back to "length"), with an issue. */
+function taskCostChecked(run: RunSpec, task: ExperimentSpec["task"], issues: string[]): RunSpec {
+  const cost = run.config.cost;
+  if (cost === undefined || cost === "length" || TASK_COSTS[task].includes(String(cost))) return run;
+  issues.push(`${run.id}: the ${task} task has no cost "${cost}"; using "length"`);
+  const { cost: _, ...config } = run.config;
+  return { ...run, config };
 }
 
 /** The shared view settings from untrusted data (missing: defaults; invalid: default with an issue). */

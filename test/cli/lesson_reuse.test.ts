@@ -2,11 +2,13 @@
  * The lesson check in pieces (cli/lab/lesson.ts): a run's log read back (--reuse) is checked like a trained run,
  * and a seed whose check needs a missing run is partial — never a pass. Logs are written here: nothing trains.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readRunLog, runLessonSeed } from "../../cli/lab/lesson";
+import { readRunLog, runIdentity, runLessonSeed } from "../../cli/lab/lesson";
+import type { PresetId } from "../../src/lab/presets/ids";
+import { LESSONS } from "../../src/lab/presets/index";
 import { testGpu } from "../helpers/gpu";
 
 /** Write `rows` as the lesson CLI does: one {step, run, algo, ...metrics} line per step. */
@@ -14,6 +16,17 @@ function writeLog(path: string, run: string, rows: Record<string, number>[]) {
   mkdirSync(join(path, ".."), { recursive: true });
   const lines = rows.map((m, i) => JSON.stringify({ step: i + 1, run, algo: "bon", ...m }));
   writeFileSync(path, `${lines.join("\n")}\n`);
+}
+
+/** Write a lesson run's log and, next to it, the identity the CLI checks before reusing it (seed 0). */
+function writeLessonLog(out: string, lesson: PresetId, run: string, rows: Record<string, number>[]) {
+  const spec = LESSONS[lesson].experiment(0);
+  const r = spec.runs.find((x) => x.id === run);
+  if (!r) throw new Error(run);
+  const path = join(out, lesson, "seed0", `${run}.jsonl`);
+  writeLog(path, run, rows);
+  writeFileSync(path.replace(/\.jsonl$/, ".spec.json"), `${runIdentity(lesson, spec, r)}\n`);
+  return path;
 }
 
 describe("lesson logs", () => {
@@ -29,20 +42,23 @@ describe("lesson logs", () => {
       `${JSON.stringify({ step: 2, reward: 1 })}\n${JSON.stringify({ step: 1, reward: 1 })}\n`,
     );
     expect(readRunLog(path, 2)).toBeNull();
+    // A run killed mid-write leaves half a line.
+    writeFileSync(path, `${JSON.stringify({ step: 1, reward: 1 })}\n{"step":2,"rew`);
+    expect(readRunLog(path, 2)).toBeNull();
     rmSync(dir, { recursive: true });
   });
 
   it("checks reused logs like trained runs; a missing run makes the seed partial", async () => {
     const ctx = await testGpu();
     const out = mkdtempSync(join(tmpdir(), "lesson-reuse-"));
-    const log = (run: string) => join(out, "bon-vs-rl", "seed0", `${run}.jsonl`);
+    const log = (run: string, rows: Record<string, number>[]) => writeLessonLog(out, "bon-vs-rl", run, rows);
     // Best-of-n vs RL over 2 steps: reward grows with n, KL within log n − (n−1)/n.
     const bon = (reward: number, kl: number, bound: number) =>
       [0, 1].map((i) => ({ reward: reward + 0.01 * i, "objective/kl": kl, "objective/kl_bound": bound }));
-    writeLog(log("bon-2"), "bon-2", bon(0.4, 0.1, 0.193));
-    writeLog(log("bon-4"), "bon-4", bon(0.6, 0.5, 0.636));
-    writeLog(log("bon-16"), "bon-16", bon(0.9, 1.2, 1.835));
-    writeLog(log("grpo"), "grpo", bon(0.3, 0.7, Number.NaN));
+    log("bon-2", bon(0.4, 0.1, 0.193));
+    log("bon-4", bon(0.6, 0.5, 0.636));
+    log("bon-16", bon(0.9, 1.2, 1.835));
+    const grpo = log("grpo", bon(0.3, 0.7, Number.NaN));
     const opts = { seeds: [0], steps: 2, out, reuse: true, runs: [] };
 
     const v = await runLessonSeed(ctx, "bon-vs-rl", 0, opts);
@@ -53,18 +69,27 @@ describe("lesson logs", () => {
     expect(v.numbers.kl_grpo_end).toBeCloseTo(0.7, 10);
 
     // The check reads the logs: best-of-16 below best-of-4 fails it.
-    writeLog(log("bon-16"), "bon-16", bon(0.5, 1.2, 1.835));
+    const bon16 = log("bon-16", bon(0.5, 1.2, 1.835));
     expect((await runLessonSeed(ctx, "bon-vs-rl", 0, opts)).ok).toBe(false);
 
+    // A log made with other settings (the lesson retuned since) is not reused.
+    const idPath = bon16.replace(/\.jsonl$/, ".spec.json");
+    expect(readFileSync(idPath, "utf8")).toContain('"n":16');
+    writeFileSync(idPath, readFileSync(idPath, "utf8").replace('"n":16', '"n":8'));
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, opts)).toMatchObject({
+      partial: true,
+      missing: ["bon-16"],
+    });
+
     // Without the GRPO run (and told to train none) the seed is not checked.
-    rmSync(log("grpo"));
+    log("bon-16", bon(0.9, 1.2, 1.835));
+    rmSync(grpo);
     const partial = await runLessonSeed(ctx, "bon-vs-rl", 0, opts);
     expect(partial).toMatchObject({ ok: false, partial: true, missing: ["grpo"], numbers: {} });
     expect(partial.summary).toContain("needs run grpo");
 
     // A run the check does not read may be missing: DPO's lesson checks the offline run only.
-    const dpo = join(out, "dpo-implicit-reward", "seed0", "dpo-offline.jsonl");
-    writeLog(dpo, "dpo-offline", [
+    writeLessonLog(out, "dpo-implicit-reward", "dpo-offline", [
       ...[0, 1, 2, 3, 4].map(() => ({
         "rewards/margins": 0.0,
         "rewards/accuracies": 0.3,

@@ -3,7 +3,13 @@ import { type Field, validateConfig } from "../../src/algorithms/fields";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../src/lab/protocol";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
-import { EXPERIMENT_FIELDS, MAX_RUNS, type SharedView, VIEW_FIELDS } from "../../src/lab/settings";
+import {
+  EXPERIMENT_FIELDS,
+  MAX_RUNS,
+  type SharedView,
+  TASK_COSTS,
+  VIEW_FIELDS,
+} from "../../src/lab/settings";
 import { fieldProblem } from "../../src/lab/spec_check";
 import type { Rng } from "../../src/util/rng";
 
@@ -31,8 +37,17 @@ export function randomSpec(rng: Rng): ExperimentSpec {
     const label = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
     runs.push({ id: `${algo}-${i + 1}`, algo, label, config });
   }
+  const task = pick(rng, EXPERIMENT_FIELDS[0].options) as ExperimentSpec["task"];
+  // Valid means valid for the task too: a cost only the other task defines becomes "length".
+  for (const r of runs)
+    if (
+      typeof r.config.cost === "string" &&
+      r.config.cost !== "length" &&
+      !TASK_COSTS[task].includes(r.config.cost)
+    )
+      r.config.cost = "length";
   return {
-    task: pick(rng, EXPERIMENT_FIELDS[0].options),
+    task,
     model: pick(rng, EXPERIMENT_FIELDS[1].options),
     seed: rng.float() < 0.2 ? 0 : rng.int(0, 2147483647),
     runs,

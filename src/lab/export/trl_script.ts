@@ -8,7 +8,7 @@
  */
 import type { RunSpec } from "../protocol";
 import { ALGORITHMS } from "../registry";
-import { rewardOf } from "../settings";
+import { rewardOf, TASK_COSTS } from "../settings";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody, scriptImports } from "./trl_bodies";
 import { oneLine, slug } from "./trl_py";
@@ -30,6 +30,14 @@ export const PLACEHOLDER_MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
 /** The TRL script of a run (Python 3 source). */
 export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new Date()): string {
   const { algo, label } = run.spec;
+  const cost = run.spec.config.cost;
+  if (
+    algo === "safe_rlhf" &&
+    cost !== undefined &&
+    cost !== "length" &&
+    !TASK_COSTS[experiment.task].includes(String(cost))
+  )
+    throw new RangeError(`the ${experiment.task} task has no cost "${cost}" (Safe RLHF): no script for it`);
   const m = trlMapping(algo, run.spec.config);
   const title = ALGORITHMS[algo].title;
   const file = `${slug(label)}_trl.py`;

@@ -23,6 +23,9 @@ export const MODEL_KEYS: ReadonlySet<string> = new Set(["valueModel"]);
 /** Fields that only seed run state before the first step (Safe RLHF's λ₀); the run refuses them afterwards. */
 export const START_KEYS: ReadonlySet<string> = new Set(["lambdaInit"]);
 
+/** Fields that set the unit of the run's own state (Safe RLHF's cost: λ and d are per token or per word). */
+export const UNIT_KEYS: ReadonlySet<string> = new Set(["cost"]);
+
 /** Why a field cannot change now, or null when it can. */
 export function lockReason(field: Field, started: boolean): string | null {
   if (!started) return null;
@@ -32,7 +35,9 @@ export function lockReason(field: Field, started: boolean): string | null {
     ? "the batch shape"
     : MODEL_KEYS.has(field.key)
       ? "which models the run trains"
-      : null;
+      : UNIT_KEYS.has(field.key)
+        ? "what the multiplier λ and the limit d are measured in"
+        : null;
   if (!fixed) return null;
   return `${field.label} sets ${fixed}, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
 }
