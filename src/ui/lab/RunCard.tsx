@@ -14,7 +14,7 @@ import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
-import { adaptiveBetaNote, lockReason, settingOf } from "./knobs";
+import { adaptiveBetaNote, fieldForTask, lockReason, settingOf } from "./knobs";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -30,6 +30,7 @@ const STATUS_TEXT = {
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const run = useLab((s) => s.runs[runId]);
   const canEdit = useLab((s) => s.phase === "ready");
+  const task = useLab((s) => s.spec.task);
   // Step pressed and this run's step not taken yet (on a software GPU that can be minutes).
   const stepping = useLab((s) => {
     const from = s.steppingFrom?.[runId];
@@ -47,7 +48,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
     <FieldControl
       key={f.key}
       runId={runId}
-      field={f}
+      field={fieldForTask(f, task)}
       value={settingOf(f, run.spec.config)}
       locked={lockReason(f, started)}
       disabled={!canEdit}

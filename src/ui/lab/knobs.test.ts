@@ -5,6 +5,7 @@ import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
 import type { RunState } from "../lab_store";
 import {
   adaptiveBetaNote,
+  fieldForTask,
   formatSetting,
   fromSlider,
   hasSlider,
@@ -96,5 +97,19 @@ describe("knobs", () => {
     expect(text).toContain("Ziegler");
     expect(text).toContain("TRL kl_coef");
     expect(formatSetting(field("maxNewTokens"), 24)).toBe("24 tokens");
+  });
+});
+
+describe("fields per task", () => {
+  it("Safe RLHF's cost offers only the costs the task defines; other fields pass through unchanged", () => {
+    const fields = ALGORITHMS.safe_rlhf.fields;
+    const cost = fields.find((f) => f.key === "cost");
+    if (cost?.kind !== "enum") throw new Error("cost");
+    const on = (task: "sentiment" | "arithmetic") => fieldForTask(cost, task);
+    expect((on("sentiment") as typeof cost).options).toEqual(["length", "positive_words"]);
+    expect((on("arithmetic") as typeof cost).options).toEqual(["length"]);
+    // The same object each time (memoised controls), and every other field as it is.
+    expect(on("arithmetic")).toBe(on("arithmetic"));
+    for (const f of fields) if (f.key !== "cost") expect(fieldForTask(f, "arithmetic")).toBe(f);
   });
 });

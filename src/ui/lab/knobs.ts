@@ -4,7 +4,8 @@
  * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
  */
 import type { Field, NumberField } from "../../algorithms/fields";
-import type { SettingValue } from "../../lab/protocol";
+import type { ExperimentSpec, SettingValue } from "../../lab/protocol";
+import { TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
 
@@ -40,6 +41,23 @@ export function lockReason(field: Field, started: boolean): string | null {
         : null;
   if (!fixed) return null;
   return `${field.label} sets ${fixed}, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
+}
+
+const forTask = new Map<string, Field>();
+
+/**
+ * `field` as a run card offers it on `task`: Safe RLHF's cost lists only "length" and the costs the task
+ * defines (TASK_COSTS). The same object for the same (field, task), so memoised controls stay memoised.
+ */
+export function fieldForTask(field: Field, task: ExperimentSpec["task"]): Field {
+  if (field.kind !== "enum" || field.key !== "cost") return field;
+  const id = `${task}\u0000${field.key}\u0000${field.options.join(",")}`;
+  let f = forTask.get(id);
+  if (!f) {
+    f = { ...field, options: field.options.filter((o) => o === "length" || TASK_COSTS[task].includes(o)) };
+    forTask.set(id, f);
+  }
+  return f;
 }
 
 /** The value a run uses: its override, else the field's default. */
