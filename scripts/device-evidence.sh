@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The evidence that needs a real GPU, as one command for a lent device machine (no network, no Node there):
+#   here:   npm run device-kit            (builds .device-kit.txz: Node, the bundled CLIs, dawn.node, Vulkan loader)
+#   device: run(command="bash scripts/device-evidence.sh 540", carry=[".device-kit.txz"], timeout_s=600)
+# In about BUDGET seconds (default 540) it writes to $OUT (at most 8 files come back):
+#   machine.txt      GPU, driver, Node, the adapter Dawn picked
+#   selftest.txt     every kernel against its CPU twin on that GPU
+#   bench.json       kernels and a train step against TF.js's WebGPU backend on the same adapter (issue 3's table)
+#   safe_rlhf.jsonl  Safe RLHF on sentiment, cost = positive words, d = 1: does E[c] settle near d? (issue 8)
+#   lessons.tgz      docs/lesson-runs plus every lesson run trained here (unpack it over docs/lesson-runs; the
+#                    next `lesson --reuse yes` continues from it), with verdicts.jsonl per (lesson, seed)
+#   log.txt          this script's own log
+# LESSONS and SEEDS (space-separated) narrow the lesson runs (default: all eight, seeds 0 1 2).
+# Lesson seeds run as parallel processes (each run is independent; a GPU serves several), each stopped at the
+# budget; whatever finished is kept. Safe to run again: runs already in docs/lesson-runs are read, not trained.
+set -u
+BUDGET=${1:-540}
+OUT=${OUT:-/tmp/device-out}
+mkdir -p "$OUT"
+T0=$(date +%s)
+left() { echo $((BUDGET - ($(date +%s) - T0))); }
+exec > >(tee "$OUT/log.txt") 2>&1
+
+KIT=/tmp/kit
+rm -rf "$KIT" && mkdir -p "$KIT"
+python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" .device-kit.txz "$KIT" || exit 1
+for f in "$KIT"/debs/*.deb; do dpkg -x "$f" /; done
+ldconfig
+NODE="$KIT/bin/node"
+[ -z "${VK_DRIVER_FILES:-}" ] && [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] &&
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+{ nvidia-smi -L; "$NODE" -v; } > "$OUT/machine.txt" 2>&1
+echo "unpacked in $(($(date +%s) - T0)) s"
+
+timeout 90 "$NODE" "$KIT/cli/selftest.mjs" > "$OUT/selftest.txt" 2>&1
+echo "selftest rc=$? ($(left) s left)"
+head -3 "$OUT/selftest.txt" >> "$OUT/machine.txt"
+
+# Alone on the GPU, so the ratios against TF.js are not disturbed by the runs below.
+timeout 150 "$NODE" "$KIT/cli/bench.mjs" --json > "$OUT/bench.json" 2> "$OUT/bench.err"
+echo "bench rc=$? ($(left) s left)"
+
+STOP=$(($(left) - 40)) # leave time to pack (and never `timeout 0`, which means no limit)
+LR=/tmp/lesson-runs
+rm -rf "$LR" && cp -r docs/lesson-runs "$LR"
+if [ "$STOP" -lt 30 ]; then
+  echo "no time left for the runs"
+  exit 0
+fi
+pids=()
+timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" train --task sentiment --algo safe_rlhf --steps 400 --seed 0 \
+  --set cost=positive_words --set costLimit=1 --set lambdaLr=0.1 --set batchPrompts=8 --set numGenerations=8 \
+  --set lr=1e-4 --out "$OUT/safe_rlhf.jsonl" > /tmp/safe.log 2>&1 &
+pids+=($!)
+# Unverified lessons first; each (lesson, seed) is its own process.
+LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo overoptimisation dpo-implicit-reward kl-estimators grpo-groups bon-vs-rl}
+for lesson in $LESSONS; do
+  for seed in ${SEEDS:-0 1 2}; do
+    timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" lesson "$lesson" --seeds "$seed" --out "$LR" --reuse yes \
+      > "$LR/verdict-$lesson-$seed.json" 2> "$LR/log-$lesson-$seed.txt" &
+    pids+=($!)
+  done
+done
+wait "${pids[@]}"
+echo "runs done ($(left) s left)"
+tail -n 3 /tmp/safe.log
+cat "$LR"/verdict-*.json > "$LR/verdicts.jsonl" 2>/dev/null
+grep -h '"lesson"' "$LR"/verdict-*.json | cut -c1-300
+tar czf "$OUT/lessons.tgz" -C "$LR" .
+echo "packed ($(left) s left)"
