@@ -13,6 +13,7 @@ import type { MetricPoint, RunSpec } from "../../src/lab/protocol";
 import { ALGO_IDS } from "../../src/lab/registry";
 import { arithmeticGold } from "../../src/tasks/arithmetic";
 import { sentimentScore } from "../../src/tasks/sentiment/afinn";
+import { python3 } from "../helpers/python";
 
 const history: MetricPoint[] = [
   { step: 1, samples: 32, tokens: 400, metrics: { reward: 0.1, "objective/kl": 0, entropy: 2.5 } },
@@ -34,13 +35,7 @@ const run = {
   markers: [{ runId: "ppo-1", step: 2, label: "β 0.05 → 0.2" }],
 };
 
-let python: string | null = null;
-try {
-  execFileSync("python3", ["--version"], { stdio: "pipe" });
-  python = "python3";
-} catch {
-  python = null;
-}
+const python = python3();
 
 describe("metrics export", () => {
   it("CSV has step, samples, tokens, then every TRL metric name, and re-reads to the same numbers", () => {

@@ -23,6 +23,7 @@ import { decode, encode } from "../../src/lab/url";
 import type { OnnxRewardModel } from "../../src/rewards/onnx_reward_model";
 import { onnxReward } from "../../src/rewards/sources";
 import { readTokenizerFile } from "../../src/tokenizer/node";
+import { python3 } from "../helpers/python";
 
 const spec = (reward?: string): ExperimentSpec => ({
   task: "arithmetic",
@@ -120,13 +121,7 @@ describe("reward source setting", () => {
   });
 });
 
-let python: string | null = null;
-try {
-  execFileSync("python3", ["-c", "import numpy"], { stdio: "pipe" });
-  python = "python3";
-} catch {
-  python = null;
-}
+const python = python3("numpy");
 
 /** A stand-in reward model: Σ over real tokens of id·(its position among the real tokens + 1). */
 const positionalScore = (ids: number[]) => ids.reduce((a, id, i) => a + id * (i + 1), 0);

@@ -12,14 +12,9 @@ import { trlScript } from "../../src/lab/export/trl_script";
 import type { ExperimentSpec } from "../../src/lab/protocol";
 import { POSITIVE_WORDS } from "../../src/tasks/sentiment";
 import { afinnSum } from "../../src/tasks/sentiment/afinn";
+import { python3 } from "../helpers/python";
 
-let python: string | null = null;
-try {
-  execFileSync("python3", ["--version"], { stdio: "pipe" });
-  python = "python3";
-} catch {
-  python = null;
-}
+const python = python3();
 
 const TEXTS = [
   "",
