@@ -35,14 +35,27 @@ import type { SequenceBatch } from "./sequences";
 
 export type { PreferencePair } from "./pairs";
 
-/** A fixed dataset in a seeded order (same seed → same pairs in the same order). */
+/**
+ * A fixed dataset in a seeded order (same seed → same pairs in the same order). Its pairs are in gold order
+ * (`chosen` has the higher gold score); the run's annotator flips a `flipRate` share of them ({@link offlineFlips}).
+ */
 export interface PreferenceSource {
   readonly size: number;
   /** Longest prompt and completion in the dataset (tokens). */
   readonly maxPrompt: number;
   readonly maxCompletion: number;
-  /** The n pairs of step `step` and their dataset indices (for the reference cache). */
+  /** The n pairs of step `step` and their dataset indices (for the reference cache and the flips). */
   batch(step: number, n: number): { pairs: PreferencePair[]; ids: number[] };
+}
+
+/**
+ * Which offline pairs the simulated annotator flips: pair `id` is flipped iff u(seed, id) < flipRate, with u
+ * uniform in [0, 1) and fixed per (seed, id). A pair keeps its label across epochs, and raising the rate only
+ * adds flips (the flipped set at 0.1 is inside the set at 0.3). Dubois et al. 2023 (AlpacaFarm).
+ * @param flipRate share in [0, 0.5] (DPO's `flipRate`).
+ */
+export function offlineFlips(ids: readonly number[], flipRate: number, seed: number): boolean[] {
+  return ids.map((id) => new Rng(stepSeed(seed ^ 0x2f1c9b37, id + 1)).float() < flipRate);
 }
 
 export const DPO_FIELDS: readonly Field[] = [
@@ -117,7 +130,7 @@ export const DPO_FIELDS: readonly Field[] = [
     default: 0.25,
     min: 0,
     max: 0.5,
-    doc: "Online mode: share of preference labels the simulated annotator flips.",
+    doc: "Share of preference labels the simulated annotator flips: online, of each step's sampled pairs; offline, of the dataset's pairs, labelled again from their gold scores (the shipped sets were built at 0.25).",
     source: "Dubois et al. 2023 (AlpacaFarm)",
   },
 ];
@@ -223,14 +236,19 @@ export class DpoRun implements AlgorithmRun {
     const r = await this.sample(prompts, step);
     const metrics: Metrics = rolloutMetrics(r);
     let pairs: PreferencePair[];
-    if (offline) pairs = offline.pairs;
-    else {
+    let flips: boolean[] = [];
+    if (offline) {
+      flips = offlineFlips(offline.ids, c.flipRate, env.seed);
+      pairs = offline.pairs.map((p, i) => (flips[i] ? { ...p, chosen: p.rejected, rejected: p.chosen } : p));
+      metrics["annotator/flipped"] = flips.filter(Boolean).length / B;
+    } else {
       const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
       pairs = lab.pairs;
       metrics["annotator/flipped"] = lab.flipped / B;
     }
     const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
-    const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, offline?.ids ?? null);
+    const cache = offline ? { ids: offline.ids, flips } : null;
+    const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, cache);
     const m = await this.train(seq, ref);
     const len = Array.from(seq.lengths);
     Object.assign(metrics, m.dpo.metrics, {
@@ -265,21 +283,27 @@ export class DpoRun implements AlgorithmRun {
     return { step, metrics, rollout: r, preferences };
   }
 
-  /** Reference sequence log-probs [2B] at τ: cached per dataset pair, else one reference forward. */
-  private async referenceLogps(seq: SequenceBatch, ids: number[] | null): Promise<Float32Array> {
+  /**
+   * Reference sequence log-probs [2B] at τ (chosen rows, then rejected rows): cached per dataset pair in gold
+   * order (a flipped pair reads its entry swapped), else one reference forward.
+   */
+  private async referenceLogps(
+    seq: SequenceBatch,
+    cache: { ids: number[]; flips: boolean[] } | null,
+  ): Promise<Float32Array> {
     const B = this.config.batchPairs;
-    if (ids?.every((id) => this.refCache.has(id))) {
-      const out = new Float32Array(2 * B);
-      ids.forEach((id, i) => {
-        [out[i], out[i + B]] = this.refCache.get(id)!;
+    const out = new Float32Array(2 * B);
+    const orient = (i: number, a: number, b: number): [number, number] => (cache?.flips[i] ? [b, a] : [a, b]);
+    if (cache?.ids.every((id) => this.refCache.has(id))) {
+      cache.ids.forEach((id, i) => {
+        [out[i], out[i + B]] = orient(i, ...this.refCache.get(id)!);
       });
       return out;
     }
     const m = await this.engine.measure(seq, this.config.temperature);
-    const out = new Float32Array(2 * B);
     for (let r = 0; r < 2 * B; r++) for (let j = 0; j < seq.S; j++) out[r] += m.logpRef[r * seq.S + j];
-    ids?.forEach((id, i) => {
-      this.refCache.set(id, [out[i], out[i + B]]);
+    cache?.ids.forEach((id, i) => {
+      this.refCache.set(id, orient(i, out[i], out[i + B]));
     });
     return out;
   }

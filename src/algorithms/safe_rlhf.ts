@@ -33,7 +33,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     default: 8,
     min: 0,
     max: 1000,
-    doc: "The cost limit the multiplier enforces on average, in the cost's unit (tokens, words).",
+    doc: "The cost limit the multiplier enforces on average, in the cost's unit (tokens, words). A run card moves d to the new cost's suggestion (8 tokens, 1 positive word) when the cost changes, unless you chose d yourself.",
     source: "Dai et al. 2023 eq. 10",
   },
   {

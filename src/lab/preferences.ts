@@ -1,7 +1,8 @@
 /**
  * A preference dataset (src/tasks/preferences.ts JSONL format) as a DPO PreferenceSource: the train split's
- * pairs encoded (prompt with BOS, completions with EOS) and served in a seeded order. Shared by the training
- * worker (which fetches the file) and the CLI (which reads it).
+ * pairs encoded (prompt with BOS, completions with EOS), put in gold order (the higher stored gold score as
+ * `chosen`, so the file's own flipped labels are undone; DPO labels them again at its flip rate) and served in
+ * a seeded order. Shared by the training worker (which fetches the file) and the CLI (which reads it).
  */
 import type { PreferenceSource } from "../algorithms/dpo";
 import { shuffledPrompts } from "../algorithms/run";
@@ -21,11 +22,15 @@ export function preferenceSource(text: string, tok: Tokenizer, seed: number, nam
   }
   const pairs = rows
     .filter((r) => r.split === "train")
-    .map((r) => ({
-      prompt: tok.encode(r.prompt, { bos: true }),
-      chosen: tok.encode(r.chosen, { eos: true }),
-      rejected: tok.encode(r.rejected, { eos: true }),
-    }));
+    .map((r) => {
+      // A tie keeps the file's order; otherwise the gold winner goes first.
+      const swap = r.score_chosen < r.score_rejected;
+      return {
+        prompt: tok.encode(r.prompt, { bos: true }),
+        chosen: tok.encode(swap ? r.rejected : r.chosen, { eos: true }),
+        rejected: tok.encode(swap ? r.chosen : r.rejected, { eos: true }),
+      };
+    });
   if (!pairs.length) throw new PreferenceFormatError(`${name}: no train pairs`);
   // A seeded order over pair indices (the same shuffling as prompts).
   const order = shuffledPrompts(

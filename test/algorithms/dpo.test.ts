@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DpoRun, type PreferenceSource } from "../../src/algorithms/dpo";
+import { DpoRun, offlineFlips, type PreferenceSource } from "../../src/algorithms/dpo";
 import { Rng } from "../../src/util/rng";
 import { nanoEnv, REWARD_TOKEN, unchangedTensors } from "../helpers/nano_env";
 
@@ -31,7 +31,7 @@ function syntheticPrefs(seed: number): PreferenceSource {
 describe("DPO", () => {
   it("offline: margins and accuracy rise, the policy's reward rises, every LM tensor moves", async () => {
     const env = await nanoEnv(2);
-    const run = new DpoRun(env, syntheticPrefs(2), { lr: 3e-3, batchPairs: 8, maxNewTokens: 8 });
+    const run = new DpoRun(env, syntheticPrefs(2), { lr: 3e-3, batchPairs: 8, maxNewTokens: 8, flipRate: 0 });
     const first = await run.step();
     expect(first.metrics.loss).toBeCloseTo(Math.LN2, 6); // policy = reference: h = 0 → −log σ(0)
     expect(unchangedTensors(env, env.init, await env.policy.download())).toEqual([]);
@@ -44,6 +44,29 @@ describe("DPO", () => {
     expect(avg("rewards/margins", 20, 25)).toBeGreaterThan(avg("rewards/margins", 0, 5) + 0.5);
     expect(avg("rewards/accuracies", 20, 25)).toBeGreaterThan(0.9);
     expect(avg("reward", 20, 25)).toBeGreaterThan(avg("reward", 0, 5) + 0.1);
+    run.destroy();
+  });
+
+  it("offline: the annotator flips the flipRate share of pairs, and cached reference log-probs follow the flips", async () => {
+    const env = await nanoEnv(4);
+    const base = syntheticPrefs(4);
+    const prefs: PreferenceSource = { ...base, size: 8, batch: (step, n) => base.batch(step % 2, n) };
+    // lr 0: the policy stays the reference, so every pair's implicit reward is 0 and the loss is log 2 exactly
+    // when the reference log-probs sit on the right rows, also on the cached steps (3 and 4) with flips.
+    const run = new DpoRun(env, prefs, { lr: 0, batchPairs: 4, maxNewTokens: 4, flipRate: 0.5 });
+    let flippedSeen = 0;
+    for (let step = 0; step < 4; step++) {
+      const res = await run.step();
+      const { pairs, ids } = base.batch(step % 2, 4);
+      const flips = offlineFlips(ids, 0.5, env.seed);
+      expect(res.metrics.loss).toBeCloseTo(Math.LN2, 5);
+      expect(res.metrics["annotator/flipped"]).toBe(flips.filter(Boolean).length / 4);
+      res.preferences!.pairs.forEach((p, i) => {
+        expect(p.chosen).toEqual((flips[i] ? pairs[i].rejected : pairs[i].chosen).slice(0, p.chosen.length));
+      });
+      flippedSeen += flips.filter(Boolean).length;
+    }
+    expect(flippedSeen).toBeGreaterThan(0);
     run.destroy();
   });
 

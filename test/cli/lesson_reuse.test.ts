@@ -102,7 +102,7 @@ describe("lesson logs", () => {
       })),
     ]);
     const d = await runLessonSeed(ctx, "dpo-implicit-reward", 0, { ...opts, steps: 10 });
-    expect(d).toMatchObject({ ok: true, partial: false, missing: ["dpo-online"], reused: ["dpo-offline"] });
+    expect(d).toMatchObject({ ok: true, partial: false, missing: ["dpo-flipped"], reused: ["dpo-offline"] });
     // Last 10 of 10 steps against the first 5.
     expect(d.numbers).toEqual({ margin_gain: 0.2, accuracy_end: 0.55, logps_chosen_change: -0.5 });
 

@@ -62,7 +62,7 @@ const SHOWS: Record<string, () => LessonHistories> = {
       "rewards/accuracies": (i) => 0.5 + i / 100,
       "logps/chosen": (i) => -5 - i / 10,
     }),
-    "dpo-online": flat(40, ["rewards/margins"]),
+    "dpo-flipped": flat(40, ["rewards/margins"]),
   }),
   "length-bias": () => ({
     grpo: rows(60, { "completions/mean_length": (i) => 30 + i / 5 }),

@@ -18,6 +18,7 @@ import type {
 } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
 import { useLab } from "../lab_store";
+import { linkedSettings } from "./knobs";
 import { forkSpec, newRunSpec } from "./run_specs";
 
 /** What the lab needs from the worker client. */
@@ -134,9 +135,13 @@ export const labActions = {
       .then((b) => b.forkRun(runId, spec))
       .catch(report(`Duplicating ${run.spec.label}`));
   },
-  /** Change settings; applies at the run's next step. Rejects with the worker's message on an invalid value. */
+  /**
+   * Change settings, with the settings that follow them (knobs.ts linkedSettings); applies at the run's next
+   * step. Rejects with the worker's message on an invalid value.
+   */
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
-    await (await backend()).setConfig(runId, patch);
+    const run = lab().runs[runId];
+    await (await backend()).setConfig(runId, run ? linkedSettings(run.spec, patch) : patch);
   },
   /** Measure a run's win rate over the start model, or over run `vs` (the store's winRates show it). */
   winRate(runId: string, vs: string | null = null): Promise<void> {

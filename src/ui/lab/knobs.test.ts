@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { COMMON_FIELDS, type Field, type NumberField } from "../../algorithms/fields";
 import { PPO_FIELDS } from "../../algorithms/ppo";
+import { SAFE_RLHF_FIELDS } from "../../algorithms/safe_rlhf";
 import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
+import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import {
   adaptiveBetaNote,
@@ -10,6 +12,7 @@ import {
   fromSlider,
   hasSlider,
   hintLines,
+  linkedSettings,
   lockReason,
   MODEL_KEYS,
   parseNumber,
@@ -111,5 +114,41 @@ describe("fields per task", () => {
     // The same object each time (memoised controls), and every other field as it is.
     expect(on("arithmetic")).toBe(on("arithmetic"));
     for (const f of fields) if (f.key !== "cost") expect(fieldForTask(f, "arithmetic")).toBe(f);
+  });
+});
+
+describe("linkedSettings", () => {
+  const safe = (config: Record<string, string | number>) => ({ algo: "safe_rlhf" as const, config });
+
+  it("moves Safe RLHF's d with the cost while d is the old cost's suggestion", () => {
+    expect(linkedSettings(safe({}), { cost: "positive_words" })).toEqual({
+      cost: "positive_words",
+      costLimit: 1,
+    });
+    expect(linkedSettings(safe({ cost: "positive_words", costLimit: 1 }), { cost: "length" })).toEqual({
+      cost: "length",
+      costLimit: 8,
+    });
+  });
+
+  it("keeps a d the user chose, a d sent with the change, and every other change", () => {
+    expect(linkedSettings(safe({ costLimit: 20 }), { cost: "positive_words" })).toEqual({
+      cost: "positive_words",
+    });
+    expect(linkedSettings(safe({}), { cost: "positive_words", costLimit: 3 })).toEqual({
+      cost: "positive_words",
+      costLimit: 3,
+    });
+    expect(linkedSettings(safe({}), { lambdaLr: 0.1 })).toEqual({ lambdaLr: 0.1 });
+    expect(linkedSettings({ algo: "ppo" as const, config: {} }, { cost: "positive_words" })).toEqual({
+      cost: "positive_words",
+    });
+  });
+
+  it("suggests a limit for every cost a task defines, and length's is the field's default", () => {
+    const d = SAFE_RLHF_FIELDS.find((f) => f.key === "costLimit")!;
+    expect(COST_LIMITS.length).toBe(d.default);
+    for (const costs of Object.values(TASK_COSTS))
+      for (const c of costs) expect(COST_LIMITS[c]).toBeGreaterThan(0);
   });
 });

@@ -4,8 +4,8 @@
  * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
  */
 import type { Field, NumberField } from "../../algorithms/fields";
-import type { ExperimentSpec, SettingValue } from "../../lab/protocol";
-import { TASK_COSTS } from "../../lab/settings";
+import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
+import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
 
@@ -58,6 +58,24 @@ export function fieldForTask(field: Field, task: ExperimentSpec["task"]): Field 
     forTask.set(id, f);
   }
   return f;
+}
+
+/**
+ * A change as the run card sends it, with the settings that follow it: Safe RLHF's limit d moves to the new
+ * cost's suggested limit (COST_LIMITS) when the cost changes and d is still the old cost's suggestion, so a
+ * switch from tokens to words does not leave d = 8 words, which the policy never reaches. A d the user chose
+ * stays. Other changes pass unchanged.
+ */
+export function linkedSettings(
+  spec: Pick<RunSpec, "algo" | "config">,
+  patch: Record<string, SettingValue>,
+): Record<string, SettingValue> {
+  const cost = patch.cost;
+  if (spec.algo !== "safe_rlhf" || typeof cost !== "string" || "costLimit" in patch) return patch;
+  const prev = String(spec.config.cost ?? "length");
+  const d = spec.config.costLimit ?? COST_LIMITS.length;
+  const next = COST_LIMITS[cost];
+  return d === COST_LIMITS[prev] && next !== undefined && next !== d ? { ...patch, costLimit: next } : patch;
 }
 
 /** The value a run uses: its override, else the field's default. */

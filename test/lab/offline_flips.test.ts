@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { offlineFlips } from "../../src/algorithms/dpo";
+import { preferenceSource } from "../../src/lab/preferences";
+import { parsePreferencesJsonl } from "../../src/tasks/preferences";
+import { parseTokenizer } from "../../src/tokenizer/tokenizer";
+
+const ids = Array.from({ length: 20000 }, (_, i) => i);
+
+describe("offline DPO labels", () => {
+  it("flips a flipRate share of the pairs, the same pairs every time, and only adds flips as the rate rises", () => {
+    for (const rate of [0, 0.1, 0.25, 0.5]) {
+      const share = offlineFlips(ids, rate, 3).filter(Boolean).length / ids.length;
+      expect(Math.abs(share - rate)).toBeLessThan(0.01);
+    }
+    expect(offlineFlips(ids, 0.25, 3)).toEqual(offlineFlips(ids, 0.25, 3));
+    // Per pair, not per position in a batch: the flips of ids [5, 9] are those of 5 and 9 anywhere.
+    const all = offlineFlips(ids, 0.3, 3);
+    expect(offlineFlips([9, 5], 0.3, 3)).toEqual([all[9], all[5]]);
+    const low = offlineFlips(ids, 0.1, 3);
+    expect(low.every((f, i) => !f || all[i])).toBe(true);
+    // Another seed flips other pairs.
+    const other = offlineFlips(ids, 0.3, 4);
+    expect(other.filter((f, i) => f !== all[i]).length).toBeGreaterThan(1000);
+  });
+
+  it("serves the shipped pairs in gold order: the file's flipped labels are undone", () => {
+    const dir = "public/models/arithmetic";
+    const tok = parseTokenizer(JSON.parse(readFileSync(`${dir}/tokenizer.json`, "utf8")));
+    const text = readFileSync(`${dir}/preferences.jsonl`, "utf8");
+    const train = parsePreferencesJsonl(text).filter((r) => r.split === "train");
+    const src = preferenceSource(text, tok, 0, "prefs");
+    const { pairs, ids: got } = src.batch(0, src.size);
+    let undone = 0;
+    pairs.forEach((p, i) => {
+      const r = train[got[i]];
+      const better = r.score_chosen >= r.score_rejected ? r.chosen : r.rejected;
+      const worse = r.score_chosen >= r.score_rejected ? r.rejected : r.chosen;
+      expect(tok.decode(p.chosen.slice(0, -1))).toBe(better);
+      expect(tok.decode(p.rejected.slice(0, -1))).toBe(worse);
+      if (r.flipped) undone++;
+    });
+    expect(undone).toBeGreaterThan(100); // the shipped set carries ~23.5 % flipped labels
+  });
+});
