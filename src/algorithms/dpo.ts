@@ -44,8 +44,11 @@ export interface PreferenceSource {
   /** Longest prompt and completion in the dataset (tokens). */
   readonly maxPrompt: number;
   readonly maxCompletion: number;
-  /** The n pairs of step `step` and their dataset indices (for the reference cache and the flips). */
-  batch(step: number, n: number): { pairs: PreferencePair[]; ids: number[] };
+  /**
+   * The n pairs of step `step`, their dataset indices (for the reference cache and the flips) and which are
+   * gold ties (equal gold scores: never counted as flipped; absent = none).
+   */
+  batch(step: number, n: number): { pairs: PreferencePair[]; ids: number[]; ties?: boolean[] };
 }
 
 /**
@@ -77,7 +80,7 @@ export const DPO_FIELDS: readonly Field[] = [
     kind: "enum",
     default: "offline",
     options: ["offline", "online"],
-    doc: "Train on the task's preference dataset, or on pairs sampled from the current policy and labelled by the simulated annotator each step.",
+    doc: "Train on the task's preference dataset, or on pairs sampled from the current policy each step; both are labelled by the simulated annotator at the flip rate.",
     source: "Rafailov et al. 2023; Guo et al. 2024 (online DPO)",
   },
   {
@@ -215,6 +218,8 @@ export class DpoRun implements AlgorithmRun {
       throw new RangeError("dpo.mode offline needs a preference dataset");
     if (next.lossType !== "simpo" && !this.env.ref)
       throw new RangeError(`dpo loss ${next.lossType} needs a reference model`);
+    // Cached reference log-probs were measured at the old τ.
+    if (next.temperature !== this.config.temperature) this.refCache.clear();
     this.config = next;
   }
 
@@ -238,12 +243,14 @@ export class DpoRun implements AlgorithmRun {
     let pairs: PreferencePair[];
     let flips: boolean[] = [];
     if (offline) {
-      flips = offlineFlips(offline.ids, c.flipRate, env.seed);
+      // A tie's order is a coin either way: swapping it is not a flip.
+      flips = offlineFlips(offline.ids, c.flipRate, env.seed).map((f, i) => f && !offline.ties?.[i]);
       pairs = offline.pairs.map((p, i) => (flips[i] ? { ...p, chosen: p.rejected, rejected: p.chosen } : p));
       metrics["annotator/flipped"] = flips.filter(Boolean).length / B;
     } else {
       const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
       pairs = lab.pairs;
+      flips = lab.flips;
       metrics["annotator/flipped"] = lab.flipped / B;
     }
     const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
@@ -279,6 +286,7 @@ export class DpoRun implements AlgorithmRun {
         labelSmoothing: c.labelSmoothing,
         simpoGamma: c.simpoGamma,
       },
+      flipped: flips,
     };
     return { step, metrics, rollout: r, preferences };
   }

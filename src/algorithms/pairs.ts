@@ -14,26 +14,31 @@ export interface PreferencePair {
   rejected: number[];
 }
 
-/** Label the B pairs (row i vs row i + B) of a rollout of 2B completions. */
+/** Label the B pairs (row i vs row i + B) of a rollout of 2B completions; `flips[i]`: pair i's label was flipped. */
 export function labelPairs(
   r: Rollout,
   flipRate: number,
   rng: Rng,
-): { pairs: PreferencePair[]; flipped: number } {
+): { pairs: PreferencePair[]; flipped: number; flips: boolean[] } {
   const B = r.completions.length / 2;
   const pairs: PreferencePair[] = [];
+  const flips: boolean[] = [];
   let flipped = 0;
   for (let i = 0; i < B; i++) {
     const a = r.completions[i];
     const b = r.completions[i + B];
-    let aWins = r.gold[i] === r.gold[i + B] ? rng.float() < 0.5 : r.gold[i] > r.gold[i + B];
-    if (rng.float() < flipRate) {
-      aWins = !aWins;
-      flipped++;
-    }
+    const tie = r.gold[i] === r.gold[i + B];
+    let aWins = tie ? rng.float() < 0.5 : r.gold[i] > r.gold[i + B];
+    // The flip draw is taken on a tie too (a coin flipped is still a coin), but a tie is never counted as a
+    // flip: the gold scorer prefers neither (as src/tasks/annotator.ts).
+    const draw = rng.float() < flipRate;
+    if (draw) aWins = !aWins;
+    const flip = draw && !tie;
+    if (flip) flipped++;
+    flips.push(flip);
     pairs.push({ prompt: r.prompts[i], chosen: aWins ? a : b, rejected: aWins ? b : a });
   }
-  return { pairs, flipped };
+  return { pairs, flipped, flips };
 }
 
 /** Rows: the B chosen completions, then the B rejected ones (TRL's concatenated batch), truncated to S. */

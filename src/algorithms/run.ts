@@ -87,10 +87,15 @@ export interface StepResult {
   scores?: Float64Array;
   /**
    * DPO: the step's preference pairs (as laid out, completions truncated to S), the sequence log-probs its
-   * loss used (policy from the GPU forward before the update; reference as uploaded) and the loss options.
-   * Inspectors only.
+   * loss used (policy from the GPU forward before the update; reference as uploaded), the loss options, and
+   * which labels the simulated annotator flipped (the gold scorer prefers the rejected one). Inspectors only.
    */
-  preferences?: { pairs: PreferencePair[]; logps: PreferenceLogps; options: Required<DpoOptions> };
+  preferences?: {
+    pairs: PreferencePair[];
+    logps: PreferenceLogps;
+    options: Required<DpoOptions>;
+    flipped: boolean[];
+  };
 }
 
 /** One run of one algorithm. Changing settings between steps takes effect at the next step. */

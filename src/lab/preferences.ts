@@ -20,18 +20,18 @@ export function preferenceSource(text: string, tok: Tokenizer, seed: number, nam
   } catch (e) {
     throw new PreferenceFormatError(`${name}: ${e instanceof Error ? e.message : e}`);
   }
-  const pairs = rows
-    .filter((r) => r.split === "train")
-    .map((r) => {
-      // A tie keeps the file's order; otherwise the gold winner goes first.
-      const swap = r.score_chosen < r.score_rejected;
-      return {
-        prompt: tok.encode(r.prompt, { bos: true }),
-        chosen: tok.encode(swap ? r.rejected : r.chosen, { eos: true }),
-        rejected: tok.encode(swap ? r.chosen : r.rejected, { eos: true }),
-      };
-    });
+  const train = rows.filter((r) => r.split === "train");
+  const pairs = train.map((r) => {
+    // A tie keeps the file's order; otherwise the gold winner goes first.
+    const swap = r.score_chosen < r.score_rejected;
+    return {
+      prompt: tok.encode(r.prompt, { bos: true }),
+      chosen: tok.encode(swap ? r.rejected : r.chosen, { eos: true }),
+      rejected: tok.encode(swap ? r.chosen : r.rejected, { eos: true }),
+    };
+  });
   if (!pairs.length) throw new PreferenceFormatError(`${name}: no train pairs`);
+  const ties = train.map((r) => r.score_chosen === r.score_rejected);
   // A seeded order over pair indices (the same shuffling as prompts).
   const order = shuffledPrompts(
     pairs.map((_, i) => [i]),
@@ -43,7 +43,7 @@ export function preferenceSource(text: string, tok: Tokenizer, seed: number, nam
     maxCompletion: Math.max(...pairs.map((p) => Math.max(p.chosen.length, p.rejected.length))),
     batch(step, n) {
       const ids = order.batch(step, n).map((x) => x[0]);
-      return { pairs: ids.map((i) => pairs[i]), ids };
+      return { pairs: ids.map((i) => pairs[i]), ids, ties: ids.map((i) => ties[i]) };
     },
   };
 }

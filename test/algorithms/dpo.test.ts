@@ -56,11 +56,14 @@ describe("DPO", () => {
     const run = new DpoRun(env, prefs, { lr: 0, batchPairs: 4, maxNewTokens: 4, flipRate: 0.5 });
     let flippedSeen = 0;
     for (let step = 0; step < 4; step++) {
+      // Steps 3 and 4 would read the cache: a new τ must measure the reference again at that τ.
+      if (step === 2) run.setConfig({ temperature: 0.7 });
       const res = await run.step();
       const { pairs, ids } = base.batch(step % 2, 4);
       const flips = offlineFlips(ids, 0.5, env.seed);
       expect(res.metrics.loss).toBeCloseTo(Math.LN2, 5);
       expect(res.metrics["annotator/flipped"]).toBe(flips.filter(Boolean).length / 4);
+      expect(res.preferences!.flipped).toEqual(flips);
       res.preferences!.pairs.forEach((p, i) => {
         expect(p.chosen).toEqual((flips[i] ? pairs[i].rejected : pairs[i].chosen).slice(0, p.chosen.length));
       });

@@ -238,6 +238,10 @@ describe("DPO pair view", () => {
     expect([p0.chosen.text, p0.rejected.text, p1.rejected.text]).toEqual(["ab", "c", "eab"]);
     expect([p0.chosen.logpRef, p1.rejected.length]).toEqual([-4, 3]);
     expect(p0.prompt).toBe("1");
+    // No flags: no pair is marked; flags mark exactly their pairs.
+    expect(v.pairs.map((p) => p.flipped)).toEqual([false, false]);
+    const f = pairInspect({ step: 2, algo: "dpo", pairs, logps, options, flipped: [false, true] }, TEXT);
+    expect(f.pairs.map((p) => p.flipped)).toEqual([false, true]);
   });
 
   it("hinge loss max(0, 1 − margin), and SimPO's reference-free length-normalised rewards", () => {
@@ -289,6 +293,7 @@ describe("inspectView", () => {
             refRejectedLogps: [-1],
           },
           options: { lossType: "sigmoid", beta: 0.1, labelSmoothing: 0, simpoGamma: 0.5 },
+          flipped: [false],
         },
       }),
       TEXT,

@@ -1,9 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { offlineFlips } from "../../src/algorithms/dpo";
+import { labelPairs } from "../../src/algorithms/pairs";
+import type { Rollout } from "../../src/algorithms/rollout";
 import { preferenceSource } from "../../src/lab/preferences";
 import { parsePreferencesJsonl } from "../../src/tasks/preferences";
 import { parseTokenizer } from "../../src/tokenizer/tokenizer";
+import { Rng } from "../../src/util/rng";
 
 const ids = Array.from({ length: 20000 }, (_, i) => i);
 
@@ -41,5 +44,51 @@ describe("offline DPO labels", () => {
       if (r.flipped) undone++;
     });
     expect(undone).toBeGreaterThan(100); // the shipped set carries ~23.5 % flipped labels
+  });
+});
+
+describe("preference labels and gold ties", () => {
+  it("offline: a tie keeps the file's order and is flagged, so DPO never counts it as flipped", () => {
+    const tok = parseTokenizer(JSON.parse(readFileSync("public/models/arithmetic/tokenizer.json", "utf8")));
+    const rec = (chosen: string, rejected: string, sc: number, sr: number) =>
+      JSON.stringify({
+        task: "arithmetic",
+        prompt: "1+1=",
+        chosen,
+        rejected,
+        score_chosen: sc,
+        score_rejected: sr,
+        flipped: sc < sr,
+        tie: sc === sr,
+        split: "train",
+      });
+    const text = [rec("2", "3", 1, 0), rec("4", "2", 0, 1), rec("5", "6", 0, 0)].join("\n");
+    const src = preferenceSource(text, tok, 0, "t");
+    const b = src.batch(0, 3);
+    const byId = b.ids.map((id, i) => ({
+      id,
+      tie: b.ties?.[i],
+      chosen: tok.decode(b.pairs[i].chosen.slice(0, -1)),
+    }));
+    expect(byId.sort((x, y) => x.id - y.id)).toEqual([
+      { id: 0, tie: false, chosen: "2" },
+      { id: 1, tie: false, chosen: "2" },
+      { id: 2, tie: true, chosen: "5" },
+    ]);
+  });
+
+  it("online: labels follow gold, a flipRate of 1 flips every non-tie, and a tie is never counted", () => {
+    const r = {
+      prompts: [[1], [2], [3]],
+      completions: [[5], [6], [7], [8], [9], [10]],
+      gold: [1, 0, 0.5, 0, 1, 0.5], // pair 0: a wins; pair 1: b wins; pair 2: tie
+    } as unknown as Rollout;
+    const clean = labelPairs(r, 0, new Rng(1));
+    expect(clean.pairs.slice(0, 2).map((p) => p.chosen)).toEqual([[5], [9]]);
+    expect(clean.flips).toEqual([false, false, false]);
+    const all = labelPairs(r, 1, new Rng(1));
+    expect(all.pairs.slice(0, 2).map((p) => p.chosen)).toEqual([[8], [6]]);
+    expect(all.flips).toEqual([true, true, false]);
+    expect(all.flipped).toBe(2);
   });
 });

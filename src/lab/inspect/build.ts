@@ -118,6 +118,7 @@ export function inspectView(
             pairs: r.preferences.pairs,
             logps: r.preferences.logps,
             options: r.preferences.options,
+            flipped: r.preferences.flipped,
           },
           text,
         );

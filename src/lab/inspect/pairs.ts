@@ -16,6 +16,8 @@ export interface PairInspectInput {
   logps: PreferenceLogps;
   /** The loss options the step used. */
   options: Required<DpoOptions>;
+  /** Pair b's label was flipped by the simulated annotator (absent: none known). */
+  flipped?: readonly boolean[];
 }
 
 /**
@@ -53,6 +55,7 @@ export function pairInspect(x: PairInspectInput, text: TokenText, limit = PAIR_R
       margin,
       prob: sigmoid(margin),
       loss: d.losses[b],
+      flipped: x.flipped?.[b] ?? false,
     });
   }
   return { kind: "pairs", step: x.step, algo: x.algo, ...x.options, pairs, totalPairs: B };

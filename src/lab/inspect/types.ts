@@ -123,6 +123,8 @@ export interface InspectPair {
   prob: number;
   /** This pair's loss under the run's loss type. */
   loss: number;
+  /** The simulated annotator flipped this label: the gold scorer prefers the rejected completion. */
+  flipped: boolean;
 }
 
 export interface PairsInspect {

@@ -13,7 +13,7 @@ export const DPO: Explanation = {
   summary: t`Learns straight from preference pairs with a logistic loss; no reward model, no RL loop.`,
   paragraphs: [
     t`DPO trains directly on preference pairs: a prompt $x$, a preferred completion $y_w$ and a rejected one $y_l$. Its loss is a logistic regression (binary cross-entropy) on how much more the policy raised the log-probability of $y_w$ than of $y_l$, each measured against the frozen reference model $\pi_{\text{ref}}$.`,
-    t`The quantity $\beta \log \frac{\pi_\theta(y|x)}{\pi_{\text{ref}}(y|x)}$ acts as an implicit reward, and $\beta$ sets how far from the reference the policy may move to separate a pair. Pairs come from the task's preference dataset (offline) or are sampled from the current policy and labelled by a simulated annotator each step (online); the lab also samples the policy every step, only to chart its reward, KL and entropy.`,
+    t`The quantity $\beta \log \frac{\pi_\theta(y|x)}{\pi_{\text{ref}}(y|x)}$ acts as an implicit reward, and $\beta$ sets how far from the reference the policy may move to separate a pair. Pairs come from the task's preference dataset (offline) or are sampled from the current policy each step (online); either way a simulated annotator labels them from the gold scores and flips a share of the labels (the flip rate), as AlpacaFarm's noisy annotators do; the lab also samples the policy every step, only to chart its reward, KL and entropy.`,
   ],
   needs: [
     t`preference pairs $(x, y_w, y_l)$`,

@@ -115,6 +115,15 @@ export function PairTable({ view }: { view: PairsInspect }) {
               <tr>
                 <td className="inspect-prompt" rowSpan={2}>
                   <span className="muted">{i + 1}.</span> <span className="mono">{p.prompt}</span>
+                  {p.flipped && (
+                    <span
+                      className="inspect-flipped"
+                      data-testid="pair-flipped"
+                      title="The simulated annotator flipped this label: the gold scorer prefers the rejected completion y_l (the run's flip rate)."
+                    >
+                      label flipped
+                    </span>
+                  )}
                 </td>
                 <Side side={p.chosen} which="chosen" />
                 <Num col="margin" value={p.margin} rowSpan={2} className="is-own" />
@@ -130,7 +139,8 @@ export function PairTable({ view }: { view: PairsInspect }) {
       </div>
       <p className="inspect-note muted">
         log π(y|x) sums the completion's token log-probs at τ; the loss pushes the margin up. A negative
-        margin means the policy, relative to the reference, still prefers the rejected completion.
+        margin means the policy, relative to the reference, still prefers the rejected completion. A pair marked
+        "label flipped" is one the simulated annotator got wrong (the run's flip rate): DPO learns it as labelled.
       </p>
     </div>
   );
