@@ -19,7 +19,14 @@ function experiment() {
   const e = testExperiment();
   // The shipped arithmetic SFT model: completions are numbers of different lengths (Safe RLHF's cost).
   e.model = "sft";
-  e.runs = e.runs.map((r) => (r.algo === "ppo" ? { ...r, config: { ...r.config, ppoEpochs: 2 } } : r));
+  // DPO's annotator flips half the labels, so the pair view shows flipped labels to check.
+  e.runs = e.runs.map((r) =>
+    r.algo === "ppo"
+      ? { ...r, config: { ...r.config, ppoEpochs: 2 } }
+      : r.algo === "dpo"
+        ? { ...r, config: { ...r.config, flipRate: 0.5 } }
+        : r,
+  );
   e.runs.push({
     id: "safe_rlhf-1",
     algo: "safe_rlhf",
@@ -211,6 +218,22 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
       );
     }
   }
+  // "label flipped" marks exactly the pairs whose chosen answer is the wrong sum (the gold scorer prefers y_l).
+  let flippedShown = 0;
+  for (let p = 0; p < 2; p++) {
+    const pair = pairs.nth(p);
+    const [a, b] = (await pair.locator(".inspect-prompt .mono").innerText()).replace("=", "").split("+");
+    const sum = String(Number(a) + Number(b));
+    const answer = async (n: number) =>
+      (await pair.locator(".inspect-completion").nth(n).innerText()).replace("<eos>", "").trim();
+    const [chosen, rejected] = [await answer(0), await answer(1)];
+    const marked = (await pair.getByTestId("pair-flipped").count()) === 1;
+    console.log(`pair ${p}: ${a}+${b}=${sum}; y_w ${chosen}, y_l ${rejected}; marked flipped: ${marked}`);
+    expect(chosen === sum || rejected === sum, `pair ${p}: one answer is right`).toBe(true);
+    expect(marked, `pair ${p}: marked iff y_l is the right sum`).toBe(rejected === sum);
+    if (marked) flippedShown++;
+  }
+  console.log(`DPO pairs marked flipped: ${flippedShown} of 2`);
   await shot(page, "inspect-dpo", testInfo);
   await page.getByTestId("inspect-run-ppo-1").click();
   await page.getByTestId("theme-toggle").click();
