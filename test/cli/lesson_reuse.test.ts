@@ -94,17 +94,24 @@ describe("lesson logs", () => {
         "rewards/margins": 0.0,
         "rewards/accuracies": 0.3,
         "logps/chosen": -2,
+        reward: 0.4,
       })),
       ...[0, 1, 2, 3, 4].map(() => ({
         "rewards/margins": 0.4,
         "rewards/accuracies": 0.8,
         "logps/chosen": -3,
+        reward: 0.3,
       })),
     ]);
     const d = await runLessonSeed(ctx, "dpo-implicit-reward", 0, { ...opts, steps: 10 });
     expect(d).toMatchObject({ ok: true, partial: false, missing: ["dpo-flipped"], reused: ["dpo-offline"] });
     // Last 10 of 10 steps against the first 5.
-    expect(d.numbers).toEqual({ margin_gain: 0.2, accuracy_end: 0.55, logps_chosen_change: -0.5 });
+    expect(d.numbers).toEqual({
+      margin_gain: 0.2,
+      accuracy_end: 0.55,
+      logps_chosen_change: -0.5,
+      reward_change: -0.05,
+    });
 
     await expect(runLessonSeed(ctx, "bon-vs-rl", 0, { ...opts, runs: ["nope"] })).rejects.toThrow(
       /has no run nope/,

@@ -61,6 +61,7 @@ const SHOWS: Record<string, () => LessonHistories> = {
       "rewards/margins": (i) => i / 20,
       "rewards/accuracies": (i) => 0.5 + i / 100,
       "logps/chosen": (i) => -5 - i / 10,
+      reward: (i) => 0.4 - i / 200,
     }),
     "dpo-flipped": flat(40, ["rewards/margins"]),
   }),

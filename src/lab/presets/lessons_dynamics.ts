@@ -61,12 +61,14 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
   summary: "Margins and accuracy rise while the chosen answers' log-probabilities fall.",
   watch: [
     "DPO's implicit reward of an answer is β·log π_θ(y|x)/π_ref(y|x). The loss only asks the chosen answer's reward to beat the rejected one's.",
-    "rewards/margins and rewards/accuracies (more metrics) rise — but logps/chosen falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. Later, as the policy gets better at sums, the chosen answers' log-probs start to come back.",
+    "rewards/margins and rewards/accuracies (more metrics) rise — but logps/chosen falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. The fall is steepest in the first ten or so steps; later the chosen log-probs partly come back, still below where they started.",
+    "The mass both answers lose goes to other answers (likelihood displacement), so the sampled sums get worse: the reward chart (the share of correct sums) falls although every chosen answer is a correct one.",
     "Both runs train on the same pairs in the same order; only the labels differ. The second run's annotator flips 40 % of them (its flip-rate slider; the shipped pairs were labelled at 25 %): its margins and accuracy stay near zero and one half. Drag either run's slider to see the labels' effect from the next step on.",
   ],
   refs: [
     { label: "DPO (Rafailov et al. 2023)", url: ARXIV("2305.18290") },
     { label: "Smaug / DPO-Positive: chosen log-probs fall (Pal et al. 2024)", url: ARXIV("2402.13228") },
+    { label: "Likelihood displacement in DPO (Razin et al. 2024)", url: ARXIV("2410.08847") },
     { label: "AlpacaFarm simulated annotators (Dubois et al. 2023)", url: ARXIV("2305.14387") },
   ],
   experiment: (seed = 0) => ({
@@ -85,10 +87,16 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
     const marginGain = tailMean(rows, "rewards/margins", 10) - headMean(rows, "rewards/margins", 5);
     const acc = tailMean(rows, "rewards/accuracies", 10);
     const chosenChange = tailMean(rows, "logps/chosen", 10) - headMean(rows, "logps/chosen", 5);
+    const rewardChange = tailMean(rows, "reward", 10) - headMean(rows, "reward", 5);
     return {
-      ok: marginGain > 0 && acc > 0.5 && chosenChange < 0,
-      numbers: { margin_gain: r4(marginGain), accuracy_end: r4(acc), logps_chosen_change: r4(chosenChange) },
-      summary: "margins rise and accuracy ends above 0.5 while logps/chosen falls",
+      ok: marginGain > 0 && acc > 0.5 && chosenChange < 0 && rewardChange < 0,
+      numbers: {
+        margin_gain: r4(marginGain),
+        accuracy_end: r4(acc),
+        logps_chosen_change: r4(chosenChange),
+        reward_change: r4(rewardChange),
+      },
+      summary: "margins rise and accuracy ends above 0.5 while logps/chosen and the sampled reward fall",
     };
   },
 };
