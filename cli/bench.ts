@@ -5,6 +5,7 @@
  * times, are the point: machines are shared). A benchmark, never a test.
  */
 import { acquireGpu } from "../src/gpu/device";
+import { throttleDawnPolling } from "../src/gpu/node_poll";
 import { autotune } from "../src/kernels/autotune";
 import { benchMatmul } from "./bench/matmul";
 import { benchSampling } from "./bench/sampling";
@@ -14,6 +15,8 @@ import { benchTrainStep } from "./bench/train_step";
 const json = process.argv.includes("--json");
 const quick = process.argv.includes("--quick");
 const ctx = await acquireGpu();
+// Timed calls sync once per batch: keep Dawn's busy poll so a readback resolves at once (src/gpu/node_poll.ts).
+throttleDawnPolling(0);
 const tf = await tfjsOnDevice(ctx);
 const tune = await autotune(ctx);
 const shapes: [number, number, number][] = quick

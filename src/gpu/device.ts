@@ -4,6 +4,7 @@
  */
 import { GpuContext } from "./context";
 import { GpuUnavailableError, WEBGPU_HELP } from "./errors";
+import { throttleDawnPolling } from "./node_poll";
 
 /** What the adapter is and can do; shown by the app and printed by the benchmarks. */
 export interface AdapterReport {
@@ -63,6 +64,7 @@ async function nodeGpu(): Promise<GPU> {
   await ensureRuntimeDir();
   const mod = (await import(/* @vite-ignore */ specifier)) as { create(o: string[]): GPU; globals: object };
   Object.assign(globalThis, mod.globals);
+  throttleDawnPolling();
   const gpu = mod.create([]);
   // Dawn's instance must outlive every device made from it: if the GPU object were garbage-collected, the
   // instance would be torn down under a live device and the process would crash at random. Keep them all.
