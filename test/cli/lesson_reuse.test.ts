@@ -88,7 +88,22 @@ describe("lesson logs", () => {
     expect(partial).toMatchObject({ ok: false, partial: true, missing: ["grpo"], numbers: {} });
     expect(partial.summary).toContain("needs run grpo");
 
-    // A run the check does not read may be missing: DPO's lesson checks the offline run only.
+    // A run the check can do without may be missing: the KL-estimator lesson pools whichever runs it has.
+    writeLessonLog(
+      out,
+      "kl-estimators",
+      "ppo-1",
+      [0.02, -0.01, 0.03, 0.01].map((k1) => ({
+        "objective/kl": k1,
+        "objective/kl_k3": 0.01,
+        "objective/kl_exact": 0.015,
+      })),
+    );
+    const d = await runLessonSeed(ctx, "kl-estimators", 0, { ...opts, steps: 4 });
+    expect(d).toMatchObject({ ok: true, partial: false, missing: ["grpo-1"], reused: ["ppo-1"] });
+    expect(d.numbers).toMatchObject({ k1_negative_batches: 1, batches: 4, k1_min: -0.01 });
+
+    // DPO's lesson reads both runs: without the flipped-label run it is partial.
     writeLessonLog(out, "dpo-implicit-reward", "dpo-offline", [
       ...[0, 1, 2, 3, 4].map(() => ({
         "rewards/margins": 0.0,
@@ -103,14 +118,29 @@ describe("lesson logs", () => {
         reward: 0.3,
       })),
     ]);
-    const d = await runLessonSeed(ctx, "dpo-implicit-reward", 0, { ...opts, steps: 10 });
-    expect(d).toMatchObject({ ok: true, partial: false, missing: ["dpo-flipped"], reused: ["dpo-offline"] });
+    const dpoOpts = { ...opts, steps: 10 };
+    expect(await runLessonSeed(ctx, "dpo-implicit-reward", 0, dpoOpts)).toMatchObject({
+      ok: false,
+      partial: true,
+      missing: ["dpo-flipped"],
+    });
+    writeLessonLog(
+      out,
+      "dpo-implicit-reward",
+      "dpo-flipped",
+      Array.from({ length: 10 }, () => ({ "rewards/margins": 0.01, "rewards/accuracies": 0.5 })),
+    );
+    const dpo = await runLessonSeed(ctx, "dpo-implicit-reward", 0, dpoOpts);
+    expect(dpo).toMatchObject({ ok: true, partial: false, missing: [] });
     // Last 10 of 10 steps against the first 5.
-    expect(d.numbers).toEqual({
+    expect(dpo.numbers).toEqual({
       margin_gain: 0.2,
       accuracy_end: 0.55,
       logps_chosen_change: -0.5,
       reward_change: -0.05,
+      margin_end: 0.2,
+      margin_end_flipped: 0.01,
+      accuracy_end_flipped: 0.5,
     });
 
     await expect(runLessonSeed(ctx, "bon-vs-rl", 0, { ...opts, runs: ["nope"] })).rejects.toThrow(

@@ -63,7 +63,7 @@ const SHOWS: Record<string, () => LessonHistories> = {
       "logps/chosen": (i) => -5 - i / 10,
       reward: (i) => 0.4 - i / 200,
     }),
-    "dpo-flipped": flat(40, ["rewards/margins"]),
+    "dpo-flipped": rows(40, { "rewards/margins": () => 0.01, "rewards/accuracies": () => 0.5 }),
   }),
   "length-bias": () => ({
     grpo: rows(60, { "completions/mean_length": (i) => 30 + i / 5 }),

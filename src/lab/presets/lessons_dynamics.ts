@@ -84,19 +84,33 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
   }),
   check(h) {
     const rows = runRows(h, "dpo-offline");
+    const flipped = runRows(h, "dpo-flipped");
     const marginGain = tailMean(rows, "rewards/margins", 10) - headMean(rows, "rewards/margins", 5);
+    const marginEnd = tailMean(rows, "rewards/margins", 10);
     const acc = tailMean(rows, "rewards/accuracies", 10);
     const chosenChange = tailMean(rows, "logps/chosen", 10) - headMean(rows, "logps/chosen", 5);
     const rewardChange = tailMean(rows, "reward", 10) - headMean(rows, "reward", 5);
+    const marginEndFlipped = tailMean(flipped, "rewards/margins", 10);
+    const accFlipped = tailMean(flipped, "rewards/accuracies", 10);
     return {
-      ok: marginGain > 0 && acc > 0.5 && chosenChange < 0 && rewardChange < 0,
+      ok:
+        marginGain > 0 &&
+        acc > 0.5 &&
+        chosenChange < 0 &&
+        rewardChange < 0 &&
+        marginEndFlipped < marginEnd &&
+        accFlipped < acc,
       numbers: {
         margin_gain: r4(marginGain),
         accuracy_end: r4(acc),
         logps_chosen_change: r4(chosenChange),
         reward_change: r4(rewardChange),
+        margin_end: r4(marginEnd),
+        margin_end_flipped: r4(marginEndFlipped),
+        accuracy_end_flipped: r4(accFlipped),
       },
-      summary: "margins rise and accuracy ends above 0.5 while logps/chosen and the sampled reward fall",
+      summary:
+        "clean labels: margins rise, accuracy ends above 0.5, logps/chosen and the sampled reward fall; 40 % flipped labels end with lower margins and accuracy",
     };
   },
 };
