@@ -11,7 +11,6 @@
  * original `setImmediate` (the busy loop, lowest latency: microbenchmarks). Idempotent; browsers never call it.
  */
 
-const NATIVE = /\{\s*\[native code\]\s*\}\s*$/;
 const toSource = Function.prototype.toString;
 /** On a throttled setImmediate: the original it wraps (shared by every copy of this module in the process). */
 const ORIGINAL = Symbol.for("rlhf-playground.setImmediate.original");
@@ -19,7 +18,8 @@ type Wrapped = typeof setImmediate & { [ORIGINAL]?: typeof setImmediate };
 
 /** Whether `fn` is a native function (dawn.node's tick is one; JS callbacks are not). */
 function isNative(fn: unknown): boolean {
-  return typeof fn === "function" && NATIVE.test(toSource.call(fn));
+  // V8 prints every native function as "function name() { [native code] }": a suffix test, no scan of JS sources.
+  return typeof fn === "function" && toSource.call(fn).endsWith("{ [native code] }");
 }
 
 /**
