@@ -3,10 +3,12 @@
  * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs.
  */
 import { startTransition, useEffect, useMemo, useState } from "react";
+import type { MetricPoint } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, REWARD } from "./metric_info";
 import { colourMap } from "./palette";
+import { useStableItems } from "./stable";
 
 const X_AXES: { axis: XAxis; name: string }[] = [
   { axis: "step", name: "Step" },
@@ -64,20 +66,27 @@ export function linesOf(
   }));
 }
 
+/** The history a run without markers passes: none is needed, and a constant keeps the list's identity. */
+const NO_HISTORY: readonly MetricPoint[] = [];
+
+/**
+ * Each visible run's settings markers. A run's history (which places its markers on a samples, tokens or KL
+ * axis) is passed only when it has markers, so the list stays the same (see stable.ts) while runs merely step.
+ */
 export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
   return visible.map(({ run, colour }) => ({
     runId: run.spec.id,
     runLabel: run.spec.label,
     colour,
     markers: run.markers,
-    history: run.history,
+    history: run.markers.length ? run.history : NO_HISTORY,
   }));
 }
 
 export function ChartsPanel() {
   const visible = useVisibleRuns();
   const kl = useLab((s) => s.view.klEstimator);
-  const markers = useMemo(() => markersOf(visible), [visible]);
+  const markers = useStableItems(useMemo(() => markersOf(visible), [visible]));
   const reward = useMemo(
     () => [...linesOf(visible, REWARD.key), ...linesOf(visible, GOLD.key, { dashed: true, name: "gold" })],
     [visible],

@@ -131,6 +131,8 @@ const MARKER_ROW_PX = 13;
  * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
  */
 const MIN_REDRAW_MS = 400;
+/** The same for the small diagnostics charts ("more metrics"): once a second is enough for them. */
+const MIN_REDRAW_MS_COMPACT = 1000;
 
 /**
  * The chart, redrawn only while on screen: scrolled away it keeps its last picture (and data table) and costs
@@ -155,7 +157,8 @@ export function MetricChart(props: Props) {
   const priority = props.compact ? 1 : 0;
   useEffect(() => {
     if (!inView || cancel.current || shown === props) return;
-    const wait = lastDraw.current + MIN_REDRAW_MS - performance.now();
+    const wait =
+      lastDraw.current + (props.compact ? MIN_REDRAW_MS_COMPACT : MIN_REDRAW_MS) - performance.now();
     cancel.current = scheduleRedraw(wait, priority, (done) => {
       cancel.current = null;
       lastDraw.current = performance.now();
@@ -328,6 +331,8 @@ const ChartBody = memo(function ChartBody({
               allowDecimals={xAxis === "kl" || xAxis === "sqrt_kl"}
               domain={X_DOMAIN}
               ticks={xTicks}
+              // Draw every tick we chose: otherwise recharts measures each label in the DOM to thin them out.
+              interval={0}
               tickFormatter={tick}
               stroke="var(--muted)"
               tick={TICK}
@@ -337,6 +342,7 @@ const ChartBody = memo(function ChartBody({
               type="number"
               domain={y.domain}
               ticks={y.ticks}
+              interval={0}
               allowDataOverflow
               tickFormatter={yTick}
               width={52}

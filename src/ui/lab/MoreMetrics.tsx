@@ -3,7 +3,7 @@
  * ratios, value loss, lengths, DPO margins/accuracies, zero-std groups, grad norm, tokens/s), and a table of
  * every metric of every run at its latest step (TRL names, full precision in data-value).
  */
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
 import { linesOf, markersOf, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
@@ -13,6 +13,7 @@ import { MetricCard } from "./MetricCard";
 import { type ChartLine, MetricChart } from "./MetricChart";
 import { type MetricInfo, MORE_METRICS } from "./metric_info";
 import { sig } from "./numbers";
+import { keepIfSame, useStableItems } from "./stable";
 
 /** Points scanned per run for metric names (algorithms report the same names every step). */
 const SCAN = 20;
@@ -39,16 +40,18 @@ export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[])
 export function MoreMetrics() {
   const visible = useVisibleRuns();
   const keys = useMemo(() => reportedKeys(visible.map((v) => v.run.history)), [visible]);
-  const markers = useMemo(() => markersOf(visible), [visible]);
-  // Memoised on the (deferred) runs so the urgent render of an update leaves these charts alone.
-  const charts = useMemo(
-    () =>
-      MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => ({
-        info: m,
-        lines: moreChartLines(m, visible),
-      })),
-    [visible, keys],
-  );
+  const markers = useStableItems(useMemo(() => markersOf(visible), [visible]));
+  // Each chart's lines keep their identity while their runs' histories are unchanged (stable.ts), so a step of
+  // one run redraws only the diagnostics it reports.
+  const lastLines = useRef(new Map<string, readonly ChartLine[]>());
+  const charts = useMemo(() => {
+    const next = MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => ({
+      info: m,
+      lines: keepIfSame(lastLines.current.get(m.key), moreChartLines(m, visible)),
+    }));
+    lastLines.current = new Map(next.map((c) => [c.info.key, c.lines]));
+    return next;
+  }, [visible, keys]);
   return (
     <section className="more-metrics" aria-labelledby="more-title" data-testid="more-metrics">
       <h2 id="more-title" className="section-title">

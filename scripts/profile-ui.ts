@@ -1,0 +1,309 @@
+/**
+ * Where the page's main-thread time goes while runs train (issue 6's "no main-thread task over 50 ms").
+ *
+ *   npx vite build --minify false --outDir dist-profile
+ *   npm run profile-ui -- [--seconds 20] [--view charts|more|samples] [--port 4600] [--dist dist-profile]
+ *                        [--save main.cpuprofile]
+ *   npm run profile-ui -- --from main.cpuprofile [--dist dist-profile]   (summarise a saved profile again)
+ *
+ * Serves the build (unminified, so the profile keeps function names) with `vite preview`, opens the test-sized experiment (src/lab/defaults.ts testExperiment) in the
+ * same Chromium and flags as the e2e tests, presses Play, waits for the first points, scrolls to the chosen
+ * part of the page (charts are redrawn only while on screen) and then records, for --seconds of training:
+ * - the main thread's long tasks (PerformanceObserver 'longtask': count, longest, total);
+ * - each chart's redraws (frames in which its data table changed) and each run's steps in the window;
+ * - a V8 CPU profile of the main thread (CDP Profiler, 0.5 ms sampling), summarised as self time per
+ *   function and per source (our src/ files, react-dom, recharts, …), over the whole window and over the busy
+ *   stretches ≥ 50 ms (consecutive non-idle samples: what the long tasks are made of).
+ * Prints one JSON object. A measurement, not a test: on SwiftShader the GPU process competes for the same
+ * cores, so quote its shares, not its absolute times.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { linkOf } from "../e2e/links";
+import { testExperiment } from "../src/lab/defaults";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+/** Maps a frame (bundle URL, 0-based line) to the module it came from, e.g. "recharts/es6/cartesian/Line.js". */
+type Resolve = (url: string, line: number) => string;
+
+/**
+ * A resolver built from the bundles' module comments: an unminified Vite build starts each module with a
+ * `// node_modules/recharts/es6/…` or `// src/ui/…` line.
+ */
+export function moduleResolver(bundles: Map<string, string>): Resolve {
+  const starts = new Map<string, { line: number; path: string }[]>();
+  for (const [url, text] of bundles) {
+    const list: { line: number; path: string }[] = [];
+    text.split("\n").forEach((l, i) => {
+      const m = l.match(/^\/\/ ((?:node_modules|src|\.\.?)\/\S+\.(?:m?js|tsx?|wgsl|json))$/);
+      if (m) list.push({ line: i, path: m[1].replace(/^node_modules\//, "") });
+    });
+    starts.set(url, list);
+  }
+  return (url, line) => {
+    if (!url) return "(native)";
+    const list = starts.get(url);
+    if (!list?.length) return url.split("/").pop() ?? url;
+    let lo = 0;
+    let hi = list.length - 1;
+    if (line < list[0].line) return "(bundle prologue)";
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (list[mid].line <= line) lo = mid;
+      else hi = mid - 1;
+    }
+    return list[lo].path;
+  };
+}
+
+/** A module's package ("recharts", "react-dom") or, for our code, its folder ("src/ui/lab"). */
+function packageOf(module: string): string {
+  if (module.startsWith("src/")) return module.split("/").slice(0, -1).join("/");
+  if (module.startsWith("(")) return module;
+  const parts = module.split("/");
+  return module.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Self time (ms) per key, largest first, the top `n`. */
+function top(times: Map<string, number>, n: number): [string, number][] {
+  return [...times.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => [k, Math.round(v)]);
+}
+
+/** Sums self time per function and per source, over all samples and over busy stretches ≥ `longMs`. */
+export function summarise(p: CpuProfile, resolve: Resolve, longMs = 50) {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (n: ProfileNode) =>
+    `${n.callFrame.functionName || "(anonymous)"} ${resolve(n.callFrame.url, n.callFrame.lineNumber)}`;
+  // Inclusive time: each function once per sampled stack.
+  const inclusive = new Map<string, number>();
+  const idle = (n: ProfileNode) => n.callFrame.functionName === "(idle)";
+  const fresh = () => ({
+    fn: new Map<string, number>(),
+    mod: new Map<string, number>(),
+    pkg: new Map<string, number>(),
+  });
+  const all = fresh();
+  const busy = fresh();
+  const add = (into: typeof all, n: ProfileNode, ms: number) => {
+    const f = label(n);
+    into.fn.set(f, (into.fn.get(f) ?? 0) + ms);
+    const m = resolve(n.callFrame.url, n.callFrame.lineNumber);
+    into.mod.set(m, (into.mod.get(m) ?? 0) + ms);
+    into.pkg.set(packageOf(m), (into.pkg.get(packageOf(m)) ?? 0) + ms);
+  };
+  let stretch: { node: ProfileNode; ms: number }[] = [];
+  const stretches: number[] = [];
+  const close = () => {
+    const ms = stretch.reduce((a, s) => a + s.ms, 0);
+    if (ms >= longMs) {
+      stretches.push(ms);
+      for (const s of stretch) add(busy, s.node, s.ms);
+    }
+    stretch = [];
+  };
+  let idleMs = 0;
+  let totalMs = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    const node = byId.get(p.samples[i]);
+    // A sample's time is the gap to the next one.
+    const ms = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    if (!node) continue;
+    totalMs += ms;
+    if (idle(node)) {
+      idleMs += ms;
+      close();
+      continue;
+    }
+    add(all, node, ms);
+    stretch.push({ node, ms });
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      const n = byId.get(id);
+      if (n?.callFrame.url) seen.add(label(n));
+    }
+    for (const f of seen) inclusive.set(f, (inclusive.get(f) ?? 0) + ms);
+  }
+  close();
+  return {
+    windowMs: Math.round(totalMs),
+    busyShare: Number((1 - idleMs / Math.max(totalMs, 1)).toFixed(3)),
+    busyStretches: stretches.length,
+    longestStretchMs: Math.round(Math.max(0, ...stretches)),
+    byPackage: top(all.pkg, 12),
+    byModule: top(all.mod, 20),
+    byFunction: top(all.fn, 20),
+    inclusive: top(inclusive, 40),
+    inLongStretches: {
+      byPackage: top(busy.pkg, 12),
+      byModule: top(busy.mod, 20),
+      byFunction: top(busy.fn, 20),
+    },
+  };
+}
+
+/** The served bundles a profile's frames point into, read from the build folder. */
+function bundlesOf(profile: CpuProfile, dist: string): Map<string, string> {
+  const bundles = new Map<string, string>();
+  for (const url of new Set(profile.nodes.map((n) => n.callFrame.url))) {
+    if (!/^https?:\/\/localhost:\d+\/.*\.js$/.test(url)) continue;
+    const file = join(dist, new URL(url).pathname);
+    if (existsSync(file)) bundles.set(url, readFileSync(file, "utf8"));
+  }
+  return bundles;
+}
+
+async function main() {
+  const from = option("from", "");
+  if (from) {
+    // Summarise a saved profile again (same build folder).
+    const profile = JSON.parse(readFileSync(from, "utf8")) as CpuProfile;
+    console.log(
+      JSON.stringify(
+        summarise(profile, moduleResolver(bundlesOf(profile, option("dist", "dist-profile")))),
+        null,
+        1,
+      ),
+    );
+    return;
+  }
+  const seconds = Number(option("seconds", "20"));
+  const view = option("view", "charts");
+  const port = Number(option("port", "4600"));
+  const dist = option("dist", "dist-profile");
+  const server: ChildProcess = spawn(
+    "npx",
+    ["vite", "preview", "--port", String(port), "--strictPort", "--outDir", dist],
+    { stdio: "ignore" },
+  );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: [
+      "--enable-unsafe-webgpu",
+      "--use-webgpu-adapter=swiftshader",
+      "--no-sandbox",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __long: { start: number; duration: number }[] };
+      w.__long = [];
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) w.__long.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: "longtask", buffered: true });
+    });
+    for (let i = 0; ; i++) {
+      try {
+        await page.goto(`http://localhost:${port}/${linkOf(testExperiment())}`);
+        break;
+      } catch (e) {
+        if (i > 30) throw e;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    await page.getByTestId("lab").and(page.locator('[data-phase="ready"]')).waitFor({ timeout: 120_000 });
+    await page.getByTestId("play").click();
+    await page
+      .locator('[data-testid="chart-data-reward"] tr[data-metric="reward"]')
+      .first()
+      .waitFor({ state: "attached", timeout: 180_000 });
+    if (view !== "charts")
+      await page.getByTestId(view === "more" ? "more-metrics" : "samples").scrollIntoViewIfNeeded();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+    const stepsNow = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid^="step-"]')].map((e) => Number(e.textContent)),
+      );
+    const steps0 = await stepsNow();
+    // Redraws per chart: animation frames in which its data table (what it plots) changed.
+    const t0 = await page.evaluate(() => {
+      const w = window as unknown as { __redraws: Record<string, Set<number>> };
+      w.__redraws = {};
+      const start = performance.now();
+      for (const table of document.querySelectorAll('[data-testid^="chart-data-"]')) {
+        const id = (table.getAttribute("data-testid") ?? "").replace("chart-data-", "");
+        const frames = new Set<number>();
+        w.__redraws[id] = frames;
+        new MutationObserver(() => frames.add(Math.floor((performance.now() - start) / 16))).observe(table, {
+          subtree: true,
+          attributes: true,
+          childList: true,
+          characterData: true,
+        });
+      }
+      return start;
+    });
+    await cdp.send("Profiler.start");
+    await page.waitForTimeout(seconds * 1000);
+    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+    const save = option("save", "");
+    if (save) writeFileSync(save, JSON.stringify(profile));
+    const long = await page.evaluate(
+      (since) =>
+        (window as unknown as { __long: { start: number; duration: number }[] }).__long.filter(
+          (e) => e.start >= since,
+        ),
+      t0,
+    );
+    const redraws = await page.evaluate(() =>
+      Object.fromEntries(
+        Object.entries((window as unknown as { __redraws: Record<string, Set<number>> }).__redraws).map(
+          ([id, frames]) => [id, frames.size],
+        ),
+      ),
+    );
+    const steps = (await stepsNow()).map((n, i) => n - (steps0[i] ?? 0));
+    await page.getByTestId("play").click();
+    console.log(
+      JSON.stringify(
+        {
+          view,
+          seconds,
+          longTasks: long.length,
+          longestTaskMs: Math.round(Math.max(0, ...long.map((e) => e.duration))),
+          longTaskTotalMs: Math.round(long.reduce((a, e) => a + e.duration, 0)),
+          redraws,
+          stepsInWindow: steps,
+          profile: summarise(profile, moduleResolver(bundlesOf(profile, dist))),
+        },
+        null,
+        1,
+      ),
+    );
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+if (process.argv[1]?.endsWith("profile-ui.ts")) await main();
