@@ -130,6 +130,21 @@ export function parseSetting(
   return [key, n];
 }
 
+/**
+ * The entropy bonus c_H of PPO's loss L − c_H·mean_t H_t (Schulman et al. 2017 eq. 9), also offered on GRPO
+ * (TRL's GRPOTrainer has none): it keeps the token distributions wide, against entropy collapse.
+ */
+export const ENTROPY_BONUS_FIELD: Field = {
+  key: "entCoef",
+  label: "c_H",
+  kind: "number",
+  default: 0,
+  min: 0,
+  max: 1,
+  doc: "Entropy bonus: the loss subtracts c_H × the mean token entropy, rewarding a wide distribution (against entropy collapse).",
+  source: "Schulman et al. 2017 eq. 9",
+};
+
 /** Fields shared by every online algorithm (sampling and optimisation). */
 export const COMMON_FIELDS: readonly Field[] = [
   {

@@ -1,10 +1,11 @@
 /**
  * GRPO (Shao et al. 2024, DeepSeekMath) with the variants people argue about: `scale_rewards` group/batch/none
  * (Dr. GRPO: Liu et al. 2025), `loss_type` grpo/dapo/dr_grpo, clip-higher ε_high (DAPO: Yu et al. 2025), β on
- * k3 inside the loss (β = 0 drops the reference model), μ = num_iterations updates per batch.
+ * k3 inside the loss (β = 0 drops the reference model), μ = num_iterations updates per batch, and PPO's entropy
+ * bonus c_H (not in TRL's GRPO).
  * Spec: docs/algorithms.md "GRPO (Shao et al. 2024, DeepSeekMath) and its variants".
  */
-import { COMMON_FIELDS, type Field } from "./fields";
+import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";
 import { aggregationWeights, grpoAdvantages } from "./math/grpo";
 import type { TokenShape } from "./math/masked";
 import { type PgConfig, SequencePgRun } from "./pg_run";
@@ -88,6 +89,7 @@ export const GRPO_FIELDS: readonly Field[] = [
     source: "Shao et al. 2024 alg. 1",
     trl: "num_iterations",
   },
+  ENTROPY_BONUS_FIELD,
 ];
 
 export interface GrpoConfig extends PgConfig {
@@ -98,6 +100,8 @@ export interface GrpoConfig extends PgConfig {
   epsilonHigh: number;
   beta: number;
   numIterations: number;
+  /** Entropy bonus c_H ≥ 0 (default 0): the loss subtracts c_H·mean_t H_t. */
+  entCoef: number;
 }
 
 export class GrpoRun extends SequencePgRun<GrpoConfig> {

@@ -2,7 +2,7 @@
  * PPO's settings table (./ppo.ts is the algorithm and its PpoConfig): one entry per hyperparameter with its
  * range, default, meaning, paper and TRL name. The lab's run cards, the URL and config validation read it.
  */
-import { COMMON_FIELDS, type Field } from "./fields";
+import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";
 
 export const PPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS,
@@ -100,16 +100,7 @@ export const PPO_FIELDS: readonly Field[] = [
     doc: "The value model V(s). shared: a value head on the policy's transformer, trained with it; separate: a second transformer from the start model with its own optimizer, trained on the value loss alone (2× weights).",
     source: "Ouyang et al. 2022 §3.5; Huang et al. 2024; TRL PPOTrainer value_model",
   },
-  {
-    key: "entCoef",
-    label: "c_H",
-    kind: "number",
-    default: 0,
-    min: 0,
-    max: 1,
-    doc: "Entropy bonus: rewards keeping the distribution wide.",
-    source: "Schulman et al. 2017 eq. 9",
-  },
+  ENTROPY_BONUS_FIELD,
   {
     key: "ppoEpochs",
     label: "epochs",
