@@ -3,7 +3,7 @@
  *
  *   npx vite build --minify false --outDir dist-profile
  *   npm run profile-ui -- [--seconds 20] [--view charts|more|samples] [--port 4600] [--dist dist-profile]
- *                        [--save main.cpuprofile]
+ *                        [--save main.cpuprofile] [--shot view.png]
  *   npm run profile-ui -- --from main.cpuprofile [--dist dist-profile]   (summarise a saved profile again)
  *
  * Serves the build (unminified, so the profile keeps function names) with `vite preview`, opens the test-sized experiment (src/lab/defaults.ts testExperiment) in the
@@ -224,8 +224,17 @@ async function main() {
       .locator('[data-testid="chart-data-reward"] tr[data-metric="reward"]')
       .first()
       .waitFor({ state: "attached", timeout: 180_000 });
-    if (view !== "charts")
-      await page.getByTestId(view === "more" ? "more-metrics" : "samples").scrollIntoViewIfNeeded();
+    if (view !== "charts") {
+      // Wait for the section's content (the samples above it grow as completions arrive, so scroll late).
+      const section = view === "more" ? "more-metrics" : "samples";
+      if (view === "more")
+        await page
+          .locator('[data-testid="more-metrics"] [data-testid^="chart-data-"]')
+          .first()
+          .waitFor({ state: "attached" });
+      await page.waitForTimeout(2000);
+      await page.getByTestId(section).evaluate((e) => e.scrollIntoView({ block: "start" }));
+    }
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
@@ -272,6 +281,8 @@ async function main() {
       ),
     );
     const steps = (await stepsNow()).map((n, i) => n - (steps0[i] ?? 0));
+    const shot = option("shot", "");
+    if (shot) await page.screenshot({ path: shot });
     await page.getByTestId("play").click();
     console.log(
       JSON.stringify(
