@@ -20,7 +20,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "@playwright/test";
+import { type Browser, chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { linkOf } from "../e2e/links";
 import { testExperiment } from "../src/lab/defaults";
@@ -199,8 +199,9 @@ async function main() {
     ["vite", "preview", "--port", String(port), "--strictPort", "--outDir", dist],
     { stdio: "ignore" },
   );
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  let browser: Browser | null = null;
   try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript(() => {
       const w = window as unknown as { __long: { start: number; duration: number }[] };
@@ -240,7 +241,9 @@ async function main() {
     await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
     const stepsNow = () =>
       page.evaluate(() =>
-        [...document.querySelectorAll('[data-testid^="step-"]')].map((e) => Number(e.textContent)),
+        [...document.querySelectorAll('[data-testid^="step-"]:not([data-testid="step-once"])')].map((e) =>
+          Number((e.textContent ?? "").replace(/\D/g, "")),
+        ),
       );
     const steps0 = await stepsNow();
     // Redraws per chart: animation frames in which its data table (what it plots) changed.
@@ -301,7 +304,7 @@ async function main() {
       ),
     );
   } finally {
-    await browser.close();
+    await browser?.close();
     server.kill();
   }
 }

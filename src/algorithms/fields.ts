@@ -132,7 +132,9 @@ export function parseSetting(
 
 /**
  * The entropy bonus c_H of PPO's loss L − c_H·mean_t H_t (Schulman et al. 2017 eq. 9), also offered on GRPO
- * (TRL's GRPOTrainer has none): it keeps the token distributions wide, against entropy collapse.
+ * (TRL's GRPOTrainer has none): it keeps the token distributions wide, against entropy collapse. The token
+ * entropies are averaged with the policy loss's own token weights: PPO's token mean; GRPO's loss type (grpo:
+ * per sequence, then over sequences; dapo: over all tokens; dr_grpo: divided by B·max new tokens).
  */
 export const ENTROPY_BONUS_FIELD: Field = {
   key: "entCoef",
@@ -141,7 +143,7 @@ export const ENTROPY_BONUS_FIELD: Field = {
   default: 0,
   min: 0,
   max: 1,
-  doc: "Entropy bonus: the loss subtracts c_H × the mean token entropy, rewarding a wide distribution (against entropy collapse).",
+  doc: "Entropy bonus: the loss subtracts c_H × the token entropies, averaged like the policy loss (GRPO: by its loss type), rewarding a wide distribution (against entropy collapse).",
   source: "Schulman et al. 2017 eq. 9",
 };
 

@@ -100,7 +100,7 @@ export interface GrpoConfig extends PgConfig {
   epsilonHigh: number;
   beta: number;
   numIterations: number;
-  /** Entropy bonus c_H ≥ 0 (default 0): the loss subtracts c_H·mean_t H_t. */
+  /** Entropy bonus c_H ≥ 0 (default 0): the loss subtracts c_H·Σ_t w_t H_t, w_t the loss type's token weights. */
   entCoef: number;
 }
 

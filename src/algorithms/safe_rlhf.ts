@@ -3,7 +3,8 @@
  * optimises R − λ·c, and after each step the Lagrange multiplier follows λ ← max(0, λ + η(mean(c) − d)), so the
  * cost settles near its limit d. The paper's learned cost model is replaced by a known cost: the completion's
  * length in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which
- * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness).
+ * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness). Every
+ * GRPO setting applies (GRPO_FIELDS, the entropy bonus c_H included).
  * Spec: ../shared/docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
  */
 import type { Field } from "./fields";

@@ -3,7 +3,7 @@
  * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs.
  */
 import { startTransition, useEffect, useMemo, useState } from "react";
-import type { MetricPoint } from "../../lab/protocol";
+import type { Marker, MetricPoint } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, REWARD } from "./metric_info";
@@ -69,9 +69,32 @@ export function linesOf(
 /** The history a run without markers passes: none is needed, and a constant keeps the list's identity. */
 const NO_HISTORY: readonly MetricPoint[] = [];
 
+/** The history each markers array was last placed with (see {@link markerHistory}). */
+const placedWith = new WeakMap<readonly Marker[], readonly MetricPoint[]>();
+
 /**
- * Each visible run's settings markers. A run's history (which places its markers on a samples, tokens or KL
- * axis) is passed only when it has markers, so the list stays the same (see stable.ts) while runs merely step.
+ * The history a run's markers are placed with (series.ts markerX: the first point at or after a marker's step).
+ * While every marker's point is the same object in the live history as in the one they were last placed with,
+ * that older array is returned, so a run that merely steps after a settings change does not make every chart
+ * redraw; a pending marker (its step not trained yet) or a rewritten history gives the live one.
+ */
+export function markerHistory(
+  markers: readonly Marker[],
+  history: readonly MetricPoint[],
+): readonly MetricPoint[] {
+  if (!markers.length) return NO_HISTORY;
+  const last = placedWith.get(markers);
+  if (last && last !== history) {
+    const at = (h: readonly MetricPoint[], m: Marker) => h.find((p) => p.step >= m.step);
+    if (markers.every((m) => at(history, m) !== undefined && at(history, m) === at(last, m))) return last;
+  }
+  placedWith.set(markers, history);
+  return history;
+}
+
+/**
+ * Each visible run's settings markers, with the history that places them on a samples, tokens or KL axis
+ * ({@link markerHistory}), so the list stays the same (see stable.ts) while runs merely step.
  */
 export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
   return visible.map(({ run, colour }) => ({
@@ -79,7 +102,7 @@ export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
     runLabel: run.spec.label,
     colour,
     markers: run.markers,
-    history: run.markers.length ? run.history : NO_HISTORY,
+    history: markerHistory(run.markers, run.history),
   }));
 }
 

@@ -71,4 +71,22 @@ describe("chart inputs keep their identity while their data is unchanged", () =>
     expect(withMarker[0].history).toBe(a2.run.history);
     expect(keepIfSame(before, withMarker)).not.toBe(before);
   });
+
+  it("a run with placed markers keeps its marker history while it steps; a pending marker follows the run", () => {
+    const markers = [{ step: 2, label: "β 0.1" }];
+    const h2 = [point(1, {}), point(2, {})];
+    const h3 = [...h2, point(3, {})];
+    const placed = markersOf([run("a", h2, markers)]);
+    expect(placed[0].history).toBe(h2);
+    const stepped = markersOf([run("a", h3, markers)]);
+    expect(stepped[0].history).toBe(h2);
+    expect(keepIfSame(placed, stepped)).toBe(placed);
+    // A rewritten history (e.g. a rewind) moves the marker's point: the live history is used.
+    const rewound = [point(1, {}), point(2, { x: 1 }), point(3, {})];
+    expect(markersOf([run("a", rewound, markers)])[0].history).toBe(rewound);
+    // A marker for a step not trained yet sits at the last point, so each step moves it.
+    const pending = [{ step: 5, label: "lr 1e-4" }];
+    expect(markersOf([run("a", h2, pending)])[0].history).toBe(h2);
+    expect(markersOf([run("a", h3, pending)])[0].history).toBe(h3);
+  });
 });
