@@ -38,19 +38,24 @@ export const ENTROPY_COLLAPSE: Lesson = {
     };
   },
   check(h) {
+    // Every run samples the same prompts in the same order, and a batch's prompts move its entropy more than
+    // training does (docs/lesson-runs: a run at lr 1e-6 follows the trained runs step for step). So the fast runs
+    // are compared with the slow one over the same steps, not with their own first steps.
     const start = headMean(runRows(h, "grpo-fast"), "entropy", 3);
-    const fast = tailMean(runRows(h, "grpo-fast"), "entropy", 5);
-    const clip = tailMean(runRows(h, "grpo-fast-clip"), "entropy", 5);
-    const slow = tailMean(runRows(h, "grpo-slow"), "entropy", 5);
+    const fast = tailMean(runRows(h, "grpo-fast"), "entropy", 10);
+    const clip = tailMean(runRows(h, "grpo-fast-clip"), "entropy", 10);
+    const slow = tailMean(runRows(h, "grpo-slow"), "entropy", 10);
     return {
-      ok: fast < 0.5 * start && clip > fast && slow > fast,
+      ok: fast < 0.5 * slow && clip > fast,
       numbers: {
         entropy_start: r4(start),
         entropy_end_lr1e4: r4(fast),
         entropy_end_lr1e4_clip_higher: r4(clip),
         entropy_end_lr1e5: r4(slow),
+        entropy_ratio_lr1e4_to_lr1e5: r4(fast / slow),
       },
-      summary: "lr 1e-4 ends below half its starting entropy; clip-higher and lr 1e-5 end higher",
+      summary:
+        "over the last 10 steps lr 1e-4 has under half the entropy of lr 1e-5 on the same prompts; clip-higher keeps more",
     };
   },
 };
