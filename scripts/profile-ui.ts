@@ -10,7 +10,8 @@
  * same Chromium and flags as the e2e tests, presses Play, waits for the first points, scrolls to the chosen
  * part of the page (charts are redrawn only while on screen) and then records, for --seconds of training:
  * - the main thread's long tasks (PerformanceObserver 'longtask': count, longest, total);
- * - each chart's redraws (frames in which its data table changed) and each run's steps in the window;
+ * - each chart's redraws (frames in which its data table changed), the main-thread ms per redraw, and each
+ *   run's steps in the window;
  * - a V8 CPU profile of the main thread (CDP Profiler, 0.5 ms sampling), summarised as self time per
  *   function and per source (our src/ files, react-dom, recharts, …), over the whole window and over the busy
  *   stretches ≥ 50 ms (consecutive non-idle samples: what the long tasks are made of).
@@ -287,6 +288,7 @@ async function main() {
     const shot = option("shot", "");
     if (shot) await page.screenshot({ path: shot });
     await page.getByTestId("play").click();
+    const summary = summarise(profile, moduleResolver(bundlesOf(profile, dist)));
     console.log(
       JSON.stringify(
         {
@@ -296,8 +298,19 @@ async function main() {
           longestTaskMs: Math.round(Math.max(0, ...long.map((e) => e.duration))),
           longTaskTotalMs: Math.round(long.reduce((a, e) => a + e.duration, 0)),
           redraws,
+          // Main-thread time per chart redraw: the comparable number when the redraw queue is saturated (then
+          // the busy share only says the queue filled the time there was).
+          msPerRedraw: Number(
+            (
+              (summary.busyShare * summary.windowMs) /
+              Math.max(
+                1,
+                Object.values(redraws).reduce((a, n) => a + n, 0),
+              )
+            ).toFixed(1),
+          ),
           stepsInWindow: steps,
-          profile: summarise(profile, moduleResolver(bundlesOf(profile, dist))),
+          profile: summary,
         },
         null,
         1,
