@@ -86,7 +86,13 @@ export function markerHistory(
   const last = placedWith.get(markers);
   if (last && last !== history) {
     const at = (h: readonly MetricPoint[], m: Marker) => h.find((p) => p.step >= m.step);
-    if (markers.every((m) => at(history, m) !== undefined && at(history, m) === at(last, m))) return last;
+    if (
+      markers.every((m) => {
+        const p = at(history, m);
+        return p !== undefined && p === at(last, m);
+      })
+    )
+      return last;
   }
   placedWith.set(markers, history);
   return history;
@@ -106,10 +112,15 @@ export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
   }));
 }
 
+/** The visible runs' markers for the charts, the same list while no marker moves (see {@link markersOf}). */
+export function useMarkers(visible: readonly VisibleRun[]): readonly ChartMarkers[] {
+  return useStableItems(useMemo(() => markersOf(visible), [visible]));
+}
+
 export function ChartsPanel() {
   const visible = useVisibleRuns();
   const kl = useLab((s) => s.view.klEstimator);
-  const markers = useStableItems(useMemo(() => markersOf(visible), [visible]));
+  const markers = useMarkers(visible);
   const reward = useMemo(
     () => [...linesOf(visible, REWARD.key), ...linesOf(visible, GOLD.key, { dashed: true, name: "gold" })],
     [visible],

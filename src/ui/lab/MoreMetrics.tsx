@@ -6,14 +6,14 @@
 import { useMemo, useRef } from "react";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
-import { linesOf, markersOf, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
+import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
 import { metricDoc } from "./glossary";
 import { Hint } from "./Hint";
 import { MetricCard } from "./MetricCard";
 import { type ChartLine, MetricChart } from "./MetricChart";
 import { type MetricInfo, MORE_METRICS } from "./metric_info";
 import { sig } from "./numbers";
-import { keepIfSame, useStableItems } from "./stable";
+import { keepIfSame } from "./stable";
 
 /** Points scanned per run for metric names (algorithms report the same names every step). */
 const SCAN = 20;
@@ -40,7 +40,7 @@ export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[])
 export function MoreMetrics() {
   const visible = useVisibleRuns();
   const keys = useMemo(() => reportedKeys(visible.map((v) => v.run.history)), [visible]);
-  const markers = useStableItems(useMemo(() => markersOf(visible), [visible]));
+  const markers = useMarkers(visible);
   // Each chart's lines keep their identity while their runs' histories are unchanged (stable.ts), so a step of
   // one run redraws only the diagnostics it reports.
   const lastLines = useRef(new Map<string, readonly ChartLine[]>());
