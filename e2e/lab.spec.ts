@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
+import { NO_SIGNAL_STEPS, REWARD_LEARNERS } from "../src/ui/lab/no_signal";
 import { exportedCsv } from "./exported";
 import { testLink } from "./links";
 
@@ -133,6 +134,20 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
         .toEqual(csv.map((r) => r.tokens));
       await page.getByTestId("x-step").click();
     }
+    // The "no learning signal" hint shows exactly when the run's last steps all had zero reward std (per group
+    // where it has groups): a reward-learning run on the random nano model usually earns nothing.
+    const tail = csv.slice(-NO_SIGNAL_STEPS);
+    const algo = testExperiment().runs[i].algo;
+    const flat =
+      REWARD_LEARNERS.has(algo) &&
+      tail.length === NO_SIGNAL_STEPS &&
+      tail.every((r) =>
+        typeof r.frac_reward_zero_std === "number" ? r.frac_reward_zero_std >= 1 : r.reward_std === 0,
+      );
+    console.log(
+      `${id}: last rewards ${tail.map((r) => r.reward).join(", ")}; no-signal hint expected: ${flat}`,
+    );
+    await expect(page.getByTestId(`no-signal-${id}`)).toHaveCount(flat ? 1 : 0);
     // The latest-metrics table agrees with the last row.
     const last = csv.at(-1) ?? {};
     const cell = page.locator(`[data-testid="metrics-table"] td[data-run="${id}"][data-metric="entropy"]`);

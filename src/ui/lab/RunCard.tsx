@@ -15,6 +15,7 @@ import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
 import { adaptiveBetaNote, fieldForTask, lockReason, settingOf } from "./knobs";
+import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -35,6 +36,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const stepping = useLab((s) => {
     const from = s.steppingFrom?.[runId];
     return from !== undefined && (s.runs[runId]?.step ?? 0) <= from;
+  });
+  // A string (or null), so the card re-renders only when the note itself changes.
+  const noSignal = useLab((s) => {
+    const r = s.runs[runId];
+    return r && REWARD_LEARNERS.has(r.spec.algo) ? noSignalNote(r.history, s.spec.model !== "sft") : null;
   });
   if (!run) return null;
   const shown = stepping && run.status !== "error" ? "stepping" : run.status;
@@ -128,6 +134,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       {run.error && (
         <p className="run-error" role="alert" data-testid={`error-${runId}`}>
           {run.error}
+        </p>
+      )}
+      {noSignal && run.status !== "error" && (
+        <p className="run-hint" data-testid={`no-signal-${runId}`}>
+          {noSignal}
         </p>
       )}
       <WinRate runId={runId} disabled={!canEdit} />
