@@ -1,9 +1,10 @@
 /**
- * The lab's controls, TensorFlow Playground style: what is being trained (task, model, seed), a big
+ * The lab's controls, TensorFlow Playground style: what is being trained (task, model, seed; "Change…" opens
+ * ExperimentDialog), a big
  * Play/Pause (the space bar toggles it), Step, Reset, the speed cap, Share, and "add run" with every
  * algorithm of the registry.
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { EXPLANATIONS } from "../explain/content";
 import { ExplainButton } from "../explain/ExplainButton";
@@ -12,6 +13,7 @@ import { useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
 import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
+import { ExperimentDialog, TASK_NAMES } from "./ExperimentDialog";
 import { ResetIcon, StepIcon } from "./icons";
 import { RewardModelButton } from "./RewardModelButton";
 import { ImportButton, ShareButton } from "./ShareImport";
@@ -19,8 +21,6 @@ import { StopAt } from "./StopAt";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
-
-const TASK_NAMES: Record<string, string> = { sentiment: "Sentiment", arithmetic: "Arithmetic" };
 
 /** Space toggles play/pause, except while typing in a field or on a focused control that uses space itself. */
 function useSpaceToggle(enabled: boolean) {
@@ -48,7 +48,9 @@ export function TopBar() {
   const model = useLab((s) => s.model);
   const playing = useLab((s) => s.playing);
   const speed = useLab((s) => s.speed);
-  const ready = useLab((s) => s.phase === "ready");
+  const phase = useLab((s) => s.phase);
+  const ready = phase === "ready";
+  const [editing, setEditing] = useState(false);
   const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
   const hasRuns = spec.runs.length > 0;
   useSpaceToggle(ready && hasRuns);
@@ -69,6 +71,17 @@ export function TopBar() {
           <span className="eyebrow">Seed</span>
           <strong data-testid="seed">{spec.seed}</strong>
         </div>
+        <button
+          type="button"
+          className="experiment-change"
+          data-testid="change-experiment"
+          title="Change the task, the start model or the seed (starts a new experiment with the same runs)"
+          disabled={!ready && phase !== "error"}
+          onClick={() => setEditing(true)}
+        >
+          Change…
+        </button>
+        {editing && <ExperimentDialog onClose={() => setEditing(false)} />}
       </div>
 
       <div className="transport">

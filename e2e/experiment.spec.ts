@@ -1,0 +1,92 @@
+import { expect, type Page, test } from "@playwright/test";
+import { testExperiment } from "../src/lab/defaults";
+import { linkOf, testLink } from "./links";
+
+/**
+ * The top bar's "Change…" dialog (src/ui/lab/ExperimentDialog.tsx) in the built app on SwiftShader: the task,
+ * start model and seed every run shares. A new seed opens the same runs at step 0 on that seed (and says what
+ * it discards once the runs have trained); a start model too small for a task's prompts cannot be picked; a
+ * new task opens the same runs on it with its shipped model; a lesson keeps its card on a new seed.
+ */
+
+const RUNS = testExperiment().runs.map((r) => r.id);
+const ready = (page: Page) =>
+  expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+const runIds = (page: Page) =>
+  page
+    .locator('[data-testid^="run-card-"]')
+    .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-testid")?.replace("run-card-", "")));
+
+test("Change… starts a new experiment: new seed, then a new task, with the same runs", async ({ page }, testInfo) => {
+  test.setTimeout(600_000);
+  const pageErrors: Error[] = [];
+  page.on("pageerror", (e) => pageErrors.push(e));
+  await page.goto(`/${testLink()}`);
+  await ready(page);
+  await expect(page.getByTestId("seed")).toHaveText("0");
+
+  // One step, so the dialog has something to discard.
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId(`step-${RUNS[0]}`)).not.toHaveText("0", { timeout: 120_000 });
+
+  await page.getByTestId("change-experiment").click();
+  const dialog = page.getByTestId("experiment-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId("experiment-task")).toHaveValue("arithmetic");
+  await expect(page.getByTestId("experiment-model")).toHaveValue("nano");
+  // Nothing changed yet: nothing to start.
+  await expect(page.getByTestId("experiment-apply")).toBeDisabled();
+  // On sentiment nano's 32-token context cannot hold the prompts: it is disabled and the shipped model shown.
+  await page.getByTestId("experiment-task").selectOption("sentiment");
+  await expect(page.getByTestId("experiment-model")).toHaveValue("sft");
+  await expect(page.getByTestId("experiment-model").locator('option[value="nano"]')).toBeDisabled();
+  await page.getByTestId("experiment-task").selectOption("arithmetic");
+  await page.getByTestId("experiment-model").selectOption("nano");
+  // A seed out of range is refused with the field's message.
+  await page.getByTestId("experiment-seed").fill("-3");
+  await expect(page.getByTestId("experiment-problem")).toContainText("seed");
+  await expect(page.getByTestId("experiment-apply")).toBeDisabled();
+  await page.getByTestId("experiment-seed").fill("5");
+  await expect(page.getByTestId("experiment-discard")).toContainText("up to step 1");
+  await page.screenshot({ path: testInfo.outputPath("experiment-dialog.png") });
+  await page.getByTestId("experiment-apply").click();
+
+  // The page reloads into the new experiment: seed 5, the same runs, every one at step 0.
+  await expect(page.getByTestId("seed")).toHaveText("5", { timeout: 60_000 });
+  await ready(page);
+  expect(await runIds(page)).toEqual(RUNS);
+  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
+  await expect(page.getByTestId("model")).toContainText("nano");
+
+  // Escape cancels without a change.
+  await page.getByTestId("change-experiment").click();
+  await expect(page.getByTestId("experiment-dialog")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("experiment-dialog")).toHaveCount(0);
+  await expect(page.getByTestId("seed")).toHaveText("5");
+
+  // A new task: the same runs on sentiment with its shipped model.
+  await page.getByTestId("change-experiment").click();
+  await page.getByTestId("experiment-task").selectOption("sentiment");
+  await page.getByTestId("experiment-apply").click();
+  await expect(page.getByTestId("task")).toHaveText("Sentiment", { timeout: 60_000 });
+  await ready(page);
+  await expect(page.getByTestId("model")).toContainText("shipped SFT model");
+  await expect(page.getByTestId("seed")).toHaveText("5");
+  expect(await runIds(page)).toEqual(RUNS);
+  expect(pageErrors).toEqual([]);
+});
+
+test("a lesson keeps its card on a new seed", async ({ page }) => {
+  test.setTimeout(300_000);
+  const lesson = { ...testExperiment(), preset: "grpo-groups" as const };
+  await page.goto(`/${linkOf(lesson)}`);
+  await ready(page);
+  await expect(page.getByTestId("lesson-card")).toBeVisible();
+  await page.getByTestId("change-experiment").click();
+  await page.getByTestId("experiment-seed").fill("2");
+  await page.getByTestId("experiment-apply").click();
+  await expect(page.getByTestId("seed")).toHaveText("2", { timeout: 60_000 });
+  await ready(page);
+  await expect(page.getByTestId("lesson-card")).toBeVisible();
+});

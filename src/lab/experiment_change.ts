@@ -1,0 +1,58 @@
+/**
+ * Changing what every run shares — the task, the start model, the seed — from the page (the top bar's
+ * "Change…" dialog). Such a change starts a new experiment: the runs keep their algorithms and settings but
+ * restart from the new start model, as if their link had been opened. Plain data, no DOM.
+ */
+import { PRESETS, type PresetName } from "../model/config";
+import type { TaskId } from "../tasks/task";
+import type { ExperimentSpec } from "./protocol";
+import { EXPERIMENT_FIELDS } from "./settings";
+import { fieldProblem } from "./spec_check";
+
+/**
+ * P per task: its longest prompt in tokens, BOS included, over the whole prompt pool (train and held-out, any
+ * seed). Known before the task loads, so the dialog can say which start models fit (a test keeps it equal to
+ * the loaded tasks').
+ */
+export const TASK_PROMPT_TOKENS: Readonly<Record<TaskId, number>> = { sentiment: 62, arithmetic: 7 };
+
+/** Fewest completion tokens a start model must leave after the longest prompt to be offered for a task. */
+export const MIN_COMPLETION_ROOM = 4;
+
+/**
+ * Why `model` cannot be the start model of `task`, or null when it can. The shipped SFT model always fits its
+ * task; a preset fits when its context leaves MIN_COMPLETION_ROOM tokens after the task's longest prompt.
+ */
+export function startModelProblem(model: ExperimentSpec["model"], task: TaskId): string | null {
+  if (model === "sft") return null;
+  const context = PRESETS[model as PresetName].contextLength;
+  const room = context - TASK_PROMPT_TOKENS[task];
+  return room >= MIN_COMPLETION_ROOM
+    ? null
+    : `${model}'s context (${context} tokens) is too short for this task's prompts (up to ${TASK_PROMPT_TOKENS[task]} tokens)`;
+}
+
+/** What the dialog changes. */
+export type ExperimentChange = Pick<ExperimentSpec, "task" | "model" | "seed">;
+
+/**
+ * The experiment after the change: the same runs (algorithms, labels, settings) and step limit on the new task,
+ * start model and seed. A guided lesson stays a lesson only when its task and start model are kept (its
+ * narrative is about them; a new seed is the lesson again on other samples). Null when nothing changes.
+ * @throws RangeError when the start model does not fit the task (startModelProblem) or a value is outside its
+ *   field (EXPERIMENT_FIELDS: the seed an integer in [0, 2^31 − 1]).
+ */
+export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange): ExperimentSpec | null {
+  if (change.task === spec.task && change.model === spec.model && change.seed === spec.seed) return null;
+  for (const f of EXPERIMENT_FIELDS)
+    if (f.key in change) {
+      const problem = fieldProblem("experiment", f, change[f.key as keyof ExperimentChange]);
+      if (problem) throw new RangeError(problem);
+    }
+  const problem = startModelProblem(change.model, change.task);
+  if (problem) throw new RangeError(problem);
+  const { preset, ...rest } = spec;
+  const keepsLesson = change.task === spec.task && change.model === spec.model;
+  const { task, model, seed } = change;
+  return { ...rest, task, model, seed, ...(preset && keepsLesson && { preset }) };
+}

@@ -1,0 +1,74 @@
+/**
+ * Changing the task, start model or seed from the page (src/lab/experiment_change.ts): the runs are kept, a
+ * lesson survives only a new seed, start models that cannot fit a task's prompts are refused, and the table of
+ * prompt lengths matches the loaded tasks.
+ */
+import { describe, expect, it } from "vitest";
+import { defaultExperiment, testExperiment } from "../../src/lab/defaults";
+import {
+  changeExperiment,
+  MIN_COMPLETION_ROOM,
+  startModelProblem,
+  TASK_PROMPT_TOKENS,
+} from "../../src/lab/experiment_change";
+import { LESSONS } from "../../src/lab/presets/index";
+import { checkSpec } from "../../src/lab/spec_check";
+import { PRESETS } from "../../src/model/config";
+import { loadTask, TASK_IDS } from "../../src/tasks";
+import { readTokenizerFile } from "../../src/tokenizer/node";
+
+describe("changeExperiment", () => {
+  it("TASK_PROMPT_TOKENS is each task's longest prompt (BOS included) over its whole pool", async () => {
+    for (const id of TASK_IDS) {
+      const task = await loadTask(id, { evalSize: 16 });
+      const tok = readTokenizerFile(`public/${task.tokenizerPath}`);
+      const pool = [...task.prompts.train, ...task.prompts.eval];
+      const longest = Math.max(...pool.map((p) => tok.encode(p, { bos: true }).length));
+      expect(longest, id).toBe(TASK_PROMPT_TOKENS[id]);
+    }
+  });
+
+  it("keeps the runs and step limit, changes what they share", () => {
+    const spec = { ...testExperiment(), steps: 12 };
+    const next = changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 7 });
+    expect(next).toEqual({ ...spec, seed: 7 });
+    const other = changeExperiment(spec, { task: "sentiment", model: "sft", seed: 0 });
+    expect(other?.runs).toEqual(spec.runs);
+    expect(other).toMatchObject({ task: "sentiment", model: "sft", seed: 0, steps: 12 });
+    // Nothing changed: nothing to do.
+    expect(changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 0 })).toBeNull();
+  });
+
+  it("a lesson stays a lesson on a new seed, not on a new task or start model", () => {
+    const lesson = LESSONS["grpo-groups"].experiment(0);
+    expect(lesson.preset).toBe("grpo-groups");
+    expect(changeExperiment(lesson, { ...lesson, seed: 2 })?.preset).toBe("grpo-groups");
+    const task = lesson.task === "sentiment" ? "arithmetic" : "sentiment";
+    expect(changeExperiment(lesson, { ...lesson, task })?.preset).toBeUndefined();
+    expect(changeExperiment(lesson, { ...lesson, model: "tiny" })?.preset).toBeUndefined();
+  });
+
+  it("refuses a start model whose context the task's prompts fill, and a bad seed", () => {
+    const spec = defaultExperiment();
+    expect(startModelProblem("sft", "sentiment")).toBeNull();
+    expect(startModelProblem("nano", "arithmetic")).toBeNull();
+    // nano's 32 tokens cannot hold sentiment's 62-token prompts; tiny's 128 can.
+    expect(PRESETS.nano.contextLength - TASK_PROMPT_TOKENS.sentiment).toBeLessThan(MIN_COMPLETION_ROOM);
+    expect(startModelProblem("nano", "sentiment")).toContain("too short for this task's prompts");
+    expect(startModelProblem("tiny", "sentiment")).toBeNull();
+    expect(() => changeExperiment(spec, { ...spec, model: "nano" })).toThrow(/too short/);
+    for (const seed of [-1, 1.5, 2 ** 31, Number.NaN])
+      expect(() => changeExperiment(spec, { ...spec, seed }), String(seed)).toThrow(RangeError);
+  });
+
+  it("the changed experiment is one a link may carry (checkSpec: only the seed differs, no issue)", () => {
+    for (const lesson of Object.values(LESSONS)) {
+      const spec = lesson.experiment(0);
+      const next = changeExperiment(spec, { task: spec.task, model: spec.model, seed: 3 });
+      const issues: string[] = [];
+      const opened = checkSpec(next as never, issues);
+      expect(opened, lesson.id).toEqual({ ...checkSpec(spec as never, []), seed: 3 });
+      expect(issues).toEqual([]);
+    }
+  });
+});
