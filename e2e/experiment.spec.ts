@@ -17,7 +17,9 @@ const runIds = (page: Page) =>
     .locator('[data-testid^="run-card-"]')
     .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-testid")?.replace("run-card-", "")));
 
-test("Change… starts a new experiment: new seed, then a new task, with the same runs", async ({ page }, testInfo) => {
+test("Change… starts a new experiment: new seed, then a new task, with the same runs", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(600_000);
   const pageErrors: Error[] = [];
   page.on("pageerror", (e) => pageErrors.push(e));
