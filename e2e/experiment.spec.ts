@@ -38,6 +38,7 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   await expect(page.getByTestId("experiment-model")).toHaveValue("nano");
   // Nothing changed yet: nothing to start.
   await expect(page.getByTestId("experiment-apply")).toBeDisabled();
+  await expect(page.getByTestId("experiment-unchanged")).toBeVisible();
   // On sentiment nano's 32-token context cannot hold the prompts: it is disabled and the shipped model shown.
   await page.getByTestId("experiment-task").selectOption("sentiment");
   await expect(page.getByTestId("experiment-model")).toHaveValue("sft");
@@ -46,7 +47,11 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   await page.getByTestId("experiment-model").selectOption("nano");
   // A seed out of range is refused with the field's message.
   await page.getByTestId("experiment-seed").fill("-3");
-  await expect(page.getByTestId("experiment-problem")).toContainText("seed");
+  await expect(page.getByTestId("experiment-problem")).toHaveText(
+    "The seed must be a whole number from 0 to 2,147,483,647.",
+  );
+  await page.getByTestId("experiment-seed").fill("");
+  await expect(page.getByTestId("experiment-problem")).toContainText("whole number");
   await expect(page.getByTestId("experiment-apply")).toBeDisabled();
   await page.getByTestId("experiment-seed").fill("5");
   await expect(page.getByTestId("experiment-discard")).toContainText("up to step 1");

@@ -69,16 +69,20 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
     };
   }, []);
 
-  const seed = seedText.trim() === "" ? Number.NaN : Number(seedText);
+  // Digits only (the number input would take "1e3" or "1.5"); changeExperiment checks the range.
+  const seedOk = /^\d{1,10}$/.test(seedText.trim()) && Number(seedText) <= SEED_FIELD.max;
+  const seed = seedOk ? Number(seedText) : Number.NaN;
   // A start model that does not fit the new task falls back to the shipped one (always fits).
   const shownModel = startModelProblem(model, task) ? "sft" : model;
   let next: ExperimentSpec | null = null;
   let problem: string | null = null;
-  try {
-    next = changeExperiment(spec, { task, model: shownModel, seed });
-  } catch (e) {
-    problem = e instanceof Error ? e.message : String(e);
-  }
+  if (!seedOk) problem = `The seed must be a whole number from 0 to ${SEED_FIELD.max.toLocaleString("en")}.`;
+  else
+    try {
+      next = changeExperiment(spec, { task, model: shownModel, seed });
+    } catch (e) {
+      problem = e instanceof Error ? e.message : String(e);
+    }
   const leavesLesson = spec.preset && next && !next.preset;
   const apply = () => {
     if (!next) return;
@@ -179,10 +183,15 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             {problem}
           </p>
         )}
+        {!next && !problem && (
+          <p className="muted" data-testid="experiment-unchanged">
+            This is the current experiment: pick another task, start model or seed to start a new one.
+          </p>
+        )}
         {next && steps > 0 && (
           <p className="run-hint" data-testid="experiment-discard">
-            The runs' training (up to step {steps}), charts and samples are discarded. Export a run first to
-            keep it.
+            This browser keeps one experiment: once the new one saves, this one's training (up to step {steps}
+            ), charts and samples are gone. Export a run first to keep it.
           </p>
         )}
         {leavesLesson && spec.preset && (

@@ -40,7 +40,9 @@ function useSpaceToggle(enabled: boolean) {
 
 /** The start model as a student reads it: the shipped checkpoint by name (its path stays in the tooltip). */
 function modelName(source: string): string {
-  return /^models\/[\w-]+\/sft\.safetensors$/.test(source) ? "shipped SFT model" : source;
+  if (/^models\/[\w-]+\/sft\.safetensors$/.test(source)) return "shipped SFT model";
+  // "nano (random init, seed 0)": the seed has its own field next to it.
+  return source.replace(/ \(random init, seed \d+\)$/, " (random init)");
 }
 
 export function TopBar() {

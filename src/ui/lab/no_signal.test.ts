@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import { ALGO_IDS } from "../../lab/registry";
-import { NO_SIGNAL_STEPS, noSignalNote, REWARD_LEARNERS } from "./no_signal";
+import { DRIFT_NATS, NO_SIGNAL_STEPS, noSignalNote, REWARD_LEARNERS } from "./no_signal";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
   step,
@@ -20,6 +20,20 @@ describe("noSignalNote", () => {
     expect(note).toContain("each group scored 0");
     expect(note).toContain("randomly initialised");
     expect(noSignalNote(h, false)).not.toContain("randomly initialised");
+  });
+
+  it("blames drift when the policy has moved far from its start, and names G only for group methods", () => {
+    const drifted = steps(NO_SIGNAL_STEPS, () => ({
+      reward: 0,
+      reward_std: 0,
+      frac_reward_zero_std: 1,
+      "objective/kl_exact": DRIFT_NATS * 8,
+    }));
+    expect(noSignalNote(drifted, false)).toContain("moved far from its start (exact KL 40 nats)");
+    const near = steps(NO_SIGNAL_STEPS, () => ({ reward: 0, reward_std: 0, "objective/kl_exact": 0.3 }));
+    expect(noSignalNote(near, false)).toContain("A higher temperature or a denser reward");
+    const groups = steps(NO_SIGNAL_STEPS, () => ({ reward: 0, reward_std: 0, frac_reward_zero_std: 1 }));
+    expect(noSignalNote(groups, false)).toContain("a larger group (G)");
   });
 
   it("stays quiet with fewer steps, or when one recent step had signal", () => {

@@ -26,6 +26,9 @@ export const REWARD_LEARNERS: ReadonlySet<AlgoId> = new Set<AlgoId>([
 /** How many consecutive latest steps without signal before the card says so. */
 export const NO_SIGNAL_STEPS = 5;
 
+/** Exact KL to the start model (nats per completion) beyond which the note blames drift, not the reward. */
+export const DRIFT_NATS = 5;
+
 /** A step without reward signal: every group had zero reward std (group methods), else the whole batch did. */
 function flat(p: MetricPoint): boolean {
   const groups = p.metrics.frac_reward_zero_std;
@@ -53,8 +56,11 @@ export function noSignalNote(
   const group = last[0].metrics.frac_reward_zero_std !== undefined;
   const what = group ? "every completion in each group" : "every completion in the batch";
   const scored = same ? ` scored ${sig(rewards[0])}` : " scored the same as the others";
+  const kl = last.at(-1)?.metrics["objective/kl_exact"];
   const cause = randomInit
     ? " A randomly initialised model almost never earns this task's reward; the shipped SFT model does."
-    : " A denser reward, a higher temperature or a larger group gives the policy something to learn from.";
+    : kl !== undefined && kl > DRIFT_NATS
+      ? ` The policy has moved far from its start (exact KL ${sig(kl)} nats): a learning rate too high for this model often ends here. Try a lower one.`
+      : ` A higher temperature${group ? ", a larger group (G)" : ""} or a denser reward gives the policy something to learn from.`;
   return `No learning signal for the last ${steps} steps: ${what}${scored}, so the reward gives the policy nothing to learn from.${cause}`;
 }
