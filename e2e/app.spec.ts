@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { collectPageErrors } from "./page";
 
 /** SwiftShader runs the self-test at ~1 GFLOP/s, slower still when the machine is busy. */
 const SELFTEST_TIMEOUT = 400_000;
@@ -12,12 +13,6 @@ async function openSystemPanel(page: Page): Promise<void> {
 }
 
 /** Uncaught exceptions in the page; each test asserts there were none. */
-function collectPageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on("pageerror", (e) => errors.push(e));
-  return errors;
-}
-
 test("shows the adapter and every kernel matches its CPU twin", async ({ page }, testInfo) => {
   test.setTimeout(SELFTEST_TIMEOUT + 60_000);
   const pageErrors = collectPageErrors(page);

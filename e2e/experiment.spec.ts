@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { linkOf, testLink } from "./links";
+import { labReady, openExperiment } from "./page";
 
 /**
  * The top bar's "Change…" dialog (src/ui/lab/ExperimentDialog.tsx) in the built app on SwiftShader: the task,
@@ -10,8 +11,6 @@ import { linkOf, testLink } from "./links";
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
-const ready = (page: Page) =>
-  expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
 const runIds = (page: Page) =>
   page
     .locator('[data-testid^="run-card-"]')
@@ -21,10 +20,7 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   page,
 }, testInfo) => {
   test.setTimeout(600_000);
-  const pageErrors: Error[] = [];
-  page.on("pageerror", (e) => pageErrors.push(e));
-  await page.goto(`/${testLink()}`);
-  await ready(page);
+  const pageErrors = await openExperiment(page, testLink());
   await expect(page.getByTestId("seed")).toHaveText("0");
 
   // One step, so the dialog has something to discard.
@@ -60,7 +56,7 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
 
   // The page reloads into the new experiment: seed 5, the same runs, every one at step 0.
   await expect(page.getByTestId("seed")).toHaveText("5", { timeout: 60_000 });
-  await ready(page);
+  await labReady(page);
   expect(await runIds(page)).toEqual(RUNS);
   for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
   await expect(page.getByTestId("model")).toContainText("nano");
@@ -77,7 +73,7 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   await page.getByTestId("experiment-task").selectOption("sentiment");
   await page.getByTestId("experiment-apply").click();
   await expect(page.getByTestId("task")).toHaveText("Sentiment", { timeout: 60_000 });
-  await ready(page);
+  await labReady(page);
   await expect(page.getByTestId("model")).toContainText("shipped SFT model");
   await expect(page.getByTestId("seed")).toHaveText("5");
   expect(await runIds(page)).toEqual(RUNS);
@@ -88,12 +84,12 @@ test("a lesson keeps its card on a new seed", async ({ page }) => {
   test.setTimeout(300_000);
   const lesson = { ...testExperiment(), preset: "grpo-groups" as const };
   await page.goto(`/${linkOf(lesson)}`);
-  await ready(page);
+  await labReady(page);
   await expect(page.getByTestId("lesson-card")).toBeVisible();
   await page.getByTestId("change-experiment").click();
   await page.getByTestId("experiment-seed").fill("2");
   await page.getByTestId("experiment-apply").click();
   await expect(page.getByTestId("seed")).toHaveText("2", { timeout: 60_000 });
-  await ready(page);
+  await labReady(page);
   await expect(page.getByTestId("lesson-card")).toBeVisible();
 });

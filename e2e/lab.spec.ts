@@ -3,6 +3,7 @@ import { testExperiment } from "../src/lab/defaults";
 import { NO_SIGNAL_STEPS, REWARD_LEARNERS } from "../src/ui/lab/no_signal";
 import { exportedCsv } from "./exported";
 import { testLink } from "./links";
+import { collectPageErrors } from "./page";
 
 /**
  * The lab UI in the built app on SwiftShader, with the test-sized experiment (arithmetic, nano, tiny batches;
@@ -22,12 +23,6 @@ const CHARTS: Record<string, string[]> = {
   entropy: ["entropy"],
 };
 const MIN_POINTS = 5;
-
-function collectPageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on("pageerror", (e) => errors.push(e));
-  return errors;
-}
 
 interface Plotted {
   count: number;

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { linkOf } from "./links";
+import { collectPageErrors } from "./page";
 import { waitForCheckpoints } from "./saved";
 
 /**
@@ -28,12 +29,6 @@ function sharedLink(): string {
     },
     { xAxis: "tokens", klEstimator: "objective/kl_k3", smoothing: 0.2 },
   );
-}
-
-function collectPageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on("pageerror", (e) => errors.push(e));
-  return errors;
 }
 
 const ready = (page: Page) =>

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { openExperiment } from "./page";
 
 /**
  * Reward sources per run in the built app (SwiftShader): the test experiment's GRPO twice, one optimising the
@@ -51,10 +52,7 @@ test("a run optimises the proxy RM (reward ≠ reward_gold); a bad .onnx is refu
   page,
 }, testInfo) => {
   test.setTimeout(600_000);
-  const pageErrors: Error[] = [];
-  page.on("pageerror", (e) => pageErrors.push(e));
-  await page.goto(`/${testLink()}`);
-  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  const pageErrors = await openExperiment(page, testLink());
   // The run cards say what each run optimises.
   await expect(page.getByTestId("knob-grpo-proxy-reward")).toHaveValue("proxy");
   await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("gold");

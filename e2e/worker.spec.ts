@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
+import { collectPageErrors } from "./page";
 
 /**
  * The training worker in the built app, on SwiftShader: the test-sized experiment (arithmetic, nano, tiny
@@ -19,12 +20,6 @@ const MEASURE_MS = 20_000;
 interface Probe {
   __longTasks: { start: number; duration: number }[];
   __probe: { t0: number; frames: Set<number> };
-}
-
-function collectPageErrors(page: Page): Error[] {
-  const errors: Error[] = [];
-  page.on("pageerror", (e) => errors.push(e));
-  return errors;
 }
 
 /** Values one chart plots for one run and metric, from its data table. */

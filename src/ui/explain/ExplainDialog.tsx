@@ -10,6 +10,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { SettingValue } from "../../lab/protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { CloseIcon } from "../lab/icons";
+import { useModalDialog } from "../use_modal_dialog";
 import { EXPLANATIONS } from "./content";
 import { KnobList } from "./KnobList";
 import { MathText, Tex } from "./Tex";
@@ -40,31 +41,8 @@ export default function ExplainDialog({
   const closeButton = useRef<HTMLButtonElement>(null);
   const [shown, setShown] = useState<AlgoId>(algo);
   const titleId = useId();
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (!d.open) d.showModal();
-    closeButton.current?.focus();
-    // Every way out (Esc, the close button, a click on the backdrop, "add a run") closes the dialog; its close
-    // event tells the opener. A click on the backdrop lands on the dialog element itself, outside its box.
-    const onBackdrop = (e: MouseEvent) => {
-      if (e.target !== d) return;
-      const r = d.getBoundingClientRect();
-      const inside =
-        e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
-      if (!inside) d.close();
-    };
-    const onClosed = () => close.current();
-    d.addEventListener("click", onBackdrop);
-    d.addEventListener("close", onClosed);
-    return () => {
-      d.removeEventListener("click", onBackdrop);
-      d.removeEventListener("close", onClosed);
-      if (d.open) d.close();
-    };
-  }, []);
+  useModalDialog(ref, onClose);
+  useEffect(() => closeButton.current?.focus(), []);
   const show = (id: AlgoId) => {
     setShown(id);
     body.current?.scrollTo?.({ top: 0 });

@@ -4,13 +4,14 @@
  * — by opening its link, as a lesson or a shared link opens (the page reloads into it). A modal native <dialog>:
  * Esc or a click beside it cancels.
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { changeExperiment, startModelProblem } from "../../lab/experiment_change";
 import { LESSONS } from "../../lab/presets/index";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
+import { useModalDialog } from "../use_modal_dialog";
 import { CloseIcon } from "./icons";
 import "./experiment.css";
 
@@ -46,28 +47,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const [task, setTask] = useState(spec.task);
   const [model, setModel] = useState(spec.model);
   const [seedText, setSeedText] = useState(String(spec.seed));
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (!d.open) d.showModal();
-    const onBackdrop = (e: MouseEvent) => {
-      if (e.target !== d) return;
-      const r = d.getBoundingClientRect();
-      const inside =
-        e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
-      if (!inside) d.close();
-    };
-    const onClosed = () => close.current();
-    d.addEventListener("click", onBackdrop);
-    d.addEventListener("close", onClosed);
-    return () => {
-      d.removeEventListener("click", onBackdrop);
-      d.removeEventListener("close", onClosed);
-      if (d.open) d.close();
-    };
-  }, []);
+  useModalDialog(ref, onClose);
 
   // Digits only (the number input would take "1e3" or "1.5"); changeExperiment checks the range.
   const seedOk = /^\d{1,10}$/.test(seedText.trim()) && Number(seedText) <= SEED_FIELD.max;
