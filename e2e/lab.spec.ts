@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
-import { NO_SIGNAL_STEPS, REWARD_LEARNERS } from "../src/ui/lab/no_signal";
+import { NO_SIGNAL_STEPS, noSignalNote, REWARD_LEARNERS } from "../src/ui/lab/no_signal";
 import { exportedCsv } from "./exported";
 import { testLink } from "./links";
 import { collectPageErrors } from "./page";
@@ -131,16 +131,21 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
     }
     // The "no learning signal" hint shows exactly when the run's last steps all had zero reward std (per group
     // where it has groups): a reward-learning run on the random nano model usually earns nothing.
-    const tail = csv.slice(-NO_SIGNAL_STEPS);
-    const algo = testExperiment().runs[i].algo;
-    const flat =
-      REWARD_LEARNERS.has(algo) &&
-      tail.length === NO_SIGNAL_STEPS &&
-      tail.every((r) =>
-        typeof r.frac_reward_zero_std === "number" ? r.frac_reward_zero_std >= 1 : r.reward_std === 0,
-      );
+    const points = csv.map(({ step, samples, tokens, ...metrics }) => ({
+      step: step ?? 0,
+      samples: samples ?? 0,
+      tokens: tokens ?? 0,
+      metrics: Object.fromEntries(Object.entries(metrics).filter(([, v]) => v !== null)) as Record<
+        string,
+        number
+      >,
+    }));
+    const flat = REWARD_LEARNERS.has(testExperiment().runs[i].algo) && noSignalNote(points, true) !== null;
     console.log(
-      `${id}: last rewards ${tail.map((r) => r.reward).join(", ")}; no-signal hint expected: ${flat}`,
+      `${id}: last rewards ${csv
+        .slice(-NO_SIGNAL_STEPS)
+        .map((r) => r.reward)
+        .join(", ")}; no-signal note expected: ${flat}`,
     );
     await expect(page.getByTestId(`no-signal-${id}`)).toHaveCount(flat ? 1 : 0);
     // The latest-metrics table agrees with the last row.

@@ -5,8 +5,8 @@
  */
 import { PRESETS, type PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
-import type { ExperimentSpec } from "./protocol";
-import { EXPERIMENT_FIELDS } from "./settings";
+import type { ExperimentSpec, RunSpec } from "./protocol";
+import { COST_LIMITS, customRewardsToGold, EXPERIMENT_FIELDS, TASK_COSTS } from "./settings";
 import { fieldProblem } from "./spec_check";
 
 /**
@@ -35,14 +35,35 @@ export function startModelProblem(model: ExperimentSpec["model"], task: TaskId):
 /** What the dialog changes. */
 export type ExperimentChange = Pick<ExperimentSpec, "task" | "model" | "seed">;
 
+/** The new experiment and, in words, every setting it could not carry over as it was. */
+export interface ChangedExperiment {
+  spec: ExperimentSpec;
+  changes: string[];
+}
+
+/** A Safe RLHF run's cost the new task lacks goes back to "length", and d with it when d was the cost's suggestion. */
+function costCarried(run: RunSpec, task: TaskId, changes: string[]): RunSpec {
+  const cost = run.config.cost;
+  if (cost === undefined || cost === "length" || TASK_COSTS[task].includes(String(cost))) return run;
+  const { cost: _, costLimit, ...config } = run.config;
+  const keepD = costLimit !== undefined && costLimit !== COST_LIMITS[String(cost)];
+  changes.push(
+    `${run.label}: the ${task} task has no cost “${cost}”, so it uses the completion length${keepD ? "" : ` (limit d = ${COST_LIMITS.length} tokens)`}`,
+  );
+  return { ...run, config: keepD ? { ...config, costLimit } : config };
+}
+
 /**
- * The experiment after the change: the same runs (algorithms, labels, settings) and step limit on the new task,
- * start model and seed. A guided lesson stays a lesson only when its task and start model are kept (its
- * narrative is about them; a new seed is the lesson again on other samples). Null when nothing changes.
+ * The experiment after the change: the same runs (algorithms, labels, settings) on the new task, start model
+ * and seed, restarted from step 0. What cannot carry over is adjusted and listed in `changes`: a Safe RLHF cost
+ * the new task lacks (back to "length"), a reward model made in the page (back to the gold scorer: a new
+ * experiment starts without the Pipeline's models or a loaded file), and a guided lesson. A lesson stays a
+ * lesson only when its task and start model are kept (its narrative is about them; a new seed is the lesson
+ * again on other samples); left, it takes its step limit with it. Null when nothing changes.
  * @throws RangeError when the start model does not fit the task (startModelProblem) or a value is outside its
  *   field (EXPERIMENT_FIELDS: the seed an integer in [0, 2^31 − 1]).
  */
-export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange): ExperimentSpec | null {
+export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange): ChangedExperiment | null {
   if (change.task === spec.task && change.model === spec.model && change.seed === spec.seed) return null;
   for (const f of EXPERIMENT_FIELDS)
     if (f.key in change) {
@@ -51,8 +72,30 @@ export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange)
     }
   const problem = startModelProblem(change.model, change.task);
   if (problem) throw new RangeError(problem);
-  const { preset, ...rest } = spec;
-  const keepsLesson = change.task === spec.task && change.model === spec.model;
   const { task, model, seed } = change;
-  return { ...rest, task, model, seed, ...(preset && keepsLesson && { preset }) };
+  const changes: string[] = [];
+  const gold = customRewardsToGold(spec);
+  if (gold.changed.length)
+    changes.push(
+      `${gold.changed.join(", ")} optimise${gold.changed.length === 1 ? "s" : ""} a reward model made in this page; the new experiment scores ${gold.changed.length === 1 ? "it" : "them"} with the gold scorer`,
+    );
+  const runs = gold.spec.runs.map((r) => costCarried(r, task, changes));
+  const { preset, steps, ...rest } = spec;
+  const keepsLesson = preset !== undefined && task === spec.task && model === spec.model;
+  if (preset && !keepsLesson)
+    changes.push(
+      `this leaves the lesson (its narrative is about its own task and start model)${steps ? `, and its stop at step ${steps}` : ""}`,
+    );
+  return {
+    spec: {
+      ...rest,
+      task,
+      model,
+      seed,
+      runs,
+      ...(steps && (keepsLesson || !preset) && { steps }),
+      ...(keepsLesson && { preset }),
+    },
+    changes,
+  };
 }

@@ -20,7 +20,11 @@ export function useModalDialog(ref: RefObject<HTMLDialogElement | null>, onClose
         e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
       if (!inside) d.close();
     };
-    const onClosed = () => close.current();
+    // Only a dialog that is closed now: under StrictMode the effect's clean-up closes the dialog and the rerun
+    // reopens it before that close event arrives.
+    const onClosed = () => {
+      if (!d.open) close.current();
+    };
     d.addEventListener("click", onBackdrop);
     d.addEventListener("close", onClosed);
     return () => {

@@ -31,21 +31,83 @@ describe("changeExperiment", () => {
   it("keeps the runs and step limit, changes what they share", () => {
     const spec = { ...testExperiment(), steps: 12 };
     const next = changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 7 });
-    expect(next).toEqual({ ...spec, seed: 7 });
+    expect(next).toEqual({ spec: { ...spec, seed: 7 }, changes: [] });
     const other = changeExperiment(spec, { task: "sentiment", model: "sft", seed: 0 });
-    expect(other?.runs).toEqual(spec.runs);
-    expect(other).toMatchObject({ task: "sentiment", model: "sft", seed: 0, steps: 12 });
+    expect(other?.spec.runs).toEqual(spec.runs);
+    expect(other?.spec).toMatchObject({ task: "sentiment", model: "sft", seed: 0, steps: 12 });
     // Nothing changed: nothing to do.
     expect(changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 0 })).toBeNull();
   });
 
-  it("a lesson stays a lesson on a new seed, not on a new task or start model", () => {
+  it("a lesson stays a lesson (with its step limit) on a new seed, not on a new task or start model", () => {
     const lesson = LESSONS["grpo-groups"].experiment(0);
     expect(lesson.preset).toBe("grpo-groups");
-    expect(changeExperiment(lesson, { ...lesson, seed: 2 })?.preset).toBe("grpo-groups");
+    expect(lesson.steps).toBeGreaterThan(0);
+    const seed = changeExperiment(lesson, { ...lesson, seed: 2 });
+    expect(seed?.spec).toMatchObject({ preset: "grpo-groups", steps: lesson.steps });
+    expect(seed?.changes).toEqual([]);
     const task = lesson.task === "sentiment" ? "arithmetic" : "sentiment";
-    expect(changeExperiment(lesson, { ...lesson, task })?.preset).toBeUndefined();
-    expect(changeExperiment(lesson, { ...lesson, model: "tiny" })?.preset).toBeUndefined();
+    for (const left of [
+      changeExperiment(lesson, { ...lesson, task }),
+      changeExperiment(lesson, { ...lesson, model: "tiny" }),
+    ]) {
+      expect(left?.spec.preset).toBeUndefined();
+      expect(left?.spec.steps).toBeUndefined();
+      expect(left?.changes).toEqual([
+        `this leaves the lesson (its narrative is about its own task and start model), and its stop at step ${lesson.steps}`,
+      ]);
+    }
+  });
+
+  it("a Safe RLHF cost the new task lacks goes back to length, d with it unless the user chose d", () => {
+    const safe = (config: Record<string, string | number>) => ({
+      task: "sentiment" as const,
+      model: "sft" as const,
+      seed: 0,
+      runs: [{ id: "safe-1", algo: "safe_rlhf" as const, label: "Safe", config }],
+    });
+    const suggested = changeExperiment(safe({ cost: "positive_words", costLimit: 1 }), {
+      task: "arithmetic",
+      model: "sft",
+      seed: 0,
+    });
+    expect(suggested?.spec.runs[0].config).toEqual({});
+    expect(suggested?.changes).toEqual([
+      "Safe: the arithmetic task has no cost “positive_words”, so it uses the completion length (limit d = 8 tokens)",
+    ]);
+    const chosen = changeExperiment(safe({ cost: "positive_words", costLimit: 3 }), {
+      task: "arithmetic",
+      model: "sft",
+      seed: 0,
+    });
+    expect(chosen?.spec.runs[0].config).toEqual({ costLimit: 3 });
+    // The length cost and a task that has the cost carry over as they are.
+    const kept = changeExperiment(safe({ cost: "positive_words", costLimit: 1 }), {
+      task: "sentiment",
+      model: "sft",
+      seed: 4,
+    });
+    expect(kept?.spec.runs[0].config).toEqual({ cost: "positive_words", costLimit: 1 });
+    // Whatever the dialog makes, a link opens as it is (checkSpec raises no issue).
+    for (const r of [suggested, chosen, kept]) {
+      const issues: string[] = [];
+      checkSpec(r?.spec as never, issues);
+      expect(issues).toEqual([]);
+    }
+  });
+
+  it("a run on a reward model made in the page goes back to the gold scorer, and says so", () => {
+    const spec = {
+      ...testExperiment(),
+      runs: testExperiment().runs.map((r) =>
+        r.algo === "grpo" ? { ...r, config: { ...r.config, reward: "pipeline" } } : r,
+      ),
+    };
+    const next = changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 1 });
+    expect(next?.spec.runs.find((r) => r.algo === "grpo")?.config.reward).toBeUndefined();
+    expect(next?.changes).toEqual([
+      "GRPO optimises a reward model made in this page; the new experiment scores it with the gold scorer",
+    ]);
   });
 
   it("refuses a start model whose context the task's prompts fill, and a bad seed", () => {
@@ -65,8 +127,9 @@ describe("changeExperiment", () => {
     for (const lesson of Object.values(LESSONS)) {
       const spec = lesson.experiment(0);
       const next = changeExperiment(spec, { task: spec.task, model: spec.model, seed: 3 });
+      expect(next?.changes, lesson.id).toEqual([]);
       const issues: string[] = [];
-      const opened = checkSpec(next as never, issues);
+      const opened = checkSpec(next?.spec as never, issues);
       expect(opened, lesson.id).toEqual({ ...checkSpec(spec as never, []), seed: 3 });
       expect(issues).toEqual([]);
     }

@@ -1,18 +1,19 @@
 /**
  * "Change…" in the top bar: the task, the start model and the seed that every run shares. Applying starts a
- * new experiment — the same runs and settings restarted from the new start model (src/lab/experiment_change.ts)
- * — by opening its link, as a lesson or a shared link opens (the page reloads into it). A modal native <dialog>:
- * Esc or a click beside it cancels.
+ * new experiment — the same runs and settings restarted from step 0 on the new task, start model and seed
+ * (src/lab/experiment_change.ts) — by opening its link, as a lesson or a shared link opens (the page reloads
+ * into it). The dialog lists what does not carry over. A modal native <dialog>: Esc or a click beside it
+ * cancels.
  */
 import { useId, useRef, useState } from "react";
-import { changeExperiment, startModelProblem } from "../../lab/experiment_change";
-import { LESSONS } from "../../lab/presets/index";
+import { type ChangedExperiment, changeExperiment, startModelProblem } from "../../lab/experiment_change";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { CloseIcon } from "./icons";
+import { usePipelineStore } from "./pipeline_store";
 import "./experiment.css";
 
 export const TASK_NAMES: Record<ExperimentSpec["task"], string> = {
@@ -22,9 +23,9 @@ export const TASK_NAMES: Record<ExperimentSpec["task"], string> = {
 
 const TASK_DOCS: Record<ExperimentSpec["task"], string> = {
   sentiment:
-    "Continue an opening of Moby-Dick; the gold reward is the text's sentiment (AFINN-165 lexicon, tanh of the word sum / 5). 128-token model, character-level.",
+    "Continue an opening of Moby-Dick; the gold reward is the text's sentiment (AFINN-165 lexicon, tanh of the word sum / 5). Character-level.",
   arithmetic:
-    "Answer a+b= for 2-digit numbers; the gold reward is 1 for the exact sum. 16-token model: fast, even on a software GPU.",
+    "Answer a+b= for 2-digit numbers; the gold reward is 1 for the exact sum. Short sequences: fast, even on a software GPU.",
 };
 
 const MODEL_NAMES: Record<ExperimentSpec["model"], string> = {
@@ -38,46 +39,60 @@ const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
 const TASKS: readonly ExperimentSpec["task"][] = TASK_FIELD.options;
 const MODELS: readonly ExperimentSpec["model"][] = MODEL_FIELD.options;
 
+/** The new experiment for the dialog's values, or why there is none (null, null: nothing changed). */
+function planOf(
+  spec: ExperimentSpec,
+  task: ExperimentSpec["task"],
+  model: ExperimentSpec["model"],
+  seedText: string,
+): { next: ChangedExperiment | null; problem: string | null } {
+  // Digits only (the number input would take "1e3" or "1.5"); changeExperiment checks the range too.
+  if (!/^\d{1,10}$/.test(seedText.trim()) || Number(seedText) > SEED_FIELD.max)
+    return {
+      next: null,
+      problem: `The seed must be a whole number from 0 to ${SEED_FIELD.max.toLocaleString("en")}.`,
+    };
+  try {
+    return { next: changeExperiment(spec, { task, model, seed: Number(seedText) }), problem: null };
+  } catch (e) {
+    return { next: null, problem: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const spec = useLab((s) => s.spec);
   const view = useLab((s) => s.view);
   const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
+  // The Pipeline's models belong to this experiment (src/ui/lab/session.ts drops them with it).
+  const pipeline = usePipelineStore(
+    (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",
+  );
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const id = useId();
   const [task, setTask] = useState(spec.task);
   const [model, setModel] = useState(spec.model);
   const [seedText, setSeedText] = useState(String(spec.seed));
   useModalDialog(ref, onClose);
 
-  // Digits only (the number input would take "1e3" or "1.5"); changeExperiment checks the range.
-  const seedOk = /^\d{1,10}$/.test(seedText.trim()) && Number(seedText) <= SEED_FIELD.max;
-  const seed = seedOk ? Number(seedText) : Number.NaN;
   // A start model that does not fit the new task falls back to the shipped one (always fits).
   const shownModel = startModelProblem(model, task) ? "sft" : model;
-  let next: ExperimentSpec | null = null;
-  let problem: string | null = null;
-  if (!seedOk) problem = `The seed must be a whole number from 0 to ${SEED_FIELD.max.toLocaleString("en")}.`;
-  else
-    try {
-      next = changeExperiment(spec, { task, model: shownModel, seed });
-    } catch (e) {
-      problem = e instanceof Error ? e.message : String(e);
-    }
-  const leavesLesson = spec.preset && next && !next.preset;
+  const { next, problem } = planOf(spec, task, shownModel, seedText);
   const apply = () => {
     if (!next) return;
-    const link = shareUrl(
-      next,
-      { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing },
-      location.href,
-    );
+    const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
     ref.current?.close();
-    location.assign(link);
+    location.assign(shareUrl(next.spec, view3, location.href));
   };
+  const n = spec.runs.length;
   return (
-    <dialog ref={ref} className="experiment-dialog" aria-labelledby={titleId} data-testid="experiment-dialog">
+    <dialog
+      ref={ref}
+      className="experiment-dialog"
+      aria-labelledby={`${id}-title`}
+      data-testid="experiment-dialog"
+    >
       <header className="experiment-dialog-head">
-        <h2 id={titleId}>Task, start model and seed</h2>
+        <h2 id={`${id}-title`}>Task, start model and seed</h2>
         <button
           type="button"
           className="icon-button"
@@ -89,9 +104,10 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
         </button>
       </header>
       <p className="muted">
-        Every run shares these, so the comparison is fair. A change starts a new experiment: the same{" "}
-        {spec.runs.length} run{spec.runs.length === 1 ? "" : "s"} with the same settings, restarted from the
-        new start model.
+        Every run shares these, so the comparison is fair. A change starts a new experiment:{" "}
+        {n === 0
+          ? "no runs yet (add some with + Add run)."
+          : `the same ${n === 1 ? "run" : `${n} runs`} with the same settings, from step 0.`}
       </p>
       <form
         className="experiment-form"
@@ -100,12 +116,16 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
           apply();
         }}
       >
-        <label>
-          <span className="eyebrow">Task</span>
+        <div className="experiment-field">
+          <label className="eyebrow" htmlFor={`${id}-task`}>
+            Task
+          </label>
           <select
+            id={`${id}-task`}
+            aria-describedby={`${id}-task-doc`}
             data-testid="experiment-task"
             value={task}
-            onChange={(e) => setTask(e.target.value as never)}
+            onChange={(e) => setTask(e.target.value as ExperimentSpec["task"])}
           >
             {TASKS.map((t) => (
               <option key={t} value={t}>
@@ -113,14 +133,20 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               </option>
             ))}
           </select>
-          <small className="muted">{TASK_DOCS[task]}</small>
-        </label>
-        <label>
-          <span className="eyebrow">Start model</span>
+          <small className="muted" id={`${id}-task-doc`}>
+            {TASK_DOCS[task]}
+          </small>
+        </div>
+        <div className="experiment-field">
+          <label className="eyebrow" htmlFor={`${id}-model`}>
+            Start model
+          </label>
           <select
+            id={`${id}-model`}
+            aria-describedby={`${id}-model-doc`}
             data-testid="experiment-model"
             value={shownModel}
-            onChange={(e) => setModel(e.target.value as never)}
+            onChange={(e) => setModel(e.target.value as ExperimentSpec["model"])}
           >
             {MODELS.map((m) => {
               const why = startModelProblem(m, task);
@@ -132,12 +158,18 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               );
             })}
           </select>
-          <small className="muted">{MODEL_FIELD.doc}</small>
-        </label>
-        <label>
-          <span className="eyebrow">Seed</span>
+          <small className="muted" id={`${id}-model-doc`}>
+            {MODEL_FIELD.doc}
+          </small>
+        </div>
+        <div className="experiment-field">
+          <label className="eyebrow" htmlFor={`${id}-seed`}>
+            Seed
+          </label>
           <span className="experiment-seed">
             <input
+              id={`${id}-seed`}
+              aria-describedby={`${id}-seed-doc`}
               data-testid="experiment-seed"
               type="number"
               inputMode="numeric"
@@ -156,8 +188,10 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               Random
             </button>
           </span>
-          <small className="muted">{SEED_FIELD.doc}</small>
-        </label>
+          <small className="muted" id={`${id}-seed-doc`}>
+            {SEED_FIELD.doc}
+          </small>
+        </div>
         {problem && (
           <p className="run-error" role="alert" data-testid="experiment-problem">
             {problem}
@@ -168,17 +202,21 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             This is the current experiment: pick another task, start model or seed to start a new one.
           </p>
         )}
-        {next && steps > 0 && (
-          <p className="run-hint" data-testid="experiment-discard">
-            This browser keeps one experiment: once the new one saves, this one's training (up to step {steps}
-            ), charts and samples are gone. Export a run first to keep it.
-          </p>
-        )}
-        {leavesLesson && spec.preset && (
-          <p className="run-hint">
-            This leaves the lesson “{LESSONS[spec.preset].title}”: its narrative is about its own task and
-            start model. A new seed alone keeps it.
-          </p>
+        {next && (steps > 0 || pipeline || next.changes.length > 0) && (
+          <ul className="run-hint experiment-changes" data-testid="experiment-changes">
+            {steps > 0 && (
+              <li data-testid="experiment-discard">
+                This browser keeps one experiment: once the new one saves, this one's training (up to step{" "}
+                {steps}), charts and samples are gone. Export a run first to keep it.
+              </li>
+            )}
+            {pipeline && (
+              <li>The Pipeline's models (trained in this page) are discarded with this experiment.</li>
+            )}
+            {next.changes.map((c) => (
+              <li key={c}>{c[0].toUpperCase() + c.slice(1)}.</li>
+            ))}
+          </ul>
         )}
         <div className="experiment-actions">
           <button type="button" onClick={() => ref.current?.close()}>

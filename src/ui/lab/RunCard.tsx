@@ -37,10 +37,13 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
     const from = s.steppingFrom?.[runId];
     return from !== undefined && (s.runs[runId]?.step ?? 0) <= from;
   });
-  // A string (or null), so the card re-renders only when the note itself changes.
+  // A string (or null), so the card re-renders only when the note itself changes. The worker's model description
+  // says "(random init" for a preset or the fallback when the shipped model is missing (not after a hand-off).
   const noSignal = useLab((s) => {
     const r = s.runs[runId];
-    return r && REWARD_LEARNERS.has(r.spec.algo) ? noSignalNote(r.history, s.spec.model !== "sft") : null;
+    return r && REWARD_LEARNERS.has(r.spec.algo)
+      ? noSignalNote(r.history, /\(random init/.test(s.model ?? ""))
+      : null;
   });
   if (!run) return null;
   const shown = stepping && run.status !== "error" ? "stepping" : run.status;

@@ -22,7 +22,7 @@ import { StopAt } from "./StopAt";
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
 
-/** Space toggles play/pause, except while typing in a field or on a focused control that uses space itself. */
+/** Space toggles play/pause, except while typing in a field, on a focused control that uses space itself, or with a dialog open. */
 function useSpaceToggle(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
@@ -30,6 +30,8 @@ function useSpaceToggle(enabled: boolean) {
       if (e.code !== "Space" || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target as HTMLElement | null;
       if (t?.closest("input, textarea, select, button, summary, [contenteditable], [role=switch]")) return;
+      // Nor behind an open dialog (the explain panel, Change…).
+      if (document.querySelector("dialog[open]")) return;
       e.preventDefault();
       labActions.togglePlay();
     };
