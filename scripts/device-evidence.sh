@@ -7,6 +7,7 @@
 #   selftest.txt     every kernel against its CPU twin on that GPU
 #   bench.json       kernels and a train step against TF.js's WebGPU backend on the same adapter (issue 3's table)
 #   safe_rlhf.jsonl  Safe RLHF on sentiment, cost = positive words, d = 1: does E[c] settle near d? (issue 8)
+#   safe_rlhf_length.jsonl  the same with cost = length, d = 44 tokens, β 0.4, η 0.002 (issue 8)
 #   lessons.tgz      docs/lesson-runs plus every lesson run trained here (unpack it over docs/lesson-runs; the
 #                    next `lesson --reuse yes` continues from it), with verdicts.jsonl per (lesson, seed)
 #   log.txt          this script's own log
@@ -51,6 +52,13 @@ pids=()
 timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" train --task sentiment --algo safe_rlhf --steps 400 --seed 0 \
   --set cost=positive_words --set costLimit=1 --set lambdaLr=0.1 --set batchPrompts=8 --set numGenerations=8 \
   --set lr=1e-4 --out "$OUT/safe_rlhf.jsonl" > /tmp/safe.log 2>&1 &
+pids+=($!)
+# The length cost with a strong KL anchor (β 0.4) and a slow multiplier (η 0.002): on this machine's CPU it fell
+# to ~20 tokens after λ overshot, then came back to the limit once λ was 0 (docs/safe-rlhf-runs); does it settle?
+timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" train --task sentiment --algo safe_rlhf --steps 300 --seed 0 \
+  --set cost=length --set costLimit=44 --set maxNewTokens=64 --set batchPrompts=3 --set numGenerations=4 \
+  --set scaleRewards=none --set beta=0.4 --set lambdaLr=0.002 --set lr=1e-4 \
+  --out "$OUT/safe_rlhf_length.jsonl" > /tmp/safe_length.log 2>&1 &
 pids+=($!)
 # Unverified lessons first; each (lesson, seed) is its own process.
 LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo overoptimisation dpo-implicit-reward kl-estimators grpo-groups bon-vs-rl}
