@@ -289,6 +289,7 @@ async function main() {
     if (shot) await page.screenshot({ path: shot });
     await page.getByTestId("play").click();
     const summary = summarise(profile, moduleResolver(bundlesOf(profile, dist)));
+    const redrawCount = Object.values(redraws).reduce((a, n) => a + n, 0);
     console.log(
       JSON.stringify(
         {
@@ -300,15 +301,7 @@ async function main() {
           redraws,
           // Main-thread time per chart redraw: the comparable number when the redraw queue is saturated (then
           // the busy share only says the queue filled the time there was).
-          msPerRedraw: Number(
-            (
-              (summary.busyShare * summary.windowMs) /
-              Math.max(
-                1,
-                Object.values(redraws).reduce((a, n) => a + n, 0),
-              )
-            ).toFixed(1),
-          ),
+          msPerRedraw: Number(((summary.busyShare * summary.windowMs) / Math.max(1, redrawCount)).toFixed(1)),
           stepsInWindow: steps,
           profile: summary,
         },

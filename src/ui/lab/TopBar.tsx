@@ -1,8 +1,7 @@
 /**
  * The lab's controls, TensorFlow Playground style: what is being trained (task, model, seed; "Change…" opens
- * ExperimentDialog), a big
- * Play/Pause (the space bar toggles it), Step, Reset, the speed cap, Share, and "add run" with every
- * algorithm of the registry.
+ * ExperimentDialog), a big Play/Pause (the space bar toggles it), Step, Reset, the speed cap, Share, and
+ * "add run" with every algorithm of the registry.
  */
 import { useEffect, useState } from "react";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
@@ -22,7 +21,10 @@ import { StopAt } from "./StopAt";
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
 
-/** Space toggles play/pause, except while typing in a field, on a focused control that uses space itself, or with a dialog open. */
+/**
+ * Space toggles play/pause, except while typing in a field, on a focused control that uses space itself, or
+ * with a dialog open.
+ */
 function useSpaceToggle(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
