@@ -1,7 +1,8 @@
 /**
  * Constrained RLHF (Safe RLHF, Dai et al. 2023) on GRPO: each completion has a reward R and a cost c, the policy
  * optimises R − λ·c, and after each step the Lagrange multiplier follows λ ← max(0, λ + η(mean(c) − d)), so the
- * cost settles near its limit d. The paper's learned cost model is replaced by a known cost: the completion's
+ * cost settles near its limit d. An optional proportional term K_P (a PID Lagrangian, Stooke et al. 2020) adds
+ * K_P·(mean(c) − d) of the last step to the λ a step uses, damping the cost's oscillation around d. The paper's learned cost model is replaced by a known cost: the completion's
  * length in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which
  * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness). Every
  * GRPO setting applies (GRPO_FIELDS, the entropy bonus c_H included).
@@ -11,7 +12,7 @@ import type { Field } from "./fields";
 import { GRPO_FIELDS, type GrpoConfig, GrpoRun } from "./grpo";
 import { grpoAdvantages } from "./math/grpo";
 import type { TokenShape } from "./math/masked";
-import { lagrangeMultiplierUpdate, safeRlhfScores } from "./math/safe_rlhf";
+import { lagrangeMultiplierUpdate, pidLagrangeMultiplier, safeRlhfScores } from "./math/safe_rlhf";
 import type { CostSource } from "./reward";
 import type { Rollout } from "./rollout";
 import type { AlgorithmRun, RunEnv, StepResult } from "./run";
@@ -57,6 +58,16 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     doc: "Step size of the multiplier update λ ← max(0, λ + η(mean c − d)).",
     source: "Dai et al. 2023 eq. 12",
   },
+  {
+    key: "lambdaKp",
+    label: "K_P",
+    kind: "number",
+    default: 0,
+    min: 0,
+    max: 10,
+    doc: "Proportional gain of a PID Lagrangian: a step uses λ = max(0, λ_I + K_P·(last mean c − d)), where λ_I follows the update above. 0 is the plain rule; a positive K_P reacts to the cost's excess at once and damps its oscillation around d.",
+    source: "Stooke et al. 2020, Algorithm 2",
+  },
 ];
 
 export type SafeRlhfCost = "length" | "positive_words";
@@ -66,6 +77,7 @@ export interface SafeRlhfConfig extends GrpoConfig {
   costLimit: number;
   lambdaInit: number;
   lambdaLr: number;
+  lambdaKp: number;
 }
 
 /** The task's source of `cost` (null for "length"). @throws RangeError when the task lacks it. */
@@ -81,9 +93,15 @@ function costSource(env: RunEnv, cost: string): CostSource | null {
 
 export class SafeRlhfRun extends GrpoRun {
   override readonly algo = "safe_rlhf";
-  /** The current Lagrange multiplier λ ≥ 0. */
+  /**
+   * The multiplier's integral λ_I ≥ 0, updated by λ ← max(0, λ + η(mean c − d)) after each step. It is the λ a
+   * step uses when K_P = 0 (see {@link lambdaForStep}).
+   */
   lambda: number;
+  /** Mean cost of the last step, in the cost's unit; NaN before the first step. */
+  lastMeanCost = Number.NaN;
   private lastCosts: Float64Array = new Float64Array(0);
+  private lambdaUsed = 0;
 
   /** @throws RangeError when the cost is not "length" and the task does not define it (env.costs). */
   constructor(env: RunEnv, config: Partial<SafeRlhfConfig> = {}) {
@@ -92,20 +110,39 @@ export class SafeRlhfRun extends GrpoRun {
     this.lambda = (this.config as SafeRlhfConfig).lambdaInit;
   }
 
-  /** λ is run state: a fork, a checkpoint and a reload continue it (λ₀ only seeds it before the first step). */
+  /** The λ the next step uses: max(0, λ_I + K_P·(last mean c − d)); λ_I before the first step. */
+  lambdaForStep(): number {
+    const c = this.config as SafeRlhfConfig;
+    const excess = Number.isNaN(this.lastMeanCost) ? 0 : this.lastMeanCost - c.costLimit;
+    return pidLagrangeMultiplier(this.lambda, excess, c.lambdaKp);
+  }
+
+  /**
+   * λ_I and the last mean cost are run state: a fork, a checkpoint and a reload continue them (λ₀ only seeds λ_I
+   * before the first step). `lastMeanCost` is absent before the first step and in checkpoints made before K_P.
+   */
   runState(): Record<string, number> {
-    return { lambda: this.lambda };
+    return Number.isNaN(this.lastMeanCost)
+      ? { lambda: this.lambda }
+      : { lambda: this.lambda, lastMeanCost: this.lastMeanCost };
   }
 
   setRunState(state: Record<string, number>): void {
     const l = state.lambda;
     if (typeof l !== "number" || !Number.isFinite(l) || l < 0)
       throw new RangeError(`Safe RLHF state needs λ ≥ 0, got ${JSON.stringify(l)}`);
+    const m = state.lastMeanCost;
+    if (m !== undefined && (typeof m !== "number" || !Number.isFinite(m)))
+      throw new RangeError(`Safe RLHF state's last mean cost must be finite, got ${JSON.stringify(m)}`);
     this.lambda = l;
+    this.lastMeanCost = m ?? Number.NaN;
   }
 
   copyExtraFrom(source: AlgorithmRun): void {
-    if (source instanceof SafeRlhfRun) this.lambda = source.lambda;
+    if (source instanceof SafeRlhfRun) {
+      this.lambda = source.lambda;
+      this.lastMeanCost = source.lastMeanCost;
+    }
   }
 
   /** λ₀ seeds λ before the first step; afterwards λ follows its update rule, so a new λ₀ is refused. */
@@ -129,7 +166,7 @@ export class SafeRlhfRun extends GrpoRun {
     this.lastCosts = source
       ? source.cost(r.prompts.map((prompt, b) => ({ prompt, completion: r.completions[b] })))
       : Float64Array.from(r.seq.lengths);
-    const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambda);
+    const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambdaUsed);
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
     return {
       advantages: out.advantages,
@@ -143,13 +180,14 @@ export class SafeRlhfRun extends GrpoRun {
   }
 
   override async step(): Promise<StepResult> {
-    const lambdaUsed = this.lambda;
+    this.lambdaUsed = this.lambdaForStep();
     const res = await super.step();
     const c = this.config as SafeRlhfConfig;
     const meanCost = this.lastCosts.reduce((a, v) => a + v, 0) / Math.max(1, this.lastCosts.length);
     this.lambda = lagrangeMultiplierUpdate(this.lambda, this.lastCosts, c.costLimit, c.lambdaLr);
+    this.lastMeanCost = meanCost;
     Object.assign(res.metrics, {
-      "safe/lambda": lambdaUsed,
+      "safe/lambda": this.lambdaUsed,
       "safe/cost": meanCost,
       "safe/cost_limit": c.costLimit,
     });

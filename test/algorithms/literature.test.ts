@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExpertIterationRun, keptCompletions } from "../../src/algorithms/expert_iteration";
 import { KtoRun } from "../../src/algorithms/kto";
-import { lagrangeMultiplierUpdate } from "../../src/algorithms/math/safe_rlhf";
+import { lagrangeMultiplierUpdate, pidLagrangeMultiplier } from "../../src/algorithms/math/safe_rlhf";
 import { OrpoRun } from "../../src/algorithms/orpo";
 import type { AlgorithmRun } from "../../src/algorithms/run";
 import { SafeRlhfRun } from "../../src/algorithms/safe_rlhf";
@@ -76,6 +76,58 @@ describe("Safe RLHF's Lagrange multiplier", () => {
     expect(lambda).toBeCloseTo(5 * 0.1 * 3, 12);
     for (let i = 0; i < 100; i++) lambda = lagrangeMultiplierUpdate(lambda, [2, 4], 8, 0.1);
     expect(lambda).toBe(0);
+  });
+
+  it("with a proportional term K_P, answers the last excess at once and keeps the integral's rule", () => {
+    expect(pidLagrangeMultiplier(0.3, 5, 0)).toBe(0.3); // K_P = 0: the spec's rule
+    expect(pidLagrangeMultiplier(0.3, 5, 0.02)).toBeCloseTo(0.4, 15);
+    expect(pidLagrangeMultiplier(0.3, -5, 0.02)).toBeCloseTo(0.2, 15);
+    expect(pidLagrangeMultiplier(0.05, -10, 0.02)).toBe(0); // projected onto λ ≥ 0
+    expect(() => pidLagrangeMultiplier(-0.1, 0, 0.02)).toThrow(/lambda/);
+    expect(() => pidLagrangeMultiplier(0, Number.NaN, 0.02)).toThrow(/excess/);
+    expect(() => pidLagrangeMultiplier(0, 1, -1)).toThrow(/kp/);
+  });
+
+  it("a run's step uses λ = max(0, λ_I + K_P·(last mean cost − d)), and the integral follows the spec", async () => {
+    const env = await nanoEnv(15);
+    const config = {
+      batchPrompts: 2,
+      numGenerations: 2,
+      maxNewTokens: 6,
+      lr: 3e-3,
+      costLimit: 3,
+      lambdaLr: 0.05,
+    };
+    const run = new SafeRlhfRun(env, { ...config, lambdaKp: 0.2 });
+    let integral = 0;
+    let last = Number.NaN;
+    const used: number[] = [];
+    const pTerm: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const m = (await run.step()).metrics;
+      const want = Number.isNaN(last) ? integral : Math.max(0, integral + 0.2 * (last - 3));
+      expect(m["safe/lambda"]).toBeCloseTo(want, 12);
+      used.push(m["safe/lambda"]);
+      pTerm.push(m["safe/lambda"] - integral);
+      integral = Math.max(0, integral + 0.05 * (m["safe/cost"] - 3));
+      last = m["safe/cost"];
+      expect(run.lambda).toBeCloseTo(integral, 12);
+    }
+    console.log(
+      `Safe RLHF K_P 0.2: λ used ${used.map((l) => l.toFixed(3)).join(" ")}, λ_I ${integral.toFixed(3)}`,
+    );
+    // The proportional term acts from step 2 on (before step 1 there is no last cost).
+    expect(pTerm[0]).toBe(0);
+    expect(pTerm.slice(1).some((p) => Math.abs(p) > 1e-6)).toBe(true);
+    // A fork continues both the integral and the last cost.
+    const fork = new SafeRlhfRun(env, { ...config, lambdaKp: 0.2 });
+    fork.copyExtraFrom(run);
+    expect(fork.lambdaForStep()).toBe(run.lambdaForStep());
+    fork.setRunState({ lambda: 0.1 }); // a checkpoint from before K_P: no last cost, so no P term yet
+    expect(fork.lambdaForStep()).toBe(0.1);
+    expect(() => fork.setRunState({ lambda: 0.1, lastMeanCost: Number.NaN })).toThrow(/last mean cost/);
+    fork.destroy();
+    run.destroy();
   });
 
   it("pulls the completion length towards the limit in a run", async () => {

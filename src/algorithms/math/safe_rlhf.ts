@@ -38,3 +38,23 @@ export function lagrangeMultiplierUpdate(lambda: number, costs: Vec, costLimit: 
   checkFinite("costs", costs);
   return Math.max(0, lambda + lr * (mean(costs) - costLimit));
 }
+
+/**
+ * The multiplier a step uses under a PID Lagrangian's proportional term: λ = max(0, λ_I + K_P·(mean(c) − d)),
+ * where λ_I is the integral {@link lagrangeMultiplierUpdate} keeps and mean(c) is the last step's mean cost. The
+ * proportional term reacts to the current excess, not only its sum, which damps the oscillation of the cost
+ * around d that plain dual ascent shows (a pure integral controller acting on a lagging policy).
+ * K_P = 0 gives λ = λ_I, the spec's rule.
+ * Source: Stooke, Achiam & Abbeel 2020, "Responsive Safety in Reinforcement Learning by PID Lagrangian Methods",
+ * Algorithm 2 (its K_I·I is λ_I here, with K_I = η; no derivative term).
+ * @param integral λ_I ≥ 0. @param excess mean(c) − d of the last step, in the cost's unit (finite; 0 before the
+ * first step). @param kp K_P ≥ 0, multiplier per unit of cost.
+ * @returns λ ≥ 0.
+ * @throws RangeError on λ_I < 0, K_P < 0 or a non-finite excess.
+ */
+export function pidLagrangeMultiplier(integral: number, excess: number, kp: number): number {
+  checkNumber("lambda", integral, 0);
+  checkNumber("excess", excess);
+  checkNumber("kp", kp, 0);
+  return Math.max(0, integral + kp * excess);
+}

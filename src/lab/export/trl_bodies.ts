@@ -225,7 +225,8 @@ function safeRlhfBody(m: TrlMapping): string {
   return `
 COST_LIMIT = ${pyValue(s.costLimit)}  # d: the average cost (${cost.unit}) the multiplier enforces
 LAMBDA_LR = ${pyValue(s.lambdaLr)}  # eta: step size of the multiplier
-lagrange = {"lambda": ${pyValue(s.lambdaInit)}}  # lambda_0
+LAMBDA_KP = ${pyValue(s.lambdaKp ?? 0)}  # K_P: proportional gain (PID Lagrangian, Stooke et al. 2020); 0 = plain rule
+lagrange = {"integral": ${pyValue(s.lambdaInit)}, "last_excess": 0.0}  # lambda_I starts at lambda_0
 
 
 def cost(completion, ids):
@@ -234,12 +235,15 @@ def cost(completion, ids):
 
 
 def reward_fn(prompts, completions, completion_ids, **kwargs):
-    """Safe RLHF's Lagrangian reward R - lambda * c (Dai et al. 2023); after each batch
-    lambda <- max(0, lambda + eta * (mean c - d)), as the lab updates it after each step."""
+    """Safe RLHF's Lagrangian reward R - lambda * c (Dai et al. 2023), with
+    lambda = max(0, lambda_I + K_P * (last mean c - d)); after each batch
+    lambda_I <- max(0, lambda_I + eta * (mean c - d)), as the lab updates it after each step."""
     costs = [cost(c, ids) for c, ids in zip(completions, completion_ids)]
-    lam = lagrange["lambda"]
+    lam = max(0.0, lagrange["integral"] + LAMBDA_KP * lagrange["last_excess"])
     rewards = [score(p, c) - lam * k for p, c, k in zip(prompts, completions, costs)]
-    lagrange["lambda"] = max(0.0, lam + LAMBDA_LR * (sum(costs) / len(costs) - COST_LIMIT))
+    excess = sum(costs) / len(costs) - COST_LIMIT
+    lagrange["integral"] = max(0.0, lagrange["integral"] + LAMBDA_LR * excess)
+    lagrange["last_excess"] = excess
     return rewards
 
 
@@ -250,7 +254,7 @@ ${configCall(m, [])}
 trainer = GRPOTrainer(model=MODEL_NAME, reward_funcs=reward_fn, args=config, train_dataset=dataset)
 trainer.train()
 trainer.save_model(OUTPUT_DIR)
-print(f"final lambda {lagrange['lambda']:.4f}")
+print(f"final lambda_I {lagrange['integral']:.4f}")
 `;
 }
 

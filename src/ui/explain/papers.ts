@@ -158,4 +158,10 @@ export const PAPERS = {
     title: "Safe RLHF: Safe Reinforcement Learning from Human Feedback",
     url: arxiv("2310.12773"),
   },
+  pidLagrangian: {
+    authors: "Stooke, Achiam & Abbeel",
+    year: 2020,
+    title: "Responsive Safety in Reinforcement Learning by PID Lagrangian Methods",
+    url: arxiv("2007.03964"),
+  },
 } as const satisfies Record<string, Paper>;

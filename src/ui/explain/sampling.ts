@@ -92,6 +92,11 @@ export const SAFE_RLHF: Explanation = {
       tex: t`\lambda \leftarrow \max\!\big(0,\ \lambda + \eta\,(\operatorname{mean}(c) - d)\big)`,
       note: t`$\eta$ is the multiplier's step size; $\lambda$ starts at $\lambda_0$.`,
     },
+    {
+      label: "Optional proportional term (PID Lagrangian)",
+      tex: t`\lambda_{\text{used}} = \max\!\big(0,\ \lambda + K_P\,(\operatorname{mean}(c_{\text{last}}) - d)\big)`,
+      note: t`Plain dual ascent is an integral controller: $\lambda$ only falls after the cost has been below $d$ for a while, so the cost overshoots and swings around $d$. With $K_P > 0$ the penalty also answers the last step's excess at once, which damps the swings. $K_P = 0$ (the default) is the rule above.`,
+    },
   ],
-  papers: [PAPERS.safeRlhf, PAPERS.deepseekmath],
+  papers: [PAPERS.safeRlhf, PAPERS.pidLagrangian, PAPERS.deepseekmath],
 };
