@@ -5,6 +5,7 @@
  * Spec: docs/algorithms.md "RLOO and REINFORCE".
  */
 import { COMMON_FIELDS, type Field } from "./fields";
+import { grpoAdvantages } from "./math/grpo";
 import type { TokenShape } from "./math/masked";
 import { rlooAdvantages, rlooScores } from "./math/rloo";
 import { type PgConfig, SequencePgRun } from "./pg_run";
@@ -82,7 +83,13 @@ export class RlooRun extends SequencePgRun<RlooConfig> {
     const scores = r.tokens
       ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, this.env.ref ? c.beta : 0)
       : r.reward;
-    return { advantages: rlooAdvantages(scores, c.numGenerations), metrics: {}, scores };
+    // TRL's RLOO logs the share of prompts whose k rewards all tie (their leave-one-out advantages are 0).
+    const zeroStd = grpoAdvantages(r.reward, c.numGenerations, "none").metrics.frac_reward_zero_std;
+    return {
+      advantages: rlooAdvantages(scores, c.numGenerations),
+      metrics: { frac_reward_zero_std: zeroStd },
+      scores,
+    };
   }
 
   protected weights(shape: TokenShape): Float64Array {

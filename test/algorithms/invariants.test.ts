@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GrpoRun } from "../../src/algorithms/grpo";
+import { RlooRun } from "../../src/algorithms/rloo";
 import { checkFinite, NonFiniteMetricError } from "../../src/algorithms/run";
 import { nanoEnv } from "../helpers/nano_env";
 
@@ -21,6 +22,28 @@ describe("run invariants", () => {
     expect(metrics["loss/policy_avg"]).toBe(0);
     for (const [k, v] of Object.entries(metrics)) expect(Number.isFinite(v), k).toBe(true);
     expect(await env.policy.download()).toEqual(before); // AdamW with a zero gradient and no decay: no move
+    run.destroy();
+  });
+
+  it("RLOO logs frac_reward_zero_std from its groups of k rewards, as TRL does", async () => {
+    const env = await nanoEnv(5, false);
+    // Prompt-wise constant rewards: every group ties (frac 1); completion-wise rewards: groups differ.
+    env.reward = { name: "per prompt", score: (s) => Float64Array.from(s, (x) => x.prompt.length % 3) };
+    const run = new RlooRun(env, { beta: 0, batchPrompts: 3, numGenerations: 2, maxNewTokens: 6 });
+    const tied = (await run.step()).metrics;
+    expect(tied.frac_reward_zero_std).toBe(1);
+    expect(tied.grad_norm).toBe(0);
+    env.reward = {
+      name: "token sum",
+      score: (s) => Float64Array.from(s, (x) => x.completion.reduce((a, t) => a + t, 0)),
+    };
+    const varied = (await run.step()).metrics;
+    console.log(
+      `RLOO frac_reward_zero_std: tied ${tied.frac_reward_zero_std}, token sum ${varied.frac_reward_zero_std}`,
+    );
+    expect(varied.frac_reward_zero_std).toBeGreaterThanOrEqual(0);
+    expect(varied.frac_reward_zero_std).toBeLessThan(1);
+    expect(varied.frac_reward_zero_std * 3).toBeCloseTo(Math.round(varied.frac_reward_zero_std * 3), 12);
     run.destroy();
   });
 

@@ -105,7 +105,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "frac_reward_zero_std",
     title: "Zero-std groups",
-    doc: "GRPO, Safe RLHF: fraction of groups whose completions all scored the same (no learning signal).",
+    doc: "GRPO, RLOO, Safe RLHF: fraction of groups (the G or k completions of one prompt) whose completions all scored the same (no learning signal).",
   },
   {
     key: "rewards/margins",

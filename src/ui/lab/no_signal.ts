@@ -1,7 +1,7 @@
 /**
  * "This run has no learning signal": the policy-gradient methods learn from differences in reward between
- * completions (GRPO within a group; PPO, REINFORCE and RLOO across the batch as this note reads them: RLOO logs
- * no frac_reward_zero_std, so only a batch with one reward counts as flat for it). When every completion scores
+ * completions (GRPO and RLOO within a group, by frac_reward_zero_std; PPO and REINFORCE across the batch, by
+ * reward_std). When every completion scores
  * the same — a randomly initialised model that never earns the task's reward, a reward threshold nobody
  * reaches — every reward advantage is 0 and only the KL term (if any) moves the policy (GRPO: Shao et al. 2024
  * §4.1; TRL logs it as frac_reward_zero_std). The run card says so instead of leaving a flat reward line
