@@ -129,6 +129,13 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await expect(page.getByTestId("pipeline-rm-progress")).toHaveAttribute("data-step", "3");
   await expect(page.getByTestId("pipeline-handed")).toContainText("after 12 SFT steps");
   for (const id of RUNS) await expect(page.getByTestId(`knob-${id}-reward`)).toHaveValue("pipeline");
+  // Change… says the runs start from the Pipeline's model now, not the start model its select shows.
+  await page.getByTestId("change-experiment").click();
+  await expect(page.getByTestId("experiment-handed-off")).toContainText(
+    "start from the Pipeline's SFT model",
+  );
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("experiment-dialog")).toBeHidden();
   const resumed = await Promise.all(
     RUNS.map(async (id) => Number(await page.getByTestId(`step-${id}`).textContent())),
   );

@@ -83,7 +83,7 @@ export class RlooRun extends SequencePgRun<RlooConfig> {
     const scores = r.tokens
       ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, this.env.ref ? c.beta : 0)
       : r.reward;
-    // TRL's RLOO logs the share of prompts whose k rewards all tie (their leave-one-out advantages are 0).
+    // TRL's RLOO logs the share of prompts whose k rewards all tie (with β = 0 their leave-one-out advantages are 0).
     const zeroStd = grpoAdvantages(r.reward, c.numGenerations, "none").metrics.frac_reward_zero_std;
     return {
       advantages: rlooAdvantages(scores, c.numGenerations),

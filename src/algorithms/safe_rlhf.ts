@@ -2,7 +2,7 @@
  * Constrained RLHF (Safe RLHF, Dai et al. 2023) on GRPO: each completion has a reward R and a cost c, the policy
  * optimises R − λ·c, and after each step the Lagrange multiplier follows λ ← max(0, λ + η(mean(c) − d)), so the
  * cost settles near its limit d. An optional proportional term K_P (a PID Lagrangian, Stooke et al. 2020) adds
- * K_P·(mean(c) − d) of the last step to the λ a step uses, damping the cost's oscillation around d. The paper's learned cost model is replaced by a known cost: the completion's
+ * K_P·(mean(c) − d) of the step's own batch to the λ it scores with, damping the cost's oscillation around d. The paper's learned cost model is replaced by a known cost: the completion's
  * length in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which
  * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness). Every
  * GRPO setting applies (GRPO_FIELDS, the entropy bonus c_H included).
@@ -45,7 +45,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     default: 0,
     min: 0,
     max: 100,
-    doc: "Starting Lagrange multiplier.",
+    doc: "Starting Lagrange multiplier (its integral λ_I, in reward per unit of cost).",
     source: "Dai et al. 2023",
   },
   {
@@ -55,18 +55,18 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     default: 0.01,
     min: 0,
     max: 10,
-    doc: "Step size of the multiplier update λ ← max(0, λ + η(mean c − d)).",
+    doc: "Step size of the multiplier's update after each step, λ_I ← max(0, λ_I + η(mean c − d)); the step's λ is λ_I when K_P = 0. 0 keeps λ_I at λ₀. In λ per unit of cost per step: with a length cost in tokens, 0.001–0.01.",
     source: "Dai et al. 2023 eq. 12",
   },
   {
     key: "lambdaKp",
-    label: "K_P",
+    label: "Kₚ",
     kind: "number",
     default: 0,
     min: 0,
     max: 10,
-    doc: "Proportional gain of a PID Lagrangian: a step uses λ = max(0, λ_I + K_P·(last mean c − d)), where λ_I follows the update above. 0 is the plain rule; a positive K_P reacts to the cost's excess at once and damps its oscillation around d.",
-    source: "Stooke et al. 2020, Algorithm 2",
+    doc: "Proportional gain of a PID Lagrangian: a step scores with λ = max(0, λ_I + Kₚ·(its mean c − d)), λ_I being the multiplier η updates. 0 is Safe RLHF's plain rule; a positive Kₚ answers the cost's excess at once, which damps the cost's swings around d. In λ per unit of cost: with a length cost in tokens, about 0.01.",
+    source: "Stooke et al. 2020, Algorithm 2 (P term)",
   },
 ];
 
@@ -94,12 +94,10 @@ function costSource(env: RunEnv, cost: string): CostSource | null {
 export class SafeRlhfRun extends GrpoRun {
   override readonly algo = "safe_rlhf";
   /**
-   * The multiplier's integral λ_I ≥ 0, updated by λ ← max(0, λ + η(mean c − d)) after each step. It is the λ a
-   * step uses when K_P = 0 (see {@link lambdaForStep}).
+   * The multiplier's integral λ_I ≥ 0: λ_I ← max(0, λ_I + η(mean c − d)) after each step (the spec's λ). A step
+   * scores with λ = max(0, λ_I + K_P·(its own mean c − d)), which is λ_I when K_P = 0.
    */
   lambda: number;
-  /** Mean cost of the last step, in the cost's unit; NaN before the first step. */
-  lastMeanCost = Number.NaN;
   private lastCosts: Float64Array = new Float64Array(0);
   private lambdaUsed = 0;
 
@@ -110,39 +108,20 @@ export class SafeRlhfRun extends GrpoRun {
     this.lambda = (this.config as SafeRlhfConfig).lambdaInit;
   }
 
-  /** The λ the next step uses: max(0, λ_I + K_P·(last mean c − d)); λ_I before the first step. */
-  lambdaForStep(): number {
-    const c = this.config as SafeRlhfConfig;
-    const excess = Number.isNaN(this.lastMeanCost) ? 0 : this.lastMeanCost - c.costLimit;
-    return pidLagrangeMultiplier(this.lambda, excess, c.lambdaKp);
-  }
-
-  /**
-   * λ_I and the last mean cost are run state: a fork, a checkpoint and a reload continue them (λ₀ only seeds λ_I
-   * before the first step). `lastMeanCost` is absent before the first step and in checkpoints made before K_P.
-   */
+  /** λ_I is run state: a fork, a checkpoint and a reload continue it (λ₀ only seeds it before the first step). */
   runState(): Record<string, number> {
-    return Number.isNaN(this.lastMeanCost)
-      ? { lambda: this.lambda }
-      : { lambda: this.lambda, lastMeanCost: this.lastMeanCost };
+    return { lambda: this.lambda };
   }
 
   setRunState(state: Record<string, number>): void {
     const l = state.lambda;
     if (typeof l !== "number" || !Number.isFinite(l) || l < 0)
       throw new RangeError(`Safe RLHF state needs λ ≥ 0, got ${JSON.stringify(l)}`);
-    const m = state.lastMeanCost;
-    if (m !== undefined && (typeof m !== "number" || !Number.isFinite(m)))
-      throw new RangeError(`Safe RLHF state's last mean cost must be finite, got ${JSON.stringify(m)}`);
     this.lambda = l;
-    this.lastMeanCost = m ?? Number.NaN;
   }
 
   copyExtraFrom(source: AlgorithmRun): void {
-    if (source instanceof SafeRlhfRun) {
-      this.lambda = source.lambda;
-      this.lastMeanCost = source.lastMeanCost;
-    }
+    if (source instanceof SafeRlhfRun) this.lambda = source.lambda;
   }
 
   /** λ₀ seeds λ before the first step; afterwards λ follows its update rule, so a new λ₀ is refused. */
@@ -156,7 +135,7 @@ export class SafeRlhfRun extends GrpoRun {
     }
     if (patch.lambdaInit !== undefined && patch.lambdaInit !== this.config.lambdaInit && this.stepsDone > 0)
       throw new RangeError(
-        "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η or d instead)",
+        "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η, K_P or d instead)",
       );
     super.setConfig(patch);
   }
@@ -166,6 +145,9 @@ export class SafeRlhfRun extends GrpoRun {
     this.lastCosts = source
       ? source.cost(r.prompts.map((prompt, b) => ({ prompt, completion: r.completions[b] })))
       : Float64Array.from(r.seq.lengths);
+    const sc = c as SafeRlhfConfig;
+    const excess = this.lastCosts.reduce((a, v) => a + v, 0) / this.lastCosts.length - sc.costLimit;
+    this.lambdaUsed = pidLagrangeMultiplier(this.lambda, excess, sc.lambdaKp);
     const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambdaUsed);
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
     return {
@@ -180,12 +162,10 @@ export class SafeRlhfRun extends GrpoRun {
   }
 
   override async step(): Promise<StepResult> {
-    this.lambdaUsed = this.lambdaForStep();
     const res = await super.step();
     const c = this.config as SafeRlhfConfig;
     const meanCost = this.lastCosts.reduce((a, v) => a + v, 0) / Math.max(1, this.lastCosts.length);
     this.lambda = lagrangeMultiplierUpdate(this.lambda, this.lastCosts, c.costLimit, c.lambdaLr);
-    this.lastMeanCost = meanCost;
     Object.assign(res.metrics, {
       "safe/lambda": this.lambdaUsed,
       "safe/cost": meanCost,

@@ -88,7 +88,7 @@ describe("Safe RLHF's Lagrange multiplier", () => {
     expect(() => pidLagrangeMultiplier(0, 1, -1)).toThrow(/kp/);
   });
 
-  it("a run's step uses λ = max(0, λ_I + K_P·(last mean cost − d)), and the integral follows the spec", async () => {
+  it("a run's step scores with λ = max(0, λ_I + K_P·(its mean cost − d)); λ_I follows the spec", async () => {
     const env = await nanoEnv(15);
     const config = {
       batchPrompts: 2,
@@ -100,33 +100,35 @@ describe("Safe RLHF's Lagrange multiplier", () => {
     };
     const run = new SafeRlhfRun(env, { ...config, lambdaKp: 0.2 });
     let integral = 0;
-    let last = Number.NaN;
-    const used: number[] = [];
     const pTerm: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const m = (await run.step()).metrics;
-      const want = Number.isNaN(last) ? integral : Math.max(0, integral + 0.2 * (last - 3));
+      const res = await run.step();
+      const m = res.metrics;
+      const want = Math.max(0, integral + 0.2 * (m["safe/cost"] - 3));
       expect(m["safe/lambda"]).toBeCloseTo(want, 12);
-      used.push(m["safe/lambda"]);
       pTerm.push(m["safe/lambda"] - integral);
+      // The advantages came from R − λ·c with that λ (the cost here is the completion length).
+      const r = res.rollout as NonNullable<typeof res.rollout>;
+      const lengths = r.seq.lengths;
+      for (let b = 0; b < lengths.length; b++)
+        expect(res.scores?.[b]).toBeCloseTo(r.reward[b] - m["safe/lambda"] * lengths[b], 12);
       integral = Math.max(0, integral + 0.05 * (m["safe/cost"] - 3));
-      last = m["safe/cost"];
       expect(run.lambda).toBeCloseTo(integral, 12);
     }
     console.log(
-      `Safe RLHF K_P 0.2: λ used ${used.map((l) => l.toFixed(3)).join(" ")}, λ_I ${integral.toFixed(3)}`,
+      `Safe RLHF K_P 0.2: proportional part of λ per step ${pTerm.map((p) => p.toFixed(3)).join(" ")}`,
     );
-    // The proportional term acts from step 2 on (before step 1 there is no last cost).
-    expect(pTerm[0]).toBe(0);
-    expect(pTerm.slice(1).some((p) => Math.abs(p) > 1e-6)).toBe(true);
-    // A fork continues both the integral and the last cost.
-    const fork = new SafeRlhfRun(env, { ...config, lambdaKp: 0.2 });
-    fork.copyExtraFrom(run);
-    expect(fork.lambdaForStep()).toBe(run.lambdaForStep());
-    fork.setRunState({ lambda: 0.1 }); // a checkpoint from before K_P: no last cost, so no P term yet
-    expect(fork.lambdaForStep()).toBe(0.1);
-    expect(() => fork.setRunState({ lambda: 0.1, lastMeanCost: Number.NaN })).toThrow(/last mean cost/);
-    fork.destroy();
+    expect(pTerm.some((p) => Math.abs(p) > 1e-6)).toBe(true);
+    // K_P = 0 on the same seed: the step's λ is exactly the spec's λ_I.
+    const plain = new SafeRlhfRun(await nanoEnv(15), { ...config, lambdaKp: 0 });
+    let lambda = 0;
+    for (let i = 0; i < 3; i++) {
+      const m = (await plain.step()).metrics;
+      expect(m["safe/lambda"]).toBe(lambda);
+      lambda = lagrangeMultiplierUpdate(lambda, [m["safe/cost"]], 3, 0.05);
+      expect(plain.lambda).toBeCloseTo(lambda, 12);
+    }
+    plain.destroy();
     run.destroy();
   });
 

@@ -318,10 +318,20 @@ describe("inspectView", () => {
     expect(v.kind).toBe("groups");
     if (v.kind !== "groups") return;
     expect(v).toMatchObject({ rule: "grpo", G: 2, scaleRewards: "none", scoreFormula: "R − λ·c" });
-    expect(v.scoreNote).toMatch(/λ = 0\.5/);
+    expect(v.scoreNote).toMatch(/c = completion length \(tokens\), λ = 0\.5/);
     expect(v.groups[0].rows.map((r) => [r.reward, r.score, r.byScale?.none])).toEqual([
       [0, -0.5, 0.5],
       [0, -1.5, -0.5],
     ]);
+    // The positive-words cost is named as such.
+    const words = inspectView(
+      "safe_rlhf",
+      { numGenerations: 2, scaleRewards: "none", cost: "positive_words" },
+      step({ rollout, scores: Float64Array.of(-0.5, -1.5), metrics: { "safe/lambda": 0.5 } }),
+      TEXT,
+    );
+    expect(words.kind === "groups" && words.scoreNote).toMatch(
+      /c = positive words in the completion, λ = 0\.5/,
+    );
   });
 });

@@ -2,7 +2,7 @@
  * The TRL script of a Safe RLHF run with the sentiment task's positive-words cost: its Python `cost()` and
  * `afinn_sum()` give the lab's numbers (src/tasks/sentiment: POSITIVE_WORDS, afinnSum) on texts that exercise
  * phrases, hyphens, possessives and curly quotes; its limit line names the unit. Its `reward_fn` prices each batch
- * with the λ the lab would use (the integral plus the proportional term K_P).
+ * with the λ the lab would use (the integral plus K_P times the batch's excess cost).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -88,44 +88,45 @@ describe("Safe RLHF's TRL reward_fn", () => {
   };
   const script = trlScript(lengthRun, { spec: lengthRun.runs[0], step: 0 });
 
-  it.skipIf(!python)("prices each batch with the lab's λ (integral plus K_P times the last excess)", () => {
-    const from = script.indexOf("COST_LIMIT = ");
-    const to = script.indexOf("dataset = Dataset.from_dict");
-    expect(from).toBeGreaterThan(0);
-    expect(to).toBeGreaterThan(from);
-    const batches = [
-      [5, 6],
-      [4, 4],
-      [1, 2],
-      [1, 1],
-      [3, 9],
-    ]; // completion lengths in tokens
-    const dir = mkdtempSync(join(tmpdir(), "trl-lambda-"));
-    const file = join(dir, "lambda.py");
-    writeFileSync(
-      file,
-      `import json, sys\ndef score(p, c):\n    return 0.0\n${script.slice(from, to)}\n` +
-        "used = []\nfor lengths in json.load(sys.stdin):\n" +
-        "    r = reward_fn(['p'] * len(lengths), ['c'] * len(lengths), [[0] * n for n in lengths])\n" +
-        "    used.append(-r[0] / lengths[0])\n" +
-        "print(json.dumps(used))\n",
-    );
-    const py = JSON.parse(
-      execFileSync(python!, [file], { input: JSON.stringify(batches) }).toString(),
-    ) as number[];
-    let integral = 0.2;
-    let excess = 0;
-    const lab = batches.map((lengths) => {
-      const used = pidLagrangeMultiplier(integral, excess, 0.5);
-      integral = lagrangeMultiplierUpdate(integral, lengths, 3, 0.1);
-      excess = (lengths[0] + lengths[1]) / 2 - 3;
-      return used;
-    });
-    console.log(
-      `λ per batch, Python vs lab: ${py.map((l) => l.toFixed(4))} vs ${lab.map((l) => l.toFixed(4))}`,
-    );
-    expect(py).toHaveLength(lab.length);
-    for (let i = 0; i < lab.length; i++) expect(py[i]).toBeCloseTo(lab[i], 12);
-    expect(lab.some((l) => l === 0)).toBe(true); // the projection onto λ ≥ 0 is exercised
-  });
+  it.skipIf(!python)(
+    "prices each batch with the lab's λ (integral plus K_P times the batch's excess)",
+    () => {
+      const from = script.indexOf("COST_LIMIT = ");
+      const to = script.indexOf("dataset = Dataset.from_dict");
+      expect(from).toBeGreaterThan(0);
+      expect(to).toBeGreaterThan(from);
+      const batches = [
+        [5, 6],
+        [4, 4],
+        [1, 2],
+        [1, 1],
+        [3, 9],
+      ]; // completion lengths in tokens
+      const dir = mkdtempSync(join(tmpdir(), "trl-lambda-"));
+      const file = join(dir, "lambda.py");
+      writeFileSync(
+        file,
+        `import json, sys\ndef score(p, c):\n    return 0.0\n${script.slice(from, to)}\n` +
+          "used = []\nfor lengths in json.load(sys.stdin):\n" +
+          "    r = reward_fn(['p'] * len(lengths), ['c'] * len(lengths), [[0] * n for n in lengths])\n" +
+          "    used.append(-r[0] / lengths[0])\n" +
+          "print(json.dumps(used))\n",
+      );
+      const py = JSON.parse(
+        execFileSync(python!, [file], { input: JSON.stringify(batches) }).toString(),
+      ) as number[];
+      let integral = 0.2;
+      const lab = batches.map((lengths) => {
+        const used = pidLagrangeMultiplier(integral, (lengths[0] + lengths[1]) / 2 - 3, 0.5);
+        integral = lagrangeMultiplierUpdate(integral, lengths, 3, 0.1);
+        return used;
+      });
+      console.log(
+        `λ per batch, Python vs lab: ${py.map((l) => l.toFixed(4))} vs ${lab.map((l) => l.toFixed(4))}`,
+      );
+      expect(py).toHaveLength(lab.length);
+      for (let i = 0; i < lab.length; i++) expect(py[i]).toBeCloseTo(lab[i], 12);
+      expect(lab.some((l) => l === 0)).toBe(true); // the projection onto λ ≥ 0 is exercised
+    },
+  );
 });

@@ -27,28 +27,29 @@ export function safeRlhfScores(rewards: Vec, costs: Vec, lambda: number): Float6
  * ascent): λ grows while the batch's mean cost exceeds the limit d and decays to 0 when the constraint holds.
  * The spec gives no defaults for λ_0, η or d; the caller sets them.
  * @param lambda current λ ≥ 0. @param costs c [B] of the batch, finite, B ≥ 1. @param costLimit d (finite).
- * @param lr η > 0.
+ * @param lr η ≥ 0 (0 keeps λ).
  * @returns the new λ ≥ 0.
- * @throws RangeError on an empty or non-finite cost array, λ < 0, η ≤ 0, or a non-finite d.
+ * @throws RangeError on an empty or non-finite cost array, λ < 0, η < 0, or a non-finite d.
  */
 export function lagrangeMultiplierUpdate(lambda: number, costs: Vec, costLimit: number, lr: number): number {
   checkNumber("lambda", lambda, 0);
   checkNumber("costLimit", costLimit);
-  checkNumber("lr", lr, 0, true);
+  checkNumber("lr", lr, 0);
   checkFinite("costs", costs);
   return Math.max(0, lambda + lr * (mean(costs) - costLimit));
 }
 
 /**
- * The multiplier a step uses under a PID Lagrangian's proportional term: λ = max(0, λ_I + K_P·(mean(c) − d)),
- * where λ_I is the integral {@link lagrangeMultiplierUpdate} keeps and mean(c) is the last step's mean cost. The
- * proportional term reacts to the current excess, not only its sum, which damps the oscillation of the cost
- * around d that plain dual ascent shows (a pure integral controller acting on a lagging policy).
- * K_P = 0 gives λ = λ_I, the spec's rule.
+ * The multiplier a step scores with under a PID Lagrangian's proportional term: λ = max(0, λ_I + K_P·(mean(c) − d)),
+ * where λ_I is the integral {@link lagrangeMultiplierUpdate} keeps (from the steps before) and mean(c) is this
+ * step's batch mean cost. The proportional term reacts to the current excess, not only its running sum, which
+ * damps the oscillation of the cost around d that plain dual ascent shows (a pure integral controller acting
+ * on a policy that responds with a lag). K_P = 0 gives λ = λ_I, the spec's rule.
  * Source: Stooke, Achiam & Abbeel 2020, "Responsive Safety in Reinforcement Learning by PID Lagrangian Methods",
- * Algorithm 2 (its K_I·I is λ_I here, with K_I = η; no derivative term).
- * @param integral λ_I ≥ 0. @param excess mean(c) − d of the last step, in the cost's unit (finite; 0 before the
- * first step). @param kp K_P ≥ 0, multiplier per unit of cost.
+ * Algorithm 2: its K_I·I is λ_I here, with K_I = η, updated after the step as the spec says (the paper adds the
+ * batch to I first); no derivative term.
+ * @param integral λ_I ≥ 0. @param excess mean(c) − d of the step's batch, in the cost's unit (finite).
+ * @param kp K_P ≥ 0, multiplier per unit of cost.
  * @returns λ ≥ 0.
  * @throws RangeError on λ_I < 0, K_P < 0 or a non-finite excess.
  */

@@ -226,7 +226,7 @@ function safeRlhfBody(m: TrlMapping): string {
 COST_LIMIT = ${pyValue(s.costLimit)}  # d: the average cost (${cost.unit}) the multiplier enforces
 LAMBDA_LR = ${pyValue(s.lambdaLr)}  # eta: step size of the multiplier
 LAMBDA_KP = ${pyValue(s.lambdaKp ?? 0)}  # K_P: proportional gain (PID Lagrangian, Stooke et al. 2020); 0 = plain rule
-lagrange = {"integral": ${pyValue(s.lambdaInit)}, "last_excess": 0.0}  # lambda_I starts at lambda_0
+lagrange = {"integral": ${pyValue(s.lambdaInit)}}  # lambda_I, from lambda_0
 
 
 def cost(completion, ids):
@@ -236,14 +236,13 @@ def cost(completion, ids):
 
 def reward_fn(prompts, completions, completion_ids, **kwargs):
     """Safe RLHF's Lagrangian reward R - lambda * c (Dai et al. 2023), with
-    lambda = max(0, lambda_I + K_P * (last mean c - d)); after each batch
-    lambda_I <- max(0, lambda_I + eta * (mean c - d)), as the lab updates it after each step."""
+    lambda = max(0, lambda_I + K_P * (mean c - d)) for this batch; after it,
+    lambda_I <- max(0, lambda_I + eta * (mean c - d)), as the lab does each step."""
     costs = [cost(c, ids) for c, ids in zip(completions, completion_ids)]
-    lam = max(0.0, lagrange["integral"] + LAMBDA_KP * lagrange["last_excess"])
-    rewards = [score(p, c) - lam * k for p, c, k in zip(prompts, completions, costs)]
     excess = sum(costs) / len(costs) - COST_LIMIT
+    lam = max(0.0, lagrange["integral"] + LAMBDA_KP * excess)
+    rewards = [score(p, c) - lam * k for p, c, k in zip(prompts, completions, costs)]
     lagrange["integral"] = max(0.0, lagrange["integral"] + LAMBDA_LR * excess)
-    lagrange["last_excess"] = excess
     return rewards
 
 

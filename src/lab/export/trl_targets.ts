@@ -148,7 +148,8 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
         trainer: "GRPOTrainer",
         note:
           "TRL has no Safe RLHF trainer; the lab runs it on GRPO, and so does this script: the reward function " +
-          "returns R − λ·cost and updates the Lagrange multiplier λ after each batch (Dai et al. 2023).",
+          "returns R − λ·cost and updates the Lagrange multiplier λ after each batch (Dai et al. 2023; with K_P > 0, " +
+          "λ also answers each batch's excess cost: Stooke et al. 2020).",
       };
     case "bon":
       return {
@@ -189,6 +190,15 @@ export interface TrlMapping {
   unmapped: UnmappedSetting[];
 }
 
+/** Safe RLHF's own settings: no GRPOConfig field, but the exported reward_fn applies them (trl_bodies.ts). */
+const SAFE_RLHF_SCRIPT_KEYS: ReadonlySet<string> = new Set([
+  "cost",
+  "costLimit",
+  "lambdaInit",
+  "lambdaLr",
+  "lambdaKp",
+]);
+
 /** The run's settings as TRL keyword arguments, plus the ones TRL has no field for. */
 export function trlMapping(algo: AlgoId, config: Record<string, SettingValue>): TrlMapping {
   const fields = ALGORITHMS[algo].fields;
@@ -202,6 +212,10 @@ export function trlMapping(algo: AlgoId, config: Record<string, SettingValue>): 
     const changed = value !== f.default;
     if (RUN_KEYS.has(f.key)) {
       unmapped.push({ field: f, value, changed, reason: "the script's score() below is this reward" });
+      continue;
+    }
+    if (algo === "safe_rlhf" && SAFE_RLHF_SCRIPT_KEYS.has(f.key)) {
+      unmapped.push({ field: f, value, changed, reason: "the script's reward_fn below implements it" });
       continue;
     }
     if (!cls) {

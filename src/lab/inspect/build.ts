@@ -28,15 +28,19 @@ const NO_INSPECTOR: Record<string, string> = {
 /** The score formula of a group algorithm whose score is not the reward itself, and its symbols' values. */
 function scoreText(
   algo: string,
-  beta: number,
+  config: Record<string, unknown>,
   lambda: number | undefined,
 ): { scoreFormula: string | null; scoreNote: string | null } {
   const v = (x: number) => String(Number(x.toPrecision(3)));
-  if (algo === "safe_rlhf")
+  const beta = Number(config.beta ?? 0);
+  if (algo === "safe_rlhf") {
+    const c =
+      config.cost === "positive_words" ? "positive words in the completion" : "completion length (tokens)";
     return {
       scoreFormula: "R − λ·c",
-      scoreNote: `c = completion length (tokens), λ = ${lambda === undefined ? "?" : v(lambda)} this step`,
+      scoreNote: `c = ${c}, λ = ${lambda === undefined ? "?" : v(lambda)} this step`,
     };
+  }
   if (algo === "rloo" && beta > 0)
     return { scoreFormula: "R − β·Σₜ k1ₜ", scoreNote: `β = ${v(beta)}, k1ₜ = log π_old − log π_ref` };
   return { scoreFormula: null, scoreNote: null };
@@ -92,7 +96,6 @@ export function inspectView(
       case "rloo": {
         if (!ro || !r.scores) return none("This step has no scores.");
         const rloo = algo === "rloo";
-        const beta = Number(config.beta ?? 0);
         return groupInspect(
           {
             step: r.step,
@@ -100,7 +103,7 @@ export function inspectView(
             rule: rloo ? "rloo" : "grpo",
             G: Number(config.numGenerations),
             scaleRewards: rloo ? null : ((config.scaleRewards as "group" | "batch" | "none") ?? "group"),
-            ...scoreText(algo, beta, r.metrics["safe/lambda"]),
+            ...scoreText(algo, config, r.metrics["safe/lambda"]),
             prompts: ro.prompts,
             completions: ro.completions,
             reward: ro.reward,

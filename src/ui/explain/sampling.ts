@@ -90,12 +90,12 @@ export const SAFE_RLHF: Explanation = {
     {
       label: "Multiplier update after each step",
       tex: t`\lambda \leftarrow \max\!\big(0,\ \lambda + \eta\,(\operatorname{mean}(c) - d)\big)`,
-      note: t`$\eta$ is the multiplier's step size; $\lambda$ starts at $\lambda_0$.`,
+      note: t`$\eta$ is the multiplier's step size; $\lambda$ starts at $\lambda_0$. This is the whole rule while $K_P = 0$ (the default).`,
     },
     {
       label: "Optional proportional term (PID Lagrangian)",
-      tex: t`\lambda_{\text{used}} = \max\!\big(0,\ \lambda + K_P\,(\operatorname{mean}(c_{\text{last}}) - d)\big)`,
-      note: t`Plain dual ascent is an integral controller: $\lambda$ only falls after the cost has been below $d$ for a while, so the cost overshoots and swings around $d$. With $K_P > 0$ the penalty also answers the last step's excess at once, which damps the swings. $K_P = 0$ (the default) is the rule above.`,
+      tex: t`\lambda_{\text{step}} = \max\!\big(0,\ \lambda + K_P\,(\operatorname{mean}(c) - d)\big)`,
+      note: t`Plain dual ascent is an integral controller: $\lambda$ sums the past excesses, so it only falls after the cost has been below $d$ for a while, and the cost overshoots and swings around $d$. With $K_P > 0$ a step scores with $R - \lambda_{\text{step}}\, c$, where $\operatorname{mean}(c)$ is that step's own batch: the penalty also answers the current excess at once, which damps the swings. The update above still moves $\lambda$ (the integral part).`,
     },
   ],
   papers: [PAPERS.safeRlhf, PAPERS.pidLagrangian, PAPERS.deepseekmath],

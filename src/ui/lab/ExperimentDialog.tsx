@@ -67,6 +67,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const pipeline = usePipelineStore(
     (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",
   );
+  const handedOff = usePipelineStore((s) => s.handedOff !== null);
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [task, setTask] = useState(spec.task);
@@ -159,6 +160,12 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             })}
           </select>
           <small className="muted" id={`${id}-model-doc`}>
+            {handedOff && (
+              <strong data-testid="experiment-handed-off">
+                The runs now start from the Pipeline's SFT model (trained in this page); a new experiment
+                starts from the model picked here.{" "}
+              </strong>
+            )}
             {MODEL_FIELD.doc}
           </small>
         </div>

@@ -48,13 +48,13 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     key: "safe/cost",
     title: "Cost vs limit d",
     unit: "tokens or words",
-    doc: "Safe RLHF: the step's mean cost E[c] (solid) against the limit d (dashed): λ rises while E[c] > d, falls while below.",
+    doc: "Safe RLHF: the step's mean cost E[c] (solid) against the limit d (dashed): λ's integral rises while E[c] > d, falls while below.",
     companion: { key: "safe/cost_limit", name: "d" },
   },
   {
     key: "safe/lambda",
     title: "Lagrange multiplier λ",
-    doc: "Safe RLHF: the price of one unit of cost that step t's update used (the policy maximises R − λ·c); after the step λ ← max(0, λ + η(E[c] − d)).",
+    doc: "Safe RLHF: the price of one unit of cost that step t's update used (the policy maximises R − λ·c): λ = max(0, λ_I + Kₚ·(E[c] − d)), and after the step λ_I ← max(0, λ_I + η(E[c] − d)). With Kₚ = 0 (default), λ = λ_I.",
   },
   {
     key: "clip_ratio/region_mean",
