@@ -1,7 +1,8 @@
 /**
  * Safe RLHF in the lab: the run charts its mean cost E[c] against the limit d and its Lagrange multiplier λ
  * ("more metrics"), and the plotted λ follows the update rule λ ← max(0, λ + η(E[c] − d)) from the plotted
- * costs. nano model, arithmetic, tiny batches; d = 1 token so the constraint binds from the first step.
+ * costs; a second run with a proportional term Kₚ plots λ = max(0, λ_I + Kₚ·(E[c] − d)) with the same λ_I rule.
+ * nano model, arithmetic, tiny batches; d = 1 token so the constraint binds from the first step.
  */
 import { expect, type Page, test } from "@playwright/test";
 import type { ExperimentSpec } from "../src/lab/protocol";
@@ -10,11 +11,12 @@ import { linkOf } from "./links";
 const D = 1;
 const ETA = 0.5;
 const STEPS = 3;
+const KP = 0.25;
 
 /** The plotted raw values of `metric` on the diagnostics chart `chart` for the run. */
-async function plotted(page: Page, chart: string, metric: string): Promise<number[]> {
+async function plotted(page: Page, chart: string, metric: string, run = "safe"): Promise<number[]> {
   const row = page.locator(
-    `[data-testid="chart-data-${chart}"] tr[data-run="safe"][data-metric="${metric}"]`,
+    `[data-testid="chart-data-${chart}"] tr[data-run="${run}"][data-metric="${metric}"]`,
   );
   if ((await row.count()) === 0) return [];
   return JSON.parse((await row.getAttribute("data-raw")) ?? "[]");
@@ -40,6 +42,20 @@ test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", a
           lambdaLr: ETA,
         },
       },
+      {
+        id: "safe-p",
+        algo: "safe_rlhf",
+        label: "Safe RLHF, Kₚ",
+        config: {
+          batchPrompts: 2,
+          numGenerations: 2,
+          maxNewTokens: 4,
+          lr: 3e-3,
+          costLimit: D,
+          lambdaLr: ETA,
+          lambdaKp: KP,
+        },
+      },
     ],
   };
   await page.goto(`/${linkOf(spec)}`);
@@ -47,6 +63,7 @@ test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", a
   for (let s = 1; s <= STEPS; s++) {
     await page.getByTestId("step-once").click();
     await expect(page.getByTestId("step-safe")).toHaveText(String(s), { timeout: 180_000 });
+    await expect(page.getByTestId("step-safe-p")).toHaveText(String(s), { timeout: 180_000 });
   }
   await page.getByTestId("more-metrics").scrollIntoViewIfNeeded();
   await expect(page.getByTestId("chart-safe-cost")).toContainText("Cost vs limit d");
@@ -62,5 +79,17 @@ test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", a
   expect(lambda[0]).toBe(0);
   for (let t = 1; t < STEPS; t++)
     expect(lambda[t]).toBeCloseTo(Math.max(0, lambda[t - 1] + ETA * (cost[t - 1] - D)), 6);
+  // With Kₚ: each step's λ adds Kₚ times its own excess to the integral, which follows the same rule.
+  await expect
+    .poll(async () => (await plotted(page, "safe-lambda", "safe/lambda", "safe-p")).length)
+    .toBe(STEPS);
+  await expect.poll(async () => (await plotted(page, "safe-cost", "safe/cost", "safe-p")).length).toBe(STEPS);
+  const costP = await plotted(page, "safe-cost", "safe/cost", "safe-p");
+  const lambdaP = await plotted(page, "safe-lambda", "safe/lambda", "safe-p");
+  let integral = 0;
+  for (let t = 0; t < STEPS; t++) {
+    expect(lambdaP[t], `step ${t + 1}`).toBeCloseTo(Math.max(0, integral + KP * (costP[t] - D)), 6);
+    integral = Math.max(0, integral + ETA * (costP[t] - D));
+  }
   await page.getByTestId("more-metrics").screenshot({ path: test.info().outputPath("safe-rlhf.png") });
 });
