@@ -24,38 +24,21 @@ async function plotted(page: Page, chart: string, metric: string, run = "safe"):
 
 test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", async ({ page }) => {
   test.setTimeout(300_000);
+  const config = {
+    batchPrompts: 2,
+    numGenerations: 2,
+    maxNewTokens: 4,
+    lr: 3e-3,
+    costLimit: D,
+    lambdaLr: ETA,
+  };
   const spec: ExperimentSpec = {
     task: "arithmetic",
     model: "nano",
     seed: 0,
     runs: [
-      {
-        id: "safe",
-        algo: "safe_rlhf",
-        label: "Safe RLHF",
-        config: {
-          batchPrompts: 2,
-          numGenerations: 2,
-          maxNewTokens: 4,
-          lr: 3e-3,
-          costLimit: D,
-          lambdaLr: ETA,
-        },
-      },
-      {
-        id: "safe-p",
-        algo: "safe_rlhf",
-        label: "Safe RLHF, Kₚ",
-        config: {
-          batchPrompts: 2,
-          numGenerations: 2,
-          maxNewTokens: 4,
-          lr: 3e-3,
-          costLimit: D,
-          lambdaLr: ETA,
-          lambdaKp: KP,
-        },
-      },
+      { id: "safe", algo: "safe_rlhf", label: "Safe RLHF", config },
+      { id: "safe-p", algo: "safe_rlhf", label: "Safe RLHF, Kₚ", config: { ...config, lambdaKp: KP } },
     ],
   };
   await page.goto(`/${linkOf(spec)}`);
