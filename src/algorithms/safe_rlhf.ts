@@ -55,7 +55,8 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     default: 0.01,
     min: 0,
     max: 10,
-    doc: "Step size of the multiplier's update after each step, λ_I ← max(0, λ_I + η(mean c − d)); the step's λ is λ_I when K_P = 0. 0 keeps λ_I at λ₀. In λ per unit of cost per step: with a length cost in tokens, 0.001–0.01.",
+    unit: "log",
+    doc: "Step size of the multiplier's update after each step, λ_I ← max(0, λ_I + η(mean c − d)); the step's λ is λ_I when Kₚ = 0. 0 keeps λ_I at λ₀. In λ per unit of cost per step: with a length cost in tokens, 0.001–0.01.",
     source: "Dai et al. 2023 eq. 12",
   },
   {
@@ -65,6 +66,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     default: 0,
     min: 0,
     max: 10,
+    unit: "log",
     doc: "Proportional gain of a PID Lagrangian: a step scores with λ = max(0, λ_I + Kₚ·(its mean c − d)), λ_I being the multiplier η updates. 0 is Safe RLHF's plain rule; a positive Kₚ answers the cost's excess at once, which damps the cost's swings around d. In λ per unit of cost: with a length cost in tokens, about 0.01.",
     source: "Stooke et al. 2020, Algorithm 2 (P term)",
   },
