@@ -54,7 +54,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "safe/lambda",
     title: "Lagrange multiplier λ",
-    doc: "Safe RLHF: the price of one unit of cost that step t's update used (the policy maximises R − λ·c): λ = max(0, λ_I + Kₚ·(E[c] − d)), and after the step λ_I ← max(0, λ_I + η(E[c] − d)). With Kₚ = 0 (default), λ = λ_I.",
+    doc: "Safe RLHF: the price per unit of cost the step's update used (it maximises R − λ·c): λ = max(0, λ_I + Kₚ(E[c] − d)); after it λ_I ← max(0, λ_I + η(E[c] − d)).",
   },
   {
     key: "clip_ratio/region_mean",
