@@ -1,11 +1,12 @@
 /**
  * Constrained RLHF (Safe RLHF, Dai et al. 2023) on GRPO: each completion has a reward R and a cost c, the policy
  * optimises R − λ·c, and after each step the Lagrange multiplier follows λ ← max(0, λ + η(mean(c) − d)), so the
- * cost settles near its limit d. An optional proportional term K_P (a PID Lagrangian, Stooke et al. 2020) adds
- * K_P·(mean(c) − d) of the step's own batch to the λ it scores with, damping the cost's oscillation around d. The paper's learned cost model is replaced by a known cost: the completion's
- * length in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which
- * the reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness). Every
- * GRPO setting applies (GRPO_FIELDS, the entropy bonus c_H included).
+ * cost is pulled towards its limit d. An optional proportional term K_P (a PID Lagrangian, Stooke et al. 2020)
+ * adds K_P·(mean(c) − d) of the step's own batch to the λ it scores with, damping the cost's oscillation around
+ * d (docs/safe-rlhf-runs). The paper's learned cost model is replaced by a known cost: the completion's length
+ * in tokens (EOS included; any task), or a cost the task defines (sentiment: its positive words, which the
+ * reward wants more of — a cost in tension with the reward, as harmlessness is with helpfulness). Every GRPO
+ * setting applies (GRPO_FIELDS, the entropy bonus c_H included).
  * Spec: ../shared/docs/algorithms.md "Constrained RLHF (Safe RLHF, Dai et al. 2023)".
  */
 import type { Field } from "./fields";
@@ -101,6 +102,8 @@ export class SafeRlhfRun extends GrpoRun {
    */
   lambda: number;
   private lastCosts: Float64Array = new Float64Array(0);
+  /** mean(c) of the last step's batch. */
+  private lastMeanCost = 0;
   private lambdaUsed = 0;
 
   /** @throws RangeError when the cost is not "length" and the task does not define it (env.costs). */
@@ -137,7 +140,7 @@ export class SafeRlhfRun extends GrpoRun {
     }
     if (patch.lambdaInit !== undefined && patch.lambdaInit !== this.config.lambdaInit && this.stepsDone > 0)
       throw new RangeError(
-        "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η, K_P or d instead)",
+        "λ₀ only sets λ before the first step; λ now follows λ ← max(0, λ + η(E[c] − d)) (change η, Kₚ or d instead)",
       );
     super.setConfig(patch);
   }
@@ -148,8 +151,8 @@ export class SafeRlhfRun extends GrpoRun {
       ? source.cost(r.prompts.map((prompt, b) => ({ prompt, completion: r.completions[b] })))
       : Float64Array.from(r.seq.lengths);
     const sc = c as SafeRlhfConfig;
-    const excess = this.lastCosts.reduce((a, v) => a + v, 0) / this.lastCosts.length - sc.costLimit;
-    this.lambdaUsed = pidLagrangeMultiplier(this.lambda, excess, sc.lambdaKp);
+    this.lastMeanCost = this.lastCosts.reduce((a, v) => a + v, 0) / this.lastCosts.length;
+    this.lambdaUsed = pidLagrangeMultiplier(this.lambda, this.lastMeanCost - sc.costLimit, sc.lambdaKp);
     const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambdaUsed);
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
     return {
@@ -166,7 +169,7 @@ export class SafeRlhfRun extends GrpoRun {
   override async step(): Promise<StepResult> {
     const res = await super.step();
     const c = this.config as SafeRlhfConfig;
-    const meanCost = this.lastCosts.reduce((a, v) => a + v, 0) / Math.max(1, this.lastCosts.length);
+    const meanCost = this.lastMeanCost;
     this.lambda = lagrangeMultiplierUpdate(this.lambda, this.lastCosts, c.costLimit, c.lambdaLr);
     Object.assign(res.metrics, {
       "safe/lambda": this.lambdaUsed,
