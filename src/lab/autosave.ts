@@ -7,10 +7,10 @@
  *   when the lab pauses and when the page is hidden or closed (best effort: the browser may not wait);
  * - checkpoints (the worker's exportCheckpoint, a GPU readback of the policy): every
  *   {@link AutosaveOptions.checkpointEveryMs} (default 30 s) while training, for each run that stepped since
- *   its last one, and at once when the lab pauses; besides, at a 5 s tick, for a run's first step and for
- *   steps taken while the lab is not playing (the Step button). A reload resumes from the newest checkpoint,
- *   so at most ~30 s of training is lost (~5 s when paused or stepping); a run reloaded before its first
- *   checkpoint starts over.
+ *   its last one; at once when the lab pauses and when a step lands while it is not playing (the Step button,
+ *   or a step that was in flight at the pause); besides, at a 5 s tick, for a run's first step. A reload
+ *   resumes from the newest checkpoint, so at most ~30 s of training is lost while playing (none once a
+ *   paused step's export has returned); a run reloaded before its first checkpoint starts over.
  * The counters stored with a checkpoint are the run's last metric point when the export returns; while
  * training, the worker may be one or two steps further (exact after a pause).
  *
@@ -176,8 +176,11 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   const checkpointTimer = setInterval(() => {
     if (source.getState().playing) checkpoint();
   }, o.checkpointEveryMs ?? 30000);
+  /** A run's step landed while the lab is not playing (Step, or a step in flight at the pause). */
+  const steppedWhilePaused = (s: PersistableState, prev: PersistableState) =>
+    !s.playing && s.spec.runs.some((r) => (s.runs[r.id]?.step ?? 0) > (prev.runs[r.id]?.step ?? 0));
   const unsubscribe = source.subscribe((s, prev) => {
-    if (prev.playing && !s.playing) checkpoint();
+    if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();
   });
   const onHide = () => {
     if (typeof document === "undefined" || document.visibilityState === "hidden") flush();

@@ -188,6 +188,31 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("checkpoints a step taken while not playing at once, without waiting for a tick", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec(defaultExperiment());
+    lab.setPlaying(false);
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async () => new Uint8Array([1]),
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    const ckStep = async (id: string) =>
+      (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1"), { timeout: 2000 }).toBe(1);
+    lab.applyUpdates([update("ppo-1", 2, 2, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1"), { timeout: 2000 }).toBe(3);
+    // The curves saved with it reach the checkpoint's step, so a reload now loses nothing.
+    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(saved?.history.at(-1)?.step).toBe(3);
+    saver.stop();
+    db.close();
+  });
+
   it("saves the curves again after a checkpoint whose step landed during the export", async () => {
     const db = await freshDb();
     const lab = useLab.getState();
