@@ -7,6 +7,7 @@ import type { GpuContext } from "../gpu/context";
 import type { BindingKind, Kernel } from "../gpu/pipeline";
 import type { DType, Tensor } from "../gpu/tensor";
 import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
+import { linkWgsl } from "./wgsl_lib";
 
 /** Options every vocabulary-row wrapper takes. */
 export interface RowWidthOption {
@@ -14,13 +15,16 @@ export interface RowWidthOption {
   width?: number;
 }
 
-/** A row kernel defined lazily once per workgroup width (each width is its own pipeline). */
+/**
+ * A row kernel defined lazily once per workgroup width (each width is its own pipeline). Its source's
+ * `// #include` lines are resolved first (wgsl_lib.ts: the shared workgroup reductions).
+ */
 export function rowKernelFamily(
   name: string,
   source: string,
   bindings: readonly BindingKind[],
 ): (width: number) => Kernel {
-  return widthFamily({ name, source, bindings });
+  return widthFamily({ name, source: linkWgsl(name, source), bindings });
 }
 
 /** The workgroup width to use: `width` if given (checked), else the adapter's preference for V columns. */

@@ -27,40 +27,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> kl: array<f32>;
 
-var<workgroup> scratch: array<vec2<f32>, WG_X>;
-
-fn neg_inf() -> f32 {
-  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
-  return bitcast<f32>(bits);
-}
-
-// Componentwise max of v over the workgroup, returned to every invocation.
-fn wg_max2(lid: u32, v: vec2<f32>) -> vec2<f32> {
-  if (WG_X == 1u) { return v; }
-  scratch[lid] = v;
-  workgroupBarrier();
-  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
-    workgroupBarrier();
-  }
-  let r = scratch[0];
-  workgroupBarrier();
-  return r;
-}
-
-// Componentwise sum of v over the workgroup (fixed tree: bit-identical run to run).
-fn wg_sum2(lid: u32, v: vec2<f32>) -> vec2<f32> {
-  if (WG_X == 1u) { return v; }
-  scratch[lid] = v;
-  workgroupBarrier();
-  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
-    workgroupBarrier();
-  }
-  let r = scratch[0];
-  workgroupBarrier();
-  return r;
-}
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_max2, wg_sum2)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,

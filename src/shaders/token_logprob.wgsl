@@ -25,40 +25,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> logp: array<f32>;
 
-var<workgroup> scratch: array<f32, WG_X>;
-
-fn neg_inf() -> f32 {
-  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
-  return bitcast<f32>(bits);
-}
-
-// Max of v over the workgroup, returned to every invocation.
-fn wg_max(lid: u32, v: f32) -> f32 {
-  if (WG_X == 1u) { return v; }
-  scratch[lid] = v;
-  workgroupBarrier();
-  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
-    workgroupBarrier();
-  }
-  let r = scratch[0];
-  workgroupBarrier();
-  return r;
-}
-
-// Sum of v over the workgroup (fixed tree: bit-identical run to run), returned to every invocation.
-fn wg_sum(lid: u32, v: f32) -> f32 {
-  if (WG_X == 1u) { return v; }
-  scratch[lid] = v;
-  workgroupBarrier();
-  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
-    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
-    workgroupBarrier();
-  }
-  let r = scratch[0];
-  workgroupBarrier();
-  return r;
-}
+// #include reduce_f32 (src/shaders/lib/reduce_f32.wgsl: scratch, neg_inf, wg_max, wg_sum)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,

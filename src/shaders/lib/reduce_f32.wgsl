@@ -1,0 +1,39 @@
+// Workgroup reductions over WG_X invocations (shared-memory trees), for the vocabulary-row kernels whose
+// scratch is one f32 per invocation. Included with `// #include reduce_f32` (src/kernels/wgsl_lib.ts); the
+// including shader declares `override WG_X: u32`, a power of two ≤ 256. Every invocation of the workgroup must
+// call these (they hold barriers).
+
+var<workgroup> scratch: array<f32, WG_X>;
+
+fn neg_inf() -> f32 {
+  var bits = 0xff800000u; // built at run time: a constant-expression −∞ does not compile
+  return bitcast<f32>(bits);
+}
+
+// Max of v over the workgroup, returned to every invocation.
+fn wg_max(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = max(scratch[lid], scratch[lid + s]); }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// Sum of v over the workgroup (fixed tree: bit-identical run to run), returned to every invocation.
+fn wg_sum(lid: u32, v: f32) -> f32 {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) { scratch[lid] = scratch[lid] + scratch[lid + s]; }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
