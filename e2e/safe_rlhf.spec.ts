@@ -1,7 +1,8 @@
 /**
  * Safe RLHF in the lab: the run charts its mean cost E[c] against the limit d and its Lagrange multiplier λ
  * ("more metrics"), and the plotted λ follows the update rule λ ← max(0, λ + η(E[c] − d)) from the plotted
- * costs; a second run with a proportional term Kₚ plots λ = max(0, λ_I + Kₚ·(E[c] − d)) with the same λ_I rule.
+ * costs; a second run with a proportional term Kₚ plots λ = max(0, λ_I + Kₚ·(E[c] − d)) and, dashed, λ_I, which
+ * follows the same rule.
  * nano model, arithmetic, tiny batches; d = 1 token so the constraint binds from the first step.
  */
 import { expect, type Page, test } from "@playwright/test";
@@ -69,8 +70,11 @@ test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", a
   await expect.poll(async () => (await plotted(page, "safe-cost", "safe/cost", "safe-p")).length).toBe(STEPS);
   const costP = await plotted(page, "safe-cost", "safe/cost", "safe-p");
   const lambdaP = await plotted(page, "safe-lambda", "safe/lambda", "safe-p");
+  // The integral λ_I is drawn dashed on the same chart: the λ each step used is built from it.
+  const integralP = await plotted(page, "safe-lambda", "safe/lambda_integral", "safe-p");
   let integral = 0;
   for (let t = 0; t < STEPS; t++) {
+    expect(integralP[t], `λ_I at step ${t + 1}`).toBeCloseTo(integral, 6);
     expect(lambdaP[t], `step ${t + 1}`).toBeCloseTo(Math.max(0, integral + KP * (costP[t] - D)), 6);
     integral = Math.max(0, integral + ETA * (costP[t] - D));
   }

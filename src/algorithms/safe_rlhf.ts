@@ -105,6 +105,8 @@ export class SafeRlhfRun extends GrpoRun {
   /** mean(c) of the last step's batch. */
   private lastMeanCost = 0;
   private lambdaUsed = 0;
+  /** λ_I as the step found it (the integral part of {@link lambdaUsed}). */
+  private lambdaIntegralUsed = 0;
 
   /** @throws RangeError when the cost is not "length" and the task does not define it (env.costs). */
   constructor(env: RunEnv, config: Partial<SafeRlhfConfig> = {}) {
@@ -152,6 +154,7 @@ export class SafeRlhfRun extends GrpoRun {
       : Float64Array.from(r.seq.lengths);
     const sc = c as SafeRlhfConfig;
     this.lastMeanCost = this.lastCosts.reduce((a, v) => a + v, 0) / this.lastCosts.length;
+    this.lambdaIntegralUsed = this.lambda;
     this.lambdaUsed = pidLagrangeMultiplier(this.lambda, this.lastMeanCost - sc.costLimit, sc.lambdaKp);
     const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambdaUsed);
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
@@ -173,6 +176,7 @@ export class SafeRlhfRun extends GrpoRun {
     this.lambda = lagrangeMultiplierUpdate(this.lambda, this.lastCosts, c.costLimit, c.lambdaLr);
     Object.assign(res.metrics, {
       "safe/lambda": this.lambdaUsed,
+      "safe/lambda_integral": this.lambdaIntegralUsed,
       "safe/cost": meanCost,
       "safe/cost_limit": c.costLimit,
     });

@@ -106,6 +106,7 @@ describe("Safe RLHF's Lagrange multiplier", () => {
       const m = res.metrics;
       const want = Math.max(0, integral + 0.2 * (m["safe/cost"] - 3));
       expect(m["safe/lambda"]).toBeCloseTo(want, 12);
+      expect(m["safe/lambda_integral"]).toBeCloseTo(integral, 12);
       pTerm.push(m["safe/lambda"] - integral);
       // The advantages came from R − λ·c with that λ (the cost here is the completion length).
       const r = res.rollout as NonNullable<typeof res.rollout>;

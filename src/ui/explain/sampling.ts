@@ -95,7 +95,7 @@ export const SAFE_RLHF: Explanation = {
     {
       label: "Optional proportional term (PID Lagrangian)",
       tex: t`\lambda_{\text{step}} = \max\!\big(0,\ \lambda + K_P\,(\operatorname{mean}(c) - d)\big)`,
-      note: t`Plain dual ascent is an integral controller: $\lambda$ sums the past excesses, so it only falls after the cost has been below $d$ for a while, and the cost overshoots and swings around $d$. With $K_P > 0$ a step scores with $R - \lambda_{\text{step}}\, c$, where $\operatorname{mean}(c)$ is that step's own batch: the penalty also answers the current excess at once, which damps the swings. The update above still moves $\lambda$ (the integral part).`,
+      note: t`Plain dual ascent is an integral controller: $\lambda$ sums the past excesses, so it only falls after the cost has been below $d$ for a while, and the cost overshoots and swings around $d$. With $K_P > 0$ a step scores with $R - \lambda_{\text{step}}\, c$, where $\operatorname{mean}(c)$ is that step's own batch: the penalty also answers the current excess at once, which damps the swings. The update above still moves $\lambda$ (the integral part, charted dashed as $\lambda_I$ beside the step's λ).`,
     },
   ],
   papers: [PAPERS.safeRlhf, PAPERS.pidLagrangian, PAPERS.deepseekmath],

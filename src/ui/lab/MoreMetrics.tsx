@@ -34,7 +34,9 @@ export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[])
   const lines = linesOf(reporting, info.key);
   if (!info.companion) return lines;
   const { key, name } = info.companion;
-  return [...lines, ...linesOf(reporting, key, { dashed: true, name })];
+  // Only runs that log the companion (a run saved before it was logged has none to draw).
+  const withCompanion = reporting.filter((v) => v.run.history.some((p) => key in p.metrics));
+  return [...lines, ...linesOf(withCompanion, key, { dashed: true, name })];
 }
 
 export function MoreMetrics() {

@@ -38,6 +38,8 @@ const REPORTED: Record<string, string> = {
   "safe/lambda": "Safe RLHF: the Lagrange multiplier λ used this step (the price of one unit of cost).",
   "safe/cost":
     "Safe RLHF: mean cost c of the step's completions (its setting: length in tokens, or positive words).",
+  "safe/lambda_integral":
+    "Safe RLHF: the integral part λ_I of λ (dashed), the running sum of η(E[c] − d) kept ≥ 0; λ equals it when Kₚ = 0.",
   "safe/cost_limit": "Safe RLHF: the cost limit d the multiplier enforces on average.",
   baseline: "REINFORCE: the moving-average baseline b subtracted from the scores.",
   "annotator/flipped": "Share of this step's preference labels the simulated annotator flipped.",

@@ -55,6 +55,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     key: "safe/lambda",
     title: "Lagrange multiplier λ",
     doc: "Safe RLHF: the price per unit of cost the step's update used (it maximises R − λ·c): λ = max(0, λ_I + Kₚ(E[c] − d)); after it λ_I ← max(0, λ_I + η(E[c] − d)).",
+    companion: { key: "safe/lambda_integral", name: "λ_I" },
   },
   {
     key: "clip_ratio/region_mean",

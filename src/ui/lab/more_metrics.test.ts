@@ -31,7 +31,7 @@ describe("the diagnostics charts", () => {
     return m;
   };
 
-  it("chart Safe RLHF's cost against its limit d (dashed, same colour) and λ", () => {
+  it("chart Safe RLHF's cost against its limit d (dashed, same colour) and λ against λ_I", () => {
     const safe = run("safe", [point(1, { "safe/cost": 58, "safe/cost_limit": 48, "safe/lambda": 0 })]);
     const ppo = run("ppo", [point(1, { "objective/kl": 0.1 })]);
     const cost = moreChartLines(info("safe/cost"), [safe, ppo]);
@@ -39,8 +39,16 @@ describe("the diagnostics charts", () => {
       ["safe", "safe/cost", false, "", "colour-safe"],
       ["safe", "safe/cost_limit", true, "d", "colour-safe"],
     ]);
-    const lambda = moreChartLines(info("safe/lambda"), [safe, ppo]);
-    expect(lambda.map((l) => [l.runId, l.metric])).toEqual([["safe", "safe/lambda"]]);
+    // λ with its integral part λ_I dashed; a run saved before λ_I was logged draws λ alone.
+    const withIntegral = run("safe-p", [
+      point(1, { "safe/cost": 58, "safe/lambda": 0.3, "safe/lambda_integral": 0.2 }),
+    ]);
+    const lambda = moreChartLines(info("safe/lambda"), [safe, withIntegral, ppo]);
+    expect(lambda.map((l) => [l.runId, l.metric, l.dashed ?? false, l.name ?? ""])).toEqual([
+      ["safe", "safe/lambda", false, ""],
+      ["safe-p", "safe/lambda", false, ""],
+      ["safe-p", "safe/lambda_integral", true, "λ_I"],
+    ]);
   });
 
   it("draw one line per reporting run for a metric without a companion", () => {
