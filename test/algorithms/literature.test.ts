@@ -167,8 +167,17 @@ describe("win rate", () => {
     const y = [0.8, 0.2, 0.6, 0.4, 0.9, 0.1, 0.3, 0.5];
     const r = winRate(x, y);
     expect(r.winRate).toBe(0.5);
-    expect(r.ci95[0]).toBeLessThan(0.5);
-    expect(r.ci95[1]).toBeGreaterThan(0.5);
+    // 4 wins, 4 losses: outcome variance 8·¼/7, half-width 1.96·√(0.2857/8) = 0.3704 (normal approximation).
+    expect(r.ci95[0]).toBeCloseTo(0.5 - 1.96 * Math.sqrt(2 / 7 / 8), 12);
+    expect(r.ci95[1]).toBeCloseTo(0.5 + 1.96 * Math.sqrt(2 / 7 / 8), 12);
+    expect(r.ci95[0]).toBeCloseTo(0.1296, 4);
+    // 3 wins, 1 tie (½), 1 loss: mean 0.7, variance (3·0.09 + 0.04 + 0.49)/4 = 0.2, half-width 1.96·√(0.2/5) =
+    // 0.392; the upper end is clipped to 1.
+    const m = winRate([2, 2, 2, 1, 0], [1, 1, 1, 1, 1]);
+    expect([m.wins, m.ties, m.losses]).toEqual([3, 1, 1]);
+    expect(m.winRate).toBeCloseTo(0.7, 12);
+    expect(m.ci95[0]).toBeCloseTo(0.308, 12);
+    expect(m.ci95[1]).toBe(1);
     expect(() => winRate([], [])).toThrow(RangeError);
   });
 });

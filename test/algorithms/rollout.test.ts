@@ -2,14 +2,17 @@ import { describe, expect, it } from "vitest";
 import { tokenShareReward } from "../../src/algorithms/reward";
 import { RolloutEngine } from "../../src/algorithms/rollout";
 import { layoutSequences } from "../../src/algorithms/sequences";
-import { preset } from "../../src/model/config";
-import { initParams, paramLayout } from "../../src/model/params";
+import { type GPTConfig, preset } from "../../src/model/config";
+import { initParams, type ParamLayout, paramLayout } from "../../src/model/params";
 import { GptWeights } from "../../src/model/weights";
+import { gptForwardRef } from "../../src/reference/gpt";
 import { Rng } from "../../src/util/rng";
 import { expectClose, testGpu } from "../helpers/gpu";
 
 /** The same f32 kernels on differently padded inputs: sums in another order, ~1e-6 relative. */
 const PAD_TOL = { atol: 1e-5, rtol: 1e-4 };
+/** f32 GPU forward + log-softmax vs the float64 reference model (nano, weights ×4): measured ≤ 3e-6 absolute. */
+const REF_TOL = { atol: 2e-5, rtol: 2e-5 };
 
 async function setup() {
   const ctx = await testGpu();
@@ -19,17 +22,65 @@ async function setup() {
   const p0 = initParams(layout, () => rng.normal()).map((v) => v * 4);
   const policy = new GptWeights(ctx, config, p0);
   // A reference that differs from the policy, so the KL is not zero.
-  const ref = new GptWeights(
-    ctx,
-    config,
-    p0.map((v) => v + 0.05 * rng.normal()),
-  );
-  return { ctx, config, policy, ref };
+  const pRef = p0.map((v) => v + 0.05 * rng.normal());
+  const ref = new GptWeights(ctx, config, pRef);
+  return { ctx, config, layout, p0, pRef, policy, ref };
+}
+
+/** Float64 log-softmax of logits / τ. */
+function logSoftmax(row: ArrayLike<number>, tau: number): number[] {
+  const z = Array.from(row, (v) => v / tau);
+  const m = Math.max(...z);
+  const lse = m + Math.log(z.reduce((a, v) => a + Math.exp(v - m), 0));
+  return z.map((v) => v - lse);
+}
+
+/**
+ * The float64 reference model's per-token log-prob of each completion token, entropy and exact KL(π ‖ π_ref)
+ * at τ, from one unpadded sequence per row (prompt then completion, positions 0…): independent of the engine's
+ * padding, target alignment and masks. Completion layout [B, S], 0 past a row's length.
+ */
+function referenceMeasures(
+  config: GPTConfig,
+  layout: ParamLayout,
+  policy: ArrayLike<number>,
+  ref: ArrayLike<number>,
+  prompts: number[][],
+  completions: number[][],
+  S: number,
+  tau: number,
+) {
+  const B = prompts.length;
+  const out = {
+    logp: new Float64Array(B * S),
+    logpRef: new Float64Array(B * S),
+    entropy: new Float64Array(B * S),
+    kl: new Float64Array(B * S),
+  };
+  for (let b = 0; b < B; b++) {
+    const tokens = [...prompts[b], ...completions[b]];
+    const T = tokens.length;
+    const batch = { B: 1, T, tokens, positions: tokens.map((_, t) => t), keyMask: tokens.map(() => 1) };
+    const V = config.vocabSize;
+    const lp = gptForwardRef(config, layout, policy, batch).logits;
+    const lq = gptForwardRef(config, layout, ref, batch).logits;
+    for (let j = 0; j < completions[b].length; j++) {
+      const t = prompts[b].length - 1 + j; // the position whose logits predict completion token j
+      const p = logSoftmax(lp.subarray(t * V, (t + 1) * V), tau);
+      const q = logSoftmax(lq.subarray(t * V, (t + 1) * V), tau);
+      const tok = completions[b][j];
+      out.logp[b * S + j] = p[tok];
+      out.logpRef[b * S + j] = q[tok];
+      out.entropy[b * S + j] = -p.reduce((a, v) => a + Math.exp(v) * v, 0);
+      out.kl[b * S + j] = p.reduce((a, v, i) => a + Math.exp(v) * (v - q[i]), 0);
+    }
+  }
+  return out;
 }
 
 describe("rollout engine", () => {
   it("samples, measures and scores a batch with masks from true lengths", async () => {
-    const { ctx, policy, ref } = await setup();
+    const { ctx, config, layout, p0, pRef, policy, ref } = await setup();
     const engine = new RolloutEngine(ctx, policy, ref, 3, 4, 6);
     const prompts = [[1, 2, 3], [4], [5, 6, 7, 8]];
     const r = await engine.collect(prompts, {
@@ -42,6 +93,13 @@ describe("rollout engine", () => {
       gold: tokenShareReward(6),
     });
     expect(r.completions.map((c) => c.length)).toEqual(Array.from(r.seq.lengths));
+    // Every measured number against the float64 reference model on the unpadded sequences.
+    const want = referenceMeasures(config, layout, p0, pRef, prompts, r.completions, 6, 0.8);
+    expect(r.tokens).toBeGreaterThan(3);
+    expectClose("logpOld vs float64 model", r.logpOld, want.logp, REF_TOL);
+    expectClose("logpRef vs float64 reference", r.logpRef, want.logpRef, REF_TOL);
+    expectClose("entropy vs float64 model", r.entropy, want.entropy, REF_TOL);
+    expectClose("klExact vs float64 models", r.klExact, want.kl, REF_TOL);
     expect(r.tokens).toBe(r.completions.reduce((a, c) => a + c.length, 0));
     for (let b = 0; b < 3; b++) {
       const c = r.completions[b];

@@ -33,7 +33,7 @@ export function testGpu(): Promise<GpuContext> {
   return shared;
 }
 
-/** Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise; always logs the worst element. */
+/** Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise over a non-empty array; always logs the worst element. */
 export function expectClose(
   label: string,
   gpu: ArrayLike<number>,
@@ -43,5 +43,6 @@ export function expectClose(
   const c = compareArrays(gpu, ref, tol);
   const line = describeComparison(label, c, tol);
   console.log(line);
+  expect(c.n, `${label}: nothing to compare`).toBeGreaterThan(0);
   expect(c.ok, line).toBe(true);
 }

@@ -67,6 +67,8 @@ export function expectAllZero(label: string, a: ArrayLike<number>): void {
 
 /** Expect two f32 arrays to hold the same bits (determinism). */
 export function expectSameBits(label: string, a: Float32Array, b: Float32Array): void {
+  expect(a.length, `${label}: lengths`).toBe(b.length);
+  expect(a.length, `${label}: nothing to compare`).toBeGreaterThan(0);
   const ua = new Uint32Array(a.buffer, a.byteOffset, a.length);
   const ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
   const bad = ua.findIndex((v, i) => v !== ub[i]);

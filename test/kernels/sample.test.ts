@@ -57,15 +57,21 @@ function repeatRows(logProbs: number[], B: number): Float32Array {
   return x;
 }
 
-/** Assert each token's frequency is within SIGMAS binomial standard deviations of `probs`. */
+/**
+ * Assert each token's frequency is within SIGMAS binomial standard deviations of `probs`, and that a token of
+ * probability 0 is never drawn.
+ */
 function expectFrequencies(label: string, tokens: ArrayLike<number>, probs: number[]): void {
   const n = tokens.length;
   const counts = new Array(probs.length).fill(0);
   for (let i = 0; i < n; i++) counts[tokens[i]]++;
-  const z = probs.map((p, i) => (p === 0 ? counts[i] : (counts[i] - n * p) / Math.sqrt(n * p * (1 - p))));
+  const z = probs.map((p, i) => (p === 0 ? 0 : (counts[i] - n * p) / Math.sqrt(n * p * (1 - p))));
   const line = `${label}: counts ${counts.join("/")} of ${n}, z ${z.map((v) => v.toFixed(2)).join(" ")}`;
   console.log(line);
-  for (const v of z) expect(Math.abs(v), line).toBeLessThanOrEqual(SIGMAS);
+  probs.forEach((p, i) => {
+    if (p === 0) expect(counts[i], `${line}: token ${i} has probability 0`).toBe(0);
+    else expect(Math.abs(z[i]), line).toBeLessThanOrEqual(SIGMAS);
+  });
 }
 
 /** [B, V, topK, τ, width]: odd sizes, chunks that do not divide V, width 1 and wide workgroups. */

@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GpuContext } from "../../src/gpu/context";
 import { compareWeights, evaluateWeights } from "../../src/lab/evaluate";
+import { loadCheckpoint } from "../../src/model/checkpoint";
 import { preset } from "../../src/model/config";
 import { initParams, paramLayout } from "../../src/model/params";
 import { GptWeights } from "../../src/model/weights";
@@ -61,5 +63,33 @@ describe("held-out evaluation and win rate", () => {
     expect(c.winRate).toBeCloseTo((c.wins + c.ties / 2) / 48, 12);
     expect(c.ci95[0]).toBeLessThanOrEqual(0.5);
     expect(c.ci95[1]).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it("the shipped SFT model against itself: real wins and losses, ½ inside a CI of the right width", async () => {
+    // The random nano model above scores 0 on every sum (all ties); the SFT model gets about 28 % right at τ 1,
+    // so its two independent sample sets win and lose on different prompts.
+    const ck = loadCheckpoint(new Uint8Array(readFileSync("public/models/arithmetic/sft.safetensors")));
+    const sft = new GptWeights(ctx, ck.config, ck.params);
+    const n = 64;
+    const c = await compareWeights(ctx, task, tok, sft, sft, {
+      prompts: n,
+      samples: 1,
+      temperature: 1,
+      seed: 2,
+    });
+    console.log(
+      `SFT vs itself: ${c.wins} wins, ${c.ties} ties, ${c.losses} losses; win rate ${c.winRate.toFixed(3)} ` +
+        `[${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}]`,
+    );
+    expect(c.wins).toBeGreaterThan(0);
+    expect(c.losses).toBeGreaterThan(0);
+    expect(c.ci95[0]).toBeLessThan(0.5);
+    expect(c.ci95[1]).toBeGreaterThan(0.5);
+    // Half-width 1.96·sd/√n of the outcomes 1, ½, 0.
+    const mean = c.winRate;
+    const sq = c.wins * (1 - mean) ** 2 + c.ties * (0.5 - mean) ** 2 + c.losses * mean ** 2;
+    const half = 1.96 * Math.sqrt(sq / (n - 1) / n);
+    expect(c.ci95[1] - c.ci95[0]).toBeCloseTo(2 * half, 12);
+    sft.destroy();
   });
 });

@@ -108,7 +108,10 @@ describe("lab runtime (GPU)", () => {
   });
 
   it("fork copies weights, AdamW moments and the step; checkpoints restore a run exactly", async () => {
-    const t = await setup({ ...testExperiment(), runs: [testExperiment().runs[2]] });
+    // An entropy bonus gives a gradient even when every reward ties (the random nano model gets no sum right).
+    const grpo = testExperiment().runs[2];
+    const bonus = { ...grpo, config: { ...grpo.config, entCoef: 0.1 } };
+    const t = await setup({ ...testExperiment(), runs: [bonus] });
     for (let i = 0; i < 2; i++) await t.s.stepOnce();
     const src = t.s.runOf("grpo-1") as LabRun;
     const spec = { ...t.spec.runs[0], id: "grpo-2", label: "GRPO fork" };
@@ -117,8 +120,14 @@ describe("lab runtime (GPU)", () => {
     expect(fork.run.stepsDone).toBe(2);
     const [a, b] = await Promise.all([src.checkpoint(), fork.checkpoint()]);
     expect(b.params).toEqual(a.params);
-    expect(b.optimizer?.t).toBe(a.optimizer?.t);
-    expect(b.optimizer?.m).toEqual(a.optimizer?.m);
+    const opt = a.optimizer;
+    if (!opt) throw new Error("GRPO's checkpoint has no AdamW state");
+    expect(opt.t).toBe(2);
+    // Both moments have moved after two steps, and the fork has the same ones.
+    expect(opt.m.some((x) => x !== 0) && opt.v.some((x) => x !== 0)).toBe(true);
+    expect(b.optimizer?.t).toBe(opt.t);
+    expect(b.optimizer?.m).toEqual(opt.m);
+    expect(b.optimizer?.v).toEqual(opt.v);
     // The fork's next step is step 3 with the same prompts and seed as its source's step 3.
     await t.s.stepOnce();
     t.s.flush();
@@ -130,7 +139,11 @@ describe("lab runtime (GPU)", () => {
     expect(t.runs.checkpointStep("grpo-2")).toBe(2);
     const restored = await t.runs.restore(spec);
     expect(restored.step).toBe(2);
-    expect((await (restored.run as LabRun).checkpoint()).params).toEqual(b.params);
+    const back = await (restored.run as LabRun).checkpoint();
+    expect(back.params).toEqual(b.params);
+    expect(back.optimizer?.t).toBe(opt.t);
+    expect(back.optimizer?.m).toEqual(b.optimizer?.m);
+    expect(back.optimizer?.v).toEqual(b.optimizer?.v);
     restored.run.destroy();
     t.s.dispose();
     t.runs.destroy();

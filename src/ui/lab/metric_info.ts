@@ -36,7 +36,7 @@ export const KL_ESTIMATORS = [
   {
     key: "objective/kl_exact",
     name: "exact",
-    doc: "KL over the whole vocabulary at each position (no sampling noise)",
+    doc: "KL over the whole vocabulary at each position (no sampling noise); best-of-n: KL of its pick over sampled score levels",
   },
 ] as const;
 
