@@ -41,7 +41,16 @@ export interface RunSpec {
   label: string;
   /** Settings that differ from the algorithm's defaults (field keys of its table). */
   config: Record<string, SettingValue>;
+  /**
+   * Its colour: a slot of the lab's palette, 0 … RUN_COLOURS − 1 (src/ui/lab/palette.ts). Set when a run is
+   * added or duplicated, and on every run left when one is removed, so that a reload or a shared link keeps
+   * each run's colour; absent (a fresh default or lesson), runs are coloured in order.
+   */
+  colour?: number;
 }
+
+/** Colours in the run palette (Okabe–Ito without white): the range of {@link RunSpec.colour}. */
+export const RUN_COLOURS = 7;
 
 /** The whole experiment: every run shares the task, the start model and the seed (fairness). */
 export interface ExperimentSpec {

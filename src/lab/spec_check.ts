@@ -8,7 +8,7 @@
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
 import { defaultExperiment } from "./defaults";
 import type { PresetId } from "./presets/ids";
-import type { ExperimentSpec, RunSpec, SettingValue } from "./protocol";
+import { type ExperimentSpec, RUN_COLOURS, type RunSpec, type SettingValue } from "./protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "./registry";
 import {
   DEFAULT_SHARED_VIEW,
@@ -125,7 +125,16 @@ export function checkRun(raw: unknown, index: number, used: Set<string>, issues:
     label = ALGORITHMS[algo].title;
     if (raw.label !== undefined) issues.push(`${id}: its label was invalid; renamed "${label}"`);
   }
-  return { id, algo, label, config: checkRunConfig(algo, id, raw.config, issues) };
+  const run: RunSpec = { id, algo, label, config: checkRunConfig(algo, id, raw.config, issues) };
+  if (raw.colour !== undefined) {
+    const c = raw.colour;
+    if (typeof c === "number" && Number.isInteger(c) && c >= 0 && c < RUN_COLOURS) run.colour = c;
+    else
+      issues.push(
+        `${id}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${RUN_COLOURS - 1}; coloured in order`,
+      );
+  }
+  return run;
 }
 
 /**

@@ -4,7 +4,7 @@
  * is JSON compressed with lz-string into URL-safe characters:
  *
  *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, task, model, seed, runs: [{ id, algo, label?,
- *                                              config? }], steps?, preset?, view? }
+ *                                              config?, colour? }], steps?, preset?, view? }
  *
  * A run carries only the settings that differ from its algorithm's defaults (and its label only when it is
  * not the algorithm's title); the view only the values that differ from the defaults. Reading never throws:
@@ -64,6 +64,7 @@ export function encode(spec: ExperimentSpec, view: SharedView = DEFAULT_SHARED_V
         algo: r.algo,
         ...(r.label !== ALGORITHMS[r.algo].title && { label: r.label }),
         ...(Object.keys(config).length > 0 && { config }),
+        ...(r.colour !== undefined && { colour: r.colour }),
       };
     }),
     ...(spec.steps && { steps: spec.steps }),

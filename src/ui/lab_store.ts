@@ -18,6 +18,7 @@ import type {
   SampleView,
   SettingValue,
 } from "../lab/protocol";
+import { withColours } from "./lab/palette";
 
 /** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
 export type WinRateState =
@@ -193,7 +194,10 @@ export const useLab = create<LabState>()((set) => ({
           ([runId, w]) => runId !== id && !(w.status === "done" && w.result.vs === id),
         ),
       );
-      return { spec: { ...s.spec, runs: s.spec.runs.filter((r) => r.id !== id) }, runs, winRates };
+      // The runs left keep their colours after a reload or in a shared link: each spec records its slot.
+      const left = withColours(s.spec.runs).filter((r) => r.id !== id);
+      for (const r of left) if (runs[r.id] && runs[r.id].spec !== r) runs[r.id] = { ...runs[r.id], spec: r };
+      return { spec: { ...s.spec, runs: left }, runs, winRates };
     }),
   setRunConfig: (id, patch) =>
     set((s) => {

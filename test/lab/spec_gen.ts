@@ -1,7 +1,7 @@
 /** Random experiment specs and views for the URL and persistence tests (seeded). */
 import { type Field, validateConfig } from "../../src/algorithms/fields";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
-import type { ExperimentSpec, RunSpec, SettingValue } from "../../src/lab/protocol";
+import { type ExperimentSpec, RUN_COLOURS, type RunSpec, type SettingValue } from "../../src/lab/protocol";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import {
   EXPERIMENT_FIELDS,
@@ -35,7 +35,9 @@ export function randomSpec(rng: Rng): ExperimentSpec {
     const config: Record<string, SettingValue> = {};
     for (const f of ALGORITHMS[algo].fields) if (rng.float() < 0.3) config[f.key] = randomValue(rng, f);
     const label = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
-    runs.push({ id: `${algo}-${i + 1}`, algo, label, config });
+    const run: RunSpec = { id: `${algo}-${i + 1}`, algo, label, config };
+    if (rng.float() < 0.3) run.colour = rng.int(0, RUN_COLOURS - 1);
+    runs.push(run);
   }
   const task = pick(rng, EXPERIMENT_FIELDS[0].options) as ExperimentSpec["task"];
   // Valid means valid for the task too: a cost only the other task defines becomes "length".

@@ -168,6 +168,25 @@ describe("settings ↔ URL", () => {
     expect(({} as Record<string, unknown>).beta).toBeUndefined();
     const r = decode(hashOf({ v: URL_VERSION, runs: [{ id: "ppo-1", algo: "ppo", config: { beta: 99 } }] }));
     expect(r.ok && r.issues.join("\n")).toMatch(/ppo-1\.beta must be a number in \[0, .*got 99/);
+    // A run's colour is a palette slot 0–6: kept when it is one, dropped with an issue otherwise.
+    const colours = decode(
+      hashOf({
+        v: URL_VERSION,
+        runs: [
+          { id: "a", algo: "ppo", colour: 4 },
+          { id: "b", algo: "ppo", colour: 7 },
+          { id: "c", algo: "ppo", colour: "red" },
+          { id: "d", algo: "ppo", colour: 1.5 },
+        ],
+      }),
+    );
+    expect(colours.ok && colours.spec.runs.map((x) => x.colour)).toEqual([
+      4,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(colours.ok && colours.issues.filter((i) => /colour/.test(i)).length).toBe(3);
   });
 
   it("caps the run list, keeps an empty one, and restores default runs when none is usable", () => {

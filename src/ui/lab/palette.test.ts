@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { colourMap, RUN_COLOURS, resetColours } from "./palette";
+import { colourMap, freeColour, RUN_COLOURS, resetColours, withColours } from "./palette";
 
 const ids = (...xs: string[]) => xs.map((id) => ({ id }));
 
@@ -36,5 +36,42 @@ describe("run colours", () => {
     expect(m.r0).toBe("var(--run-0)");
     expect(m[`r${RUN_COLOURS}`]).toBe("var(--run-0)");
     expect(m[`r${RUN_COLOURS + 1}`]).toBe("var(--run-1)");
+  });
+
+  it("a run's recorded colour wins, on a fresh page too (a reload or a shared link)", () => {
+    // After "b" was removed, "c" recorded slot 2: a fresh page (no memory) still paints it 2, not 1.
+    const runs = [{ id: "a", colour: 0 }, { id: "c", colour: 2 }, { id: "d" }];
+    expect(colourMap(runs)).toEqual({ a: "var(--run-0)", c: "var(--run-2)", d: "var(--run-1)" });
+    resetColours();
+    expect(colourMap(runs.slice(0, 2))).toEqual({ a: "var(--run-0)", c: "var(--run-2)" });
+    // A recorded colour an earlier run already has (an imported run) yields: the later run takes a free one.
+    resetColours();
+    expect(
+      colourMap([
+        { id: "a", colour: 3 },
+        { id: "b", colour: 3 },
+      ]),
+    ).toEqual({
+      a: "var(--run-3)",
+      b: "var(--run-0)",
+    });
+    expect(
+      freeColour([
+        { id: "a", colour: 0 },
+        { id: "c", colour: 2 },
+      ]),
+    ).toBe(1);
+  });
+
+  it("withColours records each run's current slot and keeps runs that have it as they are", () => {
+    colourMap(ids("a", "b", "c"));
+    const recorded = withColours([{ id: "a" }, { id: "c" }]);
+    expect(recorded).toEqual([
+      { id: "a", colour: 0 },
+      { id: "c", colour: 2 },
+    ]);
+    const again = withColours(recorded);
+    expect(again[0]).toBe(recorded[0]);
+    expect(again[1]).toBe(recorded[1]);
   });
 });

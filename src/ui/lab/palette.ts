@@ -3,18 +3,22 @@
  * variables (--run-0 … --run-6 in lab.css) so each theme can swap the one that vanishes on its background
  * (black and dark blue on dark; see lab.css); SVG strokes and HTML swatches both accept var(…).
  *
- * A run keeps its colour for the page's life: removing or reordering runs never repaints the others (a
- * student follows "the orange run" across the charts). New runs take the lowest free colour; a fresh page
- * colours its runs in order, so a shared link looks the same for everyone.
+ * A run keeps its colour: removing or reordering runs never repaints the others (a student follows "the
+ * orange run" across the charts). A run's spec may carry its slot (RunSpec.colour: set when it is added or
+ * duplicated and on the runs left after a removal, so a reload or a shared link keeps it); without one, a run
+ * keeps the slot it had before on this page, else takes the lowest free one, so a fresh page colours its runs
+ * in order and a shared link looks the same for everyone.
  */
-export const RUN_COLOURS = 7;
+import { RUN_COLOURS } from "../../lab/protocol";
+
+export { RUN_COLOURS };
 
 /** The colour of palette slot `index` (wrapping after RUN_COLOURS). */
 export function runColour(index: number): string {
   return `var(--run-${((index % RUN_COLOURS) + RUN_COLOURS) % RUN_COLOURS})`;
 }
 
-/** Palette slots given so far, by run id. */
+/** Palette slots given so far on this page, by run id. */
 const slots = new Map<string, number>();
 
 /** Forget every assignment (tests; a new experiment). */
@@ -22,24 +26,50 @@ export function resetColours(): void {
   slots.clear();
 }
 
-/** Colours keyed by run id: each run's slot from before if it still has it, else the lowest free one. */
-export function colourMap(runs: readonly { id: string }[]): Record<string, string> {
+interface Coloured {
+  id: string;
+  colour?: number;
+}
+
+/**
+ * Palette slots by run id: a run's own `colour` unless an earlier run took it, else its slot from before on this
+ * page if still free, else the lowest free slot (beyond RUN_COLOURS − 1 when all are taken: runColour wraps).
+ */
+export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
   const used = new Set<number>();
-  const out: Record<string, string> = {};
+  const out: Record<string, number> = {};
+  const take = (id: string, s: number) => {
+    used.add(s);
+    slots.set(id, s);
+    out[id] = s;
+  };
+  for (const r of runs) if (r.colour !== undefined && !used.has(r.colour)) take(r.id, r.colour);
   for (const r of runs) {
     const s = slots.get(r.id);
-    if (s !== undefined && !used.has(s)) {
-      used.add(s);
-      out[r.id] = runColour(s);
-    }
+    if (!(r.id in out) && s !== undefined && !used.has(s)) take(r.id, s);
   }
-  for (const r of runs) {
-    if (r.id in out) continue;
-    let s = 0;
-    while (used.has(s)) s++;
-    used.add(s);
-    slots.set(r.id, s);
-    out[r.id] = runColour(s);
-  }
+  for (const r of runs) if (!(r.id in out)) take(r.id, lowestFree(used));
   return out;
+}
+
+function lowestFree(used: ReadonlySet<number>): number {
+  let s = 0;
+  while (used.has(s)) s++;
+  return s;
+}
+
+/** The slot a new run next to `runs` takes: the lowest one they leave free (wrapped into the palette). */
+export function freeColour(runs: readonly Coloured[]): number {
+  return lowestFree(new Set(Object.values(colourSlots(runs)))) % RUN_COLOURS;
+}
+
+/** `runs` with each one's current slot written into its spec (unchanged objects where it already is). */
+export function withColours<R extends Coloured>(runs: readonly R[]): R[] {
+  const s = colourSlots(runs);
+  return runs.map((r) => (r.colour === s[r.id] ? r : { ...r, colour: s[r.id] % RUN_COLOURS }));
+}
+
+/** Colours keyed by run id (see colourSlots). */
+export function colourMap(runs: readonly Coloured[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(colourSlots(runs)).map(([id, s]) => [id, runColour(s)]));
 }

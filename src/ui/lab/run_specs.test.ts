@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { RUN_ID } from "../../lab/settings";
+import { colourMap, resetColours } from "./palette";
 import { forkSpec, freeId, newRunSpec } from "./run_specs";
 
 const runs: RunSpec[] = [
@@ -9,6 +10,8 @@ const runs: RunSpec[] = [
 ];
 
 describe("run specs", () => {
+  beforeEach(resetColours);
+
   it("ids are the first free algo-N and valid URL ids", () => {
     expect(freeId(runs, "ppo")).toBe("ppo-2");
     expect(freeId(runs, "dpo")).toBe("dpo-1");
@@ -16,14 +19,38 @@ describe("run specs", () => {
   });
 
   it("new runs get distinguishable labels", () => {
-    expect(newRunSpec(runs, "dpo")).toEqual({ id: "dpo-1", algo: "dpo", label: "DPO", config: {} });
+    expect(newRunSpec(runs, "dpo")).toEqual({
+      id: "dpo-1",
+      algo: "dpo",
+      label: "DPO",
+      config: {},
+      colour: 2,
+    });
     expect(newRunSpec(runs, "ppo").label).toBe("PPO 2");
   });
 
   it("forks copy the settings and name the step", () => {
     const f = forkSpec(runs, runs[0], 12);
-    expect(f).toEqual({ id: "ppo-2", algo: "ppo", label: "PPO (fork @ 12)", config: { beta: 0.1 } });
+    expect(f).toEqual({
+      id: "ppo-2",
+      algo: "ppo",
+      label: "PPO (fork @ 12)",
+      config: { beta: 0.1 },
+      colour: 2,
+    });
     expect(f.config).not.toBe(runs[0].config);
     expect(forkSpec([...runs, f], f, 20).label).toBe("PPO (fork @ 20)");
+  });
+
+  it("a new run takes the colour the others leave free, and records it", () => {
+    // GRPO was given slot 5 (e.g. a run between them was removed): the new run takes 1, the lowest free.
+    const gap: RunSpec[] = [runs[0], { ...runs[1], colour: 5 }];
+    const d = newRunSpec(gap, "dpo");
+    expect(d.colour).toBe(1);
+    expect(colourMap([...gap, d])).toEqual({
+      "ppo-1": "var(--run-0)",
+      "grpo-1": "var(--run-5)",
+      "dpo-1": "var(--run-1)",
+    });
   });
 });

@@ -1,9 +1,11 @@
 /**
- * New run specs for the "add run" picker and the duplicate button: a fresh id (algo-N, the first free N) and
- * a label that tells same-algorithm runs apart. Pure functions (run_specs.test.ts).
+ * New run specs for the "add run" picker and the duplicate button: a fresh id (algo-N, the first free N), a
+ * label that tells same-algorithm runs apart and the lowest colour the other runs leave free (palette.ts).
+ * Pure but for the palette's memory of this page's colours (run_specs.test.ts).
  */
 import type { RunSpec } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
+import { freeColour } from "./palette";
 
 /** The first id `${algo}-N` (N ≥ 1) not in use. */
 export function freeId(runs: readonly RunSpec[], algo: string): string {
@@ -17,7 +19,13 @@ export function freeId(runs: readonly RunSpec[], algo: string): string {
 export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
   const title = ALGORITHMS[algo].title;
   const same = runs.filter((r) => r.algo === algo).length;
-  return { id: freeId(runs, algo), algo, label: same ? `${title} ${same + 1}` : title, config: {} };
+  return {
+    id: freeId(runs, algo),
+    algo,
+    label: same ? `${title} ${same + 1}` : title,
+    config: {},
+    colour: freeColour(runs),
+  };
 }
 
 /** A duplicate of `source` (same settings) that continues from its current state: "PPO (fork @ 12)". */
@@ -28,5 +36,6 @@ export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number
     algo: source.algo,
     label: `${base} (fork @ ${step})`.slice(0, 60),
     config: { ...source.config },
+    colour: freeColour(runs),
   };
 }
