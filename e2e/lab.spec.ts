@@ -214,6 +214,18 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
 
   // β changed mid-run: applies at PPO's next step, with a labelled marker on every chart.
   const beta = page.getByTestId("knob-ppo-1-beta");
+  // An out-of-range value is refused with the range named; typing the value the run already has clears it.
+  const betaBefore = await beta.inputValue();
+  const betaError = beta
+    .locator("xpath=ancestor::div[contains(concat(' ', @class, ' '), ' knob ')][1]")
+    .getByRole("alert");
+  await beta.fill("-1");
+  await beta.press("Enter");
+  await expect(betaError).toHaveText(/β must be in \[0, 10\]/);
+  await expect(beta).toHaveValue(betaBefore);
+  await beta.fill(betaBefore);
+  await beta.press("Enter");
+  await expect(betaError).toHaveCount(0);
   await beta.fill("0");
   await beta.press("Enter");
   await expect(beta).toHaveValue("0");

@@ -1,5 +1,6 @@
 /**
- * One hyperparameter as a control, generated from its field: a slider (log-scale for unit "log") plus a typed
+ * One hyperparameter as a control, generated from its field: a slider (log scale for unit "log" and wide
+ * ranges: knobs.ts logSlider) plus a typed
  * number for numbers, a select for enums, a switch for booleans. The label's tooltip shows the field's doc,
  * range, default, source and TRL name. Changes go to labActions.setConfig (they apply at the run's next step);
  * sliders commit on release so a drag is one change (one marker), not fifty.
@@ -10,7 +11,16 @@ import type { SettingValue } from "../../lab/protocol";
 import { labActions } from "./actions";
 import { Hint } from "./Hint";
 import { LockIcon } from "./icons";
-import { fromSlider, hasSlider, hintLines, parseNumber, SLIDER_STEPS, toSlider } from "./knobs";
+import {
+  formatSetting,
+  fromSlider,
+  hasSlider,
+  hintLines,
+  logSlider,
+  parseNumber,
+  SLIDER_STEPS,
+  toSlider,
+} from "./knobs";
 
 interface Props {
   runId: string;
@@ -36,8 +46,8 @@ export const FieldControl = memo(function FieldControl({
   const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
   const commit = (v: SettingValue) => {
+    setError(null); // a valid value clears the last error, even the value the run already has
     if (v === value) return;
-    setError(null);
     labActions
       .setConfig(runId, { [field.key]: v })
       .catch((e) => setError(e instanceof Error ? e.message : String(e)));
@@ -141,8 +151,9 @@ function NumberKnob(props: {
       {hasSlider(field) && (
         <input
           type="range"
-          className={field.unit === "log" ? "log-slider" : undefined}
-          aria-label={`${field.label} slider${field.unit === "log" ? " (log scale)" : ""}`}
+          className={logSlider(field) ? "log-slider" : undefined}
+          aria-label={`${field.label} slider${logSlider(field) ? " (log scale)" : ""}`}
+          aria-valuetext={formatSetting(field, pos === null ? value : fromSlider(field, pos))}
           data-testid={`${testId}-slider`}
           aria-describedby={describedBy}
           min={0}

@@ -14,6 +14,7 @@ import {
   hintLines,
   linkedSettings,
   lockReason,
+  logSlider,
   MODEL_KEYS,
   parseNumber,
   SHAPE_KEYS,
@@ -75,12 +76,36 @@ describe("knobs", () => {
   });
 
   it("linear sliders stay in range and ints stay integers", () => {
-    const beta = field("beta");
-    expect(fromSlider(beta, 0)).toBe(beta.min);
-    expect(fromSlider(beta, 1000)).toBe(beta.max);
+    const eps = field("epsilon");
+    expect(logSlider(eps)).toBe(false);
+    expect(fromSlider(eps, 0)).toBe(eps.min);
+    expect(fromSlider(eps, 1000)).toBe(eps.max);
+    expect(toSlider(eps, 0.2)).toBe(202);
     const epochs = field("ppoEpochs");
     expect(Number.isInteger(fromSlider(epochs, 517))).toBe(true);
-    expect(hasSlider(beta)).toBe(true);
+    expect(hasSlider(eps)).toBe(true);
+  });
+
+  it("wide ranges get log sliders: β, the KL target and horizon are reachable by dragging, 0 at the far left", () => {
+    const beta = field("beta");
+    const target = field("klTarget");
+    const horizon = field("klHorizon");
+    for (const f of [beta, target, horizon, field("vfCoef"), field("maxGradNorm")])
+      expect(logSlider(f), f.key).toBe(true);
+    // The default sits mid-slider, not in the first 0.5 % (β 0.05 of [0, 10] was at position 5 of 1000).
+    for (const f of [beta, target, horizon]) {
+      const p = toSlider(f, Number(f.default));
+      expect(p, f.key).toBeGreaterThan(300);
+      expect(p, f.key).toBeLessThan(900);
+      expect(Math.abs(fromSlider(f, p) - Number(f.default)) / Number(f.default), f.key).toBeLessThan(0.05);
+    }
+    for (const v of [0.01, 0.1, 1])
+      expect(Math.abs(fromSlider(beta, toSlider(beta, v)) - v) / v).toBeLessThan(0.05);
+    expect(fromSlider(beta, 0)).toBe(0); // β = 0 is a position, not 1e-7
+    expect(toSlider(beta, 0)).toBe(0);
+    expect(toSlider(beta, 1e-9)).toBe(1); // a tiny positive β is not drawn as 0
+    expect(fromSlider(beta, 1000)).toBe(beta.max);
+    expect(fromSlider(target, 0)).toBe(target.min); // min > 0: the scale starts at the min
   });
 
   it("parses typed numbers with range errors", () => {

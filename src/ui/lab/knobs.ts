@@ -1,6 +1,7 @@
 /**
  * How a field of an algorithm's table becomes a control: which fields lock once a run has started (they set
- * the batch shape), the log-scale slider mapping for unit "log", the tooltip text and value formatting.
+ * the batch shape), the slider mapping (log scale for unit "log" and for wide ranges), the tooltip text and
+ * value formatting.
  * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
  */
 import type { Field, NumberField } from "../../algorithms/fields";
@@ -118,13 +119,28 @@ function logFloor(f: NumberField): number {
   return f.min > 0 ? f.min : Math.min(f.max * 1e-6, 1e-7);
 }
 
-/** Slider position (0..SLIDER_STEPS) of a value: linear, or logarithmic for unit "log". */
+/**
+ * Whether a number field's slider is logarithmic: unit "log", or a float field whose default sits in the first
+ * 2 % of a linear range (β 0.05 of [0, 10], a KL target 6 of [0.001, 1000]: useful values a linear slider
+ * cannot reach by dragging).
+ */
+export function logSlider(f: NumberField): boolean {
+  if (f.unit === "log") return true;
+  const d = Number(f.default);
+  return f.kind === "number" && d > 0 && f.min >= 0 && (d - f.min) / (f.max - f.min) < 0.02;
+}
+
+/**
+ * Slider position (0..SLIDER_STEPS) of a value: linear, or logarithmic (logSlider). On a log slider whose
+ * field starts at 0, position 0 is 0 itself (β = 0, no clipping bonus, …) and the scale starts at logFloor.
+ */
 export function toSlider(f: NumberField, v: number): number {
   const clamp = (t: number) => Math.round(Math.min(Math.max(t, 0), 1) * SLIDER_STEPS);
-  if (f.unit === "log") {
+  if (logSlider(f)) {
+    if (f.min === 0 && v <= 0) return 0;
     const lo = Math.log10(logFloor(f));
     const hi = Math.log10(f.max);
-    return clamp((Math.log10(Math.max(v, logFloor(f))) - lo) / (hi - lo));
+    return Math.max(f.min === 0 ? 1 : 0, clamp((Math.log10(Math.max(v, logFloor(f))) - lo) / (hi - lo)));
   }
   return clamp((v - f.min) / (f.max - f.min));
 }
@@ -133,10 +149,10 @@ export function toSlider(f: NumberField, v: number): number {
 export function fromSlider(f: NumberField, pos: number): number {
   const t = pos / SLIDER_STEPS;
   let v: number;
-  if (f.unit === "log") {
+  if (logSlider(f)) {
     const lo = Math.log10(logFloor(f));
     const hi = Math.log10(f.max);
-    v = Number((10 ** (lo + t * (hi - lo))).toPrecision(2));
+    v = f.min === 0 && pos <= 0 ? 0 : Number((10 ** (lo + t * (hi - lo))).toPrecision(2));
   } else {
     v = f.min + t * (f.max - f.min);
     v = Number(v.toPrecision(3));
