@@ -47,6 +47,12 @@ export class RunSlot {
   /** Cumulative [samples, tokens] after each step: cum[s] is after step s (cum[0] = [0, 0]). */
   private cum: [number, number][] = [[0, 0]];
   private pending = emptyPending(true);
+  /**
+   * Settings changed since the last step, by key: the value the last step used, the value the next one will,
+   * and the key's label. Their marker is recorded when the next step lands, so changes that cancel out
+   * (β 0.2 → 0.3 → 0.2 while paused) leave none, and several changes of one key leave one.
+   */
+  private upcoming = new Map<string, { from: SettingValue; to: SettingValue; label: string }>();
 
   constructor(
     public spec: RunSpec,
@@ -85,6 +91,11 @@ export class RunSlot {
     this.pending.points.push({ step: out.step, samples: cum[0], tokens: cum[1], metrics: out.metrics });
     if (out.samples) this.pending.samples = out.samples;
     if (out.inspect) this.pending.inspect = out.inspect;
+    const changes = [...this.upcoming.values()]
+      .filter((c) => c.from !== c.to)
+      .map((c) => `${c.label} ${formatSetting(c.from)} → ${formatSetting(c.to)}`);
+    this.upcoming.clear();
+    if (changes.length) this.mark(out.step, changes.join(", "));
     this.touch();
   }
 
@@ -93,17 +104,21 @@ export class RunSlot {
     this.touch();
   }
 
-  /** A settings change from the next step on: one marker "label old → new, …" for the keys that changed. */
+  /**
+   * A settings change from the next step on. When that step lands it gets one marker "label old → new, …" for
+   * the keys whose value differs from the one the last step used (changes in between merge).
+   */
   markChanges(
     before: Record<string, SettingValue>,
     after: Record<string, SettingValue>,
     keys: string[],
     label: (key: string) => string,
   ): void {
-    const changes = keys
-      .filter((k) => before[k] !== after[k])
-      .map((k) => `${label(k)} ${formatSetting(before[k])} → ${formatSetting(after[k])}`);
-    if (changes.length) this.mark(this.step + 1, changes.join(", "));
+    for (const k of keys) {
+      if (before[k] === after[k]) continue;
+      const prev = this.upcoming.get(k);
+      this.upcoming.set(k, { from: prev ? prev.from : before[k], to: after[k], label: label(k) });
+    }
   }
 
   /** Go back to `step` (≤ the current one) with a new run object: the page drops the history after it. */
@@ -130,6 +145,7 @@ export class RunSlot {
     f.step = this.step;
     f.cum = [...this.cum];
     f.pending.points = [...this.pending.points];
+    f.upcoming = new Map(this.upcoming); // the fork's next step uses the changed settings too
     return f;
   }
 

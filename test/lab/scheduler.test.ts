@@ -260,6 +260,23 @@ describe("Scheduler", () => {
     expect(t.s.specOf("a")?.config).toEqual({ beta: 0 });
   });
 
+  it("changes between two steps merge into one marker, and changes that cancel out leave none", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    await t.s.stepOnce();
+    await t.s.setConfig("a", { beta: 0.3 });
+    await t.s.setConfig("a", { beta: 0.05 }); // back to the value step 1 used
+    await t.s.stepOnce();
+    await t.s.setConfig("a", { beta: 0.3 });
+    await t.s.setConfig("a", { beta: 0.1, lr: 0.2 });
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
+      { runId: "a", step: 3, label: "β 0.05 → 0.1, lr 0.0001 → 0.2" },
+    ]);
+    expect(t.points("a").map((p) => p.metrics.beta)).toEqual([0.05, 0.05, 0.1]);
+  });
+
   it("setConfig rejects an invalid value and keeps the settings; before step 1 it rebuilds the run", async () => {
     const t = setup();
     await t.s.addRun(spec("a"));
