@@ -111,10 +111,18 @@ export class Scheduler {
     this.touchAll();
   }
 
-  /** One step of every run that is not in error, then paused. */
+  /**
+   * One step of every run that is not in error, then paused. When a pause in the middle of a round left some
+   * runs exactly one step behind the others, only those step, so the runs end level (a further gap, e.g. a run
+   * added late, is kept: every run steps).
+   */
   async stepOnce(): Promise<void> {
     this.pause();
-    for (const e of [...this.entries]) await this.exclusive(() => this.stepEntry(e));
+    const live = this.entries.filter((e) => e.runnable);
+    const top = Math.max(0, ...live.map((e) => e.step));
+    const low = Math.min(top, ...live.map((e) => e.step));
+    const todo = top - low === 1 ? live.filter((e) => e.step < top) : [...this.entries];
+    for (const e of todo) await this.exclusive(() => this.stepEntry(e));
     this.flushSoon();
   }
 

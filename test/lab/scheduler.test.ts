@@ -260,6 +260,32 @@ describe("Scheduler", () => {
     expect(t.s.specOf("a")?.config).toEqual({ beta: 0 });
   });
 
+  it("Step after a pause mid-round steps only the runs one step behind; a larger gap steps every run", async () => {
+    const t = setup({ ms: 30 });
+    const at = () => ["a", "b", "c"].map((id) => t.s.stepOf(id));
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    // Pause in the middle of round 2: "a" has done step 2, "b" and "c" have not.
+    const push = t.log.push.bind(t.log);
+    t.log.push = (...x: string[]) => {
+      const n = push(...x);
+      if (n === 4) t.s.pause(); // the user presses pause while "a" finishes step 2
+      return n;
+    };
+    t.s.play();
+    await until(() => !t.s.isPlaying && t.log.length >= 4);
+    await tick(80);
+    expect(at()).toEqual([2, 1, 1]);
+    await t.s.stepOnce();
+    expect(t.log.slice(4)).toEqual(["b:2", "c:2"]);
+    expect(at()).toEqual([2, 2, 2]);
+    await t.s.stepOnce();
+    expect(at()).toEqual([3, 3, 3]);
+    // A run added late (step 0, two or more behind) does not hold the others back.
+    await t.s.addRun(spec("d"));
+    await t.s.stepOnce();
+    expect(["a", "b", "c", "d"].map((id) => t.s.stepOf(id))).toEqual([4, 4, 4, 1]);
+  });
+
   it("changes between two steps merge into one marker, and changes that cancel out leave none", async () => {
     const t = setup();
     await t.s.addRun(spec("a"));

@@ -58,6 +58,10 @@ export function TopBar() {
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
   const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
+  // The slowest run that can still step: a pause between two runs' steps leaves some one step behind.
+  const lowest = useLab((s) =>
+    Math.min(steps, ...Object.values(s.runs).flatMap((r) => (r.status === "error" ? [] : [r.step]))),
+  );
   const hasRuns = spec.runs.length > 0;
   useSpaceToggle(ready && hasRuns);
   return (
@@ -108,7 +112,7 @@ export function TopBar() {
             <button
               type="button"
               data-testid="step-once"
-              title="One step of every run, then pause"
+              title="One step of every run (runs one step behind the rest catch up first), then pause"
               disabled={!ready || playing || !hasRuns}
               onClick={(e) => {
                 // Give the keyboard back to the page: space plays/pauses, it does not repeat Step.
@@ -154,6 +158,15 @@ export function TopBar() {
               <span className="step-number" data-testid="global-step">
                 {int(steps).padStart(3, "0")}
               </span>
+              {lowest < steps && (
+                <span
+                  className="step-range"
+                  data-testid="step-range"
+                  title="The furthest run's step; some runs are behind it. Step moves a run that is one step behind first."
+                >
+                  (runs at {int(lowest)}–{int(steps)})
+                </span>
+              )}
             </p>
             <StopAt disabled={!ready} />
           </div>
