@@ -112,6 +112,8 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await page.reload();
   await ready(page);
   await expect.poll(() => steps(page), { timeout: 30_000 }).toEqual(before);
+  // Samples are not saved: the panel says so instead of "after its first step".
+  await expect(page.getByTestId("samples-empty")).toContainText("not kept across a reload");
   await page.screenshot({ path: testInfo.outputPath("reloaded.png") });
   await page.evaluate(() =>
     (document.querySelector('[data-testid="step-once"]') as HTMLButtonElement).click(),

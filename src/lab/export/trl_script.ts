@@ -54,7 +54,7 @@ tokenizer.json next to this script (RM_PATH, TOKENIZER_PATH) and pip install onn
   return `#!/usr/bin/env python3
 """${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
 
-In the lab this run trained a tiny GPT in the browser (start model "${experiment.model}", seed ${experiment.seed},
+In the lab this run trained a tiny GPT in the browser (start model: ${experiment.model === "sft" ? `the shipped ${experiment.task} SFT model` : `a fresh "${experiment.model}" GPT`}, seed ${experiment.seed},
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the
 same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
 

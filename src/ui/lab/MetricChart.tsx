@@ -31,6 +31,7 @@ import { ChartTip, PlottedData } from "./ChartParts";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
+import { placeMarkers } from "./marker_place";
 import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
 import { tick, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
@@ -38,8 +39,6 @@ import {
   chartRows,
   decimate,
   type KeyedSeries,
-  markerRows,
-  markerX,
   metricSeries,
   niceDomain,
   niceTicksWithin,
@@ -122,10 +121,10 @@ const X_DOMAIN = ["dataMin", "dataMax"] as const;
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
-/** Share of the x span past which a marker's label goes to the left of its line. */
-const RIGHT_EDGE = 0.7;
 /** Vertical distance between stacked marker labels (px; labels are 11 px). */
 const MARKER_ROW_PX = 13;
+/** Plot width lost to the y axis and the margins. */
+const PLOT_INSET_PX = 52 + MARGIN.left + MARGIN.right;
 /**
  * Shortest time between two redraws of one chart (ms): at most 2.5 redraws a second however fast the runs step
  * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
@@ -243,32 +242,13 @@ const ChartBody = memo(function ChartBody({
     () => niceDomain(series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]))),
     [series],
   );
-  const placed = useMemo(() => {
-    const all = markers.flatMap((m) =>
-      m.markers.map((mk, i) => ({
-        ...mk,
-        colour: m.colour,
-        runLabel: m.runLabel,
-        x: markerX(m.history, mk, xAxis, kl),
-        key: `${m.runId}-${i}`,
-      })),
-    );
-    // Whose change it was: the run's name, or how many runs made the same change at the same x.
-    const owners = new Map<string, number>();
-    for (const m of all)
-      owners.set(`${m.x}\u0000${m.label}`, (owners.get(`${m.x}\u0000${m.label}`) ?? 0) + 1);
-    const text = (m: (typeof all)[number]) => {
-      const n = owners.get(`${m.x}\u0000${m.label}`) ?? 1;
-      return `${m.label} · ${n > 1 ? `${n} runs` : m.runLabel}`;
-    };
-    const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
-    const lo = xs.length ? Math.min(...xs) : 0;
-    const span = xs.length ? Math.max(...xs) - lo : 0;
-    const labelRows = markerRows(all, span);
-    // Labels run rightwards from their line, except near the right edge, where they would be cut off.
-    const right = (x: number | undefined) => x !== undefined && span > 0 && (x - lo) / span > RIGHT_EDGE;
-    return all.map((m, i) => ({ ...m, row: labelRows[i], toLeft: right(m.x), text: text(m) }));
-  }, [markers, rows, xAxis, kl]);
+  // The plot's width in px, for marker label stacking (0 until the container has been measured).
+  const [plotPx, setPlotPx] = useState(0);
+  const onResize = useCallback((width: number) => setPlotPx(Math.max(0, width - PLOT_INSET_PX)), []);
+  const placed = useMemo(
+    () => placeMarkers(markers, rows, xAxis, kl, plotPx),
+    [markers, rows, xAxis, kl, plotPx],
+  );
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
   const xLabel = useMemo(
@@ -322,7 +302,7 @@ const ChartBody = memo(function ChartBody({
                 : "No visible runs"}
           </p>
         )}
-        <ResponsiveContainer width="100%" height="100%">
+        <ResponsiveContainer width="100%" height="100%" onResize={onResize}>
           <LineChart data={rows} margin={compact ? MARGIN_COMPACT : MARGIN}>
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis

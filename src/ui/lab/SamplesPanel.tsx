@@ -137,7 +137,11 @@ export function SamplesPanel() {
         </p>
       )}
       {withSamples.length === 0 ? (
-        <p className="muted">The latest completions of each run appear here after its first step.</p>
+        <p className="muted" data-testid="samples-empty">
+          {visible.some((v) => v.run.step > 0)
+            ? "Samples are not kept across a reload: each run's latest completions appear here after its next step."
+            : "The latest completions of each run appear here after its first step."}
+        </p>
       ) : (
         // biome-ignore lint/a11y/noStaticElementInteractions: pointer hover is delegated here; the keyboard path is each sample's own tab stop (onKeyDown below)
         <div

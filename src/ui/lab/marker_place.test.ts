@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { MetricPoint } from "../../lab/protocol";
+import { MARKER_CHAR_PX, placeMarkers } from "./marker_place";
+
+const history: MetricPoint[] = Array.from({ length: 20 }, (_, i) => ({
+  step: i + 1,
+  samples: 8 * (i + 1),
+  tokens: 100 * (i + 1),
+  metrics: { reward: 0 },
+}));
+const rows = history.map((p) => ({ x: p.step }));
+const run = (runId: string, runLabel: string, markers: { step: number; label: string }[]) => ({
+  runId,
+  runLabel,
+  colour: "var(--run-0)",
+  history,
+  markers: markers.map((m) => ({ runId, ...m })),
+});
+
+describe("marker placement", () => {
+  // Two changes two steps apart (10 % of the x span), as in a paused lab where β was changed twice.
+  const markers = [
+    run("a", "PPO", [{ step: 8, label: "β 0.05 → 0.2" }]),
+    run("b", "GRPO", [{ step: 8, label: "β 0.05 → 0.2" }]),
+    run("a", "PPO", [{ step: 10, label: "β 0.2 → 0.3" }]),
+  ];
+
+  it("names one change made by several runs once, with the run count", () => {
+    const placed = placeMarkers(markers, rows, "step", "objective/kl", 600);
+    expect(placed.map((m) => [m.x, m.row, m.text])).toEqual([
+      [8, 0, "β 0.05 → 0.2 · 2 runs"],
+      [8, -1, "β 0.05 → 0.2 · 2 runs"],
+      [10, expect.any(Number), "β 0.2 → 0.3 · PPO"],
+    ]);
+  });
+
+  it("stacks labels that would touch on a narrow plot, keeps one row on a wide one", () => {
+    const label = "β 0.05 → 0.2 · 2 runs".length * MARKER_CHAR_PX; // ≈ 140 px
+    // 2 steps of a 19-step span: 10.5 % of the plot. Wide enough that 140 px fits in it: one row.
+    const wide = placeMarkers(markers, rows, "step", "objective/kl", Math.ceil((label + 8) / 0.1));
+    expect(wide.map((m) => m.row)).toEqual([0, -1, 0]);
+    // A half-width chart (about 420 px): the second label goes one row down instead of running into the first.
+    const narrow = placeMarkers(markers, rows, "step", "objective/kl", 420);
+    expect(narrow.map((m) => m.row)).toEqual([0, -1, 1]);
+    // 4 steps apart (21 % of the span) still touch at 420 px: a fixed share of the span would not see it.
+    const apart = [markers[0], markers[1], run("a", "PPO", [{ step: 12, label: "β 0.2 → 0.3" }])];
+    expect(placeMarkers(apart, rows, "step", "objective/kl", 420).map((m) => m.row)).toEqual([0, -1, 1]);
+    expect(placeMarkers(apart, rows, "step", "objective/kl", 1200).map((m) => m.row)).toEqual([0, -1, 0]);
+  });
+});
