@@ -114,6 +114,7 @@ export const DPO_FIELDS: readonly Field[] = [
     doc: "Assumed label-noise rate (cDPO), sigmoid loss only.",
     source: "Mitchell 2023 (cDPO)",
     trl: "label_smoothing",
+    usedWhen: { key: "lossType", values: ["sigmoid"] },
   },
   {
     key: "simpoGamma",
@@ -125,6 +126,7 @@ export const DPO_FIELDS: readonly Field[] = [
     doc: "SimPO's target reward margin.",
     source: "Meng et al. 2024 eq. 6",
     trl: "simpo_gamma",
+    usedWhen: { key: "lossType", values: ["simpo"] },
   },
   {
     key: "flipRate",

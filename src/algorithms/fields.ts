@@ -15,6 +15,11 @@ interface FieldBase {
   source: string;
   /** TRL's config field name, when TRL has one. */
   trl?: string;
+  /**
+   * Only used while another setting of the same table has one of these values (SimPO's γ with loss "simpo",
+   * the KL target with adaptive β on). A run card greys the control out otherwise.
+   */
+  usedWhen?: { key: string; values: readonly (string | boolean)[] };
 }
 
 export interface NumberField extends FieldBase {

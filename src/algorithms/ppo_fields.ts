@@ -141,6 +141,7 @@ export const PPO_FIELDS: readonly Field[] = [
     unit: "nats",
     doc: "Target sequence KL of the adaptive controller.",
     source: "Ziegler et al. 2019",
+    usedWhen: { key: "adaptiveKl", values: [true] },
   },
   {
     key: "klHorizon",
@@ -151,5 +152,6 @@ export const PPO_FIELDS: readonly Field[] = [
     max: 1e7,
     doc: "Samples over which the adaptive controller moves β by up to 20%.",
     source: "Ziegler et al. 2019",
+    usedWhen: { key: "adaptiveKl", values: [true] },
   },
 ];

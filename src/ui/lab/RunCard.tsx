@@ -14,7 +14,7 @@ import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
-import { adaptiveBetaNote, fieldForTask, lockReason, settingOf } from "./knobs";
+import { adaptiveBetaNote, fieldForTask, lockReason, settingOf, unusedReason } from "./knobs";
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { WinRate } from "./WinRate";
 
@@ -53,17 +53,21 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const lab = algo.fields.filter((f) => RUN_KEYS.has(f.key));
   const own = [...lab, ...algo.fields.filter((f) => !COMMON_KEYS.has(f.key) && !RUN_KEYS.has(f.key))];
   const shared = algo.fields.filter((f) => COMMON_KEYS.has(f.key));
-  const control = (f: Field) => (
-    <FieldControl
-      key={f.key}
-      runId={runId}
-      field={fieldForTask(f, task)}
-      value={settingOf(f, run.spec.config)}
-      locked={lockReason(f, started)}
-      disabled={!canEdit}
-      note={f.key === "beta" ? adaptiveBetaNote(run) : null}
-    />
-  );
+  const control = (f: Field) => {
+    // A setting another one switches off (SimPO's γ under another loss) is greyed out, saying which one.
+    const unused = unusedReason(f, algo.fields, run.spec.config);
+    return (
+      <FieldControl
+        key={f.key}
+        runId={runId}
+        field={fieldForTask(f, task)}
+        value={settingOf(f, run.spec.config)}
+        locked={lockReason(f, started)}
+        disabled={!canEdit || unused !== null}
+        note={unused ?? (f.key === "beta" ? adaptiveBetaNote(run) : null)}
+      />
+    );
+  };
   return (
     <article
       className={`run-card run-${run.status}`}

@@ -20,6 +20,7 @@ import {
   SHAPE_KEYS,
   START_KEYS,
   toSlider,
+  unusedReason,
 } from "./knobs";
 
 const field = (key: string) => PPO_FIELDS.find((f) => f.key === key) as NumberField;
@@ -125,6 +126,36 @@ describe("knobs", () => {
     expect(text).toContain("Ziegler");
     expect(text).toContain("TRL kl_coef");
     expect(formatSetting(field("maxNewTokens"), 24)).toBe("24 tokens");
+  });
+});
+
+describe("settings another one switches off", () => {
+  it("name an existing setting of the same table and values it can take", () => {
+    let n = 0;
+    for (const id of ALGO_IDS)
+      for (const f of ALGORITHMS[id].fields) {
+        if (!f.usedWhen) continue;
+        n++;
+        const other = ALGORITHMS[id].fields.find((g) => g.key === f.usedWhen?.key);
+        expect(other, `${id}.${f.key}`).toBeDefined();
+        for (const v of f.usedWhen.values)
+          if (other?.kind === "enum") expect(other.options, `${id}.${f.key}`).toContain(v);
+          else expect(typeof v, `${id}.${f.key}`).toBe("boolean");
+      }
+    expect(n).toBeGreaterThanOrEqual(4);
+  });
+
+  it("grey out SimPO's γ unless the loss is simpo, and the KL target unless β is adaptive", () => {
+    const dpo = ALGORITHMS.dpo.fields;
+    const gamma = dpo.find((f) => f.key === "simpoGamma") as Field;
+    expect(unusedReason(gamma, dpo, {})).toBe("only used with loss simpo");
+    expect(unusedReason(gamma, dpo, { lossType: "simpo" })).toBeNull();
+    const smoothing = dpo.find((f) => f.key === "labelSmoothing") as Field;
+    expect(unusedReason(smoothing, dpo, {})).toBeNull(); // sigmoid is the default loss
+    expect(unusedReason(smoothing, dpo, { lossType: "ipo" })).toBe("only used with loss sigmoid");
+    expect(unusedReason(field("klTarget"), PPO_FIELDS, {})).toBe("only used with adaptive β on");
+    expect(unusedReason(field("klTarget"), PPO_FIELDS, { adaptiveKl: true })).toBeNull();
+    expect(unusedReason(field("beta"), PPO_FIELDS, {})).toBeNull();
   });
 });
 

@@ -79,6 +79,24 @@ export function linkedSettings(
   return d === COST_LIMITS[prev] && next !== undefined && next !== d ? { ...patch, costLimit: next } : patch;
 }
 
+/**
+ * Why a field does nothing under `config` ("only with loss simpo"), or null when it is used: its usedWhen
+ * setting (looked up in `fields`) has none of the listed values.
+ */
+export function unusedReason(
+  field: Field,
+  fields: readonly Field[],
+  config: Record<string, SettingValue>,
+): string | null {
+  const w = field.usedWhen;
+  if (!w) return null;
+  const other = fields.find((f) => f.key === w.key);
+  if (!other) return null;
+  if (w.values.includes(settingOf(other, config) as string | boolean)) return null;
+  const shown = w.values.map((v) => (typeof v === "boolean" ? (v ? "on" : "off") : v)).join(" or ");
+  return `only used with ${other.label} ${shown}`;
+}
+
 /** The value a run uses: its override, else the field's default. */
 export function settingOf(field: Field, config: Record<string, SettingValue>): SettingValue {
   return config[field.key] ?? field.default;
