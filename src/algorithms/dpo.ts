@@ -156,6 +156,11 @@ export interface DpoConfig extends ConfigValues {
   flipRate: number;
 }
 
+/** cDPO's ε_ls applies to the sigmoid loss only; under another loss the setting is kept but unused (0). */
+function smoothingOf(c: DpoConfig): number {
+  return c.lossType === "sigmoid" ? c.labelSmoothing : 0;
+}
+
 export class DpoRun implements AlgorithmRun {
   readonly algo = "dpo";
   config: DpoConfig;
@@ -285,7 +290,7 @@ export class DpoRun implements AlgorithmRun {
       options: {
         lossType: c.lossType,
         beta: c.beta,
-        labelSmoothing: c.labelSmoothing,
+        labelSmoothing: smoothingOf(c),
         simpoGamma: c.simpoGamma,
       },
       flipped: flips,
@@ -357,7 +362,7 @@ export class DpoRun implements AlgorithmRun {
         refLogps: ref ? this.t.refLogps : null,
         lengths: mean ? this.t.lengths : null,
       },
-      { lossType: c.lossType, beta: c.beta, labelSmoothing: c.labelSmoothing, simpoGamma: c.simpoGamma },
+      { lossType: c.lossType, beta: c.beta, labelSmoothing: smoothingOf(c), simpoGamma: c.simpoGamma },
     );
     sequenceLogprobBackward(ctx, this.t.dlogp.reshape([R, seq.T]), this.t.grad, mask2);
     tokenLogprobBackward(ctx, e.acts.dlogits, e.acts.logits, e.targets, this.t.dlogp, { tau, mask });

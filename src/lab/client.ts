@@ -11,7 +11,8 @@
  *                            phase "loading" → "ready" (model, notices) or "error" (phaseError says why).
  *                            Calling it again replaces the worker and the experiment.
  *   play() / pause()         store.playing follows at once; the runs' statuses follow through updates.
- *   stepOnce()               one step of every run, then paused.
+ *   stepOnce()               one step of every run (after a mid-round pause: the runs one step behind), then
+ *                            paused.
  *   reset()                  every run back to the start model; history, markers and samples cleared.
  *   setSpeed(stepsPerSecond) per-run step cap, 0 = as fast as the GPU goes.
  *   setStopAt(steps)         pause once every run has done `steps` steps (0 = never); kept in the spec (URL).
@@ -61,6 +62,7 @@ import type {
   RunUpdate,
   SettingValue,
 } from "./protocol";
+import { stepOnceIds } from "./run_slot";
 import { customRewardsToGold } from "./settings";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -195,7 +197,12 @@ export class LabClient {
     const api = this.need();
     this.store.setPlaying(false);
     const s = this.store;
-    s.setStepping(Object.fromEntries(Object.values(s.runs).map((r) => [r.spec.id, r.step])));
+    // The runs this Step will train (the worker plans the same after any step in flight has landed).
+    const runs = Object.values(s.runs);
+    const ids = new Set(
+      stepOnceIds(runs.map((r) => ({ id: r.spec.id, step: r.step, runnable: r.status !== "error" }))),
+    );
+    s.setStepping(Object.fromEntries(runs.filter((r) => ids.has(r.spec.id)).map((r) => [r.spec.id, r.step])));
     try {
       await api.stepOnce();
     } finally {

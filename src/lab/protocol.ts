@@ -182,7 +182,7 @@ export interface LabWorkerApi {
   /** Train all runs round-robin until paused. */
   play(): void;
   pause(): void;
-  /** One step of every run, then pause. */
+  /** One step of every run (after a pause mid-round: only the runs one step behind), then pause. */
   stepOnce(): Promise<void>;
   /** Discard progress and restart every run from the start model. */
   reset(): Promise<void>;

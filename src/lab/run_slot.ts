@@ -36,6 +36,18 @@ const emptyPending = (dirty: boolean): Pending => ({
   dirty,
 });
 
+/**
+ * Which runs one press of Step trains: every run, except that when a pause in the middle of a round left some
+ * runnable runs exactly one step behind the others, only those (so the runs end level). A larger gap (a run
+ * added late) is kept: every run steps. Runs that cannot step (in error) are left out either way.
+ */
+export function stepOnceIds(runs: readonly { id: string; step: number; runnable: boolean }[]): string[] {
+  const live = runs.filter((r) => r.runnable);
+  const top = Math.max(0, ...live.map((r) => r.step));
+  const low = Math.min(top, ...live.map((r) => r.step));
+  return (top - low === 1 ? live.filter((r) => r.step < top) : live).map((r) => r.id);
+}
+
 /** A marker value: numbers with up to 4 significant digits, the rest as text. */
 export function formatSetting(v: SettingValue | undefined): string {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
@@ -121,12 +133,19 @@ export class RunSlot {
     }
   }
 
+  /** The run was rebuilt before its first step with new settings: nothing to mark. */
+  forgetChanges(): void {
+    this.upcoming.clear();
+  }
+
   /** Go back to `step` (≤ the current one) with a new run object: the page drops the history after it. */
   rewind(run: SchedRun | null, step: number, notice: string | null = null): void {
     this.run = run;
     this.step = step;
     this.cum = this.cum.slice(0, step + 1);
     this.pending = { ...emptyPending(true), markers: this.pending.markers, rewindTo: step, notice };
+    // Back at step 0 the run is rebuilt with its current settings: there is no "before" to mark a change from.
+    if (step === 0) this.upcoming.clear();
   }
 
   /** Continue after saved counters `at` (a run loaded from a checkpoint). */
@@ -145,6 +164,8 @@ export class RunSlot {
     f.step = this.step;
     f.cum = [...this.cum];
     f.pending.points = [...this.pending.points];
+    // Markers not sent yet belong to the fork's copy of the history too (the page copies the sent ones).
+    f.pending.markers = this.pending.markers.map((m) => ({ ...m, runId: spec.id }));
     f.upcoming = new Map(this.upcoming); // the fork's next step uses the changed settings too
     return f;
   }

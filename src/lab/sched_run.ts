@@ -2,7 +2,7 @@
  * What the scheduler (./scheduler.ts) needs from a run and from whoever makes runs: the worker's GPU runs
  * (./runs.ts) implement it, and so do the unit tests' fakes.
  */
-import type { InspectView, RunSpec, SampleView, SettingValue } from "./protocol";
+import type { InspectView, RunSpec, RunUpdate, SampleView, SettingValue } from "./protocol";
 
 /** What one step of a run gives the scheduler. */
 export interface StepOutput {
@@ -42,4 +42,21 @@ export interface RunFactory {
 export interface Restored {
   run: SchedRun;
   step: number;
+}
+
+/** What a Scheduler (scheduler.ts) is built with. */
+export interface SchedulerOptions {
+  factory: RunFactory;
+  /**
+   * Receives the batched updates. When it returns a promise (the page's acknowledgement, e.g. once it has
+   * rendered them), no further update is sent before it settles: a page that renders slowly gets fewer,
+   * larger updates instead of a backlog (backpressure).
+   */
+  onUpdate(updates: RunUpdate[]): unknown;
+  /** Minimum time between two onUpdate calls. Default 250 ms. */
+  flushMs?: number;
+  /** Display label of a setting for markers (e.g. "beta" → "β"). Default: the key. */
+  fieldLabel?(spec: RunSpec, key: string): string;
+  /** True for an error that means the device is gone (the runs are not at fault). */
+  isDeviceLoss?(e: unknown): boolean;
 }

@@ -13,27 +13,11 @@
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
-import { RunSlot } from "./run_slot";
-import type { Restored, RunFactory, SchedRun } from "./sched_run";
+import { RunSlot, stepOnceIds } from "./run_slot";
+import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { AckThrottle } from "./throttle";
 
-export type { Restored, RunFactory, SchedRun, StepOutput } from "./sched_run";
-
-export interface SchedulerOptions {
-  factory: RunFactory;
-  /**
-   * Receives the batched updates. When it returns a promise (the page's acknowledgement, e.g. once it has
-   * rendered them), no further update is sent before it settles: a page that renders slowly gets fewer,
-   * larger updates instead of a backlog (backpressure).
-   */
-  onUpdate(updates: RunUpdate[]): unknown;
-  /** Minimum time between two onUpdate calls. Default 250 ms. */
-  flushMs?: number;
-  /** Display label of a setting for markers (e.g. "beta" → "β"). Default: the key. */
-  fieldLabel?(spec: RunSpec, key: string): string;
-  /** True for an error that means the device is gone (the runs are not at fault). */
-  isDeviceLoss?(e: unknown): boolean;
-}
+export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -112,17 +96,16 @@ export class Scheduler {
   }
 
   /**
-   * One step of every run that is not in error, then paused. When a pause in the middle of a round left some
-   * runs exactly one step behind the others, only those step, so the runs end level (a further gap, e.g. a run
-   * added late, is kept: every run steps).
+   * One step of every run that is not in error, then paused; after a pause in the middle of a round, only the
+   * runs one step behind (run_slot.ts stepOnceIds). Planned after a step still in flight has landed.
    */
   async stepOnce(): Promise<void> {
     this.pause();
-    const live = this.entries.filter((e) => e.runnable);
-    const top = Math.max(0, ...live.map((e) => e.step));
-    const low = Math.min(top, ...live.map((e) => e.step));
-    const todo = top - low === 1 ? live.filter((e) => e.step < top) : [...this.entries];
-    for (const e of todo) await this.exclusive(() => this.stepEntry(e));
+    const ids = await this.exclusive(() =>
+      stepOnceIds(this.entries.map((e) => ({ id: e.spec.id, step: e.step, runnable: e.runnable }))),
+    );
+    for (const e of this.entries.filter((x) => ids.includes(x.spec.id)))
+      await this.exclusive(() => this.stepEntry(e));
     this.flushSoon();
   }
 
@@ -207,6 +190,7 @@ export class Scheduler {
         e.run = run;
         e.error = null;
         e.spec = spec;
+        e.forgetChanges();
         e.touch();
         this.flushSoon();
         return;

@@ -73,6 +73,21 @@ describe("DPO", () => {
     run.destroy();
   });
 
+  it("cDPO's ε_ls set under sigmoid stays harmless when the loss changes to one that ignores it", async () => {
+    const env = await nanoEnv(5);
+    const run = new DpoRun(env, syntheticPrefs(5), {
+      lr: 0,
+      batchPairs: 4,
+      maxNewTokens: 4,
+      labelSmoothing: 0.1,
+    });
+    // lr 0: the implicit rewards are 0, so sigmoid with smoothing gives log 2 and hinge gives max(0, 1 − 0) = 1.
+    expect((await run.step()).metrics.loss).toBeCloseTo(Math.LN2, 5);
+    run.setConfig({ lossType: "hinge" });
+    expect((await run.step()).metrics.loss).toBeCloseTo(1, 5);
+    run.destroy();
+  });
+
   it("online: pairs sampled from the policy and labelled by the annotator raise the reward", async () => {
     const env = await nanoEnv(3);
     const run = new DpoRun(env, null, {

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from "react";
 import "./lab.css";
+import "./transport.css";
 import "./runs.css";
 import "./charts.css";
 import { InspectPanel } from "../inspect/InspectPanel";

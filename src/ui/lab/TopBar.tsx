@@ -58,10 +58,16 @@ export function TopBar() {
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
   const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
-  // The slowest run that can still step: a pause between two runs' steps leaves some one step behind.
-  const lowest = useLab((s) =>
-    Math.min(steps, ...Object.values(s.runs).flatMap((r) => (r.status === "error" ? [] : [r.step]))),
+  // The runs that can still step, furthest and slowest: a pause between two runs' steps leaves some behind.
+  const live = useLab((s) =>
+    Object.values(s.runs)
+      .filter((r) => r.status !== "error")
+      .map((r) => r.step)
+      .join(","),
   );
+  const liveSteps = live ? live.split(",").map(Number) : [];
+  const highest = Math.max(0, ...liveSteps);
+  const lowest = Math.min(highest, ...liveSteps);
   const hasRuns = spec.runs.length > 0;
   useSpaceToggle(ready && hasRuns);
   return (
@@ -158,13 +164,13 @@ export function TopBar() {
               <span className="step-number" data-testid="global-step">
                 {int(steps).padStart(3, "0")}
               </span>
-              {lowest < steps && (
+              {lowest < highest && (
                 <span
                   className="step-range"
                   data-testid="step-range"
                   title="The furthest run's step; some runs are behind it. Step moves a run that is one step behind first."
                 >
-                  (runs at {int(lowest)}–{int(steps)})
+                  (runs at {int(lowest)}–{int(highest)})
                 </span>
               )}
             </p>

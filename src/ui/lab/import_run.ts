@@ -12,6 +12,7 @@
 import { importedSpec, parseRunFile } from "../../lab/export/run_file";
 import type { RunCounters, RunSpec } from "../../lab/protocol";
 import { useLab } from "../lab_store";
+import { freeColour } from "./palette";
 
 /** What a file picker gives (File fits). */
 export interface PickedFile {
@@ -51,7 +52,8 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   }
   const r = parseRunFile(text);
   if (!r.ok) return say(`${json.name} could not be imported: ${r.error}.`);
-  const spec = importedSpec(r.run, lab().spec.runs);
+  // The file's colour was the exporting page's: take the lowest one the runs here leave free instead.
+  const spec = { ...importedSpec(r.run, lab().spec.runs), colour: freeColour(lab().spec.runs) };
   const last = r.history.at(-1);
   const at: RunCounters = { step: last?.step ?? 0, samples: last?.samples ?? 0, tokens: last?.tokens ?? 0 };
   const notes: string[] = [];

@@ -17,6 +17,7 @@ import {
   logSlider,
   MODEL_KEYS,
   parseNumber,
+  rangeText,
   SHAPE_KEYS,
   START_KEYS,
   toSlider,
@@ -107,6 +108,15 @@ describe("knobs", () => {
     expect(toSlider(beta, 1e-9)).toBe(1); // a tiny positive β is not drawn as 0
     expect(fromSlider(beta, 1000)).toBe(beta.max);
     expect(fromSlider(target, 0)).toBe(target.min); // min > 0: the scale starts at the min
+    // Each default is exactly where its slider rests (no 9900 for a horizon of 10000), and the travel starts
+    // at a thousandth of the default, not at 1e-7 (d = 3e-6 tokens was a slider value).
+    const d = SAFE_RLHF_FIELDS.find((f) => f.key === "costLimit") as NumberField;
+    for (const f of [beta, target, horizon, d])
+      expect(fromSlider(f, toSlider(f, Number(f.default))), f.key).toBe(Number(f.default));
+    expect(fromSlider(d, 1)).toBeGreaterThanOrEqual(0.008);
+    expect(fromSlider(beta, 1)).toBeGreaterThanOrEqual(5e-5);
+    expect(rangeText(target)).toBe("[0.001, 1,000] nats (log scale)");
+    expect(rangeText(field("epsilon"))).toBe("[0, 0.99]");
   });
 
   it("parses typed numbers with range errors", () => {

@@ -111,11 +111,11 @@ export function formatSetting(field: Field, v: SettingValue): string {
   return unit && unit !== "log" ? `${s} ${unit}` : s;
 }
 
-/** The range of a number field as text: "[0, 10]", "[1, 256] tokens", "[0, 1] (log scale)". */
+/** The range of a number field as text: "[0, 1]", "[1, 256] tokens", "[0.001, 1,000] nats (log scale)". */
 export function rangeText(field: NumberField): string {
   const r = `[${sig(field.min)}, ${sig(field.max)}]`;
-  if (field.unit === "log") return `${r} (log scale)`;
-  return field.unit ? `${r} ${field.unit}` : r;
+  const unit = field.unit && field.unit !== "log" ? ` ${field.unit}` : "";
+  return logSlider(field) ? `${r}${unit} (log scale)` : `${r}${unit}`;
 }
 
 /** The tooltip's lines: meaning, range or options, default, source, TRL's name. */
@@ -132,9 +132,14 @@ export function hintLines(field: Field): { label: string; text: string }[] {
 /** Slider resolution: positions 0..SLIDER_STEPS. */
 export const SLIDER_STEPS = 1000;
 
-/** The smallest positive value a log slider reaches when the field's minimum is 0 (typed input still allows 0). */
+/**
+ * Where a log slider's scale starts: the field's minimum when > 0; else, for a field that is log-scale by unit
+ * (a learning rate), 1e-7 or max·1e-6; else a thousandth of its default (β 0.05 → 5e-5, d 8 → 0.008), so the
+ * slider's travel covers useful values. Typed input still allows anything in range.
+ */
 function logFloor(f: NumberField): number {
-  return f.min > 0 ? f.min : Math.min(f.max * 1e-6, 1e-7);
+  if (f.min > 0) return f.min;
+  return f.unit === "log" ? Math.min(f.max * 1e-6, 1e-7) : Number(f.default) / 1000;
 }
 
 /**
@@ -171,6 +176,8 @@ export function fromSlider(f: NumberField, pos: number): number {
     const lo = Math.log10(logFloor(f));
     const hi = Math.log10(f.max);
     v = f.min === 0 && pos <= 0 ? 0 : Number((10 ** (lo + t * (hi - lo))).toPrecision(2));
+    // The default's own position gives the default (10000, not 9900 from a rounded position).
+    if (pos > 0 && pos === toSlider(f, Number(f.default))) v = Number(f.default);
   } else {
     v = f.min + t * (f.max - f.min);
     v = Number(v.toPrecision(3));
