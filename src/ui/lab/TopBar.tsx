@@ -80,7 +80,11 @@ export function TopBar() {
         <div className="experiment-model">
           <span className="eyebrow">Start model</span>
           <strong data-testid="model" title={model ?? undefined}>
-            {model ? modelName(model) : spec.model}
+            {model
+              ? modelName(model)
+              : spec.model === "sft"
+                ? "shipped SFT model"
+                : `${spec.model} (random init)`}
           </strong>
         </div>
         <div>
