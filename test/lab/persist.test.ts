@@ -33,6 +33,17 @@ const update = (runId: string, from: number, n: number, extra: Partial<RunUpdate
   ...extra,
 });
 
+/** A fresh database and the lab store on the default experiment, paused; ckStep reads a run's saved checkpoint step. */
+async function pausedLab() {
+  const db = await freshDb();
+  const lab = useLab.getState();
+  lab.setSpec(defaultExperiment());
+  lab.setPlaying(false);
+  const ckStep = async (id: string) =>
+    (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
+  return { db, lab, ckStep };
+}
+
 describe("IndexedDB persistence", () => {
   it("opens a version-1 database (before the Pipeline was saved) with its session intact", async () => {
     const name = `lab-test-${dbCount++}`;
@@ -156,11 +167,8 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
-  it("checkpoints at a tick: a run's first step, and steps taken while not playing (Step)", async () => {
-    const db = await freshDb();
-    const lab = useLab.getState();
-    lab.setSpec(defaultExperiment());
-    lab.setPlaying(false);
+  it("checkpoints a run's first step and steps taken while not playing; while playing, the timer's", async () => {
+    const { db, lab, ckStep } = await pausedLab();
     const exported: string[] = [];
     const saver = startAutosave({
       persistence: db,
@@ -172,8 +180,6 @@ describe("IndexedDB persistence", () => {
       historyEveryMs: 20,
       checkpointEveryMs: 60_000,
     });
-    const ckStep = async (id: string) =>
-      (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
     lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
     await expect.poll(() => ckStep("ppo-1")).toBe(1);
     lab.applyUpdates([update("ppo-1", 2, 1, { status: "paused" })]);
@@ -189,10 +195,7 @@ describe("IndexedDB persistence", () => {
   });
 
   it("checkpoints a step taken while not playing at once, without waiting for a tick", async () => {
-    const db = await freshDb();
-    const lab = useLab.getState();
-    lab.setSpec(defaultExperiment());
-    lab.setPlaying(false);
+    const { db, lab, ckStep } = await pausedLab();
     const saver = startAutosave({
       persistence: db,
       source: useLab,
@@ -200,8 +203,6 @@ describe("IndexedDB persistence", () => {
       historyEveryMs: 60_000,
       checkpointEveryMs: 60_000,
     });
-    const ckStep = async (id: string) =>
-      (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
     lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
     await expect.poll(() => ckStep("ppo-1"), { timeout: 2000 }).toBe(1);
     lab.applyUpdates([update("ppo-1", 2, 2, { status: "paused" })]);
