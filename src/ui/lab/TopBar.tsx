@@ -4,6 +4,7 @@
  * "add run" with every algorithm of the registry.
  */
 import { useEffect, useState } from "react";
+import { useShallow } from "zustand/react/shallow";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { EXPLANATIONS } from "../explain/content";
 import { ExplainButton } from "../explain/ExplainButton";
@@ -59,15 +60,13 @@ export function TopBar() {
   const [editing, setEditing] = useState(false);
   const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
   // The runs that can still step, furthest and slowest: a pause between two runs' steps leaves some behind.
-  const live = useLab((s) =>
-    Object.values(s.runs)
-      .filter((r) => r.status !== "error")
-      .map((r) => r.step)
-      .join(","),
+  const [highest, lowest] = useLab(
+    useShallow((s) => {
+      const live = Object.values(s.runs).flatMap((r) => (r.status === "error" ? [] : [r.step]));
+      const top = Math.max(0, ...live);
+      return [top, Math.min(top, ...live)];
+    }),
   );
-  const liveSteps = live ? live.split(",").map(Number) : [];
-  const highest = Math.max(0, ...liveSteps);
-  const lowest = Math.min(highest, ...liveSteps);
   const hasRuns = spec.runs.length > 0;
   useSpaceToggle(ready && hasRuns);
   return (
