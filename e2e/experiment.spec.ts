@@ -5,9 +5,10 @@ import { labReady, openExperiment } from "./page";
 
 /**
  * The top bar's "Change…" dialog (src/ui/lab/ExperimentDialog.tsx) in the built app on SwiftShader: the task,
- * start model and seed every run shares. A new seed opens the same runs at step 0 on that seed (and says what
- * it discards once the runs have trained); a start model too small for a task's prompts cannot be picked; a
- * new task opens the same runs on it with its shipped model; a lesson keeps its card on a new seed.
+ * start model and seed every run shares. A new seed opens the same runs at step 0 on that seed and keeps the
+ * trained experiment it replaced (Recent experiments reopens it, resumed from its checkpoints); a start model
+ * too small for a task's prompts cannot be picked; a new task opens the same runs on it with its shipped
+ * model; a lesson keeps its card on a new seed.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -60,6 +61,10 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   expect(await runIds(page)).toEqual(RUNS);
   for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
   await expect(page.getByTestId("model")).toContainText("nano");
+  // The trained experiment it replaced is kept.
+  await expect(page.getByTestId("lab-notice")).toContainText(
+    "(Arithmetic · nano (random init) · seed 0: PPO at step 1, DPO at step 1, GRPO at step 1) is kept",
+  );
 
   // Escape cancels without a change.
   await page.getByTestId("change-experiment").click();
@@ -77,6 +82,23 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   await expect(page.getByTestId("model")).toContainText("shipped SFT model");
   await expect(page.getByTestId("seed")).toHaveText("5");
   expect(await runIds(page)).toEqual(RUNS);
+
+  // Recent experiments: seed 0 (trained) is kept, seed 5 (never trained) is not. Open brings seed 0 back,
+  // every run resumed at step 1 from its checkpoint, and keeps nothing in its place (this one never trained).
+  await page.getByTestId("change-experiment").click();
+  const recent = page.getByTestId("recent-entry");
+  await expect(recent).toHaveCount(1);
+  await expect(recent).toContainText("Arithmetic · nano (random init) · seed 0");
+  await expect(page.getByTestId("recent-runs")).toHaveText("PPO at step 1, DPO at step 1, GRPO at step 1");
+  await page.screenshot({ path: testInfo.outputPath("recent-experiments.png") });
+  await page.getByTestId("recent-open").click();
+  await expect(page.getByTestId("seed")).toHaveText("0", { timeout: 60_000 });
+  await labReady(page);
+  await expect(page.getByTestId("task")).toHaveText("Arithmetic");
+  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("1");
+  await expect(page.getByTestId("lab-notice")).toHaveCount(0);
+  await page.getByTestId("change-experiment").click();
+  await expect(page.getByTestId("recent-none")).toBeVisible();
   expect(pageErrors).toEqual([]);
 });
 

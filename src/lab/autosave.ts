@@ -94,6 +94,9 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     const savedPoints = appended ? w.history.length : 0;
     await persistence.saveRun(r, savedPoints);
     let ckStep = w?.ckStep ?? 0;
+    // First write of a run at step 0: a checkpoint saved under its id belongs to the weights of an earlier
+    // experiment (or of a run that started over), and a reload would resume from it.
+    if (!w && r.step === 0) await persistence.deleteCheckpoint(r.spec.id);
     if (w && !appended && ckStep > 0 && (r.history.at(-1)?.step ?? 0) < ckStep) {
       // Reset or rewound behind the checkpoint: it no longer matches the curves.
       await persistence.deleteCheckpoint(r.spec.id);

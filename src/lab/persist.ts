@@ -1,9 +1,10 @@
 /**
  * The lab's runs in IndexedDB (via `idb`), so they survive a reload: the experiment spec, each run's spec,
  * status, step, markers and metric history, and its latest policy checkpoint (safetensors bytes from the
- * worker's exportCheckpoint). One session per browser profile and origin (two open tabs: the last write wins).
+ * worker's exportCheckpoint). One open session per browser profile and origin (two open tabs: the last write wins),
+ * and the earlier sessions other experiments replaced (`archive`).
  *
- * Stores (database "rlhf-playground-lab", version 2):
+ * Stores (database "rlhf-playground-lab", version 3):
  * - `meta`        key "experiment" → the ExperimentSpec;
  * - `runs`        keyPath "id"     → {@link SavedRunMeta} (spec, status, step, markers, point count);
  * - `history`     keyPath [runId, chunk] → {@link HistoryChunk}: the metric points in chunks of
@@ -11,10 +12,13 @@
  * - `checkpoints` keyPath "runId"  → {@link SavedCheckpoint}: the newest checkpoint and the counters it was
  *                 taken at;
  * - `pipeline`    key "pipeline"   → {@link SavedPipeline}: the Pipeline view's models and what its view showed
- *                 (version 2).
+ *                 (version 2);
+ * - `archive`, `archiveIndex` (version 3): earlier sessions kept when another experiment replaced them
+ *                 (src/lab/archive.ts, {@link LabPersistence.archive}).
  * How often the lab saves is the autosaver's business (src/lab/autosave.ts); this module only reads and writes.
  */
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import { type ArchivedSession, type ArchiveEntry, ExperimentArchive, hasProgress } from "./archive";
 import type {
   ExperimentSpec,
   Marker,
@@ -26,7 +30,7 @@ import type {
 } from "./protocol";
 
 export const DB_NAME = "rlhf-playground-lab";
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 /** Metric points per history record. */
 export const CHUNK = 256;
 
@@ -76,8 +80,10 @@ export interface SavedPipeline<View = unknown> {
   savedAt: number;
 }
 
-interface LabDb extends DBSchema {
+export interface LabDb extends DBSchema {
   pipeline: { key: string; value: SavedPipeline };
+  archive: { key: string; value: ArchivedSession };
+  archiveIndex: { key: string; value: ArchiveEntry };
   meta: { key: string; value: { spec: ExperimentSpec; savedAt: number } };
   runs: { key: string; value: SavedRunMeta };
   history: { key: [string, number]; value: HistoryChunk };
@@ -98,7 +104,12 @@ export interface RunSnapshot {
 
 /** Reads and writes the lab session. Open with {@link openLabPersistence}. */
 export class LabPersistence {
-  constructor(private readonly db: IDBPDatabase<LabDb>) {}
+  /** Earlier experiments, kept when another one replaced them. */
+  readonly archive: ExperimentArchive;
+
+  constructor(private readonly db: IDBPDatabase<LabDb>) {
+    this.archive = new ExperimentArchive(db);
+  }
 
   async saveExperiment(spec: ExperimentSpec): Promise<void> {
     await this.db.put("meta", { spec, savedAt: Date.now() }, "experiment");
@@ -190,6 +201,64 @@ export class LabPersistence {
     return (await this.db.get("pipeline", "pipeline")) ?? null;
   }
 
+  /**
+   * Make `session` (and `pipeline`) the saved session, replacing whatever was saved: its experiment, every
+   * run's curves, markers and checkpoint. One transaction: on failure the old session is still there.
+   */
+  async replaceSession(session: SavedSession, pipeline: SavedPipeline | null): Promise<void> {
+    const tx = this.db.transaction(["meta", "runs", "history", "checkpoints", "pipeline"], "readwrite");
+    const meta = tx.objectStore("meta");
+    const runs = tx.objectStore("runs");
+    const history = tx.objectStore("history");
+    const checkpoints = tx.objectStore("checkpoints");
+    const pipe = tx.objectStore("pipeline");
+    const writes: Promise<unknown>[] = [
+      meta.clear(),
+      runs.clear(),
+      history.clear(),
+      checkpoints.clear(),
+      pipe.clear(),
+    ];
+    writes.push(meta.put({ spec: session.spec, savedAt: Date.now() }, "experiment"));
+    for (const r of session.runs) {
+      const id = r.spec.id;
+      writes.push(
+        runs.put({
+          id,
+          spec: r.spec,
+          status: r.status,
+          step: r.step,
+          markers: r.markers,
+          points: r.history.length,
+          savedAt: Date.now(),
+        }),
+      );
+      for (let c = 0; c * CHUNK < r.history.length; c++)
+        writes.push(
+          history.put({ runId: id, chunk: c, points: r.history.slice(c * CHUNK, (c + 1) * CHUNK) }),
+        );
+      if (r.checkpoint) writes.push(checkpoints.put({ ...r.checkpoint, runId: id }));
+    }
+    if (pipeline) writes.push(pipe.put(pipeline, "pipeline"));
+    await Promise.all([...writes, tx.done]);
+  }
+
+  /**
+   * Reopen a kept experiment: it becomes the saved session, and the one saved now (when it holds trained runs
+   * or Pipeline models) is kept in its place. The caller then opens the returned experiment's link, and the
+   * usual restore brings its runs back from their checkpoints.
+   * @throws Error when `id` is not kept (any more); what IndexedDB throws.
+   */
+  async swapIn(id: string): Promise<ExperimentSpec> {
+    const kept = await this.archive.get(id);
+    if (!kept) throw new Error("that experiment is no longer kept in this browser");
+    const [now, nowPipeline] = [await this.load(), await this.loadPipeline()];
+    if (now && hasProgress(now, nowPipeline)) await this.archive.keep(now, nowPipeline);
+    await this.replaceSession(kept.session, kept.pipeline);
+    await this.archive.remove(id);
+    return kept.session.spec;
+  }
+
   /** Delete everything saved. */
   async clear(): Promise<void> {
     const tx = this.db.transaction(["meta", "runs", "history", "checkpoints", "pipeline"], "readwrite");
@@ -224,6 +293,10 @@ export async function openLabPersistence(name = DB_NAME): Promise<LabPersistence
         d.createObjectStore("checkpoints", { keyPath: "runId" });
       }
       if (from < 2) d.createObjectStore("pipeline");
+      if (from < 3) {
+        d.createObjectStore("archive", { keyPath: "id" });
+        d.createObjectStore("archiveIndex", { keyPath: "id" });
+      }
     },
   });
   return new LabPersistence(db);

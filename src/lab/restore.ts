@@ -34,6 +34,11 @@ export interface RestorePlan {
   checkpoints: ResumeCheckpoint[];
   /** What the user should know (runs shown without their weights); null when all resumed. */
   notice: string | null;
+  /**
+   * Saved runs the opened experiment has no place for (another task, start model or seed; a run id it lacks;
+   * other settings): the autosaver drops them, so the page keeps their session first (src/lab/archive.ts).
+   */
+  leftOut: SavedSession["runs"];
 }
 
 const sameConfig = (a: RunSpec, b: RunSpec) => {
@@ -54,8 +59,14 @@ export function planRestore(
   session: SavedSession | null,
   canResume: boolean,
 ): RestorePlan {
-  const plan: RestorePlan = { runs: [], checkpoints: [], notice: null };
-  if (!session || !sameExperiment(spec, session.spec)) return plan;
+  const plan: RestorePlan = { runs: [], checkpoints: [], notice: null, leftOut: [] };
+  if (!session) return plan;
+  if (!sameExperiment(spec, session.spec)) return { ...plan, leftOut: session.runs };
+  const wanted = new Map(spec.runs.map((r) => [r.id, r]));
+  plan.leftOut = session.runs.filter((s) => {
+    const run = wanted.get(s.spec.id);
+    return !run || s.spec.algo !== run.algo || !sameConfig(s.spec, run);
+  });
   const saved = new Map(session.runs.map((r) => [r.spec.id, r]));
   const startsOver: string[] = [];
   const curvesOnly: string[] = [];

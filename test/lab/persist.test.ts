@@ -257,6 +257,22 @@ describe("IndexedDB persistence", () => {
     saver.stop();
     db.close();
   });
+
+  it("drops a checkpoint left under a run id by another experiment, so a reload does not resume from it", async () => {
+    const db = await freshDb();
+    const other = { ...defaultExperiment(), seed: 9 };
+    await db.saveExperiment(other);
+    await db.saveRun({ spec: other.runs[0], status: "paused", step: 5, history: points(1, 5), markers: [] });
+    await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 500 });
+    useLab.getState().setSpec(defaultExperiment()); // another experiment with a run "ppo-1", not trained
+    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
+    await saver.flush();
+    const back = await db.load();
+    expect(back?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint).toBeNull();
+    expect(planRestore(defaultExperiment(), back, true).runs).toEqual([]);
+    saver.stop();
+    db.close();
+  });
 });
 
 describe("restore plan", () => {
@@ -310,6 +326,8 @@ describe("restore plan", () => {
       { runId: "ppo-1", bytes: new Uint8Array(4), at: { step: 15, samples: 120, tokens: 1500 } },
     ]);
     expect(plan.notice).toMatch(/DPO had no saved checkpoint yet .* it starts over/);
+    // grpo-1 has other settings here: the opened experiment has no place for it (the page keeps it first).
+    expect(plan.leftOut.map((r) => r.spec.id)).toEqual(["grpo-1"]);
   });
 
   it("resumes a run whose checkpoint is saved but whose curves are not yet (a reload right after a step)", () => {
@@ -327,6 +345,7 @@ describe("restore plan", () => {
     expect(plan.runs[0].history).toHaveLength(20);
     expect(plan.notice).toMatch(/PPO, DPO/);
     expect(planRestore({ ...spec, seed: 1 }, session, true).runs).toEqual([]);
+    expect(planRestore({ ...spec, seed: 1 }, session, true).leftOut).toHaveLength(3);
     expect(planRestore(spec, null, true).runs).toEqual([]);
   });
 });

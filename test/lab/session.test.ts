@@ -13,7 +13,7 @@ import { encode } from "../../src/lab/url";
 import { PRESETS } from "../../src/model/config";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { type LabSession, openLab, openRecent, recentExperiments } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
 
@@ -139,6 +139,13 @@ describe("the Pipeline across reloads", () => {
     session = await openLab(g.deps);
     expect(g.started).toEqual([undefined]);
     expect(await db.loadPipeline()).toBeNull();
+    // … but kept, with the session it belonged to, under Recent experiments.
+    const kept = await db.archive.list();
+    expect(kept.map((e) => [e.spec.seed, e.pipeline])).toEqual([
+      [0, true],
+      [0, true],
+    ]);
+    expect(useLab.getState().notice).toMatch(/Pipeline models\) is kept/);
     db.close();
   });
 
@@ -229,6 +236,65 @@ describe("opening the lab", () => {
     expect(writeText).toHaveBeenCalledWith(loc.href);
     window.dispatchEvent(new Event("hashchange")); // a link pasted into the address bar
     expect(loc.reload).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("recent experiments", () => {
+  /** A saved session of `spec` whose PPO trained 12 steps (checkpoint at 10). */
+  async function savedTrained(name: string, spec: ExperimentSpec) {
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(spec);
+    await db.saveRun({ spec: spec.runs[0], status: "paused", step: 12, history: points(12), markers: [] });
+    await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 10, samples: 80, tokens: 500 });
+    return db;
+  }
+
+  it("keeps a trained experiment that a link replaces, and Open brings it back resumed", async () => {
+    const name = `session-${dbName++}`;
+    const a = { ...defaultExperiment(), seed: 5 };
+    const db = await savedTrained(name, a);
+    setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().notice).toMatch(
+      /open before \(Sentiment · shipped SFT model · seed 5: PPO at step 10\) is kept: reopen it from Change… → Recent experiments/,
+    );
+    const [entry, ...rest] = await recentExperiments();
+    expect(rest).toEqual([]);
+    expect(entry.spec).toEqual(a);
+    await session.autosaver?.flush();
+    expect((await db.load())?.spec.seed).toBe(6); // the autosaver took over the current session
+
+    const assign = vi.fn();
+    Object.assign(loc, { assign });
+    await openRecent(entry.id);
+    expect(assign).toHaveBeenCalledTimes(1);
+    const url = String(assign.mock.calls[0][0]);
+    session.stop();
+    setHash(url.slice(url.indexOf("#")));
+    useLab.setState({ phase: "idle", notice: null });
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(useLab.getState().spec).toEqual(a);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(10);
+    expect(f.loads).toEqual([["ppo-1", { step: 10, samples: 80, tokens: 500 }]]);
+    expect(await recentExperiments()).toEqual([]); // seed 6 never trained: nothing to keep in its place
+    db.close();
+  });
+
+  it("keeps nothing on a reload of the same experiment, and a failed Open leaves the lab saving", async () => {
+    const name = `session-${dbName++}`;
+    const db = await savedTrained(name, defaultExperiment());
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(10);
+    expect(await recentExperiments()).toEqual([]);
+    expect(useLab.getState().notice).toBeNull();
+    await expect(openRecent("gone")).rejects.toThrow(/no longer kept/);
+    useLab
+      .getState()
+      .applyUpdates([{ runId: "ppo-1", status: "paused", step: 11, points: [{ ...points(11)[10] }] }]);
+    await session.autosaver?.flush();
+    expect((await db.load())?.runs[0].history).toHaveLength(11); // the restarted autosaver saved step 11
+    db.close();
   });
 });
 

@@ -2,7 +2,8 @@
  * "Change…" in the top bar: the task, the start model and the seed that every run shares. Applying starts a
  * new experiment — the same runs and settings restarted from step 0 on the new task, start model and seed
  * (src/lab/experiment_change.ts) — by opening its link, as a lesson or a shared link opens (the page reloads
- * into it). The dialog lists what does not carry over. A modal native <dialog>: Esc or a click beside it
+ * into it), after saving the current runs' latest state so that they are kept (Recent experiments, listed
+ * at the bottom). The dialog lists what does not carry over. A modal native <dialog>: Esc or a click beside it
  * cancels.
  */
 import { useId, useRef, useState } from "react";
@@ -12,28 +13,12 @@ import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
+import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { usePipelineStore } from "./pipeline_store";
+import { RecentExperiments } from "./RecentExperiments";
+import { leaveFor } from "./session";
 import "./experiment.css";
-
-export const TASK_NAMES: Record<ExperimentSpec["task"], string> = {
-  sentiment: "Sentiment",
-  arithmetic: "Arithmetic",
-};
-
-const TASK_DOCS: Record<ExperimentSpec["task"], string> = {
-  sentiment:
-    "Continue an opening of Moby-Dick; the gold reward is the text's sentiment (AFINN-165 lexicon, tanh of the word sum / 5). Character-level.",
-  arithmetic:
-    "Answer a+b= for 2-digit numbers; the gold reward is 1 for the exact sum. Short sequences: fast, even on a software GPU.",
-};
-
-const MODEL_NAMES: Record<ExperimentSpec["model"], string> = {
-  sft: "shipped SFT model",
-  nano: "nano (random init)",
-  tiny: "tiny (random init)",
-  small: "small (random init)",
-};
 
 const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
 const TASKS: readonly ExperimentSpec["task"][] = TASK_FIELD.options;
@@ -78,11 +63,12 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   // A start model that does not fit the new task falls back to the shipped one (always fits).
   const shownModel = startModelProblem(model, task) ? "sft" : model;
   const { next, problem } = planOf(spec, task, shownModel, seedText);
+  const [leaving, setLeaving] = useState(false);
   const apply = () => {
-    if (!next) return;
+    if (!next || leaving) return;
     const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
-    ref.current?.close();
-    location.assign(shareUrl(next.spec, view3, location.href));
+    setLeaving(true);
+    leaveFor(shareUrl(next.spec, view3, location.href));
   };
   const n = spec.runs.length;
   return (
@@ -213,13 +199,11 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
           <ul className="run-hint experiment-changes" data-testid="experiment-changes">
             {steps > 0 && (
               <li data-testid="experiment-discard">
-                This browser keeps one experiment: once the new one saves, this one's training (up to step{" "}
-                {steps}), charts and samples are gone. Export a run first to keep it.
+                This experiment's training (up to step {steps}) and charts are kept under Recent experiments
+                below, to reopen later; its samples are not.
               </li>
             )}
-            {pipeline && (
-              <li>The Pipeline's models (trained in this page) are discarded with this experiment.</li>
-            )}
+            {pipeline && <li>The Pipeline's models (trained in this page) are kept with it.</li>}
             {next.changes.map((c) => (
               <li key={c}>{c[0].toUpperCase() + c.slice(1)}.</li>
             ))}
@@ -229,11 +213,17 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
           <button type="button" onClick={() => ref.current?.close()}>
             Cancel
           </button>
-          <button type="submit" className="primary" data-testid="experiment-apply" disabled={!next}>
-            Start new experiment
+          <button
+            type="submit"
+            className="primary"
+            data-testid="experiment-apply"
+            disabled={!next || leaving}
+          >
+            {leaving ? "Saving this one…" : "Start new experiment"}
           </button>
         </div>
       </form>
+      <RecentExperiments />
     </dialog>
   );
 }

@@ -7,6 +7,7 @@
  * Every problem on the way (bad link, storage unavailable, a checkpoint that does not load) becomes a line
  * of the lab's notice; nothing here throws.
  */
+import { type ArchiveEntry, savedStep } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
 import {
@@ -18,8 +19,9 @@ import {
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { planRestore, sameExperiment } from "../../lab/restore";
 import { checkSpec } from "../../lab/spec_check";
-import { specFromLocation } from "../../lab/url";
+import { shareUrl, specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
+import { experimentTitle, keptRunsText } from "./experiment_names";
 import { startPipelineSaver } from "./pipeline_saver";
 import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
@@ -53,6 +55,90 @@ function addNotice(line: string | null): void {
   useLab.getState().setNotice(now ? `${now} ${line}` : line);
 }
 
+/**
+ * Keep the saved session in Recent experiments when opening this experiment drops some of its trained runs
+ * (`leftOut`, src/lab/restore.ts) or its Pipeline models; returns the line for the notice, null when there
+ * was nothing to keep.
+ */
+async function keepReplaced(
+  persistence: LabPersistence,
+  saved: SavedSession,
+  leftOut: SavedSession["runs"],
+  savedPipeline: SavedPipeline | null,
+  pipelineDropped: boolean,
+): Promise<string | null> {
+  const trained = leftOut.filter((r) => savedStep(r) > 0);
+  if (trained.length === 0 && !(pipelineDropped && savedPipeline)) return null;
+  try {
+    const entry = await persistence.archive.keep(saved, savedPipeline);
+    return (
+      `The experiment open before (${experimentTitle(entry.spec)}: ${keptRunsText(entry)}) is kept: ` +
+      "reopen it from Change… → Recent experiments."
+    );
+  } catch (e) {
+    return `The experiment open before could not be kept (${message(e)}); export its runs before they are replaced.`;
+  }
+}
+
+/** The open lab's savers (null until it started, or without storage): Recent experiments goes through them. */
+let current: Saving | null = null;
+
+/** The experiments kept in this browser, newest first ([] without storage). */
+export async function recentExperiments(): Promise<ArchiveEntry[]> {
+  return current ? current.persistence.archive.list() : [];
+}
+
+/** Forget a kept experiment. */
+export async function forgetRecent(id: string): Promise<void> {
+  await current?.persistence.archive.remove(id);
+}
+
+/** Save what changed and a checkpoint of every run that stepped since its last one; gives up after `waitMs`. */
+async function saveLatest(saving: Saving, waitMs = 8000): Promise<void> {
+  const done = (async () => {
+    await saving.autosaver.flush();
+    await saving.autosaver.checkpoint();
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((r) => {
+    timer = setTimeout(r, waitMs);
+  });
+  await Promise.race([done.catch(() => {}), late]);
+  clearTimeout(timer);
+}
+
+/**
+ * Leave for another experiment's link (a lesson, the Change… dialog): save the open lab's latest curves and
+ * checkpoints first (at most `waitMs`), so that the runs it replaces are kept at their last step (Recent
+ * experiments), then open `url`. Never throws.
+ */
+export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
+  if (current) await saveLatest(current, waitMs);
+  location.assign(url);
+}
+
+/**
+ * Reopen a kept experiment: save the open one's latest curves and checkpoints, stop saving, swap the two in
+ * storage (the open one is kept when it trained), then open the kept one's link: the page reloads into it
+ * and its runs resume from their checkpoints.
+ * @throws Error when storage is unavailable or the entry is gone; the open lab goes on saving then.
+ */
+export async function openRecent(id: string): Promise<void> {
+  const saving = current;
+  if (!saving) throw new Error("this browser's storage is unavailable");
+  await saveLatest(saving);
+  saving.stop();
+  let spec: ExperimentSpec;
+  try {
+    spec = await saving.persistence.swapIn(id);
+  } catch (e) {
+    saving.restart();
+    throw e;
+  }
+  const { xAxis, klEstimator, smoothing } = useLab.getState().view;
+  location.assign(shareUrl(spec, { xAxis, klEstimator, smoothing }, location.href));
+}
+
 /** Open the experiment, start it, bring back saved runs, and keep saving. */
 export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const lab = () => useLab.getState();
@@ -84,14 +170,21 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const same = saved !== null && sameExperiment(spec, saved.spec);
   const pipeline = same && savedPipeline?.models.task === spec.task ? savedPipeline : null;
   await deps.start(spec, pipeline?.models);
-  if (pipeline && lab().phase === "ready")
-    usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
-  else if (savedPipeline) await persistence?.savePipeline(null).catch(() => {});
+  const ready = lab().phase === "ready";
+  const plan = ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined) : null;
+  // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
+  // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
+  const keptNote =
+    persistence && saved && plan
+      ? await keepReplaced(persistence, saved, plan.leftOut, savedPipeline, pipeline === null)
+      : null;
+  if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
+  else if (savedPipeline && ready) await persistence?.savePipeline(null).catch(() => {});
   addNotice(opened.notice);
   addNotice(storageProblem);
+  addNotice(keptNote);
 
-  if (lab().phase === "ready" && saved) {
-    const plan = planRestore(spec, saved, deps.loadRunCheckpoint !== undefined);
+  if (plan && saved) {
     // The runs as the worker started them (a reward model made in the page is not kept: those run on gold).
     const started = new Map(lab().spec.runs.map((r) => [r.id, r]));
     lab().restoreRuns(
@@ -112,27 +205,54 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   }
 
   // Save only a lab that started: a failed start must not overwrite the saved runs with empty ones.
-  const autosaver =
-    persistence && lab().phase === "ready"
-      ? startAutosave({
-          persistence,
-          source: useLab,
-          exportCheckpoint: deps.exportCheckpoint,
-          onError: addNotice,
-        })
-      : null;
-  const stopPipeline =
-    persistence && lab().phase === "ready" && deps.pipelineModels
-      ? startPipelineSaver(persistence, deps.pipelineModels, addNotice)
-      : () => {};
+  const saving = persistence && lab().phase === "ready" ? startSaving(persistence, deps) : null;
+  current = saving;
   const stopUrl = startUrlSync();
   return {
-    autosaver,
+    get autosaver() {
+      return saving?.autosaver ?? null;
+    },
     stop() {
-      autosaver?.stop();
-      stopPipeline();
+      saving?.stop();
+      if (current === saving) current = null;
       stopUrl();
       stopWatching();
+    },
+  };
+}
+
+/** The autosaver and the Pipeline saver of an open lab; `restart` starts both again after `stop`. */
+interface Saving {
+  persistence: LabPersistence;
+  autosaver: Autosaver;
+  stop(): void;
+  restart(): void;
+}
+
+function startSaving(persistence: LabPersistence, deps: SessionDeps): Saving {
+  const start = () => ({
+    autosaver: startAutosave({
+      persistence,
+      source: useLab,
+      exportCheckpoint: deps.exportCheckpoint,
+      onError: addNotice,
+    }),
+    stopPipeline: deps.pipelineModels
+      ? startPipelineSaver(persistence, deps.pipelineModels, addNotice)
+      : () => {},
+  });
+  let on = start();
+  return {
+    persistence,
+    get autosaver() {
+      return on.autosaver;
+    },
+    stop() {
+      on.autosaver.stop();
+      on.stopPipeline();
+    },
+    restart() {
+      on = start();
     },
   };
 }

@@ -1,15 +1,16 @@
 /**
  * "Lessons…": the guided experiments (src/lab/presets). Picking one opens its link — a lesson is an ordinary
  * shareable experiment — so the page reloads into it (the URL sync's hashchange handler). When the current
- * runs have trained, a card asks first: the lesson replaces them.
+ * runs have trained, a card asks first: the lesson replaces them (they are kept under Recent experiments).
  */
 import { useRef, useState } from "react";
 import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { ConfirmCard } from "../lab/ConfirmButton";
+import { leaveFor } from "../lab/session";
 import { useLab } from "../lab_store";
 
-const open = (id: PresetId) => location.assign(lessonUrl(id, location.href));
+const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
 
 export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const select = useRef<HTMLSelectElement>(null);
@@ -41,7 +42,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment: its runs (up to step ${steps}) are discarded. Export a run first to keep it.`}
+          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment, which this browser keeps (runs up to step ${steps}) under Change… → Recent experiments.`}
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}

@@ -1,0 +1,104 @@
+/**
+ * The "Recent experiments" part of the Change… dialog: the experiments this browser kept when another one
+ * replaced them (src/lab/archive.ts), newest first, each with Open (the page swaps it in and reloads into
+ * it, its runs resuming from their checkpoints) and Forget (asks once more).
+ */
+import { useEffect, useId, useState } from "react";
+import { ARCHIVE_MAX, type ArchiveEntry } from "../../lab/archive";
+import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
+import { forgetRecent, openRecent, recentExperiments } from "./session";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function RecentExperiments() {
+  const id = useId();
+  const [entries, setEntries] = useState<ArchiveEntry[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [asking, setAsking] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    recentExperiments().then(
+      (list) => live && setEntries(list),
+      (e) => live && setProblem(`Could not read the kept experiments (${message(e)}).`),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const open = (entry: ArchiveEntry) => {
+    setBusy(entry.id);
+    setProblem(null);
+    openRecent(entry.id).catch((e) => {
+      setBusy(null);
+      setProblem(`Could not open it: ${message(e)}.`);
+    });
+  };
+  const forget = (entry: ArchiveEntry) => {
+    if (asking !== entry.id) return setAsking(entry.id);
+    setAsking(null);
+    forgetRecent(entry.id).then(
+      () => setEntries((l) => l?.filter((x) => x.id !== entry.id) ?? null),
+      (e) => setProblem(`Could not forget it: ${message(e)}.`),
+    );
+  };
+
+  return (
+    <section className="recent" aria-labelledby={`${id}-title`} data-testid="recent-experiments">
+      <h3 id={`${id}-title`} className="eyebrow">
+        Recent experiments
+      </h3>
+      <p className="muted">
+        When another experiment replaces one that trained, this browser keeps it here (the last {ARCHIVE_MAX}
+        ). Opening one keeps the current experiment in its place.
+      </p>
+      {entries === null && !problem && <p className="muted">Reading…</p>}
+      {entries?.length === 0 && (
+        <p className="muted" data-testid="recent-none">
+          None yet.
+        </p>
+      )}
+      {entries && entries.length > 0 && (
+        <ul className="recent-list">
+          {entries.map((e) => (
+            <li key={e.id} className="recent-entry" data-testid="recent-entry">
+              <div className="recent-text">
+                <span className="recent-title">{experimentTitle(e.spec)}</span>
+                <span className="muted" data-testid="recent-runs">
+                  {keptRunsText(e)}
+                </span>
+                <span className="muted">kept {timeAgo(e.savedAt)}</span>
+              </div>
+              <div className="recent-actions">
+                <button
+                  type="button"
+                  className="primary"
+                  data-testid="recent-open"
+                  disabled={busy !== null}
+                  onClick={() => open(e)}
+                >
+                  {busy === e.id ? "Opening…" : "Open"}
+                </button>
+                <button
+                  type="button"
+                  data-testid="recent-forget"
+                  disabled={busy !== null}
+                  onClick={() => forget(e)}
+                  onBlur={() => setAsking(null)}
+                >
+                  {asking === e.id ? "Forget for good?" : "Forget"}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <p className="run-error" role="alert" data-testid="recent-problem">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+/** Names the page gives an experiment's task and start model, and a one-line description of a kept one. */
+import type { ArchiveEntry } from "../../lab/archive";
+import { LESSONS } from "../../lab/presets/index";
+import type { ExperimentSpec } from "../../lab/protocol";
+
+export const TASK_NAMES: Record<ExperimentSpec["task"], string> = {
+  sentiment: "Sentiment",
+  arithmetic: "Arithmetic",
+};
+
+export const TASK_DOCS: Record<ExperimentSpec["task"], string> = {
+  sentiment:
+    "Continue an opening of Moby-Dick; the gold reward is the text's sentiment (AFINN-165 lexicon, tanh of the word sum / 5). Character-level.",
+  arithmetic:
+    "Answer a+b= for 2-digit numbers; the gold reward is 1 for the exact sum. Short sequences: fast, even on a software GPU.",
+};
+
+export const MODEL_NAMES: Record<ExperimentSpec["model"], string> = {
+  sft: "shipped SFT model",
+  nano: "nano (random init)",
+  tiny: "tiny (random init)",
+  small: "small (random init)",
+};
+
+/** "Sentiment · shipped SFT model · seed 0", after the lesson's title when it is one ("KL estimators k1, k2, k3: …"). */
+export function experimentTitle(spec: ExperimentSpec): string {
+  const lesson = spec.preset ? `${LESSONS[spec.preset].title}: ` : "";
+  return `${lesson}${TASK_NAMES[spec.task]} · ${MODEL_NAMES[spec.model]} · seed ${spec.seed}`;
+}
+
+/** "PPO at step 40, DPO at step 12" — the runs of a kept experiment that trained ("no training" when none did). */
+export function keptRunsText(entry: Pick<ArchiveEntry, "runs" | "pipeline">): string {
+  const trained = entry.runs.filter((r) => r.step > 0).map((r) => `${r.label} at step ${r.step}`);
+  const parts = trained.length ? [trained.join(", ")] : ["no training"];
+  if (entry.pipeline) parts.push("Pipeline models");
+  return parts.join("; ");
+}
+
+const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+
+/** "5 minutes ago", "yesterday" … for a time in ms since the epoch. */
+export function timeAgo(at: number, now = Date.now()): string {
+  const s = Math.round((at - now) / 1000);
+  if (s > -60) return "just now";
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ["minute", 60],
+    ["hour", 3600],
+    ["day", 86400],
+  ];
+  let best: [Intl.RelativeTimeFormatUnit, number] = units[0];
+  for (const u of units) if (-s >= u[1]) best = u;
+  return RELATIVE.format(Math.round(s / best[1]), best[0]);
+}

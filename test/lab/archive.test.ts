@@ -1,0 +1,131 @@
+/**
+ * Recent experiments in IndexedDB (src/lab/archive.ts, LabPersistence.swapIn/replaceSession), on
+ * fake-indexeddb: keeping, listing, pruning, swapping a kept session back in with its curves and checkpoint
+ * bytes, and opening a version-2 database.
+ */
+import "fake-indexeddb/auto";
+import { openDB } from "idb";
+import { describe, expect, it } from "vitest";
+import { ARCHIVE_MAX, hasProgress } from "../../src/lab/archive";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { CHUNK, openLabPersistence, type SavedSession } from "../../src/lab/persist";
+import type { ExperimentSpec, MetricPoint } from "../../src/lab/protocol";
+
+let dbCount = 0;
+const freshDb = () => openLabPersistence(`archive-test-${dbCount++}`);
+
+const points = (n: number, reward = 0): MetricPoint[] =>
+  Array.from({ length: n }, (_, i) => ({
+    step: i + 1,
+    samples: 8,
+    tokens: 80,
+    metrics: { reward: reward + i },
+  }));
+
+/** A session of `spec` whose first run trained `steps` steps (checkpoint at `steps`), the others not at all. */
+function session(spec: ExperimentSpec, steps: number): SavedSession {
+  return {
+    spec,
+    runs: spec.runs.map((run, i) => ({
+      spec: run,
+      status: "paused" as const,
+      step: i === 0 ? steps : 0,
+      history: i === 0 ? points(steps, spec.seed) : [],
+      markers: i === 0 ? [{ runId: run.id, step: 1, label: "β 0.05 → 0.1" }] : [],
+      checkpoint:
+        i === 0
+          ? {
+              runId: run.id,
+              bytes: new Uint8Array([spec.seed, 7]),
+              step: steps,
+              samples: 8,
+              tokens: 80,
+              savedAt: 1,
+            }
+          : null,
+    })),
+  };
+}
+
+describe("recent experiments", () => {
+  it("keeps sessions newest first, at most ARCHIVE_MAX, and lists them without their bytes", async () => {
+    const db = await freshDb();
+    for (let seed = 0; seed < ARCHIVE_MAX + 2; seed++)
+      await db.archive.keep(session({ ...defaultExperiment(), seed }, seed + 1), null, 1000 + seed);
+    const list = await db.archive.list();
+    expect(list).toHaveLength(ARCHIVE_MAX);
+    expect(list.map((e) => e.spec.seed)).toEqual([7, 6, 5, 4, 3, 2]); // seeds 0 and 1 (oldest) went
+    expect(list[0].runs).toEqual([
+      { label: "PPO", algo: "ppo", step: 8 },
+      { label: "DPO", algo: "dpo", step: 0 },
+      { label: "GRPO", algo: "grpo", step: 0 },
+    ]);
+    expect(Object.keys(list[0]).sort()).toEqual(["id", "pipeline", "runs", "savedAt", "spec"]);
+    await db.archive.remove(list[0].id);
+    expect((await db.archive.list()).map((e) => e.spec.seed)).toEqual([6, 5, 4, 3, 2]);
+    expect(await db.archive.get(list[0].id)).toBeUndefined();
+    db.close();
+  });
+
+  it("swaps a kept session in with its curves, markers and checkpoint, keeping the current one", async () => {
+    const db = await freshDb();
+    const a = { ...defaultExperiment(), seed: 3 };
+    const b = { ...defaultExperiment(), task: "arithmetic" as const, seed: 4 };
+    const long = session(a, CHUNK + 5); // two history chunks
+    const kept = await db.archive.keep(long, null);
+    await db.replaceSession(session(b, 2), null);
+    const spec = await db.swapIn(kept.id);
+    expect(spec).toEqual(a);
+    const now = await db.load();
+    expect(now?.spec).toEqual(a);
+    expect(now?.runs[0].history).toEqual(long.runs[0].history);
+    expect(now?.runs[0].markers).toEqual(long.runs[0].markers);
+    expect(Array.from(now?.runs[0].checkpoint?.bytes ?? [])).toEqual([3, 7]);
+    expect(now?.runs[0].checkpoint?.step).toBe(CHUNK + 5);
+    expect(now?.runs.map((r) => r.spec.id)).toEqual(a.runs.map((r) => r.id));
+    // b trained, so it took a's place in the list; a is no longer listed.
+    const list = await db.archive.list();
+    expect(list.map((e) => [e.spec.task, e.spec.seed])).toEqual([["arithmetic", 4]]);
+    const back = await db.archive.get(list[0].id);
+    expect(back?.session.runs[0].history).toHaveLength(2);
+    await expect(db.swapIn(kept.id)).rejects.toThrow(/no longer kept/);
+    expect((await db.load())?.spec).toEqual(a); // a failed swap changes nothing
+    db.close();
+  });
+
+  it("does not keep an untrained session on a swap, and carries the Pipeline both ways", async () => {
+    const db = await freshDb();
+    const a = { ...defaultExperiment(), seed: 1 };
+    const pipeline = { models: { task: a.task } as never, view: { note: "a" }, savedAt: 5 };
+    const kept = await db.archive.keep(session(a, 4), pipeline);
+    expect(kept.pipeline).toBe(true);
+    await db.replaceSession(session(defaultExperiment(), 0), null);
+    expect(hasProgress(await db.load(), null)).toBe(false);
+    await db.swapIn(kept.id);
+    expect((await db.loadPipeline())?.view).toEqual({ note: "a" });
+    expect(await db.archive.list()).toEqual([]);
+    db.close();
+  });
+
+  it("opens a version-2 database with its session and Pipeline intact", async () => {
+    const name = `archive-test-${dbCount++}`;
+    const v2 = await openDB(name, 2, {
+      upgrade(d) {
+        d.createObjectStore("meta");
+        d.createObjectStore("runs", { keyPath: "id" });
+        d.createObjectStore("history", { keyPath: ["runId", "chunk"] });
+        d.createObjectStore("checkpoints", { keyPath: "runId" });
+        d.createObjectStore("pipeline");
+      },
+    });
+    const spec = { ...defaultExperiment(), seed: 8 };
+    await v2.put("meta", { spec, savedAt: 1 }, "experiment");
+    await v2.put("pipeline", { models: {}, view: 2, savedAt: 1 }, "pipeline");
+    v2.close();
+    const db = await openLabPersistence(name);
+    expect((await db.load())?.spec).toEqual(spec);
+    expect((await db.loadPipeline())?.view).toBe(2);
+    expect(await db.archive.list()).toEqual([]);
+    db.close();
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { experimentTitle, keptRunsText, timeAgo } from "../../src/ui/lab/experiment_names";
+
+describe("names of kept experiments", () => {
+  it("titles an experiment, and a lesson by its title", () => {
+    expect(experimentTitle({ ...defaultExperiment(), seed: 3 })).toBe(
+      "Sentiment · shipped SFT model · seed 3",
+    );
+    expect(experimentTitle({ ...defaultExperiment(), task: "arithmetic", preset: "kl-estimators" })).toBe(
+      "KL estimators k1, k2, k3: Arithmetic · shipped SFT model · seed 0",
+    );
+  });
+
+  it("lists the runs that trained, and the Pipeline", () => {
+    const runs = [
+      { label: "PPO", algo: "ppo" as const, step: 40 },
+      { label: "DPO", algo: "dpo" as const, step: 0 },
+      { label: "GRPO (fork @ 3)", algo: "grpo" as const, step: 12 },
+    ];
+    expect(keptRunsText({ runs, pipeline: false })).toBe("PPO at step 40, GRPO (fork @ 3) at step 12");
+    expect(keptRunsText({ runs: [runs[1]], pipeline: true })).toBe("no training; Pipeline models");
+  });
+
+  it("says how long ago", () => {
+    const now = 1_000_000_000;
+    expect(timeAgo(now - 20_000, now)).toBe("just now");
+    expect(timeAgo(now - 5 * 60_000, now)).toBe("5 minutes ago");
+    expect(timeAgo(now - 3 * 3_600_000, now)).toBe("3 hours ago");
+    expect(timeAgo(now - 86_400_000, now)).toBe("yesterday");
+    expect(timeAgo(now - 9 * 86_400_000, now)).toBe("9 days ago");
+  });
+});
