@@ -9,7 +9,8 @@ import { waitForCheckpoints } from "./saved";
  * the defaults with a notice; the test-sized experiment (src/lab/defaults.ts) opened from a link with changed
  * settings trains two steps, is shared (clipboard = the page's link), opens the same in a fresh browser profile,
  * exports its metrics as CSV with the expected columns, and survives a reload: runs, steps and curves come
- * back and training continues from the saved checkpoint (the CSV's steps stay 1, 2, …, n without a gap).
+ * back and training continues from the saved checkpoint (the CSV's steps stay 1, 2, …, n without a gap); its
+ * run file imported alone is a comparison run that nothing trains and the autosaver saves without complaint.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -126,5 +127,33 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   const stepsInCsv = after.lines.slice(1).map((l) => Number(l.split(",")[0]));
   expect(stepsInCsv).toEqual(stepsInCsv.map((_, i) => i + 1));
   expect(stepsInCsv.length).toBeGreaterThan(before[0]);
+
+  // Import the run file alone (no weights): a comparison run with its curves that nothing trains or forks.
+  // Steps that land after it must not ask the worker for its checkpoint ("Saving … failed" before).
+  await page.getByTestId(`export-${RUNS[0]}`).click();
+  const [json] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId(`export-${RUNS[0]}-json`).click(),
+  ]);
+  const { readFileSync } = await import("node:fs");
+  await page.getByTestId("import-file").setInputFiles({
+    name: json.suggestedFilename(),
+    mimeType: "application/json",
+    buffer: readFileSync((await json.path()) ?? ""),
+  });
+  const notice = page.getByTestId("lab-notice");
+  await expect(notice).toContainText("for comparison: its curves are drawn, nothing trains it");
+  await expect(page.getByTestId("status-ppo-2")).toHaveText("comparison");
+  await expect(page.getByTestId("step-ppo-2")).toHaveText(String(stepsInCsv.length));
+  await expect(page.getByTestId("fork-ppo-2")).toBeDisabled();
+  const level = (await steps(page))[0];
+  await page.getByTestId("step-once").click();
+  await expect
+    .poll(async () => (await steps(page))[0], { timeout: 120_000, intervals: [1000] })
+    .toBeGreaterThan(level);
+  await page.waitForTimeout(7_000); // past the autosaver's 5 s tick and the checkpoint the step asks for
+  await expect(page.getByTestId("step-ppo-2")).toHaveText(String(stepsInCsv.length));
+  await expect(notice).not.toContainText("failed");
+  await page.screenshot({ path: testInfo.outputPath("imported-comparison.png") });
   expect(pageErrors).toEqual([]);
 });

@@ -11,6 +11,7 @@
  *   or a step that was in flight at the pause); besides, at a 5 s tick, for a run's first step. A reload
  *   resumes from the newest checkpoint, so at most ~30 s of training is lost while playing (none once a
  *   paused step's export has returned); a run reloaded before its first checkpoint starts over.
+ * A run imported for comparison (no weights in the worker) has its curves saved, never a checkpoint.
  * The counters stored with a checkpoint are the run's last metric point when the export returns; while
  * training, the worker may be one or two steps further (exact after a pause).
  *
@@ -138,7 +139,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     for (const run of source.getState().spec.runs) {
       const w = written.get(run.id);
       const r = source.getState().runs[run.id];
-      if (!w || !r || r.step === 0 || r.step === w.ckStep || r.status === "error") continue;
+      if (!w || !r || r.step === 0 || r.step === w.ckStep || r.status === "error" || r.comparison) continue;
       const bytes = await o.exportCheckpoint(run.id);
       const now = source.getState().runs[run.id];
       const last = now?.history.at(-1);
@@ -168,7 +169,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     return s.spec.runs.some((r) => {
       const run = s.runs[r.id];
       const ck = written.get(r.id)?.ckStep ?? 0;
-      if (!run || run.step === 0 || run.status === "error" || run.step === ck) return false;
+      if (!run || run.step === 0 || run.status === "error" || run.comparison || run.step === ck) return false;
       return ck === 0 || !s.playing;
     });
   };

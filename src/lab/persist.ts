@@ -42,6 +42,8 @@ export interface SavedRunMeta {
   markers: Marker[];
   /** Metric points saved in `history` (chunks 0 … ceil(points / CHUNK) − 1). */
   points: number;
+  /** Imported for comparison without weights (absent: trained here). */
+  comparison?: boolean;
   savedAt: number;
 }
 
@@ -66,6 +68,8 @@ export interface SavedRun {
   history: MetricPoint[];
   markers: Marker[];
   checkpoint: SavedCheckpoint | null;
+  /** Imported for comparison without weights. */
+  comparison?: boolean;
 }
 
 export interface SavedSession {
@@ -100,6 +104,8 @@ export interface RunSnapshot {
   step: number;
   history: readonly MetricPoint[];
   markers: readonly Marker[];
+  /** Imported for comparison without weights: the worker has no checkpoint of it to export. */
+  comparison?: boolean;
 }
 
 /** Reads and writes the lab session. Open with {@link openLabPersistence}. */
@@ -136,6 +142,7 @@ export class LabPersistence {
       step: run.step,
       markers: [...run.markers],
       points: n,
+      ...(run.comparison ? { comparison: true } : {}),
       savedAt: Date.now(),
     });
     await tx.done;
@@ -183,6 +190,7 @@ export class LabPersistence {
         history: history.slice(0, m.points),
         markers: m.markers,
         checkpoint,
+        ...(m.comparison ? { comparison: true } : {}),
       });
     }
     await tx.done;
@@ -224,6 +232,7 @@ export class LabPersistence {
       const id = r.spec.id;
       writes.push(
         runs.put({
+          ...(r.comparison ? { comparison: true } : {}),
           id,
           spec: r.spec,
           status: r.status,

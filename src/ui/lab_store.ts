@@ -40,6 +40,11 @@ export interface RunState {
   error: string | null;
   /** The inspector data of the latest step (src/ui/inspect/), once a step was taken. */
   inspect?: InspectView;
+  /**
+   * Imported for comparison without weights (src/ui/lab/import_run.ts): its curves are drawn, but the worker
+   * does not know it, so nothing trains, forks, evaluates or exports its weights.
+   */
+  comparison?: boolean;
 }
 
 export interface ViewSettings {

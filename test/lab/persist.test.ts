@@ -258,6 +258,49 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("saves a run imported for comparison with its curves and never asks the worker for its checkpoint", async () => {
+    const { db, lab } = await pausedLab();
+    const asked: string[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      historyEveryMs: 60_000,
+      exportCheckpoint: async (id) => {
+        asked.push(id);
+        if (id === "ppo-2") throw new Error('no run "ppo-2" with weights');
+        return new Uint8Array([1]);
+      },
+    });
+    const spec = { ...defaultExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
+    lab.upsertRun(spec);
+    lab.restoreRuns([
+      {
+        spec,
+        status: "paused",
+        step: 3,
+        history: points(1, 3),
+        markers: [],
+        samples: [],
+        error: null,
+        comparison: true,
+      },
+    ]);
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]); // a step lands while paused
+    await saver.checkpoint();
+    expect(asked).toEqual(["ppo-1"]);
+    const back = await db.load();
+    const imported = back?.runs.find((r) => r.spec.id === "ppo-2");
+    expect(imported?.comparison).toBe(true);
+    expect(imported?.history).toHaveLength(3);
+    expect(imported?.checkpoint).toBeNull();
+    // After a reload the worker starts it like any run: the plan says so instead of "no checkpoint yet".
+    const plan = planRestore(back?.spec ?? defaultExperiment(), back, true);
+    expect(plan.runs.map((r) => r.spec.id)).toEqual(["ppo-1"]);
+    expect(plan.notice).toMatch(/^PPO \(imported\) came from an imported file without weights/);
+    saver.stop();
+    db.close();
+  });
+
   it("drops a checkpoint left under a run id by another experiment, so a reload does not resume from it", async () => {
     const db = await freshDb();
     const other = { ...defaultExperiment(), seed: 9 };

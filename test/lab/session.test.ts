@@ -314,7 +314,8 @@ describe("importing a run", () => {
     expect(s.spec.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1", "grpo-1", "ppo-2"]);
     expect(s.runs["ppo-2"].history).toHaveLength(4);
     expect(s.runs["ppo-2"].spec.label).toBe("PPO (imported)");
-    expect(notice).toMatch(/for comparison/);
+    expect(s.runs["ppo-2"].comparison).toBe(true);
+    expect(notice).toMatch(/^Added PPO \(imported\) with its 4 steps of curves, for comparison/);
   });
 
   it("continues training an imported run when its checkpoint comes along", async () => {

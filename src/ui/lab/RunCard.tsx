@@ -26,6 +26,7 @@ const STATUS_TEXT = {
   paused: "paused",
   error: "error",
   stepping: "stepping…",
+  comparison: "comparison",
 } as const;
 
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
@@ -46,7 +47,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       : null;
   });
   if (!run) return null;
-  const shown = stepping && run.status !== "error" ? "stepping" : run.status;
+  // Imported without weights: curves only, nothing in the worker to train, fork, evaluate or export.
+  const frozen = run.comparison === true;
+  const shown = frozen ? "comparison" : stepping && run.status !== "error" ? "stepping" : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.
@@ -63,7 +66,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         field={fieldForTask(f, task)}
         value={settingOf(f, run.spec.config)}
         locked={lockReason(f, started)}
-        disabled={!canEdit || unused !== null}
+        disabled={!canEdit || frozen || unused !== null}
         note={unused ?? (f.key === "beta" ? adaptiveBetaNote(run) : null)}
       />
     );
@@ -97,14 +100,14 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           >
             ?
           </ExplainButton>
-          <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit} />
+          <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit || frozen} />
           <button
             type="button"
             className="icon-button"
             title="Duplicate this run from its current state (weights, optimizer, step)"
             aria-label={`Duplicate ${run.spec.label}`}
             data-testid={`fork-${runId}`}
-            disabled={!canEdit}
+            disabled={!canEdit || frozen}
             onClick={() => labActions.forkRun(runId)}
           >
             <CopyIcon />
@@ -129,7 +132,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       </header>
       <p className="run-state">
         <span
-          className={`status status-${shown === "stepping" ? "running" : shown}`}
+          className={`status status-${shown === "stepping" ? "running" : shown === "comparison" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
         >
           {STATUS_TEXT[shown]}
@@ -148,7 +151,13 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           {noSignal}
         </p>
       )}
-      <WinRate runId={runId} disabled={!canEdit} />
+      {frozen && (
+        <p className="run-hint" data-testid={`comparison-${runId}`}>
+          Imported for comparison: its curves are drawn, but its file came without weights, so nothing trains
+          it and its settings are shown as they were.
+        </p>
+      )}
+      <WinRate runId={runId} disabled={!canEdit || frozen} />
       <div className="knobs">{own.map(control)}</div>
       <details className="knobs-more">
         <summary>Sampling &amp; optimiser ({shared.length})</summary>

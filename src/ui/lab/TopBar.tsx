@@ -60,10 +60,12 @@ export function TopBar() {
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
   const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
-  // The runs that can still step, furthest and slowest: a pause between two runs' steps leaves some behind.
+  // The runs that can still step (not in error, not imported for comparison), furthest and slowest: a pause between two runs' steps leaves some behind.
   const [highest, lowest] = useLab(
     useShallow((s) => {
-      const live = Object.values(s.runs).flatMap((r) => (r.status === "error" ? [] : [r.step]));
+      const live = Object.values(s.runs).flatMap((r) =>
+        r.status === "error" || r.comparison ? [] : [r.step],
+      );
       const top = Math.max(0, ...live);
       return [top, Math.min(top, ...live)];
     }),

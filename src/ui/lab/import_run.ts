@@ -93,10 +93,10 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
     );
   }
   lab().upsertRun(spec);
-  lab().restoreRuns([restored]);
+  lab().restoreRuns([{ ...restored, comparison: true }]);
   return say(
     [
-      `Imported ${spec.label} (${r.history.length} steps) for comparison: its curves are drawn, nothing trains it.`,
+      `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it.`,
       ...notes,
     ].join(" "),
   );
