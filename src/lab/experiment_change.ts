@@ -16,6 +16,19 @@ import { fieldProblem } from "./spec_check";
  */
 export const TASK_PROMPT_TOKENS: Readonly<Record<TaskId, number>> = { sentiment: 62, arithmetic: 7 };
 
+/** Context length of each task's shipped SFT model (public/models/manifest.json; a test keeps them equal). */
+export const SHIPPED_CONTEXT: Readonly<Record<TaskId, number>> = { sentiment: 128, arithmetic: 16 };
+
+/**
+ * Most completion tokens a run samples on `task` from `model`: the start model's context minus the task's
+ * longest prompt (src/algorithms/run.ts completionBudget caps `maxNewTokens` there; DPO's offline pairs may
+ * have longer prompts, so it can be fewer). The shipped arithmetic model: 16 − 7 = 9.
+ */
+export function completionRoom(task: TaskId, model: ExperimentSpec["model"]): number {
+  const context = model === "sft" ? SHIPPED_CONTEXT[task] : PRESETS[model as PresetName].contextLength;
+  return context - TASK_PROMPT_TOKENS[task];
+}
+
 /** Fewest completion tokens a start model must leave after the longest prompt to be offered for a task. */
 export const MIN_COMPLETION_ROOM = 4;
 

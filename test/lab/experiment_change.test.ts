@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { defaultExperiment, testExperiment } from "../../src/lab/defaults";
 import {
   changeExperiment,
+  completionRoom,
   MIN_COMPLETION_ROOM,
+  SHIPPED_CONTEXT,
   startModelProblem,
   TASK_PROMPT_TOKENS,
 } from "../../src/lab/experiment_change";
@@ -26,6 +28,20 @@ describe("changeExperiment", () => {
       const longest = Math.max(...pool.map((p) => tok.encode(p, { bos: true }).length));
       expect(longest, id).toBe(TASK_PROMPT_TOKENS[id]);
     }
+  });
+
+  it("SHIPPED_CONTEXT is each shipped SFT model's context; completionRoom what a run can sample", async () => {
+    const { readFileSync } = await import("node:fs");
+    const manifest = JSON.parse(readFileSync("public/models/manifest.json", "utf8")) as {
+      files: { path: string; kind: string; config?: { contextLength: number } }[];
+    };
+    for (const id of TASK_IDS) {
+      const sft = manifest.files.find((f) => f.kind === "sft" && f.path === `models/${id}/sft.safetensors`);
+      expect(sft?.config?.contextLength, id).toBe(SHIPPED_CONTEXT[id]);
+    }
+    expect(completionRoom("arithmetic", "sft")).toBe(9);
+    expect(completionRoom("sentiment", "sft")).toBe(128 - 62);
+    expect(completionRoom("arithmetic", "nano")).toBe(PRESETS.nano.contextLength - 7);
   });
 
   it("keeps the runs and step limit, changes what they share", () => {

@@ -159,6 +159,31 @@ describe("TRL script", () => {
     expect(new Set(runs.map((r) => r.algo))).toEqual(new Set(ALGO_IDS));
   });
 
+  it("exports the completion length the lab sampled: capped by the start model's context", () => {
+    const arith = { task: "arithmetic" as const, model: "sft" as const, seed: 0 };
+    const long = { ...ppo, config: { maxNewTokens: 48 } };
+    const p = trlScript(arith, { spec: long, step: 3 });
+    expect(p).toMatch(
+      /\n {4}response_length=9, {2}# .*the run asked for 48; the start model's context left 9/,
+    );
+    expect(runConfig(arith, long).trl?.args.response_length).toBe(9);
+    expect(runConfig(arith, long).settings.maxNewTokens).toBe(48); // the run's own setting is kept
+    const grpo: RunSpec = { id: "grpo-1", algo: "grpo", label: "GRPO", config: { maxNewTokens: 6 } };
+    expect(trlScript(arith, { spec: grpo, step: 3 })).toMatch(/\n {4}max_completion_length=6,/); // under the room
+    const bon: RunSpec = { id: "bon-1", algo: "bon", label: "BoN", config: { maxNewTokens: 48 } };
+    expect(trlScript(arith, { spec: bon, step: 3 })).toMatch(/\nMAX_NEW_TOKENS = 9\n/);
+    const senti = trlScript({ ...arith, task: "sentiment" }, { spec: long, step: 3 });
+    expect(senti).toMatch(/\n {4}response_length=48,/); // 66 tokens of room
+    expect(p).toContain("(start model: the shipped arithmetic SFT model, seed 0,");
+    // After a Pipeline hand-off the runs started from the page's model, whose context is the Pipeline's.
+    const handed = trlScript(arith, { spec: long, step: 3, handedOff: "pipeline: nano" });
+    expect(handed).toContain(
+      "(start model: the SFT model trained in the page's Pipeline view (pipeline: nano), seed 0,",
+    );
+    expect(handed).toMatch(/\n {4}response_length=48,/);
+    expect(runConfig(arith, long, "pipeline: nano").trl?.args.response_length).toBe(48);
+  });
+
   it("maps the run's settings to TRL's names and values", () => {
     const s = (r: RunSpec, task: "sentiment" | "arithmetic" = "arithmetic") =>
       trlScript({ ...experiment, task }, { spec: r, step: 12 });

@@ -3,6 +3,8 @@
  * ones were changed), on what (task, start model, seed), with each setting's TRL name where TRL has one, so
  * the file documents itself and re-creates the run elsewhere.
  */
+
+import { completionRoom } from "../experiment_change";
 import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import type { ExperimentRef } from "./run_file";
@@ -25,10 +27,15 @@ export interface RunConfigFile {
   trl: { config: string; args: Record<string, SettingValue> } | null;
 }
 
-/** The config file object of a run. @throws RangeError when the run's settings are invalid. */
-export function runConfig(experiment: ExperimentRef, run: RunSpec): RunConfigFile {
+/**
+ * The config file object of a run. `handedOff`: the Pipeline's model the runs started from, if any (then TRL's
+ * completion length is not capped at the experiment's start model; see trlMapping).
+ * @throws RangeError when the run's settings are invalid.
+ */
+export function runConfig(experiment: ExperimentRef, run: RunSpec, handedOff?: string | null): RunConfigFile {
   const info = ALGORITHMS[run.algo];
-  const m = trlMapping(run.algo, run.config);
+  const room = handedOff ? Number.POSITIVE_INFINITY : completionRoom(experiment.task, experiment.model);
+  const m = trlMapping(run.algo, run.config, room);
   return {
     format: "rlhf-playground.config",
     version: 1,
@@ -47,6 +54,6 @@ export function runConfig(experiment: ExperimentRef, run: RunSpec): RunConfigFil
 }
 
 /** The config file as JSON text. */
-export function runConfigJson(experiment: ExperimentRef, run: RunSpec): string {
-  return JSON.stringify(runConfig(experiment, run), null, 2);
+export function runConfigJson(experiment: ExperimentRef, run: RunSpec, handedOff?: string | null): string {
+  return JSON.stringify(runConfig(experiment, run, handedOff), null, 2);
 }

@@ -100,7 +100,7 @@ trainer.save_model(OUTPUT_DIR)
  */
 function samplingPy(m: TrlMapping): string {
   const s = m.settings;
-  return `MAX_NEW_TOKENS = ${pyValue(s.maxNewTokens)}
+  return `MAX_NEW_TOKENS = ${pyValue(m.completionTokens)}
 TEMPERATURE = ${pyValue(s.temperature)}
 TOP_K = ${pyValue(s.topK)}
 

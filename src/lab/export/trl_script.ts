@@ -6,6 +6,8 @@
  * ./trl_targets.ts (which trainer, which keywords), ./trl_bodies.ts (data, config, trainer per trainer),
  * ./trl_rewards.ts (the reward in Python), ./trl_py.ts (Python literals and the config call).
  */
+
+import { completionRoom } from "../experiment_change";
 import type { RunSpec } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { rewardOf, TASK_COSTS } from "../settings";
@@ -22,10 +24,23 @@ export { pyValue, slug } from "./trl_py";
 export interface ScriptRun {
   spec: RunSpec;
   step: number;
+  /**
+   * The model the run started from when it is not the experiment's: the Pipeline's hand-off (its model
+   * description, e.g. "pipeline: nano"). Its context is the Pipeline's, so completions are not capped then.
+   */
+  handedOff?: string | null;
 }
 
 /** The placeholder model: small, instruction-tuned, public. */
 export const PLACEHOLDER_MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+
+/** The start model in words, for the docstring. */
+function startModelText(experiment: ExperimentRef, handedOff: string | null | undefined): string {
+  if (handedOff) return `the SFT model trained in the page's Pipeline view (${oneLine(handedOff)})`;
+  return experiment.model === "sft"
+    ? `the shipped ${experiment.task} SFT model`
+    : `a fresh "${experiment.model}" GPT`;
+}
 
 /** The TRL script of a run (Python 3 source). */
 export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new Date()): string {
@@ -38,7 +53,8 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
     !TASK_COSTS[experiment.task].includes(String(cost))
   )
     throw new RangeError(`the ${experiment.task} task has no cost "${cost}" (Safe RLHF): no script for it`);
-  const m = trlMapping(algo, run.spec.config);
+  const room = run.handedOff ? Number.POSITIVE_INFINITY : completionRoom(experiment.task, experiment.model);
+  const m = trlMapping(algo, run.spec.config, room);
   const title = ALGORITHMS[algo].title;
   const file = `${slug(label)}_trl.py`;
   const note = m.target.note ? `\n${m.target.note}\n` : "";
@@ -54,7 +70,7 @@ tokenizer.json next to this script (RM_PATH, TOKENIZER_PATH) and pip install onn
   return `#!/usr/bin/env python3
 """${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
 
-In the lab this run trained a tiny GPT in the browser (start model: ${experiment.model === "sft" ? `the shipped ${experiment.task} SFT model` : `a fresh "${experiment.model}" GPT`}, seed ${experiment.seed},
+In the lab this run trained a tiny GPT in the browser (start model: ${startModelText(experiment, run.handedOff)}, seed ${experiment.seed},
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the
 same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
 

@@ -188,6 +188,8 @@ export interface TrlMapping {
   settings: Record<string, SettingValue>;
   args: TrlArg[];
   unmapped: UnmappedSetting[];
+  /** Completion tokens the lab sampled: `maxNewTokens`, capped at the start model's room (see trlMapping). */
+  completionTokens: number;
 }
 
 /** Safe RLHF's own settings: no GRPOConfig field, but the exported reward_fn applies them (trl_bodies.ts). */
@@ -199,10 +201,22 @@ const SAFE_RLHF_SCRIPT_KEYS: ReadonlySet<string> = new Set([
   "lambdaKp",
 ]);
 
-/** The run's settings as TRL keyword arguments, plus the ones TRL has no field for. */
-export function trlMapping(algo: AlgoId, config: Record<string, SettingValue>): TrlMapping {
+/**
+ * The run's settings as TRL keyword arguments, plus the ones TRL has no field for. `completionRoom`: the
+ * completion tokens the start model leaves after the task's longest prompt (src/lab/experiment_change.ts
+ * completionRoom); a larger `maxNewTokens` is exported as that room, which is what the lab sampled, with a note.
+ * @throws RangeError when the settings are invalid.
+ */
+export function trlMapping(
+  algo: AlgoId,
+  config: Record<string, SettingValue>,
+  completionRoom = Number.POSITIVE_INFINITY,
+): TrlMapping {
   const fields = ALGORITHMS[algo].fields;
   const settings = validateConfig<Record<string, SettingValue>>(algo, fields, config);
+  const requested = settings.maxNewTokens as number;
+  // No room at all: a start model the lab refuses for this task (experiment_change.ts); nothing to cap to.
+  const completionTokens = completionRoom >= 1 ? Math.min(requested, completionRoom) : requested;
   const target = trlTarget(algo, settings);
   const args: TrlArg[] = [];
   const unmapped: UnmappedSetting[] = [];
@@ -239,7 +253,12 @@ export function trlMapping(algo: AlgoId, config: Record<string, SettingValue>): 
     args.push({ name, value, field: f, changed });
   }
   adjust(algo, settings, args, unmapped);
-  return { target, settings, args, unmapped };
+  const length = args.find((a) => a.field?.key === "maxNewTokens");
+  if (length && completionTokens < requested) {
+    length.value = completionTokens;
+    length.note = `the run asked for ${requested}; the start model's context left ${completionTokens} after the longest prompt`;
+  }
+  return { target, settings, args, unmapped, completionTokens };
 }
 
 /** Where TRL counts differently from the lab, or needs a setting the lab implies. */

@@ -9,6 +9,7 @@ import { metricsCsv } from "../../lab/export/metrics";
 import { runFileJson } from "../../lab/export/run_file";
 import { slug, trlScript } from "../../lab/export/trl_script";
 import { useLab } from "../lab_store";
+import { usePipelineStore } from "./pipeline_store";
 
 export type ExportKind = "csv" | "json" | "config" | "checkpoint" | "onnx" | "trl";
 
@@ -57,13 +58,21 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
       case "json":
         return downloadBlob(runFileJson(spec, run), `${base}.run.json`, MIME.json);
       case "config":
-        return downloadBlob(runConfigJson(spec, run.spec), `${base}.config.json`, MIME.json);
+        return downloadBlob(
+          runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff),
+          `${base}.config.json`,
+          MIME.json,
+        );
       case "checkpoint":
         return downloadBlob(await worker.exportCheckpoint(runId), `${base}.safetensors`, MIME.safetensors);
       case "onnx":
         return downloadBlob(await worker.exportPolicyOnnx(runId), `${base}.onnx`, MIME.onnx);
       case "trl":
-        return downloadBlob(trlScript(spec, run), `${slug(run.spec.label)}_trl.py`, MIME.python);
+        return downloadBlob(
+          trlScript(spec, { ...run, handedOff: usePipelineStore.getState().handedOff }),
+          `${slug(run.spec.label)}_trl.py`,
+          MIME.python,
+        );
     }
   } catch (e) {
     setNotice(`Exporting ${run.spec.label} failed: ${e instanceof Error ? e.message : String(e)}`);
