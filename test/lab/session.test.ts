@@ -211,6 +211,28 @@ describe("opening the lab", () => {
     expect(useLab.getState().notice).toBeNull();
   });
 
+  it("shows a link's experiment while storage is still being read", async () => {
+    const linked = { ...defaultExperiment(), task: "arithmetic" as const, model: "nano" as const, seed: 4 };
+    setHash(`#${encode(linked)}`);
+    useLab.getState().setSpec(defaultExperiment());
+    let release = () => {};
+    const slow = new Promise<void>((r) => {
+      release = r;
+    });
+    const f = fakeDeps(`session-${dbName++}`);
+    const opening = openLab({
+      ...f.deps,
+      openPersistence: async () => {
+        await slow;
+        return f.deps.openPersistence();
+      },
+    });
+    expect(useLab.getState().spec).toEqual(linked); // not the default task for a moment
+    release();
+    session = await opening;
+    expect(useLab.getState().spec).toEqual(linked);
+  });
+
   it("says so when storage is unavailable, and does not autosave a lab that failed to start", async () => {
     const deps = { ...fakeDeps("x").deps, openPersistence: () => Promise.reject(new Error("disabled")) };
     session = await openLab(deps);

@@ -144,6 +144,11 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const lab = () => useLab.getState();
   const stopWatching = reloadOnPastedLink();
   const opened = specFromLocation(globalThis.location, defaultExperiment);
+  // A link names its experiment at once (the top bar would show the defaults while storage is read).
+  if (opened.source === "url") {
+    lab().setView(opened.view);
+    lab().setSpec(opened.spec);
+  }
   let persistence: LabPersistence | null = null;
   let saved: SavedSession | null = null;
   let savedPipeline: SavedPipeline | null = null;
