@@ -19,11 +19,10 @@ import { initParams, paramLayout } from "../../model/params";
 import { nextTokenTargets, SftTrainer } from "../../model/sft";
 import { GptWeights } from "../../model/weights";
 import { exportRewardModelOnnx } from "../../rewards/onnx_export";
-import { type EncodedPair, encodePreferencePairs, pairAccuracy } from "../../rewards/rm_eval";
+import { type EncodedPair, pairAccuracy } from "../../rewards/rm_eval";
 import { RewardModelScorer, RewardModelTrainer } from "../../rewards/rm_trainer";
 import { engineReward } from "../../rewards/sources";
 import { completionText, type Task } from "../../tasks";
-import { parsePreferencesJsonl } from "../../tasks/preferences";
 import { shuffle } from "../../tasks/task";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
 import { Rng } from "../../util/rng";
@@ -36,14 +35,13 @@ import type {
   PipelineStageResult,
 } from "./fields";
 import { describeConfig, pipelineConfig } from "./model_config";
+import { pipelinePairs } from "./pairs";
 import { sftData } from "./sft_data";
 
 /** Longest SFT row (tokens): book windows longer than this only slow a nano model down. */
 const SFT_MAX_ROW = 64;
 /** Samples and held-out evaluations per stage (spread over its steps, the last step included). */
 const REPORTS = 5;
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What the pipeline needs from the lab. */
 export interface PipelineDeps {
@@ -372,23 +370,7 @@ export class LabPipeline {
   }
 
   private async loadPairs(): Promise<{ train: EncodedPair[]; eval: EncodedPair[] }> {
-    if (this.pairs) return this.pairs;
-    const text = await this.d.preferences();
-    if (text === null)
-      throw new Error(
-        `the ${this.d.task.id} task ships no preference pairs (models/${this.d.task.id}/preferences.jsonl)`,
-      );
-    let records: ReturnType<typeof parsePreferencesJsonl>;
-    try {
-      records = parsePreferencesJsonl(text);
-    } catch (e) {
-      throw new Error(`models/${this.d.task.id}/preferences.jsonl: ${message(e)}`);
-    }
-    const train = encodePreferencePairs(records, this.d.tokenizer, "train");
-    const held = encodePreferencePairs(records, this.d.tokenizer, "eval");
-    if (!train.length || !held.length)
-      throw new Error(`models/${this.d.task.id}/preferences.jsonl needs train and eval pairs`);
-    this.pairs = { train, eval: held };
+    this.pairs ??= pipelinePairs(this.d.task.id, await this.d.preferences(), this.d.tokenizer);
     return this.pairs;
   }
 

@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react";
 import "./lab.css";
 import "./transport.css";
 import "./runs.css";
+import "./cards.css";
 import "./charts.css";
 import { InspectPanel } from "../inspect/InspectPanel";
 import { useLab } from "../lab_store";

@@ -1,0 +1,40 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { pipelinePairs } from "../../src/lab/pipeline/pairs";
+import { readTokenizerFile } from "../../src/tokenizer/node";
+
+const tok = readTokenizerFile("public/models/arithmetic/tokenizer.json");
+const line = (split: string, chosen = "85") =>
+  JSON.stringify({
+    task: "arithmetic",
+    prompt: "18+66=",
+    chosen,
+    rejected: "84",
+    score_chosen: 1,
+    score_rejected: 0,
+    flipped: false,
+    tie: false,
+    split,
+  });
+
+describe("the Pipeline's preference pairs (stage 2)", () => {
+  it("splits the shipped arithmetic file into its train and held-out pairs", () => {
+    const text = readFileSync("public/models/arithmetic/preferences.jsonl", "utf8");
+    const p = pipelinePairs("arithmetic", text, tok);
+    expect([p.train.length, p.eval.length]).toEqual([906, 94]); // as public/models/manifest.json records
+  });
+
+  it("names the file in every error", () => {
+    expect(() => pipelinePairs("arithmetic", null, tok)).toThrow(
+      "the arithmetic task ships no preference pairs (models/arithmetic/preferences.jsonl)",
+    );
+    expect(() => pipelinePairs("arithmetic", "{nope", tok)).toThrow(
+      /^models\/arithmetic\/preferences\.jsonl: /,
+    );
+    expect(() => pipelinePairs("arithmetic", `${line("train")}\n${line("train", "86")}`, tok)).toThrow(
+      "models/arithmetic/preferences.jsonl needs train and eval pairs",
+    );
+    const ok = pipelinePairs("arithmetic", `${line("train")}\n${line("eval")}`, tok);
+    expect([ok.train.length, ok.eval.length]).toEqual([1, 1]);
+  });
+});
