@@ -3,7 +3,7 @@
  * a shared link, the "Change…" dialog), so that opening something new never loses trained runs. Each entry
  * holds a whole {@link SavedSession} — the experiment, every run's curves, markers and newest checkpoint — and
  * the Pipeline's models when it had any; reopening one swaps it with the current session
- * ({@link LabPersistence.swapIn}).
+ * ({@link ExperimentArchive.swapIn}).
  *
  * Stores (database "rlhf-playground-lab", version 3; see src/lab/persist.ts):
  * - `archive`      keyPath "id" → {@link ArchivedSession}: the session itself (checkpoint bytes included);
@@ -14,6 +14,7 @@ import type { IDBPDatabase } from "idb";
 import type { LabDb, SavedPipeline, SavedSession } from "./persist";
 import type { ExperimentSpec } from "./protocol";
 import type { AlgoId } from "./registry";
+import { type LabTx, listKept, readSession, removeKept, writeSession } from "./session_store";
 
 /** Most experiments kept (a tiny-model session with three runs is ~10 MB with its checkpoints). */
 export const ARCHIVE_MAX = 6;
@@ -28,6 +29,8 @@ export interface ArchiveEntry {
   pipeline: boolean;
   /** When it was put away (ms since the epoch). */
   savedAt: number;
+  /** What makes two kept sessions the same one (experiment, runs' steps and save times, Pipeline save time). */
+  signature: string;
 }
 
 export interface ArchivedSession {
@@ -36,8 +39,12 @@ export interface ArchivedSession {
   pipeline: SavedPipeline | null;
 }
 
-/** The step a saved run would resume at (src/lab/restore.ts): its checkpoint's, else its last curve point. */
+/**
+ * The step a saved run would resume at (src/lab/restore.ts): its checkpoint's, else its last curve point; 0 for
+ * a run imported for comparison (its curves are not brought back, so nothing of it is kept).
+ */
 export function savedStep(run: SavedSession["runs"][number]): number {
+  if (run.comparison) return 0;
   return run.checkpoint?.step ?? run.history.at(-1)?.step ?? 0;
 }
 
@@ -46,41 +53,73 @@ export function hasProgress(session: SavedSession | null, pipeline: SavedPipelin
   return (session?.runs.some((r) => savedStep(r) > 0) ?? false) || pipeline !== null;
 }
 
+/** The list entry of a session. */
+function entryOf(
+  id: string,
+  session: SavedSession,
+  pipeline: SavedPipeline | null,
+  now: number,
+): ArchiveEntry {
+  return {
+    id,
+    spec: session.spec,
+    runs: session.runs.map((r) => ({ label: r.spec.label, algo: r.spec.algo, step: savedStep(r) })),
+    pipeline: pipeline !== null,
+    savedAt: now,
+    signature: JSON.stringify([
+      session.spec,
+      session.runs.map((r) => [r.spec.id, savedStep(r), r.history.length, r.checkpoint?.savedAt ?? 0]),
+      pipeline?.savedAt ?? null,
+    ]),
+  };
+}
+
+/** The same session kept again (a quick reload, two tabs): same experiment, runs and save times. */
+const sameKept = (a: ArchiveEntry, b: ArchiveEntry) => a.signature === b.signature;
+
+/**
+ * Keep a session inside the caller's transaction (archive and archiveIndex, read-write): an entry equal to it
+ * is replaced, and the oldest beyond {@link ARCHIVE_MAX} go.
+ */
+export async function keepIn(
+  tx: LabTx<"readwrite">,
+  session: SavedSession,
+  pipeline: SavedPipeline | null,
+  now = Date.now(),
+): Promise<ArchiveEntry> {
+  const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const entry = entryOf(id, session, pipeline, now);
+  const listed = await listKept(tx);
+  const others = listed.filter((e) => !sameKept(e, entry));
+  for (const e of listed) if (sameKept(e, entry)) await removeKept(tx, e.id);
+  for (const e of others.slice(ARCHIVE_MAX - 1)) await removeKept(tx, e.id);
+  await tx.objectStore("archive").put({ id, session, pipeline });
+  await tx.objectStore("archiveIndex").put(entry);
+  return entry;
+}
+
+const ARCHIVE_STORES = ["archive", "archiveIndex"] as const;
+const ALL_STORES = ["meta", "runs", "history", "checkpoints", "pipeline", ...ARCHIVE_STORES] as const;
+
 /** The kept experiments. Use through {@link LabPersistence.archive}. */
 export class ExperimentArchive {
   constructor(private readonly db: IDBPDatabase<LabDb>) {}
 
   /** Newest first. */
   async list(): Promise<ArchiveEntry[]> {
-    const all = await this.db.getAll("archiveIndex");
-    return all.sort((a, b) => b.savedAt - a.savedAt);
+    return listKept(this.db.transaction("archiveIndex") as unknown as LabTx);
   }
 
   /**
-   * Keep a session (and its Pipeline); drops the oldest entries beyond {@link ARCHIVE_MAX}.
+   * Keep a session (and its Pipeline). An entry of the same experiment with its runs at the same steps is
+   * replaced (a quick reload keeps one copy); the oldest entries beyond {@link ARCHIVE_MAX} go.
    * @returns the new entry.
    * @throws what IndexedDB throws (e.g. QuotaExceededError); nothing is half-written (one transaction).
    */
   async keep(session: SavedSession, pipeline: SavedPipeline | null, now = Date.now()): Promise<ArchiveEntry> {
-    const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-    const entry: ArchiveEntry = {
-      id,
-      spec: session.spec,
-      runs: session.runs.map((r) => ({ label: r.spec.label, algo: r.spec.algo, step: savedStep(r) })),
-      pipeline: pipeline !== null,
-      savedAt: now,
-    };
-    const old = (await this.list()).slice(ARCHIVE_MAX - 1);
-    const tx = this.db.transaction(["archive", "archiveIndex"], "readwrite");
-    await Promise.all([
-      tx.objectStore("archive").put({ id, session, pipeline }),
-      tx.objectStore("archiveIndex").put(entry),
-      ...old.flatMap((o) => [
-        tx.objectStore("archive").delete(o.id),
-        tx.objectStore("archiveIndex").delete(o.id),
-      ]),
-      tx.done,
-    ]);
+    const tx = this.db.transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    const entry = await keepIn(tx, session, pipeline, now);
+    await tx.done;
     return entry;
   }
 
@@ -90,11 +129,30 @@ export class ExperimentArchive {
   }
 
   async remove(id: string): Promise<void> {
-    const tx = this.db.transaction(["archive", "archiveIndex"], "readwrite");
-    await Promise.all([
-      tx.objectStore("archive").delete(id),
-      tx.objectStore("archiveIndex").delete(id),
-      tx.done,
-    ]);
+    const tx = this.db.transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    await removeKept(tx, id);
+    await tx.done;
+  }
+
+  /**
+   * Reopen a kept experiment, in one transaction: it leaves the list and becomes the saved session, and the
+   * session saved until now (when it holds trained runs or Pipeline models) is kept in its place — after the
+   * reopened one left, so a full list loses nothing. The caller then opens the returned experiment's link.
+   * @throws Error when `id` is not kept (any more); what IndexedDB throws. Either way nothing changed.
+   */
+  async swapIn(id: string): Promise<ExperimentSpec> {
+    const tx = this.db.transaction(ALL_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    const kept = await tx.objectStore("archive").get(id);
+    if (!kept) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      throw new Error("that experiment is no longer kept in this browser");
+    }
+    const now = await readSession(tx);
+    await removeKept(tx, id);
+    if (now.session && hasProgress(now.session, now.pipeline)) await keepIn(tx, now.session, now.pipeline);
+    await writeSession(tx, kept.session, kept.pipeline);
+    await tx.done;
+    return kept.session.spec;
   }
 }

@@ -48,8 +48,8 @@ export interface Autosaver {
   flush(): Promise<void>;
   /** Export and save a checkpoint of every run that stepped since its last one. */
   checkpoint(): Promise<void>;
-  /** Stop the timers and listeners (pending writes still finish). */
-  stop(): void;
+  /** Stop the timers and listeners; resolves once the writes already queued have landed. */
+  stop(): Promise<void>;
 }
 
 /** What was last written for a run. */
@@ -202,6 +202,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       unsubscribe();
       target?.removeEventListener("pagehide", onHide);
       target?.document?.removeEventListener("visibilitychange", onHide);
+      return queue;
     },
   };
 }

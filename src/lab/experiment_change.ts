@@ -5,6 +5,7 @@
  */
 import { PRESETS, type PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
+import { contextOfDescription } from "./pipeline/model_config";
 import type { ExperimentSpec, RunSpec } from "./protocol";
 import { COST_LIMITS, customRewardsToGold, EXPERIMENT_FIELDS, TASK_COSTS } from "./settings";
 import { fieldProblem } from "./spec_check";
@@ -27,6 +28,16 @@ export const SHIPPED_CONTEXT: Readonly<Record<TaskId, number>> = { sentiment: 12
 export function completionRoom(task: TaskId, model: ExperimentSpec["model"]): number {
   const context = model === "sft" ? SHIPPED_CONTEXT[task] : PRESETS[model as PresetName].contextLength;
   return context - TASK_PROMPT_TOKENS[task];
+}
+
+/**
+ * {@link completionRoom} for what the runs really start from: after a Pipeline hand-off (`handedOff`, its
+ * source text) the Pipeline model's context; Infinity when that text names none.
+ */
+export function startRoom(task: TaskId, model: ExperimentSpec["model"], handedOff?: string | null): number {
+  if (!handedOff) return completionRoom(task, model);
+  const context = contextOfDescription(handedOff);
+  return context === null ? Number.POSITIVE_INFINITY : context - TASK_PROMPT_TOKENS[task];
 }
 
 /** Fewest completion tokens a start model must leave after the longest prompt to be offered for a task. */

@@ -18,7 +18,7 @@
  * How often the lab saves is the autosaver's business (src/lab/autosave.ts); this module only reads and writes.
  */
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
-import { type ArchivedSession, type ArchiveEntry, ExperimentArchive, hasProgress } from "./archive";
+import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
 import type {
   ExperimentSpec,
   Marker,
@@ -28,11 +28,14 @@ import type {
   RunSpec,
   RunStatus,
 } from "./protocol";
+import { CHUNK, chunksOf, type LabTx, readSession, writeSession } from "./session_store";
 
 export const DB_NAME = "rlhf-playground-lab";
 export const DB_VERSION = 3;
-/** Metric points per history record. */
-export const CHUNK = 256;
+export { CHUNK } from "./session_store";
+
+/** The saved session's stores (src/lab/session_store.ts reads and writes them together). */
+const SESSION_STORES = ["meta", "runs", "history", "checkpoints", "pipeline"] as const;
 
 export interface SavedRunMeta {
   id: string;
@@ -93,9 +96,6 @@ export interface LabDb extends DBSchema {
   history: { key: [string, number]; value: HistoryChunk };
   checkpoints: { key: string; value: SavedCheckpoint };
 }
-
-/** Every history chunk key of one run. */
-const chunksOf = (runId: string) => IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]);
 
 /** What a run save needs (the lab store's RunState has all of it). */
 export interface RunSnapshot {
@@ -174,29 +174,10 @@ export class LabPersistence {
 
   /** The saved session, or null when nothing was saved. Runs come in the experiment's order. */
   async load(): Promise<SavedSession | null> {
-    const meta = await this.db.get("meta", "experiment");
-    if (!meta) return null;
-    const tx = this.db.transaction(["runs", "history", "checkpoints"], "readonly");
-    const metas = await tx.objectStore("runs").getAll();
-    const runs: SavedRun[] = [];
-    for (const m of metas) {
-      const chunks = await tx.objectStore("history").getAll(chunksOf(m.id));
-      const history = chunks.sort((a, b) => a.chunk - b.chunk).flatMap((c) => c.points);
-      const checkpoint = (await tx.objectStore("checkpoints").get(m.id)) ?? null;
-      runs.push({
-        spec: m.spec,
-        status: m.status,
-        step: m.step,
-        history: history.slice(0, m.points),
-        markers: m.markers,
-        checkpoint,
-        ...(m.comparison ? { comparison: true } : {}),
-      });
-    }
+    const tx = this.db.transaction(SESSION_STORES, "readonly") as unknown as LabTx;
+    const { session } = await readSession(tx);
     await tx.done;
-    const order = new Map(meta.spec.runs.map((r, i) => [r.id, i]));
-    runs.sort((a, b) => (order.get(a.spec.id) ?? 1e9) - (order.get(b.spec.id) ?? 1e9));
-    return { spec: meta.spec, runs };
+    return session;
   }
 
   /** Save the Pipeline (null forgets it). */
@@ -214,58 +195,9 @@ export class LabPersistence {
    * run's curves, markers and checkpoint. One transaction: on failure the old session is still there.
    */
   async replaceSession(session: SavedSession, pipeline: SavedPipeline | null): Promise<void> {
-    const tx = this.db.transaction(["meta", "runs", "history", "checkpoints", "pipeline"], "readwrite");
-    const meta = tx.objectStore("meta");
-    const runs = tx.objectStore("runs");
-    const history = tx.objectStore("history");
-    const checkpoints = tx.objectStore("checkpoints");
-    const pipe = tx.objectStore("pipeline");
-    const writes: Promise<unknown>[] = [
-      meta.clear(),
-      runs.clear(),
-      history.clear(),
-      checkpoints.clear(),
-      pipe.clear(),
-    ];
-    writes.push(meta.put({ spec: session.spec, savedAt: Date.now() }, "experiment"));
-    for (const r of session.runs) {
-      const id = r.spec.id;
-      writes.push(
-        runs.put({
-          ...(r.comparison ? { comparison: true } : {}),
-          id,
-          spec: r.spec,
-          status: r.status,
-          step: r.step,
-          markers: r.markers,
-          points: r.history.length,
-          savedAt: Date.now(),
-        }),
-      );
-      for (let c = 0; c * CHUNK < r.history.length; c++)
-        writes.push(
-          history.put({ runId: id, chunk: c, points: r.history.slice(c * CHUNK, (c + 1) * CHUNK) }),
-        );
-      if (r.checkpoint) writes.push(checkpoints.put({ ...r.checkpoint, runId: id }));
-    }
-    if (pipeline) writes.push(pipe.put(pipeline, "pipeline"));
-    await Promise.all([...writes, tx.done]);
-  }
-
-  /**
-   * Reopen a kept experiment: it becomes the saved session, and the one saved now (when it holds trained runs
-   * or Pipeline models) is kept in its place. The caller then opens the returned experiment's link, and the
-   * usual restore brings its runs back from their checkpoints.
-   * @throws Error when `id` is not kept (any more); what IndexedDB throws.
-   */
-  async swapIn(id: string): Promise<ExperimentSpec> {
-    const kept = await this.archive.get(id);
-    if (!kept) throw new Error("that experiment is no longer kept in this browser");
-    const [now, nowPipeline] = [await this.load(), await this.loadPipeline()];
-    if (now && hasProgress(now, nowPipeline)) await this.archive.keep(now, nowPipeline);
-    await this.replaceSession(kept.session, kept.pipeline);
-    await this.archive.remove(id);
-    return kept.session.spec;
+    const tx = this.db.transaction(SESSION_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    await writeSession(tx, session, pipeline);
+    await tx.done;
   }
 
   /** Delete everything saved. */
@@ -287,13 +219,30 @@ export class LabPersistence {
 }
 
 /**
- * Open (or create) the lab's database.
- * @throws when IndexedDB is unavailable (private windows of some browsers, disabled storage): callers go on
- *   without persistence and tell the user.
+ * Open (or create) the lab's database. A tab still open on an older version blocks the upgrade: after
+ * `blockedMs` this gives up (the lab then runs without storage and says why). This connection closes itself
+ * when a newer version of the lab asks for the upgrade, so it never blocks one.
+ * @throws when IndexedDB is unavailable (private windows of some browsers, disabled storage) or the upgrade
+ *   stays blocked: callers go on without persistence and tell the user.
  */
-export async function openLabPersistence(name = DB_NAME): Promise<LabPersistence> {
+export async function openLabPersistence(name = DB_NAME, blockedMs = 3000): Promise<LabPersistence> {
   if (typeof indexedDB === "undefined") throw new Error("IndexedDB is not available in this browser");
-  const db = await openDB<LabDb>(name, DB_VERSION, {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onBlocked = () => {};
+  const blocked = new Promise<never>((_, reject) => {
+    onBlocked = () => {
+      timer ??= setTimeout(
+        () =>
+          reject(
+            new Error(
+              "another tab holds it open with an older version of the lab: close that tab and reload",
+            ),
+          ),
+        blockedMs,
+      );
+    };
+  });
+  const open = openDB<LabDb>(name, DB_VERSION, {
     upgrade(d, from) {
       if (from < 1) {
         d.createObjectStore("meta");
@@ -307,6 +256,19 @@ export async function openLabPersistence(name = DB_NAME): Promise<LabPersistence
         d.createObjectStore("archiveIndex", { keyPath: "id" });
       }
     },
+    blocked: () => onBlocked(),
+    blocking: (_now, _next, event) => (event.target as IDBDatabase).close(),
   });
-  return new LabPersistence(db);
+  try {
+    return new LabPersistence(await Promise.race([open, blocked]));
+  } catch (e) {
+    // Opened later, once the old tab has gone: not used, so it must not hold the database open.
+    open.then(
+      (d) => d.close(),
+      () => {},
+    );
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -101,6 +101,10 @@ export interface LabState {
   restoreRuns(runs: RunState[]): void;
 }
 
+/** The furthest step any run trained here (runs imported for comparison do not count). */
+export const trainedSteps = (s: { runs: Record<string, RunState> }): number =>
+  Math.max(0, ...Object.values(s.runs).map((r) => (r.comparison ? 0 : r.step)));
+
 const emptyRun = (spec: RunSpec): RunState => ({
   spec,
   status: "ready",
@@ -176,7 +180,10 @@ export const useLab = create<LabState>()((set) => ({
     }),
   clearProgress: () =>
     set((s) => ({
-      runs: Object.fromEntries(Object.values(s.runs).map((r) => [r.spec.id, emptyRun(r.spec)])),
+      // A run imported for comparison keeps its curves: the worker has nothing of it to restart.
+      runs: Object.fromEntries(
+        Object.values(s.runs).map((r) => [r.spec.id, r.comparison ? r : emptyRun(r.spec)]),
+      ),
       winRates: {},
     })),
   upsertRun: (spec) =>

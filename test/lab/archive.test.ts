@@ -8,7 +8,7 @@ import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
 import { ARCHIVE_MAX, hasProgress } from "../../src/lab/archive";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { CHUNK, openLabPersistence, type SavedSession } from "../../src/lab/persist";
+import { CHUNK, DB_VERSION, openLabPersistence, type SavedSession } from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint } from "../../src/lab/protocol";
 
 let dbCount = 0;
@@ -60,7 +60,7 @@ describe("recent experiments", () => {
       { label: "DPO", algo: "dpo", step: 0 },
       { label: "GRPO", algo: "grpo", step: 0 },
     ]);
-    expect(Object.keys(list[0]).sort()).toEqual(["id", "pipeline", "runs", "savedAt", "spec"]);
+    expect(Object.keys(list[0]).sort()).toEqual(["id", "pipeline", "runs", "savedAt", "signature", "spec"]);
     await db.archive.remove(list[0].id);
     expect((await db.archive.list()).map((e) => e.spec.seed)).toEqual([6, 5, 4, 3, 2]);
     expect(await db.archive.get(list[0].id)).toBeUndefined();
@@ -74,7 +74,7 @@ describe("recent experiments", () => {
     const long = session(a, CHUNK + 5); // two history chunks
     const kept = await db.archive.keep(long, null);
     await db.replaceSession(session(b, 2), null);
-    const spec = await db.swapIn(kept.id);
+    const spec = await db.archive.swapIn(kept.id);
     expect(spec).toEqual(a);
     const now = await db.load();
     expect(now?.spec).toEqual(a);
@@ -88,8 +88,31 @@ describe("recent experiments", () => {
     expect(list.map((e) => [e.spec.task, e.spec.seed])).toEqual([["arithmetic", 4]]);
     const back = await db.archive.get(list[0].id);
     expect(back?.session.runs[0].history).toHaveLength(2);
-    await expect(db.swapIn(kept.id)).rejects.toThrow(/no longer kept/);
+    await expect(db.archive.swapIn(kept.id)).rejects.toThrow(/no longer kept/);
     expect((await db.load())?.spec).toEqual(a); // a failed swap changes nothing
+    db.close();
+  });
+
+  it("keeps the same session once, and a full list loses nothing when one is reopened", async () => {
+    const db = await freshDb();
+    const a = session({ ...defaultExperiment(), seed: 11 }, 3);
+    await db.archive.keep(a, null, 1);
+    await db.archive.keep(a, null, 2); // a quick reload keeps it again: one entry, the newer
+    expect((await db.archive.list()).map((e) => e.savedAt)).toEqual([2]);
+    await db.archive.keep({ ...a, runs: a.runs.map((r) => ({ ...r, step: r.step + 1 })) }, null, 3);
+    expect(await db.archive.list()).toHaveLength(1); // steps of the saved runs are the same: same session
+    await db.archive.keep(session({ ...defaultExperiment(), seed: 11 }, 4), null, 4); // trained further
+    expect((await db.archive.list()).map((e) => e.savedAt)).toEqual([4, 3]);
+
+    for (let seed = 0; seed < ARCHIVE_MAX - 2; seed++)
+      await db.archive.keep(session({ ...defaultExperiment(), seed }, 2), null, 10 + seed);
+    expect(await db.archive.list()).toHaveLength(ARCHIVE_MAX);
+    await db.replaceSession(session({ ...defaultExperiment(), seed: 99 }, 5), null);
+    const newest = (await db.archive.list())[0];
+    await db.archive.swapIn(newest.id);
+    const after = await db.archive.list();
+    expect(after).toHaveLength(ARCHIVE_MAX);
+    expect(after.map((e) => e.spec.seed).sort((x, y) => x - y)).toEqual([0, 1, 2, 11, 11, 99]);
     db.close();
   });
 
@@ -101,10 +124,34 @@ describe("recent experiments", () => {
     expect(kept.pipeline).toBe(true);
     await db.replaceSession(session(defaultExperiment(), 0), null);
     expect(hasProgress(await db.load(), null)).toBe(false);
-    await db.swapIn(kept.id);
+    // A run imported for comparison is not training of this session (its curves do not come back).
+    const imported = session(defaultExperiment(), 9);
+    imported.runs[0] = { ...imported.runs[0], comparison: true, checkpoint: null };
+    expect(hasProgress(imported, null)).toBe(false);
+    await db.archive.swapIn(kept.id);
     expect((await db.loadPipeline())?.view).toEqual({ note: "a" });
     expect(await db.archive.list()).toEqual([]);
     db.close();
+  });
+
+  it("gives up on an upgrade that a tab on an older version blocks, and never blocks a newer one", async () => {
+    const name = `archive-test-${dbCount++}`;
+    const old = await openDB(name, 2, {
+      upgrade(d) {
+        d.createObjectStore("meta");
+      },
+    }); // an old tab: it does not close on "versionchange"
+    await expect(openLabPersistence(name, 50)).rejects.toThrow(
+      /another tab holds it open with an older version/,
+    );
+    old.close();
+    const db = await openLabPersistence(name, 50);
+    const newer = await Promise.race([
+      openDB(name, DB_VERSION + 1).then(() => "opened"),
+      new Promise((r) => setTimeout(() => r("blocked"), 500)),
+    ]);
+    expect(newer).toBe("opened"); // this version closed its connection for the newer one
+    await expect(db.load()).rejects.toThrow(); // and says so on its next use
   });
 
   it("opens a version-2 database with its session and Pipeline intact", async () => {

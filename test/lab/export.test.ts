@@ -9,8 +9,10 @@ import { csvColumns, metricsCsv } from "../../src/lab/export/metrics";
 import { importedSpec, parseRunFile, runFileJson } from "../../src/lab/export/run_file";
 import { rewardPy } from "../../src/lab/export/trl_rewards";
 import { pyValue, slug, trlScript } from "../../src/lab/export/trl_script";
+import { describeConfig } from "../../src/lab/pipeline/model_config";
 import type { MetricPoint, RunSpec } from "../../src/lab/protocol";
 import { ALGO_IDS } from "../../src/lab/registry";
+import { PRESETS } from "../../src/model/config";
 import { arithmeticGold } from "../../src/tasks/arithmetic";
 import { sentimentScore } from "../../src/tasks/sentiment/afinn";
 import { python3 } from "../helpers/python";
@@ -176,12 +178,16 @@ describe("TRL script", () => {
     expect(senti).toMatch(/\n {4}response_length=48,/); // 66 tokens of room
     expect(p).toContain("(start model: the shipped arithmetic SFT model, seed 0,");
     // After a Pipeline hand-off the runs started from the page's model, whose context is the Pipeline's.
-    const handed = trlScript(arith, { spec: long, step: 3, handedOff: "pipeline: nano" });
+    const source = `pipeline: ${describeConfig("nano", { ...PRESETS.nano, contextLength: 32 })} after 40 SFT steps (this page)`;
+    const handed = trlScript(arith, { spec: long, step: 3, handedOff: source });
     expect(handed).toContain(
-      "(start model: the SFT model trained in the page's Pipeline view (pipeline: nano), seed 0,",
+      `(start model: the SFT model trained in the page's Pipeline view (${source}), seed 0,`,
     );
-    expect(handed).toMatch(/\n {4}response_length=48,/);
-    expect(runConfig(arith, long, "pipeline: nano").trl?.args.response_length).toBe(48);
+    expect(handed).toMatch(
+      /\n {4}response_length=25, {2}# .*asked for 48; the start model's context left 25/,
+    );
+    expect(runConfig(arith, long, source).trl?.args.response_length).toBe(25);
+    expect(runConfig(arith, long, "pipeline: a model of unknown size").trl?.args.response_length).toBe(48);
   });
 
   it("maps the run's settings to TRL's names and values", () => {

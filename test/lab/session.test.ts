@@ -13,7 +13,8 @@ import { encode } from "../../src/lab/url";
 import { PRESETS } from "../../src/model/config";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { type LabSession, openLab, openRecent, recentExperiments } from "../../src/ui/lab/session";
+import { openRecent, recentExperiments } from "../../src/ui/lab/saving";
+import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
 
@@ -306,16 +307,127 @@ describe("recent experiments", () => {
   it("keeps nothing on a reload of the same experiment, and a failed Open leaves the lab saving", async () => {
     const name = `session-${dbName++}`;
     const db = await savedTrained(name, defaultExperiment());
-    session = await openLab(fakeDeps(name).deps);
+    const exported: string[] = [];
+    const f = fakeDeps(name);
+    session = await openLab({
+      ...f.deps,
+      exportCheckpoint: async (id: string) => {
+        exported.push(id);
+        return new Uint8Array([5]);
+      },
+    });
     expect(useLab.getState().runs["ppo-1"].step).toBe(10);
     expect(await recentExperiments()).toEqual([]);
     expect(useLab.getState().notice).toBeNull();
     await expect(openRecent("gone")).rejects.toThrow(/no longer kept/);
+    // The restarted autosaver still reacts: a step that lands while paused is checkpointed at once.
+    exported.length = 0;
     useLab
       .getState()
       .applyUpdates([{ runId: "ppo-1", status: "paused", step: 11, points: [{ ...points(11)[10] }] }]);
-    await session.autosaver?.flush();
-    expect((await db.load())?.runs[0].history).toHaveLength(11); // the restarted autosaver saved step 11
+    await expect.poll(() => exported).toContain("ppo-1");
+    await expect
+      .poll(async () => (await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint?.step)
+      .toBe(11);
+    db.close();
+  });
+
+  it("lets a save in flight land before the swap, so the reopened session holds its own weights", async () => {
+    const name = `session-${dbName++}`;
+    const db = await savedTrained(name, { ...defaultExperiment(), seed: 2 });
+    const b = { ...defaultExperiment(), seed: 7 };
+    const kept = await db.archive.keep(
+      {
+        spec: b,
+        runs: [
+          {
+            spec: b.runs[0],
+            status: "paused",
+            step: 3,
+            history: points(3),
+            markers: [],
+            checkpoint: {
+              runId: "ppo-1",
+              bytes: new Uint8Array([7]),
+              step: 3,
+              samples: 24,
+              tokens: 150,
+              savedAt: 1,
+            },
+          },
+        ],
+      },
+      null,
+    );
+    session = await openLab({
+      ...fakeDeps(name).deps,
+      exportCheckpoint: () => new Promise((r) => setTimeout(() => r(new Uint8Array([1, 1])), 300)),
+    });
+    useLab
+      .getState()
+      .applyUpdates([{ runId: "ppo-1", status: "paused", step: 11, points: [{ ...points(11)[10] }] }]);
+    Object.assign(loc, { assign: vi.fn() });
+    await openRecent(kept.id, 10); // gives up waiting for the slow export after 10 ms
+    const now = await db.load();
+    expect(now?.spec.seed).toBe(7);
+    const ck = now?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint;
+    expect([ck?.step, Array.from(ck?.bytes ?? [])]).toEqual([3, [7]]);
+    await new Promise((r) => setTimeout(r, 400)); // nothing of seed 2 lands later either
+    const later = (await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint;
+    expect(later?.step).toBe(3);
+    const [back] = await db.archive.list(); // seed 2 took its place, with the step that was in flight
+    expect([back.spec.seed, back.runs[0].step]).toEqual([2, 11]);
+    db.close();
+  });
+
+  it("does not save over a session it could not keep, and says how to get it back", async () => {
+    const name = `session-${dbName++}`;
+    const db = await savedTrained(name, { ...defaultExperiment(), seed: 5 });
+    db.archive.keep = async () => {
+      throw new Error("QuotaExceededError");
+    };
+    setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
+    session = await openLab({ ...fakeDeps(name).deps, openPersistence: async () => db });
+    expect(useLab.getState().notice).toMatch(
+      /could not be kept \(QuotaExceededError\), so this page does not save.*without a link/,
+    );
+    expect(session.autosaver).toBeNull();
+    const still = await db.load();
+    expect(still?.spec.seed).toBe(5);
+    expect(still?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint?.step).toBe(10);
+  });
+
+  it("forgets a checkpoint that did not resume, before anything is saved", async () => {
+    const name = `session-${dbName++}`;
+    const db = await savedTrained(name, defaultExperiment());
+    const f = fakeDeps(name);
+    session = await openLab({
+      ...f.deps,
+      loadRunCheckpoint: async () => {
+        throw new Error("bad bytes");
+      },
+    });
+    expect(useLab.getState().notice).toMatch(/PPO could not resume .*bad bytes.*starts over/);
+    expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint).toBeNull();
+    db.close();
+  });
+
+  it("reloads when the kept experiment's link is the page's own (it reopened at step 0 meanwhile)", async () => {
+    const name = `session-${dbName++}`;
+    const a = { ...defaultExperiment(), seed: 5 };
+    const db = await savedTrained(name, a);
+    setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
+    session = await openLab(fakeDeps(name).deps); // keeps a
+    session.stop();
+    setHash(`#${encode(a, useLab.getState().view)}`); // a's link again (Back): a fresh a, nothing kept
+    session = await openLab(fakeDeps(name).deps);
+    const [entry] = await recentExperiments();
+    const assign = vi.fn();
+    Object.assign(loc, { assign });
+    await openRecent(entry.id);
+    expect(assign).not.toHaveBeenCalled();
+    expect(loc.reload).toHaveBeenCalledTimes(1);
+    expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint?.step).toBe(10);
     db.close();
   });
 });

@@ -4,7 +4,7 @@
  * the file documents itself and re-creates the run elsewhere.
  */
 
-import { completionRoom } from "../experiment_change";
+import { startRoom } from "../experiment_change";
 import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import type { ExperimentRef } from "./run_file";
@@ -28,14 +28,13 @@ export interface RunConfigFile {
 }
 
 /**
- * The config file object of a run. `handedOff`: the Pipeline's model the runs started from, if any (then TRL's
- * completion length is not capped at the experiment's start model; see trlMapping).
+ * The config file object of a run. `handedOff`: the Pipeline's model the runs started from, if any (TRL's
+ * completion length is capped at its context then, not the experiment's start model's; see trlMapping).
  * @throws RangeError when the run's settings are invalid.
  */
 export function runConfig(experiment: ExperimentRef, run: RunSpec, handedOff?: string | null): RunConfigFile {
   const info = ALGORITHMS[run.algo];
-  const room = handedOff ? Number.POSITIVE_INFINITY : completionRoom(experiment.task, experiment.model);
-  const m = trlMapping(run.algo, run.config, room);
+  const m = trlMapping(run.algo, run.config, startRoom(experiment.task, experiment.model, handedOff));
   return {
     format: "rlhf-playground.config",
     version: 1,

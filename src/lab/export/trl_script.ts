@@ -7,7 +7,7 @@
  * ./trl_rewards.ts (the reward in Python), ./trl_py.ts (Python literals and the config call).
  */
 
-import { completionRoom } from "../experiment_change";
+import { startRoom } from "../experiment_change";
 import type { RunSpec } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { rewardOf, TASK_COSTS } from "../settings";
@@ -26,7 +26,7 @@ export interface ScriptRun {
   step: number;
   /**
    * The model the run started from when it is not the experiment's: the Pipeline's hand-off (its model
-   * description, e.g. "pipeline: nano"). Its context is the Pipeline's, so completions are not capped then.
+   * source, "pipeline: nano (2 layers, C = 32, context 32) after …"): completions are capped at its context.
    */
   handedOff?: string | null;
 }
@@ -53,8 +53,7 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
     !TASK_COSTS[experiment.task].includes(String(cost))
   )
     throw new RangeError(`the ${experiment.task} task has no cost "${cost}" (Safe RLHF): no script for it`);
-  const room = run.handedOff ? Number.POSITIVE_INFINITY : completionRoom(experiment.task, experiment.model);
-  const m = trlMapping(algo, run.spec.config, room);
+  const m = trlMapping(algo, run.spec.config, startRoom(experiment.task, experiment.model, run.handedOff));
   const title = ALGORITHMS[algo].title;
   const file = `${slug(label)}_trl.py`;
   const note = m.target.note ? `\n${m.target.note}\n` : "";

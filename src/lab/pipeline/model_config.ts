@@ -19,3 +19,9 @@ export function pipelineConfig(size: PipelineSettings["size"], task: Task, tok: 
 export function describeConfig(size: string, c: GPTConfig): string {
   return `${size} (${c.nLayer} layers, C = ${c.nEmbd}, context ${c.contextLength})`;
 }
+
+/** The context length a {@link describeConfig} text names (the Pipeline's hand-off source), or null. */
+export function contextOfDescription(text: string): number | null {
+  const m = /, context (\d+)\)/.exec(text);
+  return m ? Number(m[1]) : null;
+}

@@ -11,13 +11,13 @@ import { type ChangedExperiment, changeExperiment, startModelProblem } from "../
 import type { ExperimentSpec } from "../../lab/protocol";
 import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
-import { useLab } from "../lab_store";
+import { trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
-import { leaveFor } from "./session";
+import { leaveFor } from "./saving";
 import "./experiment.css";
 
 const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
@@ -47,7 +47,7 @@ function planOf(
 export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const spec = useLab((s) => s.spec);
   const view = useLab((s) => s.view);
-  const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
+  const steps = useLab(trainedSteps);
   // The Pipeline's models belong to this experiment (src/ui/lab/session.ts drops them with it).
   const pipeline = usePipelineStore(
     (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",

@@ -35,6 +35,7 @@ export function LabView() {
       exportCheckpoint: labActions.exportCheckpoint,
       loadRunCheckpoint: labActions.loadRunCheckpoint,
       pipelineModels: labActions.pipelineModels,
+      pause: labActions.pause,
     });
   }, []);
   return (

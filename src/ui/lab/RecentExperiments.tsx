@@ -6,7 +6,7 @@
 import { useEffect, useId, useState } from "react";
 import { ARCHIVE_MAX, type ArchiveEntry } from "../../lab/archive";
 import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
-import { forgetRecent, openRecent, recentExperiments } from "./session";
+import { forgetRecent, openRecent, recentExperiments } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

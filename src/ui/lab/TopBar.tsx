@@ -9,7 +9,7 @@ import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { EXPLANATIONS } from "../explain/content";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
-import { useLab } from "../lab_store";
+import { trainedSteps, useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
 import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
@@ -59,7 +59,7 @@ export function TopBar() {
   const phase = useLab((s) => s.phase);
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
-  const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
+  const steps = useLab(trainedSteps);
   // The runs that can still step (not in error, not imported for comparison), furthest and slowest: a pause between two runs' steps leaves some behind.
   const [highest, lowest] = useLab(
     useShallow((s) => {

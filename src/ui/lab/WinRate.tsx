@@ -13,9 +13,12 @@ const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean }) {
   const state = useLab((s) => s.winRates[runId]);
   const step = useLab((s) => s.runs[runId]?.step ?? 0);
-  // The other runs that have trained (a run at step 0 is the start model again); their specs keep their identity.
+  // The other runs that have trained (a run at step 0 is the start model again; one imported for comparison has
+  // no weights to sample); their specs keep their identity.
   const opponents = useLab(
-    useShallow((s) => s.spec.runs.filter((r) => r.id !== runId && (s.runs[r.id]?.step ?? 0) > 0)),
+    useShallow((s) =>
+      s.spec.runs.filter((r) => r.id !== runId && !s.runs[r.id]?.comparison && (s.runs[r.id]?.step ?? 0) > 0),
+    ),
   );
   const [vs, setVs] = useState<string>("");
   const picked = opponents.find((r) => r.id === vs);

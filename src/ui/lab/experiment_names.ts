@@ -24,7 +24,9 @@ export const MODEL_NAMES: Record<ExperimentSpec["model"], string> = {
 
 /** "Sentiment · shipped SFT model · seed 0", after the lesson's title when it is one ("KL estimators k1, k2, k3: …"). */
 export function experimentTitle(spec: ExperimentSpec): string {
-  const lesson = spec.preset ? `${LESSONS[spec.preset].title}: ` : "";
+  // A kept spec may name a lesson an older version had.
+  const title = spec.preset ? LESSONS[spec.preset]?.title : undefined;
+  const lesson = title ? `${title}: ` : "";
   return `${lesson}${TASK_NAMES[spec.task]} · ${MODEL_NAMES[spec.model]} · seed ${spec.seed}`;
 }
 

@@ -16,12 +16,12 @@ function savedKey(s: PipelineState): string {
   return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}`;
 }
 
-/** Start saving; returns the unsubscribe. */
+/** Start saving; returns the stop, which resolves once a save in flight has landed. */
 export function startPipelineSaver(
   persistence: LabPersistence,
   models: () => Promise<PipelineModels | null>,
   onError: (line: string) => void,
-): () => void {
+): () => Promise<void> {
   let last = savedKey(usePipelineStore.getState());
   let chain = Promise.resolve();
   const save = async (s: PipelineState) => {
@@ -30,7 +30,7 @@ export function startPipelineSaver(
     const m = empty ? null : await models();
     await persistence.savePipeline(m ? { models: m, view } : null);
   };
-  return usePipelineStore.subscribe((s) => {
+  const unsubscribe = usePipelineStore.subscribe((s) => {
     const key = savedKey(s);
     if (key === last || s.sft.status === "running" || s.rm.status === "running") return;
     last = key;
@@ -38,4 +38,8 @@ export function startPipelineSaver(
       .then(() => save(s))
       .catch((e) => onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`));
   });
+  return async () => {
+    unsubscribe();
+    await chain;
+  };
 }

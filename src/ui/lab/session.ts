@@ -8,7 +8,7 @@
  * of the lab's notice; nothing here throws.
  */
 import { type ArchiveEntry, savedStep } from "../../lab/archive";
-import { type Autosaver, startAutosave } from "../../lab/autosave";
+import type { Autosaver } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
 import {
   type LabPersistence,
@@ -19,20 +19,17 @@ import {
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { planRestore, sameExperiment } from "../../lab/restore";
 import { checkSpec } from "../../lab/spec_check";
-import { shareUrl, specFromLocation } from "../../lab/url";
+import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText } from "./experiment_names";
-import { startPipelineSaver } from "./pipeline_saver";
 import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
+import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
-export interface SessionDeps {
+export interface SessionDeps extends SavingDeps {
   /** Start the worker on an experiment (with the saved Pipeline's models); then the phase is "ready" or "error". */
   start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void>;
-  /** The Pipeline's models, to save them (absent: the Pipeline is not saved). */
-  pipelineModels?(): Promise<PipelineModels | null>;
-  exportCheckpoint?(runId: string): Promise<Uint8Array>;
   loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Tests: another database. Default: the lab's IndexedDB. */
   openPersistence?: () => Promise<LabPersistence>;
@@ -57,8 +54,8 @@ function addNotice(line: string | null): void {
 
 /**
  * Keep the saved session in Recent experiments when opening this experiment drops some of its trained runs
- * (`leftOut`, src/lab/restore.ts) or its Pipeline models; returns the line for the notice, null when there
- * was nothing to keep.
+ * (`leftOut`, src/lab/restore.ts) or its Pipeline models. `line`: what the notice says (null: nothing to
+ * keep); `ok` false when keeping failed, and the page must then not save over the old session.
  */
 async function keepReplaced(
   persistence: LabPersistence,
@@ -66,77 +63,26 @@ async function keepReplaced(
   leftOut: SavedSession["runs"],
   savedPipeline: SavedPipeline | null,
   pipelineDropped: boolean,
-): Promise<string | null> {
+): Promise<{ line: string | null; ok: boolean }> {
   const trained = leftOut.filter((r) => savedStep(r) > 0);
-  if (trained.length === 0 && !(pipelineDropped && savedPipeline)) return null;
+  if (trained.length === 0 && !(pipelineDropped && savedPipeline)) return { line: null, ok: true };
+  let entry: ArchiveEntry;
   try {
-    const entry = await persistence.archive.keep(saved, savedPipeline);
-    return (
+    entry = await persistence.archive.keep(saved, savedPipeline);
+  } catch (e) {
+    return {
+      ok: false,
+      line:
+        `The experiment open before could not be kept (${message(e)}), so this page does not save, to leave it ` +
+        "stored: open the lab's address without a link (#…) to get it back.",
+    };
+  }
+  return {
+    ok: true,
+    line:
       `The experiment open before (${experimentTitle(entry.spec)}: ${keptRunsText(entry)}) is kept: ` +
-      "reopen it from Change… → Recent experiments."
-    );
-  } catch (e) {
-    return `The experiment open before could not be kept (${message(e)}); export its runs before they are replaced.`;
-  }
-}
-
-/** The open lab's savers (null until it started, or without storage): Recent experiments goes through them. */
-let current: Saving | null = null;
-
-/** The experiments kept in this browser, newest first ([] without storage). */
-export async function recentExperiments(): Promise<ArchiveEntry[]> {
-  return current ? current.persistence.archive.list() : [];
-}
-
-/** Forget a kept experiment. */
-export async function forgetRecent(id: string): Promise<void> {
-  await current?.persistence.archive.remove(id);
-}
-
-/** Save what changed and a checkpoint of every run that stepped since its last one; gives up after `waitMs`. */
-async function saveLatest(saving: Saving, waitMs = 8000): Promise<void> {
-  const done = (async () => {
-    await saving.autosaver.flush();
-    await saving.autosaver.checkpoint();
-  })();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((r) => {
-    timer = setTimeout(r, waitMs);
-  });
-  await Promise.race([done.catch(() => {}), late]);
-  clearTimeout(timer);
-}
-
-/**
- * Leave for another experiment's link (a lesson, the Change… dialog): save the open lab's latest curves and
- * checkpoints first (at most `waitMs`), so that the runs it replaces are kept at their last step (Recent
- * experiments), then open `url`. Never throws.
- */
-export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
-  if (current) await saveLatest(current, waitMs);
-  location.assign(url);
-}
-
-/**
- * Reopen a kept experiment: save the open one's latest curves and checkpoints, stop saving, swap the two in
- * storage (the open one is kept when it trained), then open the kept one's link: the page reloads into it
- * and its runs resume from their checkpoints.
- * @throws Error when storage is unavailable or the entry is gone; the open lab goes on saving then.
- */
-export async function openRecent(id: string): Promise<void> {
-  const saving = current;
-  if (!saving) throw new Error("this browser's storage is unavailable");
-  await saveLatest(saving);
-  saving.stop();
-  let spec: ExperimentSpec;
-  try {
-    spec = await saving.persistence.swapIn(id);
-  } catch (e) {
-    saving.restart();
-    throw e;
-  }
-  const { xAxis, klEstimator, smoothing } = useLab.getState().view;
-  location.assign(shareUrl(spec, { xAxis, klEstimator, smoothing }, location.href));
+      "reopen it from Change… → Recent experiments.",
+  };
 }
 
 /** Open the experiment, start it, bring back saved runs, and keep saving. */
@@ -179,16 +125,17 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const plan = ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined) : null;
   // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
   // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
-  const keptNote =
+  const kept =
     persistence && saved && plan
       ? await keepReplaced(persistence, saved, plan.leftOut, savedPipeline, pipeline === null)
-      : null;
+      : { line: null, ok: true };
   if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
-  else if (savedPipeline && ready) await persistence?.savePipeline(null).catch(() => {});
+  else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
   addNotice(opened.notice);
   addNotice(storageProblem);
-  addNotice(keptNote);
+  addNotice(kept.line);
 
+  const resumed = new Set<string>();
   if (plan && saved) {
     // The runs as the worker started them (a reward model made in the page is not kept: those run on gold).
     const started = new Map(lab().spec.runs.map((r) => [r.id, r]));
@@ -198,6 +145,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     for (const ck of plan.checkpoints) {
       try {
         await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
+        resumed.add(ck.runId);
       } catch (e) {
         const run = lab().runs[ck.runId];
         if (run) lab().restoreRuns([{ ...run, step: 0, history: [], markers: [], status: "ready" }]);
@@ -208,10 +156,19 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     }
     addNotice(plan.notice);
   }
+  // A checkpoint saved under a run id that did not resume belongs to other weights (another experiment, or a
+  // run that starts over): a reload must not resume from it.
+  const stale = saved?.runs.filter((r) => r.checkpoint && !resumed.has(r.spec.id)) ?? [];
+  if (persistence && kept.ok && deps.loadRunCheckpoint)
+    for (const r of stale) await persistence.deleteCheckpoint(r.spec.id).catch(() => {});
 
-  // Save only a lab that started: a failed start must not overwrite the saved runs with empty ones.
-  const saving = persistence && lab().phase === "ready" ? startSaving(persistence, deps) : null;
-  current = saving;
+  // Save only a lab that started (a failed start must not overwrite the saved runs with empty ones), and
+  // never over a session that could not be kept.
+  const saving =
+    persistence && lab().phase === "ready" && kept.ok ? startSaving(persistence, deps, addNotice) : null;
+  // What was kept is now replaced in storage at once, so a quick reload does not keep it a second time.
+  if (saving && kept.line) await saving.autosaver.flush();
+  setOpenSaving(saving);
   const stopUrl = startUrlSync();
   return {
     get autosaver() {
@@ -219,45 +176,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     },
     stop() {
       saving?.stop();
-      if (current === saving) current = null;
+      if (openSaving() === saving) setOpenSaving(null);
       stopUrl();
       stopWatching();
-    },
-  };
-}
-
-/** The autosaver and the Pipeline saver of an open lab; `restart` starts both again after `stop`. */
-interface Saving {
-  persistence: LabPersistence;
-  autosaver: Autosaver;
-  stop(): void;
-  restart(): void;
-}
-
-function startSaving(persistence: LabPersistence, deps: SessionDeps): Saving {
-  const start = () => ({
-    autosaver: startAutosave({
-      persistence,
-      source: useLab,
-      exportCheckpoint: deps.exportCheckpoint,
-      onError: addNotice,
-    }),
-    stopPipeline: deps.pipelineModels
-      ? startPipelineSaver(persistence, deps.pipelineModels, addNotice)
-      : () => {},
-  });
-  let on = start();
-  return {
-    persistence,
-    get autosaver() {
-      return on.autosaver;
-    },
-    stop() {
-      on.autosaver.stop();
-      on.stopPipeline();
-    },
-    restart() {
-      on = start();
     },
   };
 }

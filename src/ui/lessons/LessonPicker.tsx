@@ -7,15 +7,15 @@ import { useRef, useState } from "react";
 import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { ConfirmCard } from "../lab/ConfirmButton";
-import { leaveFor } from "../lab/session";
-import { useLab } from "../lab_store";
+import { leaveFor } from "../lab/saving";
+import { trainedSteps, useLab } from "../lab_store";
 
 const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
 
 export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const select = useRef<HTMLSelectElement>(null);
   const [pending, setPending] = useState<PresetId | null>(null);
-  const steps = useLab((s) => Math.max(0, ...Object.values(s.runs).map((r) => r.step)));
+  const steps = useLab(trainedSteps);
   return (
     <>
       <select

@@ -1,0 +1,154 @@
+/**
+ * The open lab's savers — the autosaver (src/lab/autosave.ts) and the Pipeline saver (./pipeline_saver.ts) —
+ * and what goes through them when the page leaves its experiment: opening another link (a lesson, Change…)
+ * saves the latest curves and checkpoints first, so that the runs it replaces are kept at their last step,
+ * and reopening a kept experiment (Recent experiments, src/lab/archive.ts) stops saving, waits for the
+ * writes in flight, swaps the two sessions in storage and opens the kept one's link.
+ */
+import { type Autosaver, startAutosave } from "../../lab/autosave";
+import type { LabPersistence } from "../../lab/persist";
+import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
+import { shareUrl } from "../../lab/url";
+import { useLab } from "../lab_store";
+import { startPipelineSaver } from "./pipeline_saver";
+
+/** What saving needs from the worker side. */
+export interface SavingDeps {
+  exportCheckpoint?(runId: string): Promise<Uint8Array>;
+  /** The Pipeline's models, to save them (absent: the Pipeline is not saved). */
+  pipelineModels?(): Promise<PipelineModels | null>;
+  /** Pause training (labActions.pause), so that the last checkpoints are the last steps. */
+  pause?(): void;
+}
+
+/** The savers of an open lab. */
+export interface Saving {
+  persistence: LabPersistence;
+  autosaver: Autosaver;
+  pause(): void;
+  /** Stop both savers; resolves once the writes already queued have landed. */
+  stop(): Promise<void>;
+  /** Start both again after `stop`. */
+  restart(): void;
+}
+
+export function startSaving(
+  persistence: LabPersistence,
+  deps: SavingDeps,
+  onError: (line: string) => void,
+): Saving {
+  const start = () => ({
+    autosaver: startAutosave({
+      persistence,
+      source: useLab,
+      exportCheckpoint: deps.exportCheckpoint,
+      onError,
+    }),
+    stopPipeline: deps.pipelineModels
+      ? startPipelineSaver(persistence, deps.pipelineModels, onError)
+      : async () => {},
+  });
+  let on = start();
+  return {
+    persistence,
+    get autosaver() {
+      return on.autosaver;
+    },
+    pause() {
+      if (useLab.getState().playing) deps.pause?.();
+    },
+    async stop() {
+      await Promise.all([on.autosaver.stop(), on.stopPipeline()]);
+    },
+    restart() {
+      on = start();
+    },
+  };
+}
+
+/** The open lab's savers (null until it started, or without storage). */
+let current: Saving | null = null;
+/** A navigation to another experiment has begun: a second one would race it. */
+let leaving = false;
+
+/** Set by src/ui/lab/session.ts when the lab starts (and cleared when it stops). */
+export function setOpenSaving(saving: Saving | null): void {
+  current = saving;
+  leaving = false;
+}
+
+export function openSaving(): Saving | null {
+  return current;
+}
+
+const noStorage = () => new Error("this browser's storage is unavailable");
+
+/** The experiments kept in this browser, newest first ([] without storage). */
+export async function recentExperiments() {
+  return current ? current.persistence.archive.list() : [];
+}
+
+/** Forget a kept experiment. @throws Error without storage. */
+export async function forgetRecent(id: string): Promise<void> {
+  if (!current) throw noStorage();
+  await current.persistence.archive.remove(id);
+}
+
+/** Save what changed and a checkpoint of every run that stepped since its last one; gives up after `waitMs`. */
+async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
+  saving.pause();
+  const done = (async () => {
+    await saving.autosaver.flush();
+    await saving.autosaver.checkpoint();
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((r) => {
+    timer = setTimeout(r, waitMs);
+  });
+  await Promise.race([done.catch(() => {}), late]);
+  clearTimeout(timer);
+}
+
+/** Open `url`; the same address as now reloads (assigning it would not). */
+function go(url: string): void {
+  if (new URL(url, location.href).href === location.href) location.reload();
+  else location.assign(url);
+}
+
+/**
+ * Leave for another experiment's link (a lesson, the Change… dialog): pause, save the open lab's latest curves
+ * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
+ * `url`. A second call while leaving does nothing. Never throws.
+ */
+export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
+  if (leaving) return;
+  leaving = true;
+  if (current) await saveLatest(current, waitMs);
+  go(url);
+}
+
+/**
+ * Reopen a kept experiment: pause, save the open one's latest state, stop saving and wait for the writes in
+ * flight, swap the two sessions in storage (the open one is kept when it trained), then open the kept one's
+ * link: the page reloads into it and its runs resume from their checkpoints.
+ * @throws Error when storage is unavailable, another experiment is being opened, or the entry is gone; the
+ *   open lab goes on saving then.
+ */
+export async function openRecent(id: string, waitMs = 8000): Promise<void> {
+  const saving = current;
+  if (!saving) throw noStorage();
+  if (leaving) throw new Error("another experiment is being opened");
+  leaving = true;
+  let spec: ExperimentSpec;
+  try {
+    await saveLatest(saving, waitMs);
+    await saving.stop();
+    spec = await saving.persistence.archive.swapIn(id);
+  } catch (e) {
+    saving.restart();
+    leaving = false;
+    throw e;
+  }
+  const { xAxis, klEstimator, smoothing } = useLab.getState().view;
+  go(shareUrl(spec, { xAxis, klEstimator, smoothing }, location.href));
+}
