@@ -2,16 +2,19 @@
 # The evidence that needs a real GPU, as one command for a lent device machine (no network, no Node there):
 #   here:   npm run device-kit            (builds .device-kit.txz: Node, the bundled CLIs, dawn.node, Vulkan loader)
 #   device: run(command="bash scripts/device-evidence.sh 540", carry=[".device-kit.txz"], timeout_s=600)
-# In about BUDGET seconds (default 540) it writes to $OUT (at most 8 files come back):
-#   machine.txt      GPU, driver, Node, the adapter Dawn picked
-#   selftest.txt     every kernel against its CPU twin on that GPU
+# In about BUDGET seconds (default 540) it writes to $OUT (at most 8 files come back, 16 MiB each):
+#   machine.txt      GPU, driver, Node, the adapter Dawn picked (the kernel self-test's result is in log.txt)
 #   bench.json       kernels and a train step against TF.js's WebGPU backend on the same adapter (issue 3's table)
 #   safe_rlhf.jsonl  Safe RLHF on sentiment, cost = positive words, d = 1: does E[c] settle near d? (issue 8)
 #   safe_rlhf_length.jsonl  the same with cost = length, d = 44 tokens, β 0.4, η 0.001, Kₚ 0.03: does it stay
 #                    settled over 300 steps? (issue 8)
 #   lessons.tgz      docs/lesson-runs plus every lesson run trained here (unpack it over docs/lesson-runs; the
 #                    next `lesson --reuse yes` continues from it), with verdicts.jsonl per (lesson, seed)
-#   log.txt          this script's own log
+#   rm-sentiment.tgz, rm-arithmetic.tgz  the proxy reward models retrained with budgets this CPU never had
+#                    (the shipped ones are at chance, docs/reward-models.md): per task two runs, each a folder
+#                    with rm.safetensors, rm.onnx (checked against the WGSL scores) and log.txt, whose last
+#                    line gives the held-out gold accuracy; ship the better one if it beats chance
+#   log.txt          this script's own log, the kernel self-test and the bench's stderr
 # LESSONS and SEEDS (space-separated) narrow the lesson runs (default: all eight, seeds 0 1 2).
 # Lesson seeds run as parallel processes (each run is independent; a GPU serves several), each stopped at the
 # budget; whatever finished is kept. Safe to run again: runs already in docs/lesson-runs are read, not trained.
@@ -34,12 +37,13 @@ NODE="$KIT/bin/node"
 { nvidia-smi -L; "$NODE" -v; } > "$OUT/machine.txt" 2>&1
 echo "unpacked in $(($(date +%s) - T0)) s"
 
-timeout 90 "$NODE" "$KIT/cli/selftest.mjs" > "$OUT/selftest.txt" 2>&1
+timeout 90 "$NODE" "$KIT/cli/selftest.mjs" > /tmp/selftest.txt 2>&1
 echo "selftest rc=$? ($(left) s left)"
-head -3 "$OUT/selftest.txt" >> "$OUT/machine.txt"
+head -3 /tmp/selftest.txt >> "$OUT/machine.txt"
+cat /tmp/selftest.txt
 
 # Alone on the GPU, so the ratios against TF.js are not disturbed by the runs below.
-timeout 150 "$NODE" "$KIT/cli/bench.mjs" --json > "$OUT/bench.json" 2> "$OUT/bench.err"
+timeout 150 "$NODE" "$KIT/cli/bench.mjs" --json > "$OUT/bench.json" 2> /tmp/bench.err
 echo "bench rc=$? ($(left) s left)"
 
 STOP=$(($(left) - 40)) # leave time to pack (and never `timeout 0`, which means no limit)
@@ -62,6 +66,16 @@ timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" train --task sentiment --algo safe_rl
   --set scaleRewards=none --set beta=0.4 --set lambdaLr=0.001 --set lambdaKp=0.03 --set lr=1e-4 \
   --out "$OUT/safe_rlhf_length.jsonl" > /tmp/safe_length.log 2>&1 &
 pids+=($!)
+# The reward models: two budgets per task (B pairs a step; the RM trains from the task's SFT model), smaller first
+# so that something finishes. On this repo's CPU a sentiment step of 8 pairs took ~30 s.
+for job in "sentiment 120 16" "sentiment 360 16" "arithmetic 300 32" "arithmetic 900 32"; do
+  set -- $job
+  dir=/tmp/rm/$1/steps$2
+  mkdir -p "$dir"
+  timeout "$STOP" "$NODE" "$KIT/cli/train-rm.mjs" --task "$1" --steps "$2" --batch "$3" --log-every 20 --out "$dir" \
+    > "$dir/log.txt" 2>&1 &
+  pids+=($!)
+done
 # Unverified lessons first; each (lesson, seed) is its own process.
 LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo overoptimisation dpo-implicit-reward kl-estimators grpo-groups bon-vs-rl}
 for lesson in $LESSONS; do
@@ -77,4 +91,10 @@ tail -n 3 /tmp/safe.log
 cat "$LR"/verdict-*.json > "$LR/verdicts.jsonl" 2>/dev/null
 grep -h '"lesson"' "$LR"/verdict-*.json | cut -c1-300
 tar czf "$OUT/lessons.tgz" -C "$LR" .
+for t in sentiment arithmetic; do
+  tail -n 1 /tmp/rm/$t/*/log.txt
+  tar czf "$OUT/rm-$t.tgz" -C /tmp/rm "$t"
+done
+echo "--- bench stderr"
+cat /tmp/bench.err
 echo "packed ($(left) s left)"

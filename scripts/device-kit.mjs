@@ -27,7 +27,12 @@ await build({
     target: "node20",
     minify: true,
     rollupOptions: {
-      input: { lab: "cli/lab.ts", bench: "cli/bench.ts", selftest: "cli/selftest.ts" },
+      input: {
+        lab: "cli/lab.ts",
+        bench: "cli/bench.ts",
+        selftest: "cli/selftest.ts",
+        "train-rm": "scripts/train-rm.ts",
+      },
       external: ["webgpu", "onnxruntime-web", /^node:/],
       output: { format: "esm", entryFileNames: "[name].mjs" },
     },
