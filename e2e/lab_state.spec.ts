@@ -10,7 +10,8 @@ import { waitForCheckpoints } from "./saved";
  * settings trains two steps, is shared (clipboard = the page's link), opens the same in a fresh browser profile,
  * exports its metrics as CSV with the expected columns, and survives a reload: runs, steps and curves come
  * back and training continues from the saved checkpoint (the CSV's steps stay 1, 2, …, n without a gap); its
- * run file imported alone is a comparison run that nothing trains and the autosaver saves without complaint.
+ * run file imported alone is a comparison run that nothing trains, the autosaver saves without complaint and a
+ * reload brings back as it was.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -155,5 +156,10 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await expect(page.getByTestId("step-ppo-2")).toHaveText(String(stepsInCsv.length));
   await expect(notice).not.toContainText("failed");
   await page.screenshot({ path: testInfo.outputPath("imported-comparison.png") });
+  // A reload brings it back as the same curves, still untrained.
+  await page.reload();
+  await ready(page);
+  await expect(page.getByTestId("status-ppo-2")).toHaveText("comparison");
+  await expect(page.getByTestId("step-ppo-2")).toHaveText(String(stepsInCsv.length));
   expect(pageErrors).toEqual([]);
 });

@@ -69,13 +69,12 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
     const v = await value(page, id);
     expect(v >= 0 && v <= 1, `${id} ${v}`).toBe(true);
   }
-  // A reward model no better than chance against the gold score is flagged before it is handed to RL.
+  // A reward model no better than chance against the gold score is flagged before it is handed to RL (also one
+  // whose loss stayed at ln 2: src/ui/lab/rm_weakness.ts), with the agreement the page shows.
   const gold = await value(page, "pipeline-rm-gold-after");
-  if (gold <= 0.5)
-    await expect(page.getByTestId("pipeline-rm-warn")).toContainText(
-      new RegExp(`${Math.round(gold * 100)}\\s% of held-out pairs`),
-    );
-  else await expect(page.getByTestId("pipeline-rm-warn")).toHaveCount(0);
+  const warn = page.getByTestId("pipeline-rm-warn");
+  if (gold <= 0.5 || (await warn.count()) > 0)
+    await expect(warn).toContainText(new RegExp(`on ${Math.round(gold * 100)}\\s% of \\d+ held-out pairs`));
   // Its ONNX download meets the reward-model contract: it loads as a custom reward model.
   const [download] = await Promise.all([
     page.waitForEvent("download"),

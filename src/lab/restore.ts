@@ -69,15 +69,12 @@ export function planRestore(
   });
   const saved = new Map(session.runs.map((r) => [r.spec.id, r]));
   const startsOver: string[] = [];
-  const compared: string[] = [];
   const curvesOnly: string[] = [];
   for (const run of spec.runs) {
     const s = saved.get(run.id);
     if (!s || s.spec.algo !== run.algo || !sameConfig(s.spec, run)) continue;
-    if (s.comparison) {
-      compared.push(run.label);
-      continue;
-    }
+    // Imported for comparison: no weights to resume; the page brings its curves back itself (ui/lab/session.ts).
+    if (s.comparison) continue;
     const ck = s.checkpoint;
     // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
     if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
@@ -107,11 +104,6 @@ export function planRestore(
     notes.push(
       `${startsOver.join(", ")} had no saved checkpoint yet (the lab saves one every 30 s of training and on ` +
         `pause), so ${startsOver.length > 1 ? "they start" : "it starts"} over from the start model.`,
-    );
-  if (compared.length)
-    notes.push(
-      `${compared.join(", ")} came from an imported file without weights, for comparison; its curves are not kept ` +
-        "across a reload, and it now trains from the start model like the other runs (import the file again to compare).",
     );
   if (curvesOnly.length)
     notes.push(

@@ -165,12 +165,26 @@ export function specFromHash(hash: string, defaults: () => ExperimentSpec = defa
   return { spec: result.spec, view: result.view, notice: noticeOf(result), source: "url" };
 }
 
-/** {@link specFromHash} of the page's own location (defaults when there is no `location`). */
+/**
+ * {@link specFromHash} of the page's own location (defaults when there is no `location`). A link whose
+ * experiment sits in the query (`?s=…`, where some apps move a fragment) opens the defaults with a notice
+ * saying how to open it.
+ */
 export function specFromLocation(
-  loc: Pick<Location, "hash"> | undefined = globalThis.location,
+  loc: (Pick<Location, "hash"> & Partial<Pick<Location, "search">>) | undefined = globalThis.location,
   defaults: () => ExperimentSpec = defaultExperiment,
 ): OpenedSpec {
-  return specFromHash(loc?.hash ?? "", defaults);
+  const hash = loc?.hash ?? "";
+  if ((hash === "" || hash === "#") && /(^\?|&)s=/.test(loc?.search ?? ""))
+    return {
+      spec: defaults(),
+      view: { ...DEFAULT_SHARED_VIEW },
+      notice:
+        "This link carries its experiment after “?s=”, where the lab reads it after “#s=”: the default " +
+        "experiment opened instead. Replace that “?” with “#” in the address bar to open the link's.",
+      source: "default",
+    };
+  return specFromHash(hash, defaults);
 }
 
 /** The full share link: `base` (page URL without its hash) + "#" + the encoded experiment. */

@@ -101,6 +101,15 @@ export interface LabState {
   restoreRuns(runs: RunState[]): void;
 }
 
+/**
+ * The experiment as links carry it: without the runs imported for comparison (they are curves from a file,
+ * which a link cannot carry; this browser keeps them across reloads instead).
+ */
+export function sharedSpec(s: { spec: ExperimentSpec; runs: Record<string, RunState> }): ExperimentSpec {
+  const own = s.spec.runs.filter((r) => !s.runs[r.id]?.comparison);
+  return own.length === s.spec.runs.length ? s.spec : { ...s.spec, runs: own };
+}
+
 /** The furthest step any run trained here (runs imported for comparison do not count). */
 export const trainedSteps = (s: { runs: Record<string, RunState> }): number =>
   Math.max(0, ...Object.values(s.runs).map((r) => (r.comparison ? 0 : r.step)));

@@ -9,7 +9,7 @@ import { defaultExperiment } from "../../src/lab/defaults";
 import { runFileJson } from "../../src/lab/export/run_file";
 import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint, PipelineModels, RunCounters } from "../../src/lab/protocol";
-import { encode } from "../../src/lab/url";
+import { encode, specFromLocation } from "../../src/lab/url";
 import { PRESETS } from "../../src/model/config";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
@@ -472,6 +472,36 @@ describe("importing a run", () => {
     expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
     expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
     expect(notice).toMatch(/continues from step 4/);
+  });
+
+  it("keeps a comparison run across reloads as curves, out of the worker and out of links", async () => {
+    const name = `session-${dbName++}`;
+    session = await openLab(fakeDeps(name).deps);
+    await importRunFiles([file("ppo.run.json", exported(defaultExperiment()))]);
+    await session.autosaver?.flush();
+    writeUrlNow();
+    const linked = specFromLocation(loc as unknown as Location, defaultExperiment).spec;
+    expect(linked.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1", "grpo-1"]); // the link leaves it out
+    for (const hash of [loc.hash, ""]) {
+      session.stop();
+      setHash(hash); // a reload of the page's own link, then of the bare address
+      const started: string[][] = [];
+      const f = fakeDeps(name);
+      session = await openLab({
+        ...f.deps,
+        start: async (spec: ExperimentSpec, p?: PipelineModels) => {
+          started.push(spec.runs.map((r) => r.id));
+          await f.deps.start(spec, p);
+        },
+      });
+      expect(started).toEqual([["ppo-1", "dpo-1", "grpo-1"]]); // the worker never gets it
+      const st = useLab.getState();
+      expect(st.spec.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1", "grpo-1", "ppo-2"]);
+      expect(st.runs["ppo-2"].comparison).toBe(true);
+      expect(st.runs["ppo-2"].history).toHaveLength(4);
+      expect(st.notice ?? "").not.toMatch(/start over|starts over/);
+      await session.autosaver?.flush();
+    }
   });
 
   it("refuses files that are not run files, with a notice", async () => {

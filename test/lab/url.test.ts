@@ -62,6 +62,11 @@ describe("settings ↔ URL", () => {
     }
     expect(specFromLocation(undefined).spec).toEqual(defaultExperiment());
     expect(specFromLocation({ hash: `#${encode({ ...defaultExperiment(), seed: 7 })}` }).spec.seed).toBe(7);
+    // The experiment moved into the query by some app: the defaults, with a notice saying how to open it.
+    const queried = specFromLocation({ hash: "", search: `?${encode({ ...defaultExperiment(), seed: 7 })}` });
+    expect(queried.spec).toEqual(defaultExperiment());
+    expect(queried.notice).toMatch(/after “\?s=”.*Replace that “\?” with “#”/);
+    expect(specFromLocation({ hash: "", search: "?utm=1" }).notice).toBeNull();
   });
 
   it("never throws on 400 random and malformed URLs; unreadable ones give defaults and a notice", () => {

@@ -15,7 +15,7 @@ export const PPO_DPO_GRPO: Lesson = {
   title: "PPO vs DPO vs GRPO",
   summary: "The three headline algorithms on the same model, prompts and seed.",
   watch: [
-    "All three start from the same SFT model, so every curve starts at the same reward.",
+    "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 16 pairs, GRPO 4 × 8).",
     "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward moves too.",
     "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator under the KL chart (k1's batch estimates can dip below 0).",
   ],

@@ -138,10 +138,10 @@ export function PairTable({ view }: { view: PairsInspect }) {
         </table>
       </div>
       <p className="inspect-note muted">
-        log π(y|x) sums the completion's token log-probs at τ; the loss pushes the margin up. A negative
-        margin means the policy, relative to the reference, still prefers the rejected completion. A pair
-        marked "label flipped" is one the simulated annotator got wrong (the run's flip rate): DPO learns it
-        as labelled.
+        log π(y|x) sums the completion's token log-probs at the sampling temperature τ; the loss pushes the
+        margin up. A negative margin means the policy, relative to the reference, still prefers the rejected
+        completion. A pair marked "label flipped" is one the simulated annotator got wrong (the run's flip
+        rate): DPO learns it as labelled.
       </p>
     </div>
   );

@@ -72,7 +72,7 @@ export function TokenTable({ view }: { view: TokensInspect }) {
               <Head
                 symbol="log π_old"
                 sub="nats"
-                title="Log-prob of the token under the policy that sampled it (at τ)"
+                title="Log-prob of the token under the policy that sampled it (at the sampling temperature τ)"
               />
               <Head
                 symbol="log π_θ"

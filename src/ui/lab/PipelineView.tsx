@@ -15,6 +15,7 @@ import { sig } from "./numbers";
 import { PipelineChart } from "./PipelineChart";
 import { pipelineActions } from "./pipeline_actions";
 import { type StageState, usePipelineStore } from "./pipeline_store";
+import { rmWeakness } from "./rm_weakness";
 import "./pipeline.css";
 
 const field = (key: keyof PipelineSettings) => PIPELINE_FIELDS.find((f) => f.key === key) as Field;
@@ -273,9 +274,7 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
 function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const rmDone = usePipelineStore((s) => s.rm.status === "done");
   const handedOff = usePipelineStore((s) => s.handedOff);
-  const gold = usePipelineStore((s) =>
-    s.rm.status === "done" ? s.rm.result?.evalAfter?.goldAccuracy : undefined,
-  );
+  const weak = usePipelineStore((s) => (s.rm.status === "done" ? rmWeakness(s.rm.result) : null));
   const [handing, setHanding] = useState(false);
   return (
     <section
@@ -305,11 +304,10 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       >
         {handing ? "Handing over…" : "Use in RL"}
       </button>
-      {gold !== undefined && gold <= 0.5 && (
+      {weak && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
-          Its reward model agrees with the gold score on {Math.round(gold * 100)}&nbsp;% of held-out pairs —
-          no better than a coin: RL will chase its mistakes (reward hacking from the first step). Train stage
-          2 longer to avoid that, or go on to watch it happen.
+          {weak} RL will chase its mistakes (reward hacking from the first step). Train stage 2 longer (or a
+          tiny model) to avoid that, or go on to watch it happen.
         </p>
       )}
       {handedOff && (

@@ -4,6 +4,7 @@
  * and optimiser settings fold away below them.
  */
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
+import { startRoom } from "../../lab/experiment_change";
 import { ALGORITHMS } from "../../lab/registry";
 import { RUN_KEYS } from "../../lab/settings";
 import { ExplainButton } from "../explain/ExplainButton";
@@ -14,8 +15,9 @@ import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
-import { adaptiveBetaNote, fieldForTask, lockReason, settingOf, unusedReason } from "./knobs";
+import { adaptiveBetaNote, fieldForTask, lengthNote, lockReason, settingOf, unusedReason } from "./knobs";
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
+import { usePipelineStore } from "./pipeline_store";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -30,9 +32,12 @@ const STATUS_TEXT = {
 } as const;
 
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
+  const handedOff = usePipelineStore((s) => s.handedOff);
   const run = useLab((s) => s.runs[runId]);
   const canEdit = useLab((s) => s.phase === "ready");
   const task = useLab((s) => s.spec.task);
+  // Completion tokens the start model leaves (a Pipeline hand-off brings its own context).
+  const room = useLab((s) => startRoom(s.spec.task, s.spec.model, handedOff));
   // Step pressed and this run's step not taken yet (on a software GPU that can be minutes).
   const stepping = useLab((s) => {
     const from = s.steppingFrom?.[runId];
@@ -67,7 +72,14 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         value={settingOf(f, run.spec.config)}
         locked={lockReason(f, started)}
         disabled={!canEdit || frozen || unused !== null}
-        note={unused ?? (f.key === "beta" ? adaptiveBetaNote(run) : null)}
+        note={
+          unused ??
+          (f.key === "beta"
+            ? adaptiveBetaNote(run)
+            : f.key === "maxNewTokens"
+              ? lengthNote(settingOf(f, run.spec.config), room)
+              : null)
+        }
       />
     );
   };
@@ -154,7 +166,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       {frozen && (
         <p className="run-hint" data-testid={`comparison-${runId}`}>
           Imported for comparison: its curves are drawn, but its file came without weights, so nothing trains
-          it and its settings are shown as they were.
+          it and its settings are shown as they were. Shared links leave it out.
         </p>
       )}
       <WinRate runId={runId} disabled={!canEdit || frozen} />

@@ -338,6 +338,16 @@ function TokenCard({ token }: { token: TokenView }) {
 
 function ScaleLegend({ mode, scale }: { mode: ColourMode; scale: DivergingScale }) {
   const info = COLOUR_MODES.find((m) => m.mode === mode);
+  // One value everywhere (e.g. the ratio with μ = 1: π = π_old at every token): no scale to show.
+  if (sig(scale.lo, 2) === sig(scale.hi, 2))
+    return (
+      <div className="scale-legend" data-testid="colour-legend">
+        <span className="muted">
+          every token at {sig(scale.lo, 2)}
+          {mode === "ratio" ? " (π = π_old: the policy has not moved since it sampled them)" : ""}
+        </span>
+      </div>
+    );
   return (
     <div className="scale-legend" data-testid="colour-legend">
       <span>

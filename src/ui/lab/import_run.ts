@@ -4,8 +4,9 @@
  *
  * - With a checkpoint and a worker that can load it (deps.addRun + deps.loadRunCheckpoint): the run joins the
  *   experiment and continues training from its weights; its curves come with it.
- * - Otherwise it is a comparison run: its curves are drawn next to the others, but nothing trains it (the
- *   worker does not know it; status "paused"). A reload starts it over, as it has no saved weights.
+ * - Otherwise it is a comparison run (RunState.comparison): its curves are drawn next to the others, but
+ *   nothing trains it (the worker does not know it). It comes back after a reload as curves (the autosaver
+ *   keeps them; ./session.ts restores them) and links leave it out (lab_store.ts sharedSpec).
  * The id is renamed when taken and the label marked "(imported)"; a run trained on another task, start model
  * or seed is flagged in the notice. Never throws: every outcome is a notice.
  */
@@ -96,7 +97,8 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   lab().restoreRuns([{ ...restored, comparison: true }]);
   return say(
     [
-      `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it.`,
+      `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it. ` +
+        "This browser keeps it across reloads; shared links leave it out.",
       ...notes,
     ].join(" "),
   );

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COMMON_FIELDS, type Field, type NumberField } from "../../algorithms/fields";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { SAFE_RLHF_FIELDS } from "../../algorithms/safe_rlhf";
+import { startRoom } from "../../lab/experiment_change";
 import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
 import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
@@ -12,6 +13,7 @@ import {
   fromSlider,
   hasSlider,
   hintLines,
+  lengthNote,
   linkedSettings,
   lockReason,
   logSlider,
@@ -216,5 +218,21 @@ describe("linkedSettings", () => {
     expect(COST_LIMITS.length).toBe(d.default);
     for (const costs of Object.values(TASK_COSTS))
       for (const c of costs) expect(COST_LIMITS[c]).toBeGreaterThan(0);
+  });
+});
+
+describe("the completion length a run samples", () => {
+  it("notes the cap when max new tokens does not fit the start model's context", () => {
+    const room = startRoom("arithmetic", "sft");
+    expect(room).toBe(9);
+    expect(lengthNote(48, room)).toBe(
+      "samples 9 at most: the start model's context leaves 9 after the longest prompt",
+    );
+    expect(lengthNote(9, room)).toBeNull();
+    expect(lengthNote(48, startRoom("sentiment", "sft"))).toBeNull(); // 66 tokens of room
+    // After a Pipeline hand-off the Pipeline model's context counts: nano's 32 leaves 25 on arithmetic.
+    expect(
+      startRoom("arithmetic", "sft", "pipeline: nano (2 layers, C = 32, context 32) after 4 SFT steps"),
+    ).toBe(25);
   });
 });

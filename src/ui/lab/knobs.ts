@@ -210,3 +210,14 @@ export function adaptiveBetaNote(run: RunState): string | null {
   const beta = last?.metrics.kl_coef;
   return last && beta !== undefined ? `adaptive: β = ${sig(beta)} at step ${last.step}` : null;
 }
+
+/**
+ * The completion length a run really samples when its "max new tokens" does not fit: the start model's
+ * context minus the task's longest prompt (src/lab/experiment_change.ts startRoom; src/algorithms/run.ts caps
+ * it there). Null when the setting fits.
+ */
+export function lengthNote(value: SettingValue, room: number): string | null {
+  return typeof value === "number" && room >= 1 && value > room
+    ? `samples ${room} at most: the start model's context leaves ${room} after the longest prompt`
+    : null;
+}

@@ -114,11 +114,16 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     spec = checkSpec(saved.spec as unknown as Record<string, unknown>, issues);
     if (issues.length) storageProblem = `Some saved settings were reset: ${issues.slice(0, 3).join("; ")}.`;
   }
+  // Runs imported for comparison come back as curves only: the worker never gets them (links leave them out,
+  // but the spec saved in this browser lists them).
+  const same = saved !== null && sameExperiment(spec, saved.spec);
+  const comparisons = same ? (saved?.runs.filter((r) => r.comparison) ?? []) : [];
+  const imported = new Set(comparisons.map((r) => r.spec.id));
+  if (imported.size) spec = { ...spec, runs: spec.runs.filter((r) => !imported.has(r.id)) };
   lab().setView(opened.view);
   lab().setSpec(spec);
   lab().setNotice(opened.notice);
   // The Pipeline comes back with the experiment it belongs to (as the runs do); another one replaces both.
-  const same = saved !== null && sameExperiment(spec, saved.spec);
   const pipeline = same && savedPipeline?.models.task === spec.task ? savedPipeline : null;
   await deps.start(spec, pipeline?.models);
   const ready = lab().phase === "ready";
@@ -156,6 +161,11 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     }
     addNotice(plan.notice);
   }
+  if (ready)
+    for (const r of comparisons) {
+      lab().upsertRun(r.spec);
+      lab().restoreRuns([{ ...r, samples: [], error: null, comparison: true }]);
+    }
   // A checkpoint saved under a run id that did not resume belongs to other weights (another experiment, or a
   // run that starts over): a reload must not resume from it.
   const stale = saved?.runs.filter((r) => r.checkpoint && !resumed.has(r.spec.id)) ?? [];

@@ -1,17 +1,18 @@
 /**
  * The page URL follows the lab: whenever the experiment (task, model, seed, runs and their settings) or the
- * shared chart settings change, the hash is rewritten (history.replaceState, debounced, so no history entry
+ * shared chart settings change, the hash is rewritten (runs imported for comparison left out: a link cannot
+ * carry their curves) (history.replaceState, debounced, so no history entry
  * per knob move); "Share" copies the current link. Encoding and checking live in src/lab/url.ts.
  */
 import { shareUrl } from "../../lab/url";
-import { type LabState, useLab } from "../lab_store";
+import { type LabState, sharedSpec, useLab } from "../lab_store";
 
 /** How long the URL waits after the last change before it is rewritten (ms). */
 export const URL_DEBOUNCE_MS = 300;
 
 const linkOf = (s: LabState) =>
   shareUrl(
-    s.spec,
+    sharedSpec(s),
     { xAxis: s.view.xAxis, klEstimator: s.view.klEstimator, smoothing: s.view.smoothing },
     location.href,
   );
