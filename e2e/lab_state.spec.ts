@@ -83,6 +83,8 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   // The autosaver takes a run's first checkpoint at its first 5 s tick after the run stepped.
   const before = await steps(page);
   await waitForCheckpoints(page, Object.fromEntries(RUNS.map((id, i) => [id, before[i]])));
+  // The top bar says when a reload is safe.
+  await expect(page.getByTestId("save-state")).toHaveText("saved");
 
   // Share: the clipboard holds the page's link, which names this experiment.
   await page.getByTestId("share").click();

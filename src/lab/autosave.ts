@@ -41,6 +41,8 @@ export interface AutosaveOptions {
   checkpointEveryMs?: number;
   /** Told once per distinct failure (quota exceeded, storage disabled, …). */
   onError?: (message: string) => void;
+  /** Told true when writes start and false when none is left (the page's "saving…" / "saved"). */
+  onBusy?: (busy: boolean) => void;
 }
 
 export interface Autosaver {
@@ -81,8 +83,15 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     }
   };
   /** Run `job` after the previous one (writes never interleave). */
+  let pending = 0;
   const serial = (job: () => Promise<void>) => {
-    queue = queue.then(job).catch(fail);
+    if (pending++ === 0) o.onBusy?.(true);
+    queue = queue
+      .then(job)
+      .catch(fail)
+      .finally(() => {
+        if (--pending === 0) o.onBusy?.(false);
+      });
     return queue;
   };
 

@@ -73,6 +73,8 @@ export interface LabState {
   view: ViewSettings;
   /** A notice shown once (e.g. "the link was malformed; defaults loaded"). */
   notice: string | null;
+  /** The autosaver is writing (true), has nothing left to write (false), or there is none (null). */
+  saving: boolean | null;
   /** Model description from the worker. */
   model: string | null;
 
@@ -97,6 +99,7 @@ export interface LabState {
   setRunConfig(id: string, patch: Record<string, SettingValue>): void;
   setView(patch: Partial<ViewSettings>): void;
   setNotice(notice: string | null): void;
+  setSaving(saving: boolean | null): void;
   /** Restore runs with their history (IndexedDB or an imported run). */
   restoreRuns(runs: RunState[]): void;
 }
@@ -142,6 +145,7 @@ export const useLab = create<LabState>()((set) => ({
   runs: {},
   view: DEFAULT_VIEW,
   notice: null,
+  saving: null,
   model: null,
 
   setSpec: (spec) =>
@@ -163,6 +167,7 @@ export const useLab = create<LabState>()((set) => ({
       return { spec: preset ? { ...rest, preset } : rest };
     }),
   setPhase: (phase, error = null) => set({ phase, phaseError: error }),
+  setSaving: (saving) => set({ saving }),
   setPlaying: (playing) => set({ playing }),
   setStepping: (steppingFrom) => set({ steppingFrom }),
   setSpeed: (speed) => set({ speed }),

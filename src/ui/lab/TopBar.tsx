@@ -56,6 +56,7 @@ export function TopBar() {
   const model = useLab((s) => s.model);
   const playing = useLab((s) => s.playing);
   const speed = useLab((s) => s.speed);
+  const saving = useLab((s) => s.saving);
   const phase = useLab((s) => s.phase);
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
@@ -177,6 +178,16 @@ export function TopBar() {
                   title="The furthest run's step; some runs are behind it. Step moves a run that is one step behind first."
                 >
                   (runs at {int(lowest)}–{int(highest)})
+                </span>
+              )}
+              {!playing && saving !== null && steps > 0 && (
+                <span
+                  className="save-state"
+                  data-testid="save-state"
+                  data-saving={saving}
+                  title="Runs, curves and checkpoints are kept in this browser: a reload resumes every run from its last checkpoint. Wait for “saved” before closing the page."
+                >
+                  {saving ? "saving…" : "saved"}
                 </span>
               )}
             </p>

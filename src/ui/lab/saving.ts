@@ -43,12 +43,14 @@ export function startSaving(
       source: useLab,
       exportCheckpoint: deps.exportCheckpoint,
       onError,
+      onBusy: (busy) => useLab.getState().setSaving(busy),
     }),
     stopPipeline: deps.pipelineModels
       ? startPipelineSaver(persistence, deps.pipelineModels, onError)
       : async () => {},
   });
   let on = start();
+  useLab.getState().setSaving(false);
   return {
     persistence,
     get autosaver() {
@@ -59,9 +61,11 @@ export function startSaving(
     },
     async stop() {
       await Promise.all([on.autosaver.stop(), on.stopPipeline()]);
+      useLab.getState().setSaving(null);
     },
     restart() {
       on = start();
+      useLab.getState().setSaving(false);
     },
   };
 }
