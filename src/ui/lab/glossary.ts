@@ -12,7 +12,7 @@ const REPORTED: Record<string, string> = {
   lr: "AdamW learning rate used this step.",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
   loss: "The step's training loss (DPO, KTO, ORPO): the mean over its pairs or examples.",
-  kl: "Mean per-token KL to the reference during the update (k3, nats); KTO: the reference point z₀, the batch's KL estimate.",
+  kl: "Mean per-token k3 KL to π_ref during the update (nats/token); objective/kl instead sums k1 over a sequence at sampling. KTO: the reference point z₀.",
   "val/ratio":
     "Mean probability ratio ρ = π_θ/π_old over the update's tokens (1 on a freshly sampled batch).",
   "val/ratio_first":
