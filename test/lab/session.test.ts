@@ -234,6 +234,34 @@ describe("opening the lab", () => {
     expect(useLab.getState().spec).toEqual(linked);
   });
 
+  it("says that a fork named in a link starts from the start model, unless this browser saved it", async () => {
+    const base = defaultExperiment();
+    const fork = {
+      ...base.runs[2],
+      id: "grpo-2",
+      label: "GRPO (fork @ 3)",
+      config: { ...base.runs[2].config, beta: 0.1 },
+    };
+    const linked = { ...base, seed: 8, runs: [...base.runs, fork] };
+    setHash(`#${encode(linked)}`);
+    const name = `session-${dbName++}`;
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().notice).toMatch(
+      /^GRPO \(fork @ 3\) was a fork of a run trained where this link was made; a link carries settings, not weights/,
+    );
+    // This browser's own session with that fork saved: a reload says nothing about it.
+    await session.autosaver?.flush();
+    session.stop();
+    const db = await openLabPersistence(name);
+    await db.saveRun({ spec: fork, status: "paused", step: 5, history: points(5), markers: [] });
+    await db.saveCheckpoint("grpo-2", new Uint8Array([1]), { step: 5, samples: 40, tokens: 250 });
+    db.close();
+    useLab.setState({ phase: "idle", notice: null });
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().runs["grpo-2"].step).toBe(5);
+    expect(useLab.getState().notice ?? "").not.toMatch(/fork/);
+  });
+
   it("says so when storage is unavailable, and does not autosave a lab that failed to start", async () => {
     const deps = { ...fakeDeps("x").deps, openPersistence: () => Promise.reject(new Error("disabled")) };
     session = await openLab(deps);

@@ -26,6 +26,9 @@ import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
+/** A duplicate's label (src/ui/lab/run_specs.ts forkSpec). */
+const FORKED = / \(fork @ \d+\)$/;
+
 /** What opening needs from the worker side (labActions / labClient provide it). */
 export interface SessionDeps extends SavingDeps {
   /** Start the worker on an experiment (with the saved Pipeline's models); then the phase is "ready" or "error". */
@@ -161,6 +164,19 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     }
     addNotice(plan.notice);
   }
+  // A fork named in a link ("GRPO (fork @ 3)") starts from the start model here: a link carries settings, not
+  // weights. Said once, for forks this browser has nothing saved of.
+  const savedIds = new Set(same ? saved?.runs.map((r) => r.spec.id) : []);
+  const forks = ready
+    ? lab()
+        .spec.runs.filter((r) => FORKED.test(r.label) && !savedIds.has(r.id))
+        .map((r) => r.label)
+    : [];
+  if (forks.length)
+    addNotice(
+      `${forks.join(", ")} ${forks.length > 1 ? "were forks" : "was a fork"} of a run trained where this link was made; ` +
+        "a link carries settings, not weights, so here it starts from the start model like the other runs.",
+    );
   if (ready)
     for (const r of comparisons) {
       lab().upsertRun(r.spec);
