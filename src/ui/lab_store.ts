@@ -45,6 +45,11 @@ export interface RunState {
    * does not know it, so nothing trains, forks, evaluates or exports its weights.
    */
   comparison?: boolean;
+  /**
+   * Settings changed since the run's last step, which no trained step used yet: key → the value its steps
+   * trained with (null: the default). Exports say so (a paused run's weights are not its new settings').
+   */
+  untrained?: Record<string, SettingValue | null>;
 }
 
 export interface ViewSettings {
@@ -188,6 +193,8 @@ export const useLab = create<LabState>()((set) => ({
           samples: u.samples ?? r.samples,
           inspect: u.inspect ?? r.inspect,
           error: u.error ?? (u.status === "error" ? r.error : null),
+          // A step landed: it trained with the settings as they are (a rewind keeps the note).
+          untrained: u.step > r.step ? undefined : r.untrained,
         };
       }
       return { runs };
@@ -230,9 +237,19 @@ export const useLab = create<LabState>()((set) => ({
       const r = s.runs[id];
       if (!r) return {};
       const spec = { ...r.spec, config: { ...r.spec.config, ...patch } };
+      // What the trained steps used, for the keys changed since the last one (a change undone drops out).
+      let untrained = r.untrained;
+      if (r.step > 0) {
+        const u = { ...r.untrained };
+        for (const [k, v] of Object.entries(patch)) {
+          if (!(k in u)) u[k] = r.spec.config[k] ?? null;
+          if (u[k] === v) delete u[k];
+        }
+        untrained = Object.keys(u).length ? u : undefined;
+      }
       return {
         spec: { ...s.spec, runs: s.spec.runs.map((x) => (x.id === id ? spec : x)) },
-        runs: { ...s.runs, [id]: { ...r, spec } },
+        runs: { ...s.runs, [id]: { ...r, spec, untrained } },
       };
     }),
   setView: (patch) => set((s) => ({ view: { ...s.view, ...patch } })),

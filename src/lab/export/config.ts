@@ -9,6 +9,7 @@ import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import type { ExperimentRef } from "./run_file";
 import { trlMapping } from "./trl_targets";
+import { untrainedChanges } from "./untrained";
 
 export interface RunConfigFile {
   format: "rlhf-playground.config";
@@ -25,6 +26,8 @@ export interface RunConfigFile {
   changed: string[];
   /** The TRL config class and its keyword arguments (null: best-of-n has no trainer). */
   trl: { config: string; args: Record<string, SettingValue> } | null;
+  /** Settings changed after the last step, which no trained step used yet: key → both values (./untrained.ts). */
+  untrained?: Record<string, { trained: SettingValue; next: SettingValue }>;
 }
 
 /**
@@ -32,7 +35,13 @@ export interface RunConfigFile {
  * completion length is capped at its context then, not the experiment's start model's; see trlMapping).
  * @throws RangeError when the run's settings are invalid.
  */
-export function runConfig(experiment: ExperimentRef, run: RunSpec, handedOff?: string | null): RunConfigFile {
+export function runConfig(
+  experiment: ExperimentRef,
+  run: RunSpec,
+  handedOff?: string | null,
+  untrained?: Record<string, SettingValue | null>,
+): RunConfigFile {
+  const changes = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];
   const m = trlMapping(run.algo, run.config, startRoom(experiment.task, experiment.model, handedOff));
   return {
@@ -49,10 +58,18 @@ export function runConfig(experiment: ExperimentRef, run: RunSpec, handedOff?: s
     trl: m.target.config
       ? { config: m.target.config, args: Object.fromEntries(m.args.map((a) => [a.name, a.value])) }
       : null,
+    ...(changes.length
+      ? { untrained: Object.fromEntries(changes.map((c) => [c.key, { trained: c.trained, next: c.next }])) }
+      : {}),
   };
 }
 
 /** The config file as JSON text. */
-export function runConfigJson(experiment: ExperimentRef, run: RunSpec, handedOff?: string | null): string {
-  return JSON.stringify(runConfig(experiment, run, handedOff), null, 2);
+export function runConfigJson(
+  experiment: ExperimentRef,
+  run: RunSpec,
+  handedOff?: string | null,
+  untrained?: Record<string, SettingValue | null>,
+): string {
+  return JSON.stringify(runConfig(experiment, run, handedOff, untrained), null, 2);
 }

@@ -8,7 +8,7 @@
  */
 
 import { startRoom } from "../experiment_change";
-import type { RunSpec } from "../protocol";
+import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { rewardOf, TASK_COSTS } from "../settings";
 import type { ExperimentRef } from "./run_file";
@@ -17,6 +17,7 @@ import { oneLine, slug } from "./trl_py";
 import { promptsPy } from "./trl_rewards";
 import { runRewardPy } from "./trl_rm";
 import { trlMapping } from "./trl_targets";
+import { untrainedChanges, untrainedText } from "./untrained";
 
 export { pyValue, slug } from "./trl_py";
 
@@ -29,6 +30,8 @@ export interface ScriptRun {
    * source, "pipeline: nano (2 layers, C = 32, context 32) after …"): completions are capped at its context.
    */
   handedOff?: string | null;
+  /** Settings changed after the last step (the page's RunState.untrained; see ./untrained.ts). */
+  untrained?: Record<string, SettingValue | null>;
 }
 
 /** The placeholder model: small, instruction-tuned, public. */
@@ -61,6 +64,12 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
   // The label goes into a docstring: no quotes or backslashes that could end it or start an escape.
   const name = oneLine(label).replace(/[\\"]/g, "'");
   const reward = rewardOf(run.spec.config);
+  const changes = untrainedChanges(algo, run.spec.config, run.untrained);
+  // A label or value goes into the docstring: one line, no quotes or backslashes.
+  const pending = changes.length
+    ? `\nChanged after step ${run.step}, so none of the lab's steps trained with it yet: ${oneLine(untrainedText(changes)).replace(/[\\"]/g, "'")}.
+This script uses the new values.\n`
+    : "";
   const rm =
     reward === "gold"
       ? ""
@@ -75,7 +84,7 @@ same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROM
 
     pip install "trl>=0.23" transformers datasets torch
     python ${file}
-${rm}${note}"""
+${rm}${pending}${note}"""
 ${scriptImports(m)}
 
 MODEL_NAME = "${PLACEHOLDER_MODEL}"  # PLACEHOLDER: your SFT model (the lab's models are tiny char-level GPTs)

@@ -59,7 +59,7 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
         return downloadBlob(runFileJson(spec, run), `${base}.run.json`, MIME.json);
       case "config":
         return downloadBlob(
-          runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff),
+          runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff, run.untrained),
           `${base}.config.json`,
           MIME.json,
         );
@@ -69,7 +69,11 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
         return downloadBlob(await worker.exportPolicyOnnx(runId), `${base}.onnx`, MIME.onnx);
       case "trl":
         return downloadBlob(
-          trlScript(spec, { ...run, handedOff: usePipelineStore.getState().handedOff }),
+          trlScript(spec, {
+            ...run,
+            handedOff: usePipelineStore.getState().handedOff,
+            untrained: run.untrained,
+          }),
           `${slug(run.spec.label)}_trl.py`,
           MIME.python,
         );
