@@ -2,6 +2,7 @@
  * Keeps IndexedDB (src/lab/persist.ts) in step with the lab's state while the page lives.
  *
  * How often:
+ * - a settings change (the experiment's spec): within {@link AutosaveOptions.specDelayMs} (default 250 ms);
  * - specs, statuses, markers and metric history: every {@link AutosaveOptions.historyEveryMs} (default 5 s)
  *   when something changed, only the runs that changed, and only their newest history chunk; also at once
  *   when the lab pauses and when the page is hidden or closed (best effort: the browser may not wait);
@@ -43,6 +44,8 @@ export interface AutosaveOptions {
   onError?: (message: string) => void;
   /** Told true when writes start and false when none is left (the page's "saving…" / "saved"). */
   onBusy?: (busy: boolean) => void;
+  /** How long after a settings change its save waits for more (a slider's drag), ms (default 250). */
+  specDelayMs?: number;
 }
 
 export interface Autosaver {
@@ -192,8 +195,22 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   /** A run's step landed while the lab is not playing (Step, or a step in flight at the pause). */
   const steppedWhilePaused = (s: PersistableState, prev: PersistableState) =>
     !s.playing && s.spec.runs.some((r) => (s.runs[r.id]?.step ?? 0) > (prev.runs[r.id]?.step ?? 0));
+  // A settings change (a knob, a run added or removed) is saved soon, not at the next tick: the URL already
+  // names it, and a reload must find the saved runs under the same settings (else they would not resume).
+  let soon: ReturnType<typeof setTimeout> | null = null;
+  const flushSoon = () => {
+    if (soon) return;
+    if (pending++ === 0) o.onBusy?.(true);
+    soon = setTimeout(() => {
+      soon = null;
+      flush().finally(() => {
+        if (--pending === 0) o.onBusy?.(false);
+      });
+    }, o.specDelayMs ?? 250);
+  };
   const unsubscribe = source.subscribe((s, prev) => {
     if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();
+    else if (s.spec !== prev.spec) flushSoon();
   });
   const onHide = () => {
     if (typeof document === "undefined" || document.visibilityState === "hidden") flush();
@@ -208,6 +225,11 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     stop() {
       clearInterval(historyTimer);
       clearInterval(checkpointTimer);
+      if (soon) {
+        clearTimeout(soon);
+        soon = null;
+        if (--pending === 0) o.onBusy?.(false);
+      }
       unsubscribe();
       target?.removeEventListener("pagehide", onHide);
       target?.document?.removeEventListener("visibilitychange", onHide);

@@ -69,6 +69,7 @@ export function planRestore(
   });
   const saved = new Map(session.runs.map((r) => [r.spec.id, r]));
   const startsOver: string[] = [];
+  const behind: string[] = [];
   const curvesOnly: string[] = [];
   for (const run of spec.runs) {
     const s = saved.get(run.id);
@@ -79,6 +80,8 @@ export function planRestore(
     // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
     if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
     if (canResume && ck && ck.step > 0) {
+      const last = s.history.at(-1)?.step ?? ck.step;
+      if (last > ck.step) behind.push(`${run.label} at step ${ck.step} (it had reached ${last})`);
       plan.runs.push({
         spec: run,
         status: "paused",
@@ -100,6 +103,11 @@ export function planRestore(
     }
   }
   const notes: string[] = [];
+  if (behind.length)
+    notes.push(
+      `Resumed ${behind.join(", ")}: the last checkpoint; the steps after it were not saved yet (while playing the ` +
+        "lab saves one every 30 s, and at once on pause: wait for “saved” before a reload).",
+    );
   if (startsOver.length)
     notes.push(
       `${startsOver.join(", ")} had no saved checkpoint yet (the lab saves one every 30 s of training and on ` +

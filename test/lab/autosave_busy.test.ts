@@ -44,4 +44,25 @@ describe("the autosaver's busy signal", () => {
     expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint?.step).toBe(1);
     db.close();
   });
+
+  it("saves a settings change within a moment, busy until it is stored", async () => {
+    const db = await openLabPersistence("autosave-spec");
+    useLab.getState().setSpec(defaultExperiment());
+    const told: boolean[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      historyEveryMs: 60_000,
+      onBusy: (b) => told.push(b),
+    });
+    useLab.getState().setRunConfig("ppo-1", { beta: 0.2 });
+    useLab.getState().setRunConfig("ppo-1", { beta: 0.3 }); // a drag: one save
+    expect(told).toEqual([true]);
+    await expect
+      .poll(async () => (await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.spec.config.beta)
+      .toBe(0.3);
+    await expect.poll(() => told).toEqual([true, false]);
+    await saver.stop();
+    db.close();
+  });
 });

@@ -166,7 +166,7 @@ describe("TRL script", () => {
     const long = { ...ppo, config: { maxNewTokens: 48 } };
     const p = trlScript(arith, { spec: long, step: 3 });
     expect(p).toMatch(
-      /\n {4}response_length=9, {2}# .*the run asked for 48; the start model's context left 9/,
+      /\n {4}response_length=9, {2}# .*The run asked for 48; the start model's context left 9/,
     );
     expect(runConfig(arith, long).trl?.args.response_length).toBe(9);
     expect(runConfig(arith, long).settings.maxNewTokens).toBe(48); // the run's own setting is kept

@@ -286,7 +286,7 @@ describe("opening the lab", () => {
     expect(r).toEqual({ url: loc.href, copied: true });
     expect(writeText).toHaveBeenCalledWith(loc.href);
     window.dispatchEvent(new Event("hashchange")); // a link pasted into the address bar
-    expect(loc.reload).toHaveBeenCalledTimes(1);
+    await expect.poll(() => (loc.reload as ReturnType<typeof vi.fn>).mock.calls.length).toBe(1); // after saving
   });
 });
 
@@ -346,7 +346,9 @@ describe("recent experiments", () => {
     });
     expect(useLab.getState().runs["ppo-1"].step).toBe(10);
     expect(await recentExperiments()).toEqual([]);
-    expect(useLab.getState().notice).toBeNull();
+    expect(useLab.getState().notice).toMatch(
+      /^Resumed PPO at step 10 \(it had reached 12\): the last checkpoint; the steps after it were not saved yet/,
+    );
     await expect(openRecent("gone")).rejects.toThrow(/no longer kept/);
     // The restarted autosaver still reacts: a step that lands while paused is checkpointed at once.
     exported.length = 0;
@@ -440,22 +442,24 @@ describe("recent experiments", () => {
     db.close();
   });
 
-  it("reloads when the kept experiment's link is the page's own (it reopened at step 0 meanwhile)", async () => {
+  it("a link to a kept experiment (Back, Forward) reopens it where its runs stopped", async () => {
     const name = `session-${dbName++}`;
     const a = { ...defaultExperiment(), seed: 5 };
     const db = await savedTrained(name, a);
     setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
     session = await openLab(fakeDeps(name).deps); // keeps a
+    expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([5]);
     session.stop();
-    setHash(`#${encode(a, useLab.getState().view)}`); // a's link again (Back): a fresh a, nothing kept
-    session = await openLab(fakeDeps(name).deps);
-    const [entry] = await recentExperiments();
-    const assign = vi.fn();
-    Object.assign(loc, { assign });
-    await openRecent(entry.id);
-    expect(assign).not.toHaveBeenCalled();
-    expect(loc.reload).toHaveBeenCalledTimes(1);
-    expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint?.step).toBe(10);
+    setHash(`#${encode(a, useLab.getState().view)}`); // Back: a's link again
+    useLab.setState({ phase: "idle", notice: null });
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(10);
+    expect(f.loads).toEqual([["ppo-1", { step: 10, samples: 80, tokens: 500 }]]);
+    expect(useLab.getState().notice).toMatch(
+      /Reopened Sentiment · shipped SFT model · seed 5 from this browser's kept experiments/,
+    );
+    expect(await recentExperiments()).toEqual([]); // seed 6 never trained: not kept in its place
     db.close();
   });
 });

@@ -256,7 +256,7 @@ export function trlMapping(
   const length = args.find((a) => a.field?.key === "maxNewTokens");
   if (length && completionTokens < requested) {
     length.value = completionTokens;
-    length.note = `the run asked for ${requested}; the start model's context left ${completionTokens} after the longest prompt`;
+    length.note = `The run asked for ${requested}; the start model's context left ${completionTokens} after the longest prompt`;
   }
   return { target, settings, args, unmapped, completionTokens };
 }

@@ -6,12 +6,12 @@
  * at the bottom). The dialog lists what does not carry over. A modal native <dialog>: Esc or a click beside it
  * cancels.
  */
-import { useId, useRef, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { type ChangedExperiment, changeExperiment, startModelProblem } from "../../lab/experiment_change";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
-import { trainedSteps, useLab } from "../lab_store";
+import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
@@ -45,7 +45,10 @@ function planOf(
 }
 
 export function ExperimentDialog({ onClose }: { onClose(): void }) {
-  const spec = useLab((s) => s.spec);
+  // Runs imported for comparison stay behind: a new experiment, like a link, carries settings only.
+  const labSpec = useLab((s) => s.spec);
+  const runs = useLab((s) => s.runs);
+  const spec = useMemo(() => sharedSpec({ spec: labSpec, runs }), [labSpec, runs]);
   const view = useLab((s) => s.view);
   const steps = useLab(trainedSteps);
   // The Pipeline's models belong to this experiment (src/ui/lab/session.ts drops them with it).

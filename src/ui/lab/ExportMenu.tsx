@@ -36,8 +36,10 @@ export const ExportMenu = memo(function ExportMenu(props: {
   runId: string;
   label: string;
   disabled: boolean;
+  /** The run has weights in the worker (false: a comparison run; its checkpoint and ONNX are off). */
+  weights?: boolean;
 }) {
-  const { runId, label, disabled } = props;
+  const { runId, label, disabled, weights = true } = props;
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [open, setOpen] = useState(false);
@@ -110,7 +112,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
                   type="button"
                   title={x.hint}
                   data-testid={`export-${runId}-${x.kind}`}
-                  disabled={disabled && (x.kind === "checkpoint" || x.kind === "onnx")}
+                  disabled={(disabled || !weights) && (x.kind === "checkpoint" || x.kind === "onnx")}
                   onClick={() => {
                     setOpen(false);
                     exportRun(runId, x.kind, labActions);

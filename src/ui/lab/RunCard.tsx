@@ -112,7 +112,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           >
             ?
           </ExplainButton>
-          <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit || frozen} />
+          <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit} weights={!frozen} />
           <button
             type="button"
             className="icon-button"

@@ -54,7 +54,7 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
           aria-label="Opponent of the win rate"
           data-testid={`winrate-vs-${runId}`}
           value={vsId}
-          disabled={measuring}
+          disabled={disabled || measuring}
           onChange={(e) => setVs(e.target.value)}
         >
           <option value="">vs start model</option>

@@ -30,6 +30,8 @@ export interface Saving {
   stop(): Promise<void>;
   /** Start both again after `stop`. */
   restart(): void;
+  /** Stop listening to other tabs (the lab closes). */
+  close(): void;
 }
 
 export function startSaving(
@@ -51,7 +53,12 @@ export function startSaving(
   });
   let on = start();
   useLab.getState().setSaving(false);
-  return {
+  // One tab saves: the browser keeps one open session, so the lab opened last takes it over and the others
+  // stop writing (two tabs saving would write one experiment's steps into the other's session).
+  const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SAVING_CHANNEL);
+  (channel as { unref?: () => void } | null)?.unref?.(); // Node (tests): do not keep the process alive
+  const saving: Saving = {
     persistence,
     get autosaver() {
       return on.autosaver;
@@ -66,9 +73,29 @@ export function startSaving(
     restart() {
       on = start();
       useLab.getState().setSaving(false);
+      channel?.postMessage({ tab });
+    },
+    close() {
+      channel?.close();
     },
   };
+  if (channel) {
+    channel.onmessage = (e: MessageEvent<{ tab?: string }>) => {
+      if (e.data?.tab === tab || current !== saving) return;
+      setOpenSaving(null);
+      saving.stop();
+      onError(
+        "Another tab opened the lab and now saves this browser's experiment: this tab no longer saves. " +
+          "Reload it to take over (the other tab then stops).",
+      );
+    };
+    channel.postMessage({ tab });
+  }
+  return saving;
 }
+
+/** The BroadcastChannel on which a tab that starts saving tells the others. */
+export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
 
 /** The open lab's savers (null until it started, or without storage). */
 let current: Saving | null = null;

@@ -16,15 +16,43 @@ import {
   type SavedPipeline,
   type SavedSession,
 } from "../../lab/persist";
-import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
+import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../lab/protocol";
 import { planRestore, sameExperiment } from "../../lab/restore";
-import { checkSpec } from "../../lab/spec_check";
+import { checkSpec, nonDefaultConfig } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText } from "./experiment_names";
 import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
+
+/** Same run ids, algorithms and settings (the order and a run's label or colour aside). */
+function sameRuns(a: RunSpec, b: RunSpec): boolean {
+  return (
+    a.algo === b.algo &&
+    JSON.stringify(nonDefaultConfig(a.algo, a.config)) === JSON.stringify(nonDefaultConfig(b.algo, b.config))
+  );
+}
+
+/** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
+function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
+  if (!sameExperiment(kept, link) || link.runs.length === 0) return false;
+  const byId = new Map(kept.runs.map((r) => [r.id, r]));
+  return link.runs.every((r) => {
+    const k = byId.get(r.id);
+    return k !== undefined && sameRuns(k, r);
+  });
+}
+
+/** The saved session holds a trained run of `spec` (a reload of the open experiment). */
+function holdsRuns(saved: SavedSession | null, spec: ExperimentSpec): boolean {
+  if (!saved || !sameExperiment(saved.spec, spec)) return false;
+  const byId = new Map(spec.runs.map((r) => [r.id, r]));
+  return saved.runs.some((s) => {
+    const r = byId.get(s.spec.id);
+    return r !== undefined && sameRuns(s.spec, r) && savedStep(s) > 0;
+  });
+}
 
 /** A duplicate's label (src/ui/lab/run_specs.ts forkSpec). */
 const FORKED = / \(fork @ \d+\)$/;
@@ -117,6 +145,22 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     spec = checkSpec(saved.spec as unknown as Record<string, unknown>, issues);
     if (issues.length) storageProblem = `Some saved settings were reset: ${issues.slice(0, 3).join("; ")}.`;
   }
+  // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,
+  // as Recent experiments → Open would, unless the saved session already holds this link's runs.
+  let reopened: string | null = null;
+  if (persistence && opened.source === "url" && !holdsRuns(saved, spec)) {
+    try {
+      const entry = (await persistence.archive.list()).find((e) => matchesLink(e.spec, spec));
+      if (entry) {
+        await persistence.archive.swapIn(entry.id);
+        saved = await persistence.load();
+        savedPipeline = await persistence.loadPipeline();
+        reopened = `Reopened ${experimentTitle(entry.spec)} from this browser's kept experiments, where its runs stopped.`;
+      }
+    } catch (e) {
+      storageProblem = `A kept copy of this experiment could not be reopened (${message(e)}).`;
+    }
+  }
   // Runs imported for comparison come back as curves only: the worker never gets them (links leave them out,
   // but the spec saved in this browser lists them).
   const same = saved !== null && sameExperiment(spec, saved.spec);
@@ -141,6 +185,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
   addNotice(opened.notice);
   addNotice(storageProblem);
+  addNotice(reopened);
   addNotice(kept.line);
 
   const resumed = new Set<string>();
@@ -202,6 +247,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     },
     stop() {
       saving?.stop();
+      saving?.close();
       if (openSaving() === saving) setOpenSaving(null);
       stopUrl();
       stopWatching();

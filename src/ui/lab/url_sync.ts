@@ -6,6 +6,7 @@
  */
 import { shareUrl } from "../../lab/url";
 import { type LabState, sharedSpec, useLab } from "../lab_store";
+import { leaveFor } from "./saving";
 
 /** How long the URL waits after the last change before it is rewritten (ms). */
 export const URL_DEBOUNCE_MS = 300;
@@ -56,7 +57,8 @@ export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
  * early as possible (the lab may still be loading). Returns the stop function.
  */
 export function reloadOnPastedLink(): () => void {
-  const onHashChange = () => location.reload();
+  // Like any way out of an experiment, it saves the runs' latest steps first (they are kept: Recent experiments).
+  const onHashChange = () => leaveFor(location.href);
   window.addEventListener("hashchange", onHashChange);
   return () => window.removeEventListener("hashchange", onHashChange);
 }
