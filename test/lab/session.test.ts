@@ -13,7 +13,7 @@ import { encode, specFromLocation } from "../../src/lab/url";
 import { PRESETS } from "../../src/model/config";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { openRecent, recentExperiments } from "../../src/ui/lab/saving";
+import { leaveFor, openRecent, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
@@ -440,6 +440,16 @@ describe("recent experiments", () => {
     expect(useLab.getState().notice).toMatch(/PPO could not resume .*bad bytes.*starts over/);
     expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint).toBeNull();
     db.close();
+  });
+
+  it("reloads on the hashchange that its own move to another link causes", async () => {
+    session = await openLab(fakeDeps(`session-${dbName++}`).deps);
+    const assign = vi.fn();
+    Object.assign(loc, { assign });
+    await leaveFor(`http://lab.test/#${encode({ ...defaultExperiment(), seed: 3 })}`);
+    expect(assign).toHaveBeenCalledTimes(1);
+    window.dispatchEvent(new Event("hashchange")); // assign changed only the hash: no page load by itself
+    expect(loc.reload).toHaveBeenCalledTimes(1);
   });
 
   it("a link to a kept experiment (Back, Forward) reopens it where its runs stopped", async () => {

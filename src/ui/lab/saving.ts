@@ -159,6 +159,15 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
 }
 
 /**
+ * The page's hash changed: a link pasted into the address bar (leave for it, saving first), or our own
+ * `location.assign` of another experiment's link, which changes only the hash (reload into it now).
+ */
+export function hashChanged(): void {
+  if (leaving) location.reload();
+  else leaveFor(location.href);
+}
+
+/**
  * Reopen a kept experiment: pause, save the open one's latest state, stop saving and wait for the writes in
  * flight, swap the two sessions in storage (the open one is kept when it trained), then open the kept one's
  * link: the page reloads into it and its runs resume from their checkpoints.

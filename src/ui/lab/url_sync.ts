@@ -6,7 +6,7 @@
  */
 import { shareUrl } from "../../lab/url";
 import { type LabState, sharedSpec, useLab } from "../lab_store";
-import { leaveFor } from "./saving";
+import { hashChanged } from "./saving";
 
 /** How long the URL waits after the last change before it is rewritten (ms). */
 export const URL_DEBOUNCE_MS = 300;
@@ -58,7 +58,7 @@ export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
  */
 export function reloadOnPastedLink(): () => void {
   // Like any way out of an experiment, it saves the runs' latest steps first (they are kept: Recent experiments).
-  const onHashChange = () => leaveFor(location.href);
+  const onHashChange = () => hashChanged();
   window.addEventListener("hashchange", onHashChange);
   return () => window.removeEventListener("hashchange", onHashChange);
 }
