@@ -28,7 +28,7 @@ import type {
   RunSpec,
   RunStatus,
 } from "./protocol";
-import { CHUNK, chunksOf, type LabTx, readSession, writeSession } from "./session_store";
+import { CHUNK, chunksOf, type LabTx, readSession, runRecord, writeSession } from "./session_store";
 
 export const DB_NAME = "rlhf-playground-lab";
 export const DB_VERSION = 3;
@@ -135,16 +135,7 @@ export class LabPersistence {
     await history.delete(IDBKeyRange.bound([id, from], [id, Number.MAX_SAFE_INTEGER]));
     for (let c = from; c * CHUNK < n; c++)
       await history.put({ runId: id, chunk: c, points: run.history.slice(c * CHUNK, (c + 1) * CHUNK) });
-    await tx.objectStore("runs").put({
-      id,
-      spec: run.spec,
-      status: run.status,
-      step: run.step,
-      markers: [...run.markers],
-      points: n,
-      ...(run.comparison ? { comparison: true } : {}),
-      savedAt: Date.now(),
-    });
+    await tx.objectStore("runs").put(runRecord(run, n));
     await tx.done;
   }
 

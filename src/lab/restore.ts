@@ -41,12 +41,14 @@ export interface RestorePlan {
   leftOut: SavedSession["runs"];
 }
 
-const sameConfig = (a: RunSpec, b: RunSpec) => {
+/** The same run as far as restoring goes: same algorithm and settings (label, colour and order aside). */
+export function sameRun(a: RunSpec, b: RunSpec): boolean {
+  if (a.algo !== b.algo) return false;
   const x = nonDefaultConfig(a.algo, a.config);
   const y = nonDefaultConfig(b.algo, b.config);
   const kx = Object.keys(x);
   return kx.length === Object.keys(y).length && kx.every((k) => Object.hasOwn(y, k) && x[k] === y[k]);
-};
+}
 
 /** True when the saved session was recorded on this experiment's task, start model and seed. */
 export function sameExperiment(a: ExperimentSpec, b: ExperimentSpec): boolean {
@@ -65,7 +67,7 @@ export function planRestore(
   const wanted = new Map(spec.runs.map((r) => [r.id, r]));
   plan.leftOut = session.runs.filter((s) => {
     const run = wanted.get(s.spec.id);
-    return !run || s.spec.algo !== run.algo || !sameConfig(s.spec, run);
+    return !run || !sameRun(s.spec, run);
   });
   const saved = new Map(session.runs.map((r) => [r.spec.id, r]));
   const startsOver: string[] = [];
@@ -73,7 +75,7 @@ export function planRestore(
   const curvesOnly: string[] = [];
   for (const run of spec.runs) {
     const s = saved.get(run.id);
-    if (!s || s.spec.algo !== run.algo || !sameConfig(s.spec, run)) continue;
+    if (!s || !sameRun(s.spec, run)) continue;
     // Imported for comparison: no weights to resume; the page brings its curves back itself (ui/lab/session.ts).
     if (s.comparison) continue;
     const ck = s.checkpoint;

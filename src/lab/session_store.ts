@@ -6,7 +6,7 @@
  */
 import type { IDBPTransaction, StoreNames } from "idb";
 import type { ArchiveEntry } from "./archive";
-import type { LabDb, SavedPipeline, SavedRun, SavedSession } from "./persist";
+import type { LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
 
 /** A transaction over some of the lab's stores. */
 export type LabTx<Mode extends IDBTransactionMode = "readonly"> = IDBPTransaction<
@@ -20,6 +20,26 @@ export const CHUNK = 256;
 
 /** Every history chunk key of one run. */
 export const chunksOf = (runId: string) => IDBKeyRange.bound([runId, 0], [runId, Number.MAX_SAFE_INTEGER]);
+
+/** A run's record in the `runs` store; its history goes into `history` chunks (`points` of them are kept). */
+export function runRecord(
+  run: Pick<SavedRun, "spec" | "status" | "step" | "comparison"> & {
+    markers: readonly SavedRun["markers"][number][];
+  },
+  points: number,
+  savedAt = Date.now(),
+): SavedRunMeta {
+  return {
+    id: run.spec.id,
+    spec: run.spec,
+    status: run.status,
+    step: run.step,
+    markers: [...run.markers],
+    points,
+    ...(run.comparison ? { comparison: true } : {}),
+    savedAt,
+  };
+}
 
 /** The saved session (null when none) and the Pipeline; needs meta, runs, history, checkpoints, pipeline. */
 export async function readSession(
@@ -61,16 +81,7 @@ export async function writeSession(
   await tx.objectStore("meta").put({ spec: session.spec, savedAt: now }, "experiment");
   for (const r of session.runs) {
     const id = r.spec.id;
-    await tx.objectStore("runs").put({
-      id,
-      spec: r.spec,
-      status: r.status,
-      step: r.step,
-      markers: r.markers,
-      points: r.history.length,
-      ...(r.comparison ? { comparison: true } : {}),
-      savedAt: now,
-    });
+    await tx.objectStore("runs").put(runRecord(r, r.history.length, now));
     for (let c = 0; c * CHUNK < r.history.length; c++)
       await tx
         .objectStore("history")

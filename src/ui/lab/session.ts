@@ -16,9 +16,9 @@ import {
   type SavedPipeline,
   type SavedSession,
 } from "../../lab/persist";
-import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../lab/protocol";
-import { planRestore, sameExperiment } from "../../lab/restore";
-import { checkSpec, nonDefaultConfig } from "../../lab/spec_check";
+import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
+import { planRestore, sameExperiment, sameRun } from "../../lab/restore";
+import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText } from "./experiment_names";
@@ -26,21 +26,13 @@ import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
-/** Same run ids, algorithms and settings (the order and a run's label or colour aside). */
-function sameRuns(a: RunSpec, b: RunSpec): boolean {
-  return (
-    a.algo === b.algo &&
-    JSON.stringify(nonDefaultConfig(a.algo, a.config)) === JSON.stringify(nonDefaultConfig(b.algo, b.config))
-  );
-}
-
 /** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
 function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
   if (!sameExperiment(kept, link) || link.runs.length === 0) return false;
   const byId = new Map(kept.runs.map((r) => [r.id, r]));
   return link.runs.every((r) => {
     const k = byId.get(r.id);
-    return k !== undefined && sameRuns(k, r);
+    return k !== undefined && sameRun(k, r);
   });
 }
 
@@ -50,7 +42,7 @@ function holdsRuns(saved: SavedSession | null, spec: ExperimentSpec): boolean {
   const byId = new Map(spec.runs.map((r) => [r.id, r]));
   return saved.runs.some((s) => {
     const r = byId.get(s.spec.id);
-    return r !== undefined && sameRuns(s.spec, r) && savedStep(s) > 0;
+    return r !== undefined && sameRun(s.spec, r) && savedStep(s) > 0;
   });
 }
 
