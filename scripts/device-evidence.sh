@@ -72,7 +72,7 @@ for job in "sentiment 120 16" "sentiment 360 16" "arithmetic 300 32" "arithmetic
   set -- $job
   dir=/tmp/rm/$1/steps$2
   mkdir -p "$dir"
-  timeout "$STOP" "$NODE" "$KIT/cli/train-rm.mjs" --task "$1" --steps "$2" --batch "$3" --log-every 20 --out "$dir" \
+  timeout "$STOP" "$NODE" "$KIT/cli/train-rm.mjs" --task "$1" --steps "$2" --batch "$3" --backend wgsl --log-every 20 --out "$dir" \
     > "$dir/log.txt" 2>&1 &
   pids+=($!)
 done

@@ -1,10 +1,14 @@
 /**
  * `npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η]
  *   [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K]
- *   [--train-eval-pairs N]`
+ *   [--train-eval-pairs N] [--backend tfjs-wasm|wgsl]`
  *
- * Trains the learned reward model (the proxy; Ouyang et al. 2022 §3.5) with the Bradley–Terry loss on the
- * engine's GPU step (src/rewards/rm_trainer.ts) and exports it to ONNX:
+ * Trains the learned reward model (the proxy; Ouyang et al. 2022 §3.5) with the Bradley–Terry loss and exports
+ * it to ONNX. The step runs on `--backend`: `tfjs-wasm` (default; the TF.js twin of the model on TF.js's WASM
+ * backend, scripts/train-rm/tfjs-rm.ts, ~50× faster on a CPU than WebGPU on SwiftShader, as for pretraining) or
+ * `wgsl` (the engine's own GPU step, src/rewards/rm_trainer.ts, what the lab's Pipeline runs; use it on a real
+ * GPU). test/rewards/rm_tfjs.test.ts checks that both compute the same gradients and steps. Scoring (the
+ * accuracies) and the ONNX check always run on the WGSL engine.
  * - data: the task's preference pairs (default public/models/<task>/preferences.jsonl), `train` split for
  *   training, `eval` split held out; each pair as `<bos> prompt completion <eos>`;
  * - init: the task's SFT checkpoint (default public/models/<task>/sft.safetensors); when it is missing, a fresh
@@ -44,6 +48,8 @@ import { shuffle, type TaskId, tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { recordShipped } from "./models-manifest";
+import { tfjsWasm } from "./pretrain/tfjs-wasm";
+import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
 
 /** Defaults per task: steps and learning rate (tiny models fine-tuned from SFT). */
 export const RM_DEFAULTS: Record<TaskId, { steps: number; lr: number }> = {
@@ -76,8 +82,12 @@ export interface TrainRmOptions {
   logEvery?: number;
   /** Train pairs scored after training (a seeded sample). Default 256. */
   trainEvalPairs?: number;
+  /** Where the training step runs. Default "tfjs-wasm". */
+  backend?: RmBackend;
   log?: (line: string) => void;
 }
+
+export type RmBackend = "tfjs-wasm" | "wgsl";
 
 export interface TrainRmResult {
   rmPath: string;
@@ -158,13 +168,20 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   const ctx = await acquireGpu();
   const w = new GptWeights(ctx, config, params);
   const scorer = new RewardModelScorer(ctx, w, tok.padId);
-  const score = (seqs: readonly (readonly number[])[]) => scorer.score(seqs);
+  const backend = o.backend ?? "tfjs-wasm";
+  const trainer =
+    backend === "wgsl"
+      ? new RewardModelTrainer(ctx, w, tok.padId)
+      : await TfRewardModelTrainer.create((await tfjsWasm()).tf, config, params, tok.padId);
+  log(`training and scoring on ${backend === "wgsl" ? `wgsl (${ctx.adapter.name})` : "TF.js WASM"}`);
+  // Scores come from where the weights train: the TF.js twin or the WGSL engine (the ONNX check uses WGSL).
+  const score = (seqs: readonly (readonly number[])[]) =>
+    trainer instanceof TfRewardModelTrainer ? trainer.score(seqs) : scorer.score(seqs);
   const fmt = (a: PairAccuracy) =>
     `label acc ${a.labelAccuracy.toFixed(3)}, gold acc ${a.goldAccuracy.toFixed(3)} (${a.goldPairs} non-tied of ${a.pairs})`;
   const before = { eval: await pairAccuracy(heldOut, score) };
   log(`before: held-out ${fmt(before.eval)}`);
 
-  const trainer = new RewardModelTrainer(ctx, w, tok.padId);
   const rng = new Rng(seed + 1);
   let order: EncodedPair[] = [];
   let finalLoss = Number.NaN;
@@ -184,10 +201,13 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       running = { loss: 0, acc: 0, n: 0 };
     }
   }
-  trainer.destroy();
   const trainSample = shuffle(train, new Rng(seed + 2)).slice(0, o.trainEvalPairs ?? TRAIN_EVAL_PAIRS);
   const after = { eval: await pairAccuracy(heldOut, score), train: await pairAccuracy(trainSample, score) };
   log(`after: held-out ${fmt(after.eval)}; train sample ${fmt(after.train)}`);
+  if (trainer instanceof TfRewardModelTrainer) {
+    w.upload(await trainer.params());
+    trainer.dispose();
+  } else trainer.destroy();
 
   const trained = await w.download();
   const seconds = (performance.now() - t0) / 1000;
@@ -234,6 +254,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     lr: o.lr,
     center: o.center,
     "train-eval-pairs": o.trainEvalPairs,
+    backend: o.backend,
   };
   const flags = Object.entries(given)
     .filter(([, v]) => v !== undefined)
@@ -252,6 +273,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       lr,
       center_rewards_coefficient: center,
       seed,
+      backend,
       final_loss: Number(finalLoss.toFixed(4)),
       eval_before: before.eval,
       eval_after: after.eval,
@@ -282,10 +304,15 @@ async function main(): Promise<number> {
       out: { type: "string" },
       "log-every": { type: "string" },
       "train-eval-pairs": { type: "string" },
+      backend: { type: "string" },
     },
   });
   if (values.task !== "sentiment" && values.task !== "arithmetic") {
     console.error("--task sentiment|arithmetic is required");
+    return 2;
+  }
+  if (values.backend !== undefined && values.backend !== "tfjs-wasm" && values.backend !== "wgsl") {
+    console.error("--backend tfjs-wasm|wgsl");
     return 2;
   }
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
@@ -302,6 +329,7 @@ async function main(): Promise<number> {
     out: values.out,
     logEvery: num(values["log-every"]),
     trainEvalPairs: num(values["train-eval-pairs"]),
+    backend: values.backend as RmBackend | undefined,
   });
   console.log(
     `done in ${r.seconds.toFixed(0)} s: held-out gold accuracy ${r.after.eval.goldAccuracy.toFixed(3)}`,

@@ -68,19 +68,27 @@ export class TfAdamW {
     this.v = this.vars.map((x) => tf.variable(tf.zerosLike(x), false));
   }
 
-  /** One step on `batch`; resolves to the loss before the update and the gradient norm before clipping. */
-  async step(
+  /** One next-token step on `batch`; resolves to the loss before the update and the gradient norm before clipping. */
+  step(
     batch: HostBatch,
     targets: Int32Array,
     hyper: Required<AdamWConfig>,
   ): Promise<{ loss: number; gradNorm: number }> {
     const { tf } = this.model;
-    const f = (): Scalar => {
+    return this.stepLoss(() => {
       const out = tfGptForward(this.model, batch);
       out.values.dispose();
       out.rewards.dispose();
       return tfCrossEntropy(tf, out.logits, targets);
-    };
+    }, hyper);
+  }
+
+  /**
+   * One step on the scalar loss `f` builds from the model's variables (called once, inside TF.js's gradient
+   * tape); resolves to the loss before the update and the gradient norm before clipping.
+   */
+  async stepLoss(f: () => Scalar, hyper: Required<AdamWConfig>): Promise<{ loss: number; gradNorm: number }> {
+    const { tf } = this.model;
     const { value, grads } = tf.variableGrads(f, this.vars);
     // Parameters the loss does not reach (the value and reward heads) get no gradient from TF.js: use 0, as
     // our zeroed gradient buffer does (weight decay still applies to them, as in our AdamW).

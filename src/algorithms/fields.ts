@@ -179,7 +179,7 @@ export const COMMON_FIELDS: readonly Field[] = [
   },
   {
     key: "maxNewTokens",
-    label: "max new tokens",
+    label: "max tokens",
     kind: "int",
     default: 24,
     min: 1,

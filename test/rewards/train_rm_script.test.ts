@@ -39,9 +39,9 @@ function syntheticPairs(n: number, evalShare: number, seed: number): PreferenceR
 }
 
 describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
-  it(
-    "trains from a fresh init (no SFT checkpoint), evaluates vs gold, writes rm.safetensors and rm.onnx",
-    async () => {
+  it.each(["tfjs-wasm", "wgsl"] as const)(
+    "trains from a fresh init (no SFT checkpoint) on %s, evaluates vs gold, writes rm.safetensors and rm.onnx",
+    async (backend) => {
       const data = join(dir, "prefs.jsonl");
       writeFileSync(data, preferencesToJsonl(syntheticPairs(200, 0.2, 1)));
       const lines: string[] = [];
@@ -53,12 +53,14 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         data,
         init: join(dir, "missing.safetensors"),
         preset: "nano",
-        out: join(dir, "out"),
+        out: join(dir, `out-${backend}`),
         logEvery: 10,
+        backend,
         log: (l) => lines.push(l),
       });
       console.log(lines.join("\n"));
       expect(lines.join("\n")).toMatch(/WARNING: no SFT checkpoint/);
+      expect(lines.join("\n")).toMatch(backend === "wgsl" ? /training and scoring on wgsl/ : /on TF\.js WASM/);
       expect(r.initFrom).toMatch(/fresh nano init/);
       expect(existsSync(r.rmPath) && existsSync(r.onnxPath)).toBe(true);
       expect(r.onnxMaxDiff).toBeLessThanOrEqual(1e-4);

@@ -85,7 +85,7 @@ export const GRPO: Explanation = {
     {
       label: "Aggregation of the per-token losses (loss type)",
       tex: t`\begin{aligned} \texttt{grpo}&:\ \frac{1}{N}\sum_i \frac{1}{|y_i|}\sum_t \mathcal{L}_{i,t} \\[0.35em] \texttt{dapo}&:\ \sum_{i,t} \mathcal{L}_{i,t} \Big/ \sum_i |y_i| \\[0.35em] \texttt{dr\_grpo}&:\ \sum_{i,t} \mathcal{L}_{i,t} \Big/ \big(N \cdot L_{\max}\big) \end{aligned}`,
-      note: t`$\mathcal{L}_{i,t}$ is token $t$'s loss in completion $i$, $N$ the number of completions averaged — the whole batch, prompts × $G$, as TRL averages — and $L_{\max}$ the max new tokens. Per-sequence averaging (grpo) lets long wrong answers off lightly: the source of a length bias.`,
+      note: t`$\mathcal{L}_{i,t}$ is token $t$'s loss in completion $i$, $N$ the number of completions averaged — the whole batch, prompts × $G$, as TRL averages — and $L_{\max}$ the max tokens per completion. Per-sequence averaging (grpo) lets long wrong answers off lightly: the source of a length bias.`,
     },
   ],
   papers: [PAPERS.deepseekmath, PAPERS.dapo, PAPERS.drGrpo, PAPERS.ppo],
