@@ -60,7 +60,9 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
       });
       console.log(lines.join("\n"));
       expect(lines.join("\n")).toMatch(/WARNING: no SFT checkpoint/);
-      expect(lines.join("\n")).toMatch(backend === "wgsl" ? /training and scoring on wgsl/ : /on TF\.js WASM/);
+      expect(lines.join("\n")).toMatch(
+        backend === "wgsl" ? /training and scoring on wgsl/ : /on TF\.js WASM/,
+      );
       expect(r.initFrom).toMatch(/fresh nano init/);
       expect(existsSync(r.rmPath) && existsSync(r.onnxPath)).toBe(true);
       expect(r.onnxMaxDiff).toBeLessThanOrEqual(1e-4);
