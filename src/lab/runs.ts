@@ -59,6 +59,9 @@ export function parseRunState(text: string): Record<string, number> {
   return v as Record<string, number>;
 }
 
+const sortedEntries = (o: Record<string, SettingValue>) =>
+  Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /** One algorithm run with its environment (policy weights) and the tokenizer for sample views. */
 export class LabRun implements SchedRun {
   constructor(
@@ -70,6 +73,9 @@ export class LabRun implements SchedRun {
     private readonly rewards: RewardSources | null = null,
   ) {}
 
+  /** The settings the last step trained with (null before the first step in this worker). */
+  private trainedWith: Record<string, SettingValue> | null = null;
+
   /** The algorithm's effective settings plus the run's reward source. */
   get config(): Record<string, SettingValue> {
     return { ...this.run.config, reward: this.reward?.choice ?? "gold" };
@@ -80,6 +86,7 @@ export class LabRun implements SchedRun {
     const { rollout, advantages, logpTheta } = r;
     const tok = this.res.tokenizer;
     const config = { ...this.run.config };
+    this.trainedWith = this.config;
     return {
       step: r.step,
       metrics: r.metrics,
@@ -124,10 +131,17 @@ export class LabRun implements SchedRun {
     this.run.resumeAt(ck.step);
   }
 
-  /** The policy as safetensors bytes, with the run's settings in the metadata. */
+  /**
+   * The policy as safetensors bytes, with the run's settings in the metadata: `settings`, the ones its last step
+   * trained with (the current ones before a first step here), and `settings_next`, the current ones, only when a
+   * knob changed since (they apply from the next step: these weights never trained with them).
+   */
   async safetensors(spec: RunSpec, seed: number): Promise<Uint8Array> {
     const params = await this.env.policy.download();
     const state = this.run.runState?.();
+    const now = this.config;
+    const trained = this.trainedWith ?? now;
+    const changed = JSON.stringify(sortedEntries(trained)) !== JSON.stringify(sortedEntries(now));
     return saveCheckpoint({
       config: this.env.policy.config,
       params,
@@ -139,7 +153,8 @@ export class LabRun implements SchedRun {
         steps: String(this.run.stepsDone),
         seed: String(seed),
         start: this.res.start.source,
-        settings: JSON.stringify(this.run.config),
+        settings: JSON.stringify(trained),
+        ...(changed && { settings_next: JSON.stringify(now) }),
         ...(state && Object.keys(state).length > 0 && { [RUN_STATE_KEY]: JSON.stringify(state) }),
       },
     });

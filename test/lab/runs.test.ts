@@ -158,6 +158,16 @@ describe("lab runtime (GPU)", () => {
     const ck = loadCheckpoint(bytes);
     expect(ck.info).toMatchObject({ task: "arithmetic", algo: "ppo", steps: String(CHECKPOINT_EVERY) });
     expect(ck.params).toEqual((await run.checkpoint()).params);
+    expect(JSON.parse(ck.info.settings).beta).toBe(run.config.beta);
+    expect(ck.info.settings_next).toBeUndefined();
+
+    // A knob changed after the last step: the weights trained with the old β; the new one is `settings_next`.
+    const beta = Number(run.config.beta);
+    run.setConfig({ beta: beta * 2 });
+    const later = loadCheckpoint(await run.safetensors(t.spec.runs[0], 0)).info;
+    expect(JSON.parse(later.settings).beta).toBe(beta);
+    expect(JSON.parse(later.settings_next).beta).toBe(beta * 2);
+    run.setConfig({ beta });
 
     await t.s.reset();
     expect(t.runs.checkpointStep("ppo-1")).toBe(0);
