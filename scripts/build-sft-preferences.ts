@@ -13,8 +13,9 @@
  * Samplers: the TF.js twin on the WASM backend (default; recomputes each step on the CPU, seeded by our Rng)
  * or our WGSL Generator (`--sampler wgsl`; the lab's KV-cached sampler — on a real GPU the faster one).
  * Defaults per task:
- * - sentiment: 300 pairs, K = 4, skipTies (most completions hold no AFINN word and score 0: with K = 2 and ties
- *   kept, 248 of 300 pairs were coin tosses);
+ * - sentiment: 3,000 pairs, K = 4, skipTies (most completions hold no AFINN word and score 0: with K = 2 and ties
+ *   kept, 248 of 300 pairs were coin tosses). 300 pairs were too few for the reward model: it memorised its 268
+ *   train pairs (train label accuracy 1.0) and stayed at chance on held-out pairs (gold accuracy 0.51 on 290);
  * - arithmetic: 1,000 pairs, K = 4, skipTies (two wrong sums both score 0 and two right sums are the same
  *   text, so only right-vs-wrong pairs carry information; K = 4 gives each prompt several such pairs).
  */
@@ -37,7 +38,7 @@ import { tfCompleteCached } from "./pretrain/tfjs-kv-sample";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
 
 const DEFAULTS: Record<TaskId, { pairs: number; perPrompt: number; skipTies: boolean }> = {
-  sentiment: { pairs: 300, perPrompt: 4, skipTies: true },
+  sentiment: { pairs: 3000, perPrompt: 4, skipTies: true },
   arithmetic: { pairs: 1000, perPrompt: 4, skipTies: true },
 };
 
@@ -131,7 +132,8 @@ async function main(): Promise<number> {
   writeFileSync(files.pairs, preferencesToJsonl(built.records));
   writeFileSync(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
   writeFileSync(files.samples, samplesToJsonl(built.samples));
-  const command = `npm run build-sft-preferences -- --task ${taskId}`;
+  // The command as given (options included), so that the manifest says how to make these files again.
+  const command = `npm run build-sft-preferences -- ${process.argv.slice(2).join(" ")}`;
   for (const [role, path] of Object.entries(files))
     if (dir === shipped)
       recordShipped(path.slice("public/".length), "preferences", taskId, {

@@ -2,6 +2,8 @@
  * `npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η]
  *   [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K]
  *   [--train-eval-pairs N] [--backend tfjs-wasm|wgsl]`
+ * `npm run train-rm -- --task T --ship DIR`: make DIR's model (a run with `--out DIR`) the shipped one
+ *   (scripts/train-rm/record.ts: it must have trained on the shipped pairs from the shipped SFT model).
  *
  * Trains the learned reward model (the proxy; Ouyang et al. 2022 §3.5) with the Bradley–Terry loss and exports
  * it to ONNX. The step runs on `--backend`: `tfjs-wasm` (default; the TF.js twin of the model on TF.js's WASM
@@ -20,7 +22,8 @@
  *   the gold order (the un-flipped preference, ties excluded), and the same on up to 256 train pairs;
  * - output (default DIR public/models/<task>): rm.safetensors (checkpoint, info: task, steps, accuracies) and
  *   rm.onnx (docs/reward-models.md contract), checked: onnxruntime-web scores = WGSL scores within 1e-4 on 32
- *   held-out sequences. Writing into public/models/ records both files in public/models/manifest.json.
+ *   held-out sequences; train-rm.json beside them holds the run's facts. Writing into public/models/ records
+ *   both files in public/models/manifest.json.
  * Deterministic given the seed (data order and init); run time is printed and recorded.
  */
 import { createHash } from "node:crypto";
@@ -47,8 +50,8 @@ import { parsePreferencesJsonl } from "../src/tasks/preferences";
 import { shuffle, type TaskId, tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
-import { recordShipped } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
+import { FACTS_FILE, recordRewardModel, shipRewardModel } from "./train-rm/record";
 import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
 
 /** Defaults per task: steps and learning rate (tiny models fine-tuned from SFT). */
@@ -260,7 +263,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => ` --${k} ${v}`)
     .join("");
-  if (out === dir) {
+  {
     const facts = {
       config,
       tokenizer,
@@ -283,8 +286,8 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       run_time_s: Math.round(total),
       command: `npm run train-rm -- --task ${task}${flags}`,
     };
-    recordShipped(rmPath.slice("public/".length), "reward-model", task, { ...facts, format: "safetensors" });
-    recordShipped(onnxPath.slice("public/".length), "reward-model", task, { ...facts, format: "onnx" });
+    writeFileSync(`${out}/${FACTS_FILE}`, `${JSON.stringify(facts, null, 2)}\n`);
+    if (out === dir) recordRewardModel(task, facts);
   }
   return { rmPath, onnxPath, initFrom, before, after, finalLoss, onnxMaxDiff, seconds: total };
 }
@@ -305,8 +308,17 @@ async function main(): Promise<number> {
       "log-every": { type: "string" },
       "train-eval-pairs": { type: "string" },
       backend: { type: "string" },
+      ship: { type: "string" },
     },
   });
+  if (values.ship !== undefined) {
+    if (values.task !== "sentiment" && values.task !== "arithmetic") {
+      console.error("--task sentiment|arithmetic is required");
+      return 2;
+    }
+    console.log(shipRewardModel(values.task, values.ship));
+    return 0;
+  }
   if (values.task !== "sentiment" && values.task !== "arithmetic") {
     console.error("--task sentiment|arithmetic is required");
     return 2;

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { trainRewardModel } from "../../scripts/train-rm";
+import { FACTS_FILE, shipRewardModel } from "../../scripts/train-rm/record";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { type PreferenceRecord, preferencesToJsonl } from "../../src/tasks/preferences";
 import { Rng } from "../../src/util/rng";
@@ -70,6 +71,23 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
       // With 20% flipped labels, label accuracy of a gold-perfect ranker is ≈ 0.8, below its gold accuracy.
       expect(r.after.eval.labelAccuracy).toBeLessThan(r.after.eval.goldAccuracy);
 
+      // Its facts file holds what the manifest would record; shipping refuses it: other pairs than the shipped.
+      const facts = JSON.parse(readFileSync(join(dir, `out-${backend}`, FACTS_FILE), "utf8"));
+      expect(facts).toMatchObject({
+        steps: 30,
+        batch_pairs: 8,
+        lr: 3e-3,
+        backend,
+        data_sha256: expect.any(String),
+      });
+      expect(facts.eval_after.goldAccuracy).toBe(r.after.eval.goldAccuracy);
+      expect(facts.command).toBe(
+        `npm run train-rm -- --task arithmetic --steps 30 --batch 8 --lr 0.003 --backend ${backend}`,
+      );
+      expect(() => shipRewardModel("arithmetic", join(dir, `out-${backend}`))).toThrow(
+        /not on the shipped pairs public\/models\/arithmetic\/preferences\.jsonl/,
+      );
+
       // The saved checkpoint reproduces the reported held-out accuracy through a fresh load.
       const ck = loadCheckpoint(new Uint8Array(readFileSync(r.rmPath)));
       expect(ck.info.kind).toBe("reward-model");
@@ -77,6 +95,10 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
     },
     SLOW_TEST_MS,
   );
+
+  it("--ship refuses a folder without a run's files", () => {
+    expect(() => shipRewardModel("sentiment", join(dir, "nothing-here"))).toThrow(/has no train-rm\.json/);
+  });
 
   it("fails clearly without preference data", async () => {
     await expect(
