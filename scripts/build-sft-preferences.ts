@@ -32,7 +32,7 @@ import type { PromptSamples, TaskId } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { buildPreferences, type CompletionGenerator } from "./build-preferences";
-import { recordShipped } from "./models-manifest";
+import { recordShipped, shellQuote } from "./models-manifest";
 import { type CompleteOptions, wgslComplete } from "./pretrain/sample";
 import { tfCompleteCached } from "./pretrain/tfjs-kv-sample";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
@@ -132,8 +132,13 @@ async function main(): Promise<number> {
   writeFileSync(files.pairs, preferencesToJsonl(built.records));
   writeFileSync(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
   writeFileSync(files.samples, samplesToJsonl(built.samples));
-  // The command as given (options included), so that the manifest says how to make these files again.
-  const command = `npm run build-sft-preferences -- ${process.argv.slice(2).join(" ")}`;
+  // The command as given, plus the pair counts it resolved (defaults may change), so that the manifest says how
+  // to make these files again.
+  const resolved = [
+    ...(values.pairs === undefined ? ["--pairs", String(pairs)] : []),
+    ...(values["per-prompt"] === undefined ? ["--per-prompt", String(perPrompt)] : []),
+  ];
+  const command = `npm run build-sft-preferences -- ${[...process.argv.slice(2), ...resolved].map(shellQuote).join(" ")}`;
   for (const [role, path] of Object.entries(files))
     if (dir === shipped)
       recordShipped(path.slice("public/".length), "preferences", taskId, {

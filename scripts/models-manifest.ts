@@ -64,3 +64,8 @@ export function recordShipped(
   writeFileSync(manifestPath, `${JSON.stringify(m, null, 2)}\n`);
   return entry;
 }
+
+/** A command-line argument as a POSIX shell reads it back: single-quoted when it holds anything but [\w./:=+-]. */
+export function shellQuote(arg: string): string {
+  return /^[\w./:=+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}

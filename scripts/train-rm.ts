@@ -9,8 +9,8 @@
  * it to ONNX. The step runs on `--backend`: `tfjs-wasm` (default; the TF.js twin of the model on TF.js's WASM
  * backend, scripts/train-rm/tfjs-rm.ts, ~50× faster on a CPU than WebGPU on SwiftShader, as for pretraining) or
  * `wgsl` (the engine's own GPU step, src/rewards/rm_trainer.ts, what the lab's Pipeline runs; use it on a real
- * GPU). test/rewards/rm_tfjs.test.ts checks that both compute the same gradients and steps. Scoring (the
- * accuracies) and the ONNX check always run on the WGSL engine.
+ * GPU). test/rewards/rm_tfjs.test.ts checks that both compute the same gradients, steps and scores. The
+ * accuracies are scored where the weights train (TF.js or WGSL); the ONNX check always runs on the WGSL engine.
  * - data: the task's preference pairs (default public/models/<task>/preferences.jsonl), `train` split for
  *   training, `eval` split held out; each pair as `<bos> prompt completion <eos>`;
  * - init: the task's SFT checkpoint (default public/models/<task>/sft.safetensors); when it is missing, a fresh
@@ -27,7 +27,7 @@
  * Deterministic given the seed (data order and init); run time is printed and recorded.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { acquireGpu } from "../src/gpu/device";
@@ -50,6 +50,7 @@ import { parsePreferencesJsonl } from "../src/tasks/preferences";
 import { shuffle, type TaskId, tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
+import { shellQuote } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
 import { FACTS_FILE, recordRewardModel, shipRewardModel } from "./train-rm/record";
 import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
@@ -102,6 +103,14 @@ export interface TrainRmResult {
   /** Worst |ORT − WGSL| over the checked scores. */
   onnxMaxDiff: number;
   seconds: number;
+}
+
+/** ` --key value` for each defined value; values with shell-special characters single-quoted. */
+export function commandFlags(values: Record<string, string | number | undefined>): string {
+  return Object.entries(values)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` --${k} ${shellQuote(String(v))}`)
+    .join("");
 }
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -225,6 +234,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     eval_label_accuracy: after.eval.labelAccuracy.toFixed(4),
   };
   mkdirSync(out, { recursive: true });
+  rmSync(`${out}/${FACTS_FILE}`, { force: true }); // a stale one must not describe these files
   const rmPath = `${out}/rm.safetensors`;
   const onnxPath = `${out}/rm.onnx`;
   const ck: Checkpoint = { config, params: trained, tokenizer, info };
@@ -250,19 +260,18 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     throw new Error(`ONNX scores differ from WGSL by ${onnxMaxDiff} > ${ONNX_TOL}`);
 
   const total = (performance.now() - t0) / 1000;
-  const given = {
-    steps: o.steps,
+  // The command that makes these files again: the resolved settings (defaults may change), the inputs only when
+  // not the shipped ones (--ship checks that a run's inputs are the shipped ones, then leaves them out).
+  const flags = commandFlags({
+    steps,
+    batch: B,
+    lr,
     seed: o.seed,
-    batch: o.batch,
-    lr: o.lr,
     center: o.center,
     "train-eval-pairs": o.trainEvalPairs,
-    backend: o.backend,
-  };
-  const flags = Object.entries(given)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` --${k} ${v}`)
-    .join("");
+    backend,
+  });
+  const inputFlags = commandFlags({ data: o.data, init: o.init, preset: o.preset });
   {
     const facts = {
       config,
@@ -286,8 +295,12 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       run_time_s: Math.round(total),
       command: `npm run train-rm -- --task ${task}${flags}`,
     };
-    writeFileSync(`${out}/${FACTS_FILE}`, `${JSON.stringify(facts, null, 2)}\n`);
-    if (out === dir) recordRewardModel(task, facts);
+    if (out === dir) recordRewardModel(task, { ...facts, command: facts.command + inputFlags });
+    else
+      writeFileSync(
+        `${out}/${FACTS_FILE}`,
+        `${JSON.stringify({ ...facts, rm_sha256: sha256(rmPath), onnx_sha256: sha256(onnxPath), input_flags: inputFlags }, null, 2)}\n`,
+      );
   }
   return { rmPath, onnxPath, initFrom, before, after, finalLoss, onnxMaxDiff, seconds: total };
 }

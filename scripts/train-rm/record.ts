@@ -3,8 +3,8 @@
  * their facts in public/models/manifest.json). `npm run train-rm` writes its facts beside its outputs
  * (FACTS_FILE) and records them itself when it writes into public/models/<task>; a run written elsewhere (a
  * trial, or a GPU machine's) is shipped later with `npm run train-rm -- --task T --ship DIR`, which first checks
- * that it trained on the shipped pairs from the shipped SFT model (their sha256), so the recorded command makes
- * it again.
+ * that the facts describe the files beside them and that the run trained on the shipped pairs from the shipped
+ * SFT model (their sha256), so the recorded command (without the run's --data/--init) makes it again.
  */
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
@@ -43,7 +43,18 @@ export function shipRewardModel(task: TaskId, from: string): string {
   for (const f of [FACTS_FILE, "rm.safetensors", "rm.onnx"])
     if (!existsSync(join(from, f)))
       throw new Error(`${from} has no ${f} (written by npm run train-rm --out)`);
-  const facts = JSON.parse(readFileSync(join(from, FACTS_FILE), "utf8")) as RmFacts;
+  const {
+    rm_sha256: rmSha,
+    onnx_sha256: onnxSha,
+    input_flags: _inputs,
+    ...facts
+  } = JSON.parse(readFileSync(join(from, FACTS_FILE), "utf8")) as RmFacts & {
+    rm_sha256?: string;
+    onnx_sha256?: string;
+    input_flags?: string;
+  };
+  if (rmSha !== sha256(join(from, "rm.safetensors")) || onnxSha !== sha256(join(from, "rm.onnx")))
+    throw new Error(`${from}/${FACTS_FILE} does not describe the rm.safetensors and rm.onnx beside it`);
   const data = `${dir}/preferences.jsonl`;
   const init = `${dir}/sft.safetensors`;
   if (facts.data_sha256 !== sha256(data))

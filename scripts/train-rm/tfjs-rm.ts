@@ -53,6 +53,7 @@ export function tfRmLoss(
   onScores?: (scores: Tensor1D) => void,
 ): Scalar {
   const { tf, config } = model;
+  if (!(eta >= 0)) throw new RangeError(`tfRmLoss: η must be ≥ 0, got ${eta}`); // before any tensor exists
   const { batch, index } = pairBatch(pairs, config.contextLength, padId);
   const out = tfGptForward(model, batch);
   out.logits.dispose();

@@ -35,6 +35,8 @@ export interface RunCheckpoint {
   optimizer: AdamWState | null;
   /** The algorithm's own scalar state (AlgorithmRun.runState, e.g. Safe RLHF's λ, PPO's adaptive β), when it has any. */
   state?: Record<string, number>;
+  /** The settings these weights last trained with (LabRun.trainedWith); null: none recorded. */
+  trainedWith?: Record<string, SettingValue> | null;
 }
 
 /** Metadata key of a run's scalar state (JSON) in its exported safetensors. */
@@ -62,6 +64,19 @@ export function parseRunState(text: string): Record<string, number> {
 const sortedEntries = (o: Record<string, SettingValue>) =>
   Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
+/** A file's `settings` metadata (JSON of setting values by name); null when absent or not such an object. */
+function parseSettings(text: string | undefined): Record<string, SettingValue> | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    if (!v || typeof v !== "object" || Array.isArray(v)) return null;
+    const ok = Object.values(v).every((x) => ["number", "string", "boolean"].includes(typeof x));
+    return ok ? (v as Record<string, SettingValue>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One algorithm run with its environment (policy weights) and the tokenizer for sample views. */
 export class LabRun implements SchedRun {
   constructor(
@@ -73,8 +88,12 @@ export class LabRun implements SchedRun {
     private readonly rewards: RewardSources | null = null,
   ) {}
 
-  /** The settings the last step trained with (null before the first step in this worker). */
-  private trainedWith: Record<string, SettingValue> | null = null;
+  /**
+   * The settings the weights last trained with: taken before each step (a step may change its own settings,
+   * e.g. PPO's adaptive β for the next step), carried by forks, checkpoints and loaded files; null when unknown
+   * (a run that has not stepped in this worker).
+   */
+  trainedWith: Record<string, SettingValue> | null = null;
 
   /** The algorithm's effective settings plus the run's reward source. */
   get config(): Record<string, SettingValue> {
@@ -82,11 +101,12 @@ export class LabRun implements SchedRun {
   }
 
   async step(): Promise<StepOutput> {
+    const used = this.config;
+    const config = { ...this.run.config }; // the inspector shows the settings this step ran with
     const r = await this.run.step();
+    this.trainedWith = used;
     const { rollout, advantages, logpTheta } = r;
     const tok = this.res.tokenizer;
-    const config = { ...this.run.config };
-    this.trainedWith = this.config;
     return {
       step: r.step,
       metrics: r.metrics,
@@ -120,7 +140,7 @@ export class LabRun implements SchedRun {
       this.env.policy.download(),
       this.run.optimizer ? this.run.optimizer.exportState() : Promise.resolve(null),
     ]);
-    return { step, params, optimizer, state: this.run.runState?.() };
+    return { step, params, optimizer, state: this.run.runState?.(), trainedWith: this.trainedWith };
   }
 
   /** Load a checkpoint into this (fresh) run. */
@@ -128,6 +148,7 @@ export class LabRun implements SchedRun {
     this.env.policy.upload(ck.params);
     if (ck.optimizer && this.run.optimizer) this.run.optimizer.importState(ck.optimizer);
     if (ck.state) this.run.setRunState?.(ck.state);
+    this.trainedWith = ck.trainedWith ?? null;
     this.run.resumeAt(ck.step);
   }
 
@@ -226,6 +247,7 @@ export class LabRuns implements RunFactory {
     this.ctx.copy(src.env.policy.params.flat, run.env.policy.params.flat);
     if (src.run.optimizer && run.run.optimizer) run.run.optimizer.copyFrom(src.run.optimizer);
     run.run.copyExtraFrom?.(src.run);
+    run.trainedWith = src.trainedWith; // the fork's weights trained with the source's settings
     run.run.resumeAt(src.run.stepsDone);
     this.checkpoints.set(spec.id, await run.checkpoint());
     return run;
@@ -262,6 +284,7 @@ export class LabRuns implements RunFactory {
     r.run.optimizer?.reset();
     const state = ck.info[RUN_STATE_KEY];
     if (state && r.run.setRunState) r.run.setRunState(parseRunState(state));
+    r.trainedWith = parseSettings(ck.info.settings);
     r.run.resumeAt(step);
     this.checkpoints.set(runId, await r.checkpoint());
   }

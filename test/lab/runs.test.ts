@@ -149,6 +149,22 @@ describe("lab runtime (GPU)", () => {
     t.runs.destroy();
   });
 
+  it("adaptive KL: the exported settings hold the β the step trained with, the controller's next one apart", async () => {
+    const ppo = testExperiment().runs[0];
+    const spec = { ...ppo, config: { ...ppo.config, adaptiveKl: true } };
+    const t = await setup({ ...testExperiment(), runs: [spec] });
+    const run = t.s.runOf("ppo-1") as LabRun;
+    const before = Number(run.config.beta);
+    await t.s.stepOnce();
+    const after = Number(run.config.beta);
+    expect(after).not.toBe(before); // the controller moved β for the next step
+    const info = loadCheckpoint(await run.safetensors(spec, 0)).info;
+    expect(JSON.parse(info.settings).beta).toBe(before);
+    expect(JSON.parse(info.settings_next).beta).toBe(after);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
   it(`checkpoints every ${CHECKPOINT_EVERY} steps; safetensors export loads back into a run`, async () => {
     const t = await setup({ ...testExperiment(), runs: [testExperiment().runs[0]] });
     for (let i = 0; i < CHECKPOINT_EVERY; i++) await t.s.stepOnce();
@@ -167,6 +183,13 @@ describe("lab runtime (GPU)", () => {
     const later = loadCheckpoint(await run.safetensors(t.spec.runs[0], 0)).info;
     expect(JSON.parse(later.settings).beta).toBe(beta);
     expect(JSON.parse(later.settings_next).beta).toBe(beta * 2);
+    // A fork with another β, before its first step: its weights trained with the source's β.
+    const forkSpec = { ...t.spec.runs[0], id: "ppo-2", config: { ...t.spec.runs[0].config, beta: beta * 3 } };
+    await t.s.forkRun("ppo-1", forkSpec);
+    const forked = loadCheckpoint(await (t.s.runOf("ppo-2") as LabRun).safetensors(forkSpec, 0)).info;
+    expect(JSON.parse(forked.settings).beta).toBe(beta);
+    expect(JSON.parse(forked.settings_next).beta).toBe(beta * 3);
+    t.s.removeRun("ppo-2");
     run.setConfig({ beta });
 
     await t.s.reset();
@@ -176,6 +199,7 @@ describe("lab runtime (GPU)", () => {
     );
     const again = t.s.runOf("ppo-1") as LabRun;
     expect(again.run.stepsDone).toBe(10);
+    expect(again.trainedWith?.beta).toBe(JSON.parse(ck.info.settings).beta); // from the file's metadata
     expect((await again.checkpoint()).params).toEqual(ck.params);
     expect(t.runs.checkpointStep("ppo-1")).toBe(10);
     t.s.dispose();

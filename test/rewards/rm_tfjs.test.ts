@@ -7,6 +7,7 @@ import { disposeTfGpt, registerTfGradients, tfGptFromFlat, toFlat } from "../../
 import { tfjsWasm } from "../../scripts/pretrain/tfjs-wasm";
 import { TfRewardModelTrainer, tfBradleyTerry, tfRmLoss } from "../../scripts/train-rm/tfjs-rm";
 import { bradleyTerryLossAndGrad } from "../../src/algorithms/math/reward_model";
+import { paramLayout } from "../../src/model/params";
 import { GptWeights } from "../../src/model/weights";
 import { RewardModelScorer, RewardModelTrainer, type TokenPair } from "../../src/rewards/rm_trainer";
 import { Rng } from "../../src/util/rng";
@@ -89,13 +90,31 @@ describe("TF.js Bradley–Terry loss (train-rm's CPU backend)", () => {
         );
       }
       const [ours, theirs] = [await w.download(), await twin.params()];
-      // Adam's step lr·m̂/(√v̂ + ε) has size ~lr whatever |g|, so a weight whose gradient is at f32 rounding level
-      // (a few LayerNorm biases here) may step either way in either implementation: up to 2·lr per step apart.
-      // Every other weight agrees to 2e-5; a tensor not updated or updated with a wrong gradient is off by ~lr.
-      const far = ours.filter((v, i) => Math.abs(v - theirs[i]) > 2e-5 + 1e-4 * Math.abs(v)).length;
-      console.log(`weights after 3 steps: ${far} of ${ours.length} differ by more than 2e-5`);
-      expect(far).toBeLessThan(ours.length / 500);
-      expectClose("weights after 3 steps, TF.js vs WGSL", theirs, ours, { atol: 6 * hyper.lr, rtol: 0 });
+      // Moved weights, not the start: every step changed them by ~lr.
+      const moved = ours.reduce((m, v, i) => Math.max(m, Math.abs(v - params[i])), 0);
+      expect(moved).toBeGreaterThan(1e-3);
+      // Adam's step lr·m̂/(√v̂ + ε) has size ~lr whatever |g|: where |g| is near its f32 rounding noise, the two
+      // implementations' steps differ by a fair part of lr. The extreme case is the attention key bias: it adds
+      // q·b_k to all of a query's scores, which softmax ignores, so its gradient is 0 in exact arithmetic and pure
+      // noise here (steps of ~lr either way; only the final atol-lr bound applies to it). Every other weight
+      // agrees within lr/10 (measured: 3.3e-5 at worst, one MLP weight; most within 1e-6). A tensor updated with
+      // a wrong gradient, or not at all, is off by ~lr.
+      const C = config.nEmbd;
+      const isKeyBias = (name: string, i: number) => name.endsWith("attn.c_attn.bias") && i >= C && i < 2 * C;
+      let checked = 0;
+      for (const t of paramLayout(config).specs) {
+        const n = t.shape.reduce((a, b) => a * b, 1);
+        const off: string[] = [];
+        for (let i = 0; i < n; i++) {
+          if (isKeyBias(t.name, i)) continue;
+          const [a, b] = [ours[t.offset + i], theirs[t.offset + i]];
+          checked++;
+          if (Math.abs(a - b) > hyper.lr / 10 + 1e-4 * Math.abs(a)) off.push(`${i}: ${a} vs ${b}`);
+        }
+        expect(off, t.name).toEqual([]);
+      }
+      console.log(`weights after 3 steps: all ${checked} but the key biases within lr/10 (+1e-4 relative)`);
+      expectClose("weights after 3 steps, TF.js vs WGSL", theirs, ours, { atol: hyper.lr, rtol: 0 });
       twin.dispose();
       gpu.destroy();
       w.destroy();

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { trainRewardModel } from "../../scripts/train-rm";
+import { commandFlags, trainRewardModel } from "../../scripts/train-rm";
 import { FACTS_FILE, shipRewardModel } from "../../scripts/train-rm/record";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { type PreferenceRecord, preferencesToJsonl } from "../../src/tasks/preferences";
@@ -84,8 +84,16 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
       expect(facts.command).toBe(
         `npm run train-rm -- --task arithmetic --steps 30 --batch 8 --lr 0.003 --backend ${backend}`,
       );
+      expect(facts.input_flags).toMatch(
+        /^ --data \S+prefs\.jsonl --init \S+missing\.safetensors --preset nano$/,
+      );
       expect(() => shipRewardModel("arithmetic", join(dir, `out-${backend}`))).toThrow(
         /not on the shipped pairs public\/models\/arithmetic\/preferences\.jsonl/,
+      );
+      // Facts that do not describe the files beside them (a later run failed after writing rm.onnx): refused.
+      writeFileSync(join(dir, `out-${backend}`, "rm.onnx"), "not the model the facts describe");
+      expect(() => shipRewardModel("arithmetic", join(dir, `out-${backend}`))).toThrow(
+        /does not describe the rm\.safetensors and rm\.onnx beside it/,
       );
 
       // The saved checkpoint reproduces the reported held-out accuracy through a fresh load.
@@ -95,6 +103,12 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
     },
     SLOW_TEST_MS,
   );
+
+  it("commandFlags quotes what a shell would split", () => {
+    expect(commandFlags({ steps: 30, lr: 3e-4, data: "/tmp/my pairs/it's.jsonl", seed: undefined })).toBe(
+      " --steps 30 --lr 0.0003 --data '/tmp/my pairs/it'\\''s.jsonl'",
+    );
+  });
 
   it("--ship refuses a folder without a run's files", () => {
     expect(() => shipRewardModel("sentiment", join(dir, "nothing-here"))).toThrow(/has no train-rm\.json/);
