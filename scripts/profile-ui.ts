@@ -5,6 +5,8 @@
  *   npm run profile-ui -- [--seconds 20] [--view charts|more|samples] [--port 4600] [--dist dist-profile]
  *                        [--save main.cpuprofile] [--shot view.png]
  *   npm run profile-ui -- --from main.cpuprofile [--dist dist-profile]   (summarise a saved profile again)
+ *   VITE_LAB_FAKE=1 npx vite build --minify false --outDir dist-fake
+ *   npm run profile-ui -- --fake yes --dist dist-fake [--view …]   (the page's own cost: no training at all)
  *
  * Serves the build (unminified, so the profile keeps function names) with `vite preview`, opens the test-sized experiment (src/lab/defaults.ts testExperiment) in the
  * same Chromium and flags as the e2e tests, presses Play, waits for the first points, scrolls to the chosen
@@ -15,11 +17,15 @@
  * - a V8 CPU profile of the main thread (CDP Profiler, 0.5 ms sampling), summarised as self time per
  *   function and per source (our src/ files, react-dom, recharts, …), over the whole window and over the busy
  *   stretches ≥ 50 ms (consecutive non-idle samples: what the long tasks are made of).
+ * With --fake yes the page runs its development stand-in for the worker (src/ui/lab/dev_fake.ts: synthetic
+ * metrics and samples for every run, 4 steps a second each, no GPU work), so what is measured is the page's own
+ * drawing, with no GPU process competing for the cores: the part of issue 6's 50 ms budget our UI code owns.
  * Prints one JSON object. A measurement, not a test: on SwiftShader the GPU process competes for the same
  * cores, so quote its shares, not its absolute times.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { type Browser, chromium } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
@@ -177,6 +183,24 @@ function bundlesOf(profile: CpuProfile, dist: string): Map<string, string> {
   return bundles;
 }
 
+/** Whether something already listens on localhost:`port` (then the page measured would be its, not `dist`'s). */
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "localhost");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Whether a build kept the development fake backend (a VITE_LAB_FAKE=1 build has its chunk). */
+function hasFakeChunk(dist: string): boolean {
+  const assets = join(dist, "assets");
+  return existsSync(assets) && readdirSync(assets).some((f) => f.startsWith("dev_fake"));
+}
+
 async function main() {
   const from = option("from", "");
   if (from) {
@@ -195,10 +219,16 @@ async function main() {
   const view = option("view", "charts");
   const port = Number(option("port", "4600"));
   const dist = option("dist", "dist-profile");
+  const fake = option("fake", "no") === "yes";
+  if (fake && !hasFakeChunk(dist))
+    throw new Error(`${dist} has no fake backend: build it with VITE_LAB_FAKE=1 (see the header)`);
+  if (await portTaken(port))
+    throw new Error(`port ${port} is taken (a server left running?): pick another with --port`);
+  // Its own process group, so that the npx wrapper and the vite server under it stop together.
   const server: ChildProcess = spawn(
     "npx",
     ["vite", "preview", "--port", String(port), "--strictPort", "--outDir", dist],
-    { stdio: "ignore" },
+    { stdio: "ignore", detached: true },
   );
   let browser: Browser | null = null;
   try {
@@ -213,7 +243,7 @@ async function main() {
     });
     for (let i = 0; ; i++) {
       try {
-        await page.goto(`http://localhost:${port}/${linkOf(testExperiment())}`);
+        await page.goto(`http://localhost:${port}/${fake ? "?fake" : ""}${linkOf(testExperiment())}`);
         break;
       } catch (e) {
         if (i > 30) throw e;
@@ -294,10 +324,13 @@ async function main() {
       JSON.stringify(
         {
           view,
+          backend: fake ? "fake (no training)" : "worker",
           seconds,
           longTasks: long.length,
           longestTaskMs: Math.round(Math.max(0, ...long.map((e) => e.duration))),
           longTaskTotalMs: Math.round(long.reduce((a, e) => a + e.duration, 0)),
+          // Each long task: when (ms after the window opened) and how long (ms).
+          longTaskList: long.map((e) => [Math.round(e.start - t0), Math.round(e.duration)]),
           redraws,
           // Main-thread time per chart redraw: the comparable number when the redraw queue is saturated (then
           // the busy share only says the queue filled the time there was).
@@ -311,7 +344,7 @@ async function main() {
     );
   } finally {
     await browser?.close();
-    server.kill();
+    if (server.pid) process.kill(-server.pid);
   }
 }
 

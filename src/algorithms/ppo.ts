@@ -197,7 +197,7 @@ export class PpoRun implements AlgorithmRun {
       valuesOld: toFull(r.values, seq),
     });
     const rng = new Rng(stepSeed(env.seed ^ 0x2545f491, step));
-    const sums = { policy: 0, value: 0, approxkl: 0, clipfrac: 0, vclip: 0, grad: 0, n: 0 };
+    const sums = { policy: 0, value: 0, approxkl: 0, clipfrac: 0, ratio: 0, vclip: 0, grad: 0, n: 0 };
     // log π_θ of each row's update in the last epoch (full layout), for the inspector's ratios.
     const logpLast = new Float32Array(seq.B * seq.T);
     for (let epoch = 0; epoch < c.ppoEpochs; epoch++) {
@@ -229,6 +229,7 @@ export class PpoRun implements AlgorithmRun {
         sums.value += value?.loss ?? 0;
         sums.approxkl += u.policy.metrics["policy/approxkl_avg"];
         sums.clipfrac += u.policy.metrics["policy/clipfrac_avg"];
+        sums.ratio += u.policy.metrics["val/ratio"];
         sums.vclip += value?.metrics["val/clipfrac_avg"] ?? 0;
         sums.grad += u.gradNorm;
         sums.n++;
@@ -241,6 +242,8 @@ export class PpoRun implements AlgorithmRun {
       "loss/value_avg": sums.value / k,
       "policy/approxkl_avg": sums.approxkl / k,
       "policy/clipfrac_avg": sums.clipfrac / k,
+      // TRL's val/ratio: the mean ratio π_θ/π_old over every minibatch of the update.
+      "val/ratio": sums.ratio / k,
       "val/clipfrac_avg": sums.vclip / k,
       grad_norm: sums.grad / k,
       kl_coef: c.beta,

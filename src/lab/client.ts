@@ -259,9 +259,10 @@ export class LabClient {
     }
   }
 
-  removeRun(runId: string): void {
+  /** Out of the store at once; resolves when the worker has dropped it too. */
+  async removeRun(runId: string): Promise<void> {
     this.store.removeRun(runId);
-    void this.api?.removeRun(runId);
+    await this.api?.removeRun(runId);
   }
 
   async forkRun(runId: string, spec: RunSpec): Promise<void> {

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GrpoRun } from "../../src/algorithms/grpo";
 import { RlooRun } from "../../src/algorithms/rloo";
-import { checkFinite, NonFiniteMetricError } from "../../src/algorithms/run";
+import { checkFinite, NonFiniteMetricError, stepThroughput } from "../../src/algorithms/run";
 import { nanoEnv } from "../helpers/nano_env";
 
 describe("run invariants", () => {
@@ -45,6 +45,16 @@ describe("run invariants", () => {
     expect(varied.frac_reward_zero_std).toBeLessThan(1);
     expect(varied.frac_reward_zero_std * 3).toBeCloseTo(Math.round(varied.frac_reward_zero_std * 3), 12);
     run.destroy();
+  });
+
+  it("step_time is in seconds to 0.1 ms (no clock-difference noise in exports); tokens/s per whole step", () => {
+    const now = vi.spyOn(performance, "now").mockReturnValue(1000 + 29475.90000000596);
+    const m = stepThroughput(1000, 120, 8);
+    now.mockRestore();
+    expect(m.step_time).toBe(29.4759);
+    expect(String(m.step_time)).toBe("29.4759");
+    expect(m["tokens/s"]).toBeCloseTo(120 / 29.4759, 6);
+    expect([m.samples, m.tokens]).toEqual([8, 120]);
   });
 
   it("a non-finite metric stops the run with the metric and the step named", () => {

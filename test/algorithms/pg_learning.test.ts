@@ -23,6 +23,11 @@ async function learn(
   expect(unchangedTensors(env, env.init, await env.policy.download())).toEqual([]);
   expect(first.metrics[ratioMetric]).toBe(1);
   if (ratioMetric === "val/ratio") expect(first.metrics["policy/clipfrac_avg"]).toBe(0);
+  // PPO's val/ratio (TRL's) averages every minibatch of its μ epochs: after the first update ρ ≠ 1.
+  else {
+    expect(Number.isFinite(first.metrics["val/ratio"])).toBe(true);
+    expect(first.metrics["val/ratio"]).not.toBe(1);
+  }
   for (let i = 1; i < STEPS; i++) rewards.push((await run.step()).metrics.reward);
   const avg = (x: number[]) => x.reduce((a, b) => a + b) / x.length;
   const a = avg(rewards.slice(0, 5));

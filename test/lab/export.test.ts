@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { runConfig } from "../../src/lab/export/config";
+import { runConfig, runConfigJson } from "../../src/lab/export/config";
 import { csvColumns, metricsCsv } from "../../src/lab/export/metrics";
 import { importedSpec, parseRunFile, runFileJson } from "../../src/lab/export/run_file";
 import { rewardPy } from "../../src/lab/export/trl_rewards";
@@ -82,6 +82,11 @@ describe("metrics export", () => {
     expect(parseRunFile("{").ok).toBe(false);
     expect(parseRunFile("[]").ok).toBe(false);
     expect(parseRunFile(JSON.stringify({ format: "rlhf-playground.run", version: 2 })).ok).toBe(false);
+    // A config export (settings only) is named as such, with the file to pick instead.
+    const config = parseRunFile(runConfigJson(experiment, ppo));
+    expect(!config.ok && config.error).toMatch(
+      /^it is a run's config .*import the run's Run \(JSON\) export/,
+    );
     const bad = JSON.parse(runFileJson(experiment, run));
     bad.run.algo = "sac";
     const r1 = parseRunFile(JSON.stringify(bad));
@@ -114,6 +119,8 @@ describe("metrics export", () => {
     expect(c.settings.beta).toBe(0.2);
     expect(c.settings.gamma).toBe(1); // a default
     expect(c.changed.sort()).toEqual(["beta", "lr"]);
+    // …each with the algorithm's default it differs from.
+    expect(c.defaults).toEqual({ beta: 0.05, lr: 1e-4 });
     expect(c.trl?.config).toBe("PPOConfig");
     expect(c.trl?.args).toMatchObject({
       kl_coef: 0.2,

@@ -513,7 +513,39 @@ describe("importing a run", () => {
     expect(added).toEqual(["ppo-2"]);
     expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
     expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
-    expect(notice).toMatch(/continues from step 4/);
+    expect(notice).toMatch(/continues from step 4, from its weights; its AdamW moments start afresh/);
+  });
+
+  it("shows a run whose checkpoint fails to load for comparison, after the worker has dropped it", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const removed: string[] = [];
+    const notice = await importRunFiles(
+      [file("ppo.run.json", exported(defaultExperiment())), file("ppo.safetensors", "cut")],
+      {
+        addRun: async (spec) => {
+          useLab.getState().upsertRun(spec);
+        },
+        loadRunCheckpoint: async () => {
+          throw new Error("header length 5472 exceeds the file (3000 bytes)");
+        },
+        // As the page's: the removal lands a moment later (after the worker answers).
+        removeRun: (id) =>
+          new Promise<void>((resolve) =>
+            setTimeout(() => {
+              removed.push(id);
+              useLab.getState().removeRun(id);
+              resolve();
+            }, 5),
+          ),
+      },
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const s = useLab.getState();
+    expect(removed).toEqual(["ppo-2"]);
+    expect(s.runs["ppo-2"]?.comparison).toBe(true);
+    expect(s.runs["ppo-2"].history).toHaveLength(4);
+    expect(s.spec.runs.map((r) => r.id)).toContain("ppo-2");
+    expect(notice).toMatch(/for comparison.*did not load \(header length 5472/);
   });
 
   it("keeps a comparison run across reloads as curves, out of the worker and out of links", async () => {

@@ -1,9 +1,10 @@
 /**
  * A run's configuration as JSON: what was trained (algorithm, every setting including the defaults, which
- * ones were changed), on what (task, start model, seed), with each setting's TRL name where TRL has one, so
+ * ones differ from the algorithm's defaults, and those defaults), on what (task, start model, seed), with each setting's TRL name where TRL has one, so
  * the file documents itself and re-creates the run elsewhere.
  */
 
+import type { Field } from "../../algorithms/fields";
 import { startRoom } from "../experiment_change";
 import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
@@ -22,8 +23,13 @@ export interface RunConfigFile {
   seed: number;
   /** Every setting as the run uses it (defaults filled in). */
   settings: Record<string, SettingValue>;
-  /** Keys whose value differs from the default. */
+  /**
+   * Keys whose value differs from the algorithm's default (what "+ Add run" gives; the opening experiment sets
+   * some itself, e.g. PPO's 16 prompts a step): the run's value is in `settings`, the default in `defaults`.
+   */
   changed: string[];
+  /** The algorithm's default of each changed key. */
+  defaults: Record<string, SettingValue>;
   /** The TRL config class and its keyword arguments (null: best-of-n has no trainer). */
   trl: { config: string; args: Record<string, SettingValue> } | null;
   /** Settings changed after the last step, which no trained step used yet: key → both values (./untrained.ts). */
@@ -54,13 +60,21 @@ export function runConfig(
     model: experiment.model,
     seed: experiment.seed,
     settings: m.settings,
-    changed: info.fields.filter((f) => m.settings[f.key] !== f.default).map((f) => f.key),
+    ...changedFromDefaults(info.fields, m.settings),
     trl: m.target.config
       ? { config: m.target.config, args: Object.fromEntries(m.args.map((a) => [a.name, a.value])) }
       : null,
     ...(changes.length
       ? { untrained: Object.fromEntries(changes.map((c) => [c.key, { trained: c.trained, next: c.next }])) }
       : {}),
+  };
+}
+
+function changedFromDefaults(fields: readonly Field[], settings: Record<string, SettingValue>) {
+  const changed = fields.filter((f) => settings[f.key] !== f.default);
+  return {
+    changed: changed.map((f) => f.key),
+    defaults: Object.fromEntries(changed.map((f) => [f.key, f.default])),
   };
 }
 

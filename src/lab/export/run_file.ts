@@ -95,6 +95,12 @@ export function parseRunFile(text: string): ImportResult {
   } catch {
     return { ok: false, error: "the file is not JSON" };
   }
+  if (isRecord(raw) && raw.format === "rlhf-playground.config")
+    return {
+      ok: false,
+      error:
+        "it is a run's config (Export → Config (JSON)), which holds settings but no curves: import the run's Run (JSON) export instead",
+    };
   if (!isRecord(raw) || raw.format !== RUN_FILE_FORMAT)
     return { ok: false, error: `the file is not an exported run (no "format": "${RUN_FILE_FORMAT}")` };
   if (raw.version !== RUN_FILE_VERSION)

@@ -45,7 +45,8 @@ export function configCall(m: TrlMapping, extra: string[], indent = ""): string 
   ];
   for (const a of m.args) {
     const what = a.field ? `${fieldName(a.field)}: ${a.field.doc}` : "";
-    const changed = a.changed && a.field ? ` Lab default: ${pyValue(a.field.default)}.` : "";
+    const changed =
+      a.changed && a.field ? ` The algorithm's default in the lab: ${pyValue(a.field.default)}.` : "";
     const note = a.note ? ` ${a.note}.` : "";
     lines.push(`    ${a.name}=${pyValue(a.value)},  # ${oneLine(`${what}${changed}${note}`)}`);
   }

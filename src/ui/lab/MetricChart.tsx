@@ -313,6 +313,8 @@ const ChartBody = memo(function ChartBody({
               ticks={xTicks}
               // Draw every tick we chose: otherwise recharts measures each label in the DOM to thin them out.
               interval={0}
+              // Our ticks are given: skip recharts' own "nice" ticks (decimal.js arithmetic on every redraw).
+              niceTicks="none"
               tickFormatter={tick}
               stroke="var(--muted)"
               tick={TICK}
@@ -323,6 +325,7 @@ const ChartBody = memo(function ChartBody({
               domain={y.domain}
               ticks={y.ticks}
               interval={0}
+              niceTicks="none"
               allowDataOverflow
               tickFormatter={yTick}
               width={52}

@@ -28,7 +28,12 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
         disabled={disabled}
         onClick={onClick}
       >
-        <LinkIcon /> {state?.copied ? "Link copied" : "Share"}
+        <LinkIcon />{" "}
+        {/* Both labels take the same cell, the other one hidden: the button keeps its width (the bar does not shift). */}
+        <span className="share-label">
+          <span className={state?.copied ? "share-off" : undefined}>Share</span>
+          <span className={state?.copied ? undefined : "share-off"}>Link copied</span>
+        </span>
       </button>
       {state && !state.copied && (
         <div className="share-fallback" role="dialog" aria-label="Share link">

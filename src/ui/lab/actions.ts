@@ -31,7 +31,7 @@ export interface LabBackend {
   setSpeed(stepsPerSecond: number): void;
   setStopAt(steps: number): void;
   addRun(spec: RunSpec): Promise<void>;
-  removeRun(runId: string): void;
+  removeRun(runId: string): void | Promise<void>;
   forkRun(runId: string, spec: RunSpec): Promise<void>;
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   exportCheckpoint(runId: string): Promise<Uint8Array>;
@@ -123,8 +123,11 @@ export const labActions = {
       .then((b) => b.addRun(spec))
       .catch(report(`Adding ${spec.label}`));
   },
-  removeRun(runId: string): void {
-    backend().then((b) => b.removeRun(runId), report("Removing the run"));
+  /** Remove a run; resolves once it is gone from the store and the worker (never rejects: a notice says why). */
+  removeRun(runId: string): Promise<void> {
+    return backend()
+      .then((b) => b.removeRun(runId))
+      .catch(report("Removing the run"));
   },
   /** Duplicate a run from its current state. */
   forkRun(runId: string): Promise<void> {

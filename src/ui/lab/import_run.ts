@@ -26,8 +26,11 @@ export interface ImportDeps {
   /** The client's addRun: the store and the worker get the run. */
   addRun?(spec: RunSpec): Promise<void>;
   loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
-  /** The client's removeRun (undoes addRun when the checkpoint does not load). */
-  removeRun?(runId: string): void;
+  /**
+   * The client's removeRun (undoes addRun when the checkpoint does not load). Awaited: the comparison run that
+   * replaces it takes the same id, so the removal must be over first.
+   */
+  removeRun?(runId: string): void | Promise<void>;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -83,10 +86,16 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
       await deps.addRun(spec);
       lab().restoreRuns([restored]);
       await deps.loadRunCheckpoint(spec.id, bytes, at);
-      return say([`Imported ${spec.label}: it continues from step ${at.step}.`, ...notes].join(" "));
+      return say(
+        [
+          `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments start afresh ` +
+            "(a checkpoint holds the weights only), so its next steps differ a little from the original run's.",
+          ...notes,
+        ].join(" "),
+      );
     } catch (e) {
       notes.push(`Its checkpoint did not load (${message(e)}), so it is shown for comparison only.`);
-      if (lab().runs[spec.id]) (deps.removeRun ?? lab().removeRun)(spec.id);
+      if (lab().runs[spec.id]) await (deps.removeRun ?? lab().removeRun)(spec.id);
     }
   } else if (weights) {
     notes.push(
