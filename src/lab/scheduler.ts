@@ -13,6 +13,7 @@
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
+import { restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { AckThrottle } from "./throttle";
@@ -226,10 +227,12 @@ export class Scheduler {
   reset(between?: () => void): Promise<void> {
     this.pause();
     return this.exclusive(async () => {
-      this.entries = this.entries.map((old) => {
+      // A fork restarts like the others: its label stops saying it is one (as the page's store does).
+      const specs = restartedSpecs(this.entries.map((e) => e.spec));
+      this.entries = this.entries.map((old, i) => {
         old.run?.destroy();
         this.o.factory.forget?.(old.spec.id);
-        const e = new RunSlot(old.spec, null);
+        const e = new RunSlot(specs[i], null);
         e.rewind(null, 0);
         return e;
       });

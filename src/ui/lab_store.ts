@@ -18,6 +18,7 @@ import type {
   SampleView,
   SettingValue,
 } from "../lab/protocol";
+import { restartedSpecs } from "../lab/run_labels";
 import { withColours } from "./lab/palette";
 
 /** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
@@ -200,13 +201,20 @@ export const useLab = create<LabState>()((set) => ({
       return { runs };
     }),
   clearProgress: () =>
-    set((s) => ({
-      // A run imported for comparison keeps its curves: the worker has nothing of it to restart.
-      runs: Object.fromEntries(
-        Object.values(s.runs).map((r) => [r.spec.id, r.comparison ? r : emptyRun(r.spec)]),
-      ),
-      winRates: {},
-    })),
+    set((s) => {
+      // A run imported for comparison keeps its curves: the worker has nothing of it to restart. The others
+      // restart, and a fork's label stops saying it is one (as the worker's: ../lab/run_labels.ts).
+      const restarted = restartedSpecs(s.spec.runs.filter((r) => !s.runs[r.id]?.comparison));
+      const specs = new Map(restarted.map((r) => [r.id, r]));
+      const specOf = (r: RunSpec) => specs.get(r.id) ?? r;
+      return {
+        spec: { ...s.spec, runs: s.spec.runs.map(specOf) },
+        runs: Object.fromEntries(
+          Object.values(s.runs).map((r) => [r.spec.id, r.comparison ? r : emptyRun(specOf(r.spec))]),
+        ),
+        winRates: {},
+      };
+    }),
   upsertRun: (spec) =>
     set((s) => ({
       spec: {

@@ -302,6 +302,16 @@ describe("Scheduler", () => {
     expect(t.log.slice(-2)).toEqual(["a:1", "b:1"]);
   });
 
+  it("reset drops the fork mark from duplicates' labels, as the page's store does", async () => {
+    const t = setup();
+    await t.s.addRun({ ...spec("a"), label: "PPO" });
+    await t.s.stepOnce();
+    await t.s.forkRun("a", { ...spec("a2"), label: "PPO (fork @ 1)" });
+    await t.s.forkRun("a", { ...spec("a3"), label: "GRPO (fork @ 1)" });
+    await t.s.reset();
+    expect(["a", "a2", "a3"].map((id) => t.s.specOf(id)?.label)).toEqual(["PPO", "PPO 2", "GRPO"]);
+  });
+
   it("withRun acts between steps: the run's own count and the scheduler's always agree there", async () => {
     const t = setup({ ms: 3 });
     await t.s.addRun(spec("a"));

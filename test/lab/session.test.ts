@@ -11,7 +11,9 @@ import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint, PipelineModels, RunCounters } from "../../src/lab/protocol";
 import { encode, specFromLocation } from "../../src/lab/url";
 import { PRESETS } from "../../src/model/config";
+import { labActions } from "../../src/ui/lab/actions";
 import { importRunFiles } from "../../src/ui/lab/import_run";
+import { pipelineActions } from "../../src/ui/lab/pipeline_actions";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
 import { leaveFor, openRecent, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
@@ -169,6 +171,41 @@ describe("the Pipeline across reloads", () => {
     for (let i = 0; i < 50 && (await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
     expect(await db.loadPipeline()).toBeNull();
     db.close();
+  });
+
+  it("a hand-off keeps the trained experiment under Recent first; untrained runs are not kept", async () => {
+    const name = `session-${dbName++}`;
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    const handOff = vi.spyOn(labActions, "handOffPipeline").mockResolvedValue({
+      model: "pipeline: nano (2 layers, C = 32, context 32) after 4 SFT steps",
+      runs: [],
+    });
+    try {
+      await pipelineActions.use(); // nothing trained yet: nothing to keep
+      expect(await recentExperiments()).toEqual([]);
+      useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
+      await pipelineActions.use();
+      expect(handOff).toHaveBeenCalledTimes(2);
+      const [kept, ...more] = await recentExperiments();
+      expect(more).toEqual([]);
+      expect(kept.runs.find((r) => r.label === "PPO")?.step).toBe(4);
+      expect(useLab.getState().notice).toMatch(
+        /Press Play to train\. The runs' earlier training \(PPO at step 4; Pipeline models\) is kept: reopen it from Change… → Recent experiments\.$/,
+      );
+      // Keeping fails (quota): the runs are not replaced.
+      handOff.mockClear();
+      const keep = vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(() => {
+        throw new DOMException("quota", "QuotaExceededError");
+      });
+      await pipelineActions.use();
+      keep.mockRestore();
+      expect(handOff).not.toHaveBeenCalled();
+      expect(useLab.getState().notice).toMatch(
+        /^The runs were not handed the Pipeline's models: keeping their training first failed/,
+      );
+    } finally {
+      handOff.mockRestore();
+    }
   });
 });
 

@@ -9,7 +9,8 @@
 import { useState } from "react";
 import type { Field } from "../../algorithms/fields";
 import { PIPELINE_FIELDS, type PipelineSettings } from "../../lab/pipeline/fields";
-import { useLab } from "../lab_store";
+import { trainedSteps, useLab } from "../lab_store";
+import { ConfirmButton } from "./ConfirmButton";
 import { hintLines } from "./knobs";
 import { sig } from "./numbers";
 import { PipelineChart } from "./PipelineChart";
@@ -27,7 +28,7 @@ function Num({ id, value, digits = 3 }: { id: string; value: number | undefined;
   if (value === undefined) return <span className="muted">–</span>;
   return (
     <strong data-testid={id} data-value={value}>
-      {sig(value, digits)}
+      {sig(value, digits, true)}
     </strong>
   );
 }
@@ -276,6 +277,7 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const weak = usePipelineStore((s) => (s.rm.status === "done" ? rmWeakness(s.rm.result) : null));
   const [handing, setHanding] = useState(false);
+  const steps = useLab(trainedSteps);
   return (
     <section
       className="pipeline-stage"
@@ -290,20 +292,25 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
         ); the gold score is charted too, so you can see the policy exploit a reward model trained in a
         minute.
       </p>
-      <button
-        type="button"
+      <ConfirmButton
         className="pipeline-run"
-        data-testid="pipeline-use"
+        testId="pipeline-use"
         disabled={busy || !ready || !rmDone || handing}
         title={rmDone ? undefined : "Train stages 1 and 2 first"}
-        onClick={async () => {
+        confirm={
+          steps > 0
+            ? `Restart every run from the Pipeline's SFT model, on its reward model? Their training so far (up to step ${steps}) is kept: reopen it from Change… → Recent experiments.`
+            : null
+        }
+        confirmLabel="Use in RL"
+        onConfirm={async () => {
           setHanding(true);
           await pipelineActions.use();
           setHanding(false);
         }}
       >
         {handing ? "Handing over…" : "Use in RL"}
-      </button>
+      </ConfirmButton>
       {weak && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
           {weak} RL will chase its mistakes (reward hacking from the first step). Train stage 2 longer (or a

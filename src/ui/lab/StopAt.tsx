@@ -24,6 +24,7 @@ export function StopAt({ disabled }: { disabled?: boolean }) {
     <label className="stop-at" title="Pause when every run has done this many steps (empty = never)">
       <span className="eyebrow">Stop at</span>
       <input
+        type="text"
         data-testid="stop-at"
         inputMode="numeric"
         placeholder="—"

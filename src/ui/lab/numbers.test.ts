@@ -5,6 +5,9 @@ describe("lab number formatting", () => {
   it("sig keeps significant digits without trailing zeros", () => {
     expect(sig(0.012345)).toBe("0.0123");
     expect(sig(1.5)).toBe("1.5");
+    expect(sig(0.7, 3, true)).toBe("0.700"); // side by side with 0.693
+    expect(sig(1.5612, 3, true)).toBe("1.56");
+    expect(sig(12345, 3, true)).toBe("12,345");
     expect(sig(-2.71234)).toBe("-2.71");
     expect(sig(123.456)).toBe("123");
     expect(sig(12345.6)).toBe("12,346");

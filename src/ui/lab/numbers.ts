@@ -4,8 +4,9 @@ import { int } from "../format";
 /**
  * A value with `digits` significant digits, the way a person reads it: 0.0123, 1.23, 123, 1,235; very small
  * or very large magnitudes as exponents (1.23e-5, 4.56e+9). Non-finite values as "NaN", "∞", "−∞".
+ * `keepZeros`: trailing zeros stay (0.700, not 0.7), for numbers read side by side ("0.693 → 0.700").
  */
-export function sig(x: number, digits = 3): string {
+export function sig(x: number, digits = 3, keepZeros = false): string {
   if (Number.isNaN(x)) return "NaN";
   if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
   if (x === 0) return "0";
@@ -13,7 +14,7 @@ export function sig(x: number, digits = 3): string {
   if (a >= 1e9 || a < 1e-4) return x.toExponential(digits - 1).replace(/\.?0+e/, "e");
   if (a >= 10 ** digits) return int(Math.round(x));
   // toPrecision keeps trailing zeros (1.50); strip them, a chart tick reads better as 1.5.
-  return String(Number(x.toPrecision(digits)));
+  return keepZeros ? x.toPrecision(digits) : String(Number(x.toPrecision(digits)));
 }
 
 /** Axis ticks: short, with k/M suffixes for large counts (1.2k, 3.4M) and 3 significant digits otherwise. */

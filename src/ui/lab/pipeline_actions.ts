@@ -3,11 +3,15 @@
  * models to the runs. Failures land in the stage's state (shown on its card) or the lab's notice; nothing here
  * throws.
  */
+
+import type { ArchiveEntry } from "../../lab/archive";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineStage } from "../../lab/pipeline/fields";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
+import { keptRunsText } from "./experiment_names";
 import { usePipelineStore } from "./pipeline_store";
+import { keepOpenExperiment } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -35,15 +39,34 @@ export const pipelineActions = {
     }
   },
 
-  /** Stage 3: the SFT model starts every run, the reward model is their reward ("pipeline"). */
+  /**
+   * Stage 3: the SFT model starts every run, the reward model is their reward ("pipeline"). The runs restart,
+   * so the experiment as it was (when it trained) is kept under Recent experiments first; when that fails,
+   * nothing is handed over.
+   */
   async use(): Promise<void> {
+    let kept: ArchiveEntry | null;
+    try {
+      kept = await keepOpenExperiment();
+    } catch (e) {
+      useLab
+        .getState()
+        .setNotice(
+          `The runs were not handed the Pipeline's models: keeping their training first failed (${message(e)}). Export the runs you want to keep, then try again.`,
+        );
+      return;
+    }
     try {
       const r = await labActions.handOffPipeline();
       usePipelineStore.getState().setHandedOff(r.model);
       useLab
         .getState()
         .setNotice(
-          `Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.`,
+          `Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.${
+            kept
+              ? ` The runs' earlier training (${keptRunsText(kept)}) is kept: reopen it from Change… → Recent experiments.`
+              : ""
+          }`,
         );
     } catch (e) {
       useLab.getState().setNotice(`Handing the Pipeline's models to the runs failed: ${message(e)}`);

@@ -13,14 +13,14 @@ const result = (lastLoss: number, goldAccuracy: number, pairs = 32) => ({
 describe("the Pipeline's warning about a reward model that learned nothing", () => {
   it("warns when held-out gold agreement is within a coin's reach", () => {
     expect(rmWeakness(result(0.5, 0.65))).toBe(
-      "Its reward model agrees with the gold order on 65 % of 32 held-out pairs, within what a coin gets on that many (up to 67 %).",
+      "Its reward model agrees with the gold order on 65\u00a0% of 32 held-out pairs, within what a coin gets on that many (up to 67\u00a0%).",
     );
     expect(rmWeakness(result(0.5, 0.65, 400))).toBeNull(); // 65 % of 400 pairs is no coin
   });
 
   it("warns when the loss ended at ln 2 even though the small held-out set happened to agree", () => {
     expect(rmWeakness(result(0.695, 0.688))).toBe(
-      "Its reward model's Bradley–Terry loss ended at 0.695 nats, the ln 2 ≈ 0.693 of equal scores: it hardly tells a pair apart (it agrees with the gold order on 69 % of 32 held-out pairs).",
+      "Its reward model's Bradley–Terry loss ended at 0.695 nats, the ln 2 ≈ 0.693 of equal scores: it hardly tells a pair apart (it agrees with the gold order on 69\u00a0% of 32 held-out pairs).",
     );
     expect(rmWeakness(result(0.6, 0.8))).toBeNull();
     expect(rmWeakness(undefined)).toBeNull();

@@ -9,7 +9,8 @@ import type { PipelineStageResult } from "../../lab/pipeline/fields";
 /** The last step's loss counts as "at ln 2" within this (nats). */
 export const FLAT_LOSS = 0.005;
 
-const pct = (x: number) => `${Math.round(100 * x)} %`;
+// A no-break space: "53 %" never splits across lines.
+const pct = (x: number) => `${Math.round(100 * x)}\u00a0%`;
 
 export function rmWeakness(result: PipelineStageResult | null | undefined): string | null {
   const after = result?.evalAfter;

@@ -3,8 +3,10 @@
  * and what goes through them when the page leaves its experiment: opening another link (a lesson, Change…)
  * saves the latest curves and checkpoints first, so that the runs it replaces are kept at their last step,
  * and reopening a kept experiment (Recent experiments, src/lab/archive.ts) stops saving, waits for the
- * writes in flight, swaps the two sessions in storage and opens the kept one's link.
+ * writes in flight, swaps the two sessions in storage and opens the kept one's link. Replacing the runs in
+ * this page (the Pipeline's hand-off) keeps the open experiment first (keepOpenExperiment).
  */
+import { type ArchiveEntry, savedStep } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
@@ -138,6 +140,21 @@ async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
   });
   await Promise.race([done.catch(() => {}), late]);
   clearTimeout(timer);
+}
+
+/**
+ * Keep the open experiment under Recent experiments as it is now (its latest curves and checkpoints saved
+ * first, at most `waitMs`), before something replaces its runs in this page (the Pipeline's hand-off).
+ * Resolves with the kept entry, or null when nothing has trained or there is no storage.
+ * @throws Error when keeping fails (quota, IndexedDB): the caller should then not replace the runs.
+ */
+export async function keepOpenExperiment(waitMs = 8000): Promise<ArchiveEntry | null> {
+  const saving = current;
+  if (!saving) return null;
+  await saveLatest(saving, waitMs);
+  const saved = await saving.persistence.load();
+  if (!saved?.runs.some((r) => savedStep(r) > 0)) return null;
+  return saving.persistence.archive.keep(saved, await saving.persistence.loadPipeline());
 }
 
 /** Open `url`; the same address as now reloads (assigning it would not). */

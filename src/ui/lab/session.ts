@@ -18,6 +18,7 @@ import {
 } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { planRestore, sameExperiment, sameRun } from "../../lab/restore";
+import { FORK_SUFFIX } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
@@ -45,9 +46,6 @@ function holdsRuns(saved: SavedSession | null, spec: ExperimentSpec): boolean {
     return r !== undefined && sameRun(s.spec, r) && savedStep(s) > 0;
   });
 }
-
-/** A duplicate's label (src/ui/lab/run_specs.ts forkSpec). */
-const FORKED = / \(fork @ \d+\)$/;
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
 export interface SessionDeps extends SavingDeps {
@@ -206,7 +204,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const savedIds = new Set(same ? saved?.runs.map((r) => r.spec.id) : []);
   const forks = ready
     ? lab()
-        .spec.runs.filter((r) => FORKED.test(r.label) && !savedIds.has(r.id))
+        .spec.runs.filter((r) => FORK_SUFFIX.test(r.label) && !savedIds.has(r.id))
         .map((r) => r.label)
     : [];
   if (forks.length)

@@ -1,0 +1,25 @@
+/**
+ * Run labels that describe a run's history. A duplicate is labelled "PPO (fork @ 12)" (src/ui/lab/run_specs.ts
+ * forkSpec); once every run restarts from the start model (Reset, the Pipeline's hand-off) it is a fork of
+ * nothing, and its label says so no more. The page's store and the worker's scheduler both apply
+ * {@link restartedSpecs}, so their labels agree.
+ */
+
+/** The end of a duplicate's label: " (fork @ N)". */
+export const FORK_SUFFIX = / \(fork @ \d+\)$/;
+
+/**
+ * The runs once all restarted: "PPO (fork @ 3)" becomes "PPO", or "PPO 2", "PPO 3"… when another run has that
+ * label. Runs that were no forks come back as they are (the same objects), and their labels are kept first.
+ */
+export function restartedSpecs<R extends { label: string }>(runs: readonly R[]): R[] {
+  const taken = new Set(runs.filter((r) => !FORK_SUFFIX.test(r.label)).map((r) => r.label));
+  return runs.map((r) => {
+    if (!FORK_SUFFIX.test(r.label)) return r;
+    const base = r.label.replace(FORK_SUFFIX, "");
+    let label = base;
+    for (let n = 2; taken.has(label); n++) label = `${base} ${n}`;
+    taken.add(label);
+    return { ...r, label };
+  });
+}
