@@ -120,6 +120,29 @@ export function sharedSpec(s: { spec: ExperimentSpec; runs: Record<string, RunSt
 }
 
 /** The furthest step any run trained here (runs imported for comparison do not count). */
+/**
+ * The speed cap is this browser's preference, not the experiment's (links leave it out): localStorage keeps it
+ * across reloads. Without storage (Node, a blocked origin) it starts at 0 (as fast as the runs go).
+ */
+const SPEED_KEY = "rlhf-playground.speed";
+
+function savedSpeed(): number {
+  try {
+    const v = Number(globalThis.localStorage?.getItem(SPEED_KEY) ?? 0);
+    return Number.isFinite(v) && v > 0 ? v : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function keepSpeed(speed: number): void {
+  try {
+    globalThis.localStorage?.setItem(SPEED_KEY, String(speed));
+  } catch {
+    // No storage: the cap lasts until a reload.
+  }
+}
+
 export const trainedSteps = (s: { runs: Record<string, RunState> }): number =>
   Math.max(0, ...Object.values(s.runs).map((r) => (r.comparison ? 0 : r.step)));
 
@@ -147,7 +170,7 @@ export const useLab = create<LabState>()((set) => ({
   phaseError: null,
   playing: false,
   steppingFrom: null,
-  speed: 0,
+  speed: savedSpeed(),
   runs: {},
   view: DEFAULT_VIEW,
   notice: null,
@@ -176,7 +199,10 @@ export const useLab = create<LabState>()((set) => ({
   setSaving: (saving) => set({ saving }),
   setPlaying: (playing) => set({ playing }),
   setStepping: (steppingFrom) => set({ steppingFrom }),
-  setSpeed: (speed) => set({ speed }),
+  setSpeed: (speed) => {
+    keepSpeed(speed);
+    set({ speed });
+  },
   setModel: (model) => set({ model }),
   applyUpdates: (updates) =>
     set((s) => {
