@@ -15,7 +15,7 @@ import { labActions } from "../../src/ui/lab/actions";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { pipelineActions } from "../../src/ui/lab/pipeline_actions";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { leaveFor, openRecent, recentExperiments } from "../../src/ui/lab/saving";
+import { leaveFor, onRecentChange, openRecent, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
@@ -175,7 +175,11 @@ describe("the Pipeline across reloads", () => {
 
   it("a hand-off keeps the trained experiment under Recent first; untrained runs are not kept", async () => {
     const name = `session-${dbName++}`;
+    // The Change… dialog's list reads again when the lab starts saving and when an experiment is kept.
+    let listChanged = 0;
+    const stopListening = onRecentChange(() => listChanged++);
     session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(listChanged).toBe(1);
     const handOff = vi.spyOn(labActions, "handOffPipeline").mockResolvedValue({
       model: "pipeline: nano (2 layers, C = 32, context 32) after 4 SFT steps",
       runs: [],
@@ -186,6 +190,7 @@ describe("the Pipeline across reloads", () => {
       useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
       await pipelineActions.use();
       expect(handOff).toHaveBeenCalledTimes(2);
+      expect(listChanged).toBe(2);
       const [kept, ...more] = await recentExperiments();
       expect(more).toEqual([]);
       expect(kept.runs.find((r) => r.label === "PPO")?.step).toBe(4);
@@ -205,6 +210,7 @@ describe("the Pipeline across reloads", () => {
       );
     } finally {
       handOff.mockRestore();
+      stopListening();
     }
   });
 });

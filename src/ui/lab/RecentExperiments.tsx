@@ -6,7 +6,7 @@
 import { useEffect, useId, useState } from "react";
 import { ARCHIVE_MAX, type ArchiveEntry } from "../../lab/archive";
 import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
-import { forgetRecent, openRecent, recentExperiments } from "./saving";
+import { forgetRecent, onRecentChange, openRecent, recentExperiments } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -18,12 +18,17 @@ export function RecentExperiments() {
   const [asking, setAsking] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    recentExperiments().then(
-      (list) => live && setEntries(list),
-      (e) => live && setProblem(`Could not read the kept experiments (${message(e)}).`),
-    );
+    const read = () =>
+      recentExperiments().then(
+        (list) => live && setEntries(list),
+        (e) => live && setProblem(`Could not read the kept experiments (${message(e)}).`),
+      );
+    read();
+    // Opened while the page was still keeping the experiment a link replaced: read again once it has.
+    const stop = onRecentChange(read);
     return () => {
       live = false;
+      stop();
     };
   }, []);
 

@@ -104,10 +104,27 @@ let current: Saving | null = null;
 /** A navigation to another experiment has begun: a second one would race it. */
 let leaving = false;
 
+/** Who shows the kept list (the Change… dialog), to read it again when it may have changed. */
+const listeners = new Set<() => void>();
+
+/**
+ * Call `f` when the kept list may have changed: the lab started saving (it keeps a replaced experiment just
+ * before, and the list reads [] until then) or an experiment was kept. Returns the unsubscribe.
+ */
+export function onRecentChange(f: () => void): () => void {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
+function recentChanged(): void {
+  for (const f of listeners) f();
+}
+
 /** Set by src/ui/lab/session.ts when the lab starts (and cleared when it stops). */
 export function setOpenSaving(saving: Saving | null): void {
   current = saving;
   leaving = false;
+  recentChanged();
 }
 
 export function openSaving(): Saving | null {
@@ -154,7 +171,9 @@ export async function keepOpenExperiment(waitMs = 8000): Promise<ArchiveEntry | 
   await saveLatest(saving, waitMs);
   const saved = await saving.persistence.load();
   if (!saved?.runs.some((r) => savedStep(r) > 0)) return null;
-  return saving.persistence.archive.keep(saved, await saving.persistence.loadPipeline());
+  const entry = await saving.persistence.archive.keep(saved, await saving.persistence.loadPipeline());
+  recentChanged();
+  return entry;
 }
 
 /** Open `url`; the same address as now reloads (assigning it would not). */
