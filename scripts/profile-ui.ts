@@ -230,6 +230,18 @@ async function main() {
     ["vite", "preview", "--port", String(port), "--strictPort", "--outDir", dist],
     { stdio: "ignore", detached: true },
   );
+  const stopServer = () => {
+    try {
+      if (server.pid) process.kill(-server.pid);
+    } catch {
+      // Already gone.
+    }
+  };
+  // Ctrl-C reaches this process only (the server has its own group): stop the server too.
+  process.once("SIGINT", () => {
+    stopServer();
+    process.exit(130);
+  });
   let browser: Browser | null = null;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -344,7 +356,7 @@ async function main() {
     );
   } finally {
     await browser?.close();
-    if (server.pid) process.kill(-server.pid);
+    stopServer();
   }
 }
 

@@ -233,8 +233,9 @@ export const useLab = create<LabState>()((set) => ({
       const restarted = restartedSpecs(s.spec.runs.filter((r) => !s.runs[r.id]?.comparison));
       const specs = new Map(restarted.map((r) => [r.id, r]));
       const specOf = (r: RunSpec) => specs.get(r.id) ?? r;
+      const relabelled = s.spec.runs.some((r) => specOf(r) !== r);
       return {
-        spec: { ...s.spec, runs: s.spec.runs.map(specOf) },
+        spec: relabelled ? { ...s.spec, runs: s.spec.runs.map(specOf) } : s.spec,
         runs: Object.fromEntries(
           Object.values(s.runs).map((r) => [r.spec.id, r.comparison ? r : emptyRun(specOf(r.spec))]),
         ),

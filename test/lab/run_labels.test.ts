@@ -19,6 +19,19 @@ describe("labels after every run restarted", () => {
     expect(out.map((r) => r.id)).toEqual(runs.map((r) => r.id));
   });
 
+  it("numbers forks by id, whatever the list order (the worker and the page order forks differently)", () => {
+    const page = [
+      { id: "ppo-1", label: "PPO" },
+      { id: "ppo-2", label: "PPO (fork @ 3)" },
+      { id: "ppo-10", label: "PPO (fork @ 5)" },
+    ];
+    const worker = [page[0], page[2], page[1]];
+    const byId = (runs: { id: string; label: string }[]) =>
+      Object.fromEntries(restartedSpecs(runs).map((r) => [r.id, r.label]));
+    expect(byId(page)).toEqual({ "ppo-1": "PPO", "ppo-2": "PPO 2", "ppo-10": "PPO 3" });
+    expect(byId(worker)).toEqual(byId(page));
+  });
+
   it("the store's Reset (clearProgress) relabels the runs it restarts, not a comparison run's", () => {
     const spec = (id: string, label: string) => ({ id, algo: "ppo" as const, label, config: {} });
     useLab.getState().setSpec({

@@ -307,9 +307,18 @@ describe("Scheduler", () => {
     await t.s.addRun({ ...spec("a"), label: "PPO" });
     await t.s.stepOnce();
     await t.s.forkRun("a", { ...spec("a2"), label: "PPO (fork @ 1)" });
-    await t.s.forkRun("a", { ...spec("a3"), label: "GRPO (fork @ 1)" });
+    await t.s.stepOnce();
+    await t.s.forkRun("a", { ...spec("a3"), label: "PPO (fork @ 2)" });
+    await t.s.forkRun("a", { ...spec("a4"), label: "GRPO (fork @ 2)" });
+    expect(t.s.runIds).toEqual(["a", "a4", "a3", "a2"]); // a fork goes right after its source
     await t.s.reset();
-    expect(["a", "a2", "a3"].map((id) => t.s.specOf(id)?.label)).toEqual(["PPO", "PPO 2", "GRPO"]);
+    // Numbered by id, as the page's store (which lists them a, a2, a3, a4) numbers them.
+    expect(["a", "a2", "a3", "a4"].map((id) => t.s.specOf(id)?.label)).toEqual([
+      "PPO",
+      "PPO 2",
+      "PPO 3",
+      "GRPO",
+    ]);
   });
 
   it("withRun acts between steps: the run's own count and the scheduler's always agree there", async () => {

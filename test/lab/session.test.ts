@@ -15,7 +15,13 @@ import { labActions } from "../../src/ui/lab/actions";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { pipelineActions } from "../../src/ui/lab/pipeline_actions";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { leaveFor, onRecentChange, openRecent, recentExperiments } from "../../src/ui/lab/saving";
+import {
+  canKeepRuns,
+  leaveFor,
+  onRecentChange,
+  openRecent,
+  recentExperiments,
+} from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
@@ -180,16 +186,18 @@ describe("the Pipeline across reloads", () => {
     const stopListening = onRecentChange(() => listChanged++);
     session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
     expect(listChanged).toBe(1);
-    const handOff = vi.spyOn(labActions, "handOffPipeline").mockResolvedValue({
-      model: "pipeline: nano (2 layers, C = 32, context 32) after 4 SFT steps",
-      runs: [],
+    // What the list held when the runs were handed over (the keep must come first).
+    const keptAtHandOff: number[] = [];
+    const handOff = vi.spyOn(labActions, "handOffPipeline").mockImplementation(async () => {
+      keptAtHandOff.push((await recentExperiments()).length);
+      return { model: "pipeline: nano (2 layers, C = 32, context 32) after 4 SFT steps", runs: [] };
     });
     try {
       await pipelineActions.use(); // nothing trained yet: nothing to keep
       expect(await recentExperiments()).toEqual([]);
       useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
       await pipelineActions.use();
-      expect(handOff).toHaveBeenCalledTimes(2);
+      expect(keptAtHandOff).toEqual([0, 1]);
       expect(listChanged).toBe(2);
       const [kept, ...more] = await recentExperiments();
       expect(more).toEqual([]);
@@ -211,6 +219,27 @@ describe("the Pipeline across reloads", () => {
     } finally {
       handOff.mockRestore();
       stopListening();
+    }
+  });
+
+  it("without storage a hand-off discards the trained runs, as its confirmation says, and keeps nothing", async () => {
+    session = await openLab({
+      ...fakeDeps(`session-${dbName++}`).deps,
+      openPersistence: async () => {
+        throw new Error("IndexedDB is disabled");
+      },
+    });
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
+    const handOff = vi
+      .spyOn(labActions, "handOffPipeline")
+      .mockResolvedValue({ model: "pipeline: nano", runs: [] });
+    try {
+      expect(canKeepRuns()).toBe(false);
+      await pipelineActions.use();
+      expect(handOff).toHaveBeenCalledOnce();
+      expect(useLab.getState().notice).toMatch(/Press Play to train\.$/);
+    } finally {
+      handOff.mockRestore();
     }
   });
 });
@@ -556,7 +585,9 @@ describe("importing a run", () => {
     expect(added).toEqual(["ppo-2"]);
     expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
     expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
-    expect(notice).toMatch(/continues from step 4, from its weights; its AdamW moments start afresh/);
+    expect(notice).toMatch(
+      /continues from step 4, from its weights; its AdamW moments \(and a separate value model\) start afresh/,
+    );
   });
 
   it("shows a run whose checkpoint fails to load for comparison, after the worker has dropped it", async () => {

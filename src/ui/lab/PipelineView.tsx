@@ -17,6 +17,7 @@ import { PipelineChart } from "./PipelineChart";
 import { pipelineActions } from "./pipeline_actions";
 import { type StageState, usePipelineStore } from "./pipeline_store";
 import { rmWeakness } from "./rm_weakness";
+import { canKeepRuns } from "./saving";
 import "./pipeline.css";
 
 const field = (key: keyof PipelineSettings) => PIPELINE_FIELDS.find((f) => f.key === key) as Field;
@@ -298,9 +299,11 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
         disabled={busy || !ready || !rmDone || handing}
         title={rmDone ? undefined : "Train stages 1 and 2 first"}
         confirm={
-          steps > 0
-            ? `Restart every run from the Pipeline's SFT model, on its reward model? Their training so far (up to step ${steps}) is kept: reopen it from Change… → Recent experiments.`
-            : null
+          steps === 0
+            ? null
+            : canKeepRuns()
+              ? "Restart every run from the Pipeline's SFT model, on its reward model? Their training so far is kept (as last saved): reopen it from Change… → Recent experiments."
+              : `Restart every run from the Pipeline's SFT model, on its reward model? Their training (up to step ${steps}) is discarded: this page cannot keep it (no storage, or another tab saves). Export the runs first to keep them.`
         }
         confirmLabel="Use in RL"
         onConfirm={async () => {

@@ -19,6 +19,7 @@ import type {
 import type { AlgoId } from "../../lab/registry";
 import { useLab } from "../lab_store";
 import { linkedSettings } from "./knobs";
+import { revealRunCard } from "./reveal";
 import { forkSpec, newRunSpec } from "./run_specs";
 
 /** What the lab needs from the worker client. */
@@ -121,6 +122,7 @@ export const labActions = {
     const spec = newRunSpec(lab().spec.runs, algo);
     return backend()
       .then((b) => b.addRun(spec))
+      .then(() => revealRunCard(spec.id))
       .catch(report(`Adding ${spec.label}`));
   },
   /** Remove a run; resolves once it is gone from the store and the worker (never rejects: a notice says why). */
@@ -136,6 +138,7 @@ export const labActions = {
     const spec = forkSpec(lab().spec.runs, run.spec, run.step);
     return backend()
       .then((b) => b.forkRun(runId, spec))
+      .then(() => revealRunCard(spec.id))
       .catch(report(`Duplicating ${run.spec.label}`));
   },
   /**

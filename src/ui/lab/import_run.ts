@@ -14,6 +14,7 @@ import { importedSpec, parseRunFile } from "../../lab/export/run_file";
 import type { RunCounters, RunSpec } from "../../lab/protocol";
 import { useLab } from "../lab_store";
 import { freeColour } from "./palette";
+import { revealRunCard } from "./reveal";
 
 /** What a file picker gives (File fits). */
 export interface PickedFile {
@@ -86,10 +87,12 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
       await deps.addRun(spec);
       lab().restoreRuns([restored]);
       await deps.loadRunCheckpoint(spec.id, bytes, at);
+      revealRunCard(spec.id);
       return say(
         [
-          `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments start afresh ` +
-            "(a checkpoint holds the weights only), so its next steps differ a little from the original run's.",
+          `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments (and a separate ` +
+            "value model) start afresh (a checkpoint holds the policy and state such as β or λ, not the optimizer), so " +
+            "its next steps differ a little from the original run's.",
           ...notes,
         ].join(" "),
       );
@@ -104,6 +107,7 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   }
   lab().upsertRun(spec);
   lab().restoreRuns([{ ...restored, comparison: true }]);
+  revealRunCard(spec.id);
   return say(
     [
       `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it. ` +

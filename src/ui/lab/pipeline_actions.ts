@@ -7,11 +7,11 @@
 import type { ArchiveEntry } from "../../lab/archive";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineStage } from "../../lab/pipeline/fields";
-import { useLab } from "../lab_store";
+import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { keptRunsText } from "./experiment_names";
 import { usePipelineStore } from "./pipeline_store";
-import { keepOpenExperiment } from "./saving";
+import { canKeepRuns, keepOpenExperiment } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -41,20 +41,28 @@ export const pipelineActions = {
 
   /**
    * Stage 3: the SFT model starts every run, the reward model is their reward ("pipeline"). The runs restart,
-   * so the experiment as it was (when it trained) is kept under Recent experiments first; when that fails,
-   * nothing is handed over.
+   * so when they trained and this page saves (canKeepRuns), the experiment as it was is kept under Recent
+   * experiments first; when that fails (or keeps nothing: the saves did not land), nothing is handed over.
+   * Without saving (no storage, another tab saves) the training is discarded, as the confirmation said.
    */
   async use(): Promise<void> {
-    let kept: ArchiveEntry | null;
-    try {
-      kept = await keepOpenExperiment();
-    } catch (e) {
-      useLab
-        .getState()
-        .setNotice(
-          `The runs were not handed the Pipeline's models: keeping their training first failed (${message(e)}). Export the runs you want to keep, then try again.`,
-        );
-      return;
+    let kept: ArchiveEntry | null = null;
+    if (trainedSteps(useLab.getState()) > 0 && canKeepRuns()) {
+      let problem: string | null = null;
+      try {
+        kept = await keepOpenExperiment();
+        if (!kept) problem = "the runs' latest steps were not saved";
+      } catch (e) {
+        problem = message(e);
+      }
+      if (problem) {
+        useLab
+          .getState()
+          .setNotice(
+            `The runs were not handed the Pipeline's models: keeping their training first failed (${problem}). Export the runs you want to keep, then try again.`,
+          );
+        return;
+      }
     }
     try {
       const r = await labActions.handOffPipeline();
@@ -69,7 +77,11 @@ export const pipelineActions = {
           }`,
         );
     } catch (e) {
-      useLab.getState().setNotice(`Handing the Pipeline's models to the runs failed: ${message(e)}`);
+      useLab
+        .getState()
+        .setNotice(
+          `Handing the Pipeline's models to the runs failed: ${message(e)}${kept ? " (a copy of this experiment was kept under Change… → Recent experiments first)" : ""}`,
+        );
     }
   },
 };

@@ -159,6 +159,11 @@ async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Whether this page saves (storage, and it is the tab that saves), so that keepOpenExperiment can keep runs. */
+export function canKeepRuns(): boolean {
+  return current !== null;
+}
+
 /**
  * Keep the open experiment under Recent experiments as it is now (its latest curves and checkpoints saved
  * first, at most `waitMs`), before something replaces its runs in this page (the Pipeline's hand-off).
