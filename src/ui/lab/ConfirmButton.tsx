@@ -98,7 +98,12 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick">
 export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, children, ...rest }: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
-  const close = useRef(() => setOpen(false)).current;
+  // Opened from the keyboard: Cancel or Escape gives the focus back to the button (not to the page's body).
+  const fromKeyboard = useRef(false);
+  const close = useRef(() => {
+    setOpen(false);
+    if (fromKeyboard.current) button.current?.focus();
+  }).current;
   return (
     <>
       <button
@@ -108,8 +113,9 @@ export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, childr
         data-testid={testId}
         aria-expanded={confirm ? open : undefined}
         onClick={(e) => {
-          // Give the keyboard back to the page (space plays/pauses).
-          e.currentTarget.blur();
+          // After a mouse click, give the keyboard back to the page (space plays/pauses).
+          fromKeyboard.current = e.detail === 0;
+          if (!fromKeyboard.current) e.currentTarget.blur();
           if (confirm) setOpen((o) => !o);
           else onConfirm();
         }}

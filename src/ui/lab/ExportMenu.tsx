@@ -6,7 +6,15 @@
  * that ended just before the click (a trackpad's momentum, a test driver bringing the button into view) must not
  * close the menu it opened.
  */
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import {
+  memo,
+  type KeyboardEvent as ReactKeyboardEvent,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 import { createPortal } from "react-dom";
 import { labActions } from "./actions";
 import { EXPORTS, exportRun } from "./export_run";
@@ -43,6 +51,8 @@ export const ExportMenu = memo(function ExportMenu(props: {
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [open, setOpen] = useState(false);
+  // Opened from the keyboard: the focus goes into the list (it is drawn at the end of the page).
+  const fromKeyboard = useRef(false);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
   /** Put the list next to the button (right-aligned, inside the window); false when the button is scrolled out of view. */
   const follow = useCallback((): boolean => {
@@ -55,7 +65,22 @@ export const ExportMenu = memo(function ExportMenu(props: {
   useLayoutEffect(() => {
     if (!open) return setPos(null);
     follow();
+    if (fromKeyboard.current)
+      list.current?.querySelector<HTMLButtonElement>("button:not(:disabled)")?.focus();
   }, [open, follow]);
+  /** ↑/↓ move between the items; Tab leaves the list from its button, closing it. */
+  const onListKey = (e: ReactKeyboardEvent<HTMLUListElement>) => {
+    const items = [...(list.current?.querySelectorAll<HTMLButtonElement>("button:not(:disabled)") ?? [])];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const step = e.key === "ArrowDown" ? 1 : -1;
+      items[(at + step + items.length) % items.length]?.focus();
+    } else if (e.key === "Tab") {
+      setOpen(false);
+      button.current?.focus(); // the Tab goes on from the Export button
+    }
+  };
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
@@ -94,7 +119,10 @@ export const ExportMenu = memo(function ExportMenu(props: {
         aria-label={`Export ${label}`}
         aria-expanded={open}
         data-testid={`export-${runId}`}
-        onClick={() => setOpen((o) => !o)}
+        onClick={(e) => {
+          fromKeyboard.current = e.detail === 0;
+          setOpen((o) => !o);
+        }}
       >
         <DownloadIcon />
       </button>
@@ -105,6 +133,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
             aria-label={`Export ${label}`}
             className="menu-list menu-floating"
             style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: 0 }}
+            onKeyDown={onListKey}
           >
             {EXPORTS.map((x) => (
               <li key={x.kind}>

@@ -179,11 +179,17 @@ function NumberKnob(props: {
         aria-describedby={describedBy}
         value={text}
         disabled={locked}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          onError(null); // a new try: the last refusal no longer applies
+        }}
         onBlur={commitText}
         onKeyDown={(e) => {
           if (e.key === "Enter") commitText();
-          if (e.key === "Escape") setText(String(value));
+          if (e.key === "Escape") {
+            setText(String(value));
+            onError(null);
+          }
         }}
       />
       {field.unit && field.unit !== "log" && <span className="knob-unit">{field.unit}</span>}

@@ -25,6 +25,7 @@ export function FilePicker({ testId, accept, multiple, onFiles, children, ...but
         type="file"
         className="visually-hidden"
         tabIndex={-1}
+        aria-hidden="true"
         data-testid={`${testId}-file`}
         accept={accept}
         multiple={multiple}

@@ -30,6 +30,12 @@ export function Hint({
       onMouseLeave={hide}
       onFocus={show}
       onBlur={hide}
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && anchor) {
+          e.stopPropagation(); // closes the card, not the dialog around it
+          hide();
+        }
+      }}
     >
       {children}
       <Popover anchor={anchor} id={id}>

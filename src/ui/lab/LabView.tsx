@@ -41,14 +41,22 @@ export function LabView() {
   return (
     <div className="lab" data-testid="lab" data-phase={phase}>
       <TopBar />
-      {notice && (
-        <div className="notice" role="status" data-testid="lab-notice">
-          <span>{notice}</span>
-          <button type="button" className="banner-close" aria-label="Dismiss" onClick={() => setNotice(null)}>
-            ×
-          </button>
-        </div>
-      )}
+      {/* The live region is always there, so screen readers announce a notice when it appears. */}
+      <div role="status" aria-live="polite">
+        {notice && (
+          <div className="notice" data-testid="lab-notice">
+            <span>{notice}</span>
+            <button
+              type="button"
+              className="banner-close"
+              aria-label="Dismiss"
+              onClick={() => setNotice(null)}
+            >
+              ×
+            </button>
+          </div>
+        )}
+      </div>
       {phase === "loading" && (
         <p className="lab-phase" role="status" data-testid="lab-loading">
           <span className="spinner" aria-hidden="true" /> Loading the task and the start model on the GPU…

@@ -11,6 +11,7 @@ import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
 import { trainedSteps, useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
+import { actionSelectKeyDown } from "./action_select";
 import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
 import { ExperimentDialog } from "./ExperimentDialog";
@@ -23,24 +24,51 @@ import { StopAt } from "./StopAt";
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
 
+/** Controls that take space themselves when focused from the keyboard (buttons, switches, sliders). */
+const SPACE_CONTROLS = "button, [role=switch], [role=button], input[type=range], input[type=checkbox]";
+
 /**
- * Space toggles play/pause, except while typing in a field, on a focused control that uses space itself, or
- * with a dialog open.
+ * Space toggles play/pause, except while typing in a field, on a control focused from the keyboard that uses
+ * space itself, or with a dialog open. A control focused by a mouse click (a legend chip, a slider) does not
+ * keep space: a lecturer who clicked one and presses space means pause.
  */
 function useSpaceToggle(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
+    // The element a pointer press focused (null once the keyboard moves the focus). Chromium's :focus-visible
+    // cannot tell: a key press makes the focused element match it before the keydown handlers run.
+    let pointerAt = Number.NEGATIVE_INFINITY;
+    let mouseFocused: EventTarget | null = null;
+    const onPointer = (e: PointerEvent) => {
+      pointerAt = performance.now();
+      // Clicked while already focused (from the keyboard before): no focusin follows, it is mouse-held now.
+      const control = (e.target as Element | null)?.closest?.(SPACE_CONTROLS);
+      if (control && control === document.activeElement) mouseFocused = control;
+    };
+    const onFocus = (e: FocusEvent) => {
+      mouseFocused = performance.now() - pointerAt < 500 ? e.target : null;
+    };
     const onKey = (e: KeyboardEvent) => {
       if (e.code !== "Space" || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target as HTMLElement | null;
-      if (t?.closest("input, textarea, select, button, summary, [contenteditable], [role=switch]")) return;
+      const control = t?.closest(SPACE_CONTROLS);
+      if (
+        control ? control !== mouseFocused : t?.closest("input, textarea, select, summary, [contenteditable]")
+      )
+        return;
       // Nor behind an open dialog (the explain panel, Change…).
       if (document.querySelector("dialog[open]")) return;
       e.preventDefault();
       labActions.togglePlay();
     };
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    window.addEventListener("pointerdown", onPointer, true);
+    window.addEventListener("focusin", onFocus, true);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.removeEventListener("pointerdown", onPointer, true);
+      window.removeEventListener("focusin", onFocus, true);
+    };
   }, [enabled]);
 }
 
@@ -128,8 +156,9 @@ export function TopBar() {
               title="One step of every run (runs one step behind the rest catch up first), then pause"
               disabled={!ready || playing || !hasRuns}
               onClick={(e) => {
-                // Give the keyboard back to the page: space plays/pauses, it does not repeat Step.
-                e.currentTarget.blur();
+                // After a mouse click, give the keyboard back to the page: space plays/pauses, it does not
+                // repeat Step. From the keyboard (detail 0) focus stays, so Enter steps again.
+                if (e.detail > 0) e.currentTarget.blur();
                 labActions.stepOnce();
               }}
             >
@@ -203,6 +232,7 @@ export function TopBar() {
           aria-label="Add a run"
           value=""
           disabled={!ready}
+          onKeyDown={actionSelectKeyDown}
           onChange={(e) => {
             if (e.target.value) labActions.addRun(e.target.value as AlgoId);
           }}

@@ -6,6 +6,7 @@
 import { useRef, useState } from "react";
 import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
+import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
 import { leaveFor } from "../lab/saving";
 import { trainedSteps, useLab } from "../lab_store";
@@ -25,6 +26,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
         aria-label="Open a guided lesson"
         value=""
         disabled={disabled}
+        onKeyDown={actionSelectKeyDown}
         onChange={(e) => {
           const id = e.target.value as PresetId | "";
           if (!id) return;
@@ -46,7 +48,11 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}
-          onClose={() => setPending(null)}
+          onClose={() => {
+            setPending(null);
+            // Back to the picker, not the page's body (the keyboard carries on from where it was).
+            select.current?.focus();
+          }}
         />
       )}
     </>

@@ -1,0 +1,60 @@
+import { expect, type Page, test } from "@playwright/test";
+import { testExperiment } from "../src/lab/defaults";
+import { testLink } from "./links";
+import { openExperiment } from "./page";
+
+/**
+ * Keyboard use of the top bar and the run cards, before any step trains (no SwiftShader training needed):
+ * browsing "+ Add run…" and "Lessons…" with the arrow keys acts on nothing; the Export menu opened from the
+ * keyboard takes the focus, ↑/↓ move in it and Tab leaves it closed; space after a mouse click on a legend chip plays/pauses (it does not toggle
+ * the chip again), while a chip reached with Tab keeps space for itself.
+ */
+
+const RUNS = testExperiment().runs.map((r) => r.id);
+
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+
+test("arrow keys browse the action menus, Export keeps the focus, space after a click plays", async ({
+  page,
+}) => {
+  const errors = await openExperiment(page, testLink());
+  const url = page.url();
+
+  // ↓ on a closed "+ Add run…" or "Lessons…" used to pick the next option at once.
+  await page.getByTestId("add-run").focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Escape");
+  await page.getByTestId("lesson-picker").focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(500);
+  await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
+  expect(page.url()).toBe(url);
+
+  // The Export menu (drawn at the end of the page) takes the focus when opened from the keyboard.
+  await page.getByTestId("export-ppo-1").focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => focused(page)).toBe("export-ppo-1-csv");
+  await page.keyboard.press("ArrowDown");
+  await expect.poll(() => focused(page)).toBe("export-ppo-1-json");
+  await page.keyboard.press("Tab"); // leaves the list from its button, which comes before Duplicate
+  await expect(page.getByTestId("export-ppo-1-csv")).toHaveCount(0);
+  await expect.poll(() => focused(page)).toBe("fork-ppo-1");
+
+  // A legend chip reached with Tab keeps space for itself (it hides and shows its run)…
+  const chip = page.getByTestId("legend-dpo-1");
+  await chip.focus();
+  await page.keyboard.press("Space");
+  await expect(chip).toHaveAttribute("aria-pressed", "false");
+  await page.keyboard.press("Space");
+  await expect(chip).toHaveAttribute("aria-pressed", "true");
+  // …but after a mouse click on it, space plays and pauses.
+  await chip.click();
+  await expect(chip).toHaveAttribute("aria-pressed", "false");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
+  await expect(chip).toHaveAttribute("aria-pressed", "false");
+  expect(errors).toEqual([]);
+});
