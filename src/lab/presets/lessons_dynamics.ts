@@ -135,7 +135,9 @@ export const LENGTH_BIAS: Lesson = {
     { label: "DAPO: token-level loss (Yu et al. 2025)", url: ARXIV("2503.14476") },
   ],
   experiment: (seed = 0) => {
-    const base = { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0, lr: 3e-4 };
+    // lr 1e-4: at 3e-4 both runs blew up on seed 0 (exact KL 15–17 nats in 10 steps, reward flat, lengths
+    // equal; docs/lesson-runs/length-bias/probes-2026-12-02). Not yet checked on 60 steps × 3 seeds (a GPU's job).
+    const base = { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0, lr: 1e-4 };
     return {
       task: "sentiment",
       model: "sft",
