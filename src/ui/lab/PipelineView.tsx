@@ -130,6 +130,7 @@ function StageError({ st }: { st: StageState }) {
 
 function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const st = usePipelineStore((s) => s.sft);
+  const rmTrained = usePipelineStore((s) => s.rm.status === "done");
   const rows = st.points.map((p) => ({ step: p.step, loss: p.loss }));
   return (
     <section
@@ -146,15 +147,20 @@ function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
           <SettingInput key={k} k={k} disabled={busy} />
         ))}
       </div>
-      <button
-        type="button"
+      <ConfirmButton
         className="pipeline-run"
-        data-testid="pipeline-run-sft"
+        testId="pipeline-run-sft"
         disabled={busy || !ready}
-        onClick={() => pipelineActions.train("sft")}
+        confirm={
+          rmTrained
+            ? "Train a new SFT model? The reward model of stage 2 started from the old one, so it is discarded too (train it again after)."
+            : null
+        }
+        confirmLabel="Train SFT again"
+        onConfirm={() => pipelineActions.train("sft")}
       >
         {st.status === "running" ? "Training…" : st.status === "done" ? "Train SFT again" : "Train SFT"}
-      </button>
+      </ConfirmButton>
       <Progress stage="sft" st={st} />
       <StageError st={st} />
       <p className="pipeline-numbers">

@@ -209,11 +209,14 @@ export function TopBar() {
                   (runs at {int(lowest)}–{int(highest)})
                 </span>
               )}
-              {!playing && saving !== null && steps > 0 && (
+              {/* Its room is kept while playing (hidden), so Stop at does not move when the lab pauses. */}
+              {saving !== null && steps > 0 && (
                 <span
                   className="save-state"
                   data-testid="save-state"
                   data-saving={saving}
+                  data-hidden={playing}
+                  aria-hidden={playing}
                   title="Runs, curves and checkpoints are kept in this browser: a reload resumes every run from its last checkpoint. Wait for “saved” before closing the page."
                 >
                   {saving ? "saving…" : "saved"}
