@@ -5,7 +5,7 @@
  * range, default, source and TRL name. Changes go to labActions.setConfig (they apply at the run's next step);
  * sliders commit on release so a drag is one change (one marker), not fifty.
  */
-import { memo, useEffect, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { SettingValue } from "../../lab/protocol";
 import { labActions } from "./actions";
@@ -17,6 +17,7 @@ import {
   hasSlider,
   hintLines,
   logSlider,
+  nudge,
   parseNumber,
   SLIDER_STEPS,
   toSlider,
@@ -134,6 +135,24 @@ function NumberKnob(props: {
   const [text, setText] = useState(String(value));
   const [pos, setPos] = useState<number | null>(null);
   useEffect(() => setText(String(value)), [value]);
+  // The value the last key press asked for (the run's own value arrives a moment later): presses add up.
+  const pressed = useRef(value);
+  useEffect(() => {
+    pressed.current = value;
+  }, [value]);
+  /** ↑/↓ (and the slider's ←/→, PageUp/PageDown; Shift for a big step) nudge the value (knobs.ts nudge). */
+  const onNudgeKey = (e: KeyboardEvent<HTMLInputElement>, slider: boolean) => {
+    const up = e.key === "ArrowUp" || (slider && (e.key === "ArrowRight" || e.key === "PageUp"));
+    const down = e.key === "ArrowDown" || (slider && (e.key === "ArrowLeft" || e.key === "PageDown"));
+    if (!up && !down) return;
+    e.preventDefault();
+    const v = nudge(field, pressed.current, up ? 1 : -1, e.shiftKey || e.key.startsWith("Page"));
+    pressed.current = v;
+    setPos(null);
+    setText(String(v));
+    onError(null);
+    onCommit(v);
+  };
   const commitText = () => {
     const v = parseNumber(field, text);
     if (typeof v === "string") {
@@ -165,6 +184,7 @@ function NumberKnob(props: {
             setPos(p);
             setText(String(fromSlider(field, p)));
           }}
+          onKeyDown={(e) => onNudgeKey(e, true)}
           onPointerUp={release}
           onKeyUp={release}
           onBlur={release}
@@ -185,6 +205,7 @@ function NumberKnob(props: {
         }}
         onBlur={commitText}
         onKeyDown={(e) => {
+          onNudgeKey(e, false);
           if (e.key === "Enter") commitText();
           if (e.key === "Escape") {
             setText(String(value));

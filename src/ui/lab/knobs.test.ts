@@ -18,6 +18,7 @@ import {
   lockReason,
   logSlider,
   MODEL_KEYS,
+  nudge,
   parseNumber,
   rangeText,
   SHAPE_KEYS,
@@ -29,6 +30,36 @@ import {
 const field = (key: string) => PPO_FIELDS.find((f) => f.key === key) as NumberField;
 
 describe("knobs", () => {
+  it("a key press nudges a knob to the next value: 1 for ints, 1 % of a slider's travel (a factor on a log one)", () => {
+    const epochs = field("ppoEpochs");
+    expect([nudge(epochs, 4, 1), nudge(epochs, 4, -1), nudge(epochs, 4, 1, true)]).toEqual([
+      5,
+      3,
+      Math.min(14, epochs.max),
+    ]);
+    expect(nudge(epochs, epochs.min, -1)).toBe(epochs.min); // clamped at the ends
+    const lr = field("lr");
+    expect(logSlider(lr)).toBe(true);
+    const up = nudge(lr, 1e-4, 1);
+    const down = nudge(lr, 1e-4, -1);
+    expect(up).toBeGreaterThan(1e-4);
+    expect(up).toBeLessThan(1.5e-4); // one small log step, not a jump
+    expect(down).toBeLessThan(1e-4);
+    expect(down).toBeGreaterThan(0.6e-4);
+    expect(nudge(lr, 1e-4, 1, true)).toBeGreaterThan(up);
+    const beta = field("beta");
+    // β sits near the bottom of its log slider: a press still changes it (the value rounds to 2 digits).
+    for (const v of [0, 0.05, 0.1, 1])
+      for (const dir of [1, -1] as const) {
+        const n = nudge(beta, v, dir);
+        if (!(v === beta.min && dir < 0)) expect(n, `β ${v} ${dir}`).not.toBe(v);
+        expect(n).toBeGreaterThanOrEqual(beta.min);
+        expect(n).toBeLessThanOrEqual(beta.max);
+      }
+    const eps = field("epsilon");
+    expect(nudge(eps, 0.2, 1)).toBeGreaterThan(0.2);
+  });
+
   it("shape fields lock once a run has started", () => {
     const batch = field("batchPrompts");
     expect(lockReason(batch, false)).toBeNull();

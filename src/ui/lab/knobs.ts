@@ -191,6 +191,25 @@ export function hasSlider(f: NumberField): boolean {
   return f.kind === "number" ? Number.isFinite(f.max - f.min) : f.max - f.min <= 64;
 }
 
+/**
+ * The value one key press away (the knob's ↑/↓ and its slider's arrows; `big` for PageUp/PageDown or Shift): an
+ * int moves by 1 (big: 10), a number by 1 % of its slider's travel (big: 10 %), so a log slider steps by a
+ * constant factor (lr 1e-4 → 1.1e-4); a number without a slider by 10 % of itself (big: 100 %). Always a
+ * different value, unless at the end of the range; clamped to it.
+ */
+export function nudge(f: NumberField, value: number, dir: 1 | -1, big = false): number {
+  const clamp = (v: number) => Math.min(Math.max(v, f.min), f.max);
+  if (f.kind === "int") return clamp(value + dir * (big ? 10 : 1));
+  if (!hasSlider(f))
+    return clamp(Number((value + dir * (Math.abs(value) || 1) * (big ? 1 : 0.1)).toPrecision(3)));
+  const start = toSlider(f, value);
+  for (let p = start + dir * (big ? 100 : 10); p >= 0 && p <= SLIDER_STEPS; p += dir * 10) {
+    const v = fromSlider(f, p);
+    if (dir > 0 ? v > value : v < value) return v;
+  }
+  return dir > 0 ? f.max : f.min;
+}
+
 /** Parse typed text for a number field. @returns the value, or an error message naming the range. */
 export function parseNumber(f: NumberField, text: string): number | string {
   const v = Number(text.trim());
