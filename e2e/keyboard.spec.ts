@@ -4,9 +4,10 @@ import { testLink } from "./links";
 import { openExperiment } from "./page";
 
 /**
- * Keyboard use of the top bar and the run cards, before any step trains (no SwiftShader training needed):
+ * Keyboard use of the top bar and the run cards, on the test-sized experiment (Play runs only for a moment):
  * browsing "+ Add run…" and "Lessons…" with the arrow keys acts on nothing; the Export menu opened from the
- * keyboard takes the focus, ↑/↓ move in it and Tab leaves it closed; space after a mouse click on a legend chip plays/pauses (it does not toggle
+ * keyboard takes the focus, ↑/↓ move in it and Tab leaves it closed; space on a confirmation card opened by a
+ * click confirms (it does not play); space after a mouse click on a legend chip plays/pauses (it does not toggle
  * the chip again), while a chip reached with Tab keeps space for itself.
  */
 
@@ -56,5 +57,16 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await page.keyboard.press("Space");
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   await expect(chip).toHaveAttribute("aria-pressed", "false");
+
+  // A confirmation card opened by a click takes the focus: space there confirms, it does not play.
+  await expect(page.getByTestId("step-once")).toBeEnabled({ timeout: 120_000 });
+  await page.getByTestId("step-once").click();
+  for (const id of RUNS)
+    await expect(page.getByTestId(`step-${id}`)).not.toHaveText("0", { timeout: 120_000 });
+  await page.getByTestId("reset").click();
+  await expect.poll(() => focused(page)).toBe("reset-confirm");
+  await page.keyboard.press("Space");
+  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   expect(errors).toEqual([]);
 });

@@ -1,9 +1,17 @@
 /**
  * Confirming an action that discards work. {@link ConfirmCard}: a small card next to an element that says what
- * will be lost, with the action and Cancel; Escape, Cancel or a click elsewhere closes it (the keyboard goes
- * back to the page, where space plays and pauses). {@link ConfirmButton}: a button whose first click opens
+ * will be lost, with the action and Cancel; Escape, Cancel or a click elsewhere closes it, saying how
+ * (`CloseBy`): closed from the keyboard, the focus goes back to the element that opened it; closed with the
+ * mouse, to the page (where space plays and pauses). {@link ConfirmButton}: a button whose first click opens
  * that card when `confirm` is a message (there is something to lose), and acts at once when it is null.
  */
+
+/** How a confirmation card was closed: a key (Escape, or Enter/Space on its buttons) or the pointer. */
+export type CloseBy = "key" | "pointer";
+
+/** A click's source: `detail` is 0 for a click made from the keyboard (Enter, Space) or by a script. */
+const by = (e: { detail: number }): CloseBy => (e.detail === 0 ? "key" : "pointer");
+
 import {
   type ButtonHTMLAttributes,
   type ReactNode,
@@ -30,7 +38,7 @@ export function ConfirmCard({
   /** The card is `${testId}-confirm-card`, its buttons `${testId}-confirm` and `${testId}-cancel`. */
   testId: string;
   onConfirm: () => void;
-  onClose: () => void;
+  onClose: (by: CloseBy) => void;
 }) {
   const card = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
@@ -45,7 +53,9 @@ export function ConfirmCard({
   useEffect(() => {
     const close = (e: Event) => {
       const inside = (n: Node) => card.current?.contains(n) || anchor.current?.contains(n);
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !inside(e.target as Node)) onClose();
+      if (e instanceof KeyboardEvent) {
+        if (e.key === "Escape") onClose("key");
+      } else if (!inside(e.target as Node)) onClose("pointer");
     };
     document.addEventListener("keydown", close);
     document.addEventListener("pointerdown", close);
@@ -69,14 +79,14 @@ export function ConfirmCard({
           type="button"
           className="danger"
           data-testid={`${testId}-confirm`}
-          onClick={() => {
-            onClose();
+          onClick={(e) => {
+            onClose(by(e));
             onConfirm();
           }}
         >
           {confirmLabel}
         </button>
-        <button type="button" data-testid={`${testId}-cancel`} onClick={onClose}>
+        <button type="button" data-testid={`${testId}-cancel`} onClick={(e) => onClose(by(e))}>
           Cancel
         </button>
       </div>
@@ -98,11 +108,10 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick">
 export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, children, ...rest }: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
-  // Opened from the keyboard: Cancel or Escape gives the focus back to the button (not to the page's body).
-  const fromKeyboard = useRef(false);
-  const close = useRef(() => {
+  // Closed from the keyboard: the focus goes back to the button (not to the page's body).
+  const close = useRef((how: CloseBy) => {
     setOpen(false);
-    if (fromKeyboard.current) button.current?.focus();
+    if (how === "key") button.current?.focus();
   }).current;
   return (
     <>
@@ -114,8 +123,7 @@ export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, childr
         aria-expanded={confirm ? open : undefined}
         onClick={(e) => {
           // After a mouse click, give the keyboard back to the page (space plays/pauses).
-          fromKeyboard.current = e.detail === 0;
-          if (!fromKeyboard.current) e.currentTarget.blur();
+          if (by(e) === "pointer") e.currentTarget.blur();
           if (confirm) setOpen((o) => !o);
           else onConfirm();
         }}

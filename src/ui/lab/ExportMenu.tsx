@@ -68,7 +68,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
     if (fromKeyboard.current)
       list.current?.querySelector<HTMLButtonElement>("button:not(:disabled)")?.focus();
   }, [open, follow]);
-  /** ↑/↓ move between the items; Tab leaves the list from its button, closing it. */
+  /** ↑/↓ move between the items; Tab leaves the list from its button (Shift+Tab onto it), closing it. */
   const onListKey = (e: ReactKeyboardEvent<HTMLUListElement>) => {
     const items = [...(list.current?.querySelectorAll<HTMLButtonElement>("button:not(:disabled)") ?? [])];
     const at = items.indexOf(document.activeElement as HTMLButtonElement);
@@ -78,7 +78,9 @@ export const ExportMenu = memo(function ExportMenu(props: {
       items[(at + step + items.length) % items.length]?.focus();
     } else if (e.key === "Tab") {
       setOpen(false);
-      button.current?.focus(); // the Tab goes on from the Export button
+      // The list belongs right after its button: Tab goes on from the button, Shift+Tab lands on it.
+      if (e.shiftKey) e.preventDefault();
+      button.current?.focus();
     }
   };
   useEffect(() => {
@@ -142,8 +144,10 @@ export const ExportMenu = memo(function ExportMenu(props: {
                   title={x.hint}
                   data-testid={`export-${runId}-${x.kind}`}
                   disabled={(disabled || !weights) && (x.kind === "checkpoint" || x.kind === "onnx")}
-                  onClick={() => {
+                  onClick={(e) => {
                     setOpen(false);
+                    // Chosen from the keyboard: the focus goes back to the Export button, not to the page.
+                    if (e.detail === 0) button.current?.focus();
                     exportRun(runId, x.kind, labActions);
                   }}
                 >

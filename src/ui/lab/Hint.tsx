@@ -32,7 +32,7 @@ export function Hint({
       onBlur={hide}
       onKeyDown={(e) => {
         if (e.key === "Escape" && anchor) {
-          e.stopPropagation(); // closes the card, not the dialog around it
+          e.stopPropagation(); // this Escape is the card's
           hide();
         }
       }}

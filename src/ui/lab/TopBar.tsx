@@ -3,7 +3,7 @@
  * ExperimentDialog), a big Play/Pause (the space bar toggles it), Step, Reset, the speed cap, Share, and
  * "add run" with every algorithm of the registry.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { EXPLANATIONS } from "../explain/content";
@@ -20,57 +20,10 @@ import { ResetIcon, StepIcon } from "./icons";
 import { RewardModelButton } from "./RewardModelButton";
 import { ImportButton, ShareButton } from "./ShareImport";
 import { StopAt } from "./StopAt";
+import { useSpaceToggle } from "./space_toggle";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
-
-/** Controls that take space themselves when focused from the keyboard (buttons, switches, sliders). */
-const SPACE_CONTROLS = "button, [role=switch], [role=button], input[type=range], input[type=checkbox]";
-
-/**
- * Space toggles play/pause, except while typing in a field, on a control focused from the keyboard that uses
- * space itself, or with a dialog open. A control focused by a mouse click (a legend chip, a slider) does not
- * keep space: a lecturer who clicked one and presses space means pause.
- */
-function useSpaceToggle(enabled: boolean) {
-  useEffect(() => {
-    if (!enabled) return;
-    // The element a pointer press focused (null once the keyboard moves the focus). Chromium's :focus-visible
-    // cannot tell: a key press makes the focused element match it before the keydown handlers run.
-    let pointerAt = Number.NEGATIVE_INFINITY;
-    let mouseFocused: EventTarget | null = null;
-    const onPointer = (e: PointerEvent) => {
-      pointerAt = performance.now();
-      // Clicked while already focused (from the keyboard before): no focusin follows, it is mouse-held now.
-      const control = (e.target as Element | null)?.closest?.(SPACE_CONTROLS);
-      if (control && control === document.activeElement) mouseFocused = control;
-    };
-    const onFocus = (e: FocusEvent) => {
-      mouseFocused = performance.now() - pointerAt < 500 ? e.target : null;
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.code !== "Space" || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      const control = t?.closest(SPACE_CONTROLS);
-      if (
-        control ? control !== mouseFocused : t?.closest("input, textarea, select, summary, [contenteditable]")
-      )
-        return;
-      // Nor behind an open dialog (the explain panel, Change…).
-      if (document.querySelector("dialog[open]")) return;
-      e.preventDefault();
-      labActions.togglePlay();
-    };
-    window.addEventListener("keydown", onKey);
-    window.addEventListener("pointerdown", onPointer, true);
-    window.addEventListener("focusin", onFocus, true);
-    return () => {
-      window.removeEventListener("keydown", onKey);
-      window.removeEventListener("pointerdown", onPointer, true);
-      window.removeEventListener("focusin", onFocus, true);
-    };
-  }, [enabled]);
-}
 
 /** The start model as a student reads it: the shipped checkpoint by name (its path stays in the tooltip). */
 function modelName(source: string): string {

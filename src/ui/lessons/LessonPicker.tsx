@@ -48,10 +48,10 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}
-          onClose={() => {
+          onClose={(how) => {
             setPending(null);
-            // Back to the picker, not the page's body (the keyboard carries on from where it was).
-            select.current?.focus();
+            // From the keyboard, back to the picker (not the page's body); after the mouse, space plays again.
+            if (how === "key") select.current?.focus();
           }}
         />
       )}
