@@ -9,8 +9,7 @@
 /** How a confirmation card was closed: a key (Escape, or Enter/Space on its buttons) or the pointer. */
 export type CloseBy = "key" | "pointer";
 
-/** A click's source: `detail` is 0 for a click made from the keyboard (Enter, Space) or by a script. */
-const by = (e: { detail: number }): CloseBy => (e.detail === 0 ? "key" : "pointer");
+const by = (e: { detail: number }): CloseBy => (fromKeyboard(e) ? "key" : "pointer");
 
 import {
   type ButtonHTMLAttributes,
@@ -22,6 +21,7 @@ import {
   useState,
 } from "react";
 import { createPortal } from "react-dom";
+import { fromKeyboard } from "./click_source";
 import { place } from "./Popover";
 
 export function ConfirmCard({

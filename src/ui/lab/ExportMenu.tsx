@@ -17,6 +17,7 @@ import {
 } from "react";
 import { createPortal } from "react-dom";
 import { labActions } from "./actions";
+import { fromKeyboard } from "./click_source";
 import { EXPORTS, exportRun } from "./export_run";
 import { DownloadIcon } from "./icons";
 import { place } from "./Popover";
@@ -51,8 +52,8 @@ export const ExportMenu = memo(function ExportMenu(props: {
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [open, setOpen] = useState(false);
-  // Opened from the keyboard: the focus goes into the list (it is drawn at the end of the page).
-  const fromKeyboard = useRef(false);
+  // Opened from the keyboard (true): the focus goes into the list (it is drawn at the end of the page).
+  const openedByKeyboard = useRef(false);
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
   /** Put the list next to the button (right-aligned, inside the window); false when the button is scrolled out of view. */
   const follow = useCallback((): boolean => {
@@ -65,7 +66,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
   useLayoutEffect(() => {
     if (!open) return setPos(null);
     follow();
-    if (fromKeyboard.current)
+    if (openedByKeyboard.current)
       list.current?.querySelector<HTMLButtonElement>("button:not(:disabled)")?.focus();
   }, [open, follow]);
   /** ↑/↓ move between the items; Tab leaves the list from its button (Shift+Tab onto it), closing it. */
@@ -122,7 +123,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
         aria-expanded={open}
         data-testid={`export-${runId}`}
         onClick={(e) => {
-          fromKeyboard.current = e.detail === 0;
+          openedByKeyboard.current = fromKeyboard(e);
           setOpen((o) => !o);
         }}
       >
@@ -147,7 +148,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
                   onClick={(e) => {
                     setOpen(false);
                     // Chosen from the keyboard: the focus goes back to the Export button, not to the page.
-                    if (e.detail === 0) button.current?.focus();
+                    if (fromKeyboard(e)) button.current?.focus();
                     exportRun(runId, x.kind, labActions);
                   }}
                 >

@@ -14,6 +14,7 @@ import { LessonPicker } from "../lessons/LessonPicker";
 import { actionSelectKeyDown } from "./action_select";
 import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
+import { fromKeyboard } from "./click_source";
 import { ExperimentDialog } from "./ExperimentDialog";
 import { TASK_NAMES } from "./experiment_names";
 import { ResetIcon, StepIcon } from "./icons";
@@ -111,7 +112,7 @@ export function TopBar() {
               onClick={(e) => {
                 // After a mouse click, give the keyboard back to the page: space plays/pauses, it does not
                 // repeat Step. From the keyboard (detail 0) focus stays, so Enter steps again.
-                if (e.detail > 0) e.currentTarget.blur();
+                if (!fromKeyboard(e)) e.currentTarget.blur();
                 labActions.stepOnce();
               }}
             >
