@@ -97,7 +97,11 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   // Stage 3: hand both to the runs, which restart and take a step on the pipeline's reward model.
   await page.getByTestId("pipeline-use").click();
   await expect(page.getByTestId("pipeline-handed")).toContainText("after 12 SFT steps", { timeout: 120_000 });
-  await expect(page.getByTestId("model")).toContainText("pipeline: nano");
+  await expect(page.getByTestId("model")).toHaveText("Pipeline's SFT model (nano, 12 steps)");
+  await expect(page.getByTestId("model")).toHaveAttribute(
+    "title",
+    /^pipeline: nano \(.*\) after 12 SFT steps/,
+  );
   for (const id of RUNS) {
     await expect(page.getByTestId(`knob-${id}-reward`)).toHaveValue("pipeline");
     await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
@@ -121,7 +125,11 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await waitForCheckpoints(page, Object.fromEntries(RUNS.map((id) => [id, 1])));
   await page.reload();
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
-  await expect(page.getByTestId("model")).toContainText("pipeline: nano");
+  await expect(page.getByTestId("model")).toHaveText("Pipeline's SFT model (nano, 12 steps)");
+  await expect(page.getByTestId("model")).toHaveAttribute(
+    "title",
+    /^pipeline: nano \(.*\) after 12 SFT steps/,
+  );
   await page.getByTestId("pipeline").locator("summary").click();
   await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-status", "done");
   await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-step", "12");

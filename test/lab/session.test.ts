@@ -222,6 +222,40 @@ describe("the Pipeline across reloads", () => {
     }
   });
 
+  it("a hand-off right after stage 2 finishes keeps the new reward model, not the one saved before", async () => {
+    const name = `session-${dbName++}`;
+    let rmSteps = 3;
+    const f = fakeDeps(name, true, null);
+    // The worker's models come back slowly (as from a real worker), with the stage-2 model trained so far.
+    f.deps.pipelineModels = async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      const m = pipelineModels();
+      return { ...m, rm: { steps: rmSteps, params: new Float32Array([3, 4]) } };
+    };
+    session = await openLab(f.deps);
+    const db = await openLabPersistence(name);
+    usePipelineStore.getState().finish({ stage: "rm", steps: 3, firstLoss: 2, lastLoss: 1, seconds: 5 });
+    for (let i = 0; i < 50 && !(await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await db.loadPipeline())?.models.rm?.steps).toBe(3);
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
+    const savedAtHandOff: (number | undefined)[] = [];
+    const handOff = vi.spyOn(labActions, "handOffPipeline").mockImplementation(async () => {
+      savedAtHandOff.push((await db.loadPipeline())?.models.rm?.steps);
+      return { model: "pipeline: nano", runs: [] };
+    });
+    try {
+      rmSteps = 9; // stage 2 trained again and just finished; the hand-off follows at once
+      usePipelineStore.getState().begin("rm");
+      usePipelineStore.getState().finish({ stage: "rm", steps: 9, firstLoss: 2, lastLoss: 0.5, seconds: 7 });
+      await pipelineActions.use();
+      expect(savedAtHandOff).toEqual([9]);
+      expect((await recentExperiments()).map((e) => e.pipeline)).toEqual([true]);
+    } finally {
+      handOff.mockRestore();
+      db.close();
+    }
+  });
+
   it("without storage a hand-off discards the trained runs, as its confirmation says, and keeps nothing", async () => {
     session = await openLab({
       ...fakeDeps(`session-${dbName++}`).deps,
@@ -542,6 +576,26 @@ describe("recent experiments", () => {
       /Reopened Sentiment · shipped SFT model · seed 5 from this browser's kept experiments/,
     );
     expect(await recentExperiments()).toEqual([]); // seed 6 never trained: not kept in its place
+    db.close();
+  });
+
+  it("a reload of restarted runs (a second Pipeline hand-off, Reset) does not reopen the kept copy of the same link", async () => {
+    const name = `session-${dbName++}`;
+    const a = { ...defaultExperiment(), seed: 5 };
+    const db = await savedTrained(name, a);
+    // The hand-off kept the trained runs, then the same runs (same link) restarted and saved at step 0.
+    const trained = await db.load();
+    if (!trained) throw new Error("nothing saved");
+    await db.archive.keep(trained, null);
+    await db.deleteCheckpoint("ppo-1");
+    await db.saveRun({ spec: a.runs[0], status: "ready", step: 0, history: [], markers: [] });
+    setHash(`#${encode(a, useLab.getState().view)}`);
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(0);
+    expect(f.loads).toEqual([]);
+    expect(useLab.getState().notice ?? "").not.toMatch(/Reopened/);
+    expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([5]); // still kept
     db.close();
   });
 });

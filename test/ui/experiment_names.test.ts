@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { experimentTitle, keptRunsText, timeAgo } from "../../src/ui/lab/experiment_names";
+import { describeConfig } from "../../src/lab/pipeline/model_config";
+import { PRESETS } from "../../src/model/config";
+import { experimentTitle, keptRunsText, modelName, timeAgo } from "../../src/ui/lab/experiment_names";
 
 describe("names of kept experiments", () => {
   it("titles an experiment, and a lesson by its title", () => {
@@ -29,5 +31,14 @@ describe("names of kept experiments", () => {
     expect(timeAgo(now - 3 * 3_600_000, now)).toBe("3 hours ago");
     expect(timeAgo(now - 86_400_000, now)).toBe("yesterday");
     expect(timeAgo(now - 9 * 86_400_000, now)).toBe("9 days ago");
+  });
+});
+
+describe("the start model's name in the top bar", () => {
+  it("names the shipped model, a random init and the Pipeline's SFT model briefly", () => {
+    expect(modelName("models/arithmetic/sft.safetensors")).toBe("shipped SFT model");
+    expect(modelName("nano (random init, seed 3)")).toBe("nano (random init)");
+    const piped = `pipeline: ${describeConfig("nano", { ...PRESETS.nano, contextLength: 48 })} after 40 SFT steps (this page)`;
+    expect(modelName(piped)).toBe("Pipeline's SFT model (nano, 40 steps)");
   });
 });

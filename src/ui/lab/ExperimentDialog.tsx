@@ -141,7 +141,16 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             {MODELS.map((m) => {
               const why = startModelProblem(m, task);
               return (
-                <option key={m} value={m} disabled={why !== null} title={why ?? undefined}>
+                <option
+                  key={m}
+                  value={m}
+                  disabled={why !== null}
+                  title={
+                    why
+                      ? `${why}. The Pipeline (above the runs) trains a model of this size from scratch, with a context that fits the task.`
+                      : undefined
+                  }
+                >
                   {MODEL_NAMES[m]}
                   {why ? " — too short a context for this task" : ""}
                 </option>

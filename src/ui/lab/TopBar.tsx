@@ -16,7 +16,7 @@ import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
 import { fromKeyboard } from "./click_source";
 import { ExperimentDialog } from "./ExperimentDialog";
-import { TASK_NAMES } from "./experiment_names";
+import { modelName, TASK_NAMES } from "./experiment_names";
 import { ResetIcon, StepIcon } from "./icons";
 import { RewardModelButton } from "./RewardModelButton";
 import { ImportButton, ShareButton } from "./ShareImport";
@@ -25,13 +25,6 @@ import { useSpaceToggle } from "./space_toggle";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
-
-/** The start model as a student reads it: the shipped checkpoint by name (its path stays in the tooltip). */
-function modelName(source: string): string {
-  if (/^models\/[\w-]+\/sft\.safetensors$/.test(source)) return "shipped SFT model";
-  // "nano (random init, seed 0)": the seed has its own field next to it.
-  return source.replace(/ \(random init, seed \d+\)$/, " (random init)");
-}
 
 export function TopBar() {
   const spec = useLab((s) => s.spec);

@@ -22,6 +22,19 @@ export const MODEL_NAMES: Record<ExperimentSpec["model"], string> = {
   small: "small (random init)",
 };
 
+/**
+ * The start model as a student reads it: the shipped checkpoint by name, the Pipeline's by its size and steps
+ * (the full description stays in the tooltip).
+ */
+export function modelName(source: string): string {
+  if (/^models\/[\w-]+\/sft\.safetensors$/.test(source)) return "shipped SFT model";
+  // "pipeline: nano (2 layers, C = 32, context 48) after 40 SFT steps (this page)"
+  const piped = /^pipeline: (\w+) \(.*\) after (\d+) SFT steps/.exec(source);
+  if (piped) return `Pipeline's SFT model (${piped[1]}, ${piped[2]} steps)`;
+  // "nano (random init, seed 0)": the seed has its own field next to it.
+  return source.replace(/ \(random init, seed \d+\)$/, " (random init)");
+}
+
 /** "Sentiment · shipped SFT model · seed 0", after the lesson's title when it is one ("KL estimators k1, k2, k3: …"). */
 export function experimentTitle(spec: ExperimentSpec): string {
   // A kept spec may name a lesson an older version had.

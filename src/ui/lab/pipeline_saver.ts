@@ -16,12 +16,20 @@ function savedKey(s: PipelineState): string {
   return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}`;
 }
 
-/** Start saving; returns the stop, which resolves once a save in flight has landed. */
+/** A running Pipeline saver. */
+export interface PipelineSaver {
+  /** Resolves once the saves queued so far have landed (or failed, reported to `onError`). */
+  flush(): Promise<void>;
+  /** Stop saving; resolves once a save in flight has landed. */
+  stop(): Promise<void>;
+}
+
+/** Start saving. */
 export function startPipelineSaver(
   persistence: LabPersistence,
   models: () => Promise<PipelineModels | null>,
   onError: (line: string) => void,
-): () => Promise<void> {
+): PipelineSaver {
   let last = savedKey(usePipelineStore.getState());
   let chain = Promise.resolve();
   const save = async (s: PipelineState) => {
@@ -38,8 +46,11 @@ export function startPipelineSaver(
       .then(() => save(s))
       .catch((e) => onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`));
   });
-  return async () => {
-    unsubscribe();
-    await chain;
+  return {
+    flush: () => chain,
+    async stop() {
+      unsubscribe();
+      await chain;
+    },
   };
 }

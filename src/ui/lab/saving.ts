@@ -12,7 +12,7 @@ import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
-import { startPipelineSaver } from "./pipeline_saver";
+import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 
 /** What saving needs from the worker side. */
 export interface SavingDeps {
@@ -28,6 +28,8 @@ export interface Saving {
   persistence: LabPersistence;
   autosaver: Autosaver;
   pause(): void;
+  /** Resolves once the Pipeline saves queued so far (a stage that just finished) have landed. */
+  flushPipeline(): Promise<void>;
   /** Stop both savers; resolves once the writes already queued have landed. */
   stop(): Promise<void>;
   /** Start both again after `stop`. */
@@ -35,6 +37,8 @@ export interface Saving {
   /** Stop listening to other tabs (the lab closes). */
   close(): void;
 }
+
+const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async () => {} };
 
 export function startSaving(
   persistence: LabPersistence,
@@ -49,9 +53,9 @@ export function startSaving(
       onError,
       onBusy: (busy) => useLab.getState().setSaving(busy),
     }),
-    stopPipeline: deps.pipelineModels
+    pipeline: deps.pipelineModels
       ? startPipelineSaver(persistence, deps.pipelineModels, onError)
-      : async () => {},
+      : NO_PIPELINE_SAVER,
   });
   let on = start();
   useLab.getState().setSaving(false);
@@ -65,11 +69,14 @@ export function startSaving(
     get autosaver() {
       return on.autosaver;
     },
+    flushPipeline() {
+      return on.pipeline.flush();
+    },
     pause() {
       if (useLab.getState().playing) deps.pause?.();
     },
     async stop() {
-      await Promise.all([on.autosaver.stop(), on.stopPipeline()]);
+      await Promise.all([on.autosaver.stop(), on.pipeline.stop()]);
       useLab.getState().setSaving(null);
     },
     restart() {
@@ -150,6 +157,7 @@ async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
   const done = (async () => {
     await saving.autosaver.flush();
     await saving.autosaver.checkpoint();
+    await saving.flushPipeline(); // a stage that just finished: keep its models, not the ones before
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((r) => {

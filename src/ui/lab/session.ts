@@ -37,16 +37,6 @@ function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
   });
 }
 
-/** The saved session holds a trained run of `spec` (a reload of the open experiment). */
-function holdsRuns(saved: SavedSession | null, spec: ExperimentSpec): boolean {
-  if (!saved || !sameExperiment(saved.spec, spec)) return false;
-  const byId = new Map(spec.runs.map((r) => [r.id, r]));
-  return saved.runs.some((s) => {
-    const r = byId.get(s.spec.id);
-    return r !== undefined && sameRun(s.spec, r) && savedStep(s) > 0;
-  });
-}
-
 /** What opening needs from the worker side (labActions / labClient provide it). */
 export interface SessionDeps extends SavingDeps {
   /** Start the worker on an experiment (with the saved Pipeline's models); then the phase is "ready" or "error". */
@@ -136,9 +126,11 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     if (issues.length) storageProblem = `Some saved settings were reset: ${issues.slice(0, 3).join("; ")}.`;
   }
   // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,
-  // as Recent experiments → Open would, unless the saved session already holds this link's runs.
+  // as Recent experiments → Open would, unless the saved session is this link's experiment: a reload, even one
+  // before its runs saved a step (after a Reset or a second Pipeline hand-off, which kept the same link's
+  // runs: reopening them would undo what the user just did).
   let reopened: string | null = null;
-  if (persistence && opened.source === "url" && !holdsRuns(saved, spec)) {
+  if (persistence && opened.source === "url" && !(saved && matchesLink(saved.spec, spec))) {
     try {
       const entry = (await persistence.archive.list()).find((e) => matchesLink(e.spec, spec));
       if (entry) {
