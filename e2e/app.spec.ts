@@ -24,7 +24,7 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
   const name = page.getByTestId("adapter-name");
   await expect(name).toBeVisible();
   expect((await name.textContent())?.toLowerCase()).toContain("swiftshader");
-  await expect(page.getByTestId("software-badge")).toHaveText("software adapter: expect ~1 GFLOP/s");
+  await expect(page.getByTestId("software-badge")).toHaveText("software adapter: ~1 GFLOP/s or less");
 
   const selftest = page.getByTestId("selftest");
   const summary = page.getByTestId("selftest-summary");
@@ -64,7 +64,8 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
   const measured = Number(await gflops.getAttribute("data-gflops"));
   expect(measured, "GFLOP/s").toBeGreaterThan(0.01);
   expect(measured, "GFLOP/s").toBeLessThan(1000);
-  await expect(gflops).toContainText("GFLOP/s (256³ ×");
+  await expect(gflops).toContainText("GFLOP/s");
+  await expect(gflops).toContainText("fp32, 256³ ×");
   await expect(page.getByTestId("perf-software")).toBeVisible();
 
   const shot = await page.screenshot({ path: "test-results/app-shell.png", fullPage: true });

@@ -54,9 +54,8 @@ export const PPO_FIELDS: readonly Field[] = [
     label: "whiten",
     kind: "bool",
     default: true,
-    doc: "Normalise advantages to mean 0, std 1 over the batch's tokens.",
+    doc: "Normalise advantages to mean 0, std 1 over the batch's tokens. TRL always does (no setting; its whiten_rewards normalises the rewards, another thing).",
     source: "Huang et al. 2024",
-    trl: "whiten_rewards",
   },
   {
     key: "epsilon",

@@ -56,6 +56,8 @@ export function formatSetting(v: SettingValue | undefined): string {
 
 export class RunSlot {
   step = 0;
+  /** A step of this run is on the device now (a pause lets it land: the run reads "running" until then). */
+  inFlight = false;
   /** Cumulative [samples, tokens] after each step: cum[s] is after step s (cum[0] = [0, 0]). */
   private cum: [number, number][] = [[0, 0]];
   private pending = emptyPending(true);
@@ -82,9 +84,10 @@ export class RunSlot {
     return this.pending.dirty;
   }
 
+  /** "running" while playing, and after a pause until the step in flight has landed. */
   status(playing: boolean): RunStatus {
     if (this.error !== null) return "error";
-    if (playing) return "running";
+    if (playing || this.inFlight) return "running";
     return this.step === 0 ? "ready" : "paused";
   }
 

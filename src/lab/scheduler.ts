@@ -384,6 +384,7 @@ export class Scheduler {
   private async stepEntry(e: RunSlot): Promise<void> {
     if (!this.entries.includes(e) || !e.runnable || this.halted) return;
     const run = e.run as SchedRun;
+    e.inFlight = true;
     try {
       const out = await run.step();
       e.recordStep(out);
@@ -395,6 +396,8 @@ export class Scheduler {
       }
       const text = message(err);
       e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
+    } finally {
+      e.inFlight = false;
     }
     e.touch();
     this.flushSoon();

@@ -29,19 +29,31 @@ export function PerfCard() {
         </p>
       )}
       <dl className="facts">
-        <dt>fp32 matmul</dt>
+        <dt title="Billions of floating-point operations per second in our matrix-multiply kernel, the bulk of a training step">
+          Matrix multiply
+        </dt>
         <dd data-testid="perf-gflops" data-gflops={perf?.gflops ?? ""}>
-          {perf
-            ? `${fmt(perf.gflops)} GFLOP/s (${perf.n}³ × ${perf.reps}, ${perf.variant} kernel, ${perf.source})`
-            : perfError
-              ? `not measured: ${perfError}`
-              : "measuring after the self-test…"}
+          {perf ? (
+            <>
+              {fmt(perf.gflops)} GFLOP/s
+              <small
+                className="perf-detail muted"
+                title={`${perf.variant} kernel, timed with ${perf.source}`}
+              >
+                fp32, {perf.n}³ × {perf.reps}
+              </small>
+            </>
+          ) : perfError ? (
+            `not measured: ${perfError}`
+          ) : (
+            "measuring after the self-test…"
+          )}
         </dd>
         {speeds.map((s) => (
           <div key={s.id} className="perf-run">
             <dt>{s.label}</dt>
             <dd data-testid={`perf-tps-${s.id}`} data-tps={s.tps}>
-              {fmt(s.tps)} tokens/s (training, last step)
+              {fmt(s.tps)} tokens/s
             </dd>
           </div>
         ))}
@@ -52,6 +64,11 @@ export function PerfCard() {
           </>
         )}
       </dl>
+      {speeds.length > 0 && (
+        <p className="perf-note muted">
+          Runs: completion tokens per second of their last step (sampling, scoring and the update).
+        </p>
+      )}
     </section>
   );
 }

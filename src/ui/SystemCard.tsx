@@ -28,7 +28,7 @@ export function SystemCard() {
           </p>
           {adapter.isSoftware && (
             <p className="badge badge-warn" data-testid="software-badge">
-              software adapter: expect ~1 GFLOP/s
+              software adapter: ~1 GFLOP/s or less
             </p>
           )}
           <dl className="facts">

@@ -68,6 +68,23 @@ describe("Scheduler", () => {
     expect(t.last("a")?.status).toBe("paused");
   });
 
+  it("a run paused mid-step reads running until that step lands, then paused (the page says 'finishing')", async () => {
+    const t = setup({ ms: 60 });
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    t.s.play();
+    await tick(20); // a's first step is on the device
+    t.s.pause();
+    t.s.flush();
+    expect(t.log).toEqual([]);
+    expect(t.last("a")?.status).toBe("running");
+    expect(t.last("b")?.status).toBe("ready"); // not started
+    await until(() => t.log.length === 1);
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "paused", step: 1 });
+    await tick(100);
+    expect(t.log).toEqual(["a:1"]); // nothing more after the pause
+  });
+
   it("caps the speed per run: 10 steps/s with two runs gives each about 10 steps a second", async () => {
     const t = setup();
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));

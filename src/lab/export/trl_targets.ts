@@ -85,10 +85,10 @@ const RENAMES: Partial<Record<TrlClass, Record<string, string>>> = {
   RLOOConfig: { rloo_k: "num_generations", cliprange: "epsilon", num_ppo_epochs: "num_iterations" },
 };
 
-/** TRL names a table maps to that mean something else in that class: the setting becomes a comment. */
-const NOT_EQUIVALENT: Partial<Record<TrlClass, Record<string, string>>> = {
+/** Why a setting without a TRL name has none, where there is more to say than "TRL has no such setting". */
+const NO_TRL_NAME: Partial<Record<TrlClass, Record<string, string>>> = {
   PPOConfig: {
-    whiten_rewards:
+    whitenAdvantages:
       "TRL always whitens PPO's advantages; its `whiten_rewards` whitens the rewards, which is another thing",
   },
 };
@@ -237,15 +237,11 @@ export function trlMapping(
       continue;
     }
     if (!f.trl) {
-      unmapped.push({ field: f, value, changed, reason: "TRL has no such setting" });
+      const reason = NO_TRL_NAME[cls]?.[f.key] ?? "TRL has no such setting";
+      unmapped.push({ field: f, value, changed, reason });
       continue;
     }
     const name = RENAMES[cls]?.[f.trl] ?? f.trl;
-    const differs = NOT_EQUIVALENT[cls]?.[name];
-    if (differs) {
-      unmapped.push({ field: f, value, changed, reason: differs });
-      continue;
-    }
     if (!TRL_ACCEPTS[cls].has(name)) {
       unmapped.push({ field: f, value, changed, reason: `${cls} has no \`${name}\`` });
       continue;

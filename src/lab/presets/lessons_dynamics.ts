@@ -10,7 +10,8 @@ const ARXIV = (id: string) => `https://arxiv.org/abs/${id}`;
 export const ENTROPY_COLLAPSE: Lesson = {
   id: "entropy-collapse",
   title: "Entropy collapse",
-  summary: "A high learning rate collapses the policy's entropy; clip-higher (ε_high) slows the collapse.",
+  summary:
+    "RL sharpens the policy; a high learning rate collapses its entropy, clip-higher (ε_high) slows that — on this small model, not within 30 steps.",
   watch: [
     "Entropy is how unsure the policy is per token. RL sharpens it: answers that scored well get likelier, the rest die out.",
     "In the literature a high learning rate collapses the entropy within a few hundred steps and the samples stop varying — exploration is over (Cui et al. 2025). This small model needs longer: measured on seed 0, at step 30 lr 1e-4 is about where lr 1e-5 is, and 3e-4 or more blows the policy up instead (KL in the tens, entropy rising). The lesson stops at step 30 (Stop at, in the top bar): clear that box or raise it to let the runs go on, and compare them on the same steps: a batch's four prompts move the entropy more than one step of training does.",
@@ -67,7 +68,7 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
   summary: "Margins and accuracy rise while the chosen answers' log-probabilities fall.",
   watch: [
     "DPO's implicit reward of an answer is β·log π_θ(y|x)/π_ref(y|x). The loss only asks the chosen answer's reward to beat the rejected one's.",
-    "rewards/margins and rewards/accuracies (more metrics) rise — but logps/chosen falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. The fall is steepest in the first ten or so steps; later the chosen log-probs partly come back, still below where they started.",
+    "Reward margin and Preference accuracy (more metrics: rewards/margins, rewards/accuracies) rise — but the chosen log-prob (logps/chosen: solid in “Log-prob: chosen vs rejected”; the rejected dashed) falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. The fall is steepest in the first ten or so steps; later the chosen log-probs partly come back, still below where they started.",
     "The mass both answers lose goes to other answers (likelihood displacement), so the sampled sums get worse: the reward chart (the share of correct sums) falls although every chosen answer is a correct one.",
     "Both runs train on the same pairs in the same order; only the labels differ. The second run's annotator flips 40 % of them (its flip-rate slider; the shipped pairs were labelled at 25 %): its margins and accuracy stay near zero and one half. Drag either run's slider to see the labels' effect from the next step on.",
   ],

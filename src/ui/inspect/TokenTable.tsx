@@ -85,7 +85,7 @@ export function TokenTable({ view }: { view: TokensInspect }) {
                 symbol="clipped"
                 sub={eps}
                 num={false}
-                title="The clip binds: the clipped term is the smaller, so the token gives no gradient (Â > 0 and ρ > 1 + ε_high, or Â < 0 and ρ < 1 − ε)"
+                title={`The clip binds: the clipped term is the smaller, so the token gives no gradient (Â > 0 and ρ > 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}, or Â < 0 and ρ < 1 − ε)`}
               />
               <Head
                 symbol={`${view.klEstimator}ₜ`}
@@ -125,9 +125,10 @@ export function TokenTable({ view }: { view: TokensInspect }) {
         </table>
       </div>
       <p className="inspect-note muted">
-        ρ from {view.ratioFrom}. {clipped} of {c.tokens.length} tokens clipped (no gradient)
+        ρ from {view.ratioFrom}. {clipped} of {c.tokens.length} tokens clipped (a clipped token gives no
+        gradient)
         {outside > clipped
-          ? `; ${outside - clipped} more outside [1 − ε, 1 + ε] but not clipped: with that sign of Â the min keeps ρÂ`
+          ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
           : ""}
         . Bold ρ: outside the clip range.
       </p>

@@ -28,6 +28,7 @@ const STATUS_TEXT = {
   paused: "paused",
   error: "error",
   stepping: "stepping…",
+  finishing: "finishing step…",
   comparison: "comparison",
 } as const;
 
@@ -45,6 +46,8 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   });
   // A string (or null), so the card re-renders only when the note itself changes. The worker's model description
   // says "(random init" for a preset or the fallback when the shipped model is missing (not after a hand-off).
+  // Paused while this run's step was on the device: it lands (and changes the charts) in a moment.
+  const playing = useLab((s) => s.playing);
   const noSignal = useLab((s) => {
     const r = s.runs[runId];
     return r && REWARD_LEARNERS.has(r.spec.algo)
@@ -54,7 +57,13 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   if (!run) return null;
   // Imported without weights: curves only, nothing in the worker to train, fork, evaluate or export.
   const frozen = run.comparison === true;
-  const shown = frozen ? "comparison" : stepping && run.status !== "error" ? "stepping" : run.status;
+  const shown = frozen
+    ? "comparison"
+    : stepping && run.status !== "error"
+      ? "stepping"
+      : run.status === "running" && !playing
+        ? "finishing"
+        : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.
@@ -144,7 +153,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       </header>
       <p className="run-state">
         <span
-          className={`status status-${shown === "stepping" ? "running" : shown === "comparison" ? "paused" : shown}`}
+          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
         >
           {STATUS_TEXT[shown]}

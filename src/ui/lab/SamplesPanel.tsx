@@ -47,7 +47,8 @@ export function SamplesPanel() {
           const x = tokenValue(t, mode);
           if (x !== null) values.push(x);
         }
-    return scaleFor(mode, values);
+    // No run shown has this value per token (DPO and the other pair learners: no advantage, no ratio).
+    return values.length ? scaleFor(mode, values) : "none";
   }, [withSamples, mode]);
   const tokenAt = (id: string | undefined): TokenView | undefined => {
     const [runIdx, sampleIdx, tokIdx] = (id ?? "").split(".").map(Number);
@@ -129,7 +130,16 @@ export function SamplesPanel() {
             ))}
           </select>
         </label>
-        {scale && <ScaleLegend mode={mode} scale={scale} />}
+        {scale === "none"
+          ? withSamples.length > 0 && (
+              <div className="scale-legend" data-testid="colour-legend">
+                <span className="muted">
+                  no run shown has a per-token {COLOUR_MODES.find((m) => m.mode === mode)?.name.toLowerCase()}{" "}
+                  (pair learners such as DPO have none)
+                </span>
+              </div>
+            )
+          : scale && <ScaleLegend mode={mode} scale={scale} />}
       </div>
       {withSamples.length > 0 && (
         <p className="muted samples-hint">
@@ -176,7 +186,7 @@ export function SamplesPanel() {
               colour={colour}
               samples={run.samples}
               mode={mode}
-              scale={scale}
+              scale={scale === "none" ? null : scale}
               cursor={cursor?.startsWith(`${ri}.`) ? cursor : null}
             />
           ))}

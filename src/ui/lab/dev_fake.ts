@@ -63,6 +63,8 @@ function fakePoint(spec: RunSpec, f: FakeRun, r: () => number): MetricPoint {
   if (spec.algo === "dpo") {
     m["rewards/margins"] = 0.02 * t;
     m["rewards/accuracies"] = Math.min(1, 0.5 + 0.01 * t);
+    m["logps/chosen"] = -12 - 0.05 * t + r();
+    m["logps/rejected"] = -12 - 0.08 * t + r();
   }
   return { step: t, samples: f.samples, tokens: f.tokens, metrics: m };
 }

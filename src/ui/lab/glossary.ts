@@ -14,7 +14,7 @@ const REPORTED: Record<string, string> = {
   loss: "The step's training loss (DPO, KTO, ORPO): the mean over its pairs or examples.",
   kl: "Mean per-token k3 KL to π_ref during the update (nats/token); objective/kl instead sums k1 over a sequence at sampling. KTO: the reference point z₀.",
   "val/ratio":
-    "Mean probability ratio ρ = π_θ/π_old over the update's tokens; PPO: averaged over every minibatch of its μ epochs (1 only before the first update: val/ratio_first).",
+    "Mean probability ratio ρ = π_θ/π_old over the update's tokens; PPO: mean over every minibatch of its epochs (1 only before the first update: val/ratio_first).",
   "val/ratio_first":
     "PPO: mean ratio ρ in the first minibatch of the first epoch; 1 means log-probs match between sampling and training.",
   "objective/kl_bound":

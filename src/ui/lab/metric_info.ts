@@ -36,7 +36,7 @@ export const KL_ESTIMATORS = [
   {
     key: "objective/kl_exact",
     name: "exact",
-    doc: "KL over the whole vocabulary at each position (no sampling noise); best-of-n: KL of its pick over sampled score levels",
+    doc: "full-vocabulary KL at each sampled position (no token-draw noise); best-of-n: KL of its pick over score levels",
   },
 ] as const;
 
@@ -95,7 +95,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     title: "Explained variance",
     doc: "PPO: 1 − Var(returns − values)/Var(returns); 1 = a perfect value head.",
   },
-  { key: "kl_coef", title: "KL coefficient β", doc: "The β in use (changes with adaptive KL control)." },
+  {
+    key: "kl_coef",
+    title: "KL coefficient β",
+    doc: "The β in use: PPO's KL-penalty weight (it moves only with adaptive KL control); DPO and KTO's implicit-KL strength (fixed).",
+  },
   {
     key: "completions/mean_length",
     title: "Completion length",
@@ -116,7 +120,14 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "rewards/accuracies",
     title: "Preference accuracy",
-    doc: "DPO, ORPO: fraction of pairs where the chosen completion has the higher implicit reward.",
+    doc: "DPO, ORPO: share of pairs where the chosen completion has the higher implicit reward; ties count as wrong (TRL), so DPO's step 1 (all margins 0) reads 0, not 0.5.",
+  },
+  {
+    key: "logps/chosen",
+    title: "Log-prob: chosen vs rejected",
+    unit: "nats",
+    doc: "DPO: mean log π(y_w|x) of the chosen completions (solid) and log π(y_l|x) of the rejected ones (dashed); the margin can rise while both fall.",
+    companion: { key: "logps/rejected", name: "rejected" },
   },
   {
     key: "rewards/chosen",

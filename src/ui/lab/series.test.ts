@@ -113,6 +113,9 @@ describe("nice y domains", () => {
     expect(new Set(flat.ticks).size).toBe(flat.ticks.length);
     expect(niceDomain([]).domain).toEqual([0, 1]);
     expect(niceDomain([Number.NaN, 2, 2]).ticks.length).toBeGreaterThan(1);
+    // All zeros (a clip fraction before any clipping): [0, 1], not −1 … 1.
+    expect(niceDomain([0, 0, 0]).domain).toEqual([0, 1]);
+    expect(niceDomain([-0.5, -0.5]).domain[1]).toBeGreaterThan(-0.5);
   });
 
   it("negative ranges", () => {

@@ -155,7 +155,8 @@ export function niceTicksWithin(lo: number, hi: number, count = 5, integer = fal
 
 /**
  * A y domain with round ticks covering every finite value (about `count` intervals). A flat series (all
- * values equal) gets a band around its value so the axis still reads; no values gives [0, 1].
+ * values equal) gets a band of ±10 % around its value so the axis still reads (all zeros: [0, 1], as a fraction or
+ * a KL at the start cannot go negative); no values gives [0, 1].
  */
 export function niceDomain(
   values: readonly number[],
@@ -170,9 +171,14 @@ export function niceDomain(
     }
   if (lo > hi) [lo, hi] = [0, 1];
   if (hi - lo <= 1e-12 * Math.max(1, Math.abs(hi))) {
-    const pad = Math.abs(hi) > 0 ? Math.abs(hi) * 0.1 : 1;
-    lo -= pad;
-    hi += pad;
+    if (hi === 0) {
+      // All zero (no clipping yet, a KL at the start): most such metrics cannot go negative.
+      hi = 1;
+    } else {
+      const pad = Math.abs(hi) * 0.1;
+      lo -= pad;
+      hi += pad;
+    }
   }
   const step = niceStep(hi - lo, count);
   const start = Math.floor(lo / step + 1e-9) * step;
