@@ -4,10 +4,13 @@
  *
  *   npm run build-sft-preferences -- --task sentiment|arithmetic [--pairs N] [--per-prompt K] [--seed 0]
  *        [--flip 0.25] [--sampler tfjs-wasm|wgsl] [--skip-ties | --no-skip-ties] [--checkpoint PATH] [--out DIR]
+ *        [--name preferences]
  *
- * Reads PATH (default public/models/<task>/sft.safetensors); writes DIR/preferences.jsonl (default DIR
- * public/models/<task>) with its .meta.json and .samples.jsonl sidecars and, when DIR is the shipped folder,
- * records all three in public/models/manifest.json.
+ * Reads PATH (default public/models/<task>/sft.safetensors); writes DIR/NAME.jsonl (default DIR
+ * public/models/<task>, NAME preferences) with its .meta.json and .samples.jsonl sidecars and, when DIR is the
+ * shipped folder, records all three in public/models/manifest.json. The shipped arithmetic reward model trains on
+ * its own, larger file (NAME rm-preferences: `--pairs 10000 --seed 1`, docs/reward-models.md), so that the
+ * pairs the DPO lesson samples stay as they are.
  * Prompts: ⌈0.9·pairs⌉ train prompts and the rest held-out eval prompts (pairs marked split "eval", for the
  * reward model's held-out accuracy); K completions per prompt at τ = 1 (the task's maxNewTokens).
  * Samplers: the TF.js twin on the WASM backend (default; recomputes each step on the CPU, seeded by our Rng)
@@ -55,6 +58,7 @@ async function main(): Promise<number> {
       "no-skip-ties": { type: "boolean" },
       checkpoint: { type: "string" },
       out: { type: "string" },
+      name: { type: "string", default: "preferences" },
     },
   });
   const taskId = values.task as TaskId;
@@ -65,6 +69,11 @@ async function main(): Promise<number> {
   const sampler = values.sampler;
   if (sampler !== "tfjs-wasm" && sampler !== "wgsl") {
     console.error("--sampler must be tfjs-wasm or wgsl");
+    return 2;
+  }
+  const name = values.name;
+  if (!/^[\w-]+$/.test(name)) {
+    console.error("--name must be a plain file name (letters, digits, - and _)");
     return 2;
   }
   const d = DEFAULTS[taskId];
@@ -124,9 +133,9 @@ async function main(): Promise<number> {
 
   mkdirSync(dir, { recursive: true });
   const files = {
-    pairs: `${dir}/preferences.jsonl`,
-    meta: `${dir}/preferences.meta.json`,
-    samples: `${dir}/preferences.samples.jsonl`,
+    pairs: `${dir}/${name}.jsonl`,
+    meta: `${dir}/${name}.meta.json`,
+    samples: `${dir}/${name}.samples.jsonl`,
   };
   const meta = { ...built.meta, per_prompt: perPrompt, sampler, temperature: 1, run_time_s: runTime };
   writeFileSync(files.pairs, preferencesToJsonl(built.records));

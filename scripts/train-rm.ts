@@ -11,7 +11,8 @@
  * `wgsl` (the engine's own GPU step, src/rewards/rm_trainer.ts, what the lab's Pipeline runs; use it on a real
  * GPU). test/rewards/rm_tfjs.test.ts checks that both compute the same gradients, steps and scores. The
  * accuracies are scored where the weights train (TF.js or WGSL); the ONNX check always runs on the WGSL engine.
- * - data: the task's preference pairs (default public/models/<task>/preferences.jsonl), `train` split for
+ * - data: the task's reward-model pairs (default public/models/<task>/ + RM_DATA: the shared preferences.jsonl for
+ *   sentiment, arithmetic's own larger rm-preferences.jsonl), `train` split for
  *   training, `eval` split held out; each pair as `<bos> prompt completion <eos>`;
  * - init: the task's SFT checkpoint (default public/models/<task>/sft.safetensors); when it is missing, a fresh
  *   init of `--preset` (default tiny) with the tokenizer's vocabulary, with a warning;
@@ -52,13 +53,14 @@ import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { shellQuote } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
-import { FACTS_FILE, recordRewardModel, shipRewardModel } from "./train-rm/record";
+import { FACTS_FILE, RM_DATA, recordRewardModel, shipRewardModel } from "./train-rm/record";
 import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
 
 /** Defaults per task: steps and learning rate (tiny models fine-tuned from SFT). */
-export const RM_DEFAULTS: Record<TaskId, { steps: number; lr: number }> = {
-  sentiment: { steps: 60, lr: 1e-3 },
-  arithmetic: { steps: 150, lr: 1e-3 },
+export const RM_DEFAULTS: Record<TaskId, { steps: number; lr: number; batch: number }> = {
+  sentiment: { steps: 60, lr: 1e-3, batch: 16 },
+  // 9,673 train pairs, 5 epochs: held-out gold accuracy 0.761 (the 906 shared pairs stayed at chance).
+  arithmetic: { steps: 1500, lr: 1e-4, batch: 32 },
 };
 /** The ONNX export must reproduce the WGSL scores within this (the issue's bound). */
 const ONNX_TOL = 1e-4;
@@ -74,7 +76,7 @@ export interface TrainRmOptions {
   lr?: number;
   /** Reward centring η ≥ 0. Default 0. */
   center?: number;
-  /** Preference JSONL. Default public/models/<task>/preferences.jsonl. */
+  /** Preference JSONL. Default public/models/<task>/ + RM_DATA[task]. */
   data?: string;
   /** Start checkpoint. Default public/models/<task>/sft.safetensors (fresh init when missing). */
   init?: string;
@@ -133,12 +135,12 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   const task = o.task;
   const steps = o.steps ?? RM_DEFAULTS[task].steps;
   const seed = o.seed ?? 0;
-  const B = o.batch ?? 16;
+  const B = o.batch ?? RM_DEFAULTS[task].batch;
   const lr = o.lr ?? RM_DEFAULTS[task].lr;
   const center = o.center ?? 0;
   const dir = `public/models/${task}`;
   const out = o.out ?? dir;
-  const dataPath = o.data ?? `${dir}/preferences.jsonl`;
+  const dataPath = o.data ?? `${dir}/${RM_DATA[task]}`;
   const initPath = o.init ?? `${dir}/sft.safetensors`;
   const tokenizer = tokenizerPathOf(task);
   const tok = readTokenizerFile(`public/${tokenizer}`);

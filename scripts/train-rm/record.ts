@@ -12,6 +12,15 @@ import { join } from "node:path";
 import type { TaskId } from "../../src/tasks/task";
 import { recordShipped } from "../models-manifest";
 
+/**
+ * The pairs each task's reward model trains on (in public/models/<task>/). Arithmetic's RM has its own 10,000
+ * pairs: the 1,000 shared ones (which the DPO lesson samples) left it at chance.
+ */
+export const RM_DATA: Record<TaskId, string> = {
+  sentiment: "preferences.jsonl",
+  arithmetic: "rm-preferences.jsonl",
+};
+
 /** The facts file `npm run train-rm` writes beside rm.safetensors and rm.onnx. */
 export const FACTS_FILE = "train-rm.json";
 
@@ -55,7 +64,7 @@ export function shipRewardModel(task: TaskId, from: string): string {
   };
   if (rmSha !== sha256(join(from, "rm.safetensors")) || onnxSha !== sha256(join(from, "rm.onnx")))
     throw new Error(`${from}/${FACTS_FILE} does not describe the rm.safetensors and rm.onnx beside it`);
-  const data = `${dir}/preferences.jsonl`;
+  const data = `${dir}/${RM_DATA[task]}`;
   const init = `${dir}/sft.safetensors`;
   if (facts.data_sha256 !== sha256(data))
     throw new Error(

@@ -109,7 +109,8 @@ export interface SampleView {
   gold: number;
 }
 
-export type RunStatus = "ready" | "running" | "paused" | "error";
+/** "finishing": the lab paused while this run's step was on the device; it lands, then the run is "paused". */
+export type RunStatus = "ready" | "running" | "finishing" | "paused" | "error";
 
 /** What the worker pushes to the page (batched, at most every ~250 ms). */
 export interface RunUpdate {

@@ -56,7 +56,7 @@ export function formatSetting(v: SettingValue | undefined): string {
 
 export class RunSlot {
   step = 0;
-  /** A step of this run is on the device now (a pause lets it land: the run reads "running" until then). */
+  /** A step of this run is on the device now (a pause lets it land: the run reads "finishing" until then). */
   inFlight = false;
   /** Cumulative [samples, tokens] after each step: cum[s] is after step s (cum[0] = [0, 0]). */
   private cum: [number, number][] = [[0, 0]];
@@ -84,10 +84,11 @@ export class RunSlot {
     return this.pending.dirty;
   }
 
-  /** "running" while playing, and after a pause until the step in flight has landed. */
+  /** "running" while playing; "finishing" after a pause until the step in flight has landed. */
   status(playing: boolean): RunStatus {
     if (this.error !== null) return "error";
-    if (playing || this.inFlight) return "running";
+    if (playing) return "running";
+    if (this.inFlight) return "finishing";
     return this.step === 0 ? "ready" : "paused";
   }
 

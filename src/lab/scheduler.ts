@@ -8,7 +8,8 @@
  * GPU-free: runs come from a {@link RunFactory} (the worker's real runs, or fakes in the unit tests).
  *
  * Statuses: "error" is sticky (until reset or removal); otherwise a run is "running" while the lab plays,
- * "ready" before its first step and "paused" after. A run that throws (a non-finite metric names the metric
+ * "finishing" after a pause until its step in flight has landed, "ready" before its first step and "paused"
+ * after. A run that throws (a non-finite metric names the metric
  * and step) goes to "error" and the others go on. An error that `isDeviceLoss` recognises is the device's,
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
@@ -392,6 +393,8 @@ export class Scheduler {
     } catch (err) {
       if (this.o.isDeviceLoss?.(err)) {
         this.halt();
+        e.touch(); // not "finishing" any more: that step never lands
+        this.flushSoon();
         return;
       }
       const text = message(err);

@@ -29,26 +29,28 @@ export function PerfCard() {
         </p>
       )}
       <dl className="facts">
-        <dt title="Billions of floating-point operations per second in our matrix-multiply kernel, the bulk of a training step">
-          Matrix multiply
-        </dt>
-        <dd data-testid="perf-gflops" data-gflops={perf?.gflops ?? ""}>
-          {perf ? (
-            <>
-              {fmt(perf.gflops)} GFLOP/s
-              <small
-                className="perf-detail muted"
-                title={`${perf.variant} kernel, timed with ${perf.source}`}
-              >
-                fp32, {perf.n}³ × {perf.reps}
-              </small>
-            </>
-          ) : perfError ? (
-            `not measured: ${perfError}`
-          ) : (
-            "measuring after the self-test…"
-          )}
-        </dd>
+        <div className="perf-run">
+          <dt title="Billions of floating-point operations per second in our matrix-multiply kernel, the bulk of a training step">
+            Matrix multiply
+          </dt>
+          <dd data-testid="perf-gflops" data-gflops={perf?.gflops ?? ""}>
+            {perf ? (
+              <>
+                {fmt(perf.gflops)} GFLOP/s{" "}
+                <small
+                  className="perf-detail muted"
+                  title={`${perf.variant} kernel, timed with ${perf.source}`}
+                >
+                  fp32, {perf.n}³ × {perf.reps}
+                </small>
+              </>
+            ) : perfError ? (
+              `not measured: ${perfError}`
+            ) : (
+              "measuring after the self-test…"
+            )}
+          </dd>
+        </div>
         {speeds.map((s) => (
           <div key={s.id} className="perf-run">
             <dt>{s.label}</dt>
@@ -58,10 +60,10 @@ export function PerfCard() {
           </div>
         ))}
         {speeds.length === 0 && (
-          <>
+          <div className="perf-run">
             <dt>training</dt>
             <dd className="muted">tokens/s of each run appear here once the lab trains</dd>
-          </>
+          </div>
         )}
       </dl>
       {speeds.length > 0 && (

@@ -68,7 +68,7 @@ describe("Scheduler", () => {
     expect(t.last("a")?.status).toBe("paused");
   });
 
-  it("a run paused mid-step reads running until that step lands, then paused (the page says 'finishing')", async () => {
+  it("a run paused mid-step reads finishing until that step lands, then paused", async () => {
     const t = setup({ ms: 60 });
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
     t.s.play();
@@ -76,7 +76,7 @@ describe("Scheduler", () => {
     t.s.pause();
     t.s.flush();
     expect(t.log).toEqual([]);
-    expect(t.last("a")?.status).toBe("running");
+    expect(t.last("a")?.status).toBe("finishing");
     expect(t.last("b")?.status).toBe("ready"); // not started
     await until(() => t.log.length === 1);
     t.s.flush();

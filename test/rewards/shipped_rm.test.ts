@@ -1,13 +1,14 @@
 /**
  * The shipped reward models (public/models/<task>/rm.onnx and rm.safetensors, made by `npm run train-rm`):
  * each ONNX file passes the bring-your-own contract checks with its task's tokenizer, and onnxruntime-web's
- * scores equal our WGSL forward of the checkpoint's weights within 1e-4. The sentiment proxy, which the
- * over-optimisation lesson optimises, must also have learned its task: on the shipped held-out pairs it orders
- * completions as the gold scorer does clearly more often than a coin, and as often as its manifest entry says.
+ * scores equal our WGSL forward of the checkpoint's weights within 1e-4. Each proxy must also have learned its
+ * task: on the held-out pairs of the file it trained on (scripts/train-rm/record.ts RM_DATA) it orders completions
+ * as the gold scorer does clearly more often than a coin, and as often as its manifest entry says.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readManifest } from "../../scripts/models-manifest";
+import { RM_DATA } from "../../scripts/train-rm/record";
 import { readCheckpointPath } from "../../src/model/checkpoint_files";
 import { GptWeights } from "../../src/model/weights";
 import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
@@ -72,33 +73,35 @@ describe("shipped reward models", () => {
     });
 });
 
-describe("the shipped sentiment proxy has learned its task", () => {
-  it("held-out gold accuracy beats a coin (one-sided binomial, p < 0.01) and equals the manifest's", async () => {
-    const entry = readManifest().files.find((f) => f.path === "models/sentiment/rm.onnx");
-    expect(entry, "models/sentiment/rm.onnx in the manifest").toBeDefined();
-    const tok = readTokenizerFile("public/models/sentiment/tokenizer.json");
-    const records = parsePreferencesJsonl(readFileSync("public/models/sentiment/preferences.jsonl", "utf8"));
-    const heldOut = encodePreferencePairs(records, tok, "eval");
-    const model = await loadOnnxRewardModel(
-      new Uint8Array(readFileSync("public/models/sentiment/rm.onnx")),
-      tok.vocabSize,
-      { padId: tok.padId },
-    );
-    const reward = onnxReward(model, tok);
-    // Each sequence is <bos> prompt completion <eos>: the scorer takes the <bos> as the prompt.
-    const acc = await pairAccuracy(heldOut, async (seqs) =>
-      reward.score(seqs.map((s) => ({ prompt: [tok.bosId], completion: s.slice(1) }))),
-    );
-    await model.release();
-    const n = acc.goldPairs;
-    const coin = 0.5 + 2.326 * Math.sqrt(0.25 / n); // 99th percentile of a coin's accuracy on n pairs
-    console.log(
-      `sentiment rm.onnx: held-out gold accuracy ${acc.goldAccuracy.toFixed(3)} on ${n} pairs ` +
-        `(a coin stays below ${coin.toFixed(3)} with p 0.99); label accuracy ${acc.labelAccuracy.toFixed(3)}`,
-    );
-    expect(n).toBeGreaterThanOrEqual(200); // enough pairs for the bound to mean something
-    expect(acc.goldAccuracy).toBeGreaterThan(coin);
-    const recorded = (entry as unknown as { eval_after: { goldAccuracy: number } }).eval_after.goldAccuracy;
-    expect(Math.abs(acc.goldAccuracy - recorded)).toBeLessThanOrEqual(1 / n + 1e-9); // one pair at most
-  });
+describe("the shipped proxies have learned their tasks", () => {
+  for (const task of ["sentiment", "arithmetic"] as const)
+    it(`${task}: held-out gold accuracy beats a coin (one-sided binomial, p < 0.01) and equals the manifest's`, async () => {
+      const entry = readManifest().files.find((f) => f.path === `models/${task}/rm.onnx`);
+      expect(entry, `models/${task}/rm.onnx in the manifest`).toBeDefined();
+      expect((entry as unknown as { data: string }).data).toBe(`models/${task}/${RM_DATA[task]}`);
+      const tok = readTokenizerFile(`public/models/${task}/tokenizer.json`);
+      const records = parsePreferencesJsonl(readFileSync(`public/models/${task}/${RM_DATA[task]}`, "utf8"));
+      const heldOut = encodePreferencePairs(records, tok, "eval");
+      const model = await loadOnnxRewardModel(
+        new Uint8Array(readFileSync(`public/models/${task}/rm.onnx`)),
+        tok.vocabSize,
+        { padId: tok.padId },
+      );
+      const reward = onnxReward(model, tok);
+      // Each sequence is <bos> prompt completion <eos>: the scorer takes the <bos> as the prompt.
+      const acc = await pairAccuracy(heldOut, async (seqs) =>
+        reward.score(seqs.map((s) => ({ prompt: [tok.bosId], completion: s.slice(1) }))),
+      );
+      await model.release();
+      const n = acc.goldPairs;
+      const coin = 0.5 + 2.326 * Math.sqrt(0.25 / n); // 99th percentile of a coin's accuracy on n pairs
+      console.log(
+        `${task} rm.onnx: held-out gold accuracy ${acc.goldAccuracy.toFixed(3)} on ${n} pairs ` +
+          `(a coin stays below ${coin.toFixed(3)} with p 0.99); label accuracy ${acc.labelAccuracy.toFixed(3)}`,
+      );
+      expect(n).toBeGreaterThanOrEqual(200); // enough pairs for the bound to mean something
+      expect(acc.goldAccuracy).toBeGreaterThan(coin);
+      const recorded = (entry as unknown as { eval_after: { goldAccuracy: number } }).eval_after.goldAccuracy;
+      expect(Math.abs(acc.goldAccuracy - recorded)).toBeLessThanOrEqual(1 / n + 1e-9); // one pair at most
+    });
 });

@@ -88,7 +88,7 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         /^ --data \S+prefs\.jsonl --init \S+missing\.safetensors --preset nano$/,
       );
       expect(() => shipRewardModel("arithmetic", join(dir, `out-${backend}`))).toThrow(
-        /not on the shipped pairs public\/models\/arithmetic\/preferences\.jsonl/,
+        /not on the shipped pairs public\/models\/arithmetic\/rm-preferences\.jsonl/,
       );
       // Facts that do not describe the files beside them (a later run failed after writing rm.onnx): refused.
       writeFileSync(join(dir, `out-${backend}`, "rm.onnx"), "not the model the facts describe");

@@ -46,8 +46,6 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   });
   // A string (or null), so the card re-renders only when the note itself changes. The worker's model description
   // says "(random init" for a preset or the fallback when the shipped model is missing (not after a hand-off).
-  // Paused while this run's step was on the device: it lands (and changes the charts) in a moment.
-  const playing = useLab((s) => s.playing);
   const noSignal = useLab((s) => {
     const r = s.runs[runId];
     return r && REWARD_LEARNERS.has(r.spec.algo)
@@ -57,13 +55,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   if (!run) return null;
   // Imported without weights: curves only, nothing in the worker to train, fork, evaluate or export.
   const frozen = run.comparison === true;
-  const shown = frozen
-    ? "comparison"
-    : stepping && run.status !== "error"
-      ? "stepping"
-      : run.status === "running" && !playing
-        ? "finishing"
-        : run.status;
+  const shown = frozen ? "comparison" : stepping && run.status !== "error" ? "stepping" : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.

@@ -135,7 +135,7 @@ export function SamplesPanel() {
               <div className="scale-legend" data-testid="colour-legend">
                 <span className="muted">
                   no run shown has a per-token {COLOUR_MODES.find((m) => m.mode === mode)?.name.toLowerCase()}{" "}
-                  (pair learners such as DPO have none)
+                  (DPO, KTO, ORPO and best-of-n record none)
                 </span>
               </div>
             )

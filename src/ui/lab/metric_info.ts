@@ -98,7 +98,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "kl_coef",
     title: "KL coefficient β",
-    doc: "The β in use: PPO's KL-penalty weight (it moves only with adaptive KL control); DPO and KTO's implicit-KL strength (fixed).",
+    doc: "The β in use: the KL-penalty weight of PPO and the sampling runs (it moves only with adaptive KL control); DPO and KTO's implicit-KL strength (fixed).",
   },
   {
     key: "completions/mean_length",
@@ -120,13 +120,13 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "rewards/accuracies",
     title: "Preference accuracy",
-    doc: "DPO, ORPO: share of pairs where the chosen completion has the higher implicit reward; ties count as wrong (TRL), so DPO's step 1 (all margins 0) reads 0, not 0.5.",
+    doc: "DPO, ORPO: share of pairs where the chosen completion has the higher implicit reward; ties count as wrong (TRL), so with a reference (all margins 0 at step 1) it starts at 0.",
   },
   {
     key: "logps/chosen",
     title: "Log-prob: chosen vs rejected",
     unit: "nats",
-    doc: "DPO: mean log π(y_w|x) of the chosen completions (solid) and log π(y_l|x) of the rejected ones (dashed); the margin can rise while both fall.",
+    doc: "DPO: mean log π(y_w|x) of the chosen completions (solid), log π(y_l|x) of the rejected (dashed); ipo/simpo: per token. The margin can rise while both fall.",
     companion: { key: "logps/rejected", name: "rejected" },
   },
   {
