@@ -438,6 +438,28 @@ describe("recent experiments", () => {
     db.close();
   });
 
+  it("Open gives up, swapping nothing, when a save never lands (the worker stopped answering)", async () => {
+    const name = `session-${dbName++}`;
+    const a = { ...defaultExperiment(), seed: 5 };
+    const db = await savedTrained(name, a);
+    setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
+    const f = fakeDeps(name);
+    f.deps.pipelineModels = () => new Promise(() => {}); // never answers
+    session = await openLab(f.deps);
+    const [entry] = await recentExperiments();
+    usePipelineStore.getState().finish({ stage: "sft", steps: 4, firstLoss: 2, lastLoss: 1, seconds: 5 });
+    const assign = vi.fn();
+    Object.assign(loc, { assign });
+    await expect(openRecent(entry.id, 30, 60)).rejects.toThrow(/last save did not finish; reload the page/);
+    // Not stuck "opening": a second try gets as far again, and waits for the first try's write too (it would land in
+    // the swapped-in session), so nothing was swapped or opened.
+    await expect(openRecent(entry.id, 30, 60)).rejects.toThrow(/last save did not finish/);
+    expect(assign).not.toHaveBeenCalled();
+    expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([5]);
+    expect((await db.load())?.spec.seed).toBe(6);
+    db.close();
+  });
+
   it("keeps nothing on a reload of the same experiment, and a failed Open leaves the lab saving", async () => {
     const name = `session-${dbName++}`;
     const db = await savedTrained(name, defaultExperiment());

@@ -110,6 +110,8 @@ export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
 let current: Saving | null = null;
 /** A navigation to another experiment has begun: a second one would race it. */
 let leaving = false;
+/** Writes of savers stopped by a failed Open that had not landed: a later Open waits for them too. */
+let unfinished: Promise<unknown> | null = null;
 
 /** Who shows the kept list (the Change… dialog), to read it again when it may have changed. */
 const listeners = new Set<() => void>();
@@ -131,6 +133,7 @@ function recentChanged(): void {
 export function setOpenSaving(saving: Saving | null): void {
   current = saving;
   leaving = false;
+  unfinished = null; // a new lab's savers (tests open several in one page)
   recentChanged();
 }
 
@@ -189,6 +192,25 @@ export async function keepOpenExperiment(waitMs = 8000): Promise<ArchiveEntry | 
   return entry;
 }
 
+/**
+ * Stop saving and wait for the writes in flight (and those of an earlier failed try); throw when they have not
+ * landed after `waitMs`.
+ */
+async function stopWithin(saving: Saving, waitMs: number): Promise<void> {
+  const landed = Promise.all([saving.stop(), unfinished]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((r) => {
+    timer = setTimeout(() => r("late"), waitMs);
+  });
+  const outcome = await Promise.race([landed, late]);
+  clearTimeout(timer);
+  if (outcome === "late") {
+    unfinished = landed;
+    throw new Error("this experiment's last save did not finish; reload the page and try again");
+  }
+  unfinished = null;
+}
+
 /** Open `url`; the same address as now reloads (assigning it would not). */
 function go(url: string): void {
   if (new URL(url, location.href).href === location.href) location.reload();
@@ -220,10 +242,11 @@ export function hashChanged(): void {
  * Reopen a kept experiment: pause, save the open one's latest state, stop saving and wait for the writes in
  * flight, swap the two sessions in storage (the open one is kept when it trained), then open the kept one's
  * link: the page reloads into it and its runs resume from their checkpoints.
- * @throws Error when storage is unavailable, another experiment is being opened, or the entry is gone; the
- *   open lab goes on saving then.
+ * @throws Error when storage is unavailable, another experiment is being opened, the entry is gone, or the open
+ *   experiment's writes have not landed after `stopMs` (then nothing is swapped until they have); the open lab
+ *   goes on saving then.
  */
-export async function openRecent(id: string, waitMs = 8000): Promise<void> {
+export async function openRecent(id: string, waitMs = 8000, stopMs = 120_000): Promise<void> {
   const saving = current;
   if (!saving) throw noStorage();
   if (leaving) throw new Error("another experiment is being opened");
@@ -231,7 +254,9 @@ export async function openRecent(id: string, waitMs = 8000): Promise<void> {
   let spec: ExperimentSpec;
   try {
     await saveLatest(saving, waitMs);
-    await saving.stop();
+    // The writes in flight land first (a late one would land in the swapped-in session); one that never lands
+    // (the worker stopped answering) must not leave the page stuck "opening": after stopMs, give up, swap nothing.
+    await stopWithin(saving, stopMs);
     spec = await saving.persistence.archive.swapIn(id);
   } catch (e) {
     saving.restart();
