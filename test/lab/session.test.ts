@@ -444,7 +444,8 @@ describe("recent experiments", () => {
     const db = await savedTrained(name, a);
     setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
     const f = fakeDeps(name);
-    f.deps.pipelineModels = () => new Promise(() => {}); // never answers
+    let answer: (m: null) => void = () => {};
+    f.deps.pipelineModels = () => new Promise((r) => (answer = r)); // does not answer (yet)
     session = await openLab(f.deps);
     const [entry] = await recentExperiments();
     usePipelineStore.getState().finish({ stage: "sft", steps: 4, firstLoss: 2, lastLoss: 1, seconds: 5 });
@@ -457,6 +458,11 @@ describe("recent experiments", () => {
     expect(assign).not.toHaveBeenCalled();
     expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([5]);
     expect((await db.load())?.spec.seed).toBe(6);
+    // Once that write has landed, Open swaps and opens the kept experiment.
+    answer(null);
+    await openRecent(entry.id, 30, 60);
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect((await db.load())?.spec.seed).toBe(5);
     db.close();
   });
 

@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useState } from "react";
 import { ARCHIVE_MAX, type ArchiveEntry } from "../../lab/archive";
+import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
 import { forgetRecent, onRecentChange, openRecent, recentExperiments } from "./saving";
 
@@ -38,6 +39,8 @@ export function RecentExperiments() {
     openRecent(entry.id).catch((e) => {
       setBusy(null);
       setProblem(`Could not open it: ${message(e)}.`);
+      // Also on the page, in case this dialog was closed while it waited.
+      useLab.getState().setNotice(`Could not open the kept experiment: ${message(e)}.`);
     });
   };
   const forget = (entry: ArchiveEntry) => {

@@ -76,8 +76,10 @@ export function startSaving(
       if (useLab.getState().playing) deps.pause?.();
     },
     async stop() {
-      await Promise.all([on.autosaver.stop(), on.pipeline.stop()]);
-      useLab.getState().setSaving(null);
+      const was = on;
+      await Promise.all([was.autosaver.stop(), was.pipeline.stop()]);
+      // Savers restarted meanwhile (an Open that gave up) keep their indicator.
+      if (on === was) useLab.getState().setSaving(null);
     },
     restart() {
       on = start();
@@ -257,10 +259,11 @@ export async function openRecent(id: string, waitMs = 8000, stopMs = 120_000): P
     // The writes in flight land first (a late one would land in the swapped-in session); one that never lands
     // (the worker stopped answering) must not leave the page stuck "opening": after stopMs, give up, swap nothing.
     await stopWithin(saving, stopMs);
+    if (current !== saving) throw new Error("another tab took over saving this browser's experiments");
     spec = await saving.persistence.archive.swapIn(id);
   } catch (e) {
-    saving.restart();
     leaving = false;
+    if (current === saving) saving.restart(); // not when another tab took over saving meanwhile
     throw e;
   }
   const { xAxis, klEstimator, smoothing } = useLab.getState().view;
