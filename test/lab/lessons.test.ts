@@ -34,7 +34,7 @@ const SHOWS: Record<string, () => LessonHistories> = {
       reward_gold: (i) => 0.5 - ((i - 40) / 60) ** 2,
       "objective/kl_exact": (i) => i / 10,
     }),
-    "ppo-b005": rows(100, {
+    "ppo-b02": rows(100, {
       reward: (i) => i / 200,
       reward_gold: () => 0.1,
       "objective/kl_exact": (i) => i / 100,
@@ -119,6 +119,10 @@ describe("guided lessons", () => {
   it("each check sees its effect in histories that show it, and not in flat ones", () => {
     for (const id of PRESET_IDS) {
       const shows = SHOWS[id]();
+      // The runs a check reads are the lesson's own runs.
+      const ids = new Set(LESSONS[id].experiment(0).runs.map((r) => r.id));
+      for (const run of Object.keys(shows))
+        expect(ids.has(run), `${id}: ${run} is one of its runs`).toBe(true);
       const v = LESSONS[id].check(shows);
       expect(v.ok, `${id}: ${JSON.stringify(v.numbers)}`).toBe(true);
       const none: Record<string, MetricRows> = {};

@@ -38,11 +38,15 @@ export const PPO_DPO_GRPO: Lesson = {
   },
 };
 
-/** Two PPO runs on the learned proxy RM: a small KL penalty and none. */
+/**
+ * Two PPO runs on the learned proxy RM: a small KL penalty and none. Arithmetic, because its proxy (0.76 held-out
+ * gold accuracy) is good enough to be worth optimising and wrong often enough to be exploited, and its steps are
+ * cheap (a seed-0 probe, β = 0: proxy −0.16 → 0.3–0.47, gold 0.26 → 0.06–0.16 by step 45; docs/lesson-runs).
+ */
 function overoptRuns(): RunSpec[] {
-  const base = { batchPrompts: 16, maxNewTokens: 48, lr: 3e-4, reward: "proxy" };
+  const base = { batchPrompts: 16, lr: 3e-5, reward: "proxy" };
   return [
-    run("ppo-b005", "ppo", "PPO β = 0.05", { ...base, beta: 0.05 }),
+    run("ppo-b02", "ppo", "PPO β = 0.2", { ...base, beta: 0.2 }),
     run("ppo-b0", "ppo", "PPO β = 0", { ...base, beta: 0 }),
   ];
 }
@@ -52,26 +56,27 @@ export const OVEROPTIMISATION: Lesson = {
   title: "Reward over-optimisation",
   summary: "Optimise a learned reward model hard: the proxy keeps rising, the true (gold) reward does not.",
   watch: [
-    "The runs optimise the learned proxy reward model (solid lines); the gold lexicon score (dashed) is what the proxy stands in for.",
+    "The runs optimise the learned proxy reward model (solid lines): a small network trained on ~10,000 preferences between two answers to a+b=, from a simulated annotator that flips a quarter of its labels. The gold reward (dashed) is whether the answer is the right sum — what the proxy stands in for. Held out, the proxy orders 76 % of pairs as the gold does: good, not perfect.",
     "The x-axis is √KL from the start model, as in Gao et al. (2022): the further the policy moves, the more the proxy's mistakes are exploited.",
-    "Without a KL penalty (β = 0) the policy moves fastest: watch gold peak and then fall while the proxy keeps climbing.",
+    "Without a KL penalty (β = 0) the policy moves fastest: the proxy climbs while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
+    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (At β = 0.05 the penalty held the KL lower only from about step 15 to 50; by step 60 that run had drifted as far as β = 0.)",
   ],
   refs: [
     { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
     { label: "Fine-tuning LMs from human preferences (Ziegler et al. 2019)", url: ARXIV("1909.08593") },
   ],
   experiment: (seed = 0) => ({
-    task: "sentiment",
+    task: "arithmetic",
     model: "sft",
     seed,
     runs: overoptRuns(),
-    steps: 100,
+    steps: 60,
     preset: "overoptimisation",
   }),
   view: { xAxis: "sqrt_kl", klEstimator: "objective/kl_exact" },
   check(h) {
     const free = runRows(h, "ppo-b0");
-    const held = runRows(h, "ppo-b005");
+    const held = runRows(h, "ppo-b02");
     const proxyGain = tailMean(free, "reward", 10) - headMean(free, "reward", 5);
     const gold = movingAverage(series(free, "reward_gold"), 9);
     const peak = Math.max(...gold);
@@ -88,9 +93,9 @@ export const OVEROPTIMISATION: Lesson = {
         gold_peak_step: peakAt + 1,
         gold_drop_after_peak: r4(goldDrop),
         kl_exact_beta0: r4(klFree),
-        kl_exact_beta005: r4(klHeld),
+        kl_exact_beta02: r4(klHeld),
       },
-      summary: "β = 0: proxy rises, gold peaks before the end and falls; β = 0.05 stays closer (lower KL)",
+      summary: "β = 0: proxy rises, gold peaks before the end and falls; β = 0.2 stays closer (lower KL)",
     };
   },
 };
