@@ -164,12 +164,21 @@ async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
     await saving.autosaver.checkpoint();
     await saving.flushPipeline(); // a stage that just finished: keep its models, not the ones before
   })();
+  await landsWithin(
+    done.catch(() => {}),
+    waitMs,
+  );
+}
+
+/** Whether `p` settles within `ms` (it goes on either way). */
+async function landsWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((r) => {
-    timer = setTimeout(r, waitMs);
+  const late = new Promise<false>((r) => {
+    timer = setTimeout(() => r(false), ms);
   });
-  await Promise.race([done.catch(() => {}), late]);
+  const landed = await Promise.race([p.then(() => true), late]);
   clearTimeout(timer);
+  return landed;
 }
 
 /** Whether this page saves (storage, and it is the tab that saves), so that keepOpenExperiment can keep runs. */
@@ -200,13 +209,7 @@ export async function keepOpenExperiment(waitMs = 8000): Promise<ArchiveEntry | 
  */
 async function stopWithin(saving: Saving, waitMs: number): Promise<void> {
   const landed = Promise.all([saving.stop(), unfinished]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((r) => {
-    timer = setTimeout(() => r("late"), waitMs);
-  });
-  const outcome = await Promise.race([landed, late]);
-  clearTimeout(timer);
-  if (outcome === "late") {
+  if (!(await landsWithin(landed, waitMs))) {
     unfinished = landed;
     throw new Error("this experiment's last save did not finish; reload the page and try again");
   }
