@@ -80,10 +80,13 @@ async function checkGroups(
   await expect(page.getByTestId("inspect-subtitle")).toHaveText(`Group advantages · ${label} · step 2`);
   const G = Number(experiment().runs.find((r) => r.id === runId)?.config.numGenerations);
   await expect(page.getByTestId("inspect-groups")).toHaveAttribute("data-g", String(G));
-  const groups = await panel.locator('[data-testid^="inspect-group-"]').count();
+  const groups = await page.getByTestId("inspect-group").locator("option").count();
   let spread = 0;
   for (let g = 0; g < groups; g++) {
-    await page.getByTestId(`inspect-group-${g}`).click();
+    // Every group once: the first by the chooser, the others by the pager's "next".
+    if (g === 0) await page.getByTestId("inspect-group").selectOption("0");
+    else await page.getByTestId("inspect-group-pager-next").click();
+    await expect(page.getByTestId("inspect-group")).toHaveValue(String(g));
     const rows = panel.getByTestId("group-row");
     await expect(rows).toHaveCount(G);
     const scoreCol = (await rows.first().locator('[data-col="score"]').count()) ? "score" : "reward";
@@ -103,6 +106,9 @@ async function checkGroups(
     const zero = scores.every((s) => s === scores[0]);
     if (!zero) spread++;
     await expect(page.getByTestId("zero-std")).toHaveAttribute("data-value", zero ? "yes" : "no");
+    await expect(page.getByTestId("inspect-group").locator("option").nth(g)).toContainText(
+      zero ? "zero std" : meanText,
+    );
     adv.forEach((text, i) => {
       const want = zero ? 0 : (scores[i] - mean) / (std + e);
       expect(
@@ -112,6 +118,11 @@ async function checkGroups(
     });
     const sum = adv.reduce((a, t) => a + parse(t), 0);
     expect(Math.abs(sum)).toBeLessThanOrEqual(adv.reduce((a, t) => a + halfUlp(t), 0) + 1e-9);
+  }
+  await expect(page.getByTestId("inspect-group-pager-next")).toBeDisabled();
+  if (groups > 1) {
+    await page.getByTestId("inspect-group-pager-prev").click();
+    await expect(page.getByTestId("inspect-group")).toHaveValue(String(groups - 2));
   }
   await expect(panel.locator("th.is-own")).toContainText("this run");
   await expect(panel.locator("th.is-own")).toContainText("group");
@@ -147,8 +158,11 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
   expect(options).toBe(2);
   let tokens = 0;
   let ratiosOff = 0;
+  await expect(page.getByTestId("inspect-completion-pager-prev")).toBeDisabled();
   for (let c = 0; c < options; c++) {
-    await page.getByTestId("inspect-completion").selectOption(String(c));
+    if (c === 0) await page.getByTestId("inspect-completion").selectOption("0");
+    else await page.getByTestId("inspect-completion-pager-next").click();
+    await expect(page.getByTestId("inspect-completion")).toHaveValue(String(c));
     const rows = panel.getByTestId("token-row");
     for (let i = 0; i < (await rows.count()); i++) {
       const row = rows.nth(i);
@@ -188,7 +202,7 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
   // on s = R − λ·length, whose groups differ, so the formula is checked on non-zero numbers too.
   const grpo = await checkGroups(page, "grpo-1", "GRPO");
   expect(grpo.groups).toBe(2);
-  await page.getByTestId("inspect-group-0").click();
+  await page.getByTestId("inspect-group").selectOption("0");
   await shot(page, "inspect-grpo", testInfo);
   const safe = await checkGroups(page, "safe_rlhf-1", "Safe RLHF");
   expect(safe.spread, "Safe RLHF: groups with different scores").toBeGreaterThan(0);

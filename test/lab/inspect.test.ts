@@ -15,6 +15,7 @@ import { groupInspect } from "../../src/lab/inspect/groups";
 import { pairInspect } from "../../src/lab/inspect/pairs";
 import type { TokenText } from "../../src/lab/inspect/text";
 import { tokenInspect } from "../../src/lab/inspect/tokens";
+import { GROUP_MAX, GROUP_ROWS } from "../../src/lab/inspect/types";
 
 /** Token id i is the letter 'a' + i; prompts are their ids joined by commas. */
 const TEXT: TokenText = {
@@ -149,35 +150,29 @@ describe("GRPO group view", () => {
     for (const r of v.groups[1].rows) expect(r.byScale).toEqual({ group: 0, batch: 0, none: 0 });
   });
 
-  it("shows at most 4 groups and 64 completions (at least one group)", () => {
-    const many = Array.from({ length: 12 * 2 }, (_, i) => i % 3);
-    const v = groupInspect(
-      {
+  it(`shows at most ${GROUP_MAX} groups and ${GROUP_ROWS} completions (at least one group)`, () => {
+    const inputOf = (G: number, B: number) => {
+      const many = Array.from({ length: B }, (_, i) => i % 3);
+      return {
         ...input,
-        G: 2,
+        G,
         prompts: many.map(() => [1]),
         completions: many.map(() => [0]),
         reward: many,
         scores: many,
-      },
-      TEXT,
-    );
-    expect(v.groups).toHaveLength(4);
-    expect(v.totalGroups).toBe(12);
-    const big = Array.from({ length: 128 }, (_, i) => i);
-    const w = groupInspect(
-      {
-        ...input,
-        G: 64,
-        prompts: big.map(() => [1]),
-        completions: big.map(() => [0]),
-        reward: big,
-        scores: big,
-      },
-      TEXT,
-    );
+      };
+    };
+    // The lessons' batches come whole: 16 prompts × G 2.
+    expect(groupInspect(inputOf(2, 32), TEXT).groups).toHaveLength(16);
+    const v = groupInspect(inputOf(2, 2 * (GROUP_MAX + 8)), TEXT);
+    expect(v.groups).toHaveLength(GROUP_MAX);
+    expect(v.totalGroups).toBe(GROUP_MAX + 8);
+    const byRows = groupInspect(inputOf(16, 16 * 12), TEXT);
+    expect(byRows.groups).toHaveLength(GROUP_ROWS / 16);
+    const w = groupInspect(inputOf(2 * GROUP_ROWS, 4 * GROUP_ROWS), TEXT);
     expect(w.groups).toHaveLength(1);
-    expect(w.groups[0].rows).toHaveLength(64);
+    expect(w.groups[0].rows).toHaveLength(2 * GROUP_ROWS);
+    expect(w.totalGroups).toBe(2);
   });
 
   it("RLOO: A_i = s_i − mean of the others, baseline = that mean", () => {

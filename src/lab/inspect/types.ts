@@ -150,8 +150,12 @@ export interface NoInspect {
 
 export type InspectView = TokensInspect | GroupsInspect | PairsInspect | NoInspect;
 
-/** Payload caps: completions in the token table, completions over all groups, pairs. */
-export const TOKEN_COMPLETIONS = 8;
-export const GROUP_ROWS = 64;
-export const GROUP_MAX = 4;
-export const PAIR_ROWS = 8;
+/**
+ * Payload caps (the view is sent with every step): completions in the token table, completions over all
+ * groups, groups, pairs. They hold every lesson's whole batch (at most 32 completions or pairs); the page
+ * pages through them.
+ */
+export const TOKEN_COMPLETIONS = 32;
+export const GROUP_ROWS = 128;
+export const GROUP_MAX = 32;
+export const PAIR_ROWS = 32;

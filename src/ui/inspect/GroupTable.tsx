@@ -8,6 +8,7 @@ import { useState } from "react";
 import type { GroupsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
+import { Pager } from "./Pager";
 
 const SCALES = ["group", "batch", "none"] as const;
 
@@ -31,27 +32,39 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
   return (
     <div className="inspect-body" data-testid="inspect-groups" data-g={view.G}>
       <div className="inspect-toolbar">
-        <div className="segmented">
-          <span className="eyebrow">Prompt</span>
-          {view.groups.map((x, i) => (
-            <button
-              // biome-ignore lint/suspicious/noArrayIndexKey: groups are replaced wholesale each step
-              key={i}
-              type="button"
-              aria-pressed={i === index}
-              data-testid={`inspect-group-${i}`}
-              title={`Group ${i + 1}: ${x.prompt}`}
-              onClick={() => setIndex(i)}
+        <div className="inline-select">
+          <span className="eyebrow" id="inspect-prompt-label">
+            Prompt
+          </span>
+          <Pager
+            index={index}
+            count={view.groups.length}
+            what="prompt"
+            onChange={setIndex}
+            testId="inspect-group-pager"
+          >
+            <select
+              data-testid="inspect-group"
+              aria-labelledby="inspect-prompt-label"
+              value={index}
+              onChange={(e) => setIndex(Number(e.target.value))}
             >
-              <span className="mono">{x.prompt}</span>
-            </button>
-          ))}
+              {view.groups.map((x, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: groups are replaced wholesale each step
+                <option key={i} value={i}>
+                  #{i + 1} · {x.prompt} · mean {sig(x.mean, 3)}
+                  {x.zeroStd ? " · zero std" : ""}
+                </option>
+              ))}
+            </select>
+          </Pager>
         </div>
         <span className="muted">
           {view.groups.length < view.totalGroups
-            ? `first ${view.groups.length} of ${view.totalGroups} prompts`
-            : `${view.totalGroups} prompt${view.totalGroups === 1 ? "" : "s"}`}{" "}
-          × G = {view.G}
+            ? `${index + 1} of the first ${view.groups.length} of ${view.totalGroups} prompts`
+            : `${index + 1} of ${view.totalGroups} prompt${view.totalGroups === 1 ? "" : "s"}`}{" "}
+          × G = {view.G} · {view.groups.filter((x) => x.zeroStd).length}
+          {view.groups.length < view.totalGroups ? " of those" : ""} with zero std
         </span>
       </div>
       <dl className="inspect-stats" data-testid="group-stats">

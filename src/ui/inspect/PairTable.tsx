@@ -3,9 +3,11 @@
  * sequence log-probs under the policy and the reference, the implicit rewards r = β·(log π_θ − log π_ref),
  * the margin r_w − r_l, σ(margin) (the implicit Bradley–Terry P(y_w ≻ y_l)) and the pair's loss.
  */
+import { useState } from "react";
 import type { PairSide, PairsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
+import { Pager, pageRange } from "./Pager";
 
 /** The reward and the loss of each loss type, in the papers' symbols. */
 function formulas(v: PairsInspect): { reward: string; loss: string; note: string } {
@@ -54,8 +56,21 @@ function Side({ side, which }: { side: PairSide; which: "chosen" | "rejected" })
   );
 }
 
-export function PairTable({ view }: { view: PairsInspect }) {
+/** Pairs on one page of the table. */
+export const PAIR_PAGE = 8;
+
+/** "32 pairs", or "the first 32 of 64 pairs" when the view holds only the first. */
+function pairCount(view: PairsInspect): string {
+  return view.pairs.length < view.totalPairs
+    ? `the first ${view.pairs.length} of ${view.totalPairs} pairs`
+    : `${view.totalPairs} pair${view.totalPairs === 1 ? "" : "s"}`;
+}
+
+export function PairTable({ view, initialPage = 0 }: { view: PairsInspect; initialPage?: number }) {
   const f = formulas(view);
+  const [page, setPage] = useState(initialPage);
+  const r = pageRange(page, view.pairs.length, PAIR_PAGE);
+  const shown = view.pairs.slice(r.first, r.end);
   return (
     <div className="inspect-body" data-testid="inspect-pairs">
       <div className="inspect-toolbar">
@@ -63,11 +78,15 @@ export function PairTable({ view }: { view: PairsInspect }) {
         <span className="inspect-params mono" data-testid="pair-formulas">
           r = {f.reward} · loss = {f.loss}
         </span>
-        <span className="muted">
-          {view.pairs.length < view.totalPairs
-            ? `first ${view.pairs.length} of ${view.totalPairs} pairs`
-            : `${view.totalPairs} pair${view.totalPairs === 1 ? "" : "s"}`}
-        </span>
+        {r.pages > 1 ? (
+          <Pager index={r.page} count={r.pages} what="pairs" onChange={setPage} testId="inspect-pair-pager">
+            <span className="muted" data-testid="inspect-pair-range">
+              {r.first + 1}–{r.end} of {pairCount(view)}
+            </span>
+          </Pager>
+        ) : (
+          <span className="muted">{pairCount(view)}</span>
+        )}
       </div>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="pair-table">
@@ -109,12 +128,12 @@ export function PairTable({ view }: { view: PairsInspect }) {
               <Head symbol="loss" sub="this pair" title="This pair's loss under the run's loss type" />
             </tr>
           </thead>
-          {view.pairs.map((p, i) => (
+          {shown.map((p, k) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: pairs are replaced wholesale each step
-            <tbody key={i} data-testid="pair" data-pair={i} className="inspect-pair">
+            <tbody key={k} data-testid="pair" data-pair={r.first + k} className="inspect-pair">
               <tr>
                 <td className="inspect-prompt" rowSpan={2}>
-                  <span className="muted">{i + 1}.</span> <span className="mono">{p.prompt}</span>
+                  <span className="muted">{r.first + k + 1}.</span> <span className="mono">{p.prompt}</span>
                   {p.flipped && (
                     <span
                       className="inspect-flipped"

@@ -7,6 +7,7 @@ import { useState } from "react";
 import type { TokensInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
+import { Pager } from "./Pager";
 import { tokenLabel } from "./text";
 
 export function TokenTable({ view }: { view: TokensInspect }) {
@@ -23,26 +24,37 @@ export function TokenTable({ view }: { view: TokensInspect }) {
   return (
     <div className="inspect-body" data-testid="inspect-tokens">
       <div className="inspect-toolbar">
-        <label className="inline-select">
-          <span className="eyebrow">Completion</span>
-          <select
-            data-testid="inspect-completion"
-            value={index}
-            onChange={(e) => setIndex(Number(e.target.value))}
+        <div className="inline-select">
+          <span className="eyebrow" id="inspect-completion-label">
+            Completion
+          </span>
+          <Pager
+            index={index}
+            count={view.completions.length}
+            what="completion"
+            onChange={setIndex}
+            testId="inspect-completion-pager"
           >
-            {view.completions.map((x, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: completions are replaced wholesale each step
-              <option key={i} value={i}>
-                #{i + 1} · {x.prompt}
-                {x.tokens.map((t) => t.text).join("")} · R = {sig(x.reward, 3)}
-              </option>
-            ))}
-          </select>
-        </label>
+            <select
+              data-testid="inspect-completion"
+              aria-labelledby="inspect-completion-label"
+              value={index}
+              onChange={(e) => setIndex(Number(e.target.value))}
+            >
+              {view.completions.map((x, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: completions are replaced wholesale each step
+                <option key={i} value={i}>
+                  #{i + 1} · {x.prompt}
+                  {x.tokens.map((t) => t.text).join("")} · R = {sig(x.reward, 3)}
+                </option>
+              ))}
+            </select>
+          </Pager>
+        </div>
         <span className="muted">
           {view.completions.length < view.batch
-            ? `first ${view.completions.length} of ${view.batch} completions`
-            : `${view.batch} completions`}
+            ? `${index + 1} of the first ${view.completions.length} of ${view.batch} completions`
+            : `${index + 1} of ${view.batch} completions`}
         </span>
         <span
           className="inspect-params mono"
