@@ -70,3 +70,55 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   expect(errors).toEqual([]);
 });
+
+/** Where the charts, the run cards and the samples are: the top of each box and their order in the page. */
+async function layout(page: Page) {
+  return page.evaluate(() => {
+    const ids = ["lab-charts", "lab-runs", "lab-samples"] as const;
+    const el = ids.map((id) => document.getElementById(id) as HTMLElement);
+    const box = el.map((e) => e.getBoundingClientRect());
+    const before = (a: number, b: number) =>
+      Boolean(el[a].compareDocumentPosition(el[b]) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return {
+      top: { charts: box[0].top, runs: box[1].top, samples: box[2].top },
+      left: { charts: box[0].left, runs: box[1].left },
+      chartsBeforeRuns: before(0, 1),
+      runsBeforeSamples: before(1, 2),
+    };
+  });
+}
+
+test("one column (a projector or a zoomed page): Tab meets the charts, then the run cards, as the eye does", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 853, height: 533 });
+  const errors = await openExperiment(page, testLink());
+  const narrow = await layout(page);
+  console.log(`853 × 533: ${JSON.stringify(narrow)}`);
+  expect(narrow.top.charts).toBeLessThan(narrow.top.runs);
+  expect(narrow.top.runs).toBeLessThan(narrow.top.samples);
+  expect(narrow.chartsBeforeRuns, "charts before the run cards in the page").toBe(true);
+  expect(narrow.runsBeforeSamples).toBe(true);
+  // Tab from the last control of the charts goes to the first run card, not to the samples.
+  const chip = page.getByTestId(`legend-${RUNS[RUNS.length - 1]}`);
+  await chip.focus();
+  let inRuns = false;
+  for (let i = 0; i < 40 && !inRuns; i++) {
+    await page.keyboard.press("Tab");
+    const where = await page.evaluate(() => {
+      const a = document.activeElement;
+      return a?.closest("#lab-runs") ? "runs" : a?.closest("#lab-samples") ? "samples" : "charts";
+    });
+    expect(where, `Tab ${i + 1} after the last legend chip`).not.toBe("samples");
+    inRuns = where === "runs";
+  }
+  expect(inRuns, "Tab reaches the run cards").toBe(true);
+
+  // Wider than 980 px: the run cards on the left again, first in the page, and nothing was reloaded.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(async () => (await layout(page)).chartsBeforeRuns).toBe(false);
+  const wide = await layout(page);
+  expect(wide.left.runs).toBeLessThan(wide.left.charts);
+  await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
+  expect(errors).toEqual([]);
+});

@@ -1,5 +1,6 @@
 /**
- * The lab page: controls on top, run cards on the left, the charts, samples and more metrics on the right.
+ * The lab page: controls on top, run cards on the left, the charts, samples and more metrics on the right; in
+ * one column (under 980 px) the lesson and the charts come first, then the run cards, then the rest.
  * Shows loading and error states of the worker instead of an empty page.
  */
 import { useEffect, useRef } from "react";
@@ -19,12 +20,14 @@ import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
 import { openLab } from "./session";
 import { TopBar } from "./TopBar";
+import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 
 export function LabView() {
   const phase = useLab((s) => s.phase);
   const phaseError = useLab((s) => s.phaseError);
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
+  const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
   // Open once (StrictMode runs effects twice on the same instance; the ref survives).
   const opened = useRef(false);
   useEffect(() => {
@@ -68,16 +71,30 @@ export function LabView() {
         </div>
       )}
       <PipelineView />
-      <div className="lab-body">
-        <RunColumn />
-        <div className="lab-main">
+      {oneColumn ? (
+        // One column (a projector, a zoomed page): the lesson, then the charts (what a class watches once Play
+        // is pressed), then the run cards in a strip, then the rest. In this order in the page too, so that
+        // Tab moves in the order the eye does.
+        <div className="lab-body is-one-column">
           <LessonCard />
           <ChartsPanel />
+          <RunColumn />
           <SamplesPanel />
           <InspectPanel />
           <MoreMetrics />
         </div>
-      </div>
+      ) : (
+        <div className="lab-body">
+          <RunColumn />
+          <div className="lab-main">
+            <LessonCard />
+            <ChartsPanel />
+            <SamplesPanel />
+            <InspectPanel />
+            <MoreMetrics />
+          </div>
+        </div>
+      )}
     </div>
   );
 }
