@@ -180,7 +180,7 @@ export interface LabWorkerApi {
     baseUrl: string,
     pipeline?: PipelineModels,
   ): Promise<WorkerInfo>;
-  /** Train all runs round-robin until paused. */
+  /** Train all runs until paused: the run with the fewest steps first, round-robin among equals. */
   play(): void;
   pause(): void;
   /** One step of every run (after a pause mid-round: only the runs one step behind), then pause. */

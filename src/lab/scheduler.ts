@@ -1,6 +1,7 @@
 /**
- * The training scheduler: steps the experiment's runs fairly (round-robin, one step of one run at a time) on the
- * one GPU device, under a speed cap, and applies every command (add/remove/fork, settings changes, reset) only
+ * The training scheduler: steps the experiment's runs fairly (one step of one run at a time; the run with the
+ * fewest steps first, round-robin among equals, so runs that are level take turns and a run added or restarted
+ * later catches up with the others before they go on) on the one GPU device, under a speed cap, and applies every command (add/remove/fork, settings changes, reset) only
  * between steps, so a run never sees its settings or its neighbours change mid-step. What changed is batched
  * into RunUpdates for the page at most every `flushMs` (default 250 ms): new metric points, the samples of
  * each run's latest step, markers, status and errors.
@@ -83,7 +84,7 @@ export class Scheduler {
     return this.find(id)?.spec;
   }
 
-  /** Train all runs round-robin until paused (or until every run is in error). */
+  /** Train all runs (fewest steps first, round-robin among equals) until paused (or every run is in error). */
   play(): void {
     if (this.playing) return;
     this.playing = true;
@@ -344,18 +345,25 @@ export class Scheduler {
     this.out.request();
   }
 
-  /** The next run in round-robin order that can step, or null. */
+  /**
+   * The next run to step, or null when none can: of the runs that can step (runnable, under the step limit)
+   * the one with the fewest steps, and among those the first in round-robin order from the cursor.
+   */
   private next(): RunSlot | null {
     const n = this.entries.length;
+    let best: RunSlot | null = null;
+    let at = 0;
     for (let k = 0; k < n; k++) {
       const i = (this.cursor + k) % n;
       const e = this.entries[i];
-      if (e.runnable && (this.stopAt === 0 || e.step < this.stopAt)) {
-        this.cursor = (i + 1) % n;
-        return e;
+      if (!e.runnable || (this.stopAt > 0 && e.step >= this.stopAt)) continue;
+      if (best === null || e.step < best.step) {
+        best = e;
+        at = i;
       }
     }
-    return null;
+    if (best) this.cursor = (at + 1) % n;
+    return best;
   }
 
   private async loop(): Promise<void> {

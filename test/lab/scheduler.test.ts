@@ -51,6 +51,29 @@ describe("Scheduler", () => {
     t.s.pause();
   });
 
+  it("a run added later catches up first, then all take turns again", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    t.s.play();
+    await until(() => t.log.length >= 6);
+    t.s.pause();
+    await tick(20);
+    expect(t.log.slice(0, 6)).toEqual(["a:1", "b:1", "a:2", "b:2", "a:3", "b:3"]);
+    const at = t.log.length;
+    const level = Math.max(...t.log.map((x) => Number(x.split(":")[1])));
+    await t.s.addRun(spec("c"));
+    t.s.play();
+    await until(() => t.log.length >= at + level + 6);
+    t.s.pause();
+    await tick(20);
+    const after = t.log.slice(at);
+    // c alone up to the others' step, then every run in turn.
+    expect(after.slice(0, level)).toEqual(Array.from({ length: level }, (_, i) => `c:${i + 1}`));
+    const turns = after.slice(level, level + 6).map((x) => x.split(":")[0]);
+    expect(turns.slice(0, 3).sort()).toEqual(["a", "b", "c"]);
+    expect(turns.slice(3, 6).sort()).toEqual(["a", "b", "c"]);
+  });
+
   it("pause stops stepping; stepOnce steps every run once and leaves the lab paused", async () => {
     const t = setup();
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
