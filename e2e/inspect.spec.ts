@@ -121,6 +121,11 @@ async function checkGroups(
   }
   await expect(page.getByTestId("inspect-group-pager-next")).toBeDisabled();
   if (groups > 1) {
+    // The button that reached the end keeps the focus, and space there is the button's (it does not play).
+    await expect(page.getByTestId("inspect-group-pager-next")).toBeFocused();
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByTestId("inspect-group")).toHaveValue(String(groups - 1));
     await page.getByTestId("inspect-group-pager-prev").click();
     await expect(page.getByTestId("inspect-group")).toHaveValue(String(groups - 2));
   }

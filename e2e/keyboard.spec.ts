@@ -99,6 +99,8 @@ test("one column (a projector or a zoomed page): Tab meets the charts, then the 
   expect(narrow.top.runs).toBeLessThan(narrow.top.samples);
   expect(narrow.chartsBeforeRuns, "charts before the run cards in the page").toBe(true);
   expect(narrow.runsBeforeSamples).toBe(true);
+  const skips = page.getByTestId("skip-links").locator("button");
+  await expect(skips).toHaveText(["Skip to charts", "Skip to runs", "Skip to samples"]);
   // Tab from the last control of the charts goes to the first run card, not to the samples.
   const chip = page.getByTestId(`legend-${RUNS[RUNS.length - 1]}`);
   await chip.focus();
@@ -114,11 +116,40 @@ test("one column (a projector or a zoomed page): Tab meets the charts, then the 
   }
   expect(inRuns, "Tab reaches the run cards").toBe(true);
 
-  // Wider than 980 px: the run cards on the left again, first in the page, and nothing was reloaded.
+  // Crossing 980 px moves the panels; it does not mount them again: the same elements (tagged here), an open
+  // <details>, a half-typed knob value and the focus in it all stay.
+  await page.evaluate(() => {
+    for (const id of ["lab-charts", "lab-runs", "lab-samples"])
+      (document.getElementById(id) as HTMLElement & { tagged?: boolean }).tagged = true;
+  });
+  const card = page.getByTestId(`run-card-${RUNS[0]}`);
+  await card.locator("details.knobs-more > summary").click();
+  const beta = page.getByTestId(`knob-${RUNS[0]}-beta`);
+  await beta.fill("0.07");
+  const kept = async () => {
+    expect(
+      await page.evaluate(() =>
+        ["lab-charts", "lab-runs", "lab-samples"].every(
+          (id) => (document.getElementById(id) as HTMLElement & { tagged?: boolean }).tagged,
+        ),
+      ),
+      "the same panels",
+    ).toBe(true);
+    await expect(card.locator("details.knobs-more")).toHaveAttribute("open", "");
+    await expect(beta).toHaveValue("0.07");
+    await expect(beta).toBeFocused();
+  };
+
+  // Wider than 980 px: the run cards on the left again, first in the page.
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect.poll(async () => (await layout(page)).chartsBeforeRuns).toBe(false);
   const wide = await layout(page);
   expect(wide.left.runs).toBeLessThan(wide.left.charts);
+  await expect(skips).toHaveText(["Skip to charts", "Skip to samples", "Skip to runs"]);
+  await kept();
+  await page.setViewportSize({ width: 853, height: 533 });
+  await expect.poll(async () => (await layout(page)).chartsBeforeRuns).toBe(true);
+  await kept();
   await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
   expect(errors).toEqual([]);
 });

@@ -273,8 +273,9 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await expect(fork).toContainText(`PPO (fork @ ${ppoStep})`);
   await expect(fork).toHaveAttribute("data-step", String(ppoStep));
   await page.getByTestId("step-once").click();
-  // A run whose step is still to come says so (the runs step one after another; RLOO is fourth).
-  await expect(page.getByTestId("status-rloo-1")).toHaveText("stepping…");
+  // The runs step one after another: the one on the device says so, a run whose turn is still to come too
+  // (RLOO is fourth).
+  await expect(page.getByTestId("status-rloo-1")).toHaveText("waiting its turn…");
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
   await expect(page.getByTestId("status-rloo-1")).toHaveText("paused");
   await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });

@@ -180,7 +180,7 @@ export interface LabWorkerApi {
     baseUrl: string,
     pipeline?: PipelineModels,
   ): Promise<WorkerInfo>;
-  /** Train all runs until paused: the run with the fewest steps first, round-robin among equals. */
+  /** Train all runs in turn until paused (a run behind the others takes two turns in a row until level). */
   play(): void;
   pause(): void;
   /** One step of every run (after a pause mid-round: only the runs one step behind), then pause. */

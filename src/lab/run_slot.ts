@@ -185,12 +185,14 @@ export class RunSlot {
       points: p.points,
     };
     if (p.samples) u.samples = p.samples();
-    if (p.inspect) u.inspect = p.inspect();
+    // The inspector shows only while paused: while playing its view (up to 32 completions' tokens) is neither
+    // built nor sent; the latest step's goes out with the first update after a pause (Pause touches every run).
+    if (p.inspect && !playing) u.inspect = p.inspect();
     if (p.markers.length) u.markers = p.markers;
     if (this.error !== null) u.error = this.error;
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
     if (p.notice !== null) u.notice = p.notice;
-    this.pending = emptyPending(false);
+    this.pending = { ...emptyPending(false), inspect: playing ? p.inspect : null };
     return u;
   }
 }

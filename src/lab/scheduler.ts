@@ -1,7 +1,7 @@
 /**
- * The training scheduler: steps the experiment's runs fairly (one step of one run at a time; the run with the
- * fewest steps first, round-robin among equals, so runs that are level take turns and a run added or restarted
- * later catches up with the others before they go on) on the one GPU device, under a speed cap, and applies every command (add/remove/fork, settings changes, reset) only
+ * The training scheduler: steps the experiment's runs fairly (one step of one run at a time, in rounds of one
+ * turn per run; a run behind the others, added or restarted later, takes two turns a round until it has caught
+ * up, so the curves come level while no run waits) on the one GPU device, under a speed cap, and applies every command (add/remove/fork, settings changes, reset) only
  * between steps, so a run never sees its settings or its neighbours change mid-step. What changed is batched
  * into RunUpdates for the page at most every `flushMs` (default 250 ms): new metric points, the samples of
  * each run's latest step, markers, status and errors.
@@ -26,7 +26,14 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class Scheduler {
   private entries: RunSlot[] = [];
-  private cursor = 0;
+  /**
+   * This round's turns still to take (see next()), and the round's shape for the speed cap: its turns and the
+   * most turns one run takes in it.
+   */
+  private round: { run: RunSlot; second: boolean }[] = [];
+  private roundShape = { turns: 1, most: 1 };
+  /** Changes on Play and Pause: a Step in progress stops taking turns. */
+  private stepOnceToken = 0;
   private playing = false;
   private looping = false;
   /** Set while the device is lost: no steps until recover(). */
@@ -84,15 +91,17 @@ export class Scheduler {
     return this.find(id)?.spec;
   }
 
-  /** Train all runs (fewest steps first, round-robin among equals) until paused (or every run is in error). */
+  /** Train all runs in turn (a run behind takes two turns) until paused (or every run is in error). */
   play(): void {
     if (this.playing) return;
+    this.stepOnceToken++; // Play takes over from a Step: its turns not taken yet are dropped
     this.playing = true;
     this.touchAll();
     void this.loop();
   }
 
   pause(): void {
+    this.stepOnceToken++; // and Pause stops a Step after its step in flight
     if (!this.playing) return;
     this.playing = false;
     this.touchAll();
@@ -100,15 +109,19 @@ export class Scheduler {
 
   /**
    * One step of every run that is not in error, then paused; after a pause in the middle of a round, only the
-   * runs one step behind (run_slot.ts stepOnceIds). Planned after a step still in flight has landed.
+   * runs one step behind (run_slot.ts stepOnceIds). Planned after a step still in flight has landed. Play or
+   * Pause meanwhile drops the turns not yet taken (the step on the device lands).
    */
   async stepOnce(): Promise<void> {
     this.pause();
+    const token = this.stepOnceToken;
     const ids = await this.exclusive(() =>
       stepOnceIds(this.entries.map((e) => ({ id: e.spec.id, step: e.step, runnable: e.runnable }))),
     );
-    for (const e of this.entries.filter((x) => ids.includes(x.spec.id)))
-      await this.exclusive(() => this.stepEntry(e));
+    for (const e of this.entries.filter((x) => ids.includes(x.spec.id))) {
+      if (token !== this.stepOnceToken) break;
+      await this.exclusive(() => (token === this.stepOnceToken ? this.stepEntry(e) : undefined));
+    }
     this.flushSoon();
   }
 
@@ -154,9 +167,7 @@ export class Scheduler {
   removeRun(id: string): void {
     const e = this.find(id);
     if (!e) return;
-    const i = this.entries.indexOf(e);
-    this.entries.splice(i, 1);
-    if (this.cursor > i) this.cursor--;
+    this.entries.splice(this.entries.indexOf(e), 1);
     void this.exclusive(() => {
       e.run?.destroy();
       this.o.factory.forget?.(id);
@@ -246,7 +257,7 @@ export class Scheduler {
           if (this.o.isDeviceLoss?.(err)) throw err;
           e.error = `${e.spec.label} could not start: ${message(err)}`;
         }
-      this.cursor = 0;
+      this.round = [];
       this.flushSoon();
     });
   }
@@ -345,25 +356,45 @@ export class Scheduler {
     this.out.request();
   }
 
+  /** The run can step now: runnable and under the step limit. */
+  private canStep(e: RunSlot): boolean {
+    return e.runnable && (this.stopAt === 0 || e.step < this.stopAt);
+  }
+
   /**
-   * The next run to step, or null when none can: of the runs that can step (runnable, under the step limit)
-   * the one with the fewest steps, and among those the first in round-robin order from the cursor.
+   * The next run to step, or null when none can. Training goes in rounds: each run that can step at a round's
+   * start takes one turn, in the experiment's order, and a run behind (fewer steps than the run furthest on)
+   * takes two turns in a row, so it catches up by a step a round while the others go on. A run added mid-round
+   * joins the next one; a run removed, in error or at the step limit loses its turns.
    */
   private next(): RunSlot | null {
-    const n = this.entries.length;
-    let best: RunSlot | null = null;
-    let at = 0;
-    for (let k = 0; k < n; k++) {
-      const i = (this.cursor + k) % n;
-      const e = this.entries[i];
-      if (!e.runnable || (this.stopAt > 0 && e.step >= this.stopAt)) continue;
-      if (best === null || e.step < best.step) {
-        best = e;
-        at = i;
+    for (let fresh = 0; fresh < 2; fresh++) {
+      const can = this.entries.filter((x) => this.canStep(x));
+      const lead = Math.max(...can.map((x) => x.step));
+      for (let turn = this.round.shift(); turn; turn = this.round.shift()) {
+        const { run, second } = turn;
+        // A second turn only while still behind (a step in flight when the round was planned may have landed).
+        if (this.entries.includes(run) && this.canStep(run) && (!second || run.step < lead)) return run;
       }
+      this.round = can.flatMap((run) =>
+        run.step < lead
+          ? [
+              { run, second: false },
+              { run, second: true },
+            ]
+          : [{ run, second: false }],
+      );
+      this.roundShape = {
+        turns: Math.max(1, this.round.length),
+        most: this.round.length > can.length ? 2 : 1,
+      };
     }
-    if (best) this.cursor = (at + 1) % n;
-    return best;
+    return null;
+  }
+
+  /** Milliseconds from one step's start to the next under the speed cap: no run steps over `speed` times a second. */
+  private stepGap(): number {
+    return this.speed > 0 ? (1000 * this.roundShape.most) / (this.speed * this.roundShape.turns) : 0;
   }
 
   private async loop(): Promise<void> {
@@ -378,10 +409,7 @@ export class Scheduler {
         }
         const t0 = performance.now();
         await this.exclusive(() => this.stepEntry(e));
-        const runnable = this.entries.filter((x) => x.runnable).length;
-        // Speed cap: each run steps at most `speed` times a second, so one step per 1/(speed·runs) s.
-        const gap =
-          this.speed > 0 ? 1000 / (this.speed * Math.max(1, runnable)) - (performance.now() - t0) : 0;
+        const gap = this.stepGap() - (performance.now() - t0);
         // Always yield a macrotask so commands from the page get in between steps.
         await new Promise((r) => setTimeout(r, Math.max(0, gap)));
       }
@@ -394,6 +422,11 @@ export class Scheduler {
     if (!this.entries.includes(e) || !e.runnable || this.halted) return;
     const run = e.run as SchedRun;
     e.inFlight = true;
+    // Paused (a Step): the page shows which run is on the device ("finishing" while paused) and which wait.
+    if (!this.playing) {
+      e.touch();
+      this.flushSoon();
+    }
     try {
       const out = await run.step();
       e.recordStep(out);

@@ -1,7 +1,7 @@
 /**
  * The training worker (a dedicated module Web Worker, exposed with comlink as {@link LabWorkerApi}). It owns
  * its own GPU device, the shared resources (task, tokenizer, start model, preference data) and the runs; the
- * {@link Scheduler} steps them in turn (fewest steps first) and sends small batched RunUpdates to the page. The page never
+ * {@link Scheduler} steps them in turn and sends small batched RunUpdates to the page. The page never
  * waits on training: every GPU call happens here.
  *
  * A lost device (driver reset, GPU process crash) is re-acquired and every run is rebuilt from its last CPU

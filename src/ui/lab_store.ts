@@ -218,7 +218,8 @@ export const useLab = create<LabState>()((set) => ({
           history: u.points.length ? [...kept, ...u.points] : kept,
           markers: u.markers?.length ? [...r.markers, ...u.markers] : r.markers,
           samples: u.samples ?? r.samples,
-          inspect: u.inspect ?? r.inspect,
+          // A new step without its view (sent only once paused): the old step's view is stale.
+          inspect: u.inspect ?? (u.points.length || u.rewindTo !== undefined ? undefined : r.inspect),
           error: u.error ?? (u.status === "error" ? r.error : null),
           // A step landed: it trained with the settings as they are (a rewind keeps the note).
           untrained: u.step > r.step ? undefined : r.untrained,

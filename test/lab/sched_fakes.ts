@@ -9,6 +9,8 @@ export type Log = string[];
 export class FakeRun implements SchedRun {
   config: Record<string, SettingValue>;
   steps = 0;
+  /** Inspect views built (the scheduler builds one only for an update it sends while paused). */
+  inspectsBuilt = 0;
   destroyed = false;
   /** Throw at this step (1-based). */
   failAt: number | null = null;
@@ -33,6 +35,10 @@ export class FakeRun implements SchedRun {
       step,
       metrics: { reward: step, samples: 2, tokens: 10, beta: Number(this.config.beta) },
       samples: () => [{ prompt: `p${step}`, completion: [], reward: step, gold: step }],
+      inspect: () => {
+        this.inspectsBuilt++;
+        return { kind: "none", step, algo: "fake", reason: `view of step ${step}` };
+      },
     };
   }
   setConfig(patch: Record<string, SettingValue>): void {

@@ -51,27 +51,125 @@ describe("Scheduler", () => {
     t.s.pause();
   });
 
-  it("a run added later catches up first, then all take turns again", async () => {
+  it("a run behind the others takes two turns a round until level; nobody waits", async () => {
     const t = setup();
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    t.s.setStopAt(3); // level a and b at 3 (a step limit pauses the lab once every run got there)
     t.s.play();
-    await until(() => t.log.length >= 6);
-    t.s.pause();
-    await tick(20);
-    expect(t.log.slice(0, 6)).toEqual(["a:1", "b:1", "a:2", "b:2", "a:3", "b:3"]);
+    await until(() => !t.s.isPlaying);
+    t.s.setStopAt(0);
     const at = t.log.length;
-    const level = Math.max(...t.log.map((x) => Number(x.split(":")[1])));
     await t.s.addRun(spec("c"));
     t.s.play();
-    await until(() => t.log.length >= at + level + 6);
+    await until(() => t.log.length >= at + 16);
     t.s.pause();
     await tick(20);
-    const after = t.log.slice(at);
-    // c alone up to the others' step, then every run in turn.
-    expect(after.slice(0, level)).toEqual(Array.from({ length: level }, (_, i) => `c:${i + 1}`));
-    const turns = after.slice(level, level + 6).map((x) => x.split(":")[0]);
-    expect(turns.slice(0, 3).sort()).toEqual(["a", "b", "c"]);
-    expect(turns.slice(3, 6).sort()).toEqual(["a", "b", "c"]);
+    const after = t.log.slice(at, at + 16);
+    // Rounds of a and b once, c twice in a row until it is level (c: 0 → 2 → 4 → 6, a and b: 3 → 4 → 5 → 6),
+    // then a, b, c in turn.
+    expect(after).toEqual([
+      "a:4",
+      "b:4",
+      "c:1",
+      "c:2",
+      "a:5",
+      "b:5",
+      "c:3",
+      "c:4",
+      "a:6",
+      "b:6",
+      "c:5",
+      "c:6",
+      "a:7",
+      "b:7",
+      "c:7",
+      "a:8",
+    ]);
+  });
+
+  it("a run ahead of the others (imported at a later step) keeps stepping, once a round", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.addRun(spec("late"));
+    await t.s.resumeRun("late", { step: 40, samples: 0, tokens: 0 }, (r) => {
+      (r as FakeRun).steps = 40;
+    });
+    t.s.play();
+    await until(() => t.log.length >= 10);
+    t.s.pause();
+    await tick(20);
+    const first = t.log.slice(0, 10).map((x) => x.split(":")[0]);
+    expect(first).toEqual(["a", "a", "b", "b", "late", "a", "a", "b", "b", "late"]);
+    expect(t.log.slice(0, 10).filter((x) => x.startsWith("late"))).toEqual(["late:41", "late:42"]);
+  });
+
+  it("Pause during a Step drops its turns not taken yet; Play takes over and levels the runs", async () => {
+    const t = setup({ ms: 40 });
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    const step = t.s.stepOnce();
+    await tick(15); // a's step is on the device
+    t.s.pause();
+    await step;
+    expect(t.log).toEqual(["a:1"]);
+    const again = t.s.stepOnce(); // levels: b and c, the runs one behind
+    await tick(15);
+    t.s.play(); // b's step lands; c's turn is Play's now
+    await again;
+    await until(() => t.log.length >= 1 + 1 + 5);
+    t.s.pause();
+    await tick(60);
+    // Play's first round: c, one behind a and b, takes two turns: a:2, b:2, c:1, c:2.
+    expect(t.log.slice(0, 6)).toEqual(["a:1", "b:1", "a:2", "b:2", "c:1", "c:2"]);
+  });
+
+  it("the inspect view is neither built nor sent while playing; the latest step's comes after a pause", async () => {
+    const t = setup({ flushMs: 5 });
+    await t.s.addRun(spec("a"));
+    t.s.play();
+    await until(() => t.log.length >= 5);
+    const sentWhilePlaying = t.updates.flat().filter((u) => u.inspect).length;
+    t.s.pause();
+    await tick(40);
+    t.s.flush();
+    expect(sentWhilePlaying).toBe(0);
+    // Built only for the updates sent once paused: the latest step's, and the step in flight's when it landed.
+    const views = t.updates.flat().filter((u) => u.inspect);
+    expect(t.made[0].inspectsBuilt).toBe(views.length);
+    expect(views.length).toBeGreaterThanOrEqual(1);
+    expect(views.length).toBeLessThanOrEqual(2);
+    expect(views.at(-1)?.inspect).toEqual({
+      kind: "none",
+      step: t.s.stepOf("a"),
+      algo: "fake",
+      reason: `view of step ${t.s.stepOf("a")}`,
+    });
+    // Step (paused): each step's view goes out with it.
+    await t.s.stepOnce();
+    await tick(20);
+    t.s.flush();
+    expect(
+      t.updates
+        .flat()
+        .filter((u) => u.inspect)
+        .at(-1)?.inspect?.step,
+    ).toBe(t.s.stepOf("a"));
+  });
+
+  it("under Step the page hears which run is on the device: it reads finishing, the others not", async () => {
+    const t = setup({ ms: 60, flushMs: 5 });
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    t.s.flush();
+    const seen = t.all().map((u) => `${u.runId} ${u.status}`);
+    // a on the device while b waits (still "ready"), then b on the device after a landed.
+    const aOn = seen.indexOf("a finishing");
+    const bOn = seen.indexOf("b finishing");
+    expect(aOn).toBeGreaterThanOrEqual(0);
+    expect(bOn).toBeGreaterThan(aOn);
+    expect(seen.slice(aOn, bOn)).toContain("a paused"); // a landed before b went on the device
+    expect(seen.slice(0, bOn)).not.toContain("b paused");
+    expect(t.last("a")?.status).toBe("paused");
+    expect(t.last("b")?.status).toBe("paused");
   });
 
   it("pause stops stepping; stepOnce steps every run once and leaves the lab paused", async () => {
@@ -122,6 +220,26 @@ describe("Scheduler", () => {
     expect(a).toBeLessThanOrEqual(Math.ceil(10 * seconds) + 1);
     expect(a).toBeGreaterThanOrEqual(5);
     expect(Math.abs(a - (t.s.stepOf("b") ?? 0))).toBeLessThanOrEqual(1);
+  });
+
+  it("the speed cap holds for a run catching up (two turns a round)", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    await t.s.resumeRun("a", { step: 50, samples: 0, tokens: 0 }, (r) => {
+      (r as FakeRun).steps = 50;
+    });
+    await t.s.addRun(spec("b")); // 50 steps behind: two turns in every round of the test
+    t.s.setSpeed(10);
+    const t0 = Date.now();
+    t.s.play();
+    await tick(1000);
+    t.s.pause();
+    const seconds = (Date.now() - t0) / 1000;
+    const b = t.s.stepOf("b") ?? 0;
+    expect(b).toBeLessThanOrEqual(Math.ceil(10 * seconds) + 2);
+    expect(b).toBeGreaterThanOrEqual(5);
+    // a steps once for each two of b's.
+    expect(Math.abs((t.s.stepOf("a") ?? 0) - 50 - b / 2)).toBeLessThanOrEqual(1);
   });
 
   it("sends points with cumulative samples/tokens, the latest samples, and statuses", async () => {

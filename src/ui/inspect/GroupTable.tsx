@@ -8,13 +8,15 @@ import { useState } from "react";
 import type { GroupsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
-import { Pager } from "./Pager";
+import { Chooser } from "./Pager";
 
 const SCALES = ["group", "batch", "none"] as const;
 
 export function GroupTable({ view }: { view: GroupsInspect }) {
-  const [index, setIndex] = useState(0);
-  const g = view.groups[Math.min(index, view.groups.length - 1)];
+  const [chosen, setIndex] = useState(0);
+  // A view of the same step can be smaller (a rewind re-ran the step with a smaller batch): stay inside it.
+  const index = Math.max(0, Math.min(chosen, view.groups.length - 1));
+  const g = view.groups[index];
   if (!g) return <p className="muted">This step has no groups.</p>;
   const grpo = view.rule === "grpo";
   const s = view.scoreFormula ? "sᵢ" : "Rᵢ";
@@ -32,33 +34,16 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
   return (
     <div className="inspect-body" data-testid="inspect-groups" data-g={view.G}>
       <div className="inspect-toolbar">
-        <div className="inline-select">
-          <span className="eyebrow" id="inspect-prompt-label">
-            Prompt
-          </span>
-          <Pager
-            index={index}
-            count={view.groups.length}
-            what="prompt"
-            onChange={setIndex}
-            testId="inspect-group-pager"
-          >
-            <select
-              data-testid="inspect-group"
-              aria-labelledby="inspect-prompt-label"
-              value={index}
-              onChange={(e) => setIndex(Number(e.target.value))}
-            >
-              {view.groups.map((x, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: groups are replaced wholesale each step
-                <option key={i} value={i}>
-                  #{i + 1} · {x.prompt} · mean {sig(x.mean, 3)}
-                  {x.zeroStd ? " · zero std" : ""}
-                </option>
-              ))}
-            </select>
-          </Pager>
-        </div>
+        <Chooser
+          label="Prompt"
+          what="prompt"
+          testId="inspect-group"
+          index={index}
+          onChange={setIndex}
+          options={view.groups.map(
+            (x, i) => `#${i + 1} · ${x.prompt} · mean ${sig(x.mean, 3)}${x.zeroStd ? " · zero std" : ""}`,
+          )}
+        />
         <span className="muted">
           {view.groups.length < view.totalGroups
             ? `${index + 1} of the first ${view.groups.length} of ${view.totalGroups} prompts`

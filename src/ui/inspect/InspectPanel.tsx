@@ -33,7 +33,7 @@ export function InspectPanel() {
   const view = id && runs ? runs[id]?.inspect : undefined;
   const label = specs.find((r) => r.id === id)?.label ?? "";
   return (
-    <section className="inspect" aria-labelledby="inspect-title" data-testid="inspect">
+    <section className="inspect" aria-labelledby="inspect-title" data-testid="inspect" data-keeps-space="">
       <div className="section-head">
         <h2 id="inspect-title" className="section-title">
           Inspect

@@ -7,12 +7,14 @@ import { useState } from "react";
 import type { TokensInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
-import { Pager } from "./Pager";
+import { Chooser } from "./Pager";
 import { tokenLabel } from "./text";
 
 export function TokenTable({ view }: { view: TokensInspect }) {
-  const [index, setIndex] = useState(0);
-  const c = view.completions[Math.min(index, view.completions.length - 1)];
+  const [chosen, setIndex] = useState(0);
+  // A view of the same step can be smaller (a rewind re-ran the step with a smaller batch): stay inside it.
+  const index = Math.max(0, Math.min(chosen, view.completions.length - 1));
+  const c = view.completions[index];
   if (!c) return <p className="muted">This step sampled no completions.</p>;
   const eps =
     view.epsLow === view.epsHigh
@@ -24,33 +26,17 @@ export function TokenTable({ view }: { view: TokensInspect }) {
   return (
     <div className="inspect-body" data-testid="inspect-tokens">
       <div className="inspect-toolbar">
-        <div className="inline-select">
-          <span className="eyebrow" id="inspect-completion-label">
-            Completion
-          </span>
-          <Pager
-            index={index}
-            count={view.completions.length}
-            what="completion"
-            onChange={setIndex}
-            testId="inspect-completion-pager"
-          >
-            <select
-              data-testid="inspect-completion"
-              aria-labelledby="inspect-completion-label"
-              value={index}
-              onChange={(e) => setIndex(Number(e.target.value))}
-            >
-              {view.completions.map((x, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: completions are replaced wholesale each step
-                <option key={i} value={i}>
-                  #{i + 1} · {x.prompt}
-                  {x.tokens.map((t) => t.text).join("")} · R = {sig(x.reward, 3)}
-                </option>
-              ))}
-            </select>
-          </Pager>
-        </div>
+        <Chooser
+          label="Completion"
+          what="completion"
+          testId="inspect-completion"
+          index={index}
+          onChange={setIndex}
+          options={view.completions.map(
+            (x, i) =>
+              `#${i + 1} · ${x.prompt}${x.tokens.map((t) => t.text).join("")} · R = ${sig(x.reward, 3)}`,
+          )}
+        />
         <span className="muted">
           {view.completions.length < view.batch
             ? `${index + 1} of the first ${view.completions.length} of ${view.batch} completions`
@@ -74,6 +60,12 @@ export function TokenTable({ view }: { view: TokensInspect }) {
           </span>
         ))}
         <span className="muted inspect-reward"> R = {sig(c.reward, 3)}</span>
+        {clipped > 0 && (
+          <span className="muted inspect-reward" data-testid="clipped-key">
+            {" "}
+            · <span className="inspect-tok is-clipped">underlined</span>: clipped
+          </span>
+        )}
       </p>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="token-table">

@@ -6,7 +6,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { InspectPair, PairsInspect } from "../../lab/inspect/types";
-import { pageRange } from "./Pager";
+import { Chooser, pageRange } from "./Pager";
 import { PAIR_PAGE, PairTable } from "./PairTable";
 
 describe("pageRange", () => {
@@ -54,13 +54,14 @@ describe("PairTable pages", () => {
     const first = render(view(20));
     expect(shownPairs(first)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(first).toContain("1–8 of 20 pairs");
-    expect(first).toMatch(/data-testid="inspect-pair-pager-prev" disabled=""/);
-    expect(first).not.toMatch(/data-testid="inspect-pair-pager-next" disabled=""/);
+    expect(first).toMatch(/data-testid="inspect-pair-pager-prev" aria-disabled="true"/);
+    expect(first).toMatch(/data-testid="inspect-pair-pager-next" aria-disabled="false"/);
     const last = render(view(20), 2);
     expect(shownPairs(last)).toEqual([16, 17, 18, 19]);
     expect(last).toContain("17–20 of 20 pairs");
     expect(last).toContain(">17.</span>");
-    expect(last).toMatch(/data-testid="inspect-pair-pager-next" disabled=""/);
+    expect(last).toMatch(/data-testid="inspect-pair-pager-next" aria-disabled="true"/);
+    expect(last).toMatch(/data-testid="inspect-pair-pager-prev" aria-disabled="false"/);
   });
 
   it("has no pager when one page holds the batch, and says when the view holds only the first pairs", () => {
@@ -69,5 +70,28 @@ describe("PairTable pages", () => {
     expect(one).not.toContain("inspect-pair-pager");
     expect(one).toContain("8 pairs");
     expect(render(view(32, 64), 1)).toContain("9–16 of the first 32 of 64 pairs");
+  });
+});
+
+describe("Chooser", () => {
+  it("labels its select, lists the options and marks the ends", () => {
+    const html = renderToStaticMarkup(
+      createElement(Chooser, {
+        label: "Prompt",
+        what: "prompt",
+        options: ["#1 · 2+2=", "#2 · 3+5="],
+        index: 1,
+        onChange: () => {},
+        testId: "inspect-group",
+      }),
+    );
+    expect(html).toContain('id="inspect-group-label">Prompt</span>');
+    expect(html).toContain('aria-labelledby="inspect-group-label"');
+    expect([...html.matchAll(/<option value="(\d)"[^>]*>([^<]*)</g)].map((m) => [m[1], m[2]])).toEqual([
+      ["0", "#1 · 2+2="],
+      ["1", "#2 · 3+5="],
+    ]);
+    expect(html).toMatch(/data-testid="inspect-group-pager-next" aria-disabled="true"/);
+    expect(html).toMatch(/data-testid="inspect-group-pager-prev" aria-disabled="false"/);
   });
 });

@@ -3,7 +3,7 @@
  * one column (under 980 px) the lesson and the charts come first, then the run cards, then the rest.
  * Shows loading and error states of the worker instead of an empty page.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import "./lab.css";
 import "./transport.css";
 import "./runs.css";
@@ -22,12 +22,41 @@ import { openLab } from "./session";
 import { TopBar } from "./TopBar";
 import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 
+const PANELS = {
+  lesson: <LessonCard key="lesson" />,
+  charts: <ChartsPanel key="charts" />,
+  runs: <RunColumn key="runs" />,
+  samples: <SamplesPanel key="samples" />,
+  inspect: <InspectPanel key="inspect" />,
+  more: <MoreMetrics key="more" />,
+};
+type Panel = keyof typeof PANELS;
+/** Run cards on the left (lab.css puts them in the first column, across every row), the rest on the right. */
+const TWO_COLUMNS: Panel[] = ["runs", "lesson", "charts", "samples", "inspect", "more"];
+/**
+ * One column (a projector, a zoomed page): the lesson, then the charts (what a class watches once Play is
+ * pressed), then the run cards in a strip, then the rest; in this order in the page too, so that Tab moves in
+ * the order the eye does.
+ */
+const ONE_COLUMN: Panel[] = ["lesson", "charts", "runs", "samples", "inspect", "more"];
+
 export function LabView() {
   const phase = useLab((s) => s.phase);
   const phaseError = useLab((s) => s.phaseError);
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
+  // Moving a panel takes the focus off a control inside it: give it back once the panels have moved.
+  const layout = useRef({ oneColumn, focused: null as Element | null });
+  if (layout.current.oneColumn !== oneColumn)
+    layout.current = { oneColumn, focused: typeof document === "undefined" ? null : document.activeElement };
+  useLayoutEffect(() => {
+    const el = layout.current.focused;
+    if (!el) return;
+    layout.current.focused = null;
+    if (el instanceof HTMLElement && el.isConnected && document.activeElement !== el)
+      el.focus({ preventScroll: true });
+  });
   // Open once (StrictMode runs effects twice on the same instance; the ref survives).
   const opened = useRef(false);
   useEffect(() => {
@@ -71,30 +100,11 @@ export function LabView() {
         </div>
       )}
       <PipelineView />
-      {oneColumn ? (
-        // One column (a projector, a zoomed page): the lesson, then the charts (what a class watches once Play
-        // is pressed), then the run cards in a strip, then the rest. In this order in the page too, so that
-        // Tab moves in the order the eye does.
-        <div className="lab-body is-one-column">
-          <LessonCard />
-          <ChartsPanel />
-          <RunColumn />
-          <SamplesPanel />
-          <InspectPanel />
-          <MoreMetrics />
-        </div>
-      ) : (
-        <div className="lab-body">
-          <RunColumn />
-          <div className="lab-main">
-            <LessonCard />
-            <ChartsPanel />
-            <SamplesPanel />
-            <InspectPanel />
-            <MoreMetrics />
-          </div>
-        </div>
-      )}
+      {/* One keyed list, so that crossing 980 px moves the panels instead of mounting them again (an open
+          dialog, a half-typed knob, the inspector's page would be lost). */}
+      <div className={oneColumn ? "lab-body is-one-column" : "lab-body"}>
+        {(oneColumn ? ONE_COLUMN : TWO_COLUMNS).map((k) => PANELS[k])}
+      </div>
     </div>
   );
 }

@@ -28,6 +28,7 @@ const STATUS_TEXT = {
   paused: "paused",
   error: "error",
   stepping: "stepping…",
+  waiting: "waiting its turn…",
   finishing: "finishing step…",
   comparison: "comparison",
 } as const;
@@ -55,7 +56,15 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   if (!run) return null;
   // Imported without weights: curves only, nothing in the worker to train, fork, evaluate or export.
   const frozen = run.comparison === true;
-  const shown = frozen ? "comparison" : stepping && run.status !== "error" ? "stepping" : run.status;
+  // Under Step the runs train one after another: the one on the device reads "stepping…" (the worker says
+  // "finishing" while paused), the others "waiting its turn…".
+  const shown = frozen
+    ? "comparison"
+    : stepping && run.status !== "error"
+      ? run.status === "finishing"
+        ? "stepping"
+        : "waiting"
+      : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.
@@ -145,7 +154,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       </header>
       <p className="run-state">
         <span
-          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" ? "paused" : shown}`}
+          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
         >
           {STATUS_TEXT[shown]}

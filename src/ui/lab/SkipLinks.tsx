@@ -4,12 +4,14 @@
  * links, because the URL's hash holds the experiment (url_sync.ts) and must not change.
  */
 import "./skip_links.css";
+import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 
-const TARGETS = [
-  { id: "lab-charts", name: "charts" },
-  { id: "lab-samples", name: "samples" },
-  { id: "lab-runs", name: "runs" },
-] as const;
+const CHARTS = { id: "lab-charts", name: "charts" };
+const SAMPLES = { id: "lab-samples", name: "samples" };
+const RUNS = { id: "lab-runs", name: "runs" };
+/** In the page's order after the top bar (the run cards come first on the left; in one column, after the charts). */
+const TARGETS = [CHARTS, SAMPLES, RUNS];
+const ONE_COLUMN_TARGETS = [CHARTS, RUNS, SAMPLES];
 
 /** Focus the element with this id (it carries tabIndex −1) and scroll it to the top of the window. */
 export function skipTo(id: string): boolean {
@@ -21,9 +23,10 @@ export function skipTo(id: string): boolean {
 }
 
 export function SkipLinks() {
+  const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
   return (
     <nav className="skip-links" aria-label="Skip links" data-testid="skip-links">
-      {TARGETS.map((t) => (
+      {(oneColumn ? ONE_COLUMN_TARGETS : TARGETS).map((t) => (
         <button key={t.id} type="button" onClick={() => skipTo(t.id)}>
           Skip to {t.name}
         </button>

@@ -2,7 +2,9 @@
  * The space bar plays and pauses the lab (TensorFlow Playground's habit), except where space means something
  * else: typing in a field, a select, a `<summary>`, a control focused from the keyboard (a button, switch or
  * slider uses space itself), an open dialog or confirmation card. A control focused by a mouse click (a legend
- * chip, a slider) does not keep space: a lecturer who clicked one and presses space means pause.
+ * chip, a slider) does not keep space: a lecturer who clicked one and presses space means pause. Except inside
+ * an element marked data-keeps-space (the inspector, which only shows while paused: Play would hide what was
+ * being read).
  */
 import { useEffect } from "react";
 import { labActions } from "./actions";
@@ -44,6 +46,8 @@ export function useSpaceToggle(enabled: boolean) {
     const onKey = (e: KeyboardEvent) => {
       if (e.code !== "Space" || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target as HTMLElement | null;
+      // A panel that exists only while paused (the inspector): space there is its controls', however focused.
+      if (t?.closest("[data-keeps-space]")) return;
       const control = t?.closest(SPACE_CONTROLS);
       if (
         control ? control !== mouseFocused : t?.closest("input, textarea, select, summary, [contenteditable]")
