@@ -102,6 +102,8 @@ export class LabClient {
   private api: Comlink.Remote<LabWorkerApi> | null = null;
   /** Bumped by every start(): updates and results of an older worker are ignored. */
   private generation = 0;
+  /** Bumped by every Step and by Play: only the latest Step clears the cards' "stepping" state. */
+  private stepGen = 0;
   /** Whether the task ships a preference dataset (from init). */
   private preferences = true;
   readonly stats: ClientStats = { updates: 0, firstUpdateAt: null, lastUpdateAt: null };
@@ -184,6 +186,8 @@ export class LabClient {
       );
       return;
     }
+    this.stepGen++;
+    this.store.setStepping(null); // Play takes over from a Step in progress
     this.store.setPlaying(true);
     void this.api.play();
   }
@@ -203,10 +207,12 @@ export class LabClient {
       stepOnceIds(runs.map((r) => ({ id: r.spec.id, step: r.step, runnable: r.status !== "error" }))),
     );
     s.setStepping(Object.fromEntries(runs.filter((r) => ids.has(r.spec.id)).map((r) => [r.spec.id, r.step])));
+    const gen = ++this.stepGen;
     try {
       await api.stepOnce();
     } finally {
-      this.store.setStepping(null);
+      // A later Step (queued behind this one) or Play owns the cards' state now.
+      if (gen === this.stepGen) this.store.setStepping(null);
     }
   }
 

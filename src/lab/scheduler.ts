@@ -32,8 +32,10 @@ export class Scheduler {
    */
   private round: { run: RunSlot; second: boolean }[] = [];
   private roundShape = { turns: 1, most: 1 };
-  /** Changes on Play and Pause: a Step in progress stops taking turns. */
+  /** Changes on Play and Reset: a Step in progress (or queued) stops taking turns. */
   private stepOnceToken = 0;
+  /** The Steps pressed so far, one after another. */
+  private steps: Promise<void> = Promise.resolve();
   private playing = false;
   private looping = false;
   /** Set while the device is lost: no steps until recover(). */
@@ -101,7 +103,6 @@ export class Scheduler {
   }
 
   pause(): void {
-    this.stepOnceToken++; // and Pause stops a Step after its step in flight
     if (!this.playing) return;
     this.playing = false;
     this.touchAll();
@@ -109,12 +110,20 @@ export class Scheduler {
 
   /**
    * One step of every run that is not in error, then paused; after a pause in the middle of a round, only the
-   * runs one step behind (run_slot.ts stepOnceIds). Planned after a step still in flight has landed. Play or
-   * Pause meanwhile drops the turns not yet taken (the step on the device lands).
+   * runs one step behind (run_slot.ts stepOnceIds). Planned after a step still in flight has landed, and after
+   * an earlier Step's turns (two presses: two steps of every run). Play or Reset meanwhile drops the turns not
+   * yet taken (the step on the device lands).
    */
-  async stepOnce(): Promise<void> {
+  stepOnce(): Promise<void> {
     this.pause();
     const token = this.stepOnceToken;
+    const done = this.steps.then(() => this.stepRound(token));
+    this.steps = done.catch(() => {});
+    return done;
+  }
+
+  private async stepRound(token: number): Promise<void> {
+    if (token !== this.stepOnceToken) return;
     const ids = await this.exclusive(() =>
       stepOnceIds(this.entries.map((e) => ({ id: e.spec.id, step: e.step, runnable: e.runnable }))),
     );
@@ -122,7 +131,8 @@ export class Scheduler {
       if (token !== this.stepOnceToken) break;
       await this.exclusive(() => (token === this.stepOnceToken ? this.stepEntry(e) : undefined));
     }
-    this.flushSoon();
+    // Now, not at the throttle's next tick: the page stops showing the Step when this resolves.
+    this.flush();
   }
 
   /** Steps per second per run (0 = as fast as the device goes). */
@@ -239,6 +249,8 @@ export class Scheduler {
    */
   reset(between?: () => void): Promise<void> {
     this.pause();
+    this.stepOnceToken++; // a Step's turns not taken yet (or a Step pressed before) are not the new runs'
+
     return this.exclusive(async () => {
       // A fork restarts like the others: its label stops saying it is one (as the page's store does).
       const specs = restartedSpecs(this.entries.map((e) => e.spec));
@@ -392,7 +404,10 @@ export class Scheduler {
     return null;
   }
 
-  /** Milliseconds from one step's start to the next under the speed cap: no run steps over `speed` times a second. */
+  /**
+   * Milliseconds from one step's start to the next under the speed cap: over a round no run steps more than
+   * `speed` times a second (a run's two turns in a row come closer together; a skipped turn shortens a round).
+   */
   private stepGap(): number {
     return this.speed > 0 ? (1000 * this.roundShape.most) / (this.speed * this.roundShape.turns) : 0;
   }
@@ -402,13 +417,18 @@ export class Scheduler {
     this.looping = true;
     try {
       while (this.playing && !this.halted) {
-        const e = this.next();
-        if (!e) {
+        const t0 = performance.now();
+        // The run is picked once the step before has landed: a round planned then sees every run's step.
+        const stepped = await this.exclusive(async () => {
+          if (!this.playing || this.halted) return true; // paused while queued: nothing more to do
+          const e = this.next();
+          if (e) await this.stepEntry(e);
+          return e !== null;
+        });
+        if (!stepped) {
           this.pause();
           break;
         }
-        const t0 = performance.now();
-        await this.exclusive(() => this.stepEntry(e));
         const gap = this.stepGap() - (performance.now() - t0);
         // Always yield a macrotask so commands from the page get in between steps.
         await new Promise((r) => setTimeout(r, Math.max(0, gap)));

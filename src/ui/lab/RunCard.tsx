@@ -60,11 +60,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   // "finishing" while paused), the others "waiting its turn…".
   const shown = frozen
     ? "comparison"
-    : stepping && run.status !== "error"
-      ? run.status === "finishing"
-        ? "stepping"
-        : "waiting"
-      : run.status;
+    : stepping && run.status === "finishing"
+      ? "stepping"
+      : stepping && (run.status === "ready" || run.status === "paused")
+        ? "waiting"
+        : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.

@@ -9,7 +9,8 @@ import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 const CHARTS = { id: "lab-charts", name: "charts" };
 const SAMPLES = { id: "lab-samples", name: "samples" };
 const RUNS = { id: "lab-runs", name: "runs" };
-/** In the page's order after the top bar (the run cards come first on the left; in one column, after the charts). */
+/** The three places in the order the eye takes them (two columns: the charts, the samples under them, the run
+ * cards on the left; one column: the charts, then the run cards, then the samples). */
 const TARGETS = [CHARTS, SAMPLES, RUNS];
 const ONE_COLUMN_TARGETS = [CHARTS, RUNS, SAMPLES];
 
