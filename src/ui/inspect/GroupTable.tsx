@@ -4,18 +4,15 @@
  * scale_rewards (group: ÷ (σ_group + ε), batch: ÷ (σ_batch + ε), none: Dr. GRPO), the run's own highlighted;
  * RLOO: the leave-one-out baseline and A_i = s_i − baseline. A group whose scores are all equal is flagged.
  */
-import { useState } from "react";
 import type { GroupsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
-import { Chooser } from "./Pager";
+import { Chooser, countOf, useChoice } from "./Pager";
 
 const SCALES = ["group", "batch", "none"] as const;
 
 export function GroupTable({ view }: { view: GroupsInspect }) {
-  const [chosen, setIndex] = useState(0);
-  // A view of the same step can be smaller (a rewind re-ran the step with a smaller batch): stay inside it.
-  const index = Math.max(0, Math.min(chosen, view.groups.length - 1));
+  const [index, setIndex] = useChoice(view.groups.length);
   const g = view.groups[index];
   if (!g) return <p className="muted">This step has no groups.</p>;
   const grpo = view.rule === "grpo";
@@ -45,10 +42,8 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
           )}
         />
         <span className="muted">
-          {view.groups.length < view.totalGroups
-            ? `${index + 1} of the first ${view.groups.length} of ${view.totalGroups} prompts`
-            : `${index + 1} of ${view.totalGroups} prompt${view.totalGroups === 1 ? "" : "s"}`}{" "}
-          × G = {view.G} · {view.groups.filter((x) => x.zeroStd).length}
+          {index + 1} of {countOf(view.groups.length, view.totalGroups, "prompt")} × G = {view.G} ·{" "}
+          {view.groups.filter((x) => x.zeroStd).length}
           {view.groups.length < view.totalGroups ? " of those" : ""} with zero std
         </span>
       </div>

@@ -7,7 +7,7 @@ import { useState } from "react";
 import type { PairSide, PairsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
-import { Pager, pageRange } from "./Pager";
+import { countOf, Pager, pageRange } from "./Pager";
 
 /** The reward and the loss of each loss type, in the papers' symbols. */
 function formulas(v: PairsInspect): { reward: string; loss: string; note: string } {
@@ -59,13 +59,6 @@ function Side({ side, which }: { side: PairSide; which: "chosen" | "rejected" })
 /** Pairs on one page of the table. */
 export const PAIR_PAGE = 8;
 
-/** "32 pairs", or "the first 32 of 64 pairs" when the view holds only the first. */
-function pairCount(view: PairsInspect): string {
-  return view.pairs.length < view.totalPairs
-    ? `the first ${view.pairs.length} of ${view.totalPairs} pairs`
-    : `${view.totalPairs} pair${view.totalPairs === 1 ? "" : "s"}`;
-}
-
 export function PairTable({ view, initialPage = 0 }: { view: PairsInspect; initialPage?: number }) {
   const f = formulas(view);
   const [page, setPage] = useState(initialPage);
@@ -81,11 +74,11 @@ export function PairTable({ view, initialPage = 0 }: { view: PairsInspect; initi
         {r.pages > 1 ? (
           <Pager index={r.page} count={r.pages} what="pairs" onChange={setPage} testId="inspect-pair-pager">
             <span className="muted" data-testid="inspect-pair-range">
-              {r.first + 1}–{r.end} of {pairCount(view)}
+              {r.first + 1}–{r.end} of {countOf(view.pairs.length, view.totalPairs, "pair")}
             </span>
           </Pager>
         ) : (
-          <span className="muted">{pairCount(view)}</span>
+          <span className="muted">{countOf(view.pairs.length, view.totalPairs, "pair")}</span>
         )}
       </div>
       <div className="table-scroll">

@@ -3,17 +3,14 @@
  * log π_old, log π_θ, ρ_t = π_θ/π_old, advantage Â_t, whether the clip binds (no gradient from the token:
  * Â > 0 and ρ > 1 + ε, or Â < 0 and ρ < 1 − ε) and the per-token KL k_t.
  */
-import { useState } from "react";
 import type { TokensInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
-import { Chooser } from "./Pager";
+import { Chooser, countOf, useChoice } from "./Pager";
 import { tokenLabel } from "./text";
 
 export function TokenTable({ view }: { view: TokensInspect }) {
-  const [chosen, setIndex] = useState(0);
-  // A view of the same step can be smaller (a rewind re-ran the step with a smaller batch): stay inside it.
-  const index = Math.max(0, Math.min(chosen, view.completions.length - 1));
+  const [index, setIndex] = useChoice(view.completions.length);
   const c = view.completions[index];
   if (!c) return <p className="muted">This step sampled no completions.</p>;
   const eps =
@@ -38,9 +35,7 @@ export function TokenTable({ view }: { view: TokensInspect }) {
           )}
         />
         <span className="muted">
-          {view.completions.length < view.batch
-            ? `${index + 1} of the first ${view.completions.length} of ${view.batch} completions`
-            : `${index + 1} of ${view.batch} completions`}
+          {index + 1} of {countOf(view.completions.length, view.batch, "completion")}
         </span>
         <span
           className="inspect-params mono"
