@@ -279,6 +279,12 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
   await expect(page.getByTestId("status-rloo-1")).toHaveText("paused");
   await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });
+  // Up to the fork step the fork's history is its source's: its line starts where the two branch, so it does
+  // not hide the source's line; the source's is drawn whole.
+  await expect
+    .poll(async () => (await plotted(page, "reward", "ppo-2", "reward")).steps)
+    .toEqual([ppoStep, ppoStep + 1]);
+  expect((await plotted(page, "reward", "ppo-1", "reward")).steps[0]).toBe(1);
   // Removing a trained run asks first, saying what is lost; Cancel keeps it.
   await page.getByTestId("remove-rloo-1").click();
   await expect(page.getByTestId("remove-rloo-1-confirm-card")).toContainText("Its 1 step of training");

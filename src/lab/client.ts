@@ -273,18 +273,18 @@ export class LabClient {
 
   async forkRun(runId: string, spec: RunSpec): Promise<void> {
     const api = this.need();
-    await api.forkRun(runId, spec);
+    const used = await api.forkRun(runId, spec);
     // The worker has the fork at the source's step; points it has not sent yet come with the fork's updates.
     const src = this.store.runs[runId];
-    this.store.upsertRun(spec);
+    this.store.upsertRun(used);
     if (src)
       this.store.restoreRuns([
         {
-          spec,
+          spec: used,
           status: src.status === "error" ? "paused" : src.status,
           step: src.step,
           history: src.history,
-          markers: src.markers.map((m) => ({ ...m, runId: spec.id })),
+          markers: src.markers.map((m) => ({ ...m, runId: used.id })),
           samples: src.samples,
           error: null,
         },

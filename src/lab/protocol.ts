@@ -47,6 +47,13 @@ export interface RunSpec {
    * each run's colour; absent (a fresh default or lesson), runs are coloured in order.
    */
   colour?: number;
+  /**
+   * A duplicate's source: the run it was forked from (`id`) and that run's step then (`step`, ≥ 0). The fork's
+   * history up to that step is a copy of the source's, so while the source is on the charts the fork's lines
+   * start at `step`, where the two branch. Set by forkSpec (src/ui/lab/run_specs.ts); dropped when the runs
+   * restart from the start model (run_labels.ts), on import, and in links (a link's fork starts over).
+   */
+  forkOf?: { id: string; step: number };
 }
 
 /** Colours in the run palette (Okabe–Ito without white): the range of {@link RunSpec.colour}. */
@@ -193,8 +200,12 @@ export interface LabWorkerApi {
   setStopAt(steps: number): void;
   addRun(run: RunSpec): Promise<void>;
   removeRun(runId: string): void;
-  /** Duplicate a run from its current state (weights, optimizer, step count) under a new id. */
-  forkRun(runId: string, run: RunSpec): Promise<void>;
+  /**
+   * Duplicate a run from its current state (weights, optimizer, step count) under a new id. Resolves with the
+   * spec as used: its `forkOf` and " (fork @ N)" label carry the source's step here, which may be ahead of
+   * the page's.
+   */
+  forkRun(runId: string, run: RunSpec): Promise<RunSpec>;
   /** Change settings of a run; applies at its next step; a marker is recorded. Rejects on an invalid value. */
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   /**

@@ -121,5 +121,13 @@ export function planRestore(
         "weights: training goes on from the start model. Reset to start the curves over.",
     );
   plan.notice = notes.length ? notes.join(" ") : null;
+  // A link does not carry a fork's fork point (RunSpec.forkOf): it comes back from the saved run, when the run
+  // it was forked from comes back with its curves too (otherwise the two no longer share their first steps).
+  const back = new Set(plan.runs.map((r) => r.spec.id));
+  plan.runs = plan.runs.map((r) => {
+    const f = saved.get(r.spec.id)?.spec.forkOf;
+    const valid = f && typeof f.id === "string" && Number.isInteger(f.step) && f.step >= 0;
+    return valid && back.has(f.id) ? { ...r, spec: { ...r.spec, forkOf: { id: f.id, step: f.step } } } : r;
+  });
   return plan;
 }

@@ -10,11 +10,14 @@ export const FORK_SUFFIX = / \(fork @ \d+\)$/;
 
 /**
  * The runs once all restarted: "PPO (fork @ 3)" becomes "PPO", or "PPO 2", "PPO 3"… when another run has that
- * label. Runs that were no forks come back as they are (the same objects), and their labels are kept first.
+ * label, and none keeps its fork point (RunSpec.forkOf). Runs that were no forks come back as they are (the same
+ * objects), and their labels are kept first.
  * Forks take their numbers in the order of their ids, not of the list: the page and the worker hold the runs
  * in different orders (the worker puts a fork after its source, the page at the end) and must agree.
  */
-export function restartedSpecs<R extends { id: string; label: string }>(runs: readonly R[]): R[] {
+export function restartedSpecs<R extends { id: string; label: string; forkOf?: unknown }>(
+  runs: readonly R[],
+): R[] {
   const taken = new Set(runs.filter((r) => !FORK_SUFFIX.test(r.label)).map((r) => r.label));
   const labels = new Map<string, string>();
   const forks = runs.filter((r) => FORK_SUFFIX.test(r.label));
@@ -28,6 +31,8 @@ export function restartedSpecs<R extends { id: string; label: string }>(runs: re
   }
   return runs.map((r) => {
     const label = labels.get(r.id);
-    return label === undefined ? r : { ...r, label };
+    if (label === undefined && r.forkOf === undefined) return r;
+    const { forkOf: _, ...rest } = r;
+    return { ...rest, label: label ?? r.label } as R;
   });
 }

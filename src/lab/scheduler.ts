@@ -15,8 +15,9 @@
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
-import { restartedSpecs } from "./run_labels";
+import { FORK_SUFFIX, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
+import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { AckThrottle } from "./throttle";
 
@@ -26,12 +27,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class Scheduler {
   private entries: RunSlot[] = [];
-  /**
-   * This round's turns still to take (see next()), and the round's shape for the speed cap: its turns and the
-   * most turns one run takes in it.
-   */
-  private round: { run: RunSlot; second: boolean }[] = [];
-  private roundShape = { turns: 1, most: 1 };
+  /** Whose turn it is (a run behind takes two turns a round) and the speed cap's gap between steps. */
+  private readonly rounds = new Rounds<RunSlot>();
   /** Changes on Play and Reset: a Step in progress (or queued) stops taking turns. */
   private stepOnceToken = 0;
   /** The Steps pressed so far, one after another. */
@@ -184,17 +181,27 @@ export class Scheduler {
     });
   }
 
-  /** Duplicate a run from its current state under `spec` (inserted right after it). */
-  forkRun(sourceId: string, spec: RunSpec): Promise<void> {
+  /**
+   * Duplicate a run from its current state under `spec` (inserted right after it). The page names the fork
+   * from the step it has seen; the source may be a few steps further here, so the spec is returned as used:
+   * `forkOf` = the source and its step now, and a " (fork @ N)" label with that step.
+   */
+  forkRun(sourceId: string, spec: RunSpec): Promise<RunSpec> {
     return this.exclusive(async () => {
       const src = this.find(sourceId);
       if (!src) throw new RangeError(`no run "${sourceId}" to fork`);
       if (!src.run) throw new RangeError(`${src.spec.label} has no state to fork (${src.error})`);
       if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
-      const run = await this.o.factory.fork(src.run, src.spec, spec);
+      const used: RunSpec = {
+        ...spec,
+        label: spec.label.replace(FORK_SUFFIX, ` (fork @ ${src.step})`),
+        forkOf: { id: sourceId, step: src.step },
+      };
+      const run = await this.o.factory.fork(src.run, src.spec, used);
       // Points the page has not seen yet belong to the fork's history too (the page copies the rest).
-      this.entries.splice(this.entries.indexOf(src) + 1, 0, src.fork(spec, run));
+      this.entries.splice(this.entries.indexOf(src) + 1, 0, src.fork(used, run));
       this.flushSoon();
+      return used;
     });
   }
 
@@ -269,7 +276,7 @@ export class Scheduler {
           if (this.o.isDeviceLoss?.(err)) throw err;
           e.error = `${e.spec.label} could not start: ${message(err)}`;
         }
-      this.round = [];
+      this.rounds.clear();
       this.flushSoon();
     });
   }
@@ -373,45 +380,6 @@ export class Scheduler {
     return e.runnable && (this.stopAt === 0 || e.step < this.stopAt);
   }
 
-  /**
-   * The next run to step, or null when none can. Training goes in rounds: each run that can step at a round's
-   * start takes one turn, in the experiment's order, and a run behind (fewer steps than the run furthest on)
-   * takes two turns in a row, so it catches up by a step a round while the others go on. A run added mid-round
-   * joins the next one; a run removed, in error or at the step limit loses its turns.
-   */
-  private next(): RunSlot | null {
-    for (let fresh = 0; fresh < 2; fresh++) {
-      const can = this.entries.filter((x) => this.canStep(x));
-      const lead = Math.max(...can.map((x) => x.step));
-      for (let turn = this.round.shift(); turn; turn = this.round.shift()) {
-        const { run, second } = turn;
-        // A second turn only while still behind (a step in flight when the round was planned may have landed).
-        if (this.entries.includes(run) && this.canStep(run) && (!second || run.step < lead)) return run;
-      }
-      this.round = can.flatMap((run) =>
-        run.step < lead
-          ? [
-              { run, second: false },
-              { run, second: true },
-            ]
-          : [{ run, second: false }],
-      );
-      this.roundShape = {
-        turns: Math.max(1, this.round.length),
-        most: this.round.length > can.length ? 2 : 1,
-      };
-    }
-    return null;
-  }
-
-  /**
-   * Milliseconds from one step's start to the next under the speed cap: over a round no run steps more than
-   * `speed` times a second (a run's two turns in a row come closer together; a skipped turn shortens a round).
-   */
-  private stepGap(): number {
-    return this.speed > 0 ? (1000 * this.roundShape.most) / (this.speed * this.roundShape.turns) : 0;
-  }
-
   private async loop(): Promise<void> {
     if (this.looping) return;
     this.looping = true;
@@ -421,7 +389,7 @@ export class Scheduler {
         // The run is picked once the step before has landed: a round planned then sees every run's step.
         const stepped = await this.exclusive(async () => {
           if (!this.playing || this.halted) return true; // paused while queued: nothing more to do
-          const e = this.next();
+          const e = this.rounds.next(() => this.entries.filter((x) => this.canStep(x)));
           if (e) await this.stepEntry(e);
           return e !== null;
         });
@@ -429,7 +397,7 @@ export class Scheduler {
           this.pause();
           break;
         }
-        const gap = this.stepGap() - (performance.now() - t0);
+        const gap = this.rounds.gap(this.speed) - (performance.now() - t0);
         // Always yield a macrotask so commands from the page get in between steps.
         await new Promise((r) => setTimeout(r, Math.max(0, gap)));
       }

@@ -134,6 +134,18 @@ export function checkRun(raw: unknown, index: number, used: Set<string>, issues:
         `${id}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${RUN_COLOURS - 1}; coloured in order`,
       );
   }
+  if (raw.forkOf !== undefined) {
+    const f = raw.forkOf;
+    if (
+      isRecord(f) &&
+      typeof f.id === "string" &&
+      RUN_ID.test(f.id) &&
+      Number.isInteger(f.step) &&
+      Number(f.step) >= 0
+    )
+      run.forkOf = { id: f.id, step: Number(f.step) };
+    else issues.push(`${id}: its fork point was invalid; its lines are drawn from step 0`);
+  }
   return run;
 }
 

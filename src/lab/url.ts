@@ -120,7 +120,9 @@ export function decode(hash: string): DecodeResult {
       ),
     };
   const issues: string[] = [];
-  const spec = checkSpec(raw, issues);
+  const checked = checkSpec(raw, issues);
+  // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).
+  const spec = { ...checked, runs: checked.runs.map(({ forkOf: _, ...r }) => r) };
   const view = checkView(raw.view, issues);
   return { ok: true, spec, view, issues };
 }

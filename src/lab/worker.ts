@@ -167,7 +167,7 @@ class LabWorker implements LabWorkerApi {
     this.sched().removeRun(runId);
   }
 
-  forkRun(runId: string, run: RunSpec): Promise<void> {
+  forkRun(runId: string, run: RunSpec): Promise<RunSpec> {
     return this.sched().forkRun(runId, run);
   }
 

@@ -108,6 +108,20 @@ export interface LabState {
   setSaving(saving: boolean | null): void;
   /** Restore runs with their history (IndexedDB or an imported run). */
   restoreRuns(runs: RunState[]): void;
+  /**
+   * Draw the forks of run `id`, and run `id` itself if it is a fork, whole from now on (RunSpec.forkOf goes):
+   * that run starts over, so the histories no longer share their first steps.
+   */
+  unfork(id: string): void;
+}
+
+/** The specs without the fork point of run `id` and of the forks of run `id` (the same objects otherwise). */
+function unforked(runs: readonly RunSpec[], id: string): RunSpec[] {
+  return runs.map((r) => {
+    if (!r.forkOf || (r.id !== id && r.forkOf.id !== id)) return r;
+    const { forkOf: _, ...rest } = r;
+    return rest;
+  });
 }
 
 /**
@@ -142,6 +156,16 @@ function keepSpeed(speed: number): void {
     // No storage: the cap lasts until a reload.
   }
 }
+
+/**
+ * The step of the furthest and of the slowest run that can still step (not in error, not imported for
+ * comparison); [0, 0] without one. A pause between two runs' steps, or a run added later, leaves some behind.
+ */
+export const stepRange = (s: { runs: Record<string, RunState> }): [number, number] => {
+  const live = Object.values(s.runs).flatMap((r) => (r.status === "error" || r.comparison ? [] : [r.step]));
+  const top = Math.max(0, ...live);
+  return [top, Math.min(top, ...live)];
+};
 
 export const trainedSteps = (s: { runs: Record<string, RunState> }): number =>
   Math.max(0, ...Object.values(s.runs).map((r) => (r.comparison ? 0 : r.step)));
@@ -264,7 +288,8 @@ export const useLab = create<LabState>()((set) => ({
         ),
       );
       // The runs left keep their colours after a reload or in a shared link: each spec records its slot.
-      const left = withColours(s.spec.runs).filter((r) => r.id !== id);
+      // A fork of it is drawn whole from now on: a new run may reuse the id (RunSpec.forkOf).
+      const left = unforked(withColours(s.spec.runs), id).filter((r) => r.id !== id);
       for (const r of left) if (runs[r.id] && runs[r.id].spec !== r) runs[r.id] = { ...runs[r.id], spec: r };
       return { spec: { ...s.spec, runs: left }, runs, winRates };
     }),
@@ -292,4 +317,13 @@ export const useLab = create<LabState>()((set) => ({
   setNotice: (notice) => set({ notice }),
   restoreRuns: (list) =>
     set((s) => ({ runs: { ...s.runs, ...Object.fromEntries(list.map((r) => [r.spec.id, r])) } })),
+  unfork: (id) =>
+    set((s) => {
+      const specs = unforked(s.spec.runs, id);
+      if (specs.every((r, i) => r === s.spec.runs[i])) return {};
+      const runs = { ...s.runs };
+      for (const r of specs)
+        if (runs[r.id] && runs[r.id].spec.forkOf && !r.forkOf) runs[r.id] = { ...runs[r.id], spec: r };
+      return { spec: { ...s.spec, runs: specs }, runs };
+    }),
 }));

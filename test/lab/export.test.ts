@@ -76,6 +76,12 @@ describe("metrics export", () => {
     expect(spec.id).toBe("ppo-2");
     expect(spec.label).toBe("PPO, β = 0.2 (imported)");
     expect(importedSpec(spec, [ppo]).label).toBe(spec.label);
+    // A fork's file keeps its fork point (the run file is the run as it was); the import draws it whole, since
+    // a run here with its source's id is another run.
+    const fork = { ...ppo, id: "ppo-3", label: "PPO (fork @ 2)", forkOf: { id: "ppo-1", step: 2 } };
+    const forkBack = parseRunFile(runFileJson(experiment, { ...run, spec: fork }, new Date(0)));
+    expect(forkBack.ok && forkBack.run.forkOf).toEqual({ id: "ppo-1", step: 2 });
+    if (forkBack.ok) expect(importedSpec(forkBack.run, [ppo]).forkOf).toBeUndefined();
   });
 
   it("import refuses what is not a run file and drops bad parts with issues", () => {

@@ -392,4 +392,41 @@ describe("restore plan", () => {
     expect(planRestore({ ...spec, seed: 1 }, session, true).leftOut).toHaveLength(3);
     expect(planRestore(spec, null, true).runs).toEqual([]);
   });
+
+  it("brings a fork's fork point back from the saved run (a link lacks it) when its source comes back too", () => {
+    const ck = (runId: string, step: number) => ({
+      runId,
+      bytes: new Uint8Array(2),
+      step,
+      samples: 0,
+      tokens: 0,
+      savedAt: 0,
+    });
+    const fork = { id: "ppo-2", algo: "ppo" as const, label: "PPO (fork @ 10)", config: {} };
+    const withFork = { ...spec, runs: [...spec.runs, fork] };
+    const saved = {
+      spec: withFork,
+      runs: [
+        { ...session.runs[0], checkpoint: ck("ppo-1", 15) },
+        {
+          spec: { ...fork, forkOf: { id: "ppo-1", step: 10 } },
+          status: "paused" as const,
+          step: 14,
+          history: points(1, 14),
+          markers: [],
+          checkpoint: ck("ppo-2", 14),
+        },
+      ],
+    };
+    const plan = planRestore(withFork, saved, true);
+    expect(plan.runs.map((r) => [r.spec.id, r.spec.forkOf])).toEqual([
+      ["ppo-1", undefined],
+      ["ppo-2", { id: "ppo-1", step: 10 }],
+    ]);
+    // The source starts over (no checkpoint): the fork is drawn whole.
+    const alone = { ...saved, runs: [{ ...saved.runs[0], checkpoint: null }, saved.runs[1]] };
+    expect(planRestore(withFork, alone, true).runs.map((r) => [r.spec.id, r.spec.forkOf])).toEqual([
+      ["ppo-2", undefined],
+    ]);
+  });
 });

@@ -19,6 +19,17 @@ describe("labels after every run restarted", () => {
     expect(out.map((r) => r.id)).toEqual(runs.map((r) => r.id));
   });
 
+  it("no run keeps its fork point, even one whose label lost the fork mark (cut at 60 characters)", () => {
+    const runs = [
+      { id: "ppo-1", label: "PPO" },
+      { id: "ppo-2", label: "PPO (fork @ 3)", forkOf: { id: "ppo-1", step: 3 } },
+      { id: "ppo-3", label: "a long name cut before its fork mark", forkOf: { id: "ppo-1", step: 7 } },
+    ];
+    const out = restartedSpecs(runs);
+    expect(out).toEqual([runs[0], { id: "ppo-2", label: "PPO 2" }, { id: "ppo-3", label: runs[2].label }]);
+    expect(out[0]).toBe(runs[0]);
+  });
+
   it("numbers forks by id, whatever the list order (the worker and the page order forks differently)", () => {
     const page = [
       { id: "ppo-1", label: "PPO" },

@@ -2,12 +2,16 @@
  * The scheduler's logic with fake runs (no GPU): round-robin fairness, play/pause/step-once, markers on
  * settings changes, error isolation, update batching, fork, reset, resume and device-loss recovery.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunUpdate } from "../../src/lab/protocol";
 import { Scheduler } from "../../src/lab/scheduler";
 import { FakeRun, type Log, setup, spec, tick, until } from "./sched_fakes";
 
 describe("Scheduler", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("steps runs round-robin: no run is ever two steps ahead of another", async () => {
     const t = setup();
     for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
@@ -194,14 +198,14 @@ describe("Scheduler", () => {
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
     t.s.setSpeed(10);
     expect(() => t.s.setSpeed(-1)).toThrow(/speed must be ≥ 0/);
-    const t0 = Date.now();
+    // Fake clocks: a loaded machine cannot slow the steps, so the counts are exact.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
     t.s.play();
-    await tick(1000);
+    await vi.advanceTimersByTimeAsync(1000);
     t.s.pause();
-    const seconds = (Date.now() - t0) / 1000;
     const a = t.s.stepOf("a") ?? 0;
-    expect(a).toBeLessThanOrEqual(Math.ceil(10 * seconds) + 1);
-    expect(a).toBeGreaterThanOrEqual(5);
+    expect(a).toBeLessThanOrEqual(11);
+    expect(a).toBeGreaterThanOrEqual(9);
     expect(Math.abs(a - (t.s.stepOf("b") ?? 0))).toBeLessThanOrEqual(1);
   });
 
@@ -213,14 +217,13 @@ describe("Scheduler", () => {
     });
     await t.s.addRun(spec("b")); // 50 steps behind: two turns in every round of the test
     t.s.setSpeed(10);
-    const t0 = Date.now();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
     t.s.play();
-    await tick(1000);
+    await vi.advanceTimersByTimeAsync(1000);
     t.s.pause();
-    const seconds = (Date.now() - t0) / 1000;
     const b = t.s.stepOf("b") ?? 0;
-    expect(b).toBeLessThanOrEqual(Math.ceil(10 * seconds) + 2);
-    expect(b).toBeGreaterThanOrEqual(5);
+    expect(b).toBeLessThanOrEqual(11);
+    expect(b).toBeGreaterThanOrEqual(9);
     // a steps once for each two of b's.
     expect(Math.abs((t.s.stepOf("a") ?? 0) - 50 - b / 2)).toBeLessThanOrEqual(1);
   });
@@ -244,15 +247,15 @@ describe("Scheduler", () => {
   it("batches updates: at most one onUpdate per flush interval", async () => {
     const t = setup({ flushMs: 100, ms: 1 });
     for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+    const before = t.updates.length;
     t.s.play();
-    const t0 = Date.now();
-    await tick(520);
+    await vi.advanceTimersByTimeAsync(520);
     t.s.pause();
-    const elapsed = Date.now() - t0;
     expect(t.log.length).toBeGreaterThan(30);
     // One flush may fire at once; then at most one per 100 ms.
-    expect(t.updates.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
-    await tick(150);
+    expect(t.updates.length - before).toBeLessThanOrEqual(Math.ceil(520 / 100) + 2);
+    await vi.advanceTimersByTimeAsync(150);
     // Nothing is lost: every step's point arrives.
     for (const id of ["a", "b", "c"])
       expect(t.points(id).map((p) => p.step)).toEqual(
@@ -415,7 +418,10 @@ describe("Scheduler", () => {
     t.s.play();
     await until(() => !t.s.isPlaying);
     t.s.setStopAt(0);
-    await t.s.forkRun("a", spec("a2"));
+    // The page saw step 0 (its points are unsent): the spec comes back with the step the source is at here.
+    const used = await t.s.forkRun("a", { ...spec("a2"), label: "A (fork @ 0)" });
+    expect(used).toMatchObject({ id: "a2", label: "A (fork @ 2)", forkOf: { id: "a", step: 2 } });
+    expect(t.s.specOf("a2")).toEqual(used);
     expect(t.s.runIds).toEqual(["a", "a2"]);
     t.s.flush();
     expect(t.last("a2")).toMatchObject({ step: 2 });
@@ -463,6 +469,8 @@ describe("Scheduler", () => {
       "PPO 3",
       "GRPO",
     ]);
+    // Restarted from the start model, a fork has no fork point any more (its lines are drawn whole).
+    expect(["a2", "a3", "a4"].map((id) => t.s.specOf(id)?.forkOf)).toEqual([undefined, undefined, undefined]);
   });
 
   it("withRun acts between steps: the run's own count and the scheduler's always agree there", async () => {

@@ -1,4 +1,4 @@
-import { compressToEncodedURIComponent } from "lz-string";
+import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { DEFAULT_SHARED_VIEW } from "../../src/lab/settings";
@@ -192,6 +192,33 @@ describe("settings ↔ URL", () => {
       undefined,
     ]);
     expect(colours.ok && colours.issues.filter((i) => /colour/.test(i)).length).toBe(3);
+    // A link's fork starts over: a fork point in it is not kept (nor written: see the round trip).
+    const forked = decode(
+      hashOf({
+        v: URL_VERSION,
+        runs: [
+          { id: "a", algo: "ppo" },
+          { id: "b", algo: "ppo", forkOf: { id: "a", step: 3 } },
+        ],
+      }),
+    );
+    expect(forked.ok && forked.spec.runs.map((x) => x.forkOf)).toEqual([undefined, undefined]);
+    const forkSpecRun = {
+      id: "b",
+      algo: "ppo" as const,
+      label: "PPO (fork @ 3)",
+      config: {},
+      forkOf: { id: "a", step: 3 },
+    };
+    const link = encode({ ...defaultExperiment(), runs: [forkSpecRun] }, DEFAULT_SHARED_VIEW);
+    expect(decompressFromEncodedURIComponent(link.replace(/^s=/, ""))).not.toMatch(/forkOf/);
+    const back = decode(link);
+    expect(back.ok && back.spec.runs[0]).toEqual({
+      id: "b",
+      algo: "ppo",
+      label: "PPO (fork @ 3)",
+      config: {},
+    });
   });
 
   it("caps the run list, keeps an empty one, and restores default runs when none is usable", () => {

@@ -139,5 +139,7 @@ export function importedSpec(run: RunSpec, existing: readonly RunSpec[]): RunSpe
   const used = new Set(existing.map((r) => r.id));
   const id = used.has(run.id) ? freshRunId(run.algo, used) : run.id;
   const label = run.label.endsWith("(imported)") ? run.label : `${run.label} (imported)`;
-  return { ...run, id, label: [...label].slice(0, MAX_LABEL).join("") };
+  // Its history is whole: the run it was forked from is not here (a run id here is another run).
+  const { forkOf: _, ...rest } = run;
+  return { ...rest, id, label: [...label].slice(0, MAX_LABEL).join("") };
 }

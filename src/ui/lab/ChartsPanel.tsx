@@ -50,6 +50,15 @@ export function useVisibleRuns(): VisibleRun[] {
   return visible;
 }
 
+/**
+ * The step a run's lines start at: a fork's fork step while the run it was forked from is on the charts too
+ * (up to there its history is a copy of that run's, and its line would hide the other's); otherwise 0.
+ */
+export function drawnFrom(run: RunState, visible: readonly { run: RunState }[]): number {
+  const f = run.spec.forkOf;
+  return f && visible.some((v) => v.run.spec.id === f.id) ? f.step : 0;
+}
+
 /** The lines of one metric for every visible run. */
 export function linesOf(
   visible: readonly { run: RunState; colour: string }[],
@@ -62,8 +71,22 @@ export function linesOf(
     colour,
     metric,
     history: run.history,
+    from: drawnFrom(run, visible),
     ...extra,
   }));
+}
+
+/** Each markers array without the markers before a step (a fork's copies of its source's), kept per array. */
+const markersFrom = new WeakMap<readonly Marker[], { from: number; kept: readonly Marker[] }>();
+
+/** A run's own markers: a fork drawn from step `from` leaves the markers up to there to its source. */
+function ownMarkers(markers: readonly Marker[], from: number): readonly Marker[] {
+  if (from === 0 || !markers.length) return markers;
+  const last = markersFrom.get(markers);
+  if (last?.from === from) return last.kept;
+  const kept = markers.filter((m) => m.step > from);
+  markersFrom.set(markers, { from, kept });
+  return kept;
 }
 
 /** The history a run without markers passes: none is needed, and a constant keeps the list's identity. */
@@ -103,13 +126,16 @@ export function markerHistory(
  * ({@link markerHistory}), so the list stays the same (see stable.ts) while runs merely step.
  */
 export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
-  return visible.map(({ run, colour }) => ({
-    runId: run.spec.id,
-    runLabel: run.spec.label,
-    colour,
-    markers: run.markers,
-    history: markerHistory(run.markers, run.history),
-  }));
+  return visible.map(({ run, colour }) => {
+    const markers = ownMarkers(run.markers, drawnFrom(run, visible));
+    return {
+      runId: run.spec.id,
+      runLabel: run.spec.label,
+      colour,
+      markers,
+      history: markerHistory(markers, run.history),
+    };
+  });
 }
 
 /** The visible runs' markers for the charts, the same list while no marker moves (see {@link markersOf}). */

@@ -55,6 +55,11 @@ export interface ChartLine {
   name?: string;
   dashed?: boolean;
   history: readonly MetricPoint[];
+  /**
+   * The first step drawn (default 0): a fork's line starts where it branched off its source (ChartsPanel
+   * drawnFrom). The smoothing still runs over the whole history, so the line starts at the source's value.
+   */
+  from?: number;
 }
 
 /** A run's settings markers, drawn once per run. */
@@ -213,7 +218,7 @@ const ChartBody = memo(function ChartBody({
   const series: DrawnSeries[] = useMemo(
     () =>
       lines.map((line, i) => {
-        const all = metricSeries(line.history, line.metric, xAxis, kl, smoothing);
+        const all = metricSeries(line.history, line.metric, xAxis, kl, smoothing, line.from);
         return {
           key: `s${i}`,
           id: `${line.runId}|${line.metric}`,

@@ -9,7 +9,7 @@ import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { EXPLANATIONS } from "../explain/content";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
-import { trainedSteps, useLab } from "../lab_store";
+import { stepRange, trainedSteps, useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
 import { actionSelectKeyDown } from "./action_select";
 import { labActions } from "./actions";
@@ -36,16 +36,7 @@ export function TopBar() {
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
   const steps = useLab(trainedSteps);
-  // The runs that can still step (not in error, not imported for comparison), furthest and slowest: a pause between two runs' steps leaves some behind.
-  const [highest, lowest] = useLab(
-    useShallow((s) => {
-      const live = Object.values(s.runs).flatMap((r) =>
-        r.status === "error" || r.comparison ? [] : [r.step],
-      );
-      const top = Math.max(0, ...live);
-      return [top, Math.min(top, ...live)];
-    }),
-  );
+  const [highest, lowest] = useLab(useShallow(stepRange));
   const hasRuns = spec.runs.length > 0;
   useSpaceToggle(ready && hasRuns);
   return (
@@ -151,7 +142,7 @@ export function TopBar() {
                 <span
                   className="step-range"
                   data-testid="step-range"
-                  title="The furthest run's step; some runs are behind it. Step moves a run that is one step behind first."
+                  title="The furthest run's step; some runs are behind it. A run behind takes two steps a round (Play or Step) until it is level."
                 >
                   (runs at {int(lowest)}–{int(highest)})
                 </span>

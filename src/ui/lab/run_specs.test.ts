@@ -27,6 +27,15 @@ describe("run specs", () => {
       colour: 2,
     });
     expect(newRunSpec(runs, "ppo").label).toBe("PPO 2");
+    // Beside a lesson's "GRPO G = 2" and "GRPO G = 8" a new run is plain "GRPO"; numbers fill the first gap.
+    const lesson: RunSpec[] = [
+      { id: "grpo-1", algo: "grpo", label: "GRPO G = 2", config: {} },
+      { id: "grpo-2", algo: "grpo", label: "GRPO G = 8", config: {} },
+    ];
+    expect(newRunSpec(lesson, "grpo").label).toBe("GRPO");
+    const named = [...runs, { id: "ppo-3", algo: "ppo" as const, label: "PPO 3", config: {} }];
+    expect(newRunSpec(named, "ppo").label).toBe("PPO 2");
+    expect(newRunSpec([...named, { ...named[2], id: "ppo-2", label: "PPO 2" }], "ppo").label).toBe("PPO 4");
   });
 
   it("forks copy the settings and name the step", () => {
@@ -37,9 +46,12 @@ describe("run specs", () => {
       label: "PPO (fork @ 12)",
       config: { beta: 0.1 },
       colour: 2,
+      forkOf: { id: "ppo-1", step: 12 },
     });
     expect(f.config).not.toBe(runs[0].config);
-    expect(forkSpec([...runs, f], f, 20).label).toBe("PPO (fork @ 20)");
+    const again = forkSpec([...runs, f], f, 20);
+    expect(again.label).toBe("PPO (fork @ 20)");
+    expect(again.forkOf).toEqual({ id: "ppo-2", step: 20 });
   });
 
   it("a new run takes the colour the others leave free, and records it", () => {

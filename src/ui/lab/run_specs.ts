@@ -16,14 +16,19 @@ export function freeId(runs: readonly RunSpec[], algo: string): string {
   return `${algo}-${n}`;
 }
 
-/** A run of `algo` at its defaults: "GRPO", or "GRPO 2" when a GRPO run is already there. */
+/**
+ * A run of `algo` at its defaults: "GRPO", or "GRPO 2" (the first free number) when a run is already called
+ * "GRPO". Labels that merely start with it ("GRPO G = 8", a lesson's) leave "GRPO" free.
+ */
 export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
   const title = ALGORITHMS[algo].title;
-  const same = runs.filter((r) => r.algo === algo).length;
+  const taken = new Set(runs.map((r) => r.label));
+  let label = title;
+  for (let n = 2; taken.has(label); n++) label = `${title} ${n}`;
   return {
     id: freeId(runs, algo),
     algo,
-    label: same ? `${title} ${same + 1}` : title,
+    label,
     config: {},
     colour: freeColour(runs),
   };
@@ -38,5 +43,6 @@ export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number
     label: `${base} (fork @ ${step})`.slice(0, 60),
     config: { ...source.config },
     colour: freeColour(runs),
+    forkOf: { id: source.id, step },
   };
 }

@@ -50,13 +50,18 @@ export function emaSmooth(ys: readonly number[], weight: number): number[] {
   });
 }
 
-/** The points of one metric of one run on the chosen axis, smoothed; points without the metric or x are skipped. */
+/**
+ * The points of one metric of one run on the chosen axis, smoothed; points without the metric or x are skipped,
+ * and so are the steps before `from` (a fork's copy of its source's history). The smoothing runs over the whole
+ * history, so a line drawn from `from` starts at the smoothed value its source has there.
+ */
 export function metricSeries(
   history: readonly MetricPoint[],
   metric: string,
   axis: XAxis,
   kl: KlEstimator,
   smoothing: number,
+  from = 0,
 ): PlotPoint[] {
   const kept: { step: number; x: number; raw: number }[] = [];
   for (const p of history) {
@@ -69,7 +74,8 @@ export function metricSeries(
     kept.map((k) => k.raw),
     smoothing,
   );
-  return kept.map((k, i) => ({ ...k, smooth: smooth[i] }));
+  const out = kept.map((k, i) => ({ ...k, smooth: smooth[i] }));
+  return from > 0 ? out.filter((p) => p.step >= from) : out;
 }
 
 /** At most `max` points, evenly strided, always keeping the first and the last (what the eye reads). */

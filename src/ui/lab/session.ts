@@ -175,15 +175,31 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     // The runs as the worker started them (a reward model made in the page is not kept: those run on gold).
     const started = new Map(lab().spec.runs.map((r) => [r.id, r]));
     lab().restoreRuns(
-      plan.runs.map((r) => ({ ...r, spec: started.get(r.spec.id) ?? r.spec, samples: [], error: null })),
+      plan.runs.map((r) => {
+        const spec = started.get(r.spec.id) ?? r.spec;
+        // A fork's fork point comes from the saved run (a link does not carry it): see planRestore.
+        return {
+          ...r,
+          spec: r.spec.forkOf ? { ...spec, forkOf: r.spec.forkOf } : spec,
+          samples: [],
+          error: null,
+        };
+      }),
     );
+    for (const r of plan.runs) {
+      const spec = lab().runs[r.spec.id]?.spec;
+      if (r.spec.forkOf && spec) lab().upsertRun(spec);
+    }
     for (const ck of plan.checkpoints) {
       try {
         await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
         resumed.add(ck.runId);
       } catch (e) {
         const run = lab().runs[ck.runId];
-        if (run) lab().restoreRuns([{ ...run, step: 0, history: [], markers: [], status: "ready" }]);
+        if (run) {
+          lab().restoreRuns([{ ...run, step: 0, history: [], markers: [], status: "ready" }]);
+          lab().unfork(ck.runId);
+        }
         addNotice(
           `${run?.spec.label ?? ck.runId} could not resume from its saved checkpoint (${message(e)}); it starts over.`,
         );

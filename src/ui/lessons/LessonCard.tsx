@@ -3,19 +3,33 @@
  * experiment came from a lesson (spec.preset); "Free play" drops the lesson (and its step limit) but keeps the
  * runs as they are.
  */
+
+import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
 import { labActions } from "../lab/actions";
-import { useLab } from "../lab_store";
+import { stepRange, useLab } from "../lab_store";
 import "./lessons.css";
+
+/**
+ * The progress toward a lesson's length `steps` (> 0) from the furthest and the slowest run's steps
+ * (lab_store stepRange): "step 5 of 12", "step 12 of 12, slowest run at 3" while a run catches up, "finished".
+ */
+export function progressText(top: number, low: number, steps: number): string {
+  if (low >= steps) return "finished";
+  const shown = Math.min(top, steps);
+  return `step ${shown} of ${steps}${low < shown ? `, slowest run at ${low}` : ""}`;
+}
 
 export function LessonCard() {
   const spec = useLab((s) => s.spec);
-  const done = useLab((s) => Math.min(...Object.values(s.runs).map((r) => r.step), Number.POSITIVE_INFINITY));
+  // The lesson is finished once every run that trains got there (its step limit pauses the lab then); a run
+  // added later, catching up, is named instead of pulling the count back to its step.
+  const [top, low] = useLab(useShallow(stepRange));
   const setSpecField = useLab((s) => s.setLesson);
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
-  const shown = Number.isFinite(done) ? done : 0;
+  const shown = Math.min(top, steps);
   return (
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
@@ -23,8 +37,8 @@ export function LessonCard() {
         <h2>{lesson.title}</h2>
         {steps > 0 && (
           <span className="lesson-progress" data-testid="lesson-progress">
-            {shown >= steps ? "finished" : `step ${shown} of ${steps}`}
-            <progress max={steps} value={Math.min(shown, steps)} />
+            {progressText(top, low, steps)}
+            <progress max={steps} value={shown} />
           </span>
         )}
         <button

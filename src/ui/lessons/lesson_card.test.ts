@@ -1,0 +1,42 @@
+/**
+ * The lesson card's progress: the furthest run's step of the lesson's length, the slowest one named while a
+ * run catches up, "finished" once every run that trains got there; a run in error or imported for comparison
+ * (neither steps) does not hold it back.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunSpec } from "../../lab/protocol";
+import { type RunState, stepRange } from "../lab_store";
+import { progressText } from "./LessonCard";
+
+const spec = (id: string): RunSpec => ({ id, algo: "grpo", label: id, config: {} });
+const state = (id: string, step: number, extra: Partial<RunState> = {}): RunState => ({
+  spec: spec(id),
+  status: "paused",
+  step,
+  history: [],
+  markers: [],
+  samples: [],
+  error: null,
+  ...extra,
+});
+const progress = (runs: RunState[], steps = 12) => {
+  const [top, low] = stepRange({ runs: Object.fromEntries(runs.map((r) => [r.spec.id, r])) });
+  return progressText(top, low, steps);
+};
+
+describe("the lesson card's progress", () => {
+  it("counts the furthest run and names the slowest while a run catches up", () => {
+    expect(progress([state("a", 5), state("b", 5)])).toBe("step 5 of 12");
+    expect(progress([state("a", 6), state("b", 5)])).toBe("step 6 of 12, slowest run at 5");
+    expect(progress([state("a", 12), state("b", 12), state("c", 3)])).toBe("step 12 of 12, slowest run at 3");
+    expect(progress([state("a", 12), state("b", 12)])).toBe("finished");
+    // Raised past the lesson's length in Stop at: still finished.
+    expect(progress([state("a", 20), state("b", 15)])).toBe("finished");
+  });
+
+  it("is not held back by a run in error or one imported for comparison", () => {
+    const runs = [state("a", 12), state("b", 2, { status: "error" }), state("c", 0, { comparison: true })];
+    expect(progress(runs)).toBe("finished");
+    expect(progress([])).toBe("step 0 of 12");
+  });
+});
