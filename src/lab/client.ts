@@ -273,9 +273,12 @@ export class LabClient {
 
   async forkRun(runId: string, spec: RunSpec): Promise<void> {
     const api = this.need();
-    const used = await api.forkRun(runId, spec);
+    const forked = await api.forkRun(runId, spec);
     // The worker has the fork at the source's step; points it has not sent yet come with the fork's updates.
     const src = this.store.runs[runId];
+    // The source removed meanwhile: the fork is a fork of nothing here (a new run may take the source's id).
+    const { forkOf: _, ...orphan } = forked;
+    const used = src ? forked : orphan;
     this.store.upsertRun(used);
     if (src)
       this.store.restoreRuns([

@@ -122,12 +122,14 @@ export function planRestore(
     );
   plan.notice = notes.length ? notes.join(" ") : null;
   // A link does not carry a fork's fork point (RunSpec.forkOf): it comes back from the saved run, when the run
-  // it was forked from comes back with its curves too (otherwise the two no longer share their first steps).
-  const back = new Set(plan.runs.map((r) => r.spec.id));
+  // it was forked from comes back with its curves too (otherwise the two no longer share their first steps),
+  // no later than where that run resumes (a run in error saved no checkpoint since).
+  const back = new Map(plan.runs.map((r) => [r.spec.id, r.step]));
   plan.runs = plan.runs.map((r) => {
     const f = saved.get(r.spec.id)?.spec.forkOf;
-    const valid = f && typeof f.id === "string" && Number.isInteger(f.step) && f.step >= 0;
-    return valid && back.has(f.id) ? { ...r, spec: { ...r.spec, forkOf: { id: f.id, step: f.step } } } : r;
+    const at = f && f.id !== r.spec.id ? back.get(f.id) : undefined;
+    if (!f || at === undefined || !Number.isInteger(f.step) || f.step < 0) return r;
+    return { ...r, spec: { ...r.spec, forkOf: { id: f.id, step: Math.min(f.step, at) } } };
   });
   return plan;
 }

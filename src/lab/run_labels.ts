@@ -5,8 +5,43 @@
  * {@link restartedSpecs} to the same runs (by id), so their labels agree.
  */
 
+import type { ExperimentSpec, RunSpec } from "./protocol";
+import { MAX_LABEL } from "./settings";
+
 /** The end of a duplicate's label: " (fork @ N)". */
 export const FORK_SUFFIX = / \(fork @ \d+\)$/;
+
+/**
+ * A duplicate's label: "PPO (fork @ 12)" from "PPO" or from "PPO (fork @ 3)" (a fork of a fork), the name cut
+ * so that the whole stays within MAX_LABEL characters and always ends with the fork mark.
+ */
+export function forkLabel(label: string, step: number): string {
+  const end = ` (fork @ ${step})`;
+  const base = [...label.replace(FORK_SUFFIX, "")].slice(0, Math.max(1, MAX_LABEL - end.length));
+  return `${base.join("").trimEnd()}${end}`;
+}
+
+/** The experiment without fork points (RunSpec.forkOf): a link's, whose forks start over from the start model. */
+export function withoutForkPoints(spec: ExperimentSpec): ExperimentSpec {
+  if (!spec.runs.some((r) => r.forkOf)) return spec;
+  return { ...spec, runs: spec.runs.map(({ forkOf: _, ...r }) => r) };
+}
+
+/**
+ * The specs once run `id` is gone or starts over: it loses its own fork point, and its forks, whose histories
+ * begin with a copy of its history up to their fork step, are forks of its source from then on (at the earlier
+ * of the two fork steps), or of nothing when it had none. Unchanged specs are the same objects.
+ */
+export function detachForks(runs: readonly RunSpec[], id: string): RunSpec[] {
+  const parent = runs.find((r) => r.id === id)?.forkOf;
+  return runs.map((r) => {
+    if (!r.forkOf || (r.id !== id && r.forkOf.id !== id)) return r;
+    const { forkOf, ...rest } = r;
+    return r.id !== id && parent
+      ? { ...rest, forkOf: { id: parent.id, step: Math.min(forkOf.step, parent.step) } }
+      : rest;
+  });
+}
 
 /**
  * The runs once all restarted: "PPO (fork @ 3)" becomes "PPO", or "PPO 2", "PPO 3"… when another run has that

@@ -15,7 +15,7 @@
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
-import { FORK_SUFFIX, restartedSpecs } from "./run_labels";
+import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
@@ -194,7 +194,7 @@ export class Scheduler {
       if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
       const used: RunSpec = {
         ...spec,
-        label: spec.label.replace(FORK_SUFFIX, ` (fork @ ${src.step})`),
+        label: FORK_SUFFIX.test(spec.label) ? forkLabel(spec.label, src.step) : spec.label,
         forkOf: { id: sourceId, step: src.step },
       };
       const run = await this.o.factory.fork(src.run, src.spec, used);

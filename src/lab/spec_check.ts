@@ -140,11 +140,12 @@ export function checkRun(raw: unknown, index: number, used: Set<string>, issues:
       isRecord(f) &&
       typeof f.id === "string" &&
       RUN_ID.test(f.id) &&
+      f.id !== id &&
       Number.isInteger(f.step) &&
       Number(f.step) >= 0
     )
       run.forkOf = { id: f.id, step: Number(f.step) };
-    else issues.push(`${id}: its fork point was invalid; its lines are drawn from step 0`);
+    else issues.push(`${id}: its fork point was invalid; dropped`);
   }
   return run;
 }

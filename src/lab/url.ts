@@ -15,6 +15,7 @@ import LZString from "lz-string";
 import { defaultExperiment } from "./defaults";
 import type { ExperimentSpec } from "./protocol";
 import { ALGORITHMS } from "./registry";
+import { withoutForkPoints } from "./run_labels";
 import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
 import { checkSpec, checkView, isRecord, nonDefaultConfig } from "./spec_check";
 
@@ -120,9 +121,8 @@ export function decode(hash: string): DecodeResult {
       ),
     };
   const issues: string[] = [];
-  const checked = checkSpec(raw, issues);
   // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).
-  const spec = { ...checked, runs: checked.runs.map(({ forkOf: _, ...r }) => r) };
+  const spec = withoutForkPoints(checkSpec(raw, issues));
   const view = checkView(raw.view, issues);
   return { ok: true, spec, view, issues };
 }

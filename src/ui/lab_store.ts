@@ -18,7 +18,7 @@ import type {
   SampleView,
   SettingValue,
 } from "../lab/protocol";
-import { restartedSpecs } from "../lab/run_labels";
+import { detachForks, restartedSpecs } from "../lab/run_labels";
 import { withColours } from "./lab/palette";
 
 /** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
@@ -109,19 +109,10 @@ export interface LabState {
   /** Restore runs with their history (IndexedDB or an imported run). */
   restoreRuns(runs: RunState[]): void;
   /**
-   * Draw the forks of run `id`, and run `id` itself if it is a fork, whole from now on (RunSpec.forkOf goes):
-   * that run starts over, so the histories no longer share their first steps.
+   * Run `id` starts over: it is no fork any more, and its forks become forks of its source, or of nothing
+   * (run_labels.ts detachForks).
    */
   unfork(id: string): void;
-}
-
-/** The specs without the fork point of run `id` and of the forks of run `id` (the same objects otherwise). */
-function unforked(runs: readonly RunSpec[], id: string): RunSpec[] {
-  return runs.map((r) => {
-    if (!r.forkOf || (r.id !== id && r.forkOf.id !== id)) return r;
-    const { forkOf: _, ...rest } = r;
-    return rest;
-  });
 }
 
 /**
@@ -159,10 +150,14 @@ function keepSpeed(speed: number): void {
 
 /**
  * The step of the furthest and of the slowest run that can still step (not in error, not imported for
- * comparison); [0, 0] without one. A pause between two runs' steps, or a run added later, leaves some behind.
+ * comparison; when every run is in error, of those); [0, 0] without one. A pause between two runs' steps, or a
+ * run added later, leaves some behind.
  */
 export const stepRange = (s: { runs: Record<string, RunState> }): [number, number] => {
-  const live = Object.values(s.runs).flatMap((r) => (r.status === "error" || r.comparison ? [] : [r.step]));
+  const trained = Object.values(s.runs).filter((r) => !r.comparison);
+  const stepping = trained.filter((r) => r.status !== "error");
+  // Every run in error: where they stopped.
+  const live = (stepping.length ? stepping : trained).map((r) => r.step);
   const top = Math.max(0, ...live);
   return [top, Math.min(top, ...live)];
 };
@@ -249,7 +244,19 @@ export const useLab = create<LabState>()((set) => ({
           untrained: u.step > r.step ? undefined : r.untrained,
         };
       }
-      return { runs };
+      // A run rewound (device lost: back to its last checkpoint) before a fork's fork step trains those steps
+      // anew: its forks share its history only up to where it rewound to.
+      let specs = s.spec.runs;
+      for (const u of updates) {
+        const at = u.rewindTo;
+        if (at === undefined || !specs.some((r) => r.forkOf?.id === u.runId && r.forkOf.step > at)) continue;
+        specs = specs.map((r) =>
+          r.forkOf?.id === u.runId && r.forkOf.step > at ? { ...r, forkOf: { id: u.runId, step: at } } : r,
+        );
+        for (const r of specs)
+          if (runs[r.id] && runs[r.id].spec.forkOf !== r.forkOf) runs[r.id] = { ...runs[r.id], spec: r };
+      }
+      return specs === s.spec.runs ? { runs } : { runs, spec: { ...s.spec, runs: specs } };
     }),
   clearProgress: () =>
     set((s) => {
@@ -288,8 +295,8 @@ export const useLab = create<LabState>()((set) => ({
         ),
       );
       // The runs left keep their colours after a reload or in a shared link: each spec records its slot.
-      // A fork of it is drawn whole from now on: a new run may reuse the id (RunSpec.forkOf).
-      const left = unforked(withColours(s.spec.runs), id).filter((r) => r.id !== id);
+      // Its forks become forks of its source, or of nothing (RunSpec.forkOf): a new run may reuse the id.
+      const left = detachForks(withColours(s.spec.runs), id).filter((r) => r.id !== id);
       for (const r of left) if (runs[r.id] && runs[r.id].spec !== r) runs[r.id] = { ...runs[r.id], spec: r };
       return { spec: { ...s.spec, runs: left }, runs, winRates };
     }),
@@ -319,11 +326,11 @@ export const useLab = create<LabState>()((set) => ({
     set((s) => ({ runs: { ...s.runs, ...Object.fromEntries(list.map((r) => [r.spec.id, r])) } })),
   unfork: (id) =>
     set((s) => {
-      const specs = unforked(s.spec.runs, id);
+      const specs = detachForks(s.spec.runs, id);
       if (specs.every((r, i) => r === s.spec.runs[i])) return {};
       const runs = { ...s.runs };
       for (const r of specs)
-        if (runs[r.id] && runs[r.id].spec.forkOf && !r.forkOf) runs[r.id] = { ...runs[r.id], spec: r };
+        if (runs[r.id] && runs[r.id].spec.forkOf !== r.forkOf) runs[r.id] = { ...runs[r.id], spec: r };
       return { spec: { ...s.spec, runs: specs }, runs };
     }),
 }));

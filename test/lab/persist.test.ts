@@ -423,6 +423,10 @@ describe("restore plan", () => {
       ["ppo-1", undefined],
       ["ppo-2", { id: "ppo-1", step: 10 }],
     ]);
+    // The source resumes before the fork step (it stopped in error, saving no checkpoint since; the fork was
+    // made after that): the fork is drawn from where the source's curve ends.
+    const early = { ...saved, runs: [{ ...saved.runs[0], checkpoint: ck("ppo-1", 8) }, saved.runs[1]] };
+    expect(planRestore(withFork, early, true).runs[1].spec.forkOf).toEqual({ id: "ppo-1", step: 8 });
     // The source starts over (no checkpoint): the fork is drawn whole.
     const alone = { ...saved, runs: [{ ...saved.runs[0], checkpoint: null }, saved.runs[1]] };
     expect(planRestore(withFork, alone, true).runs.map((r) => [r.spec.id, r.spec.forkOf])).toEqual([

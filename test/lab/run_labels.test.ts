@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { restartedSpecs } from "../../src/lab/run_labels";
+import type { RunSpec } from "../../src/lab/protocol";
+import { detachForks, forkLabel, restartedSpecs, withoutForkPoints } from "../../src/lab/run_labels";
+import { MAX_LABEL } from "../../src/lab/settings";
+import { checkRun } from "../../src/lab/spec_check";
 import { useLab } from "../../src/ui/lab_store";
 
 describe("labels after every run restarted", () => {
@@ -17,6 +20,73 @@ describe("labels after every run restarted", () => {
     expect(out[0]).toBe(runs[0]);
     expect(out[4]).toBe(runs[4]);
     expect(out.map((r) => r.id)).toEqual(runs.map((r) => r.id));
+  });
+
+  it("a fork's label ends with its fork step and stays within the label limit", () => {
+    expect(forkLabel("PPO", 12)).toBe("PPO (fork @ 12)");
+    expect(forkLabel("PPO (fork @ 3)", 12)).toBe("PPO (fork @ 12)");
+    const long = "GRPO, β = 0.04, lr 3e-5, ε_high 0.28, G = 16 — the long one";
+    for (const step of [9, 99, 100, 123456]) {
+      const l = forkLabel(long, step);
+      expect([...l].length).toBeLessThanOrEqual(MAX_LABEL);
+      expect(l.endsWith(` (fork @ ${step})`)).toBe(true);
+      // What a link or a saved spec accepts as it is.
+      const issues: string[] = [];
+      expect(checkRun({ id: "grpo-2", algo: "grpo", label: l }, 0, new Set(), issues)?.label).toBe(l);
+      expect(issues).toEqual([]);
+    }
+  });
+
+  it("a fork point names another run and a whole step ≥ 0; links carry none", () => {
+    const issues: string[] = [];
+    const read = (forkOf: unknown) =>
+      checkRun({ id: "ppo-2", algo: "ppo", forkOf }, 0, new Set(), issues)?.forkOf;
+    expect(read({ id: "ppo-1", step: 3 })).toEqual({ id: "ppo-1", step: 3 });
+    expect([
+      read({ id: "ppo-2", step: 3 }),
+      read({ id: "ppo-1", step: -1 }),
+      read({ id: "ppo-1", step: 1.5 }),
+    ]).toEqual([undefined, undefined, undefined]);
+    expect(read("ppo-1")).toBeUndefined();
+    expect(issues).toHaveLength(4);
+    expect(issues[0]).toMatch(/fork point was invalid; dropped/);
+    const spec = { task: "arithmetic" as const, model: "nano" as const, seed: 0, runs: [] as RunSpec[] };
+    expect(withoutForkPoints(spec)).toBe(spec);
+    const forked = {
+      ...spec,
+      runs: [{ id: "b", algo: "ppo" as const, label: "B", config: {}, forkOf: { id: "a", step: 1 } }],
+    };
+    expect(withoutForkPoints(forked).runs).toEqual([{ id: "b", algo: "ppo", label: "B", config: {} }]);
+  });
+
+  it("forks of a run that goes or starts over become forks of its source, at the earlier fork step", () => {
+    const r = (id: string, forkOf?: { id: string; step: number }): RunSpec => ({
+      id,
+      algo: "ppo",
+      label: id,
+      config: {},
+      ...(forkOf && { forkOf }),
+    });
+    const runs = [
+      r("a"),
+      r("b", { id: "a", step: 5 }),
+      r("c", { id: "b", step: 8 }),
+      r("d", { id: "b", step: 2 }),
+    ];
+    const out = detachForks(runs, "b");
+    expect(out.map((x) => x.forkOf)).toEqual([
+      undefined,
+      undefined,
+      { id: "a", step: 5 },
+      { id: "a", step: 2 },
+    ]);
+    expect(out[0]).toBe(runs[0]);
+    expect(detachForks(runs, "a").map((x) => x.forkOf)).toEqual([
+      undefined,
+      undefined,
+      runs[2].forkOf,
+      runs[3].forkOf,
+    ]);
   });
 
   it("no run keeps its fork point, even one whose label lost the fork mark (cut at 60 characters)", () => {

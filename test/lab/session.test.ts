@@ -368,6 +368,44 @@ describe("opening the lab", () => {
     expect(useLab.getState().notice ?? "").not.toMatch(/fork/);
   });
 
+  it("brings a fork's fork point back on a reload, with or without the link, only when both runs resume", async () => {
+    const base = defaultExperiment();
+    const source = base.runs[2];
+    const fork = { ...source, id: "grpo-2", label: "GRPO (fork @ 3)", forkOf: { id: source.id, step: 3 } };
+    const spec = { ...base, seed: 9, runs: [...base.runs, fork] };
+    const save = async (name: string, forkCheckpoint: boolean) => {
+      const db = await openLabPersistence(name);
+      await db.saveExperiment(spec);
+      await db.saveRun({ spec: source, status: "paused", step: 6, history: points(6), markers: [] });
+      await db.saveCheckpoint(source.id, new Uint8Array([1]), { step: 6, samples: 48, tokens: 300 });
+      await db.saveRun({ spec: fork, status: "paused", step: 5, history: points(5), markers: [] });
+      if (forkCheckpoint)
+        await db.saveCheckpoint(fork.id, new Uint8Array([2]), { step: 5, samples: 40, tokens: 250 });
+      db.close();
+    };
+    for (const link of [false, true]) {
+      const name = `session-${dbName++}`;
+      await save(name, true);
+      setHash(link ? `#${encode(spec)}` : "");
+      useLab.setState({ phase: "idle", notice: null });
+      session = await openLab(fakeDeps(name).deps);
+      const s = useLab.getState();
+      expect(s.runs["grpo-2"].spec.forkOf).toEqual({ id: source.id, step: 3 });
+      expect(s.spec.runs.find((r) => r.id === "grpo-2")?.forkOf).toEqual({ id: source.id, step: 3 });
+      session.stop();
+      session = null;
+    }
+    // Saved without the fork's checkpoint: the fork starts over, drawn whole (the saved spec's point goes).
+    const name = `session-${dbName++}`;
+    await save(name, false);
+    setHash("");
+    useLab.setState({ phase: "idle", notice: null });
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().runs["grpo-2"].history).toHaveLength(0);
+    expect(useLab.getState().runs["grpo-2"].spec.forkOf).toBeUndefined();
+    expect(useLab.getState().spec.runs.find((r) => r.id === "grpo-2")?.forkOf).toBeUndefined();
+  });
+
   it("says so when storage is unavailable, and does not autosave a lab that failed to start", async () => {
     const deps = { ...fakeDeps("x").deps, openPersistence: () => Promise.reject(new Error("disabled")) };
     session = await openLab(deps);

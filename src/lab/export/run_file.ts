@@ -5,7 +5,7 @@
  *
  * Format (version 1):
  *   { format: "rlhf-playground.run", version: 1, exportedAt: ISO date, experiment: { task, model, seed },
- *     run: { id, algo, label, config }, status, step, history: MetricPoint[], markers: Marker[] }
+ *     run: { id, algo, label, config, colour?, forkOf? }, status, step, history: MetricPoint[], markers: Marker[] }
  */
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";

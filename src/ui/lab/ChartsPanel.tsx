@@ -3,7 +3,7 @@
  * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs.
  */
 import { startTransition, useEffect, useMemo, useState } from "react";
-import type { Marker, MetricPoint } from "../../lab/protocol";
+import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, REWARD } from "./metric_info";
@@ -21,13 +21,37 @@ const X_AXES: { axis: XAxis; name: string }[] = [
 export interface VisibleRun {
   run: RunState;
   colour: string;
+  /** The first step its lines show (see {@link drawnFrom}); 0 when absent. */
+  from?: number;
 }
 
-function visibleRuns(s: LabState): VisibleRun[] {
+/**
+ * The step a run's lines start at. A fork's history up to its fork step is a copy of its source's (and so, up
+ * to the source's own fork step, of the source's source…): its lines start where it branched off the nearest
+ * of those runs still on the charts, so that they do not hide that run's; 0 when none is shown.
+ */
+export function drawnFrom(spec: RunSpec, specs: readonly RunSpec[], shown: ReadonlySet<string>): number {
+  let from = Number.POSITIVE_INFINITY;
+  const seen = new Set([spec.id]);
+  for (let f = spec.forkOf; f && !seen.has(f.id); ) {
+    const id = f.id;
+    from = Math.min(from, f.step);
+    if (shown.has(id)) return from;
+    seen.add(id);
+    f = specs.find((r) => r.id === id)?.forkOf;
+  }
+  return 0;
+}
+
+export function visibleRuns(s: LabState): VisibleRun[] {
   const colours = colourMap(s.spec.runs);
-  return s.spec.runs
-    .filter((r) => s.runs[r.id] && !s.view.hidden.includes(r.id))
-    .map((r) => ({ run: s.runs[r.id], colour: colours[r.id] }));
+  const runs = s.spec.runs.filter((r) => s.runs[r.id] && !s.view.hidden.includes(r.id));
+  const shown = new Set(runs.map((r) => r.id));
+  return runs.map((r) => ({
+    run: s.runs[r.id],
+    colour: colours[r.id],
+    from: drawnFrom(r, s.spec.runs, shown),
+  }));
 }
 
 /**
@@ -50,28 +74,19 @@ export function useVisibleRuns(): VisibleRun[] {
   return visible;
 }
 
-/**
- * The step a run's lines start at: a fork's fork step while the run it was forked from is on the charts too
- * (up to there its history is a copy of that run's, and its line would hide the other's); otherwise 0.
- */
-export function drawnFrom(run: RunState, visible: readonly { run: RunState }[]): number {
-  const f = run.spec.forkOf;
-  return f && visible.some((v) => v.run.spec.id === f.id) ? f.step : 0;
-}
-
 /** The lines of one metric for every visible run. */
 export function linesOf(
-  visible: readonly { run: RunState; colour: string }[],
+  visible: readonly VisibleRun[],
   metric: string,
   extra?: Partial<ChartLine>,
 ): ChartLine[] {
-  return visible.map(({ run, colour }) => ({
+  return visible.map(({ run, colour, from }) => ({
     runId: run.spec.id,
     runLabel: run.spec.label,
     colour,
     metric,
     history: run.history,
-    from: drawnFrom(run, visible),
+    from: from ?? 0,
     ...extra,
   }));
 }
@@ -126,8 +141,8 @@ export function markerHistory(
  * ({@link markerHistory}), so the list stays the same (see stable.ts) while runs merely step.
  */
 export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
-  return visible.map(({ run, colour }) => {
-    const markers = ownMarkers(run.markers, drawnFrom(run, visible));
+  return visible.map(({ run, colour, from }) => {
+    const markers = ownMarkers(run.markers, from ?? 0);
     return {
       runId: run.spec.id,
       runLabel: run.spec.label,

@@ -1,11 +1,13 @@
 /**
  * A fork's lines start where it branched off its source (RunSpec.forkOf), while the source is on the charts:
- * before the fork step its history is a copy of the source's, and its line would hide the source's.
+ * before the fork step its history is a copy of the source's, and its line would hide the source's. A fork of
+ * a fork starts where it branched off the nearest ancestor shown; removing or restarting a run re-parents its
+ * forks.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { MetricPoint, RunSpec } from "../../lab/protocol";
 import { type RunState, useLab } from "../lab_store";
-import { drawnFrom, linesOf, markersOf } from "./ChartsPanel";
+import { drawnFrom, linesOf, markersOf, visibleRuns } from "./ChartsPanel";
 import { metricSeries } from "./series";
 
 const point = (step: number, reward: number): MetricPoint => ({
@@ -15,74 +17,100 @@ const point = (step: number, reward: number): MetricPoint => ({
   metrics: { reward },
 });
 
-const history = [1, 2, 3, 4, 5, 6].map((s) => point(s, s / 10));
+const history = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((s) => point(s, s / 10));
 
-const run = (spec: RunSpec, markers: { step: number; label: string }[] = []) => ({
-  run: {
-    spec,
-    status: "paused",
-    step: history.length,
-    history,
-    markers: markers.map((m) => ({ ...m, runId: spec.id })),
-    samples: [],
-    error: null,
-  } as unknown as RunState,
-  colour: `colour-${spec.id}`,
+const state = (spec: RunSpec, markers: number[] = []): RunState => ({
+  spec,
+  status: "paused",
+  step: history.length,
+  history,
+  markers: markers.map((step) => ({ runId: spec.id, step, label: `change @ ${step}` })),
+  samples: [],
+  error: null,
 });
 
-const source = run({ id: "ppo-1", algo: "ppo", label: "PPO", config: {} }, [
-  { step: 2, label: "β 0.05 → 0.1" },
-]);
-const fork = run(
-  { id: "ppo-2", algo: "ppo", label: "PPO (fork @ 4)", config: {}, forkOf: { id: "ppo-1", step: 4 } },
-  [
-    { step: 2, label: "β 0.05 → 0.1" },
-    { step: 5, label: "lr 1e-5 → 1e-4" },
-  ],
-);
+const A: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };
+const B: RunSpec = { ...A, id: "ppo-2", label: "PPO (fork @ 4)", forkOf: { id: "ppo-1", step: 4 } };
+const C: RunSpec = { ...A, id: "ppo-3", label: "PPO (fork @ 7)", forkOf: { id: "ppo-2", step: 7 } };
+
+/** The lab holding A, its fork B at 4, and B's fork C at 7; `hidden` off the charts. */
+function lab(hidden: string[] = []) {
+  useLab.getState().setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [A, B, C] });
+  useLab.getState().restoreRuns([state(A, [2]), state(B, [2, 5]), state(C, [2, 5, 8])]);
+  useLab.getState().setView({ hidden });
+}
+
+const froms = () => Object.fromEntries(visibleRuns(useLab.getState()).map((v) => [v.run.spec.id, v.from]));
 
 describe("a fork on the charts", () => {
-  it("starts at its fork step while its source is drawn, and is drawn whole when the source is hidden", () => {
-    expect(drawnFrom(fork.run, [source, fork])).toBe(4);
-    expect(drawnFrom(fork.run, [fork])).toBe(0);
-    expect(drawnFrom(source.run, [source, fork])).toBe(0);
-    const [s, f] = linesOf([source, fork], "reward");
-    expect(s.from).toBe(0);
-    expect(f.from).toBe(4);
-    expect(linesOf([fork], "reward")[0].from).toBe(0);
+  beforeEach(() => lab());
+
+  it("starts at its fork step while its source is drawn, at the nearest shown ancestor's otherwise", () => {
+    expect(froms()).toEqual({ "ppo-1": 0, "ppo-2": 4, "ppo-3": 7 });
+    // B hidden: C's history up to 4 is A's, and from 4 to 7 B's (which nobody else draws now).
+    lab(["ppo-2"]);
+    expect(froms()).toEqual({ "ppo-1": 0, "ppo-3": 4 });
+    lab(["ppo-1"]);
+    expect(froms()).toEqual({ "ppo-2": 0, "ppo-3": 7 });
+    lab(["ppo-1", "ppo-2"]);
+    expect(froms()).toEqual({ "ppo-3": 0 });
+    // A cycle (tampered storage) ends the walk.
+    const loop: RunSpec = { ...A, forkOf: { id: "ppo-3", step: 2 } };
+    expect(drawnFrom(C, [loop, B, C], new Set(["ppo-3"]))).toBe(0);
   });
 
-  it("its series keeps the smoothing of the whole history, from the fork step on", () => {
+  it("its lines start there; the series keeps the smoothing of the whole history", () => {
+    const [a, b, c] = linesOf(visibleRuns(useLab.getState()), "reward");
+    expect([a.from, b.from, c.from]).toEqual([0, 4, 7]);
     const whole = metricSeries(history, "reward", "samples", "objective/kl", 0.6);
     const drawn = metricSeries(history, "reward", "samples", "objective/kl", 0.6, 4);
-    expect(drawn.map((p) => p.step)).toEqual([4, 5, 6]);
+    expect(drawn.map((p) => p.step)).toEqual([4, 5, 6, 7, 8, 9, 10]);
     expect(drawn).toEqual(whole.slice(3));
     // The first point drawn is where the source's line is at that step: the two branch there.
     expect(drawn[0].x).toBe(16);
   });
 
-  it("leaves the markers before its fork step to its source", () => {
-    const [s, f] = markersOf([source, fork]);
-    expect(s.markers.map((m) => m.step)).toEqual([2]);
-    expect(f.markers.map((m) => m.step)).toEqual([5]);
+  it("leaves the markers before its fork step to the run it copied them from", () => {
+    const visible = visibleRuns(useLab.getState());
+    const [a, b, c] = markersOf(visible);
+    expect([a, b, c].map((m) => m.markers.map((x) => x.step))).toEqual([[2], [5], [8]]);
     // The same list while nothing changes (the charts redraw on a new one).
-    expect(markersOf([source, fork])[1].markers).toBe(f.markers);
-    expect(markersOf([fork])[0].markers.map((m) => m.step)).toEqual([2, 5]);
+    expect(markersOf(visible)[2].markers).toBe(c.markers);
+    lab(["ppo-2"]);
+    expect(markersOf(visibleRuns(useLab.getState())).map((m) => m.markers.map((x) => x.step))).toEqual([
+      [2],
+      [5, 8],
+    ]);
   });
 
-  it("is drawn whole once its source is removed (a new run may take the source's id)", () => {
-    const experiment = {
-      task: "arithmetic" as const,
-      model: "nano" as const,
-      seed: 0,
-      runs: [source.run.spec, fork.run.spec],
-    };
-    useLab.getState().setSpec(experiment);
-    useLab.getState().restoreRuns([source.run, fork.run]);
-    expect(useLab.getState().runs["ppo-2"].spec.forkOf).toEqual({ id: "ppo-1", step: 4 });
+  it("becomes a fork of its source's source when its source is removed or starts over", () => {
+    useLab.getState().removeRun("ppo-2");
+    expect(useLab.getState().runs["ppo-3"].spec.forkOf).toEqual({ id: "ppo-1", step: 4 });
+    expect(useLab.getState().spec.runs[1].forkOf).toEqual({ id: "ppo-1", step: 4 });
+    expect(froms()).toEqual({ "ppo-1": 0, "ppo-3": 4 });
     useLab.getState().removeRun("ppo-1");
+    expect(useLab.getState().runs["ppo-3"].spec.forkOf).toBeUndefined();
+    expect(useLab.getState().spec.runs[0].label).toBe("PPO (fork @ 7)");
+    // B starts over (its checkpoint would not load): B is no fork any more, C a fork of A at 4.
+    lab();
+    useLab.getState().unfork("ppo-2");
+    const specs = useLab.getState().spec.runs;
+    expect(specs.map((r) => r.forkOf)).toEqual([undefined, undefined, { id: "ppo-1", step: 4 }]);
     expect(useLab.getState().runs["ppo-2"].spec.forkOf).toBeUndefined();
-    expect(useLab.getState().spec.runs[0].forkOf).toBeUndefined();
-    expect(useLab.getState().spec.runs[0].label).toBe("PPO (fork @ 4)");
+  });
+
+  it("shares its source's history only up to where the source rewinds to (device lost: its last checkpoint)", () => {
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 2, points: [], rewindTo: 2 }]);
+    expect(useLab.getState().spec.runs.map((r) => r.forkOf)).toEqual([
+      undefined,
+      { id: "ppo-1", step: 2 },
+      { id: "ppo-2", step: 7 },
+    ]);
+    expect(useLab.getState().runs["ppo-2"].spec.forkOf).toEqual({ id: "ppo-1", step: 2 });
+    expect(froms()).toEqual({ "ppo-1": 0, "ppo-2": 2, "ppo-3": 7 });
+    // A rewind past the fork step changes nothing.
+    const before = useLab.getState().spec;
+    useLab.getState().applyUpdates([{ runId: "ppo-2", status: "paused", step: 9, points: [], rewindTo: 9 }]);
+    expect(useLab.getState().spec).toBe(before);
   });
 });

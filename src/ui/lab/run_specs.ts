@@ -5,7 +5,7 @@
  */
 import type { RunSpec } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
-import { FORK_SUFFIX } from "../../lab/run_labels";
+import { forkLabel } from "../../lab/run_labels";
 import { freeColour } from "./palette";
 
 /** The first id `${algo}-N` (N ≥ 1) not in use. */
@@ -36,11 +36,10 @@ export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
 
 /** A duplicate of `source` (same settings) that continues from its current state: "PPO (fork @ 12)". */
 export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number): RunSpec {
-  const base = source.label.replace(FORK_SUFFIX, "");
   return {
     id: freeId(runs, source.algo),
     algo: source.algo,
-    label: `${base} (fork @ ${step})`.slice(0, 60),
+    label: forkLabel(source.label, step),
     config: { ...source.config },
     colour: freeColour(runs),
     forkOf: { id: source.id, step },

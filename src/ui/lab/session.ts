@@ -18,7 +18,7 @@ import {
 } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { planRestore, sameExperiment, sameRun } from "../../lab/restore";
-import { FORK_SUFFIX } from "../../lab/run_labels";
+import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
@@ -122,7 +122,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   if (fromSaved && saved) {
     // Saved by an older version of the lab, maybe: check it like a link.
     const issues: string[] = [];
-    spec = checkSpec(saved.spec as unknown as Record<string, unknown>, issues);
+    // Without fork points: a fork gets its own back from its saved run only if it and its source resume
+    // (planRestore), as through a link.
+    spec = withoutForkPoints(checkSpec(saved.spec as unknown as Record<string, unknown>, issues));
     if (issues.length) storageProblem = `Some saved settings were reset: ${issues.slice(0, 3).join("; ")}.`;
   }
   // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,

@@ -38,5 +38,9 @@ describe("the lesson card's progress", () => {
     const runs = [state("a", 12), state("b", 2, { status: "error" }), state("c", 0, { comparison: true })];
     expect(progress(runs)).toBe("finished");
     expect(progress([])).toBe("step 0 of 12");
+    // Every run in error: where they stopped.
+    expect(progress([state("a", 8, { status: "error" }), state("b", 7, { status: "error" })])).toBe(
+      "step 8 of 12, slowest run at 7",
+    );
   });
 });
