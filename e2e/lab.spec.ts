@@ -272,6 +272,8 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   const fork = page.getByTestId("run-card-ppo-2");
   await expect(fork).toContainText(`PPO (fork @ ${ppoStep})`);
   await expect(fork).toHaveAttribute("data-step", String(ppoStep));
+  // Same weights, step and settings: the card says the two will train identically until a setting differs.
+  await expect(page.getByTestId("twin-ppo-2")).toContainText(`as PPO from step ${ppoStep}`);
   await page.getByTestId("step-once").click();
   // The runs step one after another: the one on the device says so, a run whose turn is still to come too
   // (RLOO is fourth).

@@ -229,6 +229,9 @@ export const useLab = create<LabState>()((set) => ({
       for (const u of updates) {
         const r = runs[u.runId];
         if (!r) continue;
+        // From before a restore: the worker's word on a run not resumed yet (step 0, sent as it was added).
+        // A run's step only goes back with a rewind (Reset, a lost device) or a new run under its id.
+        if (u.rewindTo === undefined && u.step < r.step && !u.points.length && u.status !== "error") continue;
         const kept = u.rewindTo === undefined ? r.history : r.history.filter((p) => p.step <= u.rewindTo!);
         runs[u.runId] = {
           ...r,

@@ -21,6 +21,20 @@ const KIND_TITLE: Record<InspectView["kind"], string> = {
   none: "Nothing to inspect",
 };
 
+/** Why there is nothing to inspect while paused, from the runs' states. */
+export function emptyHint(
+  runs: Record<string, { step: number; status: string; comparison?: boolean }> | null,
+): string {
+  // A run imported for comparison has curves but no views.
+  const all = Object.values(runs ?? {}).filter((r) => !r.comparison);
+  // Paused mid-step: the step lands, and its view with it.
+  if (all.some((r) => r.status === "finishing" || r.status === "running"))
+    return "The step on the device is finishing; its view appears here when it lands.";
+  if (all.some((r) => r.step > 0))
+    return "A step's view is not kept across a reload: take a step (Step) to inspect the next one here.";
+  return "Take a step (Step) to inspect it here.";
+}
+
 export function InspectPanel() {
   const playing = useLab((s) => s.playing);
   const specs = useLab((s) => s.spec.runs);
@@ -68,7 +82,7 @@ export function InspectPanel() {
         </p>
       ) : !view ? (
         <p className="muted" data-testid="inspect-hint">
-          Take a step (Step) to inspect it here.
+          {emptyHint(runs)}
         </p>
       ) : (
         <InspectBody key={`${id}-${view.step}`} view={view} />

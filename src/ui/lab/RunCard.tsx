@@ -18,6 +18,7 @@ import { CloseIcon, CopyIcon } from "./icons";
 import { adaptiveBetaNote, fieldForTask, lengthNote, lockReason, settingOf, unusedReason } from "./knobs";
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { usePipelineStore } from "./pipeline_store";
+import { twinNote } from "./run_specs";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -47,6 +48,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   });
   // A string (or null), so the card re-renders only when the note itself changes. The worker's model description
   // says "(random init" for a preset or the fallback when the shipped model is missing (not after a hand-off).
+  const twin = useLab((s) => {
+    const r = s.runs[runId];
+    const from = r?.spec.forkOf?.id;
+    return r && from ? twinNote(r, s.runs[from]) : null;
+  });
   const noSignal = useLab((s) => {
     const r = s.runs[runId];
     return r && REWARD_LEARNERS.has(r.spec.algo)
@@ -171,6 +177,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       {noSignal && run.status !== "error" && (
         <p className="run-hint" data-testid={`no-signal-${runId}`}>
           {noSignal}
+        </p>
+      )}
+      {twin && (
+        <p className="run-hint" data-testid={`twin-${runId}`}>
+          {twin}
         </p>
       )}
       {frozen && (

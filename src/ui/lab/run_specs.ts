@@ -5,6 +5,7 @@
  */
 import type { RunSpec } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
+import { sameRun } from "../../lab/restore";
 import { forkLabel } from "../../lab/run_labels";
 import { freeColour } from "./palette";
 
@@ -44,4 +45,23 @@ export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number
     colour: freeColour(runs),
     forkOf: { id: source.id, step },
   };
+}
+
+/**
+ * The note on a fork that still trains exactly as its source does, or null. A fork continues with its source's
+ * weights, optimizer state and step count, so the same prompts and sampler seeds: with the same settings the two
+ * runs compute the same numbers step for step, and their lines coincide. That lasts until a setting differs
+ * (a marker after the fork step on either run records the change, even one undone since).
+ */
+export function twinNote(
+  fork: { spec: RunSpec; markers: readonly { step: number }[] },
+  source: { spec: RunSpec; markers: readonly { step: number }[] } | undefined,
+): string | null {
+  const f = fork.spec.forkOf;
+  if (!f || !source || source.spec.id !== f.id || !sameRun(fork.spec, source.spec)) return null;
+  if ([...fork.markers, ...source.markers].some((m) => m.step > f.step)) return null;
+  return (
+    `Same weights, settings, prompts and random draws as ${source.spec.label} from step ${f.step}: the two ` +
+    "train identically (one line hides the other) until you change a setting on one of them."
+  );
 }

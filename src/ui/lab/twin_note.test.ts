@@ -1,0 +1,30 @@
+/**
+ * A fork with its source's weights, step and settings trains exactly as the source does (same prompts, same
+ * sampler seeds): its card says so until a setting differs or a change was recorded after the fork step.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunSpec } from "../../lab/protocol";
+import { twinNote } from "./run_specs";
+
+const source: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: { beta: 0.1 } };
+const fork: RunSpec = { ...source, id: "ppo-2", label: "PPO (fork @ 3)", forkOf: { id: "ppo-1", step: 3 } };
+const at = (spec: RunSpec, markers: number[] = []) => ({ spec, markers: markers.map((step) => ({ step })) });
+
+describe("a fork's twin note", () => {
+  it("shows while the fork and its source would compute the same numbers", () => {
+    expect(twinNote(at(fork), at(source, [2]))).toMatch(
+      /^Same weights, settings, prompts and random draws as PPO from step 3/,
+    );
+  });
+
+  it("goes once a setting differs, a change was recorded after the fork, or it is no fork of that run", () => {
+    expect(twinNote(at({ ...fork, config: { beta: 0.2 } }), at(source))).toBeNull();
+    expect(twinNote(at(fork), at({ ...source, config: {} }))).toBeNull();
+    // Changed and changed back: the runs went apart at the change.
+    expect(twinNote(at(fork, [4]), at(source))).toBeNull();
+    expect(twinNote(at(fork), at(source, [5]))).toBeNull();
+    expect(twinNote(at(fork), undefined)).toBeNull();
+    expect(twinNote(at({ ...fork, forkOf: undefined }), at(source))).toBeNull();
+    expect(twinNote(at(fork), at({ ...source, id: "ppo-9" }))).toBeNull();
+  });
+});
