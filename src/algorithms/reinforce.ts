@@ -9,7 +9,7 @@ import { type MovingAverageBaseline, movingAverageBaseline, reinforceAdvantages 
 import { rlooScores } from "./math/rloo";
 import { type PgConfig, SequencePgRun } from "./pg_run";
 import type { Rollout } from "./rollout";
-import type { RunEnv } from "./run";
+import type { AlgorithmRun, RunEnv } from "./run";
 import { perSequenceSumWeights } from "./seq_weights";
 
 export const REINFORCE_FIELDS: readonly Field[] = [
@@ -52,6 +52,12 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
 
   protected groupSize(): number {
     return 1;
+  }
+
+  /** A fork: continue from the source's moving-average baseline, so that with the same settings it trains as the source does. */
+  copyExtraFrom(source: AlgorithmRun): void {
+    if (source instanceof ReinforceRun && source.config.baselineDecay === this.config.baselineDecay)
+      this.baseline = source.baseline;
   }
 
   protected advantages(r: Rollout, shape: TokenShape, c: ReinforceConfig) {

@@ -236,8 +236,9 @@ export class LabRuns implements RunFactory {
   /**
    * A copy of `source`: its weights and AdamW moments (copied on the GPU), its step count (so prompts and
    * sampler seeds continue) and its effective settings (e.g. adaptive-KL β), except the settings `spec`
-   * changes relative to `sourceSpec`. Trained extras the run copies itself (PPO's separate value model:
-   * copyExtraFrom) come along; run-local extras such as REINFORCE's moving baseline restart.
+   * changes relative to `sourceSpec`. Extras the run copies itself (copyExtraFrom: PPO's separate value model
+   * and adapted β, Safe RLHF's λ, REINFORCE's moving baseline) come along, so with the same settings the fork
+   * trains exactly as its source does (same prompts and sampler seeds from the same step).
    */
   async fork(source: SchedRun, sourceSpec: RunSpec, spec: RunSpec): Promise<LabRun> {
     const src = source as LabRun;
