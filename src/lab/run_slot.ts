@@ -170,6 +170,9 @@ export class RunSlot {
     f.pending.points = [...this.pending.points];
     // Markers not sent yet belong to the fork's copy of the history too (the page copies the sent ones).
     f.pending.markers = this.pending.markers.map((m) => ({ ...m, runId: spec.id }));
+    // A rewind not sent yet (a lost device: back to the last checkpoint) is the fork's too: the page copies
+    // the source's history as it has it.
+    f.pending.rewindTo = this.pending.rewindTo;
     f.upcoming = new Map(this.upcoming); // the fork's next step uses the changed settings too
     return f;
   }

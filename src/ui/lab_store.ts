@@ -51,6 +51,13 @@ export interface RunState {
    * trained with (null: the default). Exports say so (a paused run's weights are not its new settings').
    */
   untrained?: Record<string, SettingValue | null>;
+  /**
+   * Restored from saved weights at this step (a reload, an import): the optimizer's moments start over there
+   * (src/lab/runs.ts loadSaved). Set with `resuming` while the worker loads the checkpoint; the worker's
+   * updates from before (the run as added: step 0) are then not the run's.
+   */
+  resumedAt?: number;
+  resuming?: boolean;
 }
 
 export interface ViewSettings {
@@ -229,9 +236,9 @@ export const useLab = create<LabState>()((set) => ({
       for (const u of updates) {
         const r = runs[u.runId];
         if (!r) continue;
-        // From before a restore: the worker's word on a run not resumed yet (step 0, sent as it was added).
-        // A run's step only goes back with a rewind (Reset, a lost device) or a new run under its id.
-        if (u.rewindTo === undefined && u.step < r.step && !u.points.length && u.status !== "error") continue;
+        // Restored, its checkpoint still loading: the worker's word from before (the run as added, step 0).
+        const stale = u.rewindTo === undefined && u.step < r.step && !u.points.length && u.status !== "error";
+        if (r.resuming && stale) continue;
         const kept = u.rewindTo === undefined ? r.history : r.history.filter((p) => p.step <= u.rewindTo!);
         runs[u.runId] = {
           ...r,
@@ -245,6 +252,7 @@ export const useLab = create<LabState>()((set) => ({
           error: u.error ?? (u.status === "error" ? r.error : null),
           // A step landed: it trained with the settings as they are (a rewind keeps the note).
           untrained: u.step > r.step ? undefined : r.untrained,
+          resuming: undefined,
         };
       }
       // A run rewound (device lost: back to its last checkpoint) before a fork's fork step trains those steps

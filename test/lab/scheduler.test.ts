@@ -533,4 +533,28 @@ describe("Scheduler", () => {
     const after = a.slice(a.indexOf(rewind!)).flatMap((u) => u.points);
     expect(after[0]).toMatchObject({ step: 3, samples: 6, tokens: 30 });
   });
+
+  it("a fork made before a recovery's rewind reached the page rewinds with it", async () => {
+    const t = setup({ flushMs: 10_000 }); // the throttle holds the updates: the rewind stays unsent
+    await t.s.addRun(spec("a"));
+    t.s.flush();
+    for (let i = 0; i < 3; i++) await t.s.stepOnce();
+    for (const r of t.made) r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    t.s.pause();
+    await t.s.recover(
+      async (sp) => {
+        const run = new FakeRun(sp.id, sp.config, t.log);
+        run.steps = 1;
+        return { run, step: 1 };
+      },
+      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
+    );
+    const used = await t.s.forkRun("a", { ...spec("a2"), label: "A (fork @ 3)" });
+    expect(used).toMatchObject({ label: "A (fork @ 1)", forkOf: { id: "a", step: 1 } });
+    t.s.flush();
+    // The page copied a's history as it had it (to step 3): the fork's first update takes it back to step 1.
+    expect(t.all().find((u) => u.runId === "a2")).toMatchObject({ step: 1, rewindTo: 1 });
+  });
 });

@@ -295,6 +295,8 @@ describe("opening the lab", () => {
     expect(s.spec).toEqual(spec);
     expect(s.runs["ppo-1"].history).toHaveLength(10);
     expect(s.runs["ppo-1"].step).toBe(10);
+    // Resumed there (the twin note on forks reads it); until the worker's resume lands, older updates are not its.
+    expect(s.runs["ppo-1"]).toMatchObject({ resumedAt: 10, resuming: true });
     expect(s.runs["dpo-1"].history).toHaveLength(0); // no checkpoint: starts over
     expect(loads).toEqual([["ppo-1", { step: 10, samples: 80, tokens: 500 }]]);
     expect(s.notice).toMatch(/DPO had no saved checkpoint yet/);

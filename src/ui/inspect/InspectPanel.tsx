@@ -31,7 +31,7 @@ export function emptyHint(
   if (all.some((r) => r.status === "finishing" || r.status === "running"))
     return "The step on the device is finishing; its view appears here when it lands.";
   if (all.some((r) => r.step > 0))
-    return "A step's view is not kept across a reload: take a step (Step) to inspect the next one here.";
+    return "No view of the latest step here (views are not kept across a reload, an import or a recovery from a lost GPU): take a step (Step) to inspect the next one.";
   return "Take a step (Step) to inspect it here.";
 }
 

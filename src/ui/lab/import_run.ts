@@ -85,7 +85,7 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
     try {
       const bytes = new Uint8Array(await weights.arrayBuffer());
       await deps.addRun(spec);
-      lab().restoreRuns([restored]);
+      lab().restoreRuns([{ ...restored, resuming: true, resumedAt: at.step }]);
       await deps.loadRunCheckpoint(spec.id, bytes, at);
       revealRunCard(spec.id);
       return say(

@@ -47,19 +47,31 @@ export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number
   };
 }
 
+/** What {@link twinNote} reads of a run (lab_store's RunState has it all). */
+export interface TwinState {
+  spec: RunSpec;
+  status: string;
+  markers: readonly { step: number }[];
+  resumedAt?: number;
+}
+
 /**
  * The note on a fork that still trains exactly as its source does, or null. A fork continues with its source's
  * weights, optimizer state and step count, so the same prompts and sampler seeds: with the same settings the two
  * runs compute the same numbers step for step, and their lines coincide. That lasts until a setting differs
- * (a marker after the fork step on either run records the change, even one undone since).
+ * (a marker after the fork step on either run records the change, even one undone since), the source stops
+ * (in error), or a reload resumed the two at different steps.
  */
-export function twinNote(
-  fork: { spec: RunSpec; markers: readonly { step: number }[] },
-  source: { spec: RunSpec; markers: readonly { step: number }[] } | undefined,
-): string | null {
+export function twinNote(fork: TwinState, source: TwinState | undefined): string | null {
   const f = fork.spec.forkOf;
   if (!f || !source || source.spec.id !== f.id || !sameRun(fork.spec, source.spec)) return null;
+  // A source in error steps no more.
+  if (fork.status === "error" || source.status === "error") return null;
   if ([...fork.markers, ...source.markers].some((m) => m.step > f.step)) return null;
+  // Resumed from saved weights at different steps after the fork (a reload): each run's optimizer moments
+  // started over at its own step, so they went apart there.
+  const [a, b] = [fork.resumedAt, source.resumedAt];
+  if (a !== b && Math.max(a ?? -1, b ?? -1) > f.step) return null;
   return (
     `Same weights, settings, prompts and random draws as ${source.spec.label} from step ${f.step}: the two ` +
     "train identically (one line hides the other) until you change a setting on one of them."

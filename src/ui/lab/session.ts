@@ -180,11 +180,13 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       plan.runs.map((r) => {
         const spec = started.get(r.spec.id) ?? r.spec;
         // A fork's fork point comes from the saved run (a link does not carry it): see planRestore.
+        const ck = plan.checkpoints.find((c) => c.runId === r.spec.id);
         return {
           ...r,
           spec: r.spec.forkOf ? { ...spec, forkOf: r.spec.forkOf } : spec,
           samples: [],
           error: null,
+          ...(ck && { resuming: true, resumedAt: ck.at.step }),
         };
       }),
     );
@@ -199,7 +201,17 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       } catch (e) {
         const run = lab().runs[ck.runId];
         if (run) {
-          lab().restoreRuns([{ ...run, step: 0, history: [], markers: [], status: "ready" }]);
+          lab().restoreRuns([
+            {
+              ...run,
+              step: 0,
+              history: [],
+              markers: [],
+              status: "ready",
+              resuming: undefined,
+              resumedAt: undefined,
+            },
+          ]);
           lab().unfork(ck.runId);
         }
         addNotice(

@@ -1,6 +1,7 @@
 /**
  * A run restored after a reload (step 2, its curves) is not put back to step 0 by the worker's first update,
- * sent when the run was added and before its checkpoint resumed it; a rewind (Reset, a lost device) still is.
+ * sent when the run was added and before its checkpoint resumed it; a rewind (Reset, a lost device) still is,
+ * and so is any update once the run has resumed, or to a run that is not resuming (a new run under a reused id).
  */
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
@@ -9,7 +10,7 @@ import { useLab } from "../lab_store";
 const spec: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };
 const point = (step: number) => ({ step, samples: step, tokens: step, metrics: { reward: step } });
 
-function restored() {
+function restored(resuming = true) {
   useLab.getState().setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [spec] });
   useLab.getState().restoreRuns([
     {
@@ -20,6 +21,7 @@ function restored() {
       markers: [],
       samples: [],
       error: null,
+      ...(resuming && { resuming: true, resumedAt: 2 }),
     },
   ]);
 }
@@ -29,10 +31,17 @@ describe("an update from before a restore", () => {
     restored();
     useLab.getState().applyUpdates([{ runId: "ppo-1", status: "ready", step: 0, points: [] }]);
     expect(useLab.getState().runs["ppo-1"]).toMatchObject({ step: 2, status: "paused" });
-    // The resume's own update, and the steps after it, land as usual.
-    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 2, points: [] }]);
+    // The resume's own update (its rewind to the checkpoint's step), and the steps after it, land as usual.
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 2, points: [], rewindTo: 2 }]);
+    expect(useLab.getState().runs["ppo-1"].resuming).toBeUndefined();
     useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 3, points: [point(3)] }]);
     expect(useLab.getState().runs["ppo-1"].history.map((p) => p.step)).toEqual([1, 2, 3]);
+  });
+
+  it("only while the run resumes", () => {
+    restored(false);
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "ready", step: 0, points: [] }]);
+    expect(useLab.getState().runs["ppo-1"]).toMatchObject({ step: 0, status: "ready" });
   });
 
   it("but a rewind or an error still lands", () => {

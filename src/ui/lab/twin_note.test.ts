@@ -8,7 +8,12 @@ import { twinNote } from "./run_specs";
 
 const source: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: { beta: 0.1 } };
 const fork: RunSpec = { ...source, id: "ppo-2", label: "PPO (fork @ 3)", forkOf: { id: "ppo-1", step: 3 } };
-const at = (spec: RunSpec, markers: number[] = []) => ({ spec, markers: markers.map((step) => ({ step })) });
+const at = (spec: RunSpec, markers: number[] = [], extra: { status?: string; resumedAt?: number } = {}) => ({
+  spec,
+  status: "paused",
+  markers: markers.map((step) => ({ step })),
+  ...extra,
+});
 
 describe("a fork's twin note", () => {
   it("shows while the fork and its source would compute the same numbers", () => {
@@ -25,6 +30,17 @@ describe("a fork's twin note", () => {
     expect(twinNote(at(fork), at(source, [5]))).toBeNull();
     expect(twinNote(at(fork), undefined)).toBeNull();
     expect(twinNote(at({ ...fork, forkOf: undefined }), at(source))).toBeNull();
+    // The source stopped in error: it steps no more.
+    expect(twinNote(at(fork), at(source, [], { status: "error" }))).toBeNull();
+  });
+
+  it("after a reload, holds only if both resumed at the same step or the fork was made after the resume", () => {
+    // Resumed at 8 and 9 (the optimizer's moments start over at each one's own step): apart.
+    expect(twinNote(at(fork, [], { resumedAt: 8 }), at(source, [], { resumedAt: 9 }))).toBeNull();
+    expect(twinNote(at(fork, [], { resumedAt: 9 }), at(source, [], { resumedAt: 9 }))).not.toBeNull();
+    // The source resumed at 3 and was forked right then (the fork took its optimizer's state as it was).
+    expect(twinNote(at(fork), at(source, [], { resumedAt: 3 }))).not.toBeNull();
+    expect(twinNote(at(fork), at(source, [], { resumedAt: 2 }))).not.toBeNull();
     expect(twinNote(at(fork), at({ ...source, id: "ppo-9" }))).toBeNull();
   });
 });
