@@ -121,15 +121,25 @@ export function planRestore(
         "weights: training goes on from the start model. Reset to start the curves over.",
     );
   plan.notice = notes.length ? notes.join(" ") : null;
-  // A link does not carry a fork's fork point (RunSpec.forkOf): it comes back from the saved run, when the run
-  // it was forked from comes back with its curves too (otherwise the two no longer share their first steps),
-  // no later than where that run resumes (a run in error saved no checkpoint since).
+  // A link does not carry a fork's fork point (RunSpec.forkOf): it comes back from the saved run, as a fork of
+  // the nearest run up its chain of sources that comes back with its curves too (otherwise they no longer share
+  // their first steps), no later than where that run resumes (a run in error saved no checkpoint since).
   const back = new Map(plan.runs.map((r) => [r.spec.id, r.step]));
+  const pointOf = (id: string): { id: string; step: number } | undefined => {
+    let step = Number.POSITIVE_INFINITY;
+    const seen = new Set([id]);
+    for (let f = saved.get(id)?.spec.forkOf; f && !seen.has(f.id); f = saved.get(f.id)?.spec.forkOf) {
+      if (!Number.isInteger(f.step) || f.step < 0) return undefined;
+      step = Math.min(step, f.step);
+      const at = back.get(f.id);
+      if (at !== undefined) return { id: f.id, step: Math.min(step, at) };
+      seen.add(f.id);
+    }
+    return undefined;
+  };
   plan.runs = plan.runs.map((r) => {
-    const f = saved.get(r.spec.id)?.spec.forkOf;
-    const at = f && f.id !== r.spec.id ? back.get(f.id) : undefined;
-    if (!f || at === undefined || !Number.isInteger(f.step) || f.step < 0) return r;
-    return { ...r, spec: { ...r.spec, forkOf: { id: f.id, step: Math.min(f.step, at) } } };
+    const forkOf = pointOf(r.spec.id);
+    return forkOf ? { ...r, spec: { ...r.spec, forkOf } } : r;
   });
   return plan;
 }

@@ -432,5 +432,24 @@ describe("restore plan", () => {
     expect(planRestore(withFork, alone, true).runs.map((r) => [r.spec.id, r.spec.forkOf])).toEqual([
       ["ppo-2", undefined],
     ]);
+    // A fork of the fork (at 12) whose source starts over: a fork of the first run, at the earlier fork step.
+    const grandchild = { id: "ppo-3", algo: "ppo" as const, label: "PPO (fork @ 12)", config: {} };
+    const chain = { ...withFork, runs: [...withFork.runs, grandchild] };
+    const three = {
+      spec: chain,
+      runs: [
+        saved.runs[0],
+        { ...saved.runs[1], checkpoint: null },
+        {
+          ...saved.runs[1],
+          spec: { ...grandchild, forkOf: { id: "ppo-2", step: 12 } },
+          checkpoint: ck("ppo-3", 14),
+        },
+      ],
+    };
+    expect(planRestore(chain, three, true).runs.map((r) => [r.spec.id, r.spec.forkOf])).toEqual([
+      ["ppo-1", undefined],
+      ["ppo-3", { id: "ppo-1", step: 10 }],
+    ]);
   });
 });
