@@ -7,6 +7,17 @@ import type { RunUpdate } from "../../src/lab/protocol";
 import { Scheduler } from "../../src/lab/scheduler";
 import { FakeRun, type Log, setup, spec, tick, until } from "./sched_fakes";
 
+/**
+ * Play for `ms` of simulated time, then pause. Fake clocks: a loaded machine cannot slow the steps, so the
+ * counts are exact. The clocks stay fake (later advances use vi.advanceTimersByTimeAsync); afterEach restores.
+ */
+async function playOnFakeClocks(s: Scheduler, ms: number): Promise<void> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+  s.play();
+  await vi.advanceTimersByTimeAsync(ms);
+  s.pause();
+}
+
 describe("Scheduler", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -198,11 +209,7 @@ describe("Scheduler", () => {
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
     t.s.setSpeed(10);
     expect(() => t.s.setSpeed(-1)).toThrow(/speed must be ≥ 0/);
-    // Fake clocks: a loaded machine cannot slow the steps, so the counts are exact.
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
-    t.s.play();
-    await vi.advanceTimersByTimeAsync(1000);
-    t.s.pause();
+    await playOnFakeClocks(t.s, 1000);
     const a = t.s.stepOf("a") ?? 0;
     expect(a).toBeLessThanOrEqual(11);
     expect(a).toBeGreaterThanOrEqual(9);
@@ -217,10 +224,7 @@ describe("Scheduler", () => {
     });
     await t.s.addRun(spec("b")); // 50 steps behind: two turns in every round of the test
     t.s.setSpeed(10);
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
-    t.s.play();
-    await vi.advanceTimersByTimeAsync(1000);
-    t.s.pause();
+    await playOnFakeClocks(t.s, 1000);
     const b = t.s.stepOf("b") ?? 0;
     expect(b).toBeLessThanOrEqual(11);
     expect(b).toBeGreaterThanOrEqual(9);
@@ -247,11 +251,8 @@ describe("Scheduler", () => {
   it("batches updates: at most one onUpdate per flush interval", async () => {
     const t = setup({ flushMs: 100, ms: 1 });
     for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
     const before = t.updates.length;
-    t.s.play();
-    await vi.advanceTimersByTimeAsync(520);
-    t.s.pause();
+    await playOnFakeClocks(t.s, 520);
     expect(t.log.length).toBeGreaterThan(30);
     // One flush may fire at once; then at most one per 100 ms.
     expect(t.updates.length - before).toBeLessThanOrEqual(Math.ceil(520 / 100) + 2);
