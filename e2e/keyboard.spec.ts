@@ -101,6 +101,26 @@ test("one column (a projector or a zoomed page): Tab meets the charts, then the 
   expect(narrow.runsBeforeSamples).toBe(true);
   const skips = page.getByTestId("skip-links").locator("button");
   await expect(skips).toHaveText(["Skip to charts", "Skip to runs", "Skip to samples"]);
+  // The strip of run cards does not fit: a bar says which cards are in view, and › / ‹ scroll a card at a time.
+  const range = page.getByTestId("run-strip-range");
+  const strip = page.getByTestId("run-column");
+  const lastCard = page.getByTestId(`run-card-${RUNS[RUNS.length - 1]}`);
+  const rightEdge = async () => {
+    const [c, s] = await Promise.all([lastCard.boundingBox(), strip.boundingBox()]);
+    return (c?.x ?? 0) + (c?.width ?? 0) - ((s?.x ?? 0) + (s?.width ?? 0));
+  };
+  await expect(range).toHaveText(`1–2`);
+  await expect(page.getByTestId("run-strip-bar")).toContainText(`of ${RUNS.length} in view`);
+  await expect(strip).toHaveAttribute("data-more", "right");
+  expect(await rightEdge(), "the last card is cut at the strip's right edge").toBeGreaterThan(20);
+  await expect(page.getByTestId("run-strip-prev")).toBeDisabled();
+  await page.getByTestId("run-strip-next").click();
+  await expect(range).toHaveText(`2–3`);
+  await expect(strip).toHaveAttribute("data-more", "left");
+  await expect.poll(rightEdge, { message: "› brings the last card wholly into view" }).toBeLessThanOrEqual(1);
+  await expect(page.getByTestId("run-strip-next")).toBeDisabled();
+  await page.getByTestId("run-strip-prev").click();
+  await expect(range).toHaveText(`1–2`);
   // Tab from the last control of the charts goes to the first run card, not to the samples.
   const chip = page.getByTestId(`legend-${RUNS[RUNS.length - 1]}`);
   await chip.focus();
@@ -146,6 +166,9 @@ test("one column (a projector or a zoomed page): Tab meets the charts, then the 
   const wide = await layout(page);
   expect(wide.left.runs).toBeLessThan(wide.left.charts);
   await expect(skips).toHaveText(["Skip to charts", "Skip to samples", "Skip to runs"]);
+  await expect(page.getByTestId("run-strip-bar"), "two columns: the cards scroll down, no bar").toHaveCount(
+    0,
+  );
   await kept();
   await page.setViewportSize({ width: 853, height: 533 });
   await expect.poll(async () => (await layout(page)).chartsBeforeRuns).toBe(true);

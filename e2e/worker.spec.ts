@@ -48,6 +48,18 @@ test("three runs train in the worker and plot finite points on every chart; resp
   for (const id of RUNS) await expect(page.getByTestId(`status-${id}`)).toHaveText(/ready/i);
   await expect(page.getByTestId("model")).toContainText("nano");
 
+  // Until the first points: every "where the step is" line a run card shows (sent for steps over a second;
+  // on SwiftShader the first, which compiles the pipelines, is). Disconnected before the measurement below.
+  await page.evaluate(() => {
+    const w = window as unknown as { __progress: Set<string>; __progressObs: MutationObserver };
+    w.__progress = new Set();
+    w.__progressObs = new MutationObserver(() => {
+      for (const e of document.querySelectorAll('[data-testid^="progress-"]'))
+        w.__progress.add(`${e.getAttribute("data-testid")}: ${e.textContent}`);
+    });
+    const lab = document.querySelector('[data-testid="lab"]');
+    if (lab) w.__progressObs.observe(lab, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByTestId("play").click();
   // The first points arrive (pipelines compile on the first step).
   await expect
@@ -61,6 +73,23 @@ test("three runs train in the worker and plot finite points on every chart; resp
       { timeout: 180_000 },
     )
     .toBeGreaterThanOrEqual(1);
+
+  const progress = await page.evaluate(() => {
+    const w = window as unknown as { __progress: Set<string>; __progressObs: MutationObserver };
+    w.__progressObs.disconnect();
+    return [...w.__progress];
+  });
+  console.log(`step progress seen: ${progress.join(" | ")}`);
+  expect(progress.length, "a slow step says where it is").toBeGreaterThan(0);
+  for (const line of progress) {
+    const m = /^progress-(\S+): (?:sampling (\d+)\/(\d+) tokens|scoring|update (\d+)\/(\d+)|updating)$/.exec(
+      line,
+    );
+    expect(m, line).not.toBeNull();
+    expect(RUNS, line).toContain(m?.[1]);
+    if (m?.[2]) expect(Number(m[2]), line).toBeLessThan(Number(m[3]));
+    if (m?.[4]) expect(Number(m[4]), line).toBeLessThanOrEqual(Number(m[5]));
+  }
 
   // Measure over MEASURE_MS of wall time (timed from Node: a busy main thread would delay a page timer): the
   // main thread's long tasks, and the animation frames in which the reward chart's data changed.

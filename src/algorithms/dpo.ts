@@ -24,6 +24,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  reportUpdate,
   resumeStep,
   rolloutMetrics,
   rolloutOptions,
@@ -262,6 +263,7 @@ export class DpoRun implements AlgorithmRun {
     }
     const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
     const cache = offline ? { ids: offline.ids, flips } : null;
+    reportUpdate(env, 0, 1);
     const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, cache);
     const m = await this.train(seq, ref);
     const len = Array.from(seq.lengths);

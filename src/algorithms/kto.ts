@@ -9,7 +9,15 @@
 import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field } from "./fields";
 import { ktoLossAndGrad, ktoReferencePoint } from "./math/kto";
-import { checkFinite, type Metrics, type RunEnv, type StepResult, stepSeed, stepThroughput } from "./run";
+import {
+  checkFinite,
+  type Metrics,
+  type RunEnv,
+  reportUpdate,
+  type StepResult,
+  stepSeed,
+  stepThroughput,
+} from "./run";
 import { layoutSequences } from "./sequences";
 import { TwoSampleRun } from "./two_sample_run";
 
@@ -139,6 +147,7 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
       flat.set(cpl, i * seq.S);
     });
     const mismatched = layoutSequences(shifted, flat, seq.lengths, seq.P, seq.S, env.padId);
+    reportUpdate(env, 0, 1);
     const mm = await this.engine.measure(mismatched, c.temperature);
     const z0 = ktoReferencePoint(
       Float64Array.from({ length: R }, (_, i) => rowSum(mm.logpOld, i)),

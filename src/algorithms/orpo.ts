@@ -8,7 +8,15 @@ import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field } from "./fields";
 import { orpoLossAndGrad } from "./math/orpo";
 import { labelPairs, layoutPairs } from "./pairs";
-import { checkFinite, type Metrics, type RunEnv, type StepResult, stepSeed, stepThroughput } from "./run";
+import {
+  checkFinite,
+  type Metrics,
+  type RunEnv,
+  reportUpdate,
+  type StepResult,
+  stepSeed,
+  stepThroughput,
+} from "./run";
 import { TwoSampleRun } from "./two_sample_run";
 
 export const ORPO_FIELDS: readonly Field[] = [
@@ -75,6 +83,7 @@ export class OrpoRun extends TwoSampleRun<OrpoConfig> {
     const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
     const seq = layoutPairs(lab.pairs, this.engine.P, this.engine.S, env.padId);
     let extra: Metrics = {};
+    reportUpdate(env, 0, 1);
     const u = await this.objective.step(
       seq,
       c.temperature,

@@ -15,6 +15,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  reportUpdate,
   resumeStep,
   rolloutMetrics,
   rolloutOptions,
@@ -132,6 +133,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     if (r.tokens > 0)
       for (let it = 0; it < k.iterations; it++) {
         const last = it === k.iterations - 1;
+        reportUpdate(env, it, k.iterations);
         const u = await this.updater.step({ ...c, ...k, tau: c.temperature, readLogp: last });
         if (last) {
           if (u.logp) logpTheta = toCompletionMasked(u.logp, seq);

@@ -31,6 +31,7 @@ import {
   completionBudget,
   type Metrics,
   type RunEnv,
+  reportUpdate,
   resumeStep,
   rolloutMetrics,
   rolloutOptions,
@@ -213,6 +214,7 @@ export class PpoRun implements AlgorithmRun {
         const n = mask.reduce((a, v) => a + v, 0);
         if (!n) continue;
         this.updater.setMinibatch({ mask, weights: mask.map((v) => v / n) });
+        reportUpdate(env, epoch * c.numMiniBatches + mb, c.ppoEpochs * c.numMiniBatches);
         const last = epoch === c.ppoEpochs - 1;
         // A separate value model's step is recorded first; both come back together.
         const [v, u] = await Promise.all([

@@ -16,6 +16,7 @@ import { gptForward } from "../model/forward";
 import { Generator } from "../model/generate";
 import type { GptWeights } from "../model/weights";
 import type { RewardSample, RewardSource } from "./reward";
+import type { StepProgress } from "./run";
 import { layoutSequences, type SequenceBatch, toCompletion } from "./sequences";
 
 export interface RolloutOptions {
@@ -31,6 +32,8 @@ export interface RolloutOptions {
   reward: RewardSource;
   /** The task's gold scorer (always computed). */
   gold: RewardSource;
+  /** Where the rollout is (sampling token n of S, then scoring), for a progress display. */
+  progress?: (p: StepProgress) => void;
 }
 
 export interface Rollout {
@@ -106,6 +109,7 @@ export class RolloutEngine {
    */
   async collect(prompts: number[][], o: RolloutOptions): Promise<Rollout> {
     const { P, S } = this;
+    o.progress?.({ stage: "sampling", done: 0, total: S });
     const gen = await this.generator.generate({
       prompts,
       maxNewTokens: S,
@@ -114,7 +118,9 @@ export class RolloutEngine {
       temperature: o.temperature,
       topK: o.topK,
       seed: o.seed,
+      onTokens: o.progress && ((done, total) => o.progress?.({ stage: "sampling", done, total })),
     });
+    o.progress?.({ stage: "scoring", done: 0, total: 0 });
     const seq = layoutSequences(prompts, gen.tokens, gen.lengths, P, S, o.padId);
     const completions = prompts.map((_, b) => Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])));
     const samples: RewardSample[] = prompts.map((prompt, b) => ({ prompt, completion: completions[b] }));

@@ -44,6 +44,17 @@ export function shuffledPrompts(prompts: readonly (readonly number[])[], seed: n
   };
 }
 
+/**
+ * Where a step is, for a progress display: "sampling" token `done` of `total` (the device finished them),
+ * "scoring" (reward and gold scores, the policy's and reference's forward passes: `total` 0, no count), or
+ * "update" `done` of `total` optimiser steps (μ iterations, PPO's epochs × minibatches; 1 for one update).
+ */
+export interface StepProgress {
+  stage: "sampling" | "scoring" | "update";
+  done: number;
+  total: number;
+}
+
 export interface RunEnv {
   ctx: GpuContext;
   /** The policy being trained (a copy of the start model). */
@@ -58,6 +69,13 @@ export interface RunEnv {
   eosId: number;
   padId: number;
   seed: number;
+  /** Told where each step is (sampling, scoring, update); a progress display, nothing depends on it. */
+  progress?: (p: StepProgress) => void;
+}
+
+/** Tell env.progress that update `done` of `total` (optimiser steps in this training step) starts. */
+export function reportUpdate(env: RunEnv, done: number, total: number): void {
+  env.progress?.({ stage: "update", done, total });
 }
 
 export type Metrics = Record<string, number>;
@@ -182,6 +200,7 @@ export function rolloutOptions(
     padId: env.padId,
     reward: env.reward,
     gold: env.gold,
+    progress: env.progress,
   };
 }
 

@@ -3,6 +3,7 @@
  * holds no weights: it sends experiment specs and commands, and receives metric points, samples and status.
  * Everything here is structured-clone friendly (plain objects, arrays, typed arrays).
  */
+import type { StepProgress } from "../algorithms/run";
 import type { WinRate } from "../algorithms/win_rate";
 import type { AdapterReport } from "../gpu/device";
 import type { PresetName } from "../model/config";
@@ -19,6 +20,7 @@ import type { PresetId } from "./presets/ids";
 import type { AlgoId } from "./registry";
 import type { RewardModelInfo } from "./reward_sources";
 
+export type { StepProgress } from "../algorithms/run";
 export type { InspectView } from "./inspect/types";
 export type {
   PipelineEval,
@@ -141,6 +143,11 @@ export interface RunUpdate {
   notice?: string;
   /** The inspector data of the latest step (replaces the previous one), when a step was taken. */
   inspect?: InspectView;
+  /**
+   * Where the run's step in flight is (sampling token n of S, scoring, update k of μ), sent only for a step that
+   * has taken over a second (on a GPU most never do); null: no step of this run in flight any more.
+   */
+  progress?: StepProgress | null;
 }
 
 /**

@@ -13,6 +13,7 @@ import type {
   RunUpdate,
   SampleView,
   SettingValue,
+  StepProgress,
 } from "./protocol";
 import type { SchedRun, StepOutput } from "./sched_run";
 
@@ -23,6 +24,8 @@ interface Pending {
   markers: Marker[];
   rewindTo: number | null;
   notice: string | null;
+  /** Where the step in flight is; null: none any more; undefined: unchanged since the last update. */
+  progress: StepProgress | null | undefined;
   dirty: boolean;
 }
 
@@ -33,6 +36,7 @@ const emptyPending = (dirty: boolean): Pending => ({
   markers: [],
   rewindTo: null,
   notice: null,
+  progress: undefined,
   dirty,
 });
 
@@ -115,6 +119,17 @@ export class RunSlot {
     this.touch();
   }
 
+  /** Where the step in flight is (null: it ended); the page hears the latest with the next update. */
+  setProgress(p: StepProgress | null): void {
+    const had = this.pending.progress === undefined ? this.shownProgress : this.pending.progress;
+    if (p === null && had === null) return;
+    this.pending.progress = p;
+    this.touch();
+  }
+
+  /** The progress the page was last sent (null: none shown). */
+  private shownProgress: StepProgress | null = null;
+
   mark(step: number, label: string): void {
     this.pending.markers.push({ runId: this.spec.id, step, label });
     this.touch();
@@ -147,7 +162,13 @@ export class RunSlot {
     this.run = run;
     this.step = step;
     this.cum = this.cum.slice(0, step + 1);
-    this.pending = { ...emptyPending(true), markers: this.pending.markers, rewindTo: step, notice };
+    this.pending = {
+      ...emptyPending(true),
+      markers: this.pending.markers,
+      rewindTo: step,
+      notice,
+      progress: this.pending.progress,
+    };
     // Back at step 0 the run is rebuilt with its current settings: there is no "before" to mark a change from.
     if (step === 0) this.upcoming.clear();
   }
@@ -159,7 +180,7 @@ export class RunSlot {
       s ? [at.samples, at.tokens] : [0, 0],
     );
     this.error = null;
-    this.pending = { ...emptyPending(true), rewindTo: at.step };
+    this.pending = { ...emptyPending(true), rewindTo: at.step, progress: this.pending.progress };
   }
 
   /** A copy under `spec` at this run's step, with the points the page has not been sent yet. */
@@ -195,6 +216,10 @@ export class RunSlot {
     if (this.error !== null) u.error = this.error;
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
     if (p.notice !== null) u.notice = p.notice;
+    if (p.progress !== undefined) {
+      u.progress = p.progress;
+      this.shownProgress = p.progress;
+    }
     this.pending = { ...emptyPending(false), inspect: playing ? p.inspect : null };
     return u;
   }

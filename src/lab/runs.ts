@@ -6,7 +6,7 @@
  * rebuilt on a new device after the old one is lost. Each run optimises the reward source its `reward` setting
  * names (./reward_sources.ts, shared by all runs) and always scores the gold reward too.
  */
-import type { AlgorithmRun, RunEnv } from "../algorithms/run";
+import type { AlgorithmRun, RunEnv, StepProgress, StepResult } from "../algorithms/run";
 import type { GpuContext } from "../gpu/context";
 import { loadCheckpoint, saveCheckpoint } from "../model/checkpoint";
 import type { AdamWState } from "../model/optimizer";
@@ -86,7 +86,12 @@ export class LabRun implements SchedRun {
     /** The source the run optimises (env.reward); null: env.reward as built (gold). */
     readonly reward: RunReward | null = null,
     private readonly rewards: RewardSources | null = null,
-  ) {}
+  ) {
+    env.progress = (p) => this.onProgress?.(p);
+  }
+
+  /** Told where the step in flight is (set for the duration of {@link step}). */
+  private onProgress: ((p: StepProgress) => void) | null = null;
 
   /**
    * The settings the weights last trained with: taken before each step (a step may change its own settings,
@@ -100,10 +105,16 @@ export class LabRun implements SchedRun {
     return { ...this.run.config, reward: this.reward?.choice ?? "gold" };
   }
 
-  async step(): Promise<StepOutput> {
+  async step(onProgress?: (p: StepProgress) => void): Promise<StepOutput> {
     const used = this.config;
     const config = { ...this.run.config }; // the inspector shows the settings this step ran with
-    const r = await this.run.step();
+    this.onProgress = onProgress ?? null;
+    let r: StepResult;
+    try {
+      r = await this.run.step();
+    } finally {
+      this.onProgress = null;
+    }
     this.trainedWith = used;
     const { rollout, advantages, logpTheta } = r;
     const tok = this.res.tokenizer;

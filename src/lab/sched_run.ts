@@ -2,7 +2,7 @@
  * What the scheduler (./scheduler.ts) needs from a run and from whoever makes runs: the worker's GPU runs
  * (./runs.ts) implement it, and so do the unit tests' fakes.
  */
-import type { InspectView, RunSpec, RunUpdate, SampleView, SettingValue } from "./protocol";
+import type { InspectView, RunSpec, RunUpdate, SampleView, SettingValue, StepProgress } from "./protocol";
 
 /** What one step of a run gives the scheduler. */
 export interface StepOutput {
@@ -20,7 +20,8 @@ export interface StepOutput {
 export interface SchedRun {
   /** The effective settings (all fields). */
   readonly config: Record<string, SettingValue>;
-  step(): Promise<StepOutput>;
+  /** One step; `onProgress` hears where it is (sampling, scoring, update) while it runs. */
+  step(onProgress?: (p: StepProgress) => void): Promise<StepOutput>;
   /** Validate and apply settings from the next step on. @throws RangeError naming the bad field. */
   setConfig(patch: Record<string, SettingValue>): void;
   destroy(): void;
@@ -55,6 +56,8 @@ export interface SchedulerOptions {
   onUpdate(updates: RunUpdate[]): unknown;
   /** Minimum time between two onUpdate calls. Default 250 ms. */
   flushMs?: number;
+  /** A step in flight longer than this (ms) sends where it is (RunUpdate.progress). Default 1000. */
+  progressAfterMs?: number;
   /** Display label of a setting for markers (e.g. "beta" → "β"). Default: the key. */
   fieldLabel?(spec: RunSpec, key: string): string;
   /** True for an error that means the device is gone (the runs are not at fault). */

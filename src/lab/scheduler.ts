@@ -19,6 +19,7 @@ import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
+import { takeStep } from "./sched_step";
 import { AckThrottle } from "./throttle";
 
 export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
@@ -42,8 +43,10 @@ export class Scheduler {
   private chain: Promise<unknown> = Promise.resolve();
   /** Sends the batched updates: at most every flushMs, and only once the page acknowledged the last one. */
   private readonly out: AckThrottle;
+  private readonly progressAfterMs: number;
 
   constructor(private readonly o: SchedulerOptions) {
+    this.progressAfterMs = o.progressAfterMs ?? 1000;
     this.out = new AckThrottle(
       o.flushMs ?? 250,
       () => this.send(),
@@ -408,29 +411,17 @@ export class Scheduler {
 
   private async stepEntry(e: RunSlot): Promise<void> {
     if (!this.entries.includes(e) || !e.runnable || this.halted) return;
-    const run = e.run as SchedRun;
-    e.inFlight = true;
     // Paused (a Step): the page shows which run is on the device ("finishing" while paused) and which wait.
     if (!this.playing) {
       e.touch();
       this.flushSoon();
     }
-    try {
-      const out = await run.step();
-      e.recordStep(out);
-      await this.o.factory.afterStep?.(e.spec.id, run, out);
-    } catch (err) {
-      if (this.o.isDeviceLoss?.(err)) {
-        this.halt();
-        e.touch(); // not "finishing" any more: that step never lands
-        this.flushSoon();
-        return;
-      }
-      const text = message(err);
-      e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
-    } finally {
-      e.inFlight = false;
-    }
+    const lost = await takeStep(e, this.o, this.progressAfterMs, () => {
+      if (!this.entries.includes(e)) return false;
+      this.flushSoon();
+      return true;
+    });
+    if (lost === "lost") this.halt(); // the run stays as it was; "finishing" ends: that step never lands
     e.touch();
     this.flushSoon();
   }

@@ -35,6 +35,11 @@ export interface GenerateRequest extends SamplingOptions {
   maxNewTokens: number;
   eosId: number;
   padId: number;
+  /**
+   * Progress: called with the tokens sampled so far (of maxNewTokens) each time the device has finished them
+   * (at every "all done" check, every 8 tokens), not when they were queued. Never called for the last token.
+   */
+  onTokens?: (done: number, total: number) => void;
 }
 
 export interface Generation {
@@ -136,12 +141,11 @@ export class Generator {
       sample(ctx, this.step.tokens, this.logp, this.step.logits, this.buf.done, sampleOpts(r, P + s));
       genBookkeep(ctx, this.buf, this.step.tokens, this.logp, s, r.eosId, r.padId);
       steps = s + 1;
-      if (
-        steps % DONE_CHECK_EVERY === 0 &&
-        steps < r.maxNewTokens &&
-        (await ctx.read(this.buf.done)).every((d) => d)
-      )
-        break;
+      if (steps % DONE_CHECK_EVERY === 0 && steps < r.maxNewTokens) {
+        const done = await ctx.read(this.buf.done);
+        if (done.every((d) => d)) break;
+        r.onTokens?.(steps, r.maxNewTokens);
+      }
     }
     const [allTokens, allLogp, lengths] = await Promise.all([
       ctx.read(this.buf.outTokens),

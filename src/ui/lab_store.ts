@@ -17,6 +17,7 @@ import type {
   RunWinRate,
   SampleView,
   SettingValue,
+  StepProgress,
 } from "../lab/protocol";
 import { detachForks, restartedSpecs } from "../lab/run_labels";
 import { withColours } from "./lab/palette";
@@ -58,6 +59,8 @@ export interface RunState {
    */
   resumedAt?: number;
   resuming?: boolean;
+  /** Where the run's step in flight is, when it has taken over a second (RunUpdate.progress). */
+  progress?: StepProgress;
 }
 
 export interface ViewSettings {
@@ -253,6 +256,13 @@ export const useLab = create<LabState>()((set) => ({
           // A step landed: it trained with the settings as they are (a rewind keeps the note).
           untrained: u.step > r.step ? undefined : r.untrained,
           resuming: undefined,
+          // Kept only while a step can be in flight; the worker sends null when it ends.
+          progress:
+            u.progress !== undefined
+              ? (u.progress ?? undefined)
+              : u.status === "running" || u.status === "finishing"
+                ? r.progress
+                : undefined,
         };
       }
       // A run rewound (device lost: back to its last checkpoint) before a fork's fork step trains those steps

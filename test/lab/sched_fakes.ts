@@ -1,6 +1,6 @@
 /** Fake runs and a scheduler around them (no GPU), for the scheduler's tests (scheduler.test.ts, run_slot.test.ts). */
 import { NonFiniteMetricError } from "../../src/algorithms/run";
-import type { RunSpec, RunUpdate, SettingValue } from "../../src/lab/protocol";
+import type { RunSpec, RunUpdate, SettingValue, StepProgress } from "../../src/lab/protocol";
 import { type RunFactory, type SchedRun, Scheduler, type StepOutput } from "../../src/lab/scheduler";
 
 /** Every step of every fake run, in order: "id:step". */
@@ -15,6 +15,8 @@ export class FakeRun implements SchedRun {
   /** Throw at this step (1-based). */
   failAt: number | null = null;
   lost = false;
+  /** Reported to the scheduler during each step, one per macrotask, before the step's wait. */
+  stages: StepProgress[] = [];
   constructor(
     readonly id: string,
     config: Record<string, SettingValue>,
@@ -24,8 +26,12 @@ export class FakeRun implements SchedRun {
     this.config = { beta: 0.05, lr: 1e-4, ...config };
     if (this.config.lr === -1) throw new RangeError(`${id}.lr must be ≥ 0`);
   }
-  async step(): Promise<StepOutput> {
+  async step(onProgress?: (p: StepProgress) => void): Promise<StepOutput> {
     const step = this.steps + 1;
+    for (const p of this.stages) {
+      onProgress?.(p);
+      await new Promise((r) => setTimeout(r, this.ms));
+    }
     await new Promise((r) => setTimeout(r, this.ms));
     if (this.lost) throw new Error("DEVICE LOST");
     if (this.failAt === step) throw new NonFiniteMetricError("loss", step, Number.NaN);
@@ -51,7 +57,7 @@ export class FakeRun implements SchedRun {
   }
 }
 
-export function setup(o: { flushMs?: number; ms?: number } = {}) {
+export function setup(o: { flushMs?: number; ms?: number; progressAfterMs?: number } = {}) {
   const log: Log = [];
   const updates: RunUpdate[][] = [];
   const made: FakeRun[] = [];
@@ -73,6 +79,7 @@ export function setup(o: { flushMs?: number; ms?: number } = {}) {
     factory,
     onUpdate: (u) => updates.push(u),
     flushMs: o.flushMs ?? 0,
+    progressAfterMs: o.progressAfterMs,
     fieldLabel: (_spec, k) => (k === "beta" ? "β" : k),
     isDeviceLoss: (e) => e instanceof Error && e.message === "DEVICE LOST",
   });

@@ -19,6 +19,7 @@ import { adaptiveBetaNote, fieldForTask, lengthNote, lockReason, settingOf, unus
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { usePipelineStore } from "./pipeline_store";
 import { twinNote } from "./run_specs";
+import { progressFraction, progressText, STAGE_HINT } from "./step_progress";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -106,6 +107,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       data-testid={`run-card-${runId}`}
       data-status={run.status}
       data-step={run.step}
+      data-strip-item
       aria-label={`${run.spec.label} run`}
     >
       <header className="run-head">
@@ -169,6 +171,18 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           step <strong data-testid={`step-${runId}`}>{int(run.step)}</strong>
         </span>
       </p>
+      {run.progress && (shown === "running" || shown === "stepping" || shown === "finishing") && (
+        <p className="run-progress" title={STAGE_HINT[run.progress.stage]} data-testid={`progress-${runId}`}>
+          <span>{progressText(run.progress)}</span>
+          {progressFraction(run.progress) !== null && (
+            <progress
+              max={1}
+              value={progressFraction(run.progress) ?? 0}
+              aria-label={`Step ${run.step + 1}: ${progressText(run.progress)}`}
+            />
+          )}
+        </p>
+      )}
       {run.error && (
         <p className="run-error" role="alert" data-testid={`error-${runId}`}>
           {run.error}

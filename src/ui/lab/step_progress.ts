@@ -1,0 +1,30 @@
+/**
+ * A run card's line on the step in flight (RunUpdate.progress): which stage of the step it is in and how far,
+ * for a step slow enough to be worth watching (a software GPU can take minutes over one).
+ */
+import type { StepProgress } from "../../lab/protocol";
+
+/**
+ * "sampling 16/48 tokens", "scoring", "update 2/4" (the update running now, 1-based), or "updating" for a
+ * step with a single update.
+ */
+export function progressText(p: StepProgress): string {
+  if (p.stage === "sampling") return `sampling ${p.done}/${p.total} tokens`;
+  if (p.stage === "scoring") return "scoring";
+  return p.total > 1 ? `update ${Math.min(p.done + 1, p.total)}/${p.total}` : "updating";
+}
+
+/** How far through its stage, in [0, 1]; null where there is nothing to count (scoring, a single update). */
+export function progressFraction(p: StepProgress): number | null {
+  if (p.total <= 0 || (p.stage === "update" && p.total === 1)) return null;
+  return Math.min(1, Math.max(0, p.done / p.total));
+}
+
+/** What a step of this kind does, for the line's tooltip. */
+export const STAGE_HINT: Record<StepProgress["stage"], string> = {
+  sampling: "Sampling the completions, token by token (the count is the tokens the GPU has finished)",
+  scoring:
+    "Scoring the completions (reward and gold scorers) and measuring them under the policy and the reference",
+  update:
+    "Training on the batch: the optimiser steps of this step (μ iterations, or PPO's epochs × minibatches)",
+};
