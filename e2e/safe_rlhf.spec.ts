@@ -52,6 +52,12 @@ test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", a
   await page.getByTestId("more-metrics").scrollIntoViewIfNeeded();
   await expect(page.getByTestId("chart-safe-cost")).toContainText("Cost vs limit d");
   await expect(page.getByTestId("chart-safe-lambda")).toContainText("Lagrange multiplier λ");
+  // Each small chart names its runs (and its dashed companion) beside its title.
+  await expect(page.getByTestId("mini-legend-safe-cost").locator("li")).toHaveText([
+    "Safe RLHF",
+    "Safe RLHF, Kₚ",
+    "d",
+  ]);
   await expect.poll(async () => (await plotted(page, "safe-lambda", "safe/lambda")).length).toBe(STEPS);
   await expect.poll(async () => (await plotted(page, "safe-cost", "safe/cost")).length).toBe(STEPS);
   const cost = await plotted(page, "safe-cost", "safe/cost");

@@ -3,7 +3,7 @@
  * ratios, value loss, lengths, DPO margins/accuracies, zero-std groups, grad norm, tokens/s), and a table of
  * every metric of every run at its latest step (TRL names, full precision in data-value).
  */
-import { useMemo, useRef } from "react";
+import { type ReactNode, useMemo, useRef } from "react";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
 import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
@@ -11,9 +11,13 @@ import { metricDoc } from "./glossary";
 import { Hint } from "./Hint";
 import { MetricCard } from "./MetricCard";
 import { type ChartLine, MetricChart } from "./MetricChart";
+import { MiniLegend } from "./MiniLegend";
 import { type MetricInfo, MORE_METRICS } from "./metric_info";
 import { sig } from "./numbers";
 import { keepIfSame } from "./stable";
+
+/** A chart's id from its metric ("clip_ratio/region_mean" → "clip_ratio-region_mean"). */
+const chartId = (key: string) => key.replace(/[^a-z0-9]+/gi, "-");
 
 /** Points scanned per run for metric names (algorithms report the same names every step). */
 const SCAN = 20;
@@ -45,13 +49,21 @@ export function MoreMetrics() {
   const markers = useMarkers(visible);
   // Each chart's lines keep their identity while their runs' histories are unchanged (stable.ts), so a step of
   // one run redraws only the diagnostics it reports.
-  const lastLines = useRef(new Map<string, readonly ChartLine[]>());
+  // Its legend element too (a new element would redraw the memoised chart).
+  const last = useRef(new Map<string, { lines: readonly ChartLine[]; legend: ReactNode }>());
   const charts = useMemo(() => {
-    const next = MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => ({
-      info: m,
-      lines: keepIfSame(lastLines.current.get(m.key), moreChartLines(m, visible)),
-    }));
-    lastLines.current = new Map(next.map((c) => [c.info.key, c.lines]));
+    const next = MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => {
+      const before = last.current.get(m.key);
+      const lines = keepIfSame(before?.lines, moreChartLines(m, visible));
+      const legend =
+        before && before.lines === lines ? (
+          before.legend
+        ) : (
+          <MiniLegend key={m.key} lines={lines} id={chartId(m.key)} />
+        );
+      return { info: m, lines, legend };
+    });
+    last.current = new Map(next.map((c) => [c.info.key, c]));
     return next;
   }, [visible, keys]);
   return (
@@ -65,10 +77,10 @@ export function MoreMetrics() {
         </p>
       ) : (
         <div className="small-charts">
-          {charts.map(({ info: m, lines }) => (
+          {charts.map(({ info: m, lines, legend }) => (
             <MetricChart
               key={m.key}
-              id={m.key.replace(/[^a-z0-9]+/gi, "-")}
+              id={chartId(m.key)}
               title={m.title}
               unit={m.unit}
               doc={m.doc}
@@ -77,6 +89,7 @@ export function MoreMetrics() {
               markers={markers}
               height={140}
               compact
+              extra={legend}
             />
           ))}
         </div>

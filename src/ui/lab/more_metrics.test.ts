@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
+import { miniLegendEntries } from "./MiniLegend";
 import { moreChartLines } from "./MoreMetrics";
 import { MORE_METRICS } from "./metric_info";
 
@@ -56,5 +57,21 @@ describe("the diagnostics charts", () => {
     const b = run("b", [point(1, { grad_norm: 2 })]);
     const c = run("c", [point(1, { entropy: 2 })]);
     expect(moreChartLines(info("grad_norm"), [a, b, c]).map((l) => l.runId)).toEqual(["a", "b"]);
+  });
+
+  it("each chart's legend names the runs it draws, once each, in their colours", () => {
+    const safe = run("safe", [point(1, { "safe/cost": 58, "safe/cost_limit": 48, grad_norm: 1 })]);
+    const dpo = run("dpo", [point(1, { "rewards/margins": 0.2, grad_norm: 2 })]);
+    const ppo = run("ppo", [point(1, { "policy/clipfrac_avg": 0.1, grad_norm: 3 })]);
+    const entries = (key: string) =>
+      miniLegendEntries(moreChartLines(info(key), [safe, dpo, ppo])).map((e) => [e.runId, e.colour]);
+    // The cost chart has two lines of one run (cost and its limit d): one entry.
+    expect(entries("safe/cost")).toEqual([["safe", "colour-safe"]]);
+    expect(entries("rewards/margins")).toEqual([["dpo", "colour-dpo"]]);
+    expect(entries("grad_norm")).toEqual([
+      ["safe", "colour-safe"],
+      ["dpo", "colour-dpo"],
+      ["ppo", "colour-ppo"],
+    ]);
   });
 });

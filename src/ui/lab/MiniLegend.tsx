@@ -1,0 +1,45 @@
+/**
+ * The runs a small diagnostics chart draws (More metrics), each with its colour: a diagnostic only some
+ * algorithms report (clip ratios, DPO margins) draws only their runs, so the main charts' legend does not say
+ * which lines are here. Not interactive: hiding a run is the main legend's job. A companion line drawn dashed
+ * in its run's colour (Safe RLHF's cost limit d) is named once.
+ */
+import type { ChartLine } from "./MetricChart";
+
+export interface MiniLegendEntry {
+  runId: string;
+  label: string;
+  colour: string;
+}
+
+/** One entry per run, in the lines' order (a run with a companion line has two lines). */
+export function miniLegendEntries(lines: readonly ChartLine[]): MiniLegendEntry[] {
+  const seen = new Set<string>();
+  return lines.flatMap((l) => {
+    if (seen.has(l.runId)) return [];
+    seen.add(l.runId);
+    return [{ runId: l.runId, label: l.runLabel, colour: l.colour }];
+  });
+}
+
+export function MiniLegend({ lines, id }: { lines: readonly ChartLine[]; id: string }) {
+  const runs = miniLegendEntries(lines);
+  if (!runs.length) return null;
+  const dashed = [...new Set(lines.flatMap((l) => (l.dashed && l.name ? [l.name] : [])))];
+  return (
+    <ul className="mini-legend" aria-label="Runs on this chart" data-testid={`mini-legend-${id}`}>
+      {runs.map((r) => (
+        <li key={r.runId} data-run={r.runId}>
+          <span className="legend-swatch" style={{ background: r.colour }} aria-hidden="true" />
+          {r.label}
+        </li>
+      ))}
+      {dashed.map((name) => (
+        <li key={`dashed-${name}`} className="mini-legend-dashed">
+          <span className="mini-legend-dash" aria-hidden="true" />
+          {name}
+        </li>
+      ))}
+    </ul>
+  );
+}
