@@ -106,6 +106,8 @@ export class LabClient {
   private stepGen = 0;
   /** Whether the task ships a preference dataset (from init). */
   private preferences = true;
+  /** Removals so far, by run id: a fork's round trip tells its source from a new run that took its id. */
+  private removals = new Map<string, number>();
   readonly stats: ClientStats = { updates: 0, firstUpdateAt: null, lastUpdateAt: null };
 
   private get store() {
@@ -267,16 +269,19 @@ export class LabClient {
 
   /** Out of the store at once; resolves when the worker has dropped it too. */
   async removeRun(runId: string): Promise<void> {
+    this.removals.set(runId, (this.removals.get(runId) ?? 0) + 1);
     this.store.removeRun(runId);
     await this.api?.removeRun(runId);
   }
 
   async forkRun(runId: string, spec: RunSpec): Promise<void> {
     const api = this.need();
+    const removals = this.removals.get(runId) ?? 0;
     const forked = await api.forkRun(runId, spec);
     // The worker has the fork at the source's step; points it has not sent yet come with the fork's updates.
-    const src = this.store.runs[runId];
-    // The source removed meanwhile: the fork is a fork of nothing here (a new run may take the source's id).
+    // The source removed meanwhile: the fork is a fork of nothing here, even when a new run took the source's id
+    // (its history is not the fork's).
+    const src = (this.removals.get(runId) ?? 0) === removals ? this.store.runs[runId] : undefined;
     const { forkOf: _, ...orphan } = forked;
     const used = src ? forked : orphan;
     this.store.upsertRun(used);
