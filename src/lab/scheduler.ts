@@ -210,7 +210,9 @@ export class Scheduler {
 
   /**
    * Change a run's settings. Before its first step the run is rebuilt with them (any field may change, no
-   * marker); later they apply from the next step and a marker "label old → new" is recorded at that step.
+   * marker); later they apply from the next step and a marker "label old → new" is recorded at that step. A
+   * run whose weights were lost (in error after a failed restore) is rebuilt from the start model and starts
+   * over at step 0 (the page drops its history).
    * @throws RangeError for an unknown run or an invalid value (the run keeps its settings).
    */
   setConfig(id: string, patch: Record<string, SettingValue>): Promise<void> {
@@ -221,7 +223,12 @@ export class Scheduler {
       if (e.step === 0 || !e.run) {
         const run = await this.o.factory.create(spec);
         e.run?.destroy();
-        e.run = run;
+        // No run object after some steps: its weights were lost (a device-loss restore failed). The new run is
+        // the start model, so its history starts over (its steps are numbered from 1 again).
+        if (e.step > 0) {
+          this.o.factory.forget?.(id);
+          e.rewind(run, 0, `${spec.label} starts over from the start model with its new settings`);
+        } else e.run = run;
         e.error = null;
         e.spec = spec;
         e.forgetChanges();

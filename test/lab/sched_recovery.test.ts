@@ -1,0 +1,95 @@
+/**
+ * The scheduler after a lost GPU device (fake runs, no GPU): recover rebuilds the runs from their checkpoints,
+ * forks follow the rewind, and a run that could not be restored starts over when its settings change.
+ */
+import { describe, expect, it } from "vitest";
+import { FakeRun, setup, spec, tick, until } from "./sched_fakes";
+
+describe("Scheduler: recovery from a lost device", () => {
+  it("a lost device halts without blaming the runs; recover rebuilds them and resumes playing", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    await t.s.stepOnce();
+    for (const r of t.made) r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    await t.s.recover(
+      async (sp) => {
+        const run = new FakeRun(sp.id, sp.config, t.log);
+        run.steps = 2;
+        return { run, step: 2 };
+      },
+      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
+    );
+    await until(() => (t.s.stepOf("b") ?? 0) >= 5);
+    t.s.pause();
+    await tick(20);
+    t.s.flush();
+    const a = t.all().filter((u) => u.runId === "a");
+    const rewind = a.find((u) => u.rewindTo !== undefined);
+    expect(rewind).toMatchObject({ rewindTo: 2, notice: "device lost" });
+    expect(rewind?.markers).toEqual([{ runId: "a", step: 2, label: "GPU lost: resumed from step 2" }]);
+    expect(a.every((u) => u.status !== "error")).toBe(true);
+    // After the rewind the points continue from step 3 with the counters of step 2.
+    const after = a.slice(a.indexOf(rewind!)).flatMap((u) => u.points);
+    expect(after[0]).toMatchObject({ step: 3, samples: 6, tokens: 30 });
+  });
+
+  it("a fork made before a recovery's rewind reached the page rewinds with it", async () => {
+    const t = setup({ flushMs: 10_000 }); // the throttle holds the updates: the rewind stays unsent
+    await t.s.addRun(spec("a"));
+    t.s.flush();
+    for (let i = 0; i < 3; i++) await t.s.stepOnce();
+    for (const r of t.made) r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    t.s.pause();
+    await t.s.recover(
+      async (sp) => {
+        const run = new FakeRun(sp.id, sp.config, t.log);
+        run.steps = 1;
+        return { run, step: 1 };
+      },
+      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
+    );
+    const used = await t.s.forkRun("a", { ...spec("a2"), label: "A (fork @ 3)" });
+    expect(used).toMatchObject({ label: "A (fork @ 1)", forkOf: { id: "a", step: 1 } });
+    t.s.flush();
+    // The page copied a's history as it had it (to step 3): the fork's first update takes it back to step 1.
+    expect(t.all().find((u) => u.runId === "a2")).toMatchObject({ step: 1, rewindTo: 1 });
+  });
+
+  it("a run that could not be restored starts over at step 0 when a setting changes (new numbering, no old counters)", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    for (let i = 0; i < 3; i++) await t.s.stepOnce();
+    for (const r of t.made) r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    t.s.pause();
+    await t.s.recover(
+      async (sp) => {
+        if (sp.id === "a") throw new Error("no checkpoint");
+        const run = new FakeRun(sp.id, sp.config, t.log);
+        run.steps = 3;
+        return { run, step: 3 };
+      },
+      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
+    );
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "error" });
+    expect(t.last("a")?.error).toMatch(/could not be restored: no checkpoint/);
+    await t.s.setConfig("a", { beta: 0.2 });
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "ready", step: 0, rewindTo: 0 });
+    expect(t.last("a")?.notice).toMatch(/starts over from the start model/);
+    await t.s.stepOnce();
+    t.s.flush();
+    // Its first step is step 1 again, counted from zero; b goes on from its checkpoint.
+    expect(t.points("a").at(-1)).toMatchObject({ step: 1, samples: 2, tokens: 10 });
+    expect(t.points("b").at(-1)).toMatchObject({ step: 4 });
+    expect(t.s.stepOf("a")).toBe(1);
+  });
+});
