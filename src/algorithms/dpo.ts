@@ -263,8 +263,8 @@ export class DpoRun implements AlgorithmRun {
     }
     const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
     const cache = offline ? { ids: offline.ids, flips } : null;
-    reportUpdate(env, 0, 1);
     const ref = c.lossType === "simpo" ? null : await this.referenceLogps(seq, cache);
+    reportUpdate(env, 0, 1);
     const m = await this.train(seq, ref);
     const len = Array.from(seq.lengths);
     Object.assign(metrics, m.dpo.metrics, {

@@ -147,13 +147,13 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
       flat.set(cpl, i * seq.S);
     });
     const mismatched = layoutSequences(shifted, flat, seq.lengths, seq.P, seq.S, env.padId);
-    reportUpdate(env, 0, 1);
     const mm = await this.engine.measure(mismatched, c.temperature);
     const z0 = ktoReferencePoint(
       Float64Array.from({ length: R }, (_, i) => rowSum(mm.logpOld, i)),
       Float64Array.from({ length: R }, (_, i) => rowSum(mm.logpRef, i)),
     );
     let extra: Metrics = {};
+    reportUpdate(env, 0, 1);
     const u = await this.objective.step(
       seq,
       c.temperature,

@@ -2,33 +2,45 @@
  * One step of one run slot, as the scheduler (./scheduler.ts) takes it: the step, its record, the factory's
  * afterStep, the step's progress for a slow step, and what a failure means (the run's error, or a lost device).
  */
+
+import type { StepProgress } from "./protocol";
 import type { RunSlot } from "./run_slot";
 import type { SchedRun, SchedulerOptions } from "./sched_run";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
- * Take one step of `e` (runnable). A step that takes over `progressAfterMs` says where it is
- * (RunSlot.setProgress, then `changed()`); shorter ones never do, and the progress is cleared when it ends.
- * A failure the options' isDeviceLoss recognises leaves the run as it was and returns "lost"; any other puts
- * the run in error naming the step. Never throws.
+ * Take one step of `e` (runnable). A step still in flight `progressAfterMs` after it began says where it is
+ * (RunSlot.setProgress, then `changed()`): its latest stage then, and every stage after; a shorter step never
+ * does, and the progress is cleared when the step ends. A failure the options' isDeviceLoss recognises leaves
+ * the run as it was and returns "lost"; any other puts the run in error naming the step. Never throws.
  */
 export async function takeStep(
   e: RunSlot,
   o: Pick<SchedulerOptions, "factory" | "isDeviceLoss">,
   progressAfterMs: number,
-  /** Something the page should hear changed; false: the slot was removed meanwhile (nothing to report). */
-  changed: () => boolean,
+  /** The slot has something new for the page. */
+  changed: () => void,
 ): Promise<"ok" | "lost"> {
   const run = e.run as SchedRun;
   e.inFlight = true;
-  const t0 = performance.now();
+  let latest: StepProgress | null = null;
+  let shown = false;
+  const show = (p: StepProgress) => {
+    e.setProgress(p);
+    changed();
+  };
+  // A stage that began before the mark and lasts (a long update) shows at the mark, not at the next stage.
+  const timer = setTimeout(() => {
+    shown = true;
+    if (latest) show(latest);
+  }, progressAfterMs);
   try {
     const out = await run.step((p) => {
-      if (performance.now() - t0 < progressAfterMs) return;
-      e.setProgress(p);
-      changed();
+      latest = p;
+      if (shown) show(p);
     });
+    clearTimeout(timer);
     e.setProgress(null);
     e.recordStep(out);
     await o.factory.afterStep?.(e.spec.id, run, out);
@@ -37,6 +49,7 @@ export async function takeStep(
     const text = message(err);
     e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
   } finally {
+    clearTimeout(timer);
     e.inFlight = false;
     e.setProgress(null);
   }

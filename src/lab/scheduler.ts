@@ -424,9 +424,7 @@ export class Scheduler {
       this.flushSoon();
     }
     const lost = await takeStep(e, this.o, this.progressAfterMs, () => {
-      if (!this.entries.includes(e)) return false;
-      this.flushSoon();
-      return true;
+      if (this.entries.includes(e)) this.flushSoon();
     });
     if (lost === "lost") this.halt(); // the run stays as it was; "finishing" ends: that step never lands
     e.touch();

@@ -36,8 +36,9 @@ export interface GenerateRequest extends SamplingOptions {
   eosId: number;
   padId: number;
   /**
-   * Progress: called with the tokens sampled so far (of maxNewTokens) each time the device has finished them
-   * (at every "all done" check, every 8 tokens), not when they were queued. Never called for the last token.
+   * Progress: called with the tokens sampled so far (of maxNewTokens) once the device has finished them, at
+   * each "all done" check (every 8 tokens) that finds rows still sampling; not when they were queued, and never
+   * for the last token.
    */
   onTokens?: (done: number, total: number) => void;
 }

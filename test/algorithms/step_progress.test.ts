@@ -18,27 +18,28 @@ describe("a step says where it is (env.progress)", () => {
       beta: 0,
       batchPrompts: 2,
       numGenerations: 4,
-      maxNewTokens: 20,
+      maxNewTokens: 24,
       numIterations: 3,
     });
     await run.step();
     const t = trace(events);
     console.log(`GRPO step: ${t.join(" → ")}`);
-    expect(t[0]).toBe("sampling 0/20");
+    expect(t[0]).toBe("sampling 0/24");
     const sampling = events.filter((e) => e.stage === "sampling");
     expect(sampling.length, "counts from the device, not only the start").toBeGreaterThan(1);
     // Counts rise in steps of 8 (the "all done" checks), never reach the cap (no check at the last token).
     for (const [i, e] of sampling.entries()) {
-      expect(e.total).toBe(20);
+      expect(e.total).toBe(24);
       expect(e.done).toBe(8 * i);
     }
+    expect(sampling.at(-1)?.done, "no count at the last token (the step is done sampling)").toBeLessThan(24);
     const scoring = t.indexOf("scoring");
     expect(scoring).toBe(sampling.length);
     expect(t.slice(scoring + 1)).toEqual(["update 0/3", "update 1/3", "update 2/3"]);
     // Nothing is reported between steps; the next step starts from sampling 0 again.
     events.length = 0;
     await run.step();
-    expect(trace(events)[0]).toBe("sampling 0/20");
+    expect(trace(events)[0]).toBe("sampling 0/24");
     expect(trace(events).at(-1)).toBe("update 2/3");
     run.destroy();
   });

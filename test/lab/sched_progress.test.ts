@@ -11,6 +11,14 @@ const STAGES: StepProgress[] = [
   { stage: "update", done: 1, total: 2 },
 ];
 
+/** Stages of STAGES in their order (a subsequence), then null. */
+const inOrder = (sent: (StepProgress | null | undefined)[]) => {
+  const idx = sent
+    .slice(0, -1)
+    .map((p) => STAGES.findIndex((x) => x === p || JSON.stringify(x) === JSON.stringify(p)));
+  return sent.at(-1) === null && idx.every((i, k) => i >= 0 && (k === 0 || i > idx[k - 1]));
+};
+
 describe("Scheduler: a step's progress", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -28,8 +36,11 @@ describe("Scheduler: a step's progress", () => {
     console.log(
       `progress sent for a: ${sent.map((p) => (p ? `${p.stage} ${p.done}/${p.total}` : "null")).join(", ")}`,
     );
-    // Every stage reaches the page (flushMs 0), in order, then null, in the update that carries step 1's point.
-    expect(sent).toEqual([...STAGES, null]);
+    // The stages reach the page in order (an update carries the latest: one that came and went between two
+    // flushes may be skipped), the last stage among them, then null in the update that carries step 1's point.
+    expect(inOrder(sent)).toBe(true);
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    expect(sent.slice(-2)).toEqual([STAGES[4], null]);
     const end = a.at(-1);
     expect(end?.points.map((p) => p.step)).toEqual([1]);
     expect(a.slice(0, -1).every((u) => u.status === "finishing" && u.step === 0)).toBe(true);
@@ -44,7 +55,8 @@ describe("Scheduler: a step's progress", () => {
       .slice(before)
       .filter((u) => u.runId === "a" && u.progress !== undefined)
       .map((u) => u.progress);
-    expect(next).toEqual([...STAGES, null]);
+    expect(inOrder(next)).toBe(true);
+    expect(next.slice(-2)).toEqual([STAGES[4], null]);
   });
 
   it("a step shorter than progressAfterMs (default 1 s) sends no progress at all", async () => {
@@ -61,14 +73,15 @@ describe("Scheduler: a step's progress", () => {
 
   it("a step that turns slow starts reporting after progressAfterMs (fake clocks)", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
-    const t = setup({ ms: 600 }); // each stage 600 ms: the third stage starts 1.2 s into the step
+    const t = setup({ ms: 600 }); // each stage 600 ms: the second is in flight at the 1 s mark
     await t.s.addRun(spec("a"));
     (t.made[0] as FakeRun).stages = STAGES;
     const done = t.s.stepOnce();
     await vi.advanceTimersByTimeAsync(10_000);
     await done;
     const sent = t.all().flatMap((u) => (u.progress === undefined ? [] : [u.progress]));
-    expect(sent).toEqual([STAGES[2], STAGES[3], STAGES[4], null]);
+    // The stage in flight at 1 s shows then (not only when the next one starts), and every one after it.
+    expect(sent).toEqual([STAGES[1], STAGES[2], STAGES[3], STAGES[4], null]);
   });
 
   it("a step that fails clears its progress; the run is in error", async () => {

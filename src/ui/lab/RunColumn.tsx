@@ -20,43 +20,44 @@ export function RunColumn() {
   const colours = colourMap(runs);
   const strip = useRef<HTMLElement>(null);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
-  const view = useStripView(strip, oneColumn, list.join(" "));
+  const found = useStripView(strip, oneColumn, list.join(" "));
+  const view = oneColumn ? found : null; // the render that crosses to two columns, before the effect clears it
   const go = (dir: 1 | -1) => {
     const el = strip.current;
-    if (!el || !view) return;
-    el.scrollTo({ left: scrollTarget(extents(el), view, dir, el.clientWidth), behavior: "smooth" });
+    if (!el || !view || !(dir > 0 ? view.moreRight : view.moreLeft)) return;
+    const left = scrollTarget(extents(el), dir, el.scrollLeft, el.clientWidth, el.scrollWidth);
+    el.scrollTo({ left, behavior: "smooth" });
   };
   const range =
     view && (view.first === view.last ? `${view.first + 1}` : `${view.first + 1}–${view.last + 1}`);
+  // Disabled in look and for screen readers, but focusable: pressing › to the end keeps the focus on it.
+  const arrow = (dir: 1 | -1) => {
+    const off = !view || !(dir > 0 ? view.moreRight : view.moreLeft);
+    return (
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={dir > 0 ? "Show the next run" : "Show the previous run"}
+        aria-controls="lab-runs"
+        aria-disabled={off}
+        data-testid={dir > 0 ? "run-strip-next" : "run-strip-prev"}
+        onClick={() => go(dir)}
+      >
+        {dir > 0 ? "›" : "‹"}
+      </button>
+    );
+  };
   return (
     <>
       {view && (
         <div className="run-strip-bar" data-testid="run-strip-bar">
           <span>
             Runs <strong data-testid="run-strip-range">{range}</strong> of {view.count} in view: scroll the
-            strip sideways for the others
+            strip sideways for the rest
           </span>
           <span className="run-strip-buttons">
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Show the previous run"
-              data-testid="run-strip-prev"
-              disabled={view.first === 0}
-              onClick={() => go(-1)}
-            >
-              ‹
-            </button>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Show the next run"
-              data-testid="run-strip-next"
-              disabled={view.last === view.count - 1}
-              onClick={() => go(1)}
-            >
-              ›
-            </button>
+            {arrow(-1)}
+            {arrow(1)}
           </span>
         </div>
       )}
@@ -67,7 +68,7 @@ export function RunColumn() {
         data-testid="run-column"
         data-more={
           view
-            ? `${view.first > 0 ? "left" : ""} ${view.last < view.count - 1 ? "right" : ""}`.trim()
+            ? `${view.moreLeft ? "left" : ""} ${view.moreRight ? "right" : ""}`.trim() || undefined
             : undefined
         }
         id="lab-runs"

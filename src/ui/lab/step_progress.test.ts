@@ -54,5 +54,16 @@ describe("step progress", () => {
     expect(progressOf()?.stage).toBe("update");
     apply([{ runId: "grpo", status: "error", step: 1, points: [], error: "step 2: loss is NaN" }]);
     expect(progressOf()).toBeUndefined();
+    apply([
+      {
+        runId: "grpo",
+        status: "finishing",
+        step: 1,
+        points: [],
+        progress: { stage: "scoring", done: 0, total: 0 },
+      },
+    ]);
+    apply([{ runId: "grpo", status: "paused", step: 1, points: [] }]); // paused without the worker's null
+    expect(progressOf()).toBeUndefined();
   });
 });

@@ -5,23 +5,31 @@
  */
 import { type RefObject, useEffect, useState } from "react";
 
-/** Items [first, last] (0-based) at least half in view, of `count`; null when everything fits. */
+/**
+ * Items [first, last] (0-based) at least half in view, of `count`, and whether the strip can scroll further
+ * left or right (cards cut or hidden there); null when everything fits.
+ */
 export interface StripView {
   first: number;
   last: number;
   count: number;
+  moreLeft: boolean;
+  moreRight: boolean;
 }
 
-/** An item's horizontal extent inside the strip's content (offsetLeft, offsetWidth). */
+/** An item's horizontal extent inside the strip's content (px from the content's left edge). */
 export interface Extent {
   left: number;
   width: number;
 }
 
+/** The width (px) of the fade at an edge with more cards (lab.css); › and ‹ keep a card clear of it. */
+export const STRIP_FADE = 56;
+
 /**
- * The items at least half inside [scrollLeft, scrollLeft + clientWidth]; null when the content fits (nothing
- * to scroll, within 1 px). With no item half in view (a strip narrower than half a card), the one under the
- * middle of the view.
+ * The strip's view at `scrollLeft`: the items at least half inside [scrollLeft, scrollLeft + clientWidth]
+ * (with none, the one under the middle of the view), and whether there is more to either side (1 px slack);
+ * null when the content fits.
  */
 export function stripView(
   items: readonly Extent[],
@@ -31,6 +39,7 @@ export function stripView(
 ): StripView | null {
   if (!items.length || scrollWidth <= clientWidth + 1) return null;
   const right = scrollLeft + clientWidth;
+  const more = { moreLeft: scrollLeft > 1, moreRight: right < scrollWidth - 1 };
   const shown = items.flatMap((it, i) => {
     const inView = Math.min(it.left + it.width, right) - Math.max(it.left, scrollLeft);
     return inView >= it.width / 2 ? [i] : [];
@@ -41,24 +50,32 @@ export function stripView(
       0,
       items.findIndex((it) => it.left + it.width > mid),
     );
-    return { first: i, last: i, count: items.length };
+    return { first: i, last: i, count: items.length, ...more };
   }
-  return { first: shown[0], last: shown[shown.length - 1], count: items.length };
+  return { first: shown[0], last: shown[shown.length - 1], count: items.length, ...more };
 }
 
 /**
- * The scrollLeft that brings the next (+1) item wholly into view at the right edge, or the previous (−1) one
- * at the left edge.
+ * The scrollLeft for › (+1): the first item not wholly in view on the right comes wholly into view, clear of
+ * the right edge's fade; for ‹ (−1) the last item not wholly in view on the left, clear of the left fade.
+ * Clamped to [0, scrollWidth − clientWidth]; where nothing is cut on that side, the end of the strip.
  */
 export function scrollTarget(
   items: readonly Extent[],
-  view: StripView,
   dir: 1 | -1,
+  scrollLeft: number,
   clientWidth: number,
+  scrollWidth: number,
 ): number {
-  const i = dir > 0 ? Math.min(items.length - 1, view.last + 1) : Math.max(0, view.first - 1);
-  const it = items[i];
-  return Math.max(0, dir > 0 ? it.left + it.width - clientWidth : it.left);
+  const max = Math.max(0, scrollWidth - clientWidth);
+  const clamp = (x: number) => Math.min(max, Math.max(0, x));
+  const right = scrollLeft + clientWidth;
+  if (dir > 0) {
+    const next = items.find((it) => it.left + it.width > right + 1);
+    return next ? clamp(next.left + next.width + STRIP_FADE - clientWidth) : max;
+  }
+  const prev = items.findLast((it) => it.left < scrollLeft - 1);
+  return prev ? clamp(prev.left - STRIP_FADE) : 0;
 }
 
 /** The strip's view, kept up to date on scroll, resize and when its items change (`key`). */
@@ -78,7 +95,14 @@ export function useStripView(
     const measure = () => {
       const next = stripView(extents(el), el.scrollLeft, el.clientWidth, el.scrollWidth);
       setView((v) =>
-        v === next || (v && next && v.first === next.first && v.last === next.last && v.count === next.count)
+        v === next ||
+        (v &&
+          next &&
+          v.first === next.first &&
+          v.last === next.last &&
+          v.count === next.count &&
+          v.moreLeft === next.moreLeft &&
+          v.moreRight === next.moreRight)
           ? v
           : next,
       );
