@@ -7,6 +7,7 @@
 
 import type { AdamW } from "../model/optimizer";
 import { type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
+import { distinctFraction } from "./math/diversity";
 import type { TokenShape } from "./math/masked";
 import { type Rollout, RolloutEngine } from "./rollout";
 import {
@@ -128,6 +129,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     const weights = r.tokens ? this.weights(shape, c) : new Float64Array(perToken.length);
     this.updater.setBatch(seq, { advantages: toFull(perToken, seq), weights: toFull(weights, seq) });
     const metrics: Metrics = { ...rolloutMetrics(r), ...adv.metrics };
+    if (G > 1) metrics["completions/distinct_frac"] = distinctFraction(r.completions, G);
     const k = this.clip(c);
     let logpTheta: Float64Array | undefined;
     if (r.tokens > 0)

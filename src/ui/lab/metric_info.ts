@@ -106,6 +106,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     unit: "tokens",
     doc: "Mean completion length, EOS included.",
   },
+  {
+    key: "completions/distinct_frac",
+    title: "Distinct completions",
+    doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct completions among the G samples of one prompt, in [1/G, 1]; 1/G means every sample of a prompt is the same text (the policy collapsed: no exploration left). Our diagnostic, not a TRL metric.",
+  },
   { key: "reward_std", title: "Reward std", doc: "Standard deviation of the step's rewards." },
   {
     key: "frac_reward_zero_std",
