@@ -34,6 +34,7 @@ import type {
   SettingValue,
   WorkerInfo,
 } from "./protocol";
+import { DEVICE_LOST_MARKER } from "./protocol";
 import { algorithm } from "./registry";
 import { loadResources } from "./resources";
 import { RewardSources } from "./reward_sources";
@@ -356,7 +357,7 @@ class LabWorker implements LabWorkerApi {
     await s.recover(
       (spec) => runs.restore(spec),
       (_spec, step) => ({
-        marker: `GPU lost: resumed from step ${step}`,
+        marker: `${DEVICE_LOST_MARKER}: resumed from step ${step}`,
         notice: `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
       }),
     );

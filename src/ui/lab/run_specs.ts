@@ -3,7 +3,7 @@
  * label that tells same-algorithm runs apart and the lowest colour the other runs leave free (palette.ts).
  * Pure but for the palette's memory of this page's colours (run_specs.test.ts).
  */
-import type { RunSpec } from "../../lab/protocol";
+import { DEVICE_LOST_MARKER, type RunSpec } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { sameRun } from "../../lab/restore";
 import { forkLabel } from "../../lab/run_labels";
@@ -51,7 +51,7 @@ export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number
 export interface TwinState {
   spec: RunSpec;
   status: string;
-  markers: readonly { step: number }[];
+  markers: readonly { step: number; label: string }[];
   resumedAt?: number;
 }
 
@@ -60,14 +60,19 @@ export interface TwinState {
  * weights, optimizer state and step count, so the same prompts and sampler seeds: with the same settings the two
  * runs compute the same numbers step for step, and their lines coincide. That lasts until a setting differs
  * (a marker after the fork step on either run records the change, even one undone since), the source stops
- * (in error), or a reload resumed the two at different steps.
+ * (in error), a lost GPU device rebuilt them from checkpoints at or after the fork step, or a reload resumed the
+ * two at different steps.
  */
 export function twinNote(fork: TwinState, source: TwinState | undefined): string | null {
   const f = fork.spec.forkOf;
   if (!f || !source || source.spec.id !== f.id || !sameRun(fork.spec, source.spec)) return null;
   // A source in error steps no more.
   if (fork.status === "error" || source.status === "error") return null;
-  if ([...fork.markers, ...source.markers].some((m) => m.step > f.step)) return null;
+  // A recovery from a lost GPU device at the fork step too: each run was rebuilt from its own checkpoint, and
+  // state a checkpoint does not hold (a baseline, a separate value model's moments) restarted.
+  const apart = (m: { step: number; label: string }) =>
+    m.step > f.step || (m.step === f.step && m.label.startsWith(DEVICE_LOST_MARKER));
+  if ([...fork.markers, ...source.markers].some(apart)) return null;
   // Resumed from saved weights at different steps after the fork (a reload): each run's optimizer moments
   // started over at its own step, so they went apart there.
   const [a, b] = [fork.resumedAt, source.resumedAt];

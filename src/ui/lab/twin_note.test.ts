@@ -3,15 +3,19 @@
  * sampler seeds): its card says so until a setting differs or a change was recorded after the fork step.
  */
 import { describe, expect, it } from "vitest";
-import type { RunSpec } from "../../lab/protocol";
+import { DEVICE_LOST_MARKER, type RunSpec } from "../../lab/protocol";
 import { twinNote } from "./run_specs";
 
 const source: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: { beta: 0.1 } };
 const fork: RunSpec = { ...source, id: "ppo-2", label: "PPO (fork @ 3)", forkOf: { id: "ppo-1", step: 3 } };
-const at = (spec: RunSpec, markers: number[] = [], extra: { status?: string; resumedAt?: number } = {}) => ({
+const at = (
+  spec: RunSpec,
+  markers: (number | { step: number; label: string })[] = [],
+  extra: { status?: string; resumedAt?: number } = {},
+) => ({
   spec,
   status: "paused",
-  markers: markers.map((step) => ({ step })),
+  markers: markers.map((m) => (typeof m === "number" ? { step: m, label: "β 0.1 → 0.2" } : m)),
   ...extra,
 });
 
@@ -32,6 +36,11 @@ describe("a fork's twin note", () => {
     expect(twinNote(at({ ...fork, forkOf: undefined }), at(source))).toBeNull();
     // The source stopped in error: it steps no more.
     expect(twinNote(at(fork), at(source, [], { status: "error" }))).toBeNull();
+    // A lost GPU device rebuilt them from checkpoints at the fork step: apart (a settings marker there is not).
+    const lost = { step: 3, label: `${DEVICE_LOST_MARKER}: resumed from step 3` };
+    expect(twinNote(at(fork, [lost]), at(source))).toBeNull();
+    expect(twinNote(at(fork), at(source, [lost]))).toBeNull();
+    expect(twinNote(at(fork, [3]), at(source, [{ ...lost, step: 2 }]))).not.toBeNull();
   });
 
   it("after a reload, holds only if both resumed at the same step or the fork was made after the resume", () => {
