@@ -59,6 +59,7 @@ function fakePoint(spec: RunSpec, f: FakeRun, r: () => number): MetricPoint {
   if (spec.algo === "grpo") {
     m["clip_ratio/region_mean"] = 0.03 * r();
     m.frac_reward_zero_std = 0.2 * r();
+    m["completions/distinct_frac"] = 0.125 + 0.875 * Math.exp(-t / 80) * (0.9 + 0.1 * r());
   }
   if (spec.algo === "dpo") {
     m["rewards/margins"] = 0.02 * t;
