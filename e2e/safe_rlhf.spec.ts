@@ -56,6 +56,7 @@ test("Safe RLHF charts E[c] against d and λ, and λ follows its update rule", a
   await expect(page.getByTestId("mini-legend-safe-cost").locator("li")).toHaveText([
     "Safe RLHF",
     "Safe RLHF, Kₚ",
+    "E[c]",
     "d",
   ]);
   await expect.poll(async () => (await plotted(page, "safe-lambda", "safe/lambda")).length).toBe(STEPS);

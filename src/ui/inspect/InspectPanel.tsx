@@ -29,7 +29,7 @@ export function emptyHint(
   const all = Object.values(runs ?? {}).filter((r) => !r.comparison);
   // Paused mid-step: the step lands, and its view with it.
   if (all.some((r) => r.status === "finishing" || r.status === "running"))
-    return "The step on the device is finishing; its view appears here when it lands.";
+    return "A step is on the device (on a software GPU that can take minutes); a run's view appears here when its step lands.";
   if (all.some((r) => r.step > 0))
     return "No view of the latest step here (views are not kept across a reload, an import or a recovery from a lost GPU): take a step (Step) to inspect the next one.";
   return "Take a step (Step) to inspect it here.";

@@ -7,7 +7,7 @@ describe("the inspector with nothing to show", () => {
     expect(emptyHint(null)).toMatch(/^Take a step/);
     expect(emptyHint({ a: { step: 0, status: "ready" } })).toMatch(/^Take a step/);
     expect(emptyHint({ a: { step: 3, status: "finishing" }, b: { step: 3, status: "paused" } })).toMatch(
-      /finishing; its view appears here/,
+      /A step is on the device .*a run's view appears here when its step lands/,
     );
     expect(emptyHint({ a: { step: 2, status: "paused" } })).toMatch(/not kept across a reload/);
     // A run imported for comparison (curves only) is no reason.

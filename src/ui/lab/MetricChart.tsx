@@ -192,7 +192,8 @@ export function MetricChart(props: Props) {
   );
   return (
     <div ref={box} className="chart-box">
-      <ChartBody {...shown} />
+      {/* Not drawn yet (out of view): the empty text goes by the runs it will draw, not those at mount. */}
+      <ChartBody {...shown} hasLines={props.lines.length > 0} />
     </div>
   );
 }
@@ -208,7 +209,8 @@ const ChartBody = memo(function ChartBody({
   height,
   extra,
   compact,
-}: Props) {
+  hasLines,
+}: Props & { hasLines: boolean }) {
   const xAxis = useLab((s) => s.view.xAxis);
   const kl = useLab((s) => s.view.klEstimator);
   const smoothing = useLab((s) => s.view.smoothing);
@@ -256,6 +258,11 @@ const ChartBody = memo(function ChartBody({
   );
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
+  // Wide enough for the longest tick label ("0.19745" needs more than "0.2"), 12 px digits about 7 px each.
+  const yWidth = useMemo(
+    () => Math.min(90, Math.max(52, 16 + 7 * Math.max(0, ...y.ticks.map((t) => yTick(t).length)))),
+    [y.ticks, yTick],
+  );
   const xLabel = useMemo(
     () =>
       compact
@@ -300,7 +307,7 @@ const ChartBody = memo(function ChartBody({
           <p className="chart-empty">
             {!ready
               ? "Waiting for the lab to start…"
-              : lines.length
+              : hasLines
                 ? playing
                   ? `Training the first step…${software ? " (a software GPU: a step can take a minute or more)" : ""}`
                   : "No points yet — press Play"
@@ -333,7 +340,7 @@ const ChartBody = memo(function ChartBody({
               niceTicks="none"
               allowDataOverflow
               tickFormatter={yTick}
-              width={52}
+              width={yWidth}
               stroke="var(--muted)"
               tick={TICK}
             />

@@ -10,7 +10,7 @@ import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPa
 import { metricDoc } from "./glossary";
 import { Hint } from "./Hint";
 import { MetricCard } from "./MetricCard";
-import { type ChartLine, MetricChart } from "./MetricChart";
+import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { MiniLegend } from "./MiniLegend";
 import { type MetricInfo, MORE_METRICS } from "./metric_info";
 import { sig } from "./numbers";
@@ -43,14 +43,22 @@ export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[])
   return [...lines, ...linesOf(withCompanion, key, { dashed: true, name })];
 }
 
+/** The settings markers of the runs a chart draws (a diagnostic only DPO reports shows no PPO β change). */
+export function markersFor(lines: readonly ChartLine[], markers: readonly ChartMarkers[]): ChartMarkers[] {
+  const drawn = new Set(lines.map((l) => l.runId));
+  return markers.filter((m) => drawn.has(m.runId));
+}
+
 export function MoreMetrics() {
   const visible = useVisibleRuns();
   const keys = useMemo(() => reportedKeys(visible.map((v) => v.run.history)), [visible]);
   const markers = useMarkers(visible);
   // Each chart's lines keep their identity while their runs' histories are unchanged (stable.ts), so a step of
   // one run redraws only the diagnostics it reports.
-  // Its legend element too (a new element would redraw the memoised chart).
-  const last = useRef(new Map<string, { lines: readonly ChartLine[]; legend: ReactNode }>());
+  // Its legend element and its markers too (a new element or list would redraw the memoised chart).
+  const last = useRef(
+    new Map<string, { lines: readonly ChartLine[]; legend: ReactNode; markers: readonly ChartMarkers[] }>(),
+  );
   const charts = useMemo(() => {
     const next = MORE_METRICS.filter((m) => keys.has(m.key)).map((m) => {
       const before = last.current.get(m.key);
@@ -59,13 +67,13 @@ export function MoreMetrics() {
         before && before.lines === lines ? (
           before.legend
         ) : (
-          <MiniLegend key={m.key} lines={lines} id={chartId(m.key)} />
+          <MiniLegend key={m.key} lines={lines} id={chartId(m.key)} solid={m.companion?.solidName} />
         );
-      return { info: m, lines, legend };
+      return { info: m, lines, legend, markers: keepIfSame(before?.markers, markersFor(lines, markers)) };
     });
     last.current = new Map(next.map((c) => [c.info.key, c]));
     return next;
-  }, [visible, keys]);
+  }, [visible, keys, markers]);
   return (
     <section className="more-metrics" aria-labelledby="more-title" data-testid="more-metrics">
       <h2 id="more-title" className="section-title">
@@ -77,7 +85,7 @@ export function MoreMetrics() {
         </p>
       ) : (
         <div className="small-charts">
-          {charts.map(({ info: m, lines, legend }) => (
+          {charts.map(({ info: m, lines, legend, markers: own }) => (
             <MetricChart
               key={m.key}
               id={chartId(m.key)}
@@ -86,7 +94,7 @@ export function MoreMetrics() {
               doc={m.doc}
               metric={m.key}
               lines={lines}
-              markers={markers}
+              markers={own}
               height={140}
               compact
               extra={legend}
@@ -105,7 +113,7 @@ function LatestTable({ runs }: { runs: RunState[] }) {
   const names = [...new Set(last.flatMap((p) => (p ? Object.keys(p.metrics) : [])))].sort();
   return (
     <details className="latest">
-      <summary>All metrics at the latest step ({names.length})</summary>
+      <summary>All metrics at the latest step ({names.length} metrics)</summary>
       <div className="table-scroll">
         <table className="results metrics-table" data-testid="metrics-table">
           <thead>

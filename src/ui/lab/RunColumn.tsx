@@ -22,14 +22,23 @@ export function RunColumn() {
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
   const found = useStripView(strip, oneColumn, list.join(" "));
   const view = oneColumn ? found : null; // the render that crosses to two columns, before the effect clears it
+  // Where a smooth scroll started by ‹ › is going: a second press while it moves goes on from there.
+  const heading = useRef<{ left: number; until: number } | null>(null);
   const go = (dir: 1 | -1) => {
     const el = strip.current;
-    if (!el || !view || !(dir > 0 ? view.moreRight : view.moreLeft)) return;
-    const left = scrollTarget(extents(el), dir, el.scrollLeft, el.clientWidth, el.scrollWidth);
+    if (!el || !view) return;
+    const moving = heading.current && performance.now() < heading.current.until ? heading.current.left : null;
+    const from = moving ?? el.scrollLeft;
+    const max = el.scrollWidth - el.clientWidth;
+    if (dir > 0 ? from >= max - 1 : from <= 1) return;
+    const left = scrollTarget(extents(el), dir, from, el.clientWidth, el.scrollWidth);
+    heading.current = { left, until: performance.now() + 700 };
     el.scrollTo({ left, behavior: "smooth" });
   };
   const range =
     view && (view.first === view.last ? `${view.first + 1}` : `${view.first + 1}–${view.last + 1}`);
+  // All at least half in view but some cut (a strip a little narrower than its cards): nothing is "the rest".
+  const allShown = view !== null && view.first === 0 && view.last === view.count - 1;
   // Disabled in look and for screen readers, but focusable: pressing › to the end keeps the focus on it.
   const arrow = (dir: 1 | -1) => {
     const off = !view || !(dir > 0 ? view.moreRight : view.moreLeft);
@@ -52,8 +61,9 @@ export function RunColumn() {
       {view && (
         <div className="run-strip-bar" data-testid="run-strip-bar">
           <span>
-            Runs <strong data-testid="run-strip-range">{range}</strong> of {view.count} in view: scroll the
-            strip sideways for the rest
+            {view.first === view.last ? "Run" : "Runs"} <strong data-testid="run-strip-range">{range}</strong>{" "}
+            of {view.count} in view:{" "}
+            {allShown ? "scroll sideways to see them whole" : "scroll the strip sideways for the rest"}
           </span>
           <span className="run-strip-buttons">
             {arrow(-1)}

@@ -7,8 +7,11 @@ export interface MetricInfo {
   title: string;
   unit?: string;
   doc: string;
-  /** A second metric drawn dashed on the same chart, per run, with its name (e.g. the limit d under a cost). */
-  companion?: { key: string; name: string };
+  /**
+   * A second metric drawn dashed on the same chart, per run, with its name (e.g. the limit d under a cost), and
+   * the name of the solid line beside it (the chart's legend names both).
+   */
+  companion?: { key: string; name: string; solidName: string };
 }
 
 export const REWARD: MetricInfo = {
@@ -49,13 +52,13 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     title: "Cost vs limit d",
     unit: "tokens or words",
     doc: "Safe RLHF: the step's mean cost E[c] (solid) against the limit d (dashed): λ's integral rises while E[c] > d, falls while below.",
-    companion: { key: "safe/cost_limit", name: "d" },
+    companion: { key: "safe/cost_limit", name: "d", solidName: "E[c]" },
   },
   {
     key: "safe/lambda",
     title: "Lagrange multiplier λ",
     doc: "Safe RLHF: the price per unit of cost the step's update used (it maximises R − λ·c): λ = max(0, λ_I + Kₚ(E[c] − d)); after it λ_I ← max(0, λ_I + η(E[c] − d)).",
-    companion: { key: "safe/lambda_integral", name: "λ_I" },
+    companion: { key: "safe/lambda_integral", name: "λ_I", solidName: "λ" },
   },
   {
     key: "clip_ratio/region_mean",
@@ -132,7 +135,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     title: "Log-prob: chosen vs rejected",
     unit: "nats",
     doc: "DPO: mean log π(y_w|x) of the chosen completions (solid), log π(y_l|x) of the rejected (dashed); ipo/simpo: per token. The margin can rise while both fall.",
-    companion: { key: "logps/rejected", name: "rejected" },
+    companion: { key: "logps/rejected", name: "rejected", solidName: "chosen" },
   },
   {
     key: "rewards/chosen",

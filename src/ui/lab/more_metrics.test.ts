@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
 import { miniLegendEntries } from "./MiniLegend";
-import { moreChartLines } from "./MoreMetrics";
+import { markersFor, moreChartLines } from "./MoreMetrics";
 import { MORE_METRICS } from "./metric_info";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
@@ -72,6 +72,28 @@ describe("the diagnostics charts", () => {
       ["safe", "colour-safe"],
       ["dpo", "colour-dpo"],
       ["ppo", "colour-ppo"],
+    ]);
+  });
+
+  it("a chart shows the settings markers of the runs it draws only", () => {
+    const dpo = run("dpo", [point(1, { "rewards/margins": 0.2, grad_norm: 2 })]);
+    const ppo = run("ppo", [point(1, { "policy/clipfrac_avg": 0.1, grad_norm: 3 })]);
+    const marker = (runId: string) => ({
+      runId,
+      runLabel: runId,
+      colour: `colour-${runId}`,
+      markers: [{ runId, step: 1, label: "β 0.05 → 0.2" }],
+      history: [],
+    });
+    const markers = [marker("ppo"), marker("dpo")];
+    const runsOf = (key: string) =>
+      markersFor(moreChartLines(info(key), [dpo, ppo]), markers).map((m) => m.runId);
+    expect(runsOf("rewards/margins")).toEqual(["dpo"]);
+    expect(runsOf("policy/clipfrac_avg")).toEqual(["ppo"]);
+    expect(runsOf("grad_norm")).toEqual(["ppo", "dpo"]);
+    // A hidden run is not among the visible runs: none of its markers anywhere.
+    expect(markersFor(moreChartLines(info("grad_norm"), [dpo]), markers).map((m) => m.runId)).toEqual([
+      "dpo",
     ]);
   });
 });

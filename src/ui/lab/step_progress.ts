@@ -22,7 +22,8 @@ export function progressFraction(p: StepProgress): number | null {
 
 /** What a step of this kind does, for the line's tooltip. */
 export const STAGE_HINT: Record<StepProgress["stage"], string> = {
-  sampling: "Sampling the completions, token by token (the count is the tokens the GPU has finished)",
+  sampling:
+    "Sampling the completions, token by token (the count is the tokens the GPU has finished); offline DPO samples too, for its reward and KL charts",
   scoring:
     "Scoring the completions (reward and gold scorers) and measuring them under the policy and the reference",
   update:
