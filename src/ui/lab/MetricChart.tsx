@@ -33,7 +33,7 @@ import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
 import { placeMarkers } from "./marker_place";
 import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
-import { tick, tickFormatter } from "./numbers";
+import { tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
 import {
   chartRows,
@@ -258,11 +258,7 @@ const ChartBody = memo(function ChartBody({
   );
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
-  // Wide enough for the longest tick label ("0.19745" needs more than "0.2"), 12 px digits about 7 px each.
-  const yWidth = useMemo(
-    () => Math.min(90, Math.max(52, 16 + 7 * Math.max(0, ...y.ticks.map((t) => yTick(t).length)))),
-    [y.ticks, yTick],
-  );
+  const yWidth = useMemo(() => tickAxisWidth(y.ticks, yTick), [y.ticks, yTick]);
   const xLabel = useMemo(
     () =>
       compact

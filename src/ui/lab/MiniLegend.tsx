@@ -5,6 +5,7 @@
  * in its run's colour (Safe RLHF's cost limit d) is named once, and the solid lines beside it.
  */
 import type { ChartLine } from "./MetricChart";
+import "./mini_legend.css";
 
 export interface MiniLegendEntry {
   runId: string;

@@ -5,6 +5,7 @@
  */
 
 import { useRef } from "react";
+import "./run_strip.css";
 import { useShallow } from "zustand/react/shallow";
 import { useLab } from "../lab_store";
 import { colourMap } from "./palette";

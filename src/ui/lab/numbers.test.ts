@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sig, tick, tickFormatter, withUnit } from "./numbers";
+import { sig, tick, tickAxisWidth, tickFormatter, withUnit } from "./numbers";
 
 describe("lab number formatting", () => {
   it("sig keeps significant digits without trailing zeros", () => {
@@ -46,5 +46,17 @@ describe("tickFormatter", () => {
     const labels = ticks.map(tickFormatter(ticks));
     expect(new Set(labels).size).toBe(4);
     expect(labels[0]).toBe("2.7501");
+  });
+});
+
+describe("tickAxisWidth", () => {
+  it("fits the longest label: 52 px for short ones, more for long ones, 90 at most", () => {
+    expect(tickAxisWidth([0, 0.1, 0.2], tickFormatter([0, 0.1, 0.2]))).toBe(52);
+    const narrow = [0.1974, 0.19745, 0.1975];
+    const f = tickFormatter(narrow);
+    expect(f(0.19745)).toBe("0.19745");
+    expect(tickAxisWidth(narrow, f)).toBe(16 + 7 * 7);
+    expect(tickAxisWidth([1e-12], () => "0.000000000001")).toBe(90);
+    expect(tickAxisWidth([], String)).toBe(52);
   });
 });

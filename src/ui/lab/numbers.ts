@@ -43,6 +43,14 @@ export function tickFormatter(ticks: readonly number[]): (x: number) => string {
   return (x) => sig(x, 8);
 }
 
+/**
+ * A y axis's width (px) for its tick labels at 12 px: 52 at least (the labels of most charts), more for long
+ * labels ("0.19745"; a digit is about 7 px), 90 at most.
+ */
+export function tickAxisWidth(ticks: readonly number[], format: (x: number) => string): number {
+  return Math.min(90, Math.max(52, 16 + 7 * Math.max(0, ...ticks.map((t) => format(t).length))));
+}
+
 /** A value with its unit, if any: "0.123 nats", "12.5 tokens", "0.42". */
 export function withUnit(x: number, unit: string | undefined, digits = 3): string {
   return unit ? `${sig(x, digits)} ${unit}` : sig(x, digits);
