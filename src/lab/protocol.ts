@@ -90,10 +90,10 @@ export interface RunCounters {
   tokens: number;
 }
 
-/** A settings change mid-run: drawn as a labelled vertical marker on every chart. */
 /** How a marker after a lost GPU device starts ("GPU lost: resumed from step 40"). */
 export const DEVICE_LOST_MARKER = "GPU lost";
 
+/** A settings change mid-run: drawn as a labelled vertical marker on every chart. */
 export interface Marker {
   runId: string;
   /** The change applies from this step on. */

@@ -71,3 +71,19 @@ export function restartedSpecs<R extends { id: string; label: string; forkOf?: u
     return { ...rest, label: label ?? r.label } as R;
   });
 }
+
+/**
+ * The specs once run `id` alone starts over from the start model (its weights were lost): as {@link detachForks},
+ * and its fork label goes as {@link restartedSpecs} would make it go ("PPO (fork @ 3)" → "PPO", or "PPO 2"… when
+ * another run has that label). Unchanged specs are the same objects.
+ */
+export function restartedRun<R extends RunSpec>(runs: readonly R[], id: string): R[] {
+  const detached = detachForks(runs, id) as R[];
+  const run = detached.find((r) => r.id === id);
+  if (!run || !FORK_SUFFIX.test(run.label)) return detached;
+  const taken = new Set(detached.filter((r) => r.id !== id).map((r) => r.label));
+  const base = run.label.replace(FORK_SUFFIX, "");
+  let label = base;
+  for (let n = 2; taken.has(label); n++) label = `${base} ${n}`;
+  return detached.map((r) => (r.id === id ? { ...r, label } : r));
+}

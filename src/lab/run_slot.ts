@@ -164,7 +164,8 @@ export class RunSlot {
     this.cum = this.cum.slice(0, step + 1);
     this.pending = {
       ...emptyPending(true),
-      markers: this.pending.markers,
+      // Markers not sent yet of the steps still kept (all of them go at step 0: the run starts over).
+      markers: this.pending.markers.filter((m) => m.step <= step && step > 0),
       rewindTo: step,
       notice,
       progress: this.pending.progress,

@@ -15,7 +15,7 @@
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
-import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
+import { FORK_SUFFIX, forkLabel, restartedRun, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
@@ -228,9 +228,19 @@ export class Scheduler {
         if (e.step > 0) {
           this.o.factory.forget?.(id);
           e.rewind(run, 0, `${spec.label} starts over from the start model with its new settings`);
-        } else e.run = run;
+          // A fork of nothing from now on, as after Reset (the page's store does the same on the rewind).
+          const specs = restartedRun(
+            this.entries.map((x) => (x === e ? spec : x.spec)),
+            id,
+          );
+          this.entries.forEach((x, i) => {
+            x.spec = specs[i];
+          });
+        } else {
+          e.run = run;
+          e.spec = spec;
+        }
         e.error = null;
-        e.spec = spec;
         e.forgetChanges();
         e.touch();
         this.flushSoon();

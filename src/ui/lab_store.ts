@@ -19,7 +19,7 @@ import type {
   SettingValue,
   StepProgress,
 } from "../lab/protocol";
-import { detachForks, restartedSpecs } from "../lab/run_labels";
+import { detachForks, restartedRun, restartedSpecs } from "../lab/run_labels";
 import { withColours } from "./lab/palette";
 
 /** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
@@ -242,19 +242,23 @@ export const useLab = create<LabState>()((set) => ({
         // Restored, its checkpoint still loading: the worker's word from before (the run as added, step 0).
         const stale = u.rewindTo === undefined && u.step < r.step && !u.points.length && u.status !== "error";
         if (r.resuming && stale) continue;
-        const kept = u.rewindTo === undefined ? r.history : r.history.filter((p) => p.step <= u.rewindTo!);
+        const at = u.rewindTo;
+        const kept = at === undefined ? r.history : r.history.filter((p) => p.step <= at);
+        // A rewind drops the markers of the steps it undoes; back at 0 the run starts over: nothing of the old
+        // run stays (its samples, its settings note).
+        const marks = at === undefined ? r.markers : r.markers.filter((m) => at > 0 && m.step <= at);
         runs[u.runId] = {
           ...r,
           status: u.status,
           step: u.step,
           history: u.points.length ? [...kept, ...u.points] : kept,
-          markers: u.markers?.length ? [...r.markers, ...u.markers] : r.markers,
-          samples: u.samples ?? r.samples,
+          markers: u.markers?.length ? [...marks, ...u.markers] : marks,
+          samples: u.samples ?? (at === 0 ? [] : r.samples),
           // A new step without its view (sent only once paused): the old step's view is stale.
           inspect: u.inspect ?? (u.points.length || u.rewindTo !== undefined ? undefined : r.inspect),
           error: u.error ?? (u.status === "error" ? r.error : null),
           // A step landed: it trained with the settings as they are (a rewind keeps the note).
-          untrained: u.step > r.step ? undefined : r.untrained,
+          untrained: u.step > r.step || at === 0 ? undefined : r.untrained,
           resuming: undefined,
           // Kept only while a step can be in flight; the worker sends null when it ends.
           progress:
@@ -270,12 +274,20 @@ export const useLab = create<LabState>()((set) => ({
       let specs = s.spec.runs;
       for (const u of updates) {
         const at = u.rewindTo;
-        if (at === undefined || !specs.some((r) => r.forkOf?.id === u.runId && r.forkOf.step > at)) continue;
+        if (!at || !specs.some((r) => r.forkOf?.id === u.runId && r.forkOf.step > at)) continue;
         specs = specs.map((r) =>
           r.forkOf?.id === u.runId && r.forkOf.step > at ? { ...r, forkOf: { id: u.runId, step: at } } : r,
         );
-        for (const r of specs)
-          if (runs[r.id] && runs[r.id].spec.forkOf !== r.forkOf) runs[r.id] = { ...runs[r.id], spec: r };
+      }
+      // Back at step 0 (Reset, a run rebuilt from the start model after a lost GPU): a fork of nothing, labelled as
+      // the worker labels it (run_labels.ts; in id order, as restartedSpecs numbers a Reset's forks).
+      const restarted = updates.filter((u) => u.rewindTo === 0 && runs[u.runId]).map((u) => u.runId);
+      restarted.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+      for (const id of restarted) specs = restartedRun(specs, id);
+      for (const r of specs) {
+        const run = runs[r.id];
+        if (run && (run.spec.forkOf !== r.forkOf || run.spec.label !== r.label))
+          runs[r.id] = { ...run, spec: r };
       }
       return specs === s.spec.runs ? { runs } : { runs, spec: { ...s.spec, runs: specs } };
     }),

@@ -92,4 +92,35 @@ describe("Scheduler: recovery from a lost device", () => {
     expect(t.points("b").at(-1)).toMatchObject({ step: 4 });
     expect(t.s.stepOf("a")).toBe(1);
   });
+
+  it("a fork that could not be restored and starts over is a fork of nothing, named as after Reset", async () => {
+    const t = setup({ flushMs: 10_000 });
+    await t.s.addRun(spec("a"));
+    for (let i = 0; i < 3; i++) await t.s.stepOnce();
+    const used = await t.s.forkRun("a", { ...spec("a2"), label: "A (fork @ 3)" });
+    expect(used.forkOf).toEqual({ id: "a", step: 3 });
+    await t.s.stepOnce();
+    for (const r of t.made) r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    t.s.pause();
+    await t.s.recover(
+      async (sp) => {
+        if (sp.id === "a2") throw new Error("no checkpoint");
+        const run = new FakeRun(sp.id, sp.config, t.log);
+        run.steps = 4;
+        return { run, step: 4 };
+      },
+      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
+    );
+    t.s.flush();
+    await t.s.setConfig("a2", { beta: 0.3 });
+    expect(t.s.specOf("a2")).toMatchObject({ label: "A 2", config: { beta: 0.3 } });
+    expect(t.s.specOf("a2")?.forkOf).toBeUndefined();
+    t.s.flush();
+    const u = t.last("a2");
+    expect(u).toMatchObject({ step: 0, rewindTo: 0 });
+    // Its markers from the lost run (the GPU-lost one, unsent) went with its history.
+    expect(u?.markers ?? []).toEqual([]);
+  });
 });

@@ -129,7 +129,8 @@ const ACTIVE_DOT = { r: 3 };
 /** Vertical distance between stacked marker labels (px; labels are 11 px). */
 const MARKER_ROW_PX = 13;
 /** Plot width lost to the y axis and the margins. */
-const PLOT_INSET_PX = 52 + MARGIN.left + MARGIN.right;
+/** The plot's inset besides the y axis (its width follows its tick labels: numbers.ts tickAxisWidth). */
+const PLOT_INSET_PX = MARGIN.left + MARGIN.right;
 /**
  * Shortest time between two redraws of one chart (ms): at most 2.5 redraws a second however fast the runs step
  * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
@@ -249,16 +250,17 @@ const ChartBody = memo(function ChartBody({
     () => niceDomain(series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]))),
     [series],
   );
+  // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
+  const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
+  const yWidth = useMemo(() => tickAxisWidth(y.ticks, yTick), [y.ticks, yTick]);
   // The plot's width in px, for marker label stacking (0 until the container has been measured).
-  const [plotPx, setPlotPx] = useState(0);
-  const onResize = useCallback((width: number) => setPlotPx(Math.max(0, width - PLOT_INSET_PX)), []);
+  const [boxPx, setBoxPx] = useState(0);
+  const onResize = useCallback((width: number) => setBoxPx(width), []);
+  const plotPx = Math.max(0, boxPx - PLOT_INSET_PX - yWidth);
   const placed = useMemo(
     () => placeMarkers(markers, rows, xAxis, kl, plotPx),
     [markers, rows, xAxis, kl, plotPx],
   );
-  // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
-  const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
-  const yWidth = useMemo(() => tickAxisWidth(y.ticks, yTick), [y.ticks, yTick]);
   const xLabel = useMemo(
     () =>
       compact

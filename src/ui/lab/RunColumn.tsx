@@ -84,6 +84,13 @@ export function RunColumn() {
         }
         id="lab-runs"
         tabIndex={-1}
+        // The user scrolls it themselves: the next ‹ › goes from where it is, not where a press was heading.
+        onWheel={() => {
+          heading.current = null;
+        }}
+        onPointerDown={() => {
+          heading.current = null;
+        }}
       >
         {list.length === 0 && <p className="muted empty-runs">No runs. Add one with “Add run” above.</p>}
         {list.map((id) => (

@@ -77,6 +77,9 @@ function report(what: string) {
   };
 }
 
+/** Forks sent to the worker and not answered yet. */
+const pendingForks: RunSpec[] = [];
+
 export const labActions = {
   /** Start the worker with an experiment (from the URL, IndexedDB or the defaults). Never throws: a failure is the store's phase "error". */
   async start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void> {
@@ -119,7 +122,7 @@ export const labActions = {
   },
   /** Add a run of `algo` at its defaults. */
   addRun(algo: AlgoId): Promise<void> {
-    const spec = newRunSpec(lab().spec.runs, algo);
+    const spec = newRunSpec([...lab().spec.runs, ...pendingForks], algo);
     return backend()
       .then((b) => b.addRun(spec))
       .then(() => revealRunCard(spec.id))
@@ -135,11 +138,15 @@ export const labActions = {
   forkRun(runId: string): Promise<void> {
     const run = lab().runs[runId];
     if (!run) return Promise.resolve();
-    const spec = forkSpec(lab().spec.runs, run.spec, run.step);
+    // Its id and colour are taken until the worker answers (a step later on a slow GPU): a run added or forked
+    // meanwhile gets others.
+    const spec = forkSpec([...lab().spec.runs, ...pendingForks], run.spec, run.step);
+    pendingForks.push(spec);
     return backend()
       .then((b) => b.forkRun(runId, spec))
       .then(() => revealRunCard(spec.id))
-      .catch(report(`Duplicating ${run.spec.label}`));
+      .catch(report(`Duplicating ${run.spec.label}`))
+      .finally(() => pendingForks.splice(pendingForks.indexOf(spec), 1));
   },
   /**
    * Change settings, with the settings that follow them (knobs.ts linkedSettings); applies at the run's next

@@ -54,4 +54,22 @@ describe("run strip view", () => {
     // And back: the second card (342–672) is cut on the left at 370: it starts STRIP_FADE px inside the left edge.
     expect(scrollTarget(five, -1, to, 700, 1698)).toBe(342 - STRIP_FADE);
   });
+
+  it("on a phone (a strip hardly wider than a card) › and ‹ show each card whole, one press a card either way", () => {
+    // 330 px cards, 12 px gap, a 360 px strip: room for 15 px beside a card, not for the fade's 56.
+    const four = [0, 342, 684, 1026].map((left) => ({ left, width: 330 }));
+    const W4 = 360;
+    const SW4 = 1356;
+    const wholly = (x: number) => {
+      const v = four.filter((c) => c.left >= x - 0.5 && c.left + c.width <= x + W4 + 0.5);
+      return four.indexOf(v[0]);
+    };
+    let x = 0;
+    const seen: number[] = [];
+    for (const dir of [1, 1, -1, -1, 1] as const) {
+      x = scrollTarget(four, dir, x, W4, SW4);
+      seen.push(wholly(x));
+    }
+    expect(seen).toEqual([1, 2, 1, 0, 1]);
+  });
 });

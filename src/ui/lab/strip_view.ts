@@ -70,12 +70,14 @@ export function scrollTarget(
   const max = Math.max(0, scrollWidth - clientWidth);
   const clamp = (x: number) => Math.min(max, Math.max(0, x));
   const right = scrollLeft + clientWidth;
+  // Clear of the fade where the strip has room for it on both sides of the card (a phone's has not).
+  const margin = (it: Extent) => Math.min(STRIP_FADE, Math.max(0, (clientWidth - it.width) / 2));
   if (dir > 0) {
     const next = items.find((it) => it.left + it.width > right + 1);
-    return next ? clamp(next.left + next.width + STRIP_FADE - clientWidth) : max;
+    return next ? clamp(next.left + next.width + margin(next) - clientWidth) : max;
   }
   const prev = items.findLast((it) => it.left < scrollLeft - 1);
-  return prev ? clamp(prev.left - STRIP_FADE) : 0;
+  return prev ? clamp(prev.left - margin(prev)) : 0;
 }
 
 /** The strip's view, kept up to date on scroll, resize and when its items change (`key`). */
