@@ -19,7 +19,8 @@ import type {
   SettingValue,
   StepProgress,
 } from "../lab/protocol";
-import { detachForks, restartedRun, restartedSpecs } from "../lab/run_labels";
+import { detachForks, restartedSpecs } from "../lab/run_labels";
+import { applyRunUpdates } from "./apply_updates";
 import { withColours } from "./lab/palette";
 
 /** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
@@ -59,8 +60,6 @@ export interface RunState {
    */
   resumedAt?: number;
   resuming?: boolean;
-  /** Where the run's step in flight is, when it has taken over a second (RunUpdate.progress). */
-  progress?: StepProgress;
 }
 
 export interface ViewSettings {
@@ -83,6 +82,11 @@ export interface LabState {
   playing: boolean;
   /** While a Step is in flight: each run's step when it was pressed (a run is "stepping" until it passes it). */
   steppingFrom: Record<string, number> | null;
+  /**
+   * Where each run's step in flight is, when it has taken over a second (RunUpdate.progress), by run id. Kept
+   * apart from `runs`, so that a progress-only update leaves the runs (and every chart) untouched.
+   */
+  stepProgress: Record<string, StepProgress>;
   /** Steps per second cap, 0 = unlimited. */
   speed: number;
   runs: Record<string, RunState>;
@@ -199,6 +203,7 @@ export const useLab = create<LabState>()((set) => ({
   phaseError: null,
   playing: false,
   steppingFrom: null,
+  stepProgress: {},
   speed: savedSpeed(),
   runs: {},
   view: DEFAULT_VIEW,
@@ -207,7 +212,12 @@ export const useLab = create<LabState>()((set) => ({
   model: null,
 
   setSpec: (spec) =>
-    set({ spec, runs: Object.fromEntries(spec.runs.map((r) => [r.id, emptyRun(r)])), winRates: {} }),
+    set({
+      spec,
+      runs: Object.fromEntries(spec.runs.map((r) => [r.id, emptyRun(r)])),
+      winRates: {},
+      stepProgress: {},
+    }),
   setStopAt: (steps) =>
     set((s) => {
       const { steps: _old, ...rest } = s.spec;
@@ -233,64 +243,7 @@ export const useLab = create<LabState>()((set) => ({
     set({ speed });
   },
   setModel: (model) => set({ model }),
-  applyUpdates: (updates) =>
-    set((s) => {
-      const runs = { ...s.runs };
-      for (const u of updates) {
-        const r = runs[u.runId];
-        if (!r) continue;
-        // Restored, its checkpoint still loading: the worker's word from before (the run as added, step 0).
-        const stale = u.rewindTo === undefined && u.step < r.step && !u.points.length && u.status !== "error";
-        if (r.resuming && stale) continue;
-        const at = u.rewindTo;
-        const kept = at === undefined ? r.history : r.history.filter((p) => p.step <= at);
-        // A rewind drops the markers of the steps it undoes; back at 0 the run starts over: nothing of the old
-        // run stays (its samples, its settings note).
-        const marks = at === undefined ? r.markers : r.markers.filter((m) => at > 0 && m.step <= at);
-        runs[u.runId] = {
-          ...r,
-          status: u.status,
-          step: u.step,
-          history: u.points.length ? [...kept, ...u.points] : kept,
-          markers: u.markers?.length ? [...marks, ...u.markers] : marks,
-          samples: u.samples ?? (at === 0 ? [] : r.samples),
-          // A new step without its view (sent only once paused): the old step's view is stale.
-          inspect: u.inspect ?? (u.points.length || u.rewindTo !== undefined ? undefined : r.inspect),
-          error: u.error ?? (u.status === "error" ? r.error : null),
-          // A step landed: it trained with the settings as they are (a rewind keeps the note).
-          untrained: u.step > r.step || at === 0 ? undefined : r.untrained,
-          resuming: undefined,
-          // Kept only while a step can be in flight; the worker sends null when it ends.
-          progress:
-            u.progress !== undefined
-              ? (u.progress ?? undefined)
-              : u.status === "running" || u.status === "finishing"
-                ? r.progress
-                : undefined,
-        };
-      }
-      // A run rewound (device lost: back to its last checkpoint) before a fork's fork step trains those steps
-      // anew: its forks share its history only up to where it rewound to.
-      let specs = s.spec.runs;
-      for (const u of updates) {
-        const at = u.rewindTo;
-        if (!at || !specs.some((r) => r.forkOf?.id === u.runId && r.forkOf.step > at)) continue;
-        specs = specs.map((r) =>
-          r.forkOf?.id === u.runId && r.forkOf.step > at ? { ...r, forkOf: { id: u.runId, step: at } } : r,
-        );
-      }
-      // Back at step 0 (Reset, a run rebuilt from the start model after a lost GPU): a fork of nothing, labelled as
-      // the worker labels it (run_labels.ts; in id order, as restartedSpecs numbers a Reset's forks).
-      const restarted = updates.filter((u) => u.rewindTo === 0 && runs[u.runId]).map((u) => u.runId);
-      restarted.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-      for (const id of restarted) specs = restartedRun(specs, id);
-      for (const r of specs) {
-        const run = runs[r.id];
-        if (run && (run.spec.forkOf !== r.forkOf || run.spec.label !== r.label))
-          runs[r.id] = { ...run, spec: r };
-      }
-      return specs === s.spec.runs ? { runs } : { runs, spec: { ...s.spec, runs: specs } };
-    }),
+  applyUpdates: (updates) => set((s) => applyRunUpdates(s, updates)),
   clearProgress: () =>
     set((s) => {
       // A run imported for comparison keeps its curves: the worker has nothing of it to restart. The others

@@ -38,6 +38,7 @@ const STATUS_TEXT = {
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const run = useLab((s) => s.runs[runId]);
+  const progress = useLab((s) => s.stepProgress[runId]);
   const canEdit = useLab((s) => s.phase === "ready");
   const task = useLab((s) => s.spec.task);
   // Completion tokens the start model leaves (a Pipeline hand-off brings its own context).
@@ -171,14 +172,14 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           step <strong data-testid={`step-${runId}`}>{int(run.step)}</strong>
         </span>
       </p>
-      {run.progress && (shown === "running" || shown === "stepping" || shown === "finishing") && (
-        <p className="run-progress" title={STAGE_HINT[run.progress.stage]} data-testid={`progress-${runId}`}>
-          <span>{progressText(run.progress)}</span>
-          {progressFraction(run.progress) !== null && (
+      {progress && (shown === "running" || shown === "stepping" || shown === "finishing") && (
+        <p className="run-progress" title={STAGE_HINT[progress.stage]} data-testid={`progress-${runId}`}>
+          <span>{progressText(progress)}</span>
+          {progressFraction(progress) !== null && (
             <progress
               max={1}
-              value={progressFraction(run.progress) ?? 0}
-              aria-label={`Step ${run.step + 1}: ${progressText(run.progress)}`}
+              value={progressFraction(progress) ?? 0}
+              aria-label={`Step ${run.step + 1}: ${progressText(progress)}`}
             />
           )}
         </p>

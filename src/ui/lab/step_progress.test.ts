@@ -6,7 +6,7 @@ import { progressFraction, progressText } from "./step_progress";
 
 const spec: RunSpec = { id: "grpo", algo: "grpo", label: "GRPO", config: {} };
 const point = (step: number) => ({ step, samples: step, tokens: step, metrics: { reward: step } });
-const progressOf = () => useLab.getState().runs.grpo.progress;
+const progressOf = () => useLab.getState().stepProgress.grpo;
 
 describe("step progress", () => {
   it("reads as the stage and its count (the update running now, 1-based)", () => {
@@ -65,5 +65,38 @@ describe("step progress", () => {
     ]);
     apply([{ runId: "grpo", status: "paused", step: 1, points: [] }]); // paused without the worker's null
     expect(progressOf()).toBeUndefined();
+  });
+
+  it("a progress-only update leaves the runs (and so every chart) untouched", () => {
+    useLab.getState().setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [spec] });
+    const apply = useLab.getState().applyUpdates;
+    apply([{ runId: "grpo", status: "finishing", step: 0, points: [] }]);
+    const runs = useLab.getState().runs;
+    const specs = useLab.getState().spec;
+    apply([
+      {
+        runId: "grpo",
+        status: "finishing",
+        step: 0,
+        points: [],
+        progress: { stage: "sampling", done: 8, total: 16 },
+      },
+    ]);
+    apply([
+      {
+        runId: "grpo",
+        status: "finishing",
+        step: 0,
+        points: [],
+        progress: { stage: "scoring", done: 0, total: 0 },
+      },
+    ]);
+    expect(useLab.getState().runs).toBe(runs);
+    expect(useLab.getState().spec).toBe(specs);
+    expect(progressOf()?.stage).toBe("scoring");
+    // The step lands with the worker's null: the run changes, the progress goes.
+    apply([{ runId: "grpo", status: "paused", step: 1, points: [point(1)], progress: null }]);
+    expect(useLab.getState().runs).not.toBe(runs);
+    expect(useLab.getState().stepProgress).toEqual({});
   });
 });
