@@ -112,7 +112,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "completions/distinct_frac",
     title: "Distinct completions",
-    doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct completions among the G samples of one prompt, in [1/G, 1]; 1/G means every sample of a prompt is the same text (the policy collapsed: no exploration left). Our diagnostic, not a TRL metric.",
+    doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct texts among a prompt's G samples, from 1/G (all the same: collapsed) to 1. Not a TRL metric.",
   },
   { key: "reward_std", title: "Reward std", doc: "Standard deviation of the step's rewards." },
   {
