@@ -43,6 +43,14 @@ export function detachForks(runs: readonly RunSpec[], id: string): RunSpec[] {
   });
 }
 
+/** A fork's label once it starts over: "PPO (fork @ 3)" → "PPO", or "PPO 2", "PPO 3"… past the `taken` ones. */
+function unforkedLabel(label: string, taken: ReadonlySet<string>): string {
+  const base = label.replace(FORK_SUFFIX, "");
+  let out = base;
+  for (let n = 2; taken.has(out); n++) out = `${base} ${n}`;
+  return out;
+}
+
 /**
  * The runs once all restarted: "PPO (fork @ 3)" becomes "PPO", or "PPO 2", "PPO 3"… when another run has that
  * label, and none keeps its fork point (RunSpec.forkOf). Runs that were no forks come back as they are (the same
@@ -58,9 +66,7 @@ export function restartedSpecs<R extends { id: string; label: string; forkOf?: u
   const forks = runs.filter((r) => FORK_SUFFIX.test(r.label));
   forks.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
   for (const r of forks) {
-    const base = r.label.replace(FORK_SUFFIX, "");
-    let label = base;
-    for (let n = 2; taken.has(label); n++) label = `${base} ${n}`;
+    const label = unforkedLabel(r.label, taken);
     taken.add(label);
     labels.set(r.id, label);
   }
@@ -82,8 +88,6 @@ export function restartedRun<R extends RunSpec>(runs: readonly R[], id: string):
   const run = detached.find((r) => r.id === id);
   if (!run || !FORK_SUFFIX.test(run.label)) return detached;
   const taken = new Set(detached.filter((r) => r.id !== id).map((r) => r.label));
-  const base = run.label.replace(FORK_SUFFIX, "");
-  let label = base;
-  for (let n = 2; taken.has(label); n++) label = `${base} ${n}`;
+  const label = unforkedLabel(run.label, taken);
   return detached.map((r) => (r.id === id ? { ...r, label } : r));
 }

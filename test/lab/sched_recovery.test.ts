@@ -3,7 +3,27 @@
  * forks follow the rewind, and a run that could not be restored starts over when its settings change.
  */
 import { describe, expect, it } from "vitest";
+import type { RunSpec } from "../../src/lab/protocol";
+import type { Restored } from "../../src/lab/scheduler";
 import { FakeRun, setup, spec, tick, until } from "./sched_fakes";
+
+type Setup = ReturnType<typeof setup>;
+
+/** Lose the device while playing: the scheduler halts; the lab pauses unless `playOn`. */
+async function loseDevice(t: Setup, playOn = false): Promise<void> {
+  for (const r of t.made) r.lost = true;
+  t.s.play();
+  await until(() => t.s.isHalted);
+  if (!playOn) t.s.pause();
+}
+
+/** Recover with `rebuild`; each run's marker reads "GPU lost: resumed from step N", the notice "device lost". */
+function recoverWith(t: Setup, rebuild: (spec: RunSpec) => Promise<Restored>): Promise<void> {
+  return t.s.recover(rebuild, (_sp, step) => ({
+    marker: `GPU lost: resumed from step ${step}`,
+    notice: "device lost",
+  }));
+}
 
 describe("Scheduler: recovery from a lost device", () => {
   it("a lost device halts without blaming the runs; recover rebuilds them and resumes playing", async () => {
@@ -12,17 +32,12 @@ describe("Scheduler: recovery from a lost device", () => {
     await t.s.stepOnce();
     await t.s.stepOnce();
     await t.s.stepOnce();
-    for (const r of t.made) r.lost = true;
-    t.s.play();
-    await until(() => t.s.isHalted);
-    await t.s.recover(
-      async (sp) => {
-        const run = new FakeRun(sp.id, sp.config, t.log);
-        run.steps = 2;
-        return { run, step: 2 };
-      },
-      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
-    );
+    await loseDevice(t, true);
+    await recoverWith(t, async (sp) => {
+      const run = new FakeRun(sp.id, sp.config, t.log);
+      run.steps = 2;
+      return { run, step: 2 };
+    });
     await until(() => (t.s.stepOf("b") ?? 0) >= 5);
     t.s.pause();
     await tick(20);
@@ -42,18 +57,12 @@ describe("Scheduler: recovery from a lost device", () => {
     await t.s.addRun(spec("a"));
     t.s.flush();
     for (let i = 0; i < 3; i++) await t.s.stepOnce();
-    for (const r of t.made) r.lost = true;
-    t.s.play();
-    await until(() => t.s.isHalted);
-    t.s.pause();
-    await t.s.recover(
-      async (sp) => {
-        const run = new FakeRun(sp.id, sp.config, t.log);
-        run.steps = 1;
-        return { run, step: 1 };
-      },
-      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
-    );
+    await loseDevice(t);
+    await recoverWith(t, async (sp) => {
+      const run = new FakeRun(sp.id, sp.config, t.log);
+      run.steps = 1;
+      return { run, step: 1 };
+    });
     const used = await t.s.forkRun("a", { ...spec("a2"), label: "A (fork @ 3)" });
     expect(used).toMatchObject({ label: "A (fork @ 1)", forkOf: { id: "a", step: 1 } });
     t.s.flush();
@@ -65,19 +74,13 @@ describe("Scheduler: recovery from a lost device", () => {
     const t = setup();
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
     for (let i = 0; i < 3; i++) await t.s.stepOnce();
-    for (const r of t.made) r.lost = true;
-    t.s.play();
-    await until(() => t.s.isHalted);
-    t.s.pause();
-    await t.s.recover(
-      async (sp) => {
-        if (sp.id === "a") throw new Error("no checkpoint");
-        const run = new FakeRun(sp.id, sp.config, t.log);
-        run.steps = 3;
-        return { run, step: 3 };
-      },
-      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
-    );
+    await loseDevice(t);
+    await recoverWith(t, async (sp) => {
+      if (sp.id === "a") throw new Error("no checkpoint");
+      const run = new FakeRun(sp.id, sp.config, t.log);
+      run.steps = 3;
+      return { run, step: 3 };
+    });
     t.s.flush();
     expect(t.last("a")).toMatchObject({ status: "error" });
     expect(t.last("a")?.error).toMatch(/could not be restored: no checkpoint/);
@@ -100,19 +103,13 @@ describe("Scheduler: recovery from a lost device", () => {
     const used = await t.s.forkRun("a", { ...spec("a2"), label: "A (fork @ 3)" });
     expect(used.forkOf).toEqual({ id: "a", step: 3 });
     await t.s.stepOnce();
-    for (const r of t.made) r.lost = true;
-    t.s.play();
-    await until(() => t.s.isHalted);
-    t.s.pause();
-    await t.s.recover(
-      async (sp) => {
-        if (sp.id === "a2") throw new Error("no checkpoint");
-        const run = new FakeRun(sp.id, sp.config, t.log);
-        run.steps = 4;
-        return { run, step: 4 };
-      },
-      (_sp, step) => ({ marker: `GPU lost: resumed from step ${step}`, notice: "device lost" }),
-    );
+    await loseDevice(t);
+    await recoverWith(t, async (sp) => {
+      if (sp.id === "a2") throw new Error("no checkpoint");
+      const run = new FakeRun(sp.id, sp.config, t.log);
+      run.steps = 4;
+      return { run, step: 4 };
+    });
     t.s.flush();
     await t.s.setConfig("a2", { beta: 0.3 });
     expect(t.s.specOf("a2")).toMatchObject({ label: "A 2", config: { beta: 0.3 } });
