@@ -121,9 +121,10 @@ export interface DrawnSeries extends KeyedSeries {
 }
 
 const MARGIN = { top: 8, right: 12, bottom: 14, left: 0 };
-const MARGIN_COMPACT = { ...MARGIN, bottom: 0 };
+const MARGIN_COMPACT = { ...MARGIN, bottom: 10 };
 const X_DOMAIN = ["dataMin", "dataMax"] as const;
 const TICK = { fontSize: 12, fill: "var(--muted)" };
+const TICK_COMPACT = { ...TICK, fontSize: 11 };
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
 /** Vertical distance between stacked marker labels (px; labels are 11 px). */
@@ -261,10 +262,11 @@ const ChartBody = memo(function ChartBody({
     () => placeMarkers(markers, rows, xAxis, kl, plotPx),
     [markers, rows, xAxis, kl, plotPx],
   );
+  // Small charts name their axis too (short: no k1 note), so a chart read alone says what its x is.
   const xLabel = useMemo(
     () =>
       compact
-        ? undefined
+        ? { value: xAxisLabel(xAxis, kl), position: "insideBottom" as const, offset: -4, ...TICK_COMPACT }
         : { value: xAxisLabel(xAxis, kl, true), position: "insideBottom" as const, offset: -6, ...TICK },
     [compact, xAxis, kl],
   );

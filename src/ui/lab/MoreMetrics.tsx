@@ -95,7 +95,7 @@ export function MoreMetrics() {
               metric={m.key}
               lines={lines}
               markers={own}
-              height={140}
+              height={152}
               compact
               extra={legend}
             />

@@ -32,7 +32,7 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
         {/* Both labels take the same cell, the other one hidden: the button keeps its width (the bar does not shift). */}
         <span className="share-label">
           <span className={state?.copied ? "share-off" : undefined}>Share</span>
-          <span className={state?.copied ? undefined : "share-off"}>Link copied</span>
+          <span className={state?.copied ? undefined : "share-off"}>Copied</span>
         </span>
       </button>
       {state && !state.copied && (

@@ -152,4 +152,19 @@ describe("nice y domains", () => {
     expect(niceTicksWithin(2, 2)).toEqual([2]);
     expect(niceTicksWithin(Number.NaN, 1)).toEqual([]);
   });
+
+  it("niceTicksWithin shows at least two ticks where a finer round step fits them", () => {
+    // At 3 intervals steps 1…32 give a step of 20: 20 alone, no scale to read.
+    expect(niceTicksWithin(1, 32, 3, true)).toEqual([10, 20, 30]);
+    expect(niceTicksWithin(1, 2, 3, true)).toEqual([1, 2]);
+    expect(niceTicksWithin(0.11, 0.29, 3)).toEqual([0.15, 0.2, 0.25]);
+    for (const [lo, hi] of [
+      [1, 32],
+      [3, 19],
+      [0.013, 0.031],
+      [7, 13],
+      [120, 261],
+    ])
+      expect(niceTicksWithin(lo, hi, 3, Number.isInteger(lo)).length).toBeGreaterThanOrEqual(2);
+  });
 });

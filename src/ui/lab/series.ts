@@ -147,15 +147,21 @@ function niceStep(span: number, count: number, integer = false): number {
 
 /**
  * Round tick values inside [lo, hi] (about `count` intervals), e.g. steps 1…48 → 10, 20, 30, 40; `integer` for
- * axes that count (steps, samples, tokens). An empty or one-point range gives its one value.
+ * axes that count (steps, samples, tokens). At least two ticks whenever a finer round step allows it (steps
+ * 1…32 at 3 → 10, 20, 30, not 20 alone). An empty or one-point range gives its one value.
  */
 export function niceTicksWithin(lo: number, hi: number, count = 5, integer = false): number[] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [];
   if (!(hi > lo)) return [lo];
-  const step = niceStep(hi - lo, count, integer);
-  const ticks: number[] = [];
-  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
-    ticks.push(Number(v.toPrecision(12)));
+  // A round step can leave one tick inside (steps 1…32 at 3 intervals: step 20 → only 20): ask for finer ticks
+  // until two fit, so an axis always shows its scale (at most a few tries: a step of 1 on an integer axis always fits).
+  let ticks: number[] = [];
+  for (let n = count; n <= 4 * count && ticks.length < 2; n++) {
+    const step = niceStep(hi - lo, n, integer);
+    ticks = [];
+    for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+      ticks.push(Number(v.toPrecision(12)));
+  }
   return ticks;
 }
 
