@@ -82,13 +82,16 @@ test("three runs train in the worker and plot finite points on every chart; resp
   console.log(`step progress seen: ${progress.join(" | ")}`);
   expect(progress.length, "a slow step says where it is").toBeGreaterThan(0);
   for (const line of progress) {
-    const m = /^progress-(\S+): (?:sampling (\d+)\/(\d+) tokens|scoring|update (\d+)\/(\d+)|updating)$/.exec(
-      line,
-    );
+    // The stage, then how long the step has run ("12 s", "1 min 05 s"): shown only after its first second.
+    const m =
+      /^progress-(\S+): (?:sampling (\d+)\/(\d+) tokens|scoring|update (\d+)\/(\d+)|updating)(?:(\d+) min )?(\d+) s$/.exec(
+        line,
+      );
     expect(m, line).not.toBeNull();
     expect(RUNS, line).toContain(m?.[1]);
     if (m?.[2]) expect(Number(m[2]), line).toBeLessThan(Number(m[3]));
     if (m?.[4]) expect(Number(m[4]), line).toBeLessThanOrEqual(Number(m[5]));
+    expect(60 * Number(m?.[6] ?? 0) + Number(m?.[7]), line).toBeGreaterThanOrEqual(1);
   }
 
   // Measure over MEASURE_MS of wall time (timed from Node: a busy main thread would delay a page timer): the

@@ -150,7 +150,13 @@ export interface RunUpdate {
    * Where the run's step in flight is (sampling token n of S, scoring, update k of μ), sent only for a step that
    * has taken over a second (on a GPU most never do); null: no step of this run in flight any more.
    */
-  progress?: StepProgress | null;
+  progress?: LiveProgress | null;
+}
+
+/** A step's progress as sent to the page: where it is, and how long the step had run when this was sent. */
+export interface LiveProgress extends StepProgress {
+  /** Milliseconds since the step began (the worker's clock), at the time of sending; ≥ 0. */
+  elapsedMs: number;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type {
   InspectView,
+  LiveProgress,
   Marker,
   MetricPoint,
   RunCounters,
@@ -13,7 +14,6 @@ import type {
   RunUpdate,
   SampleView,
   SettingValue,
-  StepProgress,
 } from "./protocol";
 import type { SchedRun, StepOutput } from "./sched_run";
 
@@ -25,7 +25,7 @@ interface Pending {
   rewindTo: number | null;
   notice: string | null;
   /** Where the step in flight is; null: none any more; undefined: unchanged since the last update. */
-  progress: StepProgress | null | undefined;
+  progress: LiveProgress | null | undefined;
   dirty: boolean;
 }
 
@@ -120,7 +120,7 @@ export class RunSlot {
   }
 
   /** Where the step in flight is (null: it ended); the page hears the latest with the next update. */
-  setProgress(p: StepProgress | null): void {
+  setProgress(p: LiveProgress | null): void {
     const had = this.pending.progress === undefined ? this.shownProgress : this.pending.progress;
     if (p === null && had === null) return;
     this.pending.progress = p;
@@ -128,7 +128,7 @@ export class RunSlot {
   }
 
   /** The progress the page was last sent (null: none shown). */
-  private shownProgress: StepProgress | null = null;
+  private shownProgress: LiveProgress | null = null;
 
   mark(step: number, label: string): void {
     this.pending.markers.push({ runId: this.spec.id, step, label });

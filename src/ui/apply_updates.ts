@@ -2,9 +2,9 @@
  * The lab store's reducer for the worker's RunUpdates (lab_store.ts applyUpdates): new points, markers,
  * samples and views; rewinds (a lost device, Reset) and what they undo; the step in flight's progress.
  */
-import type { RunUpdate, StepProgress } from "../lab/protocol";
+import type { LiveProgress, RunUpdate } from "../lab/protocol";
 import { restartedRun } from "../lab/run_labels";
-import type { LabState, RunState } from "./lab_store";
+import type { LabState, RunState, ShownProgress } from "./lab_store";
 
 /** Nothing but the step in flight's progress changed: the run's state (and the charts) stay as they are. */
 function progressOnly(u: RunUpdate, r: RunState): boolean {
@@ -23,10 +23,14 @@ function progressOnly(u: RunUpdate, r: RunState): boolean {
   );
 }
 
-/** The state after `updates`: only the parts that changed are new objects. */
+/**
+ * The state after `updates`: only the parts that changed are new objects. `now` (Date.now(), ms) dates a step's
+ * start from the worker's elapsed time (ShownProgress.since).
+ */
 export function applyRunUpdates(
   s: Pick<LabState, "runs" | "spec" | "stepProgress">,
   updates: readonly RunUpdate[],
+  now = Date.now(),
 ): Partial<Pick<LabState, "runs" | "spec" | "stepProgress">> {
   let runs = s.runs;
   const put = (id: string, r: RunState) => {
@@ -34,11 +38,16 @@ export function applyRunUpdates(
     runs[id] = r;
   };
   let progress = s.stepProgress;
-  const setProgress = (id: string, p: StepProgress | undefined) => {
+  const setProgress = (id: string, p: ShownProgress | undefined) => {
     if (progress[id] === p) return;
     const { [id]: _, ...rest } = progress;
     progress = p ? { ...rest, [id]: p } : rest;
   };
+  // The step's start as first heard (later reports would move it by their delivery delay: the count would jump).
+  const shown = (id: string, { elapsedMs, ...p }: LiveProgress): ShownProgress => ({
+    ...p,
+    since: progress[id]?.since ?? now - elapsedMs,
+  });
   for (const u of updates) {
     const r = runs[u.runId];
     if (!r) continue;
@@ -46,7 +55,13 @@ export function applyRunUpdates(
     const inFlight = u.status === "running" || u.status === "finishing";
     setProgress(
       u.runId,
-      u.progress !== undefined ? (u.progress ?? undefined) : inFlight ? progress[u.runId] : undefined,
+      u.progress !== undefined
+        ? u.progress
+          ? shown(u.runId, u.progress)
+          : undefined
+        : inFlight
+          ? progress[u.runId]
+          : undefined,
     );
     if (progressOnly(u, r)) continue;
     // Restored, its checkpoint still loading: the worker's word from before (the run as added, step 0).

@@ -33,6 +33,11 @@ export type XAxis = "step" | "samples" | "tokens" | "kl" | "sqrt_kl";
 export type KlEstimator = "objective/kl" | "objective/kl_k2" | "objective/kl_k3" | "objective/kl_exact";
 export type ColourMode = "none" | "logp" | "prob" | "advantage" | "ratio" | "kl";
 
+/** A step's progress on the page: where it is, and when the step began (Date.now() ms, from the worker's elapsed). */
+export interface ShownProgress extends StepProgress {
+  since: number;
+}
+
 export interface RunState {
   spec: RunSpec;
   status: RunStatus;
@@ -86,7 +91,7 @@ export interface LabState {
    * Where each run's step in flight is, when it has taken over a second (RunUpdate.progress), by run id. Kept
    * apart from `runs`, so that a progress-only update leaves the runs (and every chart) untouched.
    */
-  stepProgress: Record<string, StepProgress>;
+  stepProgress: Record<string, ShownProgress>;
   /** Steps per second cap, 0 = unlimited. */
   speed: number;
   runs: Record<string, RunState>;

@@ -1,6 +1,6 @@
 /** The scheduler passes on where a slow step is (RunUpdate.progress) and clears it when the step ends. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { StepProgress } from "../../src/lab/protocol";
+import type { LiveProgress, StepProgress } from "../../src/lab/protocol";
 import { type FakeRun, setup, spec, tick, until } from "./sched_fakes";
 
 const STAGES: StepProgress[] = [
@@ -11,12 +11,24 @@ const STAGES: StepProgress[] = [
   { stage: "update", done: 1, total: 2 },
 ];
 
-/** Stages of STAGES in their order (a subsequence), then null. */
-const inOrder = (sent: (StepProgress | null | undefined)[]) => {
+/** The stage of a sent progress, without its time. */
+const stageOf = (p: LiveProgress | null | undefined): StepProgress | null | undefined => {
+  if (!p) return p;
+  const { elapsedMs: _, ...rest } = p;
+  return rest;
+};
+
+/** Stages of STAGES in their order (a subsequence), then null; the step's time never goes back. */
+const inOrder = (sent: (LiveProgress | null | undefined)[]) => {
   const idx = sent
     .slice(0, -1)
-    .map((p) => STAGES.findIndex((x) => x === p || JSON.stringify(x) === JSON.stringify(p)));
-  return sent.at(-1) === null && idx.every((i, k) => i >= 0 && (k === 0 || i > idx[k - 1]));
+    .map((p) => STAGES.findIndex((x) => JSON.stringify(x) === JSON.stringify(stageOf(p))));
+  const times = sent.flatMap((p) => (p ? [p.elapsedMs] : []));
+  return (
+    sent.at(-1) === null &&
+    idx.every((i, k) => i >= 0 && (k === 0 || i > idx[k - 1])) &&
+    times.every((t, k) => t >= 0 && (k === 0 || t >= times[k - 1]))
+  );
 };
 
 describe("Scheduler: a step's progress", () => {
@@ -40,7 +52,7 @@ describe("Scheduler: a step's progress", () => {
     // flushes may be skipped), the last stage among them, then null in the update that carries step 1's point.
     expect(inOrder(sent)).toBe(true);
     expect(sent.length).toBeGreaterThanOrEqual(4);
-    expect(sent.slice(-2)).toEqual([STAGES[4], null]);
+    expect(sent.slice(-2).map(stageOf)).toEqual([STAGES[4], null]);
     const end = a.at(-1);
     expect(end?.points.map((p) => p.step)).toEqual([1]);
     expect(a.slice(0, -1).every((u) => u.status === "finishing" && u.step === 0)).toBe(true);
@@ -56,7 +68,7 @@ describe("Scheduler: a step's progress", () => {
       .filter((u) => u.runId === "a" && u.progress !== undefined)
       .map((u) => u.progress);
     expect(inOrder(next)).toBe(true);
-    expect(next.slice(-2)).toEqual([STAGES[4], null]);
+    expect(next.slice(-2).map(stageOf)).toEqual([STAGES[4], null]);
   });
 
   it("a step shorter than progressAfterMs (default 1 s) sends no progress at all", async () => {
@@ -80,8 +92,15 @@ describe("Scheduler: a step's progress", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     await done;
     const sent = t.all().flatMap((u) => (u.progress === undefined ? [] : [u.progress]));
-    // The stage in flight at 1 s shows then (not only when the next one starts), and every one after it.
-    expect(sent).toEqual([STAGES[1], STAGES[2], STAGES[3], STAGES[4], null]);
+    // The stage in flight at 1 s shows then (not only when the next one starts), and every one after it, each
+    // with the time the step had run when it was sent.
+    expect(sent).toEqual([
+      { ...STAGES[1], elapsedMs: 1000 },
+      { ...STAGES[2], elapsedMs: 1200 },
+      { ...STAGES[3], elapsedMs: 1800 },
+      { ...STAGES[4], elapsedMs: 2400 },
+      null,
+    ]);
   });
 
   it("a step that fails clears its progress; the run is in error", async () => {

@@ -19,7 +19,7 @@ import { adaptiveBetaNote, fieldForTask, lengthNote, lockReason, settingOf, unus
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { usePipelineStore } from "./pipeline_store";
 import { twinNote } from "./run_specs";
-import { progressFraction, progressText, STAGE_HINT } from "./step_progress";
+import { StepProgressLine } from "./StepProgressLine";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -173,16 +173,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         </span>
       </p>
       {progress && (shown === "running" || shown === "stepping" || shown === "finishing") && (
-        <p className="run-progress" title={STAGE_HINT[progress.stage]} data-testid={`progress-${runId}`}>
-          <span>{progressText(progress)}</span>
-          {progressFraction(progress) !== null && (
-            <progress
-              max={1}
-              value={progressFraction(progress) ?? 0}
-              aria-label={`Step ${run.step + 1}: ${progressText(progress)}`}
-            />
-          )}
-        </p>
+        <StepProgressLine runId={runId} step={run.step} progress={progress} />
       )}
       {run.error && (
         <p className="run-error" role="alert" data-testid={`error-${runId}`}>

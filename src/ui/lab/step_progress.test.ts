@@ -1,8 +1,9 @@
 /** A run card's line on a slow step in flight: its text, its bar, and how the store keeps and clears it. */
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
-import { useLab } from "../lab_store";
-import { progressFraction, progressText } from "./step_progress";
+import { applyRunUpdates } from "../apply_updates";
+import { type ShownProgress, useLab } from "../lab_store";
+import { elapsedText, progressFraction, progressText } from "./step_progress";
 
 const spec: RunSpec = { id: "grpo", algo: "grpo", label: "GRPO", config: {} };
 const point = (step: number) => ({ step, samples: step, tokens: step, metrics: { reward: step } });
@@ -21,6 +22,51 @@ describe("step progress", () => {
     expect(progressFraction({ stage: "update", done: 2, total: 4 })).toBe(0.5);
   });
 
+  it("times the step from when it began, as the worker measured it", () => {
+    expect([0, 999, 4000, 59_999, 60_000, 65_400, 720_000].map(elapsedText)).toEqual([
+      "0 s",
+      "0 s",
+      "4 s",
+      "59 s",
+      "1 min 00 s",
+      "1 min 05 s",
+      "12 min 00 s",
+    ]);
+    const runs = {
+      grpo: {
+        spec,
+        status: "finishing" as const,
+        step: 0,
+        history: [],
+        markers: [],
+        samples: [],
+        error: null,
+      },
+    };
+    const s0 = {
+      runs,
+      spec: { task: "arithmetic" as const, model: "nano" as const, seed: 0, runs: [spec] },
+      stepProgress: {} as Record<string, ShownProgress>,
+    };
+    const at = (stage: "sampling" | "scoring", elapsedMs: number) => ({
+      runId: "grpo",
+      status: "finishing" as const,
+      step: 0,
+      points: [],
+      progress: { stage, done: 0, total: stage === "sampling" ? 16 : 0, elapsedMs },
+    });
+    // The step began 1.2 s before the first report reached the page (at t = 10 000).
+    const s1 = { ...s0, ...applyRunUpdates(s0, [at("sampling", 1200)], 10_000) };
+    expect(s1.stepProgress.grpo?.since).toBe(8800);
+    // A later report, delivered late, does not move the start (the count would jump).
+    const s2 = { ...s1, ...applyRunUpdates(s1, [at("scoring", 5000)], 14_300) };
+    expect(s2.stepProgress.grpo).toEqual({ stage: "scoring", done: 0, total: 0, since: 8800 });
+    // The next step is timed from its own start.
+    const s3 = { ...s2, ...applyRunUpdates(s2, [{ ...at("sampling", 0), progress: null }], 15_000) };
+    const s4 = { ...s3, ...applyRunUpdates(s3, [at("sampling", 1000)], 16_500) };
+    expect(s4.stepProgress.grpo?.since).toBe(15_500);
+  });
+
   it("the store keeps it while the step is in flight and drops it when the step lands, fails or pauses", () => {
     useLab.getState().setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [spec] });
     const apply = useLab.getState().applyUpdates;
@@ -30,10 +76,10 @@ describe("step progress", () => {
         status: "finishing",
         step: 0,
         points: [],
-        progress: { stage: "sampling", done: 8, total: 16 },
+        progress: { stage: "sampling", done: 8, total: 16, elapsedMs: 1000 },
       },
     ]);
-    expect(progressOf()).toEqual({ stage: "sampling", done: 8, total: 16 });
+    expect(progressOf()).toEqual({ stage: "sampling", done: 8, total: 16, since: expect.any(Number) });
     // An update without the field (another change, e.g. a marker) keeps it.
     apply([{ runId: "grpo", status: "finishing", step: 0, points: [] }]);
     expect(progressOf()?.done).toBe(8);
@@ -47,7 +93,7 @@ describe("step progress", () => {
         status: "running",
         step: 1,
         points: [],
-        progress: { stage: "update", done: 1, total: 2 },
+        progress: { stage: "update", done: 1, total: 2, elapsedMs: 1000 },
       },
     ]);
     apply([{ runId: "grpo", status: "running", step: 1, points: [] }]);
@@ -60,7 +106,7 @@ describe("step progress", () => {
         status: "finishing",
         step: 1,
         points: [],
-        progress: { stage: "scoring", done: 0, total: 0 },
+        progress: { stage: "scoring", done: 0, total: 0, elapsedMs: 1000 },
       },
     ]);
     apply([{ runId: "grpo", status: "paused", step: 1, points: [] }]); // paused without the worker's null
@@ -79,7 +125,7 @@ describe("step progress", () => {
         status: "finishing",
         step: 0,
         points: [],
-        progress: { stage: "sampling", done: 8, total: 16 },
+        progress: { stage: "sampling", done: 8, total: 16, elapsedMs: 1000 },
       },
     ]);
     apply([
@@ -88,7 +134,7 @@ describe("step progress", () => {
         status: "finishing",
         step: 0,
         points: [],
-        progress: { stage: "scoring", done: 0, total: 0 },
+        progress: { stage: "scoring", done: 0, total: 0, elapsedMs: 1000 },
       },
     ]);
     expect(useLab.getState().runs).toBe(runs);

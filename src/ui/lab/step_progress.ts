@@ -20,6 +20,12 @@ export function progressFraction(p: StepProgress): number | null {
   return Math.min(1, Math.max(0, p.done / p.total));
 }
 
+/** How long a step has run: "4 s", "59 s", "1 min 05 s", "12 min 00 s" (whole seconds, rounded down). */
+export function elapsedText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+
 /** What a step of this kind does, for the line's tooltip. */
 export const STAGE_HINT: Record<StepProgress["stage"], string> = {
   sampling:
