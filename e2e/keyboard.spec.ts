@@ -58,6 +58,16 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   await expect(chip).toHaveAttribute("aria-pressed", "false");
 
+  // In a knob's number field space plays and pauses too (no number holds a space; the typed value applies).
+  const beta = page.getByTestId("knob-ppo-1-beta");
+  await beta.fill("0.07");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
+  await expect(beta).toHaveValue("0.07");
+  await expect(beta).toBeFocused();
+
   // A confirmation card opened by a click takes the focus: space there confirms, it does not play.
   await expect(page.getByTestId("step-once")).toBeEnabled({ timeout: 120_000 });
   await page.getByTestId("step-once").click();

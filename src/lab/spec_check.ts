@@ -97,14 +97,30 @@ export function cleanLabel(raw: unknown): string | null {
   return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
 }
 
+/** What a value is, for a message: "a list", "a string", "null", "nothing". */
+function kindOf(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  return `a ${typeof v}`;
+}
+
 /**
  * One run from untrusted data, or null (with an issue) when it cannot be a run: not an object or an unknown
- * algorithm. A missing or taken id gets a fresh one; a bad label gets the algorithm's title.
+ * algorithm. A missing or taken id gets a fresh one; a bad label gets the algorithm's title. `where` names the
+ * run in the issues (default "run {index + 1}").
  */
-export function checkRun(raw: unknown, index: number, used: Set<string>, issues: string[]): RunSpec | null {
-  const where = `run ${index + 1}`;
+export function checkRun(
+  raw: unknown,
+  index: number,
+  used: Set<string>,
+  issues: string[],
+  where = `run ${index + 1}`,
+): RunSpec | null {
   if (!isRecord(raw)) {
-    issues.push(`${where} is not a run; dropped`);
+    issues.push(
+      `${where} is ${kindOf(raw)}, not a run (an object with its "algo", "label" and "config"); dropped`,
+    );
     return null;
   }
   if (!isAlgoId(raw.algo)) {

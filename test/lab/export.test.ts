@@ -96,7 +96,14 @@ describe("metrics export", () => {
     const bad = JSON.parse(runFileJson(experiment, run));
     bad.run.algo = "sac";
     const r1 = parseRunFile(JSON.stringify(bad));
-    expect(!r1.ok && r1.error).toMatch(/unknown algorithm "sac"/);
+    expect(!r1.ok && r1.error).toMatch(/^its "run" entry: unknown algorithm "sac"/);
+    // The run entry replaced by something else: the message says what is there and what was expected.
+    const noRun = JSON.parse(runFileJson(experiment, run));
+    noRun.run = "ppo";
+    const r0 = parseRunFile(JSON.stringify(noRun));
+    expect(!r0.ok && r0.error).toBe(
+      'its "run" entry is a string, not a run (an object with its "algo", "label" and "config"); dropped',
+    );
     const tampered = JSON.parse(runFileJson(experiment, run));
     tampered.run.config.beta = -1;
     tampered.experiment.seed = "x";

@@ -478,6 +478,33 @@ describe("recent experiments", () => {
     db.close();
   });
 
+  it("says which runs of another experiment's link resume and which start over", async () => {
+    const name = `session-${dbName++}`;
+    const a = defaultExperiment();
+    const db = await savedTrained(name, a);
+    // The same task, model and seed; PPO as saved, DPO with another β: PPO resumes, DPO and GRPO start over.
+    const link = {
+      ...a,
+      runs: a.runs.map((r) => (r.algo === "dpo" ? { ...r, config: { ...r.config, beta: 0.3 } } : r)),
+    };
+    setHash(`#${encode(link)}`);
+    session = await openLab(fakeDeps(name).deps);
+    const s = useLab.getState();
+    expect(s.runs["ppo-1"].step).toBe(10);
+    expect(s.notice).toMatch(
+      /PPO is this browser's saved run with the same settings, resumed where it stopped; DPO, GRPO start from the start model/,
+    );
+    session.stop();
+
+    // A reload of that link (the saved session is now this experiment) says nothing of the kind.
+    await session.autosaver?.flush();
+    useLab.setState({ phase: "idle", notice: null });
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(10); // resumed again, DPO and GRPO still at 0
+    expect(useLab.getState().notice ?? "").not.toMatch(/start from the start model/);
+    db.close();
+  });
+
   it("Open gives up, swapping nothing, when a save never lands (the worker stopped answering)", async () => {
     const name = `session-${dbName++}`;
     const a = { ...defaultExperiment(), seed: 5 };

@@ -116,7 +116,7 @@ export function parseRunFile(text: string): ImportResult {
     if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
     experiment[f.key] = problem ? f.default : exp[f.key];
   }
-  const run = checkRun(raw.run, 0, new Set(), issues);
+  const run = checkRun(raw.run, 0, new Set(), issues, 'its "run" entry');
   if (!run) return { ok: false, error: issues.join("; ") };
   const list = Array.isArray(raw.history) ? raw.history : [];
   const history: MetricPoint[] = [];

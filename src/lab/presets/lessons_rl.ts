@@ -17,7 +17,7 @@ export const PPO_DPO_GRPO: Lesson = {
   watch: [
     "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 16 pairs, GRPO 4 × 8).",
     "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward moves too.",
-    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator under the KL chart (k1's batch estimates can dip below 0).",
+    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the KL chart's menu (beside its title) (k1's batch estimates can dip below 0).",
   ],
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
@@ -105,7 +105,7 @@ export const KL_ESTIMATORS: Lesson = {
   title: "KL estimators k1, k2, k3",
   summary: "Three Monte-Carlo estimates of KL(π‖π_ref) and the exact value, on the same samples.",
   watch: [
-    "Pick the estimator under the KL chart: k1 = log π/π_ref, k2 = ½(log π/π_ref)², k3 = π_ref/π − 1 − log π_ref/π, and the exact sum over the vocabulary.",
+    "Pick the estimator in the KL chart's menu (beside its title): k1 = log π/π_ref, k2 = ½(log π/π_ref)², k3 = π_ref/π − 1 − log π_ref/π, and the exact sum over the vocabulary.",
     "k1 is unbiased but noisy: while π ≈ π_ref (a small lr keeps it there), whole batches come out negative — a KL never is.",
     "k3 is unbiased and never negative (GRPO uses it in its loss); k2 is biased but low-variance. The exact KL shows who is closer to the truth.",
   ],

@@ -91,7 +91,7 @@ export function PlottedData(props: {
                   {s.line.runLabel} {s.line.metric}
                 </th>
                 <td>{s.total} points</td>
-                <td>{last ? `last ${last.raw} at step ${last.step}` : "none"}</td>
+                <td>{last ? `last ${sig(last.raw, 4)} at step ${last.step}` : "none"}</td>
               </tr>
             );
           })}

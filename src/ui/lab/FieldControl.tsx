@@ -206,7 +206,8 @@ function NumberKnob(props: {
         onBlur={commitText}
         onKeyDown={(e) => {
           onNudgeKey(e, false);
-          if (e.key === "Enter") commitText();
+          // Space plays or pauses the lab (space_toggle.ts), with the value typed so far applied first.
+          if (e.key === "Enter" || e.key === " ") commitText();
           if (e.key === "Escape") {
             setText(String(value));
             onError(null);

@@ -141,8 +141,8 @@ const MIN_REDRAW_MS = 400;
 const MIN_REDRAW_MS_COMPACT = 1000;
 
 /**
- * The chart, redrawn only while on screen: scrolled away it keeps its last picture (and data table) and costs
- * nothing; it catches up as it comes back into view. Redraws go through the page's redraw queue
+ * The chart, redrawn only while on screen or while the lab is paused: scrolled away during training it keeps its
+ * last picture (and data table) and costs nothing; it catches up as it comes back into view or the lab pauses. Redraws go through the page's redraw queue
  * (redraw_queue.ts): one chart at a time, the main charts before the small diagnostics, so no single task
  * redraws several charts.
  */
@@ -160,11 +160,21 @@ export function MetricChart(props: Props) {
   /** The queue's release for the redraw in flight, called once its picture is committed. */
   const release = useRef<(() => void) | null>(null);
   const lastDraw = useRef(Number.NEGATIVE_INFINITY);
-  const priority = props.compact ? 1 : 0;
+  // While the lab is paused a chart scrolled away catches up too, last in the queue (the main thread is idle),
+  // so scrolling down to it later shows the current picture at once rather than redrawing then.
+  const paused = useLab((s) => !s.playing && s.steppingFrom === null);
+  const priority = !inView ? 2 : props.compact ? 1 : 0;
+  /** The priority of the redraw queued (cancel.current), so a chart that scrolls into view is not left last. */
+  const queuedAt = useRef(priority);
   useEffect(() => {
-    if (!inView || cancel.current || shown === props) return;
+    if (cancel.current && (queuedAt.current !== priority || !(inView || paused))) {
+      cancel.current();
+      cancel.current = null;
+    }
+    if (!(inView || paused) || cancel.current || shown === props) return;
     const wait =
       lastDraw.current + (props.compact ? MIN_REDRAW_MS_COMPACT : MIN_REDRAW_MS) - performance.now();
+    queuedAt.current = priority;
     cancel.current = scheduleRedraw(wait, priority, (done) => {
       cancel.current = null;
       lastDraw.current = performance.now();
@@ -172,7 +182,7 @@ export function MetricChart(props: Props) {
       release.current = done;
       startTransition(() => setShown(latest.current));
     });
-  }, [props, shown, inView, priority]);
+  }, [props, shown, inView, paused, priority]);
   // The new picture is committed: free the queue after the next frame (recharts renders once more in it).
   useEffect(() => {
     const done = release.current;

@@ -268,7 +268,7 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
           {
             key: "heldOut",
             name: "held-out accuracy (right axis)",
-            colour: "var(--run-5)",
+            colour: "var(--run-3)",
             dots: true,
             share: true,
           },

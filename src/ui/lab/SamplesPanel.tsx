@@ -149,7 +149,7 @@ export function SamplesPanel() {
       {withSamples.length === 0 ? (
         <p className="muted" data-testid="samples-empty">
           {visible.some((v) => v.run.step > 0)
-            ? "Samples are not kept across a reload: each run's latest completions appear here after its next step."
+            ? "Samples are not kept across a reload, nor in a run file (Import): each run's latest completions appear here after its next step."
             : "The latest completions of each run appear here after its first step."}
         </p>
       ) : (
@@ -214,11 +214,21 @@ const RunSamples = memo(function RunSamples(props: {
 }) {
   const [all, setAll] = useState(false);
   const list = all ? props.samples : props.samples.slice(0, FIRST);
+  // Other runs are painted but this one records no such value per token (DPO has no per-token advantage): say
+  // so, rather than leave it plain without a reason.
+  const uncoloured =
+    props.scale !== null &&
+    !props.samples.some((s) => s.completion.some((t) => tokenValue(t, props.mode) !== null));
   return (
     <div className="sample-run" data-testid={`samples-${props.runId}`} style={{ borderColor: props.colour }}>
       <h3>
         <span className="legend-swatch" style={{ background: props.colour }} />
         {props.label} <span className="muted">· step {props.step}</span>
+        {uncoloured && (
+          <span className="muted sample-uncoloured" data-testid={`uncoloured-${props.runId}`}>
+            no per-token {COLOUR_MODES.find((m) => m.mode === props.mode)?.name.toLowerCase()} here
+          </span>
+        )}
       </h3>
       <ol className="sample-list">
         {list.map((s, si) => (

@@ -88,7 +88,16 @@ function fakeSamples(spec: RunSpec, r: () => number): SampleView[] {
         entropy: 2 * r(),
       };
     });
-    completion.push({ text: "<eos>", logp: -0.1, prob: 0.9, advantage: 0.1, ratio: 1, kl: 0, entropy: 0.3 });
+    const dpo = spec.algo === "dpo";
+    completion.push({
+      text: "<eos>",
+      logp: -0.1,
+      prob: 0.9,
+      advantage: dpo ? null : 0.1,
+      ratio: dpo ? null : 1,
+      kl: 0,
+      entropy: 0.3,
+    });
     return { prompt: "Call me Ishmael. ", completion, reward: r() * 2 - 1, gold: r() * 2 - 1 };
   });
 }

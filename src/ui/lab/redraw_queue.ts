@@ -13,7 +13,7 @@
 interface Job {
   /** Earliest time (performance.now(), ms) it may run. */
   due: number;
-  /** Lower runs first among due jobs (0: the main charts; 1: the small diagnostics). */
+  /** Lower runs first among due jobs (0: the main charts; 1: the small diagnostics; 2: charts scrolled away). */
   priority: number;
   /** Insertion order, the tie-break (round-robin among charts that are due together). */
   seq: number;

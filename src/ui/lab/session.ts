@@ -16,7 +16,7 @@ import {
   type SavedPipeline,
   type SavedSession,
 } from "../../lab/persist";
-import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
+import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../lab/protocol";
 import { planRestore, sameExperiment, sameRun } from "../../lab/restore";
 import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
@@ -35,6 +35,23 @@ function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
     const k = byId.get(r.id);
     return k !== undefined && sameRun(k, r);
   });
+}
+
+/**
+ * When a link opened over a saved session resumes some of its runs (same settings: the same runs) and starts
+ * the rest over, the steps differ from run to run ("runs at 0–11"): say which runs are which. null when all or
+ * none resumed.
+ */
+export function mixedStartLine(runs: readonly RunSpec[], resumed: ReadonlySet<string>): string | null {
+  const back = runs.filter((r) => resumed.has(r.id)).map((r) => r.label);
+  const fresh = runs.filter((r) => !resumed.has(r.id)).map((r) => r.label);
+  if (!back.length || !fresh.length) return null;
+  const are = (n: number) => (n > 1 ? "are" : "is");
+  return (
+    `${back.join(", ")} ${are(back.length)} this browser's saved run${back.length > 1 ? "s" : ""} with the same ` +
+    `settings, resumed where ${back.length > 1 ? "they" : "it"} stopped; ${fresh.join(", ")} ${fresh.length > 1 ? "start" : "starts"} ` +
+    "from the start model (Reset restarts every run)."
+  );
 }
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
@@ -132,7 +149,10 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // before its runs saved a step (after a Reset or a second Pipeline hand-off, which kept the same link's
   // runs: reopening them would undo what the user just did).
   let reopened: string | null = null;
-  if (persistence && opened.source === "url" && !(saved && matchesLink(saved.spec, spec))) {
+  // A link to another experiment than the saved one (not a reload): runs it shares with the saved session resume
+  // there, the others start over, and the notice then says which are which.
+  const otherLink = opened.source === "url" && !(saved && matchesLink(saved.spec, spec));
+  if (persistence && otherLink) {
     try {
       const entry = (await persistence.archive.list()).find((e) => matchesLink(e.spec, spec));
       if (entry) {
@@ -220,6 +240,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       }
     }
     addNotice(plan.notice);
+    if (otherLink && !reopened) addNotice(mixedStartLine(lab().spec.runs, resumed));
   }
   // A fork named in a link ("GRPO (fork @ 3)") starts from the start model here: a link carries settings, not
   // weights. Said once, for forks this browser has nothing saved of.
