@@ -4,16 +4,7 @@
  * The plotted numbers are also written into a visually-hidden table (data-* attributes at full precision) so
  * tests and screen readers get exactly what is drawn.
  */
-import {
-  memo,
-  type ReactNode,
-  startTransition,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from "react";
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   CartesianGrid,
   Line,
@@ -24,52 +15,17 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { Marker, MetricPoint } from "../../lab/protocol";
-import { type KlEstimator, useLab, type XAxis as XAxisKind } from "../lab_store";
+import { useLab } from "../lab_store";
 import { useApp } from "../store";
 import { ChartTip, PlottedData } from "./ChartParts";
+import { type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
 import { placeMarkers } from "./marker_place";
-import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
 import { tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
-import {
-  chartRows,
-  decimate,
-  type KeyedSeries,
-  metricSeries,
-  niceDomain,
-  niceTicksWithin,
-  type PlotPoint,
-} from "./series";
-
-/** One line to draw: a metric of a run. */
-export interface ChartLine {
-  runId: string;
-  runLabel: string;
-  colour: string;
-  metric: string;
-  /** Shown in the hover card when a chart has several lines per run ("gold"). */
-  name?: string;
-  dashed?: boolean;
-  history: readonly MetricPoint[];
-  /**
-   * The first step drawn (default 0): a fork's line starts where it branched off its source (ChartsPanel
-   * drawnFrom). The smoothing still runs over the whole history, so the line starts at the source's value.
-   */
-  from?: number;
-}
-
-/** A run's settings markers, drawn once per run. */
-export interface ChartMarkers {
-  runId: string;
-  runLabel: string;
-  colour: string;
-  markers: readonly Marker[];
-  history: readonly MetricPoint[];
-}
+import { chartRows, decimate, metricSeries, niceDomain, niceTicksWithin } from "./series";
 
 /**
  * Most points drawn per line; longer histories are evenly thinned (first and last kept). A chart is 300–700 px
@@ -77,48 +33,6 @@ export interface ChartMarkers {
  * every render) grows with the points, and it runs on the main thread.
  */
 const MAX_POINTS = 200;
-
-/** The x axis's name; `note` adds a reading hint (the axis label has room for it, the hover card not). */
-export function xAxisLabel(axis: XAxisKind, kl: KlEstimator, note = false): string {
-  switch (axis) {
-    case "step":
-      return "step";
-    case "samples":
-      return "completions sampled";
-    case "tokens":
-      return "completion tokens";
-    case "kl":
-      // k1 is an unbiased but noisy batch estimate: it dips below 0 although a KL never does.
-      return `KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), ${KL_UNIT}${note && kl === "objective/kl" ? " — k1 batch estimates can be < 0" : ""}`;
-    case "sqrt_kl":
-      return `√KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), √${KL_UNIT}`;
-  }
-}
-
-interface Props {
-  id: string;
-  title: string;
-  unit?: string;
-  /** One line for a student, shown on hover and focus of the title (the glossary). */
-  doc: string;
-  /** The metric's TRL name, shown in the title's card. */
-  metric?: string;
-  lines: readonly ChartLine[];
-  markers: readonly ChartMarkers[];
-  /** Plot height: px, or any CSS length (the main charts grow with the window, for projectors). */
-  height: number | string;
-  /** Controls shown in the chart's header (e.g. the KL estimator). */
-  extra?: ReactNode;
-  compact?: boolean;
-}
-
-export interface DrawnSeries extends KeyedSeries {
-  /** The line's identity (run and metric), for React keys; `key` is its column in the chart rows. */
-  id: string;
-  line: ChartLine;
-  points: PlotPoint[];
-  total: number;
-}
 
 const MARGIN = { top: 8, right: 12, bottom: 14, left: 0 };
 const MARGIN_COMPACT = { ...MARGIN, bottom: 10 };
@@ -146,7 +60,9 @@ const MIN_REDRAW_MS_COMPACT = 1000;
  * (redraw_queue.ts): one chart at a time, the main charts before the small diagnostics, so no single task
  * redraws several charts.
  */
-export function MetricChart(props: Props) {
+export type { ChartLine, ChartMarkers, DrawnSeries } from "./chart_types";
+
+export function MetricChart(props: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);
   const [shown, setShown] = useState(props);
@@ -222,7 +138,7 @@ const ChartBody = memo(function ChartBody({
   extra,
   compact,
   hasLines,
-}: Props & { hasLines: boolean }) {
+}: ChartProps & { hasLines: boolean }) {
   const xAxis = useLab((s) => s.view.xAxis);
   const kl = useLab((s) => s.view.klEstimator);
   const smoothing = useLab((s) => s.view.smoothing);
