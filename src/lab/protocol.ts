@@ -155,7 +155,7 @@ export interface RunUpdate {
 
 /** A step's progress as sent to the page: where it is, and how long the step had run when this was sent. */
 export interface LiveProgress extends StepProgress {
-  /** Milliseconds since the step began (the worker's clock), at the time of sending; ≥ 0. */
+  /** Milliseconds since the step began (the worker's clock) when this update was built for the page; ≥ 0. */
   elapsedMs: number;
 }
 

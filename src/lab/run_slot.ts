@@ -14,8 +14,12 @@ import type {
   RunUpdate,
   SampleView,
   SettingValue,
+  StepProgress,
 } from "./protocol";
 import type { SchedRun, StepOutput } from "./sched_run";
+
+/** A stage of the step in flight and when the step began (performance.now(), ms). */
+type TimedProgress = StepProgress & { began: number };
 
 interface Pending {
   points: MetricPoint[];
@@ -25,7 +29,7 @@ interface Pending {
   rewindTo: number | null;
   notice: string | null;
   /** Where the step in flight is; null: none any more; undefined: unchanged since the last update. */
-  progress: LiveProgress | null | undefined;
+  progress: TimedProgress | null | undefined;
   dirty: boolean;
 }
 
@@ -119,11 +123,14 @@ export class RunSlot {
     this.touch();
   }
 
-  /** Where the step in flight is (null: it ended); the page hears the latest with the next update. */
-  setProgress(p: LiveProgress | null): void {
+  /**
+   * Where the step in flight is (null: it ended), and when that step began (performance.now(), ms); the page
+   * hears the latest with the next update, with the time the step has run by then (LiveProgress.elapsedMs).
+   */
+  setProgress(p: StepProgress | null, began = performance.now()): void {
     const had = this.pending.progress === undefined ? this.shownProgress : this.pending.progress;
     if (p === null && had === null) return;
-    this.pending.progress = p;
+    this.pending.progress = p && { ...p, began };
     this.touch();
   }
 
@@ -218,8 +225,13 @@ export class RunSlot {
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
     if (p.notice !== null) u.notice = p.notice;
     if (p.progress !== undefined) {
-      u.progress = p.progress;
-      this.shownProgress = p.progress;
+      let live: LiveProgress | null = null;
+      if (p.progress) {
+        const { began, ...stage } = p.progress;
+        live = { ...stage, elapsedMs: Math.max(0, Math.round(performance.now() - began)) };
+      }
+      u.progress = live;
+      this.shownProgress = live;
     }
     this.pending = { ...emptyPending(false), inspect: playing ? p.inspect : null };
     return u;

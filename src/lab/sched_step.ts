@@ -11,8 +11,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Take one step of `e` (runnable). A step still in flight `progressAfterMs` after it began says where it is
- * (RunSlot.setProgress, then `changed()`): its latest stage then, and every stage after, each with the time the
- * step has run; a shorter step never
+ * (RunSlot.setProgress, then `changed()`): its latest stage then, and every stage after, with the step's start
+ * (the page hears how long the step has run); a shorter step never
  * does, and the progress is cleared when the step ends. A failure the options' isDeviceLoss recognises leaves
  * the run as it was and returns "lost"; any other puts the run in error naming the step. Never throws.
  */
@@ -29,7 +29,7 @@ export async function takeStep(
   let shown = false;
   const began = performance.now();
   const show = (p: StepProgress) => {
-    e.setProgress({ ...p, elapsedMs: Math.max(0, Math.round(performance.now() - began)) });
+    e.setProgress(p, began);
     changed();
   };
   // A stage that began before the mark and lasts (a long update) shows at the mark, not at the next stage.

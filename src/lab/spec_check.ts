@@ -97,9 +97,9 @@ export function cleanLabel(raw: unknown): string | null {
   return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
 }
 
-/** What a value is, for a message: "a list", "a string", "null", "nothing". */
-function kindOf(v: unknown): string {
-  if (v === undefined) return "nothing";
+/** What a value is, for a message: "a list", "a string", "null", "missing". */
+export function kindOf(v: unknown): string {
+  if (v === undefined) return "missing";
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
   return `a ${typeof v}`;
@@ -118,9 +118,7 @@ export function checkRun(
   where = `run ${index + 1}`,
 ): RunSpec | null {
   if (!isRecord(raw)) {
-    issues.push(
-      `${where} is ${kindOf(raw)}, not a run (an object with its "algo", "label" and "config"); dropped`,
-    );
+    issues.push(`${where} is ${kindOf(raw)}, not a run (an object with at least its "algo"); dropped`);
     return null;
   }
   if (!isAlgoId(raw.algo)) {

@@ -43,11 +43,13 @@ export function applyRunUpdates(
     const { [id]: _, ...rest } = progress;
     progress = p ? { ...rest, [id]: p } : rest;
   };
-  // The step's start as first heard (later reports would move it by their delivery delay: the count would jump).
-  const shown = (id: string, { elapsedMs, ...p }: LiveProgress): ShownProgress => ({
-    ...p,
-    since: progress[id]?.since ?? now - elapsedMs,
-  });
+  // The step's start as first heard (later reports would move it by their delivery delay: the count would jump),
+  // for the same step only: a report of the next step can come before the worker's null for this one (an update
+  // it sent before the page had read the last one replaces the null), with the run's step count moved on.
+  const shown = (id: string, step: number, { elapsedMs, ...p }: LiveProgress): ShownProgress => {
+    const before = progress[id];
+    return { ...p, step, since: before && before.step === step ? before.since : now - elapsedMs };
+  };
   for (const u of updates) {
     const r = runs[u.runId];
     if (!r) continue;
@@ -57,7 +59,7 @@ export function applyRunUpdates(
       u.runId,
       u.progress !== undefined
         ? u.progress
-          ? shown(u.runId, u.progress)
+          ? shown(u.runId, u.step, u.progress)
           : undefined
         : inFlight
           ? progress[u.runId]

@@ -36,6 +36,8 @@ export type ColourMode = "none" | "logp" | "prob" | "advantage" | "ratio" | "kl"
 /** A step's progress on the page: where it is, and when the step began (Date.now() ms, from the worker's elapsed). */
 export interface ShownProgress extends StepProgress {
   since: number;
+  /** The run's step count when reported: the step in flight is step + 1. */
+  step: number;
 }
 
 export interface RunState {

@@ -102,8 +102,11 @@ describe("metrics export", () => {
     noRun.run = "ppo";
     const r0 = parseRunFile(JSON.stringify(noRun));
     expect(!r0.ok && r0.error).toBe(
-      'its "run" entry is a string, not a run (an object with its "algo", "label" and "config"); dropped',
+      'its "run" entry (the run\'s algorithm, label and settings) is a string, not an object',
     );
+    delete noRun.run;
+    const r00 = parseRunFile(JSON.stringify(noRun));
+    expect(!r00.ok && r00.error).toMatch(/its "run" entry .* is missing, not an object/);
     const tampered = JSON.parse(runFileJson(experiment, run));
     tampered.run.config.beta = -1;
     tampered.experiment.seed = "x";

@@ -93,12 +93,12 @@ describe("Scheduler: a step's progress", () => {
     await done;
     const sent = t.all().flatMap((u) => (u.progress === undefined ? [] : [u.progress]));
     // The stage in flight at 1 s shows then (not only when the next one starts), and every one after it, each
-    // with the time the step had run when it was sent.
+    // with the time the step had run when its update was built (the flush, a timer of 0 ms: 1 ms later).
     expect(sent).toEqual([
-      { ...STAGES[1], elapsedMs: 1000 },
-      { ...STAGES[2], elapsedMs: 1200 },
-      { ...STAGES[3], elapsedMs: 1800 },
-      { ...STAGES[4], elapsedMs: 2400 },
+      { ...STAGES[1], elapsedMs: 1001 },
+      { ...STAGES[2], elapsedMs: 1201 },
+      { ...STAGES[3], elapsedMs: 1801 },
+      { ...STAGES[4], elapsedMs: 2401 },
       null,
     ]);
   });

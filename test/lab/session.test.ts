@@ -505,6 +505,26 @@ describe("recent experiments", () => {
     db.close();
   });
 
+  it("does not name twice a run the restore already said starts over (curves but no checkpoint)", async () => {
+    const name = `session-${dbName++}`;
+    const a = defaultExperiment();
+    const db = await savedTrained(name, a);
+    await db.saveRun({ spec: a.runs[1], status: "paused", step: 3, history: points(3), markers: [] });
+    const link = {
+      ...a,
+      runs: a.runs.map((r) => (r.algo === "grpo" ? { ...r, config: { ...r.config, beta: 0.3 } } : r)),
+    };
+    setHash(`#${encode(link)}`);
+    session = await openLab(fakeDeps(name).deps);
+    const notice = useLab.getState().notice ?? "";
+    expect(notice).toMatch(/DPO had no saved checkpoint yet/);
+    expect(notice).toMatch(
+      /PPO is this browser's saved run with the same settings, resumed where it stopped; GRPO starts from the start model/,
+    );
+    expect(notice.match(/DPO/g)).toHaveLength(1);
+    db.close();
+  });
+
   it("Open gives up, swapping nothing, when a save never lands (the worker stopped answering)", async () => {
     const name = `session-${dbName++}`;
     const a = { ...defaultExperiment(), seed: 5 };

@@ -9,7 +9,7 @@
  */
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
-import { checkRun, fieldProblem, freshRunId, isRecord } from "../spec_check";
+import { checkRun, fieldProblem, freshRunId, isRecord, kindOf } from "../spec_check";
 
 export const RUN_FILE_FORMAT = "rlhf-playground.run";
 export const RUN_FILE_VERSION = 1;
@@ -116,6 +116,11 @@ export function parseRunFile(text: string): ImportResult {
     if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
     experiment[f.key] = problem ? f.default : exp[f.key];
   }
+  if (!isRecord(raw.run))
+    return {
+      ok: false,
+      error: `its "run" entry (the run's algorithm, label and settings) is ${kindOf(raw.run)}, not an object`,
+    };
   const run = checkRun(raw.run, 0, new Set(), issues, 'its "run" entry');
   if (!run) return { ok: false, error: issues.join("; ") };
   const list = Array.isArray(raw.history) ? raw.history : [];

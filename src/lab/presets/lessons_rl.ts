@@ -17,7 +17,7 @@ export const PPO_DPO_GRPO: Lesson = {
   watch: [
     "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 16 pairs, GRPO 4 × 8).",
     "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward moves too.",
-    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the KL chart's menu (beside its title) (k1's batch estimates can dip below 0).",
+    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the menu beside the KL chart's title: k1's batch estimates can dip below 0.",
   ],
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },

@@ -195,6 +195,7 @@ function NumberKnob(props: {
         inputMode="decimal"
         className="knob-number"
         data-testid={testId}
+        data-space-plays=""
         aria-label={field.label}
         aria-describedby={describedBy}
         value={text}

@@ -54,14 +54,14 @@ const MIN_REDRAW_MS = 400;
 /** The same for the small diagnostics charts ("more metrics"): once a second is enough for them. */
 const MIN_REDRAW_MS_COMPACT = 1000;
 
-/**
- * The chart, redrawn only while on screen or while the lab is paused: scrolled away during training it keeps its
- * last picture (and data table) and costs nothing; it catches up as it comes back into view or the lab pauses. Redraws go through the page's redraw queue
- * (redraw_queue.ts): one chart at a time, the main charts before the small diagnostics, so no single task
- * redraws several charts.
- */
 export type { ChartLine, ChartMarkers, DrawnSeries } from "./chart_types";
 
+/**
+ * The chart, redrawn only while on screen or while the lab is paused: scrolled away during training it keeps
+ * its last picture (and data table) and costs nothing; it catches up as it comes back into view or the lab
+ * pauses. Redraws go through the page's redraw queue (redraw_queue.ts): one chart at a time, the main charts
+ * before the small diagnostics, so no single task redraws several charts.
+ */
 export function MetricChart(props: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);

@@ -27,13 +27,15 @@ export function StopAt({ disabled }: { disabled?: boolean }) {
         type="text"
         data-testid="stop-at"
         inputMode="numeric"
+        data-space-plays=""
         placeholder="—"
         value={text}
         disabled={disabled}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}
         onKeyDown={(e) => {
-          if (e.key === "Enter") commit();
+          // Space plays or pauses the lab (space_toggle.ts), with the typed limit applied first.
+          if (e.key === "Enter" || e.key === " ") commit();
         }}
         aria-invalid={problem !== null}
         aria-describedby={problem ? "stop-at-problem" : undefined}

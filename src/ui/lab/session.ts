@@ -240,7 +240,27 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       }
     }
     addNotice(plan.notice);
-    if (otherLink && !reopened) addNotice(mixedStartLine(lab().spec.runs, resumed));
+    if (otherLink && !reopened) {
+      // Runs of the saved session that had curves but do not resume have a line of their own already (no
+      // checkpoint yet, or one that failed to load): not named twice.
+      const runs = lab().spec.runs;
+      const told = new Set(
+        saved.runs
+          .filter(
+            (s) =>
+              s.history.length > 0 &&
+              !resumed.has(s.spec.id) &&
+              runs.some((r) => r.id === s.spec.id && sameRun(r, s.spec)),
+          )
+          .map((s) => s.spec.id),
+      );
+      addNotice(
+        mixedStartLine(
+          runs.filter((r) => !told.has(r.id)),
+          resumed,
+        ),
+      );
+    }
   }
   // A fork named in a link ("GRPO (fork @ 3)") starts from the start model here: a link carries settings, not
   // weights. Said once, for forks this browser has nothing saved of.

@@ -1,6 +1,6 @@
 /**
  * The space bar plays and pauses the lab (TensorFlow Playground's habit), except where space means something
- * else: typing in a text field (not a number field), a select, a `<summary>`, a control focused from the keyboard (a button, switch or
+ * else: typing in a text field (not a knob's number or Stop at), a select, a `<summary>`, a control focused from the keyboard (a button, switch or
  * slider uses space itself), an open dialog or confirmation card. A control focused by a mouse click (a legend
  * chip, a slider) does not keep space: a lecturer who clicked one and presses space means pause. Except inside
  * an element marked data-keeps-space (the inspector, which only shows while paused: Play would hide what was
@@ -12,10 +12,10 @@ import { labActions } from "./actions";
 /** Controls that take space themselves when focused from the keyboard (buttons, switches, sliders). */
 const SPACE_CONTROLS = "button, [role=switch], [role=button], input[type=range], input[type=checkbox]";
 /**
- * Inputs where space types a character. Not the number fields (a knob's value, Stop at): no number holds a
- * space, so there space still plays and pauses (a knob commits its typed value first: FieldControl).
+ * Inputs where space types a character: all but those marked data-space-plays (a knob's number, Stop at), which
+ * hold no space and apply their typed value on space before this plays or pauses (FieldControl, StopAt).
  */
-const TEXT_INPUTS = 'input:not([inputmode="decimal"]):not([inputmode="numeric"])';
+const TEXT_INPUTS = "input:not([data-space-plays])";
 /** A focus this soon after a pointer press on (or inside) the focused element was given by that press. */
 const POINTER_FOCUS_MS = 500;
 

@@ -60,11 +60,20 @@ describe("step progress", () => {
     expect(s1.stepProgress.grpo?.since).toBe(8800);
     // A later report, delivered late, does not move the start (the count would jump).
     const s2 = { ...s1, ...applyRunUpdates(s1, [at("scoring", 5000)], 14_300) };
-    expect(s2.stepProgress.grpo).toEqual({ stage: "scoring", done: 0, total: 0, since: 8800 });
+    expect(s2.stepProgress.grpo).toEqual({ stage: "scoring", done: 0, total: 0, step: 0, since: 8800 });
     // The next step is timed from its own start.
     const s3 = { ...s2, ...applyRunUpdates(s2, [{ ...at("sampling", 0), progress: null }], 15_000) };
     const s4 = { ...s3, ...applyRunUpdates(s3, [at("sampling", 1000)], 16_500) };
     expect(s4.stepProgress.grpo?.since).toBe(15_500);
+    // The worker's null for a step can be replaced by the next step's first report (sent before the page read
+    // the null): that report comes with the landed step's point and a new step count, and is timed anew.
+    const next = {
+      ...at("sampling", 1000),
+      step: 1,
+      points: [{ step: 1, samples: 8, tokens: 40, metrics: { reward: 0.5 } }],
+    };
+    const s5 = { ...s4, ...applyRunUpdates(s4, [next], 90_000) };
+    expect(s5.stepProgress.grpo).toMatchObject({ step: 1, since: 89_000 });
   });
 
   it("the store keeps it while the step is in flight and drops it when the step lands, fails or pauses", () => {
@@ -79,7 +88,13 @@ describe("step progress", () => {
         progress: { stage: "sampling", done: 8, total: 16, elapsedMs: 1000 },
       },
     ]);
-    expect(progressOf()).toEqual({ stage: "sampling", done: 8, total: 16, since: expect.any(Number) });
+    expect(progressOf()).toEqual({
+      stage: "sampling",
+      done: 8,
+      total: 16,
+      step: 0,
+      since: expect.any(Number),
+    });
     // An update without the field (another change, e.g. a marker) keeps it.
     apply([{ runId: "grpo", status: "finishing", step: 0, points: [] }]);
     expect(progressOf()?.done).toBe(8);
