@@ -184,5 +184,28 @@ test("one column (a projector or a zoomed page): Tab meets the charts, then the 
   await expect.poll(async () => (await layout(page)).chartsBeforeRuns).toBe(true);
   await kept();
   await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
+
+  // The card first in view stays first across the switch: scrolled to the end of the strip (the last two
+  // cards in view), the column (two columns) has the first of them at its top; scrolled down the column to the
+  // second card, the strip starts with it.
+  await beta.blur();
+  const column = page.getByTestId("run-column");
+  await column.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+  });
+  await expect(range).toHaveText(`${RUNS.length - 1}–${RUNS.length}`);
+  const firstShown = page.getByTestId(`run-card-${RUNS[RUNS.length - 2]}`);
+  const offset = async () => {
+    const [c, s] = await Promise.all([firstShown.boundingBox(), column.boundingBox()]);
+    return Math.abs((c?.y ?? 0) - (s?.y ?? 0));
+  };
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(offset, { message: "that card first in the column" }).toBeLessThanOrEqual(1);
+  await column.evaluate((el) => {
+    const second = el.querySelectorAll("[data-strip-item]")[1] as HTMLElement;
+    el.scrollTop = second.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+  });
+  await page.setViewportSize({ width: 853, height: 533 });
+  await expect(range).toHaveText(/^2/);
   expect(errors).toEqual([]);
 });

@@ -1,7 +1,7 @@
 /**
  * The run cards, in the experiment's order, each in its palette colour. At one column (980 px or less) they
  * sit side by side in a strip that scrolls sideways; when they do not all fit, a bar above the strip says which
- * are in view and scrolls it a card at a time.
+ * are in view and scrolls it a card at a time. The card first in view stays first across the switch.
  */
 
 import { useRef } from "react";
@@ -10,6 +10,7 @@ import { useShallow } from "zustand/react/shallow";
 import { useLab } from "../lab_store";
 import { colourMap } from "./palette";
 import { RunCard } from "./RunCard";
+import { useAnchorAcrossLayouts } from "./strip_anchor";
 import { extents, scrollTarget, useStripView } from "./strip_view";
 import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 
@@ -22,6 +23,7 @@ export function RunColumn() {
   const strip = useRef<HTMLElement>(null);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
   const found = useStripView(strip, oneColumn, list.join(" "));
+  useAnchorAcrossLayouts(strip, oneColumn);
   const view = oneColumn ? found : null; // the render that crosses to two columns, before the effect clears it
   // Where a smooth scroll started by ‹ › is going: a second press while it moves goes on from there.
   const heading = useRef<{ left: number; until: number } | null>(null);
