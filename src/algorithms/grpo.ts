@@ -63,7 +63,7 @@ export const GRPO_FIELDS: readonly Field[] = [
     default: 0.2,
     min: 0,
     max: 10,
-    doc: "Upper clip range (default ε; DAPO's clip-higher uses 0.28 to keep exploring).",
+    doc: "Upper clip range: 0.2 by default (the default ε; it does not follow ε). DAPO's clip-higher uses 0.28 to keep exploring.",
     source: "Yu et al. 2025 (DAPO)",
     trl: "epsilon_high",
   },

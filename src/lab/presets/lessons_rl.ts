@@ -16,8 +16,8 @@ export const PPO_DPO_GRPO: Lesson = {
   summary: "The three headline algorithms on the same model, prompts and seed.",
   watch: [
     "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 16 pairs, GRPO 4 × 8).",
-    "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward moves too.",
-    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the menu beside the KL chart's title: k1's batch estimates can dip below 0.",
+    "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward can move too (not always up: see the lesson “DPO's implicit reward”).",
+    "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the menu beside the KL chart's title; the default k1 is noisy, and its batch estimates can even dip below 0.",
   ],
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
@@ -54,12 +54,12 @@ function overoptRuns(): RunSpec[] {
 export const OVEROPTIMISATION: Lesson = {
   id: "overoptimisation",
   title: "Reward over-optimisation",
-  summary: "Optimise a learned reward model hard: the proxy keeps rising, the true (gold) reward does not.",
+  summary: "Optimise a learned reward model hard: the proxy ends higher, the true (gold) reward ends lower.",
   watch: [
     "The runs optimise the learned proxy reward model (solid lines): a small network trained on ~10,000 preferences between two answers to a+b=, from a simulated annotator that flips a quarter of its labels. The gold reward (dashed) is whether the answer is the right sum — what the proxy stands in for. Held out, the proxy orders 76 % of pairs as the gold does: good, not perfect.",
     "The x-axis is √KL from the start model, as in Gao et al. (2022): the further the policy moves, the more the proxy's mistakes are exploited.",
-    "Without a KL penalty (β = 0) the policy moves fastest: the proxy climbs while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
-    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (At β = 0.05 the penalty held the KL lower only from about step 15 to 50; by step 60 that run had drifted as far as β = 0.)",
+    "Without a KL penalty (β = 0) the policy moves fastest: the proxy ends higher while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
+    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (At β = 0.05 the penalty held the KL lower only over steps 16–45; by step 60 that run had drifted as far as β = 0.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
   ],
   refs: [
     { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
@@ -105,9 +105,9 @@ export const KL_ESTIMATORS: Lesson = {
   title: "KL estimators k1, k2, k3",
   summary: "Three Monte-Carlo estimates of KL(π‖π_ref) and the exact value, on the same samples.",
   watch: [
-    "Pick the estimator in the KL chart's menu (beside its title): k1 = log π/π_ref, k2 = ½(log π/π_ref)², k3 = π_ref/π − 1 − log π_ref/π, and the exact sum over the vocabulary.",
+    "Pick the estimator in the menu beside the KL chart's title: k1 = log π/π_ref, k2 = ½(log π/π_ref)², k3 = π_ref/π − 1 − log π_ref/π, and the exact one (the whole vocabulary's KL at each sampled position, summed).",
     "k1 is unbiased but noisy: while π ≈ π_ref (a small lr keeps it there), whole batches come out negative — a KL never is.",
-    "k3 is unbiased and never negative (GRPO uses it in its loss); k2 is biased but low-variance. The exact KL shows who is closer to the truth.",
+    "k3 is unbiased and never negative (GRPO uses it in its loss); k2 is biased but low-variance. The exact one is still an estimate of the sequence's KL, but without the noise of which token was drawn, and never below 0: the reference to compare the others with.",
   ],
   refs: [
     { label: "Approximating KL divergence (Schulman 2020)", url: "http://joschu.net/blog/kl-approx.html" },
@@ -158,7 +158,7 @@ export const GRPO_GROUPS: Lesson = {
   title: "GRPO's groups",
   summary: "Group size G and the share of groups that teach nothing (all answers scored alike).",
   watch: [
-    "GRPO scores each answer against the other G − 1 answers to the same prompt. A group whose answers all score the same has zero advantage: no gradient.",
+    "GRPO scores each answer against the mean and spread of the G answers to its prompt (itself included). A group whose answers all score the same has zero advantage: no gradient.",
     "With G = 2 on a task the model solves a third of the time, more than half the pairs agree (5 in 9: both wrong, or both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high. With G = 8 almost every group has a winner.",
     "Both runs sample 32 answers per step; pause and open the group inspector to see G answers → scores → advantages.",
   ],

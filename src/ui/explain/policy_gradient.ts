@@ -12,7 +12,7 @@ export const PPO: Explanation = {
   algo: "ppo",
   summary: t`Reinforcement learning with a value head, a per-token KL penalty and a clipped update.`,
   paragraphs: [
-    t`PPO treats every generated token as an action and the reward source's score $R(x, y)$ as a reward that arrives at the last token. Each token also pays a KL penalty $-\beta k_t$ for drifting from the reference model $\pi_{\text{ref}}$ (the SFT checkpoint), so reward can only be gained by staying close to what the model already knew.`,
+    t`PPO treats every generated token as an action and the reward source's score $R(x, y)$ as a reward that arrives at the last token. Each token also pays a KL penalty $-\beta k_t$ for drifting from the reference model $\pi_{\text{ref}}$ (the SFT checkpoint), so each nat of drift from $\pi_{\text{ref}}$ costs $\beta$ of reward, and the policy moves only where the reward gained is worth it.`,
     t`A value head predicts, at each position, the reward still to come; GAE turns the rewards and those predictions into per-token advantages $A_t$: how much better the token turned out than expected. The update is a weighted likelihood step (push up tokens with $A_t > 0$, push down those with $A_t < 0$), with the probability ratio $\rho_t$ clipped to $[1-\varepsilon, 1+\varepsilon]$ so that several epochs on one batch cannot move the policy too far.`,
   ],
   needs: [
@@ -56,7 +56,7 @@ export const PPO: Explanation = {
 
 export const GRPO: Explanation = {
   algo: "grpo",
-  summary: t`PPO without a value model: each completion is scored against the other completions of its prompt.`,
+  summary: t`PPO without a value model: each completion is scored against the mean and spread of its prompt's G completions.`,
   paragraphs: [
     t`GRPO drops PPO's value model. For each prompt it samples a group of $G$ completions and judges each against its siblings: the advantage is the score minus the group's mean, divided by the group's standard deviation, and every token of the completion shares it.`,
     t`The update uses PPO's clipped ratio and puts the KL to the reference ($k_3$ estimator, weight $\beta$) directly in the loss instead of the reward. A group whose completions all score the same carries no signal (watch the zero-std groups metric), and the way token losses are averaged (loss type) decides whether long or short answers are favoured.`,
@@ -80,12 +80,12 @@ export const GRPO: Explanation = {
     {
       label: "KL estimator k3",
       tex: t`\begin{gathered} k_3 = (r_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad r_t = e^{\ell_t} \end{gathered}`,
-      note: t`Unbiased and never negative per token.`,
+      note: t`Never negative per token; unbiased for $\mathrm{KL}(\pi_\theta \,\|\, \pi_{\text{ref}})$ when the tokens come from $\pi_\theta$ (the first of μ iterations). Used as a loss, its gradient is not exactly the KL's.`,
     },
     {
       label: "Aggregation of the per-token losses (loss type)",
       tex: t`\begin{aligned} \texttt{grpo}&:\ \frac{1}{N}\sum_i \frac{1}{|y_i|}\sum_t \mathcal{L}_{i,t} \\[0.35em] \texttt{dapo}&:\ \sum_{i,t} \mathcal{L}_{i,t} \Big/ \sum_i |y_i| \\[0.35em] \texttt{dr\_grpo}&:\ \sum_{i,t} \mathcal{L}_{i,t} \Big/ \big(N \cdot L_{\max}\big) \end{aligned}`,
-      note: t`$\mathcal{L}_{i,t}$ is token $t$'s loss in completion $i$, $N$ the number of completions averaged — the whole batch, prompts × $G$, as TRL averages — and $L_{\max}$ the max tokens per completion. Per-sequence averaging (grpo) lets long wrong answers off lightly: the source of a length bias.`,
+      note: t`$\mathcal{L}_{i,t}$ is token $t$'s loss in completion $i$, $N$ the number of completions averaged — the whole batch, prompts × $G$, as TRL averages — and $L_{\max}$ the max tokens per completion. Per-sequence averaging (grpo) lets long wrong answers off lightly: the source of a length bias. TRL also has bnpo (the token mean over the local batch; the same as dapo on one device).`,
     },
   ],
   papers: [PAPERS.deepseekmath, PAPERS.dapo, PAPERS.drGrpo, PAPERS.ppo],

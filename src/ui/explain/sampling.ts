@@ -58,8 +58,8 @@ export const EXPERT_ITERATION: Explanation = {
     },
     {
       label: "Fine-tuning loss",
-      tex: t`L = -\frac{1}{n} \sum_{i \in \mathcal{K}} \sum_t \log\pi_\theta(y_{i,t})`,
-      note: t`$n$ is the number of kept completion tokens; prompt tokens are not trained on.`,
+      tex: t`L = -\frac{1}{N_{\text{tok}}} \sum_{i \in \mathcal{K}} \sum_t \log\pi_\theta(y_{i,t})`,
+      note: t`$N_{\text{tok}}$ is the number of kept completion tokens ($n$ is best-of-n's sample count); prompt tokens are not trained on.`,
     },
   ],
   papers: [PAPERS.alpacaFarm, PAPERS.rft, PAPERS.expertIteration],

@@ -31,15 +31,38 @@ export const ENTROPY: MetricInfo = {
   doc: "Mean per-token entropy of the policy at τ over completion tokens; falling entropy = a more certain policy.",
 };
 
+/**
+ * Metrics this lab logs under its own names where TRL logs nothing alike (TRL's PPO and GRPO trainers log
+ * objective/kl as k1 and no exact KL, no k2/k3 series, no KL bound, explained variance, β or sample variety).
+ */
+export const LAB_ONLY_METRICS: ReadonlySet<string> = new Set([
+  "objective/kl_k2",
+  "objective/kl_k3",
+  "objective/kl_exact",
+  "objective/kl_bound",
+  "val/ratio_first",
+  "val/explained_variance",
+  "kl_coef",
+  "completions/distinct_frac",
+]);
+
 /** The KL chart's estimators (metric keys and the name shown in the selector). */
 export const KL_ESTIMATORS = [
   { key: "objective/kl", name: "k1", doc: "log π/π_ref summed over tokens (unbiased; can be negative)" },
-  { key: "objective/kl_k2", name: "k2", doc: "½ (log π/π_ref)² per token (low variance, biased)" },
-  { key: "objective/kl_k3", name: "k3", doc: "π_ref/π − 1 − log π_ref/π per token (unbiased, ≥ 0)" },
+  {
+    key: "objective/kl_k2",
+    name: "k2",
+    doc: "½ (log π/π_ref)², summed over the completion's tokens (low variance, biased)",
+  },
+  {
+    key: "objective/kl_k3",
+    name: "k3",
+    doc: "π_ref/π − 1 − log π_ref/π, summed over the completion's tokens (unbiased, ≥ 0 per token)",
+  },
   {
     key: "objective/kl_exact",
     name: "exact",
-    doc: "full-vocabulary KL at each sampled position (no token-draw noise); best-of-n: KL of its pick over score levels",
+    doc: "whole-vocabulary KL at each sampled position, summed: no token-draw noise, never < 0; best-of-n: its pick's KL",
   },
 ] as const;
 
@@ -63,7 +86,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "clip_ratio/region_mean",
     title: "Clip ratio (region)",
-    doc: "Fraction of tokens whose ratio left [1−ε, 1+ε] with a clipped gradient.",
+    doc: "Fraction of tokens whose ratio left [1−ε, 1+ε_high] with a clipped gradient (ε_high = ε unless set).",
   },
   {
     key: "clip_ratio/low_mean",
@@ -73,7 +96,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "clip_ratio/high_mean",
     title: "Clip ratio (high)",
-    doc: "Fraction of tokens clipped above 1+ε (positive advantage).",
+    doc: "Fraction of tokens clipped above 1+ε_high (positive advantage).",
   },
   {
     key: "policy/clipfrac_avg",
@@ -112,7 +135,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "completions/distinct_frac",
     title: "Distinct completions",
-    doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct texts among a prompt's G samples, from 1/G (all the same: collapsed) to 1. Not a TRL metric.",
+    doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct texts among a prompt's G samples, from 1/G (all the same: collapsed) to 1.",
   },
   { key: "reward_std", title: "Reward std", doc: "Standard deviation of the step's rewards." },
   {
