@@ -277,7 +277,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await page.getByTestId("step-once").click();
   // The runs step one after another: the one on the device says so, a run whose turn is still to come too
   // (RLOO is fourth).
-  await expect(page.getByTestId("status-rloo-1")).toHaveText("waiting its turn…");
+  await expect(page.getByTestId("status-rloo-1")).toHaveText("waiting…");
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
   await expect(page.getByTestId("status-rloo-1")).toHaveText("paused");
   await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });

@@ -51,7 +51,8 @@ export function ChartTip({
                 <td className="num muted">
                   {drawn === "smooth" && p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}
                 </td>
-                <td className="num muted">step {p.step}</td>
+                {/* The step of this line's point, unless the header already says it (x is the step, and the same). */}
+                <td className="num muted">{xLabel === "step" && p.step === x ? "" : `step ${p.step}`}</td>
               </tr>
             );
           })}

@@ -30,7 +30,7 @@ const STATUS_TEXT = {
   paused: "paused",
   error: "error",
   stepping: "stepping…",
-  waiting: "waiting its turn…",
+  waiting: "waiting…",
   finishing: "finishing step…",
   comparison: "comparison",
 } as const;
@@ -65,7 +65,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   // Imported without weights: curves only, nothing in the worker to train, fork, evaluate or export.
   const frozen = run.comparison === true;
   // Under Step the runs train one after another: the one on the device reads "stepping…" (the worker says
-  // "finishing" while paused), the others "waiting its turn…".
+  // "finishing" while paused), the others "waiting…" (their turn comes).
   const shown = frozen
     ? "comparison"
     : stepping && run.status === "finishing"
@@ -165,6 +165,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         <span
           className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
+          title={
+            shown === "waiting"
+              ? "Waiting its turn: the runs take their steps one at a time on the one GPU"
+              : undefined
+          }
         >
           {STATUS_TEXT[shown]}
         </span>
