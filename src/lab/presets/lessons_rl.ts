@@ -16,7 +16,7 @@ export const PPO_DPO_GRPO: Lesson = {
   summary: "The three headline algorithms on the same model, prompts and seed.",
   watch: [
     "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 16 pairs, GRPO 4 × 8).",
-    "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred — yet its gold reward can move too (not always up: see the lesson “DPO's implicit reward”).",
+    "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred (the reward menu on its card only scores the samples it charts) — yet its gold reward can move too (not always up: see the lesson “DPO's implicit reward”).",
     "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the menu beside the KL chart's title; the default k1 is noisy, and its batch estimates can even dip below 0.",
   ],
   refs: [

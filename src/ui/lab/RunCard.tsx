@@ -15,7 +15,15 @@ import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { CloseIcon, CopyIcon } from "./icons";
-import { adaptiveBetaNote, fieldForTask, lengthNote, lockReason, settingOf, unusedReason } from "./knobs";
+import {
+  adaptiveBetaNote,
+  fieldForTask,
+  lengthNote,
+  lockReason,
+  rewardNote,
+  settingOf,
+  unusedReason,
+} from "./knobs";
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { usePipelineStore } from "./pipeline_store";
 import { twinNote } from "./run_specs";
@@ -96,7 +104,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
             ? adaptiveBetaNote(run)
             : f.key === "maxNewTokens"
               ? lengthNote(settingOf(f, run.spec.config), room)
-              : null)
+              : f.key === "reward"
+                ? rewardNote(run.spec.algo)
+                : null)
         }
       />
     );

@@ -21,15 +21,25 @@ import {
   nudge,
   parseNumber,
   rangeText,
+  rewardNote,
   SHAPE_KEYS,
   START_KEYS,
   toSlider,
   unusedReason,
 } from "./knobs";
+import { REWARD_LEARNERS } from "./no_signal";
 
 const field = (key: string) => PPO_FIELDS.find((f) => f.key === key) as NumberField;
 
 describe("knobs", () => {
+  it("says on a preference learner's card that its reward menu only scores the charts", () => {
+    const noted = ALGO_IDS.filter((a) => rewardNote(a) !== null);
+    expect(noted).toEqual(["dpo", "kto", "orpo"]);
+    // None of the algorithms the no-signal hint treats as optimising the reward gets it.
+    for (const a of REWARD_LEARNERS) expect(rewardNote(a), a).toBeNull();
+    expect(rewardNote("best_of_n")).toBeNull(); // picks its best sample by that reward
+  });
+
   it("a key press nudges a knob to the next value: 1 for ints, 1 % of a slider's travel (a factor on a log one)", () => {
     const epochs = field("ppoEpochs");
     expect([nudge(epochs, 4, 1), nudge(epochs, 4, -1), nudge(epochs, 4, 1, true)]).toEqual([

@@ -230,6 +230,19 @@ export function adaptiveBetaNote(run: RunState): string | null {
   return last && beta !== undefined ? `adaptive: β = ${sig(beta)} at step ${last.step}` : null;
 }
 
+/** Algorithms that learn from preference labels, never from the run's reward source (src/algorithms/pairs.ts). */
+const PREFERENCE_LEARNERS: ReadonlySet<string> = new Set(["dpo", "kto", "orpo"]);
+
+/**
+ * The reward menu on a run that does not train on it (DPO, KTO, ORPO learn from the annotator's preference
+ * labels, made from the gold scores): what it does there. Null for the algorithms that optimise it.
+ */
+export function rewardNote(algo: string): string | null {
+  return PREFERENCE_LEARNERS.has(algo)
+    ? "only scores the charted samples: this run learns from preference labels"
+    : null;
+}
+
 /**
  * The completion length a run really samples when its "max new tokens" does not fit: the start model's
  * context minus the task's longest prompt (src/lab/experiment_change.ts startRoom; src/algorithms/run.ts caps
