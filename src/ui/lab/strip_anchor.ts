@@ -4,7 +4,7 @@
  * zooming a page does not send the student back to the first run.
  */
 import { type RefObject, useEffect, useLayoutEffect, useRef } from "react";
-import { STRIP_FADE } from "./strip_view";
+import { extents, STRIP_FADE, stripItems } from "./strip_view";
 import { ONE_COLUMN_QUERY } from "./use_media_query";
 
 /** A card's place along the scroll axis, in the container's scrolled content (px). */
@@ -21,15 +21,12 @@ export function firstInView(spans: readonly Span[], scroll: number): number {
 
 /** The cards (children marked data-strip-item) along the axis: sideways in the strip, down the column. */
 function spans(el: HTMLElement, sideways: boolean): Span[] {
+  if (sideways) return extents(el).map((e) => ({ start: e.left, size: e.width }));
   const box = el.getBoundingClientRect();
-  return [...el.children]
-    .filter((c): c is HTMLElement => c instanceof HTMLElement && c.hasAttribute("data-strip-item"))
-    .map((c) => {
-      const r = c.getBoundingClientRect();
-      return sideways
-        ? { start: r.left - box.left + el.scrollLeft, size: r.width }
-        : { start: r.top - box.top + el.scrollTop, size: r.height };
-    });
+  return stripItems(el).map((c) => {
+    const r = c.getBoundingClientRect();
+    return { start: r.top - box.top + el.scrollTop, size: r.height };
+  });
 }
 
 /**

@@ -122,13 +122,18 @@ export function useStripView(
   return view;
 }
 
-/** The strip's items (children marked data-strip-item) as extents in the strip's scrolled content. */
+/** The strip's items: its children marked data-strip-item (the run cards). */
+export function stripItems(el: HTMLElement): HTMLElement[] {
+  return [...el.children].filter(
+    (c): c is HTMLElement => c instanceof HTMLElement && c.hasAttribute("data-strip-item"),
+  );
+}
+
+/** The strip's items as extents in the strip's scrolled content. */
 export function extents(el: HTMLElement): Extent[] {
   const box = el.getBoundingClientRect();
-  return [...el.children]
-    .filter((c): c is HTMLElement => c instanceof HTMLElement && c.hasAttribute("data-strip-item"))
-    .map((c) => {
-      const r = c.getBoundingClientRect();
-      return { left: r.left - box.left + el.scrollLeft, width: r.width };
-    });
+  return stripItems(el).map((c) => {
+    const r = c.getBoundingClientRect();
+    return { left: r.left - box.left + el.scrollLeft, width: r.width };
+  });
 }
