@@ -1,0 +1,191 @@
+/**
+ * The Pipeline's session across reloads and hand-offs (src/ui/lab/session.ts), in Node: the stubbed page of ./session_page.ts.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { openLabPersistence } from "../../src/lab/persist";
+import { encode } from "../../src/lab/url";
+import { labActions } from "../../src/ui/lab/actions";
+import { pipelineActions } from "../../src/ui/lab/pipeline_actions";
+import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
+import { canKeepRuns, onRecentChange, recentExperiments } from "../../src/ui/lab/saving";
+import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { useLab } from "../../src/ui/lab_store";
+import { doneStage, fakeDeps, newDbName, pipelineModels, points, setHash, stubPage } from "./session_page";
+
+let session: LabSession | null = null;
+stubPage(() => {
+  session?.stop();
+  session = null;
+});
+
+describe("the Pipeline across reloads", () => {
+  it("comes back with its session: the worker gets its models, the view its curves", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    const view = {
+      settings: DEFAULT_PIPELINE_SETTINGS,
+      sft: doneStage("sft", 4),
+      rm: doneStage("rm", 3),
+      handedOff: "pipeline: nano",
+    };
+    await db.savePipeline({ models: pipelineModels(), view });
+    db.close();
+    const f = fakeDeps(name, true, pipelineModels());
+    session = await openLab(f.deps);
+    expect(f.started).toHaveLength(1);
+    expect(f.started[0]?.handed?.source).toBe("pipeline: nano");
+    expect(Array.from(f.started[0]?.rm?.params ?? [])).toEqual([3, 4]);
+    const p = usePipelineStore.getState();
+    expect(p.sft.result?.steps).toBe(4);
+    expect(p.rm.status).toBe("done");
+    expect(p.handedOff).toBe("pipeline: nano");
+  });
+
+  it("is forgotten when a link opens another experiment, or when its models are for another task", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    await db.savePipeline({ models: pipelineModels("arithmetic"), view: {} });
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(f.started).toEqual([undefined]); // the saved one is for another task
+    expect(await db.loadPipeline()).toBeNull();
+    session.stop();
+
+    await db.savePipeline({ models: pipelineModels(), view: {} });
+    setHash(`#${encode({ ...defaultExperiment(), seed: 3 })}`);
+    const g = fakeDeps(name);
+    session = await openLab(g.deps);
+    expect(g.started).toEqual([undefined]);
+    expect(await db.loadPipeline()).toBeNull();
+    // … but kept, with the session it belonged to, under Recent experiments.
+    const kept = await db.archive.list();
+    expect(kept.map((e) => [e.spec.seed, e.pipeline])).toEqual([
+      [0, true],
+      [0, true],
+    ]);
+    expect(useLab.getState().notice).toMatch(/Pipeline models\) is kept/);
+    db.close();
+  });
+
+  it("is saved when a stage finishes or a hand-off happens, and forgotten when the stages are cleared", async () => {
+    const name = newDbName();
+    const f = fakeDeps(name, true, pipelineModels());
+    session = await openLab(f.deps);
+    const db = await openLabPersistence(name);
+    const saved = async () => {
+      for (let i = 0; i < 50 && !(await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
+      return db.loadPipeline();
+    };
+    usePipelineStore.getState().begin("sft");
+    expect(await db.loadPipeline()).toBeNull(); // running: not saved
+    usePipelineStore.getState().finish({ stage: "sft", steps: 4, firstLoss: 2, lastLoss: 1, seconds: 5 });
+    const s1 = await saved();
+    expect(s1?.models.sft?.steps).toBe(4);
+    expect((s1?.view as { sft?: { status: string } } | undefined)?.sft?.status).toBe("done");
+    usePipelineStore.getState().clear();
+    for (let i = 0; i < 50 && (await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await db.loadPipeline()).toBeNull();
+    db.close();
+  });
+
+  it("a hand-off keeps the trained experiment under Recent first; untrained runs are not kept", async () => {
+    const name = newDbName();
+    // The Change… dialog's list reads again when the lab starts saving and when an experiment is kept.
+    let listChanged = 0;
+    const stopListening = onRecentChange(() => listChanged++);
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(listChanged).toBe(1);
+    // What the list held when the runs were handed over (the keep must come first).
+    const keptAtHandOff: number[] = [];
+    const handOff = vi.spyOn(labActions, "handOffPipeline").mockImplementation(async () => {
+      keptAtHandOff.push((await recentExperiments()).length);
+      return { model: "pipeline: nano (2 layers, C = 32, context 32) after 4 SFT steps", runs: [] };
+    });
+    try {
+      await pipelineActions.use(); // nothing trained yet: nothing to keep
+      expect(await recentExperiments()).toEqual([]);
+      useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
+      await pipelineActions.use();
+      expect(keptAtHandOff).toEqual([0, 1]);
+      expect(listChanged).toBe(2);
+      const [kept, ...more] = await recentExperiments();
+      expect(more).toEqual([]);
+      expect(kept.runs.find((r) => r.label === "PPO")?.step).toBe(4);
+      expect(useLab.getState().notice).toMatch(
+        /Press Play to train\. The runs' earlier training \(PPO at step 4; Pipeline models\) is kept: reopen it from Change… → Recent experiments\.$/,
+      );
+      // Keeping fails (quota): the runs are not replaced.
+      handOff.mockClear();
+      const keep = vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(() => {
+        throw new DOMException("quota", "QuotaExceededError");
+      });
+      await pipelineActions.use();
+      keep.mockRestore();
+      expect(handOff).not.toHaveBeenCalled();
+      expect(useLab.getState().notice).toMatch(
+        /^The runs were not handed the Pipeline's models: keeping their training first failed/,
+      );
+    } finally {
+      handOff.mockRestore();
+      stopListening();
+    }
+  });
+
+  it("a hand-off right after stage 2 finishes keeps the new reward model, not the one saved before", async () => {
+    const name = newDbName();
+    let rmSteps = 3;
+    const f = fakeDeps(name, true, null);
+    // The worker's models come back slowly (as from a real worker), with the stage-2 model trained so far.
+    f.deps.pipelineModels = async () => {
+      await new Promise((r) => setTimeout(r, 50));
+      const m = pipelineModels();
+      return { ...m, rm: { steps: rmSteps, params: new Float32Array([3, 4]) } };
+    };
+    session = await openLab(f.deps);
+    const db = await openLabPersistence(name);
+    usePipelineStore.getState().finish({ stage: "rm", steps: 3, firstLoss: 2, lastLoss: 1, seconds: 5 });
+    for (let i = 0; i < 50 && !(await db.loadPipeline()); i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await db.loadPipeline())?.models.rm?.steps).toBe(3);
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
+    const savedAtHandOff: (number | undefined)[] = [];
+    const handOff = vi.spyOn(labActions, "handOffPipeline").mockImplementation(async () => {
+      savedAtHandOff.push((await db.loadPipeline())?.models.rm?.steps);
+      return { model: "pipeline: nano", runs: [] };
+    });
+    try {
+      rmSteps = 9; // stage 2 trained again and just finished; the hand-off follows at once
+      usePipelineStore.getState().begin("rm");
+      usePipelineStore.getState().finish({ stage: "rm", steps: 9, firstLoss: 2, lastLoss: 0.5, seconds: 7 });
+      await pipelineActions.use();
+      expect(savedAtHandOff).toEqual([9]);
+      expect((await recentExperiments()).map((e) => e.pipeline)).toEqual([true]);
+    } finally {
+      handOff.mockRestore();
+      db.close();
+    }
+  });
+
+  it("without storage a hand-off discards the trained runs, as its confirmation says, and keeps nothing", async () => {
+    session = await openLab({
+      ...fakeDeps(newDbName()).deps,
+      openPersistence: async () => {
+        throw new Error("IndexedDB is disabled");
+      },
+    });
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 4, points: points(4) }]);
+    const handOff = vi
+      .spyOn(labActions, "handOffPipeline")
+      .mockResolvedValue({ model: "pipeline: nano", runs: [] });
+    try {
+      expect(canKeepRuns()).toBe(false);
+      await pipelineActions.use();
+      expect(handOff).toHaveBeenCalledOnce();
+      expect(useLab.getState().notice).toMatch(/Press Play to train\.$/);
+    } finally {
+      handOff.mockRestore();
+    }
+  });
+});
