@@ -56,9 +56,10 @@ export function stepOnceIds(runs: readonly { id: string; step: number; runnable:
   return (top - low === 1 ? live.filter((r) => r.step < top) : live).map((r) => r.id);
 }
 
-/** A marker value: numbers with up to 4 significant digits, the rest as text. */
+/** A marker value: numbers with up to 4 significant digits, switches "on"/"off" (as their cards say), the rest as text. */
 export function formatSetting(v: SettingValue | undefined): string {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+  if (typeof v === "boolean") return v ? "on" : "off";
   return String(v);
 }
 

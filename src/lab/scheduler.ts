@@ -20,6 +20,7 @@ import { RunSlot, stepOnceIds } from "./run_slot";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { takeStep } from "./sched_step";
+import { MAX_RUNS, TOO_MANY_RUNS } from "./settings";
 import { AckThrottle } from "./throttle";
 
 export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
@@ -155,11 +156,12 @@ export class Scheduler {
   /**
    * Add a run (status "ready"). With `tolerant`, a run that cannot be created is kept in "error" with the
    * reason instead of rejecting (the opening experiment shows every run it was given).
-   * @throws RangeError on a duplicate id or (without tolerant) an invalid config.
+   * @throws RangeError on a duplicate id, past MAX_RUNS runs or (without tolerant) an invalid config.
    */
   addRun(spec: RunSpec, tolerant = false): Promise<void> {
     return this.exclusive(async () => {
       if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
+      this.checkRoom();
       let run: SchedRun | null = null;
       let error: string | null = null;
       try {
@@ -195,6 +197,7 @@ export class Scheduler {
       if (!src) throw new RangeError(`no run "${sourceId}" to fork`);
       if (!src.run) throw new RangeError(`${src.spec.label} has no state to fork (${src.error})`);
       if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
+      this.checkRoom();
       const used: RunSpec = {
         ...spec,
         label: FORK_SUFFIX.test(spec.label) ? forkLabel(spec.label, src.step) : spec.label,
@@ -372,6 +375,11 @@ export class Scheduler {
     this.out.cancel();
     for (const e of this.entries) e.run?.destroy();
     this.entries = [];
+  }
+
+  /** @throws RangeError when the lab already holds MAX_RUNS runs (a link keeps no more: spec_check.ts). */
+  private checkRoom(): void {
+    if (this.entries.length >= MAX_RUNS) throw new RangeError(TOO_MANY_RUNS);
   }
 
   private find(id: string): RunSlot | undefined {

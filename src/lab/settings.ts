@@ -186,6 +186,8 @@ export const DEFAULT_SHARED_VIEW: SharedView = {
 
 /** Most runs an experiment (and so a link or an import) may hold. */
 export const MAX_RUNS = 12;
+/** Why another run is refused at MAX_RUNS (the scheduler's error; the page's disabled add and duplicate buttons). */
+export const TOO_MANY_RUNS = `${MAX_RUNS} runs is the most a lab holds (a link keeps no more): remove one to add another`;
 /** Run ids: short, URL- and filename-safe. */
 export const RUN_ID = /^[A-Za-z0-9_-]{1,32}$/;
 /** Longest run label (characters). */

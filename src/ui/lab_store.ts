@@ -20,6 +20,7 @@ import type {
   StepProgress,
 } from "../lab/protocol";
 import { detachForks, restartedSpecs } from "../lab/run_labels";
+import { MAX_RUNS } from "../lab/settings";
 import { applyRunUpdates } from "./apply_updates";
 import { withColours } from "./lab/palette";
 
@@ -144,6 +145,10 @@ export function sharedSpec(s: { spec: ExperimentSpec; runs: Record<string, RunSt
   const own = s.spec.runs.filter((r) => !s.runs[r.id]?.comparison);
   return own.length === s.spec.runs.length ? s.spec : { ...s.spec, runs: own };
 }
+
+/** Whether the lab holds MAX_RUNS runs of its own, so it takes no more (scheduler.ts refuses them too). */
+export const labFull = (s: { spec: ExperimentSpec; runs: Record<string, RunState> }): boolean =>
+  sharedSpec(s).runs.length >= MAX_RUNS;
 
 /** The furthest step any run trained here (runs imported for comparison do not count). */
 /**

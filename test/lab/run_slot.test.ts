@@ -48,4 +48,14 @@ describe("settings markers", () => {
     expect(f.take(false)?.markers).toEqual([{ runId: "a-fork", step: 1, label: "β 0.2 → 0.3" }]);
     expect(s.take(false)?.markers).toEqual([{ runId: "a", step: 1, label: "β 0.2 → 0.3" }]);
   });
+
+  it("name switches on and off, as their cards do, and round long numbers", () => {
+    const s = new RunSlot(spec("a"), null);
+    s.recordStep(out(1));
+    s.markChanges({ whiten: true, lr: 1 / 3 }, { whiten: false, lr: 2e-5 }, ["whiten", "lr"], (k) => k);
+    s.recordStep(out(2));
+    expect(s.take(false)?.markers).toEqual([
+      { runId: "a", step: 2, label: "whiten on → off, lr 0.3333 → 0.00002" },
+    ]);
+  });
 });

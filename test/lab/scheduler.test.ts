@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunUpdate } from "../../src/lab/protocol";
 import { Scheduler } from "../../src/lab/scheduler";
+import { MAX_RUNS, TOO_MANY_RUNS } from "../../src/lab/settings";
 import { FakeRun, type Log, setup, spec, tick, until } from "./sched_fakes";
 
 /**
@@ -408,6 +409,19 @@ describe("Scheduler", () => {
     await t.s.setConfig("a", { lr: 1e-3 });
     t.s.flush();
     expect(t.last("a")?.status).toBe("ready");
+  });
+
+  it("holds at most MAX_RUNS runs: a run added or duplicated past them is refused, and a removal makes room", async () => {
+    const t = setup();
+    for (let i = 0; i < MAX_RUNS; i++) await t.s.addRun(spec(`r${i}`));
+    await expect(t.s.addRun(spec("extra"))).rejects.toThrow(TOO_MANY_RUNS);
+    await expect(t.s.forkRun("r0", { ...spec("r0b"), label: "R0 (fork @ 0)" })).rejects.toThrow(
+      TOO_MANY_RUNS,
+    );
+    expect(t.s.runIds).toHaveLength(MAX_RUNS);
+    t.s.removeRun("r3");
+    await t.s.forkRun("r0", { ...spec("r0b"), label: "R0 (fork @ 0)" });
+    expect(t.s.runIds).toHaveLength(MAX_RUNS);
   });
 
   it("fork copies the source's step count and unsent points; remove stops and frees a run", async () => {

@@ -6,10 +6,10 @@
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
 import { startRoom } from "../../lab/experiment_change";
 import { ALGORITHMS } from "../../lab/registry";
-import { RUN_KEYS } from "../../lab/settings";
+import { RUN_KEYS, TOO_MANY_RUNS } from "../../lab/settings";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
-import { useLab } from "../lab_store";
+import { labFull, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
@@ -48,6 +48,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const run = useLab((s) => s.runs[runId]);
   const progress = useLab((s) => s.stepProgress[runId]);
   const canEdit = useLab((s) => s.phase === "ready");
+  const full = useLab(labFull);
   const task = useLab((s) => s.spec.task);
   // Completion tokens the start model leaves (a Pipeline hand-off brings its own context).
   const room = useLab((s) => startRoom(s.spec.task, s.spec.model, handedOff));
@@ -145,10 +146,12 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
           <button
             type="button"
             className="icon-button"
-            title="Duplicate this run from its current state (weights, optimizer, step)"
+            title={
+              full ? TOO_MANY_RUNS : "Duplicate this run from its current state (weights, optimizer, step)"
+            }
             aria-label={`Duplicate ${run.spec.label}`}
             data-testid={`fork-${runId}`}
-            disabled={!canEdit || frozen}
+            disabled={!canEdit || frozen || full}
             onClick={() => labActions.forkRun(runId)}
           >
             <CopyIcon />

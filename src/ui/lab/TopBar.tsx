@@ -6,10 +6,11 @@
 import { useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
+import { TOO_MANY_RUNS } from "../../lab/settings";
 import { EXPLANATIONS } from "../explain/content";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
-import { stepRange, trainedSteps, useLab } from "../lab_store";
+import { labFull, stepRange, trainedSteps, useLab } from "../lab_store";
 import { LessonPicker } from "../lessons/LessonPicker";
 import { actionSelectKeyDown } from "./action_select";
 import { labActions } from "./actions";
@@ -38,6 +39,7 @@ export function TopBar() {
   const steps = useLab(trainedSteps);
   const [highest, lowest] = useLab(useShallow(stepRange));
   const hasRuns = spec.runs.length > 0;
+  const full = useLab(labFull);
   useSpaceToggle(ready && hasRuns);
   return (
     <section className="top-bar" aria-label="Experiment controls">
@@ -171,8 +173,9 @@ export function TopBar() {
           className="add-run"
           data-testid="add-run"
           aria-label="Add a run"
+          title={full ? TOO_MANY_RUNS : undefined}
           value=""
-          disabled={!ready}
+          disabled={!ready || full}
           onKeyDown={actionSelectKeyDown}
           onChange={(e) => {
             if (e.target.value) labActions.addRun(e.target.value as AlgoId);
@@ -189,7 +192,7 @@ export function TopBar() {
         <ExplainButton
           algo={ALGO_IDS[0]}
           onAdd={(id) => labActions.addRun(id)}
-          addDisabled={!ready}
+          addDisabled={!ready || full}
           className="explain-open"
           title="Algorithms: what each one does — explanation, objective, knobs and papers"
           testId="explain-algorithms"
