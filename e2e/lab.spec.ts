@@ -223,6 +223,9 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await beta.press("Enter");
   await expect(betaError).toHaveText(/β must be in \[0, 10\]/);
   await expect(beta).toHaveValue(betaBefore);
+  // Leaving the field after the refusal keeps its message (the value put back is no new try).
+  await beta.blur();
+  await expect(betaError).toHaveText(/β must be in \[0, 10\]/);
   await beta.fill(betaBefore);
   await beta.press("Enter");
   await expect(betaError).toHaveCount(0);

@@ -14,7 +14,8 @@ export const ENTROPY_COLLAPSE: Lesson = {
     "RL sharpens the policy. In long runs its entropy collapses and clip-higher (ε_high) slows that; on this model 30 steps show no collapse, and a too-high learning rate degrades the policy instead.",
   watch: [
     "Entropy is how unsure the policy is per token. RL sharpens it: answers that scored well get likelier, the rest die out.",
-    "In the literature the policy's entropy drops sharply early in RL training and the samples stop varying — exploration is over, and the reward plateaus with it (Cui et al. 2025); a higher learning rate gets there sooner. This small model needs longer: measured on seeds 0, 1 and 2, at step 30 lr 1e-4 is about where lr 1e-5 is, both in entropy and in “Distinct completions” (more metrics: how many of a prompt's 8 samples differ; 1/8 would be a collapse). What lr 1e-4 does here is wreck the policy: its reward falls to a third or half of lr 1e-5's and “Zero-std groups” rises (whole groups wrong); 3e-4 or more blows it up (KL 6–19 nats within 6 steps, entropy rising). The lesson stops at step 30 (Stop at, in the top bar): clear that box or raise it to let the runs go on, and compare them on the same steps: a batch's four prompts move the entropy more than one step of training does.",
+    "In the literature the policy's entropy drops sharply early in RL training and its samples stop varying: exploration ends and the reward plateaus (Cui et al. 2025). A higher learning rate gets there sooner.",
+    "This small model needs longer than the lesson's 30 steps (measured on seeds 0, 1 and 2): at step 30 lr 1e-4 is about where lr 1e-5 is, in entropy and in “Distinct completions” (more metrics; 1/8 would be a collapse). What lr 1e-4 does here is wreck the policy: its reward falls to a third or half of lr 1e-5's and “Zero-std groups” rises (whole groups wrong). To look further, clear Stop at in the top bar; compare the runs at the same steps, since a batch's four prompts move the entropy more than one step of training does.",
     "Every batch is used for μ = 4 updates, so the ratio π/π_old moves away from 1 and the clip range matters (with μ = 1 it never clips: see the clip-ratio charts in more metrics).",
     "DAPO's clip-higher (ε_high = 0.28 > ε = 0.2) raises the ratio's upper clip only: the update stops pushing a token with a positive advantage up once its ratio passes 1.28 (1.2 before), and one with a negative advantage down once it falls below 0.8, as before. The upper clip is what holds back unlikely tokens (at π = 0.01, +20 % is only +0.002), so rare answers keep a chance and the same learning rate collapses the entropy more slowly (in DAPO's runs; here, in 30 steps, it made no measurable difference).",
     "The other classic remedy is PPO's entropy bonus c_H (on every GRPO card): it subtracts c_H × the token entropy from the loss. Set it on the lr 1e-4 run and compare (on this model 0.1–0.3 moved the entropy only a little in 30 steps, when we measured it).",
@@ -130,7 +131,7 @@ export const LENGTH_BIAS: Lesson = {
   watch: [
     "GRPO averages each answer's token losses over its own length |o|: a long bad answer is penalised less per token than a short bad one, a short good answer rewarded more.",
     "Dr. GRPO divides by a constant instead (the maximum length), removing that bias. (Dr. GRPO also drops the division by the group's std, TRL's scale_rewards; the second run here changes only the loss aggregation, loss_type dr_grpo, so the two differ in that alone.)",
-    "Watch completions/mean_length (more metrics): the two runs see the same prompts and rewards, only the aggregation differs.",
+    "Watch “Completion length” (more metrics; TRL's completions/mean_length): the two runs see the same prompts and rewards, only the aggregation differs.",
   ],
   refs: [
     { label: "Understanding R1-Zero-like training (Dr. GRPO, Liu et al. 2025)", url: ARXIV("2503.20783") },
@@ -169,7 +170,7 @@ export const BON_VS_RL: Lesson = {
   title: "Best-of-n vs RL",
   summary: "Sample n, keep the best: reward bought with KL ≤ log n − (n−1)/n, against trained policies.",
   watch: [
-    "Best-of-n trains nothing: it samples n answers and keeps the best. Its KL from the start model is at most log n − (n−1)/n (objective/kl_bound).",
+    "Best-of-n trains nothing: it samples n answers and keeps the best. Its KL from the start model is at most log n − (n−1)/n (objective/kl_bound, in More metrics: “All metrics at the latest step”).",
     "The x-axis is the exact KL (for best-of-n, the estimate from its sampled scores): each best-of-n run is one point on the reward–KL plane; the RL run traces a curve as it trains.",
     "Best-of-n is a strong baseline for the same KL budget — RL has to beat it to be worth its cost.",
   ],

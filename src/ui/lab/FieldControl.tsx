@@ -154,6 +154,9 @@ function NumberKnob(props: {
     onCommit(v);
   };
   const commitText = () => {
+    // Unchanged (a blur after Enter or after a refusal put the value back): nothing to apply, and the
+    // refusal's message stays until the next edit.
+    if (text === String(value)) return;
     const v = parseNumber(field, text);
     if (typeof v === "string") {
       onError(v);

@@ -270,7 +270,8 @@ const ChartBody = memo(function ChartBody({
               stroke="var(--muted)"
               tick={TICK}
             />
-            <Tooltip isAnimationActive={false} cursor={CURSOR} content={tip} />
+            {/* No tooltip over an empty plot: its cursor would stay where the last point was hovered. */}
+            {!empty && <Tooltip isAnimationActive={false} cursor={CURSOR} content={tip} />}
             {showRaw &&
               series.map((s) => (
                 <Line
