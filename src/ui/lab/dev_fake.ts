@@ -12,8 +12,10 @@ import type {
   TokenView,
 } from "../../lab/protocol";
 import { ALGORITHMS } from "../../lab/registry";
+import { formatSetting } from "../../lab/run_slot";
 import { useLab } from "../lab_store";
 import type { LabBackend } from "./actions";
+import { fakeInspect } from "./dev_fake_inspect";
 
 /** The fake's per-run progress. */
 interface FakeRun {
@@ -115,8 +117,12 @@ export function createFakeBackend(): LabBackend {
   };
   const stepAll = (status: "running" | "paused") => {
     const updates: RunUpdate[] = [];
+    const stopAt = lab().spec.steps ?? 0;
     for (const spec of lab().spec.runs) {
+      // Runs imported for comparison are curves only; a run at Stop at waits for the others.
+      if (lab().runs[spec.id]?.comparison) continue;
       const f = fakeRun(spec.id);
+      if (stopAt > 0 && f.step >= stopAt) continue;
       f.step++;
       const batch = Number(spec.config.batchPrompts ?? 8);
       f.samples += batch;
@@ -129,16 +135,19 @@ export function createFakeBackend(): LabBackend {
         step: f.step,
         points: [fakePoint(spec, f, r)],
         samples: f.step % 2 ? fakeSamples(spec, r) : undefined,
+        inspect: fakeInspect(spec, f.step, r, WORDS),
         markers,
       });
     }
     lab().applyUpdates(updates);
+    // Stop at: the lab pauses once every run got there, as the worker's scheduler does.
+    if (status === "running" && !updates.length) backend.pause();
   };
   const stop = () => {
     if (timer) clearInterval(timer);
     timer = null;
   };
-  return {
+  const backend: LabBackend = {
     async start(spec) {
       lab().setSpec(spec);
       lab().setModel(`${spec.model} (FAKE synthetic metrics, dev only)`);
@@ -194,7 +203,7 @@ export function createFakeBackend(): LabBackend {
         const label = Object.entries(patch)
           .map(([k, v]) => {
             const field = fields.find((x) => x.key === k);
-            return `${field?.label ?? k} ${String(run.spec.config[k] ?? field?.default)} → ${String(v)}`;
+            return `${field?.label ?? k} ${formatSetting(run.spec.config[k] ?? field?.default)} → ${formatSetting(v)}`;
           })
           .join(", ");
         f.pendingMarkers.push({ step: f.step + 1, label });
@@ -206,4 +215,5 @@ export function createFakeBackend(): LabBackend {
     },
     async loadRunCheckpoint() {},
   };
+  return backend;
 }
