@@ -21,6 +21,7 @@
  */
 import type { LabPersistence, RunSnapshot } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
+import { pageStorage, type ReachedStorage, saveReached } from "./reached";
 
 export interface PersistableState {
   spec: ExperimentSpec;
@@ -46,6 +47,8 @@ export interface AutosaveOptions {
   onBusy?: (busy: boolean) => void;
   /** How long after a settings change its save waits for more (a slider's drag), ms (default 250). */
   specDelayMs?: number;
+  /** Where the steps reached are written when the page is hidden (default: window.localStorage; reached.ts). */
+  reachedStore?: ReachedStorage;
 }
 
 export interface Autosaver {
@@ -212,10 +215,20 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();
     else if (s.spec !== prev.spec) flushSoon();
   });
-  const onHide = () => {
-    if (typeof document === "undefined" || document.visibilityState === "hidden") flush();
-  };
   const target = typeof window !== "undefined" ? window : null;
+  const onHide = () => {
+    if (typeof document !== "undefined" && document.visibilityState !== "hidden") return;
+    flush();
+    // The flush may not land before an unload: the steps reached, synchronously, for the reload's notice.
+    const reachedIn = o.reachedStore ?? pageStorage();
+    if (reachedIn) {
+      const s = source.getState();
+      const steps = Object.fromEntries(
+        s.spec.runs.filter((r) => !s.runs[r.id]?.comparison).map((r) => [r.id, s.runs[r.id]?.step ?? 0]),
+      );
+      saveReached(reachedIn, s.spec, steps);
+    }
+  };
   target?.addEventListener("pagehide", onHide);
   target?.document?.addEventListener("visibilitychange", onHide);
 

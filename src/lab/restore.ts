@@ -55,11 +55,16 @@ export function sameExperiment(a: ExperimentSpec, b: ExperimentSpec): boolean {
   return a.task === b.task && a.model === b.model && a.seed === b.seed;
 }
 
-/** The restore plan for `spec` from a saved session; `canResume`: the worker has loadRunCheckpoint. */
+/**
+ * The restore plan for `spec` from a saved session; `canResume`: the worker has loadRunCheckpoint; `reached`:
+ * the steps the runs had reached when the page was last hidden (reached.ts), for the notice when even the
+ * curves after the checkpoint were not saved.
+ */
 export function planRestore(
   spec: ExperimentSpec,
   session: SavedSession | null,
   canResume: boolean,
+  reached: Readonly<Record<string, number>> = {},
 ): RestorePlan {
   const plan: RestorePlan = { runs: [], checkpoints: [], notice: null, leftOut: [] };
   if (!session) return plan;
@@ -82,7 +87,7 @@ export function planRestore(
     // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
     if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
     if (canResume && ck && ck.step > 0) {
-      const last = s.history.at(-1)?.step ?? ck.step;
+      const last = Math.max(s.history.at(-1)?.step ?? ck.step, reached[run.id] ?? 0);
       if (last > ck.step) behind.push(`${run.label} at step ${ck.step} (it had reached ${last})`);
       plan.runs.push({
         spec: run,

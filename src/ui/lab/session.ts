@@ -17,6 +17,7 @@ import {
   type SavedSession,
 } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../lab/protocol";
+import { pageStorage, type ReachedStorage, takeReached } from "../../lab/reached";
 import { planRestore, sameExperiment, sameRun } from "../../lab/restore";
 import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
@@ -61,6 +62,8 @@ export interface SessionDeps extends SavingDeps {
   loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Tests: another database. Default: the lab's IndexedDB. */
   openPersistence?: () => Promise<LabPersistence>;
+  /** Tests: where the autosaver left the steps reached (src/lab/reached.ts). Default: localStorage. */
+  reachedStore?: ReachedStorage;
 }
 
 export interface LabSession {
@@ -178,7 +181,10 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const pipeline = same && savedPipeline?.models.task === spec.task ? savedPipeline : null;
   await deps.start(spec, pipeline?.models);
   const ready = lab().phase === "ready";
-  const plan = ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined) : null;
+  const reachedIn = deps.reachedStore ?? pageStorage();
+  const reached = reachedIn ? takeReached(reachedIn, spec) : {};
+  const plan =
+    ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined, reached) : null;
   // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
   // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
   const kept =

@@ -1,0 +1,66 @@
+/**
+ * The steps the runs had reached when the page was last hidden, kept synchronously (localStorage) because
+ * IndexedDB writes started while a page unloads may never land. A reload resumes each run from its last
+ * checkpoint; with this record its notice can say how far the run had got even when the curves after the
+ * checkpoint were not saved either ("Resumed PPO at step 13 (it had reached 21)"), instead of saying nothing.
+ * Only a hint for that notice: a record of another experiment, or of a run since renamed, is ignored.
+ */
+import type { ExperimentSpec } from "./protocol";
+
+/** The localStorage key. */
+export const REACHED_KEY = "rlhf-playground:reached";
+
+/** The part of Storage this needs (localStorage, or a stub in tests). */
+export type ReachedStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+interface ReachedRecord {
+  task: string;
+  model: string;
+  seed: number;
+  /** Run id → [label, step]. */
+  runs: Record<string, [string, number]>;
+}
+
+/** The page's localStorage, or undefined (none here, or access denied: its getter throws then). */
+export function pageStorage(): ReachedStorage | undefined {
+  try {
+    return typeof window !== "undefined" ? (window.localStorage ?? undefined) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Write the steps `runs` reached (runs at step 0 left out). Never throws: storage may be full or disabled.
+ * @param runs run id → its step now.
+ */
+export function saveReached(store: ReachedStorage, spec: ExperimentSpec, runs: Record<string, number>): void {
+  const rec: ReachedRecord = { task: spec.task, model: spec.model, seed: spec.seed, runs: {} };
+  for (const r of spec.runs) if ((runs[r.id] ?? 0) > 0) rec.runs[r.id] = [r.label, runs[r.id]];
+  try {
+    store.setItem(REACHED_KEY, JSON.stringify(rec));
+  } catch {
+    // A notice's hint only: nothing to tell the user.
+  }
+}
+
+/**
+ * The record for `spec` (run id → step reached), removed from storage: the runs of the same task, model and
+ * seed under the same label. Empty when there is none, it is another experiment's, or it is unreadable.
+ */
+export function takeReached(store: ReachedStorage, spec: ExperimentSpec): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    const text = store.getItem(REACHED_KEY);
+    store.removeItem(REACHED_KEY);
+    const rec = text ? (JSON.parse(text) as Partial<ReachedRecord>) : null;
+    if (!rec || rec.task !== spec.task || rec.model !== spec.model || rec.seed !== spec.seed) return out;
+    for (const r of spec.runs) {
+      const v = rec.runs?.[r.id];
+      if (Array.isArray(v) && v[0] === r.label && Number.isInteger(v[1]) && v[1] > 0) out[r.id] = v[1];
+    }
+  } catch {
+    // Unreadable or unavailable: no hint.
+  }
+  return out;
+}
