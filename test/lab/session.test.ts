@@ -6,6 +6,7 @@ import { defaultExperiment } from "../../src/lab/defaults";
 import { runFileJson } from "../../src/lab/export/run_file";
 import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../src/lab/protocol";
+import { MAX_RUNS } from "../../src/lab/settings";
 import { encode, specFromLocation } from "../../src/lab/url";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
@@ -281,6 +282,33 @@ describe("importing a run", () => {
       expect(st.notice ?? "").not.toMatch(/start over|starts over/);
       await session.autosaver?.flush();
     }
+  });
+
+  it("brings back a lab of 12 runs with one imported for comparison among them, whole and without a notice", async () => {
+    const name = newDbName();
+    const base = defaultExperiment();
+    const own = Array.from({ length: MAX_RUNS }, (_, i) => ({
+      ...base.runs[i % 3],
+      id: `r${i}`,
+      label: `Run ${i}`,
+    }));
+    const compared = { ...base.runs[0], id: "cmp", label: "Imported" };
+    const db = await openLabPersistence(name);
+    await db.saveExperiment({ ...base, runs: [...own.slice(0, 11), compared, own[11]] });
+    await db.saveRun({
+      spec: compared,
+      status: "paused",
+      step: 4,
+      history: points(4),
+      markers: [],
+      comparison: true,
+    });
+    db.close();
+    session = await openLab(fakeDeps(name).deps);
+    const st = useLab.getState();
+    expect(st.spec.runs.map((r) => r.id).sort()).toEqual([...own.map((r) => r.id), "cmp"].sort());
+    expect(st.runs.cmp.comparison).toBe(true);
+    expect(st.notice ?? "").not.toMatch(/reset|dropped/);
   });
 
   it("refuses files that are not run files, with a notice", async () => {

@@ -144,7 +144,10 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     const issues: string[] = [];
     // Without fork points: a fork gets its own back from its saved run only if it and its source resume
     // (planRestore), as through a link.
-    spec = withoutForkPoints(checkSpec(saved.spec as unknown as Record<string, unknown>, issues));
+    // Runs imported for comparison are not the lab's own (the 12-run cap counts its own; they come back below).
+    const curves = new Set(saved.runs.filter((r) => r.comparison).map((r) => r.spec.id));
+    const own = { ...saved.spec, runs: saved.spec.runs.filter((r) => !curves.has(r.id)) };
+    spec = withoutForkPoints(checkSpec(own as unknown as Record<string, unknown>, issues));
     if (issues.length) storageProblem = `Some saved settings were reset: ${issues.slice(0, 3).join("; ")}.`;
   }
   // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,
