@@ -5,6 +5,7 @@
  */
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
+import { formatSetting } from "../run_slot";
 
 export interface UntrainedChange {
   key: string;
@@ -35,5 +36,5 @@ export function untrainedChanges(
 
 /** "β 0.05 → 0.1, epochs 4 → 2". */
 export function untrainedText(changes: readonly UntrainedChange[]): string {
-  return changes.map((c) => `${c.label} ${String(c.trained)} → ${String(c.next)}`).join(", ");
+  return changes.map((c) => `${c.label} ${formatSetting(c.trained)} → ${formatSetting(c.next)}`).join(", ");
 }

@@ -26,7 +26,8 @@ export function ExplainButton({
   config?: Record<string, SettingValue>;
   runLabel?: string;
   onAdd?: (algo: AlgoId) => void;
-  addDisabled?: boolean;
+  /** The add button is off: true, or why (its title). */
+  addDisabled?: boolean | string;
   className?: string;
   /** Tooltip and accessible name. */
   title: string;

@@ -25,7 +25,8 @@ export interface ExplainDialogProps {
   onClose(): void;
   /** When set (opened from the run picker), a footer button adds a run of the shown algorithm. */
   onAdd?: (algo: AlgoId) => void;
-  addDisabled?: boolean;
+  /** The add button is off: true, or why (its title). */
+  addDisabled?: boolean | string;
 }
 
 export default function ExplainDialog({
@@ -145,7 +146,8 @@ export default function ExplainDialog({
             type="button"
             className="explain-add"
             data-testid="explain-add"
-            disabled={addDisabled}
+            disabled={!!addDisabled}
+            title={typeof addDisabled === "string" ? addDisabled : undefined}
             onClick={() => {
               onAdd(shown);
               ref.current?.close();

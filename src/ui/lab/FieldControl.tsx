@@ -153,10 +153,11 @@ function NumberKnob(props: {
     onError(null);
     onCommit(v);
   };
-  const commitText = () => {
-    // Unchanged (a blur after Enter or after a refusal put the value back): nothing to apply, and the
-    // refusal's message stays until the next edit.
-    if (text === String(value)) return;
+  /** Apply the typed text. `leaving`: the field lost focus (not Enter or Space). */
+  const commitText = (leaving: boolean) => {
+    // Leaving the field unchanged (after a refusal put the value back) keeps the refusal's message; Enter on the
+    // value the run has clears it, as a valid value does.
+    if (leaving && text === String(value)) return;
     const v = parseNumber(field, text);
     if (typeof v === "string") {
       onError(v);
@@ -207,11 +208,11 @@ function NumberKnob(props: {
           setText(e.target.value);
           onError(null); // a new try: the last refusal no longer applies
         }}
-        onBlur={commitText}
+        onBlur={() => commitText(true)}
         onKeyDown={(e) => {
           onNudgeKey(e, false);
           // Space plays or pauses the lab (space_toggle.ts), with the value typed so far applied first.
-          if (e.key === "Enter" || e.key === " ") commitText();
+          if (e.key === "Enter" || e.key === " ") commitText(false);
           if (e.key === "Escape") {
             setText(String(value));
             onError(null);

@@ -192,7 +192,7 @@ export function TopBar() {
         <ExplainButton
           algo={ALGO_IDS[0]}
           onAdd={(id) => labActions.addRun(id)}
-          addDisabled={!ready || full}
+          addDisabled={full ? TOO_MANY_RUNS : !ready}
           className="explain-open"
           title="Algorithms: what each one does — explanation, objective, knobs and papers"
           testId="explain-algorithms"
