@@ -162,7 +162,9 @@ export function createFakeBackend(): LabBackend {
       stop();
       lab().setPlaying(false);
       lab().applyUpdates(
-        lab().spec.runs.map((s) => ({ runId: s.id, status: "paused", step: fakeRun(s.id).step, points: [] })),
+        lab()
+          .spec.runs.filter((s) => !lab().runs[s.id]?.comparison)
+          .map((s) => ({ runId: s.id, status: "paused", step: fakeRun(s.id).step, points: [] })),
       );
     },
     async stepOnce() {

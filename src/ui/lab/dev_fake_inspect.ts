@@ -9,6 +9,9 @@ import type { InspectView, RunSpec } from "../../lab/protocol";
 
 const PROMPTS = ["Call me Ishmael. ", "The sea was ", "It was a grey morning; "];
 
+/** The first prompts of a batch of `n` (at most the three above). */
+const firstPrompts = (n: unknown, fallback: number) => PROMPTS.slice(0, Math.max(1, Number(n ?? fallback)));
+
 /** A synthetic view of `spec`'s step `step` (r: uniform [0, 1) draws; words: the completions' vocabulary). */
 export function fakeInspect(
   spec: RunSpec,
@@ -21,12 +24,14 @@ export function fakeInspect(
   const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(r() * words.length)]);
   if (algo === "ppo" || algo === "reinforce") {
     const eps = Number(c.epsilon ?? 0.2);
-    const completions = PROMPTS.map((prompt) => ({
+    const epochs = Number(c.ppoEpochs ?? 4);
+    const completions = firstPrompts(c.batchPrompts, 8).map((prompt) => ({
       prompt,
       reward: 2 * r() - 1,
       tokens: [...text(4 + Math.floor(r() * 4)).map((w) => ` ${w}`), "<eos>"].map((t) => {
         const logpOld = -3 * r();
-        const logp = logpOld + 0.4 * (r() - 0.5);
+        // REINFORCE updates once per batch (μ = 1): its ratio is 1 and never clips.
+        const logp = algo === "ppo" ? logpOld + 0.4 * (r() - 0.5) : logpOld;
         const ratio = Math.exp(logp - logpOld);
         const advantage = 2 * (r() - 0.5);
         const clipped = (advantage > 0 && ratio > 1 + eps) || (advantage < 0 && ratio < 1 - eps);
@@ -39,15 +44,18 @@ export function fakeInspect(
       algo,
       epsLow: eps,
       epsHigh: eps,
-      klEstimator: "k1",
-      ratioFrom: algo === "ppo" ? "the last of 4 PPO epochs" : "its single update (μ = 1)",
+      klEstimator: c.klEstimator === "k3" ? "k3" : "k1",
+      ratioFrom:
+        algo === "ppo"
+          ? `the last of ${epochs} PPO epoch${epochs === 1 ? "" : "s"}`
+          : "its single update (μ = 1)",
       completions,
       batch: Number(c.batchPrompts ?? 8),
     };
   }
   if (algo === "grpo" || algo === "rloo" || algo === "safe_rlhf") {
     const G = Number(c.numGenerations ?? 4);
-    const groups = PROMPTS.map((prompt, g) => {
+    const groups = firstPrompts(c.batchPrompts, 8).map((prompt, g) => {
       // The last group scores alike: a zero-std group, as frac_reward_zero_std counts.
       const scores = Array.from({ length: G }, () => (g === 2 ? 1 : Math.round(r())));
       const mean = scores.reduce((a, b) => a + b, 0) / G;
@@ -79,8 +87,9 @@ export function fakeInspect(
       rule: algo === "rloo" ? "rloo" : "grpo",
       G,
       scaleRewards: algo === "rloo" ? null : ((c.scaleRewards as "group" | "batch" | "none") ?? "group"),
+      // The worker's score formulas (src/lab/inspect/build.ts): here the scores are the rewards.
       scoreFormula: null,
-      scoreNote: null,
+      scoreNote: "fake backend: the score is the reward",
       batchStd: 0.5,
       eps: 1e-4,
       groups,
@@ -95,7 +104,7 @@ export function fakeInspect(
       const logpRef = logp + (r() - 0.5);
       return { text: words.join(" "), length: words.length, logp, logpRef, reward: beta * (logp - logpRef) };
     };
-    const pairs: InspectPair[] = PROMPTS.map((prompt) => {
+    const pairs: InspectPair[] = firstPrompts(c.batchPairs, 8).map((prompt) => {
       const chosen = side();
       const rejected = side();
       const margin = chosen.reward - rejected.reward;
@@ -106,6 +115,7 @@ export function fakeInspect(
       kind: "pairs",
       step,
       algo,
+      // The numbers above follow the sigmoid loss whatever the run's loss type (a fake).
       lossType: "sigmoid",
       beta,
       labelSmoothing: 0,
