@@ -186,6 +186,13 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
         Math.abs(Math.log(rho) - dl),
         `ρ ${rhoText}, log π ${lpText}, log π_old ${lpOldText}`,
       ).toBeLessThanOrEqual(rounding + 1e-9);
+      // k1ₜ = log π_old − log π_ref (the run's default estimator), as printed.
+      const klText = await cellText(row, "kl");
+      const refText = await cellText(row, "logp-ref");
+      expect(
+        Math.abs(parse(klText) - (parse(lpOldText) - parse(refText))),
+        `k1 ${klText}, log π_old ${lpOldText}, log π_ref ${refText}`,
+      ).toBeLessThanOrEqual(halfUlp(klText) + halfUlp(lpOldText) + halfUlp(refText) + 1e-9);
       const near = Math.min(Math.abs(rho - (1 + eps)), Math.abs(rho - (1 - eps))) <= halfUlp(rhoText);
       if (!near) {
         const want = (adv > 0 && rho > 1 + eps) || (adv < 0 && rho < 1 - eps);

@@ -67,6 +67,7 @@ describe("PPO token table", () => {
       expect(t.advantage).toBe(advantages[i]);
       expect(t.logpOld).toBe(logpOld[i]);
       expect(t.logp).toBe(logpTheta[i]);
+      expect(t.logpRef).toBe(logpRef[i]);
       expect(t.kl).toBeCloseTo(logpOld[i] - logpRef[i], 12);
     });
   });

@@ -61,6 +61,7 @@ export function tokenInspect(
         text: text.token(id),
         logpOld: x.logpOld[i],
         logp: x.logpTheta[i],
+        logpRef: x.logpRef[i],
         ratio,
         advantage,
         clipped: clipBinds(ratio, advantage, x.epsLow, x.epsHigh),

@@ -17,6 +17,8 @@ export interface TokenRow {
   logpOld: number;
   /** log π_θ(y_t) at τ in the last update that trained on the token (nats). */
   logp: number;
+  /** log π_ref(y_t) at τ: the reference policy's, which the KL column compares log π_old with (nats). */
+  logpRef: number;
   /** ρ_t = exp(log π_θ − log π_old). */
   ratio: number;
   /** Â_t, the advantage the update used. */

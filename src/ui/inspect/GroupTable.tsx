@@ -1,7 +1,7 @@
 /**
  * The group view of GRPO-style runs (spec "GRPO and its variants"; "RLOO and REINFORCE"): one prompt's G
  * completions → scores → the group's mean and sample std → advantages. GRPO: A_i under all three
- * scale_rewards (group: ÷ (σ_group + ε), batch: ÷ (σ_batch + ε), none: Dr. GRPO), the run's own highlighted;
+ * scale_rewards (group: ÷ (σ_group + ε_std), batch: ÷ (σ_batch + ε_std), none: Dr. GRPO), the run's own highlighted;
  * RLOO: the leave-one-out baseline and A_i = s_i − baseline. A group whose scores are all equal is flagged.
  */
 import type { GroupsInspect } from "../../lab/inspect/types";
@@ -19,12 +19,12 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
   const s = view.scoreFormula ? "sᵢ" : "Rᵢ";
   const scaleHead = {
     group: {
-      sub: `(${s} − mean)/(σ + ε)`,
-      title: "scale_rewards = group: divided by the group's sample std + ε",
+      sub: `(${s} − mean)/(σ + ε_std)`,
+      title: "scale_rewards = group: divided by the group's sample std + ε_std",
     },
     batch: {
-      sub: `(${s} − mean)/(σ_batch + ε)`,
-      title: "scale_rewards = batch: divided by the whole batch's sample std + ε",
+      sub: `(${s} − mean)/(σ_batch + ε_std)`,
+      title: "scale_rewards = batch: divided by the whole batch's sample std + ε_std",
     },
     none: { sub: `${s} − mean`, title: "scale_rewards = none (Dr. GRPO): no division" },
   };
@@ -69,8 +69,8 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
           </div>
         )}
         {grpo && (
-          <div>
-            <dt>ε</dt>
+          <div title="The small constant added to the std so that a zero-std group does not divide by 0 (TRL's 1e-4); not the clip range ε">
+            <dt>ε_std</dt>
             <dd className="mono" data-col="eps" data-value={view.eps}>
               {sig(view.eps, 3)}
             </dd>

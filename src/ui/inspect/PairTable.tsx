@@ -38,6 +38,10 @@ function formulas(v: PairsInspect): { reward: string; loss: string; note: string
   }
 }
 
+/** Significant digits that show `x` to two decimals (at least 3). */
+const twoDecimals = (x: number | null) =>
+  x === null ? 3 : Math.max(3, Math.floor(Math.log10(Math.max(1, Math.abs(x)))) + 3);
+
 function Side({ side, which }: { side: PairSide; which: "chosen" | "rejected" }) {
   return (
     <>
@@ -49,8 +53,9 @@ function Side({ side, which }: { side: PairSide; which: "chosen" | "rejected" })
       </td>
       <td className="mono inspect-completion">{side.text}</td>
       <Num col={`${which}-length`} value={side.length} />
-      <Num col={`${which}-logp`} value={side.logp} />
-      <Num col={`${which}-logp-ref`} value={side.logpRef} />
+      {/* Two decimals at least, so r = β·(log π_θ − log π_ref) can be checked from the two columns. */}
+      <Num col={`${which}-logp`} value={side.logp} digits={twoDecimals(side.logp)} />
+      <Num col={`${which}-logp-ref`} value={side.logpRef} digits={twoDecimals(side.logpRef)} />
       <Num col={`${which}-reward`} value={side.reward} />
     </>
   );

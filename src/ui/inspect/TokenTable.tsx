@@ -87,6 +87,11 @@ export function TokenTable({ view }: { view: TokensInspect }) {
                 title={`The clip binds: the clipped term is the smaller, so the token gives no gradient (Â > 0 and ρ > 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}, or Â < 0 and ρ < 1 − ε)`}
               />
               <Head
+                symbol="log π_ref"
+                sub="nats"
+                title="Log-prob of the token under the reference policy (the start model), at τ: the KL column compares it with log π_old"
+              />
+              <Head
                 symbol={`${view.klEstimator}ₜ`}
                 sub="nats"
                 title={`Per-token KL estimate ${view.klEstimator} = ${klFormula}`}
@@ -116,6 +121,7 @@ export function TokenTable({ view }: { view: TokensInspect }) {
                       <span className="muted">no</span>
                     )}
                   </td>
+                  <Num col="logp-ref" value={t.logpRef} />
                   <Num col="kl" value={t.kl} />
                 </tr>
               );

@@ -35,7 +35,10 @@ export function fakeInspect(
         const ratio = Math.exp(logp - logpOld);
         const advantage = 2 * (r() - 0.5);
         const clipped = (advantage > 0 && ratio > 1 + eps) || (advantage < 0 && ratio < 1 - eps);
-        return { text: t, logpOld, logp, ratio, advantage, clipped, kl: 0.2 * (r() - 0.4) };
+        const logpRef = logpOld - 0.2 * (r() - 0.4);
+        const lr = logpRef - logpOld; // log(π_ref/π_old)
+        const kl = c.klEstimator === "k3" ? Math.expm1(lr) - lr : -lr;
+        return { text: t, logpOld, logp, logpRef, ratio, advantage, clipped, kl };
       }),
     }));
     return {
