@@ -322,7 +322,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   const url = page.url();
   await page.getByTestId("lesson-picker").selectOption("kl-estimators");
   await expect(page.getByTestId("lesson-picker-confirm-card")).toContainText(
-    `“KL estimators k1, k2, k3”? It replaces this experiment, which this browser keeps (runs up to step ${Math.max(...before)}) under Change… → Recent experiments.`,
+    `“KL estimators k1, k2, k3”? It replaces this experiment. This browser keeps its training (runs up to step ${Math.max(...before)}) under Change… → Recent experiments.`,
   );
   await page.getByTestId("lesson-picker-cancel").click();
   await expect(page.getByTestId("lesson-picker-confirm-card")).toHaveCount(0);

@@ -88,8 +88,8 @@ const RENAMES: Partial<Record<TrlClass, Record<string, string>>> = {
 /** Why a setting without a TRL name has none, where there is more to say than "TRL has no such setting". */
 const NO_TRL_NAME: Partial<Record<TrlClass, Record<string, string>>> = {
   PPOConfig: {
-    whitenAdvantages:
-      "TRL always whitens PPO's advantages; its `whiten_rewards` whitens the rewards, which is another thing",
+    // The field's doc (in the comment before this) already says why `whiten_rewards` is another thing.
+    whitenAdvantages: "TRL always whitens PPO's advantages",
   },
 };
 

@@ -17,7 +17,7 @@ import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
-import { leaveFor } from "./saving";
+import { keptLine, leaveFor } from "./saving";
 import "./experiment.css";
 
 const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
@@ -51,6 +51,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const spec = useMemo(() => sharedSpec({ spec: labSpec, runs }), [labSpec, runs]);
   const view = useLab((s) => s.view);
   const steps = useLab(trainedSteps);
+  const saves = useLab((s) => s.saving !== null);
   // The Pipeline's models belong to this experiment (src/ui/lab/session.ts drops them with it).
   const pipeline = usePipelineStore(
     (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",
@@ -211,8 +212,9 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
           <ul className="run-hint experiment-changes" data-testid="experiment-changes">
             {steps > 0 && (
               <li data-testid="experiment-discard">
-                This experiment's training (up to step {steps}) and charts are kept under Recent experiments
-                below, to reopen later; its samples are not.
+                {saves
+                  ? `This experiment's training (up to step ${steps}) and charts are kept under Recent experiments below, to reopen later; its samples are not.`
+                  : `${keptLine(steps, false)}.`}
               </li>
             )}
             {pipeline && <li>The Pipeline's models (trained in this page) are kept with it.</li>}

@@ -46,12 +46,17 @@ export const FieldControl = memo(function FieldControl({
 }: Props) {
   const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
-  const commit = (v: SettingValue) => {
+  /** Send a value to the run; resolves false when the worker refused it (its message is then shown). */
+  const commit = (v: SettingValue): Promise<boolean> => {
     setError(null); // a valid value clears the last error, even the value the run already has
-    if (v === value) return;
-    labActions
-      .setConfig(runId, { [field.key]: v })
-      .catch((e) => setError(e instanceof Error ? e.message : String(e)));
+    if (v === value) return Promise.resolve(true);
+    return labActions.setConfig(runId, { [field.key]: v }).then(
+      () => true,
+      (e) => {
+        setError(e instanceof Error ? e.message : String(e));
+        return false;
+      },
+    );
   };
   const testId = `knob-${runId}-${field.key}`;
   // Screen readers read the note (the value the run uses now) with the control.
@@ -128,13 +133,20 @@ function NumberKnob(props: {
   testId: string;
   /** id of the note under the control (aria-describedby), if any. */
   describedBy?: string;
-  onCommit(v: number): void;
+  /** Resolves false when the worker refused the value. */
+  onCommit(v: number): Promise<boolean>;
   onError(e: string | null): void;
 }) {
   const { field, value, locked, testId, describedBy, onCommit, onError } = props;
   const [text, setText] = useState(String(value));
   const [pos, setPos] = useState<number | null>(null);
-  useEffect(() => setText(String(value)), [value]);
+  // A typed value sent to the worker, shown by the slider until the run's value arrives (the worker applies it
+  // between steps: on a software GPU that can be a minute) or the worker refuses it.
+  const [sent, setSent] = useState<number | null>(null);
+  useEffect(() => {
+    setText(String(value));
+    setSent(null);
+  }, [value]);
   // The value the last key press asked for (the run's own value arrives a moment later): presses add up.
   const pressed = useRef(value);
   useEffect(() => {
@@ -162,7 +174,12 @@ function NumberKnob(props: {
     if (typeof v === "string") {
       onError(v);
       setText(String(value));
-    } else onCommit(v);
+    } else {
+      if (v !== value) setSent(v);
+      onCommit(v).then((ok) => {
+        if (!ok) setSent(null);
+      });
+    }
   };
   const release = () => {
     if (pos === null) return;
@@ -181,7 +198,7 @@ function NumberKnob(props: {
           aria-describedby={describedBy}
           min={0}
           max={SLIDER_STEPS}
-          value={pos ?? toSlider(field, value)}
+          value={pos ?? toSlider(field, sent ?? value)}
           disabled={locked}
           onChange={(e) => {
             const p = Number(e.target.value);

@@ -10,6 +10,10 @@ import { LinkIcon, UploadIcon } from "./icons";
 import { importRunFiles } from "./import_run";
 import { share } from "./url_sync";
 
+/** What a link carries, said where it is copied: students expect to be sharing their results. */
+export const SHARE_NOTE =
+  "The link rebuilds the settings (task, model, seed, runs, knobs), not the training: whoever opens it trains from step 0. To share results, export a run (its download menu) for them to Import.";
+
 export function ShareButton({ disabled }: { disabled: boolean }) {
   const [state, setState] = useState<{ copied: boolean; url: string } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -17,14 +21,14 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
     const r = await share();
     setState(r);
     if (timer.current) clearTimeout(timer.current);
-    if (r.copied) timer.current = setTimeout(() => setState(null), 2500);
+    if (r.copied) timer.current = setTimeout(() => setState(null), 6000);
   };
   return (
     <div className="share">
       <button
         type="button"
         data-testid="share"
-        title="Copy a link that rebuilds this experiment: task, model, seed, runs and their settings"
+        title="Copy a link that rebuilds this experiment's settings: task, model, seed, runs and their knobs (not the trained weights or curves)"
         disabled={disabled}
         onClick={onClick}
       >
@@ -35,9 +39,14 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
           <span className={state?.copied ? undefined : "share-off"}>Copied</span>
         </span>
       </button>
+      {state?.copied && (
+        <p className="share-fallback share-note" role="status" data-testid="share-note">
+          Link copied. {SHARE_NOTE}
+        </p>
+      )}
       {state && !state.copied && (
         <div className="share-fallback" role="dialog" aria-label="Share link">
-          <p>Copy this link:</p>
+          <p>Copy this link. {SHARE_NOTE}</p>
           <input
             type="text"
             readOnly

@@ -40,6 +40,7 @@ export function TopBar() {
   const [highest, lowest] = useLab(useShallow(stepRange));
   const hasRuns = spec.runs.length > 0;
   const full = useLab(labFull);
+  const finishing = useLab((s) => Object.values(s.runs).some((r) => r.status === "finishing"));
   useSpaceToggle(ready && hasRuns);
   return (
     <section className="top-bar" aria-label="Experiment controls">
@@ -157,7 +158,11 @@ export function TopBar() {
                   data-saving={saving}
                   data-hidden={playing}
                   aria-hidden={playing}
-                  title="Runs, curves and checkpoints are kept in this browser: a reload resumes every run from its last checkpoint. Wait for “saved” before closing the page."
+                  title={
+                    saving && finishing
+                      ? "Saving waits for the step still on the device (on a software GPU that can take minutes): a reload before “saved” resumes each run from its last checkpoint."
+                      : "Runs, curves and checkpoints are kept in this browser: a reload resumes every run from its last checkpoint. Wait for “saved” before closing the page."
+                  }
                 >
                   {saving ? "saving…" : "saved"}
                 </span>

@@ -67,6 +67,8 @@ export const KL_ESTIMATORS = [
 ] as const;
 
 export const KL_UNIT = "nats";
+/** The KL chart's unit: each completion's KL summed over its tokens, as TRL's objective/kl (entropy is per token). */
+export const KL_CHART_UNIT = "nats/completion";
 
 /** Algorithm-specific diagnostics, in display order. */
 export const MORE_METRICS: readonly MetricInfo[] = [

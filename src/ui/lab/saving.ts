@@ -105,6 +105,16 @@ export function startSaving(
   return saving;
 }
 
+/**
+ * What replacing the experiment keeps, for the confirmations (a lesson, Change…): its runs up to `steps`, or,
+ * when this tab does not save (`saves` false: another tab took over, or no storage), only what was saved before.
+ */
+export function keptLine(steps: number, saves: boolean): string {
+  return saves
+    ? `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`
+    : "This tab no longer saves (another tab does, or storage is off): only what this browser saved before is kept, under Change… → Recent experiments";
+}
+
 /** The BroadcastChannel on which a tab that starts saving tells the others. */
 export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
 

@@ -8,7 +8,7 @@ import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
-import { leaveFor } from "../lab/saving";
+import { keptLine, leaveFor } from "../lab/saving";
 import { trainedSteps, useLab } from "../lab_store";
 
 const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
@@ -17,6 +17,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const select = useRef<HTMLSelectElement>(null);
   const [pending, setPending] = useState<PresetId | null>(null);
   const steps = useLab(trainedSteps);
+  const saves = useLab((s) => s.saving !== null);
   return (
     <>
       <select
@@ -44,7 +45,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment, which this browser keeps (runs up to step ${steps}) under Change… → Recent experiments.`}
+          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment. ${keptLine(steps, saves)}.`}
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}
