@@ -3,9 +3,11 @@
  * IndexedDB writes started while a page unloads may never land. A reload resumes each run from its last
  * checkpoint; with this record its notice can say how far the run had got even when the curves after the
  * checkpoint were not saved either ("Resumed PPO at step 13 (it had reached 21)"), instead of saying nothing.
- * Only a hint for that notice: a record of another experiment, or of a run since renamed, is ignored.
+ * Only a hint for that notice: a record of another experiment, or of a run since renamed or changed, is ignored
+ * (run ids and labels repeat across experiments: "ppo-1", "PPO").
  */
-import type { ExperimentSpec } from "./protocol";
+import type { ExperimentSpec, RunSpec } from "./protocol";
+import { sameRun } from "./restore";
 
 /** The localStorage key. */
 export const REACHED_KEY = "rlhf-playground:reached";
@@ -17,8 +19,8 @@ interface ReachedRecord {
   task: string;
   model: string;
   seed: number;
-  /** Run id → [label, step]. */
-  runs: Record<string, [string, number]>;
+  /** Run id → the run (label, algorithm, settings) and its step. */
+  runs: Record<string, { spec: RunSpec; step: number }>;
 }
 
 /** The page's localStorage, or undefined (none here, or access denied: its getter throws then). */
@@ -36,7 +38,12 @@ export function pageStorage(): ReachedStorage | undefined {
  */
 export function saveReached(store: ReachedStorage, spec: ExperimentSpec, runs: Record<string, number>): void {
   const rec: ReachedRecord = { task: spec.task, model: spec.model, seed: spec.seed, runs: {} };
-  for (const r of spec.runs) if ((runs[r.id] ?? 0) > 0) rec.runs[r.id] = [r.label, runs[r.id]];
+  for (const r of spec.runs)
+    if ((runs[r.id] ?? 0) > 0)
+      rec.runs[r.id] = {
+        spec: { id: r.id, label: r.label, algo: r.algo, config: r.config },
+        step: runs[r.id],
+      };
   try {
     store.setItem(REACHED_KEY, JSON.stringify(rec));
   } catch {
@@ -46,7 +53,8 @@ export function saveReached(store: ReachedStorage, spec: ExperimentSpec, runs: R
 
 /**
  * The record for `spec` (run id → step reached), removed from storage: the runs of the same task, model and
- * seed under the same label. Empty when there is none, it is another experiment's, or it is unreadable.
+ * seed with the same label, algorithm and settings. Empty when there is none, it is another experiment's, or it
+ * is unreadable.
  */
 export function takeReached(store: ReachedStorage, spec: ExperimentSpec): Record<string, number> {
   const out: Record<string, number> = {};
@@ -57,10 +65,21 @@ export function takeReached(store: ReachedStorage, spec: ExperimentSpec): Record
     if (!rec || rec.task !== spec.task || rec.model !== spec.model || rec.seed !== spec.seed) return out;
     for (const r of spec.runs) {
       const v = rec.runs?.[r.id];
-      if (Array.isArray(v) && v[0] === r.label && Number.isInteger(v[1]) && v[1] > 0) out[r.id] = v[1];
+      if (!v || !Number.isInteger(v.step) || v.step <= 0 || v.spec?.label !== r.label) continue;
+      if (typeof v.spec.config === "object" && v.spec.config !== null && sameRun(v.spec, r))
+        out[r.id] = v.step;
     }
   } catch {
     // Unreadable or unavailable: no hint.
   }
   return out;
+}
+
+/** Drop the record (an Open of a kept experiment: the record is the one being left's). Never throws. */
+export function forgetReached(store: ReachedStorage | undefined): void {
+  try {
+    store?.removeItem(REACHED_KEY);
+  } catch {
+    // Nothing to do.
+  }
 }

@@ -8,7 +8,13 @@ import { startAutosave } from "../../src/lab/autosave";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import type { MetricPoint } from "../../src/lab/protocol";
-import { REACHED_KEY, type ReachedStorage, saveReached, takeReached } from "../../src/lab/reached";
+import {
+  forgetReached,
+  REACHED_KEY,
+  type ReachedStorage,
+  saveReached,
+  takeReached,
+} from "../../src/lab/reached";
 import { planRestore } from "../../src/lab/restore";
 import { useLab } from "../../src/ui/lab_store";
 
@@ -51,6 +57,16 @@ describe("steps reached", () => {
       runs: spec.runs.map((r) => (r.id === "ppo-1" ? { ...r, label: "PPO 2" } : r)),
     };
     expect(takeReached(store, renamed)).toEqual({});
+    // Ids and labels repeat across experiments ("ppo-1", "PPO"): another β is another run.
+    saveReached(store, spec, { "ppo-1": 21 });
+    const otherBeta = {
+      ...spec,
+      runs: spec.runs.map((r) => (r.id === "ppo-1" ? { ...r, config: { beta: 0.3 } } : r)),
+    };
+    expect(takeReached(store, otherBeta)).toEqual({});
+    saveReached(store, spec, { "ppo-1": 21 });
+    forgetReached(store);
+    expect(takeReached(store, spec)).toEqual({});
   });
 
   it("never throw: a full or broken storage, a record that is not one", () => {
@@ -66,12 +82,15 @@ describe("steps reached", () => {
     expect(() => saveReached(full, spec, { "ppo-1": 3 })).not.toThrow();
     expect(takeReached(full, spec)).toEqual({});
     const store = memoryStore();
+    const rec = (run: unknown) => JSON.stringify({ ...spec, runs: { "ppo-1": run } });
     for (const junk of [
       "{",
       "null",
       "[]",
       '{"task":1}',
-      JSON.stringify({ ...spec, runs: { "ppo-1": ["PPO", -2] } }),
+      rec(["PPO", 3]),
+      rec({ spec: spec.runs[0], step: -2 }),
+      rec({ spec: { label: spec.runs[0].label }, step: 3 }),
     ]) {
       store.data.set(REACHED_KEY, junk);
       expect(takeReached(store, spec), junk).toEqual({});

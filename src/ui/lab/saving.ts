@@ -10,6 +10,7 @@ import { type ArchiveEntry, savedStep } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
+import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
@@ -94,6 +95,7 @@ export function startSaving(
     channel.onmessage = (e: MessageEvent<{ tab?: string }>) => {
       if (e.data?.tab === tab || current !== saving) return;
       setOpenSaving(null);
+      takenOver = true;
       saving.stop();
       onError(
         "Another tab opened the lab and now saves this browser's experiment: this tab no longer saves. " +
@@ -105,14 +107,19 @@ export function startSaving(
   return saving;
 }
 
+/** Another tab took over saving this browser's experiment (this tab stopped; a reload takes it back). */
+let takenOver = false;
+
 /**
- * What replacing the experiment keeps, for the confirmations (a lesson, Change…): its runs up to `steps`, or,
- * when this tab does not save (`saves` false: another tab took over, or no storage), only what was saved before.
+ * What replacing the experiment keeps, for the confirmations (a lesson, Change…): its runs up to `steps` when
+ * this tab saves (`saves`: the store's saving is not null); else what another tab saved, or nothing.
  */
 export function keptLine(steps: number, saves: boolean): string {
-  return saves
-    ? `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`
-    : "This tab no longer saves (another tab does, or storage is off): only what this browser saved before is kept, under Change… → Recent experiments";
+  if (saves)
+    return `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`;
+  if (takenOver)
+    return "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
+  return "This tab is not saving (see the notice above), so its training is not kept";
 }
 
 /** The BroadcastChannel on which a tab that starts saving tells the others. */
@@ -280,5 +287,7 @@ export async function openRecent(id: string, waitMs = 8000, stopMs = 120_000): P
     throw e;
   }
   const { xAxis, klEstimator, smoothing } = useLab.getState().view;
+  // The steps-reached record is the experiment being left's (its autosaver has stopped): not the reopened one's.
+  forgetReached(pageStorage());
   go(shareUrl(spec, { xAxis, klEstimator, smoothing }, location.href));
 }
