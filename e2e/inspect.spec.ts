@@ -193,6 +193,13 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
         Math.abs(parse(klText) - (parse(lpOldText) - parse(refText))),
         `k1 ${klText}, log π_old ${lpOldText}, log π_ref ${refText}`,
       ).toBeLessThanOrEqual(halfUlp(klText) + halfUlp(lpOldText) + halfUlp(refText) + 1e-9);
+      // … and exactly, from the unrounded values the cells carry (the printed ones leave ~0.01 of slack).
+      const raw = async (col: string) =>
+        Number(await row.locator(`[data-col="${col}"]`).getAttribute("data-value"));
+      const [klRaw, oldRaw, refRaw] = [await raw("kl"), await raw("logp-old"), await raw("logp-ref")];
+      expect(Math.abs(klRaw - (oldRaw - refRaw)), `k1 ${klRaw} vs ${oldRaw} − ${refRaw}`).toBeLessThanOrEqual(
+        1e-9,
+      );
       const near = Math.min(Math.abs(rho - (1 + eps)), Math.abs(rho - (1 - eps))) <= halfUlp(rhoText);
       if (!near) {
         const want = (adv > 0 && rho > 1 + eps) || (adv < 0 && rho < 1 - eps);

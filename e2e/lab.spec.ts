@@ -277,12 +277,24 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await expect(fork).toHaveAttribute("data-step", String(ppoStep));
   // Same weights, step and settings: the card says the two will train identically until a setting differs.
   await expect(page.getByTestId("twin-ppo-2")).toContainText(`as PPO from step ${ppoStep}`);
-  await page.getByTestId("step-once").click();
   // The runs step one after another: the one on the device says so, a run whose turn is still to come too
-  // (RLOO is fourth).
-  await expect(page.getByTestId("status-rloo-1")).toHaveText("waiting…");
+  // (RLOO is fifth). Its status texts are recorded as they change: nano steps can all land before a poll.
+  await page.getByTestId("run-card-rloo-1").evaluate((card) => {
+    const text = () => card.querySelector('[data-testid="status-rloo-1"]')?.textContent ?? "";
+    const seen = [text()];
+    (window as unknown as { rlooSeen: string[] }).rlooSeen = seen;
+    new MutationObserver(() => {
+      if (seen.at(-1) !== text()) seen.push(text());
+    }).observe(card, { childList: true, characterData: true, subtree: true });
+  });
+  await page.getByTestId("step-once").click();
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-step", "1", { timeout: 240_000 });
   await expect(page.getByTestId("status-rloo-1")).toHaveText("paused");
+  const seen = await page.evaluate(() => (window as unknown as { rlooSeen: string[] }).rlooSeen);
+  console.log(`RLOO's status under Step: ${seen.join(" → ")}`);
+  expect(seen[0]).toBe("ready");
+  expect(seen.slice(1, -1)).toContain("waiting…");
+  expect(seen.at(-1)).toBe("paused");
   await expect(fork).toHaveAttribute("data-step", String(ppoStep + 1), { timeout: 240_000 });
   // Up to the fork step the fork's history is its source's: its line starts where the two branch, so it does
   // not hide the source's line; the source's is drawn whole.

@@ -35,6 +35,12 @@ interface Props {
   note?: string | null;
 }
 
+/** A value sent to the worker over the run's value `base`. */
+interface Sent {
+  v: SettingValue;
+  base: SettingValue;
+}
+
 /** Memoised: a run card re-renders every update (its step), its knobs only when their value changes. */
 export const FieldControl = memo(function FieldControl({
   runId,
@@ -46,13 +52,27 @@ export const FieldControl = memo(function FieldControl({
 }: Props) {
   const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
+  // The value last sent and not yet the run's (the worker applies settings between steps: on a software GPU a
+  // minute later). A number knob's slider shows it meanwhile; a value equal to it is not sent twice, and one
+  // equal to the run's value while another is pending is sent (to undo the pending one).
+  // Kept with the run's value it was sent over (`base`): once the run's value changes, it is no longer pending.
+  const [sent, setSent] = useState<Sent | null>(null);
+  const sentRef = useRef<Sent | null>(null);
+  const pending = (x: Sent | null) => (x && x.base === value ? x.v : null);
   /** Send a value to the run; resolves false when the worker refused it (its message is then shown). */
   const commit = (v: SettingValue): Promise<boolean> => {
     setError(null); // a valid value clears the last error, even the value the run already has
-    if (v === value) return Promise.resolve(true);
+    if (v === (pending(sentRef.current) ?? value)) return Promise.resolve(true);
+    const entry = { v, base: value };
+    sentRef.current = entry;
+    setSent(entry);
     return labActions.setConfig(runId, { [field.key]: v }).then(
       () => true,
       (e) => {
+        if (sentRef.current === entry) {
+          sentRef.current = null;
+          setSent(null);
+        }
         setError(e instanceof Error ? e.message : String(e));
         return false;
       },
@@ -107,6 +127,7 @@ export const FieldControl = memo(function FieldControl({
             locked={off}
             testId={testId}
             describedBy={noteId}
+            sent={typeof pending(sent) === "number" ? Number(pending(sent)) : null}
             onCommit={commit}
             onError={setError}
           />
@@ -133,20 +154,17 @@ function NumberKnob(props: {
   testId: string;
   /** id of the note under the control (aria-describedby), if any. */
   describedBy?: string;
+  /** A value sent and not yet the run's (the slider shows it), or null. */
+  sent: number | null;
   /** Resolves false when the worker refused the value. */
   onCommit(v: number): Promise<boolean>;
   onError(e: string | null): void;
 }) {
-  const { field, value, locked, testId, describedBy, onCommit, onError } = props;
+  const { field, value, locked, testId, describedBy, sent, onCommit, onError } = props;
   const [text, setText] = useState(String(value));
   const [pos, setPos] = useState<number | null>(null);
-  // A typed value sent to the worker, shown by the slider until the run's value arrives (the worker applies it
-  // between steps: on a software GPU that can be a minute) or the worker refuses it.
-  const [sent, setSent] = useState<number | null>(null);
-  useEffect(() => {
-    setText(String(value));
-    setSent(null);
-  }, [value]);
+  useEffect(() => setText(String(value)), [value]);
+  const shown = sent ?? value;
   // The value the last key press asked for (the run's own value arrives a moment later): presses add up.
   const pressed = useRef(value);
   useEffect(() => {
@@ -169,15 +187,15 @@ function NumberKnob(props: {
   const commitText = (leaving: boolean) => {
     // Leaving the field unchanged (after a refusal put the value back) keeps the refusal's message; Enter on the
     // value the run has clears it, as a valid value does.
-    if (leaving && text === String(value)) return;
+    if (leaving && text === String(shown)) return;
     const v = parseNumber(field, text);
     if (typeof v === "string") {
       onError(v);
-      setText(String(value));
+      setText(String(shown));
     } else {
-      if (v !== value) setSent(v);
+      // Refused by the worker: the run's value back in the field, so leaving it does not send the refused one again.
       onCommit(v).then((ok) => {
-        if (!ok) setSent(null);
+        if (!ok) setText((t) => (t === text ? String(value) : t));
       });
     }
   };
@@ -193,12 +211,12 @@ function NumberKnob(props: {
           type="range"
           className={logSlider(field) ? "log-slider" : undefined}
           aria-label={`${field.label} slider${logSlider(field) ? " (log scale)" : ""}`}
-          aria-valuetext={formatSetting(field, pos === null ? value : fromSlider(field, pos))}
+          aria-valuetext={formatSetting(field, pos === null ? shown : fromSlider(field, pos))}
           data-testid={`${testId}-slider`}
           aria-describedby={describedBy}
           min={0}
           max={SLIDER_STEPS}
-          value={pos ?? toSlider(field, sent ?? value)}
+          value={pos ?? toSlider(field, shown)}
           disabled={locked}
           onChange={(e) => {
             const p = Number(e.target.value);

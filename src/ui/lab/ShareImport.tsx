@@ -39,8 +39,12 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
           <span className={state?.copied ? undefined : "share-off"}>Copied</span>
         </span>
       </button>
+      {/* Always there, so a screen reader announces the text when it appears (the card shows it to the eye). */}
+      <span className="visually-hidden" role="status">
+        {state?.copied ? `Link copied. ${SHARE_NOTE}` : ""}
+      </span>
       {state?.copied && (
-        <p className="share-fallback share-note" role="status" data-testid="share-note">
+        <p className="share-fallback share-note" aria-hidden="true" data-testid="share-note">
           Link copied. {SHARE_NOTE}
         </p>
       )}

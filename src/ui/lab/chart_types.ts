@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import type { Marker, MetricPoint } from "../../lab/protocol";
 import type { KlEstimator, XAxis as XAxisKind } from "../lab_store";
-import { KL_ESTIMATORS, KL_UNIT } from "./metric_info";
+import { KL_CHART_UNIT, KL_ESTIMATORS } from "./metric_info";
 import type { KeyedSeries, PlotPoint } from "./series";
 
 /** One line to draw: a metric of a run. */
@@ -45,9 +45,9 @@ export function xAxisLabel(axis: XAxisKind, kl: KlEstimator, note = false): stri
       return "completion tokens";
     case "kl":
       // k1 is an unbiased but noisy batch estimate: it dips below 0 although a KL never does.
-      return `KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), ${KL_UNIT}${note && kl === "objective/kl" ? " — k1 batch estimates can be < 0" : ""}`;
+      return `KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), ${KL_CHART_UNIT}${note && kl === "objective/kl" ? " — k1 batch estimates can be < 0" : ""}`;
     case "sqrt_kl":
-      return `√KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), √${KL_UNIT}`;
+      return `√KL (${KL_ESTIMATORS.find((k) => k.key === kl)?.name}), √(${KL_CHART_UNIT})`;
   }
 }
 
