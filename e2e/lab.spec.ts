@@ -274,6 +274,11 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await page.getByTestId("fork-ppo-1").click();
   const fork = page.getByTestId("run-card-ppo-2");
   await expect(fork).toContainText(`PPO (fork @ ${ppoStep})`);
+  // The fork mark explains itself on hover.
+  await expect(fork.locator("h3")).toHaveAttribute(
+    "title",
+    new RegExp(`a duplicate of PPO made at step ${ppoStep},`),
+  );
   await expect(fork).toHaveAttribute("data-step", String(ppoStep));
   // Same weights, step and settings: the card says the two will train identically until a setting differs.
   await expect(page.getByTestId("twin-ppo-2")).toContainText(`as PPO from step ${ppoStep}`);

@@ -43,6 +43,14 @@ const STATUS_TEXT = {
   comparison: "comparison",
 } as const;
 
+/** The step in a duplicate's label ("PPO (fork @ 12)": 12). */
+const FORK_AT = /\(fork @ (\d+)\)$/;
+
+/** What a duplicate's label means, for its title. */
+function forkTitle(step: string, source: string | null): string {
+  return `a duplicate${source ? ` of ${source}` : ""} made at step ${step}, with its weights, optimizer state and settings then (it trains on from there)`;
+}
+
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const run = useLab((s) => s.runs[runId]);
@@ -64,6 +72,10 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
     const from = r?.spec.forkOf?.id;
     return r && from ? twinNote(r, s.runs[from]) : null;
   });
+  const forkSource = useLab((s) => {
+    const from = s.runs[runId]?.spec.forkOf?.id;
+    return from ? (s.runs[from]?.spec.label ?? null) : null;
+  });
   const noSignal = useLab((s) => {
     const r = s.runs[runId];
     return r && REWARD_LEARNERS.has(r.spec.algo)
@@ -71,6 +83,8 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       : null;
   });
   if (!run) return null;
+  // "PPO (fork @ 12)" is jargon: its title says what the mark means.
+  const forkAt = FORK_AT.exec(run.spec.label)?.[1];
   // Imported without weights: curves only, nothing in the worker to train, fork, evaluate or export.
   const frozen = run.comparison === true;
   // Under Step the runs train one after another: the one on the device reads "stepping…" (the worker says
@@ -125,7 +139,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       <header className="run-head">
         <span className="swatch" aria-hidden="true" />
         <div className="run-title">
-          <h3 title={run.spec.label}>{run.spec.label}</h3>
+          <h3 title={forkAt ? `${run.spec.label}: ${forkTitle(forkAt, forkSource)}` : run.spec.label}>
+            {run.spec.label}
+          </h3>
           {/* The algorithm, unless the name already starts with it ("GRPO (fork @ 1)" needs no second "GRPO"). */}
           {!(run.spec.label === algo.title || run.spec.label.startsWith(`${algo.title} `)) && (
             <span className="muted run-algo">{algo.title}</span>
