@@ -59,6 +59,7 @@ export const FieldControl = memo(function FieldControl({
   const [sent, setSent] = useState<Sent | null>(null);
   const sentRef = useRef<Sent | null>(null);
   const pending = (x: Sent | null) => (x && x.base === value ? x.v : null);
+  const shownSent = pending(sent);
   /** Send a value to the run; resolves false when the worker refused it (its message is then shown). */
   const commit = (v: SettingValue): Promise<boolean> => {
     setError(null); // a valid value clears the last error, even the value the run already has
@@ -127,7 +128,7 @@ export const FieldControl = memo(function FieldControl({
             locked={off}
             testId={testId}
             describedBy={noteId}
-            sent={typeof pending(sent) === "number" ? Number(pending(sent)) : null}
+            sent={typeof shownSent === "number" ? shownSent : null}
             onCommit={commit}
             onError={setError}
           />

@@ -185,9 +185,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   await deps.start(spec, pipeline?.models);
   const ready = lab().phase === "ready";
   const reachedIn = deps.reachedStore ?? pageStorage();
-  const reachedAll = reachedIn ? takeReached(reachedIn, spec) : {};
-  // A kept experiment swapped in: the record is the one left behind's (its runs may share ids and settings).
-  const reached = reopened ? {} : reachedAll;
+  // Taken in any case; a kept experiment swapped in ignores it (the record is the one left behind's).
+  const taken = reachedIn ? takeReached(reachedIn, spec) : {};
+  const reached = reopened ? {} : taken;
   const plan =
     ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined, reached) : null;
   // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
