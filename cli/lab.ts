@@ -72,7 +72,7 @@ async function main() {
     const prefsPath = o.prefs ?? `public/models/${task.id}/preferences.jsonl`;
     const prefs =
       info.id === "dpo" && existsSync(prefsPath)
-        ? await loadPreferenceFile(prefsPath, tokenizer, seed)
+        ? await loadPreferenceFile(prefsPath, tokenizer, seed, task.generation.maxNewTokens)
         : null;
     // The page's own run factory: environment, shared reference, reward source (`--set reward=proxy`).
     const runs = new LabRuns(

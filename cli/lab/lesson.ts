@@ -117,7 +117,9 @@ export async function runLessonSeed(
     task,
     tokenizer,
     start,
-    prefs: existsSync(prefsPath) ? await loadPreferenceFile(prefsPath, tokenizer, seed) : null,
+    prefs: existsSync(prefsPath)
+      ? await loadPreferenceFile(prefsPath, tokenizer, seed, task.generation.maxNewTokens)
+      : null,
     notices: [],
   };
   const runs = new LabRuns(ctx, res, seed, nodeRewardSources(task, tokenizer));

@@ -1,6 +1,7 @@
 /**
  * A preference dataset (src/tasks/preferences.ts JSONL format) as a DPO PreferenceSource: the train split's
- * pairs encoded (prompt with BOS, completions with EOS), put in gold order (the higher stored gold score as
+ * pairs encoded (prompt with BOS; a completion with EOS only if it ended: see {@link encodeCompletion}), put in
+ * gold order (the higher stored gold score as
  * `chosen`, so the file's own flipped labels are undone; DPO labels them again at its flip rate) and served in
  * a seeded order. Shared by the training worker (which fetches the file) and the CLI (which reads it).
  */
@@ -10,10 +11,29 @@ import { PreferenceFormatError, parsePreferencesJsonl } from "../tasks/preferenc
 import type { Tokenizer } from "../tokenizer/tokenizer";
 
 /**
- * Parse and encode a preference file's text; `name` (path or URL) appears in errors.
+ * A stored completion's tokens, with EOS when it ended. The sampler that made the file stops at EOS (the text
+ * leaves it out) or after `sampledLength` tokens, so a completion of `sampledLength` tokens or more was cut by the
+ * length limit and never ended: it gets no EOS (else DPO would teach the chosen answers to stop mid-word). That is
+ * what TRL's DPOTrainer does when its max_completion_length is the sampler's: EOS appended, then cut off.
+ * @param sampledLength the task's generation.maxNewTokens (tokens, ≥ 1): sentiment 64, arithmetic 6.
+ */
+export function encodeCompletion(tok: Tokenizer, text: string, sampledLength: number): number[] {
+  const ids = tok.encode(text);
+  return ids.length < sampledLength ? [...ids, tok.eosId] : ids;
+}
+
+/**
+ * Parse and encode a preference file's text; `name` (path or URL) appears in errors; `sampledLength` is the
+ * length limit the completions were sampled with (the task's generation.maxNewTokens; {@link encodeCompletion}).
  * @throws PreferenceFormatError on a malformed line or a file without train pairs.
  */
-export function preferenceSource(text: string, tok: Tokenizer, seed: number, name: string): PreferenceSource {
+export function preferenceSource(
+  text: string,
+  tok: Tokenizer,
+  seed: number,
+  name: string,
+  sampledLength: number,
+): PreferenceSource {
   let rows: ReturnType<typeof parsePreferencesJsonl>;
   try {
     rows = parsePreferencesJsonl(text);
@@ -26,8 +46,8 @@ export function preferenceSource(text: string, tok: Tokenizer, seed: number, nam
     const swap = r.score_chosen < r.score_rejected;
     return {
       prompt: tok.encode(r.prompt, { bos: true }),
-      chosen: tok.encode(swap ? r.rejected : r.chosen, { eos: true }),
-      rejected: tok.encode(swap ? r.chosen : r.rejected, { eos: true }),
+      chosen: encodeCompletion(tok, swap ? r.rejected : r.chosen, sampledLength),
+      rejected: encodeCompletion(tok, swap ? r.chosen : r.rejected, sampledLength),
     };
   });
   if (!pairs.length) throw new PreferenceFormatError(`${name}: no train pairs`);

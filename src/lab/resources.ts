@@ -147,7 +147,13 @@ export async function loadResources(
   const prefRes = await optional("preferences.jsonl");
   if (prefRes) {
     try {
-      prefs = preferenceSource(await prefRes.text(), tokenizer, spec.seed, `${dir}preferences.jsonl`);
+      prefs = preferenceSource(
+        await prefRes.text(),
+        tokenizer,
+        spec.seed,
+        `${dir}preferences.jsonl`,
+        task.generation.maxNewTokens,
+      );
     } catch (e) {
       throw new LabLoadError(message(e));
     }

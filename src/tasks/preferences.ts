@@ -5,7 +5,9 @@
  * field names follow TRL's preference datasets and UltraFeedback's score_chosen/score_rejected):
  *   task            "sentiment" | "arithmetic"
  *   prompt          the prompt text
- *   chosen          the completion the annotator preferred (text after the prompt up to EOS)
+ *   chosen          the completion the annotator preferred (text after the prompt up to EOS; a completion of the
+ *                   task's generation.maxNewTokens tokens was cut there by the sampler and never ended, so DPO's
+ *                   loader leaves EOS off it: src/lab/preferences.ts encodeCompletion)
  *   rejected        the other completion (never the same text as chosen)
  *   score_chosen    gold score of chosen (in the task's goldRange)
  *   score_rejected  gold score of rejected

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { offlineFlips } from "../../src/algorithms/dpo";
 import { labelPairs } from "../../src/algorithms/pairs";
 import type { Rollout } from "../../src/algorithms/rollout";
-import { preferenceSource } from "../../src/lab/preferences";
+import { encodeCompletion, preferenceSource } from "../../src/lab/preferences";
 import { parsePreferencesJsonl } from "../../src/tasks/preferences";
 import { parseTokenizer } from "../../src/tokenizer/tokenizer";
 import { Rng } from "../../src/util/rng";
@@ -32,18 +32,49 @@ describe("offline DPO labels", () => {
     const tok = parseTokenizer(JSON.parse(readFileSync(`${dir}/tokenizer.json`, "utf8")));
     const text = readFileSync(`${dir}/preferences.jsonl`, "utf8");
     const train = parsePreferencesJsonl(text).filter((r) => r.split === "train");
-    const src = preferenceSource(text, tok, 0, "prefs");
+    const src = preferenceSource(text, tok, 0, "prefs", 6);
     const { pairs, ids: got } = src.batch(0, src.size);
+    const text_ = (ids: number[]) => tok.decode(ids.at(-1) === tok.eosId ? ids.slice(0, -1) : ids);
     let undone = 0;
     pairs.forEach((p, i) => {
       const r = train[got[i]];
       const better = r.score_chosen >= r.score_rejected ? r.chosen : r.rejected;
       const worse = r.score_chosen >= r.score_rejected ? r.rejected : r.chosen;
-      expect(tok.decode(p.chosen.slice(0, -1))).toBe(better);
-      expect(tok.decode(p.rejected.slice(0, -1))).toBe(worse);
+      expect(text_(p.chosen)).toBe(better);
+      expect(text_(p.rejected)).toBe(worse);
       if (r.flipped) undone++;
     });
     expect(undone).toBeGreaterThan(100); // the shipped set carries ~23.5 % flipped labels
+  });
+});
+
+describe("stored completions and EOS", () => {
+  it("a completion that filled the sampler's length limit was cut, so it gets no EOS; a shorter one ended", () => {
+    const tok = parseTokenizer(JSON.parse(readFileSync("public/models/arithmetic/tokenizer.json", "utf8")));
+    expect(encodeCompletion(tok, "12", 6)).toEqual([...tok.encode("12"), tok.eosId]);
+    expect(encodeCompletion(tok, "", 6)).toEqual([tok.eosId]);
+    expect(encodeCompletion(tok, "12345", 6)).toEqual([...tok.encode("12345"), tok.eosId]);
+    expect(encodeCompletion(tok, "123456", 6)).toEqual(tok.encode("123456"));
+    expect(encodeCompletion(tok, "1234567", 6)).toEqual(tok.encode("1234567"));
+  });
+
+  it("the shipped sentiment pairs: EOS on exactly the completions shorter than 64 tokens", () => {
+    const dir = "public/models/sentiment";
+    const tok = parseTokenizer(JSON.parse(readFileSync(`${dir}/tokenizer.json`, "utf8")));
+    const text = readFileSync(`${dir}/preferences.jsonl`, "utf8");
+    const src = preferenceSource(text, tok, 0, "prefs", 64);
+    const all = src.batch(0, src.size).pairs.flatMap((p) => [p.chosen, p.rejected]);
+    const ended = all.filter((ids) => ids.at(-1) === tok.eosId);
+    // Every completion keeps its text; only those that ended (< 64 tokens) carry EOS, and no EOS is mid-sequence.
+    expect(ended.every((ids) => ids.length <= 64)).toBe(true);
+    expect(all.filter((ids) => ids.at(-1) !== tok.eosId).every((ids) => ids.length === 64)).toBe(true);
+    expect(
+      all.every((ids) => ids.indexOf(tok.eosId) === -1 || ids.indexOf(tok.eosId) === ids.length - 1),
+    ).toBe(true);
+    // Most shipped completions were cut at 64 tokens (4,477 of 6,000 over both splits).
+    expect(ended.length / all.length).toBeGreaterThan(0.1);
+    expect(ended.length / all.length).toBeLessThan(0.5);
+    expect(src.maxCompletion).toBe(64);
   });
 });
 
@@ -63,7 +94,7 @@ describe("preference labels and gold ties", () => {
         split: "train",
       });
     const text = [rec("2", "3", 1, 0), rec("4", "2", 0, 1), rec("5", "6", 0, 0)].join("\n");
-    const src = preferenceSource(text, tok, 0, "t");
+    const src = preferenceSource(text, tok, 0, "t", 6);
     const b = src.batch(0, 3);
     const byId = b.ids.map((id, i) => ({
       id,
