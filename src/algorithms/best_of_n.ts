@@ -117,6 +117,7 @@ export class BestOfNRun implements AlgorithmRun {
       "completions/mean_length": mean(lengths),
       "completions/min_length": Math.min(...lengths),
       "completions/max_length": Math.max(...lengths),
+      "completions/clipped_ratio": mean(Array.from(best, (i) => (r.ended[i] ? 0 : 1))),
     };
     Object.assign(metrics, stepThroughput(t0, r.tokens, r.seq.B));
     checkFinite(metrics, step);

@@ -41,6 +41,8 @@ export interface Rollout {
   prompts: number[][];
   /** Completion tokens, true length (EOS included when emitted). */
   completions: number[][];
+  /** [B] whether completion b ended with EOS (false: cut by the length limit S, never ended). */
+  ended: boolean[];
   /** [B] scores from the run's reward source and the gold scorer. */
   reward: Float64Array;
   gold: Float64Array;
@@ -132,6 +134,7 @@ export class RolloutEngine {
       seq,
       prompts,
       completions,
+      ended: completions.map((c) => c.at(-1) === o.eosId),
       reward: Float64Array.from(reward),
       gold: Float64Array.from(gold),
       ...m,

@@ -206,7 +206,8 @@ export function rolloutOptions(
 
 /**
  * Metrics of a rollout, TRL names: reward (the run's source), reward_gold, reward_std, sequence KL estimators
- * (batch means of per-sequence sums), entropy (mean over completion tokens, nats), completion lengths.
+ * (batch means of per-sequence sums), entropy (mean over completion tokens, nats), completion lengths and
+ * completions/clipped_ratio (share of completions cut by the length limit without EOS, in [0, 1]; TRL's name).
  */
 export function rolloutMetrics(r: Rollout): Metrics {
   const { B, S, completionMask } = r.seq;
@@ -231,6 +232,7 @@ export function rolloutMetrics(r: Rollout): Metrics {
     "completions/mean_length": mean(lengths),
     "completions/min_length": Math.min(...lengths),
     "completions/max_length": Math.max(...lengths),
+    "completions/clipped_ratio": r.ended.filter((e) => !e).length / r.ended.length,
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tokenShareReward } from "../../src/algorithms/reward";
 import { RolloutEngine } from "../../src/algorithms/rollout";
+import { rolloutMetrics } from "../../src/algorithms/run";
 import { layoutSequences } from "../../src/algorithms/sequences";
 import { type GPTConfig, preset } from "../../src/model/config";
 import { initParams, type ParamLayout, paramLayout } from "../../src/model/params";
@@ -101,6 +102,27 @@ describe("rollout engine", () => {
     expectClose("entropy vs float64 model", r.entropy, want.entropy, REF_TOL);
     expectClose("klExact vs float64 models", r.klExact, want.kl, REF_TOL);
     expect(r.tokens).toBe(r.completions.reduce((a, c) => a + c.length, 0));
+    // A completion ended iff its last token is EOS; one that did not was cut at S = 6.
+    expect(r.ended).toEqual(r.completions.map((c) => c.at(-1) === 0));
+    for (const [b, c] of r.completions.entries()) if (!r.ended[b]) expect(c.length).toBe(6);
+    expect(rolloutMetrics(r)["completions/clipped_ratio"]).toBe(r.ended.filter((e) => !e).length / 3);
+    // Same draws with row 0's first token as EOS: row 0 now ends at once, so the two cases are both covered.
+    const eos = r.completions[0][0];
+    const r2 = await engine.collect(prompts, {
+      temperature: 0.8,
+      topK: 0,
+      seed: 9,
+      eosId: eos,
+      padId: 23,
+      reward: tokenShareReward(5),
+      gold: tokenShareReward(6),
+    });
+    expect(r2.completions[0]).toEqual([eos]);
+    expect(r2.ended).toEqual(r2.completions.map((c) => c.at(-1) === eos));
+    expect(r2.ended[0]).toBe(true);
+    const cut = r2.ended.filter((e) => !e).length;
+    console.log(`clipped: eos 0 → ${r.ended.map(Number)}, eos ${eos} → ${r2.ended.map(Number)}`);
+    expect(rolloutMetrics(r2)["completions/clipped_ratio"]).toBe(cut / 3);
     for (let b = 0; b < 3; b++) {
       const c = r.completions[b];
       expect(r.reward[b]).toBeCloseTo(c.length ? c.filter((t) => t === 5).length / c.length : 0, 12);

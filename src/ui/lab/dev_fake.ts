@@ -49,6 +49,7 @@ function fakePoint(spec: RunSpec, f: FakeRun, r: () => number): MetricPoint {
     "objective/kl_exact": Math.abs(kl) * 0.95 + 0.005,
     entropy: 2.2 * Math.exp(-t / 120) + 0.05 * r(),
     "completions/mean_length": 16 + 4 * r(),
+    "completions/clipped_ratio": 0.25 * r(),
     grad_norm: 0.5 + r(),
     "tokens/s": 900 + 200 * r(),
     kl_coef: beta,

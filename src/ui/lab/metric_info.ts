@@ -135,6 +135,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     doc: "Mean completion length, EOS included.",
   },
   {
+    key: "completions/clipped_ratio",
+    title: "Cut at the length limit",
+    doc: "Share of the step's completions that reached the max-new-tokens limit without EOS: they were cut, not ended (0 to 1).",
+  },
+  {
     key: "completions/distinct_frac",
     title: "Distinct completions",
     doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct texts among a prompt's G samples, from 1/G (all the same: collapsed) to 1.",
