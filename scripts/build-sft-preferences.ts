@@ -137,7 +137,16 @@ async function main(): Promise<number> {
     meta: `${dir}/${name}.meta.json`,
     samples: `${dir}/${name}.samples.jsonl`,
   };
-  const meta = { ...built.meta, per_prompt: perPrompt, sampler, temperature: 1, run_time_s: runTime };
+  // max_new_tokens: the sampling limit, which says which stored completions were cut (src/tasks/preferences.ts
+  // encodeCompletion: those as long as it get no EOS).
+  const meta = {
+    ...built.meta,
+    per_prompt: perPrompt,
+    sampler,
+    temperature: 1,
+    max_new_tokens: opts.maxNewTokens,
+    run_time_s: runTime,
+  };
   writeFileSync(files.pairs, preferencesToJsonl(built.records));
   writeFileSync(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
   writeFileSync(files.samples, samplesToJsonl(built.samples));

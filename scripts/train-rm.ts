@@ -1,7 +1,7 @@
 /**
  * `npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η]
  *   [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K]
- *   [--train-eval-pairs N] [--backend tfjs-wasm|wgsl]`
+ *   [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]`
  * `npm run train-rm -- --task T --ship DIR`: make DIR's model (a run with `--out DIR`) the shipped one
  *   (scripts/train-rm/record.ts: it must have trained on the shipped pairs from the shipped SFT model).
  *
@@ -13,7 +13,10 @@
  * accuracies are scored where the weights train (TF.js or WGSL); the ONNX check always runs on the WGSL engine.
  * - data: the task's reward-model pairs (default public/models/<task>/ + RM_DATA: the shared preferences.jsonl for
  *   sentiment, arithmetic's own larger rm-preferences.jsonl), `train` split for
- *   training, `eval` split held out; each pair as `<bos> prompt completion <eos>`;
+ *   training, `eval` split held out; each pair as `<bos> prompt completion [<eos>]`: with `--eos ended` (the
+ *   default) EOS only on a completion shorter than the task's maxNewTokens, i.e. one that ended (a completion
+ *   that filled the limit was cut, and the lab scores a cut sample without EOS); `--eos always` puts EOS on every
+ *   completion (how the shipped arithmetic RM was trained: 34 of its 10,000 pairs hold a cut completion);
  * - init: the task's SFT checkpoint (default public/models/<task>/sft.safetensors); when it is missing, a fresh
  *   init of `--preset` (default tiny) with the tokenizer's vocabulary, with a warning;
  * - optimisation: B pairs per step (default 16) drawn without replacement from a seeded shuffle (epochs), AdamW
@@ -47,6 +50,7 @@ import {
 } from "../src/rewards/rm_eval";
 import { RewardModelScorer, RewardModelTrainer } from "../src/rewards/rm_trainer";
 import { onnxReward } from "../src/rewards/sources";
+import { loadTask } from "../src/tasks/index";
 import { parsePreferencesJsonl } from "../src/tasks/preferences";
 import { shuffle, type TaskId, tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
@@ -90,10 +94,13 @@ export interface TrainRmOptions {
   trainEvalPairs?: number;
   /** Where the training step runs. Default "tfjs-wasm". */
   backend?: RmBackend;
+  /** EOS on the completions that ended (default) or on every completion (`always`, the old rule). */
+  eos?: RmEos;
   log?: (line: string) => void;
 }
 
 export type RmBackend = "tfjs-wasm" | "wgsl";
+export type RmEos = "ended" | "always";
 
 export interface TrainRmResult {
   rmPath: string;
@@ -148,8 +155,10 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   if (!existsSync(dataPath))
     throw new Error(`no preference data at ${dataPath} (npm run build-preferences makes it; or pass --data)`);
   const records = parsePreferencesJsonl(readFileSync(dataPath, "utf8")).filter((r) => r.task === task);
-  const train = encodePreferencePairs(records, tok, "train");
-  const heldOut = encodePreferencePairs(records, tok, "eval");
+  const eos = o.eos ?? "ended";
+  const sampledLength = eos === "always" ? null : (await loadTask(task)).generation.maxNewTokens;
+  const train = encodePreferencePairs(records, tok, sampledLength, "train");
+  const heldOut = encodePreferencePairs(records, tok, sampledLength, "eval");
   if (!train.length || !heldOut.length)
     throw new Error(
       `${dataPath}: need train and eval pairs for ${task}, got ${train.length} and ${heldOut.length}`,
@@ -272,6 +281,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     center: o.center,
     "train-eval-pairs": o.trainEvalPairs,
     backend,
+    eos,
   });
   const inputFlags = commandFlags({ data: o.data, init: o.init, preset: o.preset });
   {
@@ -288,6 +298,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       center_rewards_coefficient: center,
       seed,
       backend,
+      eos,
       final_loss: Number(finalLoss.toFixed(4)),
       eval_before: before.eval,
       eval_after: after.eval,
@@ -323,6 +334,7 @@ async function main(): Promise<number> {
       "log-every": { type: "string" },
       "train-eval-pairs": { type: "string" },
       backend: { type: "string" },
+      eos: { type: "string" },
       ship: { type: "string" },
     },
   });
@@ -342,6 +354,10 @@ async function main(): Promise<number> {
     console.error("--backend tfjs-wasm|wgsl");
     return 2;
   }
+  if (values.eos !== undefined && values.eos !== "ended" && values.eos !== "always") {
+    console.error("--eos ended|always");
+    return 2;
+  }
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   const r = await trainRewardModel({
     task: values.task,
@@ -357,6 +373,7 @@ async function main(): Promise<number> {
     logEvery: num(values["log-every"]),
     trainEvalPairs: num(values["train-eval-pairs"]),
     backend: values.backend as RmBackend | undefined,
+    eos: values.eos as RmEos | undefined,
   });
   console.log(
     `done in ${r.seconds.toFixed(0)} s: held-out gold accuracy ${r.after.eval.goldAccuracy.toFixed(3)}`,

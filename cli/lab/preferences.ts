@@ -1,6 +1,6 @@
 /**
  * Load a shipped preference dataset (JSONL, src/tasks/preferences.ts format) as a DPO PreferenceSource;
- * `sampledLength` is the task's generation.maxNewTokens (src/lab/preferences.ts encodeCompletion).
+ * `sampledLength` is the task's generation.maxNewTokens (src/tasks/preferences.ts encodeCompletion).
  */
 import { readFile } from "node:fs/promises";
 import type { PreferenceSource } from "../../src/algorithms/dpo";

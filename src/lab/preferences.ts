@@ -1,30 +1,18 @@
 /**
  * A preference dataset (src/tasks/preferences.ts JSONL format) as a DPO PreferenceSource: the train split's
- * pairs encoded (prompt with BOS; a completion with EOS only if it ended: see {@link encodeCompletion}), put in
- * gold order (the higher stored gold score as
- * `chosen`, so the file's own flipped labels are undone; DPO labels them again at its flip rate) and served in
- * a seeded order. Shared by the training worker (which fetches the file) and the CLI (which reads it).
+ * pairs encoded (prompt with BOS; a completion with EOS only if it ended: src/tasks/preferences.ts
+ * encodeCompletion), put in gold order (the higher stored gold score as `chosen`, so the file's own flipped
+ * labels are undone; DPO labels them again at its flip rate) and served in a seeded order. Shared by the
+ * training worker (which fetches the file) and the CLI (which reads it).
  */
 import type { PreferenceSource } from "../algorithms/dpo";
 import { shuffledPrompts } from "../algorithms/run";
-import { PreferenceFormatError, parsePreferencesJsonl } from "../tasks/preferences";
+import { encodeCompletion, PreferenceFormatError, parsePreferencesJsonl } from "../tasks/preferences";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 
 /**
- * A stored completion's tokens, with EOS when it ended. The sampler that made the file stops at EOS (the text
- * leaves it out) or after `sampledLength` tokens, so a completion of `sampledLength` tokens or more was cut by the
- * length limit and never ended: it gets no EOS (else DPO would teach the chosen answers to stop mid-word). That is
- * what TRL's DPOTrainer does when its max_completion_length is the sampler's: EOS appended, then cut off.
- * @param sampledLength the task's generation.maxNewTokens (tokens, ≥ 1): sentiment 64, arithmetic 6.
- */
-export function encodeCompletion(tok: Tokenizer, text: string, sampledLength: number): number[] {
-  const ids = tok.encode(text);
-  return ids.length < sampledLength ? [...ids, tok.eosId] : ids;
-}
-
-/**
  * Parse and encode a preference file's text; `name` (path or URL) appears in errors; `sampledLength` is the
- * length limit the completions were sampled with (the task's generation.maxNewTokens; {@link encodeCompletion}).
+ * length limit the completions were sampled with (the task's generation.maxNewTokens; encodeCompletion).
  * @throws PreferenceFormatError on a malformed line or a file without train pairs.
  */
 export function preferenceSource(

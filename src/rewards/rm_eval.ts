@@ -11,23 +11,28 @@ import type { Tokenizer } from "../tokenizer/tokenizer";
 import type { TokenPair } from "./rm_trainer";
 import { rmSequenceFromText } from "./sources";
 
-/** A labelled pair as token sequences `<bos> prompt completion <eos>`, with its gold order. */
+/** A labelled pair as token sequences `<bos> prompt completion [<eos>]`, with its gold order. */
 export interface EncodedPair extends TokenPair {
   /** +1: the gold scorer prefers `chosen`; −1: it prefers `rejected` (a flipped label); 0: a gold tie. */
   gold: 1 | -1 | 0;
 }
 
-/** Encode records; `split` keeps only that split. */
+/**
+ * Encode records; `split` keeps only that split. `sampledLength` is the limit the completions were sampled with
+ * (the task's generation.maxNewTokens): a completion that filled it was cut and gets no EOS, as the lab scores
+ * such a sample; null appends EOS to every completion (how the shipped arithmetic RM was trained).
+ */
 export function encodePreferencePairs(
   records: readonly PreferenceRecord[],
   tok: Tokenizer,
+  sampledLength: number | null,
   split?: "train" | "eval",
 ): EncodedPair[] {
   return records
     .filter((r) => !split || r.split === split)
     .map((r) => ({
-      chosen: rmSequenceFromText(tok, r.prompt, r.chosen),
-      rejected: rmSequenceFromText(tok, r.prompt, r.rejected),
+      chosen: rmSequenceFromText(tok, r.prompt, r.chosen, sampledLength),
+      rejected: rmSequenceFromText(tok, r.prompt, r.rejected, sampledLength),
       gold: Math.sign(r.score_chosen - r.score_rejected) as 1 | -1 | 0,
     }));
 }

@@ -1,7 +1,8 @@
 /**
  * The learned reward model on the GPU (Ouyang et al. 2022 §3.5; Stiennon et al. 2020): the engine's GPT with its
  * reward head, score(x, y) = the reward head at the last real token (EOS included) of the left-padded sequence
- * `<bos> prompt completion <eos>`. With left padding that token sits in the last column T − 1 of every row.
+ * `<bos> prompt completion [<eos>]` (EOS when the completion ended; src/rewards/sources.ts). With left padding
+ * that token sits in the last column T − 1 of every row.
  *
  * - {@link RewardModelScorer}: forward only; the n scores are gathered on the GPU (gather_rows, stride T,
  *   offset T − 1) and only they come back.
@@ -153,7 +154,7 @@ export interface RewardModelStepMetrics extends BtLossMetrics {
   gradNorm: number;
 }
 
-/** A pair of token sequences (each `<bos> prompt completion <eos>`). */
+/** A pair of token sequences (each `<bos> prompt completion [<eos>]`). */
 export interface TokenPair {
   chosen: readonly number[];
   rejected: readonly number[];

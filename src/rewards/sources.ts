@@ -10,6 +10,7 @@
  */
 import type { RewardSample, RewardSource } from "../algorithms/reward";
 import { goldRewardSource } from "../lab/task_rewards";
+import { encodeCompletion } from "../tasks/preferences";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import type { OnnxRewardModel } from "./onnx_reward_model";
@@ -30,11 +31,22 @@ export function rmSequence(s: RewardSample, bosId: number): number[] {
 }
 
 /**
- * The ids `<bos> prompt completion <eos>` of a preference record's texts (how the RM is trained and how the
- * lab's samples look when a completion finished).
+ * The ids `<bos> prompt completion [<eos>]` of a preference record's texts, as the lab's samples look when
+ * scored ({@link rmSequence}): EOS only when the completion ended, i.e. is shorter than `sampledLength`, the
+ * limit it was sampled with (src/tasks/preferences.ts encodeCompletion). `sampledLength` null appends EOS to
+ * every completion, how the shipped arithmetic RM was trained (scripts/train-rm.ts `--eos always`).
  */
-export function rmSequenceFromText(tokenizer: Tokenizer, prompt: string, completion: string): number[] {
-  return [tokenizer.bosId, ...tokenizer.encode(prompt), ...tokenizer.encode(completion), tokenizer.eosId];
+export function rmSequenceFromText(
+  tokenizer: Tokenizer,
+  prompt: string,
+  completion: string,
+  sampledLength: number | null,
+): number[] {
+  const tail =
+    sampledLength === null
+      ? [...tokenizer.encode(completion), tokenizer.eosId]
+      : encodeCompletion(tokenizer, completion, sampledLength);
+  return [tokenizer.bosId, ...tokenizer.encode(prompt), ...tail];
 }
 
 export interface OnnxRewardOptions {

@@ -6,8 +6,8 @@
  *   task            "sentiment" | "arithmetic"
  *   prompt          the prompt text
  *   chosen          the completion the annotator preferred (text after the prompt up to EOS; a completion of the
- *                   task's generation.maxNewTokens tokens was cut there by the sampler and never ended, so DPO's
- *                   loader leaves EOS off it: src/lab/preferences.ts encodeCompletion)
+ *                   task's generation.maxNewTokens tokens was cut there by the sampler and never ended, so the
+ *                   loaders leave EOS off it: {@link encodeCompletion})
  *   rejected        the other completion (never the same text as chosen)
  *   score_chosen    gold score of chosen (in the task's goldRange)
  *   score_rejected  gold score of rejected
@@ -18,9 +18,23 @@
  * so a dataset can be rebuilt with another seed or flip rate ({@link buildPreferencePairs}), or the same pairs
  * relabelled ({@link relabelPreferences}).
  */
+import type { Tokenizer } from "../tokenizer/tokenizer";
 import type { Rng } from "../util/rng";
 import { type Annotator, preferByGold } from "./annotator";
 import { type PromptSamples, shuffle, type Task, type TaskId } from "./task";
+
+/**
+ * A stored completion's tokens, with EOS when it ended. The sampler that made the file stops at EOS (the text
+ * leaves it out) or after `sampledLength` tokens, so a completion of `sampledLength` tokens or more was cut by
+ * the length limit and never ended: it gets no EOS (else DPO would teach the chosen answers to stop mid-word,
+ * and a reward model would learn cut texts as ended ones, though the lab scores its cut samples without EOS).
+ * That is what TRL's DPOTrainer does when its max_completion_length is the sampler's: EOS appended, then cut.
+ * @param sampledLength the task's generation.maxNewTokens (tokens, ≥ 1): sentiment 64, arithmetic 6.
+ */
+export function encodeCompletion(tok: Tokenizer, text: string, sampledLength: number): number[] {
+  const ids = tok.encode(text);
+  return ids.length < sampledLength ? [...ids, tok.eosId] : ids;
+}
 
 export interface PreferenceRecord {
   task: TaskId;

@@ -102,12 +102,18 @@ describe("rollout engine", () => {
     expectClose("entropy vs float64 model", r.entropy, want.entropy, REF_TOL);
     expectClose("klExact vs float64 models", r.klExact, want.kl, REF_TOL);
     expect(r.tokens).toBe(r.completions.reduce((a, c) => a + c.length, 0));
-    // A completion ended iff its last token is EOS; one that did not was cut at S = 6.
-    expect(r.ended).toEqual(r.completions.map((c) => c.at(-1) === 0));
-    for (const [b, c] of r.completions.entries()) if (!r.ended[b]) expect(c.length).toBe(6);
-    expect(rolloutMetrics(r)["completions/clipped_ratio"]).toBe(r.ended.filter((e) => !e).length / 3);
-    // Same draws with row 0's first token as EOS: row 0 now ends at once, so the two cases are both covered.
+    // ended[b]: the row emitted EOS (its last token, and nowhere before); otherwise it was cut at S = 6, no EOS.
+    const checkEnded = (x: typeof r, eos: number) =>
+      x.completions.forEach((c, b) => {
+        expect(c.slice(0, -1)).not.toContain(eos);
+        if (x.ended[b]) expect(c.at(-1)).toBe(eos);
+        else expect([c.length, c.includes(eos)]).toEqual([6, false]);
+      });
+    checkEnded(r, 0);
+    // Same draws with row 0's first token as EOS (it is not 0, or row 0 would already have ended): row 0 now ends
+    // at once, the others go on as before, so the batch holds both an ended and a cut row.
     const eos = r.completions[0][0];
+    expect(eos).not.toBe(0);
     const r2 = await engine.collect(prompts, {
       temperature: 0.8,
       topK: 0,
@@ -117,12 +123,17 @@ describe("rollout engine", () => {
       reward: tokenShareReward(5),
       gold: tokenShareReward(6),
     });
+    console.log(`ended: eos 0 → ${r.ended.map(Number)}, eos ${eos} → ${r2.ended.map(Number)}`);
     expect(r2.completions[0]).toEqual([eos]);
-    expect(r2.ended).toEqual(r2.completions.map((c) => c.at(-1) === eos));
-    expect(r2.ended[0]).toBe(true);
-    const cut = r2.ended.filter((e) => !e).length;
-    console.log(`clipped: eos 0 → ${r.ended.map(Number)}, eos ${eos} → ${r2.ended.map(Number)}`);
-    expect(rolloutMetrics(r2)["completions/clipped_ratio"]).toBe(cut / 3);
+    checkEnded(r2, eos);
+    expect(r2.ended).toContain(true);
+    expect(r2.ended).toContain(false);
+    // The metric: rows of S = 6 tokens holding no EOS, over the batch.
+    const cut = (x: typeof r, e: number) =>
+      x.completions.filter((c) => c.length === 6 && !c.includes(e)).length;
+    expect(rolloutMetrics(r)["completions/clipped_ratio"]).toBe(cut(r, 0) / 3);
+    expect(rolloutMetrics(r2)["completions/clipped_ratio"]).toBe(cut(r2, eos) / 3);
+    expect(cut(r2, eos)).toBeGreaterThan(0);
     for (let b = 0; b < 3; b++) {
       const c = r.completions[b];
       expect(r.reward[b]).toBeCloseTo(c.length ? c.filter((t) => t === 5).length / c.length : 0, 12);

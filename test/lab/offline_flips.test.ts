@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { offlineFlips } from "../../src/algorithms/dpo";
 import { labelPairs } from "../../src/algorithms/pairs";
 import type { Rollout } from "../../src/algorithms/rollout";
-import { encodeCompletion, preferenceSource } from "../../src/lab/preferences";
-import { parsePreferencesJsonl } from "../../src/tasks/preferences";
+import { preferenceSource } from "../../src/lab/preferences";
+import { loadTask } from "../../src/tasks/index";
+import { encodeCompletion, parsePreferencesJsonl } from "../../src/tasks/preferences";
 import { parseTokenizer } from "../../src/tokenizer/tokenizer";
 import { Rng } from "../../src/util/rng";
 
@@ -34,14 +35,13 @@ describe("offline DPO labels", () => {
     const train = parsePreferencesJsonl(text).filter((r) => r.split === "train");
     const src = preferenceSource(text, tok, 0, "prefs", 6);
     const { pairs, ids: got } = src.batch(0, src.size);
-    const text_ = (ids: number[]) => tok.decode(ids.at(-1) === tok.eosId ? ids.slice(0, -1) : ids);
     let undone = 0;
     pairs.forEach((p, i) => {
       const r = train[got[i]];
       const better = r.score_chosen >= r.score_rejected ? r.chosen : r.rejected;
       const worse = r.score_chosen >= r.score_rejected ? r.rejected : r.chosen;
-      expect(text_(p.chosen)).toBe(better);
-      expect(text_(p.rejected)).toBe(worse);
+      expect(p.chosen).toEqual(encodeCompletion(tok, better, 6));
+      expect(p.rejected).toEqual(encodeCompletion(tok, worse, 6));
       if (r.flipped) undone++;
     });
     expect(undone).toBeGreaterThan(100); // the shipped set carries ~23.5 % flipped labels
@@ -58,6 +58,17 @@ describe("stored completions and EOS", () => {
     expect(encodeCompletion(tok, "1234567", 6)).toEqual(tok.encode("1234567"));
   });
 
+  it("every shipped preference file was sampled with its task's limit, which the loaders take as the cut", async () => {
+    for (const [task, name] of [
+      ["sentiment", "preferences"],
+      ["arithmetic", "preferences"],
+      ["arithmetic", "rm-preferences"],
+    ] as const) {
+      const meta = JSON.parse(readFileSync(`public/models/${task}/${name}.meta.json`, "utf8"));
+      expect(meta.max_new_tokens, `${task}/${name}`).toBe((await loadTask(task)).generation.maxNewTokens);
+    }
+  });
+
   it("the shipped sentiment pairs: EOS on exactly the completions shorter than 64 tokens", () => {
     const dir = "public/models/sentiment";
     const tok = parseTokenizer(JSON.parse(readFileSync(`${dir}/tokenizer.json`, "utf8")));
@@ -71,9 +82,8 @@ describe("stored completions and EOS", () => {
     expect(
       all.every((ids) => ids.indexOf(tok.eosId) === -1 || ids.indexOf(tok.eosId) === ids.length - 1),
     ).toBe(true);
-    // Most shipped completions were cut at 64 tokens (4,477 of 6,000 over both splits).
-    expect(ended.length / all.length).toBeGreaterThan(0.1);
-    expect(ended.length / all.length).toBeLessThan(0.5);
+    // Most shipped completions were cut at 64 tokens: 4,052 of the train split's 5,420 (4,477 of 6,000 in all).
+    expect([all.length - ended.length, all.length]).toEqual([4052, 5420]);
     expect(src.maxCompletion).toBe(64);
   });
 });

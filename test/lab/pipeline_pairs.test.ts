@@ -20,21 +20,29 @@ const line = (split: string, chosen = "85") =>
 describe("the Pipeline's preference pairs (stage 2)", () => {
   it("splits the shipped arithmetic file into its train and held-out pairs", () => {
     const text = readFileSync("public/models/arithmetic/preferences.jsonl", "utf8");
-    const p = pipelinePairs("arithmetic", text, tok);
+    const p = pipelinePairs("arithmetic", text, tok, 6);
     expect([p.train.length, p.eval.length]).toEqual([906, 94]); // as public/models/manifest.json records
   });
 
   it("names the file in every error", () => {
-    expect(() => pipelinePairs("arithmetic", null, tok)).toThrow(
+    expect(() => pipelinePairs("arithmetic", null, tok, 6)).toThrow(
       "the arithmetic task ships no preference pairs (models/arithmetic/preferences.jsonl)",
     );
-    expect(() => pipelinePairs("arithmetic", "{nope", tok)).toThrow(
+    expect(() => pipelinePairs("arithmetic", "{nope", tok, 6)).toThrow(
       /^models\/arithmetic\/preferences\.jsonl: /,
     );
-    expect(() => pipelinePairs("arithmetic", `${line("train")}\n${line("train", "86")}`, tok)).toThrow(
+    expect(() => pipelinePairs("arithmetic", `${line("train")}\n${line("train", "86")}`, tok, 6)).toThrow(
       "models/arithmetic/preferences.jsonl needs train and eval pairs",
     );
-    const ok = pipelinePairs("arithmetic", `${line("train")}\n${line("eval")}`, tok);
+    const ok = pipelinePairs("arithmetic", `${line("train")}\n${line("eval")}`, tok, 6);
     expect([ok.train.length, ok.eval.length]).toEqual([1, 1]);
+  });
+
+  it("puts EOS after a completion only if it ended (shorter than the task's 6 new tokens)", () => {
+    const p = pipelinePairs("arithmetic", `${line("train", "848484")}\n${line("eval", "8")}`, tok, 6);
+    const seq = (t: string, eos: boolean) => [tok.bosId, ...tok.encode(t), ...(eos ? [tok.eosId] : [])];
+    expect(p.train[0].chosen).toEqual(seq("18+66=848484", false)); // 6 tokens: cut at the limit
+    expect(p.train[0].rejected).toEqual(seq("18+66=84", true));
+    expect(p.eval[0].chosen).toEqual(seq("18+66=8", true));
   });
 });

@@ -15,6 +15,7 @@ import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
 import { encodePreferencePairs, pairAccuracy } from "../../src/rewards/rm_eval";
 import { RewardModelScorer } from "../../src/rewards/rm_trainer";
 import { engineReward, onnxReward } from "../../src/rewards/sources";
+import { loadTask } from "../../src/tasks/index";
 import { parsePreferencesJsonl } from "../../src/tasks/preferences";
 import { readTokenizerFile } from "../../src/tokenizer/node";
 import { expectClose, testGpu } from "../helpers/gpu";
@@ -81,27 +82,36 @@ describe("the shipped proxies have learned their tasks", () => {
       expect((entry as unknown as { data: string }).data).toBe(`models/${task}/${RM_DATA[task]}`);
       const tok = readTokenizerFile(`public/models/${task}/tokenizer.json`);
       const records = parsePreferencesJsonl(readFileSync(`public/models/${task}/${RM_DATA[task]}`, "utf8"));
-      const heldOut = encodePreferencePairs(records, tok, "eval");
+      const facts = entry as unknown as { eos?: string; eval_after: { goldAccuracy: number } };
+      const maxNewTokens = (await loadTask(task)).generation.maxNewTokens;
       const model = await loadOnnxRewardModel(
         new Uint8Array(readFileSync(`public/models/${task}/rm.onnx`)),
         tok.vocabSize,
         { padId: tok.padId },
       );
       const reward = onnxReward(model, tok);
-      // Each sequence is <bos> prompt completion <eos>: the scorer takes the <bos> as the prompt.
-      const acc = await pairAccuracy(heldOut, async (seqs) =>
-        reward.score(seqs.map((s) => ({ prompt: [tok.bosId], completion: s.slice(1) }))),
-      );
+      // Each sequence is <bos> prompt completion [<eos>]: the scorer takes the <bos> as the prompt. `asScored`
+      // puts EOS only on the completions that ended, as the lab's RL samples are scored; `asTrained` as the
+      // manifest says the model was trained (`eos`: "always" for the arithmetic RM).
+      const accuracy = (sampledLength: number | null) =>
+        pairAccuracy(encodePreferencePairs(records, tok, sampledLength, "eval"), async (seqs) =>
+          reward.score(seqs.map((s) => ({ prompt: [tok.bosId], completion: s.slice(1) }))),
+        );
+      const asScored = await accuracy(maxNewTokens);
+      // An entry without `eos` predates the option: trained with EOS on every completion.
+      const asTrained = (facts.eos ?? "always") === "always" ? await accuracy(null) : asScored;
       await model.release();
-      const n = acc.goldPairs;
+      const n = asScored.goldPairs;
       const coin = 0.5 + 2.326 * Math.sqrt(0.25 / n); // 99th percentile of a coin's accuracy on n pairs
       console.log(
-        `${task} rm.onnx: held-out gold accuracy ${acc.goldAccuracy.toFixed(3)} on ${n} pairs ` +
-          `(a coin stays below ${coin.toFixed(3)} with p 0.99); label accuracy ${acc.labelAccuracy.toFixed(3)}`,
+        `${task} rm.onnx: held-out gold accuracy ${asScored.goldAccuracy.toFixed(3)} on ${n} pairs as the lab ` +
+          `scores them, ${asTrained.goldAccuracy.toFixed(3)} as trained (eos ${facts.eos ?? "always"}); a coin stays below ` +
+          `${coin.toFixed(3)} with p 0.99; label accuracy ${asScored.labelAccuracy.toFixed(3)}`,
       );
       expect(n).toBeGreaterThanOrEqual(200); // enough pairs for the bound to mean something
-      expect(acc.goldAccuracy).toBeGreaterThan(coin);
-      const recorded = (entry as unknown as { eval_after: { goldAccuracy: number } }).eval_after.goldAccuracy;
-      expect(Math.abs(acc.goldAccuracy - recorded)).toBeLessThanOrEqual(1 / n + 1e-9); // one pair at most
+      expect(asScored.goldAccuracy).toBeGreaterThan(coin);
+      expect(Math.abs(asTrained.goldAccuracy - facts.eval_after.goldAccuracy)).toBeLessThanOrEqual(
+        1 / n + 1e-9,
+      ); // one pair at most
     });
 });

@@ -37,11 +37,24 @@ describe("reward sources", () => {
     expect(Array.from(await gold.score(samples))).toEqual([1, 0, 1, 1, 0]);
   });
 
-  it("rmSequence adds <bos> only when the prompt lacks it; rmSequenceFromText ends with <eos>", () => {
+  it("rmSequence adds <bos> only when the prompt lacks it; rmSequenceFromText ends with <eos> when it ended", () => {
     expect(rmSequence({ prompt: [1, 5], completion: [6, 2] }, 1)).toEqual([1, 5, 6, 2]);
     expect(rmSequence({ prompt: [5], completion: [6] }, 1)).toEqual([1, 5, 6]);
     const tok = readTokenizerFile("public/models/arithmetic/tokenizer.json");
-    expect(rmSequenceFromText(tok, "1+2=", "3")).toEqual([tok.bosId, ...tok.encode("1+2=3"), tok.eosId]);
+    expect(rmSequenceFromText(tok, "1+2=", "3", 6)).toEqual([tok.bosId, ...tok.encode("1+2=3"), tok.eosId]);
+    // Six tokens filled the sampler's limit of 6: cut, no EOS — as the lab scores such a sample.
+    expect(rmSequenceFromText(tok, "1+2=", "333333", 6)).toEqual([tok.bosId, ...tok.encode("1+2=333333")]);
+    expect(rmSequenceFromText(tok, "1+2=", "33333", 6)).toEqual([
+      tok.bosId,
+      ...tok.encode("1+2=33333"),
+      tok.eosId,
+    ]);
+    // null: EOS always (how the shipped arithmetic RM was trained).
+    expect(rmSequenceFromText(tok, "1+2=", "333333", null)).toEqual([
+      tok.bosId,
+      ...tok.encode("1+2=333333"),
+      tok.eosId,
+    ]);
   });
 
   it("onnxReward (onnxruntime-web) = engineReward (WGSL) on the same weights, long samples cut alike", async () => {

@@ -57,6 +57,8 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         out: join(dir, `out-${backend}`),
         logEvery: 10,
         backend,
+        // The WGSL run puts EOS on every completion (the old rule), the TF.js run only on those that ended.
+        ...(backend === "wgsl" ? { eos: "always" as const } : {}),
         log: (l) => lines.push(l),
       });
       console.log(lines.join("\n"));
@@ -78,11 +80,12 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         batch_pairs: 8,
         lr: 3e-3,
         backend,
+        eos: backend === "wgsl" ? "always" : "ended",
         data_sha256: expect.any(String),
       });
       expect(facts.eval_after.goldAccuracy).toBe(r.after.eval.goldAccuracy);
       expect(facts.command).toBe(
-        `npm run train-rm -- --task arithmetic --steps 30 --batch 8 --lr 0.003 --backend ${backend}`,
+        `npm run train-rm -- --task arithmetic --steps 30 --batch 8 --lr 0.003 --backend ${backend} --eos ${backend === "wgsl" ? "always" : "ended"}`,
       );
       expect(facts.input_flags).toMatch(
         /^ --data \S+prefs\.jsonl --init \S+missing\.safetensors --preset nano$/,

@@ -1,12 +1,13 @@
 /**
  * The reward of an exported TRL script when the run optimised a learned reward model (RUN_FIELDS' `reward`:
  * "proxy", the task's shipped models/<task>/rm.onnx, or "custom", a user's .onnx file) instead of the gold
- * scorer. The Python defines `score(prompt, completion)` over the ONNX model with onnxruntime, feeding it
- * exactly what the lab feeds it (src/rewards/sources.ts onnxReward, docs/reward-models.md): the lab's
- * character-level tokenizer (models/<task>/tokenizer.json: one id per character, `<unk>` for the rest),
+ * scorer. The Python defines `score(prompt, completion)` over the ONNX model with onnxruntime, feeding it what
+ * the lab feeds it for a completion that ended (src/rewards/sources.ts onnxReward, docs/reward-models.md): the
+ * lab's character-level tokenizer (models/<task>/tokenizer.json: one id per character, `<unk>` for the rest),
  * `<bos> prompt completion <eos>` cut from the left to the model's max_length, int64 input_ids and
- * attention_mask (one row per call, so no padding), the float32 `scores` output. The gold scorer stays in the script as
- * `gold_score` (to evaluate against, as the lab charts reward_gold).
+ * attention_mask (one row per call, so no padding), the float32 `scores` output. (The lab leaves EOS off a
+ * sample cut at its length limit; TRL's reward functions get decoded text, which cannot say so.) The gold
+ * scorer stays in the script as `gold_score` (to evaluate against, as the lab charts reward_gold).
  */
 import type { TaskId } from "../../tasks/task";
 import type { RewardChoice } from "../settings";
@@ -21,8 +22,9 @@ export function onnxRewardPy(task: TaskId, choice: "proxy" | "custom" | "pipelin
         ? `"reward_model.onnx"  # PLACEHOLDER: the .onnx reward model you loaded in the lab`
         : `"pipeline_rm.onnx"  # PLACEHOLDER: the Pipeline view's reward model (its "Download RM (.onnx)" button)`;
   return `# The run optimised a learned reward model, not the gold scorer: score() runs it with onnxruntime on the
-# lab's character-level tokenizer, as the lab does: <bos> prompt completion <eos>, cut from the left to the
-# model's max_length (docs/reward-models.md); one row at a time, so no padding. Needs: pip install onnxruntime numpy
+# lab's character-level tokenizer, as the lab does for a completion that ended: <bos> prompt completion <eos>,
+# cut from the left to the model's max_length (docs/reward-models.md); one row at a time, so no padding.
+# Needs: pip install onnxruntime numpy
 import json
 
 import numpy as np
@@ -45,7 +47,9 @@ def encode(text):
 
 
 def score(prompt, completion):
-    """The reward model's score of one finished completion."""
+    """The reward model's score of one finished completion. (The lab leaves <eos> off a sample cut at its length
+    limit; TRL hands the reward function decoded text, which cannot say whether it was cut, so every completion
+    gets one here.)"""
     ids = [BOS, *encode(prompt), *encode(completion), EOS]
     if MAX_LENGTH:
         ids = ids[-MAX_LENGTH:]

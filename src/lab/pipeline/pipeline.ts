@@ -370,7 +370,12 @@ export class LabPipeline {
   }
 
   private async loadPairs(): Promise<{ train: EncodedPair[]; eval: EncodedPair[] }> {
-    this.pairs ??= pipelinePairs(this.d.task.id, await this.d.preferences(), this.d.tokenizer);
+    this.pairs ??= pipelinePairs(
+      this.d.task.id,
+      await this.d.preferences(),
+      this.d.tokenizer,
+      this.d.task.generation.maxNewTokens,
+    );
     return this.pairs;
   }
 

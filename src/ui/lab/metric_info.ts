@@ -137,7 +137,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "completions/clipped_ratio",
     title: "Cut at the length limit",
-    doc: "Share of the step's completions that reached the max-new-tokens limit without EOS: they were cut, not ended (0 to 1).",
+    doc: "Share of the step's completions (best-of-n: the kept ones) that reached the run's sampling limit without EOS: cut, not ended (0 to 1).",
   },
   {
     key: "completions/distinct_frac",
