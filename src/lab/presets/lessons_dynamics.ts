@@ -131,7 +131,7 @@ export const LENGTH_BIAS: Lesson = {
   watch: [
     "GRPO averages each answer's token losses over its own length |o|: a long bad answer is penalised less per token than a short bad one, a short good answer rewarded more.",
     "Dr. GRPO divides by a constant instead (the maximum length), removing that bias. (Dr. GRPO also drops the division by the group's std, TRL's scale_rewards; the second run here changes only the loss aggregation, loss_type dr_grpo, so the two differ in that alone.)",
-    "Watch “Completion length” (more metrics; TRL's completions/mean_length): the two runs see the same prompts and rewards, only the aggregation differs.",
+    "Watch “Completion length” (more metrics; TRL's completions/mean_length): the two runs see the same prompts and rewards, only the aggregation differs. Beside it, “Cut at the length limit” (completions/clipped_ratio): most of this model's answers run into the 48-token cap, so a length can only move through the share that ends earlier with EOS.",
   ],
   refs: [
     { label: "Understanding R1-Zero-like training (Dr. GRPO, Liu et al. 2025)", url: ARXIV("2503.20783") },
