@@ -42,10 +42,8 @@ export function rmSequenceFromText(
   completion: string,
   sampledLength: number | null,
 ): number[] {
-  const tail =
-    sampledLength === null
-      ? [...tokenizer.encode(completion), tokenizer.eosId]
-      : encodeCompletion(tokenizer, completion, sampledLength);
+  // No limit: every completion counts as ended.
+  const tail = encodeCompletion(tokenizer, completion, sampledLength ?? Number.POSITIVE_INFINITY);
   return [tokenizer.bosId, ...tokenizer.encode(prompt), ...tail];
 }
 
