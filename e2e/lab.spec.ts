@@ -271,6 +271,9 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   const ppoStep = (await steps(page))[0];
   await page.getByTestId("add-run").selectOption("rloo");
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-status", "ready");
+  // It takes what every run shares (the test experiment's 4-token limit and lr), its own defaults otherwise.
+  await expect(page.getByTestId("knob-rloo-1-maxNewTokens")).toHaveValue("4");
+  await expect(page.getByTestId("knob-rloo-1-lr")).toHaveValue("0.003");
   await page.getByTestId("fork-ppo-1").click();
   const fork = page.getByTestId("run-card-ppo-2");
   await expect(fork).toContainText(`PPO (fork @ ${ppoStep})`);

@@ -120,7 +120,7 @@ export const labActions = {
   async addRunSpec(spec: RunSpec): Promise<void> {
     await (await backend()).addRun(spec);
   },
-  /** Add a run of `algo` at its defaults. */
+  /** Add a run of `algo` at its defaults but for the settings every run shares (run_specs.ts sharedConfig). */
   addRun(algo: AlgoId): Promise<void> {
     const spec = newRunSpec([...lab().spec.runs, ...pendingForks], algo);
     return backend()

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { RUN_ID } from "../../lab/settings";
 import { colourMap, resetColours } from "./palette";
-import { forkSpec, freeId, newRunSpec } from "./run_specs";
+import { forkSpec, freeId, newRunSpec, sharedConfig } from "./run_specs";
 
 const runs: RunSpec[] = [
   { id: "ppo-1", algo: "ppo", label: "PPO", config: { beta: 0.1 } },
@@ -64,5 +64,37 @@ describe("run specs", () => {
       "grpo-1": "var(--run-5)",
       "dpo-1": "var(--run-1)",
     });
+  });
+});
+
+describe("a new run beside others", () => {
+  it("takes the settings every run shares that its algorithm has, where valid for it", () => {
+    const experiment: RunSpec[] = [
+      { id: "ppo-1", algo: "ppo", label: "PPO", config: { batchPrompts: 16, maxNewTokens: 48, beta: 0 } },
+      { id: "dpo-1", algo: "dpo", label: "DPO", config: { batchPairs: 16, maxNewTokens: 48, beta: 0 } },
+      {
+        id: "grpo-1",
+        algo: "grpo",
+        label: "GRPO",
+        config: { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0 },
+      },
+    ];
+    // batchPrompts differs (16 vs 4) and DPO has none: only the 48-token limit and β = 0 are shared.
+    expect(newRunSpec(experiment, "grpo").config).toEqual({ maxNewTokens: 48, beta: 0 });
+    expect(newRunSpec(experiment, "rloo").config).toEqual({ maxNewTokens: 48, beta: 0 });
+    // Best-of-n has no β: it takes the limit only.
+    expect(sharedConfig(experiment, "bon")).toEqual({ maxNewTokens: 48 });
+    // A value its own field refuses stays at the default.
+    const bad: RunSpec[] = experiment.map((r) => ({ ...r, config: { ...r.config, lr: -1 } }));
+    expect(sharedConfig(bad, "grpo")).toEqual({ maxNewTokens: 48, beta: 0 });
+    const lesson: RunSpec[] = [
+      { id: "grpo-1", algo: "grpo", label: "G 2", config: { numGenerations: 2, batchPrompts: 4 } },
+      { id: "grpo-2", algo: "grpo", label: "G 8", config: { numGenerations: 2, batchPrompts: 4 } },
+    ];
+    expect(sharedConfig(lesson, "grpo")).toEqual({ numGenerations: 2, batchPrompts: 4 });
+    expect(sharedConfig(lesson, "ppo")).toEqual({ batchPrompts: 4 });
+    // No runs, or none set: the defaults.
+    expect(sharedConfig([], "ppo")).toEqual({});
+    expect(newRunSpec(runs, "dpo").config).toEqual({});
   });
 });

@@ -1,12 +1,14 @@
 /**
  * New run specs for the "add run" picker and the duplicate button: a fresh id (algo-N, the first free N), a
- * label that tells same-algorithm runs apart and the lowest colour the other runs leave free (palette.ts).
+ * label that tells same-algorithm runs apart, the settings the other runs share (a new run) and the lowest
+ * colour the other runs leave free (palette.ts).
  * Pure but for the palette's memory of this page's colours (run_specs.test.ts).
  */
-import { DEVICE_LOST_MARKER, type RunSpec } from "../../lab/protocol";
+import { DEVICE_LOST_MARKER, type RunSpec, type SettingValue } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { sameRun } from "../../lab/restore";
 import { forkLabel } from "../../lab/run_labels";
+import { fieldProblem } from "../../lab/spec_check";
 import { freeColour } from "./palette";
 
 /** The first id `${algo}-N` (N ≥ 1) not in use. */
@@ -18,8 +20,26 @@ export function freeId(runs: readonly RunSpec[], algo: string): string {
 }
 
 /**
- * A run of `algo` at its defaults: "GRPO", or "GRPO 2" (the first free number) when a run is already called
- * "GRPO". Labels that merely start with it ("GRPO G = 8", a lesson's) leave "GRPO" free.
+ * The settings every run of `runs` sets to the same value and `algo` also has, where that value is valid for
+ * `algo`: the default experiment's 48-token limit, a lesson's β = 0 or prompts per step, the proxy reward. A run
+ * added beside them starts from these, so it samples and is scored as they are; {} when there are no runs.
+ */
+export function sharedConfig(runs: readonly RunSpec[], algo: AlgoId): Record<string, SettingValue> {
+  const out: Record<string, SettingValue> = {};
+  if (runs.length === 0) return out;
+  const { title, fields } = ALGORITHMS[algo];
+  for (const f of fields) {
+    const v = runs[0].config[f.key];
+    if (v === undefined || !runs.every((r) => r.config[f.key] === v)) continue;
+    if (fieldProblem(title, f, v) === null) out[f.key] = v;
+  }
+  return out;
+}
+
+/**
+ * A run of `algo` at its defaults but for the settings all other runs share ({@link sharedConfig}): "GRPO", or
+ * "GRPO 2" (the first free number) when a run is already called "GRPO". Labels that merely start with it
+ * ("GRPO G = 8", a lesson's) leave "GRPO" free.
  */
 export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
   const title = ALGORITHMS[algo].title;
@@ -30,7 +50,7 @@ export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
     id: freeId(runs, algo),
     algo,
     label,
-    config: {},
+    config: sharedConfig(runs, algo),
     colour: freeColour(runs),
   };
 }
