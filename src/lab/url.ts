@@ -45,7 +45,14 @@ export class UrlError extends Error {
 }
 
 export type DecodeResult =
-  | { ok: true; spec: ExperimentSpec; view: SharedView; issues: string[] }
+  | {
+      ok: true;
+      spec: ExperimentSpec;
+      view: SharedView;
+      issues: string[];
+      /** Present when the link's characters are not exactly what the lab wrote: the notice's sentence. */
+      altered?: string;
+    }
   | { ok: false; error: UrlError };
 
 /** The hash (without "#") for an experiment and its view: `s=…`. */
@@ -75,8 +82,17 @@ export function encode(spec: ExperimentSpec, view: SharedView = DEFAULT_SHARED_V
   return `${HASH_KEY}=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
 }
 
-/** The payload text of a hash ("#s=…", "s=…"), or a UrlError. */
-function payloadOf(hash: string): string | UrlError {
+/** The payload of a hash: its text, and what its characters hold besides (see {@link alteredNote}). */
+interface Payload {
+  text: string;
+  /** Characters after the compressed experiment (the decoder stops at its end marker and ignores them). */
+  tail: string;
+  /** The characters are not what compressing the text gives: changed somewhere after the link was made. */
+  altered: boolean;
+}
+
+/** The payload of a hash ("#s=…", "s=…"), or a UrlError. */
+function payloadOf(hash: string): Payload | UrlError {
   if (hash.length > MAX_HASH)
     return new UrlError(
       "too-long",
@@ -86,8 +102,8 @@ function payloadOf(hash: string): string | UrlError {
   const param = h.split("&").find((p) => p.startsWith(`${HASH_KEY}=`));
   if (param === undefined) return new UrlError("format", `the link has no "#${HASH_KEY}=" experiment`);
   let text: string | null;
+  let body = param.slice(HASH_KEY.length + 1);
   try {
-    let body = param.slice(HASH_KEY.length + 1);
     // A link that went through a URL encoder ("$" → "%24") still opens.
     if (body.includes("%")) body = decodeURIComponent(body);
     text = decompressFromEncodedURIComponent(body);
@@ -97,16 +113,34 @@ function payloadOf(hash: string): string | UrlError {
   if (!text) return new UrlError("corrupt", "the link's experiment is truncated or corrupt");
   if (text.length > MAX_PAYLOAD)
     return new UrlError("too-long", `the link's experiment is too large (${text.length} characters)`);
-  return text;
+  // Compression is deterministic: a link as the lab wrote it is exactly the compressed text.
+  const exact = compressToEncodedURIComponent(text);
+  if (body === exact) return { text, tail: "", altered: false };
+  if (body.startsWith(exact)) return { text, tail: body.slice(exact.length), altered: false };
+  return { text, tail: "", altered: true };
+}
+
+/** Longest stretch of ignored characters a notice quotes. */
+const TAIL_SHOWN = 24;
+
+/** The notice's sentence on a payload that is not exactly what the lab wrote, or null. */
+function alteredNote(p: Payload): string | null {
+  if (p.tail) {
+    const quoted = p.tail.length > TAIL_SHOWN ? `${p.tail.slice(0, TAIL_SHOWN)}…` : p.tail;
+    return `This link has ${p.tail.length} character${p.tail.length > 1 ? "s" : ""} after its experiment (“${quoted}”), which ${p.tail.length > 1 ? "were" : "was"} ignored.`;
+  }
+  return p.altered
+    ? "This link was changed after it was made (its characters are not what the lab writes for the experiment they read as): it opened as read, so check its settings."
+    : null;
 }
 
 /** Read a hash ("#s=…" or "s=…"). Never throws: an unreadable hash is `{ ok: false, error }`. */
 export function decode(hash: string): DecodeResult {
-  const text = payloadOf(hash);
-  if (text instanceof UrlError) return { ok: false, error: text };
+  const payload = payloadOf(hash);
+  if (payload instanceof UrlError) return { ok: false, error: payload };
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(payload.text);
   } catch {
     return { ok: false, error: new UrlError("corrupt", "the link's experiment is truncated or corrupt") };
   }
@@ -124,7 +158,8 @@ export function decode(hash: string): DecodeResult {
   // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).
   const spec = withoutForkPoints(checkSpec(raw, issues));
   const view = checkView(raw.view, issues);
-  return { ok: true, spec, view, issues };
+  const altered = alteredNote(payload);
+  return { ok: true, spec, view, issues, ...(altered && { altered }) };
 }
 
 /** How many issues a notice lists before "and N more". */
@@ -134,10 +169,12 @@ const NOTICE_ISSUES = 3;
 export function noticeOf(result: DecodeResult): string | null {
   if (!result.ok)
     return `This link could not be opened: ${result.error.message}. The default experiment was loaded.`;
-  if (result.issues.length === 0) return null;
+  const altered = result.altered ?? null;
+  if (result.issues.length === 0) return altered;
   const shown = result.issues.slice(0, NOTICE_ISSUES).join("; ");
   const more = result.issues.length - NOTICE_ISSUES;
-  return `Some settings in this link were not valid and were reset to their defaults: ${shown}${more > 0 ? `; and ${more} more` : ""}.`;
+  const reset = `Some settings in this link were not valid and were reset to their defaults: ${shown}${more > 0 ? `; and ${more} more` : ""}.`;
+  return altered ? `${altered} ${reset}` : reset;
 }
 
 export interface OpenedSpec {

@@ -38,6 +38,7 @@ describe("settings ↔ URL", () => {
       expect(back.ok).toBe(true);
       if (!back.ok) continue;
       expect(back.issues).toEqual([]);
+      expect(back.altered).toBeUndefined();
       expect(back.spec).toEqual(normalized(spec));
       expect(back.view).toEqual(view);
     }
@@ -240,5 +241,48 @@ describe("settings ↔ URL", () => {
     const hash = url.slice(url.indexOf("#"));
     expect(specFromHash(hash).spec).toEqual(spec);
     expect(specFromHash(hash.replace(/\$/g, "%24").replace(/\+/g, "%2B")).spec).toEqual(spec);
+    expect(specFromHash(hash.replace(/\$/g, "%24").replace(/\+/g, "%2B")).notice).toBeNull();
+  });
+
+  it("opens a link with characters after its experiment, and says they were ignored", () => {
+    const spec = { ...defaultExperiment(), seed: 7 };
+    const hash = `#${encode(spec)}`;
+    const o = specFromHash(`${hash}garbage!!`);
+    expect(o.source).toBe("url");
+    expect(o.spec).toEqual(spec);
+    expect(o.notice).toBe(
+      "This link has 9 characters after its experiment (“garbage!!”), which were ignored.",
+    );
+    // A sentence's full stop pasted with the link: still opens, one character named.
+    expect(specFromHash(`${hash}.`).notice).toMatch(
+      /has 1 character after its experiment \(“\.”\), which was ignored/,
+    );
+    const long = specFromHash(`${hash}${"x".repeat(40)}`).notice;
+    expect(long).toMatch(/40 characters after its experiment \(“x{24}…”\)/);
+    // With a bad setting as well, both are said.
+    const bad = `#s=${compressToEncodedURIComponent(JSON.stringify({ v: URL_VERSION, runs: [{ id: "ppo-1", algo: "ppo", config: { beta: 99 } }] }))}`;
+    const both = specFromHash(`${bad}zz`).notice;
+    expect(both).toMatch(
+      /^This link has 2 characters after its experiment .* Some settings in this link were not valid/,
+    );
+  });
+
+  it("says when a link's characters were changed yet still read as an experiment", () => {
+    const spec = { ...defaultExperiment(), seed: 7 };
+    const body = encode(spec).slice(2);
+    // The last character's spare bits: other characters there decode to the same experiment.
+    const same = [...LZ_ALPHABET]
+      .map((c) => `${body.slice(0, -1)}${c}`)
+      .filter(
+        (b) => b !== body && decompressFromEncodedURIComponent(b) === decompressFromEncodedURIComponent(body),
+      );
+    expect(same.length).toBeGreaterThan(0);
+    for (const b of same) {
+      const o = specFromHash(`#s=${b}`);
+      expect(o.spec).toEqual(spec);
+      expect(o.notice).toMatch(
+        /^This link was changed after it was made .* it opened as read, so check its settings\.$/,
+      );
+    }
   });
 });
