@@ -62,6 +62,37 @@ describe("opening the lab", () => {
     expect(useLab.getState().notice).toBeNull();
   });
 
+  it("a bad link over a saved session: the notice names the default runs that resumed", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    const base = defaultExperiment();
+    const kto = { id: "kto-1", algo: "kto" as const, label: "KTO", config: {} };
+    const spec = { ...base, runs: [...base.runs, kto] };
+    await db.saveExperiment(spec);
+    await db.saveRun({ spec: spec.runs[0], status: "paused", step: 11, history: points(11), markers: [] });
+    await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 11, samples: 88, tokens: 500 });
+    await db.saveRun({ spec: spec.runs[2], status: "paused", step: 11, history: points(11), markers: [] });
+    await db.saveCheckpoint("grpo-1", new Uint8Array([2]), { step: 11, samples: 88, tokens: 500 });
+    await db.saveRun({ spec: kto, status: "paused", step: 11, history: points(11), markers: [] });
+    db.close();
+
+    setHash("#s=garbage!!");
+    const { deps, loads } = fakeDeps(name);
+    session = await openLab(deps);
+    const s = useLab.getState();
+    expect(s.spec).toEqual(base);
+    expect(loads.map(([id]) => id)).toEqual(["ppo-1", "grpo-1"]);
+    expect(s.runs["ppo-1"].step).toBe(11);
+    // The link's error, then what came back: "default experiment" alone would read as a fresh start.
+    expect(s.notice).toMatch(/could not be opened.*The default experiment was loaded/);
+    expect(s.notice).toMatch(
+      /PPO, GRPO are this browser's saved runs with the same settings, resumed where they stopped/,
+    );
+    // DPO (never saved) is not named as resumed; KTO is left out of the default experiment and kept.
+    expect(s.notice).not.toMatch(/DPO[^.]*resumed/);
+    expect(s.notice).toMatch(/is kept/);
+  });
+
   it("shows a link's experiment while storage is still being read", async () => {
     const linked = { ...defaultExperiment(), task: "arithmetic" as const, model: "nano" as const, seed: 4 };
     setHash(`#${encode(linked)}`);

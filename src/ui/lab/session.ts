@@ -40,17 +40,25 @@ function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
 
 /**
  * When a link opened over a saved session resumes some of its runs (same settings: the same runs) and starts
- * the rest over, the steps differ from run to run ("runs at 0–11"): say which runs are which. null when all or
- * none resumed.
+ * the rest over, the steps differ from run to run ("runs at 0–11"): say which runs are which. null when none
+ * resumed, or all did and not `evenIfAll` (a link that could not be read, whose "the default experiment was
+ * loaded" would otherwise read as a fresh start).
  */
-export function mixedStartLine(runs: readonly RunSpec[], resumed: ReadonlySet<string>): string | null {
+export function mixedStartLine(
+  runs: readonly RunSpec[],
+  resumed: ReadonlySet<string>,
+  evenIfAll = false,
+): string | null {
   const back = runs.filter((r) => resumed.has(r.id)).map((r) => r.label);
   const fresh = runs.filter((r) => !resumed.has(r.id)).map((r) => r.label);
-  if (!back.length || !fresh.length) return null;
+  if (!back.length || (!fresh.length && !evenIfAll)) return null;
   const are = (n: number) => (n > 1 ? "are" : "is");
-  return (
+  const resumedPart =
     `${back.join(", ")} ${are(back.length)} this browser's saved run${back.length > 1 ? "s" : ""} with the same ` +
-    `settings, resumed where ${back.length > 1 ? "they" : "it"} stopped; ${fresh.join(", ")} ${fresh.length > 1 ? "start" : "starts"} ` +
+    `settings, resumed where ${back.length > 1 ? "they" : "it"} stopped`;
+  if (!fresh.length) return `${resumedPart} (Reset restarts every run).`;
+  return (
+    `${resumedPart}; ${fresh.join(", ")} ${fresh.length > 1 ? "start" : "starts"} ` +
     "from the start model (Reset restarts every run)."
   );
 }
@@ -251,7 +259,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       }
     }
     addNotice(plan.notice);
-    if (otherLink && !reopened) {
+    // A link that could not be read opened the default experiment: its runs that match saved ones resumed.
+    const fellBack = opened.source === "default" && opened.notice !== null;
+    if ((otherLink && !reopened) || fellBack) {
       // Runs of the saved session that had curves but do not resume have a line of their own already (no
       // checkpoint yet, or one that failed to load): not named twice.
       const runs = lab().spec.runs;
@@ -269,6 +279,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
         mixedStartLine(
           runs.filter((r) => !told.has(r.id)),
           resumed,
+          fellBack,
         ),
       );
     }
