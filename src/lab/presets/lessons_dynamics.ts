@@ -71,7 +71,7 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
     "DPO's implicit reward of an answer is β·log π_θ(y|x)/π_ref(y|x). The loss only asks the chosen answer's reward to beat the rejected one's.",
     "Reward margin and Preference accuracy (more metrics: rewards/margins, rewards/accuracies) rise — but the chosen log-prob (logps/chosen: solid in “Log-prob: chosen vs rejected”; the rejected dashed) falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. The fall is steepest in the first ten or so steps; later the chosen log-probs partly come back, still below where they started.",
     "The mass both answers lose goes to other answers (likelihood displacement), so the sampled sums get worse: the reward chart (the share of correct sums) falls although every chosen answer is a correct one.",
-    "Both runs train on the same pairs in the same order; only the labels differ. The second run's annotator flips 40 % of them (its flip-rate slider; the shipped pairs were labelled at 25 %): its margins and accuracy stay near zero and one half. Drag either run's slider to see the labels' effect from the next step on.",
+    "Both runs train on the same pairs in the same order; only the labels differ. Each run relabels the pairs from their gold scores and then flips a share of the labels (its flip-rate slider; the file's own labels, flipped at 25 %, are not used): the first flips none, so its labels are all correct; the second flips 40 %: its margins and accuracy stay near zero and one half. Drag either run's slider to see the labels' effect from the next step on.",
   ],
   refs: [
     { label: "DPO (Rafailov et al. 2023)", url: ARXIV("2305.18290") },

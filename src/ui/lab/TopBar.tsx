@@ -129,7 +129,7 @@ export function TopBar() {
               >
                 {SPEEDS.map((s) => (
                   <option key={s} value={s}>
-                    {s === 0 ? "max" : `${s} steps/s`}
+                    {s === 0 ? "max" : `${s} step${s === 1 ? "" : "s"}/s`}
                   </option>
                 ))}
               </select>
