@@ -281,7 +281,11 @@ function FieldCard({ field, locked, changed }: { field: Field; locked: string | 
           ),
         )}
       </dl>
-      {changed && <p className="field-card-changed">Changed from the default (the label is bold).</p>}
+      {changed && (
+        <p className="field-card-changed">
+          Not the algorithm’s default (the label is bold): the experiment or you set it.
+        </p>
+      )}
       {locked && <p className="field-card-locked">{locked}</p>}
     </div>
   );
