@@ -17,7 +17,7 @@ import type {
   SettingValue,
 } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
-import { useLab } from "../lab_store";
+import { sharedSpec, useLab } from "../lab_store";
 import { linkedSettings } from "./knobs";
 import { revealRunCard } from "./reveal";
 import { forkSpec, newRunSpec } from "./run_specs";
@@ -120,9 +120,12 @@ export const labActions = {
   async addRunSpec(spec: RunSpec): Promise<void> {
     await (await backend()).addRun(spec);
   },
-  /** Add a run of `algo` at its defaults but for the settings every run shares (run_specs.ts sharedConfig). */
+  /** Add a run of `algo` at its defaults but for the settings the lab's runs share (run_specs.ts sharedConfig). */
   addRun(algo: AlgoId): Promise<void> {
-    const spec = newRunSpec([...lab().spec.runs, ...pendingForks], algo);
+    const spec = newRunSpec([...lab().spec.runs, ...pendingForks], algo, [
+      ...sharedSpec(lab()).runs,
+      ...pendingForks,
+    ]);
     return backend()
       .then((b) => b.addRun(spec))
       .then(() => revealRunCard(spec.id))

@@ -68,33 +68,68 @@ describe("run specs", () => {
 });
 
 describe("a new run beside others", () => {
-  it("takes the settings every run shares that its algorithm has, where valid for it", () => {
-    const experiment: RunSpec[] = [
-      { id: "ppo-1", algo: "ppo", label: "PPO", config: { batchPrompts: 16, maxNewTokens: 48, beta: 0 } },
-      { id: "dpo-1", algo: "dpo", label: "DPO", config: { batchPairs: 16, maxNewTokens: 48, beta: 0 } },
-      {
-        id: "grpo-1",
-        algo: "grpo",
-        label: "GRPO",
-        config: { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0 },
-      },
-    ];
-    // batchPrompts differs (16 vs 4) and DPO has none: only the 48-token limit and β = 0 are shared.
-    expect(newRunSpec(experiment, "grpo").config).toEqual({ maxNewTokens: 48, beta: 0 });
-    expect(newRunSpec(experiment, "rloo").config).toEqual({ maxNewTokens: 48, beta: 0 });
-    // Best-of-n has no β: it takes the limit only.
-    expect(sharedConfig(experiment, "bon")).toEqual({ maxNewTokens: 48 });
-    // A value its own field refuses stays at the default.
-    const bad: RunSpec[] = experiment.map((r) => ({ ...r, config: { ...r.config, lr: -1 } }));
-    expect(sharedConfig(bad, "grpo")).toEqual({ maxNewTokens: 48, beta: 0 });
+  const experiment: RunSpec[] = [
+    {
+      id: "ppo-1",
+      algo: "ppo",
+      label: "PPO",
+      config: { batchPrompts: 16, maxNewTokens: 48, beta: 0, lr: 3e-5, reward: "proxy" },
+    },
+    {
+      id: "dpo-1",
+      algo: "dpo",
+      label: "DPO",
+      config: { batchPairs: 16, maxNewTokens: 48, beta: 0.5, lr: 3e-5, reward: "proxy" },
+    },
+    {
+      id: "grpo-1",
+      algo: "grpo",
+      label: "GRPO",
+      config: { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0, lr: 3e-5, reward: "proxy" },
+    },
+  ];
+
+  it("takes the sampling, optimiser and reward settings every run shares that its algorithm has", () => {
+    // batchPrompts differs (16 vs 4) and DPO has none; β is never taken (a KL weight in PPO and GRPO, DPO's
+    // implicit-reward temperature): the 48-token limit, the lr and the proxy reward are shared.
+    const shared = { maxNewTokens: 48, lr: 3e-5, reward: "proxy" };
+    expect(newRunSpec(experiment, "grpo").config).toEqual(shared);
+    expect(newRunSpec(experiment, "rloo").config).toEqual(shared);
+    expect(sharedConfig(experiment, "dpo")).toEqual(shared);
+    // Best-of-n trains nothing: no lr.
+    expect(sharedConfig(experiment, "bon")).toEqual({ maxNewTokens: 48, reward: "proxy" });
+    // β alike in every run still stays the new run's own default.
+    const sameBeta = experiment.map((r) => ({ ...r, config: { ...r.config, beta: 0.1 } }));
+    expect(sharedConfig(sameBeta, "ppo")).not.toHaveProperty("beta");
+    // Runs of one algorithm share their batch too.
     const lesson: RunSpec[] = [
       { id: "grpo-1", algo: "grpo", label: "G 2", config: { numGenerations: 2, batchPrompts: 4 } },
       { id: "grpo-2", algo: "grpo", label: "G 8", config: { numGenerations: 2, batchPrompts: 4 } },
     ];
-    expect(sharedConfig(lesson, "grpo")).toEqual({ numGenerations: 2, batchPrompts: 4 });
     expect(sharedConfig(lesson, "ppo")).toEqual({ batchPrompts: 4 });
     // No runs, or none set: the defaults.
     expect(sharedConfig([], "ppo")).toEqual({});
     expect(newRunSpec(runs, "dpo").config).toEqual({});
+  });
+
+  it("leaves a value its algorithm refuses at the default", () => {
+    const hot = experiment.map((r) => ({ ...r, config: { ...r.config, temperature: 0.01 } }));
+    expect(sharedConfig(hot, "grpo")).not.toHaveProperty("temperature");
+    const fine = experiment.map((r) => ({ ...r, config: { ...r.config, temperature: 0.7 } }));
+    expect(sharedConfig(fine, "grpo")).toHaveProperty("temperature", 0.7);
+  });
+
+  it("takes shared settings from the lab's own runs only, and names itself among all", () => {
+    // A run imported for comparison (another experiment's, custom reward) neither blocks nor sets a setting.
+    const imported: RunSpec = {
+      id: "grpo-2",
+      algo: "grpo",
+      label: "GRPO 2",
+      config: { maxNewTokens: 8, reward: "custom" },
+    };
+    const spec = newRunSpec([...experiment, imported], "grpo", experiment);
+    expect(spec.config).toEqual({ maxNewTokens: 48, lr: 3e-5, reward: "proxy" });
+    expect(spec.label).toBe("GRPO 3");
+    expect(spec.id).toBe("grpo-3");
   });
 });

@@ -4,10 +4,12 @@
  * colour the other runs leave free (palette.ts).
  * Pure but for the palette's memory of this page's colours (run_specs.test.ts).
  */
+import { COMMON_FIELDS } from "../../algorithms/fields";
 import { DEVICE_LOST_MARKER, type RunSpec, type SettingValue } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { sameRun } from "../../lab/restore";
 import { forkLabel } from "../../lab/run_labels";
+import { RUN_KEYS } from "../../lab/settings";
 import { fieldProblem } from "../../lab/spec_check";
 import { freeColour } from "./palette";
 
@@ -20,9 +22,17 @@ export function freeId(runs: readonly RunSpec[], algo: string): string {
 }
 
 /**
- * The settings every run of `runs` sets to the same value and `algo` also has, where that value is valid for
- * `algo`: the default experiment's 48-token limit, a lesson's β = 0 or prompts per step, the proxy reward. A run
- * added beside them starts from these, so it samples and is scored as they are; {} when there are no runs.
+ * Settings that mean the same in every algorithm that has them (the sampling and optimiser fields every online
+ * algorithm shares, and the reward source), so a new run may take them from runs of other algorithms. Not β,
+ * which weighs a KL penalty in PPO or GRPO but is DPO's and KTO's implicit-reward temperature.
+ */
+const SHAREABLE: ReadonlySet<string> = new Set([...COMMON_FIELDS.map((f) => f.key), ...RUN_KEYS]);
+
+/**
+ * The {@link SHAREABLE} settings every run of `runs` sets to the same value and `algo` also has, where that value
+ * is valid for `algo`: the default experiment's 48-token limit, a lesson's prompts per step, learning rate or
+ * proxy reward. A run added beside them starts from these, so it samples and is scored as they are; {} when
+ * there are no runs. `runs` are the lab's own (runs imported for comparison may come from another task).
  */
 export function sharedConfig(runs: readonly RunSpec[], algo: AlgoId): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
@@ -30,18 +40,18 @@ export function sharedConfig(runs: readonly RunSpec[], algo: AlgoId): Record<str
   const { title, fields } = ALGORITHMS[algo];
   for (const f of fields) {
     const v = runs[0].config[f.key];
-    if (v === undefined || !runs.every((r) => r.config[f.key] === v)) continue;
+    if (!SHAREABLE.has(f.key) || v === undefined || !runs.every((r) => r.config[f.key] === v)) continue;
     if (fieldProblem(title, f, v) === null) out[f.key] = v;
   }
   return out;
 }
 
 /**
- * A run of `algo` at its defaults but for the settings all other runs share ({@link sharedConfig}): "GRPO", or
- * "GRPO 2" (the first free number) when a run is already called "GRPO". Labels that merely start with it
- * ("GRPO G = 8", a lesson's) leave "GRPO" free.
+ * A run of `algo` at its defaults but for the settings the lab's own runs `own` all share ({@link sharedConfig}):
+ * "GRPO", or "GRPO 2" (the first free number) when a run of `runs` (all of them, comparisons included) is already
+ * called "GRPO". Labels that merely start with it ("GRPO G = 8", a lesson's) leave "GRPO" free.
  */
-export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
+export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId, own: readonly RunSpec[] = runs): RunSpec {
   const title = ALGORITHMS[algo].title;
   const taken = new Set(runs.map((r) => r.label));
   let label = title;
@@ -50,7 +60,7 @@ export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId): RunSpec {
     id: freeId(runs, algo),
     algo,
     label,
-    config: sharedConfig(runs, algo),
+    config: sharedConfig(own, algo),
     colour: freeColour(runs),
   };
 }
