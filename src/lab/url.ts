@@ -103,9 +103,16 @@ function payloadOf(hash: string): Payload | UrlError {
   if (param === undefined) return new UrlError("format", `the link has no "#${HASH_KEY}=" experiment`);
   let text: string | null;
   let body = param.slice(HASH_KEY.length + 1);
+  // A link that went through a URL encoder ("$" → "%24") still opens; a stray "%" (in characters pasted after
+  // the experiment, say) leaves it as it is.
+  if (body.includes("%")) {
+    try {
+      body = decodeURIComponent(body);
+    } catch {}
+  }
+  // A form decoder turns "+" into a space (the decompressor reads a space as "+" too).
+  body = body.replace(/ /g, "+");
   try {
-    // A link that went through a URL encoder ("$" → "%24") still opens.
-    if (body.includes("%")) body = decodeURIComponent(body);
     text = decompressFromEncodedURIComponent(body);
   } catch {
     text = null;
@@ -130,7 +137,7 @@ function alteredNote(p: Payload): string | null {
     return `This link has ${p.tail.length} character${p.tail.length > 1 ? "s" : ""} after its experiment (“${quoted}”), which ${p.tail.length > 1 ? "were" : "was"} ignored.`;
   }
   return p.altered
-    ? "This link was changed after it was made (its characters are not what the lab writes for the experiment they read as): it opened as read, so check its settings."
+    ? "This link was changed after it was made, but it still reads as an experiment: it opened as read, so check its settings."
     : null;
 }
 

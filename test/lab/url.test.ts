@@ -242,6 +242,12 @@ describe("settings ↔ URL", () => {
     expect(specFromHash(hash).spec).toEqual(spec);
     expect(specFromHash(hash.replace(/\$/g, "%24").replace(/\+/g, "%2B")).spec).toEqual(spec);
     expect(specFromHash(hash.replace(/\$/g, "%24").replace(/\+/g, "%2B")).notice).toBeNull();
+    // Through a form decoder ("+" → " ", or "%20"): the same experiment, no notice.
+    expect(hash).toContain("+");
+    for (const spaced of [hash.replace(/\+/g, " "), hash.replace(/\+/g, "%20")]) {
+      expect(specFromHash(spaced).spec).toEqual(spec);
+      expect(specFromHash(spaced).notice).toBeNull();
+    }
   });
 
   it("opens a link with characters after its experiment, and says they were ignored", () => {
@@ -257,6 +263,9 @@ describe("settings ↔ URL", () => {
     expect(specFromHash(`${hash}.`).notice).toMatch(
       /has 1 character after its experiment \(“\.”\), which was ignored/,
     );
+    // A stray "%" after it (not a percent-encoding) does not spoil the link.
+    expect(specFromHash(`${hash}50%`).spec).toEqual(spec);
+    expect(specFromHash(`${hash}50%`).notice).toMatch(/has 3 characters after its experiment \(“50%”\)/);
     const long = specFromHash(`${hash}${"x".repeat(40)}`).notice;
     expect(long).toMatch(/40 characters after its experiment \(“x{24}…”\)/);
     // With a bad setting as well, both are said.
@@ -280,8 +289,8 @@ describe("settings ↔ URL", () => {
     for (const b of same) {
       const o = specFromHash(`#s=${b}`);
       expect(o.spec).toEqual(spec);
-      expect(o.notice).toMatch(
-        /^This link was changed after it was made .* it opened as read, so check its settings\.$/,
+      expect(o.notice).toBe(
+        "This link was changed after it was made, but it still reads as an experiment: it opened as read, so check its settings.",
       );
     }
   });
