@@ -213,6 +213,8 @@ describe("TRL script", () => {
     expect(runConfig(arith, long, "pipeline: a model of unknown size").trl?.args.response_length).toBe(48);
   });
 
+  const script_pin = (script: string) => script.match(/pip install "trl[^\n]*/)?.[0];
+
   it("maps the run's settings to TRL's names and values", () => {
     const s = (r: RunSpec, task: "sentiment" | "arithmetic" = "arithmetic") =>
       trlScript({ ...experiment, task }, { spec: r, step: 12 });
@@ -223,8 +225,32 @@ describe("TRL script", () => {
     expect(p).toMatch(/\n {4}response_length=24,/);
     expect(p).toMatch(/#\s+whitenAdvantages = True: .*TRL always whitens/);
     expect(p).not.toMatch(/whiten_rewards=/);
+    // TRL cuts per_device_train_batch_size prompts into num_mini_batches minibatches, as the lab's step does.
     const mini = s({ ...ppo, config: { batchPrompts: 12, numMiniBatches: 4 } });
-    expect(mini).toMatch(/\n {4}per_device_train_batch_size=3, {2}# .*12 \/ 4/);
+    expect(mini).toMatch(
+      /\n {4}per_device_train_batch_size=12, {2}# batchPrompts [^\n]*default in the lab: 8\.\n/,
+    );
+    expect(mini).toMatch(/\n {4}num_mini_batches=4,/);
+    const uneven = s({ ...ppo, config: { batchPrompts: 10, numMiniBatches: 4 } });
+    expect(uneven).toMatch(
+      /\n {4}per_device_train_batch_size=10, {2}# [^\n]*TRL needs it divisible by num_mini_batches \(4\)/,
+    );
+    // The lab's optimiser where TRL's defaults differ, in every trainer's config.
+    for (const script of [p, mini]) {
+      expect(script).toMatch(/\n {4}adam_beta2=0\.95, {2}# the lab's AdamW/);
+      expect(script).toMatch(/\n {4}lr_scheduler_type="constant", {2}# the lab keeps lr constant/);
+    }
+    expect(script_pin(p)).toBe('pip install "trl>=0.23,<0.27" transformers datasets torch');
+    // KTOTrainer counts examples: two labelled samples per prompt.
+    const kto = s({ id: "kto-b", algo: "kto", label: "KTO", config: { batchPrompts: 6 } });
+    expect(kto).toMatch(
+      /\n {4}per_device_train_batch_size=12, {2}# [^\n]*TRL counts examples: 6 prompts × 2 samples/,
+    );
+    expect(kto).toMatch(/\n {4}adam_beta2=0\.95,/);
+    // No eval set in the script: PPOTrainer's sample printing (on by default) would read one.
+    expect(p).toMatch(
+      /\n {4}num_sample_generations=0, {2}# PPOTrainer's periodic sample printing reads an eval set/,
+    );
     expect(p).toMatch(/#\s+topK = 0: .*PPOConfig has no `top_k`/);
     expect(p).toMatch(/#\s+entCoef = 0: /);
     expect(p).toMatch(/#\s+valueModel = "shared": .*always trains a separate `value_model`/);

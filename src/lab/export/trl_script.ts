@@ -2,7 +2,8 @@
  * A run as a ready-to-run TRL script (Python): the path for users who outgrow the browser. It holds the run's
  * settings mapped to TRL's config keywords (./trl_targets.ts; settings without one are listed as comments),
  * a model and a dataset placeholder, the task's reward function (./trl_rewards.ts), the trainer and
- * `trainer.train()`. Written for TRL ≥ 0.23 (PPO is imported from trl.experimental where it moved). The parts:
+ * `trainer.train()`. Written for TRL 0.23–0.26, which it pins (PPO is imported from trl.experimental where it
+ * moved; later versions moved CPO and ORPO there too and dropped config keywords used here). The parts:
  * ./trl_targets.ts (which trainer, which keywords), ./trl_bodies.ts (data, config, trainer per trainer),
  * ./trl_rewards.ts (the reward in Python), ./trl_py.ts (Python literals and the config call).
  */
@@ -82,7 +83,10 @@ In the lab this run trained a tiny GPT in the browser (start model: ${startModel
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the
 same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
 
-    pip install "trl>=0.23" transformers datasets torch
+    pip install "trl>=0.23,<0.27" transformers datasets torch
+
+(Written for TRL 0.23-0.26: later versions moved CPO and ORPO to trl.experimental and dropped config
+keywords used here.)
     python ${file}
 ${rm}${pending}${note}"""
 ${scriptImports(m)}

@@ -40,6 +40,7 @@ const SAMPLING = ["max_completion_length", "temperature", "top_k"];
 export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
   PPOConfig: new Set([
     ...COMMON,
+    "num_sample_generations",
     "response_length",
     "temperature",
     "kl_coef",
@@ -249,6 +250,7 @@ export function trlMapping(
     args.push({ name, value, field: f, changed });
   }
   adjust(algo, settings, args, unmapped);
+  if (cls) args.push(...OPTIMISER_ARGS.map((a) => ({ ...a })));
   const length = args.find((a) => a.field?.key === "maxNewTokens");
   if (length && completionTokens < requested) {
     length.value = completionTokens;
@@ -256,6 +258,27 @@ export function trlMapping(
   }
   return { target, settings, args, unmapped, completionTokens };
 }
+
+/**
+ * The lab's optimiser where TRL's defaults differ (src/kernels/adamw.ts: AdamW β2 = 0.95, after GPT-3 and
+ * nanoGPT; a constant learning rate, where transformers' Trainer decays it linearly to 0 by default).
+ */
+const OPTIMISER_ARGS: readonly TrlArg[] = [
+  {
+    name: "adam_beta2",
+    value: 0.95,
+    field: null,
+    changed: false,
+    note: "the lab's AdamW (TRL's default 0.999)",
+  },
+  {
+    name: "lr_scheduler_type",
+    value: "constant",
+    field: null,
+    changed: false,
+    note: "the lab keeps lr constant (TRL's default decays it linearly to 0)",
+  },
+];
 
 /** Where TRL counts differently from the lab, or needs a setting the lab implies. */
 function adjust(
@@ -300,15 +323,30 @@ function adjust(
       batch.note = `TRL counts completions: ${settings.batchPrompts} prompts × ${g.value} samples`;
     }
   }
-  if (algo === "ppo" && (settings.numMiniBatches as number) > 1) {
+  if (algo === "kto") {
+    // KTOTrainer counts examples; a lab step labels two samples of each prompt (src/algorithms/kto.ts).
     const batch = arg("per_device_train_batch_size");
-    const k = settings.numMiniBatches as number;
     if (batch) {
-      batch.value = Math.max(1, Math.floor((batch.value as number) / k));
-      batch.note = `TRL's batch is per_device_train_batch_size × num_mini_batches: ${settings.batchPrompts} / ${k}`;
+      batch.value = (batch.value as number) * 2;
+      batch.note = `TRL counts examples: ${settings.batchPrompts} prompts × 2 samples`;
     }
   }
+  if (algo === "ppo" && (settings.numMiniBatches as number) > 1) {
+    // PPOTrainer's rollout is per_device_train_batch_size × gradient_accumulation_steps prompts, cut into
+    // num_mini_batches minibatches (since TRL 0.14; it was × num_mini_batches before), as the lab's step is.
+    const batch = arg("per_device_train_batch_size");
+    const k = settings.numMiniBatches as number;
+    if (batch && (batch.value as number) % k !== 0)
+      batch.note = `TRL needs it divisible by num_mini_batches (${k}); the lab's last minibatch was smaller`;
+  }
   if (algo === "ppo") {
+    args.push({
+      name: "num_sample_generations",
+      value: 0,
+      field: null,
+      changed: false,
+      note: "PPOTrainer's periodic sample printing reads an eval set; this script has none",
+    });
     const u = unmapped.find((x) => x.field.key === "valueModel");
     if (u)
       u.reason =
