@@ -53,7 +53,7 @@ export function configCall(m: TrlMapping, extra: string[], indent = ""): string 
   lines.push(")");
   if (m.unmapped.length) {
     lines.push(
-      `# Lab settings with no keyword in ${m.target.config} (for reference; TRL uses its own behaviour):`,
+      `# Lab settings with no keyword in ${m.target.config} (TRL uses its own behaviour unless the note says this script applies it):`,
     );
     for (const u of m.unmapped)
       lines.push(`#   ${u.field.key} = ${pyValue(u.value)}: ${oneLine(`${u.field.doc} (${u.reason})`)}`);
