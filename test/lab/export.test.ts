@@ -247,6 +247,9 @@ describe("TRL script", () => {
       /\n {4}per_device_train_batch_size=12, {2}# [^\n]*TRL counts examples: 6 prompts × 2 samples/,
     );
     expect(kto).toMatch(/\n {4}adam_beta2=0\.95,/);
+    expect(p).toMatch(
+      /\n {4}max_grad_norm=1, {2}# [^\n]*PPOTrainer's own update loop does not clip gradients/,
+    );
     // No eval set in the script: PPOTrainer's sample printing (on by default) would read one.
     expect(p).toMatch(
       /\n {4}num_sample_generations=0, {2}# PPOTrainer's periodic sample printing reads an eval set/,

@@ -340,6 +340,8 @@ function adjust(
       batch.note = `TRL needs it divisible by num_mini_batches (${k}); the lab's last minibatch was smaller`;
   }
   if (algo === "ppo") {
+    const clip = arg("max_grad_norm");
+    if (clip) clip.note = "PPOTrainer's own update loop does not clip gradients, so TRL ignores it";
     args.push({
       name: "num_sample_generations",
       value: 0,
