@@ -290,7 +290,9 @@ ${configCall(m, [], "    ")}
     trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_dict(rows), processing_class=tokenizer)
     trainer.train()
     model = trainer.model
-trainer.save_model(OUTPUT_DIR)
+# Saved without a trainer: a run whose rounds all kept nothing still has its (start) model.
+model.save_pretrained(OUTPUT_DIR)
+tokenizer.save_pretrained(OUTPUT_DIR)
 `;
 }
 
