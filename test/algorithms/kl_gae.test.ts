@@ -138,6 +138,8 @@ describe("per-token rewards and GAE", () => {
     expectClose(out.rewards[3], -0.05 * out.kl[3] + 2, "last token of row 0");
     expectClose(out.metrics["objective/rlhf_reward"], (sums[0] + sums[1]) / 2);
     expectClose(out.metrics["objective/kl"], (kl[0] + kl[1]) / 2);
+    // TRL's objective/entropy: the counted tokens' −log π summed per row, then averaged: (3.5 + 0.3) / 2.
+    expectClose(out.metrics["objective/entropy"], 1.9);
     expect(() => klPenalizedRewards([1], [0, 0], [0, 0], { B: 1, T: 2, mask: [0, 0] })).toThrow(
       /no counted token/,
     );

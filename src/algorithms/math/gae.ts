@@ -36,6 +36,11 @@ export interface KlRewards {
     "objective/rlhf_reward": number;
     /** Batch mean of the scores R. */
     "objective/scores": number;
+    /**
+     * Batch mean of −Σ_t log π_old(y_t), the sampled tokens' summed surprisal (nats/completion): TRL PPOTrainer's
+     * sequence-level entropy estimate (the lab's `entropy` is the exact per-token mean over the vocabulary).
+     */
+    "objective/entropy": number;
   };
 }
 
@@ -84,6 +89,7 @@ export function klPenalizedRewards(
       "objective/non_score_reward": mean(nonScore),
       "objective/rlhf_reward": mean(nonScore.map((n, b) => n + scores[b])),
       "objective/scores": mean(scores),
+      "objective/entropy": -mean(rowSums(logp, shape)),
     },
   };
 }

@@ -22,6 +22,8 @@ const REPORTED: Record<string, string> = {
   "objective/non_score_reward": "PPO: batch mean of the KL penalty −β·Σ_t k_t added to the score.",
   "objective/rlhf_reward": "PPO: batch mean of score + KL penalty, R − β·Σ_t k_t: what PPO maximises.",
   "objective/scores": "PPO: batch mean of the scores R before the KL penalty.",
+  "objective/entropy":
+    "PPO: batch mean of −Σ_t log π(y_t) over the sampled tokens (nats/completion), TRL's sequence-level entropy estimate; entropy is the exact per-token mean.",
   "objective/score": "Safe RLHF: mean penalised score R − λ·c the policy is trained on.",
   "reward/all_samples": "Best-of-n: mean reward of all n samples, before the best one is picked.",
   "completions/min_length": "Shortest completion of the step, EOS included (tokens).",
