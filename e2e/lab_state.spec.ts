@@ -90,6 +90,11 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await page.getByTestId("share").click();
   const link = await page.evaluate(() => navigator.clipboard.readText());
   expect(link).toBe(await page.evaluate(() => location.href));
+  // Its "Link copied" note says what a link carries, and closes when the user goes on to a run's menu.
+  await expect(page.getByTestId("share-note")).toContainText("not the training");
+  await page.getByTestId(`export-${RUNS[0]}`).click();
+  await expect(page.getByTestId("share-note")).toHaveCount(0, { timeout: 1000 });
+  await page.keyboard.press("Escape");
 
   // CSV: step, samples, tokens, then TRL metric names; one row per step.
   const csv = await exportCsv(page, RUNS[0]);

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { PRESET_IDS } from "../src/lab/presets/ids";
 import type { Lesson } from "../src/lab/presets/lesson";
 import {
   BON_VS_RL,
@@ -84,6 +85,10 @@ for (const lesson of LESSONS) {
     await expect(card).toHaveAttribute("data-lesson", lesson.id);
     await expect(card.getByRole("heading")).toHaveText(lesson.title);
     await expect(card.getByTestId("lesson-watch").locator("li")).toHaveCount(lesson.watch.length);
+    // The closed Lessons picker names the open lesson by its number in the menu.
+    await expect(page.getByTestId("lesson-picker").locator("option").first()).toHaveText(
+      `Lesson ${PRESET_IDS.indexOf(lesson.id) + 1}…`,
+    );
     await expect(page.getByTestId("stop-at")).toHaveValue(String(STEPS));
     await expect(page.getByTestId("lab-notice")).toHaveCount(0);
     const ids = lesson.experiment(0).runs.map((r) => r.id);

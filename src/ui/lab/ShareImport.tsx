@@ -3,7 +3,7 @@
  * url_sync.ts); when the clipboard refuses, the link is shown to copy by hand. Import reads a run file
  * (.json, with its .safetensors to keep training it) exported earlier (./import_run.ts).
  */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { labActions } from "./actions";
 import { FilePicker } from "./FilePicker";
 import { LinkIcon, UploadIcon } from "./icons";
@@ -23,6 +23,20 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
     if (timer.current) clearTimeout(timer.current);
     if (r.copied) timer.current = setTimeout(() => setState(null), 6000);
   };
+  // The "Link copied" note is a passing message: a click elsewhere (an export menu, a knob) or Escape closes it
+  // rather than leaving it over what the user went to next.
+  const copied = state?.copied === true;
+  useEffect(() => {
+    if (!copied) return;
+    const close = () => setState(null);
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [copied]);
   return (
     <div className="share">
       <button

@@ -18,6 +18,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const [pending, setPending] = useState<PresetId | null>(null);
   const steps = useLab(trainedSteps);
   const saves = useLab((s) => s.saving !== null);
+  const openId = useLab((s) => s.spec.preset ?? null);
   return (
     <>
       <select
@@ -25,6 +26,9 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
         className="add-run lesson-picker"
         data-testid="lesson-picker"
         aria-label="Open a guided lesson"
+        title={
+          openId ? `Open now: lesson ${PRESET_IDS.indexOf(openId) + 1}, ${LESSONS[openId].title}` : undefined
+        }
         value=""
         disabled={disabled}
         onKeyDown={actionSelectKeyDown}
@@ -35,18 +39,24 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           else open(id);
         }}
       >
-        <option value="">Lessons…</option>
+        {/* The closed picker names the open lesson; its entry says so (picking it again restarts it). */}
+        <option value="">{openId ? `Lesson ${PRESET_IDS.indexOf(openId) + 1}…` : "Lessons…"}</option>
         {PRESET_IDS.map((id, i) => (
           <option key={id} value={id} title={LESSONS[id].summary}>
             {i + 1}. {LESSONS[id].title}
+            {id === openId ? " (open: restart it)" : ""}
           </option>
         ))}
       </select>
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment. ${keptLine(steps, saves)}.`}
-          confirmLabel="Open lesson"
+          message={
+            pending === openId
+              ? `Restart the lesson “${LESSONS[pending].title}” from its own settings at step 0? ${keptLine(steps, saves)}.`
+              : `Open the lesson “${LESSONS[pending].title}”? It replaces this experiment. ${keptLine(steps, saves)}.`
+          }
+          confirmLabel={pending === openId ? "Restart lesson" : "Open lesson"}
           testId="lesson-picker"
           onConfirm={() => open(pending)}
           onClose={(how) => {
