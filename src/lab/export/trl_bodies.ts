@@ -257,14 +257,18 @@ print(f"final lambda_I {lagrange['integral']:.4f}")
 `;
 }
 
-function expertIterationBody(m: TrlMapping): string {
+function expertIterationBody(m: TrlMapping, rounds: number | null): string {
   const s = m.settings;
   return `
 K = ${pyValue(s.k)}  # completions sampled per prompt each round
 KEEP = ${pyValue(s.keep)}  # "best": each prompt's best completion; "threshold": every one scoring >= THRESHOLD
 THRESHOLD = ${pyValue(s.threshold)}
 BATCH_PROMPTS = ${pyValue(s.batchPrompts)}
-ROUNDS = 20  # PLACEHOLDER: the lab runs rounds until paused
+${
+  rounds === null
+    ? "ROUNDS = 20  # PLACEHOLDER: the lab run had not trained (it runs rounds until paused)"
+    : `ROUNDS = ${rounds}  # the lab run's steps: one round each`
+}
 ${samplingPy(m)}
 
 
@@ -317,7 +321,8 @@ print(f"mean reward {sum(mean) / len(mean):.3f}, best-of-{N} {sum(best) / len(be
 }
 
 /** The trainer part of the script for a run of `algo`. */
-export function scriptBody(algo: AlgoId, m: TrlMapping): string {
+/** `rounds`: expert iteration's round count (./trl_length.ts; null: a placeholder). */
+export function scriptBody(algo: AlgoId, m: TrlMapping, rounds: number | null = null): string {
   switch (algo) {
     case "ppo":
       return ppoBody(m);
@@ -333,7 +338,7 @@ export function scriptBody(algo: AlgoId, m: TrlMapping): string {
     case "safe_rlhf":
       return safeRlhfBody(m);
     case "expert_iteration":
-      return expertIterationBody(m);
+      return expertIterationBody(m, rounds);
     case "bon":
       return bonBody(m);
     default:

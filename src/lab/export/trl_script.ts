@@ -14,6 +14,7 @@ import { ALGORITHMS } from "../registry";
 import { rewardOf, TASK_COSTS } from "../settings";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody, scriptImports } from "./trl_bodies";
+import { trlLength } from "./trl_length";
 import { oneLine, slug } from "./trl_py";
 import { promptsPy } from "./trl_rewards";
 import { runRewardPy } from "./trl_rm";
@@ -61,7 +62,10 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
   const title = ALGORITHMS[algo].title;
   const file = `${slug(label)}_trl.py`;
   const note = m.target.note ? `\n${m.target.note}\n` : "";
-  const body = scriptBody(algo, m);
+  // As long as the lab run trained (TRL's default would be 3 epochs over PROMPTS).
+  const length = trlLength(algo, m.settings, run.step);
+  if (length.arg) m.args.push(length.arg);
+  const body = scriptBody(algo, m, length.rounds);
   // The label goes into a docstring: no quotes or backslashes that could end it or start an escape.
   const name = oneLine(label).replace(/[\\"]/g, "'");
   const reward = rewardOf(run.spec.config);
@@ -88,7 +92,7 @@ same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROM
 (Written for TRL 0.23-0.26: later versions moved CPO and ORPO to trl.experimental and dropped config
 keywords used here.)
     python ${file}
-${rm}${pending}${note}"""
+${rm}${pending}${note}${length.note ? `\n${length.note}\n` : ""}"""
 ${scriptImports(m)}
 
 MODEL_NAME = "${PLACEHOLDER_MODEL}"  # PLACEHOLDER: your SFT model (the lab's models are tiny char-level GPTs)
