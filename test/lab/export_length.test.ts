@@ -1,8 +1,13 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { trlLength } from "../../src/lab/export/trl_length";
 import { trlScript } from "../../src/lab/export/trl_script";
 import type { RunSpec } from "../../src/lab/protocol";
 import { ALGO_IDS } from "../../src/lab/registry";
+import { python3 } from "../helpers/python";
 
 /**
  * The exported TRL script trains as long as the lab run did, in each trainer's own unit (src/lab/export/
@@ -34,13 +39,19 @@ describe("TRL script length", () => {
     expect(p).not.toMatch(/max_steps=/);
   });
 
-  it("offline trainers take one batch a step; expert iteration one round a step", () => {
+  it("offline trainers take one batch a step; expert iteration one round a step, with one optimizer", () => {
     for (const algo of ["dpo", "kto", "orpo"] as const)
       expect(script(spec(algo), 9), algo).toMatch(/\n {4}max_steps=9, {2}# the lab run's 9 steps/);
     expect(script(spec("dpo", { lossType: "simpo" }), 9)).toMatch(/CPOConfig\([\s\S]*\n {4}max_steps=9,/);
     const ei = script(spec("expert_iteration", { sftSteps: 3 }), 7);
     expect(ei).toMatch(/\nROUNDS = 7 {2}# the lab run's steps/);
     expect(ei).toMatch(/\n {8}max_steps=3,/); // each round's own SFT steps
+    // One optimizer for every round, as the lab keeps its AdamW moments from round to round.
+    expect(ei).toMatch(/\nimport torch\n/);
+    expect(ei).toMatch(/\noptimizer = None[^\n]*\nfor round_index in range\(ROUNDS\):/);
+    expect(ei).toMatch(/ {4}if optimizer is None:\n {8}optimizer = torch\.optim\.AdamW\(/);
+    expect(ei).toMatch(/betas=\(config\.adam_beta1, config\.adam_beta2\)/);
+    expect(ei).toMatch(/SFTTrainer\([\s\S]*optimizers=\(optimizer, None\)/);
     expect(script(spec("bon"), 4)).not.toMatch(/max_steps|total_episodes|ROUNDS/);
   });
 
@@ -58,4 +69,86 @@ describe("TRL script length", () => {
       else expect(l.arg !== null || l.rounds === 5, algo).toBe(true);
     }
   });
+
+  /** Stand-ins for torch, datasets, transformers and trl that record what the script asks of them. */
+  const STUBS: Record<string, string> = {
+    torch: `class _AdamW:
+    made = []
+    def __init__(self, params, **kw):
+        self.kw = kw
+        _AdamW.made.append(self)
+class optim:
+    AdamW = _AdamW
+`,
+    datasets: `class Dataset:
+    @staticmethod
+    def from_dict(d):
+        return d
+`,
+    transformers: `class _Saves:
+    def save_pretrained(self, path):
+        pass
+class _Model(_Saves):
+    def parameters(self):
+        return []
+class _Tok(_Saves):
+    pad_token = None
+    eos_token = "<eos>"
+class AutoModelForCausalLM:
+    @staticmethod
+    def from_pretrained(name):
+        return _Model()
+class AutoTokenizer:
+    @staticmethod
+    def from_pretrained(name):
+        return _Tok()
+def pipeline(task, model, tokenizer):
+    return lambda prompt, **kw: [{"generated_text": str(i)} for i in range(kw["num_return_sequences"])]
+`,
+    trl: `class SFTConfig:
+    def __init__(self, **kw):
+        self.adam_beta1 = 0.9
+        self.adam_epsilon = 1e-8
+        self.__dict__.update(kw)
+class SFTTrainer:
+    made = []
+    def __init__(self, model, args, train_dataset, processing_class, optimizers=(None, None)):
+        self.model = model
+        self.optimizers = optimizers
+        self.rows = len(train_dataset["prompt"])
+        SFTTrainer.made.append(self)
+    def train(self):
+        pass
+`,
+  };
+  const python = python3();
+
+  it.skipIf(!python)(
+    "expert iteration's script runs ROUNDS rounds on one AdamW with the run's settings",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "trl-ei-"));
+      for (const [name, src] of Object.entries(STUBS)) {
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, "__init__.py"), src);
+      }
+      const r = spec("expert_iteration", { k: 3, batchPrompts: 2, lr: 0.002, weightDecay: 0.01 });
+      const f = join(dir, "ei.py");
+      writeFileSync(
+        f,
+        `${script(r, 4)}
+import json, torch, trl
+t = trl.SFTTrainer.made
+print(json.dumps({"adamw": [a.kw for a in torch.optim.AdamW.made], "trainers": len(t),
+    "same": all(x.optimizers[0] is torch.optim.AdamW.made[0] and x.optimizers[1] is None for x in t),
+    "rows": [x.rows for x in t]}))
+`,
+      );
+      const out = execFileSync(python as string, [f], { cwd: dir, env: { ...process.env, PYTHONPATH: dir } });
+      const got = JSON.parse(out.toString().trim().split("\n").at(-1) ?? "");
+      expect(got.trainers).toBe(4); // ROUNDS = the run's 4 steps
+      expect(got.same).toBe(true);
+      expect(got.rows).toEqual([2, 2, 2, 2]); // KEEP "best": one completion per prompt
+      expect(got.adamw).toEqual([{ lr: 0.002, betas: [0.9, 0.95], eps: 1e-8, weight_decay: 0.01 }]);
+    },
+  );
 });

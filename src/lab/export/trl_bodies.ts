@@ -2,7 +2,7 @@
  * The trainer part of each exported TRL script, after the reward function and PROMPTS: how the data is made
  * (prompts; preference pairs or labelled samples from the start model, as the lab's annotator makes them),
  * the config (./trl_py.ts configCall) and the trainer. One function per TRL trainer, chosen by
- * {@link scriptBody}; {@link scriptImports} gives the imports each needs.
+ * {@link scriptBody}; ./trl_imports.ts gives the imports each needs.
  */
 import type { AlgoId } from "../registry";
 import { configCall, pyValue } from "./trl_py";
@@ -277,6 +277,7 @@ if tokenizer.pad_token is None:
     tokenizer.pad_token = tokenizer.eos_token
 model = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
 rng = random.Random(SEED)
+optimizer = None  # one AdamW for every round: the lab keeps its optimizer's moments from round to round
 for round_index in range(ROUNDS):
     # Sample K completions per prompt from the current model, keep the best (or those above the threshold)...
     generator = pipeline("text-generation", model=model, tokenizer=tokenizer)
@@ -291,7 +292,21 @@ for round_index in range(ROUNDS):
         continue
     # ...and fine-tune on them (loss on completion tokens only).
 ${configCall(m, [], "    ")}
-    trainer = SFTTrainer(model=model, args=config, train_dataset=Dataset.from_dict(rows), processing_class=tokenizer)
+    if optimizer is None:
+        optimizer = torch.optim.AdamW(
+            model.parameters(),
+            lr=config.learning_rate,
+            betas=(config.adam_beta1, config.adam_beta2),
+            eps=config.adam_epsilon,
+            weight_decay=config.weight_decay,
+        )
+    trainer = SFTTrainer(
+        model=model,
+        args=config,
+        train_dataset=Dataset.from_dict(rows),
+        processing_class=tokenizer,
+        optimizers=(optimizer, None),  # None: the trainer builds config's (constant) schedule on it
+    )
     trainer.train()
     model = trainer.model
 # Saved without a trainer: a run whose rounds all kept nothing still has its (start) model.
@@ -343,45 +358,5 @@ export function scriptBody(algo: AlgoId, m: TrlMapping, rounds: number | null = 
       return bonBody(m);
     default:
       throw new RangeError(`no TRL script for ${algo satisfies never}`);
-  }
-}
-
-/** The imports of the script for a mapping. */
-export function scriptImports(m: TrlMapping): string {
-  const cfg = m.target.config;
-  const base = ["import math", "import random", "import re"];
-  switch (m.target.trainer) {
-    case "PPOTrainer":
-      return [
-        ...base,
-        "from types import SimpleNamespace",
-        "",
-        "import torch",
-        "from datasets import Dataset",
-        "from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer",
-        "",
-        "try:",
-        "    from trl.experimental.ppo import PPOConfig, PPOTrainer",
-        "except ImportError:  # TRL before PPO moved to trl.experimental",
-        "    from trl import PPOConfig, PPOTrainer",
-      ].join("\n");
-    case "GRPOTrainer":
-    case "RLOOTrainer":
-      return [
-        ...base,
-        "",
-        "from datasets import Dataset",
-        `from trl import ${cfg}, ${m.target.trainer}`,
-      ].join("\n");
-    case null:
-      return [...base, "", "from transformers import pipeline"].join("\n");
-    default:
-      return [
-        ...base,
-        "",
-        "from datasets import Dataset",
-        "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
-        `from trl import ${cfg}, ${m.target.trainer}`,
-      ].join("\n");
   }
 }

@@ -1,0 +1,43 @@
+/** The Python imports each exported TRL script needs, by trainer (./trl_bodies.ts writes the rest). */
+import type { TrlMapping } from "./trl_targets";
+
+/** The imports of the script for a mapping. */
+export function scriptImports(m: TrlMapping): string {
+  const cfg = m.target.config;
+  const base = ["import math", "import random", "import re"];
+  switch (m.target.trainer) {
+    case "PPOTrainer":
+      return [
+        ...base,
+        "from types import SimpleNamespace",
+        "",
+        "import torch",
+        "from datasets import Dataset",
+        "from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer",
+        "",
+        "try:",
+        "    from trl.experimental.ppo import PPOConfig, PPOTrainer",
+        "except ImportError:  # TRL before PPO moved to trl.experimental",
+        "    from trl import PPOConfig, PPOTrainer",
+      ].join("\n");
+    case "GRPOTrainer":
+    case "RLOOTrainer":
+      return [
+        ...base,
+        "",
+        "from datasets import Dataset",
+        `from trl import ${cfg}, ${m.target.trainer}`,
+      ].join("\n");
+    case null:
+      return [...base, "", "from transformers import pipeline"].join("\n");
+    default:
+      return [
+        ...base,
+        "",
+        ...(m.target.trainer === "SFTTrainer" ? ["import torch"] : []),
+        "from datasets import Dataset",
+        "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
+        `from trl import ${cfg}, ${m.target.trainer}`,
+      ].join("\n");
+  }
+}
