@@ -17,18 +17,27 @@ export function ChartTip({
   xLabel,
   unit,
   drawn,
+  markers = [],
 }: {
   x: number;
   series: DrawnSeries[];
   xLabel: string;
   unit?: string;
   drawn: "smooth" | "raw";
+  /** The chart's settings markers: those at this x are named (a small chart, or a label with no room, shows none). */
+  markers?: readonly { x: number | undefined; text: string }[];
 }) {
+  const names = [...new Set(markers.filter((m) => m.x === x).map((m) => m.text))];
   return (
     <div className="chart-tip">
       <p className="chart-tip-x">
         {xLabel} {sig(x, 4)}
       </p>
+      {names.map((t) => (
+        <p key={t} className="chart-tip-marker" data-testid="chart-tip-marker">
+          changed: {t}
+        </p>
+      ))}
       <table>
         <tbody>
           {series.map((s) => {
@@ -48,7 +57,7 @@ export function ChartTip({
                   {sig(drawn === "raw" ? p.raw : p.smooth, 3)}
                   {unit ? ` ${unit}` : ""}
                 </td>
-                <td className="num muted">
+                <td className="num muted tip-raw">
                   {drawn === "smooth" && p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}
                 </td>
                 {/* The step of this line's point, unless the header already says it (x is the step, and the same). */}

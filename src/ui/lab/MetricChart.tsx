@@ -207,9 +207,10 @@ const ChartBody = memo(function ChartBody({
           xLabel={xAxisLabel(xAxis, kl)}
           unit={unit}
           drawn={showRaw ? "smooth" : "raw"}
+          markers={placed}
         />
       ) : null,
-    [series, xAxis, kl, unit, showRaw],
+    [series, xAxis, kl, unit, showRaw, placed],
   );
   return (
     <figure

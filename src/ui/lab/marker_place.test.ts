@@ -47,4 +47,39 @@ describe("marker placement", () => {
     expect(placeMarkers(apart, rows, "step", "objective/kl", 420).map((m) => m.row)).toEqual([0, -1, 1]);
     expect(placeMarkers(apart, rows, "step", "objective/kl", 1200).map((m) => m.row)).toEqual([0, -1, 0]);
   });
+
+  it("keeps every drawn label clear of the others, left-running ones included", () => {
+    // A new user's lab: three runs' changes at steps 11, 19, 28 of 30 (the last one's label runs leftwards),
+    // and a change undone three steps later; drawn on a half-width and a full-width chart.
+    const long = Array.from({ length: 30 }, (_, i) => ({ ...history[0], step: i + 1 }));
+    const at = (runId: string, runLabel: string, ms: { step: number; label: string }[]) => ({
+      ...run(runId, runLabel, ms),
+      history: long,
+    });
+    const markers = [
+      at("a", "PPO", [
+        { step: 11, label: "β 0.05 → 0.5" },
+        { step: 14, label: "β 0.5 → 0.05" },
+      ]),
+      at("b", "GRPO", [{ step: 19, label: "ε 0.2 → 0.3" }]),
+      at("c", "DPO", [{ step: 28, label: "loss sigmoid → ipo" }]),
+    ];
+    const rows30 = long.map((p) => ({ x: p.step }));
+    for (const plotPx of [380, 700, 1100]) {
+      const placed = placeMarkers(markers, rows30, "step", "objective/kl", plotPx);
+      const px = (x: number) => ((x - 1) / 29) * plotPx;
+      const boxes = placed
+        .filter((m) => m.row >= 0 && m.x !== undefined)
+        .map((m) => {
+          const w = m.text.length * MARKER_CHAR_PX;
+          const x = px(m.x as number);
+          return { row: m.row, lo: m.toLeft ? x - w : x, hi: m.toLeft ? x : x + w, text: m.text };
+        });
+      expect(boxes.length, `${plotPx} px: all labelled`).toBe(4);
+      for (const a of boxes)
+        for (const b of boxes)
+          if (a !== b && a.row === b.row)
+            expect(a.hi <= b.lo || a.lo >= b.hi, `${plotPx} px: "${a.text}" / "${b.text}"`).toBe(true);
+    }
+  });
 });

@@ -43,11 +43,14 @@ export function placeMarkers(
   const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
   const lo = xs.length ? Math.min(...xs) : 0;
   const span = xs.length ? Math.max(...xs) - lo : 0;
-  // Stack labels that would touch: a label needs its own width (as a share of the plot) free right of its line.
-  const longest = Math.max(0, ...all.map((m) => text(m).length));
-  const labelGap = plotPx > 0 ? Math.min(1, (longest * MARKER_CHAR_PX + 8) / plotPx) : undefined;
-  const labelRows = markerRows(all, span, labelGap);
   // Labels run rightwards from their line, except near the right edge, where they would be cut off.
   const right = (x: number | undefined) => x !== undefined && span > 0 && (x - lo) / span > RIGHT_EDGE;
+  // Stack labels that would touch: each needs its own width (as a share of the plot) free on its side.
+  const width = (m: (typeof all)[number]) =>
+    plotPx > 0 ? Math.min(1, (text(m).length * MARKER_CHAR_PX + 8) / plotPx) : undefined;
+  const labelRows = markerRows(
+    all.map((m) => ({ x: m.x, label: m.label, toLeft: right(m.x), width: width(m) })),
+    span,
+  );
   return all.map((m, i) => ({ ...m, row: labelRows[i], toLeft: right(m.x), text: text(m) }));
 }

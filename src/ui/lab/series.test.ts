@@ -130,18 +130,44 @@ describe("nice y domains", () => {
       [
         { x: 10, label: "β 0.1" },
         { x: 10, label: "β 0.1" }, // same change on another run: no second label
-        { x: 12, label: "lr 1e-3" }, // 2 % of the span to the right: next row
+        { x: 11, label: "a" }, // 1 % of the span to the right of a 15 % label: next row
+        { x: 11.5, label: "b" },
+        { x: 11.7, label: "c" },
+        { x: 12, label: "lr 1e-3" }, // all 4 rows taken here: no label rather than one drawn over another
         { x: 50, label: "τ 0.7" }, // far enough: back to row 0
         { x: undefined, label: "pending" },
-        { x: 11, label: "a" },
-        { x: 11.5, label: "b" },
-        { x: 11.7, label: "c" }, // past maxRows: the last row
       ],
       100,
       0.15,
       4,
     );
-    expect(rows).toEqual([0, -1, 3, 0, -1, 1, 2, 3]);
+    expect(rows).toEqual([0, -1, 1, 2, 3, -1, 0, -1]);
+  });
+
+  it("markerRows sees labels that run leftwards from their line (near the right edge)", () => {
+    // A label running right from 60 and one running left from 80, each 25 % of the span: they meet at 70-85.
+    const meet = [
+      { x: 60, label: "β 0.05 → 0.5", width: 0.25 },
+      { x: 80, label: "loss sigmoid → ipo", width: 0.25, toLeft: true },
+    ];
+    expect(markerRows(meet, 100)).toEqual([0, 1]);
+    // Narrower labels leave each other room: one row.
+    expect(
+      markerRows(
+        meet.map((m) => ({ ...m, width: 0.09 })),
+        100,
+      ),
+    ).toEqual([0, 0]);
+    // Both leftwards, 10 apart, 15 % wide: the later one's label covers the earlier one's.
+    expect(
+      markerRows(
+        [
+          { x: 80, label: "a", toLeft: true },
+          { x: 90, label: "b", toLeft: true },
+        ],
+        100,
+      ),
+    ).toEqual([0, 1]);
   });
 
   it("niceTicksWithin puts round ticks inside the range", () => {

@@ -202,14 +202,16 @@ export function niceDomain(
 }
 
 /**
- * Label rows for settings markers so their labels do not overlap: markers sorted by x go to the first row whose
- * last label is at least `minGap` × the x span to the left (labels run rightwards from their line). A marker with
- * the same x and label as one already placed (one change applied to several runs) gets −1: its line is drawn,
- * its label is not repeated. Rows past `maxRows − 1` reuse the last row. Returns one row per marker, in input
- * order; markers without an x get −1.
+ * Label rows for settings markers so their labels do not overlap. Each label covers `width` × the x span
+ * (default `minGap`) from its line: rightwards, or leftwards when `toLeft` (labels near the right edge). Markers,
+ * in x order, go to the first row where their label overlaps no label already there. A marker with the same x
+ * and label as one already placed (one change applied to several runs) gets −1: its line is drawn, its label is
+ * not repeated. A label that fits in none of the `maxRows` rows gets −1 too (its line stays; the chart's hover
+ * card names it): overlapping text would be unreadable. Returns one row per marker, in input order; markers
+ * without an x get −1.
  */
 export function markerRows(
-  markers: readonly { x: number | undefined; label: string }[],
+  markers: readonly { x: number | undefined; label: string; toLeft?: boolean; width?: number }[],
   span: number,
   minGap = 0.15,
   maxRows = 4,
@@ -217,18 +219,20 @@ export function markerRows(
   const out = markers.map(() => -1);
   const order = markers
     .map((m, i) => ({ ...m, i }))
-    .filter((m): m is { x: number; label: string; i: number } => m.x !== undefined && Number.isFinite(m.x))
+    .filter((m): m is typeof m & { x: number } => m.x !== undefined && Number.isFinite(m.x))
     .sort((a, b) => a.x - b.x || a.i - b.i);
-  const rowEnd: number[] = [];
+  const taken: [number, number][][] = Array.from({ length: maxRows }, () => []);
   const seen = new Set<string>();
-  const gap = Math.max(0, span) * minGap;
+  const extent = Math.max(0, span);
   for (const m of order) {
     const id = `${m.x}\u0000${m.label}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    let row = rowEnd.findIndex((end) => m.x - end >= gap);
-    if (row === -1) row = Math.min(rowEnd.length, maxRows - 1);
-    rowEnd[row] = m.x;
+    const w = extent * (m.width ?? minGap);
+    const [lo, hi] = m.toLeft ? [m.x - w, m.x] : [m.x, m.x + w];
+    const row = taken.findIndex((spans) => spans.every(([a, b]) => hi <= a || lo >= b));
+    if (row === -1) continue;
+    taken[row].push([lo, hi]);
     out[m.i] = row;
   }
   return out;
