@@ -8,7 +8,8 @@ import { openExperiment } from "./page";
  * browsing "+ Add run…" and "Lessons…" with the arrow keys acts on nothing; the Export menu opened from the
  * keyboard takes the focus, ↑/↓ move in it and Tab leaves it closed; space on a confirmation card opened by a
  * click confirms (it does not play); space after a mouse click on a legend chip plays/pauses (it does not toggle
- * the chip again), while a chip reached with Tab keeps space for itself.
+ * the chip again), while a chip reached with Tab keeps space for itself; removing a run from the keyboard keeps
+ * Tab in its confirmation card and leaves the focus on the next run's card.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -73,10 +74,26 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await page.getByTestId("step-once").click();
   for (const id of RUNS)
     await expect(page.getByTestId(`step-${id}`)).not.toHaveText("0", { timeout: 120_000 });
+
+  // Removing a trained run from the keyboard: Tab stays in its confirmation card (drawn at the end of the
+  // page), and the focus then lands on the card that takes the removed run's place, not on the page's body.
+  const gone = RUNS[1];
+  await page.getByTestId(`remove-${gone}`).focus();
+  await page.keyboard.press("Enter");
+  await expect.poll(() => focused(page)).toBe(`remove-${gone}-confirm`);
+  await page.keyboard.press("Tab");
+  await expect.poll(() => focused(page)).toBe(`remove-${gone}-cancel`);
+  await page.keyboard.press("Tab");
+  await expect.poll(() => focused(page)).toBe(`remove-${gone}-confirm`);
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId(`run-card-${gone}`)).toHaveCount(0, { timeout: 120_000 });
+  await expect.poll(() => focused(page)).toBe(`run-card-${RUNS[2]}`);
+  const kept = RUNS.filter((id) => id !== gone);
+
   await page.getByTestId("reset").click();
   await expect.poll(() => focused(page)).toBe("reset-confirm");
   await page.keyboard.press("Space");
-  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
+  for (const id of kept) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   expect(errors).toEqual([]);
 });

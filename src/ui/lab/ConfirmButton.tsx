@@ -37,7 +37,8 @@ export function ConfirmCard({
   confirmLabel: string;
   /** The card is `${testId}-confirm-card`, its buttons `${testId}-confirm` and `${testId}-cancel`. */
   testId: string;
-  onConfirm: () => void;
+  /** `by`: how the action was confirmed (the keyboard's focus may need a new place, see ConfirmButton). */
+  onConfirm: (by: CloseBy) => void;
   onClose: (by: CloseBy) => void;
 }) {
   const card = useRef<HTMLDivElement>(null);
@@ -55,7 +56,16 @@ export function ConfirmCard({
       const inside = (n: Node) => card.current?.contains(n) || anchor.current?.contains(n);
       if (e instanceof KeyboardEvent) {
         if (e.key === "Escape") onClose("key");
+        else if (e.key === "Tab") keepTab(e);
       } else if (!inside(e.target as Node)) onClose("pointer");
+    };
+    // A dialog keeps Tab among its own buttons (it is drawn at the end of <body>: Tab would leave the page).
+    const keepTab = (e: KeyboardEvent) => {
+      const buttons = [...(card.current?.querySelectorAll<HTMLButtonElement>("button") ?? [])];
+      const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+      if (at < 0 || !buttons.length) return;
+      e.preventDefault();
+      buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length].focus();
     };
     document.addEventListener("keydown", close);
     document.addEventListener("pointerdown", close);
@@ -81,7 +91,7 @@ export function ConfirmCard({
           data-testid={`${testId}-confirm`}
           onClick={(e) => {
             onClose(by(e));
-            onConfirm();
+            onConfirm(by(e));
           }}
         >
           {confirmLabel}
@@ -103,9 +113,38 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick">
   onConfirm: () => void;
   testId: string;
   children: ReactNode;
+  /**
+   * Where the keyboard's focus goes when the action removes this button (a run's Remove): asked before the
+   * action, focused once the button has left the page. Absent: the focus stays where the action leaves it.
+   */
+  focusAfter?: () => HTMLElement | null;
 }
 
-export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, children, ...rest }: Props) {
+/** Focus `next` once `el` has left the page (an action answered by a worker: within a minute), unless the user moved on. */
+function focusWhenGone(el: HTMLElement | null, next: HTMLElement | null) {
+  if (!el || !next) return;
+  const until = performance.now() + 60_000;
+  const tick = () => {
+    const active = document.activeElement;
+    if (active !== el && active !== document.body && active !== null) return; // the user went elsewhere
+    if (!el.isConnected) {
+      if (next.isConnected) next.focus();
+      return;
+    }
+    if (performance.now() < until) setTimeout(tick, 100);
+  };
+  setTimeout(tick, 0);
+}
+
+export function ConfirmButton({
+  confirm,
+  confirmLabel,
+  onConfirm,
+  testId,
+  children,
+  focusAfter,
+  ...rest
+}: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const [open, setOpen] = useState(false);
   // Closed from the keyboard: the focus goes back to the button (not to the page's body).
@@ -113,6 +152,11 @@ export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, childr
     setOpen(false);
     if (how === "key") button.current?.focus();
   }).current;
+  const act = (how: CloseBy) => {
+    const next = how === "key" ? (focusAfter?.() ?? null) : null;
+    onConfirm();
+    focusWhenGone(button.current, next);
+  };
   return (
     <>
       <button
@@ -125,7 +169,7 @@ export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, childr
           // After a mouse click, give the keyboard back to the page (space plays/pauses).
           if (by(e) === "pointer") e.currentTarget.blur();
           if (confirm) setOpen((o) => !o);
-          else onConfirm();
+          else act(by(e));
         }}
       >
         {children}
@@ -136,7 +180,7 @@ export function ConfirmButton({ confirm, confirmLabel, onConfirm, testId, childr
           message={confirm}
           confirmLabel={confirmLabel}
           testId={testId}
-          onConfirm={onConfirm}
+          onConfirm={act}
           onClose={close}
         />
       )}

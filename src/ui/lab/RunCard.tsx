@@ -51,6 +51,13 @@ function forkTitle(step: string, source: string | null): string {
   return `a duplicate${source ? ` of ${source}` : ""} made at step ${step}, with its weights, optimizer state and settings then (it trains on from there)`;
 }
 
+/** The card that takes a removed run's place for the keyboard: the next one, else the one before, else "+ Add run". */
+function cardAfterRemoving(runId: string): HTMLElement | null {
+  const cards = [...document.querySelectorAll<HTMLElement>("[data-strip-item]")];
+  const at = cards.findIndex((c) => c.dataset.testid === `run-card-${runId}`);
+  return cards[at + 1] ?? cards[at - 1] ?? document.querySelector<HTMLElement>('[data-testid="add-run"]');
+}
+
 export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const run = useLab((s) => s.runs[runId]);
@@ -134,6 +141,8 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       data-status={run.status}
       data-step={run.step}
       data-strip-item
+      // Focusable by script only: where the keyboard lands when the card before it is removed.
+      tabIndex={-1}
       aria-label={`${run.spec.label} run`}
     >
       <header className="run-head">
@@ -185,6 +194,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
             }
             confirmLabel="Remove"
             onConfirm={() => labActions.removeRun(runId)}
+            focusAfter={() => cardAfterRemoving(runId)}
           >
             <CloseIcon />
           </ConfirmButton>
