@@ -31,7 +31,8 @@ export function TokenTable({ view }: { view: TokensInspect }) {
           onChange={setIndex}
           options={view.completions.map(
             (x, i) =>
-              `#${i + 1} · ${x.prompt}${x.tokens.map((t) => t.text).join("")} · R = ${sig(x.reward, 3)}`,
+              // The reward first: a long completion is cut at the menu's width, its score must not be.
+              `#${i + 1} · R = ${sig(x.reward, 3)} · ${x.prompt}${x.tokens.map((t) => t.text).join("")}`,
           )}
         />
         <span className="muted">
@@ -93,7 +94,7 @@ export function TokenTable({ view }: { view: TokensInspect }) {
               />
               <Head
                 symbol={`${view.klEstimator}ₜ`}
-                sub="nats"
+                sub={`${view.klEstimator === "k1" ? "old − ref" : "(r−1) − log r"}, nats`}
                 title={`Per-token KL estimate ${view.klEstimator} = ${klFormula}`}
               />
             </tr>

@@ -38,6 +38,7 @@ export function SamplesPanel() {
   /** The keyboard cursor: the `data-tok` id of the highlighted token, or null. */
   const [cursor, setCursor] = useState<string | null>(null);
   const withSamples = visible.filter((v) => v.run.samples.length > 0);
+  const anyRuns = useLab((s) => s.spec.runs.length > 0);
   const scale = useMemo(() => {
     if (mode === "none") return null;
     const values: number[] = [];
@@ -148,9 +149,11 @@ export function SamplesPanel() {
       )}
       {withSamples.length === 0 ? (
         <p className="muted" data-testid="samples-empty">
-          {visible.some((v) => v.run.step > 0)
-            ? "Samples are not kept across a reload, nor in a run file (Import): each run's latest completions appear here after its next step."
-            : "The latest completions of each run appear here after its first step."}
+          {visible.length === 0 && anyRuns
+            ? "Every run is hidden: show one with its chip in the charts' legend to see its completions."
+            : visible.some((v) => v.run.step > 0)
+              ? "Samples are not kept across a reload, nor in a run file (Import): each run's latest completions appear here after its next step."
+              : "The latest completions of each run appear here after its first step."}
         </p>
       ) : (
         // biome-ignore lint/a11y/noStaticElementInteractions: pointer hover is delegated here; the keyboard path is each sample's own tab stop (onKeyDown below)

@@ -116,7 +116,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "val/clipfrac_avg",
     title: "Value clip fraction",
-    doc: "PPO: fraction of value predictions clipped to ±ε_V around the old values.",
+    doc: "PPO: fraction of value predictions clipped to ±ε_v around the old values.",
   },
   {
     key: "val/explained_variance",

@@ -54,11 +54,15 @@ export function LessonCard() {
         </button>
       </header>
       <p className="lesson-summary">{lesson.summary}</p>
-      <ol className="lesson-watch" data-testid="lesson-watch">
-        {lesson.watch.map((w) => (
-          <li key={w}>{w}</li>
-        ))}
-      </ol>
+      {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
+      <details className="lesson-watch-box" open>
+        <summary>What to watch ({lesson.watch.length})</summary>
+        <ol className="lesson-watch" data-testid="lesson-watch">
+          {lesson.watch.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ol>
+      </details>
       <p className="lesson-refs">
         {lesson.refs.map((r) => (
           <a key={r.url} href={r.url} target="_blank" rel="noopener noreferrer">
