@@ -125,6 +125,12 @@ export default function ExplainDialog({
           </figure>
         ))}
         <h3>Knobs</h3>
+        {!(shown === algo && config) && (
+          <p className="explain-note" data-testid="explain-defaults-note">
+            Defaults are the algorithm's own. A run may use others (a lesson or experiment sets them): open
+            this panel from a run card's ? to see that run's values marked.
+          </p>
+        )}
         <KnobList fields={info.fields} config={shown === algo ? config : undefined} />
         <h3>Papers</h3>
         <ul className="explain-papers">
