@@ -89,6 +89,8 @@ for (const lesson of LESSONS) {
     await expect(page.getByTestId("lesson-picker").locator("option").first()).toHaveText(
       `Lesson ${PRESET_IDS.indexOf(lesson.id) + 1}…`,
     );
+    // Its own entry is not offered again (its link would resume saved runs, not restart them: Reset does).
+    await expect(page.getByTestId("lesson-picker").locator(`option[value="${lesson.id}"]`)).toBeDisabled();
     await expect(page.getByTestId("stop-at")).toHaveValue(String(STEPS));
     await expect(page.getByTestId("lab-notice")).toHaveCount(0);
     const ids = lesson.experiment(0).runs.map((r) => r.id);

@@ -292,21 +292,17 @@ for round_index in range(ROUNDS):
         continue
     # ...and fine-tune on them (loss on completion tokens only).
 ${configCall(m, [], "    ")}
-    if optimizer is None:
-        optimizer = torch.optim.AdamW(
-            model.parameters(),
-            lr=config.learning_rate,
-            betas=(config.adam_beta1, config.adam_beta2),
-            eps=config.adam_epsilon,
-            weight_decay=config.weight_decay,
-        )
     trainer = SFTTrainer(
         model=model,
         args=config,
         train_dataset=Dataset.from_dict(rows),
         processing_class=tokenizer,
-        optimizers=(optimizer, None),  # None: the trainer builds config's (constant) schedule on it
+        optimizers=(optimizer, None),  # None: the trainer builds config's (constant) schedule
     )
+    if optimizer is None:
+        # The trainer's own AdamW (config's lr, betas, eps; no weight decay on biases and norms, as in the lab),
+        # made once and handed to every later round.
+        optimizer = trainer.create_optimizer()
     trainer.train()
     model = trainer.model
 # Saved without a trainer: a run whose rounds all kept nothing still has its (start) model.
@@ -335,8 +331,7 @@ print(f"mean reward {sum(mean) / len(mean):.3f}, best-of-{N} {sum(best) / len(be
 `;
 }
 
-/** The trainer part of the script for a run of `algo`. */
-/** `rounds`: expert iteration's round count (./trl_length.ts; null: a placeholder). */
+/** The trainer part of the script for a run of `algo`; `rounds`: expert iteration's round count (./trl_length.ts; null: a placeholder). */
 export function scriptBody(algo: AlgoId, m: TrlMapping, rounds: number | null = null): string {
   switch (algo) {
     case "ppo":

@@ -34,7 +34,6 @@ export function scriptImports(m: TrlMapping): string {
       return [
         ...base,
         "",
-        ...(m.target.trainer === "SFTTrainer" ? ["import torch"] : []),
         "from datasets import Dataset",
         "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
         `from trl import ${cfg}, ${m.target.trainer}`,

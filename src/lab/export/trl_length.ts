@@ -39,7 +39,7 @@ export function trlLength(algo: AlgoId, settings: Record<string, unknown>, steps
       note:
         algo === "expert_iteration"
           ? "The run had not trained yet: set ROUNDS below to the number of rounds to run."
-          : "The run had not trained yet, so TRL trains its own length (num_train_epochs=3 passes over\nPROMPTS): add max_steps to the config to choose another.",
+          : `The run had not trained yet, so TRL trains its own length (num_train_epochs=3 passes over\nPROMPTS): add ${algo === "ppo" ? "total_episodes (prompts; PPOTrainer ignores max_steps)" : "max_steps"} to the config to choose another.`,
     };
   const plain = (name: string, value: number, note: string): TrlLength => ({
     arg: { name, value, field: null, changed: false, note },

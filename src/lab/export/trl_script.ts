@@ -5,7 +5,8 @@
  * `trainer.train()`. Written for TRL 0.23–0.26, which it pins (PPO is imported from trl.experimental where it
  * moved; later versions moved CPO and ORPO there too and dropped config keywords used here). The parts:
  * ./trl_targets.ts (which trainer, which keywords), ./trl_bodies.ts (data, config, trainer per trainer),
- * ./trl_rewards.ts (the reward in Python), ./trl_py.ts (Python literals and the config call).
+ * ./trl_rewards.ts (the reward in Python), ./trl_py.ts (Python literals and the config call), ./trl_length.ts
+ * (how long it trains: as long as the run did), ./trl_imports.ts (the imports per trainer).
  */
 
 import { startRoom } from "../experiment_change";

@@ -24,10 +24,18 @@ export function ChartTip({
   xLabel: string;
   unit?: string;
   drawn: "smooth" | "raw";
-  /** The chart's settings markers: those at this x are named (a small chart, or a label with no room, shows none). */
+  /** The chart's settings markers: those since the previous drawn x are named (small charts and crowded labels show none). */
   markers?: readonly { x: number | undefined; text: string }[];
 }) {
-  const names = [...new Set(markers.filter((m) => m.x === x).map((m) => m.text))];
+  // The changes since the previous drawn x: a long run's lines are thinned to 200 points, so a change's own x
+  // is often not one the card can land on.
+  const before = Math.max(
+    Number.NEGATIVE_INFINITY,
+    ...series.flatMap((s) => s.points.map((p) => p.x)).filter((v) => v < x),
+  );
+  const names = [
+    ...new Set(markers.filter((m) => m.x !== undefined && m.x > before && m.x <= x).map((m) => m.text)),
+  ];
   return (
     <div className="chart-tip">
       <p className="chart-tip-x">

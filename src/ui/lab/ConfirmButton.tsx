@@ -63,9 +63,11 @@ export function ConfirmCard({
     const keepTab = (e: KeyboardEvent) => {
       const buttons = [...(card.current?.querySelectorAll<HTMLButtonElement>("button") ?? [])];
       const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-      if (at < 0 || !buttons.length) return;
+      // Focus on a card button, or nowhere (a click on the card's text leaves it on the body): stay in the card.
+      if (!buttons.length || (at < 0 && document.activeElement !== document.body)) return;
       e.preventDefault();
-      buttons[(at + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length].focus();
+      const from = at < 0 ? (e.shiftKey ? 0 : buttons.length - 1) : at;
+      buttons[(from + (e.shiftKey ? buttons.length - 1 : 1)) % buttons.length].focus();
     };
     document.addEventListener("keydown", close);
     document.addEventListener("pointerdown", close);
@@ -110,30 +112,35 @@ interface Props extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick">
   confirm: string | null;
   /** The confirming button's text, e.g. "Reset". */
   confirmLabel: string;
-  onConfirm: () => void;
+  /** The action; a promise (e.g. a run's removal, answered by the worker) makes `focusAfter` wait for it. */
+  onConfirm: () => void | Promise<void>;
   testId: string;
   children: ReactNode;
   /**
    * Where the keyboard's focus goes when the action removes this button (a run's Remove): asked before the
-   * action, focused once the button has left the page. Absent: the focus stays where the action leaves it.
+   * action, focused once it is done and drawn, unless the focus has moved on. Absent: it stays where the action
+   * leaves it.
    */
   focusAfter?: () => HTMLElement | null;
 }
 
-/** Focus `next` once `el` has left the page (an action answered by a worker: within a minute), unless the user moved on. */
-function focusWhenGone(el: HTMLElement | null, next: HTMLElement | null) {
-  if (!el || !next) return;
-  const until = performance.now() + 60_000;
-  const tick = () => {
-    const active = document.activeElement;
-    if (active !== el && active !== document.body && active !== null) return; // the user went elsewhere
-    if (!el.isConnected) {
-      if (next.isConnected) next.focus();
-      return;
-    }
-    if (performance.now() < until) setTimeout(tick, 100);
-  };
-  setTimeout(tick, 0);
+/**
+ * Once `done` settles (the action has been applied: a removed run has left the store) and the page has drawn it
+ * (two frames), focus `next` if the focus was left nowhere: on the page's body or on `el`, gone.
+ */
+function focusAfterDone(done: unknown, el: HTMLElement | null, next: HTMLElement | null) {
+  if (!next) return;
+  Promise.resolve(done)
+    .catch(() => {}) // a failed action is reported by itself (actions.ts report)
+    .then(() =>
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          const active = document.activeElement;
+          if (next.isConnected && (active === null || active === document.body || active === el))
+            next.focus();
+        }),
+      ),
+    );
 }
 
 export function ConfirmButton({
@@ -154,8 +161,7 @@ export function ConfirmButton({
   }).current;
   const act = (how: CloseBy) => {
     const next = how === "key" ? (focusAfter?.() ?? null) : null;
-    onConfirm();
-    focusWhenGone(button.current, next);
+    focusAfterDone(onConfirm(), button.current, next);
   };
   return (
     <>

@@ -28,6 +28,7 @@ import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { usePipelineStore } from "./pipeline_store";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
+import { stripItems } from "./strip_view";
 import { WinRate } from "./WinRate";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
@@ -53,8 +54,9 @@ function forkTitle(step: string, source: string | null): string {
 
 /** The card that takes a removed run's place for the keyboard: the next one, else the one before, else "+ Add run". */
 function cardAfterRemoving(runId: string): HTMLElement | null {
-  const cards = [...document.querySelectorAll<HTMLElement>("[data-strip-item]")];
-  const at = cards.findIndex((c) => c.dataset.testid === `run-card-${runId}`);
+  const card = document.querySelector<HTMLElement>(`[data-testid="run-card-${CSS.escape(runId)}"]`);
+  const cards = card?.parentElement ? stripItems(card.parentElement) : [];
+  const at = card ? cards.indexOf(card) : -1;
   return cards[at + 1] ?? cards[at - 1] ?? document.querySelector<HTMLElement>('[data-testid="add-run"]');
 }
 

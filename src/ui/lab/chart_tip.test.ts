@@ -12,7 +12,10 @@ const line = (runId: string, runLabel: string, raw: number, smooth: number): Dra
   id: `${runId}-reward`,
   key: runId,
   line: { runId, runLabel, colour: "red", metric: "reward", history: [] },
-  points: [{ step: 12, x: 12, raw, smooth }],
+  points: [
+    { step: 11, x: 11, raw: 0.5, smooth: 0.5 },
+    { step: 12, x: 12, raw, smooth },
+  ],
   total: 1,
 });
 
@@ -39,9 +42,27 @@ describe("ChartTip", () => {
 
   it("shows no change line where nothing changed", () => {
     const html = renderToStaticMarkup(
-      createElement(ChartTip, { x: 10, series, xLabel: "step", drawn: "raw" }),
+      createElement(ChartTip, { x: 10, series, xLabel: "step", drawn: "raw", markers }),
     );
     expect(html).not.toContain("chart-tip-marker");
-    expect(html).toContain("0.03");
+    expect(html).toContain(">0.5<"); // the nearest point's value (step 11)
+  });
+
+  it("names a change between two drawn points at the later one (a long run's thinned lines)", () => {
+    // Drawn points at steps 8 and 12 only: the changes at 11 and 12 belong to the point at 12, none to 8.
+    const thinned = series.map((s) => ({
+      ...s,
+      points: [
+        { ...s.points[1], step: 8, x: 8 },
+        { ...s.points[1], step: 12, x: 12 },
+      ],
+    }));
+    const at = (x: number) =>
+      renderToStaticMarkup(
+        createElement(ChartTip, { x, series: thinned, xLabel: "step", drawn: "raw", markers }),
+      );
+    expect(at(12)).toContain("changed: ε 0.2 → 0.3 · GRPO");
+    expect(at(12)).toContain("changed: β 0.05 → 0.5 · 2 runs");
+    expect(at(8)).not.toContain("chart-tip-marker");
   });
 });

@@ -71,7 +71,7 @@ describe("marker placement", () => {
       const boxes = placed
         .filter((m) => m.row >= 0 && m.x !== undefined)
         .map((m) => {
-          const w = m.text.length * MARKER_CHAR_PX;
+          const w = m.text.length * MARKER_CHAR_PX + 8; // as placeMarkers reserves it
           const x = px(m.x as number);
           return { row: m.row, lo: m.toLeft ? x - w : x, hi: m.toLeft ? x : x + w, text: m.text };
         });

@@ -15,7 +15,7 @@ export const MARKER_CHAR_PX = 6.5;
 /**
  * The markers of `markers` as drawn on a plot `plotPx` wide (0: not measured yet, a default gap) whose rows
  * have x values `rows`: x (undefined when off the axis), colour, label text, label row (−1: not labelled, a
- * repeat of one already labelled) and side.
+ * repeat of one already labelled, or no row had room: the hover card names it) and side.
  */
 export function placeMarkers(
   markers: readonly ChartMarkers[],

@@ -39,24 +39,21 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           else open(id);
         }}
       >
-        {/* The closed picker names the open lesson; its entry says so (picking it again restarts it). */}
+        {/* The closed picker names the open lesson; its entry is marked and not offered again (its link would
+            resume the runs saved with its settings, not restart them: Reset does that). */}
         <option value="">{openId ? `Lesson ${PRESET_IDS.indexOf(openId) + 1}…` : "Lessons…"}</option>
         {PRESET_IDS.map((id, i) => (
-          <option key={id} value={id} title={LESSONS[id].summary}>
+          <option key={id} value={id} title={LESSONS[id].summary} disabled={id === openId}>
             {i + 1}. {LESSONS[id].title}
-            {id === openId ? " (open: restart it)" : ""}
+            {id === openId ? " (open now; Reset restarts it)" : ""}
           </option>
         ))}
       </select>
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={
-            pending === openId
-              ? `Restart the lesson “${LESSONS[pending].title}” from its own settings at step 0? ${keptLine(steps, saves)}.`
-              : `Open the lesson “${LESSONS[pending].title}”? It replaces this experiment. ${keptLine(steps, saves)}.`
-          }
-          confirmLabel={pending === openId ? "Restart lesson" : "Open lesson"}
+          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment. ${keptLine(steps, saves)}.`}
+          confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}
           onClose={(how) => {
