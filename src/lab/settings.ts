@@ -100,6 +100,12 @@ export const RUN_FIELDS = [
   },
 ] as const satisfies readonly Field[];
 
+/**
+ * Algorithms that learn from the simulated annotator's preference labels, made from the gold scores
+ * (src/algorithms/pairs.ts), never from the run's reward source: for them `reward` only scores the charted samples.
+ */
+export const PREFERENCE_LEARNERS: ReadonlySet<string> = new Set(["dpo", "kto", "orpo"]);
+
 /** A run's reward source (RUN_FIELDS' `reward`). */
 export type RewardChoice = (typeof RUN_FIELDS)[0]["options"][number];
 

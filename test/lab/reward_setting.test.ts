@@ -119,6 +119,20 @@ describe("reward source setting", () => {
     );
     expect(trlMapping("ppo", { reward: "proxy" }).args.map((a) => a.name)).not.toContain("reward");
   });
+
+  it("the TRL export of DPO, KTO, ORPO labels with the gold score, whatever their reward menu says", () => {
+    // In the lab they learn from the annotator's labels, made from the gold scores (src/algorithms/pairs.ts).
+    const exp = { task: "arithmetic" as const, model: "nano" as const, seed: 3 };
+    for (const algo of ["dpo", "kto", "orpo"] as const) {
+      const p = trlScript(exp, {
+        spec: { id: "x", algo, label: algo, config: { reward: "pipeline" } },
+        step: 2,
+      });
+      expect(p, algo).toMatch(/\ndef score\(prompt, completion\):/);
+      expect(p, algo).not.toMatch(/onnxruntime|gold_score|RM_PATH/);
+      expect(p, algo).toMatch(/#\s+reward = "pipeline": .*the labels come from the gold score/);
+    }
+  });
 });
 
 const python = python3("numpy");

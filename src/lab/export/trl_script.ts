@@ -12,7 +12,7 @@
 import { startRoom } from "../experiment_change";
 import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
-import { rewardOf, TASK_COSTS } from "../settings";
+import { PREFERENCE_LEARNERS, rewardOf, TASK_COSTS } from "../settings";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody } from "./trl_bodies";
 import { scriptImports } from "./trl_imports";
@@ -70,7 +70,9 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
   const body = scriptBody(algo, m, length.rounds);
   // The label goes into a docstring: no quotes or backslashes that could end it or start an escape.
   const name = oneLine(label).replace(/[\\"]/g, "'");
-  const reward = rewardOf(run.spec.config);
+  // DPO, KTO and ORPO learn from labels the lab makes from the gold scores, whatever their reward menu says
+  // (it only scores their charted samples): the script labels its pairs with the gold score too.
+  const reward = PREFERENCE_LEARNERS.has(algo) ? "gold" : rewardOf(run.spec.config);
   const changes = untrainedChanges(algo, run.spec.config, run.untrained);
   // A label or value goes into the docstring: one line, no quotes or backslashes.
   const pending = changes.length

@@ -13,7 +13,7 @@
 import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
-import { RUN_KEYS } from "../settings";
+import { PREFERENCE_LEARNERS, RUN_KEYS } from "../settings";
 
 export type TrlClass =
   | "PPOConfig"
@@ -226,7 +226,14 @@ export function trlMapping(
     const value = settings[f.key];
     const changed = value !== f.default;
     if (RUN_KEYS.has(f.key)) {
-      unmapped.push({ field: f, value, changed, reason: "the script's score() below is this reward" });
+      unmapped.push({
+        field: f,
+        value,
+        changed,
+        reason: PREFERENCE_LEARNERS.has(algo)
+          ? "in the lab it only scores the charted samples: the labels come from the gold score, score() below"
+          : "the script's score() below is this reward",
+      });
       continue;
     }
     if (algo === "safe_rlhf" && SAFE_RLHF_SCRIPT_KEYS.has(f.key)) {

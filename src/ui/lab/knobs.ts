@@ -6,7 +6,7 @@
  */
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
-import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
+import { COST_LIMITS, PREFERENCE_LEARNERS, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
 
@@ -229,9 +229,6 @@ export function adaptiveBetaNote(run: RunState): string | null {
   const beta = last?.metrics.kl_coef;
   return last && beta !== undefined ? `adaptive: β = ${sig(beta)} at step ${last.step}` : null;
 }
-
-/** Algorithms that learn from preference labels, never from the run's reward source (src/algorithms/pairs.ts). */
-const PREFERENCE_LEARNERS: ReadonlySet<string> = new Set(["dpo", "kto", "orpo"]);
 
 /**
  * The reward menu on a run that does not train on it (DPO, KTO, ORPO learn from the annotator's preference
