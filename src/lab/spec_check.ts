@@ -7,6 +7,8 @@
 
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
 import { defaultExperiment } from "./defaults";
+// Called only inside checkSpec: the import cycle (experiment_change uses fieldProblem) is safe.
+import { startModelProblem } from "./experiment_change";
 import type { PresetId } from "./presets/ids";
 import { type ExperimentSpec, RUN_COLOURS, type RunSpec, type SettingValue } from "./protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "./registry";
@@ -188,9 +190,17 @@ export function checkSpec(raw: Record<string, unknown>, issues: string[]): Exper
   }
   const task = exp.task as ExperimentSpec["task"];
   runs = runs.map((r) => taskCostChecked(r, task, issues));
+  // A start model the task's prompts do not fit (a link's own pair, or its task fell back to the default):
+  // every run would fail to start, so the task's shipped SFT model instead, as the Change… dialog would offer.
+  let model = exp.model as ExperimentSpec["model"];
+  const unfit = startModelProblem(model, task);
+  if (unfit) {
+    issues.push(`${unfit}; using the shipped SFT model`);
+    model = "sft";
+  }
   return {
     task,
-    model: exp.model as ExperimentSpec["model"],
+    model,
     seed: exp.seed as number,
     runs,
     ...((exp.steps as number) > 0 && { steps: exp.steps as number }),

@@ -126,6 +126,23 @@ describe("settings ↔ URL", () => {
     expect(read).toBeLessThan(flipped.length / 2);
   });
 
+  it("a start model the task's prompts do not fit becomes the shipped SFT model, with a notice", () => {
+    // An unknown task falls back to sentiment, whose 62-token prompts leave nano (context 32) no room: every
+    // run would fail to start. A link with that pair itself is read the same way.
+    for (const task of ["poetry", "sentiment"]) {
+      const o = specFromHash(hashOf({ v: URL_VERSION, task, model: "nano", seed: 3 }));
+      expect(o.spec.task, task).toBe("sentiment");
+      expect(o.spec.model, task).toBe("sft");
+      expect(o.spec.seed, task).toBe(3);
+      expect(o.notice, task).toContain("nano's context (32 tokens) is too short for this task's prompts");
+      expect(o.notice, task).toContain("using the shipped SFT model");
+    }
+    // Arithmetic's 7-token prompts fit: nano stays.
+    const ok = specFromHash(hashOf({ v: URL_VERSION, task: "arithmetic", model: "nano", seed: 3 }));
+    expect(ok.spec.model).toBe("nano");
+    expect(ok.notice).toBeNull();
+  });
+
   it("rejects bad values field by field, keeps the rest and names them in the notice", () => {
     const o = specFromHash(
       hashOf({
