@@ -9,6 +9,7 @@ import type { ExperimentSpec, PipelineModels, RunCounters } from "../../src/lab/
 import { MAX_RUNS } from "../../src/lab/settings";
 import { encode, specFromLocation } from "../../src/lab/url";
 import { importRunFiles } from "../../src/ui/lab/import_run";
+import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
 import { useLab } from "../../src/ui/lab_store";
@@ -248,9 +249,50 @@ describe("importing a run", () => {
     expect(added).toEqual(["ppo-2"]);
     expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
     expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
-    expect(notice).toMatch(
-      /continues from step 4, from its weights; its AdamW moments \(and a separate value model\) start afresh/,
+    expect(notice).toMatch(/continues from step 4, from its weights; its AdamW moments start afresh/);
+    // A PPO with a separate critic also loses that network (the checkpoint holds the policy).
+    const critic = { ...defaultExperiment().runs[0], config: { valueModel: "separate" } };
+    const withCritic = await importRunFiles(
+      [
+        file("ppo.run.json", exported({ ...defaultExperiment(), runs: [critic] })),
+        file("ppo.safetensors", "weights"),
+      ],
+      { addRun: async (spec) => useLab.getState().upsertRun(spec), loadRunCheckpoint: async () => {} },
     );
+    expect(withCritic).toMatch(/its AdamW moments \(and its separate value model\) start afresh/);
+  });
+
+  it("keeps a run trained from the Pipeline's model for comparison where the runs start from another", async () => {
+    // Exported after "Use in RL": its reference (and KL) is the Pipeline's model, not the experiment's.
+    const source = "pipeline: nano (2 layers, C = 32, context 32) after 40 SFT steps (this page)";
+    const text = runFileJson(
+      defaultExperiment(),
+      { spec: defaultExperiment().runs[0], status: "paused", step: 4, history: points(4), markers: [] },
+      new Date(),
+      source,
+    );
+    expect(JSON.parse(text).experiment.startModel).toBe(source);
+    for (const [here, expectLoad] of [
+      [null, false],
+      [source, true],
+    ] as const) {
+      useLab.getState().setSpec(defaultExperiment());
+      usePipelineStore.setState({ handedOff: here });
+      const loads: string[] = [];
+      const notice = await importRunFiles([file("ppo.run.json", text), file("ppo.safetensors", "weights")], {
+        addRun: async (spec) => useLab.getState().upsertRun(spec),
+        loadRunCheckpoint: async (id) => {
+          loads.push(id);
+        },
+      });
+      expect(loads.length > 0, String(here)).toBe(expectLoad);
+      if (!expectLoad) {
+        expect(notice).toMatch(/for comparison/);
+        expect(notice).toContain("(the Pipeline's SFT model (nano, 40 steps), seed 0)");
+        expect(notice).toContain("Its checkpoint was not loaded (another experiment).");
+      }
+    }
+    usePipelineStore.setState({ handedOff: null });
   });
 
   it("shows a run whose checkpoint fails to load for comparison, after the worker has dropped it", async () => {

@@ -4,7 +4,7 @@
  * settings fall back to their defaults, with issues), and bad points or markers are dropped and counted.
  *
  * Format (version 1):
- *   { format: "rlhf-playground.run", version: 1, exportedAt: ISO date, experiment: { task, model, seed },
+ *   { format: "rlhf-playground.run", version: 1, exportedAt: ISO date, experiment: { task, model, seed, startModel? },
  *     run: { id, algo, label, config, colour?, forkOf? }, status, step, history: MetricPoint[], markers: Marker[] }
  */
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
@@ -19,11 +19,22 @@ export const MAX_RUN_FILE = 64 * 1024 * 1024;
 /** Task, start model and seed: the experiment part of a run file. */
 export type ExperimentRef = Pick<ExperimentSpec, "task" | "model" | "seed">;
 
+/**
+ * A run file's experiment: {@link ExperimentRef} and, when the runs started from the Pipeline view's hand-off
+ * rather than `model`, that model's source text (the worker's "pipeline: nano (…) after 40 SFT steps (this
+ * page)"): a run trained from it continues only where the runs start from the same model (its KL is measured
+ * against it).
+ */
+export type RunFileExperiment = ExperimentRef & { startModel?: string };
+
+/** Longest start-model text a run file keeps. */
+const MAX_START_MODEL = 300;
+
 export interface RunFile {
   format: typeof RUN_FILE_FORMAT;
   version: typeof RUN_FILE_VERSION;
   exportedAt: string;
-  experiment: ExperimentRef;
+  experiment: RunFileExperiment;
   run: RunSpec;
   status: RunStatus;
   step: number;
@@ -40,13 +51,23 @@ export interface RunRecord {
   markers: readonly Marker[];
 }
 
-/** The run file object of a run. */
-export function runFile(experiment: ExperimentRef, run: RunRecord, now = new Date()): RunFile {
+/** The run file object of a run; `handedOff`: the Pipeline model the runs started from, if any. */
+export function runFile(
+  experiment: ExperimentRef,
+  run: RunRecord,
+  now = new Date(),
+  handedOff?: string | null,
+): RunFile {
   return {
     format: RUN_FILE_FORMAT,
     version: RUN_FILE_VERSION,
     exportedAt: now.toISOString(),
-    experiment: { task: experiment.task, model: experiment.model, seed: experiment.seed },
+    experiment: {
+      task: experiment.task,
+      model: experiment.model,
+      seed: experiment.seed,
+      ...(handedOff && { startModel: handedOff.slice(0, MAX_START_MODEL) }),
+    },
     run: run.spec,
     status: run.status,
     step: run.step,
@@ -56,14 +77,19 @@ export function runFile(experiment: ExperimentRef, run: RunRecord, now = new Dat
 }
 
 /** The run file as JSON text (indented, one point per line would be huge: 1-space indent). */
-export function runFileJson(experiment: ExperimentRef, run: RunRecord, now = new Date()): string {
-  return JSON.stringify(runFile(experiment, run, now), null, 1);
+export function runFileJson(
+  experiment: ExperimentRef,
+  run: RunRecord,
+  now = new Date(),
+  handedOff?: string | null,
+): string {
+  return JSON.stringify(runFile(experiment, run, now, handedOff), null, 1);
 }
 
 export type ImportResult =
   | {
       ok: true;
-      experiment: ExperimentRef;
+      experiment: RunFileExperiment;
       run: RunSpec;
       step: number;
       history: MetricPoint[];
@@ -116,6 +142,8 @@ export function parseRunFile(text: string): ImportResult {
     if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
     experiment[f.key] = problem ? f.default : exp[f.key];
   }
+  if (typeof exp.startModel === "string" && exp.startModel.length > 0)
+    experiment.startModel = exp.startModel.slice(0, MAX_START_MODEL);
   if (!isRecord(raw.run))
     return {
       ok: false,
@@ -136,7 +164,7 @@ export function parseRunFile(text: string): ImportResult {
     if (isRecord(m) && isCount(m.step) && typeof m.label === "string")
       markers.push({ runId: run.id, step: m.step, label: m.label.slice(0, 200) });
   const step = isCount(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
-  return { ok: true, experiment: experiment as ExperimentRef, run, step, history, markers, issues };
+  return { ok: true, experiment: experiment as RunFileExperiment, run, step, history, markers, issues };
 }
 
 /** An imported run made to fit the lab: a fresh id when its id is taken, the label marked "(imported)". */

@@ -56,7 +56,11 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
       case "csv":
         return downloadBlob(metricsCsv(run.history), `${base}.csv`, MIME.csv);
       case "json":
-        return downloadBlob(runFileJson(spec, run), `${base}.run.json`, MIME.json);
+        return downloadBlob(
+          runFileJson(spec, run, new Date(), usePipelineStore.getState().handedOff),
+          `${base}.run.json`,
+          MIME.json,
+        );
       case "config":
         return downloadBlob(
           runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff, run.untrained),

@@ -10,10 +10,13 @@
  * The id is renamed when taken and the label marked "(imported)"; a run trained on another task, start model
  * or seed is flagged in the notice. Never throws: every outcome is a notice.
  */
+
 import { importedSpec, parseRunFile } from "../../lab/export/run_file";
 import type { RunCounters, RunSpec } from "../../lab/protocol";
 import { useLab } from "../lab_store";
+import { modelName } from "./experiment_names";
 import { freeColour } from "./palette";
+import { usePipelineStore } from "./pipeline_store";
 import { revealRunCard } from "./reveal";
 
 /** What a file picker gives (File fits). */
@@ -63,12 +66,19 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   const at: RunCounters = { step: last?.step ?? 0, samples: last?.samples ?? 0, tokens: last?.tokens ?? 0 };
   const notes: string[] = [];
   const here = lab().spec;
+  // The model the runs start from: the experiment's, or the Pipeline's hand-off (which the reference and KL are).
+  const start = usePipelineStore.getState().handedOff ?? null;
+  const from = (model: string, handed: string | null) =>
+    handed ? `the ${modelName(handed)}` : `model ${model}`;
   const other =
-    r.experiment.task !== here.task || r.experiment.model !== here.model || r.experiment.seed !== here.seed;
+    r.experiment.task !== here.task ||
+    r.experiment.model !== here.model ||
+    r.experiment.seed !== here.seed ||
+    (r.experiment.startModel ?? null) !== start;
   if (other)
     notes.push(
-      `It was trained on ${r.experiment.task} (model ${r.experiment.model}, seed ${r.experiment.seed}); ` +
-        `this lab runs ${here.task} (model ${here.model}, seed ${here.seed}): compare with care.`,
+      `It was trained on ${r.experiment.task} (${from(r.experiment.model, r.experiment.startModel ?? null)}, seed ${r.experiment.seed}); ` +
+        `this lab runs ${here.task} (${from(here.model, start)}, seed ${here.seed}): compare with care.`,
     );
   if (r.issues.length) notes.push(`Reset or dropped: ${r.issues.slice(0, 3).join("; ")}.`);
   const restored = {
@@ -81,6 +91,8 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
     error: null,
   };
 
+  // PPO's separate value model is not in the checkpoint (a value head on the policy is).
+  const separateCritic = spec.algo === "ppo" && spec.config.valueModel === "separate";
   if (weights && deps.addRun && deps.loadRunCheckpoint && !other) {
     try {
       const bytes = new Uint8Array(await weights.arrayBuffer());
@@ -90,8 +102,8 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
       revealRunCard(spec.id);
       return say(
         [
-          `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments (and a separate ` +
-            "value model) start afresh (a checkpoint holds the policy and state such as β or λ, not the optimizer), so " +
+          `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments${separateCritic ? " (and its separate value model)" : ""} ` +
+            "start afresh (a checkpoint holds the policy and state such as β or λ, not the optimizer), so " +
             "its next steps differ a little from the original run's.",
           ...notes,
         ].join(" "),
