@@ -283,6 +283,7 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const rmDone = usePipelineStore((s) => s.rm.status === "done");
   const handedOff = usePipelineStore((s) => s.handedOff);
   const weak = usePipelineStore((s) => (s.rm.status === "done" ? rmWeakness(s.rm.result) : null));
+  const size = usePipelineStore((s) => s.settings.size);
   const [handing, setHanding] = useState(false);
   const steps = useLab(trainedSteps);
   return (
@@ -322,8 +323,8 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       </ConfirmButton>
       {weak && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
-          {weak} RL will chase its mistakes (reward hacking from the first step). Train stage 2 longer (or a
-          tiny model) to avoid that, or go on to watch it happen.
+          {weak} RL will chase its mistakes (reward hacking from the first step). Train stage 2 longer
+          {size === "nano" ? " (or a tiny model)" : ""} to avoid that, or go on to watch it happen.
         </p>
       )}
       {handedOff && (
