@@ -129,7 +129,7 @@ describe("opening the lab", () => {
     const name = newDbName();
     session = await openLab(fakeDeps(name).deps);
     expect(useLab.getState().notice).toMatch(
-      /^GRPO \(fork @ 3\) was a fork of a run trained where this link was made; a link carries settings, not weights/,
+      /^GRPO \(fork @ 3\) was a fork of a run trained before this experiment opened \(where its link was made, or in the experiment it was changed from\); a link or a new experiment carries settings, not weights/,
     );
     // This browser's own session with that fork saved: a reload says nothing about it.
     await session.autosaver?.flush();

@@ -294,8 +294,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     : [];
   if (forks.length)
     addNotice(
-      `${forks.join(", ")} ${forks.length > 1 ? "were forks" : "was a fork"} of a run trained where this link was made; ` +
-        "a link carries settings, not weights, so here it starts from the start model like the other runs.",
+      `${forks.join(", ")} ${forks.length > 1 ? "were forks" : "was a fork"} of a run trained before this experiment opened ` +
+        "(where its link was made, or in the experiment it was changed from); a link or a new experiment carries settings, " +
+        "not weights, so here it starts from the start model like the other runs.",
     );
   if (ready)
     for (const r of comparisons) {
