@@ -76,6 +76,11 @@ describe("metrics export", () => {
     expect(spec.id).toBe("ppo-2");
     expect(spec.label).toBe("PPO, β = 0.2 (imported)");
     expect(importedSpec(spec, [ppo]).label).toBe(spec.label);
+    // Imported again beside the first import: a label of its own.
+    expect(importedSpec(back.run, [ppo, spec]).label).toBe("PPO, β = 0.2 (imported 2)");
+    expect(
+      importedSpec(spec, [ppo, spec, { ...spec, id: "ppo-3", label: "PPO, β = 0.2 (imported 2)" }]).label,
+    ).toBe("PPO, β = 0.2 (imported 3)");
     // A fork's file keeps its fork point (the run file is the run as it was); the import draws it whole, since
     // a run here with its source's id is another run.
     const fork = { ...ppo, id: "ppo-3", label: "PPO (fork @ 2)", forkOf: { id: "ppo-1", step: 2 } };

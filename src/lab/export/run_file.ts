@@ -171,8 +171,13 @@ export function parseRunFile(text: string): ImportResult {
 export function importedSpec(run: RunSpec, existing: readonly RunSpec[]): RunSpec {
   const used = new Set(existing.map((r) => r.id));
   const id = used.has(run.id) ? freshRunId(run.algo, used) : run.id;
-  const label = run.label.endsWith("(imported)") ? run.label : `${run.label} (imported)`;
+  // "PPO (imported)", then "PPO (imported 2)", … : cards, legend and Remove buttons tell imports apart.
+  const base = run.label.replace(/ \(imported(?: \d+)?\)$/, "");
+  const labels = new Set(existing.map((r) => r.label));
+  const cut = (l: string) => [...l].slice(0, MAX_LABEL).join("");
+  let label = cut(`${base} (imported)`);
+  for (let n = 2; labels.has(label); n++) label = cut(`${base} (imported ${n})`);
   // Its history is whole: the run it was forked from is not here (a run id here is another run).
   const { forkOf: _, ...rest } = run;
-  return { ...rest, id, label: [...label].slice(0, MAX_LABEL).join("") };
+  return { ...rest, id, label };
 }
