@@ -13,8 +13,9 @@ export function PerfCard() {
   const perfError = useApp((s) => s.perfError);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const runs = useLab((s) => s.runs);
+  // Runs imported for comparison train nothing here: their curves' tokens/s was measured elsewhere.
   const speeds = Object.values(runs).flatMap((r) => {
-    const last = r.history.at(-1)?.metrics["tokens/s"];
+    const last = r.comparison ? undefined : r.history.at(-1)?.metrics["tokens/s"];
     return last !== undefined && Number.isFinite(last)
       ? [{ id: r.spec.id, label: r.spec.label, tps: last }]
       : [];
