@@ -24,7 +24,7 @@ export interface ArchiveEntry {
   id: string;
   spec: ExperimentSpec;
   /** Each run's label, algorithm and the step it was saved at (its checkpoint's, else its curves'). */
-  runs: { label: string; algo: AlgoId; step: number }[];
+  runs: { label: string; algo: AlgoId; step: number; comparison?: true }[];
   /** The Pipeline's models (trained in the page) are kept with it. */
   pipeline: boolean;
   /** When it was put away (ms since the epoch). */
@@ -41,16 +41,24 @@ export interface ArchivedSession {
 
 /**
  * The step a saved run would resume at (src/lab/restore.ts): its checkpoint's, else its last curve point; 0 for
- * a run imported for comparison (its curves are not brought back, so nothing of it is kept).
+ * a run imported for comparison (nothing resumes: its curves are drawn again, see {@link keepsCurves}).
  */
 export function savedStep(run: SavedSession["runs"][number]): number {
   if (run.comparison) return 0;
   return run.checkpoint?.step ?? run.history.at(-1)?.step ?? 0;
 }
 
-/** True when a session holds something worth keeping: a run that trained, or Pipeline models. */
+/**
+ * Whether a saved run holds curves worth keeping under Recent experiments: it trained, or it was imported for
+ * comparison with its curves (reopened, the page draws them again: ui/lab/session.ts).
+ */
+export function keepsCurves(run: SavedSession["runs"][number]): boolean {
+  return savedStep(run) > 0 || (run.comparison === true && run.history.length > 0);
+}
+
+/** True when a session holds something worth keeping: a run's curves ({@link keepsCurves}), or Pipeline models. */
 export function hasProgress(session: SavedSession | null, pipeline: SavedPipeline | null): boolean {
-  return (session?.runs.some((r) => savedStep(r) > 0) ?? false) || pipeline !== null;
+  return (session?.runs.some(keepsCurves) ?? false) || pipeline !== null;
 }
 
 /** The list entry of a session. */
@@ -63,7 +71,12 @@ function entryOf(
   return {
     id,
     spec: session.spec,
-    runs: session.runs.map((r) => ({ label: r.spec.label, algo: r.spec.algo, step: savedStep(r) })),
+    runs: session.runs.map((r) => ({
+      label: r.spec.label,
+      algo: r.spec.algo,
+      step: savedStep(r),
+      ...(r.comparison && { comparison: true as const }),
+    })),
     pipeline: pipeline !== null,
     savedAt: now,
     signature: JSON.stringify([

@@ -124,9 +124,12 @@ describe("recent experiments", () => {
     expect(kept.pipeline).toBe(true);
     await db.replaceSession(session(defaultExperiment(), 0), null);
     expect(hasProgress(await db.load(), null)).toBe(false);
-    // A run imported for comparison is not training of this session (its curves do not come back).
+    // A run imported for comparison trained nothing here, but its curves come back when the session is reopened:
+    // kept; one without curves is nothing to keep.
     const imported = session(defaultExperiment(), 9);
     imported.runs[0] = { ...imported.runs[0], comparison: true, checkpoint: null };
+    expect(hasProgress(imported, null)).toBe(true);
+    imported.runs[0] = { ...imported.runs[0], history: [] };
     expect(hasProgress(imported, null)).toBe(false);
     await db.archive.swapIn(kept.id);
     expect((await db.loadPipeline())?.view).toEqual({ note: "a" });

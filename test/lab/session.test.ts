@@ -355,6 +355,32 @@ describe("importing a run", () => {
       expect(st.notice ?? "").not.toMatch(/start over|starts over/);
       await session.autosaver?.flush();
     }
+    // A reload of the same experiment keeps nothing under Recent experiments (the run is still open)…
+    let db = await openLabPersistence(name);
+    expect(await db.archive.list()).toEqual([]);
+    db.close();
+    // …another experiment opening in its place keeps it there, though nothing of the lab trained.
+    session.stop();
+    setHash(`#${encode({ ...defaultExperiment(), seed: 5 })}`);
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().notice).toMatch(
+      /The experiment open before \(.*: 1 run imported for comparison\) is kept/,
+    );
+    db = await openLabPersistence(name);
+    const kept = await db.archive.list();
+    expect(kept.map((e) => e.spec.seed)).toEqual([defaultExperiment().seed]);
+    expect(kept[0].runs.find((r) => r.label === "PPO (imported)")?.comparison).toBe(true);
+    // Reopened (as Recent experiments does: swap it in, open its link), its curves are drawn again.
+    await session.autosaver?.flush();
+    session.stop();
+    const spec = await db.archive.swapIn(kept[0].id);
+    db.close();
+    setHash(`#${encode(spec)}`);
+    session = await openLab(fakeDeps(name).deps);
+    const back = useLab.getState();
+    expect(back.spec.seed).toBe(defaultExperiment().seed);
+    expect(back.runs["ppo-2"]?.comparison).toBe(true);
+    expect(back.runs["ppo-2"].history).toHaveLength(4);
   });
 
   it("brings back a lab of 12 runs with one imported for comparison among them, whole and without a notice", async () => {

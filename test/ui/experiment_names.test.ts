@@ -22,6 +22,13 @@ describe("names of kept experiments", () => {
     ];
     expect(keptRunsText({ runs, pipeline: false })).toBe("PPO at step 40, GRPO (fork @ 3) at step 12");
     expect(keptRunsText({ runs: [runs[1]], pipeline: true })).toBe("no training; Pipeline models");
+    const imported = { label: "PPO (imported)", algo: "ppo" as const, step: 0, comparison: true as const };
+    expect(keptRunsText({ runs: [runs[1], imported], pipeline: false })).toBe(
+      "1 run imported for comparison",
+    );
+    expect(keptRunsText({ runs: [runs[0], imported, imported], pipeline: false })).toBe(
+      "PPO at step 40; 2 runs imported for comparison",
+    );
   });
 
   it("says how long ago", () => {

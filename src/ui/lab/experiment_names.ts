@@ -46,7 +46,10 @@ export function experimentTitle(spec: ExperimentSpec): string {
 /** "PPO at step 40, DPO at step 12" — the runs of a kept experiment that trained ("no training" when none did). */
 export function keptRunsText(entry: Pick<ArchiveEntry, "runs" | "pipeline">): string {
   const trained = entry.runs.filter((r) => r.step > 0).map((r) => `${r.label} at step ${r.step}`);
-  const parts = trained.length ? [trained.join(", ")] : ["no training"];
+  const compared = entry.runs.filter((r) => r.comparison).length;
+  const parts = trained.length ? [trained.join(", ")] : [];
+  if (compared) parts.push(`${compared} run${compared === 1 ? "" : "s"} imported for comparison`);
+  if (!parts.length) parts.push("no training");
   if (entry.pipeline) parts.push("Pipeline models");
   return parts.join("; ");
 }

@@ -123,8 +123,7 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   return say(
     [
       `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it. ` +
-        "This browser keeps it across reloads; shared links leave it out, and so does Recent experiments (it keeps " +
-        "trained runs): import the file again after switching experiments.",
+        "This browser keeps it across reloads and under Recent experiments; shared links leave it out.",
       ...notes,
     ].join(" "),
   );

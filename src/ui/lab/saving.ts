@@ -6,7 +6,7 @@
  * writes in flight, swaps the two sessions in storage and opens the kept one's link. Replacing the runs in
  * this page (the Pipeline's hand-off) keeps the open experiment first (keepOpenExperiment).
  */
-import { type ArchiveEntry, savedStep } from "../../lab/archive";
+import { type ArchiveEntry, keepsCurves } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
@@ -214,7 +214,7 @@ export async function keepOpenExperiment(waitMs = 8000): Promise<ArchiveEntry | 
   if (!saving) return null;
   await saveLatest(saving, waitMs);
   const saved = await saving.persistence.load();
-  if (!saved?.runs.some((r) => savedStep(r) > 0)) return null;
+  if (!saved?.runs.some(keepsCurves)) return null;
   const entry = await saving.persistence.archive.keep(saved, await saving.persistence.loadPipeline());
   recentChanged();
   return entry;

@@ -7,7 +7,7 @@
  * Every problem on the way (bad link, storage unavailable, a checkpoint that does not load) becomes a line
  * of the lab's notice; nothing here throws.
  */
-import { type ArchiveEntry, savedStep } from "../../lab/archive";
+import { type ArchiveEntry, keepsCurves, savedStep } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
 import {
@@ -102,8 +102,11 @@ async function keepReplaced(
   leftOut: SavedSession["runs"],
   savedPipeline: SavedPipeline | null,
   pipelineDropped: boolean,
+  sameOne: boolean,
 ): Promise<{ line: string | null; ok: boolean }> {
-  const trained = leftOut.filter((r) => savedStep(r) > 0);
+  // Runs imported for comparison are left out of the opened spec even on a reload of the same experiment
+  // (their curves come back separately): they count only when another experiment replaces them.
+  const trained = leftOut.filter((r) => savedStep(r) > 0 || (!sameOne && keepsCurves(r)));
   if (trained.length === 0 && !(pipelineDropped && savedPipeline)) return { line: null, ok: true };
   let entry: ArchiveEntry;
   try {
@@ -202,7 +205,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
   const kept =
     persistence && saved && plan
-      ? await keepReplaced(persistence, saved, plan.leftOut, savedPipeline, pipeline === null)
+      ? await keepReplaced(persistence, saved, plan.leftOut, savedPipeline, pipeline === null, same)
       : { line: null, ok: true };
   if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
