@@ -29,10 +29,10 @@ export function ChartTip({
 }) {
   // The changes since the previous drawn x: a long run's lines are thinned to 200 points, so a change's own x
   // is often not one the card can land on.
-  const before = Math.max(
-    Number.NEGATIVE_INFINITY,
-    ...series.flatMap((s) => s.points.map((p) => p.x)).filter((v) => v < x),
-  );
+  // (Only with markers: the card redraws on every mouse move.)
+  let before = Number.NEGATIVE_INFINITY;
+  if (markers.length)
+    for (const s of series) for (const p of s.points) if (p.x < x && p.x > before) before = p.x;
   const names = [
     ...new Set(markers.filter((m) => m.x !== undefined && m.x > before && m.x <= x).map((m) => m.text)),
   ];

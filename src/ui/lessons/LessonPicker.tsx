@@ -19,6 +19,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const steps = useLab(trainedSteps);
   const saves = useLab((s) => s.saving !== null);
   const openId = useLab((s) => s.spec.preset ?? null);
+  const openNo = openId ? PRESET_IDS.indexOf(openId) + 1 : 0;
   return (
     <>
       <select
@@ -26,9 +27,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
         className="add-run lesson-picker"
         data-testid="lesson-picker"
         aria-label="Open a guided lesson"
-        title={
-          openId ? `Open now: lesson ${PRESET_IDS.indexOf(openId) + 1}, ${LESSONS[openId].title}` : undefined
-        }
+        title={openId ? `Open now: lesson ${openNo}, ${LESSONS[openId].title}` : undefined}
         value=""
         disabled={disabled}
         onKeyDown={actionSelectKeyDown}
@@ -41,7 +40,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
       >
         {/* The closed picker names the open lesson; its entry is marked and not offered again (its link would
             resume the runs saved with its settings, not restart them: Reset does that). */}
-        <option value="">{openId ? `Lesson ${PRESET_IDS.indexOf(openId) + 1}…` : "Lessons…"}</option>
+        <option value="">{openId ? `Lesson ${openNo}…` : "Lessons…"}</option>
         {PRESET_IDS.map((id, i) => (
           <option key={id} value={id} title={LESSONS[id].summary} disabled={id === openId}>
             {i + 1}. {LESSONS[id].title}
