@@ -27,6 +27,11 @@ export interface ArchiveEntry {
   runs: { label: string; algo: AlgoId; step: number; comparison?: true }[];
   /** The Pipeline's models (trained in the page) are kept with it. */
   pipeline: boolean;
+  /**
+   * What the runs started from when the Pipeline handed its model to them (the hand-off's description, e.g.
+   * "pipeline: nano (…) after 40 SFT steps (this page)"); absent when they start from `spec.model`.
+   */
+  startModel?: string;
   /** When it was put away (ms since the epoch). */
   savedAt: number;
   /** What makes two kept sessions the same one (experiment, runs' steps and save times, Pipeline save time). */
@@ -61,6 +66,12 @@ export function hasProgress(session: SavedSession | null, pipeline: SavedPipelin
   return (session?.runs.some(keepsCurves) ?? false) || pipeline !== null;
 }
 
+/** The Pipeline model the runs started from, as its saved view recorded it (src/ui/lab/pipeline_store.ts). */
+function handedOffOf(pipeline: SavedPipeline | null): string | null {
+  const view = pipeline?.view as { handedOff?: unknown } | null | undefined;
+  return typeof view?.handedOff === "string" && view.handedOff.length > 0 ? view.handedOff : null;
+}
+
 /** The list entry of a session. */
 function entryOf(
   id: string,
@@ -68,6 +79,7 @@ function entryOf(
   pipeline: SavedPipeline | null,
   now: number,
 ): ArchiveEntry {
+  const startModel = handedOffOf(pipeline);
   return {
     id,
     spec: session.spec,
@@ -78,6 +90,7 @@ function entryOf(
       ...(r.comparison && { comparison: true as const }),
     })),
     pipeline: pipeline !== null,
+    ...(startModel && { startModel }),
     savedAt: now,
     signature: JSON.stringify([
       session.spec,

@@ -122,6 +122,13 @@ describe("recent experiments", () => {
     const pipeline = { models: { task: a.task } as never, view: { note: "a" }, savedAt: 5 };
     const kept = await db.archive.keep(session(a, 4), pipeline);
     expect(kept.pipeline).toBe(true);
+    expect(kept.startModel).toBeUndefined();
+    // After "Use in RL" the runs started from the Pipeline's model: the entry names it (its title says so).
+    const handed = "pipeline: nano (2 layers, C = 32, context 48) after 40 SFT steps (this page)";
+    const view = { handedOff: handed };
+    const keptHanded = await db.archive.keep(session({ ...a, seed: 2 }, 4), { ...pipeline, view });
+    expect(keptHanded.startModel).toBe(handed);
+    await db.archive.remove(keptHanded.id);
     await db.replaceSession(session(defaultExperiment(), 0), null);
     expect(hasProgress(await db.load(), null)).toBe(false);
     // A run imported for comparison trained nothing here, but its curves come back when the session is reopened:

@@ -12,6 +12,11 @@ describe("names of kept experiments", () => {
     expect(experimentTitle({ ...defaultExperiment(), task: "arithmetic", preset: "kl-estimators" })).toBe(
       "KL estimators k1, k2, k3: Arithmetic · shipped SFT model · seed 0",
     );
+    // After a Pipeline hand-off the spec still says nano: the title names the model the runs started from.
+    const handed = "pipeline: nano (2 layers, C = 32, context 48) after 40 SFT steps (this page)";
+    expect(experimentTitle({ ...defaultExperiment(), task: "arithmetic", model: "nano" }, handed)).toBe(
+      "Arithmetic · Pipeline's SFT model (nano, 40 steps) · seed 0",
+    );
   });
 
   it("lists the runs that trained, and the Pipeline", () => {

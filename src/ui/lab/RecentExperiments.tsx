@@ -72,7 +72,7 @@ export function RecentExperiments() {
           {entries.map((e) => (
             <li key={e.id} className="recent-entry" data-testid="recent-entry">
               <div className="recent-text">
-                <span className="recent-title">{experimentTitle(e.spec)}</span>
+                <span className="recent-title">{experimentTitle(e.spec, e.startModel)}</span>
                 <span className="muted" data-testid="recent-runs">
                   {keptRunsText(e)}
                 </span>

@@ -35,12 +35,17 @@ export function modelName(source: string): string {
   return source.replace(/ \(random init, seed \d+\)$/, " (random init)");
 }
 
-/** "Sentiment · shipped SFT model · seed 0", after the lesson's title when it is one ("KL estimators k1, k2, k3: …"). */
-export function experimentTitle(spec: ExperimentSpec): string {
+/**
+ * "Sentiment · shipped SFT model · seed 0", after the lesson's title when it is one ("KL estimators k1, k2, k3: …").
+ * `startModel`: the Pipeline model the runs started from after a hand-off (its description), named instead of
+ * `spec.model`.
+ */
+export function experimentTitle(spec: ExperimentSpec, startModel?: string | null): string {
   // A kept spec may name a lesson an older version had.
   const title = spec.preset ? LESSONS[spec.preset]?.title : undefined;
   const lesson = title ? `${title}: ` : "";
-  return `${lesson}${TASK_NAMES[spec.task]} · ${MODEL_NAMES[spec.model]} · seed ${spec.seed}`;
+  const model = startModel ? modelName(startModel) : MODEL_NAMES[spec.model];
+  return `${lesson}${TASK_NAMES[spec.task]} · ${model} · seed ${spec.seed}`;
 }
 
 /** "PPO at step 40, DPO at step 12" — the runs of a kept experiment that trained ("no training" when none did). */

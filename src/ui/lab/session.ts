@@ -122,7 +122,7 @@ async function keepReplaced(
   return {
     ok: true,
     line:
-      `The experiment open before (${experimentTitle(entry.spec)}: ${keptRunsText(entry)}) is kept: ` +
+      `The experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)}) is kept: ` +
       "reopen it from Change… → Recent experiments.",
   };
 }
@@ -176,7 +176,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
         await persistence.archive.swapIn(entry.id);
         saved = await persistence.load();
         savedPipeline = await persistence.loadPipeline();
-        reopened = `Reopened ${experimentTitle(entry.spec)} from this browser's kept experiments, where its runs stopped.`;
+        reopened = `Reopened ${experimentTitle(entry.spec, entry.startModel)} from this browser's kept experiments, where its runs stopped.`;
       }
     } catch (e) {
       storageProblem = `A kept copy of this experiment could not be reopened (${message(e)}).`;
