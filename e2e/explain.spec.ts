@@ -108,7 +108,14 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
   await page.getByTestId("explain-grpo-1").click();
   await checkPanel(page, panel, "grpo-1", "GRPO");
   await expect(panel.getByTestId("explain-knob-value-numGenerations")).toHaveText("this run: 2");
-  await expect(panel.getByTestId("explain-knob-epsilonHigh")).toContainText("Default 0.2");
+  // ε_high follows ε at its default 0 (TRL's None); TRL's names are GRPOConfig's, in TRL's unit.
+  await expect(panel.getByTestId("explain-knob-epsilonHigh")).toContainText("Default 0");
+  await expect(panel.getByTestId("explain-knob-epsilonHigh")).toContainText(
+    "TRL GRPOConfig epsilon_high (the lab's 0: the upper clip follows ε)",
+  );
+  await expect(panel.getByTestId("explain-knob-batchPrompts")).toContainText(
+    /TRL GRPOConfig per_device_train_batch_size \(TRL counts completions: \d+ prompts × 2 samples\)/,
+  );
   await page.keyboard.press("Escape");
   await expect(panel).toHaveCount(0);
 

@@ -60,10 +60,10 @@ export const GRPO_FIELDS: readonly Field[] = [
     key: "epsilonHigh",
     label: "ε_high",
     kind: "number",
-    default: 0.2,
+    default: 0,
     min: 0,
-    max: 10,
-    doc: "Upper clip range: 0.2 by default (the default ε; it does not follow ε). DAPO's clip-higher uses 0.28 to keep exploring.",
+    max: 1,
+    doc: "Upper clip range of the ratio ρ; 0 (the default) uses ε, as TRL's epsilon_high = None. DAPO's clip-higher sets 0.28 (with ε = 0.2) so that unlikely tokens can grow and the policy keeps exploring.",
     source: "Yu et al. 2025 (DAPO)",
     trl: "epsilon_high",
   },
@@ -92,11 +92,17 @@ export const GRPO_FIELDS: readonly Field[] = [
   ENTROPY_BONUS_FIELD,
 ];
 
+/** ε_high as the loss uses it: the setting, or ε when it is 0 (the default; docs/algorithms.md "ε_high = ε"). */
+export function upperClip(c: Pick<GrpoConfig, "epsilon" | "epsilonHigh">): number {
+  return c.epsilonHigh > 0 ? c.epsilonHigh : c.epsilon;
+}
+
 export interface GrpoConfig extends PgConfig {
   numGenerations: number;
   scaleRewards: "group" | "batch" | "none";
   lossType: "grpo" | "dapo" | "dr_grpo";
   epsilon: number;
+  /** Upper clip range; 0 = ε ({@link upperClip}). */
   epsilonHigh: number;
   beta: number;
   numIterations: number;
@@ -133,7 +139,7 @@ export class GrpoRun extends SequencePgRun<GrpoConfig> {
     return {
       beta: c.beta,
       epsilon: c.epsilon,
-      epsilonHigh: c.epsilonHigh,
+      epsilonHigh: upperClip(c),
       iterations: c.numIterations,
       klCoef: c.beta,
     };

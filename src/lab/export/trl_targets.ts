@@ -330,6 +330,12 @@ function adjust(
       batch.note = `TRL counts completions: ${settings.batchPrompts} prompts × ${g.value} samples`;
     }
   }
+  const high = arg("epsilon_high");
+  if (high && high.value === 0) {
+    // The lab's 0 means "follow ε" (src/algorithms/grpo.ts upperClip), as TRL's None does: say it with a number.
+    high.value = settings.epsilon;
+    high.note = "the lab's 0: the upper clip follows ε";
+  }
   if (algo === "kto") {
     // KTOTrainer counts examples; a lab step labels two samples of each prompt (src/algorithms/kto.ts).
     const batch = arg("per_device_train_batch_size");

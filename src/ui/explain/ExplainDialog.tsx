@@ -131,7 +131,7 @@ export default function ExplainDialog({
             this panel from a run card's ? to see that run's values marked.
           </p>
         )}
-        <KnobList fields={info.fields} config={shown === algo ? config : undefined} />
+        <KnobList algo={shown} config={shown === algo ? config : undefined} />
         <h3>Papers</h3>
         <ul className="explain-papers">
           {ex.papers.map((p) => (

@@ -4,14 +4,18 @@
  * same lines as the run card's knob tooltips), and the run's current value when it differs from the default.
  * The shared sampling and optimiser fields fold away below, as on the run card.
  */
+
+import { useMemo } from "react";
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
+import { trlNames } from "../../lab/export/trl_names";
 import type { SettingValue } from "../../lab/protocol";
+import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { formatSetting, hintLines } from "../lab/knobs";
 
 const COMMON_KEYS = new Set(COMMON_FIELDS.map((f) => f.key));
 
-function Knob({ field, value }: { field: Field; value?: SettingValue }) {
-  const [doc, ...facts] = hintLines(field);
+function Knob({ field, value, trl }: { field: Field; value?: SettingValue; trl?: string }) {
+  const [doc, ...facts] = hintLines(field, trl);
   const changed = value !== undefined && value !== field.default;
   return (
     <li className="explain-knob" data-testid={`explain-knob-${field.key}`}>
@@ -36,17 +40,16 @@ function Knob({ field, value }: { field: Field; value?: SettingValue }) {
   );
 }
 
-/** The knobs of `fields`; `config` (a run's overrides) adds "this run: …" where a value differs. */
-export function KnobList({
-  fields,
-  config,
-}: {
-  fields: readonly Field[];
-  config?: Record<string, SettingValue>;
-}) {
+/**
+ * The knobs of `algo`'s fields; `config` (a run's overrides) adds "this run: …" where a value differs, and
+ * each knob names TRL's keyword for the class the settings map to (trl_names.ts).
+ */
+export function KnobList({ algo, config }: { algo: AlgoId; config?: Record<string, SettingValue> }) {
+  const fields = ALGORITHMS[algo].fields;
+  const trl = useMemo(() => trlNames(algo, config ?? {}), [algo, config]);
   const own = fields.filter((f) => !COMMON_KEYS.has(f.key));
   const shared = fields.filter((f) => COMMON_KEYS.has(f.key));
-  const item = (f: Field) => <Knob key={f.key} field={f} value={config?.[f.key]} />;
+  const item = (f: Field) => <Knob key={f.key} field={f} value={config?.[f.key]} trl={trl[f.key]} />;
   return (
     <>
       <ul className="explain-knobs">{own.map(item)}</ul>

@@ -75,7 +75,7 @@ export const GRPO: Explanation = {
     {
       label: "Per-token objective (maximised)",
       tex: t`\begin{gathered} \min\!\big(\rho\, A_i,\ \operatorname{clip}(\rho, 1-\varepsilon, 1+\varepsilon_{\text{high}})\, A_i\big) - \beta\, k_3 \\[0.35em] \rho = \exp(\log\pi_\theta - \log\pi_{\text{old}}) \end{gathered}`,
-      note: t`$\varepsilon = 0.2$, $\varepsilon_{\text{high}} = \varepsilon$ (DAPO's clip-higher uses 0.28), $\beta = 0.04$; $\beta = 0$ switches the reference model off. The lab also offers PPO's entropy bonus: $c_H$ times the token entropies, averaged like the per-token objectives (loss type, below), is added to the objective ($c_H = 0$ by default; TRL's GRPO has none).`,
+      note: t`$\varepsilon = 0.2$, $\varepsilon_{\text{high}} = \varepsilon$ unless set (its knob at 0; DAPO's clip-higher uses 0.28), $\beta = 0.04$; $\beta = 0$ switches the reference model off. The lab also offers PPO's entropy bonus: $c_H$ times the token entropies, averaged like the per-token objectives (loss type, below), is added to the objective ($c_H = 0$ by default; TRL's GRPO has none).`,
     },
     {
       label: "KL estimator k3",

@@ -33,6 +33,8 @@ interface Props {
   disabled?: boolean;
   /** A line under the control about the value the run uses now, when it moves on its own (adaptive β). */
   note?: string | null;
+  /** What the run's TRL class calls the setting (src/lab/export/trl_names.ts), for the tooltip. */
+  trl?: string;
 }
 
 /** A value sent to the worker over the run's value `base`. */
@@ -49,6 +51,7 @@ export const FieldControl = memo(function FieldControl({
   locked,
   disabled,
   note,
+  trl,
 }: Props) {
   const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +89,7 @@ export const FieldControl = memo(function FieldControl({
     <div className={`knob${locked ? " knob-locked" : ""}${value !== field.default ? " knob-changed" : ""}`}>
       <Hint
         className="knob-label"
-        card={<FieldCard field={field} locked={locked} changed={value !== field.default} />}
+        card={<FieldCard field={field} trl={trl} locked={locked} changed={value !== field.default} />}
         testId={`hint-${runId}-${field.key}`}
       >
         {field.label}
@@ -261,14 +264,24 @@ function NumberKnob(props: {
 }
 
 /** The tooltip card: doc, range, default, source, TRL name, and why it is locked. */
-function FieldCard({ field, locked, changed }: { field: Field; locked: string | null; changed: boolean }) {
+function FieldCard({
+  field,
+  trl,
+  locked,
+  changed,
+}: {
+  field: Field;
+  trl?: string;
+  locked: string | null;
+  changed: boolean;
+}) {
   return (
     <div className="field-card">
       <p className="field-card-title">
         <strong>{field.label}</strong> <code>{field.key}</code>
       </p>
       <dl>
-        {hintLines(field).map((l) =>
+        {hintLines(field, trl).map((l) =>
           l.label ? (
             <div key={l.label}>
               <dt>{l.label}</dt>

@@ -3,8 +3,10 @@
  * hyperparameter of its algorithm as a control. Algorithm-specific settings come first; the shared sampling
  * and optimiser settings fold away below them.
  */
+import { useMemo } from "react";
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
 import { startRoom } from "../../lab/experiment_change";
+import { trlNames } from "../../lab/export/trl_names";
 import { ALGORITHMS } from "../../lab/registry";
 import { RUN_KEYS, TOO_MANY_RUNS } from "../../lab/settings";
 import { ExplainButton } from "../explain/ExplainButton";
@@ -23,6 +25,7 @@ import {
   rewardNote,
   settingOf,
   unusedReason,
+  upperClipNote,
 } from "./knobs";
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
 import { usePipelineStore } from "./pipeline_store";
@@ -91,6 +94,10 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       ? noSignalNote(r.history, /\(random init/.test(s.model ?? ""))
       : null;
   });
+  // What TRL calls each knob for this run's class (the card re-renders every step; its settings rarely change).
+  const algoId = run?.spec.algo;
+  const config = run?.spec.config;
+  const trl = useMemo(() => (algoId && config ? trlNames(algoId, config) : {}), [algoId, config]);
   if (!run) return null;
   // "PPO (fork @ 12)" is jargon: its title says what the mark means.
   const forkAt = FORK_AT.exec(run.spec.label)?.[1];
@@ -120,6 +127,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         runId={runId}
         field={fieldForTask(f, task)}
         value={settingOf(f, run.spec.config)}
+        trl={trl[f.key]}
         locked={lockReason(f, started)}
         disabled={!canEdit || frozen || unused !== null}
         note={
@@ -130,7 +138,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
               ? lengthNote(settingOf(f, run.spec.config), room)
               : f.key === "reward"
                 ? rewardNote(run.spec.algo)
-                : null)
+                : f.key === "epsilonHigh"
+                  ? upperClipNote(algo.fields, run.spec.config)
+                  : null)
         }
       />
     );

@@ -72,7 +72,7 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
         logpTheta: algo === "ppo" ? logpOld.map((x) => x + 0.4 * (r() - 0.5)) : logpOld,
         advantages: many(completions.length * S, () => 2 * (r() - 0.5)),
         epsLow: eps,
-        epsHigh: Number(c.epsilonHigh ?? eps),
+        epsHigh: Number(c.epsilonHigh) || eps,
         klEstimator: c.klEstimator === "k3" ? "k3" : "k1",
         ratioFrom:
           algo === "ppo"

@@ -118,14 +118,18 @@ export function rangeText(field: NumberField): string {
   return logSlider(field) ? `${r}${unit} (log scale)` : `${r}${unit}`;
 }
 
-/** The tooltip's lines: meaning, range or options, default, source, TRL's name. */
-export function hintLines(field: Field): { label: string; text: string }[] {
+/**
+ * The tooltip's lines: meaning, range or options, default, source, TRL's name (`trl`: what the run's TRL class
+ * calls it, src/lab/export/trl_names.ts; else the field table's name).
+ */
+export function hintLines(field: Field, trl?: string): { label: string; text: string }[] {
   const lines = [{ label: "", text: field.doc }];
   if (field.kind === "number" || field.kind === "int") lines.push({ label: "Range", text: rangeText(field) });
   if (field.kind === "enum") lines.push({ label: "Options", text: field.options.join(" · ") });
   lines.push({ label: "Default", text: formatSetting(field, field.default) });
   lines.push({ label: "Source", text: field.source });
-  if (field.trl) lines.push({ label: "TRL", text: field.trl });
+  const name = trl ?? field.trl;
+  if (name) lines.push({ label: "TRL", text: name });
   return lines;
 }
 
@@ -228,6 +232,13 @@ export function adaptiveBetaNote(run: RunState): string | null {
   const last = run.history.at(-1);
   const beta = last?.metrics.kl_coef;
   return last && beta !== undefined ? `adaptive: β = ${sig(beta)} at step ${last.step}` : null;
+}
+
+/** GRPO's ε_high at 0 (its default): what the loss uses instead, ε (src/algorithms/grpo.ts upperClip). */
+export function upperClipNote(fields: readonly Field[], config: Record<string, SettingValue>): string | null {
+  const [eps, high] = ["epsilon", "epsilonHigh"].map((k) => fields.find((f) => f.key === k));
+  if (!eps || !high || settingOf(high, config) !== 0) return null;
+  return `0: uses ε = ${sig(Number(settingOf(eps, config)), 3)}`;
 }
 
 /**

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { trlNames } from "../../src/lab/export/trl_names";
+import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
+
+describe("TRL's names in the knob tooltips", () => {
+  it("name the keyword of the class the run maps to, in TRL's unit, or why there is none", () => {
+    const grpo = trlNames("grpo", { batchPrompts: 4, numGenerations: 8 });
+    expect(grpo.batchPrompts).toBe(
+      "GRPOConfig per_device_train_batch_size (TRL counts completions: 4 prompts × 8 samples)",
+    );
+    expect(grpo.epsilonHigh).toMatch(/^GRPOConfig epsilon_high/);
+    // PPOConfig calls the completion length response_length; GRPO max_completion_length.
+    expect(trlNames("ppo", {}).maxNewTokens).toBe("PPOConfig response_length");
+    expect(grpo.maxNewTokens).toBe("GRPOConfig max_completion_length");
+    // SimPO is TRL's CPOTrainer: its γ is CPOConfig's simpo_gamma; DPOConfig samples nothing.
+    const simpo = trlNames("dpo", { lossType: "simpo" });
+    expect(simpo.simpoGamma).toBe("CPOConfig simpo_gamma");
+    expect(simpo.lossType).toBe("CPOConfig loss_type");
+    const dpo = trlNames("dpo", {});
+    expect(dpo.temperature).toBe("none: DPOConfig has no temperature");
+    expect(dpo.simpoGamma).toBe("none: DPOConfig has no simpo_gamma");
+    expect(trlNames("bon", {}).n).toBe("none: no TRL trainer");
+    expect(grpo.reward).toBe("none: the script's score() is this reward");
+    // Invalid settings: no names (the tooltip falls back to the field table's).
+    expect(trlNames("grpo", { numGenerations: -3 })).toEqual({});
+  });
+
+  it("cover every field of every algorithm, without Markdown", () => {
+    for (const id of ALGO_IDS) {
+      const names = trlNames(id, {});
+      for (const f of ALGORITHMS[id].fields) {
+        expect(names[f.key], `${id}.${f.key}`).toBeTruthy();
+        expect(names[f.key], `${id}.${f.key}`).not.toMatch(/`| below/);
+      }
+    }
+  });
+});
