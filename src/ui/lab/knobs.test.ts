@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMON_FIELDS, type Field, type NumberField } from "../../algorithms/fields";
+import { GRPO_FIELDS, upperClip } from "../../algorithms/grpo";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { SAFE_RLHF_FIELDS } from "../../algorithms/safe_rlhf";
 import { startRoom } from "../../lab/experiment_change";
@@ -26,6 +27,7 @@ import {
   START_KEYS,
   toSlider,
   unusedReason,
+  upperClipNote,
 } from "./knobs";
 import { REWARD_LEARNERS } from "./no_signal";
 
@@ -179,6 +181,17 @@ describe("knobs", () => {
     expect(text).toContain("Ziegler");
     expect(text).toContain("TRL kl_coef");
     expect(formatSetting(field("maxNewTokens"), 24)).toBe("24 tokens");
+  });
+});
+
+describe("GRPO's ε_high at 0", () => {
+  it("follows ε in the loss, and its knob says which value it uses", () => {
+    expect(upperClip({ epsilon: 0.1, epsilonHigh: 0 })).toBe(0.1);
+    expect(upperClip({ epsilon: 0.1, epsilonHigh: 0.28 })).toBe(0.28);
+    expect(upperClipNote(GRPO_FIELDS, {})).toBe("0: uses ε = 0.2");
+    expect(upperClipNote(GRPO_FIELDS, { epsilon: 0.1 })).toBe("0: uses ε = 0.1");
+    expect(upperClipNote(GRPO_FIELDS, { epsilonHigh: 0.28 })).toBeNull();
+    expect(upperClipNote(PPO_FIELDS, {})).toBeNull();
   });
 });
 
