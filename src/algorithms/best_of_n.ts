@@ -2,10 +2,10 @@
  * Best-of-n (Stiennon et al. 2020; Beirami et al. 2024): a non-training baseline. Each step samples n
  * completions per prompt from the (unchanged) start policy, keeps the one the reward source scores highest,
  * and reports its reward, its gold reward, and its KL to the reference: the usual bound log n − (n−1)/n and
- * the estimate from the sampled scores. Spec: docs/algorithms.md "Best-of-n".
+ * the estimate from each prompt's sampled scores, averaged over prompts. Spec: docs/algorithms.md "Best-of-n".
  */
 import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
-import { bestOfNKlBound, bestOfNKlEstimate, bestOfNSelect } from "./math/best_of_n";
+import { bestOfNKlBound, bestOfNKlPerPrompt, bestOfNSelect } from "./math/best_of_n";
 import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -104,7 +104,7 @@ export class BestOfNRun implements AlgorithmRun {
           entropy += r.entropy[i * r.seq.S + j];
           count++;
         }
-    const klEstimate = bestOfNKlEstimate(r.reward, c.n);
+    const klEstimate = bestOfNKlPerPrompt(r.reward, c.n);
     const metrics: Metrics = {
       reward: mean(pick(r.reward)),
       reward_gold: mean(pick(r.gold)),

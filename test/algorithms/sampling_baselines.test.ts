@@ -1,6 +1,11 @@
 /** Invariants of rloo.ts, reinforce.ts, best_of_n.ts and safe_rlhf.ts. */
 import { describe, expect, it } from "vitest";
-import { bestOfNKlBound, bestOfNKlEstimate, bestOfNSelect } from "../../src/algorithms/math/best_of_n";
+import {
+  bestOfNKlBound,
+  bestOfNKlEstimate,
+  bestOfNKlPerPrompt,
+  bestOfNSelect,
+} from "../../src/algorithms/math/best_of_n";
 import { klPerToken, sequenceKl } from "../../src/algorithms/math/kl";
 import {
   baselineValue,
@@ -115,6 +120,27 @@ describe("best-of-n", () => {
     }
     expect(bestOfNKlEstimate([3, 3, 3], 8)).toBe(0);
     expect(() => bestOfNKlBound(0)).toThrow(/positive integer/);
+  });
+
+  it("estimates the KL per prompt: prompts always solved or never solved move nothing", () => {
+    // Half the prompts always right, half never: every group ties, best-of-n picks what π_ref would. Pooled,
+    // the scores look like a 50/50 Bernoulli and the estimate would be 1 − 0.5^4 levels apart from it.
+    const solvedOrNot = [1, 1, 1, 1, 0, 0, 0, 0];
+    expect(bestOfNKlPerPrompt(solvedOrNot, 4)).toBe(0);
+    expect(bestOfNKlEstimate(solvedOrNot, 4)).toBeGreaterThan(0.2);
+    // One group is the estimate of that group; two groups average theirs.
+    const a = [0.3, 0.1, 0.9, 0.5];
+    const b = [1, 0, 0, 0];
+    expectClose(bestOfNKlPerPrompt(a, 4), bestOfNKlEstimate(a, 4));
+    expectClose(bestOfNKlPerPrompt([...a, ...b], 4), (bestOfNKlEstimate(a, 4) + bestOfNKlEstimate(b, 4)) / 2);
+    // n = 4 distinct scores: p_k = (k/4)^4 − ((k−1)/4)^4, KL = Σ p_k log(4 p_k) ≈ 0.591 ≤ the bound 0.636.
+    const p = [1, 2, 3, 4].map((k) => (k / 4) ** 4 - ((k - 1) / 4) ** 4);
+    expectClose(
+      bestOfNKlPerPrompt(a, 4),
+      p.reduce((s, pk) => s + pk * Math.log(4 * pk), 0),
+    );
+    expect(bestOfNKlPerPrompt(a, 4)).toBeLessThan(bestOfNKlBound(4));
+    expect(() => bestOfNKlPerPrompt([1, 2, 3], 2)).toThrow(/groups of n = 2/);
   });
 });
 

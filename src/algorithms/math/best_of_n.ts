@@ -69,3 +69,25 @@ export function bestOfNKlEstimate(refScores: Vec, n: number): number {
   }
   return Math.max(0, kl);
 }
+
+/**
+ * E_x KL(π_BoN(·|x) ‖ π_ref(·|x)) estimated from a batch: {@link bestOfNKlEstimate} on each prompt's own n
+ * scores, averaged over prompts. Best-of-n picks within a prompt's group, so pooling every prompt's scores
+ * would mix prompts and overstate the KL (half the prompts always solved and half never: the true KL is 0,
+ * the pooled estimate is not). With N = n samples per prompt the plug-in is biased low for continuous scores
+ * (n = 4, all distinct: 0.591 against the bound 0.636) and exact for the empirical distribution of each group.
+ * @param scores [B], B = (number of prompts)·n, laid out prompt by prompt (as {@link bestOfNSelect}); finite.
+ * @throws RangeError when n is not a positive integer dividing B, or a score is not finite.
+ */
+export function bestOfNKlPerPrompt(scores: Vec, n: number): number {
+  if (!Number.isInteger(n) || n < 1 || scores.length === 0 || scores.length % n !== 0)
+    throw new RangeError(`${scores.length} scores are not a whole number of groups of n = ${n}`);
+  const groups = scores.length / n;
+  let sum = 0;
+  for (let g = 0; g < groups; g++)
+    sum += bestOfNKlEstimate(
+      Array.from({ length: n }, (_, i) => scores[g * n + i]),
+      n,
+    );
+  return sum / groups;
+}

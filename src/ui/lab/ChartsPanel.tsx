@@ -6,7 +6,7 @@ import { startTransition, useEffect, useMemo, useState } from "react";
 import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
-import { ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
+import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
 import { colourMap } from "./palette";
 import { useStableItems } from "./stable";
 
@@ -187,7 +187,7 @@ export function ChartsPanel() {
           id="kl"
           title="KL(π ‖ π_ref)"
           unit={KL_CHART_UNIT}
-          doc={`Per-sequence KL of the policy from the reference, batch mean. ${klInfo.name}: ${klInfo.doc}.`}
+          doc={`Per-sequence KL of the policy from the reference, batch mean. ${klInfo.name}: ${klInfo.doc}. ${BON_KL_DOC}`}
           metric={klInfo.key}
           lines={klLines}
           markers={markers}

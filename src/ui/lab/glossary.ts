@@ -18,7 +18,7 @@ const REPORTED: Record<string, string> = {
   "val/ratio_first":
     "PPO: mean ratio ρ in the first minibatch of the first epoch; 1 means log-probs match between sampling and training.",
   "objective/kl_bound":
-    "Best-of-n: the usual KL formula log n − (n−1)/n, an upper bound on the true KL (nats).",
+    "Best-of-n: log n − (n−1)/n, an upper bound on its KL (nats); its KL lines are estimated from each prompt's n scores, averaged over prompts.",
   "objective/non_score_reward": "PPO: batch mean of the KL penalty −β·Σ_t k_t added to the score.",
   "objective/rlhf_reward": "PPO: batch mean of score + KL penalty, R − β·Σ_t k_t: what PPO maximises.",
   "objective/scores": "PPO: batch mean of the scores R before the KL penalty.",

@@ -62,9 +62,16 @@ export const KL_ESTIMATORS = [
   {
     key: "objective/kl_exact",
     name: "exact",
-    doc: "whole-vocabulary KL at each sampled position, summed: no token-draw noise, never < 0; best-of-n: its pick's KL",
+    doc: "whole-vocabulary KL at each sampled position, summed: no token-draw noise, never < 0",
   },
 ] as const;
+
+/**
+ * What a best-of-n run plots on the KL chart under every estimator: it samples from π_ref, so there is nothing
+ * to estimate per token; its KL is that of picking the best of n (src/algorithms/math/best_of_n.ts).
+ */
+export const BON_KL_DOC =
+  "Best-of-n runs plot the KL of picking the best of n, estimated from each prompt's n scores and averaged over prompts (the same under every estimator; ≤ log n − (n−1)/n, objective/kl_bound).";
 
 export const KL_UNIT = "nats";
 /** The KL chart's unit: each completion's KL summed over its tokens, as TRL's objective/kl (entropy is per token). */
@@ -103,7 +110,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "policy/clipfrac_avg",
     title: "Policy clip fraction",
-    doc: "Fraction of update tokens whose ratio ρ left the clip range [1−ε, 1+ε_high] (PPO: ε_high = ε).",
+    doc: "Share of update tokens with ρ outside [1−ε, 1+ε_high] whatever Â's sign (PPO: ε_high = ε); TRL's PPO counts only the clips that bind, so it logs less.",
   },
   {
     key: "policy/approxkl_avg",
@@ -144,7 +151,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     title: "Distinct completions",
     doc: "GRPO, RLOO, Safe RLHF, expert iteration: mean share of distinct texts among a prompt's G samples, from 1/G (all the same: collapsed) to 1.",
   },
-  { key: "reward_std", title: "Reward std", doc: "Standard deviation of the step's rewards." },
+  {
+    key: "reward_std",
+    title: "Reward std",
+    doc: "Reward spread as TRL logs it: GRPO, Safe RLHF the mean of the groups' stds (scale batch: the batch's, so switching scale moves it); best-of-n its picks'; else the batch's.",
+  },
   {
     key: "frac_reward_zero_std",
     title: "Zero-std groups",
