@@ -90,7 +90,7 @@ export const DPO_FIELDS: readonly Field[] = [
     kind: "enum",
     default: "sigmoid",
     options: ["sigmoid", "hinge", "ipo", "simpo"],
-    doc: "DPO (sigmoid), SLiC (hinge), IPO (squared, on per-token averaged log-probs as TRL), SimPO (reference-free, length-normalised).",
+    doc: "DPO (sigmoid), hinge (SLiC's, on the reference log-ratio as in RSO and TRL), IPO (squared, on per-token averaged log-probs as TRL), SimPO (reference-free, length-normalised).",
     source: "Rafailov et al. 2023; Zhao et al. 2023; Azar et al. 2023; Meng et al. 2024",
     trl: "loss_type",
   },

@@ -68,7 +68,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
     min: 0,
     max: 10,
     unit: "log",
-    doc: "Proportional gain of a PID Lagrangian: a step scores with λ = max(0, λ_I + Kₚ·(its mean c − d)), λ_I being the multiplier η updates. 0 is Safe RLHF's plain rule; a positive Kₚ answers the cost's excess at once, which damps the cost's swings around d. In λ per unit of cost: with a length cost in tokens, about 0.01.",
+    doc: "Proportional gain of a PID Lagrangian: a step scores with λ = max(0, λ_I + Kₚ·(its mean c − d)), λ_I being the multiplier η updates. 0 is plain dual ascent, the lab's Safe RLHF rule (the paper updates log λ); a positive Kₚ answers the cost's excess at once, which damps the cost's swings around d. In λ per unit of cost: with a length cost in tokens, about 0.01.",
     source: "Stooke et al. 2020, Algorithm 2 (P term)",
   },
 ];

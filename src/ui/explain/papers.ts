@@ -92,6 +92,12 @@ export const PAPERS = {
     title: "SLiC-HF: Sequence Likelihood Calibration with Human Feedback",
     url: arxiv("2305.10425"),
   },
+  rso: {
+    authors: "Liu et al.",
+    year: 2023,
+    title: "Statistical Rejection Sampling Improves Preference Optimization (RSO)",
+    url: arxiv("2309.06657"),
+  },
   ipo: {
     authors: "Azar et al.",
     year: 2023,

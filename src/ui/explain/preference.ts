@@ -39,6 +39,7 @@ export const DPO: Explanation = {
     {
       label: "Hinge (SLiC)",
       tex: t`L = \max(0,\ 1 - \beta h)`,
+      note: t`SLiC-HF's hinge (Zhao et al.) compares the policy's own log-probs, without a reference; this form, on the reference log-ratio $h$ with $1/\beta$ as the margin, is RSO's (Liu et al.) and TRL's hinge loss.`,
     },
     {
       label: "IPO",
@@ -56,7 +57,15 @@ export const DPO: Explanation = {
       note: t`Their difference is the margin; accuracy is the share of pairs where the chosen one is higher.`,
     },
   ],
-  papers: [PAPERS.dpo, PAPERS.ipo, PAPERS.slic, PAPERS.simpo, PAPERS.onlineDpo, PAPERS.alpacaFarm],
+  papers: [
+    PAPERS.dpo,
+    PAPERS.ipo,
+    PAPERS.slic,
+    PAPERS.rso,
+    PAPERS.simpo,
+    PAPERS.onlineDpo,
+    PAPERS.alpacaFarm,
+  ],
 };
 
 export const KTO: Explanation = {

@@ -71,7 +71,7 @@ export const SAFE_RLHF: Explanation = {
   paragraphs: [
     t`Safe RLHF maximises reward subject to a limit $d$ on a cost: harmfulness in the original paper (scored by a learned cost model), here a known one: the completion's length in tokens, or (sentiment) its number of positive words — a cost the reward wants more of, so a limit below what the policy would use binds (set $d$ accordingly: the default 8 is meant for tokens). Instead of a fixed penalty it keeps a Lagrange multiplier $\lambda$: the policy optimises $R - \lambda c$, and after each step $\lambda$ grows while the mean cost exceeds its limit and shrinks towards 0 when it is below.`,
     t`So the penalty tunes itself until the constraint just holds: watch the multiplier rise and the cost settle near $d$. The policy update itself is GRPO's (groups of $G$ completions, clipped ratio, $k_3$ KL to the reference), run on the penalised score.`,
-    t`One subtlety: with the default group scaling, a group whose rewards all tie gets advantages $-(c - \bar c)/\operatorname{std}(c)$ for any $\lambda > 0$, so even a tiny $\lambda$ pushes at full strength (scale "none" makes the push grow with $\lambda$). If the cost drops below $d$ by itself, $\lambda$ returns to 0, as the KKT conditions say it should.`,
+    t`One subtlety: with the default group scaling, a group whose rewards all tie gets advantages $-(c - \bar c)/\operatorname{std}(c)$ for any $\lambda > 0$, so even a tiny $\lambda$ pushes at full strength (scale "none" makes the push grow with $\lambda$). If the cost drops below $d$ by itself, this rule brings $\lambda$ back to 0: an inactive constraint costs nothing (complementary slackness).`,
   ],
   needs: [
     t`a reward and a cost per completion`,
@@ -90,7 +90,7 @@ export const SAFE_RLHF: Explanation = {
     {
       label: "Multiplier update after each step",
       tex: t`\lambda \leftarrow \max\!\big(0,\ \lambda + \eta\,(\operatorname{mean}(c) - d)\big)`,
-      note: t`$\eta$ is the multiplier's step size; $\lambda$ starts at $\lambda_0$. This is the whole rule while $K_P = 0$ (the default).`,
+      note: t`$\eta$ is the multiplier's step size; $\lambda$ starts at $\lambda_0$. This is the whole rule while $K_P = 0$ (the default). It is plain projected dual ascent, the lab's simplification: Dai et al. update $\ln\lambda$ instead (so $\lambda$ stays above 0) and scale the combined advantage by $1/(1+\lambda)$.`,
     },
     {
       label: "Optional proportional term (PID Lagrangian)",
