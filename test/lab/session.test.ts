@@ -5,9 +5,10 @@ import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { runFileJson } from "../../src/lab/export/run_file";
 import { openLabPersistence } from "../../src/lab/persist";
-import type { ExperimentSpec, PipelineModels, RunCounters } from "../../src/lab/protocol";
+import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../src/lab/protocol";
 import { MAX_RUNS } from "../../src/lab/settings";
 import { encode, specFromLocation } from "../../src/lab/url";
+import { decodeSafetensors, encodeSafetensors } from "../../src/model/safetensors";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
@@ -216,6 +217,18 @@ describe("importing a run", () => {
     text: async () => text,
     arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
   });
+  /** A checkpoint file whose metadata names its run, as the lab's export writes it (src/lab/runs.ts). */
+  const weightsOf = (name: string, meta: Record<string, string> = {}) => {
+    const bytes = encodeSafetensors([], {
+      algo: "ppo",
+      run: "PPO",
+      steps: "4",
+      task: "sentiment",
+      seed: "0",
+      ...meta,
+    });
+    return { name, text: async () => "", arrayBuffer: async () => bytes.slice().buffer as ArrayBuffer };
+  };
   const exported = (spec: ExperimentSpec) =>
     runFileJson(spec, { spec: spec.runs[0], status: "paused", step: 4, history: points(4), markers: [] });
 
@@ -235,7 +248,7 @@ describe("importing a run", () => {
     const added: string[] = [];
     const loads: [string, RunCounters][] = [];
     const notice = await importRunFiles(
-      [file("ppo.run.json", exported(defaultExperiment())), file("ppo.safetensors", "weights")],
+      [file("ppo.run.json", exported(defaultExperiment())), weightsOf("ppo.safetensors")],
       {
         addRun: async (spec) => {
           added.push(spec.id);
@@ -255,7 +268,7 @@ describe("importing a run", () => {
     const withCritic = await importRunFiles(
       [
         file("ppo.run.json", exported({ ...defaultExperiment(), runs: [critic] })),
-        file("ppo.safetensors", "weights"),
+        weightsOf("ppo.safetensors"),
       ],
       { addRun: async (spec) => useLab.getState().upsertRun(spec), loadRunCheckpoint: async () => {} },
     );
@@ -279,7 +292,7 @@ describe("importing a run", () => {
       useLab.getState().setSpec(defaultExperiment());
       usePipelineStore.setState({ handedOff: here });
       const loads: string[] = [];
-      const notice = await importRunFiles([file("ppo.run.json", text), file("ppo.safetensors", "weights")], {
+      const notice = await importRunFiles([file("ppo.run.json", text), weightsOf("ppo.safetensors")], {
         addRun: async (spec) => useLab.getState().upsertRun(spec),
         loadRunCheckpoint: async (id) => {
           loads.push(id);
@@ -295,11 +308,68 @@ describe("importing a run", () => {
     usePipelineStore.setState({ handedOff: null });
   });
 
+  it("pairs each run file with its own checkpoint, and loads none that belongs to another run", async () => {
+    const spec = defaultExperiment();
+    const fileOf = (i: number, step: number) =>
+      runFileJson(spec, { spec: spec.runs[i], status: "paused", step, history: points(step), markers: [] });
+    const loads: [string, string][] = [];
+    const deps = {
+      addRun: async (r: RunSpec) => useLab.getState().upsertRun(r),
+      loadRunCheckpoint: async (id: string, b: Uint8Array) => {
+        loads.push([id, decodeSafetensors(b).metadata.run]);
+      },
+    };
+    // A tester's pick: three run files, the checkpoints of DPO and GRPO (DPO's first).
+    useLab.getState().setSpec(spec);
+    const notice = await importRunFiles(
+      [
+        file("ppo.run.json", fileOf(0, 4)),
+        file("dpo.run.json", fileOf(1, 4)),
+        file("grpo.run.json", fileOf(2, 4)),
+        weightsOf("dpo.safetensors", { algo: "dpo", run: "DPO" }),
+        weightsOf("grpo.safetensors", { algo: "grpo", run: "GRPO" }),
+      ],
+      deps,
+    );
+    const labels = (id: string) => useLab.getState().runs[id]?.spec.label;
+    expect(loads.map(([id, run]) => [labels(id), run])).toEqual([
+      ["DPO (imported)", "DPO"],
+      ["GRPO (imported)", "GRPO"],
+    ]);
+    const ppo = Object.values(useLab.getState().runs).find((r) => r.spec.label === "PPO (imported)");
+    expect(ppo?.comparison).toBe(true);
+    expect(notice).toMatch(
+      /Added PPO \(imported\).*for comparison.*Imported DPO \(imported\).*Imported GRPO/,
+    );
+    // One run file with another run's checkpoint, or one saved at another step: not loaded, and said why.
+    for (const [meta, why] of [
+      [{ algo: "grpo", run: "GRPO" }, 'it holds the weights of a grpo run ("GRPO"), not of this ppo run'],
+      [{ steps: "25" }, "it was saved at step 25 and the run file's curves end at step 4"],
+      [{ seed: "3" }, "it was trained with seed 3, the run file with seed 0"],
+    ] as const) {
+      useLab.getState().setSpec(spec);
+      loads.length = 0;
+      const one = await importRunFiles(
+        [file("ppo.run.json", fileOf(0, 4)), weightsOf("x.safetensors", meta)],
+        deps,
+      );
+      expect(loads).toEqual([]);
+      expect(one).toContain(`Its checkpoint was not loaded: ${why}`);
+    }
+    // An unreadable checkpoint is named.
+    useLab.getState().setSpec(spec);
+    const cut = await importRunFiles(
+      [file("ppo.run.json", fileOf(0, 4)), file("x.safetensors", "cut")],
+      deps,
+    );
+    expect(cut).toMatch(/for comparison.*x\.safetensors could not be read/);
+  });
+
   it("shows a run whose checkpoint fails to load for comparison, after the worker has dropped it", async () => {
     useLab.getState().setSpec(defaultExperiment());
     const removed: string[] = [];
     const notice = await importRunFiles(
-      [file("ppo.run.json", exported(defaultExperiment())), file("ppo.safetensors", "cut")],
+      [file("ppo.run.json", exported(defaultExperiment())), weightsOf("ppo.safetensors")],
       {
         addRun: async (spec) => {
           useLab.getState().upsertRun(spec);

@@ -11,8 +11,10 @@
  * or seed is flagged in the notice. Never throws: every outcome is a notice.
  */
 
-import { importedSpec, parseRunFile } from "../../lab/export/run_file";
+import { type CheckpointMeta, pairCheckpoints } from "../../lab/export/import_match";
+import { type ImportResult, importedSpec, parseRunFile } from "../../lab/export/run_file";
 import type { RunCounters, RunSpec } from "../../lab/protocol";
+import { decodeSafetensors } from "../../model/safetensors";
 import { useLab } from "../lab_store";
 import { modelName } from "./experiment_names";
 import { freeColour } from "./palette";
@@ -39,27 +41,81 @@ export interface ImportDeps {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** Import the picked files; returns (and shows) the notice saying what happened. */
+/** A picked checkpoint, read: its bytes and metadata, or why it could not be read. */
+interface PickedCheckpoint {
+  file: PickedFile;
+  bytes: Uint8Array | null;
+  meta: CheckpointMeta | null;
+  error: string | null;
+}
+
+async function readCheckpoint(file: PickedFile): Promise<PickedCheckpoint> {
+  try {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return { file, bytes, meta: decodeSafetensors(bytes).metadata, error: null };
+  } catch (e) {
+    return { file, bytes: null, meta: null, error: message(e) };
+  }
+}
+
+/**
+ * Import the picked files; returns (and shows) the notice saying what happened. Several run files import as
+ * several runs; each takes the checkpoint whose metadata names it (import_match.ts), and a checkpoint that
+ * names none of them is not loaded.
+ */
 export async function importRunFiles(files: readonly PickedFile[], deps: ImportDeps = {}): Promise<string> {
-  const lab = () => useLab.getState();
   const say = (notice: string) => {
-    lab().setNotice(notice);
+    useLab.getState().setNotice(notice);
     return notice;
   };
-  const json = files.find((f) => /\.json$/i.test(f.name));
-  const weights = files.find((f) => /\.safetensors$/i.test(f.name));
-  if (!json)
+  const jsons = files.filter((f) => /\.json$/i.test(f.name));
+  if (!jsons.length)
     return say(
       "Import needs a run file (.json, from Export → Run (JSON)); pick its .safetensors too to keep training it.",
     );
-  let text: string;
-  try {
-    text = await json.text();
-  } catch (e) {
-    return say(`${json.name} could not be read: ${message(e)}`);
+  const notices: string[] = [];
+  const runs: { file: PickedFile; r: Extract<ImportResult, { ok: true }> }[] = [];
+  for (const json of jsons) {
+    let text: string;
+    try {
+      text = await json.text();
+    } catch (e) {
+      notices.push(`${json.name} could not be read: ${message(e)}.`);
+      continue;
+    }
+    const r = parseRunFile(text);
+    if (r.ok) runs.push({ file: json, r });
+    else notices.push(`${json.name} could not be imported: ${r.error}.`);
   }
-  const r = parseRunFile(text);
-  if (!r.ok) return say(`${json.name} could not be imported: ${r.error}.`);
+  const checkpoints = await Promise.all(
+    files.filter((f) => /\.safetensors$/i.test(f.name)).map(readCheckpoint),
+  );
+  const pairs = pairCheckpoints(
+    runs.map(({ r }) => ({ ...r.run, step: r.step, task: r.experiment.task, seed: r.experiment.seed })),
+    checkpoints.map((c) => c.meta),
+  );
+  for (const [i, { r }] of runs.entries()) {
+    const { index, problem } = pairs[i];
+    notices.push(await importOne(r, index === null ? null : checkpoints[index], problem, deps));
+  }
+  const paired = new Set(pairs.map((p) => p.index));
+  for (const [i, c] of checkpoints.entries()) {
+    if (paired.has(i)) continue;
+    if (c.error) notices.push(`${c.file.name} could not be read: ${c.error}.`);
+    else if (!(runs.length === 1 && checkpoints.length === 1))
+      notices.push(`${c.file.name} is the checkpoint of none of the picked run files, so it was not loaded.`);
+  }
+  return say(notices.join(" "));
+}
+
+/** Import one parsed run file, with its checkpoint when one was paired with it; returns its notice. */
+async function importOne(
+  r: Extract<ImportResult, { ok: true }>,
+  checkpoint: PickedCheckpoint | null,
+  problem: string | null,
+  deps: ImportDeps,
+): Promise<string> {
+  const lab = () => useLab.getState();
   // The file's colour was the exporting page's: take the lowest one the runs here leave free instead.
   const spec = { ...importedSpec(r.run, lab().spec.runs), colour: freeColour(lab().spec.runs) };
   const last = r.history.at(-1);
@@ -93,38 +149,35 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
 
   // PPO's separate value model is not in the checkpoint (a value head on the policy is).
   const separateCritic = spec.algo === "ppo" && spec.config.valueModel === "separate";
-  if (weights && deps.addRun && deps.loadRunCheckpoint && !other) {
+  if (checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other) {
     try {
-      const bytes = new Uint8Array(await weights.arrayBuffer());
       await deps.addRun(spec);
       lab().restoreRuns([{ ...restored, resuming: true, resumedAt: at.step }]);
-      await deps.loadRunCheckpoint(spec.id, bytes, at);
+      await deps.loadRunCheckpoint(spec.id, checkpoint.bytes, at);
       revealRunCard(spec.id);
-      return say(
-        [
-          `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments${separateCritic ? " (and its separate value model)" : ""} ` +
-            "start afresh (a checkpoint holds the policy and state such as β or λ, not the optimizer), so " +
-            "its next steps differ a little from the original run's.",
-          ...notes,
-        ].join(" "),
-      );
+      return [
+        `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments${separateCritic ? " (and its separate value model)" : ""} ` +
+          "start afresh (a checkpoint holds the policy and state such as β or λ, not the optimizer), so " +
+          "its next steps differ a little from the original run's.",
+        ...notes,
+      ].join(" ");
     } catch (e) {
       notes.push(`Its checkpoint did not load (${message(e)}), so it is shown for comparison only.`);
       if (lab().runs[spec.id]) await (deps.removeRun ?? lab().removeRun)(spec.id);
     }
-  } else if (weights) {
+  } else if (checkpoint) {
     notes.push(
       other ? "Its checkpoint was not loaded (another experiment)." : "Its checkpoint cannot be loaded here.",
     );
+  } else if (problem) {
+    notes.push(`Its checkpoint was not loaded: ${problem}.`);
   }
   lab().upsertRun(spec);
   lab().restoreRuns([{ ...restored, comparison: true }]);
   revealRunCard(spec.id);
-  return say(
-    [
-      `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it. ` +
-        "This browser keeps it across reloads and under Recent experiments; shared links leave it out.",
-      ...notes,
-    ].join(" "),
-  );
+  return [
+    `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it. ` +
+      "This browser keeps it across reloads and under Recent experiments; shared links leave it out.",
+    ...notes,
+  ].join(" ");
 }
