@@ -119,17 +119,22 @@ describe("metrics export", () => {
       { step: 4, samples: 1, tokens: 1, metrics: { reward: "NaN" } },
       { step: 2, samples: 0, tokens: 0, metrics: {} },
       null,
+      // A step no run reaches: it would stretch every chart's x axis to 1e308.
+      { step: 1e308, samples: 1e308, tokens: 1e308, metrics: { reward: 0 } },
     );
     const r2 = parseRunFile(JSON.stringify(tampered));
     expect(r2.ok).toBe(true);
     if (!r2.ok) return;
     expect(r2.run.config).toEqual({ lr: 3e-4 });
     expect(r2.experiment.seed).toBe(0);
+    expect(r2.knownExperiment).toBe(false);
     expect(r2.history).toEqual(history);
     const issues = r2.issues.join("\n");
     expect(issues).toMatch(/ppo-1\.beta must be/);
     expect(issues).toMatch(/experiment\.seed must be an integer/);
-    expect(issues).toMatch(/3 malformed metric points dropped/);
+    expect(issues).toMatch(/4 malformed metric points dropped/);
+    const clean = parseRunFile(runFileJson(experiment, run));
+    expect(clean.ok && clean.knownExperiment).toBe(true);
   });
 
   it("config JSON holds every setting (defaults too), the changed ones and TRL's names", () => {

@@ -356,6 +356,19 @@ describe("importing a run", () => {
       expect(loads).toEqual([]);
       expect(one).toContain(`Its checkpoint was not loaded: ${why}`);
     }
+    // A file whose task this lab does not know: compared, not trained, and not said to come from the default.
+    useLab.getState().setSpec(spec);
+    loads.length = 0;
+    const chess = JSON.parse(fileOf(0, 4));
+    chess.experiment.task = "chess";
+    const unknown = await importRunFiles(
+      [file("ppo.run.json", JSON.stringify(chess)), weightsOf("ppo.safetensors")],
+      deps,
+    );
+    expect(loads).toEqual([]);
+    expect(unknown).toMatch(/for comparison/);
+    expect(unknown).toContain("does not say where it trained in terms this lab knows (experiment.task");
+    expect(unknown).not.toContain("It was trained on sentiment");
     // An unreadable checkpoint is named.
     useLab.getState().setSpec(spec);
     const cut = await importRunFiles(

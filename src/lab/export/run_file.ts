@@ -89,7 +89,10 @@ export function runFileJson(
 export type ImportResult =
   | {
       ok: true;
+      /** The defaults where the file's task, model or seed was invalid (see knownExperiment). */
       experiment: RunFileExperiment;
+      /** False when the file's task, model or seed was invalid: where it trained is then unknown. */
+      knownExperiment: boolean;
       run: RunSpec;
       step: number;
       history: MetricPoint[];
@@ -100,9 +103,13 @@ export type ImportResult =
   | { ok: false; error: string };
 
 const isCount = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0;
+/** Largest step a run file's point may have (a lab run never comes near; 1e308 would stretch every x axis). */
+const MAX_STEP = 1e9;
+const isStep = (x: unknown): x is number => isCount(x) && x <= MAX_STEP;
+const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_INTEGER;
 
 function checkPoint(x: unknown): MetricPoint | null {
-  if (!isRecord(x) || !isCount(x.step) || !isCount(x.samples) || !isCount(x.tokens) || !isRecord(x.metrics))
+  if (!isRecord(x) || !isStep(x.step) || !isTally(x.samples) || !isTally(x.tokens) || !isRecord(x.metrics))
     return null;
   const metrics: Record<string, number> = {};
   for (const [k, v] of Object.entries(x.metrics)) {
@@ -142,6 +149,7 @@ export function parseRunFile(text: string): ImportResult {
     if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
     experiment[f.key] = problem ? f.default : exp[f.key];
   }
+  const knownExperiment = issues.length === 0;
   if (typeof exp.startModel === "string" && exp.startModel.length > 0)
     experiment.startModel = exp.startModel.slice(0, MAX_START_MODEL);
   if (!isRecord(raw.run))
@@ -161,10 +169,19 @@ export function parseRunFile(text: string): ImportResult {
     issues.push(`${list.length - history.length} malformed metric points dropped`);
   const markers: Marker[] = [];
   for (const m of Array.isArray(raw.markers) ? raw.markers : [])
-    if (isRecord(m) && isCount(m.step) && typeof m.label === "string")
+    if (isRecord(m) && isStep(m.step) && typeof m.label === "string")
       markers.push({ runId: run.id, step: m.step, label: m.label.slice(0, 200) });
-  const step = isCount(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
-  return { ok: true, experiment: experiment as RunFileExperiment, run, step, history, markers, issues };
+  const step = isStep(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
+  return {
+    ok: true,
+    experiment: experiment as RunFileExperiment,
+    knownExperiment,
+    run,
+    step,
+    history,
+    markers,
+    issues,
+  };
 }
 
 /** An imported run made to fit the lab: a fresh id when its id is taken, the label marked "(imported)". */

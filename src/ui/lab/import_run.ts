@@ -127,16 +127,26 @@ async function importOne(
   const from = (model: string, handed: string | null) =>
     handed ? `the ${modelName(handed)}` : `model ${model}`;
   const other =
+    !r.knownExperiment ||
     r.experiment.task !== here.task ||
     r.experiment.model !== here.model ||
     r.experiment.seed !== here.seed ||
     (r.experiment.startModel ?? null) !== start;
-  if (other)
+  // Where it trained, when the file says it in terms this lab knows; its curves are still worth comparing.
+  const unknown = r.issues
+    .filter((i) => i.startsWith("experiment."))
+    .map((i) => i.replace(/; using .*$/, ""));
+  if (!r.knownExperiment)
+    notes.push(
+      `Its file does not say where it trained in terms this lab knows (${unknown.join("; ")}): compare with care.`,
+    );
+  else if (other)
     notes.push(
       `It was trained on ${r.experiment.task} (${from(r.experiment.model, r.experiment.startModel ?? null)}, seed ${r.experiment.seed}); ` +
         `this lab runs ${here.task} (${from(here.model, start)}, seed ${here.seed}): compare with care.`,
     );
-  if (r.issues.length) notes.push(`Reset or dropped: ${r.issues.slice(0, 3).join("; ")}.`);
+  const rest = r.issues.filter((i) => !i.startsWith("experiment."));
+  if (rest.length) notes.push(`Reset or dropped: ${rest.slice(0, 3).join("; ")}.`);
   const restored = {
     spec,
     status: "paused" as const,
