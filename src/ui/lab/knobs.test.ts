@@ -170,6 +170,14 @@ describe("knobs", () => {
     expect(parseNumber(beta, "abc")).toMatch(/must be a number/);
     expect(parseNumber(beta, "99")).toMatch(/must be in \[0, 10\]/);
     expect(parseNumber(field("ppoEpochs"), "1.5")).toMatch(/integer/);
+    // Decimal notation only, and the range without the slider's "(log scale)".
+    expect(parseNumber(beta, "3e-4")).toBe(3e-4);
+    expect(parseNumber(beta, ".5")).toBe(0.5);
+    expect(parseNumber(beta, "0x10")).toBe("β must be a number");
+    expect(parseNumber(beta, "")).toBe("β must be a number");
+    expect(parseNumber(beta, "0,1")).toBe("β must be a number: write decimals with a point (0.1)");
+    expect(parseNumber(beta, "11")).toBe("β must be in [0, 10]");
+    expect(parseNumber(field("maxNewTokens"), "9999")).toBe("max tokens must be in [1, 256] tokens");
   });
 
   it("tooltips carry doc, range, default, source and TRL's name", () => {

@@ -216,12 +216,20 @@ export function nudge(f: NumberField, value: number, dir: 1 | -1, big = false): 
 
 /** Parse typed text for a number field. @returns the value, or an error message naming the range. */
 export function parseNumber(f: NumberField, text: string): number | string {
-  const v = Number(text.trim());
-  if (text.trim() === "" || !Number.isFinite(v)) return `${f.label} must be a number`;
+  const t = text.trim();
+  // Decimal notation only: Number() would also read "0x10" as 16 and "" as 0.
+  if (/^[+-]?\d+,\d+$/.test(t))
+    return `${f.label} must be a number: write decimals with a point (${t.replace(",", ".")})`;
+  const v = DECIMAL.test(t) ? Number(t) : Number.NaN;
+  if (!Number.isFinite(v)) return `${f.label} must be a number`;
   if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
-  if (v < f.min || v > f.max) return `${f.label} must be in ${rangeText(f)}`;
+  const unit = f.unit && f.unit !== "log" ? ` ${f.unit}` : "";
+  if (v < f.min || v > f.max) return `${f.label} must be in [${sig(f.min)}, ${sig(f.max)}]${unit}`;
   return v;
 }
+
+/** A number as people type it: 0.1, .5, -2, 3e-4 (no hex, no separators). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * With PPO's adaptive KL controller on, β moves every step (Ziegler et al. 2019): the β the run used at its
