@@ -112,17 +112,21 @@ export async function keepIn(
   session: SavedSession,
   pipeline: SavedPipeline | null,
   now = Date.now(),
-): Promise<ArchiveEntry> {
+): Promise<KeptEntry> {
   const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const entry = entryOf(id, session, pipeline, now);
   const listed = await listKept(tx);
   const others = listed.filter((e) => !sameKept(e, entry));
   for (const e of listed) if (sameKept(e, entry)) await removeKept(tx, e.id);
-  for (const e of others.slice(ARCHIVE_MAX - 1)) await removeKept(tx, e.id);
+  const dropped = others.slice(ARCHIVE_MAX - 1);
+  for (const e of dropped) await removeKept(tx, e.id);
   await tx.objectStore("archive").put({ id, session, pipeline });
   await tx.objectStore("archiveIndex").put(entry);
-  return entry;
+  return { ...entry, dropped };
 }
+
+/** A newly kept entry, with the oldest ones forgotten to make room for it (the user is told which). */
+export type KeptEntry = ArchiveEntry & { dropped: ArchiveEntry[] };
 
 const ARCHIVE_STORES = ["archive", "archiveIndex"] as const;
 const ALL_STORES = ["meta", "runs", "history", "checkpoints", "pipeline", ...ARCHIVE_STORES] as const;
@@ -139,10 +143,10 @@ export class ExperimentArchive {
   /**
    * Keep a session (and its Pipeline). An entry of the same experiment with its runs at the same steps is
    * replaced (a quick reload keeps one copy); the oldest entries beyond {@link ARCHIVE_MAX} go.
-   * @returns the new entry.
+   * @returns the new entry, with the entries forgotten to make room (`dropped`, oldest first; usually none).
    * @throws what IndexedDB throws (e.g. QuotaExceededError); nothing is half-written (one transaction).
    */
-  async keep(session: SavedSession, pipeline: SavedPipeline | null, now = Date.now()): Promise<ArchiveEntry> {
+  async keep(session: SavedSession, pipeline: SavedPipeline | null, now = Date.now()): Promise<KeptEntry> {
     const tx = this.db.transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
     const entry = await keepIn(tx, session, pipeline, now);
     await tx.done;

@@ -10,6 +10,7 @@ import { ARCHIVE_MAX, hasProgress } from "../../src/lab/archive";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { CHUNK, DB_VERSION, openLabPersistence, type SavedSession } from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint } from "../../src/lab/protocol";
+import { droppedText } from "../../src/ui/lab/experiment_names";
 
 let dbCount = 0;
 const freshDb = () => openLabPersistence(`archive-test-${dbCount++}`);
@@ -113,6 +114,16 @@ describe("recent experiments", () => {
     const after = await db.archive.list();
     expect(after).toHaveLength(ARCHIVE_MAX);
     expect(after.map((e) => e.spec.seed).sort((x, y) => x - y)).toEqual([0, 1, 2, 11, 11, 99]);
+    // One more kept: the oldest goes, and the keeper is told which (its notice names it).
+    const oldest = after.at(-1);
+    const kept = await db.archive.keep(session({ ...defaultExperiment(), seed: 7 }, 2), null, 1e6);
+    expect(kept.dropped.map((e) => e.id)).toEqual([oldest?.id]);
+    expect(droppedText(kept.dropped)).toMatch(
+      new RegExp(
+        `^ To make room \\(it keeps ${ARCHIVE_MAX}\\), this browser forgot the oldest kept experiment \\(Sentiment · shipped SFT model · seed \\d+: `,
+      ),
+    );
+    expect(droppedText([])).toBe("");
     db.close();
   });
 

@@ -1,5 +1,5 @@
 /** Names the page gives an experiment's task and start model, and a one-line description of a kept one. */
-import type { ArchiveEntry } from "../../lab/archive";
+import { ARCHIVE_MAX, type ArchiveEntry } from "../../lab/archive";
 import { LESSONS } from "../../lab/presets/index";
 import type { ExperimentSpec } from "../../lab/protocol";
 
@@ -57,6 +57,16 @@ export function keptRunsText(entry: Pick<ArchiveEntry, "runs" | "pipeline">): st
   if (!parts.length) parts.push("no training");
   if (entry.pipeline) parts.push("Pipeline models");
   return parts.join("; ");
+}
+
+/**
+ * " To make room, this browser forgot the oldest kept experiment (…: PPO at step 40)." after keeping one, when the
+ * list was full ({@link ARCHIVE_MAX}); "" otherwise.
+ */
+export function droppedText(dropped: readonly ArchiveEntry[] | undefined): string {
+  if (!dropped?.length) return "";
+  const named = dropped.map((e) => `${experimentTitle(e.spec, e.startModel)}: ${keptRunsText(e)}`).join("; ");
+  return ` To make room (it keeps ${ARCHIVE_MAX}), this browser forgot the oldest kept experiment${dropped.length > 1 ? "s" : ""} (${named}).`;
 }
 
 const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });

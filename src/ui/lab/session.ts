@@ -7,7 +7,7 @@
  * Every problem on the way (bad link, storage unavailable, a checkpoint that does not load) becomes a line
  * of the lab's notice; nothing here throws.
  */
-import { type ArchiveEntry, keepsCurves, savedStep } from "../../lab/archive";
+import { type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
 import {
@@ -23,7 +23,7 @@ import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
-import { experimentTitle, keptRunsText } from "./experiment_names";
+import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
 import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
@@ -108,7 +108,7 @@ async function keepReplaced(
   // (their curves come back separately): they count only when another experiment replaces them.
   const trained = leftOut.filter((r) => savedStep(r) > 0 || (!sameOne && keepsCurves(r)));
   if (trained.length === 0 && !(pipelineDropped && savedPipeline)) return { line: null, ok: true };
-  let entry: ArchiveEntry;
+  let entry: KeptEntry;
   try {
     entry = await persistence.archive.keep(saved, savedPipeline);
   } catch (e) {
@@ -123,7 +123,7 @@ async function keepReplaced(
     ok: true,
     line:
       `The experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)}) is kept: ` +
-      "reopen it from Change… → Recent experiments.",
+      `reopen it from Change… → Recent experiments.${droppedText(entry.dropped)}`,
   };
 }
 
