@@ -248,9 +248,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       )}
       {frozen && (
         <p className="run-hint" data-testid={`comparison-${runId}`}>
-          Imported for comparison: its curves are drawn, but no weights of it were loaded here (none picked, or
-          from another experiment: the import notice said why), so nothing trains it and its settings are shown as
-          they were. Shared links leave it out.
+          Imported for comparison: its curves are drawn, but no weights of it were loaded here (none picked,
+          or from another experiment: the import notice said why), so nothing trains it and its settings are
+          shown as they were. Shared links leave it out.
         </p>
       )}
       <WinRate runId={runId} disabled={!canEdit || frozen} />
