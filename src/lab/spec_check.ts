@@ -91,12 +91,38 @@ export function freshRunId(algo: string, used: ReadonlySet<string>): string {
   for (let n = 1; ; n++) if (!used.has(`${algo}-${n}`)) return `${algo}-${n}`;
 }
 
-/** A display label: trimmed, no control characters, at most MAX_LABEL characters; null when unusable. */
+/**
+ * A display label: trimmed, no control characters (nor the bidirectional controls that would show "‮evil" as
+ * "live"), at most MAX_LABEL characters; null when unusable.
+ */
 export function cleanLabel(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const s = raw.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  const s = raw
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
+    .trim();
   return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
+}
+
+/**
+ * Runs whose labels are all different: a repeated label becomes "GRPO 2", "GRPO 3"… (cut to MAX_LABEL), as
+ * "+ Add run" numbers them, so that cards, legend and Remove buttons tell the runs apart.
+ */
+function distinctLabels(runs: readonly RunSpec[]): RunSpec[] {
+  const taken = new Set<string>();
+  return runs.map((r) => {
+    let label = r.label;
+    for (let n = 2; taken.has(label); n++) {
+      const end = ` ${n}`;
+      label = `${[...r.label]
+        .slice(0, MAX_LABEL - end.length)
+        .join("")
+        .trimEnd()}${end}`;
+    }
+    taken.add(label);
+    return label === r.label ? r : { ...r, label };
+  });
 }
 
 /** What a value is, for a message: "a list", "a string", "null", "missing". */
@@ -186,7 +212,7 @@ export function checkSpec(raw: Record<string, unknown>, issues: string[]): Exper
       if (run) kept.push(run);
     });
     if (list.length > 0 && kept.length === 0) issues.push("no run was usable; default runs");
-    else runs = kept;
+    else runs = distinctLabels(kept);
   }
   const task = exp.task as ExperimentSpec["task"];
   runs = runs.map((r) => taskCostChecked(r, task, issues));

@@ -27,7 +27,7 @@ export function randomValue(rng: Rng, f: Field): SettingValue {
 
 const LABELS = ["PPO", "GRPO (β = 0)", "fast lr", "DPO · hinge", "β→0 ✓", "日本語のラベル", "a"];
 
-/** A random valid spec: up to MAX_RUNS runs, unique ids, random subsets of settings. */
+/** A random valid spec: up to MAX_RUNS runs, unique ids and labels, random subsets of settings. */
 export function randomSpec(rng: Rng): ExperimentSpec {
   const n = rng.int(0, MAX_RUNS);
   const runs: RunSpec[] = [];
@@ -35,7 +35,9 @@ export function randomSpec(rng: Rng): ExperimentSpec {
     const algo = pick(rng, ALGO_IDS);
     const config: Record<string, SettingValue> = {};
     for (const f of ALGORITHMS[algo].fields) if (rng.float() < 0.3) config[f.key] = randomValue(rng, f);
-    const label = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
+    // Labels are distinct in a valid spec (a link's repeats are numbered when read: spec_check.ts).
+    const drawn = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
+    const label = runs.some((r) => r.label === drawn) ? `${drawn} ${i + 1}` : drawn;
     const run: RunSpec = { id: `${algo}-${i + 1}`, algo, label, config };
     if (rng.float() < 0.3) run.colour = rng.int(0, RUN_COLOURS - 1);
     runs.push(run);

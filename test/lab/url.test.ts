@@ -1,7 +1,7 @@
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { DEFAULT_SHARED_VIEW } from "../../src/lab/settings";
+import { DEFAULT_SHARED_VIEW, MAX_LABEL } from "../../src/lab/settings";
 import {
   decode,
   encode,
@@ -187,6 +187,30 @@ describe("settings ↔ URL", () => {
       `#s=${compressToEncodedURIComponent('{"v":1,"runs":[{"id":"a","algo":"ppo","config":{"__proto__":{"beta":1},"constructor":2}}]}')}`,
     );
     expect(proto.ok && proto.spec.runs[0].config).toEqual({});
+    // Labels: bidirectional controls stripped ("\u202eevil" would show as "live"), repeats numbered.
+    const labels = decode(
+      `#s=${compressToEncodedURIComponent(
+        JSON.stringify({
+          v: 1,
+          runs: [
+            { id: "a", algo: "grpo", label: "\u202eevil" },
+            { id: "b", algo: "grpo", label: "GRPO" },
+            { id: "c", algo: "grpo", label: "GRPO" },
+            { id: "d", algo: "grpo" },
+            { id: "e", algo: "grpo", label: "G".repeat(MAX_LABEL) },
+            { id: "f", algo: "grpo", label: "G".repeat(MAX_LABEL) },
+          ],
+        }),
+      )}`,
+    );
+    expect(labels.ok && labels.spec.runs.map((r) => r.label)).toEqual([
+      "evil",
+      "GRPO",
+      "GRPO 2",
+      "GRPO 3",
+      "G".repeat(MAX_LABEL),
+      `${"G".repeat(MAX_LABEL - 2)} 2`,
+    ]);
     expect(proto.ok && proto.issues.length).toBe(2);
     expect(({} as Record<string, unknown>).beta).toBeUndefined();
     const r = decode(hashOf({ v: URL_VERSION, runs: [{ id: "ppo-1", algo: "ppo", config: { beta: 99 } }] }));
