@@ -18,6 +18,7 @@ import { MoreMetrics } from "./MoreMetrics";
 import { PipelineView } from "./PipelineView";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
+import { SaveHereButton } from "./SaveState";
 import { openLab } from "./session";
 import { TopBar } from "./TopBar";
 import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
@@ -78,6 +79,7 @@ export function LabView() {
         {notice && (
           <div className="notice" data-testid="lab-notice">
             <span>{notice}</span>
+            <SaveHereButton inNotice />
             <button
               type="button"
               className="banner-close"

@@ -20,6 +20,7 @@ import { ExperimentDialog } from "./ExperimentDialog";
 import { modelName, TASK_NAMES } from "./experiment_names";
 import { ResetIcon, StepIcon } from "./icons";
 import { RewardModelButton } from "./RewardModelButton";
+import { SaveState } from "./SaveState";
 import { ImportButton, ShareButton } from "./ShareImport";
 import { StopAt } from "./StopAt";
 import { useSpaceToggle } from "./space_toggle";
@@ -32,7 +33,6 @@ export function TopBar() {
   const model = useLab((s) => s.model);
   const playing = useLab((s) => s.playing);
   const speed = useLab((s) => s.speed);
-  const saving = useLab((s) => s.saving);
   const phase = useLab((s) => s.phase);
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
@@ -150,23 +150,9 @@ export function TopBar() {
                   (runs at {int(lowest)}–{int(highest)})
                 </span>
               )}
-              {/* Its room is kept while playing (hidden), so Stop at does not move when the lab pauses. */}
-              {saving !== null && steps > 0 && (
-                <span
-                  className="save-state"
-                  data-testid="save-state"
-                  data-saving={saving}
-                  data-hidden={playing}
-                  aria-hidden={playing}
-                  title={
-                    saving && finishing
-                      ? "Saving waits for the step still on the device (on a software GPU that can take minutes): a reload before “saved” resumes each run from its last checkpoint."
-                      : "Runs, curves and checkpoints are kept in this browser: a reload resumes every run from its last checkpoint. Wait for “saved” before closing the page."
-                  }
-                >
-                  {saving ? "saving…" : "saved"}
-                </span>
-              )}
+              {/* Its room is kept while playing (hidden), so Stop at does not move when the lab pauses; "not
+                  saving (another tab)" shows while playing too. */}
+              <SaveState playing={playing} steps={steps} finishing={finishing} />
             </p>
             <StopAt disabled={!ready} />
           </div>

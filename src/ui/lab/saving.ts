@@ -4,7 +4,8 @@
  * saves the latest curves and checkpoints first, so that the runs it replaces are kept at their last step,
  * and reopening a kept experiment (Recent experiments, src/lab/archive.ts) stops saving, waits for the
  * writes in flight, swaps the two sessions in storage and opens the kept one's link. Replacing the runs in
- * this page (the Pipeline's hand-off) keeps the open experiment first (keepOpenExperiment).
+ * this page (the Pipeline's hand-off) keeps the open experiment first (keepOpenExperiment). One tab of the
+ * lab saves at a time (./saving_tabs.ts); "Save here" takes saving over from another tab (./save_here.ts).
  */
 import { type ArchiveEntry, keepsCurves } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
@@ -13,7 +14,10 @@ import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
+import { experimentTitle, keptRunsText } from "./experiment_names";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
+import { writeHere } from "./save_here";
+import { linkTabs, takenOverLine, useSavingTabs } from "./saving_tabs";
 
 /** What saving needs from the worker side. */
 export interface SavingDeps {
@@ -35,12 +39,43 @@ export interface Saving {
   stop(): Promise<void>;
   /** Start both again after `stop`. */
   restart(): void;
+  /**
+   * Make this tab the one that saves again after another took over, without a reload: the saving tab stops
+   * and its last writes land, what it stored is kept under Recent experiments (unless this tab's state already
+   * holds it), and this tab's whole state is written (./save_here.ts); then it saves as before. Does nothing
+   * while this tab saves. Never throws: a failure is a notice line, and this tab still does not save.
+   */
+  saveHere(): Promise<void>;
   /** Stop listening to other tabs (the lab closes). */
   close(): void;
 }
 
 const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async () => {} };
 
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** What the notice says once Save here made this tab the saving one; `kept`: the other tab's session kept. */
+export function savedHereLine(kept: ArchiveEntry | null): string {
+  const line = "This tab saves again: a reload resumes every run where it is now.";
+  if (!kept) return line;
+  return (
+    `${line} What the other tab had saved (${experimentTitle(kept.spec, kept.startModel)}: ${keptRunsText(kept)}) ` +
+    "is kept: reopen it from Change… → Recent experiments."
+  );
+}
+
+/** The notice without the lines that said another tab saves. */
+function withoutTakenOver(notice: string | null): string {
+  let n = notice ?? "";
+  for (const by of ["opened", "save-here"] as const) n = n.split(takenOverLine(by)).join("");
+  return n.replace(/ {2,}/g, " ").trim();
+}
+
+/**
+ * Start the open lab's savers. One tab saves (./saving_tabs.ts): starting tells the others, which stop; when
+ * another tab takes over later, this one stops and says so ({@link takenOverLine}), and its Save here
+ * ({@link Saving.saveHere}) takes saving back.
+ */
 export function startSaving(
   persistence: LabPersistence,
   deps: SavingDeps,
@@ -60,11 +95,9 @@ export function startSaving(
   });
   let on = start();
   useLab.getState().setSaving(false);
-  // One tab saves: the browser keeps one open session, so the lab opened last takes it over and the others
-  // stop writing (two tabs saving would write one experiment's steps into the other's session).
-  const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SAVING_CHANNEL);
-  (channel as { unref?: () => void } | null)?.unref?.(); // Node (tests): do not keep the process alive
+  useSavingTabs.setState({ state: "saves", saveHere: null });
+  /** The writes of this tab's savers since another tab took over: they land before its Save here writes. */
+  let stopped: Promise<void> = Promise.resolve();
   const saving: Saving = {
     persistence,
     get autosaver() {
@@ -85,30 +118,62 @@ export function startSaving(
     restart() {
       on = start();
       useLab.getState().setSaving(false);
-      channel?.postMessage({ tab });
+      tabs.announce();
+    },
+    async saveHere() {
+      if (current === saving || useSavingTabs.getState().state !== "elsewhere") return;
+      useSavingTabs.setState({ state: "taking" });
+      let kept: ArchiveEntry | null = null;
+      try {
+        const by = await tabs.take(async () => {
+          await stopped; // this tab's own last writes land first: none may land over what it writes now
+          kept = await writeHere(persistence, deps);
+        });
+        if (by) {
+          useSavingTabs.setState({ state: "elsewhere" });
+          onError(takenOverLine(by));
+          return;
+        }
+      } catch (e) {
+        useSavingTabs.setState({ state: "elsewhere" });
+        onError(`Save here did not finish (${message(e)}): this tab still does not save.`);
+        return;
+      }
+      // This tab owns the session from here (no message of another tab runs before these lines).
+      on = start();
+      useLab.getState().setSaving(false);
+      useSavingTabs.setState({ state: "saves", saveHere: null });
+      setOpenSaving(saving);
+      const rest = withoutTakenOver(useLab.getState().notice);
+      const said = savedHereLine(kept);
+      useLab.getState().setNotice(rest ? `${rest} ${said}` : said);
     },
     close() {
-      channel?.close();
+      tabs.close();
+      useSavingTabs.setState({ state: "saves", saveHere: null });
     },
   };
-  if (channel) {
-    channel.onmessage = (e: MessageEvent<{ tab?: string }>) => {
-      if (e.data?.tab === tab || current !== saving) return;
+  // One tab saves: the browser keeps one open session, so the lab opened last takes it over and the others
+  // stop writing (two tabs saving would write one experiment's steps into the other's session).
+  const tabs = linkTabs({
+    owns: () => current === saving,
+    yieldTo(by) {
       setOpenSaving(null);
-      takenOver = true;
-      saving.stop();
-      onError(
-        "Another tab opened the lab and now saves this browser's experiment: this tab no longer saves. " +
-          "Reload it to take over (the other tab then stops).",
-      );
-    };
-    channel.postMessage({ tab });
-  }
+      useSavingTabs.setState({ state: "elsewhere", saveHere: () => void saving.saveHere() });
+      onError(takenOverLine(by));
+      const was = on;
+      stopped = (async () => {
+        // A taker keeps what this tab saved: its latest curves first (not after a tab opened: that one
+        // already writes its own session).
+        if (by === "save-here") await was.autosaver.flush().catch(() => {});
+        await saving.stop();
+      })();
+      return stopped;
+    },
+  });
+  tabs.announce();
   return saving;
 }
-
-/** Another tab took over saving this browser's experiment (this tab stopped; a reload takes it back). */
-let takenOver = false;
 
 /**
  * What replacing the experiment keeps, for the confirmations (a lesson, Change…): its runs up to `steps` when
@@ -117,13 +182,13 @@ let takenOver = false;
 export function keptLine(steps: number, saves: boolean): string {
   if (saves)
     return `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`;
-  if (takenOver)
+  if (useSavingTabs.getState().state !== "saves")
     return "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
   return "This tab is not saving (see the notice above), so its training is not kept";
 }
 
-/** The BroadcastChannel on which a tab that starts saving tells the others. */
-export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
+/** The BroadcastChannel on which the lab's tabs agree which one saves (./saving_tabs.ts). */
+export { SAVING_CHANNEL } from "./saving_tabs";
 
 /** The open lab's savers (null until it started, or without storage). */
 let current: Saving | null = null;

@@ -1,0 +1,71 @@
+/**
+ * The top bar's save indicator (TopBar.tsx): "saving…" / "saved" while this tab saves and the lab is paused
+ * (its room kept, hidden, while playing); "not saving (another tab)" with a Save here button, always shown,
+ * while another tab saves this browser's experiment (./saving_tabs.ts). SaveHereButton is also the notice's.
+ */
+import "./save_state.css";
+import { useLab } from "../lab_store";
+import { ELSEWHERE_TITLE, RELOAD_LINE, useSavingTabs } from "./saving_tabs";
+
+/**
+ * "Save here": make this tab the one that saves (./saving.ts Saving.saveHere); nothing while this tab saves.
+ * `inNotice`: the notice's, shown only while the notice says another tab saves.
+ */
+export function SaveHereButton({ inNotice = false }: { inNotice?: boolean }) {
+  const state = useSavingTabs((s) => s.state);
+  const saveHere = useSavingTabs((s) => s.saveHere);
+  const said = useLab((s) => s.notice?.includes(RELOAD_LINE) ?? false);
+  if (state === "saves" || !saveHere || (inNotice && !said)) return null;
+  return (
+    <button
+      type="button"
+      className="save-here"
+      data-testid={inNotice ? "notice-save-here" : "save-here"}
+      disabled={state === "taking"}
+      title="Make this tab the one that saves, without a reload: the other tab stops saving, what it saved is kept under Change… → Recent experiments, and this tab's runs are saved where they are now."
+      onClick={saveHere}
+    >
+      Save here
+    </button>
+  );
+}
+
+/** The save indicator; `steps`: the furthest run's step; `finishing`: a run's step is still on the device. */
+export function SaveState({
+  playing,
+  steps,
+  finishing,
+}: {
+  playing: boolean;
+  steps: number;
+  finishing: boolean;
+}) {
+  const saving = useLab((s) => s.saving);
+  const tabs = useSavingTabs((s) => s.state);
+  if (tabs !== "saves")
+    return (
+      <span className="save-elsewhere">
+        <span className="save-state" data-testid="save-state" data-saving="elsewhere" title={ELSEWHERE_TITLE}>
+          {tabs === "taking" ? "taking over saving…" : "not saving (another tab)"}
+        </span>
+        <SaveHereButton />
+      </span>
+    );
+  if (saving === null || steps === 0) return null;
+  return (
+    <span
+      className="save-state"
+      data-testid="save-state"
+      data-saving={saving}
+      data-hidden={playing}
+      aria-hidden={playing}
+      title={
+        saving && finishing
+          ? "Saving waits for the step still on the device (on a software GPU that can take minutes): a reload before “saved” resumes each run from its last checkpoint."
+          : "Runs, curves and checkpoints are kept in this browser: a reload resumes every run from its last checkpoint. Wait for “saved” before closing the page."
+      }
+    >
+      {saving ? "saving…" : "saved"}
+    </span>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * What "Save here" writes once the saving tab has stopped (./saving_tabs.ts): the session the other tab stored
+ * is kept under Recent experiments (src/lab/archive.ts) when this tab's state does not already hold it, as
+ * opening another experiment keeps the one it replaces; then this tab's whole state — every run's settings,
+ * curves and markers, a fresh checkpoint of every trained run, and the Pipeline's models — becomes the saved
+ * session, in one transaction, so that a reload resumes every run where it is now.
+ */
+import { type ArchiveEntry, hasProgress, keepsCurves } from "../../lab/archive";
+import type {
+  LabPersistence,
+  SavedCheckpoint,
+  SavedPipeline,
+  SavedRun,
+  SavedSession,
+} from "../../lab/persist";
+import type { MetricPoint, PipelineModels } from "../../lab/protocol";
+import { sameExperiment, sameRun } from "../../lab/restore";
+import { useLab } from "../lab_store";
+import { pipelineViewState, usePipelineStore } from "./pipeline_store";
+
+/** What writing this tab's state needs from the worker side (./saving.ts SavingDeps). */
+export interface SaveHereDeps {
+  exportCheckpoint?(runId: string): Promise<Uint8Array>;
+  pipelineModels?(): Promise<PipelineModels | null>;
+}
+
+const samePoint = (a: MetricPoint, b: MetricPoint) =>
+  a.step === b.step &&
+  a.samples === b.samples &&
+  a.tokens === b.tokens &&
+  JSON.stringify(a.metrics) === JSON.stringify(b.metrics);
+
+/**
+ * Whether the session `here` (this tab's) already holds everything `stored` (what another tab saved) does: the
+ * same experiment, each of its trained runs with the same settings and its curve a beginning of this tab's,
+ * and the same Pipeline. Then keeping `stored` would only list an earlier copy of this tab's training.
+ */
+export function holds(
+  here: SavedSession,
+  herePipeline: SavedPipeline | null,
+  stored: SavedSession,
+  storedPipeline: SavedPipeline | null,
+): boolean {
+  if (!sameExperiment(here.spec, stored.spec)) return false;
+  const runs = new Map(here.runs.map((r) => [r.spec.id, r]));
+  for (const s of stored.runs) {
+    if (!keepsCurves(s)) continue;
+    const h = runs.get(s.spec.id);
+    if (!h || !h.comparison !== !s.comparison || !sameRun(h.spec, s.spec)) return false;
+    if (s.history.length > h.history.length || !s.history.every((p, i) => samePoint(p, h.history[i])))
+      return false;
+  }
+  if (!storedPipeline) return true;
+  if (!herePipeline) return false;
+  const steps = (p: SavedPipeline) => [p.models.task, p.models.sft?.steps, p.models.rm?.steps];
+  return (
+    JSON.stringify(steps(herePipeline)) === JSON.stringify(steps(storedPipeline)) &&
+    JSON.stringify(herePipeline.view) === JSON.stringify(storedPipeline.view)
+  );
+}
+
+/**
+ * This tab's state as a saved session: every run's settings, status, curves and markers, and a fresh checkpoint
+ * of each run that trained (not one imported for comparison or failed), exported first so that the curves reach
+ * it; its counters are the run's last point when the export returned, as the autosaver's.
+ * @throws what the worker's export throws.
+ */
+export async function sessionHere(deps: SaveHereDeps): Promise<SavedSession> {
+  const checkpoints = new Map<string, SavedCheckpoint>();
+  const before = useLab.getState();
+  for (const { id } of before.spec.runs) {
+    const r = before.runs[id];
+    if (!deps.exportCheckpoint || !r || r.step === 0 || r.status === "error" || r.comparison) continue;
+    const bytes = await deps.exportCheckpoint(id);
+    const last = useLab.getState().runs[id]?.history.at(-1);
+    if (last)
+      checkpoints.set(id, {
+        runId: id,
+        bytes,
+        step: last.step,
+        samples: last.samples,
+        tokens: last.tokens,
+        savedAt: Date.now(),
+      });
+  }
+  const s = useLab.getState();
+  const runs: SavedRun[] = [];
+  for (const { id } of s.spec.runs) {
+    const r = s.runs[id];
+    if (!r) continue;
+    runs.push({
+      spec: r.spec,
+      status: r.status,
+      step: r.step,
+      history: [...r.history],
+      markers: [...r.markers],
+      checkpoint: checkpoints.get(id) ?? null,
+      ...(r.comparison && { comparison: true }),
+    });
+  }
+  return { spec: s.spec, runs };
+}
+
+/**
+ * The Pipeline as its saver would save it now (./pipeline_saver.ts): null when no stage finished and nothing
+ * was handed off, or when the Pipeline is not saved (no `pipelineModels`).
+ * @throws what the worker's pipelineModels throws.
+ */
+export async function pipelineHere(deps: SaveHereDeps): Promise<SavedPipeline | null> {
+  const view = pipelineViewState(usePipelineStore.getState());
+  const empty = view.sft.status !== "done" && view.rm.status !== "done" && !view.handedOff;
+  const models = empty || !deps.pipelineModels ? null : await deps.pipelineModels();
+  return models ? { models, view, savedAt: Date.now() } : null;
+}
+
+/**
+ * Make this tab's state the saved session (the caller has made sure no other tab writes): keep what is stored
+ * now under Recent experiments when it holds progress this tab's state does not ({@link holds}), then replace
+ * the saved session with this tab's ({@link sessionHere}, {@link pipelineHere}) in one transaction.
+ * @returns the kept entry, or null when nothing needed keeping.
+ * @throws what the export or IndexedDB throws (quota…); the stored session is then still the saved one (and
+ *   kept too when keeping had landed).
+ */
+export async function writeHere(
+  persistence: LabPersistence,
+  deps: SaveHereDeps,
+): Promise<ArchiveEntry | null> {
+  const here = await sessionHere(deps);
+  const herePipeline = await pipelineHere(deps);
+  const stored = await persistence.load();
+  const storedPipeline = await persistence.loadPipeline();
+  const keep =
+    stored !== null &&
+    hasProgress(stored, storedPipeline) &&
+    !holds(here, herePipeline, stored, storedPipeline);
+  const kept = keep ? await persistence.archive.keep(stored, storedPipeline) : null;
+  await persistence.replaceSession(here, herePipeline);
+  return kept;
+}

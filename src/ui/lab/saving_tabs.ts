@@ -1,0 +1,204 @@
+/**
+ * Which tab of the lab saves. The browser keeps one open session (src/lab/persist.ts), so one tab writes it:
+ * the lab opened last, or the tab whose "Save here" took it over since. The tabs agree over the
+ * BroadcastChannel {@link SAVING_CHANNEL}; every message names its tab and the time of its claim, and of two
+ * claims the newer one wins (equal times: the larger tab id), whichever arrives first:
+ * - `start`: this tab saves from now on (it opened the lab, or its Save here finished): the saving tab stops;
+ * - `take`: this tab's Save here asks the saving tab to stop; that one answers `ack` at once, then `released`
+ *   once its last writes have landed, and only then does the taker write (so writes never interleave). When
+ *   no tab answers within {@link ACK_MS} (the saving tab was closed) the taker goes on alone;
+ * - a taker that hears a newer claim while it waits gives up, and one that hears it while it writes gives the
+ *   session up once its writes have landed (answering a newer taker's `take` as a saving tab would): so two
+ *   tabs never both end up saving.
+ * The page shows where it stands through {@link useSavingTabs} (./SaveState.tsx).
+ */
+import { create } from "zustand";
+
+/** The BroadcastChannel on which the lab's tabs agree which one saves. */
+export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
+
+/** How long a Save here waits for a saving tab to answer before it takes it that none is open, ms. */
+export const ACK_MS = 1500;
+/** How long a Save here waits for the saving tab's last writes to land, ms. */
+export const RELEASE_MS = 120_000;
+
+/** Where this tab's saving stands: it saves (or has no storage), another tab saves, or Save here is under way. */
+export type TabSaving = "saves" | "elsewhere" | "taking";
+
+interface SavingTabsState {
+  state: TabSaving;
+  /** Make this tab the one that saves (null while it saves or has no storage). */
+  saveHere: (() => void) | null;
+}
+
+/** Where this tab's saving stands, for the save indicator and the notice's Save here button. */
+export const useSavingTabs = create<SavingTabsState>(() => ({ state: "saves", saveHere: null }));
+
+/** What tells how another tab took over, in the notice's first sentence. */
+export type TakenBy = "opened" | "save-here";
+
+/** What a reload of a tab that does not save does, and what Save here does instead. */
+export const RELOAD_LINE =
+  "Reloading this tab returns it to what the other tab saved and discards this tab's training since then; " +
+  "Save here makes this tab save again, without a reload (what the other tab saved is kept under Change… → " +
+  "Recent experiments).";
+
+/** The notice of a tab that another one took saving from. */
+export function takenOverLine(by: TakenBy): string {
+  const who =
+    by === "opened"
+      ? "Another tab opened the lab and now saves"
+      : "Another tab took over (Save here) and now saves";
+  return `${who} this browser's experiment: this tab no longer saves. ${RELOAD_LINE}`;
+}
+
+/** The save indicator's tooltip while another tab saves. */
+export const ELSEWHERE_TITLE = `Another tab saves this browser's experiment, so this tab's training is not saved. ${RELOAD_LINE}`;
+
+type Kind = "start" | "take" | "ack" | "released";
+interface TabMessage {
+  kind: Kind;
+  tab: string;
+  at: number;
+}
+
+/** A message of this lab, or of an older one (`{ tab }`: it started saving, newer than any claim). */
+function readMessage(data: unknown): TabMessage | null {
+  const m = data as Partial<TabMessage> | null;
+  if (typeof m?.tab !== "string") return null;
+  if (m.kind === undefined) return { kind: "start", tab: m.tab, at: Number.POSITIVE_INFINITY };
+  return typeof m.at === "number" ? (m as TabMessage) : null;
+}
+
+/** What the link needs from the tab's savers. */
+export interface TabHooks {
+  /** Whether this tab saves now. */
+  owns(): boolean;
+  /**
+   * Another tab's claim: stop saving now; the promise resolves once this tab's last writes have landed (a
+   * taker writes only then).
+   */
+  yieldTo(by: TakenBy): Promise<void>;
+}
+
+/** This tab's end of the channel. */
+export interface TabLink {
+  /** Tell the other tabs that this one saves from now on (a new claim): the one saving stops. */
+  announce(): void;
+  /**
+   * Take saving over: ask the saving tab to stop and wait until its writes have landed (or until {@link ACK_MS}
+   * passed without an answer: none is open), run `write`, then tell the other tabs that this one saves.
+   * Resolves null when this tab now owns the session, else how a newer tab claimed it while `write` ran (the
+   * session written is then that tab's to replace).
+   * @throws Error when a newer claim came first (nothing written), when the saving tab's writes did not land
+   *   within `releaseMs`, or what `write` throws.
+   */
+  take(write: () => Promise<void>, ackMs?: number, releaseMs?: number): Promise<TakenBy | null>;
+  /** Stop listening (the lab closes). */
+  close(): void;
+}
+
+/** A claim newer than `than`. */
+const newer = (m: { at: number; tab: string }, than: { at: number; tab: string }) =>
+  m.at > than.at || (m.at === than.at && m.tab > than.tab);
+
+/** Join the other tabs (a no-op link where BroadcastChannel is missing). */
+export function linkTabs(hooks: TabHooks): TabLink {
+  const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  let claim = { tab, at: Date.now() };
+  const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SAVING_CHANNEL);
+  (channel as { unref?: () => void } | null)?.unref?.(); // Node (tests): do not keep the process alive
+  const post = (kind: Kind) => channel?.postMessage({ kind, tab, at: claim.at } satisfies TabMessage);
+  /** This tab's take, waiting for the saving tab. */
+  let waiting: { ack(from: string): void; released(from: string): void; abort(): void } | null = null;
+  /** This tab's take is writing: a newer claim meanwhile makes it give the session up afterwards. */
+  let writing: { by: TakenBy | null } | null = null;
+  /** Writes that a taker must wait for: the last ones of this tab, once it stopped saving or while it takes. */
+  let landing: Promise<void> | null = null;
+
+  /** Answer a taker: it waits until this tab's writes have landed. */
+  const answer = (writes: Promise<void>) => {
+    post("ack");
+    writes.then(() => post("released"));
+  };
+  const claimed = (m: TabMessage) => {
+    if (!newer(m, claim)) return; // an older claim: its tab gives way, not this one
+    if (waiting) return waiting.abort();
+    if (writing) {
+      writing.by = m.kind === "take" ? "save-here" : "opened";
+      if (m.kind === "take" && landing) answer(landing);
+      return;
+    }
+    if (hooks.owns()) landing = hooks.yieldTo(m.kind === "take" ? "save-here" : "opened");
+    if (m.kind === "take" && landing) answer(landing);
+  };
+  if (channel)
+    channel.onmessage = (e: MessageEvent<unknown>) => {
+      const m = readMessage(e.data);
+      if (!m || m.tab === tab) return;
+      if (m.kind === "ack") waiting?.ack(m.tab);
+      else if (m.kind === "released") waiting?.released(m.tab);
+      else claimed(m);
+    };
+
+  /** Post `take` and wait until every tab that answered has released (none answering: at once after ackMs). */
+  const released = (ackMs: number, releaseMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const answered = new Set<string>();
+      let timer = setTimeout(() => end(resolve), ackMs); // no tab answered: none saves
+      const end = (f: () => void) => {
+        clearTimeout(timer);
+        waiting = null;
+        f();
+      };
+      waiting = {
+        ack(from) {
+          if (answered.size === 0) {
+            clearTimeout(timer);
+            timer = setTimeout(
+              () => end(() => reject(new Error("the other tab's last save did not finish"))),
+              releaseMs,
+            );
+          }
+          answered.add(from);
+        },
+        released(from) {
+          answered.delete(from);
+          if (answered.size === 0) end(resolve);
+        },
+        abort: () => end(() => reject(new Error("another tab took over saving first"))),
+      };
+      post("take");
+    });
+
+  return {
+    announce() {
+      claim = { tab, at: Math.max(Date.now(), claim.at + 1) };
+      post("start");
+    },
+    async take(write, ackMs = ACK_MS, releaseMs = RELEASE_MS) {
+      claim = { tab, at: Math.max(Date.now(), claim.at + 1) };
+      await released(ackMs, releaseMs);
+      const mine: { by: TakenBy | null } = { by: null };
+      writing = mine;
+      const writes = write();
+      landing = writes.then(
+        () => {},
+        () => {},
+      );
+      try {
+        await writes;
+      } finally {
+        writing = null;
+      }
+      if (mine.by) return mine.by;
+      landing = null;
+      post("start"); // with the take's time: a tab that claimed since keeps its claim
+      return null;
+    },
+    close() {
+      waiting?.abort();
+      channel?.close();
+    },
+  };
+}
