@@ -157,7 +157,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   // A knob's tooltip: meaning, range, default, source, TRL's name.
   await page.getByTestId("hint-ppo-1-beta").hover();
   await expect(page.getByRole("tooltip")).toContainText(/Range\s*\[0, 10\]/);
-  await expect(page.getByRole("tooltip")).toContainText(/TRL\s*kl_coef/);
+  await expect(page.getByRole("tooltip")).toContainText(/TRL\s*PPOConfig kl_coef/);
   // The legend hides and shows a run on every chart.
   await page.getByTestId("legend-dpo-1").click();
   await expect(page.locator('[data-testid="chart-data-kl"] tr[data-run="dpo-1"]')).toHaveCount(0);
