@@ -6,9 +6,11 @@ import { waitForCheckpoints } from "./saved";
 
 /**
  * The Pipeline view in the built app (SwiftShader), arithmetic task, nano scale, a few steps per stage:
- * SFT (the displayed loss is finite and falls, a sample is shown) → reward model (finite Bradley–Terry loss,
+ * SFT (asked for 400 steps, stopped from the keyboard after about 12: Change… says the training stops first; the
+ * stage is done at the step it reached, its loss finite and falling, a sample shown) → reward model (finite Bradley–Terry loss,
  * held-out accuracies in [0, 1]; its .onnx download loads as a custom reward model) → "Use in RL": every run restarts from the pipeline's model with reward
- * "pipeline" and takes a step with finite reward and reward_gold on the reward chart.
+ * "pipeline" and takes a step with finite reward and reward_gold on the reward chart. A reload brings it back;
+ * a reload while a stage trains asks first, and the page then says the stage was interrupted.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -40,16 +42,37 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await expect(page.getByTestId("pipeline-run-rm")).toBeDisabled();
   await expect(page.getByTestId("pipeline-use")).toBeDisabled();
   await expect(page.getByTestId("pipeline-size")).toHaveValue("nano");
-  await set(page, "sftSteps", "12");
+  await set(page, "sftSteps", "400");
   await set(page, "rmSteps", "3");
   await set(page, "rmBatch", "4");
   await set(page, "evalPairs", "16");
 
-  // Stage 1: SFT.
-  await page.getByTestId("pipeline-run-sft").click();
+  // Stage 1: SFT, started and stopped from the keyboard (the focus goes to Stop and back).
+  await page.getByTestId("pipeline-run-sft").focus();
+  await page.keyboard.press("Enter");
   const sft = page.getByTestId("pipeline-sft-progress");
+  const stop = page.getByTestId("pipeline-stop-sft");
+  await expect(stop).toBeFocused({ timeout: 30_000 });
+  await expect
+    .poll(async () => Number(await sft.getAttribute("data-step")), { timeout: 240_000 })
+    .toBeGreaterThanOrEqual(12);
+  // Change… says what happens to the training in progress (it stops first, its model kept).
+  await page.getByTestId("change-experiment").click();
+  await page.getByTestId("experiment-seed").fill("7");
+  await expect(page.getByTestId("experiment-pipeline-training")).toContainText(
+    /^The Pipeline's SFT training in progress \(step \d+ of 400\) stops first, at the end of its current step: its model so far is kept/,
+  );
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("experiment-dialog")).toBeHidden();
+  await stop.focus();
+  await page.keyboard.press("Enter");
   await expect(sft).toHaveAttribute("data-status", "done", { timeout: 240_000 });
-  await expect(sft).toHaveAttribute("data-step", "12");
+  await expect(sft).toHaveAttribute("data-stopped", "true");
+  const sftSteps = await sft.getAttribute("data-step");
+  expect(Number(sftSteps)).toBeGreaterThanOrEqual(12);
+  await expect(sft).toContainText(`stopped at step ${sftSteps} of 400`);
+  await expect(page.getByTestId("pipeline-run-sft")).toBeFocused();
+  await expect(stop).toHaveCount(0);
   const first = await value(page, "pipeline-sft-loss-first");
   const last = await value(page, "pipeline-sft-loss-last");
   expect(Number.isFinite(first) && Number.isFinite(last), `${first} → ${last}`).toBe(true);
@@ -96,11 +119,13 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
 
   // Stage 3: hand both to the runs, which restart and take a step on the pipeline's reward model.
   await page.getByTestId("pipeline-use").click();
-  await expect(page.getByTestId("pipeline-handed")).toContainText("after 12 SFT steps", { timeout: 120_000 });
-  await expect(page.getByTestId("model")).toHaveText("Pipeline's SFT model (nano, 12 steps)");
+  await expect(page.getByTestId("pipeline-handed")).toContainText(`after ${sftSteps} SFT steps`, {
+    timeout: 120_000,
+  });
+  await expect(page.getByTestId("model")).toHaveText(`Pipeline's SFT model (nano, ${sftSteps} steps)`);
   await expect(page.getByTestId("model")).toHaveAttribute(
     "title",
-    /^pipeline: nano \(.*\) after 12 SFT steps/,
+    new RegExp(`^pipeline: nano \\(.*\\) after ${sftSteps} SFT steps`),
   );
   for (const id of RUNS) {
     await expect(page.getByTestId(`knob-${id}-reward`)).toHaveValue("pipeline");
@@ -125,16 +150,17 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await waitForCheckpoints(page, Object.fromEntries(RUNS.map((id) => [id, 1])));
   await page.reload();
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
-  await expect(page.getByTestId("model")).toHaveText("Pipeline's SFT model (nano, 12 steps)");
+  await expect(page.getByTestId("model")).toHaveText(`Pipeline's SFT model (nano, ${sftSteps} steps)`);
   await expect(page.getByTestId("model")).toHaveAttribute(
     "title",
-    /^pipeline: nano \(.*\) after 12 SFT steps/,
+    new RegExp(`^pipeline: nano \\(.*\\) after ${sftSteps} SFT steps`),
   );
   await page.getByTestId("pipeline").locator("summary").click();
   await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-status", "done");
-  await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-step", "12");
+  await expect(page.getByTestId("pipeline-sft-progress")).toHaveAttribute("data-step", String(sftSteps));
+  await expect(page.getByTestId("pipeline-sft-progress")).toContainText(`stopped at step ${sftSteps} of 400`);
   await expect(page.getByTestId("pipeline-rm-progress")).toHaveAttribute("data-step", "3");
-  await expect(page.getByTestId("pipeline-handed")).toContainText("after 12 SFT steps");
+  await expect(page.getByTestId("pipeline-handed")).toContainText(`after ${sftSteps} SFT steps`);
   for (const id of RUNS) await expect(page.getByTestId(`knob-${id}-reward`)).toHaveValue("pipeline");
   // Change… says the runs start from the Pipeline's model now, not the start model its select shows.
   await page.getByTestId("change-experiment").click();
@@ -158,6 +184,25 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   }
   const notice = page.getByTestId("lab-notice");
   if (await notice.count()) expect(await notice.textContent()).not.toContain("gold scorer now");
+
+  // Reloading while a stage trains asks first (the browser's own dialog, accepted here); the reloaded page then
+  // says what was lost.
+  await page.getByTestId("pipeline-run-sft").click();
+  await page.getByTestId("pipeline-run-sft-confirm").click(); // the reward model started from the old SFT model
+  await expect
+    .poll(async () => Number(await sft.getAttribute("data-step")), { timeout: 240_000 })
+    .toBeGreaterThanOrEqual(2);
+  const dialogs: string[] = [];
+  page.once("dialog", (d) => {
+    dialogs.push(d.type());
+    void d.accept();
+  });
+  await page.reload();
+  expect(dialogs).toEqual(["beforeunload"]);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  await expect(page.getByTestId("lab-notice")).toContainText(
+    /The Pipeline's SFT training was interrupted at step \d+ of 400 by the reload; train it again\./,
+  );
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

@@ -30,6 +30,8 @@
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
  *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
+ *   stopPipelineStage()      stop that stage after its step in progress: pipelineStage resolves with the model
+ *                            trained so far (result.steps < result.planned). Resolves with the stage, or null.
  *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
  *                            the runs restart (store: progress cleared, reward "pipeline", model described).
  *   pipelineRmOnnx()         the Pipeline's reward model as an .onnx file (bytes).
@@ -96,6 +98,9 @@ export interface ClientStats {
   firstUpdateAt: number | null;
   lastUpdateAt: number | null;
 }
+
+/** How the notice begins when Play is refused at the stop step (cleared once the lab trains on). */
+const STOP_NOTICE = "Every run has reached the stop step (";
 
 export class LabClient {
   private worker: Worker | null = null;
@@ -183,11 +188,11 @@ export class LabClient {
     const stopAt = this.store.spec.steps ?? 0;
     const runs = Object.values(this.store.runs).filter((r) => r.status !== "error");
     if (stopAt > 0 && runs.length > 0 && runs.every((r) => r.step >= stopAt)) {
-      this.store.setNotice(
-        `Every run has reached the stop step (${stopAt}): raise “Stop at” or clear it to train on.`,
-      );
+      this.store.setNotice(`${STOP_NOTICE}${stopAt}): raise “Stop at” or clear it to train on.`);
       return;
     }
+    // Training on: a "reached the stop step" notice from before no longer holds.
+    if (this.store.notice?.startsWith(STOP_NOTICE)) this.store.setNotice(null);
     this.stepGen++;
     this.store.setStepping(null); // Play takes over from a Step in progress
     this.store.setPlaying(true);
@@ -328,6 +333,11 @@ export class LabClient {
     const api = this.need();
     this.store.setPlaying(false);
     return api.pipelineStage(stage, settings, Comlink.proxy(onProgress));
+  }
+
+  /** Stop the Pipeline stage in training after its step in progress (null: none trains, or no worker). */
+  async stopPipelineStage(): Promise<PipelineStage | null> {
+    return this.api ? this.api.stopPipelineStage() : null;
   }
 
   async handOffPipeline(): Promise<{ model: string; runs: string[] }> {

@@ -259,6 +259,12 @@ export interface LabWorkerApi {
     onProgress: (p: PipelineProgress) => void,
   ): Promise<PipelineStageResult>;
   /**
+   * Stop the Pipeline stage in training after its step in progress (and that step's sample or evaluation): its
+   * pipelineStage call then resolves with the steps it reached (`steps` < `planned`), and the model trained so
+   * far is the stage's model (stage 2 and the hand-off use it). Returns the stage, or null when none trains.
+   */
+  stopPipelineStage(): PipelineStage | null;
+  /**
    * Stage 3: the Pipeline's SFT model becomes every run's start model and its reward model the reward source
    * "pipeline" of every run; the runs restart from step 0 (paused). Returns the new start model's description
    * and the runs set to reward "pipeline". Rejects when stage 1 or 2 has not been trained.

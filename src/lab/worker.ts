@@ -265,6 +265,10 @@ class LabWorker implements LabWorkerApi {
     return stage === "sft" ? pipe.sft(s, onProgress) : pipe.rmStage(s, onProgress);
   }
 
+  stopPipelineStage(): PipelineStage | null {
+    return this.pipeline?.stop() ?? null;
+  }
+
   async handOffPipeline(): Promise<{ model: string; runs: string[] }> {
     const runs = this.runs;
     const sched = this.sched();

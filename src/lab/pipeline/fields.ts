@@ -143,7 +143,13 @@ export interface PipelineProgress {
 /** What a finished stage reports. */
 export interface PipelineStageResult {
   stage: PipelineStage;
+  /** Steps trained: the model's. */
   steps: number;
+  /**
+   * Steps asked for: more than `steps` when the stage was stopped early (its model is the one trained so far).
+   * Absent in results saved before stages could be stopped.
+   */
+  planned?: number;
   /** Loss of the first and the last step. */
   firstLoss: number;
   lastLoss: number;

@@ -8,53 +8,33 @@
  *      held-out label and gold accuracy measured before, every few steps and at the end (src/rewards/rm_eval.ts);
  *   3. hand-off: the stage-1 weights as the runs' start model and the stage-2 model as a reward source on the
  *      WGSL engine (src/rewards/sources.ts engineReward), reward "pipeline".
- * Every step is reported through `onProgress`. Both models keep a CPU copy once handed off, so a lost device
+ * Every step is reported through `onProgress` (the loops: ./stages.ts); {@link LabPipeline.stop} ends a stage
+ * between two steps with the model trained so far. Both models keep a CPU copy once handed off, so a lost device
  * can rebuild the reward model ({@link LabPipeline.rebind}).
  */
 import type { RewardSource } from "../../algorithms/reward";
 import type { GpuContext } from "../../gpu/context";
 import type { GPTConfig } from "../../model/config";
-import { Generator } from "../../model/generate";
 import { initParams, paramLayout } from "../../model/params";
-import { nextTokenTargets, SftTrainer } from "../../model/sft";
 import { GptWeights } from "../../model/weights";
 import { exportRewardModelOnnx } from "../../rewards/onnx_export";
-import { type EncodedPair, pairAccuracy } from "../../rewards/rm_eval";
-import { RewardModelScorer, RewardModelTrainer } from "../../rewards/rm_trainer";
+import type { EncodedPair } from "../../rewards/rm_eval";
+import { RewardModelScorer } from "../../rewards/rm_trainer";
 import { engineReward } from "../../rewards/sources";
-import { completionText, type Task } from "../../tasks";
-import { shuffle } from "../../tasks/task";
-import type { Tokenizer } from "../../tokenizer/tokenizer";
 import { Rng } from "../../util/rng";
 import type { StartModel } from "../resources";
 import type {
-  PipelineEval,
   PipelineModels,
   PipelineProgress,
   PipelineSettings,
+  PipelineStage,
   PipelineStageResult,
 } from "./fields";
 import { describeConfig, pipelineConfig } from "./model_config";
 import { pipelinePairs } from "./pairs";
-import { sftData } from "./sft_data";
+import { type PipelineDeps, trainRm, trainSft } from "./stages";
 
-/** Longest SFT row (tokens): book windows longer than this only slow a nano model down. */
-const SFT_MAX_ROW = 64;
-/** Samples and held-out evaluations per stage (spread over its steps, the last step included). */
-const REPORTS = 5;
-
-/** What the pipeline needs from the lab. */
-export interface PipelineDeps {
-  task: Task;
-  tokenizer: Tokenizer;
-  seed: number;
-  /** The task's preference file (JSONL text), fetched when stage 2 first needs it; null when none is shipped. */
-  preferences(): Promise<string | null>;
-}
-
-/** True every ~steps/REPORTS steps and at the last step. */
-const reportAt = (step: number, steps: number) =>
-  step === steps || step % Math.max(1, Math.round(steps / REPORTS)) === 0;
+export type { PipelineDeps } from "./stages";
 
 export class LabPipeline {
   private policy: { w: GptWeights; config: GPTConfig; size: PipelineSettings["size"]; steps: number } | null =
@@ -70,6 +50,9 @@ export class LabPipeline {
     start: StartModel;
   } | null = null;
   private busy = false;
+  /** The stage in training, and whether it was asked to stop ({@link stop}). */
+  private training: PipelineStage | null = null;
+  private stopAsked = false;
   /** The size preset of the handed-off models (kept for snapshots once stage 1 is retrained or gone). */
   private handedSize: PipelineSettings["size"] = "nano";
 
@@ -84,11 +67,12 @@ export class LabPipeline {
   }
 
   /**
-   * Stage 1: a fresh `s.size` model trained for s.sftSteps steps (replaces an earlier stage 1 and 2).
+   * Stage 1: a fresh `s.size` model trained for s.sftSteps steps (replaces an earlier stage 1 and 2); {@link stop}
+   * ends it early with the model trained so far (its result's `steps` < `planned`).
    * @throws RangeError on bad settings or while another stage runs; whatever the GPU throws.
    */
   sft(s: PipelineSettings, onProgress: (p: PipelineProgress) => void): Promise<PipelineStageResult> {
-    return this.exclusive(async () => {
+    return this.stage("sft", async (stopped) => {
       const { task, tokenizer: tok, seed } = this.d;
       const config = pipelineConfig(s.size, task, tok);
       const rng = new Rng(seed);
@@ -100,133 +84,50 @@ export class LabPipeline {
         config,
         initParams(paramLayout(config), () => rng.normal()),
       );
-      const data = await sftData(
-        task,
-        tok,
-        s.sftBatch,
-        Math.min(SFT_MAX_ROW, config.contextLength),
-        seed + 1,
-      );
-      const trainer = new SftTrainer(this.ctx, w, s.sftBatch, data.T);
-      const prompt = task.prompts.eval[0];
-      const promptIds = tok.encode(prompt, { bos: true });
-      const S = Math.min(task.generation.maxNewTokens, config.contextLength - promptIds.length);
-      const gen = new Generator(this.ctx, w, 1, promptIds.length, S);
-      const t0 = performance.now();
-      let first = Number.NaN;
-      let last = Number.NaN;
+      let r: Omit<PipelineStageResult, "model">;
       try {
-        for (let step = 1; step <= s.sftSteps; step++) {
-          const batch = data.next();
-          const m = await trainer.step(batch, nextTokenTargets(batch), { lr: s.sftLr });
-          if (!Number.isFinite(m.loss)) throw new RangeError(`the SFT loss became ${m.loss} at step ${step}`);
-          if (step === 1) first = m.loss;
-          last = m.loss;
-          const p: PipelineProgress = {
-            stage: "sft",
-            step,
-            steps: s.sftSteps,
-            loss: m.loss,
-            gradNorm: m.gradNorm,
-          };
-          if (reportAt(step, s.sftSteps)) {
-            const g = await gen.generate({
-              prompts: [promptIds],
-              maxNewTokens: S,
-              eosId: tok.eosId,
-              padId: tok.padId,
-              seed: seed + step,
-            });
-            p.sample = { prompt, completion: completionText(g.tokens.subarray(0, g.lengths[0]), tok).text };
-          }
-          onProgress(p);
-        }
+        r = await trainSft(this.ctx, w, config, this.d, s, { onProgress, stopped });
       } catch (e) {
         w.destroy();
         throw e;
-      } finally {
-        trainer.destroy();
-        gen.destroy();
       }
-      this.policy = { w, config, size: s.size, steps: s.sftSteps };
-      return {
-        stage: "sft",
-        steps: s.sftSteps,
-        firstLoss: first,
-        lastLoss: last,
-        seconds: (performance.now() - t0) / 1000,
-        model: describeConfig(s.size, config),
-      };
+      this.policy = { w, config, size: s.size, steps: r.steps };
+      return { ...r, model: describeConfig(s.size, config) };
     });
   }
 
   /**
-   * Stage 2: a reward model from the stage-1 weights, trained for s.rmSteps steps of s.rmBatch pairs.
+   * Stage 2: a reward model from the stage-1 weights, trained for s.rmSteps steps of s.rmBatch pairs;
+   * {@link stop} ends it early with the model trained so far.
    * @throws Error when stage 1 has not run or the task ships no preference pairs.
    */
   rmStage(s: PipelineSettings, onProgress: (p: PipelineProgress) => void): Promise<PipelineStageResult> {
-    return this.exclusive(async () => {
+    return this.stage("rm", async (stopped) => {
       const policy = this.policy;
       if (!policy) throw new Error("train stage 1 (SFT) first: the reward model starts from its weights");
       const pairs = await this.loadPairs();
-      const { tokenizer: tok, seed } = this.d;
       this.dropRm();
       const w = new GptWeights(this.ctx, policy.config, await policy.w.download());
-      const trainer = new RewardModelTrainer(this.ctx, w, tok.padId);
-      const scorer = new RewardModelScorer(this.ctx, w, tok.padId);
-      const held = pairs.eval.slice(0, s.evalPairs);
-      const evaluate = async (step: number): Promise<PipelineEval> => {
-        const a = await pairAccuracy(held, (seqs) => scorer.score(seqs));
-        return { step, pairs: a.pairs, labelAccuracy: a.labelAccuracy, goldAccuracy: a.goldAccuracy };
-      };
-      const rng = new Rng(seed + 2);
-      let order: EncodedPair[] = [];
-      const nextPairs = () =>
-        Array.from({ length: s.rmBatch }, () => {
-          if (!order.length) order = shuffle(pairs.train, rng);
-          return order.pop() as EncodedPair;
-        });
-      const t0 = performance.now();
-      let first = Number.NaN;
-      let last = Number.NaN;
-      let evalAfter: PipelineEval | undefined;
+      const scorer = new RewardModelScorer(this.ctx, w, this.d.tokenizer.padId);
       try {
-        const evalBefore = await evaluate(0);
-        for (let step = 1; step <= s.rmSteps; step++) {
-          const m = await trainer.step(nextPairs(), { lr: s.rmLr });
-          if (!Number.isFinite(m.loss))
-            throw new RangeError(`the reward model's loss became ${m.loss} at step ${step}`);
-          if (step === 1) first = m.loss;
-          last = m.loss;
-          const p: PipelineProgress = {
-            stage: "rm",
-            step,
-            steps: s.rmSteps,
-            loss: m.loss,
-            gradNorm: m.gradNorm,
-            accuracy: m.accuracy,
-          };
-          if (reportAt(step, s.rmSteps)) p.eval = evalAfter = await evaluate(step);
-          onProgress(p);
-        }
-        this.rm = { w, scorer, steps: s.rmSteps };
-        return {
-          stage: "rm",
-          steps: s.rmSteps,
-          firstLoss: first,
-          lastLoss: last,
-          seconds: (performance.now() - t0) / 1000,
-          evalBefore,
-          evalAfter,
-        };
+        const r = await trainRm(this.ctx, w, scorer, pairs, this.d, s, { onProgress, stopped });
+        this.rm = { w, scorer, steps: r.steps };
+        return r;
       } catch (e) {
         scorer.destroy();
         w.destroy();
         throw e;
-      } finally {
-        trainer.destroy();
       }
     });
+  }
+
+  /**
+   * Stop the stage in training after its step in progress (and that step's sample or evaluation): it ends as if
+   * it had been asked for the steps it reached, its model kept. Returns the stage, or null when none trains.
+   */
+  stop(): PipelineStage | null {
+    if (this.training) this.stopAsked = true;
+    return this.training;
   }
 
   /**
@@ -377,6 +278,20 @@ export class LabPipeline {
       this.d.task.generation.maxNewTokens,
     );
     return this.pairs;
+  }
+
+  /** Train a stage (exclusive); `stopped` says whether {@link stop} was called since it began. */
+  private stage<T>(stage: PipelineStage, fn: (stopped: () => boolean) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      this.training = stage;
+      this.stopAsked = false;
+      try {
+        return await fn(() => this.stopAsked);
+      } finally {
+        this.training = null;
+        this.stopAsked = false;
+      }
+    });
   }
 
   /** One stage at a time. */

@@ -3,8 +3,9 @@
  * new experiment — the same runs and settings restarted from step 0 on the new task, start model and seed
  * (src/lab/experiment_change.ts) — by opening its link, as a lesson or a shared link opens (the page reloads
  * into it), after saving the current runs' latest state so that they are kept (Recent experiments, listed
- * at the bottom). The dialog lists what does not carry over. A modal native <dialog>: Esc or a click beside it
- * cancels.
+ * at the bottom). The dialog lists what does not carry over. A Pipeline stage in training is stopped first
+ * (its model so far is kept with the Pipeline's others: src/ui/lab/pipeline_actions.ts stop), as the dialog
+ * says. A modal native <dialog>: Esc or a click beside it cancels.
  */
 import { useId, useMemo, useRef, useState } from "react";
 import { type ChangedExperiment, changeExperiment, startModelProblem } from "../../lab/experiment_change";
@@ -15,7 +16,8 @@ import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
-import { usePipelineStore } from "./pipeline_store";
+import { pipelineActions } from "./pipeline_actions";
+import { trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
 import "./experiment.css";
@@ -23,6 +25,8 @@ import "./experiment.css";
 const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
 const TASKS: readonly ExperimentSpec["task"][] = TASK_FIELD.options;
 const MODELS: readonly ExperimentSpec["model"][] = MODEL_FIELD.options;
+/** Longest wait for a Pipeline stage to stop before leaving (a step, and its sample or evaluation). */
+const PIPELINE_STOP_MS = 60_000;
 
 /** The new experiment for the dialog's values, or why there is none (null, null: nothing changed). */
 function planOf(
@@ -57,6 +61,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
     (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",
   );
   const handedOff = usePipelineStore((s) => s.handedOff !== null);
+  const training = usePipelineStore(trainingLine);
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [task, setTask] = useState(spec.task);
@@ -67,11 +72,16 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   // A start model that does not fit the new task falls back to the shipped one (always fits).
   const shownModel = startModelProblem(model, task) ? "sft" : model;
   const { next, problem } = planOf(spec, task, shownModel, seedText);
-  const [leaving, setLeaving] = useState(false);
-  const apply = () => {
+  const [leaving, setLeaving] = useState<"stopping" | "saving" | null>(null);
+  const apply = async () => {
     if (!next || leaving) return;
     const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
-    setLeaving(true);
+    // A Pipeline stage in training stops first: done at the step it reached, it is saved with the Pipeline.
+    if (trainingLine(usePipelineStore.getState())) {
+      setLeaving("stopping");
+      await pipelineActions.stop(PIPELINE_STOP_MS);
+    }
+    setLeaving("saving");
     leaveFor(shareUrl(next.spec, view3, location.href));
   };
   const n = spec.runs.length;
@@ -104,7 +114,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
         className="experiment-form"
         onSubmit={(e) => {
           e.preventDefault();
-          apply();
+          void apply();
         }}
       >
         <div className="experiment-field">
@@ -208,7 +218,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             This is the current experiment: pick another task, start model or seed to start a new one.
           </p>
         )}
-        {next && (steps > 0 || pipeline || next.changes.length > 0) && (
+        {next && (steps > 0 || pipeline || training || next.changes.length > 0) && (
           <ul className="run-hint experiment-changes" data-testid="experiment-changes">
             {steps > 0 && (
               <li data-testid="experiment-discard">
@@ -218,6 +228,13 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               </li>
             )}
             {pipeline && <li>The Pipeline's models (trained in this page) are kept with it.</li>}
+            {training && (
+              <li data-testid="experiment-pipeline-training">
+                {saves
+                  ? `The Pipeline's ${training} stops first, at the end of its current step: its model so far is kept with this experiment under Recent experiments, like the Pipeline's other models.`
+                  : `The Pipeline's ${training} stops, and its model is not kept: this tab does not save.`}
+              </li>
+            )}
             {next.changes.map((c) => (
               <li key={c}>{c[0].toUpperCase() + c.slice(1)}.</li>
             ))}
@@ -231,9 +248,13 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             type="submit"
             className="primary"
             data-testid="experiment-apply"
-            disabled={!next || leaving}
+            disabled={!next || leaving !== null}
           >
-            {leaving ? "Saving this one…" : "Start new experiment"}
+            {leaving === "stopping"
+              ? "Stopping the Pipeline…"
+              : leaving
+                ? "Saving this one…"
+                : "Start new experiment"}
           </button>
         </div>
       </form>

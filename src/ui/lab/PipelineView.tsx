@@ -7,126 +7,19 @@
  * Settings come from src/lab/pipeline/fields.ts; the training happens in the worker (src/lab/pipeline/).
  */
 import { useState } from "react";
-import type { Field } from "../../algorithms/fields";
-import { PIPELINE_FIELDS, type PipelineSettings } from "../../lab/pipeline/fields";
+import type { PipelineSettings } from "../../lab/pipeline/fields";
 import { trainedSteps, useLab } from "../lab_store";
 import { ConfirmButton } from "./ConfirmButton";
-import { hintLines } from "./knobs";
-import { sig } from "./numbers";
 import { PipelineChart } from "./PipelineChart";
+import { Num, Progress, SettingInput, StageButtons, StageError } from "./PipelineControls";
 import { pipelineActions } from "./pipeline_actions";
-import { type StageState, usePipelineStore } from "./pipeline_store";
+import { usePipelineStore } from "./pipeline_store";
 import { rmWeakness } from "./rm_weakness";
 import { canKeepRuns } from "./saving";
 import "./pipeline.css";
 
-const field = (key: keyof PipelineSettings) => PIPELINE_FIELDS.find((f) => f.key === key) as Field;
 const SFT_KEYS: (keyof PipelineSettings)[] = ["size", "sftSteps", "sftBatch", "sftLr"];
 const RM_KEYS: (keyof PipelineSettings)[] = ["rmSteps", "rmBatch", "rmLr", "evalPairs"];
-
-/** A number as shown, with its exact value for tests and screen readers. */
-function Num({ id, value, digits = 3 }: { id: string; value: number | undefined; digits?: number }) {
-  if (value === undefined) return <span className="muted">–</span>;
-  return (
-    <strong data-testid={id} data-value={value}>
-      {sig(value, digits, true)}
-    </strong>
-  );
-}
-
-function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disabled: boolean }) {
-  const f = field(k);
-  const value = usePipelineStore((s) => s.settings[k]);
-  const setSettings = usePipelineStore((s) => s.setSettings);
-  const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const title = hintLines(f)
-    .map((l) => (l.label ? `${l.label}: ${l.text}` : l.text))
-    .join("\n");
-  const id = `pipeline-${k}`;
-  const commit = (raw: string) => {
-    setText(null);
-    if (f.kind !== "int" && f.kind !== "number") return;
-    const v = Number(raw);
-    const ok =
-      raw.trim() !== "" &&
-      Number.isFinite(v) &&
-      v >= f.min &&
-      v <= f.max &&
-      (f.kind === "number" || Number.isInteger(v));
-    setError(
-      ok
-        ? null
-        : `${f.label} must be ${f.kind === "int" ? "an integer" : "a number"} in [${f.min}, ${f.max}]`,
-    );
-    if (ok) setSettings({ [k]: v });
-  };
-  return (
-    <div className="pipeline-setting" title={title}>
-      <label className="pipeline-setting-label" htmlFor={id}>
-        {f.label}
-      </label>
-      {f.kind === "enum" ? (
-        <select
-          id={id}
-          data-testid={id}
-          value={String(value)}
-          disabled={disabled}
-          onChange={(e) => setSettings({ [k]: e.target.value })}
-        >
-          {f.options.map((o) => (
-            <option key={o}>{o}</option>
-          ))}
-        </select>
-      ) : (
-        <input
-          type="text"
-          inputMode="decimal"
-          id={id}
-          data-testid={id}
-          value={text ?? String(value)}
-          disabled={disabled}
-          onChange={(e) => setText(e.target.value)}
-          onBlur={(e) => commit(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") commit(e.currentTarget.value);
-          }}
-        />
-      )}
-      {error && (
-        <span className="pipeline-setting-error" role="alert">
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}
-
-function Progress({ stage, st }: { stage: string; st: StageState }) {
-  const last = st.points.at(-1);
-  const steps = last?.steps ?? st.result?.steps ?? 0;
-  const done = last?.step ?? 0;
-  return (
-    <div className="pipeline-progress">
-      <progress max={Math.max(1, steps)} value={done} aria-label={`${stage} progress`} />
-      <span data-testid={`pipeline-${stage}-progress`} data-step={done} data-status={st.status}>
-        {st.status === "idle"
-          ? "not trained"
-          : `step ${done} / ${steps}${st.status === "done" ? " · done" : ""}`}
-        {st.result && ` · ${sig(st.result.seconds, 2)} s`}
-      </span>
-    </div>
-  );
-}
-
-function StageError({ st }: { st: StageState }) {
-  if (st.status !== "error") return null;
-  return (
-    <p className="run-error" role="alert">
-      {st.error}
-    </p>
-  );
-}
 
 function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const st = usePipelineStore((s) => s.sft);
@@ -147,20 +40,24 @@ function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
           <SettingInput key={k} k={k} disabled={busy} />
         ))}
       </div>
-      <ConfirmButton
-        className="pipeline-run"
-        testId="pipeline-run-sft"
-        disabled={busy || !ready}
-        confirm={
-          rmTrained
-            ? "Train a new SFT model? The reward model of stage 2 started from the old one, so it is discarded too (train it again after)."
-            : null
-        }
-        confirmLabel="Train SFT again"
-        onConfirm={() => pipelineActions.train("sft")}
-      >
-        {st.status === "running" ? "Training…" : st.status === "done" ? "Train SFT again" : "Train SFT"}
-      </ConfirmButton>
+      <StageButtons stage="sft" st={st}>
+        <ConfirmButton
+          className="pipeline-run"
+          testId="pipeline-run-sft"
+          disabled={busy || !ready}
+          confirm={
+            rmTrained
+              ? "Train a new SFT model? The reward model of stage 2 started from the old one, so it is discarded too (train it again after)."
+              : null
+          }
+          confirmLabel="Train SFT again"
+          onConfirm={() => {
+            void pipelineActions.train("sft");
+          }}
+        >
+          {st.status === "running" ? "Training…" : st.status === "done" ? "Train SFT again" : "Train SFT"}
+        </ConfirmButton>
+      </StageButtons>
       <Progress stage="sft" st={st} />
       <StageError st={st} />
       <p className="pipeline-numbers">
@@ -213,14 +110,16 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
           <SettingInput key={k} k={k} disabled={busy} />
         ))}
       </div>
-      <div className="pipeline-buttons">
+      <StageButtons stage="rm" st={st}>
         <button
           type="button"
           className="pipeline-run"
           data-testid="pipeline-run-rm"
           disabled={busy || !ready || !sftDone}
           title={sftDone ? undefined : "Train stage 1 first: the reward model starts from the SFT model"}
-          onClick={() => pipelineActions.train("rm")}
+          onClick={() => {
+            void pipelineActions.train("rm");
+          }}
         >
           {st.status === "running"
             ? "Training…"
@@ -240,7 +139,7 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
             Download RM (.onnx)
           </button>
         )}
-      </div>
+      </StageButtons>
       <Progress stage="rm" st={st} />
       <StageError st={st} />
       <p className="pipeline-numbers">

@@ -1,33 +1,78 @@
 /**
- * The Pipeline view's commands: train a stage (the store follows every step the worker reports) and hand the
- * models to the runs. Failures land in the stage's state (shown on its card) or the lab's notice; nothing here
- * throws.
+ * The Pipeline view's commands: train a stage (the store follows every step the worker reports; while it
+ * trains, leaving the page asks first: ./pipeline_guard.ts), stop it (its model so far is kept: the stage ends
+ * as done at the step it reached) and hand the models to the runs. Failures land in the stage's state (shown on
+ * its card) or the lab's notice; nothing here throws.
  */
 
 import type { ArchiveEntry } from "../../lab/archive";
+import { labClient } from "../../lab/client";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineStage } from "../../lab/pipeline/fields";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { keptRunsText } from "./experiment_names";
-import { usePipelineStore } from "./pipeline_store";
+import { experimentKey, guardTraining } from "./pipeline_guard";
+import { trainingStage, usePipelineStore } from "./pipeline_store";
 import { canKeepRuns, keepOpenExperiment } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** The stage training now (its train() call), settled once it has ended. */
+let training: Promise<void> | null = null;
+
 export const pipelineActions = {
-  /** Train `stage` with the view's settings. */
-  async train(stage: PipelineStage): Promise<void> {
+  /** Train `stage` with the view's settings; resolves once it has ended (done, stopped or failed). */
+  train(stage: PipelineStage): Promise<void> {
     const p = usePipelineStore.getState();
     p.begin(stage);
+    const steps = stage === "sft" ? p.settings.sftSteps : p.settings.rmSteps;
+    const guard = guardTraining(
+      stage,
+      steps,
+      experimentKey(useLab.getState().spec),
+      () => usePipelineStore.getState()[stage].status === "running",
+    );
+    const run = (async () => {
+      try {
+        const result = await labActions.pipelineStage(stage, p.settings, (x) => {
+          guard.step(x.step);
+          usePipelineStore.getState().progress(x);
+        });
+        usePipelineStore.getState().finish(result);
+      } catch (e) {
+        usePipelineStore.getState().fail(stage, message(e));
+      } finally {
+        guard.end();
+      }
+    })();
+    training = run;
+    return run;
+  },
+
+  /**
+   * Stop the stage in training after its step in progress: it ends as done at the step it reached, with the
+   * model trained so far (stage 2 and Use in RL work with it). Resolves once it has ended, or after `waitMs`
+   * (it goes on ending then). Does nothing when no stage trains. Never throws (a failure goes to the notice).
+   */
+  async stop(waitMs = Number.POSITIVE_INFINITY): Promise<void> {
+    const run = training;
+    const stage = trainingStage(usePipelineStore.getState());
+    if (!run || !stage) return;
+    usePipelineStore.getState().setStopping(stage);
     try {
-      const result = await labActions.pipelineStage(stage, p.settings, (x) =>
-        usePipelineStore.getState().progress(x),
-      );
-      usePipelineStore.getState().finish(result);
+      await labClient.stopPipelineStage();
     } catch (e) {
-      usePipelineStore.getState().fail(stage, message(e));
+      usePipelineStore.getState().setStopping(null);
+      useLab.getState().setNotice(`Stopping the Pipeline's training failed: ${message(e)}`);
+      return;
     }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) => {
+      if (Number.isFinite(waitMs)) timer = setTimeout(r, waitMs);
+    });
+    await Promise.race([run, late]);
+    clearTimeout(timer);
   },
 
   /** Download the stage-2 reward model as pipeline_rm.onnx. */

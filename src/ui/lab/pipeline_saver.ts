@@ -1,11 +1,15 @@
 /**
  * Keeps the Pipeline view in IndexedDB (src/lab/persist.ts SavedPipeline): whenever a stage finishes, a hand-off
  * happens or the stages are cleared (a new experiment), its models (from the worker) and its view are saved, or
- * forgotten. Stages still running are not saved. Failures go to `onError`; nothing here throws.
+ * forgotten. Stages still running are not saved (a stopped stage is a finished one: it is). Failures go to
+ * `onError`, and so does, when saving starts (the lab has opened), the notice for a stage that the reload
+ * interrupted (./pipeline_guard.ts); nothing here throws.
  */
 import type { LabPersistence } from "../../lab/persist";
 import type { PipelineModels } from "../../lab/protocol";
-import { type PipelineState, pipelineViewState, usePipelineStore } from "./pipeline_store";
+import { useLab } from "../lab_store";
+import { experimentKey, takeInterrupted } from "./pipeline_guard";
+import { type PipelineState, pipelineViewState, trainingStage, usePipelineStore } from "./pipeline_store";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -24,12 +28,17 @@ export interface PipelineSaver {
   stop(): Promise<void>;
 }
 
-/** Start saving. */
+/** Start saving; `onError` gets the lines for the lab's notice. */
 export function startPipelineSaver(
   persistence: LabPersistence,
   models: () => Promise<PipelineModels | null>,
   onError: (line: string) => void,
 ): PipelineSaver {
+  // (Not while a stage trains: savers that restart, after an Open that gave up, find that stage's marker.)
+  if (!trainingStage(usePipelineStore.getState())) {
+    const interrupted = takeInterrupted(experimentKey(useLab.getState().spec));
+    if (interrupted) onError(interrupted);
+  }
   let last = savedKey(usePipelineStore.getState());
   let chain = Promise.resolve();
   const save = async (s: PipelineState) => {

@@ -30,8 +30,11 @@ export interface PipelineState {
   rm: StageState;
   /** The start model the runs got from the last hand-off, or null. */
   handedOff: string | null;
+  /** The stage asked to stop (it ends after its step in progress), or null. */
+  stopping: PipelineStage | null;
   setSettings(patch: Partial<PipelineSettings>): void;
   begin(stage: PipelineStage): void;
+  setStopping(stage: PipelineStage | null): void;
   progress(p: PipelineProgress): void;
   finish(result: PipelineStageResult): void;
   fail(stage: PipelineStage, error: string): void;
@@ -51,6 +54,30 @@ export function pipelineViewState(s: PipelineState): PipelineViewState {
   return { settings: s.settings, sft: settled(s.sft), rm: settled(s.rm), handedOff: s.handedOff };
 }
 
+/** The stage training now, or null. */
+export function trainingStage(s: Pick<PipelineState, "sft" | "rm">): PipelineStage | null {
+  return s.sft.status === "running" ? "sft" : s.rm.status === "running" ? "rm" : null;
+}
+
+/** A stage's name in sentences: "SFT", "reward model". */
+export const STAGE_NAMES: Record<PipelineStage, string> = { sft: "SFT", rm: "reward model" };
+
+/**
+ * The stage training now as words for a sentence, "SFT training in progress (step 44 of 300)", or null (a
+ * string, so that a component can select it from the store).
+ */
+export function trainingLine(s: Pick<PipelineState, "sft" | "rm">): string | null {
+  const stage = trainingStage(s);
+  if (!stage) return null;
+  const last = s[stage].points.at(-1);
+  const where = last ? `step ${last.step} of ${last.steps}` : "before its first step";
+  return `${STAGE_NAMES[stage]} training in progress (${where})`;
+}
+
+/** Whether a finished stage was stopped before the steps asked for. */
+export const stoppedEarly = (st: StageState) =>
+  st.status === "done" && st.result !== null && (st.result.planned ?? st.result.steps) > st.result.steps;
+
 const idle = (): StageState => ({
   status: "idle",
   points: [],
@@ -69,13 +96,16 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
   sft: idle(),
   rm: idle(),
   handedOff: null,
+  stopping: null,
   setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
   // A new stage 1 makes stage 2 stale; a new stage 2 keeps stage 1.
   begin: (stage) =>
     set(() => ({
       [stage]: { ...idle(), status: "running" },
       ...(stage === "sft" && { rm: idle() }),
+      stopping: null,
     })),
+  setStopping: (stopping) => set({ stopping }),
   progress: (p) =>
     set((s) => {
       const st = s[p.stage];
@@ -92,10 +122,10 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
     set((s) => {
       const st = s[result.stage];
       const evals = result.evalBefore ? [result.evalBefore, ...st.evals] : st.evals;
-      return { [result.stage]: { ...st, status: "done", result, evals } };
+      return { [result.stage]: { ...st, status: "done", result, evals }, stopping: null };
     }),
-  fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error } })),
+  fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error }, stopping: null })),
   setHandedOff: (handedOff) => set({ handedOff }),
-  clear: () => set({ sft: idle(), rm: idle(), handedOff: null }),
+  clear: () => set({ sft: idle(), rm: idle(), handedOff: null, stopping: null }),
   restore: (view) => set({ ...view, settings: { ...DEFAULT_PIPELINE_SETTINGS, ...view.settings } }),
 }));

@@ -1,0 +1,132 @@
+/**
+ * What guards a Pipeline stage while it trains (./pipeline_actions.ts train): leaving or reloading the page asks
+ * first (a `beforeunload` handler, added only then: browsers show their own text), and a small marker in this
+ * tab's sessionStorage (it survives a reload, and other tabs do not see it) names the stage and the step it
+ * reached; written when the stage starts and when the page is hidden, removed when the stage ends. A page that
+ * finds the marker when it opens was reloaded or left while that stage trained, and its training was lost:
+ * {@link takeInterrupted} words the notice.
+ */
+import type { PipelineStage } from "../../lab/pipeline/fields";
+import type { ExperimentSpec } from "../../lab/protocol";
+import { STAGE_NAMES } from "./pipeline_store";
+
+/** The sessionStorage key of the marker. */
+export const TRAINING_KEY = "rlhf-playground:pipeline-training";
+
+/** The part of Storage the marker needs (sessionStorage, or a stub in tests). */
+export type MarkerStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+
+/** Where the page's `beforeunload` and `pagehide` fire (window, or a stub in tests). */
+export type PageEvents = Pick<EventTarget, "addEventListener" | "removeEventListener">;
+
+interface TrainingMarker {
+  stage: PipelineStage;
+  /** The last step done (0: none yet). */
+  step: number;
+  /** The steps asked for. */
+  steps: number;
+  /** {@link experimentKey} of the experiment it trained in. */
+  experiment: string;
+}
+
+/** The experiment a marker belongs to: its task, start model and seed (the Pipeline's models follow them). */
+export function experimentKey(spec: Pick<ExperimentSpec, "task" | "model" | "seed">): string {
+  return `${spec.task}/${spec.model}/${spec.seed}`;
+}
+
+/** This tab's sessionStorage, or undefined (none here, or access denied: its getter throws then). */
+export function tabStorage(): MarkerStorage | undefined {
+  try {
+    return typeof window !== "undefined" ? (window.sessionStorage ?? undefined) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stage's guard, from {@link guardTraining}. */
+export interface TrainingGuard {
+  /** The stage has done `step` steps (kept in memory; written when the page is hidden). */
+  step(step: number): void;
+  /** The stage has ended (done, stopped or failed): the handlers go and the marker is removed. */
+  end(): void;
+}
+
+function write(store: MarkerStorage | undefined, m: TrainingMarker): void {
+  try {
+    store?.setItem(TRAINING_KEY, JSON.stringify(m));
+  } catch {
+    // Full or disabled storage: the notice after a reload is only a hint.
+  }
+}
+
+/**
+ * Guard `stage` (of `steps` steps, in experiment `experiment`) from now until {@link TrainingGuard.end}.
+ * `training()` is asked when the page is about to unload: a stage the page no longer shows training (a new
+ * worker cleared the Pipeline) does not ask. Never throws.
+ */
+export function guardTraining(
+  stage: PipelineStage,
+  steps: number,
+  experiment: string,
+  training: () => boolean,
+  store: MarkerStorage | undefined = tabStorage(),
+  page: PageEvents | undefined = typeof window !== "undefined" ? window : undefined,
+): TrainingGuard {
+  const marker: TrainingMarker = { stage, step: 0, steps, experiment };
+  const ask = (e: Event) => {
+    if (!training()) return;
+    e.preventDefault();
+    // Browsers before the standard's preventDefault (Chrome and Edge < 119) need returnValue set.
+    if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
+  };
+  const hidden = () => {
+    if (training()) write(store, marker);
+  };
+  write(store, marker);
+  page?.addEventListener("beforeunload", ask);
+  page?.addEventListener("pagehide", hidden);
+  let ended = false;
+  return {
+    step(step) {
+      marker.step = step;
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      page?.removeEventListener("beforeunload", ask);
+      page?.removeEventListener("pagehide", hidden);
+      try {
+        store?.removeItem(TRAINING_KEY);
+      } catch {
+        // Nothing to do.
+      }
+    },
+  };
+}
+
+/**
+ * The notice for a stage a reload (or leaving the page) interrupted, or null: the marker, removed from
+ * storage. `experiment`: {@link experimentKey} of the experiment open now. Never throws.
+ */
+export function takeInterrupted(
+  experiment: string,
+  store: MarkerStorage | undefined = tabStorage(),
+): string | null {
+  let m: Partial<TrainingMarker> | null = null;
+  try {
+    const text = store?.getItem(TRAINING_KEY) ?? null;
+    if (text === null) return null;
+    store?.removeItem(TRAINING_KEY);
+    m = JSON.parse(text) as Partial<TrainingMarker>;
+  } catch {
+    return null;
+  }
+  if (!m || (m.stage !== "sft" && m.stage !== "rm")) return null;
+  const step = Number.isInteger(m.step) && (m.step ?? 0) > 0 ? (m.step as number) : 0;
+  const of = Number.isInteger(m.steps) && (m.steps ?? 0) >= step ? ` of ${m.steps}` : "";
+  const at = step > 0 ? `at step ${step}${of}` : "before its first step";
+  const name = STAGE_NAMES[m.stage];
+  return m.experiment === experiment
+    ? `The Pipeline's ${name} training was interrupted ${at} by the reload; train it again.`
+    : `The Pipeline's ${name} training in the experiment open before was interrupted ${at} when the page left it; its model so far was not kept.`;
+}

@@ -1,0 +1,36 @@
+/**
+ * LabClient.play at the stop step ("Stop at"): refused with a notice while every run is there; once the user
+ * raises or clears it, Play trains on and that notice goes (it no longer holds).
+ */
+import { describe, expect, it } from "vitest";
+import { LabClient } from "../../src/lab/client";
+import type { LabWorkerApi, RunSpec } from "../../src/lab/protocol";
+import { useLab } from "../../src/ui/lab_store";
+
+const run: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };
+
+describe("Play at the stop step", () => {
+  it("is refused with a notice, which goes once the lab trains on", () => {
+    let plays = 0;
+    const api = { play: async () => void plays++ } as unknown as LabWorkerApi;
+    const client = new LabClient();
+    (client as unknown as { api: LabWorkerApi }).api = api;
+    const s = useLab.getState();
+    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run], steps: 4 });
+    s.restoreRuns([
+      { spec: run, status: "paused", step: 4, history: [], markers: [], samples: [], error: null },
+    ]);
+    s.setPhase("ready");
+    client.play();
+    expect(plays).toBe(0);
+    expect(useLab.getState().notice).toMatch(/^Every run has reached the stop step \(4\)/);
+    useLab.getState().setSpec({ ...useLab.getState().spec, steps: undefined });
+    client.play();
+    expect(plays).toBe(1);
+    expect(useLab.getState().notice).toBeNull();
+    // Another notice is not the client's to clear.
+    useLab.getState().setNotice("Imported PPO (imported) …");
+    client.play();
+    expect(useLab.getState().notice).toBe("Imported PPO (imported) …");
+  });
+});
