@@ -28,6 +28,7 @@
  *   exportCheckpoint(id)     the run's policy as safetensors bytes.
  *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
+ *   rewindRun(id)            a run in error back to its last checkpoint (its error cleared).
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
  *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
  *   stopPipelineStage()      stop that stage after its step in progress: pipelineStage resolves with the model
@@ -319,6 +320,10 @@ export class LabClient {
 
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
     return this.need().loadRunCheckpoint(runId, bytes, at);
+  }
+
+  rewindRun(runId: string): Promise<number> {
+    return this.need().rewindRun(runId);
   }
 
   simulateDeviceLoss(): void {

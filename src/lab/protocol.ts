@@ -239,6 +239,12 @@ export interface LabWorkerApi {
    * unknown or the checkpoint does not fit the start model.
    */
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /**
+   * Send a run in error (a non-finite metric, say) back to its last CPU checkpoint (every 10 steps; the start
+   * model before the first), clearing the error: its history after that step goes, a marker says so. Resolves
+   * with that step. Rejects when the run is unknown or not in error.
+   */
+  rewindRun(runId: string): Promise<number>;
   /** Destroy the worker's GPU device as a driver reset would (tests and teaching): the runs resume. */
   simulateDeviceLoss(): void;
   /**

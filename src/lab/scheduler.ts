@@ -17,6 +17,7 @@
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
 import { FORK_SUFFIX, forkLabel, restartedRun, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
+import { type RestoreText, restoreSlot } from "./sched_restore";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { takeStep } from "./sched_step";
@@ -314,24 +315,11 @@ export class Scheduler {
    * it resumes after (its last checkpoint). The page is told to drop the history after that step, a marker
    * records what happened, and `notice` is shown. A run that cannot be rebuilt goes to "error".
    */
-  recover(
-    rebuild: (spec: RunSpec) => Promise<Restored>,
-    explain: (spec: RunSpec, step: number) => { marker: string; notice: string },
-  ): Promise<void> {
+  recover(rebuild: (spec: RunSpec) => Promise<Restored>, explain: RestoreText): Promise<void> {
     return this.exclusive(async () => {
       for (const e of this.entries) {
         try {
-          e.run?.destroy();
-        } catch {
-          // A lost device's buffers may already be gone.
-        }
-        e.run = null;
-        try {
-          const r = await rebuild(e.spec);
-          const step = Math.min(r.step, e.step);
-          const text = explain(e.spec, step);
-          e.rewind(r.run, step, text.notice);
-          e.mark(step, text.marker);
+          await restoreSlot(e, rebuild, explain);
         } catch (err) {
           e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
         }
@@ -341,6 +329,36 @@ export class Scheduler {
       this.flushSoon();
     }).then(() => {
       if (this.playing) void this.loop();
+    });
+  }
+
+  /**
+   * Send a run in error back to its last checkpoint (`rebuild`; the start model when it has none), between
+   * steps: its history after that step is dropped, a marker says so, and it can train again (after a settings
+   * change, say a lower learning rate). Returns the step it resumes after.
+   * @throws RangeError when the run is unknown or not in error; whatever `rebuild` throws (the run stays in
+   *   error, without a run object: a settings change then rebuilds it from the start model).
+   */
+  rewindRun(
+    id: string,
+    rebuild: (spec: RunSpec) => Promise<Restored>,
+    explain: RestoreText,
+  ): Promise<number> {
+    return this.exclusive(async () => {
+      const e = this.find(id);
+      if (!e || e.error === null) throw new RangeError(`run "${id}" is not in error`);
+      const error = e.error;
+      try {
+        const step = await restoreSlot(e, rebuild, explain);
+        e.error = null;
+        return step;
+      } catch (err) {
+        e.error = `${error}; going back to its last checkpoint failed: ${message(err)}`;
+        throw err;
+      } finally {
+        e.touch();
+        this.flushSoon();
+      }
     });
   }
 

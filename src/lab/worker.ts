@@ -245,6 +245,19 @@ class LabWorker implements LabWorkerApi {
     return this.sched().resumeRun(runId, at, (run) => runs.loadSaved(runId, run, bytes, at.step));
   }
 
+  rewindRun(runId: string): Promise<number> {
+    const runs = this.runs;
+    if (!runs) throw new Error("the training worker is not initialised (init() first)");
+    return this.sched().rewindRun(
+      runId,
+      (spec) => runs.restore(spec),
+      (spec, step) => ({
+        marker: `back to step ${step} after an error`,
+        notice: `${spec.label} went back to ${step > 0 ? `step ${step}, its last checkpoint (taken every ${CHECKPOINT_EVERY} steps)` : "the start model (it had no checkpoint yet)"}: change a setting, such as a lower learning rate, before it trains on, or it may fail the same way.`,
+      }),
+    );
+  }
+
   simulateDeviceLoss(): void {
     this.ctx?.device.destroy();
   }

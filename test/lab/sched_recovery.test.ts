@@ -120,4 +120,41 @@ describe("Scheduler: recovery from a lost device", () => {
     // Its markers from the lost run (the GPU-lost one, unsent) went with its history.
     expect(u?.markers ?? []).toEqual([]);
   });
+
+  it("a run in error goes back to its last checkpoint on request, and trains on", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    const run = t.made[0];
+    run.failAt = 4;
+    for (let i = 0; i < 4; i++) await t.s.stepOnce();
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "error" });
+    // Not in error: refused.
+    await t.s.addRun(spec("b"));
+    await expect(
+      t.s.rewindRun(
+        "b",
+        async () => ({ run, step: 0 }),
+        () => ({ marker: "", notice: "" }),
+      ),
+    ).rejects.toThrow(/not in error/);
+    const step = await t.s.rewindRun(
+      "a",
+      async (sp) => {
+        const back = new FakeRun(sp.id, sp.config, t.log);
+        back.steps = 2;
+        return { run: back, step: 2 };
+      },
+      (sp, at) => ({ marker: `back to step ${at}`, notice: `${sp.label} went back to step ${at}` }),
+    );
+    expect(step).toBe(2);
+    t.s.flush();
+    const u = t.last("a");
+    expect(u).toMatchObject({ rewindTo: 2, notice: "A went back to step 2" });
+    expect(u?.status).not.toBe("error");
+    expect(u?.markers).toEqual([{ runId: "a", step: 2, label: "back to step 2" }]);
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.points("a").at(-1)).toMatchObject({ step: 3 });
+  });
 });

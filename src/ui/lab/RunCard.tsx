@@ -232,9 +232,22 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
         <StepProgressLine runId={runId} step={run.step} progress={progress} />
       )}
       {run.error && (
-        <p className="run-error" role="alert" data-testid={`error-${runId}`}>
-          {run.error}
-        </p>
+        <div className="run-error" role="alert" data-testid={`error-${runId}`}>
+          <p>{run.error}</p>
+          {!frozen && run.status === "error" && (
+            <p className="run-error-actions">
+              <button
+                type="button"
+                data-testid={`rewind-${runId}`}
+                disabled={!canEdit}
+                title="Drop its steps since its last checkpoint (taken every few steps) and train on from there: change a setting first, such as a lower learning rate, or it may fail the same way."
+                onClick={() => void labActions.rewindRun(runId)}
+              >
+                Back to its last checkpoint
+              </button>
+            </p>
+          )}
+        </div>
       )}
       {noSignal && run.status !== "error" && (
         <p className="run-hint" data-testid={`no-signal-${runId}`}>

@@ -39,6 +39,8 @@ export interface LabBackend {
   exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
   winRate?(runId: string, vs?: string | null): Promise<void>;
   loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Send a run in error back to its last checkpoint; resolves with that step (absent: this backend cannot). */
+  rewindRun?(runId: string): Promise<number>;
   /** Check and load a user's ONNX reward model (absent: this backend cannot). */
   loadRewardModel?(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
   /** The Pipeline view's stages (absent: this backend has none). */
@@ -136,6 +138,19 @@ export const labActions = {
     return backend()
       .then((b) => b.removeRun(runId))
       .catch(report("Removing the run"));
+  },
+  /**
+   * A run in error goes back to its last checkpoint (taken every few steps; the start model before the first),
+   * so that it can train on, e.g. with a lower learning rate. Never rejects: a notice says what happened.
+   */
+  rewindRun(runId: string): Promise<void> {
+    const label = lab().runs[runId]?.spec.label ?? runId;
+    return backend()
+      .then(async (b) => {
+        if (!b.rewindRun) throw new Error("this lab cannot rewind runs");
+        await b.rewindRun(runId);
+      })
+      .catch(report(`Sending ${label} back to its last checkpoint`));
   },
   /** Duplicate a run from its current state. */
   forkRun(runId: string): Promise<void> {
