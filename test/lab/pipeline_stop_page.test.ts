@@ -133,7 +133,7 @@ describe("stopping a Pipeline stage on the page", () => {
     db.close();
   });
 
-  it("Change… stops a stage in training first, so the experiment it leaves keeps its model", async () => {
+  it("leaving for another experiment stops a stage in training first, so the experiment it leaves keeps its model", async () => {
     const name = newDbName();
     const f = fakeDeps(name);
     f.deps.pipelineModels = async () => ({
@@ -149,9 +149,9 @@ describe("stopping a Pipeline stage on the page", () => {
     const assign = vi.fn();
     (location as unknown as { assign: (url: string) => void }).assign = assign;
     const next = `http://lab.test/#${encode({ ...defaultExperiment(), seed: 5 })}`;
-    await pipelineActions.stop(60_000);
-    expect(usePipelineStore.getState().sft.result).toMatchObject({ steps: 45, planned: 300 });
+    // Leaving (Change… after its own Stop, a lesson, a pasted link) ends the stage first, then saves and goes.
     await leaveFor(next);
+    expect(usePipelineStore.getState().sft.result).toMatchObject({ steps: 45, planned: 300 });
     expect(assign).toHaveBeenCalledWith(next);
     // The new experiment's page keeps the one it replaces, with its Pipeline, under Recent experiments.
     session.stop();

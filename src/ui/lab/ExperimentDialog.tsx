@@ -16,7 +16,7 @@ import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
-import { pipelineActions } from "./pipeline_actions";
+import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
 import { trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
@@ -25,9 +25,6 @@ import "./experiment.css";
 const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
 const TASKS: readonly ExperimentSpec["task"][] = TASK_FIELD.options;
 const MODELS: readonly ExperimentSpec["model"][] = MODEL_FIELD.options;
-/** Longest wait for a Pipeline stage to stop before leaving (a step, and its sample or evaluation). */
-const PIPELINE_STOP_MS = 60_000;
-
 /** The new experiment for the dialog's values, or why there is none (null, null: nothing changed). */
 function planOf(
   spec: ExperimentSpec,

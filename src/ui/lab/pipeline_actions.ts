@@ -14,7 +14,7 @@ import { labActions } from "./actions";
 import { keptRunsText } from "./experiment_names";
 import { experimentKey, guardTraining } from "./pipeline_guard";
 import { trainingStage, usePipelineStore } from "./pipeline_store";
-import { canKeepRuns, keepOpenExperiment } from "./saving";
+import { canKeepRuns, keepOpenExperiment, onBeforeLeaving } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -130,3 +130,10 @@ export const pipelineActions = {
     }
   },
 };
+
+/** Most time a stage may take to end before the page leaves anyway (its step on a software GPU can be long). */
+export const PIPELINE_STOP_MS = 60_000;
+
+// Leaving for another experiment (a lesson, a pasted link, Change…) stops a stage in training first: it ends
+// as done at the step it reached and is saved with the experiment it belongs to.
+onBeforeLeaving(() => pipelineActions.stop(PIPELINE_STOP_MS));

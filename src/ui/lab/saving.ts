@@ -305,15 +305,28 @@ function go(url: string): void {
 }
 
 /**
- * Leave for another experiment's link (a lesson, the Change… dialog): pause, save the open lab's latest curves
+ * Leave for another experiment's link (a lesson, the Change… dialog, a pasted link): end what must end first
+ * ({@link onBeforeLeaving}: a Pipeline stage in training stops), pause, save the open lab's latest curves
  * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
  * `url`. A second call while leaving does nothing. Never throws.
  */
 export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
   if (leaving) return;
   leaving = true;
+  // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
+  // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
+  for (const f of beforeLeaving) await f();
   if (current) await saveLatest(current, waitMs);
   go(url);
+}
+
+/** What must end before the page leaves for another experiment (the Pipeline's stage in training). */
+const beforeLeaving = new Set<() => Promise<void>>();
+
+/** Run `f` (awaited) before the page leaves for another experiment; returns the unregister. */
+export function onBeforeLeaving(f: () => Promise<void>): () => void {
+  beforeLeaving.add(f);
+  return () => beforeLeaving.delete(f);
 }
 
 /**
