@@ -66,7 +66,7 @@ import type {
   SettingValue,
 } from "./protocol";
 import { stepOnceIds } from "./run_slot";
-import { customRewardsToGold } from "./settings";
+import { customRewardsToGold, lostRewardNotice } from "./settings";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -170,10 +170,7 @@ export class LabClient {
             s.setRunConfig(r.id, { ...r.config, reward: "gold" });
             lostRm.push(r.label);
           }
-      if (lostRm.length)
-        info.notices.push(
-          `${lostRm.join(", ")} optimised a reward model made in this page (a loaded .onnx file or the Pipeline's), which is not kept across reloads: ${lostRm.length > 1 ? "they optimise" : "it optimises"} the gold scorer now.`,
-        );
+      if (lostRm.length) info.notices.push(lostRewardNotice(opened, lostRm));
       if (info.notices.length) s.setNotice(info.notices.join(" "));
       s.setPhase("ready");
     } catch (e) {

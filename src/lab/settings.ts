@@ -145,6 +145,30 @@ export function customRewardsToGold(
   return { spec: { ...spec, runs }, changed };
 }
 
+/**
+ * The notice for runs whose in-page reward model is gone (`lost`: their labels; `opened`: the experiment as it
+ * was opened, with their rewards): an .onnx file is not kept across reloads; the Pipeline's models are not in
+ * this browser (a link from elsewhere: it carries settings, not models, so those runs also start from the
+ * experiment's model, not the Pipeline's SFT model). Either way they optimise the gold scorer now. "" when none.
+ */
+export function lostRewardNotice(opened: ExperimentSpec, lost: readonly string[]): string {
+  const of = (reward: string) =>
+    opened.runs.filter((r) => lost.includes(r.label) && r.config.reward === reward).map((r) => r.label);
+  const verb = (names: string[]) => (names.length > 1 ? "they optimise" : "it optimises");
+  const onnx = of("custom");
+  const piped = lost.filter((l) => !onnx.includes(l));
+  const out: string[] = [];
+  if (onnx.length)
+    out.push(
+      `${onnx.join(", ")} optimised a reward model loaded from an .onnx file, which is not kept across reloads: ${verb(onnx)} the gold scorer now (load the file again with Load RM to switch back).`,
+    );
+  if (piped.length)
+    out.push(
+      `${piped.join(", ")} optimised the Pipeline's reward model, which this browser does not hold (a link carries settings, not models): ${verb(piped)} the gold scorer now, from model ${opened.model} rather than the Pipeline's SFT model. Train the Pipeline here and press Use in RL to redo that.`,
+    );
+  return out.join(" ");
+}
+
 /** Chart settings worth sharing in a link (legend toggles and the sample colour mode are not). */
 export const VIEW_FIELDS = [
   {

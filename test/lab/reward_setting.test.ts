@@ -17,7 +17,13 @@ import { trlMapping } from "../../src/lab/export/trl_targets";
 import type { ExperimentSpec } from "../../src/lab/protocol";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { checkRewardChoice } from "../../src/lab/reward_sources";
-import { algoConfig, customRewardsToGold, RUN_FIELDS, rewardOf } from "../../src/lab/settings";
+import {
+  algoConfig,
+  customRewardsToGold,
+  lostRewardNotice,
+  RUN_FIELDS,
+  rewardOf,
+} from "../../src/lab/settings";
 import { checkRunConfig } from "../../src/lab/spec_check";
 import { decode, encode } from "../../src/lab/url";
 import type { OnnxRewardModel } from "../../src/rewards/onnx_reward_model";
@@ -99,6 +105,14 @@ describe("reward source setting", () => {
     }
     const same = spec("proxy");
     expect(customRewardsToGold(same)).toEqual({ spec: same, changed: [] });
+    // The notice says which model is gone and why: an .onnx file (load it again), the Pipeline's (not here).
+    expect(lostRewardNotice(spec("custom"), ["PPO"])).toBe(
+      "PPO optimised a reward model loaded from an .onnx file, which is not kept across reloads: it optimises the gold scorer now (load the file again with Load RM to switch back).",
+    );
+    const piped = lostRewardNotice(spec("pipeline"), ["PPO"]);
+    expect(piped).toMatch(/^PPO optimised the Pipeline's reward model, which this browser does not hold/);
+    expect(piped).toContain("rather than the Pipeline's SFT model");
+    expect(lostRewardNotice(spec("pipeline"), [])).toBe("");
   });
 
   it("the TRL export scores with the ONNX reward model for proxy/custom and keeps the gold scorer", () => {
