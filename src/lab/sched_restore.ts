@@ -1,11 +1,13 @@
 /**
- * Rebuilding one run slot from its last checkpoint, shared by the scheduler's two ways back: every run after a
- * lost GPU device (Scheduler.recover), and one run in error that the user sends back to where it last was
- * sound (Scheduler.rewindRun: a non-finite metric, say, after a learning rate too high).
+ * Rebuilding one run slot: from its last checkpoint, the scheduler's two ways back (every run after a lost GPU
+ * device, Scheduler.recover; one run in error that the user sends back to where it last was sound,
+ * Scheduler.rewindRun: a non-finite metric, say, after a learning rate too high); or from the start model with
+ * new settings (Scheduler.setConfig before a run's first step, or after its weights were lost).
  */
 import type { RunSpec } from "./protocol";
+import { restartedRun } from "./run_labels";
 import type { RunSlot } from "./run_slot";
-import type { Restored } from "./sched_run";
+import type { Restored, RunFactory } from "./sched_run";
 
 /** What to show for a restored run: the chart marker at the step it resumes after, and the page's notice. */
 export type RestoreText = (spec: RunSpec, step: number) => { marker: string; notice: string };
@@ -32,4 +34,39 @@ export async function restoreSlot(
   e.rewind(r.run, step, t.notice);
   e.mark(step, t.marker);
   return step;
+}
+
+/**
+ * Rebuild slot `e` from the start model with `spec`'s settings (`all`: every slot, whose specs may change):
+ * before its first step it just takes the new run; after some steps its weights were lost (a device-loss
+ * restore failed), so it starts over at step 0 (the page drops its history) and is a fork of nothing from then
+ * on, as after Reset. Its error and pending change markers are cleared.
+ * @throws RangeError from the factory on an invalid config (the slot is unchanged then).
+ */
+export async function rebuildSlot(
+  e: RunSlot,
+  spec: RunSpec,
+  all: readonly RunSlot[],
+  factory: RunFactory,
+): Promise<void> {
+  const run = await factory.create(spec);
+  e.run?.destroy();
+  if (e.step > 0) {
+    factory.forget?.(spec.id);
+    e.rewind(run, 0, `${spec.label} starts over from the start model with its new settings`);
+    // The page's store does the same on the rewind.
+    const specs = restartedRun(
+      all.map((x) => (x === e ? spec : x.spec)),
+      spec.id,
+    );
+    all.forEach((x, i) => {
+      x.spec = specs[i];
+    });
+  } else {
+    e.run = run;
+    e.spec = spec;
+  }
+  e.error = null;
+  e.forgetChanges();
+  e.touch();
 }

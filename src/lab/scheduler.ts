@@ -15,9 +15,9 @@
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
 import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
-import { FORK_SUFFIX, forkLabel, restartedRun, restartedSpecs } from "./run_labels";
+import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
-import { type RestoreText, restoreSlot } from "./sched_restore";
+import { type RestoreText, rebuildSlot, restoreSlot } from "./sched_restore";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { takeStep } from "./sched_step";
@@ -225,28 +225,7 @@ export class Scheduler {
       if (!e) throw new RangeError(`no run "${id}"`);
       const spec = { ...e.spec, config: { ...e.spec.config, ...patch } };
       if (e.step === 0 || !e.run) {
-        const run = await this.o.factory.create(spec);
-        e.run?.destroy();
-        // No run object after some steps: its weights were lost (a device-loss restore failed). The new run is
-        // the start model, so its history starts over (its steps are numbered from 1 again).
-        if (e.step > 0) {
-          this.o.factory.forget?.(id);
-          e.rewind(run, 0, `${spec.label} starts over from the start model with its new settings`);
-          // A fork of nothing from now on, as after Reset (the page's store does the same on the rewind).
-          const specs = restartedRun(
-            this.entries.map((x) => (x === e ? spec : x.spec)),
-            id,
-          );
-          this.entries.forEach((x, i) => {
-            x.spec = specs[i];
-          });
-        } else {
-          e.run = run;
-          e.spec = spec;
-        }
-        e.error = null;
-        e.forgetChanges();
-        e.touch();
+        await rebuildSlot(e, spec, this.entries, this.o.factory);
         this.flushSoon();
         return;
       }
