@@ -104,7 +104,8 @@ describe("Save here", () => {
     const saveHere = a.tabs.getState().saveHere;
     expect(saveHere).not.toBeNull();
     saveHere?.();
-    await vi.waitFor(() => expect(a.tabs.getState().state).toBe("saves"));
+    // A Save here waits at least ACK_MS (1.5 s) for every tab to answer.
+    await vi.waitFor(() => expect(a.tabs.getState().state).toBe("saves"), { timeout: 5000 });
     expect(a.module.openSaving()).toBe(a.saving);
     // This tab's whole state is the saved session: a reload resumes run 0 at step 19 with its own curve.
     const saved = await a.db.load();
@@ -181,12 +182,14 @@ describe("Save here", () => {
     c.train(7, 50);
     a.tabs.getState().saveHere?.();
     c.tabs.getState().saveHere?.();
-    await vi.waitFor(() =>
-      expect([a, c, b].map((t) => t.tabs.getState().state).sort()).toEqual([
-        "elsewhere",
-        "elsewhere",
-        "saves",
-      ]),
+    await vi.waitFor(
+      () =>
+        expect([a, c, b].map((t) => t.tabs.getState().state).sort()).toEqual([
+          "elsewhere",
+          "elsewhere",
+          "saves",
+        ]),
+      { timeout: 5000 },
     );
     const owners = [a, c, b].filter((t) => t.module.openSaving() === t.saving);
     expect(owners).toHaveLength(1);

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import { openSaving, setOpenSaving, startSaving } from "../../src/ui/lab/saving";
+import { linkTabs } from "../../src/ui/lab/saving_tabs";
 import { useLab } from "../../src/ui/lab_store";
 
 describe("two tabs", () => {
@@ -23,5 +24,37 @@ describe("two tabs", () => {
     other.close();
     await other.stop();
     db.close();
+  });
+
+  it("three tabs: Save here writes only after the saving tab's writes landed, not on a tab that stopped before", async () => {
+    // A review found a tab that had stopped saving long ago answering every later Save here at once.
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const log: string[] = [];
+    let owner = "B";
+    const link = (name: string, landMs: number) =>
+      linkTabs({
+        owns: () => owner === name,
+        yieldTo: async () => {
+          owner = "";
+          log.push(`${name} yields`);
+          await sleep(landMs);
+          log.push(`${name} landed`);
+        },
+      });
+    const a = link("A", 0);
+    await sleep(5);
+    const b = link("B", 1); // B saves
+    await sleep(5);
+    const c = link("C", 300);
+    c.announce(); // C opened last: B yields
+    await sleep(50);
+    owner = "C";
+    log.length = 0;
+    const by = await a.take(async () => {
+      log.push("A writes");
+    }, 200);
+    expect(by).toBeNull();
+    expect(log).toEqual(["C yields", "C landed", "A writes"]);
+    for (const t of [a, b, c]) t.close();
   });
 });

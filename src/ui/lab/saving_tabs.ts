@@ -5,8 +5,9 @@
  * claims the newer one wins (equal times: the larger tab id), whichever arrives first:
  * - `start`: this tab saves from now on (it opened the lab, or its Save here finished): the saving tab stops;
  * - `take`: this tab's Save here asks the saving tab to stop; that one answers `ack` at once, then `released`
- *   once its last writes have landed, and only then does the taker write (so writes never interleave). When
- *   no tab answers within {@link ACK_MS} (the saving tab was closed) the taker goes on alone;
+ *   once its last writes have landed (a tab still landing its last writes answers too; one that stopped
+ *   earlier does not), and only then, and not before {@link ACK_MS}, does the taker write (so writes never
+ *   interleave). When no tab answers within {@link ACK_MS} (the saving tab was closed) the taker goes on alone;
  * - a taker that hears a newer claim while it waits gives up, and one that hears it while it writes gives the
  *   session up once its writes have landed (answering a newer taker's `take` as a saving tab would): so two
  *   tabs never both end up saving.
@@ -129,8 +130,17 @@ export function linkTabs(hooks: TabHooks): TabLink {
       if (m.kind === "take" && landing) answer(landing);
       return;
     }
-    if (hooks.owns()) landing = hooks.yieldTo(m.kind === "take" ? "save-here" : "opened");
+    if (hooks.owns()) settleLanding(hooks.yieldTo(m.kind === "take" ? "save-here" : "opened"));
+    // Only a tab whose writes are still landing answers: one that stopped long ago has nothing to wait for, and
+    // its instant "released" would let the taker write before the saving tab has even answered.
     if (m.kind === "take" && landing) answer(landing);
+  };
+  /** Writes to wait for until they settle (then there is nothing to answer with any more). */
+  const settleLanding = (writes: Promise<void>) => {
+    landing = writes;
+    writes.then(() => {
+      if (landing === writes) landing = null;
+    });
   };
   if (channel)
     channel.onmessage = (e: MessageEvent<unknown>) => {
@@ -141,10 +151,14 @@ export function linkTabs(hooks: TabHooks): TabLink {
       else claimed(m);
     };
 
-  /** Post `take` and wait until every tab that answered has released (none answering: at once after ackMs). */
+  /**
+   * Post `take` and wait until every tab that answered has released, and at least ackMs (a tab answering later,
+   * say the saving one behind one whose last writes were landing, is waited for too); none answering: ackMs.
+   */
   const released = (ackMs: number, releaseMs: number) =>
     new Promise<void>((resolve, reject) => {
       const answered = new Set<string>();
+      const until = performance.now() + ackMs;
       let timer = setTimeout(() => end(resolve), ackMs); // no tab answered: none saves
       const end = (f: () => void) => {
         clearTimeout(timer);
@@ -164,7 +178,9 @@ export function linkTabs(hooks: TabHooks): TabLink {
         },
         released(from) {
           answered.delete(from);
-          if (answered.size === 0) end(resolve);
+          if (answered.size > 0) return;
+          clearTimeout(timer);
+          timer = setTimeout(() => end(resolve), Math.max(0, until - performance.now()));
         },
         abort: () => end(() => reject(new Error("another tab took over saving first"))),
       };
@@ -182,9 +198,11 @@ export function linkTabs(hooks: TabHooks): TabLink {
       const mine: { by: TakenBy | null } = { by: null };
       writing = mine;
       const writes = write();
-      landing = writes.then(
-        () => {},
-        () => {},
+      settleLanding(
+        writes.then(
+          () => {},
+          () => {},
+        ),
       );
       try {
         await writes;
