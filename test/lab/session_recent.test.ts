@@ -7,7 +7,7 @@ import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { leaveFor, openRecent, recentExperiments } from "../../src/ui/lab/saving";
+import { leaveFor, onBeforeLeaving, openRecent, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
@@ -253,6 +253,26 @@ describe("recent experiments", () => {
     expect(assign).toHaveBeenCalledTimes(1);
     window.dispatchEvent(new Event("hashchange")); // assign changed only the hash: no page load by itself
     expect(page.loc.reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("stays on the open experiment when what must end first cannot (a Pipeline stage that does not stop)", async () => {
+    session = await openLab(fakeDeps(newDbName()).deps);
+    const assign = vi.fn();
+    Object.assign(page.loc, { assign });
+    const off = onBeforeLeaving(async () => "The Pipeline's training did not stop within a minute");
+    try {
+      await leaveFor(`http://lab.test/#${encode({ ...defaultExperiment(), seed: 3 })}`);
+      expect(assign).not.toHaveBeenCalled();
+      expect(useLab.getState().notice).toBe(
+        "The Pipeline's training did not stop within a minute, so this experiment stays open: try again.",
+      );
+      await expect(openRecent("any")).rejects.toThrow(/did not stop within a minute/);
+    } finally {
+      off();
+    }
+    // Not stuck leaving: once nothing holds it, the page leaves.
+    await leaveFor(`http://lab.test/#${encode({ ...defaultExperiment(), seed: 3 })}`);
+    expect(assign).toHaveBeenCalledTimes(1);
   });
 
   it("a link to a kept experiment (Back, Forward) reopens it where its runs stopped", async () => {

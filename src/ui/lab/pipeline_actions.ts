@@ -13,7 +13,7 @@ import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { keptRunsText } from "./experiment_names";
 import { experimentKey, guardTraining } from "./pipeline_guard";
-import { trainingStage, usePipelineStore } from "./pipeline_store";
+import { trainingLine, trainingStage, usePipelineStore } from "./pipeline_store";
 import { canKeepRuns, keepOpenExperiment, onBeforeLeaving } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -136,4 +136,9 @@ export const PIPELINE_STOP_MS = 60_000;
 
 // Leaving for another experiment (a lesson, a pasted link, Change…) stops a stage in training first: it ends
 // as done at the step it reached and is saved with the experiment it belongs to.
-onBeforeLeaving(() => pipelineActions.stop(PIPELINE_STOP_MS));
+onBeforeLeaving(async () => {
+  await pipelineActions.stop(PIPELINE_STOP_MS);
+  return trainingLine(usePipelineStore.getState())
+    ? "The Pipeline's training did not stop within a minute (its step is still on the device)"
+    : null;
+});

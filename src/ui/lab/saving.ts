@@ -18,6 +18,7 @@ import { experimentTitle, keptRunsText } from "./experiment_names";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { writeHere } from "./save_here";
 import { linkTabs, takenOverLine, useSavingTabs } from "./saving_tabs";
+import { writeUrlNow } from "./url_sync";
 
 /** What saving needs from the worker side. */
 export interface SavingDeps {
@@ -315,18 +316,36 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
   leaving = true;
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
   // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
-  for (const f of beforeLeaving) await f();
+  const why = await cannotLeave();
+  if (why) {
+    leaving = false;
+    writeUrlNow(); // a pasted link's address goes back to the experiment that stays open
+    useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
+    return;
+  }
   if (current) await saveLatest(current, waitMs);
   go(url);
 }
 
-/** What must end before the page leaves for another experiment (the Pipeline's stage in training). */
-const beforeLeaving = new Set<() => Promise<void>>();
+/**
+ * What must end before the page leaves for another experiment (the Pipeline's stage in training): each resolves
+ * null once it has, or why it could not.
+ */
+const beforeLeaving = new Set<() => Promise<string | null>>();
 
 /** Run `f` (awaited) before the page leaves for another experiment; returns the unregister. */
-export function onBeforeLeaving(f: () => Promise<void>): () => void {
+export function onBeforeLeaving(f: () => Promise<string | null>): () => void {
   beforeLeaving.add(f);
   return () => beforeLeaving.delete(f);
+}
+
+/** End what must end before leaving ({@link onBeforeLeaving}); null when all did, else the first reason. */
+async function cannotLeave(): Promise<string | null> {
+  for (const f of beforeLeaving) {
+    const why = await f();
+    if (why) return why;
+  }
+  return null;
 }
 
 /**
@@ -351,6 +370,11 @@ export async function openRecent(id: string, waitMs = 8000, stopMs = 120_000): P
   if (!saving) throw noStorage();
   if (leaving) throw new Error("another experiment is being opened");
   leaving = true;
+  const why = await cannotLeave();
+  if (why) {
+    leaving = false;
+    throw new Error(why);
+  }
   let spec: ExperimentSpec;
   try {
     await saveLatest(saving, waitMs);
