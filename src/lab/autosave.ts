@@ -106,15 +106,23 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     const unchanged =
       w && w.history === r.history && w.markers === r.markers && w.status === r.status && w.spec === r.spec;
     if (unchanged) return;
-    const appended = w && w.first === r.history[0] && r.history.length >= w.history.length;
+    // Only added to: its first and its last written points are still in place (a rewind that trained back past
+    // its old length keeps the first point but not the last: it is a rewritten history).
+    const lastWritten = w?.history.length ? w.history[w.history.length - 1] : undefined;
+    const appended =
+      w &&
+      w.first === r.history[0] &&
+      r.history.length >= w.history.length &&
+      (lastWritten === undefined || r.history[w.history.length - 1] === lastWritten);
     const savedPoints = appended ? w.history.length : 0;
     await persistence.saveRun(r, savedPoints);
     let ckStep = w?.ckStep ?? 0;
     // First write of a run at step 0: a checkpoint saved under its id belongs to the weights of an earlier
     // experiment (or of a run that started over), and a reload would resume from it.
     if (!w && r.step === 0) await persistence.deleteCheckpoint(r.spec.id);
-    if (w && !appended && ckStep > 0 && (r.history.at(-1)?.step ?? 0) < ckStep) {
-      // Reset or rewound behind the checkpoint: it no longer matches the curves.
+    const atCheckpoint = (h: readonly MetricPoint[]) => h.find((p) => p.step === ckStep);
+    if (w && !appended && ckStep > 0 && atCheckpoint(r.history) !== atCheckpoint(w.history)) {
+      // Reset, or rewound behind the checkpoint (even if trained past its step since): it no longer matches.
       await persistence.deleteCheckpoint(r.spec.id);
       ckStep = 0;
     }
