@@ -110,7 +110,10 @@ export class BestOfNRun implements AlgorithmRun {
       reward_gold: mean(pick(r.gold)),
       reward_std: Math.sqrt(mean(pick(r.reward).map((v, _i, a) => (v - mean(a)) ** 2))),
       "reward/all_samples": mean(Array.from(r.reward)),
+      // It samples from π_ref: no per-token estimator applies; every KL series is its KL (so each chart has it).
       "objective/kl": klEstimate,
+      "objective/kl_k2": klEstimate,
+      "objective/kl_k3": klEstimate,
       "objective/kl_bound": bestOfNKlBound(c.n),
       "objective/kl_exact": klEstimate,
       entropy: count ? entropy / count : 0,

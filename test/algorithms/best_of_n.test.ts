@@ -14,6 +14,9 @@ describe("best-of-n", () => {
     expect(m.reward).toBeGreaterThan(m["reward/all_samples"]);
     expect(m["objective/kl_bound"]).toBeCloseTo(Math.log(8) - 7 / 8, 12);
     expect(m["objective/kl"]).toBeLessThanOrEqual(m["objective/kl_bound"] + 1e-12);
+    // The same KL under every estimator the KL chart offers (it samples from π_ref: no token estimator applies).
+    for (const k of ["objective/kl_k2", "objective/kl_k3", "objective/kl_exact"])
+      expect(m[k]).toBe(m["objective/kl"]);
     expect(await env.policy.download()).toEqual(before);
     run.destroy();
   });
