@@ -141,13 +141,16 @@ export const labActions = {
   },
   /**
    * A run in error goes back to its last checkpoint (taken every few steps; the start model before the first),
-   * so that it can train on, e.g. with a lower learning rate. Never rejects: a notice says what happened.
+   * so that it can train on, e.g. with a lower learning rate; the lab pauses first. Never rejects: a notice
+   * says what happened.
    */
   rewindRun(runId: string): Promise<void> {
     const label = lab().runs[runId]?.spec.label ?? runId;
     return backend()
       .then(async (b) => {
         if (!b.rewindRun) throw new Error("this lab cannot rewind runs");
+        // Paused, so that the user can change a setting before it trains on (else it may fail the same way).
+        if (lab().playing) b.pause();
         await b.rewindRun(runId);
       })
       .catch(report(`Sending ${label} back to its last checkpoint`));

@@ -125,10 +125,17 @@ export function startSaving(
       if (current === saving || useSavingTabs.getState().state !== "elsewhere") return;
       useSavingTabs.setState({ state: "taking" });
       let kept: ArchiveEntry | null = null;
+      /** The other tab had let go when this tab's writing failed: then no tab saves. */
+      let writeFailed = false;
       try {
         const by = await tabs.take(async () => {
           await stopped; // this tab's own last writes land first: none may land over what it writes now
-          kept = await writeHere(persistence, deps);
+          try {
+            kept = await writeHere(persistence, deps);
+          } catch (e) {
+            writeFailed = true;
+            throw e;
+          }
         });
         if (by) {
           useSavingTabs.setState({ state: "elsewhere" });
@@ -137,7 +144,11 @@ export function startSaving(
         }
       } catch (e) {
         useSavingTabs.setState({ state: "elsewhere" });
-        onError(`Save here did not finish (${message(e)}): this tab still does not save.`);
+        onError(
+          writeFailed
+            ? `Save here did not finish (${message(e)}): the other tab had stopped saving, so no tab saves now; press Save here again (what this browser had saved is still there).`
+            : `Save here did not finish (${message(e)}): this tab still does not save.`,
+        );
         return;
       }
       // This tab owns the session from here (no message of another tab runs before these lines).
