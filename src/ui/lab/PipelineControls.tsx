@@ -7,7 +7,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { Field } from "../../algorithms/fields";
 import { PIPELINE_FIELDS, type PipelineSettings, type PipelineStage } from "../../lab/pipeline/fields";
 import { fromKeyboard } from "./click_source";
-import { hintLines } from "./knobs";
+import { hintLines, parseNumber } from "./knobs";
 import { sig } from "./numbers";
 import { pipelineActions } from "./pipeline_actions";
 import { STAGE_NAMES, type StageState, stoppedEarly, usePipelineStore } from "./pipeline_store";
@@ -38,19 +38,10 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
   const commit = (raw: string) => {
     setText(null);
     if (f.kind !== "int" && f.kind !== "number") return;
-    const v = Number(raw);
-    const ok =
-      raw.trim() !== "" &&
-      Number.isFinite(v) &&
-      v >= f.min &&
-      v <= f.max &&
-      (f.kind === "number" || Number.isInteger(v));
-    setError(
-      ok
-        ? null
-        : `${f.label} must be ${f.kind === "int" ? "an integer" : "a number"} in [${f.min}, ${f.max}]`,
-    );
-    if (ok) setSettings({ [k]: v });
+    // The run knobs' parser: decimal notation only ("0x10" is not 16), the range in the message.
+    const v = parseNumber(f, raw);
+    setError(typeof v === "string" ? v : null);
+    if (typeof v === "number") setSettings({ [k]: v });
   };
   return (
     <div className="pipeline-setting" title={title}>
