@@ -36,10 +36,14 @@ export function checkpointMismatch(meta: CheckpointMeta, run: RunFileSide): stri
   return null;
 }
 
+/** How much a checkpoint's metadata says about its run: a file naming it beats one that names nothing. */
+const named = (m: CheckpointMeta) => ["algo", "run", "task", "seed", "steps"].filter((k) => k in m).length;
+
 /**
  * For each run file, the index of its checkpoint among `metas` (null metas: unreadable files), or its problem:
- * the one checkpoint that matches it and no other run file, taken in order. A lone run file with a lone
- * checkpoint that does not match gets that checkpoint's mismatch as its reason.
+ * among the checkpoints not taken yet that match it, the one whose metadata names the most about its run (a
+ * file from another tool, naming nothing, comes last), in order on ties. A lone run file with a lone checkpoint
+ * that does not match gets that checkpoint's mismatch as its reason.
  */
 export function pairCheckpoints(
   runs: readonly RunFileSide[],
@@ -47,12 +51,14 @@ export function pairCheckpoints(
 ): { index: number | null; problem: string | null }[] {
   const used = new Set<number>();
   return runs.map((run) => {
-    const fits = metas.flatMap((m, i) =>
-      m && !used.has(i) && checkpointMismatch(m, run) === null ? [i] : [],
-    );
-    if (fits.length > 0) {
-      used.add(fits[0]);
-      return { index: fits[0], problem: null };
+    let best: number | null = null;
+    metas.forEach((m, i) => {
+      if (!m || used.has(i) || checkpointMismatch(m, run) !== null) return;
+      if (best === null || named(m) > named(metas[best] as CheckpointMeta)) best = i;
+    });
+    if (best !== null) {
+      used.add(best);
+      return { index: best, problem: null };
     }
     const only = runs.length === 1 && metas.length === 1 ? metas[0] : null;
     return { index: null, problem: only ? checkpointMismatch(only, run) : null };
