@@ -170,7 +170,10 @@ export class LabClient {
             s.setRunConfig(r.id, { ...r.config, reward: "gold" });
             lostRm.push(r.label);
           }
-      if (lostRm.length) info.notices.push(lostRewardNotice(opened, lostRm));
+      if (lostRm.length)
+        info.notices.push(
+          lostRewardNotice(opened, lostRm, pipeline?.handed != null && !info.pipelineRestored),
+        );
       if (info.notices.length) s.setNotice(info.notices.join(" "));
       s.setPhase("ready");
     } catch (e) {

@@ -149,9 +149,14 @@ export function customRewardsToGold(
  * The notice for runs whose in-page reward model is gone (`lost`: their labels; `opened`: the experiment as it
  * was opened, with their rewards): an .onnx file is not kept across reloads; the Pipeline's models are not in
  * this browser (a link from elsewhere: it carries settings, not models, so those runs also start from the
- * experiment's model, not the Pipeline's SFT model). Either way they optimise the gold scorer now. "" when none.
+ * experiment's model, not the Pipeline's SFT model), or they were kept but did not load (`pipelineNotRestored`).
+ * Either way they optimise the gold scorer now. "" when none.
  */
-export function lostRewardNotice(opened: ExperimentSpec, lost: readonly string[]): string {
+export function lostRewardNotice(
+  opened: ExperimentSpec,
+  lost: readonly string[],
+  pipelineNotRestored = false,
+): string {
   const of = (reward: string) =>
     opened.runs.filter((r) => lost.includes(r.label) && r.config.reward === reward).map((r) => r.label);
   const verb = (names: string[]) => (names.length > 1 ? "they optimise" : "it optimises");
@@ -164,7 +169,7 @@ export function lostRewardNotice(opened: ExperimentSpec, lost: readonly string[]
     );
   if (piped.length)
     out.push(
-      `${piped.join(", ")} optimised the Pipeline's reward model, which this browser does not hold (a link carries settings, not models): ${verb(piped)} the gold scorer now, from model ${opened.model} rather than the Pipeline's SFT model. Train the Pipeline here and press Use in RL to redo that.`,
+      `${piped.join(", ")} optimised the Pipeline's reward model, which ${pipelineNotRestored ? "this browser kept but could not load again" : "this browser does not hold (a link carries settings, not models)"}: ${verb(piped)} the gold scorer now, from model ${opened.model} rather than the Pipeline's SFT model. Train the Pipeline here and press Use in RL to redo that.`,
     );
   return out.join(" ");
 }

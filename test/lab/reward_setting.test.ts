@@ -113,6 +113,9 @@ describe("reward source setting", () => {
     expect(piped).toMatch(/^PPO optimised the Pipeline's reward model, which this browser does not hold/);
     expect(piped).toContain("rather than the Pipeline's SFT model");
     expect(lostRewardNotice(spec("pipeline"), [])).toBe("");
+    expect(lostRewardNotice(spec("pipeline"), ["PPO"], true)).toMatch(
+      /^PPO optimised the Pipeline's reward model, which this browser kept but could not load again: it optimises/,
+    );
   });
 
   it("the TRL export scores with the ONNX reward model for proxy/custom and keeps the gold scorer", () => {
