@@ -97,6 +97,17 @@ export function upperClip(c: Pick<GrpoConfig, "epsilon" | "epsilonHigh">): numbe
   return c.epsilonHigh > 0 ? c.epsilonHigh : c.epsilon;
 }
 
+/** The clip and KL settings a GRPO update uses: ε, ε_high ({@link upperClip}), β on k3, μ iterations. */
+export function grpoClip(c: GrpoConfig) {
+  return {
+    beta: c.beta,
+    epsilon: c.epsilon,
+    epsilonHigh: upperClip(c),
+    iterations: c.numIterations,
+    klCoef: c.beta,
+  };
+}
+
 export interface GrpoConfig extends PgConfig {
   numGenerations: number;
   scaleRewards: "group" | "batch" | "none";
@@ -136,12 +147,6 @@ export class GrpoRun extends SequencePgRun<GrpoConfig> {
   }
 
   protected clip(c: GrpoConfig) {
-    return {
-      beta: c.beta,
-      epsilon: c.epsilon,
-      epsilonHigh: upperClip(c),
-      iterations: c.numIterations,
-      klCoef: c.beta,
-    };
+    return grpoClip(c);
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { trlNames } from "../../src/lab/export/trl_names";
+import { trlScript } from "../../src/lab/export/trl_script";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 
 describe("TRL's names in the knob tooltips", () => {
@@ -33,5 +34,14 @@ describe("TRL's names in the knob tooltips", () => {
         expect(names[f.key], `${id}.${f.key}`).not.toMatch(/`| below/);
       }
     }
+  });
+
+  it("the TRL script writes GRPO's ε_high as the number the lab uses (ε at the default 0)", () => {
+    const exp = { task: "arithmetic" as const, model: "nano" as const, seed: 0 };
+    const script = (config: Record<string, number>) =>
+      trlScript(exp, { spec: { id: "g", algo: "grpo", label: "GRPO", config }, step: 2 });
+    expect(script({})).toMatch(/\n\s*epsilon_high=0\.2,.*the lab's 0: the upper clip follows ε/);
+    expect(script({ epsilon: 0.1 })).toMatch(/\n\s*epsilon_high=0\.1,/);
+    expect(script({ epsilon: 0.1, epsilonHigh: 0.28 })).toMatch(/\n\s*epsilon_high=0\.28,/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_FIELDS, type Field, type NumberField } from "../../algorithms/fields";
-import { GRPO_FIELDS, upperClip } from "../../algorithms/grpo";
+import { COMMON_FIELDS, defaultsOf, type Field, type NumberField } from "../../algorithms/fields";
+import { GRPO_FIELDS, type GrpoConfig, grpoClip, upperClip } from "../../algorithms/grpo";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { SAFE_RLHF_FIELDS } from "../../algorithms/safe_rlhf";
 import { startRoom } from "../../lab/experiment_change";
@@ -195,6 +195,10 @@ describe("knobs", () => {
 describe("GRPO's ε_high at 0", () => {
   it("follows ε in the loss, and its knob says which value it uses", () => {
     expect(upperClip({ epsilon: 0.1, epsilonHigh: 0 })).toBe(0.1);
+    // What a GRPO update is given (GrpoRun.clip).
+    const grpo = defaultsOf(GRPO_FIELDS) as unknown as GrpoConfig;
+    expect(grpoClip({ ...grpo, epsilon: 0.1 })).toMatchObject({ epsilon: 0.1, epsilonHigh: 0.1 });
+    expect(grpoClip({ ...grpo, epsilon: 0.1, epsilonHigh: 0.28 }).epsilonHigh).toBe(0.28);
     expect(upperClip({ epsilon: 0.1, epsilonHigh: 0.28 })).toBe(0.28);
     expect(upperClipNote(GRPO_FIELDS, {})).toBe("0: uses ε = 0.2");
     expect(upperClipNote(GRPO_FIELDS, { epsilon: 0.1 })).toBe("0: uses ε = 0.1");
