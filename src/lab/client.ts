@@ -100,8 +100,10 @@ export interface ClientStats {
   lastUpdateAt: number | null;
 }
 
-/** How the notice begins when Play is refused at the stop step (cleared once the lab trains on). */
+/** How the notice begins when Play is refused at the stop step (that sentence goes once the lab trains on). */
 const STOP_NOTICE = "Every run has reached the stop step (";
+const STOP_SENTENCE =
+  /Every run has reached the stop step \(\d+\): raise “Stop at” or clear it to train on\./;
 
 export class LabClient {
   private worker: Worker | null = null;
@@ -192,8 +194,12 @@ export class LabClient {
       this.store.setNotice(`${STOP_NOTICE}${stopAt}): raise “Stop at” or clear it to train on.`);
       return;
     }
-    // Training on: a "reached the stop step" notice from before no longer holds.
-    if (this.store.notice?.startsWith(STOP_NOTICE)) this.store.setNotice(null);
+    // Training on: a "reached the stop step" sentence from before no longer holds (lines after it may).
+    const notice = this.store.notice;
+    if (notice?.includes(STOP_NOTICE)) {
+      const rest = notice.replace(STOP_SENTENCE, "").trim();
+      this.store.setNotice(rest || null);
+    }
     this.stepGen++;
     this.store.setStepping(null); // Play takes over from a Step in progress
     this.store.setPlaying(true);

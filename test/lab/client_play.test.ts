@@ -28,6 +28,14 @@ describe("Play at the stop step", () => {
     client.play();
     expect(plays).toBe(1);
     expect(useLab.getState().notice).toBeNull();
+    // Lines added after that sentence stay (another tab took over, say).
+    useLab
+      .getState()
+      .setNotice(
+        "Every run has reached the stop step (4): raise “Stop at” or clear it to train on. Another tab opened the lab.",
+      );
+    client.play();
+    expect(useLab.getState().notice).toBe("Another tab opened the lab.");
     // Another notice is not the client's to clear.
     useLab.getState().setNotice("Imported PPO (imported) …");
     client.play();

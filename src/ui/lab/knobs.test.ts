@@ -176,6 +176,9 @@ describe("knobs", () => {
     expect(parseNumber(beta, "0x10")).toBe("β must be a number");
     expect(parseNumber(beta, "")).toBe("β must be a number");
     expect(parseNumber(beta, "0,1")).toBe("β must be a number: write decimals with a point (0.1)");
+    expect(parseNumber(beta, "1,024")).toBe(
+      "β must be a number without separators: 1024, or 1.024 with a decimal point",
+    );
     expect(parseNumber(beta, "11")).toBe("β must be in [0, 10]");
     expect(parseNumber(field("maxNewTokens"), "9999")).toBe("max tokens must be in [1, 256] tokens");
   });

@@ -218,6 +218,9 @@ export function nudge(f: NumberField, value: number, dir: 1 | -1, big = false): 
 export function parseNumber(f: NumberField, text: string): number | string {
   const t = text.trim();
   // Decimal notation only: Number() would also read "0x10" as 16 and "" as 0.
+  // "0,1" is a decimal comma; "1,024" may be a thousands separator: say both ways rather than guess.
+  if (/^[+-]?\d+,\d{3}$/.test(t))
+    return `${f.label} must be a number without separators: ${t.replace(",", "")}, or ${t.replace(",", ".")} with a decimal point`;
   if (/^[+-]?\d+,\d+$/.test(t))
     return `${f.label} must be a number: write decimals with a point (${t.replace(",", ".")})`;
   const v = DECIMAL.test(t) ? Number(t) : Number.NaN;

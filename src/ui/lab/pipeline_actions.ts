@@ -5,13 +5,13 @@
  * its card) or the lab's notice; nothing here throws.
  */
 
-import type { ArchiveEntry } from "../../lab/archive";
+import type { KeptEntry } from "../../lab/archive";
 import { labClient } from "../../lab/client";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineStage } from "../../lab/pipeline/fields";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
-import { keptRunsText } from "./experiment_names";
+import { droppedText, keptRunsText } from "./experiment_names";
 import { experimentKey, guardTraining } from "./pipeline_guard";
 import { trainingLine, trainingStage, usePipelineStore } from "./pipeline_store";
 import { canKeepRuns, keepOpenExperiment, onBeforeLeaving } from "./saving";
@@ -91,7 +91,7 @@ export const pipelineActions = {
    * Without saving (no storage, another tab saves) the training is discarded, as the confirmation said.
    */
   async use(): Promise<void> {
-    let kept: ArchiveEntry | null = null;
+    let kept: KeptEntry | null = null;
     if (trainedSteps(useLab.getState()) > 0 && canKeepRuns()) {
       let problem: string | null = null;
       try {
@@ -117,7 +117,7 @@ export const pipelineActions = {
         .setNotice(
           `Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.${
             kept
-              ? ` The runs' earlier training (${keptRunsText(kept)}) is kept: reopen it from Change… → Recent experiments.`
+              ? ` The runs' earlier training (${keptRunsText(kept)}) is kept: reopen it from Change… → Recent experiments.${droppedText(kept.dropped)}`
               : ""
           }`,
         );

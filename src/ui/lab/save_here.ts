@@ -5,7 +5,7 @@
  * curves and markers, a fresh checkpoint of every trained run, and the Pipeline's models — becomes the saved
  * session, in one transaction, so that a reload resumes every run where it is now.
  */
-import { type ArchiveEntry, hasProgress, keepsCurves } from "../../lab/archive";
+import { hasProgress, type KeptEntry, keepsCurves } from "../../lab/archive";
 import type {
   LabPersistence,
   SavedCheckpoint,
@@ -121,10 +121,7 @@ export async function pipelineHere(deps: SaveHereDeps): Promise<SavedPipeline | 
  * @throws what the export or IndexedDB throws (quota…); the stored session is then still the saved one (and
  *   kept too when keeping had landed).
  */
-export async function writeHere(
-  persistence: LabPersistence,
-  deps: SaveHereDeps,
-): Promise<ArchiveEntry | null> {
+export async function writeHere(persistence: LabPersistence, deps: SaveHereDeps): Promise<KeptEntry | null> {
   const here = await sessionHere(deps);
   const herePipeline = await pipelineHere(deps);
   const stored = await persistence.load();

@@ -7,14 +7,14 @@
  * this page (the Pipeline's hand-off) keeps the open experiment first (keepOpenExperiment). One tab of the
  * lab saves at a time (./saving_tabs.ts); "Save here" takes saving over from another tab (./save_here.ts).
  */
-import { type ArchiveEntry, keepsCurves } from "../../lab/archive";
+import { type KeptEntry, keepsCurves } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
-import { experimentTitle, keptRunsText } from "./experiment_names";
+import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { writeHere } from "./save_here";
 import { linkTabs, takenOverLine, useSavingTabs } from "./saving_tabs";
@@ -56,12 +56,12 @@ const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async ()
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What the notice says once Save here made this tab the saving one; `kept`: the other tab's session kept. */
-export function savedHereLine(kept: ArchiveEntry | null): string {
+export function savedHereLine(kept: KeptEntry | null): string {
   const line = "This tab saves again: a reload resumes every run where it is now.";
   if (!kept) return line;
   return (
     `${line} What the other tab had saved (${experimentTitle(kept.spec, kept.startModel)}: ${keptRunsText(kept)}) ` +
-    "is kept: reopen it from Change… → Recent experiments."
+    `is kept: reopen it from Change… → Recent experiments.${droppedText(kept.dropped)}`
   );
 }
 
@@ -124,7 +124,7 @@ export function startSaving(
     async saveHere() {
       if (current === saving || useSavingTabs.getState().state !== "elsewhere") return;
       useSavingTabs.setState({ state: "taking" });
-      let kept: ArchiveEntry | null = null;
+      let kept: KeptEntry | null = null;
       /** The other tab had let go when this tab's writing failed: then no tab saves. */
       let writeFailed = false;
       try {
@@ -286,7 +286,7 @@ export function canKeepRuns(): boolean {
  * Resolves with the kept entry, or null when nothing has trained or there is no storage.
  * @throws Error when keeping fails (quota, IndexedDB): the caller should then not replace the runs.
  */
-export async function keepOpenExperiment(waitMs = 8000): Promise<ArchiveEntry | null> {
+export async function keepOpenExperiment(waitMs = 8000): Promise<KeptEntry | null> {
   const saving = current;
   if (!saving) return null;
   await saveLatest(saving, waitMs);
