@@ -44,9 +44,11 @@ export interface RunSpec {
   /** Settings that differ from the algorithm's defaults (field keys of its table). */
   config: Record<string, SettingValue>;
   /**
-   * Its colour: a slot of the lab's palette, 0 … RUN_COLOURS − 1 (src/ui/lab/palette.ts). Set when a run is
-   * added or duplicated, and on every run left when one is removed, so that a reload or a shared link keeps
-   * each run's colour; absent (a fresh default or lesson), runs are coloured in order.
+   * Its colour: a slot of the lab's palette, 0 … COLOUR_SLOTS − 1, shown as colour slot % RUN_COLOURS
+   * (src/ui/lab/palette.ts): the 8th run's slot 7 shows the first colour again, but stays its own, so that no
+   * two runs share a slot and a reload cannot reorder who gets which. Set when a run is added, imported or
+   * duplicated, and on every run left when one is removed, so that a reload or a shared link keeps each run's
+   * colour; absent (a fresh default or lesson), runs are coloured in order.
    */
   colour?: number;
   /**
@@ -58,8 +60,10 @@ export interface RunSpec {
   forkOf?: { id: string; step: number };
 }
 
-/** Colours in the run palette (Okabe–Ito without white): the range of {@link RunSpec.colour}. */
+/** Colours in the run palette (Okabe–Ito without white). */
 export const RUN_COLOURS = 7;
+/** The range of {@link RunSpec.colour}: more slots than a lab's runs, imports for comparison included. */
+export const COLOUR_SLOTS = 64;
 
 /** The whole experiment: every run shares the task, the start model and the seed (fairness). */
 export interface ExperimentSpec {

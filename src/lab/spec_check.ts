@@ -10,7 +10,7 @@ import { defaultExperiment } from "./defaults";
 // Called only inside checkSpec: the import cycle (experiment_change uses fieldProblem) is safe.
 import { startModelProblem } from "./experiment_change";
 import type { PresetId } from "./presets/ids";
-import { type ExperimentSpec, RUN_COLOURS, type RunSpec, type SettingValue } from "./protocol";
+import { COLOUR_SLOTS, type ExperimentSpec, type RunSpec, type SettingValue } from "./protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "./registry";
 import {
   DEFAULT_SHARED_VIEW,
@@ -170,10 +170,10 @@ export function checkRun(
   const run: RunSpec = { id, algo, label, config: checkRunConfig(algo, id, raw.config, issues) };
   if (raw.colour !== undefined) {
     const c = raw.colour;
-    if (typeof c === "number" && Number.isInteger(c) && c >= 0 && c < RUN_COLOURS) run.colour = c;
+    if (typeof c === "number" && Number.isInteger(c) && c >= 0 && c < COLOUR_SLOTS) run.colour = c;
     else
       issues.push(
-        `${id}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${RUN_COLOURS - 1}; coloured in order`,
+        `${id}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${COLOUR_SLOTS - 1}; coloured in order`,
       );
   }
   if (raw.forkOf !== undefined) {

@@ -2,7 +2,7 @@
 import { type Field, validateConfig } from "../../src/algorithms/fields";
 import { startModelProblem } from "../../src/lab/experiment_change";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
-import { type ExperimentSpec, RUN_COLOURS, type RunSpec, type SettingValue } from "../../src/lab/protocol";
+import { COLOUR_SLOTS, type ExperimentSpec, type RunSpec, type SettingValue } from "../../src/lab/protocol";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import {
   EXPERIMENT_FIELDS,
@@ -39,7 +39,7 @@ export function randomSpec(rng: Rng): ExperimentSpec {
     const drawn = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
     const label = runs.some((r) => r.label === drawn) ? `${drawn} ${i + 1}` : drawn;
     const run: RunSpec = { id: `${algo}-${i + 1}`, algo, label, config };
-    if (rng.float() < 0.3) run.colour = rng.int(0, RUN_COLOURS - 1);
+    if (rng.float() < 0.3) run.colour = rng.int(0, COLOUR_SLOTS - 1);
     runs.push(run);
   }
   const task = pick(rng, EXPERIMENT_FIELDS[0].options) as ExperimentSpec["task"];

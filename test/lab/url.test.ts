@@ -215,14 +215,15 @@ describe("settings ↔ URL", () => {
     expect(({} as Record<string, unknown>).beta).toBeUndefined();
     const r = decode(hashOf({ v: URL_VERSION, runs: [{ id: "ppo-1", algo: "ppo", config: { beta: 99 } }] }));
     expect(r.ok && r.issues.join("\n")).toMatch(/ppo-1\.beta must be a number in \[0, .*got 99/);
-    // A run's colour is a palette slot 0–6: kept when it is one, dropped with an issue otherwise.
+    // A run's colour is a palette slot 0–63 (shown modulo the 7 colours): kept when it is one, else dropped.
     const colours = decode(
       hashOf({
         v: URL_VERSION,
         runs: [
           { id: "a", algo: "ppo", colour: 4 },
-          { id: "b", algo: "ppo", colour: 7 },
+          { id: "b", algo: "ppo", colour: 64 },
           { id: "c", algo: "ppo", colour: "red" },
+          { id: "e", algo: "ppo", colour: 9 },
           { id: "d", algo: "ppo", colour: 1.5 },
         ],
       }),
@@ -231,6 +232,7 @@ describe("settings ↔ URL", () => {
       4,
       undefined,
       undefined,
+      9,
       undefined,
     ]);
     expect(colours.ok && colours.issues.filter((i) => /colour/.test(i)).length).toBe(3);

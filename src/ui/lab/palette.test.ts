@@ -63,6 +63,20 @@ describe("run colours", () => {
     ).toBe(1);
   });
 
+  it("past the palette's 7 colours a run keeps a slot of its own, so a reload in another order paints the same", () => {
+    // 9 runs: slots 0–8 recorded (the 8th and 9th show colours 0 and 1 again); a reload lists them reversed.
+    const nine = withColours<{ id: string; colour?: number }>(
+      ids(...Array.from({ length: 9 }, (_, i) => `r${i}`)),
+    );
+    expect(nine.map((r) => r.colour)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const before = colourMap(nine);
+    resetColours();
+    const after = colourMap([...nine].reverse());
+    expect(after).toEqual(before);
+    expect(after.r7).toBe("var(--run-0)");
+    expect(freeColour(nine)).toBe(9);
+  });
+
   it("withColours records each run's current slot and keeps runs that have it as they are", () => {
     colourMap(ids("a", "b", "c"));
     const recorded = withColours([{ id: "a" }, { id: "c" }]);

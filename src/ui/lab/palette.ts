@@ -58,15 +58,18 @@ function lowestFree(used: ReadonlySet<number>): number {
   return s;
 }
 
-/** The slot a new run next to `runs` takes: the lowest one they leave free (wrapped into the palette). */
+/**
+ * The slot a new run next to `runs` takes: the lowest one they leave free (past RUN_COLOURS − 1 when all
+ * colours are taken: it shows a colour again, but keeps a slot of its own, so a reload paints every run as now).
+ */
 export function freeColour(runs: readonly Coloured[]): number {
-  return lowestFree(new Set(Object.values(colourSlots(runs)))) % RUN_COLOURS;
+  return lowestFree(new Set(Object.values(colourSlots(runs))));
 }
 
 /** `runs` with each one's current slot written into its spec (unchanged objects where it already is). */
 export function withColours<R extends Coloured>(runs: readonly R[]): R[] {
   const s = colourSlots(runs);
-  return runs.map((r) => (r.colour === s[r.id] ? r : { ...r, colour: s[r.id] % RUN_COLOURS }));
+  return runs.map((r) => (r.colour === s[r.id] ? r : { ...r, colour: s[r.id] }));
 }
 
 /** Colours keyed by run id (see colourSlots). */
