@@ -167,9 +167,16 @@ export class LabRun implements SchedRun {
    * The policy as safetensors bytes, with the run's settings in the metadata: `settings`, the ones its last step
    * trained with (the current ones before a first step here), and `settings_next`, the current ones, only when a
    * knob changed since (they apply from the next step: these weights never trained with them).
+   * @throws RangeError when a weight is NaN or ±∞ (a run that went non-finite).
    */
   async safetensors(spec: RunSpec, seed: number): Promise<Uint8Array> {
     const params = await this.env.policy.download();
+    // Never a checkpoint of a broken policy: a reload or an import would resume it and fail again.
+    const bad = params.findIndex((x) => !Number.isFinite(x));
+    if (bad >= 0)
+      throw new RangeError(
+        `${spec.label}'s weights hold a non-finite value (${params[bad]}, parameter ${bad}): nothing sound to save; send it back to its last checkpoint`,
+      );
     const state = this.run.runState?.();
     const now = this.config;
     const trained = this.trainedWith ?? now;

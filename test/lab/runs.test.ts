@@ -161,6 +161,13 @@ describe("lab runtime (GPU)", () => {
     const info = loadCheckpoint(await run.safetensors(spec, 0)).info;
     expect(JSON.parse(info.settings).beta).toBe(before);
     expect(JSON.parse(info.settings_next).beta).toBe(after);
+    // A policy with a non-finite weight is never saved (a reload or an import would resume it and fail again).
+    const params = await run.env.policy.download();
+    params[3] = Number.NaN;
+    run.env.policy.upload(params);
+    await expect(run.safetensors(spec, 0)).rejects.toThrow(
+      /weights hold a non-finite value \(NaN, parameter 3\)/,
+    );
     t.s.dispose();
     t.runs.destroy();
   });

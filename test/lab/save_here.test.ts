@@ -214,4 +214,27 @@ describe("Save here", () => {
     a.close();
     d.close();
   });
+
+  it("keeps a run in error with its weights when they export (its reward model failed), not when they do not", async () => {
+    // A tester lost 124 steps: Save here skipped the checkpoint of a run in error, and a reload started it over.
+    for (const [sound, checkpoint] of [
+      [true, 6],
+      [false, 0],
+    ] as const) {
+      const a = await openTab(`save-here-${dbs++}`);
+      // This tab's own module copy (no other tab opened since), so writeHere reads a's store.
+      const { writeHere } = await import("../../src/ui/lab/save_here");
+      a.train(6);
+      const r = a.lab.getState().runs[a.runId];
+      a.lab.getState().restoreRuns([{ ...r, status: "error", error: "step 7 failed: a non-finite score" }]);
+      const exportCheckpoint = sound
+        ? async () => new Uint8Array([7])
+        : async () => {
+            throw new RangeError("PPO's weights hold a non-finite value");
+          };
+      await writeHere(a.db, { exportCheckpoint });
+      expect(await savedAt(a)).toEqual({ curve: 6, checkpoint });
+      a.close();
+    }
+  });
 });

@@ -61,8 +61,9 @@ export function holds(
 
 /**
  * This tab's state as a saved session: every run's settings, status, curves and markers, and a fresh checkpoint
- * of each run that trained (not one imported for comparison or failed), exported first so that the curves reach
- * it; its counters are the run's last point when the export returned, as the autosaver's.
+ * of each run that trained (not one imported for comparison; one in error only when its weights are sound),
+ * exported first so that the curves reach it; its counters are the run's last point when the export returned,
+ * as the autosaver's.
  * @throws what the worker's export throws.
  */
 export async function sessionHere(deps: SaveHereDeps): Promise<SavedSession> {
@@ -70,8 +71,16 @@ export async function sessionHere(deps: SaveHereDeps): Promise<SavedSession> {
   const before = useLab.getState();
   for (const { id } of before.spec.runs) {
     const r = before.runs[id];
-    if (!deps.exportCheckpoint || !r || r.step === 0 || r.status === "error" || r.comparison) continue;
-    const bytes = await deps.exportCheckpoint(id);
+    if (!deps.exportCheckpoint || !r || r.step === 0 || r.comparison) continue;
+    // A run in error may hold sound weights (its reward model failed, say): keep them when they export; the
+    // worker refuses non-finite ones, and then it has no checkpoint here (a reload starts it over).
+    let bytes: Uint8Array;
+    try {
+      bytes = await deps.exportCheckpoint(id);
+    } catch (e) {
+      if (r.status === "error") continue;
+      throw e;
+    }
     const last = useLab.getState().runs[id]?.history.at(-1);
     if (last)
       checkpoints.set(id, {
