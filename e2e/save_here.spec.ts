@@ -32,7 +32,7 @@ test("Save here: a tab another took saving from saves its own training again, wi
   const second = await context.newPage();
   errors.push(...(await openExperiment(second, link)));
   const state = first.getByTestId("save-state");
-  await expect(state).toHaveText("not saving (another tab)");
+  await expect(state).toHaveText("not saving");
   await expect(first.getByTestId("lab-notice")).toContainText(
     "Reloading this tab returns it to what the other tab saved and discards this tab's training since then",
   );
@@ -41,7 +41,7 @@ test("Save here: a tab another took saving from saves its own training again, wi
 
   // Trained here, not saved: the saved checkpoint stays at step 1.
   await stepTo(first, 2);
-  await expect(state).toHaveText("not saving (another tab)");
+  await expect(state).toHaveText("not saving");
   expect(await checkpointSteps(first)).toEqual({ [RUN]: 1 });
   await first.screenshot({ path: testInfo.outputPath("not-saving.png") });
 
@@ -49,7 +49,7 @@ test("Save here: a tab another took saving from saves its own training again, wi
   await expect(first.getByTestId("lab-notice")).toContainText("This tab saves again", { timeout: 60_000 });
   await expect(state).toHaveText("saved");
   expect(await checkpointSteps(first)).toEqual({ [RUN]: 2 });
-  await expect(second.getByTestId("save-state")).toHaveText("not saving (another tab)");
+  await expect(second.getByTestId("save-state")).toHaveText("not saving");
   await expect(second.getByTestId("save-here")).toBeVisible();
 
   await second.close();

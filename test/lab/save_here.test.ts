@@ -140,6 +140,11 @@ describe("Save here", () => {
     a.train(21);
     await a.save();
     expect(await savedAt(a)).toEqual({ curve: 21, checkpoint: 21 });
+    // B takes it back: A's "This tab saves again" goes from its notice, which says it no longer saves.
+    b.tabs.getState().saveHere?.();
+    await vi.waitFor(() => expect(a.tabs.getState().state).toBe("elsewhere"), { timeout: 5000 });
+    expect(a.lab.getState().notice).not.toMatch(/This tab saves again/);
+    expect(a.lab.getState().notice).toMatch(/Another tab took over \(Save here\)/);
     a.close();
     b.close();
   });

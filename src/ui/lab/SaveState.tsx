@@ -1,6 +1,6 @@
 /**
  * The top bar's save indicator (TopBar.tsx): "saving…" / "saved" while this tab saves and the lab is paused
- * (its room kept, hidden, while playing); "not saving (another tab)" with a Save here button, always shown,
+ * (its room kept, hidden, while playing); "not saving" (its tooltip: another tab saves) with a Save here button, always shown,
  * while another tab saves this browser's experiment (./saving_tabs.ts). SaveHereButton is also the notice's.
  */
 import "./save_state.css";
@@ -46,7 +46,7 @@ export function SaveState({
     return (
       <span className="save-elsewhere">
         <span className="save-state" data-testid="save-state" data-saving="elsewhere" title={ELSEWHERE_TITLE}>
-          {tabs === "taking" ? "taking over saving…" : "not saving (another tab)"}
+          {tabs === "taking" ? "taking over…" : "not saving"}
         </span>
         <SaveHereButton />
       </span>

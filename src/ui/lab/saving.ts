@@ -158,6 +158,7 @@ export function startSaving(
       setOpenSaving(saving);
       const rest = withoutTakenOver(useLab.getState().notice);
       const said = savedHereLine(kept);
+      savedHereSaid = said;
       useLab.getState().setNotice(rest ? `${rest} ${said}` : said);
     },
     close() {
@@ -172,6 +173,11 @@ export function startSaving(
     yieldTo(by) {
       setOpenSaving(null);
       useSavingTabs.setState({ state: "elsewhere", saveHere: () => void saving.saveHere() });
+      // "This tab saves again" no longer holds: the new state replaces it rather than contradict it.
+      const notice = useLab.getState().notice;
+      if (savedHereSaid && notice?.includes(savedHereSaid))
+        useLab.getState().setNotice(notice.replace(savedHereSaid, "").trim() || null);
+      savedHereSaid = null;
       onError(takenOverLine(by));
       const was = on;
       stopped = (async () => {
@@ -198,6 +204,9 @@ export function keptLine(steps: number, saves: boolean): string {
     return "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
   return "This tab is not saving (see the notice above), so its training is not kept";
 }
+
+/** What this tab's last Save here said (taken out of the notice when another tab takes saving again). */
+let savedHereSaid: string | null = null;
 
 /** The BroadcastChannel on which the lab's tabs agree which one saves (./saving_tabs.ts). */
 export { SAVING_CHANNEL } from "./saving_tabs";
