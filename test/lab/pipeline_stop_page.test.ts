@@ -187,6 +187,11 @@ describe("stopping a Pipeline stage on the page", () => {
       "The Pipeline's SFT training was interrupted at step 71 of 400 by the reload; train it again.",
     );
     expect(store.map.has(TRAINING_KEY)).toBe(false);
+    // Training it again answers that notice: it goes.
+    fakeWorker(3);
+    usePipelineStore.getState().setSettings({ sftSteps: 2 });
+    await pipelineActions.train("sft");
+    expect(useLab.getState().notice ?? "").not.toContain("was interrupted");
   });
 });
 

@@ -18,6 +18,9 @@ import { canKeepRuns, keepOpenExperiment, onBeforeLeaving } from "./saving";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** The sentence of pipeline_guard.ts takeInterrupted's notice. */
+const INTERRUPTED = /The Pipeline's [^.]*was interrupted [^.]*\./;
+
 /** The stage training now (its train() call), settled once it has ended. */
 let training: Promise<void> | null = null;
 
@@ -26,6 +29,10 @@ export const pipelineActions = {
   train(stage: PipelineStage): Promise<void> {
     const p = usePipelineStore.getState();
     p.begin(stage);
+    // A notice that a reload interrupted a stage is answered once one trains again.
+    const notice = useLab.getState().notice;
+    const rest = notice?.replace(INTERRUPTED, "").trim();
+    if (notice && rest !== notice) useLab.getState().setNotice(rest || null);
     const steps = stage === "sft" ? p.settings.sftSteps : p.settings.rmSteps;
     const guard = guardTraining(
       stage,
