@@ -17,7 +17,7 @@ import { useModalDialog } from "../use_modal_dialog";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
-import { trainingLine, usePipelineStore } from "./pipeline_store";
+import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
 import "./experiment.css";
@@ -225,13 +225,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               </li>
             )}
             {pipeline && <li>The Pipeline's models (trained in this page) are kept with it.</li>}
-            {training && (
-              <li data-testid="experiment-pipeline-training">
-                {saves
-                  ? `The Pipeline's ${training} stops first, at the end of its current step: its model so far is kept with this experiment under Recent experiments, like the Pipeline's other models.`
-                  : `The Pipeline's ${training} stops, and its model is not kept: this tab does not save.`}
-              </li>
-            )}
+            {training && <li data-testid="experiment-pipeline-training">{stopFirstLine(training, saves)}</li>}
             {next.changes.map((c) => (
               <li key={c}>{c[0].toUpperCase() + c.slice(1)}.</li>
             ))}

@@ -59,6 +59,16 @@ export function trainingStage(s: Pick<PipelineState, "sft" | "rm">): PipelineSta
   return s.sft.status === "running" ? "sft" : s.rm.status === "running" ? "rm" : null;
 }
 
+/**
+ * What leaving for another experiment does to the stage in training (`training`: {@link trainingLine}), for the
+ * confirmations of Change… and the lesson picker; `saves`: whether this tab saves.
+ */
+export function stopFirstLine(training: string, saves: boolean): string {
+  return saves
+    ? `The Pipeline's ${training} stops first, at the end of its current step: its model so far is kept with this experiment under Recent experiments, like the Pipeline's other models.`
+    : `The Pipeline's ${training} stops, and its model is not kept: this tab does not save.`;
+}
+
 /** A stage's name in sentences: "SFT", "reward model". */
 export const STAGE_NAMES: Record<PipelineStage, string> = { sft: "SFT", rm: "reward model" };
 

@@ -8,6 +8,7 @@ import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
+import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
 import { keptLine, leaveFor } from "../lab/saving";
 import { trainedSteps, useLab } from "../lab_store";
 
@@ -18,6 +19,8 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const [pending, setPending] = useState<PresetId | null>(null);
   const steps = useLab(trainedSteps);
   const saves = useLab((s) => s.saving !== null);
+  // A Pipeline stage in training stops first (saving.ts leaveFor): the confirmation says so.
+  const training = usePipelineStore(trainingLine);
   const openId = useLab((s) => s.spec.preset ?? null);
   const openNo = openId ? PRESET_IDS.indexOf(openId) + 1 : 0;
   return (
@@ -34,7 +37,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
         onChange={(e) => {
           const id = e.target.value as PresetId | "";
           if (!id) return;
-          if (steps > 0) setPending(id);
+          if (steps > 0 || training) setPending(id);
           else open(id);
         }}
       >
@@ -51,7 +54,11 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={`Open the lesson “${LESSONS[pending].title}”? It replaces this experiment. ${keptLine(steps, saves)}.`}
+          message={[
+            `Open the lesson “${LESSONS[pending].title}”? It replaces this experiment.`,
+            ...(steps > 0 ? [`${keptLine(steps, saves)}.`] : []),
+            ...(training ? [stopFirstLine(training, saves)] : []),
+          ].join(" ")}
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}
