@@ -114,7 +114,7 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
     "TRL GRPOConfig epsilon_high (the lab's 0: the upper clip follows ε)",
   );
   await expect(panel.getByTestId("explain-knob-batchPrompts")).toContainText(
-    /TRL GRPOConfig per_device_train_batch_size \(TRL counts completions: \d+ prompts × 2 samples\)/,
+    /TRL GRPOConfig per_device_train_batch_size \(TRL counts completions: \d+ prompts × 2 samples = \d+\)/,
   );
   await page.keyboard.press("Escape");
   await expect(panel).toHaveCount(0);

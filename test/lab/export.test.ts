@@ -254,7 +254,7 @@ describe("TRL script", () => {
     // KTOTrainer counts examples: two labelled samples per prompt.
     const kto = s({ id: "kto-b", algo: "kto", label: "KTO", config: { batchPrompts: 6 } });
     expect(kto).toMatch(
-      /\n {4}per_device_train_batch_size=12, {2}# [^\n]*TRL counts examples: 6 prompts × 2 samples/,
+      /\n {4}per_device_train_batch_size=12, {2}# [^\n]*TRL counts examples: 6 prompts × 2 samples = 12/,
     );
     expect(kto).toMatch(/\n {4}adam_beta2=0\.95,/);
     expect(p).toMatch(

@@ -7,7 +7,7 @@ describe("TRL's names in the knob tooltips", () => {
   it("name the keyword of the class the run maps to, in TRL's unit, or why there is none", () => {
     const grpo = trlNames("grpo", { batchPrompts: 4, numGenerations: 8 });
     expect(grpo.batchPrompts).toBe(
-      "GRPOConfig per_device_train_batch_size (TRL counts completions: 4 prompts × 8 samples)",
+      "GRPOConfig per_device_train_batch_size (TRL counts completions: 4 prompts × 8 samples = 32)",
     );
     expect(grpo.epsilonHigh).toMatch(/^GRPOConfig epsilon_high/);
     // PPOConfig calls the completion length response_length; GRPO max_completion_length.

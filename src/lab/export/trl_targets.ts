@@ -327,7 +327,7 @@ function adjust(
     const g = arg("num_generations");
     if (batch && g) {
       batch.value = (batch.value as number) * (g.value as number);
-      batch.note = `TRL counts completions: ${settings.batchPrompts} prompts × ${g.value} samples`;
+      batch.note = `TRL counts completions: ${settings.batchPrompts} prompts × ${g.value} samples = ${batch.value}`;
     }
   }
   const high = arg("epsilon_high");
@@ -341,7 +341,7 @@ function adjust(
     const batch = arg("per_device_train_batch_size");
     if (batch) {
       batch.value = (batch.value as number) * 2;
-      batch.note = `TRL counts examples: ${settings.batchPrompts} prompts × 2 samples`;
+      batch.note = `TRL counts examples: ${settings.batchPrompts} prompts × 2 samples = ${batch.value}`;
     }
   }
   if (algo === "ppo" && (settings.numMiniBatches as number) > 1) {
