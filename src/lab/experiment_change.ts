@@ -7,6 +7,7 @@ import { PRESETS, type PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
 import { contextOfDescription } from "./pipeline/model_config";
 import type { ExperimentSpec, RunSpec } from "./protocol";
+import { restartedSpecs } from "./run_labels";
 import { COST_LIMITS, customRewardsToGold, EXPERIMENT_FIELDS, TASK_COSTS } from "./settings";
 import { fieldProblem } from "./spec_check";
 
@@ -79,7 +80,8 @@ function costCarried(run: RunSpec, task: TaskId, changes: string[]): RunSpec {
 
 /**
  * The experiment after the change: the same runs (algorithms, labels, settings) on the new task, start model
- * and seed, restarted from step 0. What cannot carry over is adjusted and listed in `changes`: a Safe RLHF cost
+ * and seed, restarted from step 0 (labels lose their " (fork @ N)" and " (imported)" marks: run_labels.ts
+ * restartedSpecs). What cannot carry over is adjusted and listed in `changes`: a Safe RLHF cost
  * the new task lacks (back to "length"), a reward model made in the page (back to the gold scorer: a new
  * experiment starts without the Pipeline's models or a loaded file), and a guided lesson. A lesson stays a
  * lesson only when its task and start model are kept (its narrative is about them; a new seed is the lesson
@@ -103,7 +105,8 @@ export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange)
     changes.push(
       `${gold.changed.join(", ")} optimise${gold.changed.length === 1 ? "s" : ""} a reward model made in this page; the new experiment scores ${gold.changed.length === 1 ? "it" : "them"} with the gold scorer`,
     );
-  const runs = gold.spec.runs.map((r) => costCarried(r, task, changes));
+  // Every run starts over from the new start model: a fork or an import is neither any more (run_labels.ts).
+  const runs = restartedSpecs(gold.spec.runs.map((r) => costCarried(r, task, changes)));
   const { preset, steps, ...rest } = spec;
   const keepsLesson = preset !== undefined && task === spec.task && model === spec.model;
   if (preset && !keepsLesson)

@@ -1,7 +1,8 @@
 /**
  * Run labels that describe a run's history. A duplicate is labelled "PPO (fork @ 12)" (src/ui/lab/run_specs.ts
- * forkSpec); once every run restarts from the start model (Reset, the Pipeline's hand-off) it is a fork of
- * nothing, and its label says so no more. The page's store and the worker's scheduler both apply
+ * forkSpec), an imported run "PPO (imported)" (src/lab/export/run_file.ts importedSpec); once every run restarts
+ * from the start model (Reset, the Pipeline's hand-off, Change…) it is neither a fork nor the imported run, and
+ * its label says so no more. The page's store and the worker's scheduler both apply
  * {@link restartedSpecs} to the same runs (by id), so their labels agree.
  */
 
@@ -10,6 +11,16 @@ import { MAX_LABEL } from "./settings";
 
 /** The end of a duplicate's label: " (fork @ N)". */
 export const FORK_SUFFIX = / \(fork @ \d+\)$/;
+
+/** The end of a label that names the run's history: a fork's " (fork @ N)", an import's " (imported)", " (imported 2)". */
+const HISTORY_SUFFIX = / \((?:fork @ \d+|imported(?: \d+)?)\)$/;
+
+/** A label without the marks of its history: "PPO (imported) (fork @ 3)" → "PPO". */
+function withoutHistory(label: string): string {
+  let base = label;
+  while (HISTORY_SUFFIX.test(base)) base = base.replace(HISTORY_SUFFIX, "");
+  return base;
+}
 
 /**
  * A duplicate's label: "PPO (fork @ 12)" from "PPO" or from "PPO (fork @ 3)" (a fork of a fork), the name cut
@@ -43,27 +54,30 @@ export function detachForks(runs: readonly RunSpec[], id: string): RunSpec[] {
   });
 }
 
-/** A fork's label once it starts over: "PPO (fork @ 3)" → "PPO", or "PPO 2", "PPO 3"… past the `taken` ones. */
+/**
+ * A fork's or an import's label once it starts over: "PPO (fork @ 3)" or "PPO (imported)" → "PPO", or "PPO 2",
+ * "PPO 3"… past the `taken` ones.
+ */
 function unforkedLabel(label: string, taken: ReadonlySet<string>): string {
-  const base = label.replace(FORK_SUFFIX, "");
+  const base = withoutHistory(label);
   let out = base;
   for (let n = 2; taken.has(out); n++) out = `${base} ${n}`;
   return out;
 }
 
 /**
- * The runs once all restarted: "PPO (fork @ 3)" becomes "PPO", or "PPO 2", "PPO 3"… when another run has that
- * label, and none keeps its fork point (RunSpec.forkOf). Runs that were no forks come back as they are (the same
- * objects), and their labels are kept first.
+ * The runs once all restarted: "PPO (fork @ 3)" and "PPO (imported)" become "PPO", or "PPO 2", "PPO 3"… when
+ * another run has that label, and none keeps its fork point (RunSpec.forkOf). Runs that were neither forks nor
+ * imports come back as they are (the same objects), and their labels are kept first.
  * Forks take their numbers in the order of their ids, not of the list: the page and the worker hold the runs
  * in different orders (the worker puts a fork after its source, the page at the end) and must agree.
  */
 export function restartedSpecs<R extends { id: string; label: string; forkOf?: unknown }>(
   runs: readonly R[],
 ): R[] {
-  const taken = new Set(runs.filter((r) => !FORK_SUFFIX.test(r.label)).map((r) => r.label));
+  const taken = new Set(runs.filter((r) => !HISTORY_SUFFIX.test(r.label)).map((r) => r.label));
   const labels = new Map<string, string>();
-  const forks = runs.filter((r) => FORK_SUFFIX.test(r.label));
+  const forks = runs.filter((r) => HISTORY_SUFFIX.test(r.label));
   forks.sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }));
   for (const r of forks) {
     const label = unforkedLabel(r.label, taken);
@@ -80,13 +94,13 @@ export function restartedSpecs<R extends { id: string; label: string; forkOf?: u
 
 /**
  * The specs once run `id` alone starts over from the start model (its weights were lost): as {@link detachForks},
- * and its fork label goes as {@link restartedSpecs} would make it go ("PPO (fork @ 3)" → "PPO", or "PPO 2"… when
+ * and its fork or import label goes as {@link restartedSpecs} would make it go ("PPO (fork @ 3)" → "PPO", or "PPO 2"… when
  * another run has that label). Unchanged specs are the same objects.
  */
 export function restartedRun<R extends RunSpec>(runs: readonly R[], id: string): R[] {
   const detached = detachForks(runs, id) as R[];
   const run = detached.find((r) => r.id === id);
-  if (!run || !FORK_SUFFIX.test(run.label)) return detached;
+  if (!run || !HISTORY_SUFFIX.test(run.label)) return detached;
   const taken = new Set(detached.filter((r) => r.id !== id).map((r) => r.label));
   const label = unforkedLabel(run.label, taken);
   return detached.map((r) => (r.id === id ? { ...r, label } : r));

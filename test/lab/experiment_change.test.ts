@@ -55,6 +55,20 @@ describe("changeExperiment", () => {
     expect(changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 0 })).toBeNull();
   });
 
+  it("runs start over: an imported run or a fork loses its mark", () => {
+    const base = testExperiment();
+    const spec = {
+      ...base,
+      runs: [
+        { ...base.runs[0], label: "PPO (imported)" },
+        { ...base.runs[1], label: "DPO (fork @ 3)" },
+        base.runs[2],
+      ],
+    };
+    const next = changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 3 });
+    expect(next?.spec.runs.map((r) => r.label)).toEqual(base.runs.map((r) => r.label));
+  });
+
   it("a lesson stays a lesson (with its step limit) on a new seed, not on a new task or start model", () => {
     const lesson = LESSONS["grpo-groups"].experiment(0);
     expect(lesson.preset).toBe("grpo-groups");

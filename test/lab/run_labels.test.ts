@@ -22,6 +22,19 @@ describe("labels after every run restarted", () => {
     expect(out.map((r) => r.id)).toEqual(runs.map((r) => r.id));
   });
 
+  it("an import's mark goes too, with a fork's of an import; other parentheses stay", () => {
+    const runs = [
+      { id: "ppo-1", label: "PPO" },
+      { id: "ppo-2", label: "PPO (imported)" },
+      { id: "ppo-3", label: "PPO (imported 2) (fork @ 4)" },
+      { id: "grpo-1", label: "GRPO (imported 3)" },
+      { id: "dpo-1", label: "DPO (clean labels)" },
+    ];
+    const out = restartedSpecs(runs);
+    expect(out.map((r) => r.label)).toEqual(["PPO", "PPO 2", "PPO 3", "GRPO", "DPO (clean labels)"]);
+    expect(out[4]).toBe(runs[4]);
+  });
+
   it("a fork's label ends with its fork step and stays within the label limit", () => {
     expect(forkLabel("PPO", 12)).toBe("PPO (fork @ 12)");
     expect(forkLabel("PPO (fork @ 3)", 12)).toBe("PPO (fork @ 12)");

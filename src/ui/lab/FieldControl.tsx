@@ -55,6 +55,10 @@ export const FieldControl = memo(function FieldControl({
 }: Props) {
   const off = !!locked || !!disabled;
   const [error, setError] = useState<string | null>(null);
+  // A refusal is about the value it was shown over: once the run's value changes (another tab, Reset, a link),
+  // or the control is locked or unlocked, it no longer applies.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependencies are the triggers, not read.
+  useEffect(() => setError(null), [value, off]);
   // The value last sent and not yet the run's (the worker applies settings between steps: on a software GPU a
   // minute later). A number knob's slider shows it meanwhile; a value equal to it is not sent twice, and one
   // equal to the run's value while another is pending is sent (to undo the pending one).

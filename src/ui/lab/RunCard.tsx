@@ -70,6 +70,9 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   const canEdit = useLab((s) => s.phase === "ready");
   const full = useLab(labFull);
   const task = useLab((s) => s.spec.task);
+  // The experiment the knobs belong to: a new task, start model or seed (Change…) remounts them, so a refusal
+  // shown under one does not stay over the restarted run.
+  const experiment = useLab((s) => `${s.spec.task}|${s.spec.model}|${s.spec.seed}`);
   // Completion tokens the start model leaves (a Pipeline hand-off brings its own context).
   const room = useLab((s) => startRoom(s.spec.task, s.spec.model, handedOff));
   // Step pressed and this run's step not taken yet (on a software GPU that can be minutes).
@@ -123,7 +126,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
     const unused = unusedReason(f, algo.fields, run.spec.config);
     return (
       <FieldControl
-        key={f.key}
+        key={`${f.key}|${experiment}`}
         runId={runId}
         field={fieldForTask(f, task)}
         value={settingOf(f, run.spec.config)}

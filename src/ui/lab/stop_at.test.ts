@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { parseStopAt } from "./StopAt";
+
+describe("Stop at box", () => {
+  it("reads decimal notation as the other number boxes do", () => {
+    expect(parseStopAt("")).toBe(0);
+    expect(parseStopAt(" 400 ")).toBe(400);
+    expect(parseStopAt("1e3")).toBe(1000);
+    expect(parseStopAt("1E2")).toBe(100);
+    expect(parseStopAt("100000")).toBe(100000);
+  });
+  it("refuses what is not a whole step count in range, saying what it takes", () => {
+    for (const t of ["0x10", "12.5", "-1", "1e6", "abc", "1,000", "Infinity"]) {
+      const r = parseStopAt(t);
+      expect(typeof r, t).toBe("string");
+      expect(r).toMatch(/whole number of steps from 1 to 100,000/);
+    }
+  });
+});
