@@ -192,6 +192,10 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await expect
     .poll(async () => Number(await sft.getAttribute("data-step")), { timeout: 240_000 })
     .toBeGreaterThanOrEqual(2);
+  // The runs keep the models handed over before; stage 3 says so while the new SFT model trains.
+  await expect(page.getByTestId("pipeline-handed")).toContainText(
+    "Those are the models handed over before, not the ones trained since",
+  );
   const dialogs: string[] = [];
   page.once("dialog", (d) => {
     dialogs.push(d.type());
@@ -201,8 +205,10 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   expect(dialogs).toEqual(["beforeunload"]);
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   await expect(page.getByTestId("lab-notice")).toContainText(
-    /The Pipeline's SFT training was interrupted at step \d+ of 400 by the reload; train it again\./,
+    /The Pipeline's SFT training was interrupted at step \d+ of 400 by the reload; train it again \(its settings are back\)\./,
   );
+  await expect(page.getByTestId("pipeline-sftSteps")).toHaveValue("400");
+  await expect(page.getByTestId("pipeline-rmSteps")).toHaveValue("3");
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

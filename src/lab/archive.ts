@@ -12,8 +12,9 @@
  */
 import type { IDBPDatabase } from "idb";
 import type { LabDb, SavedPipeline, SavedSession } from "./persist";
-import type { ExperimentSpec } from "./protocol";
+import type { ExperimentSpec, MetricPoint } from "./protocol";
 import type { AlgoId } from "./registry";
+import { sameExperiment, sameRun } from "./restore";
 import { type LabTx, listKept, readSession, removeKept, writeSession } from "./session_store";
 
 /** Most experiments kept (a tiny-model session with three runs is ~10 MB with its checkpoints). */
@@ -100,12 +101,49 @@ function entryOf(
   };
 }
 
+const samePoint = (a: MetricPoint, b: MetricPoint) =>
+  a.step === b.step &&
+  a.samples === b.samples &&
+  a.tokens === b.tokens &&
+  JSON.stringify(a.metrics) === JSON.stringify(b.metrics);
+
+/**
+ * Whether the session `here` already holds everything `stored` does: the same experiment, each of `stored`'s
+ * trained runs with the same settings and its curve a beginning of `here`'s, and the same Pipeline. Then
+ * `stored` is an earlier copy of `here`'s training (what another tab saved before this one trained on, or an
+ * entry kept before from the same training): keeping both would list it twice.
+ */
+export function holds(
+  here: SavedSession,
+  herePipeline: SavedPipeline | null,
+  stored: SavedSession,
+  storedPipeline: SavedPipeline | null,
+): boolean {
+  if (!sameExperiment(here.spec, stored.spec)) return false;
+  const runs = new Map(here.runs.map((r) => [r.spec.id, r]));
+  for (const s of stored.runs) {
+    if (!keepsCurves(s)) continue;
+    const h = runs.get(s.spec.id);
+    if (!h || !h.comparison !== !s.comparison || !sameRun(h.spec, s.spec)) return false;
+    if (s.history.length > h.history.length || !s.history.every((p, i) => samePoint(p, h.history[i])))
+      return false;
+  }
+  if (!storedPipeline) return true;
+  if (!herePipeline) return false;
+  const steps = (p: SavedPipeline) => [p.models.task, p.models.sft?.steps, p.models.rm?.steps];
+  return (
+    JSON.stringify(steps(herePipeline)) === JSON.stringify(steps(storedPipeline)) &&
+    JSON.stringify(herePipeline.view) === JSON.stringify(storedPipeline.view)
+  );
+}
+
 /** The same session kept again (a quick reload, two tabs): same experiment, runs and save times. */
 const sameKept = (a: ArchiveEntry, b: ArchiveEntry) => a.signature === b.signature;
 
 /**
- * Keep a session inside the caller's transaction (archive and archiveIndex, read-write): an entry equal to it
- * is replaced, and the oldest beyond {@link ARCHIVE_MAX} go.
+ * Keep a session inside the caller's transaction (archive and archiveIndex, read-write): an entry equal to it,
+ * or one it continues ({@link holds}: an earlier copy of the same training, as two tabs pressing Save here in
+ * turn keep), is replaced, and the oldest beyond {@link ARCHIVE_MAX} go.
  */
 export async function keepIn(
   tx: LabTx<"readwrite">,
@@ -116,8 +154,16 @@ export async function keepIn(
   const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const entry = entryOf(id, session, pipeline, now);
   const listed = await listKept(tx);
-  const others = listed.filter((e) => !sameKept(e, entry));
-  for (const e of listed) if (sameKept(e, entry)) await removeKept(tx, e.id);
+  const replaced = new Set<string>();
+  for (const e of listed) {
+    if (sameKept(e, entry)) replaced.add(e.id);
+    else if (sameExperiment(e.spec, session.spec)) {
+      const old = await tx.objectStore("archive").get(e.id);
+      if (old && holds(session, pipeline, old.session, old.pipeline)) replaced.add(e.id);
+    }
+  }
+  const others = listed.filter((e) => !replaced.has(e.id));
+  for (const id of replaced) await removeKept(tx, id);
   const dropped = others.slice(ARCHIVE_MAX - 1);
   for (const e of dropped) await removeKept(tx, e.id);
   await tx.objectStore("archive").put({ id, session, pipeline });
@@ -142,7 +188,8 @@ export class ExperimentArchive {
 
   /**
    * Keep a session (and its Pipeline). An entry of the same experiment with its runs at the same steps is
-   * replaced (a quick reload keeps one copy); the oldest entries beyond {@link ARCHIVE_MAX} go.
+   * replaced (a quick reload keeps one copy), as is an earlier copy of the same training ({@link holds}); the
+   * oldest entries beyond {@link ARCHIVE_MAX} go.
    * @returns the new entry, with the entries forgotten to make room (`dropped`, oldest first; usually none).
    * @throws what IndexedDB throws (e.g. QuotaExceededError); nothing is half-written (one transaction).
    */

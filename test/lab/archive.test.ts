@@ -68,6 +68,25 @@ describe("recent experiments", () => {
     db.close();
   });
 
+  it("replaces an earlier copy of the same training, not another training of the same experiment", async () => {
+    const db = await freshDb();
+    const a = { ...defaultExperiment(), seed: 3 };
+    // Two tabs pressing Save here in turn keep the same training at step 2, then at step 5.
+    await db.archive.keep(session(a, 2), null, 1000);
+    const later = await db.archive.keep(session(a, 5), null, 2000);
+    expect((await db.archive.list()).map((e) => [e.id, e.runs[0].step])).toEqual([[later.id, 5]]);
+    expect(later.dropped).toEqual([]);
+    // A later copy does not replace with an earlier one: that is kept beside it (it is not held).
+    await db.archive.keep(session(a, 3), null, 3000);
+    expect((await db.archive.list()).map((e) => e.runs[0].step)).toEqual([3, 5]);
+    // Another training of the same experiment (its curve is not a beginning of this one's) stays.
+    const other = session(a, 6);
+    other.runs[0].history[0] = { ...other.runs[0].history[0], metrics: { reward: 42 } };
+    await db.archive.keep(other, null, 4000);
+    expect((await db.archive.list()).map((e) => e.runs[0].step)).toEqual([6, 3, 5]);
+    db.close();
+  });
+
   it("swaps a kept session in with its curves, markers and checkpoint, keeping the current one", async () => {
     const db = await freshDb();
     const a = { ...defaultExperiment(), seed: 3 };
@@ -102,10 +121,11 @@ describe("recent experiments", () => {
     expect((await db.archive.list()).map((e) => e.savedAt)).toEqual([2]);
     await db.archive.keep({ ...a, runs: a.runs.map((r) => ({ ...r, step: r.step + 1 })) }, null, 3);
     expect(await db.archive.list()).toHaveLength(1); // steps of the saved runs are the same: same session
-    await db.archive.keep(session({ ...defaultExperiment(), seed: 11 }, 4), null, 4); // trained further
-    expect((await db.archive.list()).map((e) => e.savedAt)).toEqual([4, 3]);
+    // Trained further: the earlier copy of the same training goes (the new one holds all its curves).
+    await db.archive.keep(session({ ...defaultExperiment(), seed: 11 }, 4), null, 4);
+    expect((await db.archive.list()).map((e) => e.savedAt)).toEqual([4]);
 
-    for (let seed = 0; seed < ARCHIVE_MAX - 2; seed++)
+    for (let seed = 0; seed < ARCHIVE_MAX - 1; seed++)
       await db.archive.keep(session({ ...defaultExperiment(), seed }, 2), null, 10 + seed);
     expect(await db.archive.list()).toHaveLength(ARCHIVE_MAX);
     await db.replaceSession(session({ ...defaultExperiment(), seed: 99 }, 5), null);
@@ -113,7 +133,7 @@ describe("recent experiments", () => {
     await db.archive.swapIn(newest.id);
     const after = await db.archive.list();
     expect(after).toHaveLength(ARCHIVE_MAX);
-    expect(after.map((e) => e.spec.seed).sort((x, y) => x - y)).toEqual([0, 1, 2, 11, 11, 99]);
+    expect(after.map((e) => e.spec.seed).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 11, 99]);
     // One more kept: the oldest goes, and the keeper is told which (its notice names it).
     const oldest = after.at(-1);
     const kept = await db.archive.keep(session({ ...defaultExperiment(), seed: 7 }, 2), null, 1e6);

@@ -10,7 +10,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { labClient } from "../../src/lab/client";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
-import type { PipelineProgress, PipelineSettings, PipelineStage } from "../../src/lab/pipeline/fields";
+import {
+  type PipelineProgress,
+  type PipelineSettings,
+  type PipelineStage,
+  pipelineSettings,
+} from "../../src/lab/pipeline/fields";
 import { encode } from "../../src/lab/url";
 import { labActions } from "../../src/ui/lab/actions";
 import { Progress } from "../../src/ui/lab/PipelineControls";
@@ -22,7 +27,12 @@ import {
   TRAINING_KEY,
   takeInterrupted,
 } from "../../src/ui/lab/pipeline_guard";
-import { stoppedEarly, trainingLine, usePipelineStore } from "../../src/ui/lab/pipeline_store";
+import {
+  DEFAULT_PIPELINE_SETTINGS,
+  stoppedEarly,
+  trainingLine,
+  usePipelineStore,
+} from "../../src/ui/lab/pipeline_store";
 import { leaveFor, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
@@ -180,12 +190,15 @@ describe("stopping a Pipeline stage on the page", () => {
     expect(leave.defaultPrevented).toBe(true);
     window.dispatchEvent(new Event("pagehide"));
     expect(JSON.parse(store.map.get(TRAINING_KEY) ?? "{}")).toMatchObject({ step: 71 });
-    // The reload: a new page (the worker and its stage are gone), the same tab's storage.
+    // The reload: a new page (the worker and its stage are gone, the view at its default settings), the same
+    // tab's storage.
     session.stop();
+    usePipelineStore.getState().setSettings(DEFAULT_PIPELINE_SETTINGS);
     session = await openLab(fakeDeps(name).deps);
     expect(useLab.getState().notice).toContain(
-      "The Pipeline's SFT training was interrupted at step 71 of 400 by the reload; train it again.",
+      "The Pipeline's SFT training was interrupted at step 71 of 400 by the reload; train it again (its settings are back).",
     );
+    expect(usePipelineStore.getState().settings.sftSteps).toBe(400);
     expect(store.map.has(TRAINING_KEY)).toBe(false);
     // Training it again answers that notice: it goes.
     fakeWorker(3);
@@ -205,7 +218,7 @@ describe("the training guard", () => {
       removeItem: (k: string) => void map.delete(k),
     };
     let training = true;
-    const guard = guardTraining("rm", 20, "arithmetic/nano/0", () => training, store, page);
+    const guard = guardTraining("rm", 20, "arithmetic/nano/0", undefined, () => training, store, page);
     guard.step(7);
     const ask = () => {
       const e = new Event("beforeunload", { cancelable: true });
@@ -217,19 +230,31 @@ describe("the training guard", () => {
     expect(ask()).toBe(false);
     training = true;
     page.dispatchEvent(new Event("pagehide"));
-    expect(takeInterrupted("sentiment/sft/0", store)).toBe(
-      "The Pipeline's reward model training in the experiment open before was interrupted at step 7 of 20 when the page left it; its model so far was not kept.",
-    );
+    expect(takeInterrupted("sentiment/sft/0", store)).toEqual({
+      line: "The Pipeline's reward model training in the experiment open before was interrupted at step 7 of 20 when the page left it; its model so far was not kept.",
+      settings: null,
+    });
     expect(takeInterrupted("arithmetic/nano/0", store)).toBeNull(); // taken
     guard.end();
     guard.end();
     expect(ask()).toBe(false);
     expect(map.size).toBe(0);
     // Before its first step; and unreadable markers say nothing.
-    guardTraining("sft", 40, "a/b/1", () => true, store, page);
-    expect(takeInterrupted("a/b/1", store)).toBe(
-      "The Pipeline's SFT training was interrupted before its first step by the reload; train it again.",
-    );
+    guardTraining("sft", 40, "a/b/1", undefined, () => true, store, page);
+    expect(takeInterrupted("a/b/1", store)).toEqual({
+      line: "The Pipeline's SFT training was interrupted before its first step by the reload; train it again.",
+      settings: null,
+    });
+    // The settings it trained with come back (checked: a tampered value leaves the defaults).
+    const settings = pipelineSettings({ sftSteps: 400, size: "tiny" });
+    guardTraining("sft", 400, "a/b/1", settings, () => true, store, page).step(71);
+    page.dispatchEvent(new Event("pagehide"));
+    expect(takeInterrupted("a/b/1", store)).toEqual({
+      line: "The Pipeline's SFT training was interrupted at step 71 of 400 by the reload; train it again (its settings are back).",
+      settings,
+    });
+    guardTraining("sft", 400, "a/b/1", { ...settings, sftSteps: -5 }, () => true, store, page);
+    expect(takeInterrupted("a/b/1", store)?.settings).toBeNull();
     map.set(TRAINING_KEY, "{oops");
     expect(takeInterrupted("a/b/1", store)).toBeNull();
     expect(takeInterrupted("a/b/1", undefined)).toBeNull();

@@ -181,6 +181,7 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
 function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const rmDone = usePipelineStore((s) => s.rm.status === "done");
   const handedOff = usePipelineStore((s) => s.handedOff);
+  const old = usePipelineStore((s) => s.handOffOld === true);
   const weak = usePipelineStore((s) => (s.rm.status === "done" ? rmWeakness(s.rm.result) : null));
   const size = usePipelineStore((s) => s.settings.size);
   const [handing, setHanding] = useState(false);
@@ -228,7 +229,10 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       )}
       {handedOff && (
         <p className="pipeline-handed" data-testid="pipeline-handed">
-          Runs start from <strong>{handedOff}</strong> and optimise its reward model. Press ▶ Play above.
+          Runs start from <strong>{handedOff}</strong> and optimise its reward model.{" "}
+          {old
+            ? "Those are the models handed over before, not the ones trained since: Use in RL hands the new ones over."
+            : "Press ▶ Play above."}
         </p>
       )}
     </section>

@@ -38,6 +38,7 @@ export const pipelineActions = {
       stage,
       steps,
       experimentKey(useLab.getState().spec),
+      p.settings,
       () => usePipelineStore.getState()[stage].status === "running",
     );
     const run = (async () => {

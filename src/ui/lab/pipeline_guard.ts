@@ -4,9 +4,10 @@
  * tab's sessionStorage (it survives a reload, and other tabs do not see it) names the stage and the step it
  * reached; written when the stage starts and when the page is hidden, removed when the stage ends. A page that
  * finds the marker when it opens was reloaded or left while that stage trained, and its training was lost:
- * {@link takeInterrupted} words the notice.
+ * {@link takeInterrupted} words the notice and gives back the settings the stage trained with (the view's
+ * settings are saved with a finished stage only: without them a reload would put the step counts back to 40).
  */
-import type { PipelineStage } from "../../lab/pipeline/fields";
+import { type PipelineSettings, type PipelineStage, pipelineSettings } from "../../lab/pipeline/fields";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { STAGE_NAMES } from "./pipeline_store";
 
@@ -27,6 +28,14 @@ interface TrainingMarker {
   steps: number;
   /** {@link experimentKey} of the experiment it trained in. */
   experiment: string;
+  /** The Pipeline's settings it trained with (absent in markers of older pages). */
+  settings?: PipelineSettings;
+}
+
+/** What a reload interrupted: the notice's line, and the settings to show again (null: another experiment's). */
+export interface Interrupted {
+  line: string;
+  settings: PipelineSettings | null;
 }
 
 /** The experiment a marker belongs to: its task, start model and seed (the Pipeline's models follow them). */
@@ -60,19 +69,20 @@ function write(store: MarkerStorage | undefined, m: TrainingMarker): void {
 }
 
 /**
- * Guard `stage` (of `steps` steps, in experiment `experiment`) from now until {@link TrainingGuard.end}.
- * `training()` is asked when the page is about to unload: a stage the page no longer shows training (a new
- * worker cleared the Pipeline) does not ask. Never throws.
+ * Guard `stage` (of `steps` steps, in experiment `experiment`, with the view's `settings`) from now until
+ * {@link TrainingGuard.end}. `training()` is asked when the page is about to unload: a stage the page no longer
+ * shows training (a new worker cleared the Pipeline) does not ask. Never throws.
  */
 export function guardTraining(
   stage: PipelineStage,
   steps: number,
   experiment: string,
+  settings: PipelineSettings | undefined,
   training: () => boolean,
   store: MarkerStorage | undefined = tabStorage(),
   page: PageEvents | undefined = typeof window !== "undefined" ? window : undefined,
 ): TrainingGuard {
-  const marker: TrainingMarker = { stage, step: 0, steps, experiment };
+  const marker: TrainingMarker = { stage, step: 0, steps, experiment, ...(settings && { settings }) };
   const ask = (e: Event) => {
     if (!training()) return;
     e.preventDefault();
@@ -105,13 +115,14 @@ export function guardTraining(
 }
 
 /**
- * The notice for a stage a reload (or leaving the page) interrupted, or null: the marker, removed from
- * storage. `experiment`: {@link experimentKey} of the experiment open now. Never throws.
+ * The notice for a stage a reload (or leaving the page) interrupted, with the settings it trained with when it
+ * belongs to the experiment open now (`experiment`: its {@link experimentKey}) and they are valid; or null: the
+ * marker, removed from storage. Never throws.
  */
 export function takeInterrupted(
   experiment: string,
   store: MarkerStorage | undefined = tabStorage(),
-): string | null {
+): Interrupted | null {
   let m: Partial<TrainingMarker> | null = null;
   try {
     const text = store?.getItem(TRAINING_KEY) ?? null;
@@ -126,7 +137,19 @@ export function takeInterrupted(
   const of = Number.isInteger(m.steps) && (m.steps ?? 0) >= step ? ` of ${m.steps}` : "";
   const at = step > 0 ? `at step ${step}${of}` : "before its first step";
   const name = STAGE_NAMES[m.stage];
-  return m.experiment === experiment
-    ? `The Pipeline's ${name} training was interrupted ${at} by the reload; train it again.`
-    : `The Pipeline's ${name} training in the experiment open before was interrupted ${at} when the page left it; its model so far was not kept.`;
+  if (m.experiment !== experiment)
+    return {
+      line: `The Pipeline's ${name} training in the experiment open before was interrupted ${at} when the page left it; its model so far was not kept.`,
+      settings: null,
+    };
+  let settings: PipelineSettings | null = null;
+  try {
+    if (m.settings && typeof m.settings === "object") settings = pipelineSettings(m.settings);
+  } catch {
+    // Tampered or from another version: the view keeps its defaults.
+  }
+  return {
+    line: `The Pipeline's ${name} training was interrupted ${at} by the reload; train it again${settings ? " (its settings are back)" : ""}.`,
+    settings,
+  };
 }

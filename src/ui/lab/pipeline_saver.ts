@@ -3,7 +3,7 @@
  * happens or the stages are cleared (a new experiment), its models (from the worker) and its view are saved, or
  * forgotten. Stages still running are not saved (a stopped stage is a finished one: it is). Failures go to
  * `onError`, and so does, when saving starts (the lab has opened), the notice for a stage that the reload
- * interrupted (./pipeline_guard.ts); nothing here throws.
+ * interrupted (./pipeline_guard.ts), whose settings then come back into the view; nothing here throws.
  */
 import type { LabPersistence } from "../../lab/persist";
 import type { PipelineModels } from "../../lab/protocol";
@@ -37,7 +37,10 @@ export function startPipelineSaver(
   // (Not while a stage trains: savers that restart, after an Open that gave up, find that stage's marker.)
   if (!trainingStage(usePipelineStore.getState())) {
     const interrupted = takeInterrupted(experimentKey(useLab.getState().spec));
-    if (interrupted) onError(interrupted);
+    if (interrupted) {
+      if (interrupted.settings) usePipelineStore.getState().setSettings(interrupted.settings);
+      onError(interrupted.line);
+    }
   }
   let last = savedKey(usePipelineStore.getState());
   let chain = Promise.resolve();

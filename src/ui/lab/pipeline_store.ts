@@ -30,6 +30,11 @@ export interface PipelineState {
   rm: StageState;
   /** The start model the runs got from the last hand-off, or null. */
   handedOff: string | null;
+  /**
+   * A stage trained again since the hand-off: the runs still use the models handed over then, not the ones the
+   * view shows (absent in views saved by older pages: false).
+   */
+  handOffOld?: boolean;
   /** The stage asked to stop (it ends after its step in progress), or null. */
   stopping: PipelineStage | null;
   setSettings(patch: Partial<PipelineSettings>): void;
@@ -46,12 +51,18 @@ export interface PipelineState {
 }
 
 /** What the view shows, as saved with the Pipeline's models (src/lab/persist.ts SavedPipeline.view). */
-export type PipelineViewState = Pick<PipelineState, "settings" | "sft" | "rm" | "handedOff">;
+export type PipelineViewState = Pick<PipelineState, "settings" | "sft" | "rm" | "handedOff" | "handOffOld">;
 
 /** The view's state worth saving: stages still running are saved as not trained. */
 export function pipelineViewState(s: PipelineState): PipelineViewState {
   const settled = (st: StageState) => (st.status === "done" ? st : idle());
-  return { settings: s.settings, sft: settled(s.sft), rm: settled(s.rm), handedOff: s.handedOff };
+  return {
+    settings: s.settings,
+    sft: settled(s.sft),
+    rm: settled(s.rm),
+    handedOff: s.handedOff,
+    handOffOld: s.handOffOld === true,
+  };
 }
 
 /** The stage training now, or null. */
@@ -106,13 +117,15 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
   sft: idle(),
   rm: idle(),
   handedOff: null,
+  handOffOld: false,
   stopping: null,
   setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
-  // A new stage 1 makes stage 2 stale; a new stage 2 keeps stage 1.
+  // A new stage 1 makes stage 2 stale; a new stage 2 keeps stage 1. Either makes a hand-off old.
   begin: (stage) =>
-    set(() => ({
+    set((s) => ({
       [stage]: { ...idle(), status: "running" },
       ...(stage === "sft" && { rm: idle() }),
+      ...(s.handedOff !== null && { handOffOld: true }),
       stopping: null,
     })),
   setStopping: (stopping) => set({ stopping }),
@@ -135,7 +148,12 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
       return { [result.stage]: { ...st, status: "done", result, evals }, stopping: null };
     }),
   fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error }, stopping: null })),
-  setHandedOff: (handedOff) => set({ handedOff }),
-  clear: () => set({ sft: idle(), rm: idle(), handedOff: null, stopping: null }),
-  restore: (view) => set({ ...view, settings: { ...DEFAULT_PIPELINE_SETTINGS, ...view.settings } }),
+  setHandedOff: (handedOff) => set({ handedOff, handOffOld: false }),
+  clear: () => set({ sft: idle(), rm: idle(), handedOff: null, handOffOld: false, stopping: null }),
+  restore: (view) =>
+    set({
+      handOffOld: false,
+      ...view,
+      settings: { ...DEFAULT_PIPELINE_SETTINGS, ...view.settings },
+    }),
 }));

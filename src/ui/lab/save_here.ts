@@ -5,7 +5,7 @@
  * curves and markers, a fresh checkpoint of every trained run, and the Pipeline's models — becomes the saved
  * session, in one transaction, so that a reload resumes every run where it is now.
  */
-import { hasProgress, type KeptEntry, keepsCurves } from "../../lab/archive";
+import { hasProgress, holds, type KeptEntry } from "../../lab/archive";
 import type {
   LabPersistence,
   SavedCheckpoint,
@@ -13,8 +13,7 @@ import type {
   SavedRun,
   SavedSession,
 } from "../../lab/persist";
-import type { MetricPoint, PipelineModels } from "../../lab/protocol";
-import { sameExperiment, sameRun } from "../../lab/restore";
+import type { PipelineModels } from "../../lab/protocol";
 import { useLab } from "../lab_store";
 import { pipelineViewState, usePipelineStore } from "./pipeline_store";
 
@@ -22,41 +21,6 @@ import { pipelineViewState, usePipelineStore } from "./pipeline_store";
 export interface SaveHereDeps {
   exportCheckpoint?(runId: string): Promise<Uint8Array>;
   pipelineModels?(): Promise<PipelineModels | null>;
-}
-
-const samePoint = (a: MetricPoint, b: MetricPoint) =>
-  a.step === b.step &&
-  a.samples === b.samples &&
-  a.tokens === b.tokens &&
-  JSON.stringify(a.metrics) === JSON.stringify(b.metrics);
-
-/**
- * Whether the session `here` (this tab's) already holds everything `stored` (what another tab saved) does: the
- * same experiment, each of its trained runs with the same settings and its curve a beginning of this tab's,
- * and the same Pipeline. Then keeping `stored` would only list an earlier copy of this tab's training.
- */
-export function holds(
-  here: SavedSession,
-  herePipeline: SavedPipeline | null,
-  stored: SavedSession,
-  storedPipeline: SavedPipeline | null,
-): boolean {
-  if (!sameExperiment(here.spec, stored.spec)) return false;
-  const runs = new Map(here.runs.map((r) => [r.spec.id, r]));
-  for (const s of stored.runs) {
-    if (!keepsCurves(s)) continue;
-    const h = runs.get(s.spec.id);
-    if (!h || !h.comparison !== !s.comparison || !sameRun(h.spec, s.spec)) return false;
-    if (s.history.length > h.history.length || !s.history.every((p, i) => samePoint(p, h.history[i])))
-      return false;
-  }
-  if (!storedPipeline) return true;
-  if (!herePipeline) return false;
-  const steps = (p: SavedPipeline) => [p.models.task, p.models.sft?.steps, p.models.rm?.steps];
-  return (
-    JSON.stringify(steps(herePipeline)) === JSON.stringify(steps(storedPipeline)) &&
-    JSON.stringify(herePipeline.view) === JSON.stringify(storedPipeline.view)
-  );
 }
 
 /**
