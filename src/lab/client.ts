@@ -1,10 +1,11 @@
 /**
  * The page side of the training worker: starts src/lab/worker.ts (a module Web Worker with its own GPU
- * device), wraps it with comlink, forwards its RunUpdates into the lab store (src/ui/lab_store.ts) and offers
- * the commands the UI calls. Every command keeps the store and the worker consistent: the store changes only
- * in step with the worker (a rejected command leaves the store as it was). No training work happens on the
- * main thread: the worker sends small batched updates (≤ 4 a second, ≤ 8 samples per run), each one only after
- * the page has painted the previous one (backpressure: a slow page gets fewer, larger updates, never a backlog).
+ * device), wraps it with comlink, forwards its RunUpdates into the lab store (src/ui/lab_store.ts;
+ * ./client_updates.ts) and offers the commands the UI calls. Every command keeps the store and the worker
+ * consistent: the store changes only in step with the worker (a rejected command leaves the store as it was).
+ * No training work happens on the main thread: the worker sends small batched updates (≤ 4 a second, ≤ 8
+ * samples per run), each one only after the page has painted the previous one (backpressure: a slow page gets
+ * fewer, larger updates, never a backlog).
  *
  * API (`labClient`, or `new LabClient()`; fits src/ui/lab/actions.ts's LabBackend):
  *   start(spec)              create the worker, load task + model, create the runs. Store: setSpec(spec),
@@ -51,6 +52,7 @@ import * as Comlink from "comlink";
 import { usePipelineStore } from "../ui/lab/pipeline_store";
 import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
+import { type ClientStats, updateReceiver } from "./client_updates";
 import type {
   ExperimentSpec,
   LabWorkerApi,
@@ -62,7 +64,6 @@ import type {
   RewardModelInfo,
   RunCounters,
   RunSpec,
-  RunUpdate,
   SettingValue,
 } from "./protocol";
 import { stepOnceIds } from "./run_slot";
@@ -73,32 +74,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** Held-out prompts a run's win rate is measured on (a 95 % CI of about ±12 points). */
 export const WIN_RATE_PROMPTS = 64;
 
-/** Longest wait for a frame before an update is acknowledged anyway (hidden tabs paint no frames). */
-const ACK_TIMEOUT_MS = 1000;
-
-/**
- * Resolves once the browser has painted the current state (the next animation frame, then the task after it),
- * or after ACK_TIMEOUT_MS. The worker waits for this before its next update, so a page that renders slowly
- * receives fewer, larger updates instead of a growing queue.
- */
-function afterPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ACK_TIMEOUT_MS);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        resolve();
-      }, 0),
-    );
-  });
-}
-
-/** Update counters (tests and the update-rate figure). */
-export interface ClientStats {
-  updates: number;
-  firstUpdateAt: number | null;
-  lastUpdateAt: number | null;
-}
+export type { ClientStats } from "./client_updates";
 
 /** How the notice begins when Play is refused at the stop step (that sentence goes once the lab trains on). */
 const STOP_NOTICE = "Every run has reached the stop step (";
@@ -148,11 +124,9 @@ export class LabClient {
         reject(new Error(`the training worker stopped: ${ev.message || "its script failed to load"}`));
       });
     });
-    // Acknowledged once the page has rendered them (see afterPaint): the worker sends the next batch only then.
-    const onUpdate = Comlink.proxy((updates: RunUpdate[]) => {
-      if (gen === this.generation) this.apply(updates);
-      return afterPaint();
-    });
+    // Applied while this worker is the current one; acknowledged once the page has painted them (the worker
+    // sends the next batch only then: ./client_updates.ts).
+    const onUpdate = updateReceiver(() => gen === this.generation, this.stats);
     try {
       const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
       const info = await Promise.race([api.init(spec, onUpdate, base, pipeline), died]);
@@ -396,22 +370,6 @@ export class LabClient {
     if (!this.api || this.store.phase !== "ready")
       throw new Error("the lab is not ready yet (the training worker is still loading or failed to start)");
     return this.api;
-  }
-
-  private apply(updates: RunUpdate[]): void {
-    const now = performance.now();
-    this.stats.updates++;
-    this.stats.firstUpdateAt ??= now;
-    this.stats.lastUpdateAt = now;
-    const s = this.store;
-    s.applyUpdates(updates);
-    const notices = updates.flatMap((u) => (u.notice ? [u.notice] : []));
-    if (notices.length) s.setNotice([...new Set(notices)].join(" "));
-    // The worker stops by itself when no run can step any more (in error, or at the lesson's last step).
-    const runs = Object.values(this.store.runs);
-    const stopAt = this.store.spec.steps ?? 0;
-    const done = (r: (typeof runs)[number]) => r.status === "error" || (stopAt > 0 && r.step >= stopAt);
-    if (s.playing && runs.length > 0 && runs.every(done)) s.setPlaying(false);
   }
 }
 

@@ -6,7 +6,8 @@
  * into RunUpdates for the page at most every `flushMs` (default 250 ms): new metric points, the samples of
  * each run's latest step, markers, status and errors.
  *
- * GPU-free: runs come from a {@link RunFactory} (the worker's real runs, or fakes in the unit tests).
+ * GPU-free: runs come from a {@link RunFactory} (the worker's real runs, or fakes in the unit tests). The run
+ * slots, the queue that keeps commands and steps apart and the batched updates are ./sched_base.ts's.
  *
  * Statuses: "error" is sticky (until reset or removal); otherwise a run is "running" while the lab plays,
  * "finishing" after a pause until its step in flight has landed, "ready" before its first step and "paused"
@@ -14,85 +15,40 @@
  * and step) goes to "error" and the others go on. An error that `isDeviceLoss` recognises is the device's,
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
-import type { RunCounters, RunSpec, RunUpdate, SettingValue } from "./protocol";
+import type { RunCounters, RunSpec, SettingValue } from "./protocol";
 import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
+import { SchedulerBase } from "./sched_base";
 import { type RestoreText, rebuildSlot, restoreSlot } from "./sched_restore";
 import { Rounds } from "./sched_rounds";
 import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { takeStep } from "./sched_step";
-import { MAX_RUNS, TOO_MANY_RUNS } from "./settings";
-import { AckThrottle } from "./throttle";
 
 export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export class Scheduler {
-  private entries: RunSlot[] = [];
+export class Scheduler extends SchedulerBase {
   /** Whose turn it is (a run behind takes two turns a round) and the speed cap's gap between steps. */
   private readonly rounds = new Rounds<RunSlot>();
   /** Changes on Play and Reset: a Step in progress (or queued) stops taking turns. */
   private stepOnceToken = 0;
   /** The Steps pressed so far, one after another. */
   private steps: Promise<void> = Promise.resolve();
-  private playing = false;
   private looping = false;
   /** Set while the device is lost: no steps until recover(). */
   private halted = false;
   private speed = 0;
   private stopAt = 0;
-  private chain: Promise<unknown> = Promise.resolve();
-  /** Sends the batched updates: at most every flushMs, and only once the page acknowledged the last one. */
-  private readonly out: AckThrottle;
   private readonly progressAfterMs: number;
 
-  constructor(private readonly o: SchedulerOptions) {
+  constructor(o: SchedulerOptions) {
+    super(o);
     this.progressAfterMs = o.progressAfterMs ?? 1000;
-    this.out = new AckThrottle(
-      o.flushMs ?? 250,
-      () => this.send(),
-      () => this.entries.some((e) => e.dirty),
-    );
-  }
-
-  get isPlaying(): boolean {
-    return this.playing;
   }
 
   get isHalted(): boolean {
     return this.halted;
-  }
-
-  /** Run ids in order. */
-  get runIds(): string[] {
-    return this.entries.map((e) => e.spec.id);
-  }
-
-  /** Steps done by a run (undefined for an unknown id). */
-  stepOf(id: string): number | undefined {
-    return this.find(id)?.step;
-  }
-
-  /**
-   * Run `fn` on a run's live object between steps (a consistent state, e.g. for a checkpoint export).
-   * @throws RangeError for an unknown run or one without a live run object.
-   */
-  withRun<T>(id: string, fn: (run: SchedRun, spec: RunSpec) => Promise<T> | T): Promise<T> {
-    return this.exclusive(() => {
-      const e = this.find(id);
-      if (!e?.run) throw new RangeError(`no run "${id}" with weights`);
-      return fn(e.run, e.spec);
-    });
-  }
-
-  /** The live run object (tests; use {@link withRun} to act on it between steps). */
-  runOf(id: string): SchedRun | null {
-    return this.find(id)?.run ?? null;
-  }
-
-  specOf(id: string): RunSpec | undefined {
-    return this.find(id)?.spec;
   }
 
   /** Train all runs in turn (a run behind takes two turns) until paused (or every run is in error). */
@@ -349,55 +305,6 @@ export class Scheduler {
     }
     this.playing = false;
     this.flushSoon();
-  }
-
-  /** Send what is pending now, acknowledged or not (tests; shutdown). */
-  flush(): void {
-    this.out.now();
-  }
-
-  /** The pending updates, sent with onUpdate; returns its acknowledgement (null when nothing was pending). */
-  private send(): unknown {
-    const updates: RunUpdate[] = [];
-    for (const e of this.entries) {
-      const u = e.take(this.playing);
-      if (u) updates.push(u);
-    }
-    return updates.length ? this.o.onUpdate(updates) : null;
-  }
-
-  /** Free every run. */
-  dispose(): void {
-    this.playing = false;
-    this.out.cancel();
-    for (const e of this.entries) e.run?.destroy();
-    this.entries = [];
-  }
-
-  /** @throws RangeError when the lab already holds MAX_RUNS runs (a link keeps no more: spec_check.ts). */
-  private checkRoom(): void {
-    if (this.entries.length >= MAX_RUNS) throw new RangeError(TOO_MANY_RUNS);
-  }
-
-  private find(id: string): RunSlot | undefined {
-    return this.entries.find((e) => e.spec.id === id);
-  }
-
-  /** Run `fn` after everything queued before it: steps and commands never overlap. */
-  private exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
-    const r = this.chain.then(fn);
-    this.chain = r.catch(() => {});
-    return r;
-  }
-
-  private touchAll(): void {
-    for (const e of this.entries) e.touch();
-    this.flushSoon();
-  }
-
-  /** Send the pending updates as soon as the throttle allows. */
-  private flushSoon(): void {
-    this.out.request();
   }
 
   /** The run can step now: runnable and under the step limit. */

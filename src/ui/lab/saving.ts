@@ -6,6 +6,8 @@
  * writes in flight, swaps the two sessions in storage and opens the kept one's link. Replacing the runs in
  * this page (the Pipeline's hand-off) keeps the open experiment first (keepOpenExperiment). One tab of the
  * lab saves at a time (./saving_tabs.ts); "Save here" takes saving over from another tab (./save_here.ts).
+ * What must end before the page leaves (a Pipeline stage in training) registers in ./before_leaving.ts; the
+ * lines said about saving are ./saving_lines.ts's.
  */
 import { type KeptEntry, keepsCurves } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
@@ -14,9 +16,10 @@ import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { useLab } from "../lab_store";
-import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+import { cannotLeave } from "./before_leaving";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { writeHere } from "./save_here";
+import { savedHereLine, withoutTakenOver } from "./saving_lines";
 import { linkTabs, takenOverLine, useSavingTabs } from "./saving_tabs";
 import { writeUrlNow } from "./url_sync";
 
@@ -54,23 +57,6 @@ export interface Saving {
 const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async () => {} };
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
-/** What the notice says once Save here made this tab the saving one; `kept`: the other tab's session kept. */
-export function savedHereLine(kept: KeptEntry | null): string {
-  const line = "This tab saves again: a reload resumes every run where it is now.";
-  if (!kept) return line;
-  return (
-    `${line} What the other tab had saved (${experimentTitle(kept.spec, kept.startModel)}: ${keptRunsText(kept)}) ` +
-    `is kept: reopen it from Change… → Recent experiments.${droppedText(kept.dropped)}`
-  );
-}
-
-/** The notice without the lines that said another tab saves. */
-function withoutTakenOver(notice: string | null): string {
-  let n = notice ?? "";
-  for (const by of ["opened", "save-here"] as const) n = n.split(takenOverLine(by)).join("");
-  return n.replace(/ {2,}/g, " ").trim();
-}
 
 /**
  * Start the open lab's savers. One tab saves (./saving_tabs.ts): starting tells the others, which stop; when
@@ -193,21 +179,13 @@ export function startSaving(
   return saving;
 }
 
-/**
- * What replacing the experiment keeps, for the confirmations (a lesson, Change…): its runs up to `steps` when
- * this tab saves (`saves`: the store's saving is not null); else what another tab saved, or nothing.
- */
-export function keptLine(steps: number, saves: boolean): string {
-  if (saves)
-    return `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`;
-  if (useSavingTabs.getState().state !== "saves")
-    return "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
-  return "This tab is not saving (see the notice above), so its training is not kept";
-}
-
 /** What this tab's last Save here said (taken out of the notice when another tab takes saving again). */
 let savedHereSaid: string | null = null;
 
+/** Hooks run before the page leaves for another experiment (./before_leaving.ts). */
+export { onBeforeLeaving } from "./before_leaving";
+/** What the lab says about where it saves (./saving_lines.ts). */
+export { keptLine, savedHereLine } from "./saving_lines";
 /** The BroadcastChannel on which the lab's tabs agree which one saves (./saving_tabs.ts). */
 export { SAVING_CHANNEL } from "./saving_tabs";
 
@@ -345,27 +323,6 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
   }
   if (current) await saveLatest(current, waitMs);
   go(url);
-}
-
-/**
- * What must end before the page leaves for another experiment (the Pipeline's stage in training): each resolves
- * null once it has, or why it could not.
- */
-const beforeLeaving = new Set<() => Promise<string | null>>();
-
-/** Run `f` (awaited) before the page leaves for another experiment; returns the unregister. */
-export function onBeforeLeaving(f: () => Promise<string | null>): () => void {
-  beforeLeaving.add(f);
-  return () => beforeLeaving.delete(f);
-}
-
-/** End what must end before leaving ({@link onBeforeLeaving}); null when all did, else the first reason. */
-async function cannotLeave(): Promise<string | null> {
-  for (const f of beforeLeaving) {
-    const why = await f();
-    if (why) return why;
-  }
-  return null;
 }
 
 /**

@@ -1,0 +1,63 @@
+/**
+ * How the training worker's updates reach the page (./client.ts): each batch goes into the lab store
+ * (src/ui/lab_store.ts), is counted for the update-rate figures, shows its notices, and stops Play once no run
+ * can step any more; it is acknowledged only once the page has painted it, and the worker sends its next batch
+ * only then (backpressure: a page that renders slowly gets fewer, larger updates, never a growing queue).
+ */
+import * as Comlink from "comlink";
+import { useLab } from "../ui/lab_store";
+import type { RunUpdate } from "./protocol";
+
+/** Longest wait for a frame before an update is acknowledged anyway (hidden tabs paint no frames). */
+const ACK_TIMEOUT_MS = 1000;
+
+/**
+ * Resolves once the browser has painted the current state (the next animation frame, then the task after it),
+ * or after ACK_TIMEOUT_MS. The worker waits for this before its next update, so a page that renders slowly
+ * receives fewer, larger updates instead of a growing queue.
+ */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ACK_TIMEOUT_MS);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+/** Update counters (tests and the update-rate figure). */
+export interface ClientStats {
+  updates: number;
+  firstUpdateAt: number | null;
+  lastUpdateAt: number | null;
+}
+
+/**
+ * The worker's onUpdate (a comlink proxy): applies each batch while `current()` holds (the updates of a worker
+ * replaced since are ignored), counting it in `stats`, and acknowledges it once the page has painted it.
+ */
+export function updateReceiver(current: () => boolean, stats: ClientStats) {
+  return Comlink.proxy((updates: RunUpdate[]) => {
+    if (current()) apply(updates, stats);
+    return afterPaint();
+  });
+}
+
+function apply(updates: RunUpdate[], stats: ClientStats): void {
+  const now = performance.now();
+  stats.updates++;
+  stats.firstUpdateAt ??= now;
+  stats.lastUpdateAt = now;
+  const s = useLab.getState();
+  s.applyUpdates(updates);
+  const notices = updates.flatMap((u) => (u.notice ? [u.notice] : []));
+  if (notices.length) s.setNotice([...new Set(notices)].join(" "));
+  // The worker stops by itself when no run can step any more (in error, or at the lesson's last step).
+  const runs = Object.values(useLab.getState().runs);
+  const stopAt = useLab.getState().spec.steps ?? 0;
+  const done = (r: (typeof runs)[number]) => r.status === "error" || (stopAt > 0 && r.step >= stopAt);
+  if (s.playing && runs.length > 0 && runs.every(done)) s.setPlaying(false);
+}
