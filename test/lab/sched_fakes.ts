@@ -1,4 +1,4 @@
-/** Fake runs and a scheduler around them (no GPU), for the scheduler's tests (scheduler.test.ts, run_slot.test.ts). */
+/** Fake runs and a scheduler around them (no GPU), for the tests of the scheduler and what it drives (test/lab/scheduler*.test.ts, run_slot.test.ts and others). */
 import { NonFiniteMetricError } from "../../src/algorithms/run";
 import type { RunSpec, RunUpdate, SettingValue, StepProgress } from "../../src/lab/protocol";
 import { type RunFactory, type SchedRun, Scheduler, type StepOutput } from "../../src/lab/scheduler";

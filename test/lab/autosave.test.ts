@@ -1,0 +1,237 @@
+/**
+ * The autosaver (src/lab/autosave.ts) keeping the lab store in IndexedDB, on fake-indexeddb: history as it grows,
+ * checkpoints on pause and of steps taken while not playing, resets and removals, saved runs of another
+ * experiment forgotten or their checkpoints dropped, and runs imported for comparison saved as curves only.
+ */
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import { startAutosave } from "../../src/lab/autosave";
+import { defaultExperiment } from "../../src/lab/defaults";
+import type { RunUpdate } from "../../src/lab/protocol";
+import { planRestore } from "../../src/lab/restore";
+import { useLab } from "../../src/ui/lab_store";
+import { freshDb, points } from "./persist_db";
+
+const update = (runId: string, from: number, n: number, extra: Partial<RunUpdate> = {}): RunUpdate => ({
+  runId,
+  status: "running",
+  step: from + n - 1,
+  points: points(from, n),
+  ...extra,
+});
+
+/** A fresh database and the lab store on the default experiment, paused; ckStep reads a run's saved checkpoint step. */
+async function pausedLab() {
+  const db = await freshDb();
+  const lab = useLab.getState();
+  lab.setSpec(defaultExperiment());
+  lab.setPlaying(false);
+  const ckStep = async (id: string) =>
+    (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
+  return { db, lab, ckStep };
+}
+
+describe("IndexedDB persistence", () => {
+  it("autosaves the lab store: history as it grows, a checkpoint on pause, resets and removals", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec({ ...defaultExperiment(), model: "nano" });
+    const exported: string[] = [];
+    const errors: string[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        exported.push(id);
+        return new Uint8Array([1, 2, 3, exported.length]);
+      },
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+      onError: (m) => errors.push(m),
+    });
+    lab.setPlaying(true);
+    lab.applyUpdates([update("ppo-1", 1, 5), update("dpo-1", 1, 3)]);
+    await saver.flush();
+    let s = await db.load();
+    expect(s?.spec.model).toBe("nano");
+    expect(s?.runs.find((r) => r.spec.id === "ppo-1")?.history).toHaveLength(5);
+
+    lab.applyUpdates([
+      update("ppo-1", 6, 2, { markers: [{ runId: "ppo-1", step: 6, label: "lr 1e-4 → 3e-4" }] }),
+    ]);
+    lab.setPlaying(false); // pause → flush + checkpoint of every run that stepped
+    await saver.checkpoint();
+    s = await db.load();
+    const ppo = s?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(ppo?.history.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(ppo?.markers).toHaveLength(1);
+    expect(ppo?.checkpoint?.step).toBe(7);
+    expect(ppo?.checkpoint?.tokens).toBe(700);
+    expect(new Set(exported)).toEqual(new Set(["ppo-1", "dpo-1"]));
+    const before = exported.length;
+    await saver.checkpoint(); // nothing stepped: no new export
+    expect(exported.length).toBe(before);
+
+    lab.clearProgress(); // reset: histories and checkpoints go
+    lab.removeRun("grpo-1");
+    await saver.flush();
+    s = await db.load();
+    expect(s?.runs.map((r) => r.spec.id)).toEqual(["ppo-1", "dpo-1"]);
+    expect(s?.runs.every((r) => r.history.length === 0 && r.checkpoint === null)).toBe(true);
+    expect(s?.spec.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1"]);
+    expect(errors).toEqual([]);
+    saver.stop();
+    db.close();
+  });
+
+  it("checkpoints a run's first step and steps taken while not playing; while playing, the timer's", async () => {
+    const { db, lab, ckStep } = await pausedLab();
+    const exported: string[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        exported.push(id);
+        return new Uint8Array([1]);
+      },
+      historyEveryMs: 20,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1")).toBe(1);
+    lab.applyUpdates([update("ppo-1", 2, 1, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1")).toBe(2);
+    lab.setPlaying(true); // while playing, later steps wait for the 30 s timer
+    lab.applyUpdates([update("ppo-1", 3, 1)]);
+    await new Promise((r) => setTimeout(r, 150));
+    await saver.flush();
+    expect(await ckStep("ppo-1")).toBe(2);
+    expect(exported).toEqual(["ppo-1", "ppo-1"]);
+    saver.stop();
+    db.close();
+  });
+
+  it("checkpoints a step taken while not playing at once, without waiting for a tick", async () => {
+    const { db, lab, ckStep } = await pausedLab();
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async () => new Uint8Array([1]),
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1"), { timeout: 2000 }).toBe(1);
+    lab.applyUpdates([update("ppo-1", 2, 2, { status: "paused" })]);
+    await expect.poll(() => ckStep("ppo-1"), { timeout: 2000 }).toBe(3);
+    // The curves saved with it reach the checkpoint's step, so a reload now loses nothing.
+    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(saved?.history.at(-1)?.step).toBe(3);
+    saver.stop();
+    db.close();
+  });
+
+  it("saves the curves again after a checkpoint whose step landed during the export", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec(defaultExperiment());
+    lab.setPlaying(false);
+    // The run's step-1 point arrives while its checkpoint is being exported (after the pre-export flush).
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        if (id === "ppo-1") lab.applyUpdates([update("dpo-1", 1, 1, { status: "paused" })]);
+        return new Uint8Array([1]);
+      },
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await saver.checkpoint();
+    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(saved?.checkpoint?.step).toBe(1);
+    expect(saved?.history.map((p) => p.step)).toEqual([1]);
+    const dpo = (await db.load())?.runs.find((r) => r.spec.id === "dpo-1");
+    expect(dpo?.history.map((p) => p.step)).toEqual([1]);
+    saver.stop();
+    db.close();
+  });
+
+  it("forgets saved runs that are not in the opened experiment on the first save", async () => {
+    const db = await freshDb();
+    await db.saveRun({
+      spec: { id: "old-1", algo: "rloo", label: "RLOO", config: {} },
+      status: "paused",
+      step: 2,
+      history: points(1, 2),
+      markers: [],
+    });
+    useLab.getState().setSpec(defaultExperiment());
+    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
+    await saver.flush();
+    expect((await db.runIds()).sort()).toEqual(["dpo-1", "grpo-1", "ppo-1"]);
+    saver.stop();
+    db.close();
+  });
+
+  it("saves a run imported for comparison with its curves and never asks the worker for its checkpoint", async () => {
+    const { db, lab } = await pausedLab();
+    const asked: string[] = [];
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      historyEveryMs: 60_000,
+      exportCheckpoint: async (id) => {
+        asked.push(id);
+        if (id === "ppo-2") throw new Error('no run "ppo-2" with weights');
+        return new Uint8Array([1]);
+      },
+    });
+    const spec = { ...defaultExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
+    lab.upsertRun(spec);
+    lab.restoreRuns([
+      {
+        spec,
+        status: "paused",
+        step: 3,
+        history: points(1, 3),
+        markers: [],
+        samples: [],
+        error: null,
+        comparison: true,
+      },
+    ]);
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]); // a step lands while paused
+    await saver.checkpoint();
+    expect(asked).toEqual(["ppo-1"]);
+    const back = await db.load();
+    const imported = back?.runs.find((r) => r.spec.id === "ppo-2");
+    expect(imported?.comparison).toBe(true);
+    expect(imported?.history).toHaveLength(3);
+    expect(imported?.checkpoint).toBeNull();
+    // The plan resumes the trained runs only (the page brings the comparison run back as curves), and does not
+    // say it starts over.
+    const plan = planRestore(back?.spec ?? defaultExperiment(), back, true);
+    expect(plan.runs.map((r) => r.spec.id)).toEqual(["ppo-1"]);
+    expect(plan.notice ?? "").not.toMatch(/imported/);
+    saver.stop();
+    db.close();
+  });
+
+  it("drops a checkpoint left under a run id by another experiment, so a reload does not resume from it", async () => {
+    const db = await freshDb();
+    const other = { ...defaultExperiment(), seed: 9 };
+    await db.saveExperiment(other);
+    await db.saveRun({ spec: other.runs[0], status: "paused", step: 5, history: points(1, 5), markers: [] });
+    await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 500 });
+    useLab.getState().setSpec(defaultExperiment()); // another experiment with a run "ppo-1", not trained
+    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
+    await saver.flush();
+    const back = await db.load();
+    expect(back?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint).toBeNull();
+    expect(planRestore(defaultExperiment(), back, true).runs).toEqual([]);
+    saver.stop();
+    db.close();
+  });
+});

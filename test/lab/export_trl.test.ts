@@ -1,0 +1,256 @@
+/**
+ * The exported TRL script (src/lab/export/trl_script.ts, trl_rewards.ts): it covers every algorithm, maps the
+ * run's settings to TRL's names and values, exports the completion length the lab sampled, and, where python3
+ * is found, compiles, samples with the run's settings and scores like the lab. Its training length is in
+ * ./export_length.test.ts.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runConfig } from "../../src/lab/export/config";
+import { rewardPy } from "../../src/lab/export/trl_rewards";
+import { pyValue, slug, trlScript } from "../../src/lab/export/trl_script";
+import { describeConfig } from "../../src/lab/pipeline/model_config";
+import type { RunSpec } from "../../src/lab/protocol";
+import { ALGO_IDS } from "../../src/lab/registry";
+import { PRESETS } from "../../src/model/config";
+import { arithmeticGold } from "../../src/tasks/arithmetic";
+import { sentimentScore } from "../../src/tasks/sentiment/afinn";
+import { python3 } from "../helpers/python";
+import { experiment, ppo } from "./export_fixtures";
+
+const python = python3();
+
+describe("TRL script", () => {
+  const runs: RunSpec[] = [
+    ppo,
+    {
+      id: "grpo-1",
+      algo: "grpo",
+      label: 'GRPO "β = 0" \\N',
+      config: { beta: 0, numGenerations: 8, batchPrompts: 4, lossType: "dr_grpo" },
+    },
+    { id: "dpo-1", algo: "dpo", label: "DPO", config: { beta: 0.5, flipRate: 0.1 } },
+    { id: "dpo-2", algo: "dpo", label: "SimPO", config: { lossType: "simpo", simpoGamma: 1.5, beta: 2 } },
+    {
+      id: "rloo-1",
+      algo: "rloo",
+      label: "RLOO",
+      config: { numGenerations: 6, epsilon: 0.3, numIterations: 2 },
+    },
+    { id: "reinforce-1", algo: "reinforce", label: "REINFORCE", config: { beta: 0.1, baselineDecay: 0.5 } },
+    { id: "bon-1", algo: "bon", label: "Best-of-n", config: { n: 16 } },
+    {
+      id: "kto-1",
+      algo: "kto",
+      label: "KTO",
+      config: { beta: 0.2, desirableWeight: 1.5, label: "threshold" },
+    },
+    { id: "orpo-1", algo: "orpo", label: "ORPO", config: { lambda: 0.5 } },
+    { id: "ei-1", algo: "expert_iteration", label: "RFT", config: { k: 8, sftSteps: 3 } },
+    { id: "safe-1", algo: "safe_rlhf", label: "Safe", config: { costLimit: 12, lambdaInit: 0.5 } },
+  ];
+
+  it("covers every algorithm", () => {
+    expect(new Set(runs.map((r) => r.algo))).toEqual(new Set(ALGO_IDS));
+  });
+
+  it("exports the completion length the lab sampled: capped by the start model's context", () => {
+    const arith = { task: "arithmetic" as const, model: "sft" as const, seed: 0 };
+    const long = { ...ppo, config: { maxNewTokens: 48 } };
+    const p = trlScript(arith, { spec: long, step: 3 });
+    expect(p).toMatch(
+      /\n {4}response_length=9, {2}# .*The run asked for 48; the start model's context left 9/,
+    );
+    expect(runConfig(arith, long).trl?.args.response_length).toBe(9);
+    expect(runConfig(arith, long).settings.maxNewTokens).toBe(48); // the run's own setting is kept
+    const grpo: RunSpec = { id: "grpo-1", algo: "grpo", label: "GRPO", config: { maxNewTokens: 6 } };
+    expect(trlScript(arith, { spec: grpo, step: 3 })).toMatch(/\n {4}max_completion_length=6,/); // under the room
+    const bon: RunSpec = { id: "bon-1", algo: "bon", label: "BoN", config: { maxNewTokens: 48 } };
+    expect(trlScript(arith, { spec: bon, step: 3 })).toMatch(/\nMAX_NEW_TOKENS = 9\n/);
+    const senti = trlScript({ ...arith, task: "sentiment" }, { spec: long, step: 3 });
+    expect(senti).toMatch(/\n {4}response_length=48,/); // 66 tokens of room
+    expect(p).toContain("(start model: the shipped arithmetic SFT model, seed 0,");
+    // After a Pipeline hand-off the runs started from the page's model, whose context is the Pipeline's.
+    const source = `pipeline: ${describeConfig("nano", { ...PRESETS.nano, contextLength: 32 })} after 40 SFT steps (this page)`;
+    const handed = trlScript(arith, { spec: long, step: 3, handedOff: source });
+    expect(handed).toContain(
+      `(start model: the SFT model trained in the page's Pipeline view (${source}), seed 0,`,
+    );
+    expect(handed).toMatch(
+      /\n {4}response_length=25, {2}# .*asked for 48; the start model's context left 25/,
+    );
+    expect(runConfig(arith, long, source).trl?.args.response_length).toBe(25);
+    expect(runConfig(arith, long, "pipeline: a model of unknown size").trl?.args.response_length).toBe(48);
+  });
+
+  const script_pin = (script: string) => script.match(/pip install "trl[^\n]*/)?.[0];
+
+  it("maps the run's settings to TRL's names and values", () => {
+    const s = (r: RunSpec, task: "sentiment" | "arithmetic" = "arithmetic") =>
+      trlScript({ ...experiment, task }, { spec: r, step: 12 });
+    const p = s(runs[0], "sentiment");
+    expect(p).toMatch(/config = PPOConfig\(/);
+    expect(p).toMatch(/\n {4}kl_coef=0\.2, {2}# beta/);
+    expect(p).toMatch(/\n {4}learning_rate=0\.0003,/);
+    expect(p).toMatch(/\n {4}response_length=24,/);
+    expect(p).toMatch(/#\s+whitenAdvantages = True: .*TRL always whitens/);
+    expect(p).not.toMatch(/whiten_rewards=/);
+    // TRL cuts per_device_train_batch_size prompts into num_mini_batches minibatches, as the lab's step does.
+    const mini = s({ ...ppo, config: { batchPrompts: 12, numMiniBatches: 4 } });
+    expect(mini).toMatch(
+      /\n {4}per_device_train_batch_size=12, {2}# batchPrompts [^\n]*default in the lab: 8\.\n/,
+    );
+    expect(mini).toMatch(/\n {4}num_mini_batches=4,/);
+    const uneven = s({ ...ppo, config: { batchPrompts: 10, numMiniBatches: 4 } });
+    expect(uneven).toMatch(
+      /\n {4}per_device_train_batch_size=10, {2}# [^\n]*TRL needs it divisible by num_mini_batches \(4\)/,
+    );
+    // The lab's optimiser where TRL's defaults differ, in every trainer's config.
+    for (const script of [p, mini]) {
+      expect(script).toMatch(/\n {4}adam_beta2=0\.95, {2}# the lab's AdamW/);
+      expect(script).toMatch(/\n {4}lr_scheduler_type="constant", {2}# the lab keeps lr constant/);
+    }
+    expect(script_pin(p)).toBe('pip install "trl>=0.23,<0.27" transformers datasets torch');
+    // KTOTrainer counts examples: two labelled samples per prompt.
+    const kto = s({ id: "kto-b", algo: "kto", label: "KTO", config: { batchPrompts: 6 } });
+    expect(kto).toMatch(
+      /\n {4}per_device_train_batch_size=12, {2}# [^\n]*TRL counts examples: 6 prompts × 2 samples = 12/,
+    );
+    expect(kto).toMatch(/\n {4}adam_beta2=0\.95,/);
+    expect(p).toMatch(
+      /\n {4}max_grad_norm=1, {2}# [^\n]*PPOTrainer's own update loop does not clip gradients/,
+    );
+    // No eval set in the script: PPOTrainer's sample printing (on by default) would read one.
+    expect(p).toMatch(
+      /\n {4}num_sample_generations=0, {2}# PPOTrainer's periodic sample printing reads an eval set/,
+    );
+    expect(p).toMatch(/#\s+topK = 0: .*PPOConfig has no `top_k`/);
+    expect(p).toMatch(/#\s+entCoef = 0: /);
+    expect(p).toMatch(/#\s+valueModel = "shared": .*always trains a separate `value_model`/);
+    expect(p).toMatch(/used a value head on\n# the policy's own transformer[\s\S]*\nvalue_model = Auto/);
+    const sep = s({ ...ppo, config: { valueModel: "separate" } });
+    expect(sep).toMatch(/#\s+valueModel = "separate": .*its `value_model` argument/);
+    expect(sep).toMatch(/separate network initialised from the start model[\s\S]*\nvalue_model = Auto/);
+    expect(sep).not.toMatch(/valueModel = "shared"/);
+    expect(p).toMatch(/AFINN = \{/);
+    expect(p).toMatch(/trainer\.train\(\)/);
+    const g = s(runs[1]);
+    expect(g).toMatch(/from trl import GRPOConfig, GRPOTrainer/);
+    expect(g).toMatch(/\n {4}beta=0, /);
+    expect(g).toMatch(/\n {4}num_generations=8,/);
+    expect(g).toMatch(/\n {4}per_device_train_batch_size=32, {2}# .*4 prompts × 8 samples/);
+    expect(g).toMatch(/\n {4}loss_type="dr_grpo",/);
+    expect(g).toMatch(/PROMPTS = \[f"\{a\}\+\{b\}=" for a in range\(10, 100\)/);
+    expect(g).toMatch(/reward_funcs=reward_fn/);
+    expect(s(runs[2])).toMatch(/FLIP_RATE = 0\.1[\s\S]*DPOConfig\([\s\S]*\n {4}beta=0\.5,/);
+    expect(s(runs[3])).toMatch(
+      /CPOConfig\([\s\S]*loss_type="simpo"[\s\S]*simpo_gamma=1\.5[\s\S]*cpo_alpha=0,/,
+    );
+    const r = s(runs[4]);
+    expect(r).toMatch(/RLOOConfig\([\s\S]*num_generations=6,[\s\S]*epsilon=0\.3,[\s\S]*num_iterations=2,/);
+    expect(r).not.toMatch(/rloo_k|cliprange|num_ppo_epochs/);
+    expect(s(runs[5])).toMatch(/REINFORCE trainer[\s\S]*\n {4}beta=0\.1,[\s\S]*#\s+baselineDecay = 0\.5/);
+    expect(s(runs[6])).toMatch(/N = 16 /);
+    expect(s(runs[7])).toMatch(
+      /LABELS = "threshold"[\s\S]*KTOConfig\([\s\S]*\n {4}beta=0\.2,[\s\S]*desirable_weight=1\.5,[\s\S]*KTOTrainer\(/,
+    );
+    expect(s(runs[8])).toMatch(/ORPOConfig\([\s\S]*\n {4}beta=0\.5, {2}# lambda \(λ\)[\s\S]*ORPOTrainer\(/);
+    expect(s(runs[9])).toMatch(
+      /K = 8 [\s\S]*\n {4}config = SFTConfig\([\s\S]*\n {8}max_steps=3,[\s\S]*SFTTrainer\(/,
+    );
+    expect(s(runs[10])).toMatch(
+      /COST_LIMIT = 12 [\s\S]*LAMBDA_KP = 0 [\s\S]*lagrange = \{"integral": 0\.5\}[\s\S]*per_device_train_batch_size=32,[\s\S]*GRPOTrainer\(/,
+    );
+    expect(pyValue(1e-7)).toBe("1e-7");
+    expect(pyValue(false)).toBe("False");
+    expect(slug('GRPO "β = 0"')).toBe("grpo-0");
+  });
+
+  it.skipIf(!python)("compiles with python3 -m py_compile for every algorithm and task", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-"));
+    const files: string[] = [];
+    for (const task of ["sentiment", "arithmetic"] as const)
+      for (const r of runs) {
+        const f = join(dir, `${task}_${r.id}.py`);
+        writeFileSync(f, trlScript({ ...experiment, task }, { spec: r, step: 3 }));
+        files.push(f);
+      }
+    execFileSync(python!, ["-W", "error", "-m", "py_compile", ...files], { stdio: "pipe" });
+  });
+
+  it.skipIf(!python)("its sample() helper asks the pipeline for n samples with the run's settings", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-sample-"));
+    const sampling = { maxNewTokens: 20, temperature: 0.7, topK: 5 };
+    const algos = ["dpo", "orpo", "kto", "expert_iteration", "bon"] as const;
+    for (const algo of algos) {
+      const script = trlScript(experiment, {
+        spec: { id: `${algo}-s`, algo, label: algo, config: sampling },
+        step: 1,
+      });
+      const from = script.indexOf("MAX_NEW_TOKENS = ");
+      const to = script.indexOf('return [o["generated_text"] for o in outs]');
+      expect(from, `${algo}: sampling settings`).toBeGreaterThan(0);
+      expect(to, `${algo}: sample()`).toBeGreaterThan(from);
+      const f = join(dir, `${algo}.py`);
+      writeFileSync(
+        f,
+        `import json\n${script.slice(from, to)}return [o["generated_text"] for o in outs]\n\n` +
+          "calls = []\n" +
+          "def generator(prompt, **kw):\n" +
+          "    calls.append(kw)\n" +
+          '    return [{"generated_text": prompt + str(i)} for i in range(kw["num_return_sequences"])]\n' +
+          'print(json.dumps({"out": sample(generator, "p", 3), "kw": calls[0]}))\n',
+      );
+      const got = JSON.parse(execFileSync(python!, [f]).toString());
+      expect(got.out, algo).toEqual(["p0", "p1", "p2"]);
+      expect(got.kw, algo).toEqual({
+        num_return_sequences: 3,
+        do_sample: true,
+        max_new_tokens: 20,
+        temperature: 0.7,
+        top_k: 5,
+        return_full_text: false,
+      });
+    }
+  });
+
+  it.skipIf(!python)("its reward functions score like the lab's gold scorers", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-reward-"));
+    const texts = [
+      "I love this, it is good",
+      "does not work, no fun at all",
+      "The whale was a sea-good beast; god's own terror!",
+      "Call me Ishmael",
+      "",
+      "naïve and HAPPY happy joy",
+      "it’s a bad, bad, horrible day -- awful",
+      "not happy",
+    ];
+    const sums: [string, string][] = [
+      ["37+45=", "82"],
+      ["37+45=", " 82 "],
+      ["37+45=", "082"],
+      ["37+45=", "81"],
+      ["10+10=", "20x"],
+      ["99+99=", "198"],
+    ];
+    const run = (task: "sentiment" | "arithmetic", cases: [string, string][]) => {
+      const f = join(dir, `${task}.py`);
+      writeFileSync(
+        f,
+        `import json, math, re, sys\n${rewardPy(task)}\nprint(json.dumps([score(p, c) for p, c in json.load(sys.stdin)]))\n`,
+      );
+      return JSON.parse(execFileSync(python!, [f], { input: JSON.stringify(cases) }).toString()) as number[];
+    };
+    const py = run(
+      "sentiment",
+      texts.map((t) => ["", t]),
+    );
+    for (const [i, v] of py.entries()) expect(v).toBeCloseTo(sentimentScore(texts[i]), 12);
+    expect(py.some((v) => v !== 0)).toBe(true);
+    expect(run("arithmetic", sums)).toEqual(sums.map(([p, c]) => arithmeticGold(p, c)));
+  });
+});

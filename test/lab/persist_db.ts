@@ -1,0 +1,25 @@
+/**
+ * Fresh lab databases on fake-indexeddb and metric points to save in them, for the persistence tests
+ * (persist.test.ts, autosave.test.ts, restore_plan.test.ts).
+ */
+import "fake-indexeddb/auto";
+import { openLabPersistence } from "../../src/lab/persist";
+import type { MetricPoint } from "../../src/lab/protocol";
+
+let dbCount = 0;
+/** A database name no other test of the calling file has used. */
+export const newDbName = () => `lab-test-${dbCount++}`;
+export const freshDb = () => openLabPersistence(newDbName());
+
+/** n metric points from step `from`, with TRL metric names. */
+export function points(from: number, n: number): MetricPoint[] {
+  return Array.from({ length: n }, (_, i) => {
+    const step = from + i;
+    return {
+      step,
+      samples: step * 8,
+      tokens: step * 100,
+      metrics: { reward: step / 10, "objective/kl": 0.01 * step },
+    };
+  });
+}

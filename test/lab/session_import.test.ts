@@ -1,0 +1,203 @@
+/**
+ * Importing a run (src/ui/lab/import_run.ts), in Node: the stubbed page of ./session_page.ts. A run file adds a
+ * comparison run, or a run that trains on when its own checkpoint comes along; a checkpoint of another run,
+ * step, seed or experiment is not loaded, and the notice says why. Comparison runs across reloads are in
+ * ./session_import_reload.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { runFileJson } from "../../src/lab/export/run_file";
+import type { RunCounters, RunSpec } from "../../src/lab/protocol";
+import { decodeSafetensors } from "../../src/model/safetensors";
+import { importRunFiles } from "../../src/ui/lab/import_run";
+import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
+import { useLab } from "../../src/ui/lab_store";
+import { exported, file, weightsOf } from "./import_files";
+import { points, stubPage } from "./session_page";
+
+stubPage(() => {});
+
+describe("importing a run", () => {
+  it("adds a comparison run with its curves, renamed when its id is taken", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const notice = await importRunFiles([file("ppo.run.json", exported(defaultExperiment()))]);
+    const s = useLab.getState();
+    expect(s.spec.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1", "grpo-1", "ppo-2"]);
+    expect(s.runs["ppo-2"].history).toHaveLength(4);
+    expect(s.runs["ppo-2"].spec.label).toBe("PPO (imported)");
+    expect(s.runs["ppo-2"].comparison).toBe(true);
+    expect(notice).toMatch(/^Added PPO \(imported\) with its 4 steps of curves, for comparison/);
+  });
+
+  it("continues training an imported run when its checkpoint comes along", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const added: string[] = [];
+    const loads: [string, RunCounters][] = [];
+    const notice = await importRunFiles(
+      [file("ppo.run.json", exported(defaultExperiment())), weightsOf("ppo.safetensors")],
+      {
+        addRun: async (spec) => {
+          added.push(spec.id);
+          useLab.getState().upsertRun(spec);
+        },
+        loadRunCheckpoint: async (id, _b, at) => {
+          loads.push([id, at]);
+        },
+      },
+    );
+    expect(added).toEqual(["ppo-2"]);
+    expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
+    expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
+    expect(notice).toMatch(/continues from step 4, from its weights; its AdamW moments start afresh/);
+    // A PPO with a separate critic also loses that network (the checkpoint holds the policy).
+    const critic = { ...defaultExperiment().runs[0], config: { valueModel: "separate" } };
+    const withCritic = await importRunFiles(
+      [
+        file("ppo.run.json", exported({ ...defaultExperiment(), runs: [critic] })),
+        weightsOf("ppo.safetensors"),
+      ],
+      { addRun: async (spec) => useLab.getState().upsertRun(spec), loadRunCheckpoint: async () => {} },
+    );
+    expect(withCritic).toMatch(/its AdamW moments \(and its separate value model\) start afresh/);
+  });
+
+  it("keeps a run trained from the Pipeline's model for comparison where the runs start from another", async () => {
+    // Exported after "Use in RL": its reference (and KL) is the Pipeline's model, not the experiment's.
+    const source = "pipeline: nano (2 layers, C = 32, context 32) after 40 SFT steps (this page)";
+    const text = runFileJson(
+      defaultExperiment(),
+      { spec: defaultExperiment().runs[0], status: "paused", step: 4, history: points(4), markers: [] },
+      new Date(),
+      source,
+    );
+    expect(JSON.parse(text).experiment.startModel).toBe(source);
+    for (const [here, expectLoad] of [
+      [null, false],
+      [source, true],
+    ] as const) {
+      useLab.getState().setSpec(defaultExperiment());
+      usePipelineStore.setState({ handedOff: here });
+      const loads: string[] = [];
+      const notice = await importRunFiles([file("ppo.run.json", text), weightsOf("ppo.safetensors")], {
+        addRun: async (spec) => useLab.getState().upsertRun(spec),
+        loadRunCheckpoint: async (id) => {
+          loads.push(id);
+        },
+      });
+      expect(loads.length > 0, String(here)).toBe(expectLoad);
+      if (!expectLoad) {
+        expect(notice).toMatch(/for comparison/);
+        expect(notice).toContain("(the Pipeline's SFT model (nano, 40 steps), seed 0)");
+        expect(notice).toContain("Its checkpoint was not loaded (another experiment).");
+      }
+    }
+    usePipelineStore.setState({ handedOff: null });
+  });
+
+  it("pairs each run file with its own checkpoint, and loads none that belongs to another run", async () => {
+    const spec = defaultExperiment();
+    const fileOf = (i: number, step: number) =>
+      runFileJson(spec, { spec: spec.runs[i], status: "paused", step, history: points(step), markers: [] });
+    const loads: [string, string][] = [];
+    const deps = {
+      addRun: async (r: RunSpec) => useLab.getState().upsertRun(r),
+      loadRunCheckpoint: async (id: string, b: Uint8Array) => {
+        loads.push([id, decodeSafetensors(b).metadata.run]);
+      },
+    };
+    // A tester's pick: three run files, the checkpoints of DPO and GRPO (DPO's first).
+    useLab.getState().setSpec(spec);
+    const notice = await importRunFiles(
+      [
+        file("ppo.run.json", fileOf(0, 4)),
+        file("dpo.run.json", fileOf(1, 4)),
+        file("grpo.run.json", fileOf(2, 4)),
+        weightsOf("dpo.safetensors", { algo: "dpo", run: "DPO" }),
+        weightsOf("grpo.safetensors", { algo: "grpo", run: "GRPO" }),
+      ],
+      deps,
+    );
+    const labels = (id: string) => useLab.getState().runs[id]?.spec.label;
+    expect(loads.map(([id, run]) => [labels(id), run])).toEqual([
+      ["DPO (imported)", "DPO"],
+      ["GRPO (imported)", "GRPO"],
+    ]);
+    const ppo = Object.values(useLab.getState().runs).find((r) => r.spec.label === "PPO (imported)");
+    expect(ppo?.comparison).toBe(true);
+    expect(notice).toMatch(
+      /Added PPO \(imported\).*for comparison.*Imported DPO \(imported\).*Imported GRPO/,
+    );
+    // One run file with another run's checkpoint, or one saved at another step: not loaded, and said why.
+    for (const [meta, why] of [
+      [{ algo: "grpo", run: "GRPO" }, 'it holds the weights of a grpo run ("GRPO"), not of this ppo run'],
+      [{ steps: "25" }, "it was saved at step 25 and the run file's curves end at step 4"],
+      [{ seed: "3" }, "it was trained with seed 3, the run file with seed 0"],
+    ] as const) {
+      useLab.getState().setSpec(spec);
+      loads.length = 0;
+      const one = await importRunFiles(
+        [file("ppo.run.json", fileOf(0, 4)), weightsOf("x.safetensors", meta)],
+        deps,
+      );
+      expect(loads).toEqual([]);
+      expect(one).toContain(`Its checkpoint was not loaded: ${why}`);
+    }
+    // A file whose task this lab does not know: compared, not trained, and not said to come from the default.
+    useLab.getState().setSpec(spec);
+    loads.length = 0;
+    const chess = JSON.parse(fileOf(0, 4));
+    chess.experiment.task = "chess";
+    const unknown = await importRunFiles(
+      [file("ppo.run.json", JSON.stringify(chess)), weightsOf("ppo.safetensors")],
+      deps,
+    );
+    expect(loads).toEqual([]);
+    expect(unknown).toMatch(/for comparison/);
+    expect(unknown).toContain("does not say where it trained in terms this lab knows (experiment.task");
+    expect(unknown).not.toContain("It was trained on sentiment");
+    // An unreadable checkpoint is named.
+    useLab.getState().setSpec(spec);
+    const cut = await importRunFiles(
+      [file("ppo.run.json", fileOf(0, 4)), file("x.safetensors", "cut")],
+      deps,
+    );
+    expect(cut).toMatch(/for comparison.*x\.safetensors could not be read/);
+  });
+
+  it("shows a run whose checkpoint fails to load for comparison, after the worker has dropped it", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const removed: string[] = [];
+    const notice = await importRunFiles(
+      [file("ppo.run.json", exported(defaultExperiment())), weightsOf("ppo.safetensors")],
+      {
+        addRun: async (spec) => {
+          useLab.getState().upsertRun(spec);
+        },
+        loadRunCheckpoint: async () => {
+          throw new Error("header length 5472 exceeds the file (3000 bytes)");
+        },
+        // As the page's: the removal lands a moment later (after the worker answers).
+        removeRun: (id) =>
+          new Promise<void>((resolve) =>
+            setTimeout(() => {
+              removed.push(id);
+              useLab.getState().removeRun(id);
+              resolve();
+            }, 5),
+          ),
+      },
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const s = useLab.getState();
+    expect(removed).toEqual(["ppo-2"]);
+    expect(s.runs["ppo-2"]?.comparison).toBe(true);
+    expect(s.runs["ppo-2"].history).toHaveLength(4);
+    expect(s.spec.runs.map((r) => r.id)).toContain("ppo-2");
+    expect(notice).toMatch(/for comparison.*did not load \(header length 5472/);
+  });
+
+  it("refuses files that are not run files, with a notice", async () => {
+    expect(await importRunFiles([file("x.csv", "a,b")])).toMatch(/needs a run file/);
+    expect(await importRunFiles([file("x.json", "{nope")])).toMatch(/not JSON/);
+  });
+});
