@@ -81,6 +81,13 @@ const STOP_NOTICE = "Every run has reached the stop step (";
 const STOP_SENTENCE =
   /Every run has reached the stop step \(\d+\): raise “Stop at” or clear it to train on\./;
 
+/** The notice's sentence after the Pipeline's hand-off (src/ui/lab/pipeline_actions.ts); it goes once the lab trains. */
+export const HANDED_OFF_LINE =
+  "Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.";
+
+/** Sentences of the notice that ask for training, and so go once Play or Step trains (the rest of it stays). */
+const UNTIL_TRAINING = [STOP_SENTENCE, HANDED_OFF_LINE] as const;
+
 export class LabClient {
   private worker: Worker | null = null;
   private api: Comlink.Remote<LabWorkerApi> | null = null;
@@ -168,12 +175,7 @@ export class LabClient {
       this.store.setNotice(`${STOP_NOTICE}${stopAt}): raise “Stop at” or clear it to train on.`);
       return;
     }
-    // Training on: a "reached the stop step" sentence from before no longer holds (lines after it may).
-    const notice = this.store.notice;
-    if (notice?.includes(STOP_NOTICE)) {
-      const rest = notice.replace(STOP_SENTENCE, "").trim();
-      this.store.setNotice(rest || null);
-    }
+    this.dropUntilTraining();
     this.stepGen++;
     this.store.setStepping(null); // Play takes over from a Step in progress
     this.store.setPlaying(true);
@@ -188,6 +190,7 @@ export class LabClient {
   async stepOnce(): Promise<void> {
     const api = this.need();
     this.store.setPlaying(false);
+    this.dropUntilTraining();
     const s = this.store;
     // The runs this Step will train (the worker plans the same after any step in flight has landed).
     const runs = Object.values(s.runs);
@@ -202,6 +205,19 @@ export class LabClient {
       // A later Step (queued behind this one) or Play owns the cards' state now.
       if (gen === this.stepGen) this.store.setStepping(null);
     }
+  }
+
+  /**
+   * Training on: a "reached the stop step" or "Press Play to train" sentence from before no longer holds (the
+   * notice's other sentences may: they stay).
+   */
+  private dropUntilTraining(): void {
+    const notice = this.store.notice;
+    if (!notice) return;
+    let rest = notice;
+    for (const sentence of UNTIL_TRAINING) rest = rest.replace(sentence, "");
+    rest = rest.trim();
+    if (rest !== notice) this.store.setNotice(rest || null);
   }
 
   async reset(): Promise<void> {

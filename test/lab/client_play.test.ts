@@ -1,9 +1,10 @@
 /**
  * LabClient.play at the stop step ("Stop at"): refused with a notice while every run is there; once the user
- * raises or clears it, Play trains on and that notice goes (it no longer holds).
+ * raises or clears it, Play trains on and that notice goes (it no longer holds); so does the Pipeline hand-off's
+ * "Press Play to train" once Play or Step trains.
  */
 import { describe, expect, it } from "vitest";
-import { LabClient } from "../../src/lab/client";
+import { HANDED_OFF_LINE, LabClient } from "../../src/lab/client";
 import type { LabWorkerApi, RunSpec } from "../../src/lab/protocol";
 import { useLab } from "../../src/ui/lab_store";
 
@@ -36,6 +37,16 @@ describe("Play at the stop step", () => {
       );
     client.play();
     expect(useLab.getState().notice).toBe("Another tab opened the lab.");
+    // The Pipeline's hand-off asks for Play: its sentence goes once Play or Step trains, what follows stays.
+    const kept =
+      " The runs' earlier training (PPO at step 4) is kept: reopen it from Change… → Recent experiments.";
+    useLab.getState().setNotice(`${HANDED_OFF_LINE}${kept}`);
+    client.play();
+    expect(useLab.getState().notice).toBe(kept.trim());
+    (client as unknown as { api: LabWorkerApi }).api = { ...api, stepOnce: async () => {} } as LabWorkerApi;
+    useLab.getState().setNotice(HANDED_OFF_LINE);
+    void client.stepOnce();
+    expect(useLab.getState().notice).toBeNull();
     // Another notice is not the client's to clear.
     useLab.getState().setNotice("Imported PPO (imported) …");
     client.play();

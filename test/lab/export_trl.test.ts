@@ -217,6 +217,47 @@ describe("TRL script", () => {
     }
   });
 
+  it.skipIf(!python)("DPO and KTO sample no more pairs than the run trains on (max_steps × batch)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trl-wanted-"));
+    for (const [algo, fn] of [
+      ["dpo", "build_preferences"],
+      ["kto", "build_kto_dataset"],
+    ] as const) {
+      const script = trlScript(experiment, {
+        spec: { id: `${algo}-w`, algo, label: algo, config: {} },
+        step: 3,
+      });
+      // The config comes first: its length decides how many examples to build.
+      expect(script.indexOf("config = "), algo).toBeLessThan(
+        script.indexOf(`dataset = ${fn}(PROMPTS, config.max_steps`),
+      );
+      const from = script.indexOf(`def ${fn}(`);
+      const end = "return Dataset.from_dict(rows)";
+      const to = script.indexOf(end, from) + end.length;
+      const f = join(dir, `${algo}.py`);
+      writeFileSync(
+        f,
+        "import json, random\nMODEL_NAME = \"m\"\nSEED = 0\nFLIP_RATE = 0\nLABELS = 'annotator'\nTHRESHOLD = 0\ncalls = []\n" +
+          "def sample(generator, prompt, n):\n    calls.append(prompt)\n    return [prompt + 'x', prompt + 'yy'][:n]\n" +
+          "def pipeline(*a, **k):\n    return None\n" +
+          "def score(prompt, c):\n    return len(c)\n" +
+          "class Dataset:\n    @staticmethod\n    def from_dict(rows):\n        return rows\n" +
+          `${script.slice(from, to)}\n` +
+          `rows = ${fn}([str(i) for i in range(10)], 3)\n` +
+          `every = ${fn}([str(i) for i in range(10)])\n` +
+          'print(json.dumps({"rows": len(rows["prompt"]), "every": len(every["prompt"]), "calls": len(calls)}))\n',
+      );
+      const got = JSON.parse(execFileSync(python!, [f]).toString());
+      // DPO: a pair per prompt (3 wanted: 3 prompts sampled); KTO: 2 examples per prompt (4 ≥ 3 after 2).
+      const per = algo === "dpo" ? 1 : 2;
+      expect(got, algo).toEqual({
+        rows: per * Math.ceil(3 / per),
+        every: 10 * per,
+        calls: Math.ceil(3 / per) + 10,
+      });
+    }
+  });
+
   it.skipIf(!python)("its reward functions score like the lab's gold scorers", () => {
     const dir = mkdtempSync(join(tmpdir(), "trl-reward-"));
     const texts = [

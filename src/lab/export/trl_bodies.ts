@@ -119,6 +119,13 @@ def sample(generator, prompt, n):
     return [o["generated_text"] for o in outs]`;
 }
 
+/**
+ * The examples an offline trainer uses in the run's length (\`max_steps\` × batch), so the script samples no more
+ * than it trains on; None when TRL keeps its own length (no \`max_steps\`: every prompt).
+ */
+const WANTED =
+  "config.max_steps * config.per_device_train_batch_size * config.gradient_accumulation_steps if config.max_steps > 0 else None";
+
 function preferenceBody(m: TrlMapping): string {
   const s = m.settings;
   return `
@@ -126,14 +133,17 @@ FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this s
 ${samplingPy(m)}
 
 
-def build_preferences(prompts):
-    """Preference pairs as the lab builds them: two samples per prompt from the start model, the one with the
+def build_preferences(prompts, wanted=None):
+    """Preference pairs as the lab's were built: two samples per prompt from the start model, the one with the
     higher reward chosen (a FLIP_RATE share of labels flipped, as a noisy annotator would). Ties are skipped.
+    Stops at \`wanted\` pairs (None: every prompt; sampling is the slow part).
     PLACEHOLDER: use your own preference dataset (columns prompt, chosen, rejected) if you have one."""
     generator = pipeline("text-generation", model=MODEL_NAME)
     rng = random.Random(SEED)
     rows = {"prompt": [], "chosen": [], "rejected": []}
     for prompt in prompts:
+        if wanted is not None and len(rows["prompt"]) >= wanted:
+            break
         a, b = sample(generator, prompt, 2)
         if score(prompt, a) == score(prompt, b):
             continue
@@ -147,13 +157,13 @@ def build_preferences(prompts):
     return Dataset.from_dict(rows)
 
 
-dataset = build_preferences(PROMPTS)
+${configCall(m, [])}
+
+dataset = build_preferences(PROMPTS, ${WANTED})
 model = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
 tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME)
 if tokenizer.pad_token is None:
     tokenizer.pad_token = tokenizer.eos_token
-
-${configCall(m, [])}
 
 trainer = ${m.target.trainer}(model=model, args=config, train_dataset=dataset, processing_class=tokenizer)
 trainer.train()
@@ -170,13 +180,16 @@ FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this s
 ${samplingPy(m)}
 
 
-def build_kto_dataset(prompts):
+def build_kto_dataset(prompts, wanted=None):
     """Unpaired desirable/undesirable examples as the lab labels them: two samples per prompt from the start
-    model. PLACEHOLDER: use your own labelled data (columns prompt, completion, label) if you have some."""
+    model. Stops at \`wanted\` examples (None: every prompt; sampling is the slow part).
+    PLACEHOLDER: use your own labelled data (columns prompt, completion, label) if you have some."""
     generator = pipeline("text-generation", model=MODEL_NAME)
     rng = random.Random(SEED)
     rows = {"prompt": [], "completion": [], "label": []}
     for prompt in prompts:
+        if wanted is not None and len(rows["prompt"]) >= wanted:
+            break
         a, b = sample(generator, prompt, 2)
         if LABELS == "threshold":
             labelled = [(a, score(prompt, a) >= THRESHOLD), (b, score(prompt, b) >= THRESHOLD)]
@@ -195,13 +208,13 @@ def build_kto_dataset(prompts):
     return Dataset.from_dict(rows)
 
 
-dataset = build_kto_dataset(PROMPTS)
+${configCall(m, [])}
+
+dataset = build_kto_dataset(PROMPTS, ${WANTED})
 model = AutoModelForCausalLM.from_pretrained(MODEL_NAME)
 tokenizer = AutoTokenizer.from_pretrained(MODEL_NAME)
 if tokenizer.pad_token is None:
     tokenizer.pad_token = tokenizer.eos_token
-
-${configCall(m, [])}
 
 trainer = KTOTrainer(model=model, args=config, train_dataset=dataset, processing_class=tokenizer)
 trainer.train()

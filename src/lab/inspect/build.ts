@@ -69,7 +69,7 @@ export function inspectView(
         const mbs = Number(config.numMiniBatches ?? 1);
         const ratioFrom =
           algo === "ppo"
-            ? `the last of ${epochs} PPO epoch${epochs === 1 ? "" : "s"}${mbs > 1 ? ` (each row's minibatch of ${mbs})` : ""}`
+            ? `${epochs === 1 ? "its one PPO epoch" : `the last of ${epochs} PPO epochs`}${mbs > 1 ? ` (each row's minibatch of ${mbs})` : ""}`
             : "its single update (μ = 1)";
         return tokenInspect(
           {

@@ -12,7 +12,7 @@ import { share } from "./url_sync";
 
 /** What a link carries, said where it is copied: students expect to be sharing their results. */
 export const SHARE_NOTE =
-  "The link rebuilds the settings (task, model, seed, runs, knobs), not the training: whoever opens it trains from step 0. To share results, export a run (its download menu) for them to Import.";
+  "The link rebuilds the settings (task, model, seed, runs, knobs), not the training: whoever opens it trains from step 0 (only in this browser does it reopen the training saved here, so try it in a private window to see what they get). To share results, export a run (its download menu) for them to Import.";
 
 export function ShareButton({ disabled }: { disabled: boolean }) {
   const [state, setState] = useState<{ copied: boolean; url: string } | null>(null);

@@ -76,7 +76,7 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
         klEstimator: c.klEstimator === "k3" ? "k3" : "k1",
         ratioFrom:
           algo === "ppo"
-            ? `the last of ${epochs} PPO epoch${epochs === 1 ? "" : "s"}`
+            ? `${epochs === 1 ? "its one PPO epoch" : `the last of ${epochs} PPO epochs`}`
             : "its single update (μ = 1)",
       },
       text,

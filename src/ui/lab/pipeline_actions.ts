@@ -6,7 +6,7 @@
  */
 
 import type { KeptEntry } from "../../lab/archive";
-import { labClient } from "../../lab/client";
+import { HANDED_OFF_LINE, labClient } from "../../lab/client";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineStage } from "../../lab/pipeline/fields";
 import { trainedSteps, useLab } from "../lab_store";
@@ -123,7 +123,7 @@ export const pipelineActions = {
       useLab
         .getState()
         .setNotice(
-          `Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.${
+          `${HANDED_OFF_LINE}${
             kept
               ? ` The runs' earlier training (${keptRunsText(kept)}) is kept: reopen it from Change… → Recent experiments.${droppedText(kept.dropped)}`
               : ""
