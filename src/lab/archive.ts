@@ -127,14 +127,24 @@ export function holds(
     if (!h || !h.comparison !== !s.comparison || !sameRun(h.spec, s.spec)) return false;
     if (s.history.length > h.history.length || !s.history.every((p, i) => samePoint(p, h.history[i])))
       return false;
+    // It must resume at least as far: weights `stored` has and `here` lacks (a run in error whose weights did
+    // not export, a checkpoint behind the curves) would be lost with it.
+    if ((s.checkpoint && !h.checkpoint) || savedStep(h) < savedStep(s)) return false;
   }
   if (!storedPipeline) return true;
   if (!herePipeline) return false;
   const steps = (p: SavedPipeline) => [p.models.task, p.models.sft?.steps, p.models.rm?.steps];
   return (
     JSON.stringify(steps(herePipeline)) === JSON.stringify(steps(storedPipeline)) &&
-    JSON.stringify(herePipeline.view) === JSON.stringify(storedPipeline.view)
+    viewKey(herePipeline.view) === viewKey(storedPipeline.view)
   );
+}
+
+/** A saved Pipeline view for comparison: views saved before `handOffOld` existed have none (= false). */
+function viewKey(view: unknown): string {
+  if (!view || typeof view !== "object") return JSON.stringify(view ?? null);
+  const { handOffOld, ...rest } = view as Record<string, unknown>;
+  return JSON.stringify({ ...rest, handOffOld: handOffOld === true });
 }
 
 /** The same session kept again (a quick reload, two tabs): same experiment, runs and save times. */

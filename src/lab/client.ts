@@ -216,8 +216,9 @@ export class LabClient {
     if (!notice) return;
     let rest = notice;
     for (const sentence of UNTIL_TRAINING) rest = rest.replace(sentence, "");
-    rest = rest.trim();
-    if (rest !== notice) this.store.setNotice(rest || null);
+    if (rest === notice) return;
+    rest = rest.replace(/ {2,}/g, " ").trim();
+    this.store.setNotice(rest || null);
   }
 
   async reset(): Promise<void> {

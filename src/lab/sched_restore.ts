@@ -15,13 +15,17 @@ export type RestoreText = (spec: RunSpec, step: number) => { marker: string; not
 /**
  * Replace the slot's run by `rebuild(spec)` (its last checkpoint, or the start model at step 0), go back to that
  * step (the page drops the history after it) and mark the step; its error stays the caller's. Returns the step.
+ * Back at step 0 after some steps, it is a fork or import of nothing any more: its label and the other slots'
+ * (`all`) go as the page's store makes them go on that rewind (run_labels.ts restartedRun).
  * @throws whatever `rebuild` throws; the slot then has no run object (its old one is destroyed first).
  */
 export async function restoreSlot(
   e: RunSlot,
   rebuild: (spec: RunSpec) => Promise<Restored>,
   text: RestoreText,
+  all: readonly RunSlot[] = [e],
 ): Promise<number> {
+  const before = e.step;
   try {
     e.run?.destroy();
   } catch {
@@ -33,6 +37,15 @@ export async function restoreSlot(
   const t = text(e.spec, step);
   e.rewind(r.run, step, t.notice);
   e.mark(step, t.marker);
+  if (step === 0 && before > 0) {
+    const specs = restartedRun(
+      all.map((x) => x.spec),
+      e.spec.id,
+    );
+    all.forEach((x, i) => {
+      x.spec = specs[i];
+    });
+  }
   return step;
 }
 

@@ -254,7 +254,7 @@ export class Scheduler extends SchedulerBase {
     return this.exclusive(async () => {
       for (const e of this.entries) {
         try {
-          await restoreSlot(e, rebuild, explain);
+          await restoreSlot(e, rebuild, explain, this.entries);
         } catch (err) {
           e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
         }
@@ -284,7 +284,7 @@ export class Scheduler extends SchedulerBase {
       if (!e || e.error === null) throw new RangeError(`run "${id}" is not in error`);
       const error = e.error;
       try {
-        const step = await restoreSlot(e, rebuild, explain);
+        const step = await restoreSlot(e, rebuild, explain, this.entries);
         e.error = null;
         return step;
       } catch (err) {

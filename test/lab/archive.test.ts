@@ -6,9 +6,15 @@
 import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
-import { ARCHIVE_MAX, hasProgress } from "../../src/lab/archive";
+import { ARCHIVE_MAX, hasProgress, holds } from "../../src/lab/archive";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { CHUNK, DB_VERSION, openLabPersistence, type SavedSession } from "../../src/lab/persist";
+import {
+  CHUNK,
+  DB_VERSION,
+  openLabPersistence,
+  type SavedPipeline,
+  type SavedSession,
+} from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint } from "../../src/lab/protocol";
 import { droppedText } from "../../src/ui/lab/experiment_names";
 
@@ -85,6 +91,26 @@ describe("recent experiments", () => {
     await db.archive.keep(other, null, 4000);
     expect((await db.archive.list()).map((e) => e.runs[0].step)).toEqual([6, 3, 5]);
     db.close();
+  });
+
+  it("an earlier copy is held only when the later one resumes as far, and older Pipeline views compare", () => {
+    const a = { ...defaultExperiment(), seed: 3 };
+    const early = session(a, 5);
+    const later = session(a, 8);
+    expect(holds(later, null, early, null)).toBe(true);
+    // The later copy's weights did not export (a run in error): the earlier one's checkpoint is not held.
+    const noWeights = {
+      ...later,
+      runs: later.runs.map((r, i) => (i === 0 ? { ...r, checkpoint: null } : r)),
+    };
+    expect(holds(noWeights, null, early, null)).toBe(false);
+    // A view saved before handOffOld existed is the same view as one with it false.
+    const models = { task: a.task, sft: { steps: 4 }, rm: null } as unknown as SavedPipeline["models"];
+    const view = { settings: { sftSteps: 40 }, handedOff: null };
+    const older: SavedPipeline = { models, view, savedAt: 1 };
+    const newer: SavedPipeline = { models, view: { ...view, handOffOld: false }, savedAt: 2 };
+    expect(holds(later, newer, early, older)).toBe(true);
+    expect(holds(later, { ...newer, view: { ...view, handOffOld: true } }, early, older)).toBe(false);
   });
 
   it("swaps a kept session in with its curves, markers and checkpoint, keeping the current one", async () => {

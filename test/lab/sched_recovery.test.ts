@@ -157,4 +157,22 @@ describe("Scheduler: recovery from a lost device", () => {
     t.s.flush();
     expect(t.points("a").at(-1)).toMatchObject({ step: 3 });
   });
+
+  it("a run sent back to the start model is named as the page names it (no import or fork mark)", async () => {
+    const t = setup();
+    await t.s.addRun({ ...spec("a"), label: "PPO (imported)" });
+    await t.s.addRun({ ...spec("b"), label: "PPO" });
+    t.made[0].failAt = 2;
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    expect(
+      await t.s.rewindRun(
+        "a",
+        async (sp) => ({ run: new FakeRun(sp.id, sp.config, t.log), step: 0 }),
+        (_sp, at) => ({ marker: `back to step ${at}`, notice: "" }),
+      ),
+    ).toBe(0);
+    // As src/ui/apply_updates.ts relabels it on the page's rewindTo 0 (restartedRun): "PPO" is taken.
+    expect(t.s.specOf("a")?.label).toBe("PPO 2");
+    expect(t.s.specOf("b")?.label).toBe("PPO");
+  });
 });

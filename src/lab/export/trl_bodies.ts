@@ -120,11 +120,13 @@ def sample(generator, prompt, n):
 }
 
 /**
- * The examples an offline trainer uses in the run's length (\`max_steps\` × batch), so the script samples no more
- * than it trains on; None when TRL keeps its own length (no \`max_steps\`: every prompt).
+ * The examples an offline trainer uses in the run's length (`max_steps` × the total batch: per device × devices ×
+ * accumulation, TrainingArguments' `train_batch_size` counting DataParallel's GPUs and `world_size` the
+ * processes), so the script samples no more than it trains on; None when TRL keeps its own length (no
+ * `max_steps`: every prompt).
  */
 const WANTED =
-  "config.max_steps * config.per_device_train_batch_size * config.gradient_accumulation_steps if config.max_steps > 0 else None";
+  "config.max_steps * config.train_batch_size * config.gradient_accumulation_steps * config.world_size if config.max_steps > 0 else None";
 
 function preferenceBody(m: TrlMapping): string {
   const s = m.settings;

@@ -54,11 +54,14 @@ export const FieldControl = memo(function FieldControl({
   trl,
 }: Props) {
   const off = !!locked || !!disabled;
-  const [error, setError] = useState<string | null>(null);
-  // A refusal is about the value it was shown over: once the run's value changes (another tab, Reset, a link),
-  // or the control is locked or unlocked, it no longer applies.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependencies are the triggers, not read.
-  useEffect(() => setError(null), [value, off]);
+  // A refusal is about the run's value when it came: once that value changes (another tab, Reset, a link) it no
+  // longer applies and is not shown. Kept with that value rather than cleared by an effect, which could run after
+  // a refusal that arrived in the same moment as the value before it.
+  const valueNow = useRef(value);
+  valueNow.current = value;
+  const [refusal, setRefusal] = useState<{ text: string; at: SettingValue } | null>(null);
+  const setError = (text: string | null) => setRefusal(text === null ? null : { text, at: valueNow.current });
+  const error = refusal && refusal.at === value ? refusal.text : null;
   // The value last sent and not yet the run's (the worker applies settings between steps: on a software GPU a
   // minute later). A number knob's slider shows it meanwhile; a value equal to it is not sent twice, and one
   // equal to the run's value while another is pending is sent (to undo the pending one).

@@ -13,11 +13,14 @@ import { type PipelineState, pipelineViewState, trainingStage, usePipelineStore 
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** What changes the saved Pipeline: the stages' outcomes and the hand-off. */
-function savedKey(s: PipelineState): string {
+/**
+ * What changes the saved Pipeline: the stages' outcomes and the hand-off (each one: a second hand-off with the
+ * same description hands over new models) and whether it is older than the stages.
+ */
+export function savedKey(s: PipelineState): string {
   const stage = (st: PipelineState["sft"]) =>
     `${st.status}:${st.result?.steps ?? ""}:${st.result?.seconds ?? ""}`;
-  return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}`;
+  return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}|${s.handOffs}|${s.handOffOld === true}`;
 }
 
 /** A running Pipeline saver. */

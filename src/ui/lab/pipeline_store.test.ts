@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { savedKey } from "./pipeline_saver";
 import { pipelineViewState, usePipelineStore } from "./pipeline_store";
 
 describe("Pipeline store: a hand-off grows old when a stage trains again", () => {
@@ -23,6 +24,17 @@ describe("Pipeline store: a hand-off grows old when a stage trains again", () =>
     p().restore(older);
     expect(p().handOffOld).toBe(false);
     p().clear();
+    expect(p().handOffOld).toBe(false);
+  });
+
+  it("a second hand-off under the same description changes what the saver saves", () => {
+    const p = () => usePipelineStore.getState();
+    p().clear();
+    p().setHandedOff("Pipeline's SFT model (nano, 40 steps)");
+    p().begin("rm");
+    const old = savedKey(p());
+    p().setHandedOff("Pipeline's SFT model (nano, 40 steps)");
+    expect(savedKey(p())).not.toBe(old);
     expect(p().handOffOld).toBe(false);
   });
 });

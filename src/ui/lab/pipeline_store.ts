@@ -35,6 +35,8 @@ export interface PipelineState {
    * view shows (absent in views saved by older pages: false).
    */
   handOffOld?: boolean;
+  /** Hand-offs made in this page (a new one with the same description is still new models: saved again). */
+  handOffs: number;
   /** The stage asked to stop (it ends after its step in progress), or null. */
   stopping: PipelineStage | null;
   setSettings(patch: Partial<PipelineSettings>): void;
@@ -118,6 +120,7 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
   rm: idle(),
   handedOff: null,
   handOffOld: false,
+  handOffs: 0,
   stopping: null,
   setSettings: (patch) => set((s) => ({ settings: { ...s.settings, ...patch } })),
   // A new stage 1 makes stage 2 stale; a new stage 2 keeps stage 1. Either makes a hand-off old.
@@ -148,7 +151,8 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
       return { [result.stage]: { ...st, status: "done", result, evals }, stopping: null };
     }),
   fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error }, stopping: null })),
-  setHandedOff: (handedOff) => set({ handedOff, handOffOld: false }),
+  setHandedOff: (handedOff) =>
+    set((s) => ({ handedOff, handOffOld: false, handOffs: s.handOffs + (handedOff === null ? 0 : 1) })),
   clear: () => set({ sft: idle(), rm: idle(), handedOff: null, handOffOld: false, stopping: null }),
   restore: (view) =>
     set({

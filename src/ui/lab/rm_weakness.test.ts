@@ -13,7 +13,7 @@ const result = (lastLoss: number, goldAccuracy: number, pairs = 32) => ({
 describe("the Pipeline's warning about a reward model that learned nothing", () => {
   it("warns when held-out gold agreement is within a coin's reach", () => {
     expect(rmWeakness(result(0.5, 0.65))).toBe(
-      "Its reward model agrees with the gold order on 65\u00a0% of 32 held-out pairs, within what guessing gets on that many (a coin flip scores up to 67\u00a0% there, 97.5 % of the time).",
+      "Its reward model agrees with the gold order on 65\u00a0% of 32 held-out pairs, within what guessing gets on that many (a coin flip scores up to 67\u00a0% there, 97.5\u00a0% of the time).",
     );
     expect(rmWeakness(result(0.5, 0.65, 400))).toBeNull(); // 65 % of 400 pairs is no coin
   });

@@ -21,7 +21,7 @@ export function rmWeakness(result: PipelineStageResult | null | undefined): stri
     ? `agrees with the gold order on ${pct(gold)} of ${after.pairs} held-out pairs`
     : "";
   if (Number.isFinite(gold) && gold <= coin)
-    return `Its reward model ${agree}, within what guessing gets on that many (a coin flip scores up to ${pct(coin)} there, 97.5 % of the time).`;
+    return `Its reward model ${agree}, within what guessing gets on that many (a coin flip scores up to ${pct(coin)} there, 97.5\u00a0% of the time).`;
   if (result.lastLoss >= Math.LN2 - FLAT_LOSS)
     return (
       `Its reward model's Bradley–Terry loss ended at ${result.lastLoss.toFixed(3)} nats, the ln 2 ≈ 0.693 of equal ` +
