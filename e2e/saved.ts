@@ -4,7 +4,7 @@
  * exports a checkpoint more slowly than an idle one).
  */
 import { expect, type Page } from "@playwright/test";
-import { DB_NAME } from "../src/lab/persist";
+import { DB_NAME } from "../src/lab/db_name";
 
 /** The step of each run's saved checkpoint, by run id (runs without one are absent). */
 export function checkpointSteps(page: Page): Promise<Record<string, number>> {

@@ -19,6 +19,7 @@
  */
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
+import { DB_NAME } from "./db_name";
 import type {
   ExperimentSpec,
   Marker,
@@ -30,7 +31,7 @@ import type {
 } from "./protocol";
 import { CHUNK, chunksOf, type LabTx, readSession, runRecord, writeSession } from "./session_store";
 
-export const DB_NAME = "rlhf-playground-lab";
+export { DB_NAME } from "./db_name";
 export const DB_VERSION = 3;
 export { CHUNK } from "./session_store";
 
