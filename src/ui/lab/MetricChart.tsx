@@ -65,7 +65,9 @@ export type { ChartLine, ChartMarkers, DrawnSeries } from "./chart_types";
 export function MetricChart(props: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);
-  const [shown, setShown] = useState(props);
+  // Null until the queue gives the chart its first drawing: a chart that appears (a diagnostic's first point, a
+  // run added) is drawn in its turn like any redraw, so a dozen charts appearing at one step make no long task.
+  const [shown, setShown] = useState<ChartProps | null>(null);
   // The newest props; a queued redraw picks them up when it runs (a queued redraw is never re-queued, so a
   // chart whose parent re-renders often still redraws once per MIN_REDRAW_MS at most).
   const latest = useRef(props);
@@ -121,8 +123,30 @@ export function MetricChart(props: ChartProps) {
   return (
     <div ref={box} className="chart-box">
       {/* Not drawn yet (out of view): the empty text goes by the runs it will draw, not those at mount. */}
-      <ChartBody {...shown} hasLines={props.lines.length > 0} />
+      {shown ? <ChartBody {...shown} hasLines={props.lines.length > 0} /> : <ChartShell {...props} />}
     </div>
+  );
+}
+
+/**
+ * A chart before its first drawing: its frame, title and plot height (so nothing moves when it is drawn), without
+ * recharts; it carries the chart's test id, so a chart waiting off screen can be scrolled to.
+ */
+function ChartShell({ id, title, unit, height, compact }: ChartProps) {
+  return (
+    <figure
+      className={`chart${compact ? " chart-compact" : ""}`}
+      data-testid={`chart-${id}`}
+      aria-busy="true"
+    >
+      <figcaption className="chart-head">
+        <span className="chart-title">
+          {title}
+          {unit && <span className="chart-unit"> · {unit}</span>}
+        </span>
+      </figcaption>
+      <div className="chart-plot" style={{ height }} />
+    </figure>
   );
 }
 
