@@ -37,16 +37,19 @@ export async function restoreSlot(
   const t = text(e.spec, step);
   e.rewind(r.run, step, t.notice);
   e.mark(step, t.marker);
-  if (step === 0 && before > 0) {
-    const specs = restartedRun(
-      all.map((x) => x.spec),
-      e.spec.id,
-    );
-    all.forEach((x, i) => {
-      x.spec = specs[i];
-    });
-  }
+  if (step === 0 && before > 0) relabelRestarted(e, e.spec, all);
   return step;
+}
+
+/** Give every slot of `all` the label the page's store gives it when `e` (now with `spec`) goes back to step 0. */
+function relabelRestarted(e: RunSlot, spec: RunSpec, all: readonly RunSlot[]): void {
+  const specs = restartedRun(
+    all.map((x) => (x === e ? spec : x.spec)),
+    spec.id,
+  );
+  all.forEach((x, i) => {
+    x.spec = specs[i];
+  });
 }
 
 /**
@@ -68,13 +71,7 @@ export async function rebuildSlot(
     factory.forget?.(spec.id);
     e.rewind(run, 0, `${spec.label} starts over from the start model with its new settings`);
     // The page's store does the same on the rewind.
-    const specs = restartedRun(
-      all.map((x) => (x === e ? spec : x.spec)),
-      spec.id,
-    );
-    all.forEach((x, i) => {
-      x.spec = specs[i];
-    });
+    relabelRestarted(e, spec, all);
   } else {
     e.run = run;
     e.spec = spec;
