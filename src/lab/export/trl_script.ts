@@ -38,8 +38,11 @@ export interface ScriptRun {
   untrained?: Record<string, SettingValue | null>;
 }
 
-/** The placeholder model: small, instruction-tuned, public. */
-export const PLACEHOLDER_MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+/**
+ * The placeholder model: small, public, and a base model, since the prompts are bare text as in the lab ("37+45=",
+ * a review's first words) with no chat template, which an instruction-tuned model expects.
+ */
+export const PLACEHOLDER_MODEL = "Qwen/Qwen2.5-0.5B";
 
 /** The start model in words, for the docstring. */
 function startModelText(experiment: ExperimentRef, handedOff: string | null | undefined): string {
