@@ -72,7 +72,20 @@ export function checkRunConfig(algo: AlgoId, owner: string, raw: unknown, issues
     issues.push(`${owner}: its settings are not a list of key/value pairs; all defaults`);
     return out;
   }
-  const fields = ALGORITHMS[algo].fields;
+  return checkNonDefault(owner, ALGORITHMS[algo].fields, raw, issues);
+}
+
+/**
+ * The values of `raw` that differ from their field's default (a run's settings, the Pipeline's), each checked
+ * against `fields`: unknown keys and invalid values are dropped with an issue; default values silently.
+ */
+export function checkNonDefault(
+  owner: string,
+  fields: readonly Field[],
+  raw: Record<string, unknown>,
+  issues: string[],
+): ConfigValues {
+  const out: ConfigValues = {};
   for (const [key, value] of Object.entries(raw)) {
     const f = fields.find((x) => x.key === key);
     if (!f) {

@@ -4,20 +4,22 @@
  * is JSON compressed with lz-string into URL-safe characters:
  *
  *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, task, model, seed, runs: [{ id, algo, label?,
- *                                              config?, colour? }], steps?, preset?, view? }
+ *                                              config?, colour? }], steps?, preset?, view?, pipeline? }
  *
  * A run carries only the settings that differ from its algorithm's defaults (and its label only when it is
- * not the algorithm's title); the view only the values that differ from the defaults. Reading never throws:
+ * not the algorithm's title); the view and the Pipeline's settings (src/lab/pipeline/fields.ts) only the values
+ * that differ from the defaults. Reading never throws:
  * a hash that cannot be read at all is a typed {@link UrlError}; a readable one with bad fields keeps every
  * good field, drops the bad ones (rejected, not clamped) and lists them as issues for the lab's notice.
  */
 import LZString from "lz-string";
 import { defaultExperiment } from "./defaults";
+import { PIPELINE_FIELDS, type PipelineSettings } from "./pipeline/fields";
 import type { ExperimentSpec } from "./protocol";
 import { ALGORITHMS } from "./registry";
 import { withoutForkPoints } from "./run_labels";
 import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
-import { checkSpec, checkView, isRecord, nonDefaultConfig } from "./spec_check";
+import { checkNonDefault, checkSpec, checkView, isRecord, nonDefaultConfig } from "./spec_check";
 
 // lz-string is CommonJS: a default import works in Vite and in Node (the CLI imports the lessons' links).
 const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
@@ -49,17 +51,28 @@ export type DecodeResult =
       ok: true;
       spec: ExperimentSpec;
       view: SharedView;
+      /** The Pipeline's settings that differ from their defaults. */
+      pipeline: Partial<PipelineSettings>;
       issues: string[];
       /** Present when the link's characters are not exactly what the lab wrote: the notice's sentence. */
       altered?: string;
     }
   | { ok: false; error: UrlError };
 
-/** The hash (without "#") for an experiment and its view: `s=…`. */
-export function encode(spec: ExperimentSpec, view: SharedView = DEFAULT_SHARED_VIEW): string {
+/** The hash (without "#") for an experiment, its view and its Pipeline's settings: `s=…`. */
+export function encode(
+  spec: ExperimentSpec,
+  view: SharedView = DEFAULT_SHARED_VIEW,
+  pipeline: Partial<PipelineSettings> = {},
+): string {
   const viewDiff: Partial<SharedView> = {};
   for (const k of Object.keys(DEFAULT_SHARED_VIEW) as (keyof SharedView)[])
     if (view[k] !== DEFAULT_SHARED_VIEW[k]) Object.assign(viewDiff, { [k]: view[k] });
+  const pipelineDiff: Record<string, string | number> = {};
+  for (const f of PIPELINE_FIELDS) {
+    const v = pipeline[f.key];
+    if (v !== undefined && v !== f.default) pipelineDiff[f.key] = v;
+  }
   const payload = {
     v: URL_VERSION,
     task: spec.task,
@@ -78,6 +91,7 @@ export function encode(spec: ExperimentSpec, view: SharedView = DEFAULT_SHARED_V
     ...(spec.steps && { steps: spec.steps }),
     ...(spec.preset && { preset: spec.preset }),
     ...(Object.keys(viewDiff).length > 0 && { view: viewDiff }),
+    ...(Object.keys(pipelineDiff).length > 0 && { pipeline: pipelineDiff }),
   };
   return `${HASH_KEY}=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
 }
@@ -165,8 +179,19 @@ export function decode(hash: string): DecodeResult {
   // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).
   const spec = withoutForkPoints(checkSpec(raw, issues));
   const view = checkView(raw.view, issues);
+  const pipeline = checkPipeline(raw.pipeline, issues);
   const altered = alteredNote(payload);
-  return { ok: true, spec, view, issues, ...(altered && { altered }) };
+  return { ok: true, spec, view, pipeline, issues, ...(altered && { altered }) };
+}
+
+/** The Pipeline's settings in a link: the valid values that differ from the defaults (bad ones: an issue). */
+function checkPipeline(raw: unknown, issues: string[]): Partial<PipelineSettings> {
+  if (raw === undefined) return {};
+  if (!isRecord(raw)) {
+    issues.push("the Pipeline's settings are not readable; defaults");
+    return {};
+  }
+  return checkNonDefault("Pipeline", PIPELINE_FIELDS, raw, issues) as Partial<PipelineSettings>;
 }
 
 /** How many issues a notice lists before "and N more". */
@@ -187,6 +212,8 @@ export function noticeOf(result: DecodeResult): string | null {
 export interface OpenedSpec {
   spec: ExperimentSpec;
   view: SharedView;
+  /** The Pipeline's settings that differ from their defaults ({} without a link). */
+  pipeline: Partial<PipelineSettings>;
   /** For the lab's notice bar: why (part of) the link was not used; null when all was fine. */
   notice: string | null;
   /** "url": the spec came from the link (in part at least); "default": no usable link. */
@@ -199,16 +226,29 @@ export interface OpenedSpec {
  */
 export function specFromHash(hash: string, defaults: () => ExperimentSpec = defaultExperiment): OpenedSpec {
   if (hash === "" || hash === "#")
-    return { spec: defaults(), view: { ...DEFAULT_SHARED_VIEW }, notice: null, source: "default" };
+    return {
+      spec: defaults(),
+      view: { ...DEFAULT_SHARED_VIEW },
+      pipeline: {},
+      notice: null,
+      source: "default",
+    };
   const result = decode(hash);
   if (!result.ok)
     return {
       spec: defaults(),
       view: { ...DEFAULT_SHARED_VIEW },
+      pipeline: {},
       notice: noticeOf(result),
       source: "default",
     };
-  return { spec: result.spec, view: result.view, notice: noticeOf(result), source: "url" };
+  return {
+    spec: result.spec,
+    view: result.view,
+    pipeline: result.pipeline,
+    notice: noticeOf(result),
+    source: "url",
+  };
 }
 
 /**
@@ -225,6 +265,7 @@ export function specFromLocation(
     return {
       spec: defaults(),
       view: { ...DEFAULT_SHARED_VIEW },
+      pipeline: {},
       notice:
         "This link carries its experiment after “?s=”, where the lab reads it after “#s=”: the default " +
         "experiment opened instead. Replace that “?” with “#” in the address bar to open the link's.",
@@ -234,7 +275,12 @@ export function specFromLocation(
 }
 
 /** The full share link: `base` (page URL without its hash) + "#" + the encoded experiment. */
-export function shareUrl(spec: ExperimentSpec, view: SharedView, base: string): string {
+export function shareUrl(
+  spec: ExperimentSpec,
+  view: SharedView,
+  base: string,
+  pipeline: Partial<PipelineSettings> = {},
+): string {
   const i = base.indexOf("#");
-  return `${i < 0 ? base : base.slice(0, i)}#${encode(spec, view)}`;
+  return `${i < 0 ? base : base.slice(0, i)}#${encode(spec, view, pipeline)}`;
 }

@@ -1,6 +1,7 @@
 /** Random experiment specs and views for the URL and persistence tests (seeded). */
 import { type Field, validateConfig } from "../../src/algorithms/fields";
 import { startModelProblem } from "../../src/lab/experiment_change";
+import { PIPELINE_FIELDS } from "../../src/lab/pipeline/fields";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
 import { COLOUR_SLOTS, type ExperimentSpec, type RunSpec, type SettingValue } from "../../src/lab/protocol";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
@@ -69,6 +70,22 @@ export function randomView(rng: Rng): SharedView {
     klEstimator: pick(rng, VIEW_FIELDS[1].options),
     smoothing: randomValue(rng, VIEW_FIELDS[2]) as number,
   };
+}
+
+/** Pipeline settings with about half the fields set (random valid values), and those that differ from the defaults. */
+export function randomPipeline(rng: Rng): {
+  set: Record<string, SettingValue>;
+  nonDefault: Record<string, SettingValue>;
+} {
+  const set: Record<string, SettingValue> = {};
+  const nonDefault: Record<string, SettingValue> = {};
+  for (const f of PIPELINE_FIELDS)
+    if (rng.float() < 0.5) {
+      const v = rng.float() < 0.2 ? f.default : randomValue(rng, f);
+      set[f.key] = v;
+      if (v !== f.default) nonDefault[f.key] = v;
+    }
+  return { set, nonDefault };
 }
 
 /** The spec as the lab stores it: each run's config without the values equal to the defaults. */

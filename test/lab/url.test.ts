@@ -12,7 +12,7 @@ import {
   URL_VERSION,
 } from "../../src/lab/url";
 import { Rng } from "../../src/util/rng";
-import { assertValidSpec, normalized, randomSpec, randomView } from "./spec_gen";
+import { assertValidSpec, normalized, randomPipeline, randomSpec, randomView } from "./spec_gen";
 
 /** The hash of an arbitrary payload object (tampered links). */
 const hashOf = (payload: unknown) => `#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
@@ -32,7 +32,8 @@ describe("settings ↔ URL", () => {
     for (let i = 0; i < 300; i++) {
       const spec = randomSpec(rng);
       const view = randomView(rng);
-      const hash = encode(spec, view);
+      const pipeline = randomPipeline(rng);
+      const hash = encode(spec, view, pipeline.set);
       longest = Math.max(longest, hash.length);
       const back = decode(`#${hash}`);
       expect(back.ok).toBe(true);
@@ -41,8 +42,33 @@ describe("settings ↔ URL", () => {
       expect(back.altered).toBeUndefined();
       expect(back.spec).toEqual(normalized(spec));
       expect(back.view).toEqual(view);
+      expect(back.pipeline).toEqual(pipeline.nonDefault);
     }
     expect(longest).toBeLessThan(MAX_HASH / 2);
+  });
+
+  it("carries the Pipeline's changed settings; bad ones are dropped with a notice, the rest kept", () => {
+    const spec = defaultExperiment();
+    expect(encode(spec, DEFAULT_SHARED_VIEW, { sftSteps: 40, size: "nano" })).toBe(encode(spec));
+    const r = decode(encode(spec, DEFAULT_SHARED_VIEW, { sftSteps: 120, rmLr: 3e-4 }));
+    expect(r.ok && r.pipeline).toEqual({ sftSteps: 120, rmLr: 3e-4 });
+    const payload = { v: URL_VERSION, task: spec.task, model: spec.model, seed: 0, runs: spec.runs };
+    const bad = specFromHash(
+      hashOf({ ...payload, pipeline: { sftSteps: 0, size: "huge", rmBatch: 12, weights: 1 } }),
+    );
+    expect(bad.source).toBe("url");
+    expect(bad.pipeline).toEqual({ rmBatch: 12 });
+    expect(bad.notice).toMatch(
+      /Pipeline\.sftSteps must be an integer in \[1, 5000\], got 0; using the default 40/,
+    );
+    expect(bad.notice).toMatch(
+      /Pipeline\.size must be one of nano \| tiny, got "huge"; using the default "nano"/,
+    );
+    expect(bad.notice).toMatch(/Pipeline: unknown setting "weights" ignored/);
+    const unreadable = specFromHash(hashOf({ ...payload, pipeline: [1, 2] }));
+    expect(unreadable.pipeline).toEqual({});
+    expect(unreadable.notice).toMatch(/Pipeline's settings are not readable/);
+    expect(specFromHash("").pipeline).toEqual({});
   });
 
   it("writes only what differs from the defaults", () => {

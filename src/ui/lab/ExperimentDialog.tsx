@@ -79,7 +79,8 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
       await pipelineActions.stop(PIPELINE_STOP_MS);
     }
     setLeaving("saving");
-    leaveFor(shareUrl(next.spec, view3, location.href));
+    // The Pipeline's settings go along (its stages stay with the experiment they trained in).
+    leaveFor(shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings));
   };
   const n = spec.runs.length;
   return (

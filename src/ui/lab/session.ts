@@ -209,6 +209,8 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       : { line: null, ok: true };
   if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
+  // The link's Pipeline settings: the page's latest (the URL follows them), or the sharer's.
+  if (Object.keys(opened.pipeline).length > 0) usePipelineStore.getState().setSettings(opened.pipeline);
   addNotice(opened.notice);
   addNotice(storageProblem);
   addNotice(reopened);

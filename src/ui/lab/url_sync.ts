@@ -1,11 +1,12 @@
 /**
- * The page URL follows the lab: whenever the experiment (task, model, seed, runs and their settings) or the
- * shared chart settings change, the hash is rewritten (runs imported for comparison left out: a link cannot
+ * The page URL follows the lab: whenever the experiment (task, model, seed, runs and their settings), the
+ * shared chart settings or the Pipeline's settings change, the hash is rewritten (runs imported for comparison left out: a link cannot
  * carry their curves) (history.replaceState, debounced, so no history entry
  * per knob move); "Share" copies the current link. Encoding and checking live in src/lab/url.ts.
  */
 import { shareUrl } from "../../lab/url";
 import { type LabState, sharedSpec, useLab } from "../lab_store";
+import { usePipelineStore } from "./pipeline_store";
 import { hashChanged } from "./saving";
 
 /** How long the URL waits after the last change before it is rewritten (ms). */
@@ -16,6 +17,7 @@ const linkOf = (s: LabState) =>
     sharedSpec(s),
     { xAxis: s.view.xAxis, klEstimator: s.view.klEstimator, smoothing: s.view.smoothing },
     location.href,
+    usePipelineStore.getState().settings,
   );
 
 /** Rewrite the hash now (no history entry); a no-op when it is already current. */
@@ -31,23 +33,29 @@ export function writeUrlNow(): string {
  */
 export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  const later = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      writeUrlNow();
+    }, debounceMs);
+  };
   const unsubscribe = useLab.subscribe((s, prev) => {
     const changed =
       s.spec !== prev.spec ||
       s.view.xAxis !== prev.view.xAxis ||
       s.view.klEstimator !== prev.view.klEstimator ||
       s.view.smoothing !== prev.view.smoothing;
-    if (!changed) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      writeUrlNow();
-    }, debounceMs);
+    if (changed) later();
+  });
+  const unsubscribePipeline = usePipelineStore.subscribe((s, prev) => {
+    if (s.settings !== prev.settings) later();
   });
   writeUrlNow();
   return () => {
     if (timer) clearTimeout(timer);
     unsubscribe();
+    unsubscribePipeline();
   };
 }
 
