@@ -42,7 +42,7 @@ describe("knobs", () => {
     expect(rewardNote("best_of_n")).toBeNull(); // picks its best sample by that reward
   });
 
-  it("a key press nudges a knob to the next value: 1 for ints, 1 % of a slider's travel (a factor on a log one)", () => {
+  it("a key press nudges a knob to the next value: 1 for ints, the next round value on a log slider, 1 % of a linear one", () => {
     const epochs = field("ppoEpochs");
     expect([nudge(epochs, 4, 1), nudge(epochs, 4, -1), nudge(epochs, 4, 1, true)]).toEqual([
       5,
@@ -59,7 +59,21 @@ describe("knobs", () => {
     expect(down).toBeLessThan(1e-4);
     expect(down).toBeGreaterThan(0.6e-4);
     expect(nudge(lr, 1e-4, 1, true)).toBeGreaterThan(up);
+    // Round values, ten a decade (big: half a decade); below the scale's floor a field that allows 0 goes to 0.
+    expect([up, down, nudge(lr, 1e-4, 1, true), nudge(lr, 1e-4, -1, true)]).toEqual([
+      1.2e-4, 8e-5, 3e-4, 3e-5,
+    ]);
+    expect([nudge(lr, 3e-4, 1), nudge(lr, 2.5e-4, -1), nudge(lr, 0, 1), nudge(lr, 1e-7, -1)]).toEqual([
+      4e-4, 2e-4, 1e-7, 0,
+    ]);
     const beta = field("beta");
+    expect([
+      nudge(beta, 0.05, 1),
+      nudge(beta, 0.05, -1),
+      nudge(beta, 0.057, 1),
+      nudge(beta, 0.057, -1),
+    ]).toEqual([0.06, 0.04, 0.06, 0.05]);
+    expect([nudge(beta, 8, 1), nudge(beta, 8, 1, true), nudge(beta, 0, 1)]).toEqual([10, 10, 5e-5]);
     // β sits near the bottom of its log slider: a press still changes it (the value rounds to 2 digits).
     for (const v of [0, 0.05, 0.1, 1])
       for (const dir of [1, -1] as const) {

@@ -195,17 +195,40 @@ export function hasSlider(f: NumberField): boolean {
   return f.kind === "number" ? Number.isFinite(f.max - f.min) : f.max - f.min <= 64;
 }
 
+/** The round values a log knob steps through: ten a decade, 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k. */
+const LOG_STEPS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8];
+
+/** The n-th round value (n = 10·k + i: LOG_STEPS[i] × 10^k). */
+const logStep = (n: number) =>
+  Number((LOG_STEPS[((n % 10) + 10) % 10] * 10 ** Math.floor(n / 10)).toPrecision(2));
+
+/** The round value `count` steps from v > 0 (the first strictly above it, or below it, then on). */
+function roundLogNeighbour(v: number, dir: 1 | -1, count: number): number {
+  let n = 10 * Math.floor(Math.log10(v)) - 1;
+  while (logStep(n + 1) <= v * (1 + 1e-9)) n++; // logStep(n) ≤ v < logStep(n + 1)
+  if (dir > 0) return logStep(n + count);
+  return logStep((logStep(n) < v * (1 - 1e-9) ? n : n - 1) - (count - 1));
+}
+
 /**
  * The value one key press away (the knob's ↑/↓ and its slider's arrows; `big` for PageUp/PageDown or Shift): an
- * int moves by 1 (big: 10), a number by 1 % of its slider's travel (big: 10 %), so a log slider steps by a
- * constant factor (lr 1e-4 → 1.1e-4); a number without a slider by 10 % of itself (big: 100 %). Always a
- * different value, unless at the end of the range; clamped to it.
+ * int moves by 1 (big: 10); a log slider's value to the next round value (ten a decade: β 0.05 → 0.06, lr 1e-4 →
+ * 1.2e-4; big: five of them, half a decade), down to 0 below its scale when 0 is allowed; a linear slider's by 1 %
+ * of its travel (big: 10 %); a number without a slider by 10 % of itself (big: 100 %). Always a different value,
+ * unless at the end of the range; clamped to it.
  */
 export function nudge(f: NumberField, value: number, dir: 1 | -1, big = false): number {
   const clamp = (v: number) => Math.min(Math.max(v, f.min), f.max);
   if (f.kind === "int") return clamp(value + dir * (big ? 10 : 1));
   if (!hasSlider(f))
     return clamp(Number((value + dir * (Math.abs(value) || 1) * (big ? 1 : 0.1)).toPrecision(3)));
+  if (logSlider(f)) {
+    const floor = logFloor(f);
+    // Below the scale (0): up to its first round value (the floor itself when round), down to the minimum.
+    if (value < floor) return dir > 0 ? clamp(roundLogNeighbour(floor * (1 - 1e-6), 1, 1)) : f.min;
+    const v = roundLogNeighbour(value, dir, big ? 5 : 1);
+    return v < floor ? f.min : clamp(v);
+  }
   const start = toSlider(f, value);
   for (let p = start + dir * (big ? 100 : 10); p >= 0 && p <= SLIDER_STEPS; p += dir * 10) {
     const v = fromSlider(f, p);
