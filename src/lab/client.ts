@@ -31,7 +31,8 @@
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   rewindRun(id)            a run in error back to its last checkpoint (its error cleared).
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
- *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
+ *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab,
+ *                            saying so in the notice when it was playing).
  *   stopPipelineStage()      stop that stage after its step in progress: pipelineStage resolves with the model
  *                            trained so far (result.steps < result.planned). Resolves with the stage, or null.
  *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
@@ -52,6 +53,7 @@ import * as Comlink from "comlink";
 import { usePipelineStore } from "../ui/lab/pipeline_store";
 import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
+import { stopNotice, withoutTrainingAsks, withStagePaused } from "./client_notices";
 import { type ClientStats, updateReceiver } from "./client_updates";
 import type {
   ExperimentSpec,
@@ -74,19 +76,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** Held-out prompts a run's win rate is measured on (a 95 % CI of about ±12 points). */
 export const WIN_RATE_PROMPTS = 64;
 
+export { HANDED_OFF_LINE, STAGE_PAUSED_LINE } from "./client_notices";
 export type { ClientStats } from "./client_updates";
-
-/** How the notice begins when Play is refused at the stop step (that sentence goes once the lab trains on). */
-const STOP_NOTICE = "Every run has reached the stop step (";
-const STOP_SENTENCE =
-  /Every run has reached the stop step \(\d+\): raise “Stop at” or clear it to train on\./;
-
-/** The notice's sentence after the Pipeline's hand-off (src/ui/lab/pipeline_actions.ts); it goes once the lab trains. */
-export const HANDED_OFF_LINE =
-  "Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.";
-
-/** Sentences of the notice that ask for training, and so go once Play or Step trains (the rest of it stays). */
-const UNTIL_TRAINING = [STOP_SENTENCE, HANDED_OFF_LINE] as const;
 
 export class LabClient {
   private worker: Worker | null = null;
@@ -172,7 +163,7 @@ export class LabClient {
     const stopAt = this.store.spec.steps ?? 0;
     const runs = Object.values(this.store.runs).filter((r) => r.status !== "error");
     if (stopAt > 0 && runs.length > 0 && runs.every((r) => r.step >= stopAt)) {
-      this.store.setNotice(`${STOP_NOTICE}${stopAt}): raise “Stop at” or clear it to train on.`);
+      this.store.setNotice(stopNotice(stopAt));
       return;
     }
     this.dropUntilTraining();
@@ -213,12 +204,8 @@ export class LabClient {
    */
   private dropUntilTraining(): void {
     const notice = this.store.notice;
-    if (!notice) return;
-    let rest = notice;
-    for (const sentence of UNTIL_TRAINING) rest = rest.replace(sentence, "");
-    if (rest === notice) return;
-    rest = rest.replace(/ {2,}/g, " ").trim();
-    this.store.setNotice(rest || null);
+    const rest = withoutTrainingAsks(notice);
+    if (rest !== notice) this.store.setNotice(rest);
   }
 
   async reset(): Promise<void> {
@@ -241,6 +228,12 @@ export class LabClient {
       throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
     this.store.setStopAt(steps);
     void this.api?.setStopAt(steps);
+    // Set at or below where every run already is while they play: they stop now, so say why at once.
+    const runs = Object.values(this.store.runs).filter((r) => r.status !== "error");
+    if (steps > 0 && this.store.playing && runs.length > 0 && runs.every((r) => r.step >= steps)) {
+      const rest = withoutTrainingAsks(this.store.notice);
+      this.store.setNotice(rest ? `${rest} ${stopNotice(steps)}` : stopNotice(steps));
+    }
   }
 
   /**
@@ -333,7 +326,10 @@ export class LabClient {
     onProgress: (p: PipelineProgress) => void,
   ): Promise<PipelineStageResult> {
     const api = this.need();
-    this.store.setPlaying(false);
+    if (this.store.playing) {
+      this.store.setPlaying(false);
+      this.store.setNotice(withStagePaused(this.store.notice));
+    }
     return api.pipelineStage(stage, settings, Comlink.proxy(onProgress));
   }
 

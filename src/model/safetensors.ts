@@ -69,7 +69,9 @@ export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = Number(dv.getBigUint64(0, true));
   if (n > bytes.length - 8)
-    throw new SafetensorsError(`header length ${n} exceeds the file (${bytes.length} bytes)`);
+    throw new SafetensorsError(
+      `its first 8 bytes give a header of ${n} bytes, longer than the whole file (${bytes.length} bytes): not a safetensors file, or cut short`,
+    );
   let header: Record<
     string,
     { dtype: string; shape: number[]; data_offsets: [number, number] } | Record<string, string>

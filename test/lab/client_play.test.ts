@@ -1,10 +1,11 @@
 /**
  * LabClient.play at the stop step ("Stop at"): refused with a notice while every run is there; once the user
  * raises or clears it, Play trains on and that notice goes (it no longer holds); so does the Pipeline hand-off's
- * "Press Play to train" once Play or Step trains.
+ * "Press Play to train" once Play or Step trains. A Pipeline stage started while the runs play pauses them and
+ * says so (that sentence too goes once Play trains); started while paused, it says nothing.
  */
 import { describe, expect, it } from "vitest";
-import { HANDED_OFF_LINE, LabClient } from "../../src/lab/client";
+import { HANDED_OFF_LINE, LabClient, STAGE_PAUSED_LINE } from "../../src/lab/client";
 import type { LabWorkerApi, RunSpec } from "../../src/lab/protocol";
 import { useLab } from "../../src/ui/lab_store";
 
@@ -51,5 +52,67 @@ describe("Play at the stop step", () => {
     useLab.getState().setNotice("Imported PPO (imported) …");
     client.play();
     expect(useLab.getState().notice).toBe("Imported PPO (imported) …");
+  });
+
+  it("a Pipeline stage started while the runs play pauses them and says so, until Play", async () => {
+    let stages = 0;
+    let pauses = 0;
+    const api = {
+      play: async () => {},
+      pause: async () => void pauses++,
+      pipelineStage: async () => {
+        stages++;
+        return { stage: "sft", steps: 1, seconds: 1 };
+      },
+    } as unknown as LabWorkerApi;
+    const client = new LabClient();
+    (client as unknown as { api: LabWorkerApi }).api = api;
+    const s = useLab.getState();
+    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
+    s.restoreRuns([
+      { spec: run, status: "paused", step: 2, history: [], markers: [], samples: [], error: null },
+    ]);
+    s.setPhase("ready");
+    s.setNotice("Another tab opened the lab.");
+    client.play();
+    expect(useLab.getState().playing).toBe(true);
+    await client.pipelineStage("sft", {}, () => {});
+    await client.pipelineStage("rm", {}, () => {}); // already paused: nothing more is said
+    expect(stages).toBe(2);
+    expect(useLab.getState().playing).toBe(false);
+    expect(useLab.getState().notice).toBe(`Another tab opened the lab. ${STAGE_PAUSED_LINE}`);
+    client.play();
+    expect(useLab.getState().notice).toBe("Another tab opened the lab.");
+    client.pause();
+    useLab.getState().setNotice(null);
+    await client.pipelineStage("sft", {}, () => {});
+    expect(useLab.getState().notice).toBeNull();
+    expect(pauses).toBe(1);
+  });
+
+  it("Stop at set at or below every run while playing says at once why they stop", () => {
+    const api = { play: async () => {}, setStopAt: async () => {} } as unknown as LabWorkerApi;
+    const client = new LabClient();
+    (client as unknown as { api: LabWorkerApi }).api = api;
+    const s = useLab.getState();
+    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
+    s.restoreRuns([
+      { spec: run, status: "paused", step: 9, history: [], markers: [], samples: [], error: null },
+    ]);
+    s.setPhase("ready");
+    s.setNotice(null);
+    client.setStopAt(12); // ahead of the runs: nothing to say
+    expect(useLab.getState().notice).toBeNull();
+    client.play();
+    client.setStopAt(20);
+    expect(useLab.getState().notice).toBeNull();
+    useLab.getState().setNotice("Another tab opened the lab.");
+    client.setStopAt(3);
+    expect(useLab.getState().notice).toBe(
+      "Another tab opened the lab. Every run has reached the stop step (3): raise “Stop at” or clear it to train on.",
+    );
+    client.setStopAt(0);
+    client.play();
+    expect(useLab.getState().notice).toBe("Another tab opened the lab.");
   });
 });

@@ -161,7 +161,17 @@ describe("importing a run", () => {
       [file("ppo.run.json", fileOf(0, 4)), file("x.safetensors", "cut")],
       deps,
     );
-    expect(cut).toMatch(/for comparison.*x\.safetensors could not be read/);
+    expect(cut).toMatch(
+      /for comparison.*x\.safetensors could not be read as a safetensors checkpoint \(file too short/,
+    );
+    // A text file renamed .safetensors: its first 8 bytes read as a huge header length.
+    const text = await importRunFiles(
+      [file("ppo.run.json", fileOf(0, 4)), file("notes.safetensors", "hello, these are my notes")],
+      deps,
+    );
+    expect(text).toMatch(
+      /notes\.safetensors could not be read as a safetensors checkpoint \(its first 8 bytes give a header of \d+ bytes, longer than the whole file \(25 bytes\): not a safetensors file, or cut short\)/,
+    );
   });
 
   it("shows a run whose checkpoint fails to load for comparison, after the worker has dropped it", async () => {

@@ -9,7 +9,7 @@ import { parseNumber } from "./knobs";
 const STOP_AT: NumberField = {
   key: "steps",
   label: "Stop at",
-  doc: "Pause when every run has done this many steps (empty = never).",
+  doc: "Pause when every run has done this many steps (empty or 0 = never).",
   source: "lab",
   kind: "int",
   default: 0,
@@ -18,7 +18,7 @@ const STOP_AT: NumberField = {
 };
 
 /**
- * Typed "Stop at" text → the step to stop at (0: never, from an empty box), or the problem to show. Decimal
+ * Typed "Stop at" text → the step to stop at (0: never, from an empty box or "0"), or the problem to show. Decimal
  * notation as in every number box of the lab: "400", "1e3"; "0x10", "12.5" and "-1" are refused.
  */
 export function parseStopAt(text: string): number | string {
@@ -26,7 +26,7 @@ export function parseStopAt(text: string): number | string {
   const n = t === "" ? 0 : parseNumber(STOP_AT, t);
   return typeof n === "number"
     ? n
-    : "a whole number of steps from 1 to 100,000, such as 400 or 1e3 (empty: never stop)";
+    : "a whole number of steps from 1 to 100,000, such as 400 or 1e3 (empty or 0: never stop)";
 }
 
 export function StopAt({ disabled }: { disabled?: boolean }) {
@@ -46,7 +46,7 @@ export function StopAt({ disabled }: { disabled?: boolean }) {
     }
   };
   return (
-    <label className="stop-at" title="Pause when every run has done this many steps (empty = never)">
+    <label className="stop-at" title="Pause when every run has done this many steps (empty or 0 = never)">
       <span className="eyebrow">Stop at</span>
       <input
         type="text"

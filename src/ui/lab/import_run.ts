@@ -101,7 +101,7 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   const paired = new Set(pairs.map((p) => p.index));
   for (const [i, c] of checkpoints.entries()) {
     if (paired.has(i)) continue;
-    if (c.error) notices.push(`${c.file.name} could not be read: ${c.error}.`);
+    if (c.error) notices.push(`${c.file.name} could not be read as a safetensors checkpoint (${c.error}).`);
     else if (!(runs.length === 1 && checkpoints.length === 1))
       notices.push(`${c.file.name} is the checkpoint of none of the picked run files, so it was not loaded.`);
   }

@@ -195,6 +195,15 @@ describe("knobs", () => {
     );
     expect(parseNumber(beta, "11")).toBe("β must be in [0, 10]");
     expect(parseNumber(field("maxNewTokens"), "9999")).toBe("max tokens must be in [1, 256] tokens");
+    // Beyond a double: too large is out of range, too small is not silently 0.
+    expect(parseNumber(beta, "1e400")).toBe("β must be in [0, 10]");
+    expect(parseNumber(beta, "-1e400")).toBe("β must be in [0, 10]");
+    expect(parseNumber(field("lr"), "1e-400")).toBe(
+      "lr 1e-400 is too small to be told from 0 (type 0 if 0 is meant)",
+    );
+    expect([parseNumber(beta, "0e5"), parseNumber(beta, "0.000"), parseNumber(beta, "-0")]).toEqual([
+      0, 0, -0,
+    ]);
   });
 
   it("tooltips carry doc, range, default, source and TRL's name", () => {

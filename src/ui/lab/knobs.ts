@@ -246,11 +246,17 @@ export function parseNumber(f: NumberField, text: string): number | string {
     return `${f.label} must be a number without separators: ${t.replace(",", "")}, or ${t.replace(",", ".")} with a decimal point`;
   if (/^[+-]?\d+,\d+$/.test(t))
     return `${f.label} must be a number: write decimals with a point (${t.replace(",", ".")})`;
-  const v = DECIMAL.test(t) ? Number(t) : Number.NaN;
-  if (!Number.isFinite(v)) return `${f.label} must be a number`;
-  if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
+  const decimal = DECIMAL.test(t);
+  const v = decimal ? Number(t) : Number.NaN;
   const unit = f.unit && f.unit !== "log" ? ` ${f.unit}` : "";
-  if (v < f.min || v > f.max) return `${f.label} must be in [${sig(f.min)}, ${sig(f.max)}]${unit}`;
+  const range = `${f.label} must be in [${sig(f.min)}, ${sig(f.max)}]${unit}`;
+  if (decimal && !Number.isFinite(v)) return range; // "1e400": a number, beyond any range
+  if (!Number.isFinite(v)) return `${f.label} must be a number`;
+  // "1e-400" reads as 0: say so rather than train with 0 (a learning rate, say) unasked.
+  if (v === 0 && /[1-9]/.test(t.replace(/e.*$/i, "")))
+    return `${f.label} ${t} is too small to be told from 0 (type 0 if 0 is meant)`;
+  if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
+  if (v < f.min || v > f.max) return range;
   return v;
 }
 

@@ -4,6 +4,7 @@ import { parseStopAt } from "./StopAt";
 describe("Stop at box", () => {
   it("reads decimal notation as the other number boxes do", () => {
     expect(parseStopAt("")).toBe(0);
+    expect(parseStopAt("0")).toBe(0); // never, as the problem text says
     expect(parseStopAt(" 400 ")).toBe(400);
     expect(parseStopAt("1e3")).toBe(1000);
     expect(parseStopAt("1E2")).toBe(100);
@@ -13,7 +14,7 @@ describe("Stop at box", () => {
     for (const t of ["0x10", "12.5", "-1", "1e6", "abc", "1,000", "Infinity"]) {
       const r = parseStopAt(t);
       expect(typeof r, t).toBe("string");
-      expect(r).toMatch(/whole number of steps from 1 to 100,000/);
+      expect(r).toMatch(/whole number of steps from 1 to 100,000.*\(empty or 0: never stop\)/);
     }
   });
 });

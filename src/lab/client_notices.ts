@@ -1,0 +1,41 @@
+/**
+ * The lab notice's sentences that ask the user to train (src/lab/client.ts): they go once Play or Step trains,
+ * while the notice's other sentences stay. Plain strings: no DOM, no worker.
+ */
+
+/** Play refused at the stop step. */
+const STOP_SENTENCE =
+  /Every run has reached the stop step \(\d+\): raise “Stop at” or clear it to train on\./;
+
+/** The notice when Play is refused because every run has reached `stopAt`. */
+export const stopNotice = (stopAt: number) =>
+  `Every run has reached the stop step (${stopAt}): raise “Stop at” or clear it to train on.`;
+
+/** The notice's sentence after the Pipeline's hand-off (src/ui/lab/pipeline_actions.ts). */
+export const HANDED_OFF_LINE =
+  "Every run now starts from the Pipeline's SFT model and optimises its reward model (reward: pipeline; the gold score is charted dashed). Press Play to train.";
+
+/**
+ * The notice's sentence when a Pipeline stage starts while the runs play: the stage pauses them (alone on the
+ * device, it trains at full speed).
+ */
+export const STAGE_PAUSED_LINE =
+  "The runs paused while the Pipeline's stage trains (alone on the GPU, it trains faster): press Play to train them alongside it, or once it has finished.";
+
+/** Sentences that ask for training. */
+const UNTIL_TRAINING = [STOP_SENTENCE, HANDED_OFF_LINE, STAGE_PAUSED_LINE] as const;
+
+/** `notice` without the sentences that ask for training (null when nothing else is left). */
+export function withoutTrainingAsks(notice: string | null): string | null {
+  if (!notice) return notice;
+  let rest = notice;
+  for (const sentence of UNTIL_TRAINING) rest = rest.replace(sentence, "");
+  if (rest === notice) return notice;
+  return rest.replace(/ {2,}/g, " ").trim() || null;
+}
+
+/** `notice` with STAGE_PAUSED_LINE at its end (once). */
+export function withStagePaused(notice: string | null): string {
+  const rest = notice?.replace(STAGE_PAUSED_LINE, "").replace(/ {2,}/g, " ").trim();
+  return rest ? `${rest} ${STAGE_PAUSED_LINE}` : STAGE_PAUSED_LINE;
+}
