@@ -190,9 +190,11 @@ export class LabClient {
     );
     s.setStepping(Object.fromEntries(runs.filter((r) => ids.has(r.spec.id)).map((r) => [r.spec.id, r.step])));
     const gen = ++this.stepGen;
+    this.store.setStepsQueued(this.store.stepsQueued + 1);
     try {
       await api.stepOnce();
     } finally {
+      this.store.setStepsQueued(Math.max(0, this.store.stepsQueued - 1));
       // A later Step (queued behind this one) or Play owns the cards' state now.
       if (gen === this.stepGen) this.store.setStepping(null);
     }

@@ -90,6 +90,8 @@ export interface LabState {
   playing: boolean;
   /** While a Step is in flight: each run's step when it was pressed (a run is "stepping" until it passes it). */
   steppingFrom: Record<string, number> | null;
+  /** Steps pressed and not finished yet (each press queues one more behind the one in flight). */
+  stepsQueued: number;
   /**
    * Where each run's step in flight is, when it has taken over a second (RunUpdate.progress), by run id. Kept
    * apart from `runs`, so that a progress-only update leaves the runs (and every chart) untouched.
@@ -117,6 +119,7 @@ export interface LabState {
   setPhase(phase: LabPhase, error?: string | null): void;
   setPlaying(playing: boolean): void;
   setStepping(from: Record<string, number> | null): void;
+  setStepsQueued(n: number): void;
   setSpeed(speed: number): void;
   setModel(model: string | null): void;
   applyUpdates(updates: RunUpdate[]): void;
@@ -215,6 +218,7 @@ export const useLab = create<LabState>()((set) => ({
   phaseError: null,
   playing: false,
   steppingFrom: null,
+  stepsQueued: 0,
   stepProgress: {},
   speed: savedSpeed(),
   runs: {},
@@ -250,6 +254,7 @@ export const useLab = create<LabState>()((set) => ({
   setSaving: (saving) => set({ saving }),
   setPlaying: (playing) => set({ playing }),
   setStepping: (steppingFrom) => set({ steppingFrom }),
+  setStepsQueued: (stepsQueued) => set({ stepsQueued }),
   setSpeed: (speed) => {
     keepSpeed(speed);
     set({ speed });

@@ -115,4 +115,28 @@ describe("Play at the stop step", () => {
     client.play();
     expect(useLab.getState().notice).toBe("Another tab opened the lab.");
   });
+
+  it("counts the Steps pressed and not finished (the Step button shows those queued behind the first)", async () => {
+    const pending: (() => void)[] = [];
+    const api = {
+      stepOnce: () => new Promise<void>((r) => pending.push(r)),
+    } as unknown as LabWorkerApi;
+    const client = new LabClient();
+    (client as unknown as { api: LabWorkerApi }).api = api;
+    const s = useLab.getState();
+    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
+    s.restoreRuns([
+      { spec: run, status: "paused", step: 0, history: [], markers: [], samples: [], error: null },
+    ]);
+    s.setPhase("ready");
+    const steps = [client.stepOnce(), client.stepOnce(), client.stepOnce()];
+    expect(useLab.getState().stepsQueued).toBe(3);
+    pending.shift()?.();
+    await steps[0];
+    expect(useLab.getState().stepsQueued).toBe(2);
+    for (const r of pending.splice(0)) r();
+    await Promise.all(steps);
+    expect(useLab.getState().stepsQueued).toBe(0);
+    expect(useLab.getState().steppingFrom).toBeNull();
+  });
 });

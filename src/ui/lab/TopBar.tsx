@@ -41,6 +41,8 @@ export function TopBar() {
   const hasRuns = spec.runs.length > 0;
   const full = useLab(labFull);
   const finishing = useLab((s) => Object.values(s.runs).some((r) => r.status === "finishing"));
+  // Steps pressed behind the one in flight (each press queues one; Play takes over from them).
+  const waiting = useLab((s) => Math.max(0, s.stepsQueued - 1));
   useSpaceToggle(ready && hasRuns);
   return (
     <section className="top-bar" aria-label="Experiment controls">
@@ -104,6 +106,15 @@ export function TopBar() {
               }}
             >
               <StepIcon /> Step
+              {waiting > 0 && !playing && (
+                <span
+                  className="steps-queued"
+                  data-testid="steps-queued"
+                  title={`${waiting} more Step${waiting > 1 ? "s" : ""} queued behind the one in progress (Play takes over from them)`}
+                >
+                  +{waiting}
+                </span>
+              )}
             </button>
             <ConfirmButton
               testId="reset"
