@@ -10,8 +10,8 @@ import { waitForCheckpoints } from "./saved";
  * stage is done at the step it reached, its loss finite and falling, a sample shown) → reward model (finite Bradley–Terry loss,
  * held-out accuracies in [0, 1]; its .onnx download loads as a custom reward model) → "Use in RL": every run restarts from the pipeline's model with reward
  * "pipeline" and takes a step with finite reward and reward_gold on the reward chart. A reload brings it back;
- * a reload while a stage trains asks first, and the page then says the stage was interrupted; its settings, kept
- * in the link, survive a second reload.
+ * a reload while a stage trains asks first, and the page then says the stage was interrupted; a setting changed
+ * after that survives a second reload.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -210,11 +210,17 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   );
   await expect(page.getByTestId("pipeline-sftSteps")).toHaveValue("400");
   await expect(page.getByTestId("pipeline-rmSteps")).toHaveValue("3");
-  // The settings live in the link too: a second reload, before any training, keeps them.
+  const hashBefore = new URL(page.url()).hash;
+  const panel = page.getByTestId("pipeline");
+  if (!(await panel.evaluate((e) => (e as HTMLDetailsElement).open))) await panel.locator("summary").click();
+  // A setting changed with no stage trained since is kept too (in the link, and with the saved models): a
+  // second reload keeps it.
+  await set(page, "rmSteps", "4");
+  await expect.poll(() => page.url(), { timeout: 5_000 }).not.toContain(hashBefore);
   await page.reload();
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   await expect(page.getByTestId("pipeline-sftSteps")).toHaveValue("400");
-  await expect(page.getByTestId("pipeline-rmSteps")).toHaveValue("3");
+  await expect(page.getByTestId("pipeline-rmSteps")).toHaveValue("4");
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

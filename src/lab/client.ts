@@ -12,8 +12,7 @@
  *                            phase "loading" → "ready" (model, notices) or "error" (phaseError says why).
  *                            Calling it again replaces the worker and the experiment.
  *   play() / pause()         store.playing follows at once; the runs' statuses follow through updates.
- *   stepOnce()               one step of every run (after a mid-round pause: the runs one step behind), then
- *                            paused.
+ *   stepOnce()               one step of every run (the runs one step behind first), then paused (store.stepsQueued).
  *   reset()                  every run back to the start model; history, markers and samples cleared.
  *   setSpeed(stepsPerSecond) per-run step cap, 0 = as fast as the GPU goes.
  *   setStopAt(steps)         pause once every run has done `steps` steps (0 = never); kept in the spec (URL).
@@ -31,8 +30,7 @@
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   rewindRun(id)            a run in error back to its last checkpoint (its error cleared).
  *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
- *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab,
- *                            saying so in the notice when it was playing).
+ *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
  *   stopPipelineStage()      stop that stage after its step in progress: pipelineStage resolves with the model
  *                            trained so far (result.steps < result.planned). Resolves with the stage, or null.
  *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
@@ -43,8 +41,7 @@
  *   loadRewardModel(bytes, name)  check and load a user's ONNX reward model (reward "custom"); rejects with
  *                            what is wrong with the file. A new worker has none: start() moves runs that
  *                            optimised "custom" to the gold scorer, with a notice.
- *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()) for the
- *                            update-rate figures.
+ *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()): update rates.
  *   dispose()                stop the worker.
  * Errors the user can act on: a run's error (non-finite metric: metric and step named) is in its RunState;
  * device loss and start-up fallbacks arrive as the store's notice.
@@ -53,7 +50,7 @@ import * as Comlink from "comlink";
 import { usePipelineStore } from "../ui/lab/pipeline_store";
 import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
-import { stopNotice, withoutTrainingAsks, withStagePaused } from "./client_notices";
+import { allAtStop, stopNotice, withoutTrainingAsks, withStagePaused } from "./client_notices";
 import { type ClientStats, updateReceiver } from "./client_updates";
 import type {
   ExperimentSpec,
@@ -86,6 +83,8 @@ export class LabClient {
   private generation = 0;
   /** Bumped by every Step and by Play: only the latest Step clears the cards' "stepping" state. */
   private stepGen = 0;
+  /** Bumped when the Steps queued are dropped (Play, Reset, a new worker): older Steps no longer count down. */
+  private queueGen = 0;
   /** Whether the task ships a preference dataset (from init). */
   private preferences = true;
   /** Removals so far, by run id: a fork's round trip tells its source from a new run that took its id. */
@@ -100,6 +99,7 @@ export class LabClient {
   async start(opened: ExperimentSpec, pipeline?: PipelineModels): Promise<void> {
     this.dispose();
     const gen = ++this.generation;
+    this.dropQueuedSteps();
     useRewardModels.getState().setCustom(null);
     usePipelineStore.getState().clear();
     const { spec, changed: lostRm } = customRewardsToGold(opened, pipeline?.handed != null);
@@ -161,13 +161,13 @@ export class LabClient {
   play(): void {
     if (!this.api || this.store.phase !== "ready") return;
     const stopAt = this.store.spec.steps ?? 0;
-    const runs = Object.values(this.store.runs).filter((r) => r.status !== "error");
-    if (stopAt > 0 && runs.length > 0 && runs.every((r) => r.step >= stopAt)) {
+    if (allAtStop(Object.values(this.store.runs), stopAt)) {
       this.store.setNotice(stopNotice(stopAt));
       return;
     }
     this.dropUntilTraining();
     this.stepGen++;
+    this.dropQueuedSteps();
     this.store.setStepping(null); // Play takes over from a Step in progress
     this.store.setPlaying(true);
     void this.api.play();
@@ -190,11 +190,12 @@ export class LabClient {
     );
     s.setStepping(Object.fromEntries(runs.filter((r) => ids.has(r.spec.id)).map((r) => [r.spec.id, r.step])));
     const gen = ++this.stepGen;
+    const queue = this.queueGen;
     this.store.setStepsQueued(this.store.stepsQueued + 1);
     try {
       await api.stepOnce();
     } finally {
-      this.store.setStepsQueued(Math.max(0, this.store.stepsQueued - 1));
+      if (queue === this.queueGen) this.store.setStepsQueued(Math.max(0, this.store.stepsQueued - 1));
       // A later Step (queued behind this one) or Play owns the cards' state now.
       if (gen === this.stepGen) this.store.setStepping(null);
     }
@@ -210,9 +211,16 @@ export class LabClient {
     if (rest !== notice) this.store.setNotice(rest);
   }
 
+  /** The worker drops the Steps queued (Play, Reset) or is gone (a new one): none is waiting any more. */
+  private dropQueuedSteps(): void {
+    this.queueGen++;
+    this.store.setStepsQueued(0);
+  }
+
   async reset(): Promise<void> {
     const api = this.need();
     this.store.setPlaying(false);
+    this.dropQueuedSteps();
     await api.reset();
     this.store.clearProgress();
   }
@@ -231,11 +239,10 @@ export class LabClient {
     this.store.setStopAt(steps);
     void this.api?.setStopAt(steps);
     // Set at or below where every run already is while they play: they stop now, so say why at once.
-    const runs = Object.values(this.store.runs).filter((r) => r.status !== "error");
-    if (steps > 0 && this.store.playing && runs.length > 0 && runs.every((r) => r.step >= steps)) {
-      const rest = withoutTrainingAsks(this.store.notice);
-      this.store.setNotice(rest ? `${rest} ${stopNotice(steps)}` : stopNotice(steps));
-    }
+    if (this.store.playing && allAtStop(Object.values(this.store.runs), steps))
+      this.store.setNotice(
+        [withoutTrainingAsks(this.store.notice), stopNotice(steps)].filter(Boolean).join(" "),
+      );
   }
 
   /**

@@ -3,6 +3,18 @@
  * while the notice's other sentences stay. Plain strings: no DOM, no worker.
  */
 
+/**
+ * Whether a stop step is set (> 0) and every run the worker trains has reached it (runs in error and curves
+ * imported for comparison do not count; false with none left).
+ */
+export function allAtStop(
+  runs: readonly { status: string; step: number; comparison?: boolean }[],
+  stopAt: number,
+): boolean {
+  const trained = runs.filter((r) => r.status !== "error" && !r.comparison);
+  return stopAt > 0 && trained.length > 0 && trained.every((r) => r.step >= stopAt);
+}
+
 /** Play refused at the stop step. */
 const STOP_SENTENCE =
   /Every run has reached the stop step \(\d+\): raise “Stop at” or clear it to train on\./;
@@ -20,7 +32,7 @@ export const HANDED_OFF_LINE =
  * device, it trains at full speed).
  */
 export const STAGE_PAUSED_LINE =
-  "The runs paused while the Pipeline's stage trains (alone on the GPU, it trains faster): press Play to train them alongside it, or once it has finished.";
+  "The runs were paused for the Pipeline's stage (alone on the GPU, it trains faster): press Play to train them, alongside it or after it.";
 
 /** Sentences that ask for training. */
 const UNTIL_TRAINING = [STOP_SENTENCE, HANDED_OFF_LINE, STAGE_PAUSED_LINE] as const;

@@ -70,7 +70,7 @@ export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
   const n = Number(dv.getBigUint64(0, true));
   if (n > bytes.length - 8)
     throw new SafetensorsError(
-      `its first 8 bytes give a header of ${n} bytes, longer than the whole file (${bytes.length} bytes): not a safetensors file, or cut short`,
+      `its first 8 bytes give a header of ${n} bytes, more than the ${bytes.length - 8} bytes after them: not a safetensors file, or cut short`,
     );
   let header: Record<
     string,

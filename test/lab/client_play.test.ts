@@ -96,8 +96,20 @@ describe("Play at the stop step", () => {
     (client as unknown as { api: LabWorkerApi }).api = api;
     const s = useLab.getState();
     s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
+    // A run imported for comparison (its curve ends at step 2) does not count: it never trains.
+    const curve: RunSpec = { id: "ppo-2", algo: "ppo", label: "PPO (imported)", config: {} };
     s.restoreRuns([
       { spec: run, status: "paused", step: 9, history: [], markers: [], samples: [], error: null },
+      {
+        spec: curve,
+        status: "paused",
+        step: 2,
+        history: [],
+        markers: [],
+        samples: [],
+        error: null,
+        comparison: true,
+      },
     ]);
     s.setPhase("ready");
     s.setNotice(null);
@@ -138,5 +150,23 @@ describe("Play at the stop step", () => {
     await Promise.all(steps);
     expect(useLab.getState().stepsQueued).toBe(0);
     expect(useLab.getState().steppingFrom).toBeNull();
+    // Play drops the Steps queued (the worker does): none waits, and their late ends do not count down again.
+    (client as unknown as { api: LabWorkerApi }).api = {
+      ...api,
+      play: async () => {},
+      pause: async () => {},
+    } as LabWorkerApi;
+    const more = [client.stepOnce(), client.stepOnce(), client.stepOnce()];
+    client.play();
+    expect(useLab.getState().stepsQueued).toBe(0);
+    client.pause();
+    const late = client.stepOnce();
+    expect(useLab.getState().stepsQueued).toBe(1);
+    pending.shift()?.(); // an old Step ends: the new one is still counted
+    await more[0];
+    expect(useLab.getState().stepsQueued).toBe(1);
+    for (const r of pending.splice(0)) r();
+    await Promise.all([...more, late]);
+    expect(useLab.getState().stepsQueued).toBe(0);
   });
 });

@@ -43,6 +43,47 @@ describe("the Pipeline across reloads", () => {
     expect(p.handedOff).toBe("pipeline: nano");
   });
 
+  it("takes its settings from the link whole, and saves a change of settings with its models", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    const view = {
+      settings: { ...DEFAULT_PIPELINE_SETTINGS, sftSteps: 400 },
+      sft: doneStage("sft", 4),
+      rm: doneStage("rm", 3),
+      handedOff: null,
+    };
+    await db.savePipeline({ models: pipelineModels(), view });
+    // A link with the sharer's settings: theirs, not a mix with the ones saved here (sftSteps 400).
+    setHash(`#${encode(defaultExperiment(), undefined, { rmSteps: 100 })}`);
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(usePipelineStore.getState().settings).toEqual({ ...DEFAULT_PIPELINE_SETTINGS, rmSteps: 100 });
+    expect(usePipelineStore.getState().sft.status).toBe("done");
+    // A change of settings alone is saved with the models: a link carrying only defaults reopens it.
+    usePipelineStore.getState().setSettings({ sftSteps: 40, rmSteps: 30 });
+    const settingsSaved = async () => {
+      for (let i = 0; i < 50; i++) {
+        const v = (await db.loadPipeline())?.view as { settings?: { rmSteps?: number } } | undefined;
+        if (v?.settings?.rmSteps === 30) return v.settings;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return null;
+    };
+    expect(await settingsSaved()).toEqual({ ...DEFAULT_PIPELINE_SETTINGS, rmSteps: 30 });
+    // Back to all defaults: the link then carries none, and the saved settings must be the defaults too.
+    usePipelineStore.getState().setSettings({ rmSteps: 20 });
+    for (let i = 0; i < 50; i++) {
+      const v = (await db.loadPipeline())?.view as { settings?: { rmSteps?: number } } | undefined;
+      if (v?.settings?.rmSteps === 20) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    session.stop();
+    setHash(`#${encode(defaultExperiment())}`);
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(usePipelineStore.getState().settings).toEqual(DEFAULT_PIPELINE_SETTINGS);
+    db.close();
+  });
+
   it("is forgotten when a link opens another experiment, or when its models are for another task", async () => {
     const name = newDbName();
     const db = await openLabPersistence(name);

@@ -117,6 +117,9 @@ export function MetricChart(props: ChartProps) {
     () => () => {
       cancel.current?.();
       release.current?.();
+      // Cleared, so an effect that runs again (StrictMode's remount in development) queues the drawing anew.
+      cancel.current = null;
+      release.current = null;
     },
     [],
   );
@@ -129,10 +132,10 @@ export function MetricChart(props: ChartProps) {
 }
 
 /**
- * A chart before its first drawing: its frame, title and plot height (so nothing moves when it is drawn), without
- * recharts; it carries the chart's test id, so a chart waiting off screen can be scrolled to.
+ * A chart before its first drawing: its frame, title, header controls (`extra`) and plot height, without recharts;
+ * it carries the chart's test id, so a chart waiting off screen can be scrolled to.
  */
-function ChartShell({ id, title, unit, height, compact }: ChartProps) {
+function ChartShell({ id, title, unit, height, compact, extra }: ChartProps) {
   return (
     <figure
       className={`chart${compact ? " chart-compact" : ""}`}
@@ -144,6 +147,7 @@ function ChartShell({ id, title, unit, height, compact }: ChartProps) {
           {title}
           {unit && <span className="chart-unit"> · {unit}</span>}
         </span>
+        {extra}
       </figcaption>
       <div className="chart-plot" style={{ height }} />
     </figure>

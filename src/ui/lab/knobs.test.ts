@@ -202,7 +202,7 @@ describe("knobs", () => {
       "lr 1e-400 is too small to be told from 0 (type 0 if 0 is meant)",
     );
     expect([parseNumber(beta, "0e5"), parseNumber(beta, "0.000"), parseNumber(beta, "-0")]).toEqual([
-      0, 0, -0,
+      0, 0, 0,
     ]);
   });
 

@@ -257,7 +257,7 @@ export function parseNumber(f: NumberField, text: string): number | string {
     return `${f.label} ${t} is too small to be told from 0 (type 0 if 0 is meant)`;
   if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
   if (v < f.min || v > f.max) return range;
-  return v;
+  return v === 0 ? 0 : v; // "-0" is 0
 }
 
 /** A number as people type it: 0.1, .5, -2, 3e-4 (no hex, no separators). */

@@ -1,7 +1,8 @@
 /**
  * Keeps the Pipeline view in IndexedDB (src/lab/persist.ts SavedPipeline): whenever a stage finishes, a hand-off
- * happens or the stages are cleared (a new experiment), its models (from the worker) and its view are saved, or
- * forgotten. Stages still running are not saved (a stopped stage is a finished one: it is). Failures go to
+ * happens, the settings change or the stages are cleared (a new experiment), its models (from the worker) and its
+ * view are saved, or forgotten (a view with no finished stage and no hand-off keeps nothing: its settings live in
+ * the link). Stages still running are not saved (a stopped stage is a finished one: it is). Failures go to
  * `onError`, and so does, when saving starts (the lab has opened), the notice for a stage that the reload
  * interrupted (./pipeline_guard.ts), whose settings then come back into the view; nothing here throws.
  */
@@ -15,12 +16,13 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * What changes the saved Pipeline: the stages' outcomes and the hand-off (each one: a second hand-off with the
- * same description hands over new models) and whether it is older than the stages.
+ * same description hands over new models), whether it is older than the stages, and the settings (kept with the
+ * models, so a reopened experiment, or a reload whose link carries only defaults, gets the latest).
  */
 export function savedKey(s: PipelineState): string {
   const stage = (st: PipelineState["sft"]) =>
     `${st.status}:${st.result?.steps ?? ""}:${st.result?.seconds ?? ""}`;
-  return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}|${s.handOffs}|${s.handOffOld === true}`;
+  return `${stage(s.sft)}|${stage(s.rm)}|${s.handedOff ?? ""}|${s.handOffs}|${s.handOffOld === true}|${JSON.stringify(s.settings)}`;
 }
 
 /** A running Pipeline saver. */

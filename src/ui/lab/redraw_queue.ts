@@ -24,8 +24,12 @@ interface Job {
 export const GAP_MS = 16;
 /** How much later (ms) a job of the next priority level counts as due. */
 export const PRIORITY_MS = 1000;
-/** A redraw that never says done releases the queue after this long (ms), so one lost chart cannot stall it. */
-export const DONE_TIMEOUT_MS = 1000;
+/**
+ * A redraw that never says done releases the queue after this long (ms), so one lost chart cannot stall it. Long
+ * enough for a slow redraw to commit first: a redraw started while another is still rendering would join its
+ * transition and both charts would commit in one task.
+ */
+export const DONE_TIMEOUT_MS = 3000;
 
 const jobs = new Set<Job>();
 let seq = 0;

@@ -24,7 +24,7 @@ import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { useLab } from "../lab_store";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
-import { type PipelineViewState, usePipelineStore } from "./pipeline_store";
+import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
@@ -209,8 +209,10 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       : { line: null, ok: true };
   if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
-  // The link's Pipeline settings: the page's latest (the URL follows them), or the sharer's.
-  if (Object.keys(opened.pipeline).length > 0) usePipelineStore.getState().setSettings(opened.pipeline);
+  // The link's Pipeline settings (the page's latest: the URL follows them; or the sharer's) replace the saved
+  // ones whole; a link without any (all defaults, or a lesson's) keeps what was restored.
+  if (Object.keys(opened.pipeline).length > 0)
+    usePipelineStore.getState().setSettings({ ...DEFAULT_PIPELINE_SETTINGS, ...opened.pipeline });
   addNotice(opened.notice);
   addNotice(storageProblem);
   addNotice(reopened);
