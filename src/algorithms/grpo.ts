@@ -41,7 +41,7 @@ export const GRPO_FIELDS: readonly Field[] = [
     kind: "enum",
     default: "grpo",
     options: ["grpo", "dapo", "dr_grpo"],
-    doc: "How token losses are averaged: per sequence then batch (grpo), over all tokens (dapo), or by the constant N·L_max: completions × max new tokens (dr_grpo) — the source of a length bias.",
+    doc: "How token losses are averaged: per sequence then batch (grpo: long completions weigh less per token, the source of a length bias), over all tokens (dapo), or by the constant N·L_max, completions × max new tokens (dr_grpo: no length bias).",
     source: "Yu et al. 2025; Liu et al. 2025",
     trl: "loss_type",
   },

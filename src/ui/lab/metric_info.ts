@@ -118,7 +118,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     unit: "nats",
     doc: "½·mean (log ρ)² over the update's tokens: how far the update moved the policy from the one that sampled the batch.",
   },
-  { key: "loss/policy_avg", title: "Policy loss", doc: "Mean policy loss of the step's updates." },
+  {
+    key: "loss/policy_avg",
+    title: "Policy loss",
+    doc: "Mean policy loss of the step's updates. At a step's first update ρ = 1, so the loss is −mean(Â): advantages centred at 0 (PPO's whitening, GRPO's group baseline) make it about 0 with one epoch; the gradient, not the loss, carries the signal.",
+  },
   { key: "loss/value_avg", title: "Value loss", doc: "PPO: mean clipped value-head loss." },
   {
     key: "val/clipfrac_avg",
