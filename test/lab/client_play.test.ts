@@ -7,22 +7,43 @@
 import { describe, expect, it } from "vitest";
 import { HANDED_OFF_LINE, LabClient, STAGE_PAUSED_LINE } from "../../src/lab/client";
 import type { LabWorkerApi, RunSpec } from "../../src/lab/protocol";
-import { useLab } from "../../src/ui/lab_store";
+import { type RunState, useLab } from "../../src/ui/lab_store";
 
 const run: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };
+
+/**
+ * A client on `api` over a ready lab whose one run (PPO) is paused at `step`, plus `curves` (runs imported for
+ * comparison, at their steps); the experiment stops at `stopAt` (undefined: never).
+ */
+function readyLab(
+  api: Partial<LabWorkerApi>,
+  step: number,
+  stopAt?: number,
+  curves: [RunSpec, number][] = [],
+) {
+  const client = new LabClient();
+  (client as unknown as { api: Partial<LabWorkerApi> }).api = api;
+  const s = useLab.getState();
+  s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run], steps: stopAt });
+  const state = (spec: RunSpec, at: number): RunState => ({
+    spec,
+    status: "paused",
+    step: at,
+    history: [],
+    markers: [],
+    samples: [],
+    error: null,
+  });
+  s.restoreRuns([state(run, step), ...curves.map(([c, at]) => ({ ...state(c, at), comparison: true }))]);
+  s.setPhase("ready");
+  return client;
+}
 
 describe("Play at the stop step", () => {
   it("is refused with a notice, which goes once the lab trains on", () => {
     let plays = 0;
     const api = { play: async () => void plays++ } as unknown as LabWorkerApi;
-    const client = new LabClient();
-    (client as unknown as { api: LabWorkerApi }).api = api;
-    const s = useLab.getState();
-    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run], steps: 4 });
-    s.restoreRuns([
-      { spec: run, status: "paused", step: 4, history: [], markers: [], samples: [], error: null },
-    ]);
-    s.setPhase("ready");
+    const client = readyLab(api, 4, 4);
     client.play();
     expect(plays).toBe(0);
     expect(useLab.getState().notice).toMatch(/^Every run has reached the stop step \(4\)/);
@@ -65,15 +86,8 @@ describe("Play at the stop step", () => {
         return { stage: "sft", steps: 1, seconds: 1 };
       },
     } as unknown as LabWorkerApi;
-    const client = new LabClient();
-    (client as unknown as { api: LabWorkerApi }).api = api;
-    const s = useLab.getState();
-    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
-    s.restoreRuns([
-      { spec: run, status: "paused", step: 2, history: [], markers: [], samples: [], error: null },
-    ]);
-    s.setPhase("ready");
-    s.setNotice("Another tab opened the lab.");
+    const client = readyLab(api, 2);
+    useLab.getState().setNotice("Another tab opened the lab.");
     client.play();
     expect(useLab.getState().playing).toBe(true);
     await client.pipelineStage("sft", {}, () => {});
@@ -92,27 +106,10 @@ describe("Play at the stop step", () => {
 
   it("Stop at set at or below every run while playing says at once why they stop", () => {
     const api = { play: async () => {}, setStopAt: async () => {} } as unknown as LabWorkerApi;
-    const client = new LabClient();
-    (client as unknown as { api: LabWorkerApi }).api = api;
-    const s = useLab.getState();
-    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
     // A run imported for comparison (its curve ends at step 2) does not count: it never trains.
     const curve: RunSpec = { id: "ppo-2", algo: "ppo", label: "PPO (imported)", config: {} };
-    s.restoreRuns([
-      { spec: run, status: "paused", step: 9, history: [], markers: [], samples: [], error: null },
-      {
-        spec: curve,
-        status: "paused",
-        step: 2,
-        history: [],
-        markers: [],
-        samples: [],
-        error: null,
-        comparison: true,
-      },
-    ]);
-    s.setPhase("ready");
-    s.setNotice(null);
+    const client = readyLab(api, 9, undefined, [[curve, 2]]);
+    useLab.getState().setNotice(null);
     client.setStopAt(12); // ahead of the runs: nothing to say
     expect(useLab.getState().notice).toBeNull();
     client.play();
@@ -133,14 +130,7 @@ describe("Play at the stop step", () => {
     const api = {
       stepOnce: () => new Promise<void>((r) => pending.push(r)),
     } as unknown as LabWorkerApi;
-    const client = new LabClient();
-    (client as unknown as { api: LabWorkerApi }).api = api;
-    const s = useLab.getState();
-    s.setSpec({ task: "arithmetic", model: "nano", seed: 0, runs: [run] });
-    s.restoreRuns([
-      { spec: run, status: "paused", step: 0, history: [], markers: [], samples: [], error: null },
-    ]);
-    s.setPhase("ready");
+    const client = readyLab(api, 0);
     const steps = [client.stepOnce(), client.stepOnce(), client.stepOnce()];
     expect(useLab.getState().stepsQueued).toBe(3);
     pending.shift()?.();
