@@ -121,7 +121,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "loss/policy_avg",
     title: "Policy loss",
-    doc: "Mean policy loss of the step's updates. At a step's first update ρ = 1, so the loss is −mean(Â): advantages centred at 0 (PPO's whitening, GRPO's group baseline) make it about 0 with one epoch; the gradient, not the loss, carries the signal.",
+    doc: "Mean policy loss of the step's updates: −mean(Â) while ρ = 1, so about 0 with one epoch and centred advantages (whitened, or a group baseline); the gradient carries the signal.",
   },
   { key: "loss/value_avg", title: "Value loss", doc: "PPO: mean clipped value-head loss." },
   {
