@@ -9,7 +9,8 @@ import { linkOf } from "./links";
  * even when every reward is 0). Two Steps (at step 1 the policy equals the reference and every DPO margin
  * is 0), then each run's inspector, with its numbers checked against the formulas recomputed from what the
  * page prints: PPO: finite ρ and Â, log ρ = log π_θ − log π_old, clipped ⇔ (Â > 0 and ρ > 1 + ε) or (Â < 0
- * and ρ < 1 − ε); GRPO and Safe RLHF: G rows per group, the mean, the zero-std flag, A = (s − mean)/(std + ε)
+ * and ρ < 1 − ε), and its GAE columns: r_t = −β·k_t (+ R), δ_t = r_t + γV_{t+1} − V_t, A_t = δ_t + γλA_{t+1},
+ * Â_t = (A_t − μ)/σ; GRPO and Safe RLHF: G rows per group, the mean, the zero-std flag, A = (s − mean)/(std + ε)
  * with the sample std, summing to 0; DPO: r = β·(log π_θ − log π_ref), margin = r_w − r_l, σ(margin),
  * loss −log σ(margin). Screenshots at 1280×800 (test-results/inspect-*.png).
  */
@@ -215,6 +216,51 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
   expect(ratiosOff, "the second epoch's ratios differ from 1").toBeGreaterThan(0);
   await page.getByTestId("inspect-completion").selectOption("0");
   await shot(page, "inspect-ppo", testInfo);
+
+  // PPO's advantages taken apart, from the printed numbers: r_t = −β·k_t (+ R on the last token),
+  // δ_t = r_t + γV_{t+1} − V_t, A_t = δ_t + γλA_{t+1} from the last token back, Â_t = (A_t − μ)/σ.
+  await page.getByTestId("token-columns-gae").click();
+  await expect(page.getByTestId("token-columns-gae")).toHaveAttribute("aria-pressed", "true");
+  const noteNum = async (id: string) => (await page.getByTestId(id).textContent()) ?? "";
+  const [betaT, gammaT, lamT, muT, sigmaT] = await Promise.all(
+    ["gae-beta", "gae-gamma", "gae-lam", "gae-mean", "gae-scale"].map(noteNum),
+  );
+  expect([parse(betaT), parse(gammaT), parse(lamT)]).toEqual([0.05, 1, 0.95]);
+  const [mu, sigma] = [parse(muT), parse(sigmaT)];
+  let values = 0;
+  for (let c = 0; c < options; c++) {
+    await page.getByTestId("inspect-completion").selectOption(String(c));
+    const rows = panel.getByTestId("gae-row");
+    const n = await rows.count();
+    expect(n).toBeGreaterThan(0);
+    const R = await noteNum("gae-reward");
+    let next = { v: "0", a: "0" };
+    for (let i = n - 1; i >= 0; i--) {
+      const [k, r, v, d, a, adv] = await Promise.all(
+        ["kl", "r", "v", "delta", "gae", "advantage"].map((col) => cellText(rows.nth(i), col)),
+      );
+      const at = `completion ${c} token ${i + 1}: k ${k}, r ${r}, V ${v}, δ ${d}, A ${a}, Â ${adv}`;
+      const wantR = -0.05 * parse(k) + (i === n - 1 ? parse(R) : 0);
+      expect(Math.abs(parse(r) - wantR), at).toBeLessThanOrEqual(
+        halfUlp(r) + 0.05 * halfUlp(k) + (i === n - 1 ? halfUlp(R) : 0) + 1e-9,
+      );
+      expect(Math.abs(parse(d) - (parse(r) + parse(next.v) - parse(v))), at).toBeLessThanOrEqual(
+        halfUlp(d) + halfUlp(r) + halfUlp(next.v) + halfUlp(v) + 1e-9,
+      );
+      expect(Math.abs(parse(a) - (parse(d) + 0.95 * parse(next.a))), at).toBeLessThanOrEqual(
+        halfUlp(a) + halfUlp(d) + halfUlp(next.a) + 1e-9,
+      );
+      const z = (parse(a) - mu) / sigma;
+      expect(Math.abs(parse(adv) - z), at).toBeLessThanOrEqual(
+        halfUlp(adv) + (halfUlp(a) + halfUlp(muT)) / sigma + (Math.abs(z) * halfUlp(sigmaT)) / sigma + 1e-9,
+      );
+      if (Math.abs(parse(v)) > 1e-4) values++;
+      next = { v, a };
+    }
+  }
+  expect(values, "V_t from the value head, not zeros").toBeGreaterThan(0);
+  await page.getByTestId("inspect-completion").selectOption("0");
+  await shot(page, "inspect-ppo-gae", testInfo);
 
   // GRPO: G rows per group; group-scaled advantages recomputed from the printed scores. The nano-sized
   // batch's rewards are often all equal (zero std, zero advantages); Safe RLHF runs the same GRPO advantages

@@ -21,7 +21,7 @@ import type { AdamW } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
 import { type ConfigValues, patchConfig, validateConfig } from "./fields";
-import { explainedVariance, gae, klPenalizedRewards, maskedWhiten } from "./math/gae";
+import { explainedVariance, gae, klPenalizedRewards, maskedWhiten, whitenMoments } from "./math/gae";
 import { adaptiveKlBeta } from "./math/ppo";
 import { PPO_FIELDS } from "./ppo_fields";
 import { RolloutEngine } from "./rollout";
@@ -264,6 +264,16 @@ export class PpoRun implements AlgorithmRun {
       advantages,
       logpTheta: toCompletionMasked(logpLast, seq),
       clip: { epsLow: c.epsilon, epsHigh: c.epsilon },
+      gae: {
+        rewards: kr.rewards,
+        values: r.values,
+        deltas: g.deltas,
+        advantages: g.advantages,
+        beta: c.beta,
+        gamma: c.gamma,
+        lam: c.lam,
+        whiten: c.whitenAdvantages ? whitenMoments(g.advantages, shape) : null,
+      },
     };
   }
 

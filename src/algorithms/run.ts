@@ -99,6 +99,23 @@ export interface StepResult {
   /** The clip range (ε_low, ε_high) of the updates that produced {@link logpTheta}. */
   clip?: { epsLow: number; epsHigh: number };
   /**
+   * PPO: how {@link advantages} were made (docs/algorithms.md "PPO for language models", steps 2–3), per
+   * completion token [B·S] (completion layout, 0 on masked slots): the per-token rewards r_t = −β·k_t
+   * (+ R on the last token), the values V_t at rollout, the TD errors δ_t and the GAE advantages A_t before
+   * whitening; the step's β, γ, λ, and the whitening's mean μ and divisor sqrt(σ² + 1e-8) (null: advantages
+   * not whitened, Â = A). Inspectors only.
+   */
+  gae?: {
+    rewards: Float64Array;
+    values: Float64Array;
+    deltas: Float64Array;
+    advantages: Float64Array;
+    beta: number;
+    gamma: number;
+    lam: number;
+    whiten: { mean: number; scale: number } | null;
+  };
+  /**
    * [B] the per-completion scores the advantages were computed from (GRPO: R; RLOO: R − β·Σ_t k1_t; Safe RLHF:
    * R − λ·c), when the algorithm scores whole completions. Inspectors only.
    */

@@ -1,6 +1,12 @@
 /** Invariants of kl.ts and gae.ts beyond the shared vectors. */
 import { describe, expect, it } from "vitest";
-import { explainedVariance, gae, klPenalizedRewards, maskedWhiten } from "../../src/algorithms/math/gae";
+import {
+  explainedVariance,
+  gae,
+  klPenalizedRewards,
+  maskedWhiten,
+  whitenMoments,
+} from "../../src/algorithms/math/gae";
 import { batchKl, exactKl, klFromLogRatio, klPerToken, sequenceKl } from "../../src/algorithms/math/kl";
 import { maskFromLengths } from "../../src/algorithms/math/masked";
 import { logSoftmaxRow } from "../../src/reference/softmax";
@@ -125,6 +131,35 @@ describe("per-token rewards and GAE", () => {
     );
   });
 
+  it("δ_t = r_t + γV_{t+1} − V_t and A_t = δ_t + γλA_{t+1} over the counted slots (what the inspector shows)", () => {
+    const r = padRows(rows.rewards, 6, Number.NaN, [1, 0, 3]);
+    const v = padRows(rows.values, 6, Number.NaN, [1, 0, 3]);
+    const shape = { B: 3, T: 6, mask: r.mask };
+    const out = gae(r.x, v.x, shape, 0.9, 0.8);
+    rows.rewards.forEach((rr, b) => {
+      const vv = rows.values[b];
+      const d = counted(
+        out.deltas,
+        r.mask.map((m, i) => (Math.floor(i / 6) === b ? m : 0)),
+      );
+      const a = counted(
+        out.advantages,
+        r.mask.map((m, i) => (Math.floor(i / 6) === b ? m : 0)),
+      );
+      expectAllClose(
+        d,
+        rr.map((x, t) => x + 0.9 * (t + 1 < rr.length ? vv[t + 1] : 0) - vv[t]),
+        `row ${b} δ`,
+      );
+      expectAllClose(
+        a,
+        d.map((x, t) => x + 0.9 * 0.8 * (t + 1 < d.length ? a[t + 1] : 0)),
+        `row ${b} A`,
+      );
+    });
+    expect(out.deltas.every((x, i) => r.mask[i] === 1 || x === 0)).toBe(true);
+  });
+
   it("the score lands on each sequence's last counted token, and rewards sum to R − β·Σk", () => {
     const logp = padRows([[-1, -2, -0.5], [-0.3]], 6, Number.NaN, [1, 4]);
     const ref = padRows([[-1.5, -1, -0.7], [-0.1]], 6, Number.NaN, [1, 4]);
@@ -160,6 +195,13 @@ describe("per-token rewards and GAE", () => {
     expectAllClose(
       counted(noShift, a.mask),
       c.map((x) => x + mu),
+    );
+    // The moments it divides by: (x − mean)/scale is the whitened x.
+    const mom = whitenMoments(a.x, shape);
+    expectClose(mom.mean, mu);
+    expectAllClose(
+      c,
+      counted(a.x, a.mask).map((x) => (x - mom.mean) / mom.scale),
     );
     expectAllClose(maskedWhiten([5], { B: 1, T: 1, mask: [1] }), [0]); // one token: no variance, no NaN
     expect(() => maskedWhiten([1, 2], { B: 1, T: 2, mask: [0, 0] })).toThrow(/no counted token/);

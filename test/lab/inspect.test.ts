@@ -91,6 +91,38 @@ describe("PPO token table", () => {
     expect(v.klEstimator).toBe("k3");
   });
 
+  it("PPO: carries r_t, V_t, δ_t, A_t per token and the step's β, γ, λ and whitening; REINFORCE none", () => {
+    const rewards = [-0.01, 0.02, 0.99, -0.03, -0.48, 0];
+    const values = [0.4, 0.3, 0.2, -0.1, -0.2, 0];
+    const deltas = [0.1, 0.2, 0.3, 0.4, 0.5, 0];
+    const gaeAdv = [1, 2, 3, 4, 5, 0];
+    const whiten = { mean: 0.25, scale: 0.8 };
+    const v = tokenInspect(
+      {
+        ...input,
+        gae: { rewards, values, deltas, advantages: gaeAdv, beta: 0.05, gamma: 1, lam: 0.95, whiten },
+      },
+      TEXT,
+    );
+    expect(v.gae).toEqual({ beta: 0.05, gamma: 1, lam: 0.95, whiten, tokens: 5 });
+    const rows = v.completions.flatMap((c) => c.tokens);
+    const real = [0, 1, 2, 3, 4];
+    expect(rows.map((t) => t.gae)).toEqual(
+      real.map((i) => ({ reward: rewards[i], value: values[i], delta: deltas[i], adv: gaeAdv[i] })),
+    );
+    expect(tokenInspect(input, TEXT).gae).toBeUndefined();
+    expect(tokenInspect(input, TEXT).completions[0].tokens[0].gae).toBeUndefined();
+    expect(() =>
+      tokenInspect(
+        {
+          ...input,
+          gae: { rewards, values: [0], deltas, advantages: gaeAdv, beta: 0, gamma: 1, lam: 1, whiten: null },
+        },
+        TEXT,
+      ),
+    ).toThrow(/gae.values has 1 entries/);
+  });
+
   it("caps the completions and rejects arrays of the wrong size", () => {
     expect(tokenInspect(input, TEXT, 1).completions).toHaveLength(1);
     expect(() => tokenInspect({ ...input, logpTheta: [0, 0] }, TEXT)).toThrow(/logpTheta has 2 entries/);

@@ -2,7 +2,8 @@
  * The inspectors on the worker's real runs (WebGPU on Dawn; SwiftShader without a GPU), test experiment:
  * every run's update carries its inspector data, and the numbers agree with what the step computed on the GPU —
  * PPO's ratios from the last epoch line up with log π_old token for token (ρ = 1 on the first minibatch of a
- * single epoch; the second minibatch's rows already see the first one's update), GRPO's highlighted scaling is the advantage the update used, DPO's margins and losses average
+ * single epoch; the second minibatch's rows already see the first one's update) and its r_t, V_t, δ_t, A_t rebuild
+ * the whitened Â the update used, GRPO's highlighted scaling is the advantage the update used, DPO's margins and losses average
  * to the dpo_loss kernel's rewards/margins and loss.
  */
 import { readFile } from "node:fs/promises";
@@ -71,6 +72,27 @@ describe("inspectors on GPU runs", () => {
     expect(Math.min(...offBy), `max |ρ − 1| per completion: ${offBy}`).toBeLessThan(1e-6);
     const S = ppo.r.rollout?.seq.S ?? 0;
     expect(ppo.v.completions[1].tokens[0].advantage).toBe(ppo.r.advantages?.[S]);
+    // How Â was made, from the view alone: r_t = −β·k_t (+ R last), δ_t = r_t + γV_{t+1} − V_t,
+    // A_t = δ_t + γλA_{t+1}, Â = (A − μ)/σ; the values V_t are the value head's, not zeros.
+    const g = ppo.v.gae;
+    expect(g && g.whiten !== null && g.tokens === ppo.r.rollout?.tokens).toBe(true);
+    if (!g?.whiten) return;
+    for (const c of ppo.v.completions) {
+      const n = c.tokens.length;
+      for (let t = n - 1; t >= 0; t--) {
+        const p = c.tokens[t].gae;
+        const next = c.tokens[t + 1]?.gae;
+        if (!p) throw new Error("a PPO token without its GAE pieces");
+        expect(p.reward).toBeCloseTo(-g.beta * c.tokens[t].kl + (t === n - 1 ? c.reward : 0), 10);
+        expect(p.delta).toBeCloseTo(p.reward + g.gamma * (next?.value ?? 0) - p.value, 10);
+        expect(p.adv).toBeCloseTo(p.delta + g.gamma * g.lam * (next?.adv ?? 0), 10);
+        expect(c.tokens[t].advantage).toBeCloseTo((p.adv - g.whiten.mean) / g.whiten.scale, 10);
+      }
+    }
+    expect(
+      rows.some((t) => Math.abs(t.gae?.value ?? 0) > 1e-6),
+      "V_t from the value head",
+    ).toBe(true);
 
     const grpo = await stepOf("grpo-1");
     expect(grpo.v.kind).toBe("groups");

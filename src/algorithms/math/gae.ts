@@ -96,6 +96,8 @@ export function klPenalizedRewards(
 
 /** GAE output, [B, T] each; masked slots 0. */
 export interface Gae {
+  /** δ_t = r_t + γ V_{t+1} − V_t, the one-step TD errors the advantages sum. */
+  deltas: Float64Array;
   /** A_t (not whitened). */
   advantages: Float64Array;
   /** G_t = A_t + V_t, the value head's regression target. */
@@ -125,6 +127,7 @@ export function gae(
   checkFiniteMasked("values", values, shape);
   if (!(gamma >= 0 && gamma <= 1)) throw new RangeError(`gamma must be in [0, 1], got ${gamma}`);
   if (!(lam >= 0 && lam <= 1)) throw new RangeError(`lam must be in [0, 1], got ${lam}`);
+  const deltas = new Float64Array(B * T);
   const advantages = new Float64Array(B * T);
   const returns = new Float64Array(B * T);
   for (let b = 0; b < B; b++) {
@@ -135,13 +138,14 @@ export function gae(
       if (mask[i] !== 1) continue;
       const delta = rewards[i] + gamma * nextValue - values[i];
       const a = delta + gamma * lam * nextAdv;
+      deltas[i] = delta;
       advantages[i] = a;
       returns[i] = a + values[i];
       nextValue = values[i];
       nextAdv = a;
     }
   }
-  return { advantages, returns };
+  return { deltas, advantages, returns };
 }
 
 /**
@@ -155,6 +159,20 @@ export function gae(
  * @throws RangeError on bad shapes, no counted token, or a non-finite counted entry.
  */
 export function maskedWhiten(x: Vec, shape: TokenShape, shiftMean = true): Float64Array {
+  const { mean: mu, scale } = whitenMoments(x, shape);
+  const { mask } = shape;
+  const inv = 1 / scale;
+  const out = new Float64Array(mask.length);
+  for (let i = 0; i < mask.length; i++) if (mask[i] === 1) out[i] = (x[i] - mu) * inv + (shiftMean ? 0 : mu);
+  return out;
+}
+
+/**
+ * The two numbers {@link maskedWhiten} uses: the masked mean μ and the divisor sqrt(σ² + 1e-8), σ² the masked
+ * variance with divisor n − 1 (0 for a single counted token). Whitened x is (x − μ)/scale.
+ * @throws RangeError on bad shapes, no counted token, or a non-finite counted entry.
+ */
+export function whitenMoments(x: Vec, shape: TokenShape): { mean: number; scale: number } {
   checkTokenShape(shape, { x });
   checkFiniteMasked("x", x, shape);
   const { mask } = shape;
@@ -164,10 +182,7 @@ export function maskedWhiten(x: Vec, shape: TokenShape, shiftMean = true): Float
   let ss = 0;
   for (let i = 0; i < mask.length; i++) if (mask[i] === 1) ss += (x[i] - mu) * (x[i] - mu);
   const variance = n > 1 ? ss / (n - 1) : 0;
-  const inv = 1 / Math.sqrt(variance + WHITEN_EPS);
-  const out = new Float64Array(mask.length);
-  for (let i = 0; i < mask.length; i++) if (mask[i] === 1) out[i] = (x[i] - mu) * inv + (shiftMean ? 0 : mu);
-  return out;
+  return { mean: mu, scale: Math.sqrt(variance + WHITEN_EPS) };
 }
 
 /**

@@ -85,6 +85,7 @@ export function inspectView(
             logpTheta: r.logpTheta,
             advantages: r.advantages,
             ...r.clip,
+            gae: r.gae,
             klEstimator: (config.klEstimator as KlEstimator & ("k1" | "k3")) ?? "k1",
             ratioFrom,
           },

@@ -2,7 +2,8 @@
  * The PPO-style token table of a step (spec "PPO for language models", step 4): per completion token
  * log π_old, log π_θ (from the last update that trained on it), ρ_t = exp(log π_θ − log π_old), the advantage
  * Â_t the update used, whether the clip bound (math/ppo.ts clipBinds, the rule the loss kernel applies) and
- * the per-token KL with the run's estimator (math/kl.ts klPerToken, as PPO's KL-penalised reward).
+ * the per-token KL with the run's estimator (math/kl.ts klPerToken, as PPO's KL-penalised reward); for PPO also
+ * the pieces of Â_t as the step computed them (math/gae.ts): r_t, V_t, δ_t, A_t and the whitening constants.
  */
 import { type KlEstimator, klPerToken } from "../../algorithms/math/kl";
 import { clipBinds } from "../../algorithms/math/ppo";
@@ -31,6 +32,17 @@ export interface TokenInspectInput {
   klEstimator: KlEstimator & ("k1" | "k3");
   /** Which update ρ comes from, in words. */
   ratioFrom: string;
+  /** PPO: the pieces of its advantages (StepResult.gae: [B·S] arrays in the completion layout, constants). */
+  gae?: {
+    rewards: ArrayLike<number>;
+    values: ArrayLike<number>;
+    deltas: ArrayLike<number>;
+    advantages: ArrayLike<number>;
+    beta: number;
+    gamma: number;
+    lam: number;
+    whiten: { mean: number; scale: number } | null;
+  };
 }
 
 /**
@@ -44,9 +56,18 @@ export function tokenInspect(
 ): TokensInspect {
   const B = x.completions.length;
   const { S } = x;
+  const g = x.gae;
   for (const [name, a] of [
     ["logpTheta", x.logpTheta],
     ["advantages", x.advantages],
+    ...(g
+      ? ([
+          ["gae.rewards", g.rewards],
+          ["gae.values", g.values],
+          ["gae.deltas", g.deltas],
+          ["gae.advantages", g.advantages],
+        ] as const)
+      : []),
   ] as const)
     if (a.length !== B * S) throw new RangeError(`${name} has ${a.length} entries, expected B·S = ${B * S}`);
   const shape = { B, T: S, mask: x.completionMask };
@@ -66,6 +87,9 @@ export function tokenInspect(
         advantage,
         clipped: clipBinds(ratio, advantage, x.epsLow, x.epsHigh),
         kl: kl[i],
+        ...(g && {
+          gae: { reward: g.rewards[i], value: g.values[i], delta: g.deltas[i], adv: g.advantages[i] },
+        }),
       };
     });
     completions.push({ prompt: text.prompt(x.prompts[b]), reward: x.reward[b], tokens });
@@ -78,6 +102,15 @@ export function tokenInspect(
     epsHigh: x.epsHigh,
     klEstimator: x.klEstimator,
     ratioFrom: x.ratioFrom,
+    ...(g && {
+      gae: {
+        beta: g.beta,
+        gamma: g.gamma,
+        lam: g.lam,
+        whiten: g.whiten,
+        tokens: Array.from(x.completionMask).filter((m) => m === 1).length,
+      },
+    }),
     completions,
     batch: B,
   };

@@ -1,7 +1,8 @@
 /**
  * What the "Inspect" view shows of a run's latest step (part of the worker protocol, RunUpdate.inspect):
  * one discriminated union per kind of algorithm, structured-clone friendly and capped in size.
- *   tokens  PPO, REINFORCE: a per-token table (log π_old, log π_θ, ratio ρ_t, advantage Â_t, clipped, KL).
+ *   tokens  PPO, REINFORCE: a per-token table (log π_old, log π_θ, ratio ρ_t, advantage Â_t, clipped, KL);
+ *           PPO also r_t, V_t, δ_t and A_t, how its Â_t was made.
  *   groups  GRPO, Safe RLHF, RLOO (G completions per prompt): scores → group mean/std → advantages.
  *   pairs   DPO: chosen/rejected with their sequence log-probs, implicit rewards, margin, σ(margin), loss.
  *   none    no inspector for this algorithm (or its data could not be built): `reason` says why.
@@ -27,6 +28,20 @@ export interface TokenRow {
   clipped: boolean;
   /** Per-token KL k_t = estimator(log π_old, log π_ref) (nats), the estimator named in the view. */
   kl: number;
+  /** PPO: how Â_t was made ({@link TokensInspect.gae}); absent for REINFORCE. */
+  gae?: TokenGae;
+}
+
+/** PPO's advantage of one token, piece by piece (GAE, Schulman et al. 2016, eq. 16; spec step 2–3). */
+export interface TokenGae {
+  /** r_t = −β·k_t, plus the completion's reward R on its last token. */
+  reward: number;
+  /** V_t, the value model's estimate at rollout. */
+  value: number;
+  /** δ_t = r_t + γ·V_{t+1} − V_t (V after the last token = 0). */
+  delta: number;
+  /** A_t = δ_t + γλ·A_{t+1}, before whitening. */
+  adv: number;
 }
 
 export interface TokenCompletion {
@@ -47,6 +62,17 @@ export interface TokensInspect {
   klEstimator: "k1" | "k3";
   /** Which update ρ comes from, in words, e.g. "the last of 4 PPO epochs". */
   ratioFrom: string;
+  /**
+   * PPO: the constants of its advantages: β (of r_t = −β·k_t), γ, λ, and the batch whitening Â = (A − mean)/scale
+   * over all the batch's completion tokens (null: not whitened, Â = A); tokens counts them. Absent for REINFORCE.
+   */
+  gae?: {
+    beta: number;
+    gamma: number;
+    lam: number;
+    whiten: { mean: number; scale: number } | null;
+    tokens: number;
+  };
   /** The first completions of the batch (at most TOKEN_COMPLETIONS). */
   completions: TokenCompletion[];
   /** Completions in the batch. */

@@ -1,6 +1,6 @@
 /**
  * "Inspect": the latest step of one run, taken apart, while the lab is paused (after Pause or Step). PPO and
- * REINFORCE: a token table (ratio, advantage, clipping, KL); GRPO, Safe RLHF and RLOO: one prompt's group of
+ * REINFORCE: a token table (ratio, advantage, clipping, KL; for PPO also how Â was made: r, V, δ, A); GRPO, Safe RLHF and RLOO: one prompt's group of
  * completions, scores and advantages; DPO: chosen/rejected pairs with implicit rewards, margin and loss. The
  * numbers come from the worker (src/lab/inspect/), computed with the algorithms' own math.
  */
@@ -11,7 +11,7 @@ import { colourMap } from "../lab/palette";
 import { useLab } from "../lab_store";
 import { GroupTable } from "./GroupTable";
 import { PairTable } from "./PairTable";
-import { TokenTable } from "./TokenTable";
+import { type TokenColumns, TokenTable } from "./TokenTable";
 
 /** What each kind of view shows, for the panel's subtitle. */
 const KIND_TITLE: Record<InspectView["kind"], string> = {
@@ -41,6 +41,8 @@ export function InspectPanel() {
   // While playing, select nothing that changes with every update (no re-render per update).
   const runs = useLab((s) => (s.playing ? null : s.runs));
   const [chosen, setChosen] = useState<string | null>(null);
+  // The token table's columns, kept across steps and runs (the body remounts with each step).
+  const [columns, setColumns] = useState<TokenColumns>("ratio");
   const colours = colourMap(specs);
   const withData = runs ? specs.filter((r) => runs[r.id]?.inspect) : [];
   const id = withData.some((r) => r.id === chosen) ? chosen : (withData[0]?.id ?? null);
@@ -85,16 +87,24 @@ export function InspectPanel() {
           {emptyHint(runs)}
         </p>
       ) : (
-        <InspectBody key={`${id}-${view.step}`} view={view} />
+        <InspectBody key={`${id}-${view.step}`} view={view} columns={columns} onColumns={setColumns} />
       )}
     </section>
   );
 }
 
-function InspectBody({ view }: { view: InspectView }) {
+function InspectBody({
+  view,
+  columns,
+  onColumns,
+}: {
+  view: InspectView;
+  columns: TokenColumns;
+  onColumns: (c: TokenColumns) => void;
+}) {
   switch (view.kind) {
     case "tokens":
-      return <TokenTable view={view} />;
+      return <TokenTable view={view} columns={columns} onColumns={onColumns} />;
     case "groups":
       return <GroupTable view={view} />;
     case "pairs":

@@ -1,15 +1,28 @@
 /**
  * PPO's token table (spec "PPO for language models", step 4): for one completion, per token y_t its
  * log π_old, log π_θ, ρ_t = π_θ/π_old, advantage Â_t, whether the clip binds (no gradient from the token:
- * Â > 0 and ρ > 1 + ε, or Â < 0 and ρ < 1 − ε) and the per-token KL k_t.
+ * Â > 0 and ρ > 1 + ε, or Â < 0 and ρ < 1 − ε) and the per-token KL k_t. For PPO a second set of columns
+ * (./GaeTable.tsx) shows how Â_t was made: r_t, V_t, δ_t, A_t.
  */
 import type { TokensInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
+import { GaeTable } from "./GaeTable";
 import { Chooser, countOf, useChoice } from "./Pager";
 import { tokenLabel } from "./text";
 
-export function TokenTable({ view }: { view: TokensInspect }) {
+/** Which columns the table shows: the clipped surrogate's (ratio & clip) or how PPO's Â_t was made (GAE). */
+export type TokenColumns = "ratio" | "gae";
+
+export function TokenTable({
+  view,
+  columns,
+  onColumns,
+}: {
+  view: TokensInspect;
+  columns: TokenColumns;
+  onColumns: (c: TokenColumns) => void;
+}) {
   const [index, setIndex] = useChoice(view.completions.length);
   const c = view.completions[index];
   if (!c) return <p className="muted">This step sampled no completions.</p>;
@@ -46,6 +59,29 @@ export function TokenTable({ view }: { view: TokensInspect }) {
         >
           {eps}
         </span>
+        {view.gae && (
+          <div className="segmented" data-testid="token-columns">
+            <span className="eyebrow">Columns</span>
+            <button
+              type="button"
+              data-testid="token-columns-ratio"
+              aria-pressed={columns === "ratio"}
+              title="The clipped surrogate: log-probs, ratio ρₜ, advantage Âₜ, whether the clip binds, per-token KL"
+              onClick={() => onColumns("ratio")}
+            >
+              Ratio &amp; clip
+            </button>
+            <button
+              type="button"
+              data-testid="token-columns-gae"
+              aria-pressed={columns === "gae"}
+              title="How Âₜ is made: per-token reward rₜ, value Vₜ, TD error δₜ, GAE advantage Aₜ, whitening"
+              onClick={() => onColumns("gae")}
+            >
+              Advantage (GAE)
+            </button>
+          </div>
+        )}
       </div>
       <p className="inspect-text">
         <span className="prompt">{c.prompt}</span>
@@ -63,6 +99,40 @@ export function TokenTable({ view }: { view: TokensInspect }) {
           </span>
         )}
       </p>
+      {columns === "gae" && view.gae ? (
+        <GaeTable view={{ ...view, gae: view.gae }} completion={c} />
+      ) : (
+        <RatioTable
+          view={view}
+          completion={c}
+          clipped={clipped}
+          outside={outside}
+          klFormula={klFormula}
+          eps={eps}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The clipped surrogate's columns for completion `c`, and the note on clipping. */
+function RatioTable({
+  view,
+  completion: c,
+  clipped,
+  outside,
+  klFormula,
+  eps,
+}: {
+  view: TokensInspect;
+  completion: TokensInspect["completions"][number];
+  clipped: number;
+  outside: number;
+  klFormula: string;
+  eps: string;
+}) {
+  return (
+    <>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="token-table">
           <thead>
@@ -138,6 +208,6 @@ export function TokenTable({ view }: { view: TokensInspect }) {
           : ""}
         . Bold ρ: outside the clip range.
       </p>
-    </div>
+    </>
   );
 }

@@ -3,6 +3,7 @@
  * Random words and log-probs go through the worker's own builders (src/lab/inspect/), so ρ, the clip flags,
  * the KL column, group advantages and DPO's implicit rewards follow the same math as in a real step.
  */
+import { gae, klPenalizedRewards, maskedWhiten, whitenMoments } from "../../algorithms/math/gae";
 import { groupInspect } from "../../lab/inspect/groups";
 import { pairInspect } from "../../lab/inspect/pairs";
 import type { TokenText } from "../../lab/inspect/text";
@@ -57,6 +58,18 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
     const logpOld = many(completions.length * S, () => -3 * r());
     const epochs = Number(c.ppoEpochs ?? 4);
     const eps = Number(c.epsilon ?? 0.2);
+    const reward = many(completions.length, () => 2 * r() - 1);
+    const logpRef = logpOld.map((x) => x - 0.2 * (r() - 0.4));
+    const klEstimator = c.klEstimator === "k3" ? "k3" : "k1";
+    // PPO's advantages from its own math (per-token rewards, GAE, whitening) on random values; REINFORCE's
+    // are random.
+    const shape = { B: completions.length, T: S, mask };
+    const beta = Number(c.beta ?? 0.05);
+    const [gamma, lam] = [Number(c.gamma ?? 1), Number(c.lam ?? 0.95)];
+    const kr = klPenalizedRewards(reward, logpOld, logpRef, shape, beta, klEstimator);
+    const values = mask.map((m) => (m ? r() - 0.5 : 0));
+    const g = gae(kr.rewards, values, shape, gamma, lam);
+    const ppo = algo === "ppo";
     return tokenInspect(
       {
         step,
@@ -65,19 +78,31 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
         completionMask: mask,
         prompts,
         completions,
-        reward: many(completions.length, () => 2 * r() - 1),
+        reward,
         logpOld,
-        logpRef: logpOld.map((x) => x - 0.2 * (r() - 0.4)),
+        logpRef,
         // REINFORCE updates once per batch (μ = 1): its ratio is 1.
-        logpTheta: algo === "ppo" ? logpOld.map((x) => x + 0.4 * (r() - 0.5)) : logpOld,
-        advantages: many(completions.length * S, () => 2 * (r() - 0.5)),
+        logpTheta: ppo ? logpOld.map((x) => x + 0.4 * (r() - 0.5)) : logpOld,
+        advantages: ppo
+          ? maskedWhiten(g.advantages, shape)
+          : many(completions.length * S, () => 2 * (r() - 0.5)),
         epsLow: eps,
         epsHigh: Number(c.epsilonHigh) || eps,
-        klEstimator: c.klEstimator === "k3" ? "k3" : "k1",
-        ratioFrom:
-          algo === "ppo"
-            ? `${epochs === 1 ? "its one PPO epoch" : `the last of ${epochs} PPO epochs`}`
-            : "its single update (μ = 1)",
+        klEstimator,
+        ratioFrom: ppo
+          ? `${epochs === 1 ? "its one PPO epoch" : `the last of ${epochs} PPO epochs`}`
+          : "its single update (μ = 1)",
+        ...(ppo && {
+          gae: {
+            ...g,
+            rewards: kr.rewards,
+            values,
+            beta,
+            gamma,
+            lam,
+            whiten: whitenMoments(g.advantages, shape),
+          },
+        }),
       },
       text,
     );
