@@ -15,13 +15,16 @@ export function allAtStop(
   return stopAt > 0 && trained.length > 0 && trained.every((r) => r.step >= stopAt);
 }
 
-/** Play refused at the stop step. */
-const STOP_SENTENCE =
-  /Every run has reached the stop step \(\d+\): raise “Stop at” or clear it to train on\./;
-
 /** The notice when Play is refused because every run has reached `stopAt`. */
-export const stopNotice = (stopAt: number) =>
+export const stopNotice = (stopAt: number | string) =>
   `Every run has reached the stop step (${stopAt}): raise “Stop at” or clear it to train on.`;
+
+/** Play refused at the stop step: stopNotice's sentence with any step. */
+const STOP_SENTENCE = new RegExp(
+  stopNotice("STEP")
+    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+    .replace("STEP", "\\d+"),
+);
 
 /** The notice's sentence after the Pipeline's hand-off (src/ui/lab/pipeline_actions.ts). */
 export const HANDED_OFF_LINE =
