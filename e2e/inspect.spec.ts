@@ -10,7 +10,7 @@ import { linkOf } from "./links";
  * is 0), then each run's inspector, with its numbers checked against the formulas recomputed from what the
  * page prints: PPO: finite ρ and Â, log ρ = log π_θ − log π_old, clipped ⇔ (Â > 0 and ρ > 1 + ε) or (Â < 0
  * and ρ < 1 − ε), and its GAE columns: r_t = −β·k_t (+ R), δ_t = r_t + γV_{t+1} − V_t, A_t = δ_t + γλA_{t+1},
- * Â_t = (A_t − μ)/σ; GRPO and Safe RLHF: G rows per group, the mean, the zero-std flag, A = (s − mean)/(std + ε)
+ * Â_t = (A_t − μ)/σ, G_t = A_t + V_t; GRPO and Safe RLHF: G rows per group, the mean, the zero-std flag, A = (s − mean)/(std + ε)
  * with the sample std, summing to 0; DPO: r = β·(log π_θ − log π_ref), margin = r_w − r_l, σ(margin),
  * loss −log σ(margin). Screenshots at 1280×800 (test-results/inspect-*.png).
  */
@@ -236,8 +236,8 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
     const R = await noteNum("gae-reward");
     let next = { v: "0", a: "0" };
     for (let i = n - 1; i >= 0; i--) {
-      const [k, r, v, d, a, adv] = await Promise.all(
-        ["kl", "r", "v", "delta", "gae", "advantage"].map((col) => cellText(rows.nth(i), col)),
+      const [k, r, v, d, a, adv, g] = await Promise.all(
+        ["kl", "r", "v", "delta", "gae", "advantage", "return"].map((col) => cellText(rows.nth(i), col)),
       );
       const at = `completion ${c} token ${i + 1}: k ${k}, r ${r}, V ${v}, δ ${d}, A ${a}, Â ${adv}`;
       const wantR = -0.05 * parse(k) + (i === n - 1 ? parse(R) : 0);
@@ -253,6 +253,9 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
       const z = (parse(a) - mu) / sigma;
       expect(Math.abs(parse(adv) - z), at).toBeLessThanOrEqual(
         halfUlp(adv) + (halfUlp(a) + halfUlp(muT)) / sigma + (Math.abs(z) * halfUlp(sigmaT)) / sigma + 1e-9,
+      );
+      expect(Math.abs(parse(g) - (parse(a) + parse(v))), at).toBeLessThanOrEqual(
+        halfUlp(g) + halfUlp(a) + halfUlp(v) + 1e-9,
       );
       if (Math.abs(parse(v)) > 1e-4) values++;
       next = { v, a };

@@ -269,6 +269,7 @@ export class PpoRun implements AlgorithmRun {
         values: r.values,
         deltas: g.deltas,
         advantages: g.advantages,
+        returns: g.returns,
         beta: c.beta,
         gamma: c.gamma,
         lam: c.lam,

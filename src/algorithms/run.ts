@@ -101,8 +101,8 @@ export interface StepResult {
   /**
    * PPO: how {@link advantages} were made (docs/algorithms.md "PPO for language models", steps 2–3), per
    * completion token [B·S] (completion layout, 0 on masked slots): the per-token rewards r_t = −β·k_t
-   * (+ R on the last token), the values V_t at rollout, the TD errors δ_t and the GAE advantages A_t before
-   * whitening; the step's β, γ, λ, and the whitening's mean μ and divisor sqrt(σ² + 1e-8) (null: advantages
+   * (+ R on the last token), the values V_t at rollout, the TD errors δ_t, the GAE advantages A_t before
+   * whitening and the returns G_t = A_t + V_t (the value loss's target); the step's β, γ, λ, and the whitening's mean μ and divisor sqrt(σ² + 1e-8) (null: advantages
    * not whitened, Â = A). Inspectors only.
    */
   gae?: {
@@ -110,6 +110,7 @@ export interface StepResult {
     values: Float64Array;
     deltas: Float64Array;
     advantages: Float64Array;
+    returns: Float64Array;
     beta: number;
     gamma: number;
     lam: number;

@@ -96,11 +96,22 @@ describe("PPO token table", () => {
     const values = [0.4, 0.3, 0.2, -0.1, -0.2, 0];
     const deltas = [0.1, 0.2, 0.3, 0.4, 0.5, 0];
     const gaeAdv = [1, 2, 3, 4, 5, 0];
+    const returns = gaeAdv.map((a, i) => a + values[i]);
     const whiten = { mean: 0.25, scale: 0.8 };
     const v = tokenInspect(
       {
         ...input,
-        gae: { rewards, values, deltas, advantages: gaeAdv, beta: 0.05, gamma: 1, lam: 0.95, whiten },
+        gae: {
+          rewards,
+          values,
+          deltas,
+          advantages: gaeAdv,
+          returns,
+          beta: 0.05,
+          gamma: 1,
+          lam: 0.95,
+          whiten,
+        },
       },
       TEXT,
     );
@@ -108,7 +119,13 @@ describe("PPO token table", () => {
     const rows = v.completions.flatMap((c) => c.tokens);
     const real = [0, 1, 2, 3, 4];
     expect(rows.map((t) => t.gae)).toEqual(
-      real.map((i) => ({ reward: rewards[i], value: values[i], delta: deltas[i], adv: gaeAdv[i] })),
+      real.map((i) => ({
+        reward: rewards[i],
+        value: values[i],
+        delta: deltas[i],
+        adv: gaeAdv[i],
+        ret: returns[i],
+      })),
     );
     expect(tokenInspect(input, TEXT).gae).toBeUndefined();
     expect(tokenInspect(input, TEXT).completions[0].tokens[0].gae).toBeUndefined();
@@ -116,7 +133,17 @@ describe("PPO token table", () => {
       tokenInspect(
         {
           ...input,
-          gae: { rewards, values: [0], deltas, advantages: gaeAdv, beta: 0, gamma: 1, lam: 1, whiten: null },
+          gae: {
+            rewards,
+            values: [0],
+            deltas,
+            advantages: gaeAdv,
+            returns,
+            beta: 0,
+            gamma: 1,
+            lam: 1,
+            whiten: null,
+          },
         },
         TEXT,
       ),

@@ -87,6 +87,7 @@ describe("inspectors on GPU runs", () => {
         expect(p.delta).toBeCloseTo(p.reward + g.gamma * (next?.value ?? 0) - p.value, 10);
         expect(p.adv).toBeCloseTo(p.delta + g.gamma * g.lam * (next?.adv ?? 0), 10);
         expect(c.tokens[t].advantage).toBeCloseTo((p.adv - g.whiten.mean) / g.whiten.scale, 10);
+        expect(p.ret).toBeCloseTo(p.adv + p.value, 10);
       }
     }
     expect(

@@ -38,6 +38,7 @@ export interface TokenInspectInput {
     values: ArrayLike<number>;
     deltas: ArrayLike<number>;
     advantages: ArrayLike<number>;
+    returns: ArrayLike<number>;
     beta: number;
     gamma: number;
     lam: number;
@@ -66,6 +67,7 @@ export function tokenInspect(
           ["gae.values", g.values],
           ["gae.deltas", g.deltas],
           ["gae.advantages", g.advantages],
+          ["gae.returns", g.returns],
         ] as const)
       : []),
   ] as const)
@@ -88,7 +90,13 @@ export function tokenInspect(
         clipped: clipBinds(ratio, advantage, x.epsLow, x.epsHigh),
         kl: kl[i],
         ...(g && {
-          gae: { reward: g.rewards[i], value: g.values[i], delta: g.deltas[i], adv: g.advantages[i] },
+          gae: {
+            reward: g.rewards[i],
+            value: g.values[i],
+            delta: g.deltas[i],
+            adv: g.advantages[i],
+            ret: g.returns[i],
+          },
         }),
       };
     });

@@ -42,6 +42,8 @@ export interface TokenGae {
   delta: number;
   /** A_t = δ_t + γλ·A_{t+1}, before whitening. */
   adv: number;
+  /** G_t = A_t + V_t, the return the value loss regresses V_t onto. */
+  ret: number;
 }
 
 export interface TokenCompletion {

@@ -2,7 +2,7 @@
  * PPO's advantages taken apart, for one completion of the token table (spec "PPO for language models", steps
  * 2–3; Schulman et al. 2016, eq. 16): per token y_t the KL estimate k_t, the per-token reward r_t = −β·k_t (+ R
  * on the last token), the value V_t at rollout, the TD error δ_t = r_t + γ·V_{t+1} − V_t, the GAE advantage
- * A_t = δ_t + γλ·A_{t+1} and the whitened Â_t the update used. Every number can be checked by hand from the row
+ * A_t = δ_t + γλ·A_{t+1}, the whitened Â_t the update used and the value target G_t = A_t + V_t. Every number can be checked by hand from the row
  * below it and the constants in the note.
  */
 import type { TokenCompletion, TokensInspect } from "../../lab/inspect/types";
@@ -62,6 +62,11 @@ export function GaeTable({
                     : "The advantage the update used (whitening is off: Âₜ = Aₜ)"
                 }
               />
+              <Head
+                symbol="Gₜ"
+                sub="Aₜ + Vₜ"
+                title="The return: the target the value loss pulls Vₜ towards (before whitening, so in reward units)"
+              />
             </tr>
           </thead>
           <tbody>
@@ -79,6 +84,7 @@ export function GaeTable({
                   <Num col="delta" value={t.gae.delta} />
                   <Num col="gae" value={t.gae.adv} />
                   <Num col="advantage" value={t.advantage} />
+                  <Num col="return" value={t.gae.ret} />
                 </tr>
               ) : null,
             )}
@@ -99,7 +105,8 @@ export function GaeTable({
           </>
         ) : (
           "Whitening is off: Âₜ = Aₜ."
-        )}
+        )}{" "}
+        The value loss pulls Vₜ towards Gₜ.
       </p>
     </>
   );
