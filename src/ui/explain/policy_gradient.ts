@@ -24,12 +24,12 @@ export const PPO: Explanation = {
     {
       label: "Per-token reward",
       tex: t`r_t = -\beta\, k_t + [t = T]\, R(x, y)`,
-      note: t`$k_t$ is the chosen KL estimator (default $k_1 = \log\pi_\theta(y_t) - \log\pi_{\text{ref}}(y_t)$); $T$ is the last completion token.`,
+      note: t`$k_t$ is the chosen KL estimator (default $k_1 = \log\pi_\theta(y_t) - \log\pi_{\text{ref}}(y_t)$, with $\pi_\theta$ as it sampled the batch, i.e. $\pi_{\text{old}}$); $T$ is the last completion token.`,
     },
     {
       label: "GAE advantages and returns",
       tex: t`\delta_t = r_t + \gamma V_{t+1} - V_t, \qquad A_t = \delta_t + \gamma\lambda\, A_{t+1}, \qquad G_t = A_t + V_t`,
-      note: t`$V_{T+1} = 0$; defaults $\gamma = 1$, $\lambda = 0.95$; advantages are whitened over the batch.`,
+      note: t`$V_{T+1} = 0$; defaults $\gamma = 1$, $\lambda = 0.95$; advantages are whitened over the batch. Every term of a real batch: pause, then Inspect → Advantage (GAE).`,
     },
     {
       label: "Clipped policy loss",
