@@ -6,6 +6,7 @@
  */
 import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { bestOfNKlBound, bestOfNKlPerPrompt, bestOfNSelect } from "./math/best_of_n";
+import { std } from "./math/numerics";
 import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -108,7 +109,7 @@ export class BestOfNRun implements AlgorithmRun {
     const metrics: Metrics = {
       reward: mean(pick(r.reward)),
       reward_gold: mean(pick(r.gold)),
-      reward_std: Math.sqrt(mean(pick(r.reward).map((v, _i, a) => (v - mean(a)) ** 2))),
+      reward_std: std(pick(r.reward), true),
       "reward/all_samples": mean(Array.from(r.reward)),
       // It samples from π_ref: no per-token estimator applies; every KL series is its KL (so each chart has it).
       "objective/kl": klEstimate,

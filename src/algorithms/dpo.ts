@@ -270,7 +270,7 @@ export class DpoRun implements AlgorithmRun {
     Object.assign(metrics, m.dpo.metrics, {
       loss: m.dpo.loss,
       grad_norm: m.gradNorm,
-      lr: c.lr,
+      learning_rate: c.lr,
       kl_coef: c.beta,
     });
     Object.assign(metrics, stepThroughput(t0, r.tokens, 2 * B));

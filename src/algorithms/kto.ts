@@ -172,7 +172,7 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
     Object.assign(metrics, extra, {
       loss: u.loss,
       grad_norm: u.gradNorm,
-      lr: c.lr,
+      learning_rate: c.lr,
       kl_coef: c.beta,
       "kto/desirable_fraction": desirable.filter(Boolean).length / R,
       ...stepThroughput(t0, r.tokens, R),

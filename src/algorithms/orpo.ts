@@ -101,7 +101,7 @@ export class OrpoRun extends TwoSampleRun<OrpoConfig> {
     Object.assign(metrics, extra, {
       loss: u.loss,
       grad_norm: u.gradNorm,
-      lr: c.lr,
+      learning_rate: c.lr,
       "annotator/flipped": lab.flipped / B,
       ...stepThroughput(t0, r.tokens, 2 * B),
     });

@@ -144,7 +144,11 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
           metrics.grad_norm = u.gradNorm;
         }
       }
-    Object.assign(metrics, { lr: c.lr, kl_coef: k.klCoef, ...stepThroughput(t0, r.tokens, seq.B) });
+    Object.assign(metrics, {
+      learning_rate: c.lr,
+      kl_coef: k.klCoef,
+      ...stepThroughput(t0, r.tokens, seq.B),
+    });
     checkFinite(metrics, step);
     return {
       step,

@@ -188,7 +188,11 @@ export class PpoRun implements AlgorithmRun {
     const kr = klPenalizedRewards(r.reward, r.logpOld, r.logpRef, shape, c.beta, c.klEstimator);
     const g = gae(kr.rewards, r.values, shape, c.gamma, c.lam);
     const advantages = c.whitenAdvantages ? maskedWhiten(g.advantages, shape) : g.advantages;
-    Object.assign(metrics, kr.metrics, {
+    // objective/kl stays the rollout's k1 (every run's KL chart plots k1 under that name; with k3 the penalty's
+    // own sum is objective/kl_k3, the name TRL's PPOTrainer logs it under is objective/kl); the rest of TRL's
+    // objective/* follow the penalty's estimator, as in TRL.
+    const { "objective/kl": penaltyKl, ...objective } = kr.metrics;
+    Object.assign(metrics, objective, {
       "val/explained_variance": explainedVariance(r.values, g.returns, shape),
     });
     this.updater.setBatch(seq, {
@@ -252,7 +256,8 @@ export class PpoRun implements AlgorithmRun {
     });
     if (c.adaptiveKl) {
       // Kept inside the β field's range, so forks and later setting changes (which validate it) still work.
-      const beta = adaptiveKlBeta(c.beta, metrics["objective/kl"], B, c.klTarget, c.klHorizon);
+      // The controller follows the KL the penalty charges (its estimator), as TRL's does.
+      const beta = adaptiveKlBeta(c.beta, penaltyKl, B, c.klTarget, c.klHorizon);
       this.config = { ...c, beta: Math.min(BETA_RANGE.max, Math.max(BETA_RANGE.min, beta)) };
     }
     Object.assign(metrics, { lr: c.lr, ...stepThroughput(t0, r.tokens, B) });

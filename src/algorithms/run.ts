@@ -9,6 +9,7 @@ import { Rng } from "../util/rng";
 import type { DpoOptions, PreferenceLogps } from "./math/dpo";
 import { klPerToken, sequenceKl } from "./math/kl";
 import type { TokenShape } from "./math/masked";
+import { std } from "./math/numerics";
 import type { PreferencePair } from "./pairs";
 import type { CostSource, RewardSource } from "./reward";
 import type { Rollout, RolloutOptions } from "./rollout";
@@ -223,7 +224,8 @@ export function rolloutOptions(
 }
 
 /**
- * Metrics of a rollout, TRL names: reward (the run's source), reward_gold, reward_std, sequence KL estimators
+ * Metrics of a rollout, TRL names: reward (the run's source), reward_gold, reward_std (sample std, divisor n − 1;
+ * 0 for one completion), sequence KL estimators
  * (batch means of per-sequence sums), entropy (mean over completion tokens, nats), completion lengths and
  * completions/clipped_ratio (share of completions cut by the length limit without EOS, in [0, 1]; TRL's name).
  */
@@ -236,12 +238,11 @@ export function rolloutMetrics(r: Rollout): Metrics {
   const n = r.tokens;
   let entropy = 0;
   for (let i = 0; i < completionMask.length; i++) if (completionMask[i]) entropy += r.entropy[i];
-  const rewardMean = mean(r.reward);
-  const rewardStd = Math.sqrt(mean(Array.from(r.reward, (v) => (v - rewardMean) ** 2)));
   return {
-    reward: rewardMean,
+    reward: mean(r.reward),
     reward_gold: mean(r.gold),
-    reward_std: rewardStd,
+    // The sample std (n − 1), as TRL's trainers log it (torch.std / nanstd).
+    reward_std: std(r.reward, true),
     "objective/kl": seqMean(klPerToken(r.logpOld, r.logpRef, shape, "k1")),
     "objective/kl_k2": seqMean(klPerToken(r.logpOld, r.logpRef, shape, "k2")),
     "objective/kl_k3": seqMean(klPerToken(r.logpOld, r.logpRef, shape, "k3")),

@@ -134,6 +134,11 @@ describe("rollout engine", () => {
     expect(rolloutMetrics(r)["completions/clipped_ratio"]).toBe(cut(r, 0) / 3);
     expect(rolloutMetrics(r2)["completions/clipped_ratio"]).toBe(cut(r2, eos) / 3);
     expect(cut(r2, eos)).toBeGreaterThan(0);
+    // reward_std as TRL logs it: the sample std (divisor n − 1) of the 3 rewards, by hand.
+    const rw = Array.from(r.reward);
+    const m = (rw[0] + rw[1] + rw[2]) / 3;
+    const sampleStd = Math.sqrt(rw.reduce((a, v) => a + (v - m) ** 2, 0) / 2);
+    expect(rolloutMetrics(r).reward_std).toBeCloseTo(sampleStd, 12);
     for (let b = 0; b < 3; b++) {
       const c = r.completions[b];
       expect(r.reward[b]).toBeCloseTo(c.length ? c.filter((t) => t === 5).length / c.length : 0, 12);

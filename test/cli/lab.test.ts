@@ -54,7 +54,7 @@ describe("headless lab CLI", () => {
         "entropy",
         "completions/mean_length",
         "grad_norm",
-        "lr",
+        "learning_rate",
         "tokens/s",
       ])
         expect(Number.isFinite(l[k]), k).toBe(true);

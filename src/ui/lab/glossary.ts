@@ -9,7 +9,8 @@ import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, MORE_METRICS, REWARD } from "./m
 const REPORTED: Record<string, string> = {
   samples: "Completions sampled this step (the Samples x-axis adds them up).",
   tokens: "Completion tokens sampled this step (the Tokens x-axis adds them up).",
-  lr: "AdamW learning rate used this step.",
+  lr: "PPO: the AdamW learning rate used this step (TRL's PPOTrainer logs it as lr).",
+  learning_rate: "The AdamW learning rate used this step (TRL's Trainer-based trainers' name; PPO logs lr).",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
   loss: "The step's training loss (DPO, KTO, ORPO): the mean over its pairs or examples.",
   kl: "Mean per-token k3 KL to π_ref during the update (nats/token); objective/kl instead sums k1 over a sequence at sampling. KTO: the reference point z₀.",

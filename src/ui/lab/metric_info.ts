@@ -32,8 +32,10 @@ export const ENTROPY: MetricInfo = {
 };
 
 /**
- * Metrics this lab logs under its own names where TRL logs nothing alike (TRL's PPO and GRPO trainers log
- * objective/kl as k1 and no exact KL, no k2/k3 series, no KL bound, explained variance, β or sample variety).
+ * Metrics this lab logs under its own names where TRL logs nothing alike: no exact KL, k2/k3 series, KL bound,
+ * explained variance, β (outside PPO) or sample variety. The lab's objective/kl is k1 for every run, so that the
+ * KL chart compares like with like: TRL's PPOTrainer logs its penalty's estimator under that name (with k3, the
+ * lab's objective/kl_k3), and TRL's GRPO and RLOO trainers log `kl` (GRPO: the per-token mean of k3) instead.
  */
 export const LAB_ONLY_METRICS: ReadonlySet<string> = new Set([
   "objective/kl_k2",
@@ -158,7 +160,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "reward_std",
     title: "Reward std",
-    doc: "Reward spread as TRL logs it: GRPO, Safe RLHF the mean of the groups' stds (scale batch: the batch's, so switching scale moves it); best-of-n its picks'; else the batch's.",
+    doc: "Reward spread as TRL logs it (sample std, n − 1): GRPO, Safe RLHF the mean of the groups' (scale batch: the batch's); best-of-n its picks'; else the batch's.",
   },
   {
     key: "frac_reward_zero_std",

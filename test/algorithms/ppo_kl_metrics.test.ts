@@ -1,0 +1,40 @@
+/**
+ * PPO's KL metrics with the k3 penalty: `objective/kl` stays k1 (the KL chart plots every run's k1 under that
+ * name) while the penalty's own sums (objective/kl_k3, non_score_reward, rlhf_reward) follow k3, recomputed
+ * here from the step's log-probs with plain loops.
+ */
+import { describe, expect, it } from "vitest";
+import { PpoRun } from "../../src/algorithms/ppo";
+import { nanoEnv } from "../helpers/nano_env";
+
+describe("PPO KL metrics with klEstimator k3", () => {
+  it("logs k1 as objective/kl and charges the k3 penalty in the objective metrics", async () => {
+    const env = await nanoEnv(3);
+    const beta = 0.2;
+    const run = new PpoRun(env, { lr: 3e-2, batchPrompts: 4, maxNewTokens: 6, beta, klEstimator: "k3" });
+    await run.step(); // step 1 samples from π = π_ref: every KL is 0
+    const r = await run.step();
+    const ro = r.rollout;
+    if (!ro) throw new Error("no rollout");
+    const { B, S, completionMask } = ro.seq;
+    let k1 = 0;
+    let k3 = 0;
+    for (let i = 0; i < B * S; i++) {
+      if (!completionMask[i]) continue;
+      const l = ro.logpRef[i] - ro.logpOld[i];
+      k1 += -l;
+      k3 += Math.exp(l) - 1 - l;
+    }
+    [k1, k3] = [k1 / B, k3 / B];
+    const m = r.metrics;
+    console.log(`step 2: k1 ${k1.toFixed(5)}, k3 ${k3.toFixed(5)}; objective/kl ${m["objective/kl"]}`);
+    expect(Math.abs(k1 - k3), "the policy moved enough to tell k1 from k3").toBeGreaterThan(1e-3);
+    expect(m["objective/kl"]).toBeCloseTo(k1, 6);
+    expect(m["objective/kl_k3"]).toBeCloseTo(k3, 6);
+    expect(m["objective/non_score_reward"]).toBeCloseTo(-beta * k3, 6);
+    expect(m["objective/rlhf_reward"]).toBeCloseTo(m["objective/scores"] - beta * k3, 6);
+    run.destroy();
+    env.policy.destroy();
+    env.ref?.destroy();
+  }, 120_000);
+});
