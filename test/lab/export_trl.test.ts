@@ -105,15 +105,19 @@ describe("TRL script", () => {
     );
     expect(mini).toMatch(/\n {4}num_mini_batches=4,/);
     const uneven = s({ ...ppo, config: { batchPrompts: 10, numMiniBatches: 4 } });
+    // TRL refuses a batch its minibatches do not divide (exact_div): the nearest count that does, said why.
+    expect(uneven).toMatch(/\n {4}per_device_train_batch_size=10,/);
     expect(uneven).toMatch(
-      /\n {4}per_device_train_batch_size=10, {2}# [^\n]*TRL needs it divisible by num_mini_batches \(4\)/,
+      /\n {4}num_mini_batches=2, {2}# [^\n]*4 minibatches of unequal size; TRL needs 10 divisible by num_mini_batches, so 2 here/,
     );
+    const prime = s({ ...ppo, config: { batchPrompts: 7, numMiniBatches: 3 } });
+    expect(prime).toMatch(/\n {4}num_mini_batches=1, /);
     // The lab's optimiser where TRL's defaults differ, in every trainer's config.
     for (const script of [p, mini]) {
       expect(script).toMatch(/\n {4}adam_beta2=0\.95, {2}# the lab's AdamW/);
       expect(script).toMatch(/\n {4}lr_scheduler_type="constant", {2}# the lab keeps lr constant/);
     }
-    expect(script_pin(p)).toBe('pip install "trl>=0.23,<0.27" transformers datasets torch');
+    expect(script_pin(p)).toBe('pip install "trl>=0.23,<0.27" "transformers<5" datasets torch');
     // KTOTrainer counts examples: two labelled samples per prompt.
     const kto = s({ id: "kto-b", algo: "kto", label: "KTO", config: { batchPrompts: 6 } });
     expect(kto).toMatch(
@@ -159,7 +163,7 @@ describe("TRL script", () => {
     );
     expect(s(runs[8])).toMatch(/ORPOConfig\([\s\S]*\n {4}beta=0\.5, {2}# lambda \(λ\)[\s\S]*ORPOTrainer\(/);
     expect(s(runs[9])).toMatch(
-      /K = 8 [\s\S]*\n {4}config = SFTConfig\([\s\S]*\n {8}max_steps=3,[\s\S]*SFTTrainer\(/,
+      /K = 8 [\s\S]*\n {4}config = SFTConfig\([\s\S]*\n {8}max_steps=3,[\s\S]*\n {4}config\.per_device_train_batch_size = len\(rows\["prompt"\]\)\n[\s\S]*SFTTrainer\(/,
     );
     expect(s(runs[10])).toMatch(
       /COST_LIMIT = 12 [\s\S]*LAMBDA_KP = 0 [\s\S]*lagrange = \{"integral": 0\.5\}[\s\S]*per_device_train_batch_size=32,[\s\S]*GRPOTrainer\(/,
@@ -245,9 +249,12 @@ describe("TRL script", () => {
           `${script.slice(from, to)}\n` +
           `rows = ${fn}([str(i) for i in range(10)], 3)\n` +
           `every = ${fn}([str(i) for i in range(10)])\n` +
-          'print(json.dumps({"rows": len(rows["prompt"]), "every": len(every["prompt"]), "calls": len(calls)}))\n',
+          'print(json.dumps({"rows": len(rows["prompt"]), "every": len(every["prompt"]), "calls": len(calls), "used": sorted(set(rows["prompt"]))}))\n',
       );
-      const got = JSON.parse(execFileSync(python!, [f]).toString());
+      const { used, ...got } = JSON.parse(execFileSync(python!, [f]).toString());
+      // Prompts drawn at random (seeded), as the lab draws them, not the list's first ones.
+      expect(used.length, algo).toBe(Math.ceil(3 / (algo === "dpo" ? 1 : 2)));
+      expect(used, algo).not.toEqual(["0", "1", "2"].slice(0, used.length));
       // DPO: a pair per prompt (3 wanted: 3 prompts sampled); KTO: 2 examples per prompt (4 ≥ 3 after 2).
       const per = algo === "dpo" ? 1 : 2;
       expect(got, algo).toEqual({

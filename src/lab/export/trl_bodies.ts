@@ -143,7 +143,8 @@ def build_preferences(prompts, wanted=None):
     generator = pipeline("text-generation", model=MODEL_NAME)
     rng = random.Random(SEED)
     rows = {"prompt": [], "chosen": [], "rejected": []}
-    for prompt in prompts:
+    # In a random order, as the lab draws its prompts (the list's first ones may all look alike).
+    for prompt in rng.sample(list(prompts), len(prompts)):
         if wanted is not None and len(rows["prompt"]) >= wanted:
             break
         a, b = sample(generator, prompt, 2)
@@ -189,7 +190,8 @@ def build_kto_dataset(prompts, wanted=None):
     generator = pipeline("text-generation", model=MODEL_NAME)
     rng = random.Random(SEED)
     rows = {"prompt": [], "completion": [], "label": []}
-    for prompt in prompts:
+    # In a random order, as the lab draws its prompts (the list's first ones may all look alike).
+    for prompt in rng.sample(list(prompts), len(prompts)):
         if wanted is not None and len(rows["prompt"]) >= wanted:
             break
         a, b = sample(generator, prompt, 2)
@@ -307,6 +309,9 @@ for round_index in range(ROUNDS):
         continue
     # ...and fine-tune on them (loss on completion tokens only).
 ${configCall(m, [], "    ")}
+    # The lab's fine-tuning step is one batch of every kept completion (KEEP "threshold" can keep up to K per
+    # prompt): so is each step here.
+    config.per_device_train_batch_size = len(rows["prompt"])
     trainer = SFTTrainer(
         model=model,
         args=config,

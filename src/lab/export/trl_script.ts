@@ -94,10 +94,10 @@ In the lab this run trained a tiny GPT in the browser (start model: ${startModel
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the
 same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
 
-    pip install "trl>=0.23,<0.27" transformers datasets torch
+    pip install "trl>=0.23,<0.27" "transformers<5" datasets torch
 
-(Written for TRL 0.23-0.26: later versions moved CPO and ORPO to trl.experimental and dropped config
-keywords used here.)
+(Written for TRL 0.23-0.26: later versions moved CPO, ORPO and PPO to trl.experimental or dropped them, and
+dropped config keywords used here; those TRL versions predate transformers 5.)
     python ${file}
 ${rm}${pending}${note}${length.note ? `\n${length.note}\n` : ""}"""
 ${scriptImports(m)}

@@ -347,10 +347,17 @@ function adjust(
   if (algo === "ppo" && (settings.numMiniBatches as number) > 1) {
     // PPOTrainer's rollout is per_device_train_batch_size × gradient_accumulation_steps prompts, cut into
     // num_mini_batches minibatches (since TRL 0.14; it was × num_mini_batches before), as the lab's step is.
+    // TRL raises at start-up unless they divide (exact_div): the nearest count below that does.
     const batch = arg("per_device_train_batch_size");
+    const mini = arg("num_mini_batches");
     const k = settings.numMiniBatches as number;
-    if (batch && (batch.value as number) % k !== 0)
-      batch.note = `TRL needs it divisible by num_mini_batches (${k}); the lab's last minibatch was smaller`;
+    const n = batch?.value as number;
+    if (batch && mini && n % k !== 0) {
+      let d = k;
+      while (n % d !== 0) d--;
+      mini.value = d;
+      mini.note = `the lab split its ${n} prompts into ${k} minibatches of unequal size; TRL needs ${n} divisible by num_mini_batches, so ${d} here`;
+    }
   }
   if (algo === "ppo") {
     const clip = arg("max_grad_norm");
