@@ -192,9 +192,11 @@ export class PpoRun implements AlgorithmRun {
     // own sum is objective/kl_k3, the name TRL's PPOTrainer logs it under is objective/kl); the rest of TRL's
     // objective/* follow the penalty's estimator, as in TRL.
     const { "objective/kl": penaltyKl, ...objective } = kr.metrics;
-    Object.assign(metrics, objective, {
-      "val/explained_variance": explainedVariance(r.values, g.returns, shape),
-    });
+    Object.assign(metrics, objective);
+    // Undefined when every return is equal (one counted token in the batch, say): left out, a gap on its chart,
+    // rather than a NaN that would stop the run.
+    const ev = explainedVariance(r.values, g.returns, shape);
+    if (Number.isFinite(ev)) metrics["val/explained_variance"] = ev;
     this.updater.setBatch(seq, {
       advantages: toFull(advantages, seq),
       weights: new Float32Array(seq.B * seq.T),

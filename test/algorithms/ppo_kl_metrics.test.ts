@@ -38,3 +38,19 @@ describe("PPO KL metrics with klEstimator k3", () => {
     env.ref?.destroy();
   }, 120_000);
 });
+
+describe("PPO on a batch of one counted token", () => {
+  it("trains on: explained variance (undefined there) is left out, not a NaN that stops the run", async () => {
+    const env = await nanoEnv(5);
+    const run = new PpoRun(env, { lr: 1e-3, batchPrompts: 1, maxNewTokens: 1 });
+    for (let s = 1; s <= 2; s++) {
+      const r = await run.step();
+      expect(r.rollout?.tokens).toBe(1);
+      expect("val/explained_variance" in r.metrics, `step ${s}`).toBe(false);
+      expect(Number.isFinite(r.metrics["loss/value_avg"])).toBe(true);
+    }
+    run.destroy();
+    env.policy.destroy();
+    env.ref?.destroy();
+  }, 120_000);
+});

@@ -7,6 +7,7 @@
  *   anything else           none, with the reason
  * Never throws: a builder's error becomes a "none" view that says what went wrong.
  */
+import type { GrpoLossType } from "../../algorithms/math/grpo";
 import type { KlEstimator } from "../../algorithms/math/kl";
 import type { StepResult } from "../../algorithms/run";
 import type { SettingValue } from "../protocol";
@@ -67,10 +68,13 @@ export function inspectView(
         if (!ro || !r.advantages || !r.logpTheta || !r.clip) return none("This step has no token data.");
         const epochs = Number(config.ppoEpochs ?? 1);
         const mbs = Number(config.numMiniBatches ?? 1);
+        // With one update (one epoch of one minibatch, or REINFORCE) log π_θ is read before it: ρ = 1.
         const ratioFrom =
-          algo === "ppo"
-            ? `${epochs === 1 ? "its one PPO epoch" : `the last of ${epochs} PPO epochs`}${mbs > 1 ? ` (each row's minibatch of ${mbs})` : ""}`
-            : "its single update (μ = 1)";
+          algo !== "ppo"
+            ? "its single update (μ = 1), read before it, so π_θ = π_old and ρ = 1"
+            : epochs === 1 && mbs === 1
+              ? "its one PPO epoch of one minibatch, read before that only update, so π_θ = π_old and ρ = 1"
+              : `${epochs === 1 ? "its one PPO epoch" : `the last of ${epochs} PPO epochs`}${mbs > 1 ? `, in each row's own minibatch (one of ${mbs})` : ""}`;
         return tokenInspect(
           {
             step: r.step,
@@ -109,6 +113,10 @@ export function inspectView(
             completions: ro.completions,
             reward: ro.reward,
             scores: r.scores,
+            ...(!rloo &&
+              config.lossType !== undefined && {
+                loss: { lossType: config.lossType as GrpoLossType, L: ro.seq.S },
+              }),
           },
           text,
         );

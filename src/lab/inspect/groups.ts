@@ -4,7 +4,13 @@
  * (math/grpo.ts grpoAdvantages, called once per mode on the whole batch, as the run calls it once with its
  * own), for RLOO the leave-one-out advantage (math/rloo.ts rlooAdvantages) and its baseline s_i − A_i.
  */
-import { GRPO_STD_EPS, grpoAdvantages, type ScaleRewards } from "../../algorithms/math/grpo";
+import {
+  aggregationWeights,
+  GRPO_STD_EPS,
+  type GrpoLossType,
+  grpoAdvantages,
+  type ScaleRewards,
+} from "../../algorithms/math/grpo";
 import { mean, std } from "../../algorithms/math/numerics";
 import { rlooAdvantages } from "../../algorithms/math/rloo";
 import { completionString, type TokenText } from "./text";
@@ -25,6 +31,26 @@ export interface GroupInspectInput {
   /** [B] rewards R and [B] the scores the advantages use (= R unless the algorithm folds in a penalty). */
   reward: ArrayLike<number>;
   scores: ArrayLike<number>;
+  /** GRPO rule: the run's loss_type and L = max_completion_length (the completion slots S it sampled). */
+  loss?: { lossType: GrpoLossType; L: number };
+}
+
+/**
+ * Per-token weights of each completion under the three loss types, from the real aggregation (one token
+ * per completion is enough: every token of a completion has the same weight).
+ */
+function lossWeights(lengths: readonly number[], L: number): Record<GrpoLossType, Float64Array> {
+  const B = lengths.length;
+  const T = Math.max(1, ...lengths);
+  const mask = new Float64Array(B * T);
+  lengths.forEach((n, b) => mask.fill(1, b * T, b * T + n));
+  const shape = { B, T, mask };
+  const first = (w: Float64Array) => Float64Array.from(lengths, (_, b) => w[b * T]);
+  return {
+    grpo: first(aggregationWeights(shape, "grpo")),
+    dapo: first(aggregationWeights(shape, "dapo")),
+    dr_grpo: first(aggregationWeights(shape, "dr_grpo", L)),
+  };
 }
 
 /**
@@ -48,6 +74,8 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
         }
       : null;
   const rloo = x.rule === "rloo" ? rlooAdvantages(scores, G) : null;
+  const lengths = x.completions.map((c) => c.length);
+  const byLoss = x.rule === "grpo" && x.loss ? lossWeights(lengths, x.loss.L) : null;
   const totalGroups = B / G;
   const shown = Math.min(totalGroups, GROUP_MAX, Math.max(1, Math.floor(GROUP_ROWS / G)));
   const groups: InspectGroup[] = [];
@@ -60,7 +88,9 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
         completion: completionString(x.completions[i], text),
         reward: x.reward[i],
         score: scores[i],
+        length: lengths[i],
       };
+      if (byLoss) row.byLoss = { grpo: byLoss.grpo[i], dapo: byLoss.dapo[i], dr_grpo: byLoss.dr_grpo[i] };
       if (byScale) row.byScale = { group: byScale.group[i], batch: byScale.batch[i], none: byScale.none[i] };
       if (rloo) {
         row.advantage = rloo[i];
@@ -89,5 +119,9 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
     eps: GRPO_STD_EPS,
     groups,
     totalGroups,
+    ...(byLoss &&
+      x.loss && {
+        loss: { lossType: x.loss.lossType, B, n: lengths.reduce((a, v) => a + v, 0), L: x.loss.L },
+      }),
   };
 }

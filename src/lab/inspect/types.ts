@@ -94,6 +94,13 @@ export interface GroupRow {
   /** RLOO rule: the leave-one-out baseline (1/(G−1)) Σ_{j≠i} s_j and A_i = s_i − baseline. */
   baseline?: number;
   advantage?: number;
+  /** |o_i|, the completion's tokens in the loss (its EOS included). */
+  length: number;
+  /**
+   * GRPO rule: the weight w_i of each of the completion's tokens in the batch loss under each `loss_type`
+   * (math/grpo.ts aggregationWeights); a token's gradient is ∝ w_i·A_i. The run's own is `GroupsInspect.loss`.
+   */
+  byLoss?: { grpo: number; dapo: number; dr_grpo: number };
 }
 
 export interface InspectGroup {
@@ -128,6 +135,11 @@ export interface GroupsInspect {
   groups: InspectGroup[];
   /** Groups (prompts) in the batch. */
   totalGroups: number;
+  /**
+   * GRPO rule: the run's loss_type and the constants of the weights: B completions in the batch, n tokens in
+   * all, L = max_completion_length (the completion slots sampled).
+   */
+  loss?: { lossType: "grpo" | "dapo" | "dr_grpo"; B: number; n: number; L: number };
 }
 
 /** One completion of a preference pair. */

@@ -12,12 +12,15 @@ import { tokenLabel } from "./text";
 
 export function GaeTable({
   view,
+  constants,
   completion: c,
 }: {
-  view: TokensInspect & { gae: NonNullable<TokensInspect["gae"]> };
+  view: TokensInspect;
+  /** view.gae, known to be there. */
+  constants: NonNullable<TokensInspect["gae"]>;
   completion: TokenCompletion;
 }) {
-  const { beta, gamma, lam, whiten, tokens } = view.gae;
+  const { beta, gamma, lam, whiten, tokens } = constants;
   const k = `${view.klEstimator}ₜ`;
   const last = c.tokens.length - 1;
   return (
@@ -31,7 +34,7 @@ export function GaeTable({
               <Head
                 symbol={k}
                 sub="nats"
-                title={`Per-token KL estimate ${view.klEstimator} of the sampling policy against the reference`}
+                title={`Per-token KL estimate ${view.klEstimator} of the sampling policy against the reference${view.klEstimator === "k1" ? " (one token's k1 can be < 0, and its reward rₜ then > 0)" : ""}`}
               />
               <Head
                 symbol="rₜ"
@@ -46,7 +49,7 @@ export function GaeTable({
               <Head
                 symbol="δₜ"
                 sub="rₜ + γVₜ₊₁ − Vₜ"
-                title="TD error: the reward plus the next token's value, minus this token's value (0 after the last token)"
+                title="TD error: the reward plus the next token's value (V = 0 after the last token), minus this token's value"
               />
               <Head
                 symbol="Aₜ"
@@ -92,14 +95,14 @@ export function GaeTable({
         </table>
       </div>
       <p className="inspect-note muted" data-testid="gae-note">
-        rₜ = −β·kₜ with β = <span data-testid="gae-beta">{sig(beta, 3)}</span>; the last token (shaded) also
+        rₜ = −β·kₜ with β = <span data-testid="gae-beta">{sig(beta, 6)}</span>; the last token (shaded) also
         gets R = <span data-testid="gae-reward">{sig(c.reward, 3)}</span>. From the last token back: δₜ = rₜ +
         γ·Vₜ₊₁ − Vₜ (no V after the last token), Aₜ = δₜ + γλ·Aₜ₊₁, with γ ={" "}
         <span data-testid="gae-gamma">{sig(gamma, 3)}</span>, λ ={" "}
         <span data-testid="gae-lam">{sig(lam, 3)}</span>.{" "}
         {whiten ? (
           <>
-            Âₜ = (Aₜ − μ)/σ over the batch's {tokens} completion tokens: μ ={" "}
+            Âₜ = (Aₜ − μ)/σ over the batch's {tokens} completion tokens (σ: sample std, n − 1): μ ={" "}
             <span data-testid="gae-mean">{sig(whiten.mean, 4)}</span>, σ ={" "}
             <span data-testid="gae-scale">{sig(whiten.scale, 4)}</span>.
           </>

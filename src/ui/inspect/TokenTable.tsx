@@ -30,6 +30,7 @@ export function TokenTable({
     view.epsLow === view.epsHigh
       ? `ε = ${sig(view.epsLow, 3)}`
       : `ε = ${sig(view.epsLow, 3)}, ε_high = ${sig(view.epsHigh, 3)}`;
+  const gae = columns === "gae" && view.gae !== undefined;
   const clipped = c.tokens.filter((t) => t.clipped).length;
   const outside = c.tokens.filter((t) => t.ratio < 1 - view.epsLow || t.ratio > 1 + view.epsHigh).length;
   const klFormula = view.klEstimator === "k1" ? "log π_old − log π_ref" : "(r − 1) − log r, r = π_ref/π_old";
@@ -87,20 +88,20 @@ export function TokenTable({
         <span className="prompt">{c.prompt}</span>
         {c.tokens.map((t, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: token positions are the identity
-          <span key={i} className={t.clipped ? "inspect-tok is-clipped" : "inspect-tok"}>
+          <span key={i} className={t.clipped && !gae ? "inspect-tok is-clipped" : "inspect-tok"}>
             {t.text}
           </span>
         ))}
         <span className="muted inspect-reward"> R = {sig(c.reward, 3)}</span>
-        {clipped > 0 && (
+        {clipped > 0 && !gae && (
           <span className="muted inspect-reward" data-testid="clipped-key">
             {" "}
             · <span className="inspect-tok is-clipped">underlined</span>: clipped
           </span>
         )}
       </p>
-      {columns === "gae" && view.gae ? (
-        <GaeTable view={{ ...view, gae: view.gae }} completion={c} />
+      {gae && view.gae ? (
+        <GaeTable view={view} constants={view.gae} completion={c} />
       ) : (
         <RatioTable
           view={view}
@@ -147,7 +148,7 @@ function RatioTable({
               <Head
                 symbol="log π_θ"
                 sub="nats"
-                title={`Log-prob under the policy being trained, in ${view.ratioFrom} (before its optimizer step)`}
+                title={`Log-prob under the policy being trained, read before the optimizer step of the update that trained on the token: ${view.ratioFrom}`}
               />
               <Head symbol="ρₜ" sub="π_θ / π_old" title="Probability ratio, exp(log π_θ − log π_old)" />
               <Head symbol="Âₜ" sub="advantage" title="The advantage the update used for this token" />
@@ -165,7 +166,7 @@ function RatioTable({
               <Head
                 symbol={`${view.klEstimator}ₜ`}
                 sub={`${view.klEstimator === "k1" ? "old − ref" : "(r−1) − log r"}, nats`}
-                title={`Per-token KL estimate ${view.klEstimator} = ${klFormula}`}
+                title={`Per-token KL estimate ${view.klEstimator} = ${klFormula}${view.klEstimator === "k1" ? " (one token's k1 can be < 0; its expectation, the KL, cannot)" : " (≥ 0 per token)"}`}
               />
             </tr>
           </thead>

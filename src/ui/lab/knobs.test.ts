@@ -119,7 +119,11 @@ describe("knobs", () => {
         error: null,
       }) satisfies RunState;
     expect(adaptiveBetaNote(run("ppo", { adaptiveKl: true }, [0.05, 0.0612345]))).toBe(
-      "adaptive: β = 0.0612 at step 2",
+      "adaptive: β = 0.0612345 at step 2",
+    );
+    // The default horizon moves β by ~1e-5 a step: visible.
+    expect(adaptiveBetaNote(run("ppo", { adaptiveKl: true }, [0.2, 0.199984]))).toBe(
+      "adaptive: β = 0.199984 at step 2",
     );
     expect(adaptiveBetaNote(run("ppo", { adaptiveKl: true }, []))).toBeNull();
     expect(adaptiveBetaNote(run("ppo", {}, [0.05]))).toBeNull();

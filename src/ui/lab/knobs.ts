@@ -271,7 +271,8 @@ export function adaptiveBetaNote(run: RunState): string | null {
   if (run.spec.algo !== "ppo" || run.spec.config.adaptiveKl !== true) return null;
   const last = run.history.at(-1);
   const beta = last?.metrics.kl_coef;
-  return last && beta !== undefined ? `adaptive: β = ${sig(beta)} at step ${last.step}` : null;
+  // Six digits: at the default horizon β moves by ~1e-5 a step, which three would hide.
+  return last && beta !== undefined ? `adaptive: β = ${sig(beta, 6)} at step ${last.step}` : null;
 }
 
 /** GRPO's ε_high at 0 (its default): what the loss uses instead, ε (src/algorithms/grpo.ts upperClip). */

@@ -134,7 +134,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "val/explained_variance",
     title: "Explained variance",
-    doc: "PPO: 1 − Var(returns − values)/Var(returns); 1 = a perfect value head.",
+    doc: "PPO: 1 − Var(returns − values)/Var(returns); 1 = a perfect value head (no point at a step whose returns are all equal).",
   },
   {
     key: "kl_coef",
