@@ -43,7 +43,7 @@ function lossWeights(lengths: readonly number[], L: number): Record<GrpoLossType
   const B = lengths.length;
   const T = Math.max(1, ...lengths);
   const mask = new Float64Array(B * T);
-  lengths.forEach((n, b) => mask.fill(1, b * T, b * T + n));
+  for (let b = 0; b < B; b++) mask.fill(1, b * T, b * T + lengths[b]);
   const shape = { B, T, mask };
   const first = (w: Float64Array) => Float64Array.from(lengths, (_, b) => w[b * T]);
   return {
