@@ -10,7 +10,7 @@ import { linkOf } from "./links";
  * is 0), then each run's inspector, with its numbers checked against the formulas recomputed from what the
  * page prints: PPO: finite ρ and Â, log ρ = log π_θ − log π_old, clipped ⇔ (Â > 0 and ρ > 1 + ε) or (Â < 0
  * and ρ < 1 − ε), and its GAE columns: r_t = −β·k_t (+ R), δ_t = r_t + γV_{t+1} − V_t, A_t = δ_t + γλA_{t+1},
- * Â_t = (A_t − μ)/σ, G_t = A_t + V_t; GRPO and Safe RLHF: G rows per group, the mean, the zero-std flag, A = (s − mean)/(std + ε)
+ * Â_t = (A_t − μ)/σ, G_t = A_t + V_t; GRPO's loss weights per loss_type; GRPO and Safe RLHF: G rows per group, the mean, the zero-std flag, A = (s − mean)/(std + ε)
  * with the sample std, summing to 0; DPO: r = β·(log π_θ − log π_ref), margin = r_w − r_l, σ(margin),
  * loss −log σ(margin). Screenshots at 1280×800 (test-results/inspect-*.png).
  */
@@ -133,6 +133,40 @@ async function checkGroups(
   await expect(panel.locator("th.is-own")).toContainText("this run");
   await expect(panel.locator("th.is-own")).toContainText("group");
   return { groups, spread };
+}
+
+/**
+ * The group view's loss weights of the run shown (every group): per-token w under grpo = 1/(B·|o|),
+ * dapo = 1/n, dr_grpo = 1/(B·L), with B, n and L as printed; the push w·A with the run's own loss type.
+ */
+async function checkLossWeights(page: Page, lossType: string): Promise<void> {
+  const panel = page.getByTestId("inspect");
+  await page.getByTestId("group-columns-weights").click();
+  await expect(page.getByTestId("group-columns-weights")).toHaveAttribute("aria-pressed", "true");
+  const num = async (id: string) => parse((await page.getByTestId(id).textContent()) ?? "");
+  const [B, n, L] = [await num("loss-b"), await num("loss-n"), await num("loss-l")];
+  const groups = await page.getByTestId("inspect-group").locator("option").count();
+  expect(B).toBe(groups * Number(await page.getByTestId("inspect-groups").getAttribute("data-g")));
+  for (let g = 0; g < groups; g++) {
+    await page.getByTestId("inspect-group").selectOption(String(g));
+    const rows = panel.getByTestId("loss-row");
+    for (let i = 0; i < (await rows.count()); i++) {
+      const [len, a, wg, wd, wr, push] = await Promise.all(
+        ["length", "advantage", "w-grpo", "w-dapo", "w-dr_grpo", "push"].map((c) => cellText(rows.nth(i), c)),
+      );
+      const at = `group ${g} row ${i}: |o| ${len}, A ${a}, w ${wg} ${wd} ${wr}, push ${push}`;
+      const near = (text: string, want: number) =>
+        expect(Math.abs(parse(text) - want), at).toBeLessThanOrEqual(halfUlp(text) + 1e-12);
+      near(wg, 1 / (B * Math.max(1, parse(len))));
+      near(wd, 1 / n);
+      near(wr, 1 / (B * L));
+      const own = { grpo: wg, dapo: wd, dr_grpo: wr }[lossType] ?? "";
+      expect(Math.abs(parse(push) - parse(own) * parse(a)), at).toBeLessThanOrEqual(
+        halfUlp(push) + halfUlp(own) * Math.abs(parse(a)) + halfUlp(a) * parse(own) + 1e-12,
+      );
+    }
+  }
+  await expect(panel.locator("th.is-own")).toContainText(lossType);
 }
 
 test("after two steps, each inspector's numbers satisfy the algorithm's formulas", async ({
@@ -272,9 +306,17 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
   expect(grpo.groups).toBe(2);
   await page.getByTestId("inspect-group").selectOption("0");
   await shot(page, "inspect-grpo", testInfo);
+  // How the loss weighs the tokens under each loss_type (the run's own: grpo, the lab's default).
+  await checkLossWeights(page, "grpo");
+  await page.getByTestId("inspect-group").selectOption("0");
+  await shot(page, "inspect-grpo-weights", testInfo);
+  await page.getByTestId("group-columns-advantages").click();
   const safe = await checkGroups(page, "safe_rlhf-1", "Safe RLHF");
   expect(safe.spread, "Safe RLHF: groups with different scores").toBeGreaterThan(0);
   await shot(page, "inspect-safe-rlhf", testInfo);
+  // Its groups differ, so the pushes w·A are not all 0.
+  await checkLossWeights(page, "grpo");
+  await page.getByTestId("group-columns-advantages").click();
 
   // DPO: margin = r_w − r_l, σ(margin) and −log σ(margin), from the printed numbers.
   await page.getByTestId("inspect-run-dpo-1").click();

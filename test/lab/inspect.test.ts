@@ -203,6 +203,26 @@ describe("GRPO group view", () => {
     }
   });
 
+  it("gives each completion's per-token weight under grpo, dapo and dr_grpo, by hand and as the loss weighs", () => {
+    // Lengths 1..5 repeating (tokens counted in the loss), n = 1+2+3+4+5+1+2+3+4 = 25, B = 9, L = 6.
+    const completions = scores.map((_, i) => Array.from({ length: (i % 5) + 1 }, () => 0));
+    const v = groupInspect({ ...input, completions, loss: { lossType: "dapo", L: 6 } }, TEXT);
+    expect(v.loss).toEqual({ lossType: "dapo", B: 9, n: 25, L: 6 });
+    const rows = v.groups.flatMap((g) => g.rows);
+    rows.forEach((r, i) => {
+      const len = (i % 5) + 1;
+      expect(r.length).toBe(len);
+      expect(r.byLoss?.grpo).toBeCloseTo(1 / (9 * len), 15);
+      expect(r.byLoss?.dapo).toBeCloseTo(1 / 25, 15);
+      expect(r.byLoss?.dr_grpo).toBeCloseTo(1 / (9 * 6), 15);
+    });
+    // grpo: every completion's weights add up to 1/B whatever its length.
+    for (const r of rows) expect((r.byLoss?.grpo ?? 0) * r.length).toBeCloseTo(1 / 9, 15);
+    // RLOO and runs without a loss type: none.
+    expect(groupInspect(input, TEXT).loss).toBeUndefined();
+    expect(groupInspect(input, TEXT).groups[0].rows[0].byLoss).toBeUndefined();
+  });
+
   it("flags a group whose scores are all equal and gives it exactly 0 advantages", () => {
     const v = groupInspect(input, TEXT);
     expect(v.groups.map((g) => g.zeroStd)).toEqual([false, true, false]);

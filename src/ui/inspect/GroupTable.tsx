@@ -7,11 +7,23 @@
 import type { GroupsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
+import { LossWeightsTable } from "./LossWeightsTable";
 import { Chooser, countOf, useChoice } from "./Pager";
 
 const SCALES = ["group", "batch", "none"] as const;
 
-export function GroupTable({ view }: { view: GroupsInspect }) {
+/** Which columns the group view shows: the advantages under each scaling, or the loss-type weights. */
+export type GroupColumns = "advantages" | "weights";
+
+export function GroupTable({
+  view,
+  columns,
+  onColumns,
+}: {
+  view: GroupsInspect;
+  columns: GroupColumns;
+  onColumns: (c: GroupColumns) => void;
+}) {
   const [index, setIndex] = useChoice(view.groups.length);
   const g = view.groups[index];
   if (!g) return <p className="muted">This step has no groups.</p>;
@@ -46,6 +58,29 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
           {view.groups.filter((x) => x.zeroStd).length}
           {view.groups.length < view.totalGroups ? " of those" : ""} with zero std
         </span>
+        {view.loss && (
+          <div className="segmented" data-testid="group-columns">
+            <span className="eyebrow">Columns</span>
+            <button
+              type="button"
+              data-testid="group-columns-advantages"
+              aria-pressed={columns === "advantages"}
+              title="Scores → group mean and std → advantages under each scale_rewards"
+              onClick={() => onColumns("advantages")}
+            >
+              Advantages
+            </button>
+            <button
+              type="button"
+              data-testid="group-columns-weights"
+              aria-pressed={columns === "weights"}
+              title="How each loss_type weighs the completions' tokens: where GRPO's length bias comes from"
+              onClick={() => onColumns("weights")}
+            >
+              Loss weights
+            </button>
+          </div>
+        )}
       </div>
       <dl className="inspect-stats" data-testid="group-stats">
         <div>
@@ -101,74 +136,80 @@ export function GroupTable({ view }: { view: GroupsInspect }) {
           </dd>
         </div>
       </dl>
-      <div className="table-scroll">
-        <table className="results inspect-table" data-testid="group-table">
-          <thead>
-            <tr>
-              <Head symbol="i" title="Completion of this prompt" />
-              <Head
-                symbol="completion"
-                num={false}
-                title="The sampled completion (special tokens as they are)"
-              />
-              <Head symbol="Rᵢ" sub="reward" title="The run's reward of the completion" />
-              {view.scoreFormula && (
-                <Head symbol="sᵢ" sub={view.scoreFormula} title="The score the advantage uses" />
-              )}
-              {grpo &&
-                SCALES.map((m) => (
+      {columns === "weights" && view.loss ? (
+        <LossWeightsTable view={view} loss={view.loss} group={g} />
+      ) : (
+        <>
+          <div className="table-scroll">
+            <table className="results inspect-table" data-testid="group-table">
+              <thead>
+                <tr>
+                  <Head symbol="i" title="Completion of this prompt" />
                   <Head
-                    key={m}
-                    symbol={
-                      <>
-                        Aᵢ {m}
-                        {view.scaleRewards === m && <span className="inspect-own">this run</span>}
-                      </>
-                    }
-                    sub={scaleHead[m].sub}
-                    title={scaleHead[m].title}
-                    className={view.scaleRewards === m ? "is-own" : undefined}
+                    symbol="completion"
+                    num={false}
+                    title="The sampled completion (special tokens as they are)"
                   />
-                ))}
-              {!grpo && (
-                <Head
-                  symbol="bᵢ"
-                  sub="mean of the others"
-                  title="Leave-one-out baseline (1/(G−1)) Σ_{j≠i} s_j"
-                />
-              )}
-              {!grpo && <Head symbol="Aᵢ" sub="sᵢ − bᵢ" title="RLOO advantage" className="is-own" />}
-            </tr>
-          </thead>
-          <tbody>
-            {g.rows.map((r, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are replaced wholesale each step
-              <tr key={i} data-testid="group-row">
-                <td className="num muted">{i + 1}</td>
-                <td className="mono inspect-completion">{r.completion}</td>
-                <Num col="reward" value={r.reward} />
-                {view.scoreFormula && <Num col="score" value={r.score} />}
-                {grpo &&
-                  SCALES.map((m) => (
-                    <Num
-                      key={m}
-                      col={`adv-${m}`}
-                      value={r.byScale?.[m] ?? null}
-                      className={view.scaleRewards === m ? "is-own" : undefined}
+                  <Head symbol="Rᵢ" sub="reward" title="The run's reward of the completion" />
+                  {view.scoreFormula && (
+                    <Head symbol="sᵢ" sub={view.scoreFormula} title="The score the advantage uses" />
+                  )}
+                  {grpo &&
+                    SCALES.map((m) => (
+                      <Head
+                        key={m}
+                        symbol={
+                          <>
+                            Aᵢ {m}
+                            {view.scaleRewards === m && <span className="inspect-own">this run</span>}
+                          </>
+                        }
+                        sub={scaleHead[m].sub}
+                        title={scaleHead[m].title}
+                        className={view.scaleRewards === m ? "is-own" : undefined}
+                      />
+                    ))}
+                  {!grpo && (
+                    <Head
+                      symbol="bᵢ"
+                      sub="mean of the others"
+                      title="Leave-one-out baseline (1/(G−1)) Σ_{j≠i} s_j"
                     />
-                  ))}
-                {!grpo && <Num col="baseline" value={r.baseline ?? null} />}
-                {!grpo && <Num col="advantage" value={r.advantage ?? null} className="is-own" />}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <p className="inspect-note muted">
-        {grpo
-          ? `Every token of completion i gets Aᵢ. The highlighted column (scale_rewards = ${view.scaleRewards}) is the one this run trains on; the others show what the alternatives would give.`
-          : "Every token of completion i gets Aᵢ; the baseline of each completion is the mean score of the other G − 1."}
-      </p>
+                  )}
+                  {!grpo && <Head symbol="Aᵢ" sub="sᵢ − bᵢ" title="RLOO advantage" className="is-own" />}
+                </tr>
+              </thead>
+              <tbody>
+                {g.rows.map((r, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: rows are replaced wholesale each step
+                  <tr key={i} data-testid="group-row">
+                    <td className="num muted">{i + 1}</td>
+                    <td className="mono inspect-completion">{r.completion}</td>
+                    <Num col="reward" value={r.reward} />
+                    {view.scoreFormula && <Num col="score" value={r.score} />}
+                    {grpo &&
+                      SCALES.map((m) => (
+                        <Num
+                          key={m}
+                          col={`adv-${m}`}
+                          value={r.byScale?.[m] ?? null}
+                          className={view.scaleRewards === m ? "is-own" : undefined}
+                        />
+                      ))}
+                    {!grpo && <Num col="baseline" value={r.baseline ?? null} />}
+                    {!grpo && <Num col="advantage" value={r.advantage ?? null} className="is-own" />}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="inspect-note muted">
+            {grpo
+              ? `Every token of completion i gets Aᵢ. The highlighted column (scale_rewards = ${view.scaleRewards}) is the one this run trains on; the others show what the alternatives would give.`
+              : "Every token of completion i gets Aᵢ; the baseline of each completion is the mean score of the other G − 1."}
+          </p>
+        </>
+      )}
     </div>
   );
 }

@@ -9,7 +9,7 @@ import "./inspect.css";
 import type { InspectView } from "../../lab/protocol";
 import { colourMap } from "../lab/palette";
 import { useLab } from "../lab_store";
-import { GroupTable } from "./GroupTable";
+import { type GroupColumns, GroupTable } from "./GroupTable";
 import { PairTable } from "./PairTable";
 import { type TokenColumns, TokenTable } from "./TokenTable";
 
@@ -43,6 +43,7 @@ export function InspectPanel() {
   const [chosen, setChosen] = useState<string | null>(null);
   // The token table's columns, kept across steps and runs (the body remounts with each step).
   const [columns, setColumns] = useState<TokenColumns>("ratio");
+  const [groupColumns, setGroupColumns] = useState<GroupColumns>("advantages");
   const colours = colourMap(specs);
   const withData = runs ? specs.filter((r) => runs[r.id]?.inspect) : [];
   const id = withData.some((r) => r.id === chosen) ? chosen : (withData[0]?.id ?? null);
@@ -87,7 +88,14 @@ export function InspectPanel() {
           {emptyHint(runs)}
         </p>
       ) : (
-        <InspectBody key={`${id}-${view.step}`} view={view} columns={columns} onColumns={setColumns} />
+        <InspectBody
+          key={`${id}-${view.step}`}
+          view={view}
+          columns={columns}
+          onColumns={setColumns}
+          groupColumns={groupColumns}
+          onGroupColumns={setGroupColumns}
+        />
       )}
     </section>
   );
@@ -97,16 +105,20 @@ function InspectBody({
   view,
   columns,
   onColumns,
+  groupColumns,
+  onGroupColumns,
 }: {
   view: InspectView;
   columns: TokenColumns;
   onColumns: (c: TokenColumns) => void;
+  groupColumns: GroupColumns;
+  onGroupColumns: (c: GroupColumns) => void;
 }) {
   switch (view.kind) {
     case "tokens":
       return <TokenTable view={view} columns={columns} onColumns={onColumns} />;
     case "groups":
-      return <GroupTable view={view} />;
+      return <GroupTable view={view} columns={groupColumns} onColumns={onGroupColumns} />;
     case "pairs":
       return <PairTable view={view} />;
     case "none":
