@@ -6,7 +6,7 @@
  */
 import type { GroupsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
-import { Head, Num } from "./cells";
+import { ColumnToggle, Head, Num } from "./cells";
 import { LossWeightsTable } from "./LossWeightsTable";
 import { Chooser, countOf, useChoice } from "./Pager";
 
@@ -59,27 +59,24 @@ export function GroupTable({
           {view.groups.length < view.totalGroups ? " of those" : ""} with zero std
         </span>
         {view.loss && (
-          <div className="segmented" data-testid="group-columns">
-            <span className="eyebrow">Columns</span>
-            <button
-              type="button"
-              data-testid="group-columns-advantages"
-              aria-pressed={columns === "advantages"}
-              title="Scores → group mean and std → advantages under each scale_rewards"
-              onClick={() => onColumns("advantages")}
-            >
-              Advantages
-            </button>
-            <button
-              type="button"
-              data-testid="group-columns-weights"
-              aria-pressed={columns === "weights"}
-              title="How each loss_type weighs the completions' tokens: where GRPO's length bias comes from"
-              onClick={() => onColumns("weights")}
-            >
-              Loss weights
-            </button>
-          </div>
+          <ColumnToggle
+            testId="group-columns"
+            value={columns}
+            onChange={onColumns}
+            options={[
+              {
+                value: "advantages",
+                label: "Advantages",
+                title: "Scores → group mean and std → advantages under each scale_rewards",
+              },
+              {
+                value: "weights",
+                label: "Loss weights",
+                title:
+                  "How each loss_type weighs the completions' tokens: where GRPO's length bias comes from",
+              },
+            ]}
+          />
         )}
       </div>
       <dl className="inspect-stats" data-testid="group-stats">

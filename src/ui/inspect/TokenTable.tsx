@@ -6,7 +6,7 @@
  */
 import type { TokensInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
-import { Head, Num } from "./cells";
+import { ColumnToggle, Head, Num } from "./cells";
 import { GaeTable } from "./GaeTable";
 import { Chooser, countOf, useChoice } from "./Pager";
 import { tokenLabel } from "./text";
@@ -61,27 +61,25 @@ export function TokenTable({
           {eps}
         </span>
         {view.gae && (
-          <div className="segmented" data-testid="token-columns">
-            <span className="eyebrow">Columns</span>
-            <button
-              type="button"
-              data-testid="token-columns-ratio"
-              aria-pressed={columns === "ratio"}
-              title="The clipped surrogate: log-probs, ratio ρₜ, advantage Âₜ, whether the clip binds, per-token KL"
-              onClick={() => onColumns("ratio")}
-            >
-              Ratio &amp; clip
-            </button>
-            <button
-              type="button"
-              data-testid="token-columns-gae"
-              aria-pressed={columns === "gae"}
-              title="How Âₜ is made: per-token reward rₜ, value Vₜ, TD error δₜ, GAE advantage Aₜ, whitening"
-              onClick={() => onColumns("gae")}
-            >
-              Advantage (GAE)
-            </button>
-          </div>
+          <ColumnToggle
+            testId="token-columns"
+            value={columns}
+            onChange={onColumns}
+            options={[
+              {
+                value: "ratio",
+                label: "Ratio & clip",
+                title:
+                  "The clipped surrogate: log-probs, ratio ρₜ, advantage Âₜ, whether the clip binds, per-token KL",
+              },
+              {
+                value: "gae",
+                label: "Advantage (GAE)",
+                title:
+                  "How Âₜ is made: per-token reward rₜ, value Vₜ, TD error δₜ, GAE advantage Aₜ, whitening",
+              },
+            ]}
+          />
         )}
       </div>
       <p className="inspect-text">

@@ -49,3 +49,37 @@ export function Head({
     </th>
   );
 }
+
+/**
+ * "Columns: [A] [B]": which set of columns an inspector table shows (segmented buttons, aria-pressed).
+ * `testId` names the group; each button is `${testId}-${value}`.
+ */
+export function ColumnToggle<T extends string>({
+  testId,
+  value,
+  options,
+  onChange,
+}: {
+  testId: string;
+  value: T;
+  options: readonly { value: T; label: string; title: string }[];
+  onChange: (v: T) => void;
+}) {
+  return (
+    <div className="segmented" data-testid={testId}>
+      <span className="eyebrow">Columns</span>
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          data-testid={`${testId}-${o.value}`}
+          aria-pressed={value === o.value}
+          title={o.title}
+          onClick={() => onChange(o.value)}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
