@@ -138,14 +138,16 @@ async function checkGroups(
 /**
  * The group view's loss weights of the run shown (every group): per-token w under grpo = 1/(B·|o|),
  * dapo = 1/n, dr_grpo = 1/(B·L), with B, n and L as printed; the push w·A with the run's own loss type.
+ * @returns the largest |w·A| printed.
  */
-async function checkLossWeights(page: Page, lossType: string): Promise<void> {
+async function checkLossWeights(page: Page, lossType: string): Promise<number> {
   const panel = page.getByTestId("inspect");
   await page.getByTestId("group-columns-weights").click();
   await expect(page.getByTestId("group-columns-weights")).toHaveAttribute("aria-pressed", "true");
   const num = async (id: string) => parse((await page.getByTestId(id).textContent()) ?? "");
   const [B, n, L] = [await num("loss-b"), await num("loss-n"), await num("loss-l")];
   const groups = await page.getByTestId("inspect-group").locator("option").count();
+  let most = 0;
   expect(B).toBe(groups * Number(await page.getByTestId("inspect-groups").getAttribute("data-g")));
   for (let g = 0; g < groups; g++) {
     await page.getByTestId("inspect-group").selectOption(String(g));
@@ -164,9 +166,11 @@ async function checkLossWeights(page: Page, lossType: string): Promise<void> {
       expect(Math.abs(parse(push) - parse(own) * parse(a)), at).toBeLessThanOrEqual(
         halfUlp(push) + halfUlp(own) * Math.abs(parse(a)) + halfUlp(a) * parse(own) + 1e-12,
       );
+      most = Math.max(most, Math.abs(parse(push)));
     }
   }
   await expect(panel.locator("th.is-own")).toContainText(lossType);
+  return most;
 }
 
 test("after two steps, each inspector's numbers satisfy the algorithm's formulas", async ({
@@ -315,7 +319,7 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
   expect(safe.spread, "Safe RLHF: groups with different scores").toBeGreaterThan(0);
   await shot(page, "inspect-safe-rlhf", testInfo);
   // Its groups differ, so the pushes w·A are not all 0.
-  await checkLossWeights(page, "grpo");
+  expect(await checkLossWeights(page, "grpo"), "Safe RLHF: some token pushed").toBeGreaterThan(0);
   await page.getByTestId("group-columns-advantages").click();
 
   // DPO: margin = r_w − r_l, σ(margin) and −log σ(margin), from the printed numbers.

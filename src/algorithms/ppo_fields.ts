@@ -138,7 +138,7 @@ export const PPO_FIELDS: readonly Field[] = [
     min: 0.001,
     max: 1000,
     unit: "nats",
-    doc: "Target sequence KL of the adaptive controller.",
+    doc: "Target sequence KL of the adaptive controller, measured with the penalty's estimator (KL est.; with k3, the KL chart's k3 line).",
     source: "Ziegler et al. 2019",
     usedWhen: { key: "adaptiveKl", values: [true] },
   },

@@ -108,7 +108,10 @@ describe("TRL script", () => {
     // TRL refuses a batch its minibatches do not divide (exact_div): the nearest count that does, said why.
     expect(uneven).toMatch(/\n {4}per_device_train_batch_size=10,/);
     expect(uneven).toMatch(
-      /\n {4}num_mini_batches=2, {2}# [^\n]*4 minibatches of unequal size; TRL needs 10 divisible by num_mini_batches, so 2 here/,
+      /\n {4}num_mini_batches=2, {2}# [^\n]*The lab split its 10 prompts into 4 minibatches of unequal size; TRL needs 10 divisible by num_mini_batches, so 2 here/,
+    );
+    expect(s({ ...ppo, config: { klEstimator: "k3" } })).toMatch(
+      /\n {4}kl_estimator="k3", {2}# [^\n]*TRL then logs the k3 sum as objective\/kl: the lab's objective\/kl_k3/,
     );
     const prime = s({ ...ppo, config: { batchPrompts: 7, numMiniBatches: 3 } });
     expect(prime).toMatch(/\n {4}num_mini_batches=1, /);

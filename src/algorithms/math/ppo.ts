@@ -212,7 +212,8 @@ export function ppoTotalLoss(
 /**
  * Adaptive KL controller (Ziegler et al. 2019; spec step 7), applied after each batch:
  * β ← β·(1 + clip(KL/KL_target − 1, −0.2, 0.2)·n/horizon).
- * @param beta current β > 0. @param kl the batch's mean sequence KL (nats; `objective/kl`).
+ * @param beta current β > 0. @param kl the batch's mean sequence KL with the penalty's estimator (nats;
+ *   the lab's `objective/kl` with k1, `objective/kl_k3` with k3; TRL's PPOTrainer passes its own objective/kl).
  * @param n samples (sequences) in the batch, ≥ 1. @param target KL_target > 0, default 6.
  * @param horizon > 0, default 10 000.
  * @returns the new β; each step changes it by a factor within 1 ± 0.2·n/horizon (so it stays > 0 while

@@ -321,6 +321,10 @@ function adjust(
       const [u] = unmapped.splice(i, 1);
       args.push({ name: "max_steps", value: u.value, field: u.field, changed: u.changed });
     }
+    const batch = arg("per_device_train_batch_size");
+    // trl_bodies.ts expertIterationBody: each round trains on all its kept completions in one batch.
+    if (batch)
+      batch.note = "Set below to the round's kept completions: the lab trains on all of them in one batch";
   }
   if (algo === "grpo" || algo === "rloo" || algo === "reinforce" || algo === "safe_rlhf") {
     const batch = arg("per_device_train_batch_size");
@@ -356,10 +360,14 @@ function adjust(
       let d = k;
       while (n % d !== 0) d--;
       mini.value = d;
-      mini.note = `the lab split its ${n} prompts into ${k} minibatches of unequal size; TRL needs ${n} divisible by num_mini_batches, so ${d} here`;
+      mini.note = `The lab split its ${n} prompts into ${k} minibatches of unequal size; TRL needs ${n} divisible by num_mini_batches, so ${d} here`;
     }
   }
   if (algo === "ppo") {
+    const est = arg("kl_estimator");
+    if (est && est.value === "k3")
+      est.note =
+        "TRL then logs the k3 sum as objective/kl: the lab's objective/kl_k3 (the lab's objective/kl is k1)";
     const clip = arg("max_grad_norm");
     if (clip) clip.note = "PPOTrainer's own update loop does not clip gradients, so TRL ignores it";
     args.push({

@@ -102,8 +102,8 @@ export function GaeTable({
         <span data-testid="gae-lam">{sig(lam, 3)}</span>.{" "}
         {whiten ? (
           <>
-            Âₜ = (Aₜ − μ)/σ over the batch's {tokens} completion tokens (σ: sample std, n − 1): μ ={" "}
-            <span data-testid="gae-mean">{sig(whiten.mean, 4)}</span>, σ ={" "}
+            Âₜ = (Aₜ − μ)/σ over the batch's {tokens} completion tokens (σ = √(s² + 10⁻⁸), s their sample std,
+            n − 1): μ = <span data-testid="gae-mean">{sig(whiten.mean, 4)}</span>, σ ={" "}
             <span data-testid="gae-scale">{sig(whiten.scale, 4)}</span>.
           </>
         ) : (

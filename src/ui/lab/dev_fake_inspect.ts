@@ -70,6 +70,7 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
     const values = mask.map((m) => (m ? r() - 0.5 : 0));
     const g = gae(kr.rewards, values, shape, gamma, lam);
     const ppo = algo === "ppo";
+    const whiten = c.whitenAdvantages !== false;
     return tokenInspect(
       {
         step,
@@ -84,7 +85,9 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
         // REINFORCE updates once per batch (μ = 1): its ratio is 1.
         logpTheta: ppo ? logpOld.map((x) => x + 0.4 * (r() - 0.5)) : logpOld,
         advantages: ppo
-          ? maskedWhiten(g.advantages, shape)
+          ? whiten
+            ? maskedWhiten(g.advantages, shape)
+            : g.advantages
           : many(completions.length * S, () => 2 * (r() - 0.5)),
         epsLow: eps,
         epsHigh: Number(c.epsilonHigh) || eps,
@@ -100,7 +103,7 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
             beta,
             gamma,
             lam,
-            whiten: whitenMoments(g.advantages, shape),
+            whiten: whiten ? whitenMoments(g.advantages, shape) : null,
           },
         }),
       },
@@ -113,6 +116,7 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
     // The last group all right: a zero-std group, as frac_reward_zero_std counts.
     const reward = rows.map((p) => (p[0] === 2 ? 1 : Math.round(r())));
     const rloo = algo === "rloo";
+    const comps = rows.map(() => completion(2));
     return groupInspect(
       {
         step,
@@ -123,9 +127,15 @@ function build(spec: RunSpec, step: number, r: () => number, words: readonly str
         scoreFormula: null,
         scoreNote: null,
         prompts: rows,
-        completions: rows.map(() => completion(2)),
+        completions: comps,
         reward,
         scores: reward,
+        ...(!rloo && {
+          loss: {
+            lossType: (c.lossType as "grpo" | "dapo" | "dr_grpo") ?? "grpo",
+            L: Math.max(...comps.map((x) => x.length)),
+          },
+        }),
       },
       text,
     );

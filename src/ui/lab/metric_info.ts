@@ -50,7 +50,11 @@ export const LAB_ONLY_METRICS: ReadonlySet<string> = new Set([
 
 /** The KL chart's estimators (metric keys and the name shown in the selector). */
 export const KL_ESTIMATORS = [
-  { key: "objective/kl", name: "k1", doc: "log π/π_ref summed over tokens (unbiased; can be negative)" },
+  {
+    key: "objective/kl",
+    name: "k1",
+    doc: "log π/π_ref summed over tokens (unbiased; can be negative); k1 for every run (TRL's PPO with k3 logs k3 here)",
+  },
   {
     key: "objective/kl_k2",
     name: "k2",
