@@ -6,6 +6,7 @@
  */
 import type { IDBPTransaction, StoreNames } from "idb";
 import type { ArchiveEntry } from "./archive";
+import { currentMetricNames } from "./metric_names";
 import type { LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
 
 /** A transaction over some of the lab's stores. */
@@ -58,7 +59,7 @@ export async function readSession(
       spec: m.spec,
       status: m.status,
       step: m.step,
-      history: history.slice(0, m.points),
+      history: currentMetricNames(m.spec.algo, history.slice(0, m.points)),
       markers: m.markers,
       checkpoint,
       ...(m.comparison ? { comparison: true } : {}),

@@ -7,6 +7,8 @@
  *   { format: "rlhf-playground.run", version: 1, exportedAt: ISO date, experiment: { task, model, seed, startModel? },
  *     run: { id, algo, label, config, colour?, forkOf? }, status, step, history: MetricPoint[], markers: Marker[] }
  */
+
+import { currentMetricNames } from "../metric_names";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
 import { checkRun, fieldProblem, freshRunId, isRecord, kindOf } from "../spec_check";
@@ -167,6 +169,7 @@ export function parseRunFile(text: string): ImportResult {
   }
   if (history.length < list.length)
     issues.push(`${list.length - history.length} malformed metric points dropped`);
+  const named = currentMetricNames(run.algo, history);
   const markers: Marker[] = [];
   for (const m of Array.isArray(raw.markers) ? raw.markers : [])
     if (isRecord(m) && isStep(m.step) && typeof m.label === "string")
@@ -178,7 +181,7 @@ export function parseRunFile(text: string): ImportResult {
     knownExperiment,
     run,
     step,
-    history,
+    history: named,
     markers,
     issues,
   };

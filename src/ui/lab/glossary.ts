@@ -9,7 +9,7 @@ import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, MORE_METRICS, REWARD } from "./m
 const REPORTED: Record<string, string> = {
   samples: "Completions sampled this step (the Samples x-axis adds them up).",
   tokens: "Completion tokens sampled this step (the Tokens x-axis adds them up).",
-  lr: "The AdamW learning rate used this step: PPO's name (TRL's PPOTrainer), and every algorithm's in runs saved before 2026-12-04.",
+  lr: "PPO: the AdamW learning rate used this step (TRL's PPOTrainer logs it as lr; the other algorithms, learning_rate).",
   learning_rate: "The AdamW learning rate used this step (TRL's Trainer-based trainers' name; PPO logs lr).",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
   loss: "The step's training loss (DPO, KTO, ORPO): the mean over its pairs or examples.",
