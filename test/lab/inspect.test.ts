@@ -351,6 +351,33 @@ describe("inspectView", () => {
     ...extra,
   });
 
+  it("REINFORCE's token view carries its baseline b, decay and β (Â = s − b); PPO's none", () => {
+    const S = 2;
+    const rollout = {
+      seq: { S, completionMask: Float32Array.from([1, 1, 1, 0]) },
+      prompts: [[1], [2]],
+      completions: [[0, 1], [2]],
+      reward: Float64Array.from([1, 0]),
+      logpOld: Float64Array.from([-1, -2, -0.5, 0]),
+      logpRef: Float64Array.from([-1.1, -2, -0.4, 0]),
+    } as unknown as Rollout;
+    const r = step({
+      rollout,
+      metrics: { baseline: 0.25 },
+      advantages: Float64Array.from([0.75, 0.75, -0.25, 0]),
+      logpTheta: Float64Array.from([-1, -2, -0.5, 0]),
+      clip: { epsLow: 0.2, epsHigh: 0.2 },
+    });
+    const v = inspectView("reinforce", { baselineDecay: 0.9, beta: 0 }, r, TEXT);
+    expect(v.kind === "tokens" && v.baseline).toEqual({ b: 0.25, decay: 0.9, beta: 0 });
+    // Â + b is the score: R here (β = 0).
+    if (v.kind === "tokens" && v.baseline)
+      for (const c of v.completions)
+        for (const t of c.tokens) expect(t.advantage + v.baseline.b).toBe(c.reward);
+    const ppo = inspectView("ppo", {}, r, TEXT);
+    expect(ppo.kind === "tokens" && ppo.baseline).toBe(undefined);
+  });
+
   it("says why there is nothing to inspect instead of throwing", () => {
     const kto = inspectView("kto", {}, step({}), TEXT);
     expect(kto).toMatchObject({ kind: "none", step: 4, algo: "kto" });

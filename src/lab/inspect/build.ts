@@ -90,6 +90,14 @@ export function inspectView(
             advantages: r.advantages,
             ...r.clip,
             gae: r.gae,
+            ...(algo === "reinforce" &&
+              r.metrics.baseline !== undefined && {
+                baseline: {
+                  b: r.metrics.baseline,
+                  decay: Number(config.baselineDecay),
+                  beta: Number(config.beta ?? 0),
+                },
+              }),
             klEstimator: (config.klEstimator as KlEstimator & ("k1" | "k3")) ?? "k1",
             ratioFrom,
           },

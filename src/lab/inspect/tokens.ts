@@ -32,6 +32,8 @@ export interface TokenInspectInput {
   klEstimator: KlEstimator & ("k1" | "k3");
   /** Which update ρ comes from, in words. */
   ratioFrom: string;
+  /** REINFORCE: its baseline b this step, the baseline's decay α and the KL coefficient β of its score. */
+  baseline?: { b: number; decay: number; beta: number };
   /** PPO: the pieces of its advantages (StepResult.gae: [B·S] arrays in the completion layout, constants). */
   gae?: {
     rewards: ArrayLike<number>;
@@ -110,6 +112,7 @@ export function tokenInspect(
     epsHigh: x.epsHigh,
     klEstimator: x.klEstimator,
     ratioFrom: x.ratioFrom,
+    ...(x.baseline && { baseline: x.baseline }),
     ...(g && {
       gae: {
         beta: g.beta,

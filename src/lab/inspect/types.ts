@@ -75,6 +75,11 @@ export interface TokensInspect {
     whiten: { mean: number; scale: number } | null;
     tokens: number;
   };
+  /**
+   * REINFORCE: Â = s − b on every token of a completion, b the moving-average baseline this step used
+   * (earlier batches' mean score, decay α; 0 at the first step) and s = R − β·Σₜ k1ₜ (s = R when β = 0).
+   */
+  baseline?: { b: number; decay: number; beta: number };
   /** The first completions of the batch (at most TOKEN_COMPLETIONS). */
   completions: TokenCompletion[];
   /** Completions in the batch. */

@@ -206,6 +206,18 @@ function RatioTable({
           ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
           : ""}
         . Bold ρ: outside the clip range.
+        {view.baseline && (
+          <span data-testid="reinforce-baseline">
+            {" "}
+            Âₜ = s − b on every token: b = <span data-testid="baseline-b">{sig(view.baseline.b, 4)}</span>,
+            the moving average of earlier batches' mean score (decay α = {sig(view.baseline.decay, 3)}; 0 at
+            the first step), and s ={" "}
+            {view.baseline.beta > 0
+              ? `R − β·Σₜ k1ₜ (β = ${sig(view.baseline.beta, 3)}, k1ₜ = log π_old − log π_ref)`
+              : "R (β = 0)"}
+            .
+          </span>
+        )}
       </p>
     </>
   );
