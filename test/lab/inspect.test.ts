@@ -220,6 +220,12 @@ describe("GRPO group view", () => {
     for (const r of rows) expect((r.byLoss?.grpo ?? 0) * r.length).toBeCloseTo(1 / 9, 15);
     // RLOO and runs without a loss type: none.
     expect(groupInspect(input, TEXT).loss).toBeUndefined();
+    // L below the run's max tokens (the model's context cut it): both are in the view, for the note to say so.
+    const cut = groupInspect(
+      { ...input, completions, loss: { lossType: "dr_grpo", L: 6, maxNewTokens: 48 } },
+      TEXT,
+    );
+    expect(cut.loss).toEqual({ lossType: "dr_grpo", B: 9, n: 25, L: 6, maxNewTokens: 48 });
     expect(groupInspect(input, TEXT).groups[0].rows[0].byLoss).toBeUndefined();
   });
 

@@ -123,7 +123,11 @@ export function inspectView(
             scores: r.scores,
             ...(!rloo &&
               config.lossType !== undefined && {
-                loss: { lossType: config.lossType as GrpoLossType, L: ro.seq.S },
+                loss: {
+                  lossType: config.lossType as GrpoLossType,
+                  L: ro.seq.S,
+                  maxNewTokens: Number(config.maxNewTokens),
+                },
               }),
           },
           text,

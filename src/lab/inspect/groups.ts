@@ -32,7 +32,7 @@ export interface GroupInspectInput {
   reward: ArrayLike<number>;
   scores: ArrayLike<number>;
   /** GRPO rule: the run's loss_type and L = max_completion_length (the completion slots S it sampled). */
-  loss?: { lossType: GrpoLossType; L: number };
+  loss?: { lossType: GrpoLossType; L: number; maxNewTokens?: number };
 }
 
 /**
@@ -121,7 +121,13 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
     totalGroups,
     ...(byLoss &&
       x.loss && {
-        loss: { lossType: x.loss.lossType, B, n: lengths.reduce((a, v) => a + v, 0), L: x.loss.L },
+        loss: {
+          lossType: x.loss.lossType,
+          B,
+          n: lengths.reduce((a, v) => a + v, 0),
+          L: x.loss.L,
+          ...(x.loss.maxNewTokens !== undefined && { maxNewTokens: x.loss.maxNewTokens }),
+        },
       }),
   };
 }

@@ -144,7 +144,14 @@ export interface GroupsInspect {
    * GRPO rule: the run's loss_type and the constants of the weights: B completions in the batch, n tokens in
    * all, L = max_completion_length (the completion slots sampled).
    */
-  loss?: { lossType: "grpo" | "dapo" | "dr_grpo"; B: number; n: number; L: number };
+  loss?: {
+    lossType: "grpo" | "dapo" | "dr_grpo";
+    B: number;
+    n: number;
+    L: number;
+    /** The run's max tokens setting, when known: L is less when the model's context cuts it. */
+    maxNewTokens?: number;
+  };
 }
 
 /** One completion of a preference pair. */

@@ -129,8 +129,8 @@ export const LENGTH_BIAS: Lesson = {
   summary:
     "GRPO's per-sequence 1/|o| normalisation vs Dr. GRPO's constant: completion lengths can drift apart (not yet verified on this model).",
   watch: [
-    "GRPO averages each answer's token losses over its own length |o|: a long bad answer is penalised less per token than a short bad one, a short good answer rewarded more. Pause, then Inspect → Loss weights: each answer's per-token weight under the three loss types, on the real batch.",
-    "Dr. GRPO divides by a constant instead (the maximum length), removing that bias. (Dr. GRPO also drops the division by the group's std, TRL's scale_rewards; the second run here changes only the loss aggregation, loss_type dr_grpo, so the two differ in that alone.)",
+    "GRPO averages each answer's token losses over its own length |o|: a long bad answer is penalised less per token than a short bad one, a short good answer rewarded more (pause, then Inspect → Loss weights: the weights of a real batch).",
+    "Dr. GRPO divides by a constant instead (the length limit), removing that bias. (It also drops the group-std division, TRL's scale_rewards; here the second run changes only loss_type, so the runs differ in that alone.)",
     "Watch “Completion length” (more metrics; TRL's completions/mean_length): the two runs see the same prompts and rewards, only the aggregation differs. Beside it, “Cut at the length limit” (completions/clipped_ratio): most of this model's answers run into the 48-token cap, so a length can only move through the share that ends earlier with EOS.",
   ],
   refs: [

@@ -20,7 +20,7 @@ export function LossWeightsTable({
   loss: NonNullable<GroupsInspect["loss"]>;
   group: InspectGroup;
 }) {
-  const { lossType, B, n, L } = loss;
+  const { lossType, B, n, L, maxNewTokens } = loss;
   const scale = view.scaleRewards ?? "group";
   const head = {
     grpo: {
@@ -30,7 +30,8 @@ export function LossWeightsTable({
     dapo: { sub: "1/n", title: "loss_type = dapo: every token of the batch counts the same, 1/n" },
     dr_grpo: {
       sub: "1/(B·L)",
-      title: "loss_type = dr_grpo: every token counts the same, 1/(B·L) with L the maximum completion length",
+      title:
+        "loss_type = dr_grpo: every token counts the same, 1/(B·L) with L = max_completion_length, the run's length limit (not the longest completion)",
     },
   };
   return (
@@ -103,8 +104,12 @@ export function LossWeightsTable({
         <span data-testid="loss-b">{B}</span> completions), so each token of a long completion counts less: a
         long wrong answer is pushed down less per token than a short one, which lets lengths drift (the length
         bias). dapo: 1/n with n = <span data-testid="loss-n">{n}</span> tokens in the batch; dr_grpo: 1/(B·L)
-        with L = <span data-testid="loss-l">{L}</span> ({sig(1 / (B * L), 3)}): in both every token counts the
-        same, so a completion weighs in proportion to its length (no length bias).
+        with L = <span data-testid="loss-l">{L}</span>, max_completion_length: the run's length limit
+        {maxNewTokens !== undefined && maxNewTokens > L
+          ? ` (max tokens ${maxNewTokens}, cut to the room the model's context leaves after the prompt)`
+          : ""}
+        , not the longest completion ({sig(1 / (B * L), 3)} a token). In both every token counts the same, so
+        a completion weighs in proportion to its length (no length bias).
       </p>
     </>
   );
