@@ -187,7 +187,8 @@ export class PpoRun implements AlgorithmRun {
     const metrics: Metrics = { ...rolloutMetrics(r) };
     const kr = klPenalizedRewards(r.reward, r.logpOld, r.logpRef, shape, c.beta, c.klEstimator);
     const g = gae(kr.rewards, r.values, shape, c.gamma, c.lam);
-    const advantages = c.whitenAdvantages ? maskedWhiten(g.advantages, shape) : g.advantages;
+    const whiten = c.whitenAdvantages ? whitenMoments(g.advantages, shape) : null;
+    const advantages = whiten ? maskedWhiten(g.advantages, shape, true, whiten) : g.advantages;
     // objective/kl stays the rollout's k1 (every run's KL chart plots k1 under that name; with k3 the penalty's
     // own sum is objective/kl_k3, the name TRL's PPOTrainer logs it under is objective/kl); the rest of TRL's
     // objective/* follow the penalty's estimator, as in TRL.
@@ -280,7 +281,7 @@ export class PpoRun implements AlgorithmRun {
         beta: c.beta,
         gamma: c.gamma,
         lam: c.lam,
-        whiten: c.whitenAdvantages ? whitenMoments(g.advantages, shape) : null,
+        whiten,
       },
     };
   }

@@ -155,11 +155,17 @@ export function gae(
  * is added back (out = (x − μ)/σ + μ): TRL whitens PPO advantages with shift_mean = true (the default here)
  * and whitens rewards with shift_mean = false, which rescales without centring. A single counted token has no
  * variance estimate; it is taken as 0 (so out = 0, or μ without the shift) rather than TRL's division by 0.
+ * @param moments {@link whitenMoments} of x, when the caller already has them (computed here otherwise).
  * @returns [B, T]; masked slots 0.
  * @throws RangeError on bad shapes, no counted token, or a non-finite counted entry.
  */
-export function maskedWhiten(x: Vec, shape: TokenShape, shiftMean = true): Float64Array {
-  const { mean: mu, scale } = whitenMoments(x, shape);
+export function maskedWhiten(
+  x: Vec,
+  shape: TokenShape,
+  shiftMean = true,
+  moments: { mean: number; scale: number } = whitenMoments(x, shape),
+): Float64Array {
+  const { mean: mu, scale } = moments;
   const { mask } = shape;
   const inv = 1 / scale;
   const out = new Float64Array(mask.length);
