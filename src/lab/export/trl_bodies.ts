@@ -157,6 +157,9 @@ def build_preferences(prompts, wanted=None):
         rows["prompt"].append(prompt)
         rows["chosen"].append(a)
         rows["rejected"].append(b)
+    if not rows["prompt"]:
+        raise SystemExit("No preference pairs: every prompt's two samples scored the same (ties are skipped). "
+                         "Is MODEL_NAME a model that can do the task? Or use your own dataset.")
     return Dataset.from_dict(rows)
 
 
@@ -209,6 +212,9 @@ def build_kto_dataset(prompts, wanted=None):
             rows["prompt"].append(prompt)
             rows["completion"].append(completion)
             rows["label"].append(label)
+    if not rows["prompt"]:
+        raise SystemExit("No labelled examples: every prompt's two samples scored the same (ties are skipped). "
+                         "Is MODEL_NAME a model that can do the task? Or use your own dataset.")
     return Dataset.from_dict(rows)
 
 

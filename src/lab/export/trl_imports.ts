@@ -18,7 +18,10 @@ export function scriptImports(m: TrlMapping): string {
         "try:",
         "    from trl.experimental.ppo import PPOConfig, PPOTrainer",
         "except ImportError:  # TRL before PPO moved to trl.experimental",
-        "    from trl import PPOConfig, PPOTrainer",
+        "    try:",
+        "        from trl import PPOConfig, PPOTrainer",
+        "    except ImportError:  # TRL 1.x removed PPOTrainer",
+        `        raise SystemExit('This TRL has no PPOTrainer (TRL 1.x removed it): pip install "trl>=0.23,<0.27" "transformers<5"')`,
       ].join("\n");
     case "GRPOTrainer":
     case "RLOOTrainer":
@@ -30,6 +33,21 @@ export function scriptImports(m: TrlMapping): string {
       ].join("\n");
     case null:
       return [...base, "", "from transformers import pipeline"].join("\n");
+    case "CPOTrainer":
+    case "ORPOTrainer": {
+      const mod = m.target.trainer === "CPOTrainer" ? "cpo" : "orpo";
+      return [
+        ...base,
+        "",
+        "from datasets import Dataset",
+        "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
+        "",
+        "try:",
+        `    from trl.experimental.${mod} import ${cfg}, ${m.target.trainer}`,
+        `except ImportError:  # TRL before ${m.target.trainer} moved to trl.experimental`,
+        `    from trl import ${cfg}, ${m.target.trainer}`,
+      ].join("\n");
+    }
     default:
       return [
         ...base,

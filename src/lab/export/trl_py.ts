@@ -4,7 +4,7 @@
  */
 import type { Field } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
-import type { TrlMapping } from "./trl_targets";
+import { TRL_1X_DROPPED, type TrlMapping } from "./trl_targets";
 
 /** A Python literal of a setting value. */
 export function pyValue(v: SettingValue): string {
@@ -31,7 +31,8 @@ const fieldName = (f: Field) => (f.label === f.key ? f.key : `${f.key} (${f.labe
 
 /**
  * `config = <Class>(…)` with the mapped settings, each with a comment (field, meaning, lab default when changed,
- * mapping note), then the lab settings the class has no keyword for as comments. `indent` prefixes every line
+ * mapping note), then the lab settings the class has no keyword for as comments. A keyword TRL 1.x dropped
+ * (TRL_1X_DROPPED) is set after the call, only where the installed class has it. `indent` prefixes every line
  * (a config built inside a loop).
  */
 export function configCall(m: TrlMapping, extra: string[], indent = ""): string {
@@ -43,14 +44,23 @@ export function configCall(m: TrlMapping, extra: string[], indent = ""): string 
     '    report_to="none",',
     ...extra.map((e) => `    ${e},`),
   ];
+  const cls = m.target.config;
+  const dropped = (cls && TRL_1X_DROPPED[cls]) || new Set<string>();
+  const later: string[] = [];
   for (const a of m.args) {
     const what = a.field ? `${fieldName(a.field)}: ${a.field.doc}` : "";
     const changed =
       a.changed && a.field ? ` The algorithm's default in the lab: ${pyValue(a.field.default)}.` : "";
     const note = a.note ? ` ${a.note}.` : "";
-    lines.push(`    ${a.name}=${pyValue(a.value)},  # ${oneLine(`${what}${changed}${note}`)}`);
+    const comment = oneLine(`${what}${changed}${note}`);
+    if (dropped.has(a.name)) {
+      later.push(
+        `if "${a.name}" in ${cls}.__dataclass_fields__:  # TRL 0.x; TRL 1.x has only max_length (prompt + completion)`,
+        `    config.${a.name} = ${pyValue(a.value)}  # ${comment}`,
+      );
+    } else lines.push(`    ${a.name}=${pyValue(a.value)},  # ${comment}`);
   }
-  lines.push(")");
+  lines.push(")", ...later);
   if (m.unmapped.length) {
     lines.push(
       `# Lab settings with no keyword in ${m.target.config} (TRL uses its own behaviour unless the note says this script applies it):`,

@@ -2,8 +2,8 @@
  * A run as a ready-to-run TRL script (Python): the path for users who outgrow the browser. It holds the run's
  * settings mapped to TRL's config keywords (./trl_targets.ts; settings without one are listed as comments),
  * a model and a dataset placeholder, the task's reward function (./trl_rewards.ts), the trainer and
- * `trainer.train()`. Written for TRL 0.23–0.26, which it pins (PPO is imported from trl.experimental where it
- * moved; later versions moved CPO and ORPO there too and dropped config keywords used here). The parts:
+ * `trainer.train()`. Written for TRL 0.23–0.26, which it pins, and for TRL 1.x wherever TRL 1.x still has the
+ * trainer (all but PPO: see pipText). The parts:
  * ./trl_targets.ts (which trainer, which keywords), ./trl_bodies.ts (data, config, trainer per trainer),
  * ./trl_rewards.ts (the reward in Python), ./trl_py.ts (Python literals and the config call), ./trl_length.ts
  * (how long it trains: as long as the run did), ./trl_imports.ts (the imports per trainer).
@@ -52,6 +52,25 @@ function startModelText(experiment: ExperimentRef, handedOff: string | null | un
     : `a fresh "${experiment.model}" GPT`;
 }
 
+/**
+ * The install line and which TRL versions the script runs on. PPOTrainer is gone from TRL 1.x (checked on 1.13),
+ * so a PPO script pins 0.23–0.26; the others also run on TRL 1.x, where CPO and ORPO live in trl.experimental and
+ * DPOConfig and KTOConfig lost max_completion_length (the script handles both: ./trl_imports.ts, ./trl_py.ts).
+ * `scripts/check-trl-scripts.sh` runs every trainer's script on TRL 1.13 with a tiny local model.
+ */
+function pipText(trainer: string | null): string {
+  const old = `    pip install "trl>=0.23,<0.27" "transformers<5" datasets torch`;
+  if (trainer === "PPOTrainer")
+    return `${old}
+
+(PPOTrainer needs TRL 0.23-0.26: TRL 1.x removed it. Those TRL versions predate transformers 5.)`;
+  return `${old}
+
+or with TRL 1.x (checked on TRL 1.13 with transformers 5.17):
+
+    pip install "trl>=1.13,<2" datasets torch`;
+}
+
 /** The TRL script of a run (Python 3 source). */
 export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new Date()): string {
   const { algo, label } = run.spec;
@@ -94,10 +113,7 @@ In the lab this run trained a tiny GPT in the browser (start model: ${startModel
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the
 same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
 
-    pip install "trl>=0.23,<0.27" "transformers<5" datasets torch
-
-(Written for TRL 0.23-0.26: later versions moved CPO, ORPO and PPO to trl.experimental or dropped them, and
-dropped config keywords used here; those TRL versions predate transformers 5.)
+${pipText(m.target.trainer)}
     python ${file}
 ${rm}${pending}${note}${length.note ? `\n${length.note}\n` : ""}"""
 ${scriptImports(m)}

@@ -36,6 +36,16 @@ export interface TrlTarget {
 const COMMON = ["learning_rate", "per_device_train_batch_size", "max_grad_norm", "weight_decay"];
 const SAMPLING = ["max_completion_length", "temperature", "top_k"];
 
+/**
+ * Keywords of {@link TRL_ACCEPTS} that TRL 1.x dropped (checked on TRL 1.13: DPOConfig and KTOConfig have only
+ * `max_length`, prompt + completion). The script sets them after the config call where the installed class has
+ * them, so it runs on TRL 0.23–0.26 and 1.x alike (./trl_py.ts configCall).
+ */
+export const TRL_1X_DROPPED: Partial<Record<TrlClass, ReadonlySet<string>>> = {
+  DPOConfig: new Set(["max_completion_length"]),
+  KTOConfig: new Set(["max_completion_length"]),
+};
+
 /** The TRL names each config class accepts, of those the field tables use. */
 export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
   PPOConfig: new Set([
