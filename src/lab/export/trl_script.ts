@@ -114,6 +114,9 @@ ${run.step} steps). This script runs the same algorithm with the same settings (
 same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
 
 ${pipText(m.target.trainer)}
+
+and run it:
+
     python ${file}
 ${rm}${pending}${note}${length.note ? `\n${length.note}\n` : ""}"""
 ${scriptImports(m)}
