@@ -1,3 +1,5 @@
+"""For ./check.sh: a tiny random GPT-2 (2 layers, C = 32) and a character tokenizer over printable ASCII,
+saved to ./tiny in the working directory, to stand in for the exported scripts' MODEL_NAME."""
 from tokenizers import Tokenizer, models, pre_tokenizers, decoders
 from transformers import PreTrainedTokenizerFast, GPT2Config, GPT2LMHeadModel
 import string

@@ -1,6 +1,9 @@
 /** The Python imports each exported TRL script needs, by trainer (./trl_bodies.ts writes the rest). */
 import type { TrlMapping } from "./trl_targets";
 
+/** The install line for TRL 0.23–0.26, the versions every script runs on (PPO's only: TRL 1.x removed it). */
+export const TRL_0X_PIP = 'pip install "trl>=0.23,<0.27" "transformers<5" datasets torch';
+
 /** The imports of the script for a mapping. */
 export function scriptImports(m: TrlMapping): string {
   const cfg = m.target.config;
@@ -21,7 +24,7 @@ export function scriptImports(m: TrlMapping): string {
         "    try:",
         "        from trl import PPOConfig, PPOTrainer",
         "    except ImportError:  # TRL 1.x removed PPOTrainer",
-        `        raise SystemExit('This TRL has no PPOTrainer (TRL 1.x removed it): pip install "trl>=0.23,<0.27" "transformers<5"')`,
+        `        raise SystemExit('This TRL has no PPOTrainer (TRL 1.x removed it): ${TRL_0X_PIP}')`,
       ].join("\n");
     case "GRPOTrainer":
     case "RLOOTrainer":
@@ -33,28 +36,25 @@ export function scriptImports(m: TrlMapping): string {
       ].join("\n");
     case null:
       return [...base, "", "from transformers import pipeline"].join("\n");
-    case "CPOTrainer":
-    case "ORPOTrainer": {
-      const mod = m.target.trainer === "CPOTrainer" ? "cpo" : "orpo";
-      return [
+    default: {
+      const head = [
         ...base,
         "",
         "from datasets import Dataset",
         "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
+      ];
+      const trl = `from trl import ${cfg}, ${m.target.trainer}`;
+      // TRL 1.x moved CPO and ORPO to trl.experimental.
+      const moved = { CPOTrainer: "cpo", ORPOTrainer: "orpo" }[m.target.trainer as string];
+      if (!moved) return [...head, trl].join("\n");
+      return [
+        ...head,
         "",
         "try:",
-        `    from trl.experimental.${mod} import ${cfg}, ${m.target.trainer}`,
+        `    from trl.experimental.${moved} import ${cfg}, ${m.target.trainer}`,
         `except ImportError:  # TRL before ${m.target.trainer} moved to trl.experimental`,
-        `    from trl import ${cfg}, ${m.target.trainer}`,
+        `    ${trl}`,
       ].join("\n");
     }
-    default:
-      return [
-        ...base,
-        "",
-        "from datasets import Dataset",
-        "from transformers import AutoModelForCausalLM, AutoTokenizer, pipeline",
-        `from trl import ${cfg}, ${m.target.trainer}`,
-      ].join("\n");
   }
 }

@@ -15,7 +15,7 @@ import { ALGORITHMS } from "../registry";
 import { PREFERENCE_LEARNERS, rewardOf, TASK_COSTS } from "../settings";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody } from "./trl_bodies";
-import { scriptImports } from "./trl_imports";
+import { scriptImports, TRL_0X_PIP } from "./trl_imports";
 import { trlLength } from "./trl_length";
 import { oneLine, slug } from "./trl_py";
 import { promptsPy } from "./trl_rewards";
@@ -56,10 +56,10 @@ function startModelText(experiment: ExperimentRef, handedOff: string | null | un
  * The install line and which TRL versions the script runs on. PPOTrainer is gone from TRL 1.x (checked on 1.13),
  * so a PPO script pins 0.23–0.26; the others also run on TRL 1.x, where CPO and ORPO live in trl.experimental and
  * DPOConfig and KTOConfig lost max_completion_length (the script handles both: ./trl_imports.ts, ./trl_py.ts).
- * `scripts/check-trl-scripts.sh` runs every trainer's script on TRL 1.13 with a tiny local model.
+ * `scripts/trl-check/check.sh` runs every trainer's script on TRL 1.13 with a tiny local model.
  */
 function pipText(trainer: string | null): string {
-  const old = `    pip install "trl>=0.23,<0.27" "transformers<5" datasets torch`;
+  const old = `    ${TRL_0X_PIP}`;
   if (trainer === "PPOTrainer")
     return `${old}
 
