@@ -14,7 +14,12 @@ const sent: ExperimentRef = { task: "sentiment", model: "sft", seed: 1 };
 const runs: [ExperimentRef, RunSpec][] = [
   [
     arith,
-    { id: "grpo", algo: "grpo", label: "GRPO", config: { beta: 0.04, numGenerations: 4, batchPrompts: 2 } },
+    {
+      id: "grpo",
+      algo: "grpo",
+      label: "GRPO",
+      config: { beta: 0.04, numGenerations: 4, batchPrompts: 2, entCoef: 0.01 },
+    },
   ],
   [
     sent,

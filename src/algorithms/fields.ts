@@ -137,13 +137,15 @@ export function parseSetting(
 
 /**
  * The entropy bonus c_H of PPO's loss L − c_H·mean_t H_t (Schulman et al. 2017 eq. 9), also offered on GRPO
- * (TRL's GRPOTrainer has none): it keeps the token distributions wide, against entropy collapse. The token
- * entropies are averaged with the policy loss's own token weights: PPO's token mean; GRPO's loss type (grpo:
- * per sequence, then over sequences; dapo: over all tokens; dr_grpo: divided by B·max new tokens).
+ * (TRL's GRPOConfig.entropy_coef since TRL 1.x, averaged over all tokens; TRL's PPOTrainer has none): it keeps
+ * the token distributions wide, against entropy collapse. The token entropies are averaged with the policy
+ * loss's own token weights: PPO's token mean; GRPO's loss type (grpo: per sequence, then over sequences; dapo:
+ * over all tokens; dr_grpo: divided by B·max new tokens).
  */
 export const ENTROPY_BONUS_FIELD: Field = {
   key: "entCoef",
   label: "c_H",
+  trl: "entropy_coef",
   kind: "number",
   default: 0,
   min: 0,

@@ -4,7 +4,8 @@
  */
 import type { Field } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
-import { TRL_1X_DROPPED, type TrlMapping } from "./trl_targets";
+import type { TrlMapping } from "./trl_targets";
+import { TRL_VERSIONED } from "./trl_versions";
 
 /** A Python literal of a setting value. */
 export function pyValue(v: SettingValue): string {
@@ -31,9 +32,9 @@ const fieldName = (f: Field) => (f.label === f.key ? f.key : `${f.key} (${f.labe
 
 /**
  * `config = <Class>(…)` with the mapped settings, each with a comment (field, meaning, lab default when changed,
- * mapping note), then the lab settings the class has no keyword for as comments. A keyword TRL 1.x dropped
- * (TRL_1X_DROPPED) is set after the call, only where the installed class has it. `indent` prefixes every line
- * (a config built inside a loop).
+ * mapping note), then the lab settings the class has no keyword for as comments. A keyword only some TRL
+ * versions have (TRL_VERSIONED) is set after the call, only where the installed class has it. `indent` prefixes
+ * every line (a config built inside a loop).
  */
 export function configCall(m: TrlMapping, extra: string[], indent = ""): string {
   const lines = [
@@ -45,7 +46,7 @@ export function configCall(m: TrlMapping, extra: string[], indent = ""): string 
     ...extra.map((e) => `    ${e},`),
   ];
   const cls = m.target.config;
-  const dropped = (cls && TRL_1X_DROPPED[cls]) || new Set<string>();
+  const versioned = (cls && TRL_VERSIONED[cls]) || {};
   const later: string[] = [];
   for (const a of m.args) {
     const what = a.field ? `${fieldName(a.field)}: ${a.field.doc}` : "";
@@ -53,11 +54,13 @@ export function configCall(m: TrlMapping, extra: string[], indent = ""): string 
       a.changed && a.field ? ` The algorithm's default in the lab: ${pyValue(a.field.default)}.` : "";
     const note = a.note ? ` ${a.note}.` : "";
     const comment = oneLine(`${what}${changed}${note}`);
-    if (dropped.has(a.name)) {
+    const v = versioned[a.name];
+    if (v) {
       later.push(
-        `if "${a.name}" in ${cls}.__dataclass_fields__:  # TRL 0.x; TRL 1.x has only max_length (prompt + completion)`,
+        `if "${a.name}" in ${cls}.__dataclass_fields__:  # ${v.has}`,
         `    config.${a.name} = ${pyValue(a.value)}  # ${comment}`,
       );
+      if (v.without && a.value !== 0) later.push("else:", `    print(${JSON.stringify(v.without)})`);
     } else lines.push(`    ${a.name}=${pyValue(a.value)},  # ${comment}`);
   }
   lines.push(")", ...later);

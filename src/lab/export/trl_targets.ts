@@ -2,7 +2,7 @@
  * Which TRL config class a run maps to, and its settings as TRL keyword arguments. The field tables' `trl`
  * property names the TRL field; this module adds what a name alone cannot say:
  * - which names each config class accepts (a name it lacks would be a TypeError in Python, so such settings
- *   become comments instead), for TRL ≥ 0.23;
+ *   become comments instead), for TRL ≥ 0.23 (names only some versions have: ./trl_versions.ts);
  * - renames where the tables carry an older or another class's name (RLOO's `rloo_k`, `cliprange`,
  *   `num_ppo_epochs` are `num_generations`, `epsilon`, `num_iterations` in RLOOConfig since TRL 0.23; PPOConfig
  *   calls `max_completion_length` `response_length`);
@@ -36,16 +36,6 @@ export interface TrlTarget {
 const COMMON = ["learning_rate", "per_device_train_batch_size", "max_grad_norm", "weight_decay"];
 const SAMPLING = ["max_completion_length", "temperature", "top_k"];
 
-/**
- * Keywords of {@link TRL_ACCEPTS} that TRL 1.x dropped (checked on TRL 1.13: DPOConfig and KTOConfig have only
- * `max_length`, prompt + completion). The script sets them after the config call where the installed class has
- * them, so it runs on TRL 0.23–0.26 and 1.x alike (./trl_py.ts configCall).
- */
-export const TRL_1X_DROPPED: Partial<Record<TrlClass, ReadonlySet<string>>> = {
-  DPOConfig: new Set(["max_completion_length"]),
-  KTOConfig: new Set(["max_completion_length"]),
-};
-
 /** The TRL names each config class accepts, of those the field tables use. */
 export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
   PPOConfig: new Set([
@@ -74,6 +64,7 @@ export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
     "epsilon_high",
     "beta",
     "num_iterations",
+    "entropy_coef",
   ]),
   RLOOConfig: new Set([...COMMON, ...SAMPLING, "num_generations", "beta", "epsilon", "num_iterations"]),
   DPOConfig: new Set([...COMMON, "max_completion_length", "beta", "loss_type", "label_smoothing"]),
@@ -350,6 +341,9 @@ function adjust(
     high.value = settings.epsilon;
     high.note = "the lab's 0: the upper clip follows ε";
   }
+  const ent = arg("entropy_coef");
+  if (ent && settings.lossType !== "dapo")
+    ent.note = `TRL averages the entropy over all the batch's completion tokens (the lab's loss_type "dapo" weighting), not by loss_type "${settings.lossType}"`;
   if (algo === "kto") {
     // KTOTrainer counts examples; a lab step labels two samples of each prompt (src/algorithms/kto.ts).
     const batch = arg("per_device_train_batch_size");
