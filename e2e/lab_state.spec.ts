@@ -8,7 +8,8 @@ import { waitForCheckpoints } from "./saved";
  * State, sharing and persistence in the built app on SwiftShader (issue 6, items 6–7): a tampered link opens
  * the defaults with a notice; the test-sized experiment (src/lab/defaults.ts) opened from a link with changed
  * settings trains two steps, is shared (clipboard = the page's link), opens the same in a fresh browser profile,
- * exports its metrics as CSV with the expected columns, and survives a reload: runs, steps and curves come
+ * exports its metrics as CSV with the expected columns and GRPO's TRL script with the link's settings, and
+ * survives a reload: runs, steps and curves come
  * back and training continues from the saved checkpoint (the CSV's steps stay 1, 2, …, n without a gap); its
  * run file imported alone is a comparison run that nothing trains, the autosaver saves without complaint and a
  * reload brings back as it was.
@@ -40,16 +41,22 @@ async function steps(page: Page): Promise<number[]> {
   return Promise.all(RUNS.map(async (id) => Number(await page.getByTestId(`step-${id}`).textContent())));
 }
 
-/** Download run `runId`'s metrics CSV through its export menu; the file's lines. */
-async function exportCsv(page: Page, runId: string): Promise<{ name: string; lines: string[] }> {
+/** Download one of run `runId`'s exports (`kind`: csv, trl, …) through its menu; the file's name and text. */
+async function exportText(page: Page, runId: string, kind: string): Promise<{ name: string; text: string }> {
   await page.getByTestId(`export-${runId}`).click();
   const [download] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByTestId(`export-${runId}-csv`).click(),
+    page.getByTestId(`export-${runId}-${kind}`).click(),
   ]);
   const path = await download.path();
   const { readFileSync } = await import("node:fs");
-  return { name: download.suggestedFilename(), lines: readFileSync(path, "utf8").trim().split("\n") };
+  return { name: download.suggestedFilename(), text: readFileSync(path, "utf8") };
+}
+
+/** Run `runId`'s metrics CSV: the file's name and lines. */
+async function exportCsv(page: Page, runId: string): Promise<{ name: string; lines: string[] }> {
+  const { name, text } = await exportText(page, runId, "csv");
+  return { name, lines: text.trim().split("\n") };
 }
 
 test("a tampered link opens the default experiment with a notice, never a blank page", async ({ page }) => {
@@ -104,6 +111,20 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   expect(header).toEqual(expect.arrayContaining(["reward", "objective/kl", "entropy"]));
   expect(csv.lines.length - 1).toBe(before[0]);
   await testInfo.attach("ppo-metrics.csv", { body: csv.lines.join("\n"), contentType: "text/csv" });
+
+  // GRPO's TRL script: this experiment's seed, the link's β = 0 and lr, and the run's length so far.
+  const grpo = RUNS.find((id) => id.startsWith("grpo")) ?? "";
+  const grpoSteps = before[RUNS.indexOf(grpo)];
+  const trl = await exportText(page, grpo, "trl");
+  expect(trl.name).toBe("grpo_trl.py");
+  expect(trl.text).toContain("\nSEED = 11\n");
+  expect(trl.text).toMatch(/\nconfig = GRPOConfig\(\n/);
+  expect(trl.text).toMatch(/\n {4}beta=0, {2}# beta \(β\)/);
+  expect(trl.text).toMatch(/\n {4}learning_rate=0\.003, {2}#/);
+  expect(trl.text).toMatch(
+    new RegExp(`\\n {4}max_steps=${grpoSteps}, {2}# the lab run's ${grpoSteps} steps`),
+  );
+  await testInfo.attach("grpo_trl.py", { body: trl.text, contentType: "text/x-python" });
 
   // The link in a fresh profile (no IndexedDB): same task, seed, runs and settings (the page rewrites its
   // hash from its own state, so an equal hash means every setting round-tripped).

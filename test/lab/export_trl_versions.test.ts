@@ -97,10 +97,12 @@ describe("TRL versions of the exported script", () => {
       );
       expect(s, algo).not.toMatch(/#\s+entCoef = /);
     }
-    // At c_H = 0 (TRL's default too) nothing to warn about; under dapo TRL's mean is the lab's.
-    const off = script("grpo", { lossType: "dapo" });
-    expect(off).toMatch(/\n {4}config\.entropy_coef = 0 {2}# entCoef \(c_H\): [^\n]*\n(?!else:)/);
-    expect(off).not.toMatch(/TRL averages the entropy/);
+    // At c_H = 0 (TRL's default too) nothing to warn or note; under dapo TRL's mean is the lab's.
+    for (const off of [script("grpo"), script("grpo", { lossType: "dapo", entCoef: 0.1 })]) {
+      expect(off).toMatch(/\n {4}config\.entropy_coef = 0(\.1)? {2}# entCoef \(c_H\): [^\n]*\n/);
+      expect(off).not.toMatch(/TRL averages the entropy/);
+    }
+    expect(script("grpo")).toMatch(/\n {4}config\.entropy_coef = 0 {2}# [^\n]*\n(?!else:)/);
     // PPOTrainer has no entropy bonus in any version: a comment, as before.
     expect(trlScript(arith, { spec: ppo, step: 3 })).toMatch(
       /#\s+entCoef = 0: .*PPOConfig has no `entropy_coef`/,

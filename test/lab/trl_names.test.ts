@@ -23,10 +23,14 @@ describe("TRL's names in the knob tooltips", () => {
     expect(trlNames("bon", {}).n).toBe("none: no TRL trainer");
     expect(grpo.reward).toBe("none: the script's score() is this reward");
     // GRPOConfig's entropy_coef exists from TRL 1.x on, and TRL averages it over all tokens (the lab's dapo).
-    expect(grpo.entCoef).toBe(
+    expect(trlNames("grpo", { entCoef: 0.1 }).entCoef).toBe(
       'GRPOConfig entropy_coef (TRL averages the entropy over all the batch\'s completion tokens (the lab\'s loss_type "dapo" weighting), not by loss_type "grpo"; TRL 1.x with entropy regularisation, e.g. 1.13; TRL 0.x\'s GRPOTrainer has no entropy bonus)',
     );
-    expect(trlNames("grpo", { lossType: "dapo" }).entCoef).toBe(
+    expect(trlNames("grpo", { lossType: "dapo", entCoef: 0.1 }).entCoef).toBe(
+      "GRPOConfig entropy_coef (TRL 1.x with entropy regularisation, e.g. 1.13; TRL 0.x's GRPOTrainer has no entropy bonus)",
+    );
+    // At 0 (off, TRL's default too) how TRL would average it does not matter.
+    expect(grpo.entCoef).toBe(
       "GRPOConfig entropy_coef (TRL 1.x with entropy regularisation, e.g. 1.13; TRL 0.x's GRPOTrainer has no entropy bonus)",
     );
     expect(trlNames("ppo", {}).entCoef).toBe("none: PPOConfig has no entropy_coef");

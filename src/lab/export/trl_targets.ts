@@ -342,7 +342,7 @@ function adjust(
     high.note = "the lab's 0: the upper clip follows ε";
   }
   const ent = arg("entropy_coef");
-  if (ent && settings.lossType !== "dapo")
+  if (ent && ent.value !== 0 && settings.lossType !== "dapo")
     ent.note = `TRL averages the entropy over all the batch's completion tokens (the lab's loss_type "dapo" weighting), not by loss_type "${settings.lossType}"`;
   if (algo === "kto") {
     // KTOTrainer counts examples; a lab step labels two samples of each prompt (src/algorithms/kto.ts).
