@@ -118,9 +118,9 @@ async function main() {
 }
 
 const LESSON_USAGE =
-  "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]";
+  "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]";
 
-/** `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]` (cli/lab/lesson.ts). */
+/** `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]` (cli/lab/lesson.ts). */
 async function lessonCommand(argv: string[]) {
   const [which, ...rest] = argv;
   if (!which) throw new RangeError(LESSON_USAGE);
@@ -133,6 +133,10 @@ async function lessonCommand(argv: string[]) {
     throw new RangeError(`--reuse yes|no: ${o.reuse}`);
   if (o.reuse === "yes" && !o.out)
     throw new RangeError("--reuse yes reads the logs under --out DIR: give --out");
+  if (o.train !== undefined && o.train !== "yes" && o.train !== "no")
+    throw new RangeError(`--train yes|no: ${o.train}`);
+  if (o.train === "no" && o.reuse !== "yes")
+    throw new RangeError("--train no checks from the logs: give --reuse yes");
   const ctx = await acquireGpu();
   let failed = 0;
   let partial = 0;
@@ -144,6 +148,7 @@ async function lessonCommand(argv: string[]) {
         out: o.out ?? null,
         runs: o.runs?.split(","),
         reuse: o.reuse === "yes",
+        train: o.train !== "no",
         log: (l) => console.error(l),
       });
       console.log(JSON.stringify(v));

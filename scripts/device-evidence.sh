@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
-# The evidence that needs a real GPU, as one command for a lent device machine (no network, no Node there):
-#   here:   npm run device-kit            (builds .device-kit.txz: Node, the bundled CLIs, dawn.node, Vulkan loader)
-#   device: run(command="bash scripts/device-evidence.sh 540", carry=[".device-kit.txz"], timeout_s=600)
-# In about BUDGET seconds (default 540) it writes to $OUT (at most 8 files come back, 16 MiB each):
-#   machine.txt      GPU, driver, Node, the adapter Dawn picked (the kernel self-test's result is in log.txt)
-#   bench.json       kernels and a train step against TF.js's WebGPU backend on the same adapter (issue 3's table)
-#   safe_rlhf.jsonl  Safe RLHF on sentiment, cost = positive words, d = 1: does E[c] settle near d? (issue 8)
-#   safe_rlhf_length.jsonl  the same with cost = length, d = 44 tokens, β 0.4, η 0.001, Kₚ 0.03: does it stay
-#                    settled over 300 steps? (issue 8)
-#   lessons.tgz      docs/lesson-runs plus every lesson run trained here (unpack it over docs/lesson-runs; the
-#                    next `lesson --reuse yes` continues from it), with verdicts.jsonl per (lesson, seed)
-#   rm-sentiment.tgz, rm-arithmetic.tgz  the proxy reward models retrained with budgets this CPU never had
-#                    (the shipped ones are at chance, docs/reward-models.md): per task two runs, each a folder
-#                    with rm.safetensors, rm.onnx (checked against the WGSL scores) and log.txt, whose last
-#                    line gives the held-out gold accuracy; ship the better one if it beats chance
-#   log.txt          this script's own log, the kernel self-test and the bench's stderr
-# LESSONS and SEEDS (space-separated) narrow the lesson runs (default: all eight, seeds 0 1 2).
-# Lesson seeds run as parallel processes (each run is independent; a GPU serves several), each stopped at the
-# budget; whatever finished is kept. Safe to run again: runs already in docs/lesson-runs are read, not trained.
+# The evidence that needs a real GPU, for a lent device machine (no network, no Node there), in two calls so that
+# a broken kit shows in the first, short one and the second is sized from its timings:
+#   here:    npm run device-kit            (builds .device-kit.txz: Node, the bundled CLIs, dawn.node, Vulkan loader)
+#   device:  run(command="bash scripts/device-evidence.sh probe", carry=[".device-kit.txz"], timeout_s=300)
+#            run(command="bash scripts/device-evidence.sh runs 480", carry=[".device-kit.txz"], timeout_s=530)
+# probe (about 4 minutes at most) writes to $OUT:
+#   machine.txt   GPU, driver, Node, the adapter Dawn picked and the kernel self-test's first lines
+#   probe.txt     seconds per step of four lesson runs trained side by side (entropy-collapse, length-bias, PPO)
+#   bench.json    kernels and a train step against TF.js's WebGPU backend on the same adapter (issue 3's table),
+#                 run alone on the GPU so that the ratios are not disturbed
+#   log.txt       this script's log: the self-test, the probe's runs, the bench's stderr
+# runs BUDGET trains, each as its own process, every run of the lessons in LESSONS (default: the three not yet
+# verified on 3 seeds) for SEEDS (default 0 1 2) with --steps STEPS (default 1000, far more than BUDGET seconds
+# allow: each is stopped at the budget; a log's first N steps are a run of N steps, since no schedule depends on
+# the length), plus the EXTRAS probes (lab train logs; EXTRAS=0 drops them). It then checks every (lesson, seed)
+# at the lesson's own length from the logs (`lesson --reuse yes`, no training) and writes:
+#   lessons.tgz   docs/lesson-runs plus every run trained here (unpack it over docs/lesson-runs), with
+#                 verdicts.jsonl (the checks at the lessons' lengths) and steps.txt (steps each log reached)
+#   extras.tgz    the EXTRAS logs
+#   log.txt       this script's log
 set -u
-BUDGET=${1:-540}
+PHASE=${1:-probe}
+BUDGET=${2:-480}
 OUT=${OUT:-/tmp/device-out}
 mkdir -p "$OUT"
 T0=$(date +%s)
@@ -27,76 +29,116 @@ left() { echo $((BUDGET - ($(date +%s) - T0))); }
 exec > >(tee "$OUT/log.txt") 2>&1
 
 KIT=/tmp/kit
-rm -rf "$KIT" && mkdir -p "$KIT"
-python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" .device-kit.txz "$KIT" || exit 1
-for f in "$KIT"/debs/*.deb; do dpkg -x "$f" /; done
-ldconfig
 NODE="$KIT/bin/node"
+if [ ! -x "$NODE" ]; then # a warm machine keeps the kit unpacked from the first call
+  rm -rf "$KIT" && mkdir -p "$KIT"
+  python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" .device-kit.txz "$KIT" || exit 1
+  for f in "$KIT"/debs/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
 [ -z "${VK_DRIVER_FILES:-}" ] && [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] &&
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-{ nvidia-smi -L; "$NODE" -v; } > "$OUT/machine.txt" 2>&1
-echo "unpacked in $(($(date +%s) - T0)) s"
+LAB="$KIT/cli/lab.mjs"
+echo "kit ready in $(($(date +%s) - T0)) s"
 
-timeout 90 "$NODE" "$KIT/cli/selftest.mjs" > /tmp/selftest.txt 2>&1
-echo "selftest rc=$? ($(left) s left)"
-head -3 /tmp/selftest.txt >> "$OUT/machine.txt"
-cat /tmp/selftest.txt
+# Prefix each line of stdin with the seconds since T0 (per-step timings from the lessons' step lines; no fork).
+stamp() { while IFS= read -r l; do printf '%s %s\n' "$(($(printf '%(%s)T' -1) - T0))" "$l"; done; }
 
-# Alone on the GPU, so the ratios against TF.js are not disturbed by the runs below.
-timeout 150 "$NODE" "$KIT/cli/bench.mjs" --json > "$OUT/bench.json" 2> /tmp/bench.err
-echo "bench rc=$? ($(left) s left)"
-
-STOP=$(($(left) - 40)) # leave time to pack (and never `timeout 0`, which means no limit)
-LR=/tmp/lesson-runs
-rm -rf "$LR" && cp -r docs/lesson-runs "$LR"
-if [ "$STOP" -lt 30 ]; then
-  echo "no time left for the runs"
-  exit 0
-fi
-pids=()
-timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" train --task sentiment --algo safe_rlhf --steps 400 --seed 0 \
-  --set cost=positive_words --set costLimit=1 --set lambdaLr=0.1 --set batchPrompts=8 --set numGenerations=8 \
-  --set lr=1e-4 --out "$OUT/safe_rlhf.jsonl" > /tmp/safe.log 2>&1 &
-pids+=($!)
-# The length cost with a strong KL anchor (β 0.4), a slow integral (η 0.001) and a proportional term (Kₚ 0.03):
-# on the CPU (seed 0) its 10-step means stayed within 4.3 tokens of d over steps 21–60, where Kₚ = 0 swung 14
-# tokens away (docs/safe-rlhf-runs); does it stay settled over 300 steps?
-timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" train --task sentiment --algo safe_rlhf --steps 300 --seed 0 \
-  --set cost=length --set costLimit=44 --set maxNewTokens=64 --set batchPrompts=3 --set numGenerations=4 \
-  --set scaleRewards=none --set beta=0.4 --set lambdaLr=0.001 --set lambdaKp=0.03 --set lr=1e-4 \
-  --out "$OUT/safe_rlhf_length.jsonl" > /tmp/safe_length.log 2>&1 &
-pids+=($!)
-# The reward models: two budgets per task (steps, B pairs a step, lr; the RM trains from the task's SFT model on
-# the shipped pairs), smaller first so that something finishes. The shipped sentiment RM is the first job's
-# settings, trained on the CPU with TF.js (held-out gold 0.597); the second asks whether more steps help. Ship one
-# with `npm run train-rm -- --task T --ship DIR` only if its held-out gold accuracy beats that.
-for job in "sentiment 1200 16 3e-4" "sentiment 3000 16 3e-4" "arithmetic 300 32 1e-3" "arithmetic 900 32 1e-3"; do
-  set -- $job
-  dir=/tmp/rm/$1/steps$2
-  mkdir -p "$dir"
-  timeout "$STOP" "$NODE" "$KIT/cli/train-rm.mjs" --task "$1" --steps "$2" --batch "$3" --lr "$4" --backend wgsl --log-every 20 --out "$dir" \
-    > "$dir/log.txt" 2>&1 &
-  pids+=($!)
-done
-# Unverified lessons first; each (lesson, seed) is its own process.
-LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo overoptimisation dpo-implicit-reward kl-estimators grpo-groups bon-vs-rl}
-for lesson in $LESSONS; do
-  for seed in ${SEEDS:-0 1 2}; do
-    timeout "$STOP" "$NODE" "$KIT/cli/lab.mjs" lesson "$lesson" --seeds "$seed" --out "$LR" --reuse yes \
-      > "$LR/verdict-$lesson-$seed.json" 2> "$LR/log-$lesson-$seed.txt" &
+if [ "$PHASE" = probe ]; then
+  { nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; "$NODE" -v; nproc
+    echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"; ldconfig -p | grep -E 'libvulkan|libGLX_nvidia|libGLdispatch'; } > "$OUT/machine.txt" 2>&1
+  cat "$OUT/machine.txt"
+  timeout 60 "$NODE" "$KIT/cli/selftest.mjs" > /tmp/selftest.txt 2>&1
+  echo "selftest rc=$? at $(($(date +%s) - T0)) s"
+  head -3 /tmp/selftest.txt >> "$OUT/machine.txt"
+  cat /tmp/selftest.txt
+  if ! grep -q "match their CPU twins" /tmp/selftest.txt; then # no adapter: say what Vulkan sees, stop early
+    ls -l /usr/local/nvidia/share/vulkan/icd.d/ /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>&1
+    cat /usr/local/nvidia/share/vulkan/icd.d/*.json 2>&1
+    ls /usr/local/nvidia/lib64 2>&1 | head -40
+    exit 1
+  fi
+  P=/tmp/probe && rm -rf "$P" && mkdir -p "$P"
+  pids=()
+  for job in "entropy-collapse grpo-fast 6" "entropy-collapse grpo-slow 6" "length-bias grpo 4" "ppo-dpo-grpo ppo-1 4"; do
+    set -- $job
+    timeout 75 "$NODE" "$LAB" lesson "$1" --seeds 0 --runs "$2" --steps "$3" --out "$P" \
+      > "$P/verdict-$1-$2.json" 2> >(stamp > "$P/steps-$1-$2.txt") &
     pids+=($!)
   done
+  wait "${pids[@]}"
+  sleep 1
+  for f in "$P"/steps-*.txt; do echo "== $f"; cat "$f"; done | tee "$OUT/probe.txt"
+  echo "probe done at $(($(date +%s) - T0)) s"
+  timeout 150 "$NODE" "$KIT/cli/bench.mjs" --json > "$OUT/bench.json" 2> /tmp/bench.err
+  echo "bench rc=$? at $(($(date +%s) - T0)) s"
+  cat /tmp/bench.err
+  exit 0
+fi
+
+[ "$PHASE" = runs ] || { echo "usage: device-evidence.sh probe | runs BUDGET"; exit 1; }
+STOP=$(($(left) - 45)) # leave time to check and pack (and never `timeout 0`, which means no limit)
+[ "$STOP" -lt 30 ] && { echo "no time left for the runs"; exit 0; }
+STEPS=${STEPS:-1000}
+LR=/tmp/lesson-runs
+rm -rf "$LR" && cp -r docs/lesson-runs "$LR"
+X=/tmp/extras && rm -rf "$X" && mkdir -p "$X"
+pids=()
+touch /tmp/runs.start
+LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo}
+declare -A RUNS=(
+  [entropy-collapse]="${EC_RUNS:-grpo-slow grpo-fast grpo-fast-clip}"
+  [length-bias]="grpo dr-grpo"
+  [ppo-dpo-grpo]="ppo-1 dpo-1 grpo-1"
+)
+for lesson in $LESSONS; do
+  for seed in ${SEEDS:-0 1 2}; do
+    for r in ${RUNS[$lesson]}; do
+      # --reuse yes: a run already logged for STEPS steps is read, not trained (a shorter log is trained again).
+      timeout "$STOP" "$NODE" "$LAB" lesson "$lesson" --seeds "$seed" --runs "$r" --steps "$STEPS" --out "$LR" \
+        --reuse yes > /dev/null 2> >(stamp > "$X/log-$lesson-$seed-$r.txt") &
+      pids+=($!)
+    done
+  done
 done
+# Probes for a retune (seed 0, `lab train`): entropy collapse at other learning rates than the lesson's
+# (3e-5 between its two, 3e-4 above), and length bias with room below the cap (96 new tokens, not 48).
+if [ "${EXTRAS:-1}" = lb ]; then # length bias nearer the start model: lr 3e-5 and a KL penalty (β 0.04)
+  LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0.04 --set lr=3e-5 --set maxNewTokens=48"
+  for seed in 0 1; do
+    for lt in grpo dr_grpo; do
+      timeout "$STOP" "$NODE" "$LAB" train --task sentiment --algo grpo --steps "$STEPS" --seed $seed $LB \
+        --set lossType=$lt --out "$X/lb-b004-lr3e-5-$lt-seed$seed.jsonl" > "$X/log-lb-$lt-$seed.txt" 2>&1 &
+      pids+=($!)
+    done
+  done
+elif [ "${EXTRAS:-1}" = 1 ]; then
+  EC="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set numIterations=4"
+  LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set lr=1e-4 --set maxNewTokens=96"
+  for job in "arithmetic ec-lr3e-5 $EC --set lr=3e-5" "arithmetic ec-lr3e-4 $EC --set lr=3e-4" \
+    "sentiment lb96-grpo $LB --set lossType=grpo" "sentiment lb96-dr-grpo $LB --set lossType=dr_grpo"; do
+    set -- $job
+    task=$1 name=$2
+    shift 2
+    timeout "$STOP" "$NODE" "$LAB" train --task "$task" --algo grpo --steps "$STEPS" --seed 0 "$@" \
+      --out "$X/$name.jsonl" > "$X/log-$name.txt" 2>&1 &
+    pids+=($!)
+  done
+fi
+echo "${#pids[@]} processes started at $(($(date +%s) - T0)) s, stopped at $STOP s"
 wait "${pids[@]}"
-echo "runs done ($(left) s left)"
-tail -n 3 /tmp/safe.log
-cat "$LR"/verdict-*.json > "$LR/verdicts.jsonl" 2>/dev/null
-grep -h '"lesson"' "$LR"/verdict-*.json | cut -c1-300
+echo "runs done at $(($(date +%s) - T0)) s"
+shopt -s nullglob
+for f in $(find "$LR" -newer /tmp/runs.start -name '*.jsonl' | sort) "$X"/*.jsonl; do
+  echo "$(grep -c . "$f") $f"
+done | tee "$LR/steps.txt"
+# The checks at each lesson's own length, from the logs alone (a run whose log is too short is reported partial).
+for lesson in $LESSONS; do
+  for seed in ${SEEDS:-0 1 2}; do
+    timeout 60 "$NODE" "$LAB" lesson "$lesson" --seeds "$seed" --out "$LR" --reuse yes --train no 2>/dev/null
+  done
+done > "$LR/verdicts.jsonl"
+cut -c1-400 "$LR/verdicts.jsonl"
 tar czf "$OUT/lessons.tgz" -C "$LR" .
-for t in sentiment arithmetic; do
-  tail -n 1 /tmp/rm/$t/*/log.txt
-  tar czf "$OUT/rm-$t.tgz" -C /tmp/rm "$t"
-done
-echo "--- bench stderr"
-cat /tmp/bench.err
-echo "packed ($(left) s left)"
+tar czf "$OUT/extras.tgz" -C "$X" .
+echo "packed at $(($(date +%s) - T0)) s"

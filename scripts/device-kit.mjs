@@ -5,7 +5,8 @@
 //   node_modules/webgpu                          its loader and the linux-x64 dawn.node only
 //   node_modules/onnxruntime-web                 its Node build and the wasm it loads (proxy reward models),
 //                                                with onnxruntime-common's ESM build
-//   debs/libvulkan1_*.deb                        the Vulkan loader Dawn needs (unpacked with dpkg -x there)
+//   debs/*.deb                                   the Vulkan loader Dawn needs and the GL dispatch libraries
+//                                                (unpacked with dpkg -x there)
 // There: unpack it to /tmp/kit, then from the repo root (the CLIs read public/models):
 //   /tmp/kit/bin/node /tmp/kit/cli/lab.mjs lesson … | … cli/bench.mjs --json | … cli/selftest.mjs
 // scripts/device-evidence.sh does exactly that. Measured: 30 MiB (node 23, the rest 8), with 21 MiB tracked.
@@ -40,8 +41,10 @@ await build({
   ssr: { noExternal: true, external: ["webgpu", "onnxruntime-web"] },
 });
 
-// bench's TF.js peer registers a resolve hook from beside itself (cli/bench/tfjs-gpt.ts); inert in the bundle.
-copyFileSync("cli/bench/tfjs-grad-hooks.mjs", join(KIT, "cli", "tfjs-grad-hooks.mjs"));
+// bench's TF.js peer registers a resolve hook from beside itself (cli/bench/tfjs-gpt.ts): in the bundle that is
+// the chunk under cli/assets/ that holds it (without it bench stops with ERR_MODULE_NOT_FOUND, seen 2026-12-04).
+for (const dir of ["cli", "cli/assets"])
+  copyFileSync("cli/bench/tfjs-grad-hooks.mjs", join(KIT, dir, "tfjs-grad-hooks.mjs"));
 
 /** Copy node_modules/<pkg>/<file> into the kit. */
 function take(pkg, file) {
@@ -70,7 +73,10 @@ copyFileSync(process.execPath, join(KIT, "bin", "node"));
 chmodSync(join(KIT, "bin", "node"), 0o755);
 
 mkdirSync(join(KIT, "debs"), { recursive: true });
-execFileSync("apt-get", ["download", "libvulkan1"], { cwd: join(KIT, "debs"), stdio: "inherit" });
+// The Vulkan loader, and the GL dispatch libraries NVIDIA's Vulkan driver (libGLX_nvidia) links against: the
+// device notes (.library/device/README.md) unpack these on that machine.
+const debs = ["libvulkan1", "libglvnd0", "libgl1", "libglx0", "libegl1", "libopengl0", "libgles2"];
+execFileSync("apt-get", ["download", ...debs], { cwd: join(KIT, "debs"), stdio: "inherit" });
 
 execFileSync("tar", ["cJf", `${KIT}.txz`, "-C", KIT, "."], {
   stdio: "inherit",

@@ -1,6 +1,6 @@
 /**
- * `npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]`: the
- * headless check that a guided lesson (src/lab/presets) shows its effect on the shipped models. For each seed it
+ * `npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]`:
+ * the headless check that a guided lesson (src/lab/presets) shows its effect on the shipped models. For each seed it
  * builds the lesson's experiment exactly as the page would (the worker's LabRuns: same environment, reference
  * model, preference data and reward sources), trains every run for the lesson's length (or --steps), writes each
  * run's metrics to DIR/<lesson>/seed<S>/<run>.jsonl, and applies the lesson's check. Prints one JSON verdict per
@@ -10,6 +10,8 @@
  * lesson can be checked piecewise: `--runs` trains only the named runs, and `--reuse yes` reads a run whose log
  * under DIR already holds the steps instead of training it again. A seed whose check needs a run that is
  * missing is reported as partial (not checked), never as a pass; runs the check does not read may be left out.
+ * `--train no` (with --reuse yes) trains nothing: the check from the logs alone, e.g. at a shorter --steps than
+ * the logs hold (a log's first N steps are a run of N steps: no setting depends on the run's length).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -34,6 +36,8 @@ export interface LessonRunOptions {
   runs?: readonly string[];
   /** Read a run's metrics from its complete log under `out` instead of training it. */
   reuse?: boolean;
+  /** false: train nothing, check from the logs alone (a run without a complete log is missing). Default true. */
+  train?: boolean;
   log?: (line: string) => void;
 }
 
@@ -135,7 +139,7 @@ export async function runLessonSeed(
         reused.push(r.id);
         continue;
       }
-      if (o.runs && !o.runs.includes(r.id)) continue;
+      if (o.train === false || (o.runs && !o.runs.includes(r.id))) continue;
       const run = await runs.create(r);
       const log = writeRunLog(path);
       if (path) {

@@ -87,6 +87,12 @@ describe("lesson logs", () => {
     const partial = await runLessonSeed(ctx, "bon-vs-rl", 0, opts);
     expect(partial).toMatchObject({ ok: false, partial: true, missing: ["grpo"], numbers: {} });
     expect(partial.summary).toContain("needs run grpo");
+    // --train no (train: false) trains nothing either, whatever --runs names.
+    const noTrain = { seeds: [0], steps: 2, out, reuse: true, train: false, runs: ["grpo"] };
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, noTrain)).toMatchObject({
+      partial: true,
+      missing: ["grpo"],
+    });
 
     // A run the check can do without may be missing: the KL-estimator lesson pools whichever runs it has.
     writeLessonLog(
