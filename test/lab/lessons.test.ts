@@ -52,9 +52,9 @@ const SHOWS: Record<string, () => LessonHistories> = {
     "grpo-g8": flat(30, ["frac_reward_zero_std"], 0.1),
   }),
   "entropy-collapse": () => ({
-    "grpo-fast": rows(40, { entropy: (i) => 0.6 * 0.9 ** i }),
-    "grpo-fast-clip": rows(40, { entropy: (i) => 0.6 * 0.97 ** i }),
-    "grpo-slow": rows(40, { entropy: (i) => 0.6 - i / 400 }),
+    "grpo-3e5": rows(60, { entropy: (i) => 0.6 * 0.98 ** i, reward: (i) => 0.3 + i / 200 }),
+    "grpo-3e5-clip": rows(60, { entropy: (i) => 0.6 * 0.985 ** i }),
+    "grpo-slow": rows(60, { entropy: (i) => 0.6 - i / 400 }),
   }),
   "dpo-implicit-reward": () => ({
     "dpo-offline": rows(40, {
