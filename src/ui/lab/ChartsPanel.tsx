@@ -290,7 +290,7 @@ function ViewControls() {
         />
         <span className="smoothing-value">{view.smoothing.toFixed(2)}</span>
       </label>
-      <ul className="legend" aria-label="Runs on the charts (click to hide or show)">
+      <ul className="legend" aria-label="Runs on the charts and samples (click to hide or show)">
         {specs.map((r) => {
           const shown = !view.hidden.includes(r.id);
           return (
@@ -300,7 +300,11 @@ function ViewControls() {
                 className={`legend-item${shown ? "" : " legend-off"}`}
                 aria-pressed={shown}
                 data-testid={`legend-${r.id}`}
-                title={shown ? `Hide ${r.label} on the charts` : `Show ${r.label} on the charts`}
+                title={
+                  shown
+                    ? `Hide ${r.label} on the charts and in the samples`
+                    : `Show ${r.label} on the charts and in the samples`
+                }
                 onClick={() => toggle(r.id)}
               >
                 <span className="legend-swatch" style={{ background: colours[r.id] }} />
