@@ -3,6 +3,8 @@
  * command encoder (one compute pass) and submitted together by `submit()` or by the next `read()`, so a
  * training step records all its kernels and only a few scalars come back, asynchronously.
  */
+
+import { BindGroupCache } from "./bind_groups";
 import type { AdapterReport } from "./device";
 import { GpuDeviceLostError, GpuValidationError } from "./errors";
 import { type Constants, type Kernel, PipelineCache } from "./pipeline";
@@ -54,6 +56,8 @@ export class GpuContext {
   readonly pipelines: PipelineCache;
   readonly readback: ReadbackPool;
   private readonly uniforms: UniformArena;
+  /** Bind groups reused across dispatches over the same tensors (`bindGroups.created` counts new ones). */
+  readonly bindGroups: BindGroupCache;
   private encoder: GPUCommandEncoder | null = null;
   private pass: GPUComputePassEncoder | null = null;
   private readonly listeners = new Set<ErrorListener>();
@@ -73,6 +77,7 @@ export class GpuContext {
     this.pipelines = new PipelineCache(device);
     this.readback = new ReadbackPool(device);
     this.uniforms = new UniformArena(device);
+    this.bindGroups = new BindGroupCache(device);
     this.lost = device.lost.then((info) => {
       const err = new GpuDeviceLostError(String(info.reason ?? "unknown"), info.message || "no message");
       this.lostError = err;
@@ -189,6 +194,7 @@ export class GpuContext {
     const grid = gridFor(opts.workgroups, this.device.limits.maxComputeWorkgroupsPerDimension);
     if (grid[0] * grid[1] * grid[2] === 0) return;
     const { pipeline, layout } = this.pipelines.get(kernel, opts.constants);
+    const dynamicOffsets: number[] = [];
     const entries = opts.bindings.map((b, binding): GPUBindGroupEntry => {
       const kind = kernel.bindings[binding];
       if (b instanceof Tensor) {
@@ -197,11 +203,14 @@ export class GpuContext {
         return { binding, resource: b.binding };
       }
       if (kind !== "uniform") throw new TypeError(`kernel ${kernel.name} binding ${binding} needs a tensor`);
-      return { binding, resource: this.uniforms.push(b) };
+      // Bound at offset 0 of its chunk; where it sits goes in as a dynamic offset, so the group is reusable.
+      const u = this.uniforms.push(b);
+      dynamicOffsets.push(u.offset ?? 0);
+      return { binding, resource: { buffer: u.buffer, offset: 0, size: u.size } };
     });
     const pass = this.ensurePass();
     pass.setPipeline(pipeline);
-    pass.setBindGroup(0, this.device.createBindGroup({ label: pipeline.label, layout, entries }));
+    pass.setBindGroup(0, this.bindGroups.get(layout, entries, pipeline.label), dynamicOffsets);
     pass.dispatchWorkgroups(grid[0], grid[1], grid[2]);
     this.dispatches++;
   }

@@ -97,7 +97,9 @@ export class PipelineCache {
         entries: kernel.bindings.map((type, binding) => ({
           binding,
           visibility: GPUShaderStage.COMPUTE,
-          buffer: { type },
+          // Uniform parameters bind at a dynamic offset into the uniform arena, so one bind group serves every
+          // dispatch over the same tensors (bind_groups.ts).
+          buffer: type === "uniform" ? { type, hasDynamicOffset: true } : { type },
         })),
       });
       this.layouts.set(key, l);
