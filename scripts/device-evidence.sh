@@ -10,11 +10,13 @@
 #   bench.json    kernels and a train step against TF.js's WebGPU backend on the same adapter (issue 3's table),
 #                 run alone on the GPU so that the ratios are not disturbed
 #   log.txt       this script's log: the self-test, the probe's runs, the bench's stderr
-# runs BUDGET trains, each as its own process, every run of the lessons in LESSONS (default: the three not yet
-# verified on 3 seeds) for SEEDS (default 0 1 2) with --steps STEPS (default 1000, far more than BUDGET seconds
-# allow: each is stopped at the budget; a log's first N steps are a run of N steps, since no schedule depends on
-# the length), plus the EXTRAS probes (lab train logs; EXTRAS=0 drops them). It then checks every (lesson, seed)
-# at the lesson's own length from the logs (`lesson --reuse yes`, no training) and writes:
+# runs BUDGET trains, each as its own process, every run of the lessons in LESSONS (default: the three first
+# checked on a GPU on 2026-12-04; the RUNS table below names each lesson's runs) for SEEDS (default 0 1 2) with
+# --steps STEPS (default 1000, far more than BUDGET seconds allow: each is stopped at the budget; a log's first N
+# steps are a run of N steps, since no schedule depends on the length), plus EXTRAS: 0 (default) none, 1 the
+# retune probes of 2026-12-04 (their logs are in docs/lesson-runs/gpu-2026-12-04.txz), lb the slow length-bias
+# probes, rm the reward models retrained with bigger budgets (rm-<task>-steps<N>/ folders in extras.tgz). EC_RUNS overrides entropy-collapse's runs. It then checks
+# every (lesson, seed) at the lesson's own length from the logs (`lesson --reuse yes`, no training) and writes:
 #   lessons.tgz   docs/lesson-runs plus every run trained here (unpack it over docs/lesson-runs), with
 #                 verdicts.jsonl (the checks at the lessons' lengths) and steps.txt (steps each log reached)
 #   extras.tgz    the EXTRAS logs
@@ -60,7 +62,7 @@ if [ "$PHASE" = probe ]; then
   fi
   P=/tmp/probe && rm -rf "$P" && mkdir -p "$P"
   pids=()
-  for job in "entropy-collapse grpo-fast 6" "entropy-collapse grpo-slow 6" "length-bias grpo 4" "ppo-dpo-grpo ppo-1 4"; do
+  for job in "entropy-collapse grpo-3e5 6" "entropy-collapse grpo-slow 6" "length-bias grpo 4" "ppo-dpo-grpo ppo-1 4"; do
     set -- $job
     timeout 75 "$NODE" "$LAB" lesson "$1" --seeds 0 --runs "$2" --steps "$3" --out "$P" \
       > "$P/verdict-$1-$2.json" 2> >(stamp > "$P/steps-$1-$2.txt") &
@@ -87,7 +89,7 @@ pids=()
 touch /tmp/runs.start
 LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo}
 declare -A RUNS=(
-  [entropy-collapse]="${EC_RUNS:-grpo-slow grpo-fast grpo-fast-clip}"
+  [entropy-collapse]="${EC_RUNS:-grpo-slow grpo-3e5 grpo-3e5-clip}"
   [length-bias]="grpo dr-grpo"
   [ppo-dpo-grpo]="ppo-1 dpo-1 grpo-1"
 )
@@ -103,7 +105,7 @@ for lesson in $LESSONS; do
 done
 # Probes for a retune (seed 0, `lab train`): entropy collapse at other learning rates than the lesson's
 # (3e-5 between its two, 3e-4 above), and length bias with room below the cap (96 new tokens, not 48).
-if [ "${EXTRAS:-1}" = lb ]; then # length bias nearer the start model: lr 3e-5 and a KL penalty (β 0.04)
+if [ "${EXTRAS:-0}" = lb ]; then # length bias nearer the start model: lr 3e-5 and a KL penalty (β 0.04)
   LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0.04 --set lr=3e-5 --set maxNewTokens=48"
   for seed in 0 1; do
     for lt in grpo dr_grpo; do
@@ -112,7 +114,21 @@ if [ "${EXTRAS:-1}" = lb ]; then # length bias nearer the start model: lr 3e-5 a
       pids+=($!)
     done
   done
-elif [ "${EXTRAS:-1}" = 1 ]; then
+elif [ "${EXTRAS:-0}" = rm ]; then
+  # The proxy reward models with budgets this CPU never had (the shipped sentiment RM is at chance, held-out gold
+  # 0.597, docs/reward-models.md): two budgets per task (steps, B pairs a step, lr), from the task's SFT model on
+  # the shipped pairs. Each writes rm.safetensors, rm.onnx and a log whose last line gives the held-out gold
+  # accuracy; ship one (`npm run train-rm -- --task T --ship DIR`) only if it beats the shipped one, and then
+  # re-check the lessons that read that RM.
+  for job in "sentiment 1200 16 3e-4" "sentiment 3000 16 3e-4" "arithmetic 300 32 1e-3" "arithmetic 900 32 1e-3"; do
+    set -- $job
+    dir="$X/rm-$1-steps$2"
+    mkdir -p "$dir"
+    timeout "$STOP" "$NODE" "$KIT/cli/train-rm.mjs" --task "$1" --steps "$2" --batch "$3" --lr "$4" --backend wgsl \
+      --log-every 20 --out "$dir" > "$dir/log.txt" 2>&1 &
+    pids+=($!)
+  done
+elif [ "${EXTRAS:-0}" = 1 ]; then
   EC="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set numIterations=4"
   LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set lr=1e-4 --set maxNewTokens=96"
   for job in "arithmetic ec-lr3e-5 $EC --set lr=3e-5" "arithmetic ec-lr3e-4 $EC --set lr=3e-4" \
