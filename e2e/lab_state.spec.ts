@@ -68,6 +68,17 @@ test("a tampered link opens the default experiment with a notice, never a blank 
   expect(pageErrors).toEqual([]);
 });
 
+/** The training worker's matmul pick as the performance card shows it (src/ui/PerfCard.tsx). */
+async function kernelPick(page: Page) {
+  const dd = page.getByTestId("perf-kernel");
+  await expect(dd).toHaveAttribute("data-variant", /^(tiled|regtile)$/);
+  return {
+    variant: (await dd.getAttribute("data-variant")) as "tiled" | "regtile",
+    from: await dd.getAttribute("data-from"),
+    ms: JSON.parse((await dd.getAttribute("data-ms")) ?? "{}") as Record<string, number>,
+  };
+}
+
 test("share → same experiment in a new profile; CSV export; reload → runs, curves and training resume", async ({
   page,
   browser,
@@ -79,6 +90,13 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await page.goto(`/${sharedLink()}`);
   await ready(page);
   await expect(page.getByTestId("seed")).toHaveText("11");
+  // The training worker timed both matmul kernels at start-up and trains with the faster one.
+  const timed = await kernelPick(page);
+  console.log(`kernel pick: ${JSON.stringify(timed)}`);
+  expect(timed.from).toBe("timed");
+  expect(Object.keys(timed.ms).sort()).toEqual(["regtile", "tiled"]);
+  for (const ms of Object.values(timed.ms)) expect(ms).toBeGreaterThan(0);
+  expect(timed.ms[timed.variant]).toBe(Math.min(...Object.values(timed.ms)));
 
   // Two steps of every run with "Step" (bounded work on a software adapter; Play is the worker spec's).
   for (const n of [1, 2]) {
@@ -133,6 +151,7 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await fresh.goto(link);
   await ready(fresh);
   await expect(fresh.getByTestId("seed")).toHaveText("11");
+  expect((await kernelPick(fresh)).from, "a new profile has no saved pick").toBe("timed");
   await expect(fresh.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
   await expect.poll(() => fresh.evaluate(() => location.href)).toBe(link);
   await fresh.screenshot({ path: testInfo.outputPath("shared-link.png") });
@@ -142,6 +161,8 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await page.reload();
   await ready(page);
   await expect.poll(() => steps(page), { timeout: 30_000 }).toEqual(before);
+  // The kernel pick was kept in this browser: the same kernel, not timed again.
+  expect(await kernelPick(page)).toEqual({ ...timed, from: "saved" });
   // Samples are not saved: the panel says so instead of "after its first step".
   await expect(page.getByTestId("samples-empty")).toContainText("not kept across a reload");
   await page.screenshot({ path: testInfo.outputPath("reloaded.png") });

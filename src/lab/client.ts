@@ -131,7 +131,7 @@ export class LabClient {
       if (gen !== this.generation) return;
       const speed = this.store.speed;
       if (speed) api.setSpeed(speed);
-      s.setModel(info.model);
+      s.setModel(info.model, info.kernels);
       this.preferences = info.preferences;
       // Show what the worker runs: DPO without a shipped dataset trains online.
       for (const r of spec.runs) {

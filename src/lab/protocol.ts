@@ -6,6 +6,7 @@
 import type { StepProgress } from "../algorithms/run";
 import type { WinRate } from "../algorithms/win_rate";
 import type { AdapterReport } from "../gpu/device";
+import type { AutotuneResult } from "../kernels/autotune";
 import type { PresetName } from "../model/config";
 import type { TaskId } from "../tasks/task";
 import type { InspectView } from "./inspect/types";
@@ -190,6 +191,8 @@ export interface WorkerInfo {
   preferences: boolean;
   /** A saved Pipeline hand-off was restored: runs with reward "pipeline" use it. */
   pipelineRestored: boolean;
+  /** The matmul variant training uses, picked at start-up (src/lab/kernel_choice.ts); null if the timing failed. */
+  kernels: AutotuneResult | null;
 }
 
 /** The worker's API (comlink proxy). Commands never block training; updates arrive through `onUpdate`. */

@@ -12,8 +12,11 @@ import * as Comlink from "comlink";
 import type { GpuContext } from "../gpu/context";
 import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError } from "../gpu/errors";
+import type { AutotuneResult } from "../kernels/autotune";
+import { setMatmulVariant } from "../kernels/matmul";
 import { exportPolicyOnnx } from "../onnx/policy_export";
 import { compareWeights } from "./evaluate";
+import { pickLabKernels } from "./kernel_choice";
 import { workerOnnxLoader } from "./ort_loader";
 import {
   type PipelineModels,
@@ -61,6 +64,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 class LabWorker implements LabWorkerApi {
   private ctx: GpuContext | null = null;
+  /** The matmul variant picked at start-up (null: the timing failed and the adapter kind's default is used). */
+  private kernels: AutotuneResult | null = null;
   private runs: LabRuns | null = null;
   private scheduler: Scheduler | null = null;
   private spec: ExperimentSpec | null = null;
@@ -92,6 +97,13 @@ class LabWorker implements LabWorkerApi {
       ctx.destroy();
       throw e;
     }
+    try {
+      this.kernels = await pickLabKernels(ctx, res.start.config);
+    } catch (e) {
+      res.notices.push(
+        `Timing the matrix-multiply kernels failed (${message(e)}); training uses the default kernel.`,
+      );
+    }
     this.ctx = ctx;
     this.spec = spec;
     this.baseUrl = baseUrl;
@@ -117,6 +129,7 @@ class LabWorker implements LabWorkerApi {
       notices: res.notices,
       preferences: res.prefs !== null,
       pipelineRestored,
+      kernels: this.kernels,
     };
   }
 
@@ -368,6 +381,7 @@ class LabWorker implements LabWorkerApi {
       return;
     }
     this.ctx = ctx;
+    if (this.kernels) setMatmulVariant(ctx, this.kernels.matmul.variant);
     runs.rebind(ctx);
     this.pipeline?.rebind(ctx);
     this.watch(ctx);

@@ -3,6 +3,7 @@
  * (src/kernels/throughput.ts) and, while the lab trains, each run's training throughput (its `tokens/s`
  * metric: completion tokens per second of a whole step — sampling, scoring and the update — in the worker).
  */
+import type { AutotuneResult } from "../kernels/autotune";
 import { useLab } from "./lab_store";
 import { useApp } from "./store";
 
@@ -13,6 +14,7 @@ export function PerfCard() {
   const perfError = useApp((s) => s.perfError);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const runs = useLab((s) => s.runs);
+  const kernels = useLab((s) => s.kernels);
   // Runs imported for comparison train nothing here: their curves' tokens/s was measured elsewhere.
   const speeds = Object.values(runs).flatMap((r) => {
     const last = r.comparison ? undefined : r.history.at(-1)?.metrics["tokens/s"];
@@ -52,6 +54,7 @@ export function PerfCard() {
             )}
           </dd>
         </div>
+        {kernels && <KernelPick pick={kernels} />}
         {speeds.map((s) => (
           <div key={s.id} className="perf-run">
             <dt>{s.label}</dt>
@@ -73,5 +76,33 @@ export function PerfCard() {
         </p>
       )}
     </section>
+  );
+}
+
+const FROM: Record<AutotuneResult["from"], string> = {
+  timed: "timed at start-up",
+  memory: "timed earlier on this page",
+  saved: "timed on an earlier visit",
+};
+
+/** The matmul variant the training worker picked at start-up, with each variant's time on the problem it timed. */
+function KernelPick({ pick }: { pick: AutotuneResult }) {
+  const { variant, ms, shape } = pick.matmul;
+  const times = Object.entries(ms)
+    .sort((a, b) => a[1] - b[1])
+    .map(([v, t]) => `${v} ${fmt(t)} ms`)
+    .join(" · ");
+  return (
+    <div className="perf-run">
+      <dt title="The training worker times each matrix-multiply kernel once per adapter on a problem the size of the model's QKV projection and trains with the fastest (tiled: shared-memory tiles, for GPUs; regtile: register blocks without barriers, for software adapters). The pick is kept in this browser, so the next visit trains with the same kernel.">
+        Training kernel
+      </dt>
+      <dd data-testid="perf-kernel" data-variant={variant} data-from={pick.from} data-ms={JSON.stringify(ms)}>
+        {variant}{" "}
+        <small className="perf-detail muted">
+          {FROM[pick.from]} on {shape.M}×{shape.N}×{shape.K}: {times}
+        </small>
+      </dd>
+    </div>
   );
 }

@@ -5,6 +5,7 @@
  */
 
 import { create } from "zustand";
+import type { AutotuneResult } from "../kernels/autotune";
 import type { PresetId } from "../lab/presets/ids";
 import type {
   ExperimentSpec,
@@ -107,6 +108,8 @@ export interface LabState {
   saving: boolean | null;
   /** Model description from the worker. */
   model: string | null;
+  /** The matmul kernel the worker picked at start-up (null: not yet, or its timing failed). */
+  kernels: AutotuneResult | null;
 
   setSpec(spec: ExperimentSpec): void;
   /** The experiment's step limit (0 = none), keeping the runs and their progress. */
@@ -121,7 +124,8 @@ export interface LabState {
   setStepping(from: Record<string, number> | null): void;
   setStepsQueued(n: number): void;
   setSpeed(speed: number): void;
-  setModel(model: string | null): void;
+  /** The model description and (when given) the worker's kernel pick. */
+  setModel(model: string | null, kernels?: AutotuneResult | null): void;
   applyUpdates(updates: RunUpdate[]): void;
   /** Reset every run's progress (keeps the specs). */
   clearProgress(): void;
@@ -226,6 +230,7 @@ export const useLab = create<LabState>()((set) => ({
   notice: null,
   saving: null,
   model: null,
+  kernels: null,
 
   setSpec: (spec) =>
     set({
@@ -259,7 +264,7 @@ export const useLab = create<LabState>()((set) => ({
     keepSpeed(speed);
     set({ speed });
   },
-  setModel: (model) => set({ model }),
+  setModel: (model, kernels) => set(kernels === undefined ? { model } : { model, kernels }),
   applyUpdates: (updates) => set((s) => applyRunUpdates(s, updates)),
   clearProgress: () =>
     set((s) => {
