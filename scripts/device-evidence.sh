@@ -15,7 +15,8 @@
 # --steps STEPS (default 1000, far more than BUDGET seconds allow: each is stopped at the budget; a log's first N
 # steps are a run of N steps, since no schedule depends on the length), plus EXTRAS: 0 (default) none, 1 the
 # retune probes of 2026-12-04 (their logs are in docs/lesson-runs/gpu-2026-12-04.txz), lb the slow length-bias
-# probes, rm the reward models retrained with bigger budgets (rm-<task>-steps<N>/ folders in extras.tgz). EC_RUNS overrides entropy-collapse's runs. It then checks
+# probes, next the probes planned for the next device session (entropy bonus; length bias on arithmetic at τ 1.5),
+# rm the reward models retrained with bigger budgets (rm-<task>-steps<N>/ folders in extras.tgz). EC_RUNS overrides entropy-collapse's runs. It then checks
 # every (lesson, seed) at the lesson's own length from the logs (`lesson --reuse yes`, no training) and writes:
 #   lessons.tgz   docs/lesson-runs plus every run trained here (unpack it over docs/lesson-runs), with
 #                 verdicts.jsonl (the checks at the lessons' lengths) and steps.txt (steps each log reached)
@@ -105,14 +106,32 @@ for lesson in $LESSONS; do
 done
 # Probes for a retune (seed 0, `lab train`): entropy collapse at other learning rates than the lesson's
 # (3e-5 between its two, 3e-4 above), and length bias with room below the cap (96 new tokens, not 48).
+# probe NAME TASK SEED SETTINGS…: one `lab train` GRPO run in the background, its log $X/NAME.jsonl.
+probe() {
+  local name=$1 task=$2 seed=$3
+  shift 3
+  timeout "$STOP" "$NODE" "$LAB" train --task "$task" --algo grpo --steps "$STEPS" --seed "$seed" "$@" \
+    --out "$X/$name.jsonl" > "$X/log-$name.txt" 2>&1 &
+  pids+=($!)
+}
 if [ "${EXTRAS:-0}" = lb ]; then # length bias nearer the start model: lr 3e-5 and a KL penalty (β 0.04)
   LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0.04 --set lr=3e-5 --set maxNewTokens=48"
   for seed in 0 1; do
-    for lt in grpo dr_grpo; do
-      timeout "$STOP" "$NODE" "$LAB" train --task sentiment --algo grpo --steps "$STEPS" --seed $seed $LB \
-        --set lossType=$lt --out "$X/lb-b004-lr3e-5-$lt-seed$seed.jsonl" > "$X/log-lb-$lt-$seed.txt" 2>&1 &
-      pids+=($!)
-    done
+    for lt in grpo dr_grpo; do probe "lb-b004-lr3e-5-$lt-seed$seed" sentiment $seed $LB --set lossType=$lt; done
+  done
+elif [ "${EXTRAS:-0}" = next ]; then
+  # Planned 2026-12-04 (no GPU that session), 13 processes: (a) PPO's entropy bonus c_H on the entropy lesson's
+  # lr 3e-5 run (the issue's other remedy; clip-higher showed nothing): does it hold the entropy up over 300 steps
+  # on 3 seeds, against the lesson's grpo-3e5 logs of the same seeds (same prompts)? (b) length bias on arithmetic
+  # with room to drift: τ 1.5 and 12 new tokens, grpo vs dr_grpo, 2 seeds (a long shot: on SwiftShader the first
+  # step at τ 1.5 still ended every completion at ≤ 4 tokens, the digits and EOS).
+  EC="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set numIterations=4 --set lr=3e-5"
+  for seed in 0 1 2; do
+    for c in 0.01 0.03 0.1; do probe "ec-lr3e-5-cH$c-seed$seed" arithmetic $seed $EC --set entCoef=$c; done
+  done
+  LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set lr=1e-4 --set maxNewTokens=12 --set temperature=1.5"
+  for seed in 0 1; do
+    for lt in grpo dr_grpo; do probe "lb-arith-t1.5-$lt-seed$seed" arithmetic $seed $LB --set lossType=$lt; done
   done
 elif [ "${EXTRAS:-0}" = rm ]; then
   # The proxy reward models with budgets this CPU never had (the shipped sentiment RM is at chance, held-out gold
@@ -131,15 +150,10 @@ elif [ "${EXTRAS:-0}" = rm ]; then
 elif [ "${EXTRAS:-0}" = 1 ]; then
   EC="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set numIterations=4"
   LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set lr=1e-4 --set maxNewTokens=96"
-  for job in "arithmetic ec-lr3e-5 $EC --set lr=3e-5" "arithmetic ec-lr3e-4 $EC --set lr=3e-4" \
-    "sentiment lb96-grpo $LB --set lossType=grpo" "sentiment lb96-dr-grpo $LB --set lossType=dr_grpo"; do
-    set -- $job
-    task=$1 name=$2
-    shift 2
-    timeout "$STOP" "$NODE" "$LAB" train --task "$task" --algo grpo --steps "$STEPS" --seed 0 "$@" \
-      --out "$X/$name.jsonl" > "$X/log-$name.txt" 2>&1 &
-    pids+=($!)
-  done
+  probe ec-lr3e-5 arithmetic 0 $EC --set lr=3e-5
+  probe ec-lr3e-4 arithmetic 0 $EC --set lr=3e-4
+  probe lb96-grpo sentiment 0 $LB --set lossType=grpo
+  probe lb96-dr-grpo sentiment 0 $LB --set lossType=dr_grpo
 fi
 echo "${#pids[@]} processes started at $(($(date +%s) - T0)) s, stopped at $STOP s"
 wait "${pids[@]}"
