@@ -18,7 +18,7 @@
  *   setStopAt(steps)         pause once every run has done `steps` steps (0 = never); kept in the spec (URL).
  *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
  *                            A DPO run gets mode "online" when the task ships no preference dataset.
- *   removeRun(id)            from the store and the worker.
+ *   removeRun(id)            from the store and the worker; the last run that trains gone, the lab pauses.
  *   forkRun(id, spec)        a copy of run `id` from its current state (weights, AdamW moments, step count)
  *                            under `spec`; the store copies the source's history and markers to it.
  *   setConfig(id, patch)     applies at the run's next step (the worker records a marker); before the run's
@@ -276,6 +276,8 @@ export class LabClient {
   async removeRun(runId: string): Promise<void> {
     this.removals.set(runId, (this.removals.get(runId) ?? 0) + 1);
     this.store.removeRun(runId);
+    // None left to train: pause (Pause is disabled without runs), so a run added next waits for Play.
+    if (this.store.playing && Object.values(this.store.runs).every((r) => r.comparison)) this.pause();
     await this.api?.removeRun(runId);
   }
 

@@ -159,4 +159,28 @@ describe("Play at the stop step", () => {
     await Promise.all([...more, late]);
     expect(useLab.getState().stepsQueued).toBe(0);
   });
+
+  it("removing the last run that trains while playing pauses, so a run added next waits for Play", async () => {
+    const calls: string[] = [];
+    const api = {
+      play: async () => void calls.push("play"),
+      pause: async () => void calls.push("pause"),
+      removeRun: async (id: string) => void calls.push(`remove ${id}`),
+    } as unknown as LabWorkerApi;
+    const curve: RunSpec = { id: "ppo-2", algo: "ppo", label: "PPO (imported)", config: {} };
+    const client = readyLab(api, 2, undefined, [[curve, 5]]);
+    client.play();
+    expect(useLab.getState().playing).toBe(true);
+    // Only a comparison run (which nothing trains) is left: the lab pauses, in the store and in the worker.
+    await client.removeRun("ppo-1");
+    expect(useLab.getState().playing).toBe(false);
+    expect(calls).toEqual(["play", "pause", "remove ppo-1"]);
+    // A run left that trains keeps the lab playing.
+    const other = readyLab(api, 2);
+    const grpo = { ...run, id: "grpo-1", algo: "grpo" as const };
+    useLab.getState().restoreRuns([{ ...useLab.getState().runs["ppo-1"], spec: grpo }]);
+    other.play();
+    await other.removeRun("ppo-1");
+    expect(useLab.getState().playing).toBe(true);
+  });
 });
