@@ -23,7 +23,7 @@ export interface AutotuneResult {
     ms: Record<MatmulVariant, number>;
     shape: MatmulShape3;
   };
-  /** "timed" now; "memory" from this page/process; "saved" from the store (an earlier visit). */
+  /** "timed" now; "memory" from this process (page or worker); "saved" from the store (an earlier timing). */
   from: "timed" | "memory" | "saved";
 }
 

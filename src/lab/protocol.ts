@@ -63,6 +63,9 @@ export interface RunSpec {
 
 /** Colours in the run palette (Okabe–Ito without white). */
 export const RUN_COLOURS = 7;
+
+/** Completions the worker sends per run and update: the first rows of the batch (src/lab/samples.ts). */
+export const SAMPLE_LIMIT = 8;
 /** The range of {@link RunSpec.colour}: more slots than a lab's runs, imports for comparison included. */
 export const COLOUR_SLOTS = 64;
 

@@ -6,14 +6,11 @@
  */
 import type { Rollout } from "../algorithms/rollout";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import type { SampleView, TokenView } from "./protocol";
+import { SAMPLE_LIMIT, type SampleView, type TokenView } from "./protocol";
 import { promptText } from "./task_rewards";
 
-/** Completions sent per run and update: the first rows of the batch (GRPO/RLOO: whole groups of one prompt). */
-export const SAMPLE_LIMIT = 8;
-
 /**
- * Views of the first `limit` rows of a rollout.
+ * Views of the first `limit` rows of a rollout (default SAMPLE_LIMIT; GRPO/RLOO: whole groups of one prompt).
  * @param advantages per completion token [B·S] (completion layout), when the algorithm has them.
  * @param logpTheta log π_θ per completion token [B·S] as the update measured it (ratio = exp(log π_θ − log π_old)).
  */

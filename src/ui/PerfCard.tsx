@@ -44,7 +44,7 @@ export function PerfCard() {
                   className="perf-detail muted"
                   title={`${perf.variant} kernel, timed with ${perf.source}`}
                 >
-                  fp32, {perf.n}³ × {perf.reps}
+                  fp32, {perf.n}³ × {perf.reps}, {perf.variant}
                 </small>
               </>
             ) : perfError ? (
@@ -65,11 +65,17 @@ export function PerfCard() {
         ))}
         {speeds.length === 0 && (
           <div className="perf-run">
-            <dt>training</dt>
+            <dt>Training speed</dt>
             <dd className="muted">tokens/s of each run appear here once the lab trains</dd>
           </div>
         )}
       </dl>
+      {kernels && (
+        <p className="perf-note muted">
+          Kernels: <i>tiled</i> shares 16×16 tiles through workgroup memory (fast on GPUs); <i>regtile</i>{" "}
+          keeps 4×4 blocks in registers without barriers (fast on software adapters).
+        </p>
+      )}
       {speeds.length > 0 && (
         <p className="perf-note muted">
           Runs: completion tokens per second of their last step (sampling, scoring and the update).
@@ -81,17 +87,19 @@ export function PerfCard() {
 
 const FROM: Record<AutotuneResult["from"], string> = {
   timed: "timed at start-up",
-  memory: "timed earlier on this page",
-  saved: "timed on an earlier visit",
+  memory: "timed earlier by this worker",
+  saved: "kept from an earlier timing in this browser",
 };
+/** "74.7 ms", kept on one line. */
+const msText = (t: number) => `${fmt(t)}\u00a0ms`;
 
 /** The matmul variant the training worker picked at start-up, with each variant's time on the problem it timed. */
 function KernelPick({ pick }: { pick: AutotuneResult }) {
   const { variant, ms, shape } = pick.matmul;
   const times = Object.entries(ms)
     .sort((a, b) => a[1] - b[1])
-    .map(([v, t]) => `${v} ${fmt(t)} ms`)
-    .join(" · ");
+    .map(([v, t]) => `${v} ${msText(t)}`)
+    .join(", ");
   return (
     <div className="perf-run">
       <dt title="The training worker times each matrix-multiply kernel once per adapter on a problem the size of the model's QKV projection and trains with the fastest (tiled: shared-memory tiles, for GPUs; regtile: register blocks without barriers, for software adapters). The pick is kept in this browser, so the next visit trains with the same kernel.">
@@ -99,8 +107,11 @@ function KernelPick({ pick }: { pick: AutotuneResult }) {
       </dt>
       <dd data-testid="perf-kernel" data-variant={variant} data-from={pick.from} data-ms={JSON.stringify(ms)}>
         {variant}{" "}
-        <small className="perf-detail muted">
-          {FROM[pick.from]} on {shape.M}×{shape.N}×{shape.K}: {times}
+        <small
+          className="perf-detail muted"
+          title="M×N×K: C[M×N] = A[M×K]·B[K×N], the model's QKV projection over 256 tokens"
+        >
+          {FROM[pick.from]}; one {shape.M}×{shape.N}×{shape.K} matmul: {times}
         </small>
       </dd>
     </div>

@@ -162,7 +162,7 @@ export const GRPO_GROUPS: Lesson = {
   watch: [
     "GRPO scores each answer against the mean and spread of the G answers to its prompt (itself included). A group whose answers all score the same has zero advantage: no gradient.",
     "With G = 2 on a task the model solves a third of the time, more than half the pairs agree (5 in 9: both wrong, or both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high. With G = 8 almost every group has a winner.",
-    "Both runs sample 32 answers per step; pause and open the group inspector to see G answers → scores → advantages.",
+    "Both runs sample 32 answers per step; pause, then Inspect (its “Group advantages” table) shows each group: G answers → scores → advantages.",
   ],
   refs: [
     { label: "GRPO (Shao et al. 2024)", url: ARXIV("2402.03300") },

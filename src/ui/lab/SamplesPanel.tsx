@@ -6,7 +6,7 @@
  * token); Escape hides the card.
  */
 import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { SampleView, TokenView } from "../../lab/protocol";
+import { SAMPLE_LIMIT, type SampleView, type TokenView } from "../../lab/protocol";
 import { type ColourMode, useLab } from "../lab_store";
 import { useVisibleRuns } from "./ChartsPanel";
 import { sig } from "./numbers";
@@ -144,7 +144,8 @@ export function SamplesPanel() {
       </div>
       {withSamples.length > 0 && (
         <p className="muted samples-hint">
-          Hover a token for its numbers — or Tab to a sample and move through its tokens with ← →.
+          The first {SAMPLE_LIMIT} completions of each run's latest step (Inspect, while paused, has the whole
+          batch). Hover a token for its numbers — or Tab to a sample and move through its tokens with ← →.
         </p>
       )}
       {withSamples.length === 0 ? (
@@ -275,7 +276,7 @@ const RunSamples = memo(function RunSamples(props: {
       </ol>
       {props.samples.length > FIRST && (
         <button type="button" className="link-button" onClick={() => setAll(!all)}>
-          {all ? "Show fewer" : `Show all ${props.samples.length}`}
+          {all ? "Show fewer" : `Show ${props.samples.length}`}
         </button>
       )}
     </div>
