@@ -6,6 +6,7 @@
 
 import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
+import type { RunSpec } from "../../lab/protocol";
 import { labActions } from "../lab/actions";
 import { stepRange, useLab } from "../lab_store";
 import "./lessons.css";
@@ -20,6 +21,17 @@ export function progressText(top: number, low: number, steps: number): string {
   return `step ${shown} of ${steps}${low < shown ? `, slowest run at ${low}` : ""}`;
 }
 
+/**
+ * The labels of the lesson's own runs (`lessonRuns`, its experiment's) that are no longer among `runs`, the
+ * experiment's now (matched by id): its "what to watch" refers to them.
+ */
+export function removedLessonRuns(
+  lessonRuns: readonly Pick<RunSpec, "id" | "label">[],
+  runs: readonly Pick<RunSpec, "id">[],
+): string[] {
+  return lessonRuns.filter((l) => !runs.some((r) => r.id === l.id)).map((l) => l.label);
+}
+
 export function LessonCard() {
   const spec = useLab((s) => s.spec);
   // The lesson is finished once every run that trains got there (its step limit pauses the lab then); a run
@@ -30,6 +42,7 @@ export function LessonCard() {
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
   const shown = Math.min(top, steps);
+  const removed = removedLessonRuns(lesson.experiment(spec.seed).runs, spec.runs);
   return (
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
@@ -54,6 +67,12 @@ export function LessonCard() {
         </button>
       </header>
       <p className="lesson-summary">{lesson.summary}</p>
+      {removed.length > 0 && (
+        <p className="lesson-removed muted" data-testid="lesson-removed">
+          Removed from this lesson: {removed.join(", ")}. What to watch below refers to{" "}
+          {removed.length > 1 ? "them" : "it"}; open the lesson again from Lessons… to start it over.
+        </p>
+      )}
       {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
       <details className="lesson-watch-box" open>
         <summary>What to watch ({lesson.watch.length})</summary>

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { type RunState, stepRange } from "../lab_store";
-import { progressText } from "./LessonCard";
+import { progressText, removedLessonRuns } from "./LessonCard";
 
 const spec = (id: string): RunSpec => ({ id, algo: "grpo", label: id, config: {} });
 const state = (id: string, step: number, extra: Partial<RunState> = {}): RunState => ({
@@ -42,5 +42,17 @@ describe("the lesson card's progress", () => {
     expect(progress([state("a", 8, { status: "error" }), state("b", 7, { status: "error" })])).toBe(
       "step 8 of 12, slowest run at 7",
     );
+  });
+});
+
+describe("the lesson card's removed runs", () => {
+  it("names the lesson's runs that are gone, by id, in the lesson's order", () => {
+    const lesson = [spec("grpo-g2"), { ...spec("grpo-g8"), label: "GRPO G = 8" }];
+    expect(removedLessonRuns(lesson, [spec("grpo-g2"), spec("grpo-g8")])).toEqual([]);
+    // A fork or another run added does not count; a run relabelled keeps its id.
+    expect(removedLessonRuns(lesson, [spec("grpo-g8"), spec("grpo-g2-fork"), spec("ppo-1")])).toEqual([
+      "grpo-g2",
+    ]);
+    expect(removedLessonRuns(lesson, [])).toEqual(["grpo-g2", "GRPO G = 8"]);
   });
 });
