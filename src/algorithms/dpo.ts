@@ -235,7 +235,9 @@ export class DpoRun implements AlgorithmRun {
   private sample(prompts: number[][], step: number): Promise<Rollout> {
     const c = this.config;
     const { env } = this;
-    return this.engine.collect([...prompts, ...prompts], rolloutOptions(env, c, step));
+    // The engine's S also holds the dataset's pairs (possibly longer): sample the run's own budget only.
+    const maxNewTokens = completionBudget(env, c.maxNewTokens, this.engine.P);
+    return this.engine.collect([...prompts, ...prompts], { ...rolloutOptions(env, c, step), maxNewTokens });
   }
 
   async step(): Promise<StepResult> {

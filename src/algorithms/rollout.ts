@@ -34,6 +34,11 @@ export interface RolloutOptions {
   gold: RewardSource;
   /** Where the rollout is (sampling token n of S, then scoring), for a progress display. */
   progress?: (p: StepProgress) => void;
+  /**
+   * New tokens to sample, 1 … S (default S): fewer when the engine's S is longer than the run's own budget
+   * (DPO lays out dataset pairs longer than the completions it samples); the rest of the layout is padding.
+   */
+  maxNewTokens?: number;
 }
 
 export interface Rollout {
@@ -111,10 +116,11 @@ export class RolloutEngine {
    */
   async collect(prompts: number[][], o: RolloutOptions): Promise<Rollout> {
     const { P, S } = this;
-    o.progress?.({ stage: "sampling", done: 0, total: S });
+    const n = Math.max(1, Math.min(o.maxNewTokens ?? S, S));
+    o.progress?.({ stage: "sampling", done: 0, total: n });
     const gen = await this.generator.generate({
       prompts,
-      maxNewTokens: S,
+      maxNewTokens: n,
       eosId: o.eosId,
       padId: o.padId,
       temperature: o.temperature,
@@ -123,8 +129,12 @@ export class RolloutEngine {
       onTokens: o.progress && ((done, total) => o.progress?.({ stage: "sampling", done, total })),
     });
     o.progress?.({ stage: "scoring", done: 0, total: 0 });
-    const seq = layoutSequences(prompts, gen.tokens, gen.lengths, P, S, o.padId);
-    const completions = prompts.map((_, b) => Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])));
+    // gen.tokens is [B, n]; the layout's rows are [B, S] (padding past n).
+    const rows = n === S ? gen.tokens : new Int32Array(prompts.length * S).fill(o.padId);
+    if (n < S)
+      for (let b = 0; b < prompts.length; b++) rows.set(gen.tokens.subarray(b * n, (b + 1) * n), b * S);
+    const seq = layoutSequences(prompts, rows, gen.lengths, P, S, o.padId);
+    const completions = prompts.map((_, b) => Array.from(rows.subarray(b * S, b * S + gen.lengths[b])));
     const samples: RewardSample[] = prompts.map((prompt, b) => ({ prompt, completion: completions[b] }));
     const scoring = Promise.all([o.reward.score(samples), o.gold.score(samples)]);
     const m = await this.measure(seq, o.temperature);

@@ -47,7 +47,7 @@ describe("DPO", () => {
     run.destroy();
   });
 
-  it("offline: the annotator flips the flipRate share of pairs, and cached reference log-probs follow the flips", async () => {
+  it("offline: the annotator flips the flipRate share of pairs, and cached reference log-probs follow the flips; samples keep maxNewTokens", async () => {
     const env = await nanoEnv(4);
     const base = syntheticPrefs(4);
     const prefs: PreferenceSource = { ...base, size: 8, batch: (step, n) => base.batch(step % 2, n) };
@@ -62,6 +62,9 @@ describe("DPO", () => {
       const { pairs, ids } = base.batch(step % 2, 4);
       const flips = offlineFlips(ids, 0.5, env.seed);
       expect(res.metrics.loss).toBeCloseTo(Math.LN2, 5);
+      // The charted samples keep the run's 4-token budget; the dataset's pairs (up to 7 tokens) train whole.
+      expect(res.metrics["completions/max_length"]).toBeLessThanOrEqual(4);
+      expect(Math.max(...res.preferences!.pairs.map((p) => p.chosen.length))).toBeGreaterThan(4);
       expect(res.metrics["annotator/flipped"]).toBe(flips.filter(Boolean).length / 4);
       expect(res.preferences!.flipped).toEqual(flips);
       res.preferences!.pairs.forEach((p, i) => {
