@@ -183,7 +183,6 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const old = usePipelineStore((s) => s.handOffOld === true);
   const weak = usePipelineStore((s) => (s.rm.status === "done" ? rmWeakness(s.rm.result) : null));
-  const size = usePipelineStore((s) => s.settings.size);
   const [handing, setHanding] = useState(false);
   const steps = useLab(trainedSteps);
   return (
@@ -223,8 +222,10 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       </ConfirmButton>
       {weak && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
-          {weak} RL will chase its mistakes (reward hacking from the first step). Train stage 2 longer
-          {size === "nano" ? " (or a tiny model)" : ""} to avoid that, or go on to watch it happen.
+          {weak} RL will chase its mistakes (reward hacking from the first step): go on to watch it happen.
+          Training longer here seldom helps: the shipped proxies (a run's reward “proxy”) took 1,200–1,500
+          steps on the shipped tiny SFT models to agree with gold on 58 % (sentiment) and 76 % (arithmetic,
+          whose pairs differ in a digit of the sum: the model must have learnt to add).
         </p>
       )}
       {handedOff && (
