@@ -147,6 +147,10 @@ describe("metrics export", () => {
     expect(
       runConfig(experiment, { id: "bon-1", algo: "bon", label: "Best-of-n", config: {} }).trl,
     ).toBeNull();
+    // After the Pipeline's hand-off the file names the model the run started from, not only the preset.
+    expect(c.startModel).toBeUndefined();
+    const handed = "Pipeline's SFT model (nano, 250 steps)";
+    expect(runConfig(experiment, ppo, handed).startModel).toBe(handed);
   });
 });
 

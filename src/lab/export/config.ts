@@ -19,7 +19,10 @@ export interface RunConfigFile {
   title: string;
   label: string;
   task: string;
+  /** The experiment's start model ("sft", "nano", …); see `startModel` when the Pipeline handed one over. */
   model: string;
+  /** The Pipeline's model the run started from (as the page names it), when the Pipeline handed one over. */
+  startModel?: string;
   seed: number;
   /** Every setting as the run uses it (defaults filled in). */
   settings: Record<string, SettingValue>;
@@ -58,6 +61,7 @@ export function runConfig(
     label: run.label,
     task: experiment.task,
     model: experiment.model,
+    ...(handedOff ? { startModel: handedOff } : {}),
     seed: experiment.seed,
     settings: m.settings,
     ...changedFromDefaults(info.fields, m.settings),
