@@ -144,8 +144,9 @@ export function SamplesPanel() {
       </div>
       {withSamples.length > 0 && (
         <p className="muted samples-hint">
-          The first {SAMPLE_LIMIT} completions of each run's latest step (Inspect, while paused, has the whole
-          batch). Hover a token for its numbers — or Tab to a sample and move through its tokens with ← →.
+          Each run's latest step, its first {SAMPLE_LIMIT} completions at most (Inspect, while paused, has the
+          whole batch). Hover a token for its numbers — or Tab to a sample and move through its tokens with ←
+          →.
         </p>
       )}
       {withSamples.length === 0 ? (
