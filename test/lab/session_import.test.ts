@@ -27,6 +27,10 @@ describe("importing a run", () => {
     expect(s.runs["ppo-2"].spec.label).toBe("PPO (imported)");
     expect(s.runs["ppo-2"].comparison).toBe(true);
     expect(notice).toMatch(/^Added PPO \(imported\) with its 4 steps of curves, for comparison/);
+    // The run card says the notice gave the reason: here, no checkpoint came with it.
+    expect(notice).toContain(
+      "No checkpoint came with it: import its .json and .safetensors together (Export → Checkpoint (safetensors)) to keep training it.",
+    );
   });
 
   it("continues training an imported run when its checkpoint comes along", async () => {

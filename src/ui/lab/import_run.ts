@@ -96,7 +96,8 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   );
   for (const [i, { r }] of runs.entries()) {
     const { index, problem } = pairs[i];
-    notices.push(await importOne(r, index === null ? null : checkpoints[index], problem, deps));
+    const picked = index === null ? null : checkpoints[index];
+    notices.push(await importOne(r, picked, problem, checkpoints.length === 0, deps));
   }
   const paired = new Set(pairs.map((p) => p.index));
   for (const [i, c] of checkpoints.entries()) {
@@ -108,11 +109,15 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   return say(notices.join(" "));
 }
 
-/** Import one parsed run file, with its checkpoint when one was paired with it; returns its notice. */
+/**
+ * Import one parsed run file, with its checkpoint when one was paired with it; returns its notice.
+ * `noCheckpoints`: no .safetensors was picked at all (the notice then says how to keep training it).
+ */
 async function importOne(
   r: Extract<ImportResult, { ok: true }>,
   checkpoint: PickedCheckpoint | null,
   problem: string | null,
+  noCheckpoints: boolean,
   deps: ImportDeps,
 ): Promise<string> {
   const lab = () => useLab.getState();
@@ -181,6 +186,10 @@ async function importOne(
     );
   } else if (problem) {
     notes.push(`Its checkpoint was not loaded: ${problem}.`);
+  } else if (noCheckpoints && !other) {
+    notes.push(
+      "No checkpoint came with it: import its .json and .safetensors together (Export → Checkpoint (safetensors)) to keep training it.",
+    );
   }
   lab().upsertRun(spec);
   lab().restoreRuns([{ ...restored, comparison: true }]);
