@@ -125,7 +125,7 @@ export class BestOfNRun implements AlgorithmRun {
     };
     Object.assign(metrics, stepThroughput(t0, r.tokens, r.seq.B));
     checkFinite(metrics, step);
-    return { step, metrics, rollout: r };
+    return { step, metrics, rollout: r, shownRows: Array.from(best) };
   }
 
   destroy(): void {

@@ -87,6 +87,11 @@ export interface StepResult {
   metrics: Metrics;
   /** The batch this step trained on (samples panel), when the algorithm samples. */
   rollout: Rollout | null;
+  /**
+   * The rollout rows the samples panel shows, in order: best-of-n's picked completion of each prompt (its other
+   * n − 1 samples are not its output). Absent: the rollout's first rows.
+   */
+  shownRows?: readonly number[];
   /** Per completion token [B·S] (completion layout, 0 on masked slots): the advantage the update used, when
    * the algorithm has one per token (PPO, GRPO, RLOO, REINFORCE); absent otherwise (DPO, best-of-n). */
   advantages?: Float64Array;

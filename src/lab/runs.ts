@@ -14,7 +14,7 @@ import { GptWeights } from "../model/weights";
 import { buildEnv } from "./environment";
 import { inspectView } from "./inspect/build";
 import { tokenText } from "./inspect/text";
-import type { RunSpec, SettingValue } from "./protocol";
+import { type RunSpec, SAMPLE_LIMIT, type SettingValue } from "./protocol";
 import { algorithm } from "./registry";
 import type { LabResources, StartModel } from "./resources";
 import { checkRewardChoice, RewardSources, RunReward } from "./reward_sources";
@@ -116,12 +116,14 @@ export class LabRun implements SchedRun {
       this.onProgress = null;
     }
     this.trainedWith = used;
-    const { rollout, advantages, logpTheta } = r;
+    const { rollout, advantages, logpTheta, shownRows } = r;
     const tok = this.res.tokenizer;
     return {
       step: r.step,
       metrics: r.metrics,
-      samples: rollout ? () => sampleViews(rollout, tok, advantages, logpTheta) : undefined,
+      samples: rollout
+        ? () => sampleViews(rollout, tok, advantages, logpTheta, SAMPLE_LIMIT, shownRows)
+        : undefined,
       inspect: () => inspectView(this.run.algo, config, r, tokenText(tok)),
     };
   }

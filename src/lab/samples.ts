@@ -10,9 +10,10 @@ import { SAMPLE_LIMIT, type SampleView, type TokenView } from "./protocol";
 import { promptText } from "./task_rewards";
 
 /**
- * Views of the first `limit` rows of a rollout (default SAMPLE_LIMIT; GRPO/RLOO: whole groups of one prompt).
+ * Views of the first `limit` of a rollout's rows (default SAMPLE_LIMIT; GRPO/RLOO: whole groups of one prompt).
  * @param advantages per completion token [B·S] (completion layout), when the algorithm has them.
  * @param logpTheta log π_θ per completion token [B·S] as the update measured it (ratio = exp(log π_θ − log π_old)).
+ * @param rows the rows to show, in order (StepResult.shownRows: best-of-n's picks); default all, first to last.
  */
 export function sampleViews(
   r: Rollout,
@@ -20,11 +21,11 @@ export function sampleViews(
   advantages?: ArrayLike<number>,
   logpTheta?: ArrayLike<number>,
   limit = SAMPLE_LIMIT,
+  rows: readonly number[] = r.completions.map((_, b) => b),
 ): SampleView[] {
   const { S } = r.seq;
-  const rows = Math.min(limit, r.completions.length);
   const out: SampleView[] = [];
-  for (let b = 0; b < rows; b++) {
+  for (const b of rows.slice(0, limit)) {
     const completion: TokenView[] = r.completions[b].map((id, j) => {
       const i = b * S + j;
       const logp = r.logpOld[i];

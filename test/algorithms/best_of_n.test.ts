@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BestOfNRun } from "../../src/algorithms/best_of_n";
+import { sampleViews } from "../../src/lab/samples";
 import { nanoEnv } from "../helpers/nano_env";
 
 describe("best-of-n", () => {
@@ -7,7 +8,8 @@ describe("best-of-n", () => {
     const env = await nanoEnv(4, false);
     const before = await env.policy.download();
     const run = new BestOfNRun(env, { batchPrompts: 8, n: 8, maxNewTokens: 8 });
-    const m = (await run.step()).metrics;
+    const out = await run.step();
+    const m = out.metrics;
     console.log(
       `BoN n=8: best ${m.reward.toFixed(3)} vs all ${m["reward/all_samples"].toFixed(3)}; KL ${m["objective/kl"].toFixed(3)} ≤ bound ${m["objective/kl_bound"].toFixed(3)}`,
     );
@@ -17,6 +19,23 @@ describe("best-of-n", () => {
     // The same KL under every estimator the KL chart offers (it samples from π_ref: no token estimator applies).
     for (const k of ["objective/kl_k2", "objective/kl_k3", "objective/kl_exact"])
       expect(m[k]).toBe(m["objective/kl"]);
+    // The samples panel shows each prompt's pick (the best of its n), not the first n samples of prompt 1.
+    const r = out.rollout;
+    if (!r) throw new Error("best-of-n returns its rollout");
+    expect(out.shownRows).toHaveLength(8);
+    out.shownRows?.forEach((row, p) => {
+      expect(Math.floor(row / 8)).toBe(p);
+      const group = Array.from(r.reward.subarray(8 * p, 8 * p + 8));
+      expect(r.reward[row]).toBe(Math.max(...group));
+    });
+    const tok = {
+      bosId: -1,
+      idToToken: (id: number) => `t${id}`,
+      decode: (ids: readonly number[]) => ids.join(" "),
+    } as unknown as Parameters<typeof sampleViews>[1];
+    const shown = sampleViews(r, tok, undefined, undefined, 8, out.shownRows);
+    expect(shown.map((v) => v.reward)).toEqual(out.shownRows?.map((row) => r.reward[row]));
+    expect(shown.reduce((a, v) => a + v.reward, 0) / 8).toBeCloseTo(m.reward, 12);
     expect(await env.policy.download()).toEqual(before);
     run.destroy();
   });

@@ -145,8 +145,10 @@ export function SamplesPanel() {
       {withSamples.length > 0 && (
         <p className="muted samples-hint">
           Each run's latest step, its first {SAMPLE_LIMIT} completions at most (Inspect, while paused, has the
-          whole batch). Hover a token for its numbers — or Tab to a sample and move through its tokens with ←
-          →.
+          whole batch
+          {withSamples.some((v) => v.run.spec.algo === "bon") &&
+            "; best-of-n shows the pick of each prompt's n"}
+          ). Hover a token for its numbers — or Tab to a sample and move through its tokens with ← →.
         </p>
       )}
       {withSamples.length === 0 ? (
