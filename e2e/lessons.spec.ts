@@ -59,6 +59,26 @@ function testScale(spec: ExperimentSpec): ExperimentSpec {
   };
 }
 
+/**
+ * "What to watch" scrolls inside the card in a short window (1280 × 800 here): then "More below" shows, and
+ * pressing it until it goes brings the last item wholly into view.
+ */
+async function readsToTheEnd(page: Page): Promise<void> {
+  const watch = page.getByTestId("lesson-watch");
+  const more = page.getByTestId("lesson-more");
+  const overflows = await watch.evaluate((el) => el.scrollHeight > el.clientHeight + 2);
+  await expect(more).toHaveCount(overflows ? 1 : 0);
+  for (let i = 0; i < 10 && (await more.count()) > 0; i++) {
+    await more.click();
+    await page.waitForTimeout(700); // the smooth scroll
+  }
+  await expect(more).toHaveCount(0);
+  const list = await watch.boundingBox();
+  const last = await watch.locator("li").last().boundingBox();
+  if (!list || !last) throw new Error("what to watch is not laid out");
+  expect(last.y + last.height, "the last item shows whole").toBeLessThanOrEqual(list.y + list.height + 2);
+}
+
 /** The lesson's link at test scale. */
 function link(lesson: Lesson): string {
   return linkOf(testScale(lesson.experiment(0)), lesson.view);
@@ -85,6 +105,7 @@ for (const lesson of LESSONS) {
     await expect(card).toHaveAttribute("data-lesson", lesson.id);
     await expect(card.getByRole("heading")).toHaveText(lesson.title);
     await expect(card.getByTestId("lesson-watch").locator("li")).toHaveCount(lesson.watch.length);
+    await readsToTheEnd(page);
     // The closed Lessons picker names the open lesson by its number in the menu.
     await expect(page.getByTestId("lesson-picker").locator("option").first()).toHaveText(
       `Lesson ${PRESET_IDS.indexOf(lesson.id) + 1}…`,
@@ -121,6 +142,15 @@ for (const lesson of LESSONS) {
         const values = await raw(page, chart, id, metric);
         for (const v of values) expect(Number.isFinite(v), `${lesson.id} ${id} ${metric} = ${v}`).toBe(true);
       }
+    }
+    // Best-of-n's samples are its picks, one per prompt (not the n candidates of its first prompts).
+    for (const r of testScale(lesson.experiment(0)).runs.filter((x) => x.algo === "bon")) {
+      const prompts = await page
+        .getByTestId(`samples-${r.id}`)
+        .locator("li.sample .prompt")
+        .allTextContents();
+      expect(prompts, r.id).toHaveLength(r.config.batchPrompts as number);
+      expect(new Set(prompts).size, `${r.id}: ${prompts.join(" | ")}`).toBe(prompts.length);
     }
     await page.screenshot({ path: `test-results/lesson-${lesson.id}.png` });
     expect(errors).toEqual([]);

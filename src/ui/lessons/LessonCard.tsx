@@ -4,6 +4,7 @@
  * runs as they are.
  */
 
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
 import type { RunSpec } from "../../lab/protocol";
@@ -32,12 +33,54 @@ export function removedLessonRuns(
   return lessonRuns.filter((l) => !runs.some((r) => r.id === l.id)).map((l) => l.label);
 }
 
+/**
+ * The items of a list `el` that end below its visible part (1-based), or [] when every item shows: a short
+ * window makes "What to watch" scroll inside the card (lessons.css), and a reader must see that it goes on.
+ * The items' offsetTop is measured from the list (it is `position: relative`).
+ */
+export function hiddenItems(el: Pick<HTMLElement, "scrollTop" | "clientHeight" | "children">): number[] {
+  const bottom = el.scrollTop + el.clientHeight;
+  const out: number[] = [];
+  Array.from(el.children).forEach((c, i) => {
+    const item = c as HTMLElement;
+    // 2 px of slack: a last line that shows but for its descenders counts as shown.
+    if (item.offsetTop + item.offsetHeight > bottom + 2) out.push(i + 1);
+  });
+  return out;
+}
+
+/** `hiddenItems` of the list behind `ref`, kept current as it scrolls or resizes. */
+function useHiddenItems(ref: React.RefObject<HTMLOListElement | null>, key: string): number[] {
+  const [hidden, setHidden] = useState<number[]>([]);
+  const measure = useCallback(() => {
+    const el = ref.current;
+    const next = el ? hiddenItems(el) : [];
+    setHidden((h) => (h.join() === next.join() ? h : next));
+  }, [ref]);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    el.addEventListener("scroll", measure, { passive: true });
+    return () => {
+      ro.disconnect();
+      el.removeEventListener("scroll", measure);
+    };
+    // key: another lesson's items.
+  }, [ref, measure, key]);
+  return hidden;
+}
+
 export function LessonCard() {
   const spec = useLab((s) => s.spec);
   // The lesson is finished once every run that trains got there (its step limit pauses the lab then); a run
   // added later, catching up, is named instead of pulling the count back to its step.
   const [top, low] = useLab(useShallow(stepRange));
   const setSpecField = useLab((s) => s.setLesson);
+  const list = useRef<HTMLOListElement>(null);
+  const hidden = useHiddenItems(list, spec.preset ?? "");
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
@@ -76,11 +119,27 @@ export function LessonCard() {
       {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
       <details className="lesson-watch-box" open>
         <summary>What to watch ({lesson.watch.length})</summary>
-        <ol className="lesson-watch" data-testid="lesson-watch">
+        <ol className="lesson-watch" data-testid="lesson-watch" ref={list}>
           {lesson.watch.map((w) => (
             <li key={w}>{w}</li>
           ))}
         </ol>
+        {hidden.length > 0 && (
+          <button
+            type="button"
+            className="lesson-more"
+            data-testid="lesson-more"
+            title="This list scrolls: show the next item"
+            onClick={() => {
+              const el = list.current;
+              const next = el?.children[hidden[0] - 1] as HTMLElement | undefined;
+              if (el && next) el.scrollTo({ top: next.offsetTop, behavior: "smooth" });
+            }}
+          >
+            More below ↓ ({hidden.length > 1 ? `items ${hidden[0]}–${hidden.at(-1)}` : `item ${hidden[0]}`} of{" "}
+            {lesson.watch.length})
+          </button>
+        )}
       </details>
       <p className="lesson-refs">
         {lesson.refs.map((r) => (

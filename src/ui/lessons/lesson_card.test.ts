@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { type RunState, stepRange } from "../lab_store";
-import { progressText, removedLessonRuns } from "./LessonCard";
+import { hiddenItems, progressText, removedLessonRuns } from "./LessonCard";
 
 const spec = (id: string): RunSpec => ({ id, algo: "grpo", label: id, config: {} });
 const state = (id: string, step: number, extra: Partial<RunState> = {}): RunState => ({
@@ -54,5 +54,24 @@ describe("the lesson card's removed runs", () => {
       "grpo-g2",
     ]);
     expect(removedLessonRuns(lesson, [])).toEqual(["grpo-g2", "GRPO G = 8"]);
+  });
+});
+
+describe("what to watch: the items a short window hides", () => {
+  // Four items of heights 40, 60, 50, 30 px stacked from 0, in a list 120 px tall.
+  const list = (scrollTop: number) => {
+    let top = 0;
+    const children = [40, 60, 50, 30].map((h) => {
+      const item = { offsetTop: top, offsetHeight: h };
+      top += h;
+      return item;
+    });
+    return { scrollTop, clientHeight: 120, children } as unknown as HTMLElement;
+  };
+  it("names the items that end below the visible part, none once scrolled to the end", () => {
+    expect(hiddenItems(list(0))).toEqual([3, 4]); // items 3 and 4 end at 150 and 180, below 120
+    expect(hiddenItems(list(20))).toEqual([3, 4]); // below 140
+    expect(hiddenItems(list(28))).toEqual([4]); // item 3 ends 2 px below 148: shown but for its descenders
+    expect(hiddenItems(list(60))).toEqual([]); // the end: 180
   });
 });
