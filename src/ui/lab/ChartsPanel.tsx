@@ -10,12 +10,20 @@ import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from 
 import { colourMap } from "./palette";
 import { useStableItems } from "./stable";
 
-const X_AXES: { axis: XAxis; name: string }[] = [
-  { axis: "step", name: "Step" },
-  { axis: "samples", name: "Samples" },
-  { axis: "tokens", name: "Tokens" },
-  { axis: "kl", name: "KL" },
-  { axis: "sqrt_kl", name: "√KL" },
+/** A KL axis is not monotone in the step: said on its button, since a line that turns back looks like a fault. */
+const KL_AXIS_NOTE =
+  ": each run's points join in step order, so where its KL falls back for a step its line turns back (smoothing runs along the steps too)";
+
+const X_AXES: { axis: XAxis; name: string; title: string }[] = [
+  { axis: "step", name: "Step", title: "Plot against step" },
+  { axis: "samples", name: "Samples", title: "Plot against samples" },
+  { axis: "tokens", name: "Tokens", title: "Plot against tokens" },
+  { axis: "kl", name: "KL", title: `Plot against KL${KL_AXIS_NOTE}` },
+  {
+    axis: "sqrt_kl",
+    name: "√KL",
+    title: `Plot against √KL, as Gao et al. (2022) plot reward${KL_AXIS_NOTE}`,
+  },
 ];
 
 export interface VisibleRun {
@@ -267,7 +275,7 @@ function ViewControls() {
             type="button"
             data-testid={`x-${a.axis}`}
             aria-pressed={view.xAxis === a.axis}
-            title={`Plot against ${a.name.toLowerCase()}`}
+            title={a.title}
             onClick={() => setView({ xAxis: a.axis })}
           >
             {a.name}
