@@ -4,7 +4,7 @@
  * runs as they are.
  */
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
 import type { RunSpec } from "../../lab/protocol";
@@ -49,17 +49,15 @@ export function hiddenItems(el: Pick<HTMLElement, "scrollTop" | "clientHeight" |
   return out;
 }
 
-/** `hiddenItems` of the list behind `ref`, kept current as it scrolls or resizes. */
-function useHiddenItems(ref: React.RefObject<HTMLOListElement | null>, key: string): number[] {
+/** `hiddenItems` of the list `el` (null: none yet), kept current as it scrolls or resizes. */
+function useHiddenItems(el: HTMLOListElement | null): number[] {
   const [hidden, setHidden] = useState<number[]>([]);
-  const measure = useCallback(() => {
-    const el = ref.current;
-    const next = el ? hiddenItems(el) : [];
-    setHidden((h) => (h.join() === next.join() ? h : next));
-  }, [ref]);
   useEffect(() => {
-    const el = ref.current;
     if (!el) return;
+    const measure = () => {
+      const next = hiddenItems(el);
+      setHidden((h) => (h.join() === next.join() ? h : next));
+    };
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
@@ -68,8 +66,7 @@ function useHiddenItems(ref: React.RefObject<HTMLOListElement | null>, key: stri
       ro.disconnect();
       el.removeEventListener("scroll", measure);
     };
-    // key: another lesson's items.
-  }, [ref, measure, key]);
+  }, [el]);
   return hidden;
 }
 
@@ -79,8 +76,9 @@ export function LessonCard() {
   // added later, catching up, is named instead of pulling the count back to its step.
   const [top, low] = useLab(useShallow(stepRange));
   const setSpecField = useLab((s) => s.setLesson);
-  const list = useRef<HTMLOListElement>(null);
-  const hidden = useHiddenItems(list, spec.preset ?? "");
+  // A callback ref: another lesson's list is a new element (keyed below), measured afresh.
+  const [list, setList] = useState<HTMLOListElement | null>(null);
+  const hidden = useHiddenItems(list);
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
@@ -119,7 +117,7 @@ export function LessonCard() {
       {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
       <details className="lesson-watch-box" open>
         <summary>What to watch ({lesson.watch.length})</summary>
-        <ol className="lesson-watch" data-testid="lesson-watch" ref={list}>
+        <ol className="lesson-watch" data-testid="lesson-watch" ref={setList} key={lesson.id}>
           {lesson.watch.map((w) => (
             <li key={w}>{w}</li>
           ))}
@@ -131,9 +129,8 @@ export function LessonCard() {
             data-testid="lesson-more"
             title="This list scrolls: show the next item"
             onClick={() => {
-              const el = list.current;
-              const next = el?.children[hidden[0] - 1] as HTMLElement | undefined;
-              if (el && next) el.scrollTo({ top: next.offsetTop, behavior: "smooth" });
+              const next = list?.children[hidden[0] - 1] as HTMLElement | undefined;
+              if (list && next) list.scrollTo({ top: next.offsetTop, behavior: "smooth" });
             }}
           >
             More below ↓ ({hidden.length > 1 ? `items ${hidden[0]}–${hidden.at(-1)}` : `item ${hidden[0]}`} of{" "}
