@@ -2,7 +2,8 @@
  * A small live chart of a Pipeline stage (recharts): one or more series over the stage's steps, e.g. the SFT
  * loss, or the reward model's Bradley–Terry loss with its batch and held-out accuracies (then with a key; shares
  * such as accuracies on a right-hand [0, 1] axis).
- * Points are plotted raw.
+ * Points are plotted raw, thinned to at most ~MAX_ROWS (a long stage has thousands of steps; the chart is a few
+ * hundred pixels wide, and redrawing every point a few times a second would cost the page its frame rate).
  */
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { sig, tick, tickFormatter } from "./numbers";
@@ -21,6 +22,19 @@ export interface PipelineSeries {
 
 const TICK = { fontSize: 11, fill: "var(--muted)" };
 
+/** Rows drawn at most (plus the sparse ones `thinRows` keeps). */
+export const MAX_ROWS = 400;
+
+/**
+ * At most about `max` of `rows`: every k-th one (k = ⌈n / max⌉), the last, and every row `keep` says must stay
+ * (sparse series such as held-out evaluations), in their order. Fewer than `max` rows come back as they are.
+ */
+export function thinRows<T>(rows: readonly T[], max: number, keep: (r: T) => boolean): T[] {
+  if (rows.length <= max) return rows.slice();
+  const k = Math.ceil(rows.length / max);
+  return rows.filter((r, i) => i % k === 0 || i === rows.length - 1 || keep(r));
+}
+
 export function PipelineChart({
   rows,
   series,
@@ -30,6 +44,8 @@ export function PipelineChart({
   series: PipelineSeries[];
   label: string;
 }) {
+  const sparse = series.filter((s) => s.dots).map((s) => s.key);
+  const drawn = thinRows(rows, MAX_ROWS, (r) => sparse.some((k) => r[k] !== undefined));
   // Round ticks covering the left axis's values (recharts' "auto" ticks could drop the top label).
   const left = series.filter((s) => !s.share);
   const y = niceDomain(rows.flatMap((r) => left.map((s) => r[s.key]).filter((v) => v !== undefined)));
@@ -52,7 +68,7 @@ export function PipelineChart({
       )}
       <div className="pipeline-chart" role="img" aria-label={label}>
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={rows} margin={{ top: 6, right: shares ? -4 : 8, bottom: 0, left: -12 }}>
+          <LineChart data={drawn} margin={{ top: 6, right: shares ? -4 : 8, bottom: 0, left: -12 }}>
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="step"

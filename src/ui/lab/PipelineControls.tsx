@@ -11,6 +11,7 @@ import { hintLines, parseNumber } from "./knobs";
 import { sig } from "./numbers";
 import { pipelineActions } from "./pipeline_actions";
 import { STAGE_NAMES, type StageState, stoppedEarly, usePipelineStore } from "./pipeline_store";
+import { elapsedText } from "./step_progress";
 
 const field = (key: keyof PipelineSettings) => PIPELINE_FIELDS.find((f) => f.key === key) as Field;
 
@@ -85,8 +86,20 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
 }
 
 /**
- * A stage's progress bar and line: "not trained", "step 44 / 300" (while it stops: "· stopping after this
- * step…"), "step 300 / 300 · done" or, stopped early, "stopped at step 71 of 400"; then its time.
+ * The time a stage has left, from its pace so far: `done` of `steps` steps in `elapsedMs`; null before its
+ * second step (the first one also builds the kernels), e.g. "about 2 min 05 s left", "about 3 h 20 min left".
+ */
+export function timeLeft(done: number, steps: number, elapsedMs: number): string | null {
+  if (done < 2 || done >= steps || !(elapsedMs > 0)) return null;
+  const ms = (elapsedMs / done) * (steps - done);
+  const min = Math.round(ms / 60_000);
+  return `about ${ms < 3_600_000 ? elapsedText(ms) : `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`} left`;
+}
+
+/**
+ * A stage's progress bar and line: "not trained", "step 44 / 300 · about 1 min 05 s left" (while it stops:
+ * "· stopping after this step…"), "step 300 / 300 · done" or, stopped early, "stopped at step 71 of 400"; then
+ * its time.
  */
 export function Progress({ stage, st }: { stage: PipelineStage; st: StageState }) {
   const stopping = usePipelineStore((s) => s.stopping === stage && st.status === "running");
@@ -99,6 +112,10 @@ export function Progress({ stage, st }: { stage: PipelineStage; st: StageState }
   else if (stopped) line = `stopped at step ${st.result?.steps} of ${st.result?.planned}`;
   else if (st.status === "done") line += " · done";
   else if (stopping) line += " · stopping after this step…";
+  else if (st.status === "running" && st.startedAt !== undefined) {
+    const left = timeLeft(done, steps, performance.now() - st.startedAt);
+    if (left) line += ` · ${left}`;
+  }
   return (
     <div className="pipeline-progress">
       <progress max={Math.max(1, steps)} value={done} aria-label={`${stage} progress`} />

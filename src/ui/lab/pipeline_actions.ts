@@ -8,7 +8,8 @@
 import type { KeptEntry } from "../../lab/archive";
 import { HANDED_OFF_LINE, labClient } from "../../lab/client";
 import { downloadBlob } from "../../lab/export/download";
-import type { PipelineStage } from "../../lab/pipeline/fields";
+import type { PipelineProgress, PipelineStage } from "../../lab/pipeline/fields";
+import { AckThrottle } from "../../lab/throttle";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { droppedText, keptRunsText } from "./experiment_names";
@@ -20,6 +21,12 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The sentence of pipeline_guard.ts takeInterrupted's notice. */
 const INTERRUPTED = /The Pipeline's [^.]*was interrupted [^.]*\./;
+
+/**
+ * How often the steps the worker reports reach the store (ms): a tiny model on a GPU steps ~100 times a second,
+ * and a store update per step would redraw the stage's chart as often.
+ */
+export const PROGRESS_MS = 100;
 
 /** The stage training now (its train() call), settled once it has ended. */
 let training: Promise<void> | null = null;
@@ -41,14 +48,26 @@ export const pipelineActions = {
       p.settings,
       () => usePipelineStore.getState()[stage].status === "running",
     );
+    let pending: PipelineProgress[] = [];
+    const flush = () => {
+      const ps = pending;
+      pending = [];
+      if (ps.length) usePipelineStore.getState().progress(ps);
+    };
+    const batches = new AckThrottle(PROGRESS_MS, flush, () => pending.length > 0);
     const run = (async () => {
       try {
         const result = await labActions.pipelineStage(stage, p.settings, (x) => {
           guard.step(x.step);
-          usePipelineStore.getState().progress(x);
+          pending.push(x);
+          batches.request();
         });
+        batches.cancel();
+        flush();
         usePipelineStore.getState().finish(result);
       } catch (e) {
+        batches.cancel();
+        flush();
         usePipelineStore.getState().fail(stage, message(e));
       } finally {
         guard.end();

@@ -22,6 +22,8 @@ export interface StageState {
   evals: PipelineEval[];
   result: PipelineStageResult | null;
   error: string | null;
+  /** When it began training (performance.now(), ms), while it trains: its time left is estimated from it. */
+  startedAt?: number;
 }
 
 export interface PipelineState {
@@ -42,7 +44,8 @@ export interface PipelineState {
   setSettings(patch: Partial<PipelineSettings>): void;
   begin(stage: PipelineStage): void;
   setStopping(stage: PipelineStage | null): void;
-  progress(p: PipelineProgress): void;
+  /** Steps the worker reported, in order (batched: ./pipeline_actions.ts hands them over a few times a second). */
+  progress(ps: readonly PipelineProgress[]): void;
   finish(result: PipelineStageResult): void;
   fail(stage: PipelineStage, error: string): void;
   setHandedOff(model: string | null): void;
@@ -126,23 +129,28 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
   // A new stage 1 makes stage 2 stale; a new stage 2 keeps stage 1. Either makes a hand-off old.
   begin: (stage) =>
     set((s) => ({
-      [stage]: { ...idle(), status: "running" },
+      [stage]: { ...idle(), status: "running", startedAt: performance.now() },
       ...(stage === "sft" && { rm: idle() }),
       ...(s.handedOff !== null && { handOffOld: true }),
       stopping: null,
     })),
   setStopping: (stopping) => set({ stopping }),
-  progress: (p) =>
+  progress: (ps) =>
     set((s) => {
-      const st = s[p.stage];
-      return {
-        [p.stage]: {
+      const out: Partial<Record<PipelineStage, StageState>> = {};
+      for (const stage of ["sft", "rm"] as const) {
+        const mine = ps.filter((p) => p.stage === stage);
+        if (!mine.length) continue;
+        const st = s[stage];
+        const sampled = mine.filter((p) => p.sample).at(-1)?.sample;
+        out[stage] = {
           ...st,
-          points: [...st.points, p],
-          sample: p.sample ?? st.sample,
-          evals: p.eval ? [...st.evals, p.eval] : st.evals,
-        },
-      };
+          points: st.points.concat(mine),
+          sample: sampled ?? st.sample,
+          evals: st.evals.concat(mine.flatMap((p) => (p.eval ? [p.eval] : []))),
+        };
+      }
+      return out;
     }),
   finish: (result) =>
     set((s) => {
