@@ -43,7 +43,29 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await expect(page.getByTestId("pipeline-run-rm")).toBeDisabled();
   await expect(page.getByTestId("pipeline-use")).toBeDisabled();
   await expect(page.getByTestId("pipeline-size")).toHaveValue("nano");
+  // The ready-made settings: the defaults are "Quick"; the shipped models' recipe fills every field (arithmetic).
+  const quick = page.getByTestId("pipeline-recipe-quick");
+  const shipped = page.getByTestId("pipeline-recipe-shipped");
+  await expect(quick).toHaveAttribute("aria-pressed", "true");
+  await shipped.click();
+  await expect(shipped).toHaveAttribute("aria-pressed", "true");
+  for (const [key, v] of Object.entries({
+    size: "tiny",
+    sftSteps: "300",
+    sftBatch: "64",
+    rmSteps: "1500",
+    rmBatch: "32",
+  }))
+    await expect(page.getByTestId(`pipeline-${key}`)).toHaveValue(v);
+  await expect(page.getByTestId("pipeline-recipe-doc")).toContainText(
+    "agrees with gold on about two pairs in three",
+  );
+  await quick.click();
+  await expect(page.getByTestId("pipeline-size")).toHaveValue("nano");
+  await expect(page.getByTestId("pipeline-sftSteps")).toHaveValue("40");
   await set(page, "sftSteps", "400");
+  await expect(quick).toHaveAttribute("aria-pressed", "false"); // its own settings now
+  await expect(page.getByTestId("pipeline-recipe-doc")).toHaveText("Your own settings (below).");
   await set(page, "rmSteps", "3");
   await set(page, "rmBatch", "4");
   await set(page, "evalPairs", "16");

@@ -25,6 +25,7 @@ import {
   type PipelineStage,
   pipelineSettings,
 } from "./pipeline/fields";
+import { RM_PAIRS_FILE } from "./pipeline/pairs";
 import { LabPipeline } from "./pipeline/pipeline";
 import type {
   ExperimentSpec,
@@ -330,7 +331,7 @@ class LabWorker implements LabWorkerApi {
     const runs = this.runs;
     if (!this.ctx || !runs) throw new Error("the training worker is not initialised (init() first)");
     const { task, tokenizer } = runs.res;
-    const url = new URL(`models/${task.id}/preferences.jsonl`, this.baseUrl);
+    const url = new URL(`models/${task.id}/${RM_PAIRS_FILE[task.id]}`, this.baseUrl);
     this.pipeline ??= new LabPipeline(this.ctx, {
       task,
       tokenizer,

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
 import { pipelineConfig } from "../../src/lab/pipeline/model_config";
+import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
 import { LabPipeline } from "../../src/lab/pipeline/pipeline";
 import type { RunUpdate } from "../../src/lab/protocol";
 import { loadResources } from "../../src/lab/resources";
@@ -40,7 +41,7 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     const ctx = await testGpu();
     const spec = testExperiment();
     const res = await loadResources(spec, "http://lab.test/", serve);
-    const prefs = await readFile("public/models/arithmetic/preferences.jsonl", "utf8");
+    const prefs = await readFile(`public/models/arithmetic/${RM_PAIRS_FILE.arithmetic}`, "utf8");
     const pipe = new LabPipeline(ctx, {
       task: res.task,
       tokenizer: res.tokenizer,

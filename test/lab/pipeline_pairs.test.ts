@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { pipelinePairs } from "../../src/lab/pipeline/pairs";
+import { pipelinePairs, RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
 import { readTokenizerFile } from "../../src/tokenizer/node";
 
 const tok = readTokenizerFile("public/models/arithmetic/tokenizer.json");
@@ -18,21 +18,22 @@ const line = (split: string, chosen = "85") =>
   });
 
 describe("the Pipeline's preference pairs (stage 2)", () => {
-  it("splits the shipped arithmetic file into its train and held-out pairs", () => {
-    const text = readFileSync("public/models/arithmetic/preferences.jsonl", "utf8");
+  it("splits the shipped arithmetic reward model's file into its train and held-out pairs", () => {
+    expect(RM_PAIRS_FILE.arithmetic).toBe("rm-preferences.jsonl");
+    const text = readFileSync("public/models/arithmetic/rm-preferences.jsonl", "utf8");
     const p = pipelinePairs("arithmetic", text, tok, 6);
-    expect([p.train.length, p.eval.length]).toEqual([906, 94]); // as public/models/manifest.json records
+    expect([p.train.length, p.eval.length]).toEqual([9673, 327]); // as public/models/manifest.json records
   });
 
   it("names the file in every error", () => {
     expect(() => pipelinePairs("arithmetic", null, tok, 6)).toThrow(
-      "the arithmetic task ships no preference pairs (models/arithmetic/preferences.jsonl)",
+      "the arithmetic task ships no preference pairs (models/arithmetic/rm-preferences.jsonl)",
     );
     expect(() => pipelinePairs("arithmetic", "{nope", tok, 6)).toThrow(
-      /^models\/arithmetic\/preferences\.jsonl: /,
+      /^models\/arithmetic\/rm-preferences\.jsonl: /,
     );
     expect(() => pipelinePairs("arithmetic", `${line("train")}\n${line("train", "86")}`, tok, 6)).toThrow(
-      "models/arithmetic/preferences.jsonl needs train and eval pairs",
+      "models/arithmetic/rm-preferences.jsonl needs train and eval pairs",
     );
     const ok = pipelinePairs("arithmetic", `${line("train")}\n${line("eval")}`, tok, 6);
     expect([ok.train.length, ok.eval.length]).toEqual([1, 1]);

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
+import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
 import { LabPipeline } from "../../src/lab/pipeline/pipeline";
 import { loadResources } from "../../src/lab/resources";
 import { testGpu } from "../helpers/gpu";
@@ -23,7 +24,7 @@ describe("pipeline: Stop keeps the model trained so far (GPU)", () => {
   it("ends SFT and RM between steps, as trained for the steps they reached", async () => {
     const ctx = await testGpu();
     const res = await loadResources(testExperiment(), "http://lab.test/", serve);
-    const prefs = await readFile("public/models/arithmetic/preferences.jsonl", "utf8");
+    const prefs = await readFile(`public/models/arithmetic/${RM_PAIRS_FILE.arithmetic}`, "utf8");
     const pipeline = () =>
       new LabPipeline(ctx, {
         task: res.task,

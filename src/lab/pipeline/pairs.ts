@@ -1,7 +1,20 @@
 /** Stage 2's data: the task's shipped preference pairs (JSONL), parsed and tokenised into train and held-out sets. */
 import { type EncodedPair, encodePreferencePairs } from "../../rewards/rm_eval";
+import type { TaskId } from "../../tasks";
 import { parsePreferencesJsonl } from "../../tasks/preferences";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
+
+/**
+ * The file under models/<task>/ whose pairs stage 2 learns: the pairs the task's shipped reward model learnt
+ * (public/models/manifest.json; a test keeps them equal). For arithmetic that is rm-preferences.jsonl (9,673
+ * train pairs), not the 906 of preferences.jsonl that offline DPO uses: through the TF.js twin of the trainers, the
+ * shipped recipe (recipes.ts) reached a held-out gold agreement of 67 % on the larger set and 53 % on the smaller,
+ * which it overfits (86 % of its train labels; docs/reward-models.md).
+ */
+export const RM_PAIRS_FILE: Readonly<Record<TaskId, string>> = {
+  arithmetic: "rm-preferences.jsonl",
+  sentiment: "preferences.jsonl",
+};
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -10,16 +23,16 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * @param text the file (JSONL, src/tasks/preferences.ts), or null when the task ships none.
  * @param sampledLength the task's generation.maxNewTokens: a completion that filled it was cut, so it gets no
  *   EOS, as the RL runs' samples are scored (src/rewards/rm_eval.ts encodePreferencePairs).
- * @throws Error naming `models/<task>/preferences.jsonl` when there is no file, it does not parse, or a split
+ * @throws Error naming `models/<task>/<RM_PAIRS_FILE>` when there is no file, it does not parse, or a split
  *   is empty.
  */
 export function pipelinePairs(
-  taskId: string,
+  taskId: TaskId,
   text: string | null,
   tokenizer: Tokenizer,
   sampledLength: number,
 ): { train: EncodedPair[]; eval: EncodedPair[] } {
-  const file = `models/${taskId}/preferences.jsonl`;
+  const file = `models/${taskId}/${RM_PAIRS_FILE[taskId]}`;
   if (text === null) throw new Error(`the ${taskId} task ships no preference pairs (${file})`);
   let records: ReturnType<typeof parsePreferencesJsonl>;
   try {

@@ -31,7 +31,10 @@ export interface PipelineDeps {
   task: Task;
   tokenizer: Tokenizer;
   seed: number;
-  /** The task's preference file (JSONL text), fetched when stage 2 first needs it; null when none is shipped. */
+  /**
+   * The task's reward-model pairs (JSONL text of models/<task>/<RM_PAIRS_FILE>, ./pairs.ts), fetched when stage 2
+   * first needs them; null when none are shipped.
+   */
   preferences(): Promise<string | null>;
 }
 

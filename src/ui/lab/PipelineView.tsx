@@ -8,6 +8,7 @@
  */
 import { useState } from "react";
 import type { PipelineSettings } from "../../lab/pipeline/fields";
+import { pipelineRecipes, recipeOf } from "../../lab/pipeline/recipes";
 import { trainedSteps, useLab } from "../lab_store";
 import { ConfirmButton } from "./ConfirmButton";
 import { PipelineChart } from "./PipelineChart";
@@ -223,9 +224,10 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       {weak && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
           {weak} RL will chase its mistakes (reward hacking from the first step): go on to watch it happen.
-          Training longer here seldom helps: the shipped proxies (a run's reward “proxy”) took 1,200–1,500
-          steps on the shipped tiny SFT models to agree with gold on 58 % (sentiment) and 76 % (arithmetic,
-          whose pairs differ in a digit of the sum: the model must have learnt to add).
+          Training longer at nano size seldom helps: a reward model needs a stage 1 that has learnt the task
+          (arithmetic pairs differ in a digit of the sum: it must have learnt to add). “Shipped models'
+          recipe” above trains both as the shipped ones were (1,200–1,500 reward-model steps of a tiny model):
+          about a minute on a GPU, hours on a CPU.
         </p>
       )}
       {handedOff && (
@@ -237,6 +239,36 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
         </p>
       )}
     </section>
+  );
+}
+
+/** The ready-made settings (src/lab/pipeline/recipes.ts): a button each, pressed when the settings are its own. */
+function Recipes({ busy }: { busy: boolean }) {
+  const task = useLab((s) => s.spec.task);
+  const settings = usePipelineStore((s) => s.settings);
+  const setSettings = usePipelineStore((s) => s.setSettings);
+  const current = recipeOf(task, settings);
+  const recipes = pipelineRecipes(task);
+  return (
+    <div className="pipeline-recipes" data-testid="pipeline-recipes">
+      <span className="eyebrow">Settings</span>
+      {recipes.map((r) => (
+        <button
+          key={r.id}
+          type="button"
+          data-testid={`pipeline-recipe-${r.id}`}
+          aria-pressed={current === r.id}
+          disabled={busy}
+          title={r.doc}
+          onClick={() => setSettings(r.settings)}
+        >
+          {r.label}
+        </button>
+      ))}
+      <span className="muted" data-testid="pipeline-recipe-doc">
+        {current ? recipes.find((r) => r.id === current)?.doc : "Your own settings (below)."}
+      </span>
+    </div>
   );
 }
 
@@ -252,6 +284,7 @@ export function PipelineView() {
           SFT → reward model → RL: the three stages of RLHF, trained in this page
         </span>
       </summary>
+      <Recipes busy={busy} />
       <div className="pipeline-stages">
         <SftStage busy={busy} ready={ready} />
         <RmStage busy={busy} ready={ready} />
