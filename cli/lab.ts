@@ -7,6 +7,8 @@
  *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
  *   npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]
  *                        (a guided lesson's effect, per seed; --runs and --reuse check a lesson piecewise)
+ *   npm run lab -- pipeline --task <t> [--recipe quick|shipped] [--set key=value]... [--seed S] [--out result.json]
+ *                        (the page's Pipeline headless: SFT, reward model, the SFT model's evaluation; cli/lab/pipeline.ts)
  * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a summary line to stdout);
  * `eval` prints the task's evaluation as JSON; with --vs, the win rate of --model over --vs (gold scorer, 95% CI).
  */
@@ -17,6 +19,7 @@ import { algorithm } from "../src/lab/registry";
 import { LabRuns } from "../src/lab/runs";
 import { lessonIds, runLessonSeed } from "./lab/lesson";
 import { nodeRewardSources } from "./lab/node_rewards";
+import { pipelineCommand } from "./lab/pipeline";
 import { loadPreferenceFile } from "./lab/preferences";
 import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
 
@@ -39,9 +42,10 @@ function args(argv: string[]) {
 async function main() {
   const argv = process.argv.slice(2);
   if (argv[0] === "lesson") return lessonCommand(argv.slice(1));
+  if (argv[0] === "pipeline") return pipelineCommand(argv.slice(1));
   const { cmd, o, sets } = args(argv);
   if (cmd !== "train" && cmd !== "eval")
-    throw new RangeError(`usage: lab train|eval|lesson … (got "${cmd ?? ""}")`);
+    throw new RangeError(`usage: lab train|eval|lesson|pipeline … (got "${cmd ?? ""}")`);
   if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
   const seed = Number(o.seed ?? 0);
   const ctx = await acquireGpu();

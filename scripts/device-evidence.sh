@@ -15,7 +15,8 @@
 # --steps STEPS (default 1000, far more than BUDGET seconds allow: each is stopped at the budget; a log's first N
 # steps are a run of N steps, since no schedule depends on the length), plus EXTRAS: 0 (default) none, 1 the
 # retune probes of 2026-12-04 (their logs are in docs/lesson-runs/gpu-2026-12-04.txz), lb the slow length-bias
-# probes, next the probes planned for the next device session (entropy bonus; length bias on arithmetic at τ 1.5),
+# probes, next the probes planned for the next device session (entropy bonus; length bias on arithmetic at τ 1.5;
+# the Pipeline's shipped recipe on both tasks, pipeline-<task>.json),
 # rm the reward models retrained with bigger budgets (rm-<task>-steps<N>/ folders in extras.tgz). EC_RUNS overrides entropy-collapse's runs. It then checks
 # every (lesson, seed) at the lesson's own length from the logs (`lesson --reuse yes`, no training) and writes:
 #   lessons.tgz   docs/lesson-runs plus every run trained here (unpack it over docs/lesson-runs), with
@@ -132,6 +133,14 @@ elif [ "${EXTRAS:-0}" = next ]; then
   LB="--set batchPrompts=4 --set numGenerations=8 --set beta=0 --set lr=1e-4 --set maxNewTokens=12 --set temperature=1.5"
   for seed in 0 1; do
     for lt in grpo dr_grpo; do probe "lb-arith-t1.5-$lt-seed$seed" arithmetic $seed $LB --set lossType=$lt; done
+  done
+  # (c) The Pipeline's "Shipped models' recipe" through the page's own code (cli/lab/pipeline.ts), 2 processes:
+  # its reward model's held-out gold agreement (67 % for arithmetic through the TF.js twins on a CPU,
+  # docs/reward-models.md) and its SFT model's evaluation; sentiment's was never run.
+  for task in arithmetic sentiment; do
+    timeout "$STOP" "$NODE" "$LAB" pipeline --task $task --recipe shipped --out "$X/pipeline-$task.json" \
+      > "$X/log-pipeline-$task.txt" 2>&1 &
+    pids+=($!)
   done
 elif [ "${EXTRAS:-0}" = rm ]; then
   # The proxy reward models with budgets this CPU never had (the shipped sentiment RM is at chance, held-out gold

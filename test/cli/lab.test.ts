@@ -128,4 +128,31 @@ describe("headless lab CLI", () => {
     expect(err.status).toBe(1);
     expect(String(err.stderr)).toMatch(/grpo.epsilon must be a number/);
   });
+
+  it("runs the Pipeline headless: SFT, reward model, the SFT model's evaluation, as JSON", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-"));
+    const out = join(dir, "pipeline.json");
+    const args = ["pipeline", "--task", "arithmetic", "--set", "sftSteps=6", "--set", "rmSteps=3"];
+    execFileSync("node", [...LAB, ...args, "--set", "evalPairs=8", "--out", out], {
+      stdio: "pipe",
+      timeout: 120_000,
+    });
+    const r = JSON.parse(readFileSync(out, "utf8"));
+    expect(r.recipe).toBe("quick");
+    expect(r.settings).toMatchObject({ size: "nano", sftSteps: 6, rmSteps: 3, evalPairs: 8 });
+    expect(r.pairs).toBe("public/models/arithmetic/rm-preferences.jsonl"); // the page's stage-2 pairs
+    expect(r.sft.steps).toBe(6);
+    expect(r.sft.lastLoss).toBeLessThan(r.sft.firstLoss);
+    expect(r.rm.steps).toBe(3);
+    expect(r.rm.evalAfter.pairs).toBe(8);
+    expect(r.sft.evaluation.prompts).toBeGreaterThan(0);
+    let err: { status?: number; stderr?: Buffer } = {};
+    try {
+      execFileSync("node", [...LAB, ...args, "--set", "sftLr=fast"], { stdio: "pipe", timeout: 60_000 });
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.status).toBe(1);
+    expect(String(err.stderr)).toMatch(/pipeline\.sftLr must be a number/);
+  });
 });
