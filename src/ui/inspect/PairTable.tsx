@@ -158,7 +158,9 @@ export function PairTable({ view, initialPage = 0 }: { view: PairsInspect; initi
         log π(y|x) sums the completion's token log-probs at the sampling temperature τ; the loss pushes the
         margin up. A negative margin means the policy, relative to the reference, still prefers the rejected
         completion. A pair marked "label flipped" is one the simulated annotator got wrong (the run's flip
-        rate): DPO learns it as labelled.
+        rate): DPO learns it as labelled. The completions are a model's samples: a few hold a special token it
+        sampled (<code>&lt;unk&gt;</code>, <code>&lt;bos&gt;</code>), which is its output, not a fault in the
+        data.
       </p>
     </div>
   );
