@@ -45,7 +45,7 @@ export function pipelineRecipes(task: TaskId): PipelineRecipe[] {
     {
       id: "quick",
       label: "Quick (nano)",
-      doc: "nano, 40 SFT steps and 20 reward-model steps (the defaults): seconds on a GPU, a few minutes on a CPU. Its reward model has not learnt the task (it agrees with gold about as often as a coin), so RL on it chases noise.",
+      doc: "nano, 40 SFT steps and 20 reward-model steps (the defaults): seconds, even on a CPU (arithmetic; sentiment rows are longer). Its reward model has not learnt the task (it agrees with gold about as often as a coin), so RL on it chases noise.",
       settings: DEFAULTS,
     },
     {
