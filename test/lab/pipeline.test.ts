@@ -148,6 +148,36 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     expect(x[0]).toBeCloseTo(y[0], 6);
     await Promise.all([rmAgain.release(), retrained.release()]);
     again.destroy();
+
+    // Stage 1 trained again at another size after the hand-off: the snapshot keeps the hand-off's own shape, so
+    // a reload brings back both (it once checked the nano hand-off against the tiny stages and restored nothing).
+    await pipe.sft(pipelineSettings({ ...s, size: "tiny", sftSteps: 1, sftBatch: 2 }), () => {});
+    const mixed = await pipe.snapshot();
+    if (!mixed) throw new Error("no snapshot");
+    expect(mixed.size).toBe("tiny");
+    expect(mixed.config.nEmbd).toBe(128);
+    expect(mixed.handed?.size).toBe("nano");
+    expect(mixed.handed?.config?.nEmbd).toBe(32);
+    const third = new LabPipeline(ctx, {
+      task: res.task,
+      tokenizer: res.tokenizer,
+      seed: 0,
+      preferences: async () => prefs,
+    });
+    const backMixed = third.restore(mixed, res.start.tokenizerRef);
+    expect(backMixed?.start.config.nEmbd).toBe(32);
+    expect((await backMixed?.reward.score(probe))?.[0]).toBe((await reward.score(probe))[0]);
+    expect(third.trained).toEqual({ sft: 1, rm: 0 });
+    // A save of an older page has no hand-off shape: the stages' is used, as before.
+    const {
+      config: _c,
+      size: _s,
+      ...oldHanded
+    } = snap.handed ?? { source: "", policy: new Float32Array(), rm: new Float32Array() };
+    expect(third.restore({ ...snap, handed: oldHanded }, res.start.tokenizerRef)?.start.config.nEmbd).toBe(
+      32,
+    );
+    third.destroy();
     sched.dispose();
     runs.destroy();
     pipe.destroy();

@@ -172,5 +172,15 @@ export interface PipelineModels {
   config: GPTConfig;
   sft: { steps: number; params: Float32Array } | null;
   rm: { steps: number; params: Float32Array } | null;
-  handed: { source: string; policy: Float32Array; rm: Float32Array } | null;
+  /**
+   * The last hand-off: its own shape (`config`, `size`), which differs from the stages' when a stage was trained
+   * again at another size since (absent in saves of older pages: the stages' `config` and `size`).
+   */
+  handed: {
+    source: string;
+    policy: Float32Array;
+    rm: Float32Array;
+    config?: GPTConfig;
+    size?: PipelineSettings["size"];
+  } | null;
 }

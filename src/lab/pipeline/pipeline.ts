@@ -158,7 +158,13 @@ export class LabPipeline {
         sft: policy ? { steps: policy.steps, params: await policy.w.download() } : null,
         rm: rm ? { steps: rm.steps, params: await rm.w.download() } : null,
         handed: handed
-          ? { source: handed.start.source, policy: handed.start.params, rm: handed.params }
+          ? {
+              source: handed.start.source,
+              policy: handed.start.params,
+              rm: handed.params,
+              config: handed.config,
+              size: this.handedSize,
+            }
           : null,
       };
     });
@@ -171,9 +177,13 @@ export class LabPipeline {
    */
   restore(m: PipelineModels, tokenizerRef: string): { start: StartModel; reward: RewardSource } | null {
     if (m.task !== this.d.task.id) throw new Error(`the saved Pipeline is for task "${m.task}"`);
-    const n = paramLayout(m.config).size;
-    for (const a of [m.sft?.params, m.rm?.params, m.handed?.policy, m.handed?.rm])
+    const handedConfig = m.handed?.config ?? m.config;
+    const fits = (a: Float32Array | undefined, config: GPTConfig) => {
+      const n = paramLayout(config).size;
       if (a && a.length !== n) throw new Error(`a saved Pipeline model has ${a.length} parameters, not ${n}`);
+    };
+    for (const a of [m.sft?.params, m.rm?.params]) fits(a, m.config);
+    for (const a of [m.handed?.policy, m.handed?.rm]) fits(a, handedConfig);
     this.destroy();
     const pad = this.d.tokenizer.padId;
     if (m.sft)
@@ -187,10 +197,13 @@ export class LabPipeline {
       const w = new GptWeights(this.ctx, m.config, m.rm.params);
       this.rm = { w, scorer: new RewardModelScorer(this.ctx, w, pad), steps: m.rm.steps };
     }
-    this.handedSize = m.size;
-    return m.handed
-      ? this.setHanded(m.config, m.handed.policy, m.handed.rm, m.handed.source, tokenizerRef)
-      : null;
+    if (!m.handed) {
+      this.handedSize = m.size;
+      return null;
+    }
+    const out = this.setHanded(handedConfig, m.handed.policy, m.handed.rm, m.handed.source, tokenizerRef);
+    this.handedSize = m.handed.size ?? m.size;
+    return out;
   }
 
   /** Make (policy, rm) the handed-off pair: the runs' start model and the "pipeline" reward source. */
