@@ -68,6 +68,8 @@ interface Written {
   /** The first point object: a different one means the history was replaced (reset, rewind). */
   first: MetricPoint | undefined;
   markers: readonly Marker[];
+  /** Imported for comparison (a run that failed to load its checkpoint becomes one with the same history). */
+  comparison: boolean;
   /** Step of the last saved checkpoint (0: none). */
   ckStep: number;
 }
@@ -104,7 +106,12 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   const saveRun = async (r: RunSnapshot) => {
     const w = written.get(r.spec.id);
     const unchanged =
-      w && w.history === r.history && w.markers === r.markers && w.status === r.status && w.spec === r.spec;
+      w &&
+      w.history === r.history &&
+      w.markers === r.markers &&
+      w.status === r.status &&
+      w.spec === r.spec &&
+      w.comparison === (r.comparison === true);
     if (unchanged) return;
     // Only added to: its first and its last written points are still in place (a rewind that trained back past
     // its old length keeps the first point but not the last: it is a rewritten history).
@@ -132,6 +139,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       history: r.history,
       first: r.history[0],
       markers: r.markers,
+      comparison: r.comparison === true,
       ckStep,
     });
   };

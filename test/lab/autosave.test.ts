@@ -219,6 +219,35 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("saves a run that became a comparison run with the same curves (its imported checkpoint failed to load)", async () => {
+    const { db, lab } = await pausedLab();
+    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
+    const spec = { ...defaultExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
+    // As import_run.ts does: added to train from its checkpoint (saved so), then shown for comparison when the
+    // checkpoint does not load: the same spec, status and history objects, now with `comparison`.
+    const restored = {
+      spec,
+      status: "paused" as const,
+      step: 3,
+      history: points(1, 3),
+      markers: [],
+      samples: [],
+      error: null,
+    };
+    lab.upsertRun(spec);
+    lab.restoreRuns([{ ...restored, resuming: true, resumedAt: 3 }]);
+    await saver.flush();
+    expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-2")?.comparison).toBeFalsy();
+    lab.restoreRuns([{ ...restored, comparison: true }]);
+    await saver.flush();
+    // It once stayed saved as a run to train (nothing it compared had changed), and a reload started it over.
+    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-2");
+    expect(saved?.comparison).toBe(true);
+    expect(saved?.history).toHaveLength(3);
+    saver.stop();
+    db.close();
+  });
+
   it("drops a checkpoint left under a run id by another experiment, so a reload does not resume from it", async () => {
     const db = await freshDb();
     const other = { ...defaultExperiment(), seed: 9 };
