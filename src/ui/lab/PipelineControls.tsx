@@ -103,12 +103,18 @@ export function timeLeft(done: number, steps: number, elapsedMs: number): string
  */
 export function Progress({ stage, st }: { stage: PipelineStage; st: StageState }) {
   const stopping = usePipelineStore((s) => s.stopping === stage && st.status === "running");
+  // Before its first report (building the model; stage 2 also reads its pairs once and scores the held-out ones) the
+  // stage's length is its setting's: the inputs are locked while it trains.
+  const asked = usePipelineStore((s) => (stage === "sft" ? s.settings.sftSteps : s.settings.rmSteps));
   const last = st.points.at(-1);
-  const steps = last?.steps ?? st.result?.planned ?? st.result?.steps ?? 0;
+  const steps =
+    last?.steps ?? st.result?.planned ?? st.result?.steps ?? (st.status === "running" ? asked : 0);
   const done = last?.step ?? 0;
   const stopped = stoppedEarly(st);
   let line = `step ${done} / ${steps}`;
   if (st.status === "idle") line = "not trained";
+  else if (st.status === "running" && !last && !stopping)
+    line = `step 0 / ${steps} · ${stage === "rm" ? "scoring the held-out pairs before training…" : "starting…"}`;
   else if (stopped) line = `stopped at step ${st.result?.steps} of ${st.result?.planned}`;
   else if (st.status === "done") line += " · done";
   else if (stopping) line += " · stopping after this step…";
