@@ -12,6 +12,7 @@
  */
 import type { RewardSample, RewardSource } from "../algorithms/reward";
 import type { OnnxRewardModel } from "../rewards/onnx_reward_model";
+import { RM_METADATA } from "../rewards/rm_metadata";
 import { onnxReward } from "../rewards/sources";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
@@ -187,11 +188,28 @@ export class RewardSources {
     return { source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }), info: infoOf(model, path) };
   }
 
-  private loadModel(bytes: Uint8Array): Promise<OnnxRewardModel> {
+  /**
+   * Load and check a model against this task's tokenizer: beyond the contract (loadOnnxRewardModel), a model whose
+   * metadata names another tokenizer is refused (its ids stand for other characters: another task's reward model).
+   * @throws RewardSourceError naming both tokenizers; whatever the loader throws.
+   */
+  private async loadModel(bytes: Uint8Array): Promise<OnnxRewardModel> {
     if (!this.o.loadOnnx) throw new RewardSourceError("this lab cannot load ONNX reward models");
-    return this.o.loadOnnx(bytes, this.tokenizer.vocabSize, this.tokenizer.padId);
+    const model = await this.o.loadOnnx(bytes, this.tokenizer.vocabSize, this.tokenizer.padId);
+    const theirs = tokenizerRef(model.metadata[RM_METADATA.tokenizer] ?? "");
+    const ours = tokenizerRef(this.task.tokenizerPath);
+    if (theirs && theirs !== ours) {
+      await model.release();
+      throw new RewardSourceError(
+        `it was made for ${theirs}, not this task's ${ours} (its metadata "${RM_METADATA.tokenizer}"): its token ids stand for other characters here, so its scores would mean nothing`,
+      );
+    }
+    return model;
   }
 }
+
+/** A tokenizer reference as the models name it: "public/models/x/tokenizer.json" and "./models/…" as "models/…". */
+const tokenizerRef = (path: string) => path.trim().replace(/^(\.\/)?(public\/)?/, "");
 
 function infoOf(model: OnnxRewardModel, name: string): RewardModelInfo {
   return { name, vocabSize: model.vocabSize, maxLength: model.maxLength, warnings: [...model.warnings] };

@@ -13,20 +13,11 @@
 import type { GPTConfig } from "../model/config";
 import { gptTrunk } from "../onnx/gpt_trunk";
 import { encodeModel, ONNX_DTYPE } from "../onnx/graph";
+import { RM_METADATA } from "./rm_metadata";
 
 export { MASK_BIAS } from "../onnx/gpt_trunk";
 
-/** Metadata keys written into the exported model (ModelProto.metadata_props). */
-export const RM_METADATA = {
-  /** Longest T the model accepts (its context length), decimal. */
-  maxLength: "max_length",
-  /** The tokenizer the ids come from, e.g. "models/sentiment/tokenizer.json". */
-  tokenizer: "tokenizer",
-  /** "left": the lab sends left-padded rows (the graph accepts either side). */
-  paddingSide: "padding_side",
-  /** Vocabulary size V (rows of the token embedding). */
-  vocabSize: "vocab_size",
-} as const;
+export { RM_METADATA } from "./rm_metadata";
 
 export interface RewardModelExportOptions {
   /** Tokenizer reference stored as metadata. Default "". */

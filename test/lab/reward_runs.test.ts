@@ -109,6 +109,15 @@ describe("reward sources in the lab's runs (GPU + onnxruntime-web)", () => {
     expect(err).toBeInstanceOf(OnnxRewardModelError);
     expect((err as OnnxRewardModelError).kind).toBe("not-onnx");
     expect(t.rewards.custom).toBeNull();
+    // Another task's reward model passes the contract (its 83-row embedding covers these 16 ids) but its
+    // metadata names the sentiment tokenizer: refused, naming both, and nothing changes.
+    const other = new Uint8Array(await readFile("public/models/sentiment/rm.onnx"));
+    const foreign = await t.rewards.loadCustom(other, "sentiment-rm.onnx").catch((e) => e);
+    expect(foreign).toBeInstanceOf(RewardSourceError);
+    expect(String(foreign.message)).toBe(
+      'it was made for models/sentiment/tokenizer.json, not this task\'s models/arithmetic/tokenizer.json (its metadata "tokenizer"): its token ids stand for other characters here, so its scores would mean nothing',
+    );
+    expect(t.rewards.custom).toBeNull();
     // A valid file becomes "custom"; the run switches at its next step, with a marker.
     const info = await t.rewards.loadCustom(bytes, "mine.onnx");
     expect(info).toMatchObject({ name: "mine.onnx", vocabSize: 16, maxLength: 16 });
