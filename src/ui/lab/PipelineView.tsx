@@ -15,7 +15,7 @@ import { PipelineChart } from "./PipelineChart";
 import { Num, Progress, SettingInput, StageButtons, StageError } from "./PipelineControls";
 import { pipelineActions } from "./pipeline_actions";
 import { usePipelineStore } from "./pipeline_store";
-import { rmWeakness } from "./rm_weakness";
+import { rmAdvice, rmWeakness } from "./rm_weakness";
 import { canKeepRuns } from "./saving";
 import "./pipeline.css";
 
@@ -95,6 +95,9 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
     if (row) row.heldOut = e.labelAccuracy;
     else rows.unshift({ step: e.step, heldOut: e.labelAccuracy });
   }
+  // A batch of 8 pairs scores 0, 0.125, … 1 by chance: the headline is the mean of the last (up to) 10 batches.
+  const recent = st.points.slice(-10).flatMap((p) => (p.accuracy === undefined ? [] : [p.accuracy]));
+  const batchAcc = recent.length ? recent.reduce((a, b) => a + b, 0) / recent.length : undefined;
   const before = st.evals.find((e) => e.step === 0);
   const after = st.result?.evalAfter ?? st.evals.filter((e) => e.step > 0).at(-1);
   return (
@@ -146,13 +149,18 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       <p className="pipeline-numbers">
         BT loss <Num id="pipeline-rm-loss-first" value={st.points[0]?.loss} /> →{" "}
         <Num id="pipeline-rm-loss-last" value={st.points.at(-1)?.loss} /> nats · batch acc.{" "}
-        <Num id="pipeline-rm-acc-batch" value={st.points.at(-1)?.accuracy} />
+        <Num id="pipeline-rm-acc-batch" value={batchAcc} />
+        {recent.length > 1 && <span className="muted"> (last {recent.length} steps)</span>}
       </p>
       <p className="pipeline-numbers">
         held-out acc. (labels) <Num id="pipeline-rm-acc-before" value={before?.labelAccuracy} /> →{" "}
         <Num id="pipeline-rm-acc-after" value={after?.labelAccuracy} /> · vs gold{" "}
         <Num id="pipeline-rm-gold-after" value={after?.goldAccuracy} />
         {after && <span className="muted"> ({after.pairs} pairs)</span>}
+      </p>
+      <p className="muted pipeline-what" data-testid="pipeline-rm-labels">
+        Labels are the simulated annotator's, about a quarter of them flipped; gold is the true order. A
+        reward model that learns the task agrees with gold more often than with the labels.
       </p>
       <PipelineChart
         rows={rows}
@@ -184,6 +192,7 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const old = usePipelineStore((s) => s.handOffOld === true);
   const weak = usePipelineStore((s) => (s.rm.status === "done" ? rmWeakness(s.rm.result) : null));
+  const advice = usePipelineStore((s) => rmAdvice(s.rm.result, s.sft.result?.model));
   const [handing, setHanding] = useState(false);
   const steps = useLab(trainedSteps);
   return (
@@ -223,11 +232,8 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       </ConfirmButton>
       {weak && (
         <p className="pipeline-warn" data-testid="pipeline-rm-warn">
-          {weak} RL will chase its mistakes (reward hacking from the first step): go on to watch it happen.
-          Training longer at nano size seldom helps: a reward model needs a stage 1 that has learnt the task
-          (arithmetic pairs differ in a digit of the sum: it must have learnt to add). “Shipped models'
-          recipe” above trains both as the shipped ones were (1,200–1,500 reward-model steps of a tiny model):
-          about a minute on a GPU, hours on a CPU.
+          {weak} RL will chase its mistakes (reward hacking from the first step): go on to watch it happen.{" "}
+          {advice}
         </p>
       )}
       {handedOff && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rmWeakness } from "./rm_weakness";
+import { rmAdvice, rmWeakness } from "./rm_weakness";
 
 const result = (lastLoss: number, goldAccuracy: number, pairs = 32) => ({
   stage: "rm" as const,
@@ -24,5 +24,21 @@ describe("the Pipeline's warning about a reward model that learned nothing", () 
     );
     expect(rmWeakness(result(0.6, 0.8))).toBeNull();
     expect(rmWeakness(undefined)).toBeNull();
+  });
+});
+
+describe("what the Pipeline advises about a weak reward model", () => {
+  it("says to finish a stopped stage, points nano at the recipe, and tells tiny what the recipe reached", () => {
+    const stopped = { ...result(0.69, 0.49, 256), steps: 4, planned: 1500 };
+    expect(rmAdvice(stopped, "tiny (4 layers, C = 128, context 128)")).toBe(
+      "It was stopped at step 4 of 1500: train it to the end before judging it.",
+    );
+    expect(rmAdvice(result(0.69, 0.5), "nano (2 layers, C = 32, context 32)")).toMatch(
+      /^Training longer at nano size seldom helps.*“Shipped models' recipe” above/,
+    );
+    expect(rmAdvice(result(0.69, 0.5), "tiny (4 layers, C = 128, context 128)")).toMatch(
+      /^A reward model needs a stage 1 that has learnt the task.*two pairs in three on arithmetic/,
+    );
+    expect(rmAdvice(undefined, undefined)).toMatch(/^Training longer at nano size/);
   });
 });

@@ -29,3 +29,30 @@ export function rmWeakness(result: PipelineStageResult | null | undefined): stri
     );
   return null;
 }
+
+/**
+ * What to do about a weak reward model (after {@link rmWeakness}'s sentence): `result` its stage's result,
+ * `sftModel` the stage-1 model's description ("nano (2 layers, …)", describeConfig). A stage stopped early is
+ * told to finish; a nano one that training longer seldom rescues is pointed at the shipped recipe; a tiny one
+ * (the recipe's size) is told what the recipe reached.
+ */
+export function rmAdvice(
+  result: PipelineStageResult | null | undefined,
+  sftModel: string | undefined,
+): string {
+  const planned = result?.planned ?? result?.steps ?? 0;
+  if (result && planned > result.steps)
+    return `It was stopped at step ${result.steps} of ${planned}: train it to the end before judging it.`;
+  if (sftModel?.startsWith("tiny"))
+    return (
+      "A reward model needs a stage 1 that has learnt the task and about a thousand steps or more: “Shipped " +
+      "models' recipe” above (300 SFT steps of 64 sums, then 1,500 reward-model steps of 32 pairs) reached two " +
+      "pairs in three on arithmetic; the shipped sentiment proxy reached only 58\u00a0%."
+    );
+  return (
+    "Training longer at nano size seldom helps: a reward model needs a stage 1 that has learnt the task " +
+    "(arithmetic pairs differ in a digit of the sum: it must have learnt to add). “Shipped models' recipe” " +
+    "above trains both as the shipped ones were (1,200–1,500 reward-model steps of a tiny model): about a " +
+    "minute on a GPU, hours on a CPU."
+  );
+}
