@@ -203,8 +203,10 @@ export function noticeOf(result: DecodeResult): string | null {
     return `This link could not be opened: ${result.error.message}. The default experiment was loaded.`;
   const altered = result.altered ?? null;
   if (result.issues.length === 0) return altered;
-  const shown = result.issues.slice(0, NOTICE_ISSUES).join("; ");
-  const more = result.issues.length - NOTICE_ISSUES;
+  // "and 1 more" would take the room of the one it hides: then all are named.
+  const listed = result.issues.length > NOTICE_ISSUES + 1 ? NOTICE_ISSUES : result.issues.length;
+  const shown = result.issues.slice(0, listed).join("; ");
+  const more = result.issues.length - listed;
   const reset = `Some settings in this link were not valid and were reset to their defaults: ${shown}${more > 0 ? `; and ${more} more` : ""}.`;
   return altered ? `${altered} ${reset}` : reset;
 }

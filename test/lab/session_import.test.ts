@@ -31,6 +31,18 @@ describe("importing a run", () => {
     expect(notice).toContain(
       "No checkpoint came with it: import its .json and .safetensors together (Export → Checkpoint (safetensors)) to keep training it.",
     );
+    // Files Import does not take are named, not skipped in silence.
+    const more = await importRunFiles([
+      file("ppo.run.json", exported(defaultExperiment())),
+      file("policy.onnx", "onnx"),
+      file("notes.txt", "hello"),
+    ]);
+    expect(more).toContain(
+      "policy.onnx was not imported: Import takes a run's .json and .safetensors (a reward model in .onnx loads with Load RM; a policy's .onnx is an export for other tools).",
+    );
+    expect(more).toContain(
+      "notes.txt was not imported: Import takes a run's .json (Export → Run (JSON)) and its .safetensors.",
+    );
   });
 
   it("continues training an imported run when its checkpoint comes along", async () => {

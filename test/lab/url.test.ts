@@ -6,6 +6,7 @@ import {
   decode,
   encode,
   MAX_HASH,
+  noticeOf,
   shareUrl,
   specFromHash,
   specFromLocation,
@@ -209,6 +210,25 @@ describe("settings ↔ URL", () => {
     expect(o.notice).toMatch(/not valid/);
     expect(o.notice).toMatch(/experiment\.task/);
     expect(o.notice).toMatch(/and \d+ more/);
+    // Four issues: all four named ("and 1 more" would take the room of the one it hides).
+    const four = noticeOf({
+      ok: true,
+      spec: o.spec,
+      view: o.view,
+      pipeline: {},
+      issues: ["a", "b", "c", "d"],
+    });
+    expect(four).toBe(
+      "Some settings in this link were not valid and were reset to their defaults: a; b; c; d.",
+    );
+    const five = noticeOf({
+      ok: true,
+      spec: o.spec,
+      view: o.view,
+      pipeline: {},
+      issues: ["a", "b", "c", "d", "e"],
+    });
+    expect(five).toMatch(/: a; b; c; and 2 more\.$/);
     const proto = decode(
       `#s=${compressToEncodedURIComponent('{"v":1,"runs":[{"id":"a","algo":"ppo","config":{"__proto__":{"beta":1},"constructor":2}}]}')}`,
     );

@@ -99,6 +99,13 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
     const picked = index === null ? null : checkpoints[index];
     notices.push(await importOne(r, picked, problem, checkpoints.length === 0, deps));
   }
+  // Files Import does not take are named, with where they go (a silent skip read as "imported").
+  for (const f of files.filter((x) => !/\.(json|safetensors)$/i.test(x.name)))
+    notices.push(
+      /\.onnx$/i.test(f.name)
+        ? `${f.name} was not imported: Import takes a run's .json and .safetensors (a reward model in .onnx loads with Load RM; a policy's .onnx is an export for other tools).`
+        : `${f.name} was not imported: Import takes a run's .json (Export → Run (JSON)) and its .safetensors.`,
+    );
   const paired = new Set(pairs.map((p) => p.index));
   for (const [i, c] of checkpoints.entries()) {
     if (paired.has(i)) continue;
@@ -195,7 +202,7 @@ async function importOne(
   lab().restoreRuns([{ ...restored, comparison: true }]);
   revealRunCard(spec.id);
   return [
-    `Added ${spec.label} with its ${r.history.length} steps of curves, for comparison: its curves are drawn, nothing trains it. ` +
+    `Added ${spec.label} with its ${r.history.length} step${r.history.length === 1 ? "" : "s"} of curves, for comparison: its curves are drawn, nothing trains it. ` +
       "This browser keeps it across reloads and under Recent experiments; shared links leave it out.",
     ...notes,
   ].join(" ");
