@@ -91,9 +91,13 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
     ...st.points.map((p) => ({ step: p.step, loss: p.loss, accuracy: p.accuracy ?? Number.NaN })),
   ] as Record<string, number>[];
   for (const e of st.evals) {
+    const held = {
+      heldOut: e.labelAccuracy,
+      ...(Number.isFinite(e.goldAccuracy) && { heldOutGold: e.goldAccuracy }),
+    };
     const row = rows.find((r) => r.step === e.step);
-    if (row) row.heldOut = e.labelAccuracy;
-    else rows.unshift({ step: e.step, heldOut: e.labelAccuracy });
+    if (row) Object.assign(row, held);
+    else rows.unshift({ step: e.step, ...held });
   }
   // A batch of 8 pairs scores 0, 0.125, … 1 by chance: the headline is the mean of the last (up to) 10 batches.
   const recent = st.points.slice(-10).flatMap((p) => (p.accuracy === undefined ? [] : [p.accuracy]));
@@ -175,8 +179,15 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
           },
           {
             key: "heldOut",
-            name: "held-out accuracy (right axis)",
+            name: "held-out vs labels (right axis)",
             colour: "var(--run-3)",
+            dots: true,
+            share: true,
+          },
+          {
+            key: "heldOutGold",
+            name: "held-out vs gold (right axis)",
+            colour: "var(--run-4)",
             dots: true,
             share: true,
           },
