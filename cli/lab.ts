@@ -42,8 +42,8 @@ function args(argv: string[]) {
 async function main() {
   const argv = process.argv.slice(2);
   if (argv[0] === "lesson") return lessonCommand(argv.slice(1));
-  if (argv[0] === "pipeline") return pipelineCommand(argv.slice(1));
   const { cmd, o, sets } = args(argv);
+  if (cmd === "pipeline") return pipelineCommand(o, sets);
   if (cmd !== "train" && cmd !== "eval")
     throw new RangeError(`usage: lab train|eval|lesson|pipeline … (got "${cmd ?? ""}")`);
   if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");

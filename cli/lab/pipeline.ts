@@ -32,15 +32,8 @@ function pipelineSetting(kv: string): [string, string | number] {
   return [key, f.kind === "enum" ? raw : Number(raw)];
 }
 
-export async function pipelineCommand(argv: string[]): Promise<void> {
-  const o: Record<string, string> = {};
-  const sets: string[] = [];
-  for (let i = 0; i < argv.length; i += 2) {
-    const [a, v] = [argv[i], argv[i + 1]];
-    if (!a.startsWith("--") || v === undefined) throw new RangeError(PIPELINE_USAGE);
-    if (a === "--set") sets.push(v);
-    else o[a.slice(2)] = v;
-  }
+/** The command, its options (`--key value`) and `--set` values parsed by cli/lab.ts. */
+export async function pipelineCommand(o: Record<string, string>, sets: readonly string[]): Promise<void> {
   if (!o.task) throw new RangeError(PIPELINE_USAGE);
   const { task, tokenizer } = await openTask(o.task);
   const recipeId = (o.recipe ?? "quick") as PipelineRecipeId;
