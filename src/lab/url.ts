@@ -56,6 +56,8 @@ export type DecodeResult =
       issues: string[];
       /** Present when the link's characters are not exactly what the lab wrote: the notice's sentence. */
       altered?: string;
+      /** Present when the link's run list is empty (its maker removed every run): the notice's sentence. */
+      empty?: string;
     }
   | { ok: false; error: UrlError };
 
@@ -181,7 +183,8 @@ export function decode(hash: string): DecodeResult {
   const view = checkView(raw.view, issues);
   const pipeline = checkPipeline(raw.pipeline, issues);
   const altered = alteredNote(payload);
-  return { ok: true, spec, view, pipeline, issues, ...(altered && { altered }) };
+  const empty = spec.runs.length === 0 ? EMPTY_NOTE : null;
+  return { ok: true, spec, view, pipeline, issues, ...(altered && { altered }), ...(empty && { empty }) };
 }
 
 /** The Pipeline's settings in a link: the valid values that differ from the defaults (bad ones: an issue). */
@@ -194,6 +197,10 @@ function checkPipeline(raw: unknown, issues: string[]): Partial<PipelineSettings
   return checkNonDefault("Pipeline", PIPELINE_FIELDS, raw, issues) as Partial<PipelineSettings>;
 }
 
+/** The notice's sentence on a link with no runs (a valid experiment: every run was removed before sharing). */
+export const EMPTY_NOTE =
+  "This link's experiment has no runs (they were all removed before it was shared): add one with “+ Add run…”, or pick one of the “Lessons…”.";
+
 /** How many issues a notice lists before "and N more". */
 const NOTICE_ISSUES = 3;
 
@@ -201,7 +208,8 @@ const NOTICE_ISSUES = 3;
 export function noticeOf(result: DecodeResult): string | null {
   if (!result.ok)
     return `This link could not be opened: ${result.error.message}. The default experiment was loaded.`;
-  const altered = result.altered ?? null;
+  const lead = [result.altered, result.empty].filter((x) => x !== undefined).join(" ");
+  const altered = lead === "" ? null : lead;
   if (result.issues.length === 0) return altered;
   // "and 1 more" would take the room of the one it hides: then all are named.
   const listed = result.issues.length > NOTICE_ISSUES + 1 ? NOTICE_ISSUES : result.issues.length;

@@ -4,6 +4,7 @@ import { defaultExperiment } from "../../src/lab/defaults";
 import { DEFAULT_SHARED_VIEW, MAX_LABEL } from "../../src/lab/settings";
 import {
   decode,
+  EMPTY_NOTE,
   encode,
   MAX_HASH,
   noticeOf,
@@ -317,6 +318,10 @@ describe("settings ↔ URL", () => {
     expect(a.ok && a.spec.runs.length).toBe(12);
     const b = decode(hashOf({ v: URL_VERSION, runs: [] }));
     expect(b.ok && b.spec.runs).toEqual([]);
+    // Valid, but a student opening it should learn that the link itself had none (not that the lab lost them).
+    expect(b.ok && b.issues).toEqual([]);
+    expect(noticeOf(b)).toBe(EMPTY_NOTE);
+    expect(noticeOf(a)).not.toContain(EMPTY_NOTE);
     const c = decode(hashOf({ v: URL_VERSION, runs: [{ algo: "nope" }] }));
     expect(c.ok && c.spec.runs).toEqual(defaultExperiment().runs);
     const d = decode(hashOf({ v: URL_VERSION, runs: "ppo" }));
