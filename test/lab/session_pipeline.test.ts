@@ -8,7 +8,7 @@ import { encode } from "../../src/lab/url";
 import { labActions } from "../../src/ui/lab/actions";
 import { pipelineActions } from "../../src/ui/lab/pipeline_actions";
 import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { canKeepRuns, onRecentChange, recentExperiments } from "../../src/ui/lab/saving";
+import { canKeepRuns, onRecentChange, recentExperiments, whyNotKept } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { doneStage, fakeDeps, newDbName, pipelineModels, points, setHash, stubPage } from "./session_page";
@@ -222,6 +222,7 @@ describe("the Pipeline across reloads", () => {
       .mockResolvedValue({ model: "pipeline: nano", runs: [] });
     try {
       expect(canKeepRuns()).toBe(false);
+      expect(whyNotKept()).toBe("this browser's storage is unavailable");
       await pipelineActions.use();
       expect(handOff).toHaveBeenCalledOnce();
       expect(useLab.getState().notice).toMatch(/Press Play to train\.$/);

@@ -7,7 +7,13 @@ import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
-import { leaveFor, onBeforeLeaving, openRecent, recentExperiments } from "../../src/ui/lab/saving";
+import {
+  leaveFor,
+  onBeforeLeaving,
+  openRecent,
+  recentExperiments,
+  whyNotKept,
+} from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
@@ -225,6 +231,10 @@ describe("recent experiments", () => {
       /could not be kept \(QuotaExceededError\), so this page does not save.*without a link/,
     );
     expect(session.autosaver).toBeNull();
+    // What a confirmation that would discard runs says of why (not "no storage, or another tab saves").
+    expect(whyNotKept()).toBe(
+      "the experiment open before could not be kept, so this page does not save over it",
+    );
     const still = await db.load();
     expect(still?.spec.seed).toBe(5);
     expect(still?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint?.step).toBe(10);

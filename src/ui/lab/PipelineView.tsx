@@ -16,7 +16,7 @@ import { Num, Progress, SettingInput, StageButtons, StageError } from "./Pipelin
 import { pipelineActions } from "./pipeline_actions";
 import { usePipelineStore } from "./pipeline_store";
 import { rmAdvice, rmWeakness } from "./rm_weakness";
-import { canKeepRuns } from "./saving";
+import { canKeepRuns, whyNotKept } from "./saving";
 import "./pipeline.css";
 
 const SFT_KEYS: (keyof PipelineSettings)[] = ["size", "sftSteps", "sftBatch", "sftLr"];
@@ -230,7 +230,7 @@ function RlStage({ busy, ready }: { busy: boolean; ready: boolean }) {
             ? null
             : canKeepRuns()
               ? "Restart every run from the Pipeline's SFT model, on its reward model? Their training so far is kept (as last saved): reopen it from Change… → Recent experiments."
-              : `Restart every run from the Pipeline's SFT model, on its reward model? Their training (up to step ${steps}) is discarded: this page cannot keep it (no storage, or another tab saves). Export the runs first to keep them.`
+              : `Restart every run from the Pipeline's SFT model, on its reward model? Their training (up to step ${steps}) is discarded: this page cannot keep it (${whyNotKept()}). Export the runs first to keep them.`
         }
         confirmLabel="Use in RL"
         onConfirm={async () => {

@@ -191,6 +191,8 @@ export { SAVING_CHANNEL } from "./saving_tabs";
 
 /** The open lab's savers (null until it started, or without storage). */
 let current: Saving | null = null;
+/** Why the open lab has no savers (set with them by the session; null: no storage, or not said). */
+let notSavingWhy: string | null = null;
 /** A navigation to another experiment has begun: a second one would race it. */
 let leaving = false;
 /** Writes of savers stopped by a failed Open that had not landed: a later Open waits for them too. */
@@ -213,8 +215,9 @@ function recentChanged(): void {
 }
 
 /** Set by src/ui/lab/session.ts when the lab starts (and cleared when it stops). */
-export function setOpenSaving(saving: Saving | null): void {
+export function setOpenSaving(saving: Saving | null, why: string | null = null): void {
   current = saving;
+  notSavingWhy = saving ? null : why;
   leaving = false;
   unfinished = null; // a new lab's savers (tests open several in one page)
   recentChanged();
@@ -265,6 +268,16 @@ async function landsWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
 /** Whether this page saves (storage, and it is the tab that saves), so that keepOpenExperiment can keep runs. */
 export function canKeepRuns(): boolean {
   return current !== null;
+}
+
+/**
+ * Why this page cannot keep runs ({@link canKeepRuns} false), as a clause for a confirmation: another tab of
+ * the lab saves, the session said why (e.g. the experiment open before could not be kept), or no storage.
+ */
+export function whyNotKept(): string {
+  if (useSavingTabs.getState().state === "elsewhere")
+    return "another tab of the lab saves this browser's experiment";
+  return notSavingWhy ?? "this browser's storage is unavailable";
 }
 
 /**

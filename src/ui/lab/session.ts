@@ -322,7 +322,16 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     persistence && lab().phase === "ready" && kept.ok ? startSaving(persistence, deps, addNotice) : null;
   // What was kept is now replaced in storage at once, so a quick reload does not keep it a second time.
   if (saving && kept.line) await saving.autosaver.flush();
-  setOpenSaving(saving);
+  setOpenSaving(
+    saving,
+    !persistence
+      ? "this browser's storage is unavailable"
+      : !kept.ok
+        ? "the experiment open before could not be kept, so this page does not save over it"
+        : lab().phase !== "ready"
+          ? "the lab did not start"
+          : null,
+  );
   const stopUrl = startUrlSync();
   return {
     get autosaver() {
