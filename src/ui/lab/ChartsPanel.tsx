@@ -5,6 +5,8 @@
 import { startTransition, useEffect, useMemo, useState } from "react";
 import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
+import { Hint } from "./Hint";
+import { belowZero, K1_KEY, K1_NOTE_DOC, k1Note } from "./kl_note";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
 import { colourMap } from "./palette";
@@ -177,6 +179,21 @@ export function ChartsPanel() {
   const klLines = useMemo(() => linesOf(visible, kl), [visible, kl]);
   const entropy = useMemo(() => linesOf(visible, ENTROPY.key), [visible]);
   const klInfo = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
+  const below = kl === K1_KEY ? k1Note(belowZero(klLines, K1_KEY)) : null;
+  const klExtra = useMemo(
+    () =>
+      below ? (
+        <>
+          {KL_SELECT}
+          <Hint className="chart-note" testId="k1-negative" card={K1_NOTE_DOC}>
+            {below}: sampling noise
+          </Hint>
+        </>
+      ) : (
+        KL_SELECT
+      ),
+    [below],
+  );
   return (
     <section className="charts" aria-label="Training curves" id="lab-charts" tabIndex={-1}>
       <ViewControls />
@@ -200,7 +217,7 @@ export function ChartsPanel() {
           lines={klLines}
           markers={markers}
           height="clamp(190px, 26vh, 360px)"
-          extra={KL_SELECT}
+          extra={klExtra}
         />
         <MetricChart
           id="entropy"

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import type { ChartLine } from "./chart_types";
+import { belowZero, K1_KEY, k1Note } from "./kl_note";
+
+const line = (values: number[], from = 0): ChartLine => ({
+  runId: "r",
+  runLabel: "R",
+  colour: "#000",
+  metric: K1_KEY,
+  from,
+  history: values.map((v, i) => ({ step: i + 1, samples: 0, tokens: 0, metrics: { [K1_KEY]: v } })),
+});
+
+describe("the KL chart's k1 note", () => {
+  it("counts the drawn points below 0 over every line", () => {
+    const b = belowZero([line([0.2, -0.1, 0.05]), line([-0.3, Number.NaN, 0.4])], K1_KEY);
+    expect(b).toEqual({ negative: 2, total: 5 });
+    expect(k1Note(b)).toBe("k1 < 0 in 2 of 5 batches");
+  });
+
+  it("leaves out a fork's steps up to its branch point (its source's points) and metrics it lacks", () => {
+    expect(belowZero([line([-1, -1, 0.3, -0.2], 2)], K1_KEY)).toEqual({ negative: 1, total: 2 });
+    expect(belowZero([line([-1, 2])], "objective/kl_k3")).toEqual({ negative: 0, total: 0 });
+  });
+
+  it("says nothing while no value is below 0", () => {
+    expect(k1Note(belowZero([line([0, 0.1])], K1_KEY))).toBeNull();
+    expect(k1Note({ negative: 1, total: 1 })).toBe("k1 < 0 in 1 of 1 batch");
+  });
+});

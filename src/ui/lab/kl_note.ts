@@ -1,0 +1,41 @@
+/**
+ * The KL chart's note on k1 below zero. k1 = Σ_t log π/π_ref over a completion's sampled tokens is an unbiased
+ * estimate of KL(π ‖ π_ref) (Schulman 2020, "Approximating KL divergence"), but one batch's mean can come out
+ * negative, which a student reads as a bug; the chart says how often it happened and why.
+ */
+import type { ChartLine } from "./chart_types";
+
+/** The metric k1 is logged under (TRL's objective/kl). */
+export const K1_KEY = "objective/kl";
+
+export interface BelowZero {
+  /** Drawn points (batches: each run's steps from its `from` on) whose value is below 0. */
+  negative: number;
+  /** Drawn points with a finite value. */
+  total: number;
+}
+
+/** How many of the lines' drawn points of `metric` are below 0 (a fork's points before its `from` are its source's). */
+export function belowZero(lines: readonly ChartLine[], metric: string): BelowZero {
+  let negative = 0;
+  let total = 0;
+  for (const line of lines)
+    for (const p of line.history) {
+      if (p.step <= (line.from ?? 0)) continue;
+      const v = p.metrics[metric];
+      if (v === undefined || !Number.isFinite(v)) continue;
+      total++;
+      if (v < 0) negative++;
+    }
+  return { negative, total };
+}
+
+/** The note's text, or null when no drawn k1 value is below 0. */
+export function k1Note({ negative, total }: BelowZero): string | null {
+  if (negative === 0) return null;
+  return `k1 < 0 in ${negative} of ${total} batch${total > 1 ? "es" : ""}`;
+}
+
+/** The note's tooltip: why a KL estimate can be negative, and where to look instead. */
+export const K1_NOTE_DOC =
+  "k1 averages log π/π_ref over the tokens the policy sampled: right on average (unbiased), but one batch can come out below 0 although a KL never is. k3 (≥ 0 per token) and the exact KL (the whole vocabulary at each position) cannot. The lesson “KL estimators” shows this.";
