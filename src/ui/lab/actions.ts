@@ -81,6 +81,10 @@ function report(what: string) {
 
 /** Forks sent to the worker and not answered yet. */
 const pendingForks: RunSpec[] = [];
+/** Per run, the setting changes sent to the worker and not yet answered (a Duplicate waits for them). */
+const configsInFlight = new Map<string, Promise<unknown>>();
+/** Resolves once `p` has settled, either way (undefined: at once). */
+const settled = (p: Promise<unknown> | undefined) => Promise.allSettled([p]).then(() => {});
 
 export const labActions = {
   /** Start the worker with an experiment (from the URL, IndexedDB or the defaults). Never throws: a failure is the store's phase "error". */
@@ -155,19 +159,24 @@ export const labActions = {
       })
       .catch(report(`Sending ${label} back to its last checkpoint`));
   },
-  /** Duplicate a run from its current state. */
+  /**
+   * Duplicate a run from its current state. Settings changed on its card just before (still on their way to
+   * the worker, which applies them between steps) are waited for, so the copy has the settings the card shows.
+   */
   forkRun(runId: string): Promise<void> {
-    const run = lab().runs[runId];
-    if (!run) return Promise.resolve();
-    // Its id and colour are taken until the worker answers (a step later on a slow GPU): a run added or forked
-    // meanwhile gets others.
-    const spec = forkSpec([...lab().spec.runs, ...pendingForks], run.spec, run.step);
-    pendingForks.push(spec);
-    return backend()
-      .then((b) => b.forkRun(runId, spec))
-      .then(() => revealRunCard(spec.id))
-      .catch(report(`Duplicating ${run.spec.label}`))
-      .finally(() => pendingForks.splice(pendingForks.indexOf(spec), 1));
+    return settled(configsInFlight.get(runId)).then(() => {
+      const run = lab().runs[runId];
+      if (!run) return;
+      // Its id and colour are taken until the worker answers (a step later on a slow GPU): a run added or forked
+      // meanwhile gets others.
+      const spec = forkSpec([...lab().spec.runs, ...pendingForks], run.spec, run.step);
+      pendingForks.push(spec);
+      return backend()
+        .then((b) => b.forkRun(runId, spec))
+        .then(() => revealRunCard(spec.id))
+        .catch(report(`Duplicating ${run.spec.label}`))
+        .finally(() => pendingForks.splice(pendingForks.indexOf(spec), 1));
+    });
   },
   /**
    * Change settings, with the settings that follow them (knobs.ts linkedSettings); applies at the run's next
@@ -175,7 +184,13 @@ export const labActions = {
    */
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
     const run = lab().runs[runId];
-    await (await backend()).setConfig(runId, run ? linkedSettings(run.spec, patch) : patch);
+    const sent = backend().then((b) => b.setConfig(runId, run ? linkedSettings(run.spec, patch) : patch));
+    const all = Promise.allSettled([configsInFlight.get(runId), sent]);
+    configsInFlight.set(runId, all);
+    void all.then(() => {
+      if (configsInFlight.get(runId) === all) configsInFlight.delete(runId);
+    });
+    await sent;
   },
   /** Measure a run's win rate over the start model, or over run `vs` (the store's winRates show it). */
   winRate(runId: string, vs: string | null = null): Promise<void> {
