@@ -15,7 +15,7 @@ describe("the KL chart's k1 note", () => {
   it("counts the drawn points below 0 over every line", () => {
     const b = belowZero([line([0.2, -0.1, 0.05]), line([-0.3, Number.NaN, 0.4])], K1_KEY);
     expect(b).toEqual({ negative: 2, total: 5 });
-    expect(k1Note(b)).toBe("k1 < 0 in 2 of 5 batches");
+    expect(k1Note(b)).toBe("2/5 batches < 0");
   });
 
   it("leaves out a fork's steps up to its branch point (its source's points) and metrics it lacks", () => {
@@ -25,6 +25,6 @@ describe("the KL chart's k1 note", () => {
 
   it("says nothing while no value is below 0", () => {
     expect(k1Note(belowZero([line([0, 0.1])], K1_KEY))).toBeNull();
-    expect(k1Note({ negative: 1, total: 1 })).toBe("k1 < 0 in 1 of 1 batch");
+    expect(k1Note({ negative: 1, total: 1 })).toBe("1/1 batch < 0");
   });
 });

@@ -30,12 +30,12 @@ export function belowZero(lines: readonly ChartLine[], metric: string): BelowZer
   return { negative, total };
 }
 
-/** The note's text, or null when no drawn k1 value is below 0. */
+/** The note's text (short: it sits beside the estimator menu), or null when no drawn k1 value is below 0. */
 export function k1Note({ negative, total }: BelowZero): string | null {
   if (negative === 0) return null;
-  return `k1 < 0 in ${negative} of ${total} batch${total > 1 ? "es" : ""}`;
+  return `${negative}/${total} batch${total > 1 ? "es" : ""} < 0`;
 }
 
 /** The note's tooltip: why a KL estimate can be negative, and where to look instead. */
 export const K1_NOTE_DOC =
-  "k1 averages log π/π_ref over the tokens the policy sampled: right on average (unbiased), but one batch can come out below 0 although a KL never is. k3 (≥ 0 per token) and the exact KL (the whole vocabulary at each position) cannot. The lesson “KL estimators” shows this.";
+  "Batches whose k1 came out below 0: sampling noise, not a bug. k1 averages log π/π_ref over the tokens the policy sampled: right on average (unbiased), but one batch can come out below 0 although a KL never is. k3 (≥ 0 per token) and the exact KL (the whole vocabulary at each position) cannot. The lesson “KL estimators” shows this.";
