@@ -105,6 +105,13 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
     for (const [chart, metrics] of Object.entries(CHARTS))
       for (const metric of metrics) {
         const rows = csv.filter((r) => r[metric] !== null && r[metric] !== undefined);
+        // A run that optimises gold draws one reward line (its gold line would lie under it): then its
+        // reward is its gold score at every step, and the reward line above was checked against the CSV.
+        if (metric === "reward_gold" && rows.every((r) => r.reward === r.reward_gold)) {
+          expect(rows.length, `${id} reward_gold rows`).toBeGreaterThanOrEqual(MIN_POINTS);
+          await expect.poll(async () => (await plotted(page, chart, id, metric)).count).toBe(0);
+          continue;
+        }
         await expect
           .poll(async () => (await plotted(page, chart, id, metric)).count, { message: `${id} ${metric}` })
           .toBe(rows.length);

@@ -7,7 +7,8 @@
 import { useState } from "react";
 import "./inspect.css";
 import type { InspectView } from "../../lab/protocol";
-import { colourMap } from "../lab/palette";
+import { runLooks } from "../lab/palette";
+import { RunSwatch } from "../lab/RunSwatch";
 import { useLab } from "../lab_store";
 import { type GroupColumns, GroupTable } from "./GroupTable";
 import { PairTable } from "./PairTable";
@@ -44,7 +45,7 @@ export function InspectPanel() {
   // The token table's columns, kept across steps and runs (the body remounts with each step).
   const [columns, setColumns] = useState<TokenColumns>("ratio");
   const [groupColumns, setGroupColumns] = useState<GroupColumns>("advantages");
-  const colours = colourMap(specs);
+  const looks = runLooks(specs);
   const withData = runs ? specs.filter((r) => runs[r.id]?.inspect) : [];
   const id = withData.some((r) => r.id === chosen) ? chosen : (withData[0]?.id ?? null);
   const view = id && runs ? runs[id]?.inspect : undefined;
@@ -66,7 +67,7 @@ export function InspectPanel() {
                 data-testid={`inspect-run-${r.id}`}
                 onClick={() => setChosen(r.id)}
               >
-                <span className="legend-swatch" style={{ background: colours[r.id] }} />
+                <RunSwatch look={looks[r.id]} />
                 {r.label}
               </button>
             ))}

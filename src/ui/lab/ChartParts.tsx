@@ -5,7 +5,7 @@
 
 import type { DrawnSeries } from "./MetricChart";
 import { sig } from "./numbers";
-import { nearest } from "./series";
+import { nearest, spans } from "./series";
 
 /**
  * The hover card: per line, the nearest point's value as drawn — smoothed with the raw value beside it, or raw
@@ -50,12 +50,12 @@ export function ChartTip({
         <tbody>
           {series.map((s) => {
             const p = nearest(s.points, x);
-            if (!p) return null;
+            if (!p || !spans(s.points, x)) return null;
             return (
               <tr key={s.id}>
                 <td>
                   <span
-                    className={`tip-swatch${s.line.dashed ? " dashed" : ""}`}
+                    className={`tip-swatch${s.line.dashed ? " dashed" : ""}${s.line.dotted ? " dotted" : ""}`}
                     style={{ borderColor: s.line.colour }}
                   />
                   {s.line.runLabel}

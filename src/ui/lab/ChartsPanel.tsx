@@ -9,7 +9,8 @@ import { Hint } from "./Hint";
 import { belowZero, K1_KEY, K1_NOTE_DOC, k1Note } from "./kl_note";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
-import { colourMap } from "./palette";
+import { runLooks } from "./palette";
+import { RunSwatch } from "./RunSwatch";
 import { useStableItems } from "./stable";
 
 /** A KL axis is not monotone in the step: said on its button, since a line that turns back looks like a fault. */
@@ -31,6 +32,8 @@ const X_AXES: { axis: XAxis; name: string; title: string }[] = [
 export interface VisibleRun {
   run: RunState;
   colour: string;
+  /** Drawn dotted: its colour is another run's too (more runs than colours; ./palette.ts isDotted). */
+  dotted?: boolean;
   /** The first step its lines show (see {@link drawnFrom}); 0 when absent. */
   from?: number;
 }
@@ -54,12 +57,13 @@ export function drawnFrom(spec: RunSpec, specs: readonly RunSpec[], shown: Reado
 }
 
 export function visibleRuns(s: LabState): VisibleRun[] {
-  const colours = colourMap(s.spec.runs);
+  const looks = runLooks(s.spec.runs);
   const runs = s.spec.runs.filter((r) => s.runs[r.id] && !s.view.hidden.includes(r.id));
   const shown = new Set(runs.map((r) => r.id));
   return runs.map((r) => ({
     run: s.runs[r.id],
-    colour: colours[r.id],
+    colour: looks[r.id].colour,
+    ...(looks[r.id].dotted && { dotted: true }),
     from: drawnFrom(r, s.spec.runs, shown),
   }));
 }
@@ -90,10 +94,11 @@ export function linesOf(
   metric: string,
   extra?: Partial<ChartLine>,
 ): ChartLine[] {
-  return visible.map(({ run, colour, from }) => ({
+  return visible.map(({ run, colour, dotted, from }) => ({
     runId: run.spec.id,
     runLabel: run.spec.label,
     colour,
+    ...(dotted && { dotted }),
     metric,
     history: run.history,
     from: from ?? 0,
@@ -172,10 +177,16 @@ export function ChartsPanel() {
   const visible = useVisibleRuns();
   const kl = useLab((s) => s.view.klEstimator);
   const markers = useMarkers(visible);
+  // A run that optimises the gold score has one line: its dashed gold line would lie under its solid one and
+  // double its rows in the hover card.
   const reward = useMemo(
-    () => [...linesOf(visible, REWARD.key), ...linesOf(visible, GOLD.key, { dashed: true, name: "gold" })],
+    () => [
+      ...linesOf(visible, REWARD.key),
+      ...linesOf(visible.filter(goldDiffers), GOLD.key, { dashed: true, name: "gold" }),
+    ],
     [visible],
   );
+  const goldShown = reward.some((l) => l.metric === GOLD.key);
   const klLines = useMemo(() => linesOf(visible, kl), [visible, kl]);
   const entropy = useMemo(() => linesOf(visible, ENTROPY.key), [visible]);
   const klInfo = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
@@ -186,7 +197,7 @@ export function ChartsPanel() {
         <>
           {KL_SELECT}
           <Hint className="chart-note" testId="k1-negative" card={K1_NOTE_DOC}>
-            {below}: sampling noise
+            {below} <span aria-hidden="true">ⓘ</span>
           </Hint>
         </>
       ) : (
@@ -205,7 +216,7 @@ export function ChartsPanel() {
         lines={reward}
         markers={markers}
         height="clamp(230px, 32vh, 440px)"
-        extra={REWARD_KEY}
+        extra={goldShown ? REWARD_KEY : REWARD_IS_GOLD_KEY}
       />
       <div className="chart-pair">
         <MetricChart
@@ -272,12 +283,27 @@ function RewardKey() {
 
 const REWARD_KEY = <RewardKey />;
 
+/** The key while every run shown optimises the gold score (one line each). */
+const REWARD_IS_GOLD_KEY = (
+  <span
+    className="line-key muted"
+    title="These runs optimise the gold score itself: their reward is gold, one line each. Runs on a learned reward model add their gold score dashed."
+  >
+    <span className="key-line" /> reward (= gold)
+  </span>
+);
+
+/** Whether a run's reward ever differed from its gold score (a learned reward model, a cost): gold drawn too. */
+export function goldDiffers({ run }: VisibleRun): boolean {
+  return run.history.some((p) => p.metrics[REWARD.key] !== p.metrics[GOLD.key]);
+}
+
 /** X axis, smoothing and the run legend (click to hide or show a run on every chart). */
 function ViewControls() {
   const view = useLab((s) => s.view);
   const setView = useLab((s) => s.setView);
   const specs = useLab((s) => s.spec.runs);
-  const colours = colourMap(specs);
+  const looks = runLooks(specs);
   const toggle = (id: string) =>
     setView({
       hidden: view.hidden.includes(id) ? view.hidden.filter((h) => h !== id) : [...view.hidden, id],
@@ -332,7 +358,7 @@ function ViewControls() {
                 }
                 onClick={() => toggle(r.id)}
               >
-                <span className="legend-swatch" style={{ background: colours[r.id] }} />
+                <RunSwatch look={looks[r.id]} />
                 {r.label}
               </button>
             </li>

@@ -18,7 +18,7 @@ import {
 import { useLab } from "../lab_store";
 import { useApp } from "../store";
 import { ChartTip, PlottedData } from "./ChartParts";
-import { type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
+import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
@@ -39,6 +39,15 @@ const MARGIN_COMPACT = { ...MARGIN, bottom: 10 };
 const X_DOMAIN = ["dataMin", "dataMax"] as const;
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const TICK_COMPACT = { ...TICK, fontSize: 11 };
+/**
+ * A line's dash pattern: gold and companions dashed; a run whose colour another run has too (./palette.ts
+ * isDotted) dotted, and dash-dotted where dashed.
+ */
+export function lineDash(line: Pick<ChartLine, "dashed" | "dotted">): string | undefined {
+  if (line.dotted) return line.dashed ? "6 3 0.5 3" : "0.5 4";
+  return line.dashed ? "5 4" : undefined;
+}
+
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
 /** Vertical distance between stacked marker labels (px; labels are 11 px). */
@@ -173,6 +182,7 @@ const ChartBody = memo(function ChartBody({
   const ready = useLab((s) => s.phase === "ready");
   const playing = useLab((s) => s.playing || s.steppingFrom !== null);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
+  const sentiment = useLab((s) => s.spec.task === "sentiment");
   const series: DrawnSeries[] = useMemo(
     () =>
       lines.map((line, i) => {
@@ -264,7 +274,7 @@ const ChartBody = memo(function ChartBody({
               ? "Waiting for the lab to start…"
               : hasLines
                 ? playing
-                  ? `Training the first step…${software ? " (a software GPU: a step can take a minute or more)" : ""}`
+                  ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
                   : "No points yet — press Play"
                 : "No visible runs"}
           </p>
@@ -309,7 +319,8 @@ const ChartBody = memo(function ChartBody({
                   stroke={s.line.colour}
                   strokeOpacity={0.22}
                   strokeWidth={1}
-                  strokeDasharray={s.line.dashed ? "5 4" : undefined}
+                  strokeDasharray={lineDash(s.line)}
+                  strokeLinecap={s.line.dotted ? "round" : undefined}
                   dot={false}
                   activeDot={false}
                   connectNulls
@@ -323,7 +334,8 @@ const ChartBody = memo(function ChartBody({
                 dataKey={`${s.key}_${showRaw ? "smooth" : "raw"}`}
                 stroke={s.line.colour}
                 strokeWidth={compact ? 1.5 : 2}
-                strokeDasharray={s.line.dashed ? "5 4" : undefined}
+                strokeDasharray={lineDash(s.line)}
+                strokeLinecap={s.line.dotted ? "round" : undefined}
                 dot={s.points.length === 1}
                 activeDot={ACTIVE_DOT}
                 connectNulls

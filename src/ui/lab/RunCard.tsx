@@ -28,6 +28,7 @@ import {
   upperClipNote,
 } from "./knobs";
 import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
+import type { RunLook } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
@@ -63,7 +64,7 @@ function cardAfterRemoving(runId: string): HTMLElement | null {
   return cards[at + 1] ?? cards[at - 1] ?? document.querySelector<HTMLElement>('[data-testid="add-run"]');
 }
 
-export function RunCard({ runId, colour }: { runId: string; colour: string }) {
+export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const run = useLab((s) => s.runs[runId]);
   const progress = useLab((s) => s.stepProgress[runId]);
@@ -150,8 +151,8 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
   };
   return (
     <article
-      className={`run-card run-${run.status}`}
-      style={{ "--run-colour": colour } as React.CSSProperties}
+      className={`run-card run-${run.status}${look.dotted ? " run-dotted" : ""}`}
+      style={{ "--run-colour": look.colour } as React.CSSProperties}
       data-testid={`run-card-${runId}`}
       data-status={run.status}
       data-step={run.step}
@@ -204,7 +205,7 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
             disabled={!canEdit}
             confirm={
               run.step > 0
-                ? `Remove ${run.spec.label}? Its ${run.step} step${run.step === 1 ? "" : "s"} of training and its chart lines are discarded (export it first to keep them).`
+                ? `Remove ${run.spec.label}? Its ${run.step} step${run.step === 1 ? "" : "s"} of training${forkedNote(run.spec.forkOf, run.step)} and its chart lines are discarded (export it first to keep them).`
                 : null
             }
             confirmLabel="Remove"
@@ -277,4 +278,11 @@ export function RunCard({ runId, colour }: { runId: string; colour: string }) {
       </details>
     </article>
   );
+}
+
+/** A fork's own share of its steps, for Remove's confirmation: " (1 since it was forked at step 4)". */
+export function forkedNote(forkOf: { step: number } | undefined, step: number): string {
+  if (!forkOf || forkOf.step <= 0 || forkOf.step > step) return "";
+  const own = step - forkOf.step;
+  return ` (${own} since it was forked at step ${forkOf.step})`;
 }

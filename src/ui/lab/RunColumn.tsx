@@ -8,7 +8,7 @@ import { useRef } from "react";
 import "./run_strip.css";
 import { useShallow } from "zustand/react/shallow";
 import { useLab } from "../lab_store";
-import { colourMap } from "./palette";
+import { runLooks } from "./palette";
 import { RunCard } from "./RunCard";
 import { useAnchorAcrossLayouts } from "./strip_anchor";
 import { extents, scrollTarget, useStripView } from "./strip_view";
@@ -19,7 +19,7 @@ export function RunColumn() {
   const list = useLab(useShallow((s) => s.spec.runs.map((r) => r.id)));
   const recorded = useLab(useShallow((s) => s.spec.runs.map((r) => r.colour)));
   const runs = list.map((id, i) => ({ id, colour: recorded[i] }));
-  const colours = colourMap(runs);
+  const looks = runLooks(runs);
   const strip = useRef<HTMLElement>(null);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
   const found = useStripView(strip, oneColumn, list.join(" "));
@@ -96,7 +96,7 @@ export function RunColumn() {
       >
         {list.length === 0 && <p className="muted empty-runs">No runs. Add one with “Add run” above.</p>}
         {list.map((id) => (
-          <RunCard key={id} runId={id} colour={colours[id]} />
+          <RunCard key={id} runId={id} look={looks[id]} />
         ))}
       </aside>
     </>

@@ -11,6 +11,7 @@ import { type ColourMode, useLab } from "../lab_store";
 import { useVisibleRuns } from "./ChartsPanel";
 import { sig } from "./numbers";
 import { Popover } from "./Popover";
+import { RunSwatch } from "./RunSwatch";
 import { COLOUR_MODES, colourAt, type DivergingScale, scaleFor, tokenValue } from "./token_colours";
 
 /** Samples shown per run before "show all". */
@@ -183,7 +184,7 @@ export function SamplesPanel() {
           }}
           onKeyDown={onKeyDown}
         >
-          {withSamples.map(({ run, colour }, ri) => (
+          {withSamples.map(({ run, colour, dotted }, ri) => (
             <RunSamples
               key={run.spec.id}
               runIndex={ri}
@@ -191,6 +192,7 @@ export function SamplesPanel() {
               label={run.spec.label}
               step={run.history.at(-1)?.step ?? run.step}
               colour={colour}
+              dotted={dotted === true}
               samples={run.samples}
               mode={mode}
               scale={scale === "none" ? null : scale}
@@ -213,6 +215,7 @@ const RunSamples = memo(function RunSamples(props: {
   label: string;
   step: number;
   colour: string;
+  dotted: boolean;
   samples: SampleView[];
   mode: ColourMode;
   scale: DivergingScale | null;
@@ -229,7 +232,7 @@ const RunSamples = memo(function RunSamples(props: {
   return (
     <div className="sample-run" data-testid={`samples-${props.runId}`} style={{ borderColor: props.colour }}>
       <h3>
-        <span className="legend-swatch" style={{ background: props.colour }} />
+        <RunSwatch look={{ colour: props.colour, dotted: props.dotted }} />
         {props.label} <span className="muted">· step {props.step}</span>
         {uncoloured && (
           <span className="muted sample-uncoloured" data-testid={`uncoloured-${props.runId}`}>

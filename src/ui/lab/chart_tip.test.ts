@@ -42,10 +42,27 @@ describe("ChartTip", () => {
 
   it("shows no change line where nothing changed", () => {
     const html = renderToStaticMarkup(
-      createElement(ChartTip, { x: 10, series, xLabel: "step", drawn: "raw", markers }),
+      createElement(ChartTip, { x: 11, series, xLabel: "step", drawn: "raw", markers: markers.slice(0, 2) }),
     );
     expect(html).not.toContain("chart-tip-marker");
-    expect(html).toContain(">0.5<"); // the nearest point's value (step 11)
+    expect(html).toContain(">0.5<"); // the value at step 11
+  });
+
+  it("lists only the lines that reach the hovered x (a run that stopped earlier is not given its last value)", () => {
+    // On the samples axis PPO (16 completions a step) ends at 24 while GRPO (32) goes on to 48.
+    const at = (runId: string, label: string, xs: number[], v: number): DrawnSeries => ({
+      ...line(runId, label, v, v),
+      points: xs.map((x, i) => ({ step: i + 1, x, raw: v, smooth: v })),
+    });
+    const lines = [at("ppo-1", "PPO", [8, 16, 24], 0.351), at("grpo-1", "GRPO", [16, 32, 48], 0.42)];
+    const tip = (x: number) =>
+      renderToStaticMarkup(createElement(ChartTip, { x, series: lines, xLabel: "samples", drawn: "raw" }));
+    expect(tip(48)).not.toContain("PPO");
+    expect(tip(48)).toContain("GRPO");
+    expect(tip(16)).toContain("PPO");
+    expect(tip(8)).not.toContain("GRPO");
+    expect(tip(24)).toContain("0.351");
+    expect(tip(24)).toContain("0.42"); // GRPO spans 24: its nearest point is shown
   });
 
   it("names a change between two drawn points at the later one (a long run's thinned lines)", () => {

@@ -17,6 +17,8 @@ export interface ChartLine {
   /** Shown in the hover card when a chart has several lines per run ("gold"). */
   name?: string;
   dashed?: boolean;
+  /** Its run's colour is another run's too: drawn dotted (./palette.ts isDotted). */
+  dotted?: boolean;
   history: readonly MetricPoint[];
   /**
    * The first step drawn (default 0): a fork's line starts where it branched off its source (ChartsPanel

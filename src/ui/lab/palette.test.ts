@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { colourMap, freeColour, RUN_COLOURS, resetColours, withColours } from "./palette";
+import { colourMap, freeColour, RUN_COLOURS, resetColours, runLooks, withColours } from "./palette";
 
 const ids = (...xs: string[]) => xs.map((id) => ({ id }));
 
@@ -87,5 +87,26 @@ describe("run colours", () => {
     const again = withColours(recorded);
     expect(again[0]).toBe(recorded[0]);
     expect(again[1]).toBe(recorded[1]);
+  });
+
+  it("a slot past the palette is drawn dotted, and is left for a free colour as soon as there is one", () => {
+    const many = ids(...Array.from({ length: RUN_COLOURS + 1 }, (_, i) => `r${i}`));
+    const looks = runLooks(many);
+    expect(looks.r0).toEqual({ colour: "var(--run-0)", dotted: false });
+    expect(looks[`r${RUN_COLOURS}`]).toEqual({ colour: "var(--run-0)", dotted: true });
+    // Runs removed (here a new experiment keeps 4 of them, the fork recorded slot 7): no clash with PPO's colour.
+    resetColours();
+    const kept = [
+      { id: "ppo", colour: 0 },
+      { id: "dpo", colour: 1 },
+      { id: "grpo", colour: 2 },
+      { id: "grpo-2", colour: RUN_COLOURS },
+    ];
+    expect(runLooks(kept)["grpo-2"]).toEqual({ colour: "var(--run-3)", dotted: false });
+    expect(withColours(kept)[3].colour).toBe(3);
+    // On the same page too: once a run is removed, the dotted one takes its colour.
+    colourMap(many);
+    const left = many.filter((r) => r.id !== "r2");
+    expect(runLooks(left)[`r${RUN_COLOURS}`]).toEqual({ colour: "var(--run-2)", dotted: false });
   });
 });

@@ -8,6 +8,11 @@
  * duplicated and on the runs left after a removal, so a reload or a shared link keeps it); without one, a run
  * keeps the slot it had before on this page, else takes the lowest free one, so a fresh page colours its runs
  * in order and a shared link looks the same for everyone.
+ *
+ * Slots past the palette (more than RUN_COLOURS runs at once) show a colour again, so they are drawn dotted
+ * ({@link isDotted}: dotted lines, hollow legend swatches); such a slot is only held while every colour is
+ * taken: as soon as one is free, a run in a slot past the palette moves to it (else it would share a colour
+ * with a run whose lines are solid, and a link would pass the clash on).
  */
 import { RUN_COLOURS } from "../../lab/protocol";
 
@@ -33,7 +38,8 @@ interface Coloured {
 
 /**
  * Palette slots by run id: a run's own `colour` unless an earlier run took it, else its slot from before on this
- * page if still free, else the lowest free slot (beyond RUN_COLOURS − 1 when all are taken: runColour wraps).
+ * page if still free, else the lowest free slot. Slots past the palette (≥ RUN_COLOURS; runColour wraps) are
+ * given only when every colour is taken: a run recorded in one takes a free colour when there is one.
  */
 export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
   const used = new Set<number>();
@@ -43,12 +49,22 @@ export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
     slots.set(id, s);
     out[id] = s;
   };
-  for (const r of runs) if (r.colour !== undefined && !used.has(r.colour)) take(r.id, r.colour);
+  const inPalette = (s: number | undefined): s is number =>
+    s !== undefined && s < RUN_COLOURS && !used.has(s);
+  for (const r of runs) if (inPalette(r.colour)) take(r.id, r.colour);
   for (const r of runs) {
     const s = slots.get(r.id);
-    if (!(r.id in out) && s !== undefined && !used.has(s)) take(r.id, s);
+    if (!(r.id in out) && inPalette(s)) take(r.id, s);
   }
-  for (const r of runs) if (!(r.id in out)) take(r.id, lowestFree(used));
+  for (const r of runs) {
+    if (r.id in out) continue;
+    const free = lowestFree(used);
+    const before = slots.get(r.id);
+    if (free < RUN_COLOURS) take(r.id, free);
+    else if (r.colour !== undefined && !used.has(r.colour)) take(r.id, r.colour);
+    else if (before !== undefined && !used.has(before)) take(r.id, before);
+    else take(r.id, free);
+  }
   return out;
 }
 
@@ -70,6 +86,24 @@ export function freeColour(runs: readonly Coloured[]): number {
 export function withColours<R extends Coloured>(runs: readonly R[]): R[] {
   const s = colourSlots(runs);
   return runs.map((r) => (r.colour === s[r.id] ? r : { ...r, colour: s[r.id] }));
+}
+
+/** Whether palette slot `slot` is past the palette's colours: its run's lines are dotted, its swatch hollow. */
+export function isDotted(slot: number): boolean {
+  return slot >= RUN_COLOURS;
+}
+
+/** A run's look on the charts and legends: its colour and whether it is drawn dotted (see colourSlots). */
+export interface RunLook {
+  colour: string;
+  dotted: boolean;
+}
+
+/** Looks keyed by run id (see colourSlots). */
+export function runLooks(runs: readonly Coloured[]): Record<string, RunLook> {
+  return Object.fromEntries(
+    Object.entries(colourSlots(runs)).map(([id, s]) => [id, { colour: runColour(s), dotted: isDotted(s) }]),
+  );
 }
 
 /** Colours keyed by run id (see colourSlots). */

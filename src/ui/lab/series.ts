@@ -136,6 +136,20 @@ export function nearest(points: readonly PlotPoint[], x: number): PlotPoint | un
   return best;
 }
 
+/**
+ * Whether a line spans `x` (its points' x from least to greatest): a hover card names only the lines that do,
+ * so a run that stopped at 80 samples is not listed at 160 with its last value, as if it had one there.
+ */
+export function spans(points: readonly PlotPoint[], x: number): boolean {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const p of points) {
+    if (p.x < lo) lo = p.x;
+    if (p.x > hi) hi = p.x;
+  }
+  return x >= lo && x <= hi;
+}
+
 /** A "nice" step for about `count` intervals over `span`: 1, 2, 2.5 or 5 × 10^k (no 2.5 when `integer`, ≥ 1). */
 function niceStep(span: number, count: number, integer = false): number {
   const raw = span / count;
