@@ -59,7 +59,7 @@ export const GRPO: Explanation = {
   summary: t`PPO without a value model: each completion is scored against the mean and spread of its prompt's G completions.`,
   paragraphs: [
     t`GRPO drops PPO's value model. For each prompt it samples a group of $G$ completions and judges each against its siblings: the advantage is the score minus the group's mean, divided by the group's standard deviation, and every token of the completion shares it.`,
-    t`The update uses PPO's clipped ratio and puts the KL to the reference ($k_3$ estimator, weight $\beta$) directly in the loss instead of the reward. A group whose completions all score the same carries no signal (watch the zero-std groups metric), and the way token losses are averaged (loss type) decides whether long or short answers are favoured.`,
+    t`The update uses PPO's clipped ratio and puts the KL to the reference ($k_3$ estimator, weight $\beta$) directly in the loss instead of the reward. A group whose completions all score the same carries no reward signal, only the KL term's (watch the zero-std groups metric), and the way token losses are averaged (loss type) decides whether long or short answers are favoured.`,
   ],
   needs: [
     t`a scalar reward per completion`,

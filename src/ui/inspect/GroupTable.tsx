@@ -123,9 +123,9 @@ export function GroupTable({
             {g.zeroStd ? (
               <span
                 className="badge badge-warn"
-                title="All scores equal: zero advantages, no policy-gradient signal"
+                title="All scores equal: zero advantages, so this group gives the policy no reward signal (a KL penalty, β > 0, or an entropy bonus still acts on its completions)"
               >
-                yes · no signal
+                yes · no reward signal
               </span>
             ) : (
               <span className="muted">no</span>
