@@ -11,7 +11,7 @@ import { hintLines, parseNumber } from "./knobs";
 import { sig } from "./numbers";
 import { pipelineActions } from "./pipeline_actions";
 import { STAGE_NAMES, type StageState, stoppedEarly, usePipelineStore } from "./pipeline_store";
-import { elapsedText } from "./step_progress";
+import { durationText } from "./step_progress";
 
 const field = (key: keyof PipelineSettings) => PIPELINE_FIELDS.find((f) => f.key === key) as Field;
 
@@ -91,9 +91,7 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
  */
 export function timeLeft(done: number, steps: number, elapsedMs: number): string | null {
   if (done < 2 || done >= steps || !(elapsedMs > 0)) return null;
-  const ms = (elapsedMs / done) * (steps - done);
-  const min = Math.round(ms / 60_000);
-  return `about ${ms < 3_600_000 ? elapsedText(ms) : `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`} left`;
+  return `about ${durationText((elapsedMs / done) * (steps - done))} left`;
 }
 
 /**

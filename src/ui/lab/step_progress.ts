@@ -26,6 +26,13 @@ export function elapsedText(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
 }
 
+/** A duration to come: elapsedText under an hour, "2 h 05 min" from an hour on. */
+export function durationText(ms: number): string {
+  if (ms < 3_600_000) return elapsedText(ms);
+  const min = Math.round(ms / 60_000);
+  return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, "0")} min`;
+}
+
 /** What a step of this kind does, for the line's tooltip. */
 export const STAGE_HINT: Record<StepProgress["stage"], string> = {
   sampling:

@@ -9,7 +9,8 @@ import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
 import type { RunSpec } from "../../lab/protocol";
 import { labActions } from "../lab/actions";
-import { stepRange, useLab } from "../lab_store";
+import { durationText } from "../lab/step_progress";
+import { type RunState, stepRange, useLab } from "../lab_store";
 import "./lessons.css";
 
 /**
@@ -20,6 +21,33 @@ export function progressText(top: number, low: number, steps: number): string {
   if (low >= steps) return "finished";
   const shown = Math.min(top, steps);
   return `step ${shown} of ${steps}${low < shown ? `, slowest run at ${low}` : ""}`;
+}
+
+/** The steps a run's pace is read from: its latest ones (the first step also builds the kernels: left out when later ones exist). */
+const PACE_STEPS = 5;
+
+/**
+ * The time the lesson has left at the runs' pace: each run's steps still to go (to `steps`) times its median
+ * `step_time` (seconds) over its latest steps, summed (the runs take turns on one device). Null until every run
+ * that still has steps to go has a timed step, and when nothing is left. E.g. "about 6 h 50 min left at this pace".
+ */
+export function lessonTimeLeft(
+  runs: readonly Pick<RunState, "step" | "history" | "status" | "comparison">[],
+  steps: number,
+): string | null {
+  let ms = 0;
+  for (const r of runs) {
+    if (r.comparison || r.status === "error" || r.step >= steps) continue;
+    const times = r.history
+      .filter((p) => p.step > 1 || r.history.length === 1)
+      .slice(-PACE_STEPS)
+      .map((p) => p.metrics.step_time)
+      .filter((t) => t !== undefined && Number.isFinite(t) && t > 0)
+      .sort((a, b) => a - b);
+    if (times.length === 0) return null;
+    ms += (steps - r.step) * times[Math.floor(times.length / 2)] * 1000;
+  }
+  return ms > 0 ? `about ${durationText(ms)} left at this pace` : null;
 }
 
 /**
@@ -76,6 +104,7 @@ export function LessonCard() {
   // added later, catching up, is named instead of pulling the count back to its step.
   const [top, low] = useLab(useShallow(stepRange));
   const setSpecField = useLab((s) => s.setLesson);
+  const left = useLab((s) => (s.spec.steps ? lessonTimeLeft(Object.values(s.runs), s.spec.steps) : null));
   // A callback ref: another lesson's list is a new element (keyed below), measured afresh.
   const [list, setList] = useState<HTMLOListElement | null>(null);
   const hidden = useHiddenItems(list);
@@ -92,6 +121,7 @@ export function LessonCard() {
         {steps > 0 && (
           <span className="lesson-progress" data-testid="lesson-progress">
             {progressText(top, low, steps)}
+            {left && <span className="muted"> · {left}</span>}
             <progress max={steps} value={shown} />
           </span>
         )}

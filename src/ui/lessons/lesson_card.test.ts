@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { type RunState, stepRange } from "../lab_store";
-import { hiddenItems, progressText, removedLessonRuns } from "./LessonCard";
+import { hiddenItems, lessonTimeLeft, progressText, removedLessonRuns } from "./LessonCard";
 
 const spec = (id: string): RunSpec => ({ id, algo: "grpo", label: id, config: {} });
 const state = (id: string, step: number, extra: Partial<RunState> = {}): RunState => ({
@@ -73,5 +73,29 @@ describe("what to watch: the items a short window hides", () => {
     expect(hiddenItems(list(20))).toEqual([3, 4]); // below 140
     expect(hiddenItems(list(28))).toEqual([4]); // item 3 ends 2 px below 148: shown but for its descenders
     expect(hiddenItems(list(60))).toEqual([]); // the end: 180
+  });
+});
+
+describe("the lesson card's time left", () => {
+  const timed = (id: string, times: number[], extra: Partial<RunState> = {}) =>
+    state(id, times.length, {
+      history: times.map((t, i) => ({ step: i + 1, samples: 0, tokens: 0, metrics: { step_time: t } })),
+      ...extra,
+    });
+
+  it("sums each run's steps to go times its median step time, leaving out the first step (kernels built)", () => {
+    // a: steps 2–4 took 2 s (step 1: 30 s), 296 to go; b: 4 s a step, 297 to go → 592 + 1188 s = 29 min 40 s.
+    const runs = [timed("a", [30, 2, 2, 2]), timed("b", [4, 4, 4])];
+    expect(lessonTimeLeft(runs, 300)).toBe("about 29 min 40 s left at this pace");
+    expect(lessonTimeLeft([timed("a", [3600, 3600])], 300)).toBe("about 298 h 00 min left at this pace");
+  });
+
+  it("says nothing before every run still going has a timed step, or when nothing is left", () => {
+    expect(lessonTimeLeft([timed("a", [2, 2]), state("b", 0)], 12)).toBeNull();
+    expect(lessonTimeLeft([timed("a", [2, 2])], 2)).toBeNull();
+    // A run in error or imported for comparison does not step: it neither counts nor holds the estimate back.
+    expect(lessonTimeLeft([timed("a", [5]), state("x", 0, { status: "error" })], 3)).toBe(
+      "about 10 s left at this pace",
+    );
   });
 });
