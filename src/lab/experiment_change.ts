@@ -113,6 +113,11 @@ export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange)
     changes.push(
       `this leaves the lesson (its narrative is about its own task and start model)${steps ? `, and its stop at step ${steps}` : ""}`,
     );
+  // A step limit the user set carries over (a lesson's is the lesson's): said, or the runs stop unexplained.
+  if (steps && !preset)
+    changes.push(
+      `Stop at ${steps} stays set: the new runs pause at step ${steps} (clear it in the top bar to go on)`,
+    );
   return {
     spec: {
       ...rest,

@@ -47,7 +47,11 @@ describe("changeExperiment", () => {
   it("keeps the runs and step limit, changes what they share", () => {
     const spec = { ...testExperiment(), steps: 12 };
     const next = changeExperiment(spec, { task: "arithmetic", model: "nano", seed: 7 });
-    expect(next).toEqual({ spec: { ...spec, seed: 7 }, changes: [] });
+    const stays = "Stop at 12 stays set: the new runs pause at step 12 (clear it in the top bar to go on)";
+    expect(next).toEqual({ spec: { ...spec, seed: 7 }, changes: [stays] });
+    expect(
+      changeExperiment(testExperiment(), { task: "arithmetic", model: "nano", seed: 7 })?.changes,
+    ).toEqual([]);
     const other = changeExperiment(spec, { task: "sentiment", model: "sft", seed: 0 });
     expect(other?.spec.runs).toEqual(spec.runs);
     expect(other?.spec).toMatchObject({ task: "sentiment", model: "sft", seed: 0, steps: 12 });
