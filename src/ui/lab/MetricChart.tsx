@@ -48,6 +48,9 @@ export function lineDash(line: Pick<ChartLine, "dashed" | "dotted">): string | u
   return line.dashed ? "5 4" : undefined;
 }
 
+/** A few px between the plot's edges and the y domain's ends, so a line at 0 (a clip ratio, a reward still at 0) is not hidden under the x axis. */
+const Y_PADDING = { top: 4, bottom: 5 };
+
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
 /** Vertical distance between stacked marker labels (px; labels are 11 px). */
@@ -304,6 +307,7 @@ const ChartBody = memo(function ChartBody({
               interval={0}
               niceTicks="none"
               allowDataOverflow
+              padding={Y_PADDING}
               tickFormatter={yTick}
               width={yWidth}
               stroke="var(--muted)"
