@@ -225,6 +225,9 @@ function NumberKnob(props: {
           aria-valuetext={formatSetting(field, pos === null ? shown : fromSlider(field, pos))}
           data-testid={`${testId}-slider`}
           aria-describedby={describedBy}
+          // Out of the Tab order: the number beside it takes the same ↑/↓ steps, so Tab crosses a setting in two
+          // stops (its name's card, its value), not three (a card of 12 settings was ~30 stops; 8 cards ~240).
+          tabIndex={-1}
           min={0}
           max={SLIDER_STEPS}
           value={pos ?? toSlider(field, shown)}

@@ -41,4 +41,12 @@ describe("FieldControl", () => {
     expect(html).not.toContain("aria-describedby");
     expect(html).not.toContain("knob-note");
   });
+
+  it("keeps a number's slider out of the Tab order (the number beside it takes the same ↑/↓ steps)", () => {
+    const html = renderToStaticMarkup(
+      createElement(FieldControl, { runId: "ppo-1", field: field("beta"), value: 0.05, locked: null }),
+    );
+    expect(html).toMatch(/<input type="range"[^>]*tabindex="-1"/);
+    expect(html).not.toMatch(/<input type="text"[^>]*tabindex/);
+  });
 });
