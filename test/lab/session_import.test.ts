@@ -222,6 +222,24 @@ describe("importing a run", () => {
     expect(notice).toMatch(/for comparison.*did not load \(header length 5472/);
   });
 
+  it("shows at most two runs per colour (solid and dotted): an import past that is refused by name", async () => {
+    const grpo = defaultExperiment().runs[2];
+    const twelve = Array.from({ length: 12 }, (_, i) => ({
+      ...grpo,
+      id: `g${i}`,
+      label: `GRPO ${i}`,
+      colour: i,
+    }));
+    useLab.getState().setSpec({ ...defaultExperiment(), runs: twelve });
+    for (let i = 0; i < 2; i++)
+      expect(await importRunFiles([file("ppo.run.json", exported(defaultExperiment()))])).toMatch(/^Added /);
+    expect(Object.keys(useLab.getState().runs)).toHaveLength(14);
+    expect(await importRunFiles([file("ppo.run.json", exported(defaultExperiment()))])).toBe(
+      "PPO was not imported: the lab shows at most 14 runs side by side (its 7 colours, solid and dotted), so remove one first.",
+    );
+    expect(Object.keys(useLab.getState().runs)).toHaveLength(14);
+  });
+
   it("refuses files that are not run files, with a notice", async () => {
     expect(await importRunFiles([file("x.csv", "a,b")])).toMatch(/needs a run file/);
     expect(await importRunFiles([file("x.json", "{nope")])).toMatch(/not JSON/);

@@ -6,11 +6,14 @@
  */
 import type { ChartLine } from "./MetricChart";
 import "./mini_legend.css";
+import { RunSwatch } from "./RunSwatch";
 
 export interface MiniLegendEntry {
   runId: string;
   label: string;
   colour: string;
+  /** Its lines are dotted (a colour another run has too): a hollow swatch, as in the main legend. */
+  dotted: boolean;
 }
 
 /** One entry per run, in the lines' order (a run with a companion line has two lines). */
@@ -19,7 +22,7 @@ export function miniLegendEntries(lines: readonly ChartLine[]): MiniLegendEntry[
   return lines.flatMap((l) => {
     if (seen.has(l.runId)) return [];
     seen.add(l.runId);
-    return [{ runId: l.runId, label: l.runLabel, colour: l.colour }];
+    return [{ runId: l.runId, label: l.runLabel, colour: l.colour, dotted: l.dotted === true }];
   });
 }
 
@@ -40,7 +43,7 @@ export function MiniLegend({
     <ul className="mini-legend" aria-label="Runs on this chart" data-testid={`mini-legend-${id}`}>
       {runs.map((r) => (
         <li key={r.runId} data-run={r.runId}>
-          <span className="legend-swatch" style={{ background: r.colour }} aria-hidden="true" />
+          <RunSwatch look={r} />
           {r.label}
         </li>
       ))}

@@ -6,8 +6,8 @@ import type { RunLook } from "./palette";
 
 export function RunSwatch({ look }: { look: RunLook }) {
   return look.dotted ? (
-    <span className="legend-swatch hollow" style={{ borderColor: look.colour }} />
+    <span className="legend-swatch hollow" style={{ borderColor: look.colour }} aria-hidden="true" />
   ) : (
-    <span className="legend-swatch" style={{ background: look.colour }} />
+    <span className="legend-swatch" style={{ background: look.colour }} aria-hidden="true" />
   );
 }

@@ -230,7 +230,11 @@ const RunSamples = memo(function RunSamples(props: {
     props.scale !== null &&
     !props.samples.some((s) => s.completion.some((t) => tokenValue(t, props.mode) !== null));
   return (
-    <div className="sample-run" data-testid={`samples-${props.runId}`} style={{ borderColor: props.colour }}>
+    <div
+      className={`sample-run${props.dotted ? " sample-run-dotted" : ""}`}
+      data-testid={`samples-${props.runId}`}
+      style={{ borderColor: props.colour }}
+    >
       <h3>
         <RunSwatch look={{ colour: props.colour, dotted: props.dotted }} />
         {props.label} <span className="muted">· step {props.step}</span>

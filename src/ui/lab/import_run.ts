@@ -17,7 +17,7 @@ import type { RunCounters, RunSpec } from "../../lab/protocol";
 import { decodeSafetensors } from "../../model/safetensors";
 import { useLab } from "../lab_store";
 import { modelName } from "./experiment_names";
-import { freeColour } from "./palette";
+import { freeColour, MAX_SHOWN_RUNS, RUN_COLOURS } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { revealRunCard } from "./reveal";
 
@@ -128,6 +128,9 @@ async function importOne(
   deps: ImportDeps,
 ): Promise<string> {
   const lab = () => useLab.getState();
+  // Every run shown must differ from every other in colour or line style: two looks per colour.
+  if (Object.keys(lab().runs).length >= MAX_SHOWN_RUNS)
+    return `${r.run.label} was not imported: the lab shows at most ${MAX_SHOWN_RUNS} runs side by side (its ${RUN_COLOURS} colours, solid and dotted), so remove one first.`;
   // The file's colour was the exporting page's: take the lowest one the runs here leave free instead.
   const spec = { ...importedSpec(r.run, lab().spec.runs), colour: freeColour(lab().spec.runs) };
   const last = r.history.at(-1);

@@ -109,4 +109,17 @@ describe("run colours", () => {
     const left = many.filter((r) => r.id !== "r2");
     expect(runLooks(left)[`r${RUN_COLOURS}`]).toEqual({ colour: "var(--run-2)", dotted: false });
   });
+
+  it("never gives two runs the same colour and line style, even from a crafted link", () => {
+    const taken = Array.from({ length: RUN_COLOURS }, (_, i) => ({ id: `c${i}`, colour: i }));
+    const looks = runLooks([
+      ...taken,
+      { id: "x", colour: RUN_COLOURS },
+      { id: "y", colour: 2 * RUN_COLOURS },
+    ]);
+    expect(looks.x).toEqual({ colour: "var(--run-0)", dotted: true });
+    expect(looks.y).toEqual({ colour: "var(--run-1)", dotted: true });
+    const all = Object.values(looks).map((l) => `${l.colour}${l.dotted}`);
+    expect(new Set(all).size).toBe(all.length);
+  });
 });

@@ -39,7 +39,8 @@ interface Coloured {
 /**
  * Palette slots by run id: a run's own `colour` unless an earlier run took it, else its slot from before on this
  * page if still free, else the lowest free slot. Slots past the palette (≥ RUN_COLOURS; runColour wraps) are
- * given only when every colour is taken: a run recorded in one takes a free colour when there is one.
+ * given only when every colour is taken: a run recorded in one takes a free colour when there is one; slots from
+ * MAX_SHOWN_RUNS on (a third look of a colour) are never kept.
  */
 export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
   const used = new Set<number>();
@@ -60,9 +61,11 @@ export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
     if (r.id in out) continue;
     const free = lowestFree(used);
     const before = slots.get(r.id);
+    const keeps = (s: number | undefined): s is number =>
+      s !== undefined && s < MAX_SHOWN_RUNS && !used.has(s);
     if (free < RUN_COLOURS) take(r.id, free);
-    else if (r.colour !== undefined && !used.has(r.colour)) take(r.id, r.colour);
-    else if (before !== undefined && !used.has(before)) take(r.id, before);
+    else if (keeps(r.colour)) take(r.id, r.colour);
+    else if (keeps(before)) take(r.id, before);
     else take(r.id, free);
   }
   return out;
@@ -87,6 +90,12 @@ export function withColours<R extends Coloured>(runs: readonly R[]): R[] {
   const s = colourSlots(runs);
   return runs.map((r) => (r.colour === s[r.id] ? r : { ...r, colour: s[r.id] }));
 }
+
+/**
+ * The most runs the lab shows at once (its own, MAX_RUNS, and those imported for comparison): two looks per
+ * colour, solid and dotted, so that no two runs look alike. Import refuses more.
+ */
+export const MAX_SHOWN_RUNS = 2 * RUN_COLOURS;
 
 /** Whether palette slot `slot` is past the palette's colours: its run's lines are dotted, its swatch hollow. */
 export function isDotted(slot: number): boolean {
