@@ -95,7 +95,7 @@ export const RUN_FIELDS = [
     kind: "enum",
     default: "gold",
     options: ["gold", "proxy", "custom", "pipeline"],
-    doc: "What the run optimises: the task's gold scorer, the shipped learned reward model (proxy RM, rm.onnx), a reward model you loaded (.onnx), or the one the Pipeline trained in this page. The gold score is always charted too (dashed).",
+    doc: "What the run optimises: the task's gold scorer, the shipped learned reward model (proxy RM, rm.onnx), a reward model you loaded (.onnx), or the one the Pipeline trained in this page. The gold score is always charted too: dashed beside a learned reward model's, one line with it when the run optimises gold.",
     source: "Gao et al. 2022, Scaling laws for reward model overoptimization",
   },
 ] as const satisfies readonly Field[];

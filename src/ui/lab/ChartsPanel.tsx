@@ -197,7 +197,7 @@ export function ChartsPanel() {
         <>
           {KL_SELECT}
           <Hint className="chart-note" testId="k1-negative" card={K1_NOTE_DOC}>
-            {below} <span aria-hidden="true">ⓘ</span>
+            {below}
           </Hint>
         </>
       ) : (
@@ -293,8 +293,12 @@ const REWARD_IS_GOLD_KEY = (
   </span>
 );
 
-/** Whether a run's reward ever differed from its gold score (a learned reward model, a cost): gold drawn too. */
+/**
+ * Whether a run's gold score gets a line of its own: it optimises something else now (a learned reward model),
+ * or its reward ever differed from its gold score (it did before, or a cost entered it).
+ */
 export function goldDiffers({ run }: VisibleRun): boolean {
+  if ((run.spec.config.reward ?? "gold") !== "gold") return true;
   return run.history.some((p) => p.metrics[REWARD.key] !== p.metrics[GOLD.key]);
 }
 
