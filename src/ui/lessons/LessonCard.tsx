@@ -28,14 +28,17 @@ const PACE_STEPS = 5;
 
 /**
  * The time the lesson has left at the runs' pace: each run's steps still to go (to `steps`) times its median
- * `step_time` (seconds) over its latest steps, summed (the runs take turns on one device). Null until every run
- * that still has steps to go has a timed step, and when nothing is left. E.g. "about 6 h 50 min left at this pace".
+ * `step_time` (seconds) over its latest steps, summed (the runs take turns on one device), and at least the
+ * Speed cap's `speed` steps a second per run allow (0: none). Null until every run that still has steps to go
+ * has a timed step, and when nothing is left. E.g. "about 6 h 50 min left at this pace".
  */
 export function lessonTimeLeft(
   runs: readonly Pick<RunState, "step" | "history" | "status" | "comparison">[],
   steps: number,
+  speed = 0,
 ): string | null {
   let ms = 0;
+  let most = 0;
   for (const r of runs) {
     if (r.comparison || r.status === "error" || r.step >= steps) continue;
     const times = r.history
@@ -46,7 +49,9 @@ export function lessonTimeLeft(
       .sort((a, b) => a - b);
     if (times.length === 0) return null;
     ms += (steps - r.step) * times[Math.floor(times.length / 2)] * 1000;
+    most = Math.max(most, steps - r.step);
   }
+  if (speed > 0) ms = Math.max(ms, (most / speed) * 1000);
   return ms > 0 ? `about ${durationText(ms)} left at this pace` : null;
 }
 
@@ -104,7 +109,9 @@ export function LessonCard() {
   // added later, catching up, is named instead of pulling the count back to its step.
   const [top, low] = useLab(useShallow(stepRange));
   const setSpecField = useLab((s) => s.setLesson);
-  const left = useLab((s) => (s.spec.steps ? lessonTimeLeft(Object.values(s.runs), s.spec.steps) : null));
+  const left = useLab((s) =>
+    s.spec.steps ? lessonTimeLeft(Object.values(s.runs), s.spec.steps, s.speed) : null,
+  );
   // A callback ref: another lesson's list is a new element (keyed below), measured afresh.
   const [list, setList] = useState<HTMLOListElement | null>(null);
   const hidden = useHiddenItems(list);

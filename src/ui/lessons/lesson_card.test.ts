@@ -88,6 +88,10 @@ describe("the lesson card's time left", () => {
     const runs = [timed("a", [30, 2, 2, 2]), timed("b", [4, 4, 4])];
     expect(lessonTimeLeft(runs, 300)).toBe("about 29 min 40 s left at this pace");
     expect(lessonTimeLeft([timed("a", [3600, 3600])], 300)).toBe("about 298 h 00 min left at this pace");
+    // Under a Speed cap (steps a second per run) the longer of the two counts: at 1 step/s the compute, at 0.1
+    // the cap (297 rounds × 10 s).
+    expect(lessonTimeLeft(runs, 300, 1)).toBe("about 29 min 40 s left at this pace");
+    expect(lessonTimeLeft(runs, 300, 0.1)).toBe("about 49 min 30 s left at this pace");
   });
 
   it("says nothing before every run still going has a timed step, or when nothing is left", () => {
