@@ -52,6 +52,7 @@ export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
   };
   const inPalette = (s: number | undefined): s is number =>
     s !== undefined && s < RUN_COLOURS && !used.has(s);
+  const keeps = (s: number | undefined): s is number => s !== undefined && s < MAX_SHOWN_RUNS && !used.has(s);
   for (const r of runs) if (inPalette(r.colour)) take(r.id, r.colour);
   for (const r of runs) {
     const s = slots.get(r.id);
@@ -61,8 +62,6 @@ export function colourSlots(runs: readonly Coloured[]): Record<string, number> {
     if (r.id in out) continue;
     const free = lowestFree(used);
     const before = slots.get(r.id);
-    const keeps = (s: number | undefined): s is number =>
-      s !== undefined && s < MAX_SHOWN_RUNS && !used.has(s);
     if (free < RUN_COLOURS) take(r.id, free);
     else if (keeps(r.colour)) take(r.id, r.colour);
     else if (keeps(before)) take(r.id, before);
@@ -117,5 +116,5 @@ export function runLooks(runs: readonly Coloured[]): Record<string, RunLook> {
 
 /** Colours keyed by run id (see colourSlots). */
 export function colourMap(runs: readonly Coloured[]): Record<string, string> {
-  return Object.fromEntries(Object.entries(colourSlots(runs)).map(([id, s]) => [id, runColour(s)]));
+  return Object.fromEntries(Object.entries(runLooks(runs)).map(([id, l]) => [id, l.colour]));
 }

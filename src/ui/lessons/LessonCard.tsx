@@ -41,8 +41,10 @@ export function lessonTimeLeft(
   let most = 0;
   for (const r of runs) {
     if (r.comparison || r.status === "error" || r.step >= steps) continue;
-    const times = r.history
-      .filter((p) => p.step > 1 || r.history.length === 1)
+    // Read on every store update: only the latest points are looked at, not the whole history.
+    const latest = r.history.slice(-(PACE_STEPS + 1));
+    const times = latest
+      .filter((p) => p.step > 1 || latest.length === 1)
       .slice(-PACE_STEPS)
       .map((p) => p.metrics.step_time)
       .filter((t) => t !== undefined && Number.isFinite(t) && t > 0)
