@@ -16,11 +16,12 @@ import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
-import { CloseIcon, CopyIcon } from "./icons";
+import { CloseIcon, CopyIcon, LockIcon } from "./icons";
 import {
   adaptiveBetaNote,
   fieldForTask,
   lengthNote,
+  lockedSummary,
   lockReason,
   rewardNote,
   settingOf,
@@ -122,6 +123,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const lab = algo.fields.filter((f) => RUN_KEYS.has(f.key));
   const own = [...lab, ...algo.fields.filter((f) => !COMMON_KEYS.has(f.key) && !RUN_KEYS.has(f.key))];
   const shared = algo.fields.filter((f) => COMMON_KEYS.has(f.key));
+  const locked = frozen ? null : lockedSummary(algo.fields, started);
   const control = (f: Field) => {
     // A setting another one switches off (SimPO's γ under another loss) is greyed out, saying which one.
     const unused = unusedReason(f, algo.fields, run.spec.config);
@@ -271,6 +273,11 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
         </p>
       )}
       <WinRate runId={runId} disabled={!canEdit || frozen} />
+      {locked && (
+        <p className="knob-lock-note" data-testid={`locked-${runId}`}>
+          <LockIcon /> {locked}
+        </p>
+      )}
       <div className="knobs">{own.map(control)}</div>
       <details className="knobs-more">
         <summary>Sampling &amp; optimiser ({shared.length})</summary>

@@ -16,6 +16,7 @@ import {
   hintLines,
   lengthNote,
   linkedSettings,
+  lockedSummary,
   lockReason,
   logSlider,
   MODEL_KEYS,
@@ -94,6 +95,20 @@ describe("knobs", () => {
     const valueModel = PPO_FIELDS.find((f) => f.key === "valueModel") as Field;
     expect(lockReason(valueModel, false)).toBeNull();
     expect(lockReason(valueModel, true)).toContain("which models the run trains");
+  });
+
+  it("a started run's card names its locked settings in one line", () => {
+    expect(lockedSummary(PPO_FIELDS, false)).toBeNull();
+    expect(lockedSummary([field("beta")], true)).toBeNull();
+    const line = lockedSummary(PPO_FIELDS, true) ?? "";
+    const locked = PPO_FIELDS.filter((f) => lockReason(f, true) !== null);
+    expect(locked.length).toBeGreaterThan(1);
+    for (const f of locked) expect(line).toContain(f.label);
+    expect(line).toMatch(/^Fixed since the run started: .+ and [^,]+\. .*change them\.$/);
+    expect(line).not.toContain(field("beta").label + ",");
+    expect(lockedSummary([field("batchPrompts")], true)).toBe(
+      `Fixed since the run started: ${field("batchPrompts").label}. Reset, or add a run, to change it.`,
+    );
   });
 
   it("every shape, model and start key exists in some algorithm's table", () => {

@@ -44,6 +44,20 @@ export function lockReason(field: Field, started: boolean): string | null {
   return `${field.label} sets ${fixed}, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
 }
 
+/**
+ * One visible line for a card whose run has started and has locked settings (the reason per setting is in its
+ * name's card, and a disabled control shows no tooltip in every browser): "Fixed since the run started:
+ * prompts/step, max tokens and G. Reset, or add a run, to change them." Null when nothing is locked.
+ */
+export function lockedSummary(fields: readonly Field[], started: boolean): string | null {
+  const names = fields.filter((f) => lockReason(f, started) !== null).map((f) => f.label);
+  if (!names.length) return null;
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  const one = names.length === 1;
+  return `Fixed since the run started: ${list}. Reset, or add a run, to change ${one ? "it" : "them"}.`;
+}
+
 const forTask = new Map<string, Field>();
 
 /**
