@@ -9,6 +9,7 @@ import { type ConfigValues, type Field, validateConfig } from "../algorithms/fie
 import { defaultExperiment } from "./defaults";
 // Called only inside checkSpec: the import cycle (experiment_change uses fieldProblem) is safe.
 import { startModelProblem } from "./experiment_change";
+import { PIPELINE_FIELDS } from "./pipeline/fields";
 import type { PresetId } from "./presets/ids";
 import { COLOUR_SLOTS, type ExperimentSpec, type RunSpec, type SettingValue } from "./protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "./registry";
@@ -36,6 +37,36 @@ export function fieldProblem(owner: string, field: Field, value: unknown): strin
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
+}
+
+/**
+ * An issue as a notice shows it: a setting named as the page names it ("ppo-1.lr must be…" → "ppo-1's “lr”
+ * must be…", "experiment.steps must be…" → "“stop at step” must be…"). The issues themselves keep the table's
+ * names (callers sort them by their "experiment." prefix); other issues are returned unchanged.
+ */
+export function issueText(issue: string): string {
+  const m = /^([\w-]+)\.(\w+) (must .*)$/s.exec(issue);
+  if (!m) return issue;
+  const [, owner, key, rest] = m;
+  const tables: readonly (readonly Field[])[] =
+    owner === "experiment"
+      ? [EXPERIMENT_FIELDS]
+      : owner === "view"
+        ? [VIEW_FIELDS]
+        : owner === "Pipeline"
+          ? [PIPELINE_FIELDS]
+          : ALGO_IDS.map((id) => ALGORITHMS[id].fields);
+  const label = tables.flat().find((f) => f.key === key)?.label;
+  if (!label) return issue;
+  const who =
+    owner === "experiment"
+      ? ""
+      : owner === "view"
+        ? "the charts' "
+        : owner === "Pipeline"
+          ? "the Pipeline's "
+          : `${owner}'s `;
+  return `${who}“${label}” ${rest}`;
 }
 
 /** Values of `fields` read from `raw`: missing keys take the default silently, bad ones with an issue. */

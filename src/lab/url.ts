@@ -19,7 +19,7 @@ import type { ExperimentSpec } from "./protocol";
 import { ALGORITHMS } from "./registry";
 import { withoutForkPoints } from "./run_labels";
 import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
-import { checkNonDefault, checkSpec, checkView, isRecord, nonDefaultConfig } from "./spec_check";
+import { checkNonDefault, checkSpec, checkView, isRecord, issueText, nonDefaultConfig } from "./spec_check";
 
 // lz-string is CommonJS: a default import works in Vite and in Node (the CLI imports the lessons' links).
 const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
@@ -201,8 +201,8 @@ function checkPipeline(raw: unknown, issues: string[]): Partial<PipelineSettings
 export const EMPTY_NOTE =
   "This link's experiment has no runs (they were all removed before it was shared): add one with “+ Add run…”, or pick one of the “Lessons…”.";
 
-/** How many issues a notice lists before "and N more". */
-const NOTICE_ISSUES = 3;
+/** How many issues a notice lists before "and N more" (a hand-edited link rarely has more). */
+export const NOTICE_ISSUES = 8;
 
 /** A one-paragraph notice for the lab from decode's issues or error. */
 export function noticeOf(result: DecodeResult): string | null {
@@ -213,7 +213,7 @@ export function noticeOf(result: DecodeResult): string | null {
   if (result.issues.length === 0) return altered;
   // "and 1 more" would take the room of the one it hides: then all are named.
   const listed = result.issues.length > NOTICE_ISSUES + 1 ? NOTICE_ISSUES : result.issues.length;
-  const shown = result.issues.slice(0, listed).join("; ");
+  const shown = result.issues.slice(0, listed).map(issueText).join("; ");
   const more = result.issues.length - listed;
   const reset = `Some settings in this link were not valid and were reset to their defaults: ${shown}${more > 0 ? `; and ${more} more` : ""}.`;
   return altered ? `${altered} ${reset}` : reset;

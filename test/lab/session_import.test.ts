@@ -38,10 +38,28 @@ describe("importing a run", () => {
       file("notes.txt", "hello"),
     ]);
     expect(more).toContain(
-      "policy.onnx was not imported: Import takes a run's .json and .safetensors (a reward model in .onnx loads with Load RM; a policy's .onnx is an export for other tools).",
+      "policy.onnx was not imported: Import takes a run's .json and .safetensors. policy.onnx: a reward model in .onnx loads with Load RM (top bar); a policy's .onnx is an export for other tools.",
     );
+    // An .onnx picked alone is told where it goes too.
+    const alone = await importRunFiles([file("rm.onnx", "onnx")]);
+    expect(alone).toMatch(/^Import needs a run file \(\.json/);
+    expect(alone).toContain("rm.onnx: a reward model in .onnx loads with Load RM (top bar)");
     expect(more).toContain(
       "notes.txt was not imported: Import takes a run's .json (Export → Run (JSON)) and its .safetensors.",
+    );
+  });
+
+  it("says once, for several comparison runs, what happens to them", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const spec = defaultExperiment();
+    const fileOf = (i: number) =>
+      runFileJson(spec, { spec: spec.runs[i], status: "paused", step: 2, history: points(2), markers: [] });
+    const notice = await importRunFiles([file("ppo.run.json", fileOf(0)), file("grpo.run.json", fileOf(2))]);
+    expect(notice).toMatch(/^Added PPO \(imported\).*Added GRPO \(imported\)/);
+    expect(notice).not.toContain("This browser keeps it across");
+    expect(notice.match(/This browser keeps/g)).toHaveLength(1);
+    expect(notice).toMatch(
+      /This browser keeps the comparison runs across reloads and under Recent experiments; shared links leave them out\.$/,
     );
   });
 
@@ -104,10 +122,29 @@ describe("importing a run", () => {
       if (!expectLoad) {
         expect(notice).toMatch(/for comparison/);
         expect(notice).toContain("(the Pipeline's SFT model (nano, 40 steps), seed 0)");
-        expect(notice).toContain("Its checkpoint was not loaded (another experiment).");
+        expect(notice).toContain(
+          "Its checkpoint was not loaded: it trained in another experiment (another start model), and training it on here would join two experiments' steps in one curve.",
+        );
       }
     }
     usePipelineStore.setState({ handedOff: null });
+    // Only the seed differs: the notice names it (and why it matters) and the shipped model by its page name.
+    useLab.getState().setSpec({ ...defaultExperiment(), seed: 5 });
+    const loads: string[] = [];
+    const seeded = await importRunFiles(
+      [file("ppo.run.json", exported(defaultExperiment())), weightsOf("ppo.safetensors")],
+      {
+        addRun: async (spec) => useLab.getState().upsertRun(spec),
+        loadRunCheckpoint: async (id) => {
+          loads.push(id);
+        },
+      },
+    );
+    expect(loads).toEqual([]);
+    expect(seeded).toContain("(shipped SFT model, seed 0)");
+    expect(seeded).toContain(
+      "(another seed: the seed orders the prompts and draws the samples), and training it on here",
+    );
   });
 
   it("pairs each run file with its own checkpoint, and loads none that belongs to another run", async () => {
@@ -169,7 +206,9 @@ describe("importing a run", () => {
     );
     expect(loads).toEqual([]);
     expect(unknown).toMatch(/for comparison/);
-    expect(unknown).toContain("does not say where it trained in terms this lab knows (experiment.task");
+    expect(unknown).toContain(
+      'does not say where it trained in terms this lab knows (“task” must be one of sentiment | arithmetic, got "chess")',
+    );
     expect(unknown).not.toContain("It was trained on sentiment");
     // An unreadable checkpoint is named.
     useLab.getState().setSpec(spec);

@@ -2,11 +2,13 @@ import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { DEFAULT_SHARED_VIEW, MAX_LABEL } from "../../src/lab/settings";
+import { issueText } from "../../src/lab/spec_check";
 import {
   decode,
   EMPTY_NOTE,
   encode,
   MAX_HASH,
+  NOTICE_ISSUES,
   noticeOf,
   shareUrl,
   specFromHash,
@@ -61,10 +63,10 @@ describe("settings ↔ URL", () => {
     expect(bad.source).toBe("url");
     expect(bad.pipeline).toEqual({ rmBatch: 12 });
     expect(bad.notice).toMatch(
-      /Pipeline\.sftSteps must be an integer in \[1, 5000\], got 0; using the default 40/,
+      /the Pipeline's “SFT steps” must be an integer in \[1, 5000\], got 0; using the default 40/,
     );
     expect(bad.notice).toMatch(
-      /Pipeline\.size must be one of nano \| tiny, got "huge"; using the default "nano"/,
+      /the Pipeline's “model size” must be one of nano \| tiny, got "huge"; using the default "nano"/,
     );
     expect(bad.notice).toMatch(/Pipeline: unknown setting "weights" ignored/);
     const unreadable = specFromHash(hashOf({ ...payload, pipeline: [1, 2] }));
@@ -209,27 +211,28 @@ describe("settings ↔ URL", () => {
     ]);
     expect(o.view).toEqual({ ...DEFAULT_SHARED_VIEW, smoothing: 0.9 });
     expect(o.notice).toMatch(/not valid/);
-    expect(o.notice).toMatch(/experiment\.task/);
-    expect(o.notice).toMatch(/and \d+ more/);
-    // Four issues: all four named ("and 1 more" would take the room of the one it hides).
-    const four = noticeOf({
-      ok: true,
-      spec: o.spec,
-      view: o.view,
-      pipeline: {},
-      issues: ["a", "b", "c", "d"],
-    });
-    expect(four).toBe(
-      "Some settings in this link were not valid and were reset to their defaults: a; b; c; d.",
+    // Settings named as the page names them, not by their table keys.
+    expect(o.notice).toMatch(
+      /“task” must be one of sentiment \| arithmetic, got "chess"; using the default "sentiment"/,
     );
-    const five = noticeOf({
-      ok: true,
-      spec: o.spec,
-      view: o.view,
-      pipeline: {},
-      issues: ["a", "b", "c", "d", "e"],
-    });
-    expect(five).toMatch(/: a; b; c; and 2 more\.$/);
+    expect(o.notice).toContain("ppo-1's “β” must be a number in [0, 10], got 99; using the default 0.05");
+    expect(o.notice).not.toMatch(/experiment\.task|ppo-1\.beta/);
+    expect(o.notice).toMatch(/; and \d+ more\.$/);
+    expect(
+      issueText('view.xAxis must be one of step | samples, got "wallclock"; using the default "step"'),
+    ).toBe('the charts\' “x-axis” must be one of step | samples, got "wallclock"; using the default "step"');
+    for (const raw of ["ppo-1.noSuchKey must be 1", "run 3: dropped", "elsewhere. must be"])
+      expect(issueText(raw)).toBe(raw);
+    const letters = "abcdefghijk".split("");
+    const notice = (n: number) =>
+      noticeOf({ ok: true, spec: o.spec, view: o.view, pipeline: {}, issues: letters.slice(0, n) });
+    // Up to NOTICE_ISSUES + 1 issues: all named ("and 1 more" would take the room of the one it hides).
+    expect(notice(NOTICE_ISSUES + 1)).toBe(
+      `Some settings in this link were not valid and were reset to their defaults: ${letters.slice(0, NOTICE_ISSUES + 1).join("; ")}.`,
+    );
+    expect(notice(NOTICE_ISSUES + 2)).toBe(
+      `Some settings in this link were not valid and were reset to their defaults: ${letters.slice(0, NOTICE_ISSUES).join("; ")}; and 2 more.`,
+    );
     const proto = decode(
       `#s=${compressToEncodedURIComponent('{"v":1,"runs":[{"id":"a","algo":"ppo","config":{"__proto__":{"beta":1},"constructor":2}}]}')}`,
     );

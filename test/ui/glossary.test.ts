@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { PreferenceSource } from "../../src/algorithms/dpo";
 import type { ConfigValues } from "../../src/algorithms/fields";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
-import { GLOSSARY, metricDoc } from "../../src/ui/lab/glossary";
+import { GLOSSARY, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
 import { ENTROPY, GOLD, KL_ESTIMATORS, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
 import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
 
@@ -61,6 +61,17 @@ describe("metric glossary", () => {
       expect(doc.length, k).toBeGreaterThan(15);
       expect(doc.length, k).toBeLessThanOrEqual(180);
     }
+  });
+
+  it("gives the all-metrics table a unit where a metric has one", () => {
+    expect(metricUnit("step_time")).toBe("s");
+    expect(metricUnit("tokens/s")).toBe("tokens/s");
+    expect(metricUnit("objective/kl")).toBe(metricUnit("objective/kl_k3"));
+    expect(metricUnit("objective/kl")).toMatch(/nats/);
+    expect(metricUnit("entropy")).toBe(ENTROPY.unit);
+    expect(metricUnit("completions/mean_length")).toBe("tokens");
+    expect(metricUnit("frac_reward_zero_std")).toBeUndefined();
+    expect(metricUnit("no/such_metric")).toBeUndefined();
   });
 
   it("has a definition for every metric every algorithm reports, in every mode", async () => {

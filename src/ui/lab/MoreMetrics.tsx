@@ -4,10 +4,11 @@
  * every metric of every run at its latest step (TRL names, full precision in data-value).
  */
 import { type ReactNode, useMemo, useRef } from "react";
+import { csvName } from "../../lab/export/metrics";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
 import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
-import { metricDoc } from "./glossary";
+import { metricDoc, metricUnit } from "./glossary";
 import { Hint } from "./Hint";
 import { MetricCard } from "./MetricCard";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
@@ -139,8 +140,11 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                       />
                     }
                   >
-                    {name}
+                    {/* The CSV's column name: the per-step counters read samples_step and tokens_step there,
+                        beside the cumulative axis columns. */}
+                    {csvName(name)}
                   </Hint>
+                  {metricUnit(name) && <span className="muted"> ({metricUnit(name)})</span>}
                 </td>
                 {runs.map((r, i) => {
                   const v = last[i]?.metrics[name];

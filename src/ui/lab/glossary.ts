@@ -7,8 +7,10 @@ import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, MORE_METRICS, REWARD } from "./m
 
 /** Metrics reported by some algorithm but not charted on their own. */
 const REPORTED: Record<string, string> = {
-  samples: "Completions sampled this step (the Samples x-axis adds them up).",
-  tokens: "Completion tokens sampled this step (the Tokens x-axis adds them up).",
+  samples:
+    "Completions sampled this step; the CSV names it samples_step, its samples column (and the Samples x-axis) adds them up.",
+  tokens:
+    "Completion tokens sampled this step; the CSV names it tokens_step, its tokens column (and the Tokens x-axis) adds them up.",
   lr: "PPO: the AdamW learning rate used this step (TRL's PPOTrainer logs it as lr; the other algorithms, learning_rate).",
   learning_rate: "The AdamW learning rate used this step (TRL's Trainer-based trainers' name; PPO logs lr).",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
@@ -55,6 +57,16 @@ function build(): Map<string, string> {
     m.set(k.key, `Sequence KL(π ‖ π_ref), batch mean (${KL_UNIT}), estimator ${k.name}: ${k.doc}.`);
   for (const [k, doc] of Object.entries(REPORTED)) if (!m.has(k)) m.set(k, doc);
   return m;
+}
+
+/** Units of the metrics whose chart info (./metric_info.ts) gives none or which no chart shows. */
+const UNITS: Record<string, string> = { step_time: "s", samples: "completions", tokens: "tokens" };
+
+/** A metric's unit for a table ("s", "nats", …), or undefined where it has none (a share, a loss). */
+export function metricUnit(key: string): string | undefined {
+  if (Object.hasOwn(UNITS, key)) return UNITS[key];
+  if (KL_ESTIMATORS.some((k) => k.key === key)) return KL_UNIT;
+  return [REWARD, GOLD, ENTROPY, ...MORE_METRICS].find((i) => i.key === key)?.unit;
 }
 
 /** Metric key (TRL name) → its one-line definition. */

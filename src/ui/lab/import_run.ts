@@ -13,10 +13,12 @@
 
 import { type CheckpointMeta, pairCheckpoints } from "../../lab/export/import_match";
 import { type ImportResult, importedSpec, parseRunFile } from "../../lab/export/run_file";
-import type { RunCounters, RunSpec } from "../../lab/protocol";
+import type { ExperimentSpec, RunCounters, RunSpec } from "../../lab/protocol";
+import { issueText } from "../../lab/spec_check";
+import { NOTICE_ISSUES } from "../../lab/url";
 import { decodeSafetensors } from "../../model/safetensors";
 import { useLab } from "../lab_store";
-import { modelName } from "./experiment_names";
+import { MODEL_NAMES, modelName } from "./experiment_names";
 import { freeColour, MAX_SHOWN_RUNS, RUN_COLOURS } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { revealRunCard } from "./reveal";
@@ -58,6 +60,38 @@ async function readCheckpoint(file: PickedFile): Promise<PickedCheckpoint> {
   }
 }
 
+/** What sets a run file's experiment apart from this lab's: "another seed", "another task and start model". */
+function differs(
+  file: Pick<ExperimentSpec, "task" | "model" | "seed"> & { startModel?: string | null },
+  here: Pick<ExperimentSpec, "task" | "model" | "seed">,
+  start: string | null,
+): string {
+  const parts = [
+    file.task !== here.task && "task",
+    (file.model !== here.model || (file.startModel ?? null) !== start) && "start model",
+    file.seed !== here.seed && "seed: the seed orders the prompts and draws the samples",
+  ].filter((x): x is string => !!x);
+  if (!parts.length) return "its file does not say which";
+  return `another ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`}`;
+}
+
+/** What happens to a comparison run; said once for several (KEPT_MANY) rather than once per run. */
+const KEPT_ONE =
+  "This browser keeps it across reloads and under Recent experiments; shared links leave it out.";
+const KEPT_MANY =
+  "This browser keeps the comparison runs across reloads and under Recent experiments; shared links leave them out.";
+
+/** The notices of several imported runs, the sentence on comparison runs said once at the end. */
+function joinNotices(notices: readonly string[]): string {
+  const kept = notices.filter((n) => n.includes(KEPT_ONE)).length;
+  if (kept < 2) return notices.join(" ");
+  return [...notices.map((n) => n.replace(` ${KEPT_ONE}`, "").replace(KEPT_ONE, "")), KEPT_MANY].join(" ");
+}
+
+/** Where an .onnx file picked in Import goes instead. */
+const ONNX_NOTE = (names: string) =>
+  `${names}: a reward model in .onnx loads with Load RM (top bar); a policy's .onnx is an export for other tools.`;
+
 /**
  * Import the picked files; returns (and shows) the notice saying what happened. Several run files import as
  * several runs; each takes the checkpoint whose metadata names it (import_match.ts), and a checkpoint that
@@ -69,10 +103,12 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
     return notice;
   };
   const jsons = files.filter((f) => /\.json$/i.test(f.name));
-  if (!jsons.length)
+  if (!jsons.length) {
+    const onnx = files.filter((f) => /\.onnx$/i.test(f.name)).map((f) => f.name);
     return say(
-      "Import needs a run file (.json, from Export → Run (JSON)); pick its .safetensors too to keep training it.",
+      `Import needs a run file (.json, from Export → Run (JSON)); pick its .safetensors too to keep training it.${onnx.length ? ` ${ONNX_NOTE(onnx.join(", "))}` : ""}`,
     );
+  }
   const notices: string[] = [];
   const runs: { file: PickedFile; r: Extract<ImportResult, { ok: true }> }[] = [];
   for (const json of jsons) {
@@ -103,7 +139,7 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
   for (const f of files.filter((x) => !/\.(json|safetensors)$/i.test(x.name)))
     notices.push(
       /\.onnx$/i.test(f.name)
-        ? `${f.name} was not imported: Import takes a run's .json and .safetensors (a reward model in .onnx loads with Load RM; a policy's .onnx is an export for other tools).`
+        ? `${f.name} was not imported: Import takes a run's .json and .safetensors. ${ONNX_NOTE(f.name)}`
         : `${f.name} was not imported: Import takes a run's .json (Export → Run (JSON)) and its .safetensors.`,
     );
   const paired = new Set(pairs.map((p) => p.index));
@@ -113,7 +149,7 @@ export async function importRunFiles(files: readonly PickedFile[], deps: ImportD
     else if (!(runs.length === 1 && checkpoints.length === 1))
       notices.push(`${c.file.name} is the checkpoint of none of the picked run files, so it was not loaded.`);
   }
-  return say(notices.join(" "));
+  return say(joinNotices(notices));
 }
 
 /**
@@ -139,8 +175,8 @@ async function importOne(
   const here = lab().spec;
   // The model the runs start from: the experiment's, or the Pipeline's hand-off (which the reference and KL are).
   const start = usePipelineStore.getState().handedOff ?? null;
-  const from = (model: string, handed: string | null) =>
-    handed ? `the ${modelName(handed)}` : `model ${model}`;
+  const from = (model: ExperimentSpec["model"], handed: string | null) =>
+    handed ? `the ${modelName(handed)}` : (MODEL_NAMES[model] ?? `model ${model}`);
   const other =
     !r.knownExperiment ||
     r.experiment.task !== here.task ||
@@ -150,7 +186,7 @@ async function importOne(
   // Where it trained, when the file says it in terms this lab knows; its curves are still worth comparing.
   const unknown = r.issues
     .filter((i) => i.startsWith("experiment."))
-    .map((i) => i.replace(/; using .*$/, ""));
+    .map((i) => issueText(i.replace(/; using .*$/, "")));
   if (!r.knownExperiment)
     notes.push(
       `Its file does not say where it trained in terms this lab knows (${unknown.join("; ")}): compare with care.`,
@@ -161,7 +197,10 @@ async function importOne(
         `this lab runs ${here.task} (${from(here.model, start)}, seed ${here.seed}): compare with care.`,
     );
   const rest = r.issues.filter((i) => !i.startsWith("experiment."));
-  if (rest.length) notes.push(`Reset or dropped: ${rest.slice(0, 3).join("; ")}.`);
+  if (rest.length)
+    notes.push(
+      `Reset or dropped: ${rest.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${rest.length > NOTICE_ISSUES ? `; and ${rest.length - NOTICE_ISSUES} more` : ""}.`,
+    );
   const restored = {
     spec,
     status: "paused" as const,
@@ -182,7 +221,7 @@ async function importOne(
       revealRunCard(spec.id);
       return [
         `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments${separateCritic ? " (and its separate value model)" : ""} ` +
-          "start afresh (a checkpoint holds the policy and state such as β or λ, not the optimizer), so " +
+          "start afresh (a checkpoint holds the policy and run state such as an adaptive β or Safe RLHF's λ, not the optimizer), so " +
           "its next steps differ a little from the original run's.",
         ...notes,
       ].join(" ");
@@ -192,7 +231,9 @@ async function importOne(
     }
   } else if (checkpoint) {
     notes.push(
-      other ? "Its checkpoint was not loaded (another experiment)." : "Its checkpoint cannot be loaded here.",
+      other
+        ? `Its checkpoint was not loaded: it trained in another experiment (${differs(r.experiment, here, start)}), and training it on here would join two experiments' steps in one curve.`
+        : "Its checkpoint cannot be loaded here.",
     );
   } else if (problem) {
     notes.push(`Its checkpoint was not loaded: ${problem}.`);
@@ -206,7 +247,7 @@ async function importOne(
   revealRunCard(spec.id);
   return [
     `Added ${spec.label} with its ${r.history.length} step${r.history.length === 1 ? "" : "s"} of curves, for comparison: its curves are drawn, nothing trains it. ` +
-      "This browser keeps it across reloads and under Recent experiments; shared links leave it out.",
+      KEPT_ONE,
     ...notes,
   ].join(" ");
 }
