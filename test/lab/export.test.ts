@@ -111,6 +111,9 @@ describe("metrics export", () => {
       null,
       // A step no run reaches: it would stretch every chart's x axis to 1e308.
       { step: 1e308, samples: 1e308, tokens: 1e308, metrics: { reward: 0 } },
+      // A value no float32 run logs: it would squash every chart it is drawn on.
+      { step: 5, samples: 40, tokens: 90, metrics: { reward: 1e300 } },
+      { step: 6, samples: 48, tokens: 99, metrics: { reward: -1e39 } },
     );
     const r2 = parseRunFile(JSON.stringify(tampered));
     expect(r2.ok).toBe(true);
@@ -122,7 +125,7 @@ describe("metrics export", () => {
     const issues = r2.issues.join("\n");
     expect(issues).toMatch(/ppo-1\.beta must be/);
     expect(issues).toMatch(/experiment\.seed must be an integer/);
-    expect(issues).toMatch(/4 malformed metric points dropped/);
+    expect(issues).toMatch(/6 malformed metric points dropped/);
     const clean = parseRunFile(runFileJson(experiment, run));
     expect(clean.ok && clean.knownExperiment).toBe(true);
   });

@@ -109,13 +109,19 @@ const isCount = (x: unknown): x is number => typeof x === "number" && Number.isI
 const MAX_STEP = 1e9;
 const isStep = (x: unknown): x is number => isCount(x) && x <= MAX_STEP;
 const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_INTEGER;
+/**
+ * Largest metric magnitude a run can log: the float32 maximum (its tensors are float32). A larger value (1e300
+ * typed into a file) would squash every chart it is drawn on, so its point counts as malformed.
+ */
+const MAX_METRIC = 3.4028234663852886e38;
 
 function checkPoint(x: unknown): MetricPoint | null {
   if (!isRecord(x) || !isStep(x.step) || !isTally(x.samples) || !isTally(x.tokens) || !isRecord(x.metrics))
     return null;
   const metrics: Record<string, number> = {};
   for (const [k, v] of Object.entries(x.metrics)) {
-    if (typeof v !== "number" || !Number.isFinite(v) || k.length > 100) return null;
+    if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_METRIC || k.length > 100)
+      return null;
     metrics[k] = v;
   }
   return { step: x.step, samples: x.samples, tokens: x.tokens, metrics };
