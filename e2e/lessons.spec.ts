@@ -122,7 +122,10 @@ for (const lesson of LESSONS) {
     for (const id of ids)
       await expect(page.getByTestId(`step-${id}`)).toHaveText(String(STEPS), { timeout: 360_000 });
     await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false", { timeout: 60_000 });
-    await expect(page.getByTestId("lesson-progress")).toContainText("finished");
+    // Its link stops at STEPS, short of the lesson's own length: the card says so rather than "finished".
+    await expect(page.getByTestId("lesson-progress")).toContainText(
+      `stopped at step ${STEPS} of the lesson's ${lesson.experiment(0).steps} (Stop at)`,
+    );
     for (const id of ids) {
       await expect(page.getByTestId(`status-${id}`)).toHaveText("paused");
       // A run that optimises the gold score draws one reward line: its gold line would lie under it.

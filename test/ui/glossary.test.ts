@@ -70,6 +70,9 @@ describe("metric glossary", () => {
     expect(metricUnit("objective/kl")).toMatch(/nats/);
     expect(metricUnit("entropy")).toBe(ENTROPY.unit);
     expect(metricUnit("completions/mean_length")).toBe("tokens");
+    expect(metricUnit("completions/max_length")).toBe("tokens");
+    expect(metricUnit("logps/rejected")).toBe(metricUnit("logps/chosen"));
+    expect(metricUnit("objective/kl_bound")).toBe("nats");
     expect(metricUnit("frac_reward_zero_std")).toBeUndefined();
     expect(metricUnit("no/such_metric")).toBeUndefined();
   });

@@ -82,7 +82,7 @@ export const DPO_IMPLICIT_REWARD: Lesson = {
   summary: "Margins and accuracy rise while the chosen answers' log-probabilities fall.",
   watch: [
     "DPO's implicit reward of an answer is β·log π_θ(y|x)/π_ref(y|x). The loss only asks the chosen answer's reward to beat the rejected one's.",
-    "Reward margin and Preference accuracy (more metrics: rewards/margins, rewards/accuracies) rise — but the chosen log-prob (logps/chosen: solid in “Log-prob: chosen vs rejected”; the rejected dashed) falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. The fall is steepest in the first ten or so steps; later the chosen log-probs partly come back, still below where they started.",
+    "Reward margin and Preference accuracy (more metrics: rewards/margins, rewards/accuracies) rise — but the chosen log-prob (logps/chosen: solid in “Log-prob: chosen vs rejected”; the rejected dashed) falls: the margin only needs the chosen answers to fall less than the rejected ones, and DPO is content with that. The fall is steepest in the first ten or so steps; later the chosen log-probs partly come back, still below where they started. (Accuracy reads 0 at step 1: the policy is still the reference, every margin is 0, and a tie counts as wrong, as in TRL.)",
     "The mass both answers lose goes to other answers (likelihood displacement), so the sampled sums get worse: the reward chart (the share of correct sums) falls although every chosen answer is a correct one.",
     "Both runs train on the same pairs in the same order; only the labels differ. Each run relabels the pairs from their gold scores and then flips a share of the labels (its flip-rate slider; the file's own labels, flipped at 25 %, are not used): the first flips none, so its labels are all correct; the second flips 40 %: its margins and accuracy stay near zero and one half. Drag either run's slider to see the labels' effect from the next step on.",
   ],
@@ -186,7 +186,7 @@ export const BON_VS_RL: Lesson = {
   summary: "Sample n, keep the best: reward bought with KL ≤ log n − (n−1)/n, against trained policies.",
   watch: [
     "Best-of-n trains nothing: it samples n answers and keeps the best. Its KL from the start model is at most log n − (n−1)/n (objective/kl_bound, in More metrics: “All metrics at the latest step”).",
-    "The x-axis is the exact KL (for best-of-n, the estimate from its sampled scores): each best-of-n run is one point on the reward–KL plane; the RL run traces a curve as it trains.",
+    "The x-axis is the exact KL (for best-of-n, the estimate from its sampled scores): each best-of-n run stays at one KL budget (its steps scatter a little around it, every one under its bound), a short stroke on the reward–KL plane; the RL run traces a curve across it as it trains.",
     "Best-of-n is a strong baseline for the same KL budget — RL has to beat it to be worth its cost.",
   ],
   refs: [

@@ -61,9 +61,14 @@ export default function ExplainDialog({
       <header className="explain-head">
         <div>
           <span className="eyebrow">
-            {runLabel && shown === algo && runLabel !== info.title
-              ? `${runLabel} · how it works`
-              : "How it works"}
+            {runLabel && shown === algo && runLabel !== info.title ? (
+              <>
+                {/* A run's name keeps its case: "β = 0" or "lr 1e-5" in capitals would read "B = 0", "1E-5". */}
+                <span className="eyebrow-name">{runLabel}</span> · how it works
+              </>
+            ) : (
+              "How it works"
+            )}
           </span>
           <h2 id={titleId} data-testid="explain-title">
             {info.title}

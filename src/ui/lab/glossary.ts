@@ -60,7 +60,17 @@ function build(): Map<string, string> {
 }
 
 /** Units of the metrics whose chart info (./metric_info.ts) gives none or which no chart shows. */
-const UNITS: Record<string, string> = { step_time: "s", samples: "completions", tokens: "tokens" };
+const UNITS: Record<string, string> = {
+  step_time: "s",
+  samples: "completions",
+  tokens: "tokens",
+  "logps/rejected": "nats",
+  "objective/kl_bound": "nats",
+  "objective/entropy": "nats",
+  kl: "nats/token",
+  "completions/min_length": "tokens",
+  "completions/max_length": "tokens",
+};
 
 /** A metric's unit for a table ("s", "nats", …), or undefined where it has none (a share, a loss). */
 export function metricUnit(key: string): string | undefined {

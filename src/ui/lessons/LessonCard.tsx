@@ -14,11 +14,14 @@ import { type RunState, stepRange, useLab } from "../lab_store";
 import "./lessons.css";
 
 /**
- * The progress toward a lesson's length `steps` (> 0) from the furthest and the slowest run's steps
- * (lab_store stepRange): "step 5 of 12", "step 12 of 12, slowest run at 3" while a run catches up, "finished".
+ * The progress toward a lesson's length `steps` (> 0, the Stop at in force) from the furthest and the slowest
+ * run's steps (lab_store stepRange): "step 5 of 12", "step 12 of 12, slowest run at 3" while a run catches up,
+ * "finished"; when Stop at was lowered below the lesson's own length `planned`, "stopped at step 4 of the
+ * lesson's 60 (Stop at)" rather than finished.
  */
-export function progressText(top: number, low: number, steps: number): string {
-  if (low >= steps) return "finished";
+export function progressText(top: number, low: number, steps: number, planned = steps): string {
+  if (low >= steps)
+    return steps < planned ? `stopped at step ${steps} of the lesson's ${planned} (Stop at)` : "finished";
   const shown = Math.min(top, steps);
   return `step ${shown} of ${steps}${low < shown ? `, slowest run at ${low}` : ""}`;
 }
@@ -121,7 +124,8 @@ export function LessonCard() {
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
   const shown = Math.min(top, steps);
-  const removed = removedLessonRuns(lesson.experiment(spec.seed).runs, spec.runs);
+  const planned = lesson.experiment(spec.seed);
+  const removed = removedLessonRuns(planned.runs, spec.runs);
   return (
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
@@ -129,7 +133,7 @@ export function LessonCard() {
         <h2>{lesson.title}</h2>
         {steps > 0 && (
           <span className="lesson-progress" data-testid="lesson-progress">
-            {progressText(top, low, steps)}
+            {progressText(top, low, steps, planned.steps ?? steps)}
             {left && <span className="muted"> · {left}</span>}
             <progress max={steps} value={shown} />
           </span>

@@ -32,6 +32,11 @@ describe("the lesson card's progress", () => {
     expect(progress([state("a", 12), state("b", 12)])).toBe("finished");
     // Raised past the lesson's length in Stop at: still finished.
     expect(progress([state("a", 20), state("b", 15)])).toBe("finished");
+    // Lowered below it (a few steps for a demo): stopped there, not finished.
+    const [top, low] = stepRange({ runs: { a: state("a", 4), b: state("b", 4) } });
+    expect(progressText(top, low, 4, 60)).toBe("stopped at step 4 of the lesson's 60 (Stop at)");
+    expect(progressText(3, 3, 4, 60)).toBe("step 3 of 4");
+    expect(progressText(60, 60, 60, 60)).toBe("finished");
   });
 
   it("is not held back by a run in error or one imported for comparison", () => {
