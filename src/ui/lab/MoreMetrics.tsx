@@ -144,7 +144,9 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                         beside the cumulative axis columns. */}
                     {csvName(name)}
                   </Hint>
-                  {metricUnit(name) && <span className="muted"> ({metricUnit(name)})</span>}
+                  {metricUnit(name) && metricUnit(name) !== name && (
+                    <span className="muted"> ({metricUnit(name)})</span>
+                  )}
                 </td>
                 {runs.map((r, i) => {
                   const v = last[i]?.metrics[name];
