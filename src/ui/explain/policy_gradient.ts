@@ -27,6 +27,11 @@ export const PPO: Explanation = {
       note: t`$k_t$ is the chosen KL estimator (default $k_1 = \log\pi_\theta(y_t) - \log\pi_{\text{ref}}(y_t)$, with $\pi_\theta$ as it sampled the batch, i.e. $\pi_{\text{old}}$); $T$ is the last completion token.`,
     },
     {
+      label: "The KL estimators (Schulman 2020)",
+      tex: t`\begin{gathered} k_1 = -\ell_t, \qquad k_2 = \tfrac12\,\ell_t^2, \qquad k_3 = (r_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad r_t = e^{\ell_t} \end{gathered}`,
+      note: t`For tokens sampled from $\pi_\theta$: $k_1$ is unbiased but can be negative (per token, and per batch); $k_2$ is never negative, biased, low variance; $k_3$ is unbiased and never negative. The KL chart's menu shows each, and the exact KL over the whole vocabulary.`,
+    },
+    {
       label: "GAE advantages and returns",
       tex: t`\delta_t = r_t + \gamma V_{t+1} - V_t, \qquad A_t = \delta_t + \gamma\lambda\, A_{t+1}, \qquad G_t = A_t + V_t`,
       note: t`$V_{T+1} = 0$; defaults $\gamma = 1$, $\lambda = 0.95$; advantages are whitened over the batch. Every term of a real batch: pause, then Inspect → Advantage (GAE).`,
