@@ -6,7 +6,7 @@ import { startTransition, useEffect, useMemo, useState } from "react";
 import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { Hint } from "./Hint";
-import { belowZero, K1_KEY, K1_NOTE_DOC, k1Note } from "./kl_note";
+import { belowZero, K1_KEY, K1_NOTE_DOC, KL_AXIS_DOC, k1Note, klAxisNote } from "./kl_note";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
 import { runLooks } from "./palette";
@@ -191,19 +191,27 @@ export function ChartsPanel() {
   const entropy = useMemo(() => linesOf(visible, ENTROPY.key), [visible]);
   const klInfo = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
   const below = kl === K1_KEY ? k1Note(belowZero(klLines, K1_KEY)) : null;
+  const axisNote = klAxisNote(useLab((s) => s.view.xAxis));
   const klExtra = useMemo(
     () =>
-      below ? (
+      below || axisNote ? (
         <>
           {KL_SELECT}
-          <Hint className="chart-note" testId="k1-negative" card={K1_NOTE_DOC}>
-            {below}
-          </Hint>
+          {below && (
+            <Hint className="chart-note" testId="k1-negative" card={K1_NOTE_DOC}>
+              {below}
+            </Hint>
+          )}
+          {axisNote && (
+            <Hint className="chart-note" testId="kl-axis-note" card={KL_AXIS_DOC}>
+              {axisNote}
+            </Hint>
+          )}
         </>
       ) : (
         KL_SELECT
       ),
-    [below],
+    [below, axisNote],
   );
   return (
     <section className="charts" aria-label="Training curves" id="lab-charts" tabIndex={-1}>

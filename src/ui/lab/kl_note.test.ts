@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChartLine } from "./chart_types";
-import { belowZero, K1_KEY, k1Note } from "./kl_note";
+import { belowZero, K1_KEY, k1Note, klAxisNote } from "./kl_note";
 
 const line = (values: number[], from = 0): ChartLine => ({
   runId: "r",
@@ -26,5 +26,13 @@ describe("the KL chart's k1 note", () => {
   it("says nothing while no value is below 0", () => {
     expect(k1Note(belowZero([line([0, 0.1])], K1_KEY))).toBeNull();
     expect(k1Note({ negative: 1, total: 1 })).toBe("1/1 batch < 0");
+  });
+});
+
+describe("the KL chart's note on a KL x-axis", () => {
+  it("says the chart plots the KL against itself only on the KL axes", () => {
+    expect(klAxisNote("kl")).toBe("x is this KL");
+    expect(klAxisNote("sqrt_kl")).toBe("x is this KL");
+    for (const a of ["step", "samples", "tokens"]) expect(klAxisNote(a)).toBeNull();
   });
 });

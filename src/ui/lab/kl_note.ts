@@ -39,3 +39,15 @@ export function k1Note({ negative, total }: BelowZero): string | null {
 /** The note's tooltip: why a KL estimate can be negative, and where to look instead. */
 export const K1_NOTE_DOC =
   "Batches whose k1 came out below 0: sampling noise, not a bug. k1 averages log π/π_ref over the tokens the policy sampled: right on average (unbiased), but one batch can come out below 0 although a KL never is. k3 (≥ 0 per token) and the exact KL (the whole vocabulary at each position) cannot. The lesson “KL estimators” shows this.";
+
+/**
+ * The KL chart's note when the x-axis is this KL ("kl") or its root ("sqrt_kl"): the chart then plots the KL
+ * against itself (the x value is read from the same estimator), a diagonal or a parabola. Null on other axes.
+ */
+export function klAxisNote(xAxis: string): string | null {
+  return xAxis === "kl" || xAxis === "sqrt_kl" ? "x is this KL" : null;
+}
+
+/** The axis note's tooltip. */
+export const KL_AXIS_DOC =
+  "The x-axis is this chart's own KL (the same estimator), so each line lies on a diagonal (a parabola against √KL) and shows no more than where it reached. Switch the x-axis to step, samples or tokens to watch the KL grow over training; the reward chart is the one to read against KL.";
