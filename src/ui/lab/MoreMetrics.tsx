@@ -112,6 +112,9 @@ export function MoreMetrics() {
 function LatestTable({ runs }: { runs: RunState[] }) {
   const last = runs.map((r) => r.history.at(-1));
   const names = [...new Set(last.flatMap((p) => (p ? Object.keys(p.metrics) : [])))].sort();
+  // Each row's unit, none where it would repeat the name (tokens/s).
+  const units: Record<string, string | undefined> = {};
+  for (const n of names) units[n] = metricUnit(n) === n ? undefined : metricUnit(n);
   return (
     <details className="latest">
       <summary>All metrics at the latest step ({names.length} metrics)</summary>
@@ -144,9 +147,7 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                         beside the cumulative axis columns. */}
                     {csvName(name)}
                   </Hint>
-                  {metricUnit(name) && metricUnit(name) !== name && (
-                    <span className="muted"> ({metricUnit(name)})</span>
-                  )}
+                  {units[name] && <span className="muted"> ({units[name]})</span>}
                 </td>
                 {runs.map((r, i) => {
                   const v = last[i]?.metrics[name];

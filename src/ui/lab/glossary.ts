@@ -72,11 +72,16 @@ const UNITS: Record<string, string> = {
   "completions/max_length": "tokens",
 };
 
+/** Metric key → unit: the charts' infos, the KL estimators, then UNITS; built once, as the glossary. */
+const UNIT_OF: ReadonlyMap<string, string> = new Map([
+  ...[REWARD, GOLD, ENTROPY, ...MORE_METRICS].flatMap((i) => (i.unit ? [[i.key, i.unit] as const] : [])),
+  ...KL_ESTIMATORS.map((k) => [k.key, KL_UNIT] as const),
+  ...Object.entries(UNITS),
+]);
+
 /** A metric's unit for a table ("s", "nats", …), or undefined where it has none (a share, a loss). */
 export function metricUnit(key: string): string | undefined {
-  if (Object.hasOwn(UNITS, key)) return UNITS[key];
-  if (KL_ESTIMATORS.some((k) => k.key === key)) return KL_UNIT;
-  return [REWARD, GOLD, ENTROPY, ...MORE_METRICS].find((i) => i.key === key)?.unit;
+  return UNIT_OF.get(key);
 }
 
 /** Metric key (TRL name) → its one-line definition. */
