@@ -17,6 +17,7 @@ import type {
   StepProgress,
 } from "./protocol";
 import type { SchedRun, StepOutput } from "./sched_run";
+import { roundedSetting } from "./setting_text";
 
 /** A stage of the step in flight and when the step began (performance.now(), ms). */
 type TimedProgress = StepProgress & { began: number };
@@ -56,9 +57,9 @@ export function stepOnceIds(runs: readonly { id: string; step: number; runnable:
   return (top - low === 1 ? live.filter((r) => r.step < top) : live).map((r) => r.id);
 }
 
-/** A marker value: numbers with up to 4 significant digits, switches "on"/"off" (as their cards say), the rest as text. */
+/** A marker value: numbers with up to 4 significant digits (exponents below 1e-3: lr 1e-4 → 3e-5), switches "on"/"off" (as their cards say), the rest as text. */
 export function formatSetting(v: SettingValue | undefined): string {
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4)));
+  if (typeof v === "number") return roundedSetting(v, 4);
   if (typeof v === "boolean") return v ? "on" : "off";
   return String(v);
 }

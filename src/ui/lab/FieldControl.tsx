@@ -8,6 +8,7 @@
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { SettingValue } from "../../lab/protocol";
+import { settingNumber } from "../../lab/setting_text";
 import { labActions } from "./actions";
 import { Hint } from "./Hint";
 import { LockIcon } from "./icons";
@@ -172,9 +173,9 @@ function NumberKnob(props: {
   onError(e: string | null): void;
 }) {
   const { field, value, locked, testId, describedBy, sent, onCommit, onError } = props;
-  const [text, setText] = useState(String(value));
+  const [text, setText] = useState(settingNumber(value));
   const [pos, setPos] = useState<number | null>(null);
-  useEffect(() => setText(String(value)), [value]);
+  useEffect(() => setText(settingNumber(value)), [value]);
   const shown = sent ?? value;
   // The value the last key press asked for (the run's own value arrives a moment later): presses add up.
   const pressed = useRef(value);
@@ -190,7 +191,7 @@ function NumberKnob(props: {
     const v = nudge(field, pressed.current, up ? 1 : -1, e.shiftKey || e.key.startsWith("Page"));
     pressed.current = v;
     setPos(null);
-    setText(String(v));
+    setText(settingNumber(v));
     onError(null);
     onCommit(v);
   };
@@ -198,15 +199,15 @@ function NumberKnob(props: {
   const commitText = (leaving: boolean) => {
     // Leaving the field unchanged (after a refusal put the value back) keeps the refusal's message; Enter on the
     // value the run has clears it, as a valid value does.
-    if (leaving && text === String(shown)) return;
+    if (leaving && text === settingNumber(shown)) return;
     const v = parseNumber(field, text);
     if (typeof v === "string") {
       onError(v);
-      setText(String(shown));
+      setText(settingNumber(shown));
     } else {
       // Refused by the worker: the run's value back in the field, so leaving it does not send the refused one again.
       onCommit(v).then((ok) => {
-        if (!ok) setText((t) => (t === text ? String(value) : t));
+        if (!ok) setText((t) => (t === text ? settingNumber(value) : t));
       });
     }
   };
@@ -235,7 +236,7 @@ function NumberKnob(props: {
           onChange={(e) => {
             const p = Number(e.target.value);
             setPos(p);
-            setText(String(fromSlider(field, p)));
+            setText(settingNumber(fromSlider(field, p)));
           }}
           onKeyDown={(e) => onNudgeKey(e, true)}
           onPointerUp={release}
@@ -263,7 +264,7 @@ function NumberKnob(props: {
           // Space plays or pauses the lab (space_toggle.ts), with the value typed so far applied first.
           if (e.key === "Enter" || e.key === " ") commitText(false);
           if (e.key === "Escape") {
-            setText(String(value));
+            setText(settingNumber(value));
             onError(null);
           }
         }}

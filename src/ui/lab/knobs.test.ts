@@ -235,6 +235,18 @@ describe("knobs", () => {
     expect(text).toContain("TRL kl_coef");
     expect(formatSetting(field("maxNewTokens"), 24)).toBe("24 tokens");
   });
+
+  it("writes learning rates as the papers do, 1e-4 beside 3e-5 (not 0.0001)", () => {
+    const lr = field("lr");
+    expect([1e-4, 3e-5, 2.5e-4, 1.23456e-5, 0.001, 0.04].map((v) => formatSetting(lr, v))).toEqual([
+      "1e-4",
+      "3e-5",
+      "2.5e-4",
+      "1.23e-5",
+      "0.001",
+      "0.04",
+    ]);
+  });
 });
 
 describe("GRPO's ε_high at 0", () => {

@@ -6,6 +6,7 @@
  */
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
+import { roundedSetting } from "../../lab/setting_text";
 import { COST_LIMITS, PREFERENCE_LEARNERS, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
@@ -116,11 +117,12 @@ export function settingOf(field: Field, config: Record<string, SettingValue>): S
   return config[field.key] ?? field.default;
 }
 
-/** A setting as text: numbers with 3 significant digits (more for small log-scale values), units kept. */
+/** A setting as text: numbers with 3 significant digits (exponents below 1e-3: 1e-4, 3e-5), units kept. */
 export function formatSetting(field: Field, v: SettingValue): string {
   if (typeof v === "boolean") return v ? "on" : "off";
   if (typeof v === "string") return v;
-  const s = field.kind === "int" ? String(v) : sig(v, 3);
+  // Below 1e-3 as the papers write them (1e-4 beside 3e-5, not 0.0001); sig's thousands separators above.
+  const s = field.kind === "int" ? String(v) : Math.abs(v) < 1e-3 ? roundedSetting(v, 3) : sig(v, 3);
   const unit = field.kind !== "enum" && field.kind !== "bool" ? field.unit : undefined;
   return unit && unit !== "log" ? `${s} ${unit}` : s;
 }
