@@ -50,7 +50,13 @@ import * as Comlink from "comlink";
 import { usePipelineStore } from "../ui/lab/pipeline_store";
 import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
-import { allAtStop, stopNotice, withoutTrainingAsks, withStagePaused } from "./client_notices";
+import {
+  allAtStop,
+  stopNotice,
+  withoutStopSentence,
+  withoutTrainingAsks,
+  withStagePaused,
+} from "./client_notices";
 import { type ClientStats, updateReceiver } from "./client_updates";
 import type {
   ExperimentSpec,
@@ -238,11 +244,17 @@ export class LabClient {
       throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
     this.store.setStopAt(steps);
     void this.api?.setStopAt(steps);
+    const reached = allAtStop(Object.values(this.store.runs), steps);
     // Set at or below where every run already is while they play: they stop now, so say why at once.
-    if (this.store.playing && allAtStop(Object.values(this.store.runs), steps))
+    if (this.store.playing && reached)
       this.store.setNotice(
         [withoutTrainingAsks(this.store.notice), stopNotice(steps)].filter(Boolean).join(" "),
       );
+    // Raised or cleared: a "reached the stop step" sentence from before no longer holds (the rest stays).
+    else if (!reached) {
+      const rest = withoutStopSentence(this.store.notice);
+      if (rest !== this.store.notice) this.store.setNotice(rest);
+    }
   }
 
   /**

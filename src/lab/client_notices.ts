@@ -42,9 +42,18 @@ const UNTIL_TRAINING = [STOP_SENTENCE, HANDED_OFF_LINE, STAGE_PAUSED_LINE] as co
 
 /** `notice` without the sentences that ask for training (null when nothing else is left). */
 export function withoutTrainingAsks(notice: string | null): string | null {
+  return without(notice, UNTIL_TRAINING);
+}
+
+/** `notice` without its "reached the stop step" sentence (the stop step was raised or cleared; null: nothing left). */
+export function withoutStopSentence(notice: string | null): string | null {
+  return without(notice, [STOP_SENTENCE]);
+}
+
+function without(notice: string | null, sentences: readonly (string | RegExp)[]): string | null {
   if (!notice) return notice;
   let rest = notice;
-  for (const sentence of UNTIL_TRAINING) rest = rest.replace(sentence, "");
+  for (const sentence of sentences) rest = rest.replace(sentence, "");
   if (rest === notice) return notice;
   return rest.replace(/ {2,}/g, " ").trim() || null;
 }

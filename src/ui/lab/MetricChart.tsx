@@ -22,7 +22,7 @@ import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from ".
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
-import { placeMarkers } from "./marker_place";
+import { MARKER_FONT_PX, placeMarkers } from "./marker_place";
 import { tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
 import { chartRows, decimate, metricSeries, niceDomain, niceTicksWithin } from "./series";
@@ -53,8 +53,8 @@ const Y_PADDING = { top: 4, bottom: 5 };
 
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
-/** Vertical distance between stacked marker labels (px; labels are 11 px). */
-const MARKER_ROW_PX = 13;
+/** Vertical distance between stacked marker labels (px). */
+const MARKER_ROW_PX = MARKER_FONT_PX + 3;
 /** Plot width lost to the y axis and the margins. */
 /** The plot's inset besides the y axis (its width follows its tick labels: numbers.ts tickAxisWidth). */
 const PLOT_INSET_PX = MARGIN.left + MARGIN.right;
@@ -352,7 +352,8 @@ const ChartBody = memo(function ChartBody({
                   key={m.key}
                   x={m.x}
                   stroke={m.colour}
-                  strokeDasharray="4 3"
+                  strokeDasharray={m.dash}
+                  strokeDashoffset={m.dashOffset}
                   ifOverflow="extendDomain"
                   className="marker-line"
                   label={
@@ -361,7 +362,8 @@ const ChartBody = memo(function ChartBody({
                       : {
                           value: m.text,
                           position: m.toLeft ? "insideTopRight" : "insideTopLeft",
-                          fontSize: 11,
+                          fontSize: MARKER_FONT_PX,
+                          className: "marker-label",
                           fill: "var(--text)",
                           dy: m.row * MARKER_ROW_PX,
                         }

@@ -82,4 +82,47 @@ describe("marker placement", () => {
             expect(a.hi <= b.lo || a.lo >= b.hi, `${plotPx} px: "${a.text}" / "${b.text}"`).toBe(true);
     }
   });
+
+  it("keeps labels inside a narrow plot: each on the side with room, or not drawn", () => {
+    // A 245 px plot (the entropy chart at 1024 px wide): changes at steps 6, 7, 12 and 19 of 20.
+    const changes = [
+      run("a", "PPO", [{ step: 6, label: "β 0.05 → 0.2" }]),
+      run("b", "GRPO", [{ step: 7, label: "β 0.04 → 0.1" }]),
+      run("c", "DPO", [{ step: 12, label: "β 0.1 → 0.5" }]),
+      run("a", "PPO", [{ step: 19, label: "lr 1e-4 → 3e-5" }]),
+    ];
+    for (const plotPx of [150, 245, 420]) {
+      const placed = placeMarkers(changes, rows, "step", "objective/kl", plotPx);
+      for (const m of placed.filter((p) => p.row >= 0)) {
+        const x = (((m.x as number) - 1) / 19) * plotPx;
+        const w = m.text.length * MARKER_CHAR_PX + 8;
+        const [lo, hi] = m.toLeft ? [x - w, x] : [x, x + w];
+        expect(lo >= 0 && hi <= plotPx, `${plotPx} px: "${m.text}" spans ${lo}–${hi}`).toBe(true);
+      }
+      if (plotPx >= 245)
+        expect(placed.filter((p) => p.row >= 0).length, `${plotPx} px`).toBeGreaterThanOrEqual(3);
+    }
+    // At step 12 of 20 on 245 px the label has 96 px on the right, too few for its 99: it runs leftwards.
+    const dpo = placeMarkers(changes, rows, "step", "objective/kl", 245)[2];
+    expect([dpo.toLeft, dpo.row >= 0]).toEqual([true, true]);
+  });
+
+  it("interleaves the dashes of lines drawn at one x, so every run's colour shows", () => {
+    const same = [
+      run("a", "PPO", [{ step: 8, label: "β 0.05 → 0.2" }]),
+      run("b", "DPO", [{ step: 8, label: "β 0.1 → 0.5" }]),
+    ];
+    const placed = placeMarkers(
+      [...same, run("c", "GRPO", [{ step: 12, label: "β 0.04 → 0.1" }])],
+      rows,
+      "step",
+      "objective/kl",
+      600,
+    );
+    expect(placed.map((m) => [m.dash, m.dashOffset])).toEqual([
+      ["4 10", 0],
+      ["4 10", -7],
+      ["4 3", 0],
+    ]);
+  });
 });

@@ -7,15 +7,22 @@ import type { KlEstimator, XAxis } from "../lab_store";
 import type { ChartMarkers } from "./MetricChart";
 import { markerRows, markerX } from "./series";
 
-/** Share of the x span past which a marker's label goes to the left of its line. */
+/** Share of the x span past which a marker's label goes to the left of its line (before the plot is measured). */
 const RIGHT_EDGE = 0.7;
-/** Width of a marker label's character at font size 11 (a generous average, so labels rather stack than touch). */
-export const MARKER_CHAR_PX = 6.5;
+/** A marker label's font size (px): readable on a projector. */
+export const MARKER_FONT_PX = 12;
+/** Width of a marker label's character at {@link MARKER_FONT_PX} (a generous average: labels rather stack than touch). */
+export const MARKER_CHAR_PX = 7;
+/** A marker line's dash and gap (px); lines at the same x take turns, so each run's colour shows. */
+const DASH = 4;
+const GAP = 3;
 
 /**
  * The markers of `markers` as drawn on a plot `plotPx` wide (0: not measured yet, a default gap) whose rows
  * have x values `rows`: x (undefined when off the axis), colour, label text, label row (−1: not labelled, a
- * repeat of one already labelled, or no row had room: the hover card names it) and side.
+ * repeat of one already labelled, no row had room, or the label fits on neither side of its line: the hover
+ * card names it), side (a label runs rightwards unless only the left has room for it), and the line's dash
+ * pattern (`dash`, `dashOffset`: several lines at one x interleave their dashes).
  */
 export function placeMarkers(
   markers: readonly ChartMarkers[],
@@ -43,14 +50,46 @@ export function placeMarkers(
   const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
   const lo = xs.length ? Math.min(...xs) : 0;
   const span = xs.length ? Math.max(...xs) - lo : 0;
-  // Labels run rightwards from their line, except near the right edge, where they would be cut off.
-  const right = (x: number | undefined) => x !== undefined && span > 0 && (x - lo) / span > RIGHT_EDGE;
+  const px = (m: (typeof all)[number]) => text(m).length * MARKER_CHAR_PX + 8;
+  // Labels run rightwards from their line unless they would be cut off at the right edge and the left has more
+  // room; one that fits on neither side is not drawn (a cut label reads wrong: "· PPC" for "· PPO").
+  const side = (m: (typeof all)[number]): { toLeft: boolean; fits: boolean } => {
+    if (m.x === undefined) return { toLeft: false, fits: false };
+    const share = span > 0 ? (m.x - lo) / span : 0;
+    if (plotPx <= 0) return { toLeft: share > RIGHT_EDGE, fits: true };
+    const left = share * plotPx;
+    const right = plotPx - left;
+    const toLeft = right < px(m) && left > right;
+    return { toLeft, fits: px(m) <= (toLeft ? left : right) };
+  };
+  const sides = all.map(side);
   // Stack labels that would touch: each needs its own width (as a share of the plot) free on its side.
-  const width = (m: (typeof all)[number]) =>
-    plotPx > 0 ? Math.min(1, (text(m).length * MARKER_CHAR_PX + 8) / plotPx) : undefined;
   const labelRows = markerRows(
-    all.map((m) => ({ x: m.x, label: m.label, toLeft: right(m.x), width: width(m) })),
+    all.map((m, i) => ({
+      x: sides[i].fits ? m.x : undefined,
+      label: m.label,
+      toLeft: sides[i].toLeft,
+      width: plotPx > 0 ? Math.min(1, px(m) / plotPx) : undefined,
+    })),
     span,
   );
-  return all.map((m, i) => ({ ...m, row: labelRows[i], toLeft: right(m.x), text: text(m) }));
+  // Lines at one x: the i-th of n draws every n-th dash.
+  const atX = new Map<number, number>();
+  const nth = all.map((m) => {
+    if (m.x === undefined) return 0;
+    const i = atX.get(m.x) ?? 0;
+    atX.set(m.x, i + 1);
+    return i;
+  });
+  return all.map((m, i) => {
+    const n = m.x === undefined ? 1 : (atX.get(m.x) ?? 1);
+    return {
+      ...m,
+      row: labelRows[i],
+      toLeft: sides[i].toLeft,
+      text: text(m),
+      dash: `${DASH} ${(DASH + GAP) * n - DASH}`,
+      dashOffset: nth[i] ? -(DASH + GAP) * nth[i] : 0,
+    };
+  });
 }
