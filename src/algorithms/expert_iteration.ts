@@ -3,6 +3,9 @@
  * Yuan et al. 2023): each round samples k completions per prompt, keeps the best one (or all with a score
  * ≥ threshold), and fine-tunes on the kept completions with the token cross-entropy on completion tokens only
  * (the SFT loss at τ: dL/dlog π = −1/n on each of the n kept tokens, ρ ≡ 1).
+ * Logs that loss as `loss` (TRL's SFTTrainer's name): −(1/n) Σ log π_θ(y_t) over the kept tokens, at the last
+ * fine-tuning step of the round, before its update (nats/token). Not `loss/policy_avg`: with ρ ≡ 1 and A = 1
+ * the policy-gradient surrogate is −1 at every step.
  * Spec: docs/algorithms.md "Expert iteration / rejection-sampling fine-tuning".
  */
 import { COMMON_FIELDS, type Field } from "./fields";
@@ -10,7 +13,7 @@ import { bestOfNSelect } from "./math/best_of_n";
 import type { TokenShape } from "./math/masked";
 import { type PgConfig, SequencePgRun } from "./pg_run";
 import type { Rollout } from "./rollout";
-import type { RunEnv } from "./run";
+import { checkFinite, type RunEnv, type StepResult } from "./run";
 
 export const EXPERT_ITERATION_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS,
@@ -81,6 +84,25 @@ export class ExpertIterationRun extends SequencePgRun<ExpertIterationConfig> {
 
   constructor(env: RunEnv, config: Partial<ExpertIterationConfig> = {}) {
     super(env, EXPERT_ITERATION_FIELDS, "expert_iteration", config);
+  }
+
+  override async step(): Promise<StepResult> {
+    const res = await super.step();
+    delete res.metrics["loss/policy_avg"];
+    const { logpTheta, rollout } = res;
+    if (logpTheta && rollout) {
+      const { completionMask: mask, S } = rollout.seq;
+      let sum = 0;
+      let n = 0;
+      for (let i = 0; i < logpTheta.length; i++)
+        if (mask[i] && this.kept[Math.floor(i / S)]) {
+          sum -= logpTheta[i];
+          n++;
+        }
+      if (n) res.metrics.loss = sum / n;
+      checkFinite(res.metrics, res.step);
+    }
+    return res;
   }
 
   protected groupSize(c: ExpertIterationConfig): number {

@@ -58,6 +58,36 @@ describe("more of the literature on nano with a learnable reward (fixed seed)", 
   });
 });
 
+describe("expert iteration logs its fine-tuning loss", () => {
+  it("loss = mean −log π_θ(y_t) over the kept tokens (TRL SFTTrainer's loss), no −1 surrogate", async () => {
+    const env = await nanoEnv(21);
+    const c = { lr: 3e-3, batchPrompts: 3, k: 4, maxNewTokens: 6, sftSteps: 1 };
+    const run = new ExpertIterationRun(env, c);
+    for (let step = 0; step < 3; step++) {
+      const res = await run.step();
+      const r = res.rollout;
+      if (!r) throw new Error("no rollout");
+      // One SFT step a round: its forward pass is the sampling policy's, so the loss is the kept tokens'
+      // mean −log π_old, read from the rollout (an independent path: the sampler's log-probs).
+      const kept = keptCompletions(r.reward, c.k, "best", 0);
+      let sum = 0;
+      let n = 0;
+      for (let i = 0; i < r.logpOld.length; i++)
+        if (r.seq.completionMask[i] && kept[Math.floor(i / r.seq.S)]) {
+          sum -= r.logpOld[i];
+          n++;
+        }
+      const want = sum / n;
+      const got = res.metrics.loss;
+      console.log(`expert iteration step ${step + 1}: loss ${got.toFixed(5)}, sampler's ${want.toFixed(5)}`);
+      expect(got).toBeGreaterThan(0);
+      expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-4 + 1e-3 * want);
+      expect(res.metrics["loss/policy_avg"]).toBeUndefined();
+    }
+    run.destroy();
+  });
+});
+
 describe("expert iteration keeps exactly the intended samples", () => {
   it("best of each group, or everything at or above the threshold", () => {
     expect([...keptCompletions([0.1, 0.9, 0.5, 0.2, 0.2, 0.7], 3, "best", 0)]).toEqual([0, 1, 0, 0, 0, 1]);

@@ -75,6 +75,10 @@ describe("metric glossary", () => {
     expect(metricUnit("objective/kl_bound")).toBe("nats");
     expect(metricUnit("frac_reward_zero_std")).toBeUndefined();
     expect(metricUnit("no/such_metric")).toBeUndefined();
+    // One TRL name, two quantities: GRPO's kl is per token, KTO's (z₀) per completion.
+    expect(metricUnit("kl", "grpo")).toBe("nats/token");
+    expect(metricUnit("kl", "kto")).toBe("nats/completion");
+    expect(metricUnit("step_time", "kto")).toBe("s");
   });
 
   it("has a definition for every metric every algorithm reports, in every mode", async () => {

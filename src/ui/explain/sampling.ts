@@ -59,7 +59,7 @@ export const EXPERT_ITERATION: Explanation = {
     {
       label: "Fine-tuning loss",
       tex: t`L = -\frac{1}{N_{\text{tok}}} \sum_{i \in \mathcal{K}} \sum_t \log\pi_\theta(y_{i,t})`,
-      note: t`$N_{\text{tok}}$ is the number of kept completion tokens ($n$ is best-of-n's sample count); prompt tokens are not trained on.`,
+      note: t`$N_{\text{tok}}$ is the number of kept completion tokens ($n$ is best-of-n's sample count); prompt tokens are not trained on. Charted as “Training loss” (TRL's loss), measured before the round's last fine-tuning step.`,
     },
   ],
   papers: [PAPERS.alpacaFarm, PAPERS.rft, PAPERS.expertIteration],

@@ -112,9 +112,19 @@ export function MoreMetrics() {
 function LatestTable({ runs }: { runs: RunState[] }) {
   const last = runs.map((r) => r.history.at(-1));
   const names = [...new Set(last.flatMap((p) => (p ? Object.keys(p.metrics) : [])))].sort();
-  // Each row's unit, none where it would repeat the name (tokens/s).
+  // Each row's unit, none where it would repeat the name (tokens/s); where the runs reporting a name give it
+  // different units (KTO's kl per completion, GRPO's per token), each cell says its own.
+  const unitOf = (n: string, i: number) => {
+    const u = metricUnit(n, runs[i].spec.algo);
+    return u === n ? undefined : u;
+  };
   const units: Record<string, string | undefined> = {};
-  for (const n of names) units[n] = metricUnit(n) === n ? undefined : metricUnit(n);
+  const perCell = new Set<string>();
+  for (const n of names) {
+    const own = new Set(runs.flatMap((_, i) => (last[i]?.metrics[n] === undefined ? [] : [unitOf(n, i)])));
+    if (own.size > 1) perCell.add(n);
+    else units[n] = [...own][0];
+  }
   return (
     <details className="latest">
       <summary>All metrics at the latest step ({names.length} metrics)</summary>
@@ -160,6 +170,9 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                       data-value={v}
                     >
                       {v === undefined ? "—" : sig(v, 4)}
+                      {v !== undefined && perCell.has(name) && unitOf(name, i) && (
+                        <span className="muted"> {unitOf(name, i)}</span>
+                      )}
                     </td>
                   );
                 })}

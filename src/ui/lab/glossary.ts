@@ -14,8 +14,7 @@ const REPORTED: Record<string, string> = {
   lr: "PPO: the AdamW learning rate used this step (TRL's PPOTrainer logs it as lr; the other algorithms, learning_rate).",
   learning_rate: "The AdamW learning rate used this step (TRL's Trainer-based trainers' name; PPO logs lr).",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
-  loss: "The step's training loss (DPO, KTO, ORPO): the mean over its pairs or examples.",
-  kl: "Mean per-token k3 KL to π_ref during the update (nats/token); objective/kl instead sums k1 over a sequence at sampling. KTO: the reference point z₀.",
+  kl: "Mean per-token k3 KL to π_ref in the update (nats/token); objective/kl sums k1 over a sequence. KTO: its reference point z₀, a KL per completion.",
   "val/ratio":
     "Mean probability ratio ρ = π_θ/π_old over the update's tokens; PPO: mean over every minibatch of its epochs (1 only before the first update: val/ratio_first).",
   "val/ratio_first":
@@ -79,9 +78,17 @@ const UNIT_OF: ReadonlyMap<string, string> = new Map([
   ...Object.entries(UNITS),
 ]);
 
-/** A metric's unit for a table ("s", "nats", …), or undefined where it has none (a share, a loss). */
-export function metricUnit(key: string): string | undefined {
-  return UNIT_OF.get(key);
+/** Units that differ by algorithm under one TRL name: KTO's `kl` is its reference point z₀, a sequence's KL. */
+const ALGO_UNITS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  kto: { kl: "nats/completion" },
+};
+
+/**
+ * A metric's unit for a table ("s", "nats", …), or undefined where it has none (a share, a loss); `algo`: the
+ * reporting run's algorithm, where a name's unit depends on it.
+ */
+export function metricUnit(key: string, algo?: string): string | undefined {
+  return (algo === undefined ? undefined : ALGO_UNITS[algo]?.[key]) ?? UNIT_OF.get(key);
 }
 
 /** Metric key (TRL name) → its one-line definition. */

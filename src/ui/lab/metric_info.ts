@@ -129,6 +129,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     title: "Policy loss",
     doc: "Mean policy loss of the step's updates: −mean(Â) while ρ = 1, so about 0 with one epoch and centred advantages (whitened, or a group baseline); the gradient carries the signal.",
   },
+  {
+    key: "loss",
+    title: "Training loss",
+    doc: "The step's loss (TRL's loss): DPO, KTO, ORPO over their pairs or examples; expert iteration the kept samples' mean token cross-entropy −log π_θ(y_t).",
+  },
   { key: "loss/value_avg", title: "Value loss", doc: "PPO: mean clipped value-head loss." },
   {
     key: "val/clipfrac_avg",
