@@ -158,13 +158,18 @@ export class SafeRlhfRun extends GrpoRun {
     this.lambdaUsed = pidLagrangeMultiplier(this.lambda, this.lastMeanCost - sc.costLimit, sc.lambdaKp);
     const scores = safeRlhfScores(r.reward, this.lastCosts, this.lambdaUsed);
     const out = grpoAdvantages(scores, c.numGenerations, c.scaleRewards);
+    // reward, reward_std and frac_reward_zero_std describe R, as every other run's do (one chart compares
+    // them); the score the policy trains on, s = R − λc, has its own three (objective/…): its zero-std groups
+    // are the ones without learning signal.
+    const raw = grpoAdvantages(r.reward, c.numGenerations, c.scaleRewards).metrics;
     return {
       advantages: out.advantages,
       scores,
       metrics: {
-        ...out.metrics,
-        reward: r.reward.reduce((a, v) => a + v, 0) / r.reward.length,
+        ...raw,
         "objective/score": out.metrics.reward,
+        "objective/score_std": out.metrics.reward_std,
+        "objective/frac_score_zero_std": out.metrics.frac_reward_zero_std,
       },
     };
   }

@@ -70,3 +70,45 @@ describe("the sentiment task's cost", () => {
     expect(POSITIVE_WORDS.cost("", "terrible awful sad")).toBe(0);
   });
 });
+
+describe("Safe RLHF's reward statistics", () => {
+  it("reward, reward_std and frac_reward_zero_std describe R; objective/score… the penalised score s = R − λc", async () => {
+    const env = await nanoEnv(5);
+    const G = 2;
+    const run = new SafeRlhfRun(env, {
+      batchPrompts: 3,
+      numGenerations: G,
+      maxNewTokens: 6,
+      costLimit: 0,
+      lambdaLr: 0.5,
+    });
+    for (let i = 0; i < 3; i++) {
+      const res = await run.step();
+      const m = res.metrics;
+      const R = res.rollout?.reward;
+      if (!R) throw new Error("no rollout");
+      // The group statistics by hand: sample std (n − 1) per group, mean over groups; a group is flat when tied.
+      const stats = (x: ArrayLike<number>) => {
+        let stdSum = 0;
+        let flat = 0;
+        for (let g = 0; g < x.length / G; g++) {
+          const v = Array.from({ length: G }, (_, j) => x[g * G + j]);
+          const mu = v.reduce((a, b) => a + b) / G;
+          stdSum += Math.sqrt(v.reduce((a, b) => a + (b - mu) ** 2, 0) / (G - 1));
+          if (v.every((y) => y === v[0])) flat++;
+        }
+        const n = x.length / G;
+        return { mean: Array.from(x).reduce((a, b) => a + b) / x.length, std: stdSum / n, flat: flat / n };
+      };
+      const r = stats(R);
+      const sc = stats(res.scores ?? []);
+      expect(m.reward).toBeCloseTo(r.mean, 12);
+      expect(m.reward_std).toBeCloseTo(r.std, 12);
+      expect(m.frac_reward_zero_std).toBeCloseTo(r.flat, 12);
+      expect(m["objective/score"]).toBeCloseTo(sc.mean, 12);
+      expect(m["objective/score_std"]).toBeCloseTo(sc.std, 12);
+      expect(m["objective/frac_score_zero_std"]).toBeCloseTo(sc.flat, 12);
+    }
+    run.destroy();
+  });
+});

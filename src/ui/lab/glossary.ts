@@ -27,6 +27,10 @@ const REPORTED: Record<string, string> = {
   "objective/entropy":
     "PPO: batch mean of −Σ_t log π(y_t) over the sampled tokens (nats/completion), TRL's sequence-level entropy estimate; entropy is the exact per-token mean.",
   "objective/score": "Safe RLHF: mean penalised score R − λ·c the policy is trained on.",
+  "objective/score_std":
+    "Safe RLHF: reward_std of the penalised score R − λ·c (what TRL logs as reward_std with this score as its reward).",
+  "objective/frac_score_zero_std":
+    "Safe RLHF: share of groups whose penalised scores R − λ·c all tie: no learning signal there (reward ties alone still leave the cost's).",
   "reward/all_samples": "Best-of-n: mean reward of all n samples, before the best one is picked.",
   "completions/min_length": "Shortest completion of the step, EOS included (tokens).",
   "completions/max_length": "Longest completion of the step, EOS included (tokens).",

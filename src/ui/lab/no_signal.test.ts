@@ -36,6 +36,22 @@ describe("noSignalNote", () => {
     expect(noSignalNote(groups, false)).toContain("a larger group (G)");
   });
 
+  it("Safe RLHF: tied rewards still teach while the costs differ (its penalised scores decide)", () => {
+    const tiedRewards = steps(NO_SIGNAL_STEPS, () => ({
+      reward: 0,
+      reward_std: 0,
+      frac_reward_zero_std: 1,
+      "objective/frac_score_zero_std": 0.5,
+    }));
+    expect(noSignalNote(tiedRewards, false)).toBeNull();
+    const tiedScores = steps(NO_SIGNAL_STEPS, () => ({
+      reward: 0,
+      frac_reward_zero_std: 1,
+      "objective/frac_score_zero_std": 1,
+    }));
+    expect(noSignalNote(tiedScores, false)).toContain("each group");
+  });
+
   it("stays quiet with fewer steps, or when one recent step had signal", () => {
     const flat = () => ({ reward: 0, reward_std: 0, frac_reward_zero_std: 1 });
     expect(noSignalNote(steps(NO_SIGNAL_STEPS - 1, flat), true)).toBeNull();

@@ -31,9 +31,13 @@ export const NO_SIGNAL_STEPS = 5;
 /** Exact KL to the start model (nats per completion) beyond which the note blames drift, not the reward. */
 export const DRIFT_NATS = 5;
 
-/** A step without reward signal: every group had zero reward std (group methods), else the whole batch did. */
+/**
+ * A step without reward signal: every group had zero reward std (group methods), else the whole batch did.
+ * Safe RLHF trains on its penalised score R − λc: its groups are flat when their scores are
+ * (objective/frac_score_zero_std), whatever R does.
+ */
 function flat(p: MetricPoint): boolean {
-  const groups = p.metrics.frac_reward_zero_std;
+  const groups = p.metrics["objective/frac_score_zero_std"] ?? p.metrics.frac_reward_zero_std;
   if (groups !== undefined) return groups >= 1;
   const std = p.metrics.reward_std;
   return std !== undefined && std <= 1e-12;
