@@ -45,6 +45,7 @@ export const EXPERT_ITERATION_FIELDS: readonly Field[] = [
     max: 1e6,
     doc: "Minimum score kept when keep = threshold.",
     source: "implementation",
+    usedWhen: { key: "keep", values: ["threshold"] },
   },
   {
     key: "sftSteps",

@@ -175,7 +175,7 @@ export const COMMON_FIELDS: readonly Field[] = [
     default: 8,
     min: 1,
     max: 256,
-    doc: "Prompts sampled per step (each gives G completions where the algorithm uses groups).",
+    doc: "Prompts sampled per step (each gives several completions where the algorithm samples a group: G, best-of-n's n, expert iteration's k).",
     source: "implementation",
     trl: "per_device_train_batch_size",
   },

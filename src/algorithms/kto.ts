@@ -72,8 +72,9 @@ export const KTO_FIELDS: readonly Field[] = [
     default: 0.5,
     min: -1e6,
     max: 1e6,
-    doc: "Score at or above which a completion is desirable (labels = threshold).",
+    doc: "Score at or above which a completion is desirable (labels = threshold), by the run's reward source.",
     source: "implementation",
+    usedWhen: { key: "label", values: ["threshold"] },
   },
   {
     key: "flipRate",
@@ -84,6 +85,7 @@ export const KTO_FIELDS: readonly Field[] = [
     max: 0.5,
     doc: "Share of annotator labels flipped.",
     source: "Dubois et al. 2023 (AlpacaFarm)",
+    usedWhen: { key: "label", values: ["annotator"] },
   },
 ];
 

@@ -102,9 +102,19 @@ export const RUN_FIELDS = [
 
 /**
  * Algorithms that learn from the simulated annotator's preference labels, made from the gold scores
- * (src/algorithms/pairs.ts), never from the run's reward source: for them `reward` only scores the charted samples.
+ * (src/algorithms/pairs.ts), never from the run's reward source: for them `reward` only scores the charted samples
+ * (except KTO with labels = threshold: {@link labelsFromGold}).
  */
 export const PREFERENCE_LEARNERS: ReadonlySet<string> = new Set(["dpo", "kto", "orpo"]);
+
+/**
+ * Whether a run learns from labels made from the gold scores, so its `reward` setting only scores the charted
+ * samples: the preference learners, except KTO with labels = threshold, which labels its samples by the run's
+ * own reward source (desirable when it scores ≥ the threshold).
+ */
+export function labelsFromGold(algo: string, config: Record<string, unknown>): boolean {
+  return PREFERENCE_LEARNERS.has(algo) && !(algo === "kto" && config.label === "threshold");
+}
 
 /** A run's reward source (RUN_FIELDS' `reward`). */
 export type RewardChoice = (typeof RUN_FIELDS)[0]["options"][number];

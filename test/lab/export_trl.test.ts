@@ -224,6 +224,57 @@ describe("TRL script", () => {
     }
   });
 
+  it.skipIf(!python)(
+    "KTO's annotator labels tied samples by a coin toss, as the lab does (none skipped)",
+    () => {
+      const script = trlScript(experiment, {
+        spec: { id: "kto-t", algo: "kto", label: "KTO", config: {} },
+        step: 3,
+      });
+      const from = script.indexOf("def build_kto_dataset(");
+      const end = "return Dataset.from_dict(rows)";
+      const to = script.indexOf(end, from) + end.length;
+      const f = join(mkdtempSync(join(tmpdir(), "trl-kto-ties-")), "kto.py");
+      writeFileSync(
+        f,
+        "import json, random\nMODEL_NAME = \"m\"\nSEED = 0\nFLIP_RATE = 0\nLABELS = 'annotator'\nTHRESHOLD = 0\n" +
+          "def sample(generator, prompt, n):\n    return ['a', 'b'][:n]\n" +
+          "def pipeline(*a, **k):\n    return None\n" +
+          "def score(prompt, c):\n    return 0\n" +
+          "class Dataset:\n    @staticmethod\n    def from_dict(rows):\n        return rows\n" +
+          `${script.slice(from, to)}\n` +
+          "rows = build_kto_dataset([str(i) for i in range(200)])\n" +
+          'first = [c for i, c in enumerate(rows["completion"]) if rows["label"][i]]\n' +
+          'print(json.dumps({"rows": len(rows["prompt"]), "a_desirable": first.count("a")}))\n',
+      );
+      const got = JSON.parse(execFileSync(python!, [f]).toString());
+      console.log(
+        `KTO script, 200 prompts whose two samples tie: ${got.rows} examples, "a" desirable ${got.a_desirable} times`,
+      );
+      expect(got.rows).toBe(400);
+      expect(got.a_desirable).toBeGreaterThan(70);
+      expect(got.a_desirable).toBeLessThan(130);
+    },
+  );
+
+  it("KTO with labels = threshold labels by the run's reward: the script's score() is that reward", () => {
+    const kto = (label: string): RunSpec => ({
+      id: "kto-1",
+      algo: "kto",
+      label: "KTO",
+      config: { label, reward: "proxy" },
+    });
+    expect(trlScript(experiment, { spec: kto("threshold"), step: 2 })).toContain('RM_PATH = "rm.onnx"');
+    expect(trlScript(experiment, { spec: kto("annotator"), step: 2 })).not.toContain("RM_PATH");
+  });
+
+  it("best-of-n scores as many batches of prompts as the lab run took steps", () => {
+    const bon: RunSpec = { id: "bon-1", algo: "bon", label: "BoN", config: { batchPrompts: 4 } };
+    expect(trlScript(experiment, { spec: bon, step: 5 })).toMatch(/\nLAB_STEPS = 5 {2}#/);
+    expect(trlScript(experiment, { spec: bon, step: 0 })).toMatch(/\nLAB_STEPS = 1 {2}# .*had not run/);
+    expect(trlScript(experiment, { spec: bon, step: 5 })).toContain("PROMPTS[: BATCH_PROMPTS * LAB_STEPS]");
+  });
+
   it.skipIf(!python)("DPO and KTO sample no more pairs than the run trains on (max_steps × batch)", () => {
     const dir = mkdtempSync(join(tmpdir(), "trl-wanted-"));
     for (const [algo, fn] of [

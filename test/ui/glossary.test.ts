@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { PreferenceSource } from "../../src/algorithms/dpo";
 import type { ConfigValues } from "../../src/algorithms/fields";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
-import { GLOSSARY, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
+import { GLOSSARY, metricCellNote, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
 import { ENTROPY, GOLD, KL_ESTIMATORS, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
 import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
 
@@ -79,6 +79,10 @@ describe("metric glossary", () => {
     expect(metricUnit("kl", "grpo")).toBe("nats/token");
     expect(metricUnit("kl", "kto")).toBe("nats/completion");
     expect(metricUnit("step_time", "kto")).toBe("s");
+    // Best-of-n's "exact" KL is its estimate from the scores: its cells say so.
+    expect(metricCellNote("objective/kl_exact", "bon")).toMatch(/estimate/);
+    expect(metricCellNote("objective/kl_exact", "grpo")).toBeUndefined();
+    expect(metricCellNote("objective/kl_bound", "bon")).toBeUndefined();
   });
 
   it("has a definition for every metric every algorithm reports, in every mode", async () => {

@@ -201,9 +201,9 @@ def build_kto_dataset(prompts, wanted=None):
         if LABELS == "threshold":
             labelled = [(a, score(prompt, a) >= THRESHOLD), (b, score(prompt, b) >= THRESHOLD)]
         else:
-            if score(prompt, a) == score(prompt, b):
-                continue
-            if score(prompt, a) < score(prompt, b):
+            # The better-scoring sample is desirable; a tie is a coin toss, as the lab's annotator does it.
+            sa, sb = score(prompt, a), score(prompt, b)
+            if sa < sb or (sa == sb and rng.random() < 0.5):
                 a, b = b, a
             if rng.random() < FLIP_RATE:
                 a, b = b, a
@@ -213,8 +213,7 @@ def build_kto_dataset(prompts, wanted=None):
             rows["completion"].append(completion)
             rows["label"].append(label)
     if not rows["prompt"]:
-        raise SystemExit("No labelled examples: every prompt's two samples scored the same (ties are skipped). "
-                         "Is MODEL_NAME a model that can do the task? Or use your own dataset.")
+        raise SystemExit("No labelled examples: PROMPTS is empty. Use your own dataset.")
     return Dataset.from_dict(rows)
 
 
@@ -337,18 +336,19 @@ tokenizer.save_pretrained(OUTPUT_DIR)
 `;
 }
 
-function bonBody(m: TrlMapping): string {
+function bonBody(m: TrlMapping, steps: number): string {
   const s = m.settings;
   return `
 N = ${pyValue(s.n)}  # samples per prompt; the best by the reward is kept
 BATCH_PROMPTS = ${pyValue(s.batchPrompts)}
+LAB_STEPS = ${Math.max(1, steps)}  # the lab run's steps${steps > 0 ? "" : " (it had not run: one batch)"}, a fresh batch of BATCH_PROMPTS prompts each
 ${samplingPy(m)}
 
 
 generator = pipeline("text-generation", model=MODEL_NAME)
 random.Random(SEED).shuffle(PROMPTS)
 best, mean = [], []
-for prompt in PROMPTS[:BATCH_PROMPTS]:
+for prompt in PROMPTS[: BATCH_PROMPTS * LAB_STEPS]:
     scores = [score(prompt, c) for c in sample(generator, prompt, N)]
     best.append(max(scores))
     mean.append(sum(scores) / len(scores))
@@ -357,8 +357,11 @@ print(f"mean reward {sum(mean) / len(mean):.3f}, best-of-{N} {sum(best) / len(be
 `;
 }
 
-/** The trainer part of the script for a run of `algo`; `rounds`: expert iteration's round count (./trl_length.ts; null: a placeholder). */
-export function scriptBody(algo: AlgoId, m: TrlMapping, rounds: number | null = null): string {
+/**
+ * The trainer part of the script for a run of `algo`; `rounds`: expert iteration's round count (./trl_length.ts;
+ * null: a placeholder); `steps`: the lab run's steps (best-of-n scores that many batches of prompts).
+ */
+export function scriptBody(algo: AlgoId, m: TrlMapping, rounds: number | null = null, steps = 0): string {
   switch (algo) {
     case "ppo":
       return ppoBody(m);
@@ -376,7 +379,7 @@ export function scriptBody(algo: AlgoId, m: TrlMapping, rounds: number | null = 
     case "expert_iteration":
       return expertIterationBody(m, rounds);
     case "bon":
-      return bonBody(m);
+      return bonBody(m, steps);
     default:
       throw new RangeError(`no TRL script for ${algo satisfies never}`);
   }

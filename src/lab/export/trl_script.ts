@@ -12,7 +12,7 @@
 import { startRoom } from "../experiment_change";
 import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
-import { PREFERENCE_LEARNERS, rewardOf, TASK_COSTS } from "../settings";
+import { labelsFromGold, rewardOf, TASK_COSTS } from "../settings";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody } from "./trl_bodies";
 import { scriptImports, TRL_0X_PIP } from "./trl_imports";
@@ -89,12 +89,13 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
   // As long as the lab run trained (TRL's default would be 3 epochs over PROMPTS).
   const length = trlLength(algo, m.settings, run.step);
   if (length.arg) m.args.push(length.arg);
-  const body = scriptBody(algo, m, length.rounds);
+  const body = scriptBody(algo, m, length.rounds, run.step);
   // The label goes into a docstring: no quotes or backslashes that could end it or start an escape.
   const name = oneLine(label).replace(/[\\"]/g, "'");
   // DPO, KTO and ORPO learn from labels the lab makes from the gold scores, whatever their reward menu says
-  // (it only scores their charted samples): the script labels its pairs with the gold score too.
-  const reward = PREFERENCE_LEARNERS.has(algo) ? "gold" : rewardOf(run.spec.config);
+  // (it only scores their charted samples): the script labels its pairs with the gold score too. KTO with
+  // labels = threshold labels by the run's own reward: the script's score() is that reward.
+  const reward = labelsFromGold(algo, run.spec.config) ? "gold" : rewardOf(run.spec.config);
   const changes = untrainedChanges(algo, run.spec.config, run.untrained);
   // A label or value goes into the docstring: one line, no quotes or backslashes.
   const pending = changes.length

@@ -13,7 +13,7 @@
 import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
-import { PREFERENCE_LEARNERS, RUN_KEYS } from "../settings";
+import { labelsFromGold, RUN_KEYS } from "../settings";
 
 export type TrlClass =
   | "PPOConfig"
@@ -231,9 +231,11 @@ export function trlMapping(
         field: f,
         value,
         changed,
-        reason: PREFERENCE_LEARNERS.has(algo)
+        reason: labelsFromGold(algo, settings)
           ? "in the lab it only scores the charted samples: the labels come from the gold score, score() below"
-          : "the script's score() below is this reward",
+          : algo === "kto"
+            ? "the labels threshold it: the script's score() below is this reward"
+            : "the script's score() below is this reward",
       });
       continue;
     }

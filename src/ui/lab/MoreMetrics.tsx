@@ -8,7 +8,7 @@ import { csvName } from "../../lab/export/metrics";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
 import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
-import { metricDoc, metricUnit } from "./glossary";
+import { metricCellNote, metricDoc, metricUnit } from "./glossary";
 import { Hint } from "./Hint";
 import { MetricCard } from "./MetricCard";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
@@ -172,6 +172,9 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                       {v === undefined ? "—" : sig(v, 4)}
                       {v !== undefined && perCell.has(name) && unitOf(name, i) && (
                         <span className="muted"> {unitOf(name, i)}</span>
+                      )}
+                      {v !== undefined && metricCellNote(name, r.spec.algo) && (
+                        <span className="muted"> ({metricCellNote(name, r.spec.algo)})</span>
                       )}
                     </td>
                   );

@@ -143,7 +143,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
             : f.key === "maxNewTokens"
               ? lengthNote(settingOf(f, run.spec.config), room)
               : f.key === "reward"
-                ? rewardNote(run.spec.algo)
+                ? rewardNote(run.spec.algo, run.spec.config)
                 : f.key === "epsilonHigh"
                   ? upperClipNote(algo.fields, run.spec.config)
                   : null)

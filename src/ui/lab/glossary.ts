@@ -95,6 +95,14 @@ export function metricUnit(key: string, algo?: string): string | undefined {
   return (algo === undefined ? undefined : ALGO_UNITS[algo]?.[key]) ?? UNIT_OF.get(key);
 }
 
+/**
+ * A word for one run's cell of the all-metrics table where its value is not what the row's name says for the
+ * other runs: best-of-n writes its KL estimate from the scores under every KL estimator's name.
+ */
+export function metricCellNote(key: string, algo: string): string | undefined {
+  return algo === "bon" && KL_ESTIMATORS.some((k) => k.key === key) ? "estimate from scores" : undefined;
+}
+
 /** Metric key (TRL name) → its one-line definition. */
 export const GLOSSARY: ReadonlyMap<string, string> = build();
 

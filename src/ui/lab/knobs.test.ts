@@ -41,6 +41,9 @@ describe("knobs", () => {
     // None of the algorithms the no-signal hint treats as optimising the reward gets it.
     for (const a of REWARD_LEARNERS) expect(rewardNote(a), a).toBeNull();
     expect(rewardNote("best_of_n")).toBeNull(); // picks its best sample by that reward
+    // KTO labelling by a threshold on the run's own reward learns from it.
+    expect(rewardNote("kto", { label: "threshold" })).toMatch(/labels this run's samples/);
+    expect(rewardNote("kto", { label: "annotator" })).toMatch(/only scores the charted samples/);
   });
 
   it("a key press nudges a knob to the next value: 1 for ints, the next round value on a log slider, 1 % of a linear one", () => {

@@ -7,7 +7,7 @@
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
 import { roundedSetting } from "../../lab/setting_text";
-import { COST_LIMITS, PREFERENCE_LEARNERS, TASK_COSTS } from "../../lab/settings";
+import { COST_LIMITS, labelsFromGold, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
 
@@ -300,10 +300,13 @@ export function upperClipNote(fields: readonly Field[], config: Record<string, S
 
 /**
  * The reward menu on a run that does not train on it (DPO, KTO, ORPO learn from the annotator's preference
- * labels, made from the gold scores): what it does there. Null for the algorithms that optimise it.
+ * labels, made from the gold scores): what it does there; KTO with labels = threshold: what it labels by.
+ * Null for the algorithms that optimise it.
  */
-export function rewardNote(algo: string): string | null {
-  return PREFERENCE_LEARNERS.has(algo)
+export function rewardNote(algo: string, config: Record<string, SettingValue> = {}): string | null {
+  if (algo === "kto" && !labelsFromGold(algo, config))
+    return "labels this run's samples: desirable when it scores ≥ the threshold";
+  return labelsFromGold(algo, config)
     ? "only scores the charted samples: this run learns from preference labels"
     : null;
 }
