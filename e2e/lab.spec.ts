@@ -82,6 +82,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await page.locator("body").click({ position: { x: 5, y: 5 } });
   await page.keyboard.press("Space");
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("transport-status")).toHaveText("Training.");
   await expect
     .poll(() => fewestPoints(page), { timeout: 480_000, intervals: [2000] })
     .toBeGreaterThanOrEqual(MIN_POINTS);

@@ -122,6 +122,10 @@ for (const lesson of LESSONS) {
     for (const id of ids)
       await expect(page.getByTestId(`step-${id}`)).toHaveText(String(STEPS), { timeout: 360_000 });
     await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false", { timeout: 60_000 });
+    // A screen reader hears why it stopped (the live region beside the step counter).
+    await expect(page.getByTestId("transport-status")).toHaveText(
+      `Stopped at step ${STEPS}: every run reached “Stop at”.`,
+    );
     // Its link stops at STEPS, short of the lesson's own length: the card says so rather than "finished".
     await expect(page.getByTestId("lesson-progress")).toContainText(
       `stopped at step ${STEPS} of the lesson's ${lesson.experiment(0).steps} (Stop at)`,

@@ -82,13 +82,22 @@ export function ChartTip({
 /** What is drawn, as data: one row per line (all plotted points) and one per marker. */
 export function PlottedData(props: {
   id: string;
+  /** The chart's title, as the page shows it. */
+  title: string;
   series: DrawnSeries[];
-  markers: { runId: string; step: number; label: string; x: number | undefined; key: string }[];
+  markers: {
+    runId: string;
+    runLabel: string;
+    step: number;
+    label: string;
+    x: number | undefined;
+    key: string;
+  }[];
 }) {
   return (
     <div className="visually-hidden">
       <table data-testid={`chart-data-${props.id}`}>
-        <caption>Plotted values of the {props.id} chart</caption>
+        <caption>Plotted values: {props.title}</caption>
         <tbody>
           {props.series.map((s) => {
             const last = s.points.at(-1);
@@ -106,7 +115,8 @@ export function PlottedData(props: {
                 data-last-smooth={last?.smooth}
               >
                 <th>
-                  {s.line.runLabel} {s.line.metric}
+                  {s.line.runLabel}
+                  {s.line.name ? ` ${s.line.name}` : ""} ({s.line.metric})
                 </th>
                 <td>{s.total} points</td>
                 <td>{last ? `last ${sig(last.raw, 4)} at step ${last.step}` : "none"}</td>
@@ -122,8 +132,10 @@ export function PlottedData(props: {
               data-x={m.x}
               data-label={m.label}
             >
-              <th>marker</th>
-              <td>{m.label}</td>
+              <th>setting changed</th>
+              <td>
+                {m.label} · {m.runLabel}
+              </td>
               <td>step {m.step}</td>
             </tr>
           ))}

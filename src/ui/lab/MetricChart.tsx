@@ -283,7 +283,9 @@ const ChartBody = memo(function ChartBody({
           </p>
         )}
         <ResponsiveContainer width="100%" height="100%" onResize={onResize}>
-          <LineChart data={rows} margin={compact ? MARGIN_COMPACT : MARGIN}>
+          {/* No accessibility layer: it made every chart a Tab stop (role "application", named by its tick text);
+              the table of plotted values below is each chart's text alternative, the hover card the mouse's. */}
+          <LineChart data={rows} margin={compact ? MARGIN_COMPACT : MARGIN} accessibilityLayer={false}>
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="x"
@@ -374,7 +376,7 @@ const ChartBody = memo(function ChartBody({
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <PlottedData id={id} series={series} markers={placed} />
+      <PlottedData id={id} title={title} series={series} markers={placed} />
     </figure>
   );
 });

@@ -24,6 +24,7 @@ import { SaveState } from "./SaveState";
 import { ImportButton, ShareButton } from "./ShareImport";
 import { StopAt } from "./StopAt";
 import { useSpaceToggle } from "./space_toggle";
+import { TrainingAnnouncer } from "./TrainingAnnouncer";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
@@ -83,7 +84,8 @@ export function TopBar() {
           type="button"
           className={`play-button${playing ? " is-playing" : ""}`}
           data-testid="play"
-          aria-label={playing ? "Pause training (space)" : "Train all runs (space)"}
+          // One name, the state in aria-pressed (a toggle button): "Train all runs, pressed" while training.
+          aria-label="Train all runs (space)"
           title={playing ? "Pause (space)" : "Play (space)"}
           aria-pressed={playing}
           disabled={!ready || !hasRuns}
@@ -150,8 +152,11 @@ export function TopBar() {
             <p className="step-count">
               <span className="eyebrow">Step</span>{" "}
               <span className="step-number" data-testid="global-step">
-                {int(steps).padStart(3, "0")}
+                {/* Read as a number ("12"), shown as a counter ("012"). */}
+                <span aria-hidden="true">{int(steps).padStart(3, "0")}</span>
+                <span className="visually-hidden">{int(steps)}</span>
               </span>
+              <TrainingAnnouncer />
               {lowest < highest && (
                 <span
                   className="step-range"
