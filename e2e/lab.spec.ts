@@ -279,6 +279,10 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   const ppoStep = (await steps(page))[0];
   await page.getByTestId("add-run").selectOption("rloo");
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-status", "ready");
+  // The keyboard goes to the new card (the menu that added it may be out of view by now).
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
+    .toBe("run-card-rloo-1");
   // It takes what every run shares (the test experiment's 4-token limit and lr), its own defaults otherwise.
   await expect(page.getByTestId("knob-rloo-1-maxNewTokens")).toHaveValue("4");
   await expect(page.getByTestId("knob-rloo-1-lr")).toHaveValue("0.003");

@@ -215,6 +215,7 @@ export function ChartsPanel() {
   );
   return (
     <section className="charts" aria-label="Training curves" id="lab-charts" tabIndex={-1}>
+      <h2 className="visually-hidden">Training curves</h2>
       <ViewControls />
       <MetricChart
         id="reward"

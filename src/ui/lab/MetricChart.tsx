@@ -322,6 +322,7 @@ const ChartBody = memo(function ChartBody({
                 <Line
                   key={`${s.id}:raw`}
                   dataKey={`${s.key}_raw`}
+                  className="raw-line"
                   stroke={s.line.colour}
                   strokeOpacity={0.22}
                   strokeWidth={1}

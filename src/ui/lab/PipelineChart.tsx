@@ -68,7 +68,12 @@ export function PipelineChart({
       )}
       <div className="pipeline-chart" role="img" aria-label={label}>
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={drawn} margin={{ top: 6, right: shares ? -4 : 8, bottom: 0, left: -12 }}>
+          {/* Named by the role="img" box around it: no keyboard layer (it made the plot an unnamed Tab stop). */}
+          <LineChart
+            data={drawn}
+            margin={{ top: 6, right: shares ? -4 : 8, bottom: 0, left: -12 }}
+            accessibilityLayer={false}
+          >
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="step"

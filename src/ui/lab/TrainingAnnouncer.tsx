@@ -1,7 +1,8 @@
 /**
  * Says to screen readers what the transport does: training started, paused at step N, or stopped at the
  * stop step (the lab pauses itself there, with no other sign but the Play button's look). A polite live region,
- * visually hidden, that speaks only when playing starts or stops (not every step: that would be chatty).
+ * visually hidden, that speaks when playing starts or stops and, while paused, when a step lands (Step); steps
+ * while playing stay quiet (that would be chatty).
  */
 import { useEffect, useRef, useState } from "react";
 import { allAtStop } from "../../lab/client_notices";
@@ -18,10 +19,14 @@ export function TrainingAnnouncer() {
   const step = useLab(trainedSteps);
   const atStop = useLab((s) => allAtStop(Object.values(s.runs), s.spec.steps ?? 0));
   const [text, setText] = useState("");
-  const was = useRef(playing);
+  const was = useRef({ playing, step, atStop });
   useEffect(() => {
-    if (was.current === playing) return;
-    was.current = playing;
+    // A change of playing speaks; so does a step landing while paused (Step pressed, or the last runs' steps
+    // of a pause, which may bring them all to the stop step). Steps while playing stay quiet, and so does the
+    // page as it opens.
+    const before = was.current;
+    was.current = { playing, step, atStop };
+    if (before.playing === playing && (playing || (before.step === step && before.atStop === atStop))) return;
     setText(transportAnnouncement(playing, step, atStop));
   }, [playing, step, atStop]);
   return (
