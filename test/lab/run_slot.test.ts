@@ -55,7 +55,7 @@ describe("settings markers", () => {
     s.markChanges({ whiten: true, lr: 1 / 3 }, { whiten: false, lr: 2e-5 }, ["whiten", "lr"], (k) => k);
     s.recordStep(out(2));
     expect(s.take(false)?.markers).toEqual([
-      { runId: "a", step: 2, label: "whiten on → off, lr 0.3333 → 0.00002" },
+      { runId: "a", step: 2, label: "whiten on → off, lr 0.3333 → 2e-5" },
     ]);
   });
 });

@@ -32,7 +32,7 @@ describe("Scheduler", () => {
     await t.s.stepOnce();
     t.s.flush();
     expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
-      { runId: "a", step: 3, label: "β 0.05 → 0.1, lr 0.0001 → 0.2" },
+      { runId: "a", step: 3, label: "β 0.05 → 0.1, lr 1e-4 → 0.2" },
     ]);
     expect(t.points("a").map((p) => p.metrics.beta)).toEqual([0.05, 0.05, 0.1]);
   });
