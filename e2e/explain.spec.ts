@@ -173,9 +173,7 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
   expect(ktoShare).toBeGreaterThanOrEqual(0);
   expect(ktoShare).toBeLessThanOrEqual(1);
   // KTO's kl is its reference point z₀, a KL per completion (GRPO's kl is per token): the row says which.
-  await expect(
-    page.getByTestId("metrics-table").locator("tr", { has: page.getByTestId("metric-name-kl") }),
-  ).toContainText("(nats/completion)");
+  await expect(page.locator('td[data-run="kto-1"][data-metric="kl"]')).toContainText("nats/completion");
   await page.getByTestId("metric-name-kto/desirable_fraction").blur();
   await expect(page.getByRole("tooltip")).toHaveCount(0);
   // A "more metrics" chart title too.

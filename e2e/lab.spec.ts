@@ -277,6 +277,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
 
   // Add a run of another algorithm, duplicate one from its current state, remove both.
   const ppoStep = (await steps(page))[0];
+  await page.getByTestId("add-run").focus(); // as a user's pick does (selectOption alone does not focus)
   await page.getByTestId("add-run").selectOption("rloo");
   await expect(page.getByTestId("run-card-rloo-1")).toHaveAttribute("data-status", "ready");
   // The keyboard goes to the new card (the menu that added it may be out of view by now).

@@ -79,6 +79,21 @@ export function keptCompletions(
   return kept;
 }
 
+/**
+ * What the shared policy-gradient step logs that is constant here (ρ ≡ 1, A = 1 on the kept tokens, no KL
+ * penalty): the surrogate −1, no ratio moved or clipped, β = 0. Left out so no chart shows a flat line as data.
+ */
+const CONSTANT_METRICS = [
+  "loss/policy_avg",
+  "policy/approxkl_avg",
+  "policy/clipfrac_avg",
+  "val/ratio",
+  "clip_ratio/low_mean",
+  "clip_ratio/high_mean",
+  "clip_ratio/region_mean",
+  "kl_coef",
+] as const;
+
 export class ExpertIterationRun extends SequencePgRun<ExpertIterationConfig> {
   readonly algo = "expert_iteration";
   private kept: Uint8Array = new Uint8Array(0);
@@ -89,7 +104,7 @@ export class ExpertIterationRun extends SequencePgRun<ExpertIterationConfig> {
 
   override async step(): Promise<StepResult> {
     const res = await super.step();
-    delete res.metrics["loss/policy_avg"];
+    for (const k of CONSTANT_METRICS) delete res.metrics[k];
     const { logpTheta, rollout } = res;
     if (logpTheta && rollout) {
       const { completionMask: mask, S } = rollout.seq;

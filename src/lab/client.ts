@@ -56,6 +56,7 @@ import {
   withoutStopSentence,
   withoutTrainingAsks,
   withStagePaused,
+  withStopSentence,
 } from "./client_notices";
 import { type ClientStats, updateReceiver } from "./client_updates";
 import type {
@@ -168,7 +169,7 @@ export class LabClient {
     if (!this.api || this.store.phase !== "ready") return;
     const stopAt = this.store.spec.steps ?? 0;
     if (allAtStop(Object.values(this.store.runs), stopAt)) {
-      this.store.setNotice(stopNotice(stopAt));
+      this.store.setNotice(withStopSentence(this.store.notice, stopAt));
       return;
     }
     this.dropUntilTraining();
@@ -245,15 +246,15 @@ export class LabClient {
     this.store.setStopAt(steps);
     void this.api?.setStopAt(steps);
     const reached = allAtStop(Object.values(this.store.runs), steps);
+    const notice = this.store.notice;
     // Set at or below where every run already is while they play: they stop now, so say why at once.
     if (this.store.playing && reached)
-      this.store.setNotice(
-        [withoutTrainingAsks(this.store.notice), stopNotice(steps)].filter(Boolean).join(" "),
-      );
-    // Raised or cleared: a "reached the stop step" sentence from before no longer holds (the rest stays).
-    else if (!reached) {
-      const rest = withoutStopSentence(this.store.notice);
-      if (rest !== this.store.notice) this.store.setNotice(rest);
+      this.store.setNotice([withoutTrainingAsks(notice), stopNotice(steps)].filter(Boolean).join(" "));
+    // Raised or cleared: a "reached the stop step" sentence from before no longer holds (the rest stays);
+    // lowered, still reached: the sentence names the new stop step.
+    else {
+      const rest = withoutStopSentence(notice);
+      if (rest !== notice) this.store.setNotice(reached ? withStopSentence(rest, steps) : rest);
     }
   }
 

@@ -5,6 +5,7 @@ import {
   stopNotice,
   withoutStopSentence,
   withoutTrainingAsks,
+  withStopSentence,
 } from "./client_notices";
 
 describe("the notice's sentences that ask for training", () => {
@@ -29,6 +30,12 @@ describe("the notice's sentences that ask for training", () => {
     expect(withoutStopSentence(`${HANDED_OFF_LINE} ${stopNotice(3)}`)).toBe(HANDED_OFF_LINE);
     expect(withoutStopSentence(other)).toBe(other);
     expect(withoutStopSentence(null)).toBeNull();
+  });
+
+  it("Play at the stop step adds its sentence, once, and keeps the rest", () => {
+    expect(withStopSentence(other, 3)).toBe(`${other} ${stopNotice(3)}`);
+    expect(withStopSentence(`${other} ${stopNotice(3)}`, 2)).toBe(`${other} ${stopNotice(2)}`);
+    expect(withStopSentence(null, 5)).toBe(stopNotice(5));
   });
 
   it("drops every ask once training starts", () => {

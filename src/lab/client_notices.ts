@@ -50,6 +50,11 @@ export function withoutStopSentence(notice: string | null): string | null {
   return without(notice, [STOP_SENTENCE]);
 }
 
+/** `notice` with the stop-step sentence for `stopAt` at its end, in place of any earlier one (Play refused). */
+export function withStopSentence(notice: string | null, stopAt: number): string {
+  return [withoutStopSentence(notice), stopNotice(stopAt)].filter(Boolean).join(" ");
+}
+
 function without(notice: string | null, sentences: readonly (string | RegExp)[]): string | null {
   if (!notice) return notice;
   let rest = notice;

@@ -82,7 +82,8 @@ describe("expert iteration logs its fine-tuning loss", () => {
       console.log(`expert iteration step ${step + 1}: loss ${got.toFixed(5)}, sampler's ${want.toFixed(5)}`);
       expect(got).toBeGreaterThan(0);
       expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-4 + 1e-3 * want);
-      expect(res.metrics["loss/policy_avg"]).toBeUndefined();
+      for (const k of ["loss/policy_avg", "val/ratio", "clip_ratio/region_mean", "kl_coef"])
+        expect(res.metrics[k], k).toBeUndefined();
     }
     run.destroy();
   });

@@ -94,7 +94,7 @@ describe("TRL script", () => {
     const p = s(runs[0], "sentiment");
     expect(p).toMatch(/config = PPOConfig\(/);
     expect(p).toMatch(/\n {4}kl_coef=0\.2, {2}# beta/);
-    expect(p).toMatch(/\n {4}learning_rate=0\.0003,/);
+    expect(p).toMatch(/\n {4}learning_rate=3e-4,/);
     expect(p).toMatch(/\n {4}response_length=24,/);
     expect(p).toMatch(/#\s+whitenAdvantages = True: .*TRL always whitens/);
     expect(p).not.toMatch(/whiten_rewards=/);
@@ -266,6 +266,13 @@ describe("TRL script", () => {
     });
     expect(trlScript(experiment, { spec: kto("threshold"), step: 2 })).toContain('RM_PATH = "rm.onnx"');
     expect(trlScript(experiment, { spec: kto("annotator"), step: 2 })).not.toContain("RM_PATH");
+    // The flip rate only acts on annotator labels: the script says it is unused rather than "TRL has none".
+    expect(trlScript(experiment, { spec: kto("threshold"), step: 2 })).toMatch(
+      /flipRate.*not used with labels threshold/,
+    );
+    expect(trlScript(experiment, { spec: kto("annotator"), step: 2 })).toMatch(
+      /threshold.*not used with labels annotator/,
+    );
   });
 
   it("best-of-n scores as many batches of prompts as the lab run took steps", () => {

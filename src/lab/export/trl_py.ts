@@ -4,6 +4,7 @@
  */
 import type { Field } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
+import { settingNumber } from "../setting_text";
 import type { TrlMapping } from "./trl_targets";
 import { TRL_VERSIONED } from "./trl_versions";
 
@@ -11,7 +12,8 @@ import { TRL_VERSIONED } from "./trl_versions";
 export function pyValue(v: SettingValue): string {
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "string") return JSON.stringify(v);
-  return Number.isInteger(v) ? String(v) : String(v).replace(/^(-?)\./, "$10.");
+  // Below 1e-3 as exponents, as the papers and TRL's docs write learning rates (3e-4; Python reads it as is).
+  return Number.isInteger(v) ? String(v) : settingNumber(v).replace(/^(-?)\./, "$10.");
 }
 
 /** One line of a comment, without line breaks. */

@@ -232,11 +232,18 @@ export function trlMapping(
         value,
         changed,
         reason: labelsFromGold(algo, settings)
-          ? "in the lab it only scores the charted samples: the labels come from the gold score, score() below"
+          ? "in the lab it only scores the charted samples: the labels come from the gold score, the script's score()"
           : algo === "kto"
-            ? "the labels threshold it: the script's score() below is this reward"
-            : "the script's score() below is this reward",
+            ? "the labels threshold it: the script's score() is this reward"
+            : "the script's score() is this reward",
       });
+      continue;
+    }
+    // A setting its run does not use (KTO's flip rate with labels = threshold): said so, whatever TRL has.
+    const w = f.usedWhen;
+    if (w && !w.values.includes(settings[w.key] as string | boolean)) {
+      const on = fields.find((x) => x.key === w.key)?.label ?? w.key;
+      unmapped.push({ field: f, value, changed, reason: `not used with ${on} ${String(settings[w.key])}` });
       continue;
     }
     if (algo === "safe_rlhf" && SAFE_RLHF_SCRIPT_KEYS.has(f.key)) {

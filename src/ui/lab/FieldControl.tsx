@@ -188,7 +188,12 @@ function NumberKnob(props: {
     const down = e.key === "ArrowDown" || (slider && (e.key === "ArrowLeft" || e.key === "PageDown"));
     if (!up && !down) return;
     e.preventDefault();
-    const v = nudge(field, pressed.current, up ? 1 : -1, e.shiftKey || e.key.startsWith("Page"));
+    // From the value typed in the box if it holds a new one not applied yet (↑ on "5e-4" goes to 6e-4, not from
+    // the run's old value); else from the last press.
+    const typed = slider ? null : parseNumber(field, text);
+    const from =
+      typeof typed === "number" && text !== settingNumber(pressed.current) ? typed : pressed.current;
+    const v = nudge(field, from, up ? 1 : -1, e.shiftKey || e.key.startsWith("Page"));
     pressed.current = v;
     setPos(null);
     setText(settingNumber(v));
@@ -205,9 +210,12 @@ function NumberKnob(props: {
       onError(v);
       setText(settingNumber(shown));
     } else {
+      // The run's own way of writing it (".0003" and "3E-4" read 3e-4), also when the value does not change.
+      const written = settingNumber(v);
+      setText(written);
       // Refused by the worker: the run's value back in the field, so leaving it does not send the refused one again.
       onCommit(v).then((ok) => {
-        if (!ok) setText((t) => (t === text ? settingNumber(value) : t));
+        if (!ok) setText((t) => (t === written ? settingNumber(value) : t));
       });
     }
   };

@@ -6,6 +6,7 @@
 import { type ReactNode, useMemo, useRef } from "react";
 import { csvName } from "../../lab/export/metrics";
 import type { MetricPoint } from "../../lab/protocol";
+import { roundedSetting } from "../../lab/setting_text";
 import type { RunState } from "../lab_store";
 import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
 import { metricCellNote, metricDoc, metricUnit } from "./glossary";
@@ -108,6 +109,9 @@ export function MoreMetrics() {
   );
 }
 
+/** Metrics that echo a setting: written as its card writes it (learning rates 1e-4 and 3e-5 alike). */
+const SETTING_METRICS: ReadonlySet<string> = new Set(["learning_rate", "lr", "kl_coef"]);
+
 /** Every metric at each run's latest step. */
 function LatestTable({ runs }: { runs: RunState[] }) {
   const last = runs.map((r) => r.history.at(-1));
@@ -169,7 +173,7 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                       data-metric={name}
                       data-value={v}
                     >
-                      {v === undefined ? "—" : sig(v, 4)}
+                      {v === undefined ? "—" : SETTING_METRICS.has(name) ? roundedSetting(v, 4) : sig(v, 4)}
                       {v !== undefined && perCell.has(name) && unitOf(name, i) && (
                         <span className="muted"> {unitOf(name, i)}</span>
                       )}

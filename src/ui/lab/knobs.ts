@@ -305,7 +305,7 @@ export function upperClipNote(fields: readonly Field[], config: Record<string, S
  */
 export function rewardNote(algo: string, config: Record<string, SettingValue> = {}): string | null {
   if (algo === "kto" && !labelsFromGold(algo, config))
-    return "labels this run's samples: desirable when it scores ≥ the threshold";
+    return "labels this run's samples: a sample is desirable when this reward scores it ≥ the threshold";
   return labelsFromGold(algo, config)
     ? "only scores the charted samples: this run learns from preference labels"
     : null;
