@@ -33,6 +33,19 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(RUNS.length);
   expect(page.url()).toBe(url);
 
+  // ↑ in a number box steps from what is typed there, not yet applied (0.3 → 0.4), not from the run's 0.05
+  // (→ 0.06); a value typed another way is written as the card writes it.
+  const typed = page.getByTestId("knob-ppo-1-beta");
+  await typed.fill("0.3");
+  await typed.press("ArrowUp");
+  await expect(typed).toHaveValue("0.4");
+  await typed.fill(".0004");
+  await typed.press("Enter");
+  await expect(typed).toHaveValue("4e-4");
+  await typed.fill("0.05");
+  await typed.press("Enter");
+  await expect(typed).toHaveValue("0.05");
+
   // The Export menu (drawn at the end of the page) takes the focus when opened from the keyboard.
   await page.getByTestId("export-ppo-1").focus();
   await page.keyboard.press("Enter");
