@@ -127,7 +127,7 @@ describe("reward source setting", () => {
     expect(proxy).toMatch(/\ndef gold_score\(prompt, completion\):/);
     expect(proxy).toMatch(/RM_PATH = "rm\.onnx" .*public\/models\/arithmetic\/rm\.onnx/);
     expect(proxy.match(/\ndef score\(/g)).toHaveLength(1);
-    expect(proxy).toMatch(/#\s+reward = "proxy": .*score\(\) below/);
+    expect(proxy).toMatch(/#\s+reward = "proxy": .*score\(\) is this reward/);
     const custom = trlScript(exp, { spec: spec("custom").runs[0], step: 2 });
     expect(custom).toMatch(/RM_PATH = "reward_model\.onnx" {2}# PLACEHOLDER/);
     const pipeline = trlScript(exp, { spec: spec("pipeline").runs[0], step: 2 });

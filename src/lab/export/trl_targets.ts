@@ -239,13 +239,6 @@ export function trlMapping(
       });
       continue;
     }
-    // A setting its run does not use (KTO's flip rate with labels = threshold): said so, whatever TRL has.
-    const w = f.usedWhen;
-    if (w && !w.values.includes(settings[w.key] as string | boolean)) {
-      const on = fields.find((x) => x.key === w.key)?.label ?? w.key;
-      unmapped.push({ field: f, value, changed, reason: `not used with ${on} ${String(settings[w.key])}` });
-      continue;
-    }
     if (algo === "safe_rlhf" && SAFE_RLHF_SCRIPT_KEYS.has(f.key)) {
       unmapped.push({ field: f, value, changed, reason: "the script's reward_fn below implements it" });
       continue;
@@ -254,14 +247,25 @@ export function trlMapping(
       unmapped.push({ field: f, value, changed, reason: "no TRL trainer" });
       continue;
     }
+    // A setting its run does not use (KTO's flip rate with labels = threshold): not passed, and said so where
+    // TRL has no field for it anyway (a TRL field another class has, such as SimPO's γ, keeps that reason).
+    const w = f.usedWhen;
+    const unused =
+      w && !w.values.includes(settings[w.key] as string | boolean)
+        ? `not used with ${fields.find((x) => x.key === w.key)?.label ?? w.key} ${String(settings[w.key])}`
+        : null;
     if (!f.trl) {
-      const reason = NO_TRL_NAME[cls]?.[f.key] ?? "TRL has no such setting";
+      const reason = unused ?? NO_TRL_NAME[cls]?.[f.key] ?? "TRL has no such setting";
       unmapped.push({ field: f, value, changed, reason });
       continue;
     }
     const name = RENAMES[cls]?.[f.trl] ?? f.trl;
     if (!TRL_ACCEPTS[cls].has(name)) {
       unmapped.push({ field: f, value, changed, reason: `${cls} has no \`${name}\`` });
+      continue;
+    }
+    if (unused) {
+      unmapped.push({ field: f, value, changed, reason: unused });
       continue;
     }
     args.push({ name, value, field: f, changed });
