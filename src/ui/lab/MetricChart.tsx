@@ -223,11 +223,17 @@ const ChartBody = memo(function ChartBody({
   const yWidth = useMemo(() => tickAxisWidth(y.ticks, yTick), [y.ticks, yTick]);
   // The plot's width in px, for marker label stacking (0 until the container has been measured).
   const [boxPx, setBoxPx] = useState(0);
-  const onResize = useCallback((width: number) => setBoxPx(width), []);
+  const [boxHeight, setBoxHeight] = useState(0);
+  const onResize = useCallback((width: number, height: number) => {
+    setBoxPx(width);
+    setBoxHeight(height);
+  }, []);
   const plotPx = Math.max(0, boxPx - PLOT_INSET_PX - yWidth);
+  // Label rows use at most the top half of the plot (a tall reward chart holds more than the small ones).
+  const labelRows = Math.max(2, Math.min(10, Math.floor((boxHeight * 0.5) / MARKER_ROW_PX)));
   const placed = useMemo(
-    () => placeMarkers(markers, rows, xAxis, kl, plotPx),
-    [markers, rows, xAxis, kl, plotPx],
+    () => placeMarkers(markers, rows, xAxis, kl, plotPx, boxHeight > 0 ? labelRows : undefined),
+    [markers, rows, xAxis, kl, plotPx, boxHeight, labelRows],
   );
   // Small charts name their axis too (short: no k1 note), so a chart read alone says what its x is.
   const xLabel = useMemo(

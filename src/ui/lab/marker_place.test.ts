@@ -125,4 +125,14 @@ describe("marker placement", () => {
       ["4 3", 0],
     ]);
   });
+
+  it("labels as many stacked changes as the plot has rows for", () => {
+    // Six runs change lr at the same step: four rows by default, all six on a chart tall enough for eight.
+    const six = ["A", "B", "C", "D", "E", "F"].map((l, i) =>
+      run(`r${i}`, l, [{ step: 3, label: `lr 0.003 → ${i + 1}e-4` }]),
+    );
+    const drawn = (rowsAllowed?: number) =>
+      placeMarkers(six, rows, "step", "objective/kl", 800, rowsAllowed).filter((m) => m.row >= 0).length;
+    expect([drawn(), drawn(8), drawn(2)]).toEqual([4, 6, 2]);
+  });
 });

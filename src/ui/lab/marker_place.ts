@@ -30,6 +30,8 @@ export function placeMarkers(
   xAxis: XAxis,
   kl: KlEstimator,
   plotPx: number,
+  /** Label rows the plot has room for (default series.ts markerRows': 4). */
+  maxRows?: number,
 ) {
   const all = markers.flatMap((m) =>
     m.markers.map((mk, i) => ({
@@ -72,6 +74,8 @@ export function placeMarkers(
       width: plotPx > 0 ? Math.min(1, px(m) / plotPx) : undefined,
     })),
     span,
+    undefined,
+    maxRows,
   );
   // Lines at one x: the i-th of n draws every n-th dash.
   const atX = new Map<number, number>();
