@@ -52,7 +52,6 @@ import { useRewardModels } from "../ui/lab/reward_models";
 import { useLab } from "../ui/lab_store";
 import {
   allAtStop,
-  stopNotice,
   withoutStopSentence,
   withoutTrainingAsks,
   withStagePaused,
@@ -249,7 +248,7 @@ export class LabClient {
     const notice = this.store.notice;
     // Set at or below where every run already is while they play: they stop now, so say why at once.
     if (this.store.playing && reached)
-      this.store.setNotice([withoutTrainingAsks(notice), stopNotice(steps)].filter(Boolean).join(" "));
+      this.store.setNotice(withStopSentence(withoutTrainingAsks(notice), steps));
     // Raised or cleared: a "reached the stop step" sentence from before no longer holds (the rest stays);
     // lowered, still reached: the sentence names the new stop step.
     else {

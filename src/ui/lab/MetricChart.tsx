@@ -230,10 +230,11 @@ const ChartBody = memo(function ChartBody({
   }, []);
   const plotPx = Math.max(0, boxPx - PLOT_INSET_PX - yWidth);
   // Label rows use at most the top half of the plot (a tall reward chart holds more than the small ones).
-  const labelRows = Math.max(2, Math.min(10, Math.floor((boxHeight * 0.5) / MARKER_ROW_PX)));
+  const labelRows =
+    boxHeight > 0 ? Math.max(2, Math.min(10, Math.floor((boxHeight * 0.5) / MARKER_ROW_PX))) : undefined;
   const placed = useMemo(
-    () => placeMarkers(markers, rows, xAxis, kl, plotPx, boxHeight > 0 ? labelRows : undefined),
-    [markers, rows, xAxis, kl, plotPx, boxHeight, labelRows],
+    () => placeMarkers(markers, rows, xAxis, kl, plotPx, labelRows),
+    [markers, rows, xAxis, kl, plotPx, labelRows],
   );
   // Small charts name their axis too (short: no k1 note), so a chart read alone says what its x is.
   const xLabel = useMemo(

@@ -165,6 +165,8 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                 </td>
                 {runs.map((r, i) => {
                   const v = last[i]?.metrics[name];
+                  const unit = v !== undefined && perCell.has(name) ? unitOf(name, i) : undefined;
+                  const note = v === undefined ? undefined : metricCellNote(name, r.spec.algo);
                   return (
                     <td
                       key={r.spec.id}
@@ -174,12 +176,8 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                       data-value={v}
                     >
                       {v === undefined ? "—" : SETTING_METRICS.has(name) ? roundedSetting(v, 4) : sig(v, 4)}
-                      {v !== undefined && perCell.has(name) && unitOf(name, i) && (
-                        <span className="muted"> {unitOf(name, i)}</span>
-                      )}
-                      {v !== undefined && metricCellNote(name, r.spec.algo) && (
-                        <span className="muted"> ({metricCellNote(name, r.spec.algo)})</span>
-                      )}
+                      {unit && <span className="muted"> {unit}</span>}
+                      {note && <span className="muted"> ({note})</span>}
                     </td>
                   );
                 })}
