@@ -1,13 +1,16 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
+import { attributeFrames, longFramesSince, observeLongFrames } from "./long_frames";
 import { collectPageErrors } from "./page";
 
 /**
  * The training worker in the built app, on SwiftShader: the test-sized experiment (arithmetic, nano, tiny
  * batches; src/lab/defaults.ts) opened from its link, played; each of PPO, DPO and GRPO must plot ≥ 3 finite
  * points on the reward, KL and entropy charts (read from the charts' data tables). While it trains, the main
- * thread's long tasks (PerformanceObserver 'longtask') and the charts' update rate are measured and attached.
+ * thread's long tasks (PerformanceObserver 'longtask'), what they were made of (./long_frames.ts: script time per
+ * source and invoker — comlink's callback for the worker's updates, React's scheduler, recharts — and rendering)
+ * and the charts' update rate are measured and attached.
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
@@ -33,6 +36,7 @@ async function plotted(page: Page, chart: string, runId: string, metric: string)
 
 test("three runs train in the worker and plot finite points on every chart; responsiveness is measured", async ({
   page,
+  request,
 }, testInfo) => {
   test.setTimeout(300_000);
   const pageErrors = collectPageErrors(page);
@@ -43,6 +47,7 @@ test("three runs train in the worker and plot finite points on every chart; resp
       for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: "longtask", buffered: true });
   });
+  await observeLongFrames(page);
   await page.goto(`/${testLink()}`);
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 120_000 });
   for (const id of RUNS) await expect(page.getByTestId(`status-${id}`)).toHaveText(/ready/i);
@@ -131,13 +136,16 @@ test("three runs train in the worker and plot finite points on every chart; resp
       chartUpdates: w.__probe.frames.size,
       longTasks: long.length,
       longestTaskMs: Math.round(Math.max(0, ...long.map((e) => e.duration))),
+      t0: w.__probe.t0,
     };
   });
   const seconds = (Date.now() - wall0) / 1000;
+  const { t0, ...counts } = measured;
   const report = {
     seconds,
-    ...measured,
+    ...counts,
     chartUpdateHz: Number((measured.chartUpdates / seconds).toFixed(2)),
+    ...(await attributeFrames(request, await longFramesSince(page, t0))),
   };
   console.log(`worker e2e: ${JSON.stringify(report)}`);
   await testInfo.attach("responsiveness", {

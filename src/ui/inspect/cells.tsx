@@ -2,7 +2,10 @@
 import type { ReactNode } from "react";
 import { sig } from "../lab/numbers";
 
-/** A right-aligned numeric cell: `sig(value, digits)`, the exact value in data-value, `col` in data-col. */
+/**
+ * A right-aligned numeric cell: `sig(value, digits)` with its trailing zeros kept (−2.70 above −3.11, so a
+ * column reads at one precision), the exact value in data-value, `col` in data-col.
+ */
 export function Num({
   value,
   col,
@@ -23,7 +26,7 @@ export function Num({
       data-value={value ?? undefined}
       rowSpan={rowSpan}
     >
-      {value === null ? "—" : sig(value, digits)}
+      {value === null ? "—" : sig(value, digits, true)}
     </td>
   );
 }
