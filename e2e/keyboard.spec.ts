@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
-import { openExperiment } from "./page";
+import { labReady, openExperiment } from "./page";
 
 /**
  * Keyboard use of the top bar and the run cards, on the test-sized experiment (Play runs only for a moment):
@@ -108,6 +108,27 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await page.keyboard.press("Space");
   for (const id of kept) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
+
+  // A value typed and applied just before a reload is in the link the reload opens (the link was rewritten
+  // 300 ms after a change, and a reload at once came back with the old β).
+  const last = page.getByTestId(`knob-${RUNS[0]}-beta`);
+  await last.fill("0.09");
+  await last.press("Enter");
+  await page.reload();
+  await labReady(page);
+  await expect(page.getByTestId(`knob-${RUNS[0]}-beta`)).toHaveValue("0.09");
+
+  // Playing with steps past the last saved checkpoint, a reload asks first (the runs would come back there).
+  await page.getByTestId("play").click();
+  await expect(page.getByTestId(`step-${RUNS[0]}`)).not.toHaveText("0", { timeout: 120_000 });
+  const dialogs: string[] = [];
+  page.once("dialog", (d) => {
+    dialogs.push(d.type());
+    void d.accept();
+  });
+  await page.reload();
+  expect(dialogs).toEqual(["beforeunload"]);
+  await labReady(page);
   expect(errors).toEqual([]);
 });
 

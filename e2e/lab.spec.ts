@@ -229,7 +229,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
     .getByRole("alert");
   await beta.fill("-1");
   await beta.press("Enter");
-  await expect(betaError).toHaveText(/β must be in \[0, 10\]/);
+  await expect(betaError).toHaveText(`β must be in [0, 10]: “-1” not applied, β stays ${betaBefore}.`);
   await expect(beta).toHaveValue(betaBefore);
   // Leaving the field after the refusal keeps its message (the value put back is no new try).
   await beta.blur();

@@ -49,6 +49,8 @@ export interface AutosaveOptions {
   specDelayMs?: number;
   /** Where the steps reached are written when the page is hidden (default: window.localStorage; reached.ts). */
   reachedStore?: ReachedStorage;
+  /** Where `pagehide`, `visibilitychange` and `beforeunload` are listened for (default: window; tests: a stub). */
+  page?: Pick<EventTarget, "addEventListener" | "removeEventListener"> & { document?: Document };
 }
 
 export interface Autosaver {
@@ -231,7 +233,31 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();
     else if (s.spec !== prev.spec) flushSoon();
   });
-  const target = typeof window !== "undefined" ? window : null;
+  const target = o.page ?? (typeof window !== "undefined" ? window : null);
+  /**
+   * Playing with steps past a run's last saved checkpoint: a reload now would bring the run back at that
+   * checkpoint (up to checkpointEveryMs of training gone), so the page asks first (the browser's own "Leave
+   * site?" prompt). Leaving for another experiment from the page pauses and saves first, so it is not asked.
+   */
+  const unsavedSteps = () => {
+    const s = source.getState();
+    return (
+      s.playing &&
+      s.spec.runs.some((r) => {
+        const run = s.runs[r.id];
+        return (
+          !!run && !run.comparison && run.status !== "error" && run.step > (written.get(r.id)?.ckStep ?? 0)
+        );
+      })
+    );
+  };
+  const askFirst = (e: Event) => {
+    if (!unsavedSteps()) return;
+    e.preventDefault();
+    // Browsers before the standard's preventDefault (Chrome and Edge < 119) need returnValue set.
+    if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
+  };
+  target?.addEventListener("beforeunload", askFirst);
   const onHide = () => {
     if (typeof document !== "undefined" && document.visibilityState !== "hidden") return;
     flush();
@@ -261,6 +287,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       }
       unsubscribe();
       target?.removeEventListener("pagehide", onHide);
+      target?.removeEventListener("beforeunload", askFirst);
       target?.document?.removeEventListener("visibilitychange", onHide);
       return queue;
     },

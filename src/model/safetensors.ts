@@ -67,10 +67,11 @@ export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
   if (bytes.length < 8)
     throw new SafetensorsError(`file too short (${bytes.length} bytes) for a safetensors header`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n = Number(dv.getBigUint64(0, true));
+  const n64 = dv.getBigUint64(0, true);
+  const n = Number(n64);
   if (n > bytes.length - 8)
     throw new SafetensorsError(
-      `its first 8 bytes give a header of ${n} bytes, more than the ${bytes.length - 8} bytes after them: not a safetensors file, or cut short`,
+      `its first 8 bytes give a header of ${n64} bytes, more than the ${bytes.length - 8} bytes after them: not a safetensors file, or cut short`,
     );
   let header: Record<
     string,

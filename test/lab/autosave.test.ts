@@ -263,4 +263,31 @@ describe("IndexedDB persistence", () => {
     saver.stop();
     db.close();
   });
+  it("asks before the page unloads while playing with steps past the last saved checkpoint, not otherwise", async () => {
+    const { db, lab } = await pausedLab();
+    const page = new EventTarget();
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async () => new Uint8Array([1, 2, 3]),
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+      page,
+    });
+    const asks = () => !page.dispatchEvent(new Event("beforeunload", { cancelable: true }));
+    expect(asks()).toBe(false); // nothing trained
+    lab.setPlaying(true);
+    lab.applyUpdates([update("ppo-1", 1, 3)]);
+    expect(asks()).toBe(true); // playing, 3 steps and no checkpoint
+    await saver.checkpoint();
+    expect(asks()).toBe(false); // every run at its saved checkpoint
+    lab.applyUpdates([update("ppo-1", 4, 1)]);
+    expect(asks()).toBe(true);
+    lab.setPlaying(false); // a pause saves at once: nothing to ask about
+    expect(asks()).toBe(false);
+    await saver.stop();
+    lab.setPlaying(true);
+    expect(asks()).toBe(false); // stopped: its listener is gone
+    lab.setPlaying(false);
+  });
 });

@@ -126,6 +126,23 @@ describe("metrics export", () => {
     expect(issues).toMatch(/ppo-1\.beta must be/);
     expect(issues).toMatch(/experiment\.seed must be an integer/);
     expect(issues).toMatch(/6 malformed metric points dropped/);
+    // One bad value in a point costs that value, not the point's other metrics; a history that is no list says so.
+    const partly = JSON.parse(runFileJson(experiment, run));
+    const last = partly.history.at(-1);
+    partly.history.push({ ...last, step: last.step + 1, metrics: { ...last.metrics, entropy: "abc" } });
+    partly.markers = [{ step: 1, label: "β 0.1 → 0.2" }, { step: -1 }, "x"];
+    const r3 = parseRunFile(JSON.stringify(partly));
+    const { entropy: _, ...kept } = last.metrics;
+    expect(r3.ok && r3.history.at(-1)).toEqual({ ...last, step: last.step + 1, metrics: kept });
+    expect(r3.ok && r3.issues).toEqual([
+      "1 metric values that were not finite numbers dropped",
+      "2 malformed setting-change markers dropped",
+    ]);
+    const noList = JSON.parse(runFileJson(experiment, run));
+    noList.history = "oops";
+    const r4 = parseRunFile(JSON.stringify(noList));
+    expect(r4.ok && r4.history).toEqual([]);
+    expect(r4.ok && r4.issues).toEqual(['its "history" is a string, not a list of metric points: no curves']);
     const clean = parseRunFile(runFileJson(experiment, run));
     expect(clean.ok && clean.knownExperiment).toBe(true);
   });

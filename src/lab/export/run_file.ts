@@ -115,15 +115,22 @@ const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_
  */
 const MAX_METRIC = 3.4028234663852886e38;
 
-function checkPoint(x: unknown): MetricPoint | null {
+/**
+ * A metric point of a run file, or null when its step or counters are unreadable or none of its metrics is a
+ * finite number; a metric that is not (or whose name is too long) is left out of a point whose other metrics
+ * are, and counted in `dropped`.
+ */
+function checkPoint(x: unknown, dropped: { values: number }): MetricPoint | null {
   if (!isRecord(x) || !isStep(x.step) || !isTally(x.samples) || !isTally(x.tokens) || !isRecord(x.metrics))
     return null;
   const metrics: Record<string, number> = {};
+  let bad = 0;
   for (const [k, v] of Object.entries(x.metrics)) {
-    if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_METRIC || k.length > 100)
-      return null;
-    metrics[k] = v;
+    if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_METRIC || k.length > 100) bad++;
+    else metrics[k] = v;
   }
+  if (bad > 0 && Object.keys(metrics).length === 0) return null;
+  dropped.values += bad;
   return { step: x.step, samples: x.samples, tokens: x.tokens, metrics };
 }
 
@@ -167,19 +174,26 @@ export function parseRunFile(text: string): ImportResult {
     };
   const run = checkRun(raw.run, 0, new Set(), issues, 'its "run" entry');
   if (!run) return { ok: false, error: issues.join("; ") };
+  if (raw.history !== undefined && !Array.isArray(raw.history))
+    issues.push(`its "history" is ${kindOf(raw.history)}, not a list of metric points: no curves`);
   const list = Array.isArray(raw.history) ? raw.history : [];
   const history: MetricPoint[] = [];
+  const dropped = { values: 0 };
   for (const p of list) {
-    const point = checkPoint(p);
+    const point = checkPoint(p, dropped);
     if (point && (history.length === 0 || point.step > history[history.length - 1].step)) history.push(point);
   }
   if (history.length < list.length)
     issues.push(`${list.length - history.length} malformed metric points dropped`);
+  if (dropped.values) issues.push(`${dropped.values} metric values that were not finite numbers dropped`);
   const named = currentMetricNames(run.algo, history);
   const markers: Marker[] = [];
-  for (const m of Array.isArray(raw.markers) ? raw.markers : [])
+  const rawMarkers = Array.isArray(raw.markers) ? raw.markers : [];
+  for (const m of rawMarkers)
     if (isRecord(m) && isStep(m.step) && typeof m.label === "string")
       markers.push({ runId: run.id, step: m.step, label: m.label.slice(0, 200) });
+  if (markers.length < rawMarkers.length)
+    issues.push(`${rawMarkers.length - markers.length} malformed setting-change markers dropped`);
   const step = isStep(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
   return {
     ok: true,

@@ -20,6 +20,7 @@ import {
   logSlider,
   nudge,
   parseNumber,
+  refusedText,
   SLIDER_STEPS,
   toSlider,
 } from "./knobs";
@@ -207,7 +208,7 @@ function NumberKnob(props: {
     if (leaving && text === settingNumber(shown)) return;
     const v = parseNumber(field, text);
     if (typeof v === "string") {
-      onError(v);
+      onError(refusedText(field, text, v, shown));
       setText(settingNumber(shown));
     } else {
       // The run's own way of writing it (".0003" and "3E-4" read 3e-4), also when the value does not change.

@@ -7,7 +7,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { Field } from "../../algorithms/fields";
 import { PIPELINE_FIELDS, type PipelineSettings, type PipelineStage } from "../../lab/pipeline/fields";
 import { fromKeyboard } from "./click_source";
-import { hintLines, parseNumber } from "./knobs";
+import { hintLines, parseNumber, refusedText } from "./knobs";
 import { sig } from "./numbers";
 import { pipelineActions } from "./pipeline_actions";
 import { STAGE_NAMES, type StageState, stoppedEarly, usePipelineStore } from "./pipeline_store";
@@ -41,7 +41,7 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
     if (f.kind !== "int" && f.kind !== "number") return;
     // The run knobs' parser: decimal notation only ("0x10" is not 16), the range in the message.
     const v = parseNumber(f, raw);
-    setError(typeof v === "string" ? v : null);
+    setError(typeof v === "string" ? refusedText(f, raw, v, Number(value)) : null);
     if (typeof v === "number") setSettings({ [k]: v });
   };
   return (
@@ -69,7 +69,10 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
           data-testid={id}
           value={text ?? String(value)}
           disabled={disabled}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setError(null); // a new try: the last refusal no longer applies
+          }}
           onBlur={(e) => commit(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter") commit(e.currentTarget.value);

@@ -196,10 +196,14 @@ async function importOne(
       `It was trained on ${r.experiment.task} (${from(r.experiment.model, r.experiment.startModel ?? null)}, seed ${r.experiment.seed}); ` +
         `this lab runs ${here.task} (${from(here.model, start)}, seed ${here.seed}): compare with care.`,
     );
-  const rest = r.issues.filter((i) => !i.startsWith("experiment."));
+  // The file's id was checked alone (renamed as if nothing were here); the id it gets here may differ again.
+  const renamed = `; renamed ${r.run.id}`;
+  const rest = r.issues
+    .filter((i) => !i.startsWith("experiment."))
+    .map((i) => (i.endsWith(renamed) ? `${i.slice(0, -renamed.length)}; renamed ${spec.id}` : i));
   if (rest.length)
     notes.push(
-      `Reset or dropped: ${rest.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${rest.length > NOTICE_ISSUES ? `; and ${rest.length - NOTICE_ISSUES} more` : ""}.`,
+      `Read from its file with repairs: ${rest.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${rest.length > NOTICE_ISSUES ? `; and ${rest.length - NOTICE_ISSUES} more` : ""}.`,
     );
   const restored = {
     spec,

@@ -23,6 +23,7 @@ import {
   nudge,
   parseNumber,
   rangeText,
+  refusedText,
   rewardNote,
   SHAPE_KEYS,
   START_KEYS,
@@ -198,6 +199,17 @@ describe("knobs", () => {
     expect(fromSlider(beta, 1)).toBeGreaterThanOrEqual(5e-5);
     expect(rangeText(target)).toBe("[0.001, 1,000] nats (log scale)");
     expect(rangeText(field("epsilon"))).toBe("[0, 0.99]");
+  });
+
+  it("a refused value's message names what was typed and the value kept (the field shows the latter)", () => {
+    const beta = field("beta");
+    const why = parseNumber(beta, " -5 ") as string;
+    expect(refusedText(beta, " -5 ", why, 0.05)).toBe(
+      "β must be in [0, 10]: “-5” not applied, β stays 0.05.",
+    );
+    expect(refusedText(field("lr"), "", "lr must be a number", 3e-5)).toBe(
+      "lr must be a number; lr stays 3e-5.",
+    );
   });
 
   it("parses typed numbers with range errors", () => {

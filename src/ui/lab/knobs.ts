@@ -6,7 +6,7 @@
  */
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
-import { roundedSetting } from "../../lab/setting_text";
+import { roundedSetting, settingNumber } from "../../lab/setting_text";
 import { COST_LIMITS, labelsFromGold, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
@@ -274,6 +274,16 @@ export function parseNumber(f: NumberField, text: string): number | string {
   if (f.kind === "int" && !Number.isInteger(v)) return `${f.label} must be an integer`;
   if (v < f.min || v > f.max) return range;
   return v === 0 ? 0 : v; // "-0" is 0
+}
+
+/**
+ * The message for a typed value {@link parseNumber} refused (`why`), once the field shows the value kept instead:
+ * "β must be in [0, 10]: “-5” not applied, β stays 0.05." Without it the message would seem to speak of that value.
+ */
+export function refusedText(f: NumberField, typed: string, why: string, kept: number): string {
+  const t = typed.trim();
+  const stays = `${f.label} stays ${settingNumber(kept)}`;
+  return t ? `${why}: “${t}” not applied, ${stays}.` : `${why}; ${stays}.`;
 }
 
 /** A number as people type it: 0.1, .5, -2, 3e-4 (no hex, no separators). */

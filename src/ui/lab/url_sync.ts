@@ -29,15 +29,24 @@ export function writeUrlNow(): string {
 
 /**
  * Keep the hash in step with the store from now on. Start it after the experiment was opened (the store's
- * spec before that is a placeholder that must not overwrite the link). Returns the stop function.
+ * spec before that is a placeholder that must not overwrite the link). A change after a quiet spell is written
+ * at once (a reload right after a typed value must open the link that names it: a reload reads the address as
+ * it was when pressed, so writing it at unload is too late); changes that follow it within `debounceMs` (a
+ * slider's drag) are written together once they stop. Returns the stop function.
  */
 export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastWrite = Number.NEGATIVE_INFINITY;
+  const write = () => {
+    lastWrite = performance.now();
+    writeUrlNow();
+  };
   const later = () => {
+    if (!timer && performance.now() - lastWrite >= debounceMs) return write();
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
-      writeUrlNow();
+      write();
     }, debounceMs);
   };
   const unsubscribe = useLab.subscribe((s, prev) => {
