@@ -95,13 +95,21 @@ async function sourceMapper(request: APIRequestContext, urls: readonly string[])
         : null,
     );
   }
+  const seen = new Map<string, string>();
   return (url: string, pos: number): string => {
+    const key = `${pos} ${url}`;
+    const known = seen.get(key);
+    if (known) return known;
     const m = maps.get(url);
-    if (!m) return url ? (url.split("/").pop() ?? url) : "unmapped";
-    const before = m.js.slice(0, pos);
-    const line = before.split("\n").length;
-    const column = pos - before.lastIndexOf("\n") - 1;
-    return sourceLabel(m.map.originalPositionFor({ line, column }).source);
+    let out = url ? (url.split("/").pop() ?? url) : "unmapped";
+    if (m && pos >= 0) {
+      const before = m.js.slice(0, pos);
+      const line = before.split("\n").length;
+      const column = pos - before.lastIndexOf("\n") - 1;
+      out = sourceLabel(m.map.originalPositionFor({ line, column }).source);
+    }
+    seen.set(key, out);
+    return out;
   };
 }
 

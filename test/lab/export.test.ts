@@ -135,7 +135,7 @@ describe("metrics export", () => {
     const { entropy: _, ...kept } = last.metrics;
     expect(r3.ok && r3.history.at(-1)).toEqual({ ...last, step: last.step + 1, metrics: kept });
     expect(r3.ok && r3.issues).toEqual([
-      "1 metric values that were not finite numbers dropped",
+      "1 metric value dropped (not a finite number)",
       "2 malformed setting-change markers dropped",
     ]);
     const noList = JSON.parse(runFileJson(experiment, run));

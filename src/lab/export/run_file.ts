@@ -115,6 +115,9 @@ const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_
  */
 const MAX_METRIC = 3.4028234663852886e38;
 
+/** "1 metric value", "3 metric values". */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 /**
  * A metric point of a run file, or null when its step or counters are unreadable or none of its metrics is a
  * finite number; a metric that is not (or whose name is too long) is left out of a point whose other metrics
@@ -184,8 +187,8 @@ export function parseRunFile(text: string): ImportResult {
     if (point && (history.length === 0 || point.step > history[history.length - 1].step)) history.push(point);
   }
   if (history.length < list.length)
-    issues.push(`${list.length - history.length} malformed metric points dropped`);
-  if (dropped.values) issues.push(`${dropped.values} metric values that were not finite numbers dropped`);
+    issues.push(`${counted(list.length - history.length, "malformed metric point")} dropped`);
+  if (dropped.values) issues.push(`${counted(dropped.values, "metric value")} dropped (not a finite number)`);
   const named = currentMetricNames(run.algo, history);
   const markers: Marker[] = [];
   const rawMarkers = Array.isArray(raw.markers) ? raw.markers : [];
@@ -193,7 +196,7 @@ export function parseRunFile(text: string): ImportResult {
     if (isRecord(m) && isStep(m.step) && typeof m.label === "string")
       markers.push({ runId: run.id, step: m.step, label: m.label.slice(0, 200) });
   if (markers.length < rawMarkers.length)
-    issues.push(`${rawMarkers.length - markers.length} malformed setting-change markers dropped`);
+    issues.push(`${counted(rawMarkers.length - markers.length, "malformed setting-change marker")} dropped`);
   const step = isStep(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
   return {
     ok: true,
