@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
-import { labReady, openExperiment } from "./page";
+import { labReady, openExperiment, reloadAccepting } from "./page";
 
 /**
  * Keyboard use of the top bar and the run cards, on the test-sized experiment (Play runs only for a moment):
@@ -121,13 +121,7 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   // Playing with steps past the last saved checkpoint, a reload asks first (the runs would come back there).
   await page.getByTestId("play").click();
   await expect(page.getByTestId(`step-${RUNS[0]}`)).not.toHaveText("0", { timeout: 120_000 });
-  const dialogs: string[] = [];
-  page.once("dialog", (d) => {
-    dialogs.push(d.type());
-    void d.accept();
-  });
-  await page.reload();
-  expect(dialogs).toEqual(["beforeunload"]);
+  expect(await reloadAccepting(page)).toEqual(["beforeunload"]);
   await labReady(page);
   expect(errors).toEqual([]);
 });

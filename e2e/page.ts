@@ -18,3 +18,14 @@ export async function openExperiment(page: Page, link: string): Promise<Error[]>
   await labReady(page);
   return errors;
 }
+
+/** Reload `page`, accepting a "Leave site?" prompt; resolves to the types of the dialogs it met. */
+export async function reloadAccepting(page: Page): Promise<string[]> {
+  const dialogs: string[] = [];
+  page.once("dialog", (d) => {
+    dialogs.push(d.type());
+    void d.accept();
+  });
+  await page.reload();
+  return dialogs;
+}

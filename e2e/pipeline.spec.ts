@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
+import { reloadAccepting } from "./page";
 import { waitForCheckpoints } from "./saved";
 
 /**
@@ -219,13 +220,7 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   await expect(page.getByTestId("pipeline-handed")).toContainText(
     "Those are the models handed over before, not the ones trained since",
   );
-  const dialogs: string[] = [];
-  page.once("dialog", (d) => {
-    dialogs.push(d.type());
-    void d.accept();
-  });
-  await page.reload();
-  expect(dialogs).toEqual(["beforeunload"]);
+  expect(await reloadAccepting(page)).toEqual(["beforeunload"]);
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   await expect(page.getByTestId("lab-notice")).toContainText(
     /The Pipeline's SFT training was interrupted at step \d+ of 400 by the reload; train it again \(its settings are back\)\./,
