@@ -109,11 +109,13 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   for (const id of kept) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
 
-  // A value typed and applied just before a reload is in the link the reload opens (the link was rewritten
-  // 300 ms after a change, and a reload at once came back with the old β).
+  // A value typed and applied is in the link a reload opens: once the worker has taken it, the link names it at
+  // once (it was rewritten 300 ms later, and a reload in between came back with the old β; test/ui/url_sync).
   const last = page.getByTestId(`knob-${RUNS[0]}-beta`);
+  const before = page.url();
   await last.fill("0.09");
   await last.press("Enter");
+  await expect.poll(() => page.url(), { timeout: 30_000, intervals: [20] }).not.toBe(before);
   await page.reload();
   await labReady(page);
   await expect(page.getByTestId(`knob-${RUNS[0]}-beta`)).toHaveValue("0.09");
