@@ -81,6 +81,17 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   await expect(beta).toHaveValue("0.07");
   await expect(beta).toBeFocused();
+  // So does a Pipeline number field (it used to type a space into the number): the typed value applies first.
+  await page.getByTestId("pipeline").locator("summary").click();
+  const sftSteps = page.getByTestId("pipeline-sftSteps");
+  await sftSteps.fill("45");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("Space");
+  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
+  await expect(sftSteps).toHaveValue("45");
+  await expect(sftSteps).toBeFocused();
+  await page.getByTestId("pipeline").locator("summary").click();
 
   // A confirmation card opened by a click takes the focus: space there confirms, it does not play.
   await expect(page.getByTestId("step-once")).toBeEnabled({ timeout: 120_000 });

@@ -67,6 +67,8 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
           inputMode="decimal"
           id={id}
           data-testid={id}
+          // Space plays or pauses the lab, as in a run's number knob (space_toggle.ts): no number holds a space.
+          data-space-plays=""
           value={text ?? String(value)}
           disabled={disabled}
           onChange={(e) => {
@@ -75,7 +77,8 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
           }}
           onBlur={(e) => commit(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === "Enter") commit(e.currentTarget.value);
+            // Space: the value typed so far applied first, then the lab plays or pauses.
+            if (e.key === "Enter" || e.key === " ") commit(e.currentTarget.value);
           }}
         />
       )}
