@@ -101,7 +101,7 @@ export const DPO_FIELDS: readonly Field[] = [
     default: 0.1,
     min: 0.001,
     max: 100,
-    doc: "Inverse temperature of the implicit reward β·log(π/π_ref). SimPO's usual β is 2: set it yourself (it stays at DPO's 0.1).",
+    doc: "Strength of the implicit KL constraint: larger β keeps π closer to π_ref; the implicit reward is β·log(π/π_ref). SimPO's usual β is 2: set it yourself (it stays at DPO's 0.1).",
     source: "Rafailov et al. 2023 eq. 7",
     trl: "beta",
   },

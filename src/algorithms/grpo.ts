@@ -2,7 +2,7 @@
  * GRPO (Shao et al. 2024, DeepSeekMath) with the variants people argue about: `scale_rewards` group/batch/none
  * (Dr. GRPO: Liu et al. 2025), `loss_type` grpo/dapo/dr_grpo, clip-higher ε_high (DAPO: Yu et al. 2025), β on
  * k3 inside the loss (β = 0 drops the reference model), μ = num_iterations updates per batch, and PPO's entropy
- * bonus c_H (not in TRL's GRPO).
+ * bonus c_H (TRL 1.x's entropy_coef; not in TRL 0.x's GRPO).
  * Spec: docs/algorithms.md "GRPO (Shao et al. 2024, DeepSeekMath) and its variants".
  */
 import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";

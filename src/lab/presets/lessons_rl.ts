@@ -15,10 +15,10 @@ export const PPO_DPO_GRPO: Lesson = {
   title: "PPO vs DPO vs GRPO",
   summary: "The three headline algorithms on the same model, prompts and seed.",
   watch: [
-    "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 16 pairs, GRPO 4 × 8).",
+    "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 32 samples beside its 16 training pairs, GRPO 4 × 8).",
     "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred (the reward menu on its card only scores the samples it charts) — yet its gold reward can move too (not always up: see the lesson “DPO's implicit reward”).",
     "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the menu beside the KL chart's title; the default k1 is noisy, and its batch estimates can even dip below 0.",
-    "Measured over the lesson's 150 steps on seeds 0, 1 and 2: GRPO's gold reward rises by 0.96–0.99, to the lexicon score's ceiling, for an exact KL of 48–52 nats (it writes whatever scores, far from the start model); PPO's by 0.35–0.51 for about 11 nats, most of it after its first 60 steps (−0.05 to +0.04 there); DPO's by 0.07–0.11 for 7–9 nats (measured when DPO's charted samples still ran to 64 tokens, the length of its preference data; they now stop at 48 like the others, and these two numbers await a new measurement).",
+    "Measured over the lesson's 150 steps on seeds 0, 1 and 2: GRPO's gold reward rises by 0.96–0.99, to the lexicon score's ceiling, for an exact KL of 48–52 nats (it writes whatever scores, far from the start model); PPO's by 0.35–0.51 for about 11 nats, most of it after its first 60 steps (−0.05 to +0.04 there); DPO's by 0.07–0.11 for 7–9 nats (measured with its charted samples 64 tokens long, the length of its preference data; they now stop at 48 like the others', so expect DPO's numbers to differ a little).",
   ],
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
@@ -161,7 +161,7 @@ export const GRPO_GROUPS: Lesson = {
   summary: "Group size G and the share of groups that teach nothing (all answers scored alike).",
   watch: [
     "GRPO scores each answer against the mean and spread of the G answers to its prompt (itself included). A group whose answers all score the same has zero advantages: no reward signal (only the KL penalty, β = 0.04 here, still acts on its answers).",
-    "With G = 2 on a task the model solves about a third of the time, the two answers agree 5 times in 9 (both wrong, or both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high (59–69 % over the 12 steps, seeds 0–2). With G = 8 it falls to about a fifth (19–23 %), not the 6 % that equally hard prompts would give: some prompts this model almost never solves, and then all eight answers are wrong (Inspect shows such groups).",
+    "With G = 2 on a task the model solves about 30 % of the time, the two answers agree 58 % of the time (0.7² both wrong + 0.3² both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high (59–69 % over the 12 steps, seeds 0–2). With G = 8 it falls to about a fifth (19–23 %), not the 6 % that equally hard prompts would give: some prompts this model almost never solves, and then all eight answers are wrong (Inspect shows such groups).",
     "Both runs sample 32 answers per step; pause, then Inspect (its “Group advantages” table) shows each group: G answers → scores → advantages.",
   ],
   refs: [

@@ -13,7 +13,7 @@ export const PPO: Explanation = {
   summary: t`Reinforcement learning with a value head, a per-token KL penalty and a clipped update.`,
   paragraphs: [
     t`PPO treats every generated token as an action and the reward source's score $R(x, y)$ as a reward that arrives at the last token. Each token also pays a KL penalty $-\beta k_t$ for drifting from the reference model $\pi_{\text{ref}}$ (the SFT checkpoint), so each nat of drift from $\pi_{\text{ref}}$ costs $\beta$ of reward, and the policy moves only where the reward gained is worth it.`,
-    t`A value head predicts, at each position, the reward still to come; GAE turns the rewards and those predictions into per-token advantages $A_t$: how much better the token turned out than expected. The update is a weighted likelihood step (push up tokens with $A_t > 0$, push down those with $A_t < 0$), with the probability ratio $\rho_t$ clipped to $[1-\varepsilon, 1+\varepsilon]$ so that several epochs on one batch cannot move the policy too far.`,
+    t`A value head predicts, at each position, the reward still to come; GAE turns the rewards and those predictions into per-token advantages $A_t$: how much better the token turned out than expected. The update is a weighted likelihood step (push up tokens with $A_t > 0$, push down those with $A_t < 0$), with the probability ratio $\rho_t$ clipped: once a token's ratio leaves $[1-\varepsilon, 1+\varepsilon]$ in the direction its advantage favours, it is pushed no further, which discourages (but does not forbid) large moves over several epochs on one batch.`,
   ],
   needs: [
     t`a scalar reward per completion`,
@@ -28,7 +28,7 @@ export const PPO: Explanation = {
     },
     {
       label: "The KL estimators (Schulman 2020)",
-      tex: t`\begin{gathered} k_1 = -\ell_t, \qquad k_2 = \tfrac12\,\ell_t^2, \qquad k_3 = (r_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad r_t = e^{\ell_t} \end{gathered}`,
+      tex: t`\begin{gathered} k_1 = -\ell_t, \qquad k_2 = \tfrac12\,\ell_t^2, \qquad k_3 = (u_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad u_t = e^{\ell_t} \end{gathered}`,
       note: t`For tokens sampled from $\pi_\theta$: $k_1$ is unbiased but can be negative (per token, and per batch); $k_2$ is never negative, biased, low variance; $k_3$ is unbiased and never negative. The KL chart's menu shows each, and the exact KL over the whole vocabulary.`,
     },
     {
@@ -80,11 +80,11 @@ export const GRPO: Explanation = {
     {
       label: "Per-token objective (maximised)",
       tex: t`\begin{gathered} \min\!\big(\rho\, A_i,\ \operatorname{clip}(\rho, 1-\varepsilon, 1+\varepsilon_{\text{high}})\, A_i\big) - \beta\, k_3 \\[0.35em] \rho = \exp(\log\pi_\theta - \log\pi_{\text{old}}) \end{gathered}`,
-      note: t`$\varepsilon = 0.2$, $\varepsilon_{\text{high}} = \varepsilon$ unless set (its knob at 0; DAPO's clip-higher uses 0.28), $\beta = 0.04$; $\beta = 0$ switches the reference model off. The lab also offers PPO's entropy bonus: $c_H$ times the token entropies, averaged like the per-token objectives (loss type, below), is added to the objective ($c_H = 0$ by default; TRL's GRPO has none).`,
+      note: t`$\varepsilon = 0.2$, $\varepsilon_{\text{high}} = \varepsilon$ unless set (its knob at 0; DAPO's clip-higher uses 0.28), $\beta = 0.04$; $\beta = 0$ switches the reference model off. The lab also offers PPO's entropy bonus: $c_H$ times the token entropies, averaged like the per-token objectives (loss type, below), is added to the objective ($c_H = 0$ by default; TRL 1.x's GRPOConfig has it as entropy_coef, averaged over all completion tokens whatever the loss type; TRL 0.x's GRPO has none).`,
     },
     {
       label: "KL estimator k3",
-      tex: t`\begin{gathered} k_3 = (r_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad r_t = e^{\ell_t} \end{gathered}`,
+      tex: t`\begin{gathered} k_3 = (u_t - 1) - \ell_t \\[0.35em] \ell_t = \log\pi_{\text{ref}}(y_t) - \log\pi_\theta(y_t), \qquad u_t = e^{\ell_t} \end{gathered}`,
       note: t`Never negative per token; unbiased for $\mathrm{KL}(\pi_\theta \,\|\, \pi_{\text{ref}})$ when the tokens come from $\pi_\theta$ (the first of μ iterations). Used as a loss, its gradient is not exactly the KL's.`,
     },
     {

@@ -54,7 +54,7 @@ export const DPO: Explanation = {
     {
       label: "Implicit rewards (the charts' rewards/chosen, rewards/rejected)",
       tex: t`\begin{gathered} \beta\big(\log\pi_\theta(y_w) - \log\pi_{\text{ref}}(y_w)\big) \\[0.35em] \beta\big(\log\pi_\theta(y_l) - \log\pi_{\text{ref}}(y_l)\big) \end{gathered}`,
-      note: t`Their difference is the margin; accuracy is the share of pairs where the chosen one is higher (a tie counts as wrong, as in TRL: at step 1, with the policy still equal to the reference, it reads 0).`,
+      note: t`Their difference is the margin; accuracy is the share of pairs where the chosen one is higher (a tie counts as wrong, as in TRL: at step 1, with the policy still equal to the reference, it reads 0). IPO uses per-token averages of the log-probs; SimPO has no reference, its reward is $\beta\log\pi_\theta(y)/|y|$, so its accuracy at step 1 is not 0.`,
     },
   ],
   papers: [

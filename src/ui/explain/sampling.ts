@@ -13,7 +13,7 @@ export const BEST_OF_N: Explanation = {
   algo: "bon",
   summary: t`Trains nothing: samples n completions and keeps the best-scored one. The baseline RL must beat.`,
   paragraphs: [
-    t`Best-of-n trains nothing. For each prompt it samples $n$ completions from the start policy and keeps the one the reward source scores highest, which makes it the baseline every RL method should beat at the same KL.`,
+    t`Best-of-n trains nothing. For each prompt it samples $n$ completions from the start policy and keeps the one the reward source scores highest, which makes it a strong baseline: at equal KL, RL often does not beat it (Gao et al. 2022), though best-of-n pays n samples for every answer, at every use.`,
     t`More samples buy more reward at a price in KL: the kept completions drift from the reference distribution by at most $\log n - (n-1)/n$ nats, and the lab also shows the KL estimated from the sampled scores, which is smaller when scores tie. Because it optimises the proxy reward hard it over-optimises too: with a learned reward model the gold reward of the pick can fall while the proxy keeps rising.`,
   ],
   needs: [
@@ -44,7 +44,7 @@ export const EXPERT_ITERATION: Explanation = {
   summary: t`Rejection-sampling fine-tuning: sample k, keep the best, fine-tune on what was kept, repeat.`,
   paragraphs: [
     t`Expert iteration turns RL into repeated supervised learning. Each round it samples $k$ completions per prompt, keeps the best one (or every one scoring at least a threshold), and fine-tunes on the kept completions with the ordinary token cross-entropy.`,
-    t`Low-scoring samples are dropped rather than pushed down, so learning is stable but can only reinforce what the policy already sometimes does. It is AlpacaFarm's simplest reference method and the idea behind rejection-sampling fine-tuning (RFT) for math reasoning.`,
+    t`Low-scoring samples are dropped rather than pushed down, so learning is stable but can only reinforce what the policy already sometimes does. It is one of AlpacaFarm's reference methods and the idea behind rejection-sampling fine-tuning (RFT) for math reasoning.`,
   ],
   needs: [
     t`a reward source`,
@@ -71,7 +71,7 @@ export const SAFE_RLHF: Explanation = {
   paragraphs: [
     t`Safe RLHF maximises reward subject to a limit $d$ on a cost: harmfulness in the original paper (scored by a learned cost model), here a known one: the completion's length in tokens, or (sentiment) its number of positive words — a cost the reward wants more of, so a limit below what the policy would use binds (set $d$ accordingly: the default 8 is meant for tokens). Instead of a fixed penalty it keeps a Lagrange multiplier $\lambda$: the policy optimises $R - \lambda c$, and after each step $\lambda$ grows while the mean cost exceeds its limit and shrinks towards 0 when it is below.`,
     t`So the penalty tunes itself until the constraint just holds: watch the multiplier rise and the cost settle near $d$. The policy update itself is GRPO's (groups of $G$ completions, clipped ratio, $k_3$ KL to the reference), run on the penalised score.`,
-    t`One subtlety: with the default group scaling, a group whose rewards all tie gets advantages $-(c - \bar c)/\operatorname{std}(c)$ for any $\lambda > 0$, so even a tiny $\lambda$ pushes at full strength (scale "none" makes the push grow with $\lambda$). If the cost drops below $d$ by itself, this rule brings $\lambda$ back to 0: an inactive constraint costs nothing (complementary slackness).`,
+    t`One subtlety: with the default group scaling, a group whose rewards all tie gets advantages $-\lambda(c - \bar c)/(\lambda\operatorname{std}(c) + 10^{-4}) \approx -(c - \bar c)/\operatorname{std}(c)$ once $\lambda\operatorname{std}(c) \gg 10^{-4}$, so even a small $\lambda$ pushes at full strength (scale "none" makes the push grow with $\lambda$). If the cost drops below $d$ by itself, this rule brings $\lambda$ back to 0: an inactive constraint costs nothing (complementary slackness).`,
   ],
   needs: [
     t`a reward and a cost per completion`,

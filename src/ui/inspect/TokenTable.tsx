@@ -154,7 +154,7 @@ function RatioTable({
                 symbol="clipped"
                 sub={eps}
                 num={false}
-                title={`The clip binds: the clipped term is the smaller, so the token gives no gradient (Â > 0 and ρ > 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}, or Â < 0 and ρ < 1 − ε)`}
+                title={`The clip binds: the clipped term is the smaller, so the token gives no policy-gradient (advantage) term (Â > 0 and ρ > 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}, or Â < 0 and ρ < 1 − ε)`}
               />
               <Head
                 symbol="log π_ref"
@@ -201,7 +201,7 @@ function RatioTable({
       </div>
       <p className="inspect-note muted">
         ρ from {view.ratioFrom}. {clipped} of {c.tokens.length} tokens clipped (a clipped token gives no
-        gradient)
+        advantage term; GRPO's KL term and an entropy bonus still reach it)
         {outside > clipped
           ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
           : ""}

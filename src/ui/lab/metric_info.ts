@@ -68,7 +68,7 @@ export const KL_ESTIMATORS = [
   {
     key: "objective/kl_exact",
     name: "exact",
-    doc: "whole-vocabulary KL at each sampled position, summed: no token-draw noise, never < 0",
+    doc: "whole-vocabulary KL at each sampled position, summed: no noise from the drawn token (prefixes still sampled), never < 0",
   },
 ] as const;
 
@@ -127,7 +127,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "loss/policy_avg",
     title: "Policy loss",
-    doc: "Mean policy loss of the step's updates: −mean(Â) while ρ = 1, so about 0 with one epoch and centred advantages (whitened, or a group baseline); the gradient carries the signal.",
+    doc: "Mean policy loss of the step's updates: −mean(Â) while ρ = 1, ≈ 0 with centred advantages (not under GRPO's dapo/dr_grpo or β > 0); the gradient carries the signal.",
   },
   {
     key: "loss",
