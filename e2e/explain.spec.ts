@@ -31,6 +31,8 @@ async function expectFormulasFit(panel: Locator) {
 async function checkPanel(page: Page, panel: Locator, runId: string, title: string) {
   await expect(panel).toBeVisible();
   await expect(panel.getByTestId("explain-title")).toHaveText(title);
+  // The idea in plain words comes first in the body, before any formula.
+  await expect(panel.getByTestId("explain-plain")).toContainText(/^In plain words\. \S.{60,}/);
   const formulas = panel.locator("figure.explain-formula");
   const n = await formulas.count();
   expect(n).toBeGreaterThanOrEqual(3);
@@ -67,6 +69,9 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto(`/${testLink()}`);
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  // No lesson open, nothing trained yet: the reward chart points a newcomer to the lessons (the others do not).
+  await expect(page.locator(".chart-empty").first()).toContainText("New here? The top bar's “Lessons…”");
+  await expect(page.locator(".chart-empty", { hasText: "New here?" })).toHaveCount(1);
   const panel = page.getByTestId("explain-panel");
 
   // PPO, opened from the keyboard.

@@ -157,6 +157,7 @@ async function checkLossWeights(page: Page, lossType: string): Promise<number> {
         ["length", "advantage", "w-grpo", "w-dapo", "w-dr_grpo", "push"].map((c) => cellText(rows.nth(i), c)),
       );
       const at = `group ${g} row ${i}: |o| ${len}, A ${a}, w ${wg} ${wd} ${wr}, push ${push}`;
+      expect(len, at).toMatch(/^[1-9]\d*$/);
       const near = (text: string, want: number) =>
         expect(Math.abs(parse(text) - want), at).toBeLessThanOrEqual(halfUlp(text) + 1e-12);
       near(wg, 1 / (B * Math.max(1, parse(len))));
@@ -350,6 +351,8 @@ test("after two steps, each inspector's numbers satisfy the algorithm's formulas
       expect(Math.abs(parse(r) - 0.1 * (parse(lp) - parse(lr)))).toBeLessThanOrEqual(
         halfUlp(r) + 0.1 * (halfUlp(lp) + halfUlp(lr)),
       );
+      // |y| is a count of tokens: written as one ("4", not "4.00").
+      expect(await cellText(pair, `${side}-length`)).toMatch(/^[1-9]\d*$/);
     }
   }
   // "label flipped" marks exactly the pairs whose chosen answer is the wrong sum (the gold scorer prefers y_l).

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { testExperiment } from "../src/lab/defaults";
 import { testLink } from "./links";
 import { labReady, openExperiment, reloadAccepting } from "./page";
@@ -13,6 +13,17 @@ import { labReady, openExperiment, reloadAccepting } from "./page";
  */
 
 const RUNS = testExperiment().runs.map((r) => r.id);
+
+/** Types `value` into a number field, then space plays and space pauses; the value stays, the field keeps focus. */
+async function spacePlaysIn(page: Page, field: Locator, value: string) {
+  await field.fill(value);
+  for (const playing of ["true", "false"]) {
+    await page.keyboard.press("Space");
+    await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", playing);
+  }
+  await expect(field).toHaveValue(value);
+  await expect(field).toBeFocused();
+}
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
 
@@ -72,25 +83,11 @@ test("arrow keys browse the action menus, Export keeps the focus, space after a 
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   await expect(chip).toHaveAttribute("aria-pressed", "false");
 
-  // In a knob's number field space plays and pauses too (no number holds a space; the typed value applies).
-  const beta = page.getByTestId("knob-ppo-1-beta");
-  await beta.fill("0.07");
-  await page.keyboard.press("Space");
-  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
-  await page.keyboard.press("Space");
-  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
-  await expect(beta).toHaveValue("0.07");
-  await expect(beta).toBeFocused();
-  // So does a Pipeline number field (it used to type a space into the number): the typed value applies first.
+  // In a knob's number field space plays and pauses too (no number holds a space; the typed value applies); so
+  // does a Pipeline number field (it used to type a space into the number).
+  await spacePlaysIn(page, page.getByTestId("knob-ppo-1-beta"), "0.07");
   await page.getByTestId("pipeline").locator("summary").click();
-  const sftSteps = page.getByTestId("pipeline-sftSteps");
-  await sftSteps.fill("45");
-  await page.keyboard.press("Space");
-  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
-  await page.keyboard.press("Space");
-  await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
-  await expect(sftSteps).toHaveValue("45");
-  await expect(sftSteps).toBeFocused();
+  await spacePlaysIn(page, page.getByTestId("pipeline-sftSteps"), "45");
   await page.getByTestId("pipeline").locator("summary").click();
 
   // A confirmation card opened by a click takes the focus: space there confirms, it does not play.

@@ -17,6 +17,7 @@ const PAPER_URL = /^https:\/\/(arxiv\.org\/abs\/\d{4}\.\d{4,5}|doi\.org\/10\.\d{
 function texts(e: Explanation): string[] {
   return [
     e.summary,
+    e.plain,
     ...e.paragraphs,
     ...e.needs,
     ...e.formulas.map((f) => f.note ?? ""),
@@ -139,5 +140,17 @@ describe("explain panels", () => {
       { kind: "math", tex: "\\rho_t" },
       { kind: "text", text: " clipped" },
     ]);
+  });
+
+  it("opens each panel in plain words: one to three sentences, none of the terms it defines later", () => {
+    // Words a student who knows only supervised learning has not met yet (the paragraphs below define them).
+    const jargon =
+      /\b(advantages?|GAE|KL|estimator|value head|whiten\w*|baseline|policy|logits?|ratio|clip\w*|nats?)\b|\$/i;
+    for (const id of ALGO_IDS) {
+      const { plain } = EXPLANATIONS[id];
+      expect(plain.match(jargon), id).toBeNull();
+      expect(sentences(plain), id).toBeGreaterThanOrEqual(1);
+      expect(sentences(plain), id).toBeLessThanOrEqual(3);
+    }
   });
 });

@@ -140,12 +140,12 @@ export const LENGTH_BIAS: Lesson = {
   id: "length-bias",
   title: "Length bias of the GRPO loss",
   summary:
-    "GRPO's per-sequence 1/|o| normalisation vs Dr. GRPO's constant: in the literature completion lengths drift apart; on this model the reward sets the length and both lengthen alike (measured on 3 seeds).",
+    "GRPO's per-answer 1/|o| weighting vs Dr. GRPO's constant. The papers' drift in length needs wrong answers that differ in length from right ones; here the reward sets the length, so expect the weights, not the drift (measured on 3 seeds).",
   watch: [
     "GRPO averages each answer's token losses over its own length |o|: a long bad answer is penalised less per token than a short bad one, a short good answer rewarded more (pause, then Inspect → Loss weights: the weights of a real batch).",
     "Dr. GRPO divides by a constant instead (the length limit), removing that bias. (It also drops the group-std division, TRL's scale_rewards; here the second run changes only loss_type, so the runs differ in that alone.)",
     "Watch “Completion length” (more metrics; TRL's completions/mean_length): the two runs see the same prompts and rewards, only the aggregation differs. Beside it, “Cut at the length limit” (completions/clipped_ratio): most of this model's answers run into the 48-token cap, so a length can only move through the share that ends earlier with EOS.",
-    "What this model does instead (seeds 0, 1, 2): both runs lengthen as the reward climbs, and by step 100 nearly every answer runs to the cap (reward ≈ 1, exact KL ≈ 57 nats). At step 60 they were 0.3, 2.7 and 1.2 tokens apart: one seed of three past the 2-token check; slower runs (lr 3e-5, β = 0.04, 224 steps) stayed within 2.3 tokens, either one the longer. Here the reward decides the length.",
+    "What this model does instead (seeds 0, 1, 2): both runs lengthen as the reward climbs, and by step 100 nearly every answer runs to the cap (reward ≈ 1, exact KL ≈ 57 nats). At step 60 they were 0.3, 2.7 and 1.2 tokens apart: only one seed of three more than 2 tokens; slower runs (lr 3e-5, β = 0.04, 224 steps) stayed within 2.3 tokens, either one the longer. Here the reward decides the length.",
     "Room below the cap is not enough: the bias pushes only where length goes with correctness (in the papers, long wrong reasoning), since Â averages to 0 in every group. Free padding after arithmetic answers drifted up to 2 tokens apart in 300 steps, either run the longer by seed.",
   ],
   refs: [

@@ -104,6 +104,10 @@ export default function ExplainDialog({
         ))}
       </nav>
       <div className="explain-body" ref={body}>
+        <p className="explain-plain" data-testid="explain-plain">
+          <strong>In plain words. </strong>
+          <MathText text={ex.plain} />
+        </p>
         {ex.paragraphs.map((p) => (
           <p key={p}>
             <MathText text={p} />

@@ -11,6 +11,7 @@ const t = String.raw;
 export const PPO: Explanation = {
   algo: "ppo",
   summary: t`Reinforcement learning with a value head, a per-token KL penalty and a clipped update.`,
+  plain: t`Supervised learning on the model's own answers, where each token's step is weighted by how much better than expected its answer turned out: a small second network learns to predict the score, so “better than expected” can be judged token by token. A penalty for drifting from the starting model, and a cap on how far one batch may move each token's probability, keep the steps small.`,
   paragraphs: [
     t`PPO treats every generated token as an action and the reward source's score $R(x, y)$ as a reward that arrives at the last token. Each token also pays a KL penalty $-\beta k_t$ for drifting from the reference model $\pi_{\text{ref}}$ (the SFT checkpoint), so each nat of drift from $\pi_{\text{ref}}$ costs $\beta$ of reward, and the policy moves only where the reward gained is worth it.`,
     t`A value head predicts, at each position, the reward still to come; GAE turns the rewards and those predictions into per-token advantages $A_t$: how much better the token turned out than expected. The update is a weighted likelihood step (push up tokens with $A_t > 0$, push down those with $A_t < 0$), with the probability ratio $\rho_t$ clipped: once a token's ratio leaves $[1-\varepsilon, 1+\varepsilon]$ in the direction its advantage favours, it is pushed no further, which discourages (but does not forbid) large moves over several epochs on one batch.`,
@@ -62,6 +63,7 @@ export const PPO: Explanation = {
 export const GRPO: Explanation = {
   algo: "grpo",
   summary: t`PPO without a value model: each completion is scored against the mean and spread of its prompt's G completions.`,
+  plain: t`Sample several answers to the same prompt, score them all, then take a supervised-learning step on each answer with a weight: positive if it scored above the other answers to its prompt on average, negative if below. The other answers are the yardstick, so no second network has to learn to predict scores.`,
   paragraphs: [
     t`GRPO drops PPO's value model. For each prompt it samples a group of $G$ completions and judges each against its siblings: the advantage is the score minus the group's mean, divided by the group's standard deviation, and every token of the completion shares it.`,
     t`The update uses PPO's clipped ratio and puts the KL to the reference ($k_3$ estimator, weight $\beta$) directly in the loss instead of the reward. A group whose completions all score the same carries no reward signal, only the KL term's (watch the zero-std groups metric), and the way token losses are averaged (loss type) decides whether long or short answers are favoured.`,
@@ -99,6 +101,7 @@ export const GRPO: Explanation = {
 export const RLOO: Explanation = {
   algo: "rloo",
   summary: t`REINFORCE on whole completions, each compared with the mean score of the other completions of its prompt.`,
+  plain: t`Several answers per prompt; each answer's weight is its score minus the average score of the other answers to that prompt (it is left out of its own yardstick). Then one supervised-learning step on each whole answer with that weight.`,
   paragraphs: [
     t`RLOO (REINFORCE leave-one-out) treats a whole completion as one action and uses the plain policy gradient: raise the log-probability of completions that scored better than expected, lower it for the others. The expectation comes for free: with $G$ completions per prompt, each one's baseline is the mean score of the other $G-1$, which keeps the gradient unbiased and much less noisy.`,
     t`The KL to the reference ($k_1$ summed over the completion) is subtracted from the score first. There is no value model and, with one update per batch, no clipping: it is a supervised step on the model's own samples, each weighted by its advantage $A_i$.`,
@@ -129,6 +132,7 @@ export const RLOO: Explanation = {
 export const REINFORCE: Explanation = {
   algo: "reinforce",
   summary: t`The original policy gradient: push up each sample's log-probability by how much its score beat a running baseline.`,
+  plain: t`The simplest reinforcement-learning update: a supervised-learning step on each of the model's own answers, weighted by how much its score beat a running average of recent scores. Good answers become more likely, bad ones less.`,
   paragraphs: [
     t`REINFORCE samples one completion per prompt, scores it, and raises its log-probability in proportion to how much the score beat a baseline $b$. Think of supervised fine-tuning on the model's own samples, each weighted by its advantage $A_i$; a negative weight pushes probability away.`,
     t`The baseline here is a moving average of earlier batches' mean scores: subtracting it leaves the expected gradient unchanged but makes it far less noisy. An optional KL penalty $\beta$ (off by default) subtracts the summed $k_1$ KL to the reference from the score.`,

@@ -11,6 +11,7 @@ const t = String.raw;
 export const DPO: Explanation = {
   algo: "dpo",
   summary: t`Learns straight from preference pairs with a logistic loss; no reward model, no RL loop.`,
+  plain: t`No scores and no sampling loop: from pairs of answers where a person preferred one, make the preferred answer more likely and the other less, each measured against the starting model, with the logistic loss of a binary classifier.`,
   paragraphs: [
     t`DPO trains directly on preference pairs: a prompt $x$, a preferred completion $y_w$ and a rejected one $y_l$. Its loss is a logistic regression (binary cross-entropy) on how much more the policy raised the log-probability of $y_w$ than of $y_l$, each measured against the frozen reference model $\pi_{\text{ref}}$.`,
     t`The quantity $\beta \log \frac{\pi_\theta(y|x)}{\pi_{\text{ref}}(y|x)}$ acts as an implicit reward, and $\beta$ sets how far from the reference the policy may move to separate a pair. Pairs come from the task's preference dataset (offline) or are sampled from the current policy each step (online); either way a simulated annotator labels them from the gold scores and flips a share of the labels (the flip rate), as AlpacaFarm's noisy annotators do; the lab also samples the policy every step, only to chart its reward, KL and entropy.`,
@@ -71,6 +72,7 @@ export const DPO: Explanation = {
 export const KTO: Explanation = {
   algo: "kto",
   summary: t`Learns from single completions marked good or bad, each pushed above or below a KL reference point.`,
+  plain: t`Like DPO, but from answers marked just good or bad (no pairs): good answers are pushed to become more likely than a reference level, bad ones less likely.`,
   paragraphs: [
     t`KTO learns from single completions labelled desirable or undesirable instead of pairs: the thumbs-up, thumbs-down kind of feedback that is cheap to collect. Like DPO it measures a completion by its implicit reward $r_\theta = \log\pi_\theta(y|x) - \log\pi_{\text{ref}}(y|x)$ and compares it with a reference point $z_0$, an estimate of the policy's current KL to the reference.`,
     t`Desirable completions are pushed above $z_0$ and undesirable ones below it through a sigmoid of sharpness $\beta$, so gains and losses saturate as in prospect theory; $\lambda_D$ and $\lambda_U$ weigh the two kinds. In the lab the examples are the step's own samples, labelled by the simulated annotator (of two samples per prompt, the preferred one is desirable) or by a score threshold.`,
@@ -98,6 +100,7 @@ export const KTO: Explanation = {
 export const ORPO: Explanation = {
   algo: "orpo",
   summary: t`Supervised fine-tuning on the preferred completion plus an odds-ratio preference term; no reference model.`,
+  plain: t`Ordinary supervised fine-tuning on the preferred answer, plus a term that makes the preferred answer's odds higher than the rejected one's. It needs no frozen copy of the starting model.`,
   paragraphs: [
     t`ORPO folds preference learning into supervised fine-tuning and needs no reference model. Its loss is the usual cross-entropy on the chosen completion plus a term that raises the odds of the chosen completion relative to the rejected one.`,
     t`The odds of a completion are $P/(1-P)$, with $P$ the exponential of its mean token log-prob, and the preference term is a logistic loss on the difference of the two log-odds; $\lambda$ weighs it against the SFT term. In the lab the pairs are sampled from the current policy each step and labelled by the simulated annotator; the reference model is used only to chart the KL.`,

@@ -12,6 +12,7 @@ const t = String.raw;
 export const BEST_OF_N: Explanation = {
   algo: "bon",
   summary: t`Trains nothing: samples n completions and keeps the best-scored one. The baseline RL must beat.`,
+  plain: t`No training at all: for each prompt, draw n answers and keep the one the reward scores best. It shows how much reward is there just by choosing among what the model already says.`,
   paragraphs: [
     t`Best-of-n trains nothing. For each prompt it samples $n$ completions from the start policy and keeps the one the reward source scores highest, which makes it a strong baseline: at equal KL, RL often does not beat it (Gao et al. 2022), though best-of-n pays n samples for every answer, at every use.`,
     t`More samples buy more reward at a price in KL: the kept completions drift from the reference distribution by at most $\log n - (n-1)/n$ nats, and the lab also shows the KL estimated from the sampled scores, which is smaller when scores tie. Because it optimises the proxy reward hard it over-optimises too: with a learned reward model the gold reward of the pick can fall while the proxy keeps rising.`,
@@ -42,6 +43,7 @@ export const BEST_OF_N: Explanation = {
 export const EXPERT_ITERATION: Explanation = {
   algo: "expert_iteration",
   summary: t`Rejection-sampling fine-tuning: sample k, keep the best, fine-tune on what was kept, repeat.`,
+  plain: t`Repeated supervised learning on the model's own best answers: sample several per prompt, keep the best-scored, fine-tune on them with the ordinary cross-entropy, and repeat.`,
   paragraphs: [
     t`Expert iteration turns RL into repeated supervised learning. Each round it samples $k$ completions per prompt, keeps the best one (or every one scoring at least a threshold), and fine-tunes on the kept completions with the ordinary token cross-entropy.`,
     t`Low-scoring samples are dropped rather than pushed down, so learning is stable but can only reinforce what the policy already sometimes does. It is one of AlpacaFarm's reference methods and the idea behind rejection-sampling fine-tuning (RFT) for math reasoning.`,
@@ -68,6 +70,7 @@ export const EXPERT_ITERATION: Explanation = {
 export const SAFE_RLHF: Explanation = {
   algo: "safe_rlhf",
   summary: t`Maximises reward under a limit on a cost, with a Lagrange multiplier that tunes the penalty itself.`,
+  plain: t`GRPO on a score minus a cost (here the answer's length, or its positive words) times a weight λ, where λ sets itself: it rises while the average cost is above a limit d and falls back when the cost is below it.`,
   paragraphs: [
     t`Safe RLHF maximises reward subject to a limit $d$ on a cost: harmfulness in the original paper (scored by a learned cost model), here a known one: the completion's length in tokens, or (sentiment) its number of positive words — a cost the reward wants more of, so a limit below what the policy would use binds (set $d$ accordingly: the default 8 is meant for tokens). Instead of a fixed penalty it keeps a Lagrange multiplier $\lambda$: the policy optimises $R - \lambda c$, and after each step $\lambda$ grows while the mean cost exceeds its limit and shrinks towards 0 when it is below.`,
     t`So the penalty tunes itself until the constraint just holds: watch the multiplier rise and the cost settle near $d$. The policy update itself is GRPO's (groups of $G$ completions, clipped ratio, $k_3$ KL to the reference), run on the penalised score.`,

@@ -24,6 +24,11 @@ export interface Explanation {
   algo: AlgoId;
   /** One line for the run picker: what the algorithm optimises, from which signal. */
   summary: string;
+  /**
+   * The idea in plain words, first, for a student who knows supervised learning only: no term the panel has
+   * not defined yet (no "advantage", "GAE", "KL estimator").
+   */
+  plain: string;
   /** 3–6 sentences in one to three paragraphs: what it optimises, where the signal comes from, how it updates. */
   paragraphs: readonly string[];
   /** What a run needs, one short item each: "reference model $\pi_{\text{ref}}$ (KL penalty)". */

@@ -82,7 +82,7 @@ export function LossWeightsTable({
                 <tr key={i} data-testid="loss-row">
                   <td className="num muted">{i + 1}</td>
                   <td className="mono inspect-completion">{r.completion}</td>
-                  <Num col="length" value={r.length} />
+                  <Num col="length" value={r.length} whole />
                   <Num col="advantage" value={a} />
                   {LOSS_TYPES.map((t) => (
                     <Num

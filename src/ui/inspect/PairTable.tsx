@@ -52,7 +52,7 @@ function Side({ side, which }: { side: PairSide; which: "chosen" | "rejected" })
         {which === "chosen" ? "y_w" : "y_l"} <span className="inspect-role-word">{which}</span>
       </td>
       <td className="mono inspect-completion">{side.text}</td>
-      <Num col={`${which}-length`} value={side.length} />
+      <Num col={`${which}-length`} value={side.length} whole />
       {/* Two decimals at least, so r = β·(log π_θ − log π_ref) can be checked from the two columns. */}
       <Num col={`${which}-logp`} value={side.logp} digits={twoDecimals(side.logp)} />
       <Num col={`${which}-logp-ref`} value={side.logpRef} digits={twoDecimals(side.logpRef)} />

@@ -201,7 +201,11 @@ function RatioTable({
       </div>
       <p className="inspect-note muted">
         ρ from {view.ratioFrom}. {clipped} of {c.tokens.length} tokens clipped (a clipped token gives no
-        advantage term; GRPO's KL term and an entropy bonus still reach it)
+        advantage term;{" "}
+        {view.gae
+          ? "an entropy bonus, if on, still reaches it"
+          : "the KL term and an entropy bonus still reach it"}
+        )
         {outside > clipped
           ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
           : ""}

@@ -12,12 +12,15 @@ export function Num({
   digits = 3,
   className,
   rowSpan,
+  whole = false,
 }: {
   value: number | null;
   col: string;
   digits?: number;
   className?: string;
   rowSpan?: number;
+  /** A count (tokens): written as the integer it is, "4" not "4.00". */
+  whole?: boolean;
 }) {
   return (
     <td
@@ -26,7 +29,7 @@ export function Num({
       data-value={value ?? undefined}
       rowSpan={rowSpan}
     >
-      {value === null ? "—" : sig(value, digits, true)}
+      {value === null ? "—" : whole ? String(value) : sig(value, digits, true)}
     </td>
   );
 }

@@ -186,6 +186,8 @@ const ChartBody = memo(function ChartBody({
   const playing = useLab((s) => s.playing || s.steppingFrom !== null);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const sentiment = useLab((s) => s.spec.task === "sentiment");
+  // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
+  const newcomer = useLab((s) => s.spec.preset === undefined) && id === "reward";
   const series: DrawnSeries[] = useMemo(
     () =>
       lines.map((line, i) => {
@@ -236,13 +238,20 @@ const ChartBody = memo(function ChartBody({
     () => placeMarkers(markers, rows, xAxis, kl, plotPx, labelRows),
     [markers, rows, xAxis, kl, plotPx, labelRows],
   );
-  // Small charts name their axis too (short: no k1 note), so a chart read alone says what its x is.
+  // Small charts name their axis too (short: no k1 note), so a chart read alone says what its x is; so do
+  // the KL and entropy charts where half a row is too narrow for the note (~57 characters at 13 px).
+  const roomForNote = boxPx === 0 || plotPx >= 440;
   const xLabel = useMemo(
     () =>
       compact
         ? { value: xAxisLabel(xAxis, kl), position: "insideBottom" as const, offset: -4, ...TICK_COMPACT }
-        : { value: xAxisLabel(xAxis, kl, true), position: "insideBottom" as const, offset: -6, ...TICK },
-    [compact, xAxis, kl],
+        : {
+            value: xAxisLabel(xAxis, kl, roomForNote),
+            position: "insideBottom" as const,
+            offset: -6,
+            ...TICK,
+          },
+    [compact, xAxis, kl, roomForNote],
   );
   const empty = rows.length === 0;
   const showRaw = smoothing > 0 && !compact;
@@ -285,7 +294,7 @@ const ChartBody = memo(function ChartBody({
               : hasLines
                 ? playing
                   ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
-                  : "No points yet — press Play"
+                  : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
                 : "No visible runs"}
           </p>
         )}

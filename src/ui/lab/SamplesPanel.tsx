@@ -394,6 +394,7 @@ function ScaleLegend({ mode, scale }: { mode: ColourMode; scale: DivergingScale 
       <span>
         <span className="muted">{info?.high}</span> {sig(scale.hi, 2)}
       </span>
+      {info?.note && <span className="muted scale-note">{info.note}</span>}
     </div>
   );
 }

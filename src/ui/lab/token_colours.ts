@@ -12,13 +12,22 @@ export interface ColourModeInfo {
   /** What low and high mean, for the legend. */
   low: string;
   high: string;
+  /** A caveat the legend shows beside the scale, if any. */
+  note?: string;
 }
 
 export const COLOUR_MODES: readonly ColourModeInfo[] = [
   { mode: "none", name: "No colour", low: "", high: "" },
   { mode: "logp", name: "Log-prob", low: "unlikely", high: "likely" },
   { mode: "prob", name: "Probability", low: "unlikely", high: "likely" },
-  { mode: "advantage", name: "Advantage", low: "discouraged", high: "reinforced" },
+  {
+    mode: "advantage",
+    name: "Advantage",
+    low: "discouraged",
+    high: "reinforced",
+    // PPO whitens Â over the batch (mean 0, std 1): with every reward 0, KL and value-head noise fill the scale.
+    note: "PPO's are whitened per batch: with no reward signal they are noise scaled to spread 1",
+  },
   { mode: "ratio", name: "Ratio π/π_old", low: "less likely now", high: "more likely now" },
   { mode: "kl", name: "Per-token KL", low: "below ref", high: "above ref" },
 ];
