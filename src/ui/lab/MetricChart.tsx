@@ -23,9 +23,9 @@ import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MetricCard } from "./MetricCard";
 import { MARKER_FONT_PX, placeMarkers } from "./marker_place";
-import { tick, tickAxisWidth, tickFormatter } from "./numbers";
+import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
-import { chartRows, decimate, metricSeries, niceDomain, niceTicksWithin } from "./series";
+import { chartRows, decimate, metricSeries, niceTicksWithin, yAxisOf } from "./series";
 
 /**
  * Most points drawn per line; longer histories are evenly thinned (first and last kept). A chart is 300–700 px
@@ -177,6 +177,7 @@ const ChartBody = memo(function ChartBody({
   height,
   extra,
   compact,
+  yFloor,
   hasLines,
 }: ChartProps & { hasLines: boolean }) {
   const xAxis = useLab((s) => s.view.xAxis);
@@ -216,10 +217,8 @@ const ChartBody = memo(function ChartBody({
         : [],
     [rows, xAxis, compact],
   );
-  const y = useMemo(
-    () => niceDomain(series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]))),
-    [series],
-  );
+  const y = useMemo(() => yAxisOf(series, yFloor), [series, yFloor]);
+  const offScale = y.offScale;
   // Props recharts compares by identity are kept stable between redraws (a new object would make it redo work).
   const yTick = useMemo(() => tickFormatter(y.ticks), [y.ticks]);
   const yWidth = useMemo(() => tickAxisWidth(y.ticks, yTick), [y.ticks, yTick]);
@@ -284,6 +283,11 @@ const ChartBody = memo(function ChartBody({
           {title}
           {unit && <span className="chart-unit"> · {unit}</span>}
         </Hint>
+        {offScale > 0 && (
+          <span className="chart-offscale muted" data-testid={`offscale-${id}`}>
+            {offScale} below {sig(yFloor ?? 0)} off the chart
+          </span>
+        )}
         {extra}
       </figcaption>
       <div className="chart-plot" style={{ height }}>

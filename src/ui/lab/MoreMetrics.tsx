@@ -99,6 +99,7 @@ export function MoreMetrics() {
               markers={own}
               height={152}
               compact
+              yFloor={m.floor}
               extra={legend}
             />
           ))}

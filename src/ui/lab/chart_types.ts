@@ -68,6 +68,11 @@ export interface ChartProps {
   /** Controls shown in the chart's header (e.g. the KL estimator). */
   extra?: ReactNode;
   compact?: boolean;
+  /**
+   * The y-axis starts no lower than this (a metric whose early outliers would flatten the rest: explained
+   * variance at −400); lower values run off the plot, and the header says how many (hover and table keep them).
+   */
+  yFloor?: number;
 }
 
 export interface DrawnSeries extends KeyedSeries {

@@ -7,6 +7,8 @@ export interface MetricInfo {
   title: string;
   unit?: string;
   doc: string;
+  /** The y-axis starts no lower than this (ChartProps.yFloor): for a metric whose early outliers flatten the rest. */
+  floor?: number;
   /**
    * A second metric drawn dashed on the same chart, per run, with its name (e.g. the limit d under a cost), and
    * the name of the solid line beside it (the chart's legend names both).
@@ -143,7 +145,8 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "val/explained_variance",
     title: "Explained variance",
-    doc: "PPO: 1 − Var(returns − values)/Var(returns); 1 = a perfect value head (no point at a step whose returns are all equal).",
+    doc: "PPO: 1 − Var(returns − values)/Var(returns); 1 = a perfect value head, < 0 worse than a constant (axis from −1; no point when returns are all equal).",
+    floor: -1,
   },
   {
     key: "kl_coef",

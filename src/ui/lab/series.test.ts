@@ -11,6 +11,7 @@ import {
   niceDomain,
   niceTicksWithin,
   xOf,
+  yAxisOf,
 } from "./series";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
@@ -98,6 +99,30 @@ describe("chart series", () => {
 });
 
 describe("nice y domains", () => {
+  it("a floor keeps early outliers from flattening the rest, and counts what it leaves off", () => {
+    // Explained variance: −400 and −30 at the first steps, then values in [−0.5, 0.9].
+    const raw = [-400, -30, -0.5, 0.2, 0.6, 0.9];
+    const series = [
+      { points: raw.map((v, i) => ({ step: i + 1, x: i + 1, raw: v, smooth: Math.max(v, -0.2) })) },
+    ];
+    const free = yAxisOf(series);
+    expect(free.domain[0]).toBeLessThanOrEqual(-400);
+    expect(free.offScale).toBe(0);
+    const floored = yAxisOf(series, -1);
+    expect(floored.domain).toEqual([-1, 1]);
+    expect(floored.offScale).toBe(2); // raw points only: −400 and −30
+    // Nothing below the floor: the same axis as without it.
+    const high = [
+      {
+        points: [
+          { step: 1, x: 1, raw: 0.1, smooth: 0.1 },
+          { step: 2, x: 2, raw: 0.7, smooth: 0.4 },
+        ],
+      },
+    ];
+    expect(yAxisOf(high, -1)).toEqual({ ...niceDomain([0.1, 0.1, 0.7, 0.4]), offScale: 0 });
+  });
+
   it("round ticks covering the data", () => {
     const { domain, ticks } = niceDomain([0.013, 0.207]);
     expect(domain[0]).toBeLessThanOrEqual(0.013);

@@ -216,6 +216,22 @@ export function niceDomain(
 }
 
 /**
+ * The y-axis of lines' points (raw and smoothed): {@link niceDomain} of them, with values below `floor` (if
+ * given) counted as `offScale` (raw points only) and left out of the range, so early outliers do not flatten
+ * the rest (explained variance at −400 over values near 0).
+ */
+export function yAxisOf(
+  series: readonly { points: readonly PlotPoint[] }[],
+  floor?: number,
+): { domain: [number, number]; ticks: number[]; offScale: number } {
+  const values = series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]));
+  const shown = floor === undefined ? values : values.map((v) => Math.max(v, floor));
+  const offScale =
+    floor === undefined ? 0 : series.reduce((n, s) => n + s.points.filter((p) => p.raw < floor).length, 0);
+  return { ...niceDomain(shown), offScale };
+}
+
+/**
  * Label rows for settings markers so their labels do not overlap. Each label covers `width` × the x span
  * (default `minGap`) from its line: rightwards, or leftwards when `toLeft` (labels near the right edge). Markers,
  * in x order, go to the first row where their label overlaps no label already there. A marker with the same x
