@@ -164,6 +164,24 @@ for (const lesson of LESSONS) {
       expect(new Set(prompts).size, `${r.id}: ${prompts.join(" | ")}`).toBe(prompts.length);
     }
     await page.screenshot({ path: `test-results/lesson-${lesson.id}.png` });
+    if (lesson.id === "grpo-groups") {
+      // A lesson run removed: the card names it, and brings it back with the lesson's settings at step 0.
+      const [kept, gone] = lesson.experiment(0).runs;
+      await page.getByTestId(`remove-${gone.id}`).click();
+      await page.getByTestId(`remove-${gone.id}-confirm`).click();
+      await expect(page.getByTestId(`run-card-${gone.id}`)).toHaveCount(0);
+      await expect(card.getByTestId("lesson-removed")).toContainText(
+        `Removed from this lesson: ${gone.label}.`,
+      );
+      await card.getByTestId("lesson-add-back").click();
+      await expect(card.getByTestId("lesson-removed")).toHaveCount(0);
+      await expect(page.getByTestId(`step-${gone.id}`)).toHaveText("0");
+      await expect(page.getByTestId(`status-${gone.id}`)).toHaveText("ready");
+      await expect(page.getByTestId(`knob-${gone.id}-numGenerations`)).toHaveValue(
+        String(gone.config.numGenerations),
+      );
+      await expect(page.getByTestId(`step-${kept.id}`)).toHaveText(String(STEPS));
+    }
     expect(errors).toEqual([]);
   });
 }

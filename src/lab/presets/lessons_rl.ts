@@ -61,7 +61,7 @@ export const OVEROPTIMISATION: Lesson = {
     "The runs optimise the learned proxy reward model (solid lines, the chart key's “run's reward”): a small network trained on ~10,000 preferences between two answers to a+b=, from a simulated annotator that flips a quarter of its labels. The gold reward (dashed) is whether the answer is the right sum — what the proxy stands in for. Held out, the proxy orders 76 % of pairs as the gold does: good, not perfect.",
     "The x-axis is √KL from the start model, as in Gao et al. (2022): the further the policy moves, the more the proxy's mistakes are exploited.",
     "Without a KL penalty (β = 0) the policy moves fastest: the proxy ends higher while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
-    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (A smaller penalty is not enough here: when we tried β = 0.05 in this run's place, it held the KL lower only over steps 16–45, and by step 60 it had drifted as far as β = 0. To try it, set this run's β to 0.05 before pressing Play, or afterwards and press Reset.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
+    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (A smaller penalty is not enough here: when we tried β = 0.05 in this run's place, it held the KL lower only over steps 16–45, and by step 60 it had drifted as far as β = 0. To try it, set this run's β to 0.05 (its name still reads β = 0.2) before pressing Play, or afterwards and press Reset.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
   ],
   refs: [
     { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
@@ -162,7 +162,7 @@ export const GRPO_GROUPS: Lesson = {
   watch: [
     "GRPO scores each answer against the mean and spread of the G answers to its prompt (itself included). A group whose answers all score the same has zero advantages: no reward signal (only the KL penalty, β = 0.04 here, still acts on its answers).",
     "With G = 2 on a task the model solves about 30 % of the time, the two answers agree 58 % of the time (0.7² both wrong + 0.3² both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high (59–69 % over the 12 steps, seeds 0–2). With G = 8 it falls to about a fifth (19–23 %), not the 6 % that equally hard prompts would give: some prompts this model almost never solves, and then all eight answers are wrong (Inspect shows such groups).",
-    "Both runs sample 32 answers per step; pause, then Inspect (its “Group advantages” table) shows each group: G answers → scores → advantages.",
+    "Both runs sample 32 answers per step; pause, then Inspect shows each group (its group advantages, with the table's “Advantages” columns): G answers → scores → advantages.",
   ],
   refs: [
     { label: "GRPO (Shao et al. 2024)", url: ARXIV("2402.03300") },

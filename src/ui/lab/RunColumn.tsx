@@ -96,7 +96,7 @@ export function RunColumn() {
       >
         {/* For navigation by headings: the cards' names are h3s under it. */}
         <h2 className="visually-hidden">Runs</h2>
-        {list.length === 0 && <p className="muted empty-runs">No runs. Add one with “Add run” above.</p>}
+        {list.length === 0 && <p className="muted empty-runs">No runs. Add one with “+ Add run…” above.</p>}
         {list.map((id) => (
           <RunCard key={id} runId={id} look={looks[id]} />
         ))}

@@ -38,7 +38,7 @@ export function k1Note({ negative, total }: BelowZero): string | null {
 
 /** The note's tooltip: why a KL estimate can be negative, and where to look instead. */
 export const K1_NOTE_DOC =
-  "Batches whose k1 came out below 0: sampling noise, not a bug. k1 sums log π/π_ref over each completion's sampled tokens (then averages over the batch): right on average (unbiased), but one batch can come out below 0 although a KL never is. k3 (≥ 0 per token) and the exact KL (the whole vocabulary at each position) cannot. Counted over every run on the chart, each step of each run one batch. The lesson “KL estimators” shows this.";
+  "Batches whose k1 came out below 0: sampling noise, not a bug. k1 sums log π/π_ref over each completion's sampled tokens (then averages over the batch): right on average (unbiased), but one batch can come out below 0 although a KL never is. k3 (≥ 0 per token) and the exact KL (the whole vocabulary at each position) cannot. Counted over every run on the chart, each step of each run one batch. The lesson “KL estimators k1, k2, k3” shows this.";
 
 /**
  * The KL chart's note when the x-axis is this KL ("kl") or its root ("sqrt_kl"): the chart then plots the KL

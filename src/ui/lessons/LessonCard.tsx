@@ -120,6 +120,7 @@ export function LessonCard() {
   // A callback ref: another lesson's list is a new element (keyed below), measured afresh.
   const [list, setList] = useState<HTMLOListElement | null>(null);
   const hidden = useHiddenItems(list);
+  const canAdd = useLab((s) => s.phase === "ready");
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
@@ -154,7 +155,29 @@ export function LessonCard() {
       {removed.length > 0 && (
         <p className="lesson-removed muted" data-testid="lesson-removed">
           Removed from this lesson: {removed.join(", ")}. What to watch below refers to{" "}
-          {removed.length > 1 ? "them" : "it"}; open the lesson again from Lessons… to start it over.
+          {removed.length > 1 ? "them" : "it"}.{" "}
+          <button
+            type="button"
+            className="lesson-add-back"
+            data-testid="lesson-add-back"
+            disabled={!canAdd}
+            title="The lesson's settings, from step 0 (Reset restarts every run together)"
+            onClick={() => {
+              // The lesson's own specs, as its link would open them; each from step 0.
+              for (const r of planned.runs.filter((p) => !spec.runs.some((s) => s.id === p.id)))
+                labActions
+                  .addRunSpec(r)
+                  .catch((e) =>
+                    useLab
+                      .getState()
+                      .setNotice(
+                        `Adding ${r.label} back failed: ${e instanceof Error ? e.message : String(e)}`,
+                      ),
+                  );
+            }}
+          >
+            Add {removed.length > 1 ? "them" : "it"} back
+          </button>
         </p>
       )}
       {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
