@@ -11,8 +11,12 @@ import { ConfirmCard } from "../lab/ConfirmButton";
 import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
 import { keptLine, leaveFor } from "../lab/saving";
 import { trainedSteps, useLab } from "../lab_store";
+import { useApp } from "../store";
 
 const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
+
+/** Lessons on the sentiment task: ~50-token answers, minutes a step on a software GPU (arithmetic: seconds). */
+const SLOW_ON_SOFTWARE = new Set(PRESET_IDS.filter((id) => LESSONS[id].experiment(0).task === "sentiment"));
 
 export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const select = useRef<HTMLSelectElement>(null);
@@ -23,6 +27,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const training = usePipelineStore(trainingLine);
   const openId = useLab((s) => s.spec.preset ?? null);
   const openNo = openId ? PRESET_IDS.indexOf(openId) + 1 : 0;
+  const software = useApp((s) => s.adapter?.isSoftware ?? false);
   return (
     <>
       <select
@@ -48,6 +53,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           <option key={id} value={id} title={LESSONS[id].summary} disabled={id === openId}>
             {i + 1}. {LESSONS[id].title}
             {id === openId ? " (open now; Reset restarts it)" : ""}
+            {software && SLOW_ON_SOFTWARE.has(id) ? " · minutes a step on this software GPU" : ""}
           </option>
         ))}
       </select>
