@@ -59,12 +59,24 @@ async function exportCsv(page: Page, runId: string): Promise<{ name: string; lin
   return { name, lines: text.trim().split("\n") };
 }
 
-test("a tampered link opens the default experiment with a notice, never a blank page", async ({ page }) => {
+test("a tampered link opens the default experiment with a notice, never a blank page", async ({
+  page,
+  context,
+}) => {
   const pageErrors = collectPageErrors(page);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/#s=tampered!!not-a-link");
+  const opened = page.url();
   await expect(page.getByTestId("lab-notice")).toContainText("could not be opened");
   await expect(page.getByTestId("task")).toHaveText("Sentiment");
   await expect(page.locator('[data-testid^="run-card-"]')).toHaveCount(3);
+  // The address bar now names the default experiment; the notice still hands out the link as it was.
+  await expect.poll(() => page.url()).not.toContain("tampered");
+  await page.getByTestId("broken-link-copy").click();
+  await expect(page.getByTestId("broken-link-copy")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(opened);
+  await page.getByTestId("lab-notice").getByRole("button", { name: "Dismiss" }).click();
+  await expect(page.getByTestId("broken-link-copy")).toHaveCount(0);
   expect(pageErrors).toEqual([]);
 });
 

@@ -104,6 +104,11 @@ export interface LabState {
   view: ViewSettings;
   /** A notice shown once (e.g. "the link was malformed; defaults loaded"). */
   notice: string | null;
+  /**
+   * The address the page opened with when its link could not be used whole (the notice says why): the lab then
+   * rewrites the address to the experiment it opened, and the notice offers this one for a bug report.
+   */
+  brokenLink: string | null;
   /** The autosaver is writing (true), has nothing left to write (false), or there is none (null). */
   saving: boolean | null;
   /** Model description from the worker. */
@@ -134,6 +139,7 @@ export interface LabState {
   setRunConfig(id: string, patch: Record<string, SettingValue>): void;
   setView(patch: Partial<ViewSettings>): void;
   setNotice(notice: string | null): void;
+  setBrokenLink(link: string | null): void;
   setSaving(saving: boolean | null): void;
   /** Restore runs with their history (IndexedDB or an imported run). */
   restoreRuns(runs: RunState[]): void;
@@ -228,6 +234,7 @@ export const useLab = create<LabState>()((set) => ({
   runs: {},
   view: DEFAULT_VIEW,
   notice: null,
+  brokenLink: null,
   saving: null,
   model: null,
   kernels: null,
@@ -330,6 +337,7 @@ export const useLab = create<LabState>()((set) => ({
     }),
   setView: (patch) => set((s) => ({ view: { ...s.view, ...patch } })),
   setNotice: (notice) => set({ notice }),
+  setBrokenLink: (brokenLink) => set({ brokenLink }),
   restoreRuns: (list) =>
     set((s) => ({ runs: { ...s.runs, ...Object.fromEntries(list.map((r) => [r.spec.id, r])) } })),
   unfork: (id) =>

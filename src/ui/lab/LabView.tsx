@@ -13,6 +13,7 @@ import { InspectPanel } from "../inspect/InspectPanel";
 import { useLab } from "../lab_store";
 import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
+import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
 import { PipelineView } from "./PipelineView";
@@ -79,12 +80,16 @@ export function LabView() {
         {notice && (
           <div className="notice" data-testid="lab-notice">
             <span>{notice}</span>
+            <BrokenLinkButton />
             <SaveHereButton inNotice />
             <button
               type="button"
               className="banner-close"
               aria-label="Dismiss"
-              onClick={() => setNotice(null)}
+              onClick={() => {
+                setNotice(null);
+                useLab.getState().setBrokenLink(null);
+              }}
             >
               ×
             </button>

@@ -132,6 +132,8 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const lab = () => useLab.getState();
   const stopWatching = reloadOnPastedLink();
   const opened = specFromLocation(globalThis.location, defaultExperiment);
+  // Read before the address is rewritten to the experiment that opens.
+  lab().setBrokenLink(opened.notice ? (globalThis.location?.href ?? null) : null);
   // A link names its experiment at once (the top bar would show the defaults while storage is read).
   if (opened.source === "url") {
     lab().setView(opened.view);

@@ -105,13 +105,18 @@ export interface ShareResult {
   copied: boolean;
 }
 
-/** Bring the URL up to date and copy it to the clipboard (async clipboard, else execCommand). */
+/** Copy `text` to the clipboard (async clipboard, else execCommand); false when neither worked. */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return copyFallback(text);
+  }
+}
+
+/** Bring the URL up to date and copy it to the clipboard. */
 export async function share(): Promise<ShareResult> {
   const url = writeUrlNow();
-  try {
-    await navigator.clipboard.writeText(url);
-    return { url, copied: true };
-  } catch {
-    return { url, copied: copyFallback(url) };
-  }
+  return { url, copied: await copyText(url) };
 }
