@@ -1,6 +1,6 @@
 /**
  * The headless lab (same src/ code as the page):
- *   npm run lab -- train --task <sentiment|arithmetic> --algo <ppo|grpo|dpo|rloo|reinforce|bon>
+ *   npm run lab -- train --task <sentiment|arithmetic> --algo <id: src/lab/registry.ts, e.g. ppo|grpo|dpo|kto>
  *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
  *                        [--out run.jsonl] [--save model.safetensors]
  *                        (--set reward=proxy optimises the task's shipped rm.onnx, as in the page; gold is the default)
