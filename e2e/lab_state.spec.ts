@@ -169,6 +169,15 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   await fresh.screenshot({ path: testInfo.outputPath("shared-link.png") });
   await other.close();
 
+  // β changed while paused, after the last checkpoint: the weights trained with the old one, so the step after
+  // the reload's checkpoint is marked with the change (a reload lost the marker).
+  const beta = page.getByTestId(`knob-${RUNS[0]}-beta`);
+  const betaBefore = await beta.inputValue();
+  await beta.fill("0.3");
+  await beta.press("Enter");
+  await expect.poll(() => page.evaluate(() => location.href)).not.toBe(link);
+  await expect(page.getByTestId("save-state")).toHaveText("saved");
+
   // Reload: the runs come back at their steps, with their curves, and continue from their checkpoints.
   await page.reload();
   await ready(page);
@@ -189,6 +198,11 @@ test("share → same experiment in a new profile; CSV export; reload → runs, c
   const stepsInCsv = after.lines.slice(1).map((l) => Number(l.split(",")[0]));
   expect(stepsInCsv).toEqual(stepsInCsv.map((_, i) => i + 1));
   expect(stepsInCsv.length).toBeGreaterThan(before[0]);
+  await expect(beta).toHaveValue("0.3");
+  const marker = page.locator(`[data-testid="chart-data-reward"] tr[data-marker][data-run="${RUNS[0]}"]`);
+  await expect(marker).toHaveCount(1);
+  await expect(marker).toHaveAttribute("data-step", String(before[0] + 1));
+  await expect(marker).toHaveAttribute("data-label", `β ${betaBefore} → 0.3`);
 
   // Import the run file alone (no weights): a comparison run with its curves that nothing trains or forks.
   // Steps that land after it must not ask the worker for its checkpoint ("Saving … failed" before).

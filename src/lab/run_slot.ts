@@ -161,6 +161,16 @@ export class RunSlot {
     }
   }
 
+  /**
+   * The run's weights were put back (a checkpoint): the next step's marker names what differs from the settings
+   * those weights last trained with (SchedRun.changesSinceTrained), in place of the changes pending before.
+   */
+  markSinceTrained(label: (key: string) => string): void {
+    this.upcoming.clear();
+    const c = this.run?.changesSinceTrained?.();
+    if (c && this.run) this.markChanges(c.from, this.run.config, c.keys, label);
+  }
+
   /** The run was rebuilt before its first step with new settings: nothing to mark. */
   forgetChanges(): void {
     this.upcoming.clear();

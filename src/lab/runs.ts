@@ -100,6 +100,16 @@ export class LabRun implements SchedRun {
    */
   trainedWith: Record<string, SettingValue> | null = null;
 
+  changesSinceTrained(): { from: Record<string, SettingValue>; keys: string[] } | null {
+    const from = this.trainedWith;
+    if (!from) return null;
+    const now = this.config;
+    // Settings the algorithm moves itself between steps are its state (runState), not a change to mark.
+    const own = new Set(Object.keys(this.run.runState?.() ?? {}));
+    const keys = Object.keys(now).filter((k) => !own.has(k) && k in from && from[k] !== now[k]);
+    return keys.length ? { from, keys } : null;
+  }
+
   /** The algorithm's effective settings plus the run's reward source. */
   get config(): Record<string, SettingValue> {
     return { ...this.run.config, reward: this.reward?.choice ?? "gold" };

@@ -24,6 +24,13 @@ export interface SchedRun {
   step(onProgress?: (p: StepProgress) => void): Promise<StepOutput>;
   /** Validate and apply settings from the next step on. @throws RangeError naming the bad field. */
   setConfig(patch: Record<string, SettingValue>): void;
+  /**
+   * After its weights were put back (a checkpoint: a reload, a lost device, a rewind after an error): the
+   * settings those weights last trained with, and the keys whose value differs from `config` now (changed
+   * after that step; not one the algorithm moves by itself, such as PPO's adaptive β). The scheduler marks
+   * them at the next step. Null or absent: nothing recorded.
+   */
+  changesSinceTrained?(): { from: Record<string, SettingValue>; keys: string[] } | null;
   destroy(): void;
 }
 

@@ -188,7 +188,7 @@ export class Scheduler extends SchedulerBase {
       const before = { ...e.run.config };
       e.run.setConfig(patch);
       e.spec = spec;
-      e.markChanges(before, e.run.config, Object.keys(patch), (k) => this.o.fieldLabel?.(spec, k) ?? k);
+      e.markChanges(before, e.run.config, Object.keys(patch), this.labelFor(spec));
       e.touch();
       this.flushSoon();
     });
@@ -205,6 +205,7 @@ export class Scheduler extends SchedulerBase {
       if (!e?.run) throw new RangeError(`no run "${id}" to resume`);
       await load(e.run);
       e.resumeAt(at);
+      e.markSinceTrained(this.labelFor(e.spec));
       this.flushSoon();
     });
   }
@@ -240,6 +241,11 @@ export class Scheduler extends SchedulerBase {
     });
   }
 
+  /** A setting's label in `spec`'s markers ("beta" → "β"). */
+  private labelFor(spec: RunSpec): (key: string) => string {
+    return (k) => this.o.fieldLabel?.(spec, k) ?? k;
+  }
+
   /** Stop stepping: the device is gone. Steps resume after {@link recover}. */
   halt(): void {
     this.halted = true;
@@ -255,6 +261,7 @@ export class Scheduler extends SchedulerBase {
       for (const e of this.entries) {
         try {
           await restoreSlot(e, rebuild, explain, this.entries);
+          e.markSinceTrained(this.labelFor(e.spec));
         } catch (err) {
           e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
         }
@@ -285,6 +292,7 @@ export class Scheduler extends SchedulerBase {
       const error = e.error;
       try {
         const step = await restoreSlot(e, rebuild, explain, this.entries);
+        e.markSinceTrained(this.labelFor(e.spec));
         e.error = null;
         return step;
       } catch (err) {

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import type { ExperimentSpec, RunCounters, RunSpec, RunUpdate } from "../../src/lab/protocol";
 import { LabLoadError, loadResources } from "../../src/lab/resources";
+import { formatSetting } from "../../src/lab/run_slot";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
 import { Scheduler } from "../../src/lab/scheduler";
 import { loadCheckpoint } from "../../src/model/checkpoint";
@@ -161,6 +162,7 @@ describe("lab runtime (GPU)", () => {
     const info = loadCheckpoint(await run.safetensors(spec, 0)).info;
     expect(JSON.parse(info.settings).beta).toBe(before);
     expect(JSON.parse(info.settings_next).beta).toBe(after);
+    const bytes = await run.safetensors(spec, 0);
     // A policy with a non-finite weight is never saved (a reload or an import would resume it and fail again).
     const params = await run.env.policy.download();
     params[3] = Number.NaN;
@@ -168,6 +170,15 @@ describe("lab runtime (GPU)", () => {
     await expect(run.safetensors(spec, 0)).rejects.toThrow(
       /weights hold a non-finite value \(NaN, parameter 3\)/,
     );
+    // Resumed from the sound weights (a reload), the controller's β is its state, not a change to mark.
+    await t.s.reset();
+    await t.s.resumeRun("ppo-1", { step: 1, samples: 2, tokens: 8 }, (r) =>
+      t.runs.loadSaved("ppo-1", r, bytes, 1),
+    );
+    t.updates.length = 0;
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.updates.flatMap((u) => u.markers ?? [])).toEqual([]);
     t.s.dispose();
     t.runs.destroy();
   });
@@ -209,6 +220,20 @@ describe("lab runtime (GPU)", () => {
     expect(again.trainedWith?.beta).toBe(JSON.parse(ck.info.settings).beta); // from the file's metadata
     expect((await again.checkpoint()).params).toEqual(ck.params);
     expect(t.runs.checkpointStep("ppo-1")).toBe(10);
+
+    // A reload after β changed past this checkpoint: the worker builds the run with the new β and loads weights
+    // that trained with the old one, so the next step is marked as a change.
+    await t.s.reset();
+    await t.s.setConfig("ppo-1", { beta: beta * 2 });
+    await t.s.resumeRun("ppo-1", { step: 10, samples: 20, tokens: 80 }, (r) =>
+      t.runs.loadSaved("ppo-1", r, bytes, 10),
+    );
+    t.updates.length = 0;
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.updates.flatMap((u) => u.markers ?? [])).toEqual([
+      { runId: "ppo-1", step: 11, label: `beta ${formatSetting(beta)} → ${formatSetting(beta * 2)}` },
+    ]);
     t.s.dispose();
     t.runs.destroy();
   });

@@ -15,6 +15,8 @@ export class FakeRun implements SchedRun {
   /** Throw at this step (1-based). */
   failAt: number | null = null;
   lost = false;
+  /** The settings the last step used (set by step(); a restore sets what its checkpoint trained with). */
+  trainedWith: Record<string, SettingValue> | null = null;
   /** Reported to the scheduler during each step, one per macrotask, before the step's wait. */
   stages: StepProgress[] = [];
   constructor(
@@ -36,6 +38,7 @@ export class FakeRun implements SchedRun {
     if (this.lost) throw new Error("DEVICE LOST");
     if (this.failAt === step) throw new NonFiniteMetricError("loss", step, Number.NaN);
     this.steps = step;
+    this.trainedWith = { ...this.config };
     this.log.push(`${this.id}:${step}`);
     return {
       step,
@@ -51,6 +54,11 @@ export class FakeRun implements SchedRun {
     if (patch.beta !== undefined && (typeof patch.beta !== "number" || patch.beta < 0))
       throw new RangeError(`beta must be ≥ 0, got ${patch.beta}`);
     this.config = { ...this.config, ...patch };
+  }
+  changesSinceTrained() {
+    const from = this.trainedWith;
+    const keys = from ? Object.keys(this.config).filter((k) => from[k] !== this.config[k]) : [];
+    return from && keys.length ? { from, keys } : null;
   }
   destroy(): void {
     this.destroyed = true;

@@ -175,4 +175,53 @@ describe("Scheduler: recovery from a lost device", () => {
     expect(t.s.specOf("a")?.label).toBe("PPO 2");
     expect(t.s.specOf("b")?.label).toBe("PPO");
   });
+
+  it("a knob changed after the checkpoint a run goes back to is marked again at the step after it", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    await t.s.setConfig("a", { beta: 0.2 });
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    t.s.flush();
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
+      { runId: "a", step: 3, label: "β 0.05 → 0.2" },
+    ]);
+    await loseDevice(t);
+    // Back to step 2, whose weights trained with β 0.05: steps 3 and 4 (and their marker) are gone, β 0.2 stays.
+    await recoverWith(t, async (sp) => {
+      const run = new FakeRun(sp.id, sp.config, t.log);
+      run.steps = 2;
+      run.trainedWith = { ...run.config, beta: 0.05 };
+      return { run, step: 2 };
+    });
+    await t.s.stepOnce();
+    t.s.flush();
+    const after = t.all().slice(t.all().findIndex((u) => u.rewindTo === 2));
+    expect(after.flatMap((u) => u.markers ?? [])).toEqual([
+      { runId: "a", step: 2, label: "GPU lost: resumed from step 2" },
+      { runId: "a", step: 3, label: "β 0.05 → 0.2" },
+    ]);
+  });
+
+  it("a run resumed from a saved checkpoint (a reload) marks the settings its weights did not train with", async () => {
+    const t = setup();
+    await t.s.addRun({ ...spec("a"), config: { beta: 0.2 } });
+    await t.s.addRun(spec("b"));
+    // a's checkpoint trained with β 0.05 (changed while paused, or after it was saved); b's with what it has.
+    await t.s.resumeRun("a", { step: 5, samples: 10, tokens: 50 }, (r) => {
+      const run = r as FakeRun;
+      run.steps = 5;
+      run.trainedWith = { ...run.config, beta: 0.05 };
+    });
+    await t.s.resumeRun("b", { step: 5, samples: 10, tokens: 50 }, (r) => {
+      const run = r as FakeRun;
+      run.steps = 5;
+      run.trainedWith = { ...run.config };
+    });
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
+      { runId: "a", step: 6, label: "β 0.05 → 0.2" },
+    ]);
+  });
 });
