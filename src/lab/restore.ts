@@ -11,6 +11,7 @@
 
 import type { SavedSession } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunCounters, RunSpec, RunStatus } from "./protocol";
+import { restartedRun } from "./run_labels";
 import { nonDefaultConfig } from "./spec_check";
 
 /** A run as the lab store restores it (RunState without samples and error). */
@@ -50,6 +51,31 @@ export function sameRun(a: RunSpec, b: RunSpec): boolean {
   return kx.length === Object.keys(y).length && kx.every((k) => Object.hasOwn(y, k) && x[k] === y[k]);
 }
 
+/** The saved run `s` resumes as `run` from its checkpoint (a worker that loads one, a checkpoint past step 0). */
+function resumes(run: RunSpec, s: SavedSession["runs"][number] | undefined, canResume: boolean): boolean {
+  return !!s && sameRun(s.spec, run) && !s.comparison && canResume && !!s.checkpoint && s.checkpoint.step > 0;
+}
+
+/**
+ * `spec` with the runs that will not resume from a checkpoint of `session` (planRestore's rule) named as Reset
+ * names them: "PPO (fork @ 12)" or "PPO (imported)" → "PPO", or "PPO 2"… when taken (run_labels.ts). Those runs
+ * start from the start model (a link opened in another browser, a reload before their first checkpoint), so a
+ * label naming their history would be wrong. Only where the worker loads checkpoints (`canResume`): without,
+ * the curves come back and the label goes with them. Unchanged: the same object.
+ */
+export function relabelStartingOver(
+  spec: ExperimentSpec,
+  session: SavedSession | null,
+  canResume: boolean,
+): ExperimentSpec {
+  if (!canResume) return spec;
+  const same = session !== null && sameExperiment(spec, session.spec);
+  const saved = new Map(same ? session.runs.map((r) => [r.spec.id, r]) : []);
+  let runs = spec.runs;
+  for (const r of spec.runs) if (!resumes(r, saved.get(r.id), canResume)) runs = restartedRun(runs, r.id);
+  return runs.every((r, i) => r === spec.runs[i]) ? spec : { ...spec, runs };
+}
+
 /** True when the saved session was recorded on this experiment's task, start model and seed. */
 export function sameExperiment(a: ExperimentSpec, b: ExperimentSpec): boolean {
   return a.task === b.task && a.model === b.model && a.seed === b.seed;
@@ -86,7 +112,7 @@ export function planRestore(
     const ck = s.checkpoint;
     // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
     if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
-    if (canResume && ck && ck.step > 0) {
+    if (resumes(run, s, canResume) && ck) {
       const last = Math.max(s.history.at(-1)?.step ?? ck.step, reached[run.id] ?? 0);
       if (last > ck.step) behind.push(`${run.label} at step ${ck.step} (it had reached ${last})`);
       plan.runs.push({

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import type { ExperimentSpec } from "../../src/lab/protocol";
-import { planRestore } from "../../src/lab/restore";
+import { planRestore, relabelStartingOver } from "../../src/lab/restore";
 import { points } from "./persist_db";
 
 describe("restore plan", () => {
@@ -141,5 +141,46 @@ describe("restore plan", () => {
       ["ppo-1", undefined],
       ["ppo-3", { id: "ppo-1", step: 10 }],
     ]);
+  });
+
+  it("names the forks and imports that will start over as Reset does; those that resume keep their labels", () => {
+    const ck = { runId: "ppo-3", bytes: new Uint8Array(2), step: 14, samples: 0, tokens: 0, savedAt: 0 };
+    const run = (id: string, label: string) => ({ id, algo: "ppo" as const, label, config: {} });
+    const opened = {
+      ...spec,
+      runs: [
+        ...spec.runs,
+        run("ppo-2", "PPO (fork @ 10)"),
+        run("ppo-3", "PPO (fork @ 12)"),
+        run("ppo-4", "PPO (imported)"),
+      ],
+    };
+    const saved = (id: string, checkpoint: typeof ck | null) => ({
+      spec: opened.runs.find((r) => r.id === id) ?? opened.runs[0],
+      status: "paused" as const,
+      step: 14,
+      history: points(1, 14),
+      markers: [],
+      checkpoint,
+    });
+    // ppo-3 saved a checkpoint; ppo-2 and the import did not (a reload within 30 s of training).
+    const session = { spec: opened, runs: [saved("ppo-2", null), saved("ppo-3", ck), saved("ppo-4", null)] };
+    const labels = (x: ExperimentSpec) => x.runs.map((r) => r.label);
+    expect(labels(relabelStartingOver(opened, session, true))).toEqual([
+      "PPO",
+      "DPO",
+      "GRPO",
+      "PPO 2",
+      "PPO (fork @ 12)",
+      "PPO 3",
+    ]);
+    // A link opened where nothing of it is saved (another browser): every run starts from the start model.
+    expect(labels(relabelStartingOver(opened, null, true)).slice(3)).toEqual(["PPO 2", "PPO 3", "PPO 4"]);
+    expect(
+      labels(relabelStartingOver(opened, { ...session, spec: { ...opened, seed: 1 } }, true)).slice(3),
+    ).toEqual(["PPO 2", "PPO 3", "PPO 4"]);
+    // A worker that cannot load checkpoints brings the curves back: the labels stay with them.
+    expect(relabelStartingOver(opened, null, false)).toBe(opened);
+    expect(relabelStartingOver(spec, null, true)).toBe(spec);
   });
 });

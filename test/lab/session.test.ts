@@ -125,8 +125,10 @@ describe("opening the lab", () => {
     const name = newDbName();
     session = await openLab(fakeDeps(name).deps);
     expect(useLab.getState().notice).toMatch(
-      /^GRPO \(fork @ 3\) was a fork of a run trained before this experiment opened \(where its link was made, or in the experiment it was changed from\); a link or a new experiment carries settings, not weights/,
+      /^GRPO \(fork @ 3\) \(now “GRPO 2”\) was a fork of a run trained before this experiment opened \(where its link was made, or in the experiment it was changed from\); a link or a new experiment carries settings, not weights/,
     );
+    // Its label no longer names a fork (the store, and so the link; the worker was started with the same spec).
+    expect(useLab.getState().spec.runs.map((r) => r.label)).toEqual(["PPO", "DPO", "GRPO", "GRPO 2"]);
     // This browser's own session with that fork saved: a reload says nothing about it.
     await session.autosaver?.flush();
     session.stop();
@@ -135,9 +137,23 @@ describe("opening the lab", () => {
     await db.saveCheckpoint("grpo-2", new Uint8Array([1]), { step: 5, samples: 40, tokens: 250 });
     db.close();
     useLab.setState({ phase: "idle", notice: null });
+    setHash(`#${encode(linked)}`);
     session = await openLab(fakeDeps(name).deps);
     expect(useLab.getState().runs["grpo-2"].step).toBe(5);
+    expect(useLab.getState().runs["grpo-2"].spec.label).toBe("GRPO (fork @ 3)");
     expect(useLab.getState().notice ?? "").not.toMatch(/fork/);
+    // Saved without a checkpoint (a reload within its first 30 s of training): it starts over, renamed.
+    session.stop();
+    const db2 = await openLabPersistence(name);
+    await db2.deleteCheckpoint("grpo-2");
+    db2.close();
+    useLab.setState({ phase: "idle", notice: null });
+    setHash(`#${encode(linked)}`);
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().runs["grpo-2"]).toMatchObject({ step: 0, spec: { label: "GRPO 2" } });
+    expect(useLab.getState().notice).toMatch(
+      /GRPO \(fork @ 3\) is now “GRPO 2”: it is no fork any more \(it starts from the start model\)\./,
+    );
   });
 
   it("brings a fork's fork point back on a reload, with or without the link, only when both runs resume", async () => {

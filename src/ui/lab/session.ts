@@ -18,7 +18,7 @@ import {
 } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../lab/protocol";
 import { pageStorage, type ReachedStorage, takeReached } from "../../lab/reached";
-import { planRestore, sameExperiment, sameRun } from "../../lab/restore";
+import { planRestore, relabelStartingOver, sameExperiment, sameRun } from "../../lab/restore";
 import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
@@ -190,6 +190,13 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const comparisons = same ? (saved?.runs.filter((r) => r.comparison) ?? []) : [];
   const imported = new Set(comparisons.map((r) => r.spec.id));
   if (imported.size) spec = { ...spec, runs: spec.runs.filter((r) => !imported.has(r.id)) };
+  // A fork or an import that will not resume (no checkpoint of it here) starts from the start model: its label
+  // stops naming a history it does not have, in the worker, the store and the link alike.
+  const named = spec;
+  spec = relabelStartingOver(spec, saved, deps.loadRunCheckpoint !== undefined);
+  const renamed = new Map(
+    spec.runs.flatMap((r, i) => (r.label !== named.runs[i].label ? [[r.id, named.runs[i].label]] : [])),
+  );
   lab().setView(opened.view);
   lab().setSpec(spec);
   lab().setNotice(opened.notice);
@@ -296,17 +303,23 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // A fork named in a link ("GRPO (fork @ 3)") starts from the start model here: a link carries settings, not
   // weights. Said once, for forks this browser has nothing saved of.
   const savedIds = new Set(same ? saved?.runs.map((r) => r.spec.id) : []);
-  const forks = ready
-    ? lab()
-        .spec.runs.filter((r) => FORK_SUFFIX.test(r.label) && !savedIds.has(r.id))
-        .map((r) => r.label)
-    : [];
+  const runsNow = ready ? lab().spec.runs : [];
+  const wasFork = (r: RunSpec) => FORK_SUFFIX.test(renamed.get(r.id) ?? "");
+  const nowNamed = (r: RunSpec) => `${renamed.get(r.id)} (now “${r.label}”)`;
+  const forks = runsNow.filter((r) => wasFork(r) && !savedIds.has(r.id)).map(nowNamed);
   if (forks.length)
     addNotice(
       `${forks.join(", ")} ${forks.length > 1 ? "were forks" : "was a fork"} of a run trained before this experiment opened ` +
         "(where its link was made, or in the experiment it was changed from); a link or a new experiment carries settings, " +
         "not weights, so here it starts from the start model like the other runs.",
     );
+  // Forks saved here without a checkpoint, and imported runs without one, start over too.
+  const others = runsNow
+    .filter((r) => renamed.has(r.id) && !(wasFork(r) && !savedIds.has(r.id)))
+    .map(
+      (r) => `${renamed.get(r.id)} is now “${r.label}”: it is no ${wasFork(r) ? "fork" : "import"} any more`,
+    );
+  if (others.length) addNotice(`${others.join("; ")} (${others.length > 1 ? "each starts" : "it starts"} from the start model).`);
   if (ready)
     for (const r of comparisons) {
       lab().upsertRun(r.spec);
