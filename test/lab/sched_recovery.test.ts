@@ -183,9 +183,7 @@ describe("Scheduler: recovery from a lost device", () => {
     await t.s.setConfig("a", { beta: 0.2 });
     for (let i = 0; i < 2; i++) await t.s.stepOnce();
     t.s.flush();
-    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
-      { runId: "a", step: 3, label: "β 0.05 → 0.2" },
-    ]);
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 3, label: "β 0.05 → 0.2" }]);
     await loseDevice(t);
     // Back to step 2, whose weights trained with β 0.05: steps 3 and 4 (and their marker) are gone, β 0.2 stays.
     await recoverWith(t, async (sp) => {
@@ -220,8 +218,6 @@ describe("Scheduler: recovery from a lost device", () => {
     });
     await t.s.stepOnce();
     t.s.flush();
-    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
-      { runId: "a", step: 6, label: "β 0.05 → 0.2" },
-    ]);
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 6, label: "β 0.05 → 0.2" }]);
   });
 });

@@ -319,7 +319,10 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     .map(
       (r) => `${renamed.get(r.id)} is now “${r.label}”: it is no ${wasFork(r) ? "fork" : "import"} any more`,
     );
-  if (others.length) addNotice(`${others.join("; ")} (${others.length > 1 ? "each starts" : "it starts"} from the start model).`);
+  if (others.length)
+    addNotice(
+      `${others.join("; ")} (${others.length > 1 ? "each starts" : "it starts"} from the start model).`,
+    );
   if (ready)
     for (const r of comparisons) {
       lab().upsertRun(r.spec);
