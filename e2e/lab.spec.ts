@@ -183,6 +183,24 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await last.hover();
   await expect(page.getByTestId("token-card")).toContainText("log-prob");
   const hoverCard = await page.getByTestId("token-card").textContent();
+  // Its numbers agree: probability = e^log-prob; k3 = e^(−k1) − 1 + k1 from the same token's k1 (3 digits each).
+  const card = await page
+    .getByTestId("token-card")
+    .evaluate((el) =>
+      Object.fromEntries(
+        [...el.querySelectorAll("dl > div")].map((d) => [
+          d.querySelector("dt")?.textContent ?? "",
+          Number.parseFloat((d.querySelector("dd")?.textContent ?? "").replace("−", "-")),
+        ]),
+      ),
+    );
+  console.log(`token card: ${JSON.stringify(card)}`);
+  const k1 = card["KL k1 = log π/π_ref"];
+  expect(card.probability).toBeCloseTo(Math.exp(card["log-prob"]), 2);
+  expect(Math.abs(card["KL k3 (≥ 0)"] - (Math.expm1(-k1) + k1))).toBeLessThanOrEqual(
+    0.02 * Math.abs(card["KL k3 (≥ 0)"]) + 1e-3 * Math.abs(k1) + 1e-6,
+  );
+  expect(card["KL k3 (≥ 0)"]).toBeGreaterThanOrEqual(0);
   await page.mouse.move(0, 0);
   await expect(page.getByTestId("token-card")).toHaveCount(0);
   // The keyboard reaches the same card: the first tab stop of the page is a skip link (hidden until focused);
