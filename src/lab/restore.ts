@@ -91,6 +91,8 @@ export function planRestore(
   session: SavedSession | null,
   canResume: boolean,
   reached: Readonly<Record<string, number>> = {},
+  /** The names the runs had when saved, by id, where the notice should use them (relabelStartingOver). */
+  knownAs: ReadonlyMap<string, string> = new Map(),
 ): RestorePlan {
   const plan: RestorePlan = { runs: [], checkpoints: [], notice: null, leftOut: [] };
   if (!session) return plan;
@@ -129,7 +131,7 @@ export function planRestore(
       });
     } else if (canResume) {
       // The worker would start this run over: curves from the old weights would mislead.
-      startsOver.push(run.label);
+      startsOver.push(knownAs.get(run.id) ?? run.label);
     } else {
       plan.runs.push({ spec: run, status: "paused", step: s.step, history: s.history, markers: s.markers });
       curvesOnly.push(run.label);

@@ -152,7 +152,7 @@ describe("opening the lab", () => {
     session = await openLab(fakeDeps(name).deps);
     expect(useLab.getState().runs["grpo-2"]).toMatchObject({ step: 0, spec: { label: "GRPO 2" } });
     expect(useLab.getState().notice).toMatch(
-      /GRPO \(fork @ 3\) is now “GRPO 2”: it is no fork any more \(it starts from the start model\)\./,
+      /GRPO \(fork @ 3\) had no saved checkpoint yet .* so it starts over from the start model\. GRPO \(fork @ 3\) is now “GRPO 2”: no fork any more\./,
     );
   });
 

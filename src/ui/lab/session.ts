@@ -209,7 +209,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   const taken = reachedIn ? takeReached(reachedIn, spec) : {};
   const reached = reopened ? {} : taken;
   const plan =
-    ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined, reached) : null;
+    ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined, reached, renamed) : null;
   // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
   // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
   const kept =
@@ -316,13 +316,8 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // Forks saved here without a checkpoint, and imported runs without one, start over too.
   const others = runsNow
     .filter((r) => renamed.has(r.id) && !(wasFork(r) && !savedIds.has(r.id)))
-    .map(
-      (r) => `${renamed.get(r.id)} is now “${r.label}”: it is no ${wasFork(r) ? "fork" : "import"} any more`,
-    );
-  if (others.length)
-    addNotice(
-      `${others.join("; ")} (${others.length > 1 ? "each starts" : "it starts"} from the start model).`,
-    );
+    .map((r) => `${renamed.get(r.id)} is now “${r.label}”: no ${wasFork(r) ? "fork" : "import"} any more`);
+  if (others.length) addNotice(`${others.join("; ")}.`);
   if (ready)
     for (const r of comparisons) {
       lab().upsertRun(r.spec);
