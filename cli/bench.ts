@@ -7,13 +7,17 @@
 import { acquireGpu } from "../src/gpu/device";
 import { throttleDawnPolling } from "../src/gpu/node_poll";
 import { autotune } from "../src/kernels/autotune";
+import { scriptArgs } from "./args";
 import { benchMatmul } from "./bench/matmul";
 import { benchSampling } from "./bench/sampling";
 import { tfjsOnDevice } from "./bench/tfjs-peer";
 import { benchTrainStep } from "./bench/train_step";
 
-const json = process.argv.includes("--json");
-const quick = process.argv.includes("--quick");
+const { values: flags } = scriptArgs("usage: npm run bench [-- --json] [-- --quick]", {
+  options: { json: { type: "boolean" }, quick: { type: "boolean" } },
+});
+const json = flags.json === true;
+const quick = flags.quick === true;
 const ctx = await acquireGpu();
 // Timed calls sync once per batch: keep Dawn's busy poll so a readback resolves at once (src/gpu/node_poll.ts).
 throttleDawnPolling(0);

@@ -2,62 +2,89 @@
  * The headless lab (same src/ code as the page):
  *   npm run lab -- train --task <sentiment|arithmetic> --algo <id: src/lab/registry.ts, e.g. ppo|grpo|dpo|kto>
  *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
- *                        [--out run.jsonl] [--save model.safetensors]
- *                        (--set reward=proxy optimises the task's shipped rm.onnx, as in the page; gold is the default)
+ *                        [--prefs pairs.jsonl] [--out run.jsonl] [--save model.safetensors]
+ *                        (--set reward=proxy optimises the task's shipped rm.onnx, as in the page; gold is the default;
+ *                        --prefs: offline DPO's pairs, default public/models/<task>/preferences.jsonl)
  *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
  *   npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]
  *                        (a guided lesson's effect, per seed; --runs and --reuse check a lesson piecewise)
  *   npm run lab -- pipeline --task <t> [--recipe quick|shipped] [--set key=value]... [--seed S] [--out result.json]
  *                        (the page's Pipeline headless: SFT, reward model, the SFT model's evaluation; cli/lab/pipeline.ts)
- * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a summary line to stdout);
+ * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a line per step to stdout);
  * `eval` prints the task's evaluation as JSON; with --vs, the win rate of --model over --vs (gold scorer, 95% CI).
+ * Options are checked before any work (cli/args.ts): an unknown one, a bad number or an output path that cannot
+ * be written is refused with the usage; `--help` after a command prints its usage.
  */
 import { existsSync } from "node:fs";
 import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
 import { algorithm } from "../src/lab/registry";
 import { LabRuns } from "../src/lab/runs";
+import {
+  readArgs,
+  realNumber,
+  runTool,
+  UsageRequest,
+  wholeNumber,
+  wholeNumbers,
+  writableFile,
+  writableFolder,
+} from "./args";
 import { lessonIds, runLessonSeed } from "./lab/lesson";
 import { nodeRewardSources } from "./lab/node_rewards";
-import { pipelineCommand } from "./lab/pipeline";
+import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineCommand } from "./lab/pipeline";
 import { loadPreferenceFile } from "./lab/preferences";
 import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
 
-function args(argv: string[]) {
-  const [cmd, ...rest] = argv;
-  const o: Record<string, string> = {};
-  const sets: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    if (!a.startsWith("--")) throw new RangeError(`unexpected argument "${a}"`);
-    const v = rest[i + 1];
-    if (v === undefined || v.startsWith("--")) throw new RangeError(`${a} needs a value`);
-    if (a === "--set") sets.push(v);
-    else o[a.slice(2)] = v;
-    i++;
-  }
-  return { cmd, o, sets };
-}
+const TRAIN_USAGE =
+  "usage: lab train --task <sentiment|arithmetic> --algo <id> [--model nano|tiny|small|<path.safetensors>] " +
+  "[--steps N] [--seed S] [--set key=value]... [--prefs pairs.jsonl] [--out run.jsonl] [--save model.safetensors]";
+const EVAL_USAGE =
+  "usage: lab eval --task <sentiment|arithmetic> [--model <m>] [--vs <m>] [--prompts N] [--samples K] " +
+  "[--temperature τ] [--seed S]";
+const LESSON_USAGE =
+  "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]";
+const USAGE = [
+  "usage: lab train|eval|lesson|pipeline … (--help after a command for its options)",
+  TRAIN_USAGE,
+  EVAL_USAGE,
+  LESSON_USAGE,
+  PIPELINE_USAGE,
+].join("\n");
 
-async function main() {
-  const argv = process.argv.slice(2);
-  if (argv[0] === "lesson") return lessonCommand(argv.slice(1));
-  const { cmd, o, sets } = args(argv);
-  if (cmd === "pipeline") return pipelineCommand(o, sets);
+async function main(): Promise<number | undefined> {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === "--help" || cmd === "-h") throw new UsageRequest(USAGE);
+  if (cmd === "lesson") return lessonCommand(rest);
+  if (cmd === "pipeline") {
+    const a = readArgs(rest, { options: PIPELINE_OPTIONS, lists: ["set"], usage: PIPELINE_USAGE });
+    return pipelineCommand(a.values, a.lists.set);
+  }
   if (cmd !== "train" && cmd !== "eval")
-    throw new RangeError(`usage: lab train|eval|lesson|pipeline … (got "${cmd ?? ""}")`);
+    throw new RangeError(`${cmd ? `unknown command "${cmd}"` : "no command"}\n${USAGE}`);
+  const { values: o, lists } =
+    cmd === "train"
+      ? readArgs(rest, {
+          options: ["task", "algo", "model", "steps", "seed", "prefs", "out", "save"],
+          lists: ["set"],
+          usage: TRAIN_USAGE,
+        })
+      : readArgs(rest, {
+          options: ["task", "model", "vs", "prompts", "samples", "temperature", "seed"],
+          usage: EVAL_USAGE,
+        });
   if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
-  const seed = Number(o.seed ?? 0);
-  const ctx = await acquireGpu();
-  const { task, tokenizer } = await openTask(o.task);
-  const start = await loadStart(o.model, task.id, tokenizer, seed);
+  const seed = wholeNumber("seed", o.seed, 0, 0, 2 ** 32 - 1);
   if (cmd === "eval") {
     const opts = {
-      prompts: Number(o.prompts ?? 64),
-      samples: Number(o.samples ?? 1),
-      temperature: Number(o.temperature ?? 1),
+      prompts: wholeNumber("prompts", o.prompts, 64, 1),
+      samples: wholeNumber("samples", o.samples, 1, 1),
+      temperature: realNumber("temperature", o.temperature, 1, 0, 100),
       seed,
     };
+    const ctx = await acquireGpu();
+    const { task, tokenizer } = await openTask(o.task);
+    const start = await loadStart(o.model, task.id, tokenizer, seed);
     const result = o.vs
       ? await compareModels(
           ctx,
@@ -69,10 +96,22 @@ async function main() {
         )
       : await evaluateModel(ctx, task, tokenizer, start, opts);
     console.log(JSON.stringify(result, null, 2));
-  } else {
-    if (!o.algo) throw new RangeError("--algo is required");
-    const info = algorithm(o.algo);
-    const config = Object.fromEntries(sets.map((kv) => parseSetting(info.id, info.fields, kv)));
+    ctx.destroy();
+    await ctx.lost;
+    return;
+  }
+  // Everything a run needs is checked before the GPU starts: its settings, length and output paths.
+  if (!o.algo) throw new RangeError("--algo is required");
+  const info = algorithm(o.algo);
+  const config = Object.fromEntries(lists.set.map((kv) => parseSetting(info.id, info.fields, kv)));
+  const steps = wholeNumber("steps", o.steps, 20, 1);
+  if (o.prefs !== undefined && !existsSync(o.prefs)) throw new RangeError(`--prefs ${o.prefs}: no such file`);
+  if (o.out) writableFile("out", o.out);
+  if (o.save) writableFile("save", o.save);
+  const { task, tokenizer } = await openTask(o.task);
+  const start = await loadStart(o.model, task.id, tokenizer, seed);
+  const ctx = await acquireGpu();
+  {
     const prefsPath = o.prefs ?? `public/models/${task.id}/preferences.jsonl`;
     const prefs =
       info.id === "dpo" && existsSync(prefsPath)
@@ -87,7 +126,6 @@ async function main() {
     );
     const lab = await runs.create({ id: info.id, algo: info.id, label: info.title, config });
     const run = lab.run;
-    const steps = Number(o.steps ?? 20);
     const log = writeRunLog(o.out ?? null);
     for (let s = 0; s < steps; s++) {
       const r = await run.step();
@@ -121,18 +159,19 @@ async function main() {
   await ctx.lost;
 }
 
-const LESSON_USAGE =
-  "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]";
-
 /** `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]` (cli/lab/lesson.ts). */
-async function lessonCommand(argv: string[]) {
-  const [which, ...rest] = argv;
-  if (!which) throw new RangeError(LESSON_USAGE);
-  const { o } = args(["lesson", ...rest]);
+async function lessonCommand(argv: string[]): Promise<number | undefined> {
+  const { values: o, positionals } = readArgs(argv, {
+    options: ["seeds", "steps", "out", "runs", "reuse", "train"],
+    positionals: 1,
+    usage: LESSON_USAGE,
+  });
+  const which = positionals[0];
+  if (!which) throw new RangeError(`which lesson?\n${LESSON_USAGE}`);
   const ids = lessonIds(which);
   if (o.runs && ids.length > 1) throw new RangeError("--runs names runs of one lesson: give its id, not all");
-  const seeds = (o.seeds ?? "0,1,2").split(",").map(Number);
-  if (seeds.some((s) => !Number.isInteger(s) || s < 0)) throw new RangeError(`--seeds: ${o.seeds}`);
+  const seeds = wholeNumbers("seeds", o.seeds, [0, 1, 2]);
+  const steps = o.steps === undefined ? undefined : wholeNumber("steps", o.steps, 0, 1);
   if (o.reuse !== undefined && o.reuse !== "yes" && o.reuse !== "no")
     throw new RangeError(`--reuse yes|no: ${o.reuse}`);
   if (o.reuse === "yes" && !o.out)
@@ -141,6 +180,7 @@ async function lessonCommand(argv: string[]) {
     throw new RangeError(`--train yes|no: ${o.train}`);
   if (o.train === "no" && o.reuse !== "yes")
     throw new RangeError("--train no checks from the logs: give --reuse yes");
+  if (o.out && o.train !== "no") writableFolder("out", o.out);
   const ctx = await acquireGpu();
   let failed = 0;
   let partial = 0;
@@ -148,7 +188,7 @@ async function lessonCommand(argv: string[]) {
     for (const seed of seeds) {
       const v = await runLessonSeed(ctx, id, seed, {
         seeds,
-        steps: o.steps ? Number(o.steps) : undefined,
+        steps,
         out: o.out ?? null,
         runs: o.runs?.split(","),
         reuse: o.reuse === "yes",
@@ -167,13 +207,7 @@ async function lessonCommand(argv: string[]) {
   );
   ctx.destroy();
   await ctx.lost;
-  if (failed || partial) process.exitCode = 2;
+  return failed || partial ? 2 : 0;
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (e) => {
-    console.error(`lab: ${e instanceof Error ? e.message : e}`);
-    process.exit(1);
-  },
-);
+runTool("lab", main);

@@ -6,6 +6,7 @@ import { acquireGpu } from "../src/gpu/device";
 import { GpuUnavailableError, WEBGPU_HELP } from "../src/gpu/errors";
 import { runSelfTest, type SelfTestResult } from "../src/kernels/selftest";
 import { int, ms, sci3, tol } from "../src/ui/format";
+import { scriptArgs } from "./args";
 
 function row(cells: string[], widths: number[]): string {
   return cells.map((c, i) => c.padEnd(widths[i])).join("  ");
@@ -22,6 +23,14 @@ function cells(r: SelfTestResult): string[] {
     r.ok ? "pass" : "FAIL",
   ];
 }
+
+// No options: --help prints this usage; anything else is refused before the GPU starts.
+scriptArgs(
+  "usage: npm run selftest  (every WGSL kernel against its CPU twin; exit 1 on a mismatch, 2 without a GPU)",
+  {
+    options: {},
+  },
+);
 
 async function main(): Promise<number> {
   let ctx: Awaited<ReturnType<typeof acquireGpu>>;

@@ -21,7 +21,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../cli/args";
 import { SimulatedAnnotator } from "../src/tasks/annotator";
 import { loadTask } from "../src/tasks/index";
 import {
@@ -124,8 +124,11 @@ function sidecar(path: string, suffix: string): string {
   return path.endsWith(".jsonl") ? `${path.slice(0, -".jsonl".length)}${suffix}` : `${path}${suffix}`;
 }
 
+const USAGE =
+  "usage: node --import tsx --import ./cli/raw-loader.mjs scripts/build-preferences.ts --task sentiment|arithmetic (--samples FILE.jsonl | --placeholder K) [--seed 0] [--flip 0.25] [--pairs 2000] [--eval-fraction 0.1] [--task-seed 0] [--skip-ties] [--out PATH]";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs(USAGE, {
     options: {
       task: { type: "string" },
       samples: { type: "string" },

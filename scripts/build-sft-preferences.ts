@@ -24,7 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../cli/args";
 import { disposeTfGpt, tfGptFromFlat } from "../cli/bench/tfjs-gpt";
 import { acquireGpu } from "../src/gpu/device";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
@@ -45,8 +45,11 @@ const DEFAULTS: Record<TaskId, { pairs: number; perPrompt: number; skipTies: boo
   arithmetic: { pairs: 1000, perPrompt: 4, skipTies: true },
 };
 
+const USAGE =
+  "usage: npm run build-sft-preferences -- --task sentiment|arithmetic [--pairs N] [--per-prompt K] [--seed 0] [--flip 0.25] [--sampler tfjs-wasm|wgsl] [--skip-ties | --no-skip-ties] [--checkpoint PATH] [--out DIR] [--name preferences]";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs(USAGE, {
     options: {
       task: { type: "string" },
       pairs: { type: "string" },

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../cli/args";
 import { arithmeticAnswer, arithmeticPromptPool } from "../src/tasks/arithmetic";
 import { cleanBook, loadBookText } from "../src/tasks/sentiment/book";
 import type { TaskId } from "../src/tasks/task";
@@ -40,8 +40,11 @@ export async function tokenizerFileText(task: TaskId): Promise<string> {
   return text;
 }
 
+const USAGE =
+  "usage: node --import tsx --import ./cli/raw-loader.mjs scripts/build-tokenizer.ts [--task sentiment|arithmetic|all]";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs(USAGE, {
     options: {
       task: { type: "string", default: "all" },
       "out-dir": { type: "string", default: "public/models" },

@@ -4,7 +4,7 @@
  * store it as the `evaluation` of its manifest entry, keeping every other fact. For a checkpoint that was a
  * snapshot of a run cut short (`partial` in the manifest), which has no evaluation of its own.
  */
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
 import { loadTask, TASK_IDS, type TaskId } from "../src/tasks";
@@ -12,8 +12,10 @@ import { readTokenizerFile } from "../src/tokenizer/node";
 import { readManifest, recordShipped } from "./models-manifest";
 import { evaluateCheckpoint } from "./pretrain/report";
 
+const USAGE = "usage: npm run evaluate-sft -- --task sentiment|arithmetic [--seed S]";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs(USAGE, {
     options: { task: { type: "string" }, seed: { type: "string", default: "0" } },
   });
   const task = values.task as TaskId;

@@ -16,7 +16,7 @@
  * file). --snapshot-every M saves (and records) the checkpoint every M steps, marked `partial` in the manifest
  * with the `--stop-after` command that reproduces it, so a run cut short on a busy machine still leaves one.
  */
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { type Checkpoint, saveCheckpoint } from "../src/model/checkpoint";
 import { writeCheckpointPath } from "../src/model/checkpoint_files";
@@ -33,8 +33,11 @@ import { evaluateCheckpoint } from "./pretrain/report";
 /** Checkpoints ship in the page: keep each under this size. */
 const MAX_BYTES = 5 * 1024 * 1024;
 
+const USAGE =
+  "usage: npm run pretrain -- --task sentiment|arithmetic [--steps N] [--seed S] [--out DIR] [--backend tfjs-wasm|wgsl] [--log-every K] [--stop-after K] [--snapshot-every M]";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs(USAGE, {
     options: {
       task: { type: "string" },
       steps: { type: "string" },

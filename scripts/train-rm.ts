@@ -33,7 +33,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { type Checkpoint, saveCheckpoint } from "../src/model/checkpoint";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
@@ -318,8 +318,11 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   return { rmPath, onnxPath, initFrom, before, after, finalLoss, onnxMaxDiff, seconds: total };
 }
 
+const USAGE =
+  "usage: npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η] [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K] [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]\n       npm run train-rm -- --task T --ship DIR";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = scriptArgs(USAGE, {
     options: {
       task: { type: "string" },
       steps: { type: "string" },

@@ -14,7 +14,11 @@ import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
 import { LabPipeline } from "../../src/lab/pipeline/pipeline";
 import { type PipelineRecipeId, pipelineRecipes } from "../../src/lab/pipeline/recipes";
 import { GptWeights } from "../../src/model/weights";
+import { wholeNumber, writableFile } from "../args";
 import { openTask } from "./support";
+
+/** The pipeline command's single-valued options (`--set` repeats). */
+export const PIPELINE_OPTIONS = ["task", "recipe", "seed", "out"] as const;
 
 export const PIPELINE_USAGE =
   "usage: lab pipeline --task <sentiment|arithmetic> [--recipe quick|shipped] [--set key=value]... [--seed S] [--out result.json]";
@@ -29,19 +33,27 @@ function pipelineSetting(kv: string): [string, string | number] {
       `--set ${kv}: not a Pipeline setting (${PIPELINE_FIELDS.map((x) => x.key).join(", ")})`,
     );
   const raw = kv.slice(i + 1);
-  return [key, f.kind === "enum" ? raw : Number(raw)];
+  if (f.kind === "enum") return [key, raw];
+  if (raw.trim() === "" || !Number.isFinite(Number(raw)))
+    throw new RangeError(`pipeline.${key} must be a number, got "${raw}"`);
+  return [key, Number(raw)];
 }
 
 /** The command, its options (`--key value`) and `--set` values parsed by cli/lab.ts. */
-export async function pipelineCommand(o: Record<string, string>, sets: readonly string[]): Promise<void> {
-  if (!o.task) throw new RangeError(PIPELINE_USAGE);
+export async function pipelineCommand(
+  o: Record<string, string | undefined>,
+  sets: readonly string[],
+): Promise<undefined> {
+  if (!o.task) throw new RangeError(`--task is required\n${PIPELINE_USAGE}`);
   const { task, tokenizer } = await openTask(o.task);
   const recipeId = (o.recipe ?? "quick") as PipelineRecipeId;
   const recipe = pipelineRecipes(task.id).find((r) => r.id === recipeId);
   if (!recipe) throw new RangeError(`--recipe ${o.recipe}: quick or shipped`);
   // Checked by the field table (ranges, options): a bad --set throws naming the field.
   const settings = pipelineSettings({ ...recipe.settings, ...Object.fromEntries(sets.map(pipelineSetting)) });
-  const seed = Number(o.seed ?? 0);
+  const seed = wholeNumber("seed", o.seed, 0, 0, 2 ** 32 - 1);
+  // Checked now: the result is written after every stage has trained.
+  if (o.out) writableFile("out", o.out);
   const pairsPath = `public/models/${task.id}/${RM_PAIRS_FILE[task.id]}`;
   const ctx = await acquireGpu();
   console.log(

@@ -1,7 +1,6 @@
 /** File and model plumbing of the headless lab CLI (Node only). */
 import { createWriteStream, existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { finished } from "node:stream/promises";
 import type { GpuContext } from "../../src/gpu/context";
 import { compareWeights, type EvalOptions, evaluateWeights } from "../../src/lab/evaluate";
 import { readCheckpointPath } from "../../src/model/checkpoint_files";
@@ -35,7 +34,7 @@ export async function loadStart(
   seed: number,
 ): Promise<StartModel> {
   const tokenizerRef = `models/${task}/tokenizer.json`;
-  if (model && model in PRESETS) {
+  if (model && Object.hasOwn(PRESETS, model)) {
     const config = preset(model as PresetName, { vocabSize: tok.vocabSize });
     const rng = new Rng(seed);
     return {
@@ -48,7 +47,14 @@ export async function loadStart(
   const path = model ?? `public/models/${task}/sft.safetensors`;
   if (!existsSync(path))
     throw new RangeError(`no model at ${path}; pass --model nano|tiny|small or a .safetensors path`);
-  const ck = await readCheckpointPath(path);
+  let ck: Awaited<ReturnType<typeof readCheckpointPath>>;
+  try {
+    ck = await readCheckpointPath(path);
+  } catch (e) {
+    throw new RangeError(`${path}: ${e instanceof Error ? e.message : e}`);
+  }
+  if (ck.info.kind === "reward-model")
+    throw new RangeError(`${path} is a reward model (its metadata says kind: reward-model), not a policy`);
   if (ck.config.vocabSize !== tok.vocabSize)
     throw new RangeError(
       `${path}: vocabulary ${ck.config.vocabSize} ≠ the ${task} tokenizer's ${tok.vocabSize}`,
@@ -56,25 +62,27 @@ export async function loadStart(
   return { config: ck.config, params: ck.params, tokenizerRef: ck.tokenizer || tokenizerRef, source: path };
 }
 
-/** One JSON object per line (or nothing without a path). */
+/**
+ * One JSON object per line (or nothing without a path). Check the path first (cli/args.ts writableFile): a
+ * write that fails anyway (a full disk) makes close() reject with the path named, never an unhandled error.
+ */
 export function writeRunLog(path: string | null) {
   if (!path) return { write: (_: object) => {}, close: async () => {} };
-  const ready = mkdir(dirname(path), { recursive: true });
-  let stream: ReturnType<typeof createWriteStream> | null = null;
-  const pending: string[] = [];
-  ready.then(() => {
-    stream = createWriteStream(path);
-    for (const l of pending) stream.write(l);
+  const stream = createWriteStream(path);
+  let failed: Error | null = null;
+  stream.on("error", (e) => {
+    failed ??= e;
   });
   return {
     write: (o: object) => {
-      const l = `${JSON.stringify(o)}\n`;
-      if (stream) stream.write(l);
-      else pending.push(l);
+      if (!failed) stream.write(`${JSON.stringify(o)}\n`);
     },
     close: async () => {
-      await ready;
-      await new Promise<void>((r) => (stream ? stream.end(r) : r()));
+      stream.end();
+      await finished(stream).catch((e: Error) => {
+        failed ??= e;
+      });
+      if (failed) throw new RangeError(`--out ${path}: writing failed (${failed.message})`);
     },
   };
 }

@@ -87,12 +87,9 @@ export function validateConfig<T extends ConfigValues>(
       throw new RangeError(`${algo}: unknown setting "${k}" (known: ${fields.map((x) => x.key).join(", ")})`);
     if (f.kind === "enum") {
       if (typeof v !== "string" || !f.options.includes(v))
-        throw new RangeError(
-          `${algo}.${k} must be one of ${f.options.join(" | ")}, got ${JSON.stringify(v)}`,
-        );
+        throw new RangeError(`${algo}.${k} must be one of ${f.options.join(" | ")}, got ${shown(v)}`);
     } else if (f.kind === "bool") {
-      if (typeof v !== "boolean")
-        throw new RangeError(`${algo}.${k} must be true or false, got ${JSON.stringify(v)}`);
+      if (typeof v !== "boolean") throw new RangeError(`${algo}.${k} must be true or false, got ${shown(v)}`);
     } else {
       if (
         typeof v !== "number" ||
@@ -102,12 +99,17 @@ export function validateConfig<T extends ConfigValues>(
         (f.kind === "int" && !Number.isInteger(v))
       )
         throw new RangeError(
-          `${algo}.${k} must be ${f.kind === "int" ? "an integer" : "a number"} in [${f.min}, ${f.max}], got ${JSON.stringify(v)}`,
+          `${algo}.${k} must be ${f.kind === "int" ? "an integer" : "a number"} in [${f.min}, ${f.max}], got ${shown(v)}`,
         );
     }
     out[k] = v;
   }
   return out as T;
+}
+
+/** A value in an error message: numbers as JavaScript writes them (Infinity, NaN: JSON would say null). */
+function shown(v: unknown): string {
+  return typeof v === "number" ? String(v) : JSON.stringify(v);
 }
 
 /** Parse a CLI `key=value` into the field's type. @throws RangeError for an unknown key or a bad value. */

@@ -155,4 +155,41 @@ describe("headless lab CLI", () => {
     expect(err.status).toBe(1);
     expect(String(err.stderr)).toMatch(/pipeline\.sftLr must be a number/);
   });
+
+  it("refuses a bad command line before any work, naming the problem (exit 1), and prints usage on --help", () => {
+    const run = (...args: string[]) => {
+      try {
+        return {
+          status: 0,
+          out: execFileSync("node", [...LAB, ...args], { stdio: "pipe", timeout: 60_000 }).toString(),
+        };
+      } catch (e) {
+        const err = e as { status?: number; stderr?: Buffer };
+        return { status: err.status, out: String(err.stderr) };
+      }
+    };
+    const train = ["train", "--task", "arithmetic", "--algo", "ppo", "--model", "nano"];
+    const dir = mkdtempSync(join(tmpdir(), "lab-"));
+    const cases: [string[], RegExp][] = [
+      [[...train, "--step", "5"], /Unknown option '--step'\nusage: lab train/], // a typo once trained 20 steps
+      [[...train, "--steps", "abc"], /--steps must be a whole number ≥ 1, got "abc"/],
+      [[...train, "--seed", "1.5"], /--seed must be a whole number in \[0, 4294967295\], got "1.5"/],
+      [[...train, "--out", dir], /--out .*: cannot write there \(it is a folder\)/], // once: a crash after training
+      [[...train, "--set", "lr=Infinity"], /ppo\.lr must be a number in \[0, 1\], got Infinity/],
+      [["eval", "--task", "arithmetic", "--samples", "0"], /--samples must be a whole number ≥ 1, got "0"/],
+      [["lesson", "kl-estimators", "--seeds", ""], /--seeds must be whole numbers/],
+      [
+        ["pipeline", "--task", "arithmetic", "--set", "sftSteps=abc"],
+        /pipeline\.sftSteps must be a number, got "abc"/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      expect(r.status, args.join(" ")).toBe(1);
+      expect(r.out, args.join(" ")).toMatch(message);
+    }
+    const help = run("train", "--help");
+    expect(help.status).toBe(0);
+    expect(help.out).toMatch(/^usage: lab train --task/);
+  });
 });
