@@ -104,6 +104,8 @@ async function main(): Promise<number | undefined> {
   if (!o.algo) throw new RangeError("--algo is required");
   const info = algorithm(o.algo);
   const config = Object.fromEntries(lists.set.map((kv) => parseSetting(info.id, info.fields, kv)));
+  if (config.reward === "custom")
+    throw new RangeError("--set reward=custom scores with an .onnx loaded in the page; here: gold or proxy");
   const steps = wholeNumber("steps", o.steps, 20, 1);
   if (o.prefs !== undefined && !existsSync(o.prefs)) throw new RangeError(`--prefs ${o.prefs}: no such file`);
   if (o.out) writableFile("out", o.out);
