@@ -54,6 +54,9 @@ export function readArgs(
   const most = spec.positionals ?? 0;
   if (parsed.positionals.length > most)
     throw new RangeError(`unexpected argument "${parsed.positionals[most]}"\n${spec.usage}`);
+  for (const [k, v] of Object.entries(parsed.values))
+    if (v === "" || (Array.isArray(v) && v.includes("")))
+      throw new RangeError(`--${k} needs a value, got ""\n${spec.usage}`);
   const values: Record<string, string | undefined> = {};
   const lists: Record<string, string[]> = {};
   for (const n of spec.options) values[n] = parsed.values[n] as string | undefined;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --quick]`: kernel and model benchmarks on the adapter this process gets, each
+ * `npm run bench -- [--json] [--quick]`: kernel and model benchmarks on the adapter this process gets, each
  * against a baseline in the same process on the same device — TF.js's WebGPU backend (matmul, a full train step
  * of the TF.js twin, cli/bench/tfjs-gpt.ts), full recomputation (KV-cached sampling) — (ratios, not absolute
  * times, are the point: machines are shared). A benchmark, never a test.
@@ -13,7 +13,7 @@ import { benchSampling } from "./bench/sampling";
 import { tfjsOnDevice } from "./bench/tfjs-peer";
 import { benchTrainStep } from "./bench/train_step";
 
-const { values: flags } = scriptArgs("usage: npm run bench [-- --json] [-- --quick]", {
+const { values: flags } = scriptArgs("usage: npm run bench -- [--json] [--quick]", {
   options: { json: { type: "boolean" }, quick: { type: "boolean" } },
 });
 const json = flags.json === true;

@@ -33,7 +33,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { scriptArgs } from "../cli/args";
+import { realNumber, scriptArgs, wholeNumber, writableFolder } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { type Checkpoint, saveCheckpoint } from "../src/model/checkpoint";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
@@ -361,20 +361,35 @@ async function main(): Promise<number> {
     console.error("--eos ended|always");
     return 2;
   }
-  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  // Numbers and the output folder are checked before any work (a bad --steps once trained nothing and
+  // overwrote the shipped model, the default --out).
+  let numbers: Record<string, number | undefined>;
+  try {
+    const whole = (k: keyof typeof values, min = 0) =>
+      values[k] === undefined ? undefined : wholeNumber(k, String(values[k]), 0, min);
+    const real = (k: keyof typeof values, min: number, max: number) =>
+      values[k] === undefined ? undefined : realNumber(k, String(values[k]), 0, min, max);
+    numbers = {
+      steps: whole("steps", 1),
+      seed: whole("seed"),
+      batch: whole("batch", 1),
+      lr: real("lr", 0, 1),
+      center: real("center", 0, 1e6),
+      logEvery: whole("log-every", 1),
+      trainEvalPairs: whole("train-eval-pairs"),
+    };
+    writableFolder("out", values.out ?? `public/models/${values.task}`);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    return 2;
+  }
   const r = await trainRewardModel({
     task: values.task,
-    steps: num(values.steps),
-    seed: num(values.seed),
-    batch: num(values.batch),
-    lr: num(values.lr),
-    center: num(values.center),
+    ...numbers,
     data: values.data,
     init: values.init,
     preset: values.preset as PresetName | undefined,
     out: values.out,
-    logEvery: num(values["log-every"]),
-    trainEvalPairs: num(values["train-eval-pairs"]),
     backend: values.backend as RmBackend | undefined,
     eos: values.eos as RmEos | undefined,
   });

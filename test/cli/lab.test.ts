@@ -177,7 +177,8 @@ describe("headless lab CLI", () => {
       [[...train, "--out", dir], /--out .*: cannot write there \(it is a folder\)/], // once: a crash after training
       [[...train, "--set", "lr=Infinity"], /ppo\.lr must be a number in \[0, 1\], got Infinity/],
       [["eval", "--task", "arithmetic", "--samples", "0"], /--samples must be a whole number ≥ 1, got "0"/],
-      [["lesson", "kl-estimators", "--seeds", ""], /--seeds must be whole numbers/],
+      [["lesson", "kl-estimators", "--seeds", "0,,1"], /--seeds must be whole numbers/],
+      [[...train, "--out", ""], /--out needs a value, got ""/], // once: ran with no log written
       [
         ["pipeline", "--task", "arithmetic", "--set", "sftSteps=abc"],
         /pipeline\.sftSteps must be a number, got "abc"/,
