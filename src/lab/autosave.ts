@@ -2,7 +2,8 @@
  * Keeps IndexedDB (src/lab/persist.ts) in step with the lab's state while the page lives.
  *
  * How often:
- * - a settings change (the experiment's spec): within {@link AutosaveOptions.specDelayMs} (default 250 ms);
+ * - a settings change (the experiment's spec): at once (the page's link names it at once: a reload compares
+ *   the two, and runs whose saved settings are older than the link's start over);
  * - specs, statuses, markers and metric history: every {@link AutosaveOptions.historyEveryMs} (default 5 s)
  *   when something changed, only the runs that changed, and only their newest history chunk; also at once
  *   when the lab pauses and when the page is hidden or closed (best effort: the browser may not wait);
@@ -45,7 +46,7 @@ export interface AutosaveOptions {
   onError?: (message: string) => void;
   /** Told true when writes start and false when none is left (the page's "saving…" / "saved"). */
   onBusy?: (busy: boolean) => void;
-  /** How long after a settings change its save waits for more (a slider's drag), ms (default 250). */
+  /** How long after a settings change its save waits, ms (default 0: the next macrotask; changes meanwhile join it). */
   specDelayMs?: number;
   /** Where the steps reached are written when the page is hidden (default: window.localStorage; reached.ts). */
   reachedStore?: ReachedStorage;
@@ -216,7 +217,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   /** A run's step landed while the lab is not playing (Step, or a step in flight at the pause). */
   const steppedWhilePaused = (s: PersistableState, prev: PersistableState) =>
     !s.playing && s.spec.runs.some((r) => (s.runs[r.id]?.step ?? 0) > (prev.runs[r.id]?.step ?? 0));
-  // A settings change (a knob, a run added or removed) is saved soon, not at the next tick: the URL already
+  // A settings change (a knob, a run added or removed) is saved at once, not at the next tick: the URL already
   // names it, and a reload must find the saved runs under the same settings (else they would not resume).
   let soon: ReturnType<typeof setTimeout> | null = null;
   const flushSoon = () => {
@@ -227,7 +228,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       flush().finally(() => {
         if (--pending === 0) o.onBusy?.(false);
       });
-    }, o.specDelayMs ?? 250);
+    }, o.specDelayMs ?? 0);
   };
   const unsubscribe = source.subscribe((s, prev) => {
     if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();

@@ -71,6 +71,7 @@ import type {
   RunSpec,
   SettingValue,
 } from "./protocol";
+import { ALGORITHMS } from "./registry";
 import { stepOnceIds } from "./run_slot";
 import { customRewardsToGold, lostRewardNotice } from "./settings";
 
@@ -318,9 +319,30 @@ export class LabClient {
       ]);
   }
 
+  /**
+   * The store (and so the link and the saved experiment) takes the values at once: the worker applies them
+   * between steps, on a slow GPU minutes later, and a reload meanwhile must not lose them (the run then
+   * resumes with them, its next step marked). Values the worker refuses are put back, unless changed since.
+   */
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
-    await this.need().setConfig(runId, patch);
+    const api = this.need();
+    const run = this.store.spec.runs.find((r) => r.id === runId);
+    // What each key was (its default where the spec leaves it out), to put back on a refusal.
+    const fields = run ? (ALGORITHMS[run.algo]?.fields ?? []) : [];
+    const before = (k: string) => run?.config[k] ?? fields.find((f) => f.key === k)?.default;
     this.store.setRunConfig(runId, patch);
+    try {
+      await api.setConfig(runId, patch);
+    } catch (e) {
+      const now = this.store.spec.runs.find((r) => r.id === runId)?.config ?? {};
+      const back: Record<string, SettingValue> = {};
+      for (const k of Object.keys(patch)) {
+        const was = before(k);
+        if (now[k] === patch[k] && was !== undefined) back[k] = was;
+      }
+      if (Object.keys(back).length) this.store.setRunConfig(runId, back);
+      throw e;
+    }
   }
 
   exportCheckpoint(runId: string): Promise<Uint8Array> {

@@ -1,7 +1,8 @@
 /**
  * The address follows the lab (src/ui/lab/url_sync.ts): a setting changed after a quiet spell is in the link at
- * once, so a reload right after it opens the link that names it; changes that follow within the debounce (a drag)
- * land together once they stop. `location` and `history` are stubs; timers and performance.now() are fake.
+ * once, so a reload right after it opens the link that names it; a view's drag (smoothing) is written at most
+ * once per 150 ms, the last value by 150 ms after it. `location` and `history` are stubs; timers and
+ * performance.now() are fake.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
@@ -13,7 +14,7 @@ afterEach(() => {
 });
 
 describe("the link follows the lab", () => {
-  it("writes a change after a quiet spell at once and a burst after it once, when it stops", async () => {
+  it("writes the experiment's changes at once and a view's drag at most once per 150 ms, its last value last", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
     const loc = { href: "http://lab.test/" };
     const writes: string[] = [];
@@ -30,28 +31,33 @@ describe("the link follows the lab", () => {
     const beta = () => specFromHash(new URL(loc.href).hash).spec.runs[0].config.beta;
     useLab.getState().setSpec(testExperiment());
     const run = useLab.getState().spec.runs[0].id;
-    const stop = startUrlSync(300);
+    const stop = startUrlSync(150);
     expect(writes).toHaveLength(1); // the experiment as opened
     vi.advanceTimersByTime(1000);
 
-    useLab.getState().setRunConfig(run, { beta: 0.09 });
-    expect(beta()).toBe(0.09); // at once, no timer
-    expect(writes).toHaveLength(2);
-    // A drag right after: its values wait, then the last one lands once.
-    for (const b of [0.1, 0.11, 0.12]) {
+    // The experiment's changes (typed values, ↑/↓ presses) are each in the link at once: the autosaver saves
+    // them at once too, and a reload compares the two.
+    for (const b of [0.09, 0.1, 0.11, 0.12]) {
       vi.advanceTimersByTime(50);
       useLab.getState().setRunConfig(run, { beta: b });
+      expect(beta()).toBe(b);
     }
-    expect(writes).toHaveLength(2);
-    vi.advanceTimersByTime(299);
-    expect(writes).toHaveLength(2);
-    vi.advanceTimersByTime(1);
-    expect(writes).toHaveLength(3);
-    expect(beta()).toBe(0.12);
-    // Quiet again: the next change is at once.
+    expect(writes).toHaveLength(5);
+    // A view's drag (smoothing): at most one write per 150 ms, the last value 150 ms after the one before.
     vi.advanceTimersByTime(1000);
-    useLab.getState().setRunConfig(run, { beta: 0.2 });
-    expect(beta()).toBe(0.2);
+    const smoothing = () => specFromHash(new URL(loc.href).hash).view.smoothing;
+    useLab.getState().setView({ smoothing: 0.5 });
+    for (const x of [0.55, 0.6]) {
+      vi.advanceTimersByTime(50);
+      useLab.getState().setView({ smoothing: x });
+    }
+    expect(writes).toHaveLength(6); // 0.5 at once; 0.55 and 0.6 wait for the 150 ms
+    expect(smoothing()).toBe(0.5);
+    vi.advanceTimersByTime(49);
+    expect(writes).toHaveLength(6);
+    vi.advanceTimersByTime(1);
+    expect(writes).toHaveLength(7);
+    expect(smoothing()).toBe(0.6);
     stop();
   });
 });

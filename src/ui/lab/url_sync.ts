@@ -1,16 +1,18 @@
 /**
  * The page URL follows the lab: whenever the experiment (task, model, seed, runs and their settings), the
  * shared chart settings or the Pipeline's settings change, the hash is rewritten (runs imported for comparison left out: a link cannot
- * carry their curves) (history.replaceState, debounced, so no history entry
- * per knob move); "Share" copies the current link. Encoding and checking live in src/lab/url.ts.
+ * carry their curves) (history.replaceState, throttled: no history entry per knob move); "Share" copies the current link. Encoding and checking live in src/lab/url.ts.
  */
 import { shareUrl } from "../../lab/url";
 import { type LabState, sharedSpec, useLab } from "../lab_store";
 import { usePipelineStore } from "./pipeline_store";
 import { hashChanged } from "./saving";
 
-/** How long the URL waits after the last change before it is rewritten (ms). */
-export const URL_DEBOUNCE_MS = 300;
+/**
+ * At most one rewrite of the URL per this many ms (a slider's drag; Chrome throttles a page that calls
+ * history.replaceState more than ~100 times in 10 s), the latest state always written by the end of it.
+ */
+export const URL_THROTTLE_MS = 150;
 
 const linkOf = (s: LabState) =>
   shareUrl(
@@ -29,12 +31,14 @@ export function writeUrlNow(): string {
 
 /**
  * Keep the hash in step with the store from now on. Start it after the experiment was opened (the store's
- * spec before that is a placeholder that must not overwrite the link). A change after a quiet spell is written
- * at once (a reload right after a typed value must open the link that names it: a reload reads the address as
- * it was when pressed, so writing it at unload is too late); changes that follow it within `debounceMs` (a
- * slider's drag) are written together once they stop. Returns the stop function.
+ * spec before that is a placeholder that must not overwrite the link). A change of the experiment is written at
+ * once; a view's (the smoothing slider's drag) too, unless the last write was less than `throttleMs` ago: then
+ * the latest state is written when that time is up (a reload
+ * reads the address as it was when pressed, so writing it at unload is too late, and a reload soon after a few
+ * quick changes must find the last of them; a reviewer's three changes and a reload 0.5 s later found the first,
+ * with a 300 ms debounce that restarted with every change). Returns the stop function.
  */
-export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
+export function startUrlSync(throttleMs = URL_THROTTLE_MS): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastWrite = Number.NEGATIVE_INFINITY;
   const write = () => {
@@ -42,16 +46,19 @@ export function startUrlSync(debounceMs = URL_DEBOUNCE_MS): () => void {
     writeUrlNow();
   };
   const later = () => {
-    if (!timer && performance.now() - lastWrite >= debounceMs) return write();
-    if (timer) clearTimeout(timer);
+    if (timer) return; // the write already due takes the latest state
+    const wait = lastWrite + throttleMs - performance.now();
+    if (wait <= 0) return write();
     timer = setTimeout(() => {
       timer = null;
       write();
-    }, debounceMs);
+    }, wait);
   };
   const unsubscribe = useLab.subscribe((s, prev) => {
+    // The experiment's own changes (a knob, a run added) are written at once, each: the autosaver saves them at
+    // once too, and a reload compares the two (a link newer than the saved runs' settings starts them over).
+    if (s.spec !== prev.spec) return write();
     const changed =
-      s.spec !== prev.spec ||
       s.view.xAxis !== prev.view.xAxis ||
       s.view.klEstimator !== prev.view.klEstimator ||
       s.view.smoothing !== prev.view.smoothing;
