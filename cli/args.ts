@@ -87,6 +87,19 @@ export function scriptArgs<T extends ParseArgsConfig>(
   return parsed as ReturnType<typeof parseArgs<T>>;
 }
 
+/**
+ * A script's checks of its values (the helpers below) before any work: their first refusal is printed and the
+ * process exits 2, as scriptArgs does for an unknown option. Returns what `check` returns.
+ */
+export function checkedInput<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(2);
+  }
+}
+
 /** The first sentence of parseArgs's message ("Unknown option '--step'"), without its advice on dashes. */
 function firstSentence(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);

@@ -4,7 +4,7 @@
  * store it as the `evaluation` of its manifest entry, keeping every other fact. For a checkpoint that was a
  * snapshot of a run cut short (`partial` in the manifest), which has no evaluation of its own.
  */
-import { scriptArgs, wholeNumber } from "../cli/args";
+import { checkedInput, scriptArgs, wholeNumber } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
 import { loadTask, TASK_IDS, type TaskId } from "../src/tasks";
@@ -23,13 +23,7 @@ async function main(): Promise<number> {
     console.error(`--task ${TASK_IDS.join("|")} is required`);
     return 2;
   }
-  let seed: number;
-  try {
-    seed = wholeNumber("seed", values.seed, 0);
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    return 2;
-  }
+  const seed = checkedInput(() => wholeNumber("seed", values.seed, 0));
   const path = `models/${task}/sft.safetensors`;
   const entry = readManifest().files.find((f) => f.path === path);
   if (!entry) {

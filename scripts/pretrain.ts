@@ -16,7 +16,7 @@
  * file). --snapshot-every M saves (and records) the checkpoint every M steps, marked `partial` in the manifest
  * with the `--stop-after` command that reproduces it, so a run cut short on a busy machine still leaves one.
  */
-import { scriptArgs, wholeNumber, writableFolder } from "../cli/args";
+import { checkedInput, scriptArgs, wholeNumber, writableFolder } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { type Checkpoint, saveCheckpoint } from "../src/model/checkpoint";
 import { writeCheckpointPath } from "../src/model/checkpoint_files";
@@ -62,21 +62,17 @@ async function main(): Promise<number> {
   const setup: PretrainSetup = { ...SETUPS[task] };
   const outDir = values.out ?? `public/models/${task}`;
   // Numbers and the output folder are checked before any work (a bad one once trained "1.5 steps").
-  let seed: number;
-  let logEvery: number;
-  let stopAfter: number;
-  let snapshotEvery: number;
-  try {
-    if (values.steps) setup.schedule = { ...setup.schedule, steps: wholeNumber("steps", values.steps, 0, 1) };
-    seed = wholeNumber("seed", values.seed, 0);
-    logEvery = wholeNumber("log-every", values["log-every"], 50, 1);
-    stopAfter = wholeNumber("stop-after", values["stop-after"], 0);
-    snapshotEvery = wholeNumber("snapshot-every", values["snapshot-every"], 0);
+  const { steps, seed, logEvery, stopAfter, snapshotEvery } = checkedInput(() => {
     writableFolder("out", outDir);
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    return 2;
-  }
+    return {
+      steps: wholeNumber("steps", values.steps, setup.schedule.steps, 1),
+      seed: wholeNumber("seed", values.seed, 0),
+      logEvery: wholeNumber("log-every", values["log-every"], 50, 1),
+      stopAfter: wholeNumber("stop-after", values["stop-after"], 0),
+      snapshotEvery: wholeNumber("snapshot-every", values["snapshot-every"], 0),
+    };
+  });
+  setup.schedule = { ...setup.schedule, steps };
   const t0 = performance.now();
 
   const tokenizer = tokenizerPathOf(task);

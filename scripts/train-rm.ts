@@ -33,7 +33,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { realNumber, scriptArgs, wholeNumber, writableFolder } from "../cli/args";
+import { checkedInput, realNumber, scriptArgs, wholeNumber, writableFolder } from "../cli/args";
 import { acquireGpu } from "../src/gpu/device";
 import { type Checkpoint, saveCheckpoint } from "../src/model/checkpoint";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
@@ -363,13 +363,13 @@ async function main(): Promise<number> {
   }
   // Numbers and the output folder are checked before any work (a bad --steps once trained nothing and
   // overwrote the shipped model, the default --out).
-  let numbers: Record<string, number | undefined>;
-  try {
+  const numbers = checkedInput(() => {
     const whole = (k: keyof typeof values, min = 0) =>
       values[k] === undefined ? undefined : wholeNumber(k, String(values[k]), 0, min);
     const real = (k: keyof typeof values, min: number, max: number) =>
       values[k] === undefined ? undefined : realNumber(k, String(values[k]), 0, min, max);
-    numbers = {
+    writableFolder("out", values.out ?? `public/models/${values.task}`);
+    return {
       steps: whole("steps", 1),
       seed: whole("seed"),
       batch: whole("batch", 1),
@@ -378,11 +378,7 @@ async function main(): Promise<number> {
       logEvery: whole("log-every", 1),
       trainEvalPairs: whole("train-eval-pairs"),
     };
-    writableFolder("out", values.out ?? `public/models/${values.task}`);
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    return 2;
-  }
+  });
   const r = await trainRewardModel({
     task: values.task,
     ...numbers,

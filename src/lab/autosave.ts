@@ -46,8 +46,6 @@ export interface AutosaveOptions {
   onError?: (message: string) => void;
   /** Told true when writes start and false when none is left (the page's "saving…" / "saved"). */
   onBusy?: (busy: boolean) => void;
-  /** How long after a settings change its save waits, ms (default 0: the next macrotask; changes meanwhile join it). */
-  specDelayMs?: number;
   /** Where the steps reached are written when the page is hidden (default: window.localStorage; reached.ts). */
   reachedStore?: ReachedStorage;
   /** Where `pagehide`, `visibilitychange` and `beforeunload` are listened for (default: window; tests: a stub). */
@@ -228,7 +226,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       flush().finally(() => {
         if (--pending === 0) o.onBusy?.(false);
       });
-    }, o.specDelayMs ?? 0);
+    }, 0); // the next macrotask: changes made meanwhile join it
   };
   const unsubscribe = source.subscribe((s, prev) => {
     if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();
