@@ -100,6 +100,7 @@ export const FieldControl = memo(function FieldControl({
         className="knob-label"
         card={<FieldCard field={field} trl={trl} locked={locked} changed={value !== field.default} />}
         testId={`hint-${runId}-${field.key}`}
+        beside=".run-card"
       >
         {field.label}
         {locked && <LockIcon />}
