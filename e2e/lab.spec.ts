@@ -83,6 +83,8 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await page.keyboard.press("Space");
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByTestId("transport-status")).toHaveText("Training.");
+  // The tab says so too, for a teacher with several lessons in tabs.
+  await expect(page).toHaveTitle(/^▶ Arithmetic · step \d+ — RLHF Playground$/, { timeout: 120_000 });
   await expect
     .poll(() => fewestPoints(page), { timeout: 480_000, intervals: [2000] })
     .toBeGreaterThanOrEqual(MIN_POINTS);
@@ -95,6 +97,7 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   const paused = await steps(page);
   await page.waitForTimeout(3000);
   expect(await steps(page), "no steps while paused").toEqual(paused);
+  await expect(page).toHaveTitle(`Arithmetic · step ${Math.max(...paused)} — RLHF Playground`);
   // Shape fields lock once a run has started; β does not.
   await expect(page.getByTestId("knob-ppo-1-batchPrompts")).toBeDisabled();
   await expect(page.getByTestId("knob-ppo-1-beta")).toBeEnabled();

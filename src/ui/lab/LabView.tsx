@@ -17,6 +17,7 @@ import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
 import { PipelineView } from "./PipelineView";
+import { usePageTitle } from "./page_title";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
 import { SaveHereButton } from "./SaveState";
@@ -48,6 +49,7 @@ export function LabView() {
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
+  usePageTitle();
   // Moving a panel takes the focus off a control inside it: give it back once the panels have moved.
   const layout = useRef({ oneColumn, focused: null as Element | null });
   if (layout.current.oneColumn !== oneColumn)
