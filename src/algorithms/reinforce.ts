@@ -60,6 +60,24 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       this.baseline = source.baseline;
   }
 
+  /**
+   * The moving-average baseline is run state: a checkpoint and a reload continue it (raw EMA m and batches seen
+   * k) instead of restarting at b = 0, so the run trains on as one never interrupted. Its decay is a setting.
+   */
+  runState(): Record<string, number> {
+    return { baselineEma: this.baseline.ema, baselineSteps: this.baseline.steps };
+  }
+
+  /** Put back the baseline runState returned. @throws RangeError on a non-finite m or a k that is no count. */
+  setRunState(state: Record<string, number>): void {
+    const { baselineEma: ema, baselineSteps: steps } = state;
+    if (typeof ema !== "number" || !Number.isFinite(ema))
+      throw new RangeError(`REINFORCE state needs a finite baseline EMA, got ${JSON.stringify(ema)}`);
+    if (typeof steps !== "number" || !Number.isInteger(steps) || steps < 0)
+      throw new RangeError(`REINFORCE state needs a batch count k ≥ 0, got ${JSON.stringify(steps)}`);
+    this.baseline = { decay: this.config.baselineDecay, ema, steps };
+  }
+
   protected advantages(r: Rollout, shape: TokenShape, c: ReinforceConfig) {
     const scores =
       r.tokens && c.beta > 0 && this.env.ref

@@ -154,7 +154,7 @@ export interface AlgorithmRun {
   /**
    * Continue numbering after `steps` steps: prompt order and sampler seeds follow the step number, so a fork
    * or a run resumed from a checkpoint picks up where its source was. Weights and optimizer state are set
-   * separately (env.policy, {@link optimizer}); other run-local state (e.g. REINFORCE's moving baseline) restarts.
+   * separately (env.policy, {@link optimizer}), other run-local state by {@link setRunState}.
    */
   resumeAt(steps: number): void;
   /**
@@ -163,7 +163,8 @@ export interface AlgorithmRun {
    */
   copyExtraFrom?(source: AlgorithmRun): void;
   /**
-   * Optional: scalar state the run carries from step to step besides weights and optimizer (Safe RLHF's λ, PPO's adaptive β), so
+   * Optional: scalar state the run carries from step to step besides weights and optimizer (Safe RLHF's λ, PPO's adaptive β,
+   * REINFORCE's moving baseline), so
    * that forks, checkpoints and a reload continue it instead of restarting it. Plain finite numbers by name.
    */
   runState?(): Record<string, number>;

@@ -4,54 +4,14 @@
  * sample views, fork (weights + AdamW moments + step), CPU checkpoints and restore, safetensors export and
  * load, and the clear start-up errors.
  */
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
-import type { ExperimentSpec, RunCounters, RunSpec, RunUpdate } from "../../src/lab/protocol";
 import { LabLoadError, loadResources } from "../../src/lab/resources";
 import { formatSetting } from "../../src/lab/run_slot";
-import { CHECKPOINT_EVERY, type LabRun, LabRuns, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
-import { Scheduler } from "../../src/lab/scheduler";
+import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "../../src/lab/runs";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { testGpu } from "../helpers/gpu";
-
-const BASE = "http://lab.test/";
-
-/** A preference file in src/tasks/preferences.ts's format with two arithmetic train pairs. */
-const PREFS = [
-  { prompt: "12+34=", chosen: "46", rejected: "45", score_chosen: 1, score_rejected: 0 },
-  { prompt: "50+27=", chosen: "77", rejected: "7", score_chosen: 1, score_rejected: 0 },
-]
-  .map((r) => JSON.stringify({ task: "arithmetic", ...r, flipped: false, tie: false, split: "train" }))
-  .join("\n");
-
-/**
- * fetch as the page's static server answers: the tokenizers from public/, `extra` files by path, 404 for the
- * rest (so the tests do not depend on which models are shipped at the moment).
- */
-function serve(extra: Record<string, string> = {}): typeof fetch {
-  return (async (input: RequestInfo | URL) => {
-    const path = new URL(String(input)).pathname;
-    if (path in extra) return new Response(extra[path], { status: 200 });
-    if (path.endsWith("/tokenizer.json"))
-      return new Response(await readFile(`public${path}`), {
-        status: 200,
-        headers: { "content-type": "application/json" },
-      });
-    return new Response("not found", { status: 404 });
-  }) as typeof fetch;
-}
-const publicFetch = serve();
-
-async function setup(spec: ExperimentSpec = testExperiment()) {
-  const ctx = await testGpu();
-  const res = await loadResources(spec, BASE, publicFetch);
-  const runs = new LabRuns(ctx, res, spec.seed);
-  const updates: RunUpdate[] = [];
-  const s = new Scheduler({ factory: runs, onUpdate: (u) => updates.push(...u), flushMs: 0 });
-  for (const r of spec.runs) await s.addRun(r, true);
-  return { ctx, res, runs, s, updates, spec };
-}
+import { BASE, PREFS, publicFetch, serve, setup } from "../helpers/lab_runtime";
 
 describe("lab runtime (GPU)", () => {
   it("loads the test experiment and steps PPO, DPO and GRPO with finite metrics and sample views", async () => {
@@ -236,124 +196,6 @@ describe("lab runtime (GPU)", () => {
     ]);
     t.s.dispose();
     t.runs.destroy();
-  });
-
-  /**
-   * Two steps of `spec`'s run (alone), then its run state `key` (which must have left `start`) must come back
-   * equal in a fork, in the fork restored from its CPU checkpoint, in the safetensors metadata, and in the run
-   * reset and reloaded from those safetensors. Returns the setup for further checks.
-   */
-  async function expectStateTravels(spec: RunSpec, key: string, start: number, stepped: RunCounters) {
-    const t = await setup({ ...testExperiment(), runs: [spec] });
-    for (let i = 0; i < 2; i++) await t.s.stepOnce();
-    const src = t.s.runOf(spec.id) as LabRun;
-    const value = (r: LabRun) => r.run.runState?.()[key] ?? Number.NaN;
-    const want = value(src);
-    expect(want).not.toBe(start);
-
-    const forkSpec = { ...spec, id: `${spec.id}-2`, label: "fork" };
-    await t.s.forkRun(spec.id, forkSpec);
-    expect(value(t.s.runOf(forkSpec.id) as LabRun)).toBe(want);
-    const restored = await t.runs.restore(forkSpec);
-    expect(value(restored.run as LabRun)).toBe(want);
-    restored.run.destroy();
-
-    const bytes = await src.safetensors(spec, 0);
-    const saved = JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY]);
-    expect(saved).toEqual(src.run.runState?.());
-    expect(saved[key]).toBe(want);
-    await t.s.reset();
-    expect(value(t.s.runOf(spec.id) as LabRun)).toBe(start);
-    await t.s.resumeRun(spec.id, stepped, (r) => t.runs.loadSaved(spec.id, r, bytes, 2));
-    expect(value(t.s.runOf(spec.id) as LabRun)).toBe(want);
-    return { t, src, now: t.s.runOf(spec.id) as LabRun, want, bytes };
-  }
-
-  it("Safe RLHF's λ travels with forks, CPU checkpoints and safetensors; λ₀ is refused after a step", async () => {
-    const safe: RunSpec = {
-      id: "safe",
-      algo: "safe_rlhf",
-      label: "Safe RLHF",
-      config: { batchPrompts: 2, numGenerations: 2, maxNewTokens: 4, lr: 3e-3, costLimit: 1, lambdaLr: 0.5 },
-    };
-    // Completions cost ≥ 1 token each (EOS counts) against d = 1, so λ grows from λ₀ = 0.
-    const { t, now, want } = await expectStateTravels(safe, "lambda", 0, { step: 2, samples: 8, tokens: 32 });
-    expect(want).toBeGreaterThan(0);
-    expect(() => now.setConfig({ lambdaInit: 5 })).toThrow(/λ₀ only sets λ before the first step/);
-    t.s.dispose();
-    t.runs.destroy();
-  });
-
-  it("PPO's adaptive β travels with forks, CPU checkpoints and safetensors; a fixed β is no run state", async () => {
-    const ppo: RunSpec = {
-      id: "ppo",
-      algo: "ppo",
-      label: "PPO",
-      config: {
-        batchPrompts: 2,
-        maxNewTokens: 4,
-        beta: 0.05,
-        adaptiveKl: true,
-        klTarget: 0.001,
-        klHorizon: 1,
-      },
-    };
-    // The controller moves β by up to 20% × B / horizon each step, so after 2 steps it has left 0.05.
-    const { t, now, want, bytes } = await expectStateTravels(ppo, "beta", 0.05, {
-      step: 2,
-      samples: 4,
-      tokens: 16,
-    });
-    expect(now.config.beta, "the reloaded run trains with the adaptive β").toBe(want);
-
-    // A β the user sets is the controller's new start, and it wins over a state saved before it was set.
-    await t.s.setConfig("ppo", { beta: 0.2 });
-    expect(now.run.runState?.()).toEqual({ beta: 0.2, beta0: 0.2 });
-    await t.s.reset();
-    await t.s.resumeRun("ppo", { step: 2, samples: 4, tokens: 16 }, (r) =>
-      t.runs.loadSaved("ppo", r, bytes, 2),
-    );
-    const edited = t.s.runOf("ppo") as LabRun;
-    expect(edited.config.beta, "the user's β, not the older saved adaptive β").toBe(0.2);
-    // Turning the controller off returns β to the configured β on every path (here: the live run).
-    await t.s.stepOnce();
-    expect(edited.config.beta).not.toBe(0.2);
-    await t.s.setConfig("ppo", { adaptiveKl: false });
-    expect(edited.config.beta).toBe(0.2);
-    expect(edited.run.runState?.()).toEqual({});
-
-    // Without the controller β is a setting: no run state, and the export carries none.
-    t.s.dispose();
-    t.runs.destroy();
-    const fixed = await setup({
-      ...testExperiment(),
-      runs: [{ ...ppo, config: { ...ppo.config, adaptiveKl: false } }],
-    });
-    await fixed.s.stepOnce();
-    const run = fixed.s.runOf("ppo") as LabRun;
-    expect(run.run.runState?.()).toEqual({});
-    expect(loadCheckpoint(await run.safetensors(ppo, 0)).info[RUN_STATE_KEY]).toBeUndefined();
-    fixed.s.dispose();
-    fixed.runs.destroy();
-
-    // The controller keeps β inside its field's range: with B / horizon = 6 and KL below target, one step
-    // would make β negative (× (1 − 0.2·6)); it stops at 0, and the next step and a fork still work.
-    const wide = { ...ppo, config: { ...ppo.config, batchPrompts: 6, numMiniBatches: 1 } };
-    const low = await setup({ ...testExperiment(), runs: [wide] });
-    await low.s.stepOnce();
-    expect((low.s.runOf("ppo") as LabRun).config.beta).toBe(0);
-    await low.s.stepOnce();
-    await low.s.forkRun("ppo", { ...wide, id: "ppo-2", label: "fork" });
-    expect((low.s.runOf("ppo-2") as LabRun).config.beta).toBe(0);
-    low.s.dispose();
-    low.runs.destroy();
-  });
-
-  it("a checkpoint's run state must be finite numbers by name", () => {
-    expect(parseRunState('{"lambda":0.25}')).toEqual({ lambda: 0.25 });
-    expect(() => parseRunState("{")).toThrow(/not JSON/);
-    expect(() => parseRunState("[1]")).toThrow(/not an object/);
-    expect(() => parseRunState('{"lambda":"x"}')).toThrow(/lambda is not a finite number/);
   });
 
   it("a missing shipped model falls back to a fresh tiny model with a notice; the manifest avoids 404s", async () => {

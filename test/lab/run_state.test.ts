@@ -1,0 +1,158 @@
+/**
+ * An algorithm's own scalar state (AlgorithmRun.runState: Safe RLHF's λ, PPO's adaptive β, REINFORCE's moving
+ * baseline) travels with forks, CPU checkpoints, safetensors and a reload, on a real WebGPU device (Dawn;
+ * SwiftShader without a GPU), so a run sent back to a checkpoint trains on as one never interrupted.
+ */
+import { describe, expect, it } from "vitest";
+import { testExperiment } from "../../src/lab/defaults";
+import type { RunCounters, RunSpec } from "../../src/lab/protocol";
+import { type LabRun, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
+import { loadCheckpoint } from "../../src/model/checkpoint";
+import { setup } from "../helpers/lab_runtime";
+
+describe("run state (GPU)", () => {
+  /**
+   * Two steps of `spec`'s run (alone), then its run state `key` (which must have left `start`) must come back
+   * equal in a fork, in the fork restored from its CPU checkpoint, in the safetensors metadata, and in the run
+   * reset and reloaded from those safetensors. Returns the setup for further checks.
+   */
+  async function expectStateTravels(spec: RunSpec, key: string, start: number, stepped: RunCounters) {
+    const t = await setup({ ...testExperiment(), runs: [spec] });
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    const src = t.s.runOf(spec.id) as LabRun;
+    const value = (r: LabRun) => r.run.runState?.()[key] ?? Number.NaN;
+    const want = value(src);
+    expect(want).not.toBe(start);
+
+    const forkSpec = { ...spec, id: `${spec.id}-2`, label: "fork" };
+    await t.s.forkRun(spec.id, forkSpec);
+    expect(value(t.s.runOf(forkSpec.id) as LabRun)).toBe(want);
+    const restored = await t.runs.restore(forkSpec);
+    expect(value(restored.run as LabRun)).toBe(want);
+    restored.run.destroy();
+
+    const bytes = await src.safetensors(spec, 0);
+    const saved = JSON.parse(loadCheckpoint(bytes).info[RUN_STATE_KEY]);
+    expect(saved).toEqual(src.run.runState?.());
+    expect(saved[key]).toBe(want);
+    await t.s.reset();
+    expect(value(t.s.runOf(spec.id) as LabRun)).toBe(start);
+    await t.s.resumeRun(spec.id, stepped, (r) => t.runs.loadSaved(spec.id, r, bytes, 2));
+    expect(value(t.s.runOf(spec.id) as LabRun)).toBe(want);
+    return { t, src, now: t.s.runOf(spec.id) as LabRun, want, bytes };
+  }
+
+  it("Safe RLHF's λ travels with forks, CPU checkpoints and safetensors; λ₀ is refused after a step", async () => {
+    const safe: RunSpec = {
+      id: "safe",
+      algo: "safe_rlhf",
+      label: "Safe RLHF",
+      config: { batchPrompts: 2, numGenerations: 2, maxNewTokens: 4, lr: 3e-3, costLimit: 1, lambdaLr: 0.5 },
+    };
+    // Completions cost ≥ 1 token each (EOS counts) against d = 1, so λ grows from λ₀ = 0.
+    const { t, now, want } = await expectStateTravels(safe, "lambda", 0, { step: 2, samples: 8, tokens: 32 });
+    expect(want).toBeGreaterThan(0);
+    expect(() => now.setConfig({ lambdaInit: 5 })).toThrow(/λ₀ only sets λ before the first step/);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it("PPO's adaptive β travels with forks, CPU checkpoints and safetensors; a fixed β is no run state", async () => {
+    const ppo: RunSpec = {
+      id: "ppo",
+      algo: "ppo",
+      label: "PPO",
+      config: {
+        batchPrompts: 2,
+        maxNewTokens: 4,
+        beta: 0.05,
+        adaptiveKl: true,
+        klTarget: 0.001,
+        klHorizon: 1,
+      },
+    };
+    // The controller moves β by up to 20% × B / horizon each step, so after 2 steps it has left 0.05.
+    const { t, now, want, bytes } = await expectStateTravels(ppo, "beta", 0.05, {
+      step: 2,
+      samples: 4,
+      tokens: 16,
+    });
+    expect(now.config.beta, "the reloaded run trains with the adaptive β").toBe(want);
+
+    // A β the user sets is the controller's new start, and it wins over a state saved before it was set.
+    await t.s.setConfig("ppo", { beta: 0.2 });
+    expect(now.run.runState?.()).toEqual({ beta: 0.2, beta0: 0.2 });
+    await t.s.reset();
+    await t.s.resumeRun("ppo", { step: 2, samples: 4, tokens: 16 }, (r) =>
+      t.runs.loadSaved("ppo", r, bytes, 2),
+    );
+    const edited = t.s.runOf("ppo") as LabRun;
+    expect(edited.config.beta, "the user's β, not the older saved adaptive β").toBe(0.2);
+    // Turning the controller off returns β to the configured β on every path (here: the live run).
+    await t.s.stepOnce();
+    expect(edited.config.beta).not.toBe(0.2);
+    await t.s.setConfig("ppo", { adaptiveKl: false });
+    expect(edited.config.beta).toBe(0.2);
+    expect(edited.run.runState?.()).toEqual({});
+
+    // Without the controller β is a setting: no run state, and the export carries none.
+    t.s.dispose();
+    t.runs.destroy();
+    const fixed = await setup({
+      ...testExperiment(),
+      runs: [{ ...ppo, config: { ...ppo.config, adaptiveKl: false } }],
+    });
+    await fixed.s.stepOnce();
+    const run = fixed.s.runOf("ppo") as LabRun;
+    expect(run.run.runState?.()).toEqual({});
+    expect(loadCheckpoint(await run.safetensors(ppo, 0)).info[RUN_STATE_KEY]).toBeUndefined();
+    fixed.s.dispose();
+    fixed.runs.destroy();
+
+    // The controller keeps β inside its field's range: with B / horizon = 6 and KL below target, one step
+    // would make β negative (× (1 − 0.2·6)); it stops at 0, and the next step and a fork still work.
+    const wide = { ...ppo, config: { ...ppo.config, batchPrompts: 6, numMiniBatches: 1 } };
+    const low = await setup({ ...testExperiment(), runs: [wide] });
+    await low.s.stepOnce();
+    expect((low.s.runOf("ppo") as LabRun).config.beta).toBe(0);
+    await low.s.stepOnce();
+    await low.s.forkRun("ppo", { ...wide, id: "ppo-2", label: "fork" });
+    expect((low.s.runOf("ppo-2") as LabRun).config.beta).toBe(0);
+    low.s.dispose();
+    low.runs.destroy();
+  });
+
+  it("REINFORCE's moving baseline travels with forks, CPU checkpoints and safetensors", async () => {
+    const reinforce: RunSpec = {
+      id: "reinforce",
+      algo: "reinforce",
+      label: "REINFORCE",
+      config: { batchPrompts: 2, maxNewTokens: 4, lr: 3e-3 },
+    };
+    // Two batches seen: k = 2 (it starts at 0), and the raw EMA m with it.
+    const { t, src, now, want } = await expectStateTravels(reinforce, "baselineSteps", 0, {
+      step: 2,
+      samples: 4,
+      tokens: 16,
+    });
+    expect(want).toBe(2);
+    expect(now.run.runState?.()).toEqual(src.run.runState?.());
+    // The next step of the reloaded run subtracts the baseline its source would (b = m/(1 − α²)), not b = 0.
+    t.updates.length = 0;
+    await t.s.stepOnce();
+    t.s.flush();
+    const ema = src.run.runState?.().baselineEma ?? Number.NaN;
+    const b = t.updates.flatMap((u) => u.points).find((p) => p.step === 3)?.metrics.baseline;
+    expect(b).toBeCloseTo(ema / (1 - 0.9 ** 2), 12);
+    expect(() => now.run.setRunState?.({ baselineEma: 0.1, baselineSteps: 1.5 })).toThrow(/batch count k/);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it("a checkpoint's run state must be finite numbers by name", () => {
+    expect(parseRunState('{"lambda":0.25}')).toEqual({ lambda: 0.25 });
+    expect(() => parseRunState("{")).toThrow(/not JSON/);
+    expect(() => parseRunState("[1]")).toThrow(/not an object/);
+    expect(() => parseRunState('{"lambda":"x"}')).toThrow(/lambda is not a finite number/);
+  });
+});
