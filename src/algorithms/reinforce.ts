@@ -62,7 +62,8 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
 
   /**
    * The moving-average baseline is run state: a checkpoint and a reload continue it (raw EMA m and batches seen
-   * k) instead of restarting at b = 0, so the run trains on as one never interrupted. Its decay is a setting.
+   * k) instead of restarting at b = 0, where the next batch's advantages would be its raw scores. Its decay is a
+   * setting.
    */
   runState(): Record<string, number> {
     return { baselineEma: this.baseline.ema, baselineSteps: this.baseline.steps };

@@ -1,7 +1,7 @@
 /**
  * An algorithm's own scalar state (AlgorithmRun.runState: Safe RLHF's λ, PPO's adaptive β, REINFORCE's moving
  * baseline) travels with forks, CPU checkpoints, safetensors and a reload, on a real WebGPU device (Dawn;
- * SwiftShader without a GPU), so a run sent back to a checkpoint trains on as one never interrupted.
+ * SwiftShader without a GPU), so a run sent back to a checkpoint continues it instead of restarting it.
  */
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
