@@ -8,9 +8,9 @@ import { type RunEnv, shuffledPrompts } from "../algorithms/run";
 import type { GpuContext } from "../gpu/context";
 import type { GPTConfig } from "../model/config";
 import { GptWeights } from "../model/weights";
+import { goldRewardSource, taskCostSources } from "../rewards/task_rewards";
 import type { Task } from "../tasks";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import { goldRewardSource, taskCostSources } from "./task_rewards";
 
 export interface EnvOptions {
   ctx: GpuContext;

@@ -9,9 +9,9 @@ import { type WinRate, winRate } from "../algorithms/win_rate";
 import type { GpuContext } from "../gpu/context";
 import { Generator } from "../model/generate";
 import type { GptWeights } from "../model/weights";
+import { promptText } from "../rewards/task_rewards";
 import { completionText, type Task } from "../tasks";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import { promptText } from "./task_rewards";
 
 export interface EvalOptions {
   /** Held-out prompts used (capped at the task's eval set). */

@@ -14,10 +14,10 @@ import type { RewardSample, RewardSource } from "../algorithms/reward";
 import type { OnnxRewardModel } from "../rewards/onnx_reward_model";
 import { RM_METADATA } from "../rewards/rm_metadata";
 import { onnxReward } from "../rewards/sources";
+import { goldRewardSource } from "../rewards/task_rewards";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import { type RewardChoice, RUN_FIELDS } from "./settings";
-import { goldRewardSource } from "./task_rewards";
 
 /** A reward model the worker loaded and validated. */
 export interface RewardModelInfo {

@@ -5,9 +5,9 @@
  * its last epoch; REINFORCE: its update), null for the others (measuring it would cost another forward pass).
  */
 import type { Rollout } from "../algorithms/rollout";
+import { promptText } from "../rewards/task_rewards";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import { SAMPLE_LIMIT, type SampleView, type TokenView } from "./protocol";
-import { promptText } from "./task_rewards";
 
 /**
  * Views of the first `limit` of a rollout's rows (default SAMPLE_LIMIT; GRPO/RLOO: whole groups of one prompt).

@@ -9,18 +9,18 @@
  * maximum length from the left (the end is kept).
  */
 import type { RewardSample, RewardSource } from "../algorithms/reward";
-import { goldRewardSource } from "../lab/task_rewards";
 import { encodeCompletion } from "../tasks/preferences";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import type { OnnxRewardModel } from "./onnx_reward_model";
 import type { RewardModelScorer } from "./rm_trainer";
 import { truncateLeft } from "./rm_trainer";
+import { goldRewardSource } from "./task_rewards";
 
 /**
  * The task's gold scorer as a RewardSource (name "<task>-gold"): task.gold(prompt text without a leading
  * `<bos>`, completion text cut at its first `<eos>`); scores lie in task.goldRange. One implementation,
- * src/lab/task_rewards.ts goldRewardSource, which every run also uses for `reward_gold`.
+ * src/rewards/task_rewards.ts goldRewardSource, which every run also uses for `reward_gold`.
  */
 export const goldReward: (task: Task, tokenizer: Tokenizer) => RewardSource = goldRewardSource;
 

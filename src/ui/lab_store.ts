@@ -1,7 +1,7 @@
 /**
  * The lab's state (zustand): the experiment spec (the single source of truth that the URL and IndexedDB
  * mirror), each run's status, metric history, markers and latest samples, and the view settings of the
- * charts. The worker client (src/lab/client.ts) applies RunUpdates here; components read it. No weights here.
+ * charts. The worker client (src/ui/client.ts) applies RunUpdates here; components read it. No weights here.
  */
 
 import { create } from "zustand";

@@ -4,8 +4,8 @@
  * answers (its history is not the fork's).
  */
 import { describe, expect, it } from "vitest";
-import { LabClient } from "../../src/lab/client";
 import type { LabWorkerApi, MetricPoint, RunSpec } from "../../src/lab/protocol";
+import { LabClient } from "../../src/ui/client";
 import { useLab } from "../../src/ui/lab_store";
 
 const point = (step: number): MetricPoint => ({

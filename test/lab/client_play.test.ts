@@ -5,8 +5,8 @@
  * says so (that sentence too goes once Play trains); started while paused, it says nothing.
  */
 import { describe, expect, it } from "vitest";
-import { HANDED_OFF_LINE, LabClient, STAGE_PAUSED_LINE } from "../../src/lab/client";
 import type { LabWorkerApi, RunSpec } from "../../src/lab/protocol";
+import { HANDED_OFF_LINE, LabClient, STAGE_PAUSED_LINE } from "../../src/ui/client";
 import { type RunState, useLab } from "../../src/ui/lab_store";
 
 const run: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { labClient } from "../../src/lab/client";
 import { defaultExperiment } from "../../src/lab/defaults";
 import type { RunSpec } from "../../src/lab/protocol";
+import { labClient } from "../../src/ui/client";
 import { labActions } from "../../src/ui/lab/actions";
 import { useLab } from "../../src/ui/lab_store";
 

@@ -7,7 +7,6 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { labClient } from "../../src/lab/client";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import {
@@ -17,6 +16,7 @@ import {
   pipelineSettings,
 } from "../../src/lab/pipeline/fields";
 import { encode } from "../../src/lab/url";
+import { labClient } from "../../src/ui/client";
 import { labActions } from "../../src/ui/lab/actions";
 import { Progress } from "../../src/ui/lab/PipelineControls";
 import { pipelineActions } from "../../src/ui/lab/pipeline_actions";

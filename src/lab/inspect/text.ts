@@ -1,6 +1,7 @@
 /** Token ids → text for the inspectors (the worker builds it from the task's tokenizer; tests pass a fake). */
+
+import { promptText } from "../../rewards/task_rewards";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
-import { promptText } from "../task_rewards";
 
 export interface TokenText {
   /** One token as text ("<unk>" when the id is unknown). */

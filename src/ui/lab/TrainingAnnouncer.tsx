@@ -5,7 +5,7 @@
  * while playing stay quiet (that would be chatty).
  */
 import { useEffect, useRef, useState } from "react";
-import { allAtStop } from "../../lab/client_notices";
+import { allAtStop } from "../client_notices";
 import { trainedSteps, useLab } from "../lab_store";
 
 /** The sentence for a change of `playing` (pure; tested). */

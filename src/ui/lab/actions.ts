@@ -1,9 +1,9 @@
 /**
  * The lab's commands as the components call them: the one place the UI reaches the training worker's client
- * (src/lab/client.ts). Components never talk to the worker directly; they call these, and read the store.
+ * (src/ui/client.ts). Components never talk to the worker directly; they call these, and read the store.
  * Run-spec bookkeeping that is UI policy (new ids and labels, fork names) lives here too.
  */
-import { labClient } from "../../lab/client";
+
 import type {
   ExperimentSpec,
   PipelineModels,
@@ -17,6 +17,7 @@ import type {
   SettingValue,
 } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
+import { labClient } from "../client";
 import { sharedSpec, useLab } from "../lab_store";
 import { linkedSettings } from "./knobs";
 import { revealRunCard } from "./reveal";

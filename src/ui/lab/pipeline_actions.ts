@@ -6,10 +6,10 @@
  */
 
 import type { KeptEntry } from "../../lab/archive";
-import { HANDED_OFF_LINE, labClient } from "../../lab/client";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineProgress, PipelineStage } from "../../lab/pipeline/fields";
 import { AckThrottle } from "../../lab/throttle";
+import { HANDED_OFF_LINE, labClient } from "../client";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { droppedText, keptRunsText } from "./experiment_names";

@@ -1,7 +1,7 @@
 /**
  * The page's view of the worker's reward models (zustand): the user's ONNX reward model once the worker has
  * checked and loaded it, and whether a file is being loaded. No model bytes or weights here: the worker has
- * them. A new worker (src/lab/client.ts start) starts without a user model.
+ * them. A new worker (src/ui/client.ts start) starts without a user model.
  */
 import { create } from "zustand";
 import type { RewardModelInfo } from "../../lab/protocol";

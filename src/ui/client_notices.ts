@@ -1,5 +1,5 @@
 /**
- * The lab notice's sentences that ask the user to train (src/lab/client.ts): they go once Play or Step trains,
+ * The lab notice's sentences that ask the user to train (src/ui/client.ts): they go once Play or Step trains,
  * while the notice's other sentences stay. Plain strings: no DOM, no worker.
  */
 

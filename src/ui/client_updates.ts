@@ -5,8 +5,8 @@
  * only then (backpressure: a page that renders slowly gets fewer, larger updates, never a growing queue).
  */
 import * as Comlink from "comlink";
-import { useLab } from "../ui/lab_store";
-import type { RunUpdate } from "./protocol";
+import type { RunUpdate } from "../lab/protocol";
+import { useLab } from "./lab_store";
 
 /** Longest wait for a frame before an update is acknowledged anyway (hidden tabs paint no frames). */
 const ACK_TIMEOUT_MS = 1000;

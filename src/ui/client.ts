@@ -47,17 +47,6 @@
  * device loss and start-up fallbacks arrive as the store's notice.
  */
 import * as Comlink from "comlink";
-import { usePipelineStore } from "../ui/lab/pipeline_store";
-import { useRewardModels } from "../ui/lab/reward_models";
-import { useLab } from "../ui/lab_store";
-import {
-  allAtStop,
-  withoutStopSentence,
-  withoutTrainingAsks,
-  withStagePaused,
-  withStopSentence,
-} from "./client_notices";
-import { type ClientStats, updateReceiver } from "./client_updates";
 import type {
   ExperimentSpec,
   LabWorkerApi,
@@ -70,10 +59,21 @@ import type {
   RunCounters,
   RunSpec,
   SettingValue,
-} from "./protocol";
-import { ALGORITHMS } from "./registry";
-import { stepOnceIds } from "./run_slot";
-import { customRewardsToGold, lostRewardNotice } from "./settings";
+} from "../lab/protocol";
+import { ALGORITHMS } from "../lab/registry";
+import { stepOnceIds } from "../lab/run_slot";
+import { customRewardsToGold, lostRewardNotice } from "../lab/settings";
+import {
+  allAtStop,
+  withoutStopSentence,
+  withoutTrainingAsks,
+  withStagePaused,
+  withStopSentence,
+} from "./client_notices";
+import { type ClientStats, updateReceiver } from "./client_updates";
+import { usePipelineStore } from "./lab/pipeline_store";
+import { useRewardModels } from "./lab/reward_models";
+import { useLab } from "./lab_store";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -115,7 +115,7 @@ export class LabClient {
     s.setPlaying(false);
     s.setModel(null);
     s.setPhase("loading");
-    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+    const worker = new Worker(new URL("../lab/worker.ts", import.meta.url), {
       type: "module",
       name: "lab-training",
     });
