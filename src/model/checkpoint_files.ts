@@ -1,29 +1,8 @@
 /**
- * Checkpoint files: download/upload in the page (Blob, File) and read/write in Node (fs), around the
- * environment-free `saveCheckpoint` / `loadCheckpoint` bytes.
+ * Checkpoint files in Node (fs), around the environment-free `saveCheckpoint` / `loadCheckpoint` bytes (the
+ * page hands bytes to the worker instead).
  */
 import { type Checkpoint, loadCheckpoint, saveCheckpoint } from "./checkpoint";
-
-/** Page: offer the checkpoint as a `.safetensors` download. */
-export function downloadCheckpoint(ck: Checkpoint, filename = "model.safetensors"): void {
-  const bytes = saveCheckpoint(ck);
-  const url = URL.createObjectURL(
-    new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }),
-  );
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-/**
- * Page: read an uploaded `.safetensors` file (from an <input type="file"> or a drop).
- * @throws SafetensorsError naming what is wrong with the file.
- */
-export async function readCheckpointFile(file: Blob): Promise<Checkpoint> {
-  return loadCheckpoint(new Uint8Array(await file.arrayBuffer()));
-}
 
 /** Node: write a checkpoint file (directories are created). */
 export async function writeCheckpointPath(path: string, ck: Checkpoint): Promise<void> {

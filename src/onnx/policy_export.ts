@@ -10,8 +10,7 @@ import type { GPTConfig } from "../model/config";
 import { gptTrunk } from "./gpt_trunk";
 import { encodeModel } from "./graph";
 
-/** Names of the exported policy's inputs and output. */
-export const POLICY_INPUTS = ["input_ids", "attention_mask"] as const;
+/** Name of the exported policy's output (its inputs: gpt_trunk.ts's input_ids and attention_mask). */
 export const POLICY_OUTPUT = "logits";
 
 export interface PolicyExportOptions {

@@ -253,16 +253,3 @@ export function parseSamplesJsonl(text: string): PromptSamples[] {
     ),
   }));
 }
-
-/**
- * Fetch and parse a preference file in the page, e.g. "models/sentiment/preferences.jsonl".
- * @throws PreferenceFormatError on an HTTP error or a malformed file.
- */
-export async function loadPreferences(
-  url: string | URL,
-  fetchFn: typeof fetch = fetch,
-): Promise<PreferenceRecord[]> {
-  const res = await fetchFn(url);
-  if (!res.ok) throw new PreferenceFormatError(`could not fetch ${url}: HTTP ${res.status}`);
-  return parsePreferencesJsonl(await res.text());
-}

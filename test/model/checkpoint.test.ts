@@ -76,10 +76,8 @@ describe("checkpoint", () => {
 });
 
 describe("checkpoint files", () => {
-  it("writes and reads a checkpoint file in Node, and reads an uploaded Blob", async () => {
-    const { readCheckpointFile, readCheckpointPath, writeCheckpointPath } = await import(
-      "../../src/model/checkpoint_files"
-    );
+  it("writes and reads a checkpoint file in Node", async () => {
+    const { readCheckpointPath, writeCheckpointPath } = await import("../../src/model/checkpoint_files");
     const os = await import("node:os");
     const path = await import("node:path");
     const fs = await import("node:fs/promises");
@@ -91,8 +89,6 @@ describe("checkpoint files", () => {
     await writeCheckpointPath(file, ck);
     const back = await readCheckpointPath(file);
     expect(back.params).toEqual(params);
-    const blob = new Blob([await fs.readFile(file)]);
-    expect((await readCheckpointFile(blob)).info.task).toBe("x");
     await fs.rm(dir, { recursive: true });
   });
 });

@@ -70,13 +70,6 @@ export function maskedSum(x: Vec, mask: Vec): number {
   return s;
 }
 
-/** mean_t: Σ counted x / number of counted tokens. @throws RangeError when no token is counted. */
-export function maskedMean(x: Vec, mask: Vec): number {
-  const n = maskCount(mask);
-  if (n === 0) throw new RangeError("masked mean over a batch with no counted tokens");
-  return maskedSum(x, mask) / n;
-}
-
 /** Per-sequence sums over counted tokens, [B] (e.g. a sequence log-prob or a sequence KL). */
 export function rowSums(x: Vec, shape: TokenShape): Float64Array {
   const { B, T, mask } = shape;
