@@ -13,6 +13,7 @@ import type {
 } from "../../lab/protocol";
 import { ALGORITHMS } from "../../lab/registry";
 import { formatSetting } from "../../lab/run_slot";
+import { Rng } from "../../util/rng";
 import { useLab } from "../lab_store";
 import type { LabBackend } from "./actions";
 import { fakeInspect } from "./dev_fake_inspect";
@@ -26,14 +27,6 @@ interface FakeRun {
 }
 
 const WORDS = "the sea was calm and bright and the whale rose slowly under a grey sky".split(" ");
-
-function rand(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 function fakePoint(spec: RunSpec, f: FakeRun, r: () => number): MetricPoint {
   const t = f.step;
@@ -108,7 +101,8 @@ function fakeSamples(spec: RunSpec, r: () => number): SampleView[] {
 /** A fake backend that trains nothing: synthetic metrics at ~4 updates/s while playing. */
 export function createFakeBackend(): LabBackend {
   const runs = new Map<string, FakeRun>();
-  const r = rand(7);
+  const rng = new Rng(7);
+  const r = () => rng.float();
   let timer: ReturnType<typeof setInterval> | null = null;
   const lab = () => useLab.getState();
   const fakeRun = (id: string) => {
