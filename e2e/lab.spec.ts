@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
+import { REWARD_LEARNERS } from "../src/lab/algo_ids";
 import { testExperiment } from "../src/lab/defaults";
-import { NO_SIGNAL_STEPS, noSignalNote, REWARD_LEARNERS } from "../src/ui/lab/no_signal";
+import { NO_SIGNAL_STEPS, noSignalNote } from "../src/ui/lab/no_signal";
 import { exportedCsv } from "./exported";
 import { testLink } from "./links";
 import { collectPageErrors } from "./page";

@@ -14,19 +14,10 @@ import { REINFORCE_FIELDS, ReinforceRun } from "../algorithms/reinforce";
 import { RLOO_FIELDS, RlooRun } from "../algorithms/rloo";
 import type { AlgorithmRun, RunEnv } from "../algorithms/run";
 import { SAFE_RLHF_FIELDS, SafeRlhfRun } from "../algorithms/safe_rlhf";
+import type { AlgoId } from "./algo_ids";
 import { algoConfig, RUN_FIELDS } from "./settings";
 
-export type AlgoId =
-  | "ppo"
-  | "grpo"
-  | "dpo"
-  | "rloo"
-  | "reinforce"
-  | "bon"
-  | "expert_iteration"
-  | "kto"
-  | "orpo"
-  | "safe_rlhf";
+export type { AlgoId } from "./algo_ids";
 
 export interface AlgorithmInfo {
   id: AlgoId;

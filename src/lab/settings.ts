@@ -6,6 +6,7 @@
  * with is src/lab/defaults.ts's.
  */
 import type { Field } from "../algorithms/fields";
+import { PREFERENCE_LEARNERS } from "./algo_ids";
 import { PRESET_IDS } from "./presets/ids";
 import type { ExperimentSpec } from "./protocol";
 
@@ -99,13 +100,6 @@ export const RUN_FIELDS = [
     source: "Gao et al. 2022, Scaling laws for reward model overoptimization",
   },
 ] as const satisfies readonly Field[];
-
-/**
- * Algorithms that learn from the simulated annotator's preference labels, made from the gold scores
- * (src/algorithms/pairs.ts), never from the run's reward source: for them `reward` only scores the charted samples
- * (except KTO with labels = threshold: {@link labelsFromGold}).
- */
-export const PREFERENCE_LEARNERS: ReadonlySet<string> = new Set(["dpo", "kto", "orpo"]);
 
 /**
  * Whether a run learns from labels made from the gold scores, so its `reward` setting only scores the charted

@@ -5,6 +5,7 @@
  */
 import { useMemo } from "react";
 import { COMMON_FIELDS, type Field } from "../../algorithms/fields";
+import { REWARD_LEARNERS } from "../../lab/algo_ids";
 import { startRoom } from "../../lab/experiment_change";
 import { trlNames } from "../../lab/export/trl_names";
 import { ALGORITHMS } from "../../lab/registry";
@@ -28,7 +29,7 @@ import {
   unusedReason,
   upperClipNote,
 } from "./knobs";
-import { noSignalNote, REWARD_LEARNERS } from "./no_signal";
+import { noSignalNote } from "./no_signal";
 import type { RunLook } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { twinNote } from "./run_specs";

@@ -3,6 +3,7 @@ import { COMMON_FIELDS, defaultsOf, type Field, type NumberField } from "../../a
 import { GRPO_FIELDS, type GrpoConfig, grpoClip, upperClip } from "../../algorithms/grpo";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { SAFE_RLHF_FIELDS } from "../../algorithms/safe_rlhf";
+import { REWARD_LEARNERS } from "../../lab/algo_ids";
 import { startRoom } from "../../lab/experiment_change";
 import { ALGO_IDS, ALGORITHMS } from "../../lab/registry";
 import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
@@ -31,7 +32,6 @@ import {
   unusedReason,
   upperClipNote,
 } from "./knobs";
-import { REWARD_LEARNERS } from "./no_signal";
 
 const field = (key: string) => PPO_FIELDS.find((f) => f.key === key) as NumberField;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { LEARNS_FROM, REWARD_LEARNERS } from "../../lab/algo_ids";
 import type { MetricPoint } from "../../lab/protocol";
 import { ALGO_IDS } from "../../lab/registry";
-import { DRIFT_NATS, NO_SIGNAL_STEPS, noSignalNote, REWARD_LEARNERS } from "./no_signal";
+import { DRIFT_NATS, NO_SIGNAL_STEPS, noSignalNote } from "./no_signal";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
   step,
@@ -96,7 +97,8 @@ describe("noSignalNote", () => {
 
 describe("REWARD_LEARNERS", () => {
   it("names registry algorithms that learn from reward differences, not the pair methods or best-of-n", () => {
-    for (const id of REWARD_LEARNERS) expect(ALGO_IDS).toContain(id);
+    for (const id of REWARD_LEARNERS) expect(ALGO_IDS).toContain(id as (typeof ALGO_IDS)[number]);
+    expect(Object.keys(LEARNS_FROM).sort()).toEqual([...ALGO_IDS].sort());
     for (const id of ["dpo", "kto", "orpo", "bon"] as const) expect(REWARD_LEARNERS.has(id)).toBe(false);
     expect(REWARD_LEARNERS.has("grpo")).toBe(true);
   });

@@ -9,21 +9,7 @@
  */
 
 import type { MetricPoint } from "../../lab/protocol";
-import type { AlgoId } from "../../lab/registry";
 import { sig } from "./numbers";
-
-/**
- * The algorithms that learn from reward differences. The pair methods (DPO, KTO, ORPO) also sample and log a
- * reward, but they learn from labelled pairs; best-of-n does not train.
- */
-export const REWARD_LEARNERS: ReadonlySet<AlgoId> = new Set<AlgoId>([
-  "ppo",
-  "grpo",
-  "rloo",
-  "reinforce",
-  "expert_iteration",
-  "safe_rlhf",
-]);
 
 /** How many consecutive latest steps without signal before the card says so. */
 export const NO_SIGNAL_STEPS = 5;
@@ -45,7 +31,7 @@ function flat(p: MetricPoint): boolean {
 
 /**
  * The card's note, or null while the run has signal (or has fewer than `steps` steps, or logs no reward std).
- * Only for REWARD_LEARNERS (the caller checks).
+ * Only for the registry's REWARD_LEARNERS (the caller checks).
  * @param history the run's metric points, oldest first.
  * @param randomInit whether the start model is a randomly initialised preset (nano, tiny, …) rather than SFT.
  */
