@@ -1,6 +1,6 @@
 /**
  * `npm run selftest`: run the kernel self-test in Node (Dawn through npm `webgpu`; SwiftShader when there is no
- * GPU) and print one line per kernel. Exits 1 if any kernel disagrees with its CPU twin, 2 if there is no GPU.
+ * GPU) and print one line per case. Exits 1 if any kernel disagrees with its CPU twin, 2 if there is no GPU.
  */
 import { acquireGpu } from "../src/gpu/device";
 import { GpuUnavailableError, WEBGPU_HELP } from "../src/gpu/errors";
@@ -26,7 +26,7 @@ function cells(r: SelfTestResult): string[] {
 
 // No options: --help prints this usage; anything else is refused before the GPU starts.
 scriptArgs(
-  "usage: npm run selftest  (every WGSL kernel against its CPU twin; exit 1 on a mismatch, 2 without a GPU)",
+  "usage: npm run selftest  (a training step's main kernels vs their CPU twins; exit 1 on a mismatch, 2 without a GPU)",
   {
     options: {},
   },

@@ -33,7 +33,7 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
 
   const rows = page.locator('[data-testid^="selftest-row-"]');
   const count = await rows.count();
-  expect(count).toBeGreaterThanOrEqual(5);
+  expect(count, "self-test cases (src/kernels/selftest.ts CASES)").toBeGreaterThanOrEqual(23);
   const shapes: string[] = [];
   for (let i = 0; i < count; i++) {
     const row = page.getByTestId(`selftest-row-${i}`);

@@ -2,7 +2,10 @@ import type { SelfTestResult } from "../kernels/selftest";
 import { int, ms, sci3, tol } from "./format";
 import { type SelfTestStatus, useApp } from "./store";
 
-/** The kernel self-test: every WGSL kernel against its CPU twin, one row per kernel as results land. */
+/**
+ * The kernel self-test: the main kernels of a training step, each against its CPU twin, one row per case as
+ * results land.
+ */
 export function SelfTestCard() {
   const status = useApp((s) => s.selfTest);
   const results = useApp((s) => s.results);
@@ -13,8 +16,9 @@ export function SelfTestCard() {
     <section className="card" aria-labelledby="selftest-title" data-testid="selftest" data-status={status}>
       <h2 id="selftest-title">Kernel self-test</h2>
       <p className="muted">
-        Each WGSL kernel runs on seeded random inputs and is compared, element by element, with a plain
-        JavaScript twin computed in float64. An element passes when |gpu − cpu| ≤ atol + rtol·|cpu|.
+        The main kernels of a training step (forward, backward, losses, AdamW) run on seeded random inputs and
+        are compared, element by element, with a plain JavaScript twin computed in float64. An element passes
+        when |gpu − cpu| ≤ atol + rtol·|cpu|.
       </p>
       <div className="table-scroll">
         <table className="results">
