@@ -78,6 +78,26 @@ describe("PPO", () => {
     expect(Array.from(out.dlogp).every(Number.isFinite)).toBe(true);
   });
 
+  it("metrics by hand: clipfrac counts ε_low and ε_high apart, approx_kl is ½·mean (log ρ)²", () => {
+    // log ρ: 0.22 (ρ ≈ 1.246, between 1 + ε = 1.2 and 1 + ε_high = 1.28), −0.3 (ρ ≈ 0.741 < 0.8), 0.1, 0.3.
+    const lr = [0.22, -0.3, 0.1, 0.3];
+    const old = padRows(
+      [
+        [0, 0],
+        [0, 0],
+      ],
+      2,
+    );
+    const logp = padRows([lr.slice(0, 2), lr.slice(2)], 2);
+    const shape = { B: 2, T: 2, mask: old.mask };
+    const adv = new Float64Array(4).fill(1);
+    const m = (o = {}) => ppoPolicyLossAndGrad(logp.x, old.x, adv, shape, o).metrics;
+    expect(m({ epsilon: 0.2 })["policy/clipfrac_avg"]).toBe(3 / 4); // 1.246, 0.741 and 1.35 are outside [0.8, 1.2]
+    expect(m({ epsilon: 0.2, epsilonHigh: 0.28 })["policy/clipfrac_avg"]).toBe(2 / 4); // 1.246 is inside now
+    expectClose(m()["policy/approxkl_avg"], (0.5 * lr.reduce((a, x) => a + x * x, 0)) / 4);
+    expectClose(m()["val/ratio"], lr.reduce((a, x) => a + Math.exp(x), 0) / 4);
+  });
+
   it("widening padding and NaN in masked slots change nothing", () => {
     const d = randomBatch(5, 3, 6);
     const shape = { B: 3, T: 6, mask: d.mask };
@@ -224,6 +244,30 @@ describe("GRPO", () => {
       expect(b.dlogp.every(Number.isFinite) && b.perTokenLoss.every(Number.isFinite)).toBe(true);
       expect(Object.values(b.metrics).every((v) => v === null || Number.isFinite(v))).toBe(true);
     }
+  });
+
+  it("reward_std is the batch's sample std under batch scaling, the groups' mean std under group scaling", () => {
+    const scores = [0, 1, 5, 9, 2, 2.5];
+    const sd = (x: number[]) => {
+      const mu = x.reduce((a, v) => a + v, 0) / x.length;
+      return Math.sqrt(x.reduce((a, v) => a + (v - mu) ** 2, 0) / (x.length - 1));
+    };
+    expectClose(grpoAdvantages(scores, 2, "batch").metrics.reward_std, sd(scores));
+    const groups = [scores.slice(0, 2), scores.slice(2, 4), scores.slice(4)];
+    expectClose(
+      grpoAdvantages(scores, 2, "group").metrics.reward_std,
+      groups.map(sd).reduce((a, v) => a + v) / 3,
+    );
+  });
+
+  it("kl is the mean k3 over counted tokens (not over completions)", () => {
+    const logp = padRows([[-1, -2, -0.5], [-0.7]], 3);
+    const ref = padRows([[-1.3, -1.5, -0.5], [-0.2]], 3);
+    const shape = { B: 2, T: 3, mask: logp.mask };
+    const out = grpoLossAndGrad(logp.x, null, ref.x, [1, -1], shape, { beta: 0.04 });
+    const k3 = (ell: number) => Math.exp(ell) - 1 - ell;
+    const want = (k3(-0.3) + k3(0.5) + k3(0) + k3(0.5)) / 4;
+    expectClose(out.metrics.kl ?? Number.NaN, want);
   });
 
   it("ρ = 1 (μ = 1, logpOld null) gives no clipping", () => {

@@ -66,6 +66,17 @@ describe("DPO family", () => {
     );
   });
 
+  it("accuracy counts a tie as wrong: at the first step (policy = reference) every pair scores 0, as TRL's", () => {
+    const tie = dpoLossAndGrad({
+      chosenLogps: [-3, -2],
+      rejectedLogps: [-4, -6],
+      refChosenLogps: [-3, -2],
+      refRejectedLogps: [-4, -6],
+    });
+    expect(tie.metrics["rewards/accuracies"]).toBe(0);
+    expect(tie.metrics["rewards/margins"]).toBe(0);
+  });
+
   it("a −∞ rejected log-prob gives a finite loss and zero gradient where the loss is finite; else a clear error", () => {
     const one = (chosen: number, rejected: number): PreferenceLogps => ({
       chosenLogps: [chosen],

@@ -154,6 +154,14 @@ describe("dpo_loss edge cases (−∞ log-probs: a finite loss or a clear error,
     }
   });
 
+  it("a tie (policy = reference, the first step) is no accurate pair on the GPU either, as the math", async () => {
+    const ctx = await testGpu();
+    const x = { logps: [-3, -2, -4, -6], refLogps: [-3, -2, -4, -6], lengths: null };
+    const m = dpoLossMetrics((await runGpu(ctx, x, { lossType: "sigmoid" })).sums, 2);
+    expect(m.metrics["rewards/accuracies"]).toBe(0);
+    expect(mathAll(x, { lossType: "sigmoid" }).metrics["rewards/accuracies"]).toBe(0);
+  });
+
   it("−∞ chosen, −∞ − (−∞), NaN and a length 0 are invalid pairs: 0 gradient, dpoLossMetrics throws", async () => {
     const ctx = await testGpu();
     const bad: [DpoLossRefInputs, DpoOptions][] = [

@@ -81,6 +81,26 @@ describe("restore plan", () => {
     expect(planRestore({ ...spec, seed: 1 }, session, true).runs).toEqual([]);
     expect(planRestore({ ...spec, seed: 1 }, session, true).leftOut).toHaveLength(3);
     expect(planRestore(spec, null, true).runs).toEqual([]);
+    // Another start model or task is another experiment too.
+    for (const other of [
+      { ...spec, model: "sft" as const },
+      { ...spec, task: "arithmetic" as const },
+    ]) {
+      expect(planRestore(other, session, true).runs).toEqual([]);
+      expect(planRestore(other, session, true).checkpoints).toEqual([]);
+    }
+  });
+
+  it("leaves out a run whose setting's value changed, the keys being the same", () => {
+    const now = { ...spec.runs[0], config: { ...spec.runs[0].config, batchPrompts: 12 } };
+    const saved = {
+      ...session.runs[0],
+      spec: { ...spec.runs[0], config: { ...spec.runs[0].config, batchPrompts: 16 } },
+    };
+    const plan = planRestore({ ...spec, runs: [now] }, { spec, runs: [saved] }, true);
+    expect(plan.checkpoints).toEqual([]);
+    expect(plan.runs).toEqual([]);
+    expect(plan.leftOut.map((r) => r.spec.id)).toEqual(["ppo-1"]);
   });
 
   it("brings a fork's fork point back from the saved run (a link lacks it) when its source comes back too", () => {
