@@ -29,6 +29,11 @@ function sameSpecial(a: number, b: number): boolean {
   return (Number.isNaN(a) && Number.isNaN(b)) || a === b;
 }
 
+/**
+ * Compare `gpu` with `ref` element by element under `tol` (see the file's header): the count of failures, the
+ * largest absolute error and the worst element by error / bound. Empty arrays compare ok (worstIndex −1).
+ * @throws RangeError when the lengths differ.
+ */
 export function compareArrays(gpu: ArrayLike<number>, ref: ArrayLike<number>, tol: Tolerance): Comparison {
   if (gpu.length !== ref.length)
     throw new RangeError(`length mismatch: gpu ${gpu.length}, ref ${ref.length}`);

@@ -4,6 +4,7 @@ import { defineKernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/gen_bookkeep.wgsl?raw";
+import { expectTensor } from "./vocab_rows";
 
 export const genBookkeepKernel = defineKernel({
   name: "gen_bookkeep",
@@ -23,7 +24,12 @@ export interface GenBuffers {
   outLogp: Tensor;
 }
 
-/** Record step s's bookkeeping for the token/logp that sample() just wrote. */
+/**
+ * Record generation step s's bookkeeping for the token and log-prob sample() just wrote: rows not yet done take
+ * them at column s (lengths[b] = s + 1, done once the token is EOS); rows done get PAD and 0.
+ * Shapes: token [B] i32, logp [B] f32, and the buffers of {@link GenBuffers}; s in [0, S).
+ * @throws RangeError for s ≥ S or a token/logp/buffer of another size or type.
+ */
 export function genBookkeep(
   ctx: GpuContext,
   g: GenBuffers,
@@ -35,7 +41,14 @@ export function genBookkeep(
 ): void {
   const B = g.done.size;
   const S = g.outTokens.size / B;
-  if (s >= S) throw new RangeError(`genBookkeep: step ${s} ≥ ${S} slots`);
+  if (!Number.isInteger(s) || s < 0 || s >= S)
+    throw new RangeError(`genBookkeep: step ${s} not in [0, ${S})`);
+  expectTensor("genBookkeep", token, B, "i32", "token");
+  expectTensor("genBookkeep", logp, B, "f32", "logp");
+  expectTensor("genBookkeep", g.done, B, "u32", "done");
+  expectTensor("genBookkeep", g.lengths, B, "u32", "lengths");
+  expectTensor("genBookkeep", g.outTokens, B * S, "i32", "outTokens");
+  expectTensor("genBookkeep", g.outLogp, B * S, "f32", "outLogp");
   ctx.dispatch(genBookkeepKernel, {
     bindings: [
       params(["u32", B], ["u32", S], ["u32", s], ["i32", eos], ["i32", pad]),

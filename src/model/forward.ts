@@ -18,8 +18,11 @@ import type { GptWeights } from "./weights";
 export type AttendFn = (l: number, a: LayerActs) => void;
 
 /**
- * Record the forward pass for the inputs already in `acts.tokens`, `acts.positions` and `acts.keyMask`.
- * Linear layers are y = x·Wᵀ + b with W [out, in]; residual adds fold into the projection (accumulate).
+ * Record the GPT-2 forward pass (Radford et al. 2019: pre-LN blocks of causal multi-head attention and a GELU
+ * MLP, final LayerNorm, LM head) for the inputs already in `acts`: tokens and positions [B, T] i32 (N = B·T
+ * rows), keyMask [B, T] f32 (1 real, 0 padding). Writes every activation the backward pass reads and the
+ * logits [N, V] at τ = 1. Linear layers are y = x·Wᵀ + b with W [out, in]; residual adds fold into the
+ * projection (accumulate). Only records: nothing is read back.
  */
 export function gptForward(ctx: GpuContext, w: GptWeights, acts: GptActivations): void {
   const { B, T } = acts;

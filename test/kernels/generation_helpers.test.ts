@@ -1,4 +1,4 @@
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gatherRows } from "../../src/kernels/gather_rows";
 import { genBookkeep } from "../../src/kernels/gen_bookkeep";
 import { gatherRowsRef } from "../../src/reference/gather_rows";
@@ -67,5 +67,24 @@ describe("gen_bookkeep vs CPU twin", () => {
       expectClose(`lengths B=${B}`, await ctx.read(g.lengths), st.lengths, EXACT);
       expectClose(`done B=${B}`, await ctx.read(g.done), st.done, EXACT);
     }
+  });
+
+  it("refuses a step outside [0, S) and buffers of the wrong size or type, naming them", async () => {
+    const ctx = await testGpu();
+    const g = {
+      done: ctx.tensor([3], "u32", "done"),
+      lengths: ctx.tensor([3], "u32", "lengths"),
+      outTokens: ctx.tensor([3, 4], "i32", "outTokens"),
+      outLogp: ctx.tensor([3, 4], "f32", "outLogp"),
+    };
+    const tok = ctx.tensor([3], "i32", "tok");
+    const lp = ctx.tensor([3], "f32", "lp");
+    expect(() => genBookkeep(ctx, g, tok, lp, 4, 1, 0)).toThrow(/step 4 not in \[0, 4\)/);
+    expect(() => genBookkeep(ctx, g, ctx.tensor([3], "f32", "tokf"), lp, 0, 1, 0)).toThrow(
+      /token .* must be i32/,
+    );
+    expect(() => genBookkeep(ctx, g, tok, ctx.tensor([2], "f32", "lp2"), 0, 1, 0)).toThrow(
+      /logp .* must hold 3/,
+    );
   });
 });
