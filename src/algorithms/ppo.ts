@@ -12,8 +12,9 @@
  *   policy's step, which then has no value term. As in InstructGPT (Ouyang et al. 2022, value model initialised
  *   from the reward model), Huang et al. 2024 and TRL's PPOTrainer (`value_model`); twice the weights and
  *   training compute. V_old comes from its forward pass on the rollout. A fork copies it with its AdamW state
- *   (copyExtraFrom); checkpoints hold the policy only, so a run rebuilt from one (lost device) restarts its value
- *   model from the start weights, and loading a saved policy into a run keeps the value model it has.
+ *   (copyExtraFrom), a CPU checkpoint (lost device) holds both, and a run's safetensors hold its weights as
+ *   "value_model.*" tensors (exportExtra), so a reload or an import continues it (its AdamW restarts there, as
+ *   the policy's does). A file without them leaves the run's value model as it is.
  * Spec: docs/algorithms.md "PPO for language models".
  */
 
@@ -29,6 +30,7 @@ import {
   type AlgorithmRun,
   checkFinite,
   completionBudget,
+  type ExtraWeights,
   type Metrics,
   type RunEnv,
   reportUpdate,
@@ -46,6 +48,8 @@ import { ValueModel } from "./value_model";
 export { PPO_FIELDS };
 
 /** β's allowed range (its field's min and max). */
+/** The separate value model's name among a run's extra models (its safetensors tensors: "value_model.*"). */
+const VALUE_MODEL = "value_model";
 const BETA_RANGE = PPO_FIELDS.find((f) => f.key === "beta") as { min: number; max: number };
 
 export interface PpoConfig extends ConfigValues {
@@ -122,6 +126,28 @@ export class PpoRun implements AlgorithmRun {
   /** The separate value model's weights (null with the shared value head). */
   get valueWeights(): GptWeights | null {
     return this.value?.weights ?? null;
+  }
+
+  /** The separate value model with its AdamW state (checkpoints, a reload, an export); {} with the shared head. */
+  async exportExtra(): Promise<Record<string, ExtraWeights>> {
+    if (!this.value) return {};
+    const [params, optimizer] = await Promise.all([
+      this.value.weights.download(),
+      this.value.opt.exportState(),
+    ]);
+    return { [VALUE_MODEL]: { params, optimizer } };
+  }
+
+  /**
+   * Put the separate value model back (its AdamW restarts when `optimizer` is null); ignored with the shared
+   * head. @throws RangeError when the weights or moments do not fit the model.
+   */
+  importExtra(extra: Record<string, ExtraWeights>): void {
+    const saved = extra[VALUE_MODEL];
+    if (!saved || !this.value) return;
+    this.value.weights.upload(saved.params);
+    if (saved.optimizer) this.value.opt.importState(saved.optimizer);
+    else this.value.opt.reset();
   }
 
   /** A fork: copy the source's separate value model and its AdamW state when both runs have one. */

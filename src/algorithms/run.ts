@@ -3,7 +3,7 @@
  * the step result shape, fair prompt order, rollout metrics with TRL's names, and the non-finite check.
  */
 import type { GpuContext } from "../gpu/context";
-import type { AdamW } from "../model/optimizer";
+import type { AdamW, AdamWState } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
 import type { DpoOptions, PreferenceLogps } from "./math/dpo";
@@ -170,7 +170,26 @@ export interface AlgorithmRun {
   runState?(): Record<string, number>;
   /** Put back what {@link runState} returned (between steps). @throws RangeError on a missing or bad value. */
   setRunState?(state: Record<string, number>): void;
+  /**
+   * Optional: trained models besides the policy (PPO's separate value model, "value_model"), by name, with their
+   * AdamW state, so that checkpoints, a reload and an export keep them instead of restarting them from the start
+   * model. Between steps.
+   */
+  exportExtra?(): Promise<Record<string, ExtraWeights>>;
+  /**
+   * Put back what {@link exportExtra} returned (between steps); an optimizer of null restarts that model's
+   * AdamW (a safetensors file holds weights only). Names the run does not have are ignored.
+   * @throws RangeError when the weights or the optimizer state do not fit the model.
+   */
+  importExtra?(extra: Record<string, ExtraWeights>): void;
   destroy(): void;
+}
+
+/** A model trained besides the policy (AlgorithmRun.exportExtra): flat weights and its AdamW state. */
+export interface ExtraWeights {
+  params: Float32Array;
+  /** null: restart its AdamW (e.g. loaded from a safetensors file, which holds no moments). */
+  optimizer: AdamWState | null;
 }
 
 /** A metric was NaN or ±∞: the run stops with the metric and the step named. */

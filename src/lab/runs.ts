@@ -6,7 +6,7 @@
  * rebuilt on a new device after the old one is lost. Each run optimises the reward source its `reward` setting
  * names (./reward_sources.ts, shared by all runs) and always scores the gold reward too.
  */
-import type { AlgorithmRun, RunEnv, StepProgress, StepResult } from "../algorithms/run";
+import type { AlgorithmRun, ExtraWeights, RunEnv, StepProgress, StepResult } from "../algorithms/run";
 import type { GpuContext } from "../gpu/context";
 import { loadCheckpoint, saveCheckpoint } from "../model/checkpoint";
 import type { AdamWState } from "../model/optimizer";
@@ -37,6 +37,8 @@ export interface RunCheckpoint {
   state?: Record<string, number>;
   /** The settings these weights last trained with (LabRun.trainedWith); null: none recorded. */
   trainedWith?: Record<string, SettingValue> | null;
+  /** Models trained besides the policy (AlgorithmRun.exportExtra: PPO's separate value model), when any. */
+  extra?: Record<string, ExtraWeights>;
 }
 
 /** Metadata key of a run's scalar state (JSON) in its exported safetensors. */
@@ -159,11 +161,12 @@ export class LabRun implements SchedRun {
   /** Download the run's state (between steps). */
   async checkpoint(): Promise<RunCheckpoint> {
     const step = this.run.stepsDone;
-    const [params, optimizer] = await Promise.all([
+    const [params, optimizer, extra] = await Promise.all([
       this.env.policy.download(),
       this.run.optimizer ? this.run.optimizer.exportState() : Promise.resolve(null),
+      this.run.exportExtra?.(),
     ]);
-    return { step, params, optimizer, state: this.run.runState?.(), trainedWith: this.trainedWith };
+    return { step, params, optimizer, state: this.run.runState?.(), trainedWith: this.trainedWith, extra };
   }
 
   /** Load a checkpoint into this (fresh) run. */
@@ -171,6 +174,7 @@ export class LabRun implements SchedRun {
     this.env.policy.upload(ck.params);
     if (ck.optimizer && this.run.optimizer) this.run.optimizer.importState(ck.optimizer);
     if (ck.state) this.run.setRunState?.(ck.state);
+    if (ck.extra) this.run.importExtra?.(ck.extra);
     this.trainedWith = ck.trainedWith ?? null;
     this.run.resumeAt(ck.step);
   }
@@ -190,6 +194,9 @@ export class LabRun implements SchedRun {
         `${spec.label}'s weights hold a non-finite value (${params[bad]}, parameter ${bad}): nothing sound to save; send it back to its last checkpoint`,
       );
     const state = this.run.runState?.();
+    const extra = Object.fromEntries(
+      Object.entries((await this.run.exportExtra?.()) ?? {}).map(([name, x]) => [name, x.params]),
+    );
     const now = this.config;
     const trained = this.trainedWith ?? now;
     const changed = JSON.stringify(sortedEntries(trained)) !== JSON.stringify(sortedEntries(now));
@@ -197,6 +204,7 @@ export class LabRun implements SchedRun {
       config: this.env.policy.config,
       params,
       tokenizer: this.res.start.tokenizerRef,
+      extra,
       info: {
         task: this.res.task.id,
         algo: spec.algo,
@@ -299,7 +307,8 @@ export class LabRuns implements RunFactory {
 
   /**
    * Load a saved policy (safetensors) into a run and continue it after `step`; the AdamW moments restart; the
-   * algorithm's scalar state (Safe RLHF's λ) comes back from the metadata when the file has it.
+   * algorithm's scalar state (Safe RLHF's λ) comes back from the metadata and its other models (PPO's separate
+   * value model) from their tensors when the file has them.
    * A CPU checkpoint is taken at once, so a lost device later resumes from here, not from the start model.
    * @throws SafetensorsError / RangeError when the file does not fit the start model.
    */
@@ -315,6 +324,13 @@ export class LabRuns implements RunFactory {
     r.run.optimizer?.reset();
     const state = ck.info[RUN_STATE_KEY];
     if (state && r.run.setRunState) r.run.setRunState(parseRunState(state));
+    // The file's other models (PPO's value model) come back too; their AdamW restarts, as the policy's does.
+    if (ck.extra && r.run.importExtra)
+      r.run.importExtra(
+        Object.fromEntries(
+          Object.entries(ck.extra).map(([name, params]) => [name, { params, optimizer: null }]),
+        ),
+      );
     r.trainedWith = parseSettings(ck.info.settings);
     r.run.resumeAt(step);
     this.checkpoints.set(runId, await r.checkpoint());

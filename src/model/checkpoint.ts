@@ -19,17 +19,34 @@ export interface Checkpoint {
   tokenizer: string;
   /** Other string metadata (step, task, algorithm, …). */
   info: Record<string, string>;
+  /**
+   * Other models of the same config trained with this one, by name (PPO's separate value model:
+   * "value_model"), each flat in the same layout; stored as tensors "<name>.<parameter>". Absent or {} when none.
+   */
+  extra?: Record<string, Float32Array>;
 }
+
+/** A name an extra model may have: letters, digits and _ (it prefixes its tensors' names). */
+const EXTRA_NAME = /^[a-z][a-z0-9_]*$/;
 
 /** Serialise a checkpoint to safetensors bytes. */
 export function saveCheckpoint(ck: Checkpoint): Uint8Array {
   const layout = paramLayout(ck.config);
   if (ck.params.length !== layout.size)
     throw new RangeError(`params have ${ck.params.length} values, layout needs ${layout.size}`);
-  const tensors: NamedTensor[] = layout.specs.map((s) => {
-    const n = s.shape.reduce((a, b) => a * b, 1);
-    return { name: s.name, shape: s.shape, data: ck.params.slice(s.offset, s.offset + n) };
-  });
+  const named = (prefix: string, flat: Float32Array): NamedTensor[] =>
+    layout.specs.map((s) => {
+      const n = s.shape.reduce((a, b) => a * b, 1);
+      return { name: prefix + s.name, shape: s.shape, data: flat.slice(s.offset, s.offset + n) };
+    });
+  const tensors = named("", ck.params);
+  for (const [name, flat] of Object.entries(ck.extra ?? {})) {
+    if (!EXTRA_NAME.test(name))
+      throw new RangeError(`extra model name ${JSON.stringify(name)} is not [a-z][a-z0-9_]*`);
+    if (flat.length !== layout.size)
+      throw new RangeError(`extra model ${name} has ${flat.length} values, layout needs ${layout.size}`);
+    tensors.push(...named(`${name}.`, flat));
+  }
   return encodeSafetensors(tensors, {
     ...ck.info,
     [FORMAT_KEY]: "pt",
@@ -39,8 +56,10 @@ export function saveCheckpoint(ck: Checkpoint): Uint8Array {
 }
 
 /**
- * Read a checkpoint written by {@link saveCheckpoint}.
- * @throws {SafetensorsError} on a corrupt file, a missing/invalid config, or a missing or mis-shaped tensor.
+ * Read a checkpoint written by {@link saveCheckpoint}, with its extra models (a tensor "<name>.<parameter>" for
+ * every parameter of the layout; other tensors are ignored).
+ * @throws {SafetensorsError} on a corrupt file, a missing/invalid config, or a missing or mis-shaped tensor (of
+ * the model, or of an extra model whose "<name>.wte.weight" is there).
  */
 export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   const file = decodeSafetensors(bytes);
@@ -53,17 +72,28 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
     throw new SafetensorsError(`checkpoint config is invalid: ${e instanceof Error ? e.message : e}`);
   }
   const layout = paramLayout(config);
-  const params = new Float32Array(layout.size);
-  for (const s of layout.specs) {
-    const t = file.tensors.get(s.name);
-    if (!t) throw new SafetensorsError(`checkpoint is missing tensor "${s.name}"`);
-    if (t.shape.join(",") !== s.shape.join(","))
-      throw new SafetensorsError(`tensor "${s.name}" has shape [${t.shape}], expected [${s.shape}]`);
-    params.set(t.data, s.offset);
+  const read = (prefix: string) => {
+    const flat = new Float32Array(layout.size);
+    for (const s of layout.specs) {
+      const name = prefix + s.name;
+      const t = file.tensors.get(name);
+      if (!t) throw new SafetensorsError(`checkpoint is missing tensor "${name}"`);
+      if (t.shape.join(",") !== s.shape.join(","))
+        throw new SafetensorsError(`tensor "${name}" has shape [${t.shape}], expected [${s.shape}]`);
+      flat.set(t.data, s.offset);
+    }
+    return flat;
+  };
+  const params = read("");
+  const first = layout.specs[0].name;
+  const extra: Record<string, Float32Array> = {};
+  for (const name of file.tensors.keys()) {
+    const prefix = name.endsWith(`.${first}`) ? name.slice(0, -first.length - 1) : "";
+    if (EXTRA_NAME.test(prefix)) extra[prefix] = read(`${prefix}.`);
   }
   const info = { ...file.metadata };
   delete info[CONFIG_KEY];
   delete info[TOKENIZER_KEY];
   delete info[FORMAT_KEY];
-  return { config, params, tokenizer: file.metadata[TOKENIZER_KEY] ?? "", info };
+  return { config, params, tokenizer: file.metadata[TOKENIZER_KEY] ?? "", info, extra };
 }

@@ -4,6 +4,7 @@
  * SwiftShader without a GPU), so a run sent back to a checkpoint continues it instead of restarting it.
  */
 import { describe, expect, it } from "vitest";
+import type { PpoRun } from "../../src/algorithms/ppo";
 import { testExperiment } from "../../src/lab/defaults";
 import type { RunCounters, RunSpec } from "../../src/lab/protocol";
 import { type LabRun, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
@@ -145,6 +146,49 @@ describe("run state (GPU)", () => {
     const b = t.updates.flatMap((u) => u.points).find((p) => p.step === 3)?.metrics.baseline;
     expect(b).toBeCloseTo(ema / (1 - 0.9 ** 2), 12);
     expect(() => now.run.setRunState?.({ baselineEma: 0.1, baselineSteps: 1.5 })).toThrow(/batch count k/);
+    t.s.dispose();
+    t.runs.destroy();
+  });
+
+  it("PPO's separate value model travels with forks, CPU checkpoints (with its AdamW) and safetensors", async () => {
+    const ppo: RunSpec = {
+      id: "ppo",
+      algo: "ppo",
+      label: "PPO",
+      config: { batchPrompts: 2, maxNewTokens: 4, valueModel: "separate", lr: 3e-3 },
+    };
+    const t = await setup({ ...testExperiment(), runs: [ppo] });
+    const value = (r: LabRun) => {
+      const w = (r.run as PpoRun).valueWeights;
+      if (!w) throw new Error("no separate value model");
+      return w.download();
+    };
+    const start = await value(t.s.runOf("ppo") as LabRun);
+    for (let i = 0; i < 2; i++) await t.s.stepOnce();
+    const src = t.s.runOf("ppo") as LabRun;
+    const trained = await value(src);
+    expect(trained).not.toEqual(start);
+
+    await t.s.forkRun("ppo", { ...ppo, id: "ppo-2", label: "fork" });
+    expect(await value(t.s.runOf("ppo-2") as LabRun)).toEqual(trained);
+    const restored = await t.runs.restore({ ...ppo, id: "ppo-2", label: "fork" });
+    expect(await value(restored.run as LabRun), "from the CPU checkpoint").toEqual(trained);
+    const adam = async (r: LabRun) => (await r.run.exportExtra?.())?.value_model.optimizer;
+    const moments = await adam(src);
+    expect(moments?.t).toBe(2 * 4); // 2 steps × (1 epoch × 4 minibatches)
+    expect(await adam(restored.run as LabRun)).toEqual(moments);
+    restored.run.destroy();
+
+    const bytes = await src.safetensors(ppo, 0);
+    expect(loadCheckpoint(bytes).extra?.value_model).toEqual(trained);
+    await t.s.reset();
+    expect(await value(t.s.runOf("ppo") as LabRun), "Reset: the start model's").toEqual(start);
+    await t.s.resumeRun("ppo", { step: 2, samples: 4, tokens: 16 }, (r) =>
+      t.runs.loadSaved("ppo", r, bytes, 2),
+    );
+    expect(await value(t.s.runOf("ppo") as LabRun), "reloaded from the safetensors").toEqual(trained);
+    expect((await adam(t.s.runOf("ppo") as LabRun))?.t, "its AdamW restarts, as the policy's").toBe(0);
+    await t.s.stepOnce();
     t.s.dispose();
     t.runs.destroy();
   });

@@ -60,6 +60,40 @@ describe("checkpoint", () => {
     expect(spec(layout, "wte.weight").offset).toBe(0);
   });
 
+  it("carries other models of the same config (PPO's value model) as '<name>.' tensors, and none by default", () => {
+    const config = preset("nano");
+    const layout = paramLayout(config);
+    const rng = new Rng(2);
+    const params = initParams(layout, () => rng.normal());
+    const value = initParams(layout, () => rng.normal());
+    const bytes = saveCheckpoint({ config, params, tokenizer: "", info: {}, extra: { value_model: value } });
+    const ck = loadCheckpoint(bytes);
+    expect(ck.params).toEqual(params);
+    expect(ck.extra).toEqual({ value_model: value });
+    expect(decodeSafetensors(bytes).tensors.has("value_model.h.0.ln_1.weight")).toBe(true);
+    expect(loadCheckpoint(saveCheckpoint({ config, params, tokenizer: "", info: {} })).extra).toEqual({});
+    expect(() =>
+      saveCheckpoint({ config, params, tokenizer: "", info: {}, extra: { "v.m": value } }),
+    ).toThrow(/not \[a-z\]/);
+    expect(() =>
+      saveCheckpoint({
+        config,
+        params,
+        tokenizer: "",
+        info: {},
+        extra: { value_model: new Float32Array(3) },
+      }),
+    ).toThrow(/value_model has 3 values/);
+    // An extra model with a tensor missing is a damaged file, named as such.
+    const f = decodeSafetensors(bytes);
+    const cut = [...f.tensors.entries()]
+      .filter(([n]) => n !== "value_model.ln_f.bias")
+      .map(([name, t]) => ({ name, ...t }));
+    expect(() => loadCheckpoint(encodeSafetensors(cut, f.metadata))).toThrow(
+      /missing tensor "value_model.ln_f.bias"/,
+    );
+  });
+
   it("names what is wrong in a foreign or damaged checkpoint", () => {
     const plain = encodeSafetensors([{ name: "a", shape: [1], data: new Float32Array(1) }]);
     expect(() => loadCheckpoint(plain)).toThrow(/not an RLHF Playground checkpoint/);
