@@ -6,7 +6,6 @@
  * the whitened Â the update used, GRPO's highlighted scaling is the advantage the update used, DPO's margins and losses average
  * to the dpo_loss kernel's rewards/margins and loss.
  */
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { inspectView } from "../../src/lab/inspect/build";
@@ -16,17 +15,7 @@ import { loadResources } from "../../src/lab/resources";
 import { type LabRun, LabRuns } from "../../src/lab/runs";
 import { Scheduler } from "../../src/lab/scheduler";
 import { testGpu } from "../helpers/gpu";
-
-/** fetch as the static server answers: the tokenizers from public/, 404 for the rest (nano start model). */
-const publicFetch = (async (input: RequestInfo | URL) => {
-  const path = new URL(String(input)).pathname;
-  if (path.endsWith("/tokenizer.json"))
-    return new Response(await readFile(`public${path}`), {
-      status: 200,
-      headers: { "content-type": "application/json" },
-    });
-  return new Response("not found", { status: 404 });
-}) as typeof fetch;
+import { BASE, publicFetch } from "../helpers/lab_runtime";
 
 describe("inspectors on GPU runs", () => {
   it("send tokens/groups/pairs views whose numbers match the step's own", async () => {
@@ -39,7 +28,7 @@ describe("inspectors on GPU runs", () => {
       ),
     };
     const ctx = await testGpu();
-    const res = await loadResources(spec, "http://lab.test/", publicFetch);
+    const res = await loadResources(spec, BASE, publicFetch);
     const runs = new LabRuns(ctx, res, spec.seed);
     const updates: RunUpdate[] = [];
     const s = new Scheduler({ factory: runs, onUpdate: (u) => updates.push(...u), flushMs: 0 });
