@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { errorMessage } from "../src/util/errors";
 
 /** `--help` was asked for: print `usage` (to stdout) and exit 0. */
 export class UsageRequest extends Error {
@@ -102,7 +103,7 @@ export function checkedInput<T>(check: () => T): T {
 
 /** The first sentence of parseArgs's message ("Unknown option '--step'"), without its advice on dashes. */
 function firstSentence(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
+  const m = errorMessage(e);
   const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(m);
   if (ambiguous) return `${ambiguous[1]} needs a value (one that starts with a dash: ${ambiguous[1]}=-1)`;
   return m.split("\n")[0].replace(/\. (To specify|This command).*$/, "");

@@ -7,6 +7,7 @@ import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { useApp } from "./ui/store";
 import { applyTheme, storedTheme, systemTheme } from "./ui/theme";
 import "./ui/styles.css";
+import { errorMessage } from "./util/errors";
 
 applyTheme(storedTheme() ?? systemTheme());
 
@@ -14,7 +15,7 @@ applyTheme(storedTheme() ?? systemTheme());
 window.addEventListener("error", (e) => useApp.getState().reportError(e.message || String(e.error)));
 window.addEventListener("unhandledrejection", (e) => {
   const r = e.reason;
-  useApp.getState().reportError(r instanceof Error ? r.message : String(r));
+  useApp.getState().reportError(errorMessage(r));
 });
 
 const root = document.getElementById("root");
@@ -27,4 +28,4 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-boot().catch((e) => useApp.getState().reportError(e instanceof Error ? e.message : String(e)));
+boot().catch((e) => useApp.getState().reportError(errorMessage(e)));

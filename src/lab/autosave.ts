@@ -20,6 +20,8 @@
  * Reading the state through a tiny interface (getState/subscribe) keeps this module free of React and
  * zustand: the lab store (src/ui/lab_store.ts) fits it as it is.
  */
+
+import { errorMessage } from "../util/errors";
 import type { LabPersistence, RunSnapshot } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
 import { pageStorage, type ReachedStorage, saveReached } from "./reached";
@@ -85,7 +87,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   const reported = new Set<string>();
 
   const fail = (e: unknown) => {
-    const msg = `Saving the lab in this browser failed: ${e instanceof Error ? e.message : String(e)}`;
+    const msg = `Saving the lab in this browser failed: ${errorMessage(e)}`;
     if (!reported.has(msg)) {
       reported.add(msg);
       o.onError?.(msg);

@@ -10,6 +10,7 @@ import { type GPTConfig, PRESETS, type PresetName, preset } from "../model/confi
 import { initParams, paramLayout } from "../model/params";
 import { loadTask, type Task } from "../tasks";
 import { loadTokenizer, type Tokenizer } from "../tokenizer/tokenizer";
+import { errorMessage as message } from "../util/errors";
 import { Rng } from "../util/rng";
 import { preferenceSource } from "./preferences";
 import type { ExperimentSpec } from "./protocol";
@@ -41,8 +42,6 @@ export class LabLoadError extends Error {
 
 /** The preset a missing shipped checkpoint falls back to. */
 export const FALLBACK_PRESET: PresetName = "tiny";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Fetch a shipped file; null when it is not there (HTTP 404, or an HTML page, which is what a dev server's SPA

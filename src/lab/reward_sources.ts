@@ -17,6 +17,7 @@ import { onnxReward } from "../rewards/sources";
 import { goldRewardSource } from "../rewards/task_rewards";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
+import { errorMessage as message } from "../util/errors";
 import { type RewardChoice, RUN_FIELDS } from "./settings";
 
 /** A reward model the worker loaded and validated. */
@@ -48,8 +49,6 @@ export interface RewardSourcesOptions {
 export class RewardSourceError extends Error {
   override readonly name = "RewardSourceError";
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** @throws RangeError naming the options when `v` is not a reward choice. */
 export function checkRewardChoice(v: unknown): RewardChoice {

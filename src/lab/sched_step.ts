@@ -3,11 +3,10 @@
  * afterStep, the step's progress for a slow step, and what a failure means (the run's error, or a lost device).
  */
 
+import { errorMessage as message } from "../util/errors";
 import type { StepProgress } from "./protocol";
 import type { RunSlot } from "./run_slot";
 import type { SchedRun, SchedulerOptions } from "./sched_run";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Take one step of `e` (runnable). A step still in flight `progressAfterMs` after it began says where it is

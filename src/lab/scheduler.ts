@@ -15,6 +15,8 @@
  * and step) goes to "error" and the others go on. An error that `isDeviceLoss` recognises is the device's,
  * not the run's: the scheduler halts and waits for {@link Scheduler.recover}.
  */
+
+import { errorMessage as message } from "../util/errors";
 import type { RunCounters, RunSpec, SettingValue } from "./protocol";
 import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
@@ -25,8 +27,6 @@ import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
 import { takeStep } from "./sched_step";
 
 export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class Scheduler extends SchedulerBase {
   /** Whose turn it is (a run behind takes two turns a round) and the speed cap's gap between steps. */

@@ -6,6 +6,7 @@
  */
 
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
+import { errorMessage } from "../util/errors";
 import { defaultExperiment } from "./defaults";
 // Called only inside checkSpec: the import cycle (experiment_change uses fieldProblem) is safe.
 import { startModelProblem } from "./experiment_change";
@@ -35,7 +36,7 @@ export function fieldProblem(owner: string, field: Field, value: unknown): strin
     validateConfig(owner, [field], { [field.key]: value } as ConfigValues);
     return null;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorMessage(e);
   }
 }
 

@@ -15,6 +15,7 @@ import { GpuDeviceLostError } from "../gpu/errors";
 import type { AutotuneResult } from "../kernels/autotune";
 import { setMatmulVariant } from "../kernels/matmul";
 import { exportPolicyOnnx } from "../onnx/policy_export";
+import { errorMessage as message } from "../util/errors";
 import { compareWeights } from "./evaluate";
 import { pickLabKernels } from "./kernel_choice";
 import { workerOnnxLoader } from "./ort_loader";
@@ -51,8 +52,6 @@ const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
 
 /** How long the worker waits for an adapter and a device before it says so. */
 const ACQUIRE_TIMEOUT_MS = 30_000;
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** `p`, or a rejection naming `what` after `ms` (a hung requestAdapter must not look like a slow page). */
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

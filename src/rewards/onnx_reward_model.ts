@@ -9,6 +9,7 @@
  */
 import * as ort from "onnxruntime-web";
 import { ONNX_DTYPE, onnx } from "../onnx/graph";
+import { errorMessage } from "../util/errors";
 import { RM_METADATA } from "./onnx_export";
 
 /** What is wrong with a file (stable identifiers for the UI and tests). */
@@ -63,7 +64,7 @@ export interface OnnxRewardModel {
   release(): Promise<void>;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 500);
+const message = (e: unknown) => errorMessage(e).slice(0, 500);
 
 type Proto = ReturnType<typeof onnx.ModelProto.decode>;
 

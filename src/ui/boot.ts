@@ -8,11 +8,8 @@ import { acquireGpu } from "../gpu/device";
 import { GpuDeviceLostError, GpuUnavailableError } from "../gpu/errors";
 import { runSelfTest } from "../kernels/selftest";
 import { measureMatmulThroughput } from "../kernels/throughput";
+import { errorMessage as message } from "../util/errors";
 import { useApp } from "./store";
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /** Resolves with the context once the self-test has run, or null when there is no usable GPU. */
 export async function boot(): Promise<GpuContext | null> {

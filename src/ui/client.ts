@@ -63,6 +63,7 @@ import type {
 import { ALGORITHMS } from "../lab/registry";
 import { stepOnceIds } from "../lab/run_slot";
 import { customRewardsToGold, lostRewardNotice } from "../lab/settings";
+import { errorMessage as message } from "../util/errors";
 import {
   allAtStop,
   withoutStopSentence,
@@ -74,8 +75,6 @@ import { type ClientStats, updateReceiver } from "./client_updates";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Held-out prompts a run's win rate is measured on (a 95 % CI of about ±12 points). */
 export const WIN_RATE_PROMPTS = 64;

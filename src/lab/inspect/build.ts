@@ -10,6 +10,7 @@
 import type { GrpoLossType } from "../../algorithms/math/grpo";
 import type { KlEstimator } from "../../algorithms/math/kl";
 import type { StepResult } from "../../algorithms/run";
+import { errorMessage as message } from "../../util/errors";
 import type { SettingValue } from "../protocol";
 import { groupInspect } from "./groups";
 import { pairInspect } from "./pairs";
@@ -46,8 +47,6 @@ function scoreText(
     return { scoreFormula: "R − β·Σₜ k1ₜ", scoreNote: `β = ${v(beta)}, k1ₜ = log π_old − log π_ref` };
   return { scoreFormula: null, scoreNote: null };
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * The view of one step.

@@ -3,6 +3,7 @@ import { type EncodedPair, encodePreferencePairs } from "../../rewards/rm_eval";
 import type { TaskId } from "../../tasks";
 import { parsePreferencesJsonl } from "../../tasks/preferences";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
+import { errorMessage as message } from "../../util/errors";
 
 /**
  * The file under models/<task>/ whose pairs stage 2 learns: the pairs the task's shipped reward model learnt
@@ -15,8 +16,6 @@ export const RM_PAIRS_FILE: Readonly<Record<TaskId, string>> = {
   arithmetic: "rm-preferences.jsonl",
   sentiment: "preferences.jsonl",
 };
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * The train and eval splits of a task's preference file.

@@ -3,6 +3,7 @@
  * not parse shows a visible "could not be typeset" note with its source instead of breaking the panel.
  */
 import { useMemo } from "react";
+import { errorMessage } from "../../util/errors";
 import { renderTex, splitMath } from "./math_text";
 
 type Rendered = { ok: true; html: string } | { ok: false; error: string };
@@ -11,7 +12,7 @@ function tryRender(tex: string, display: boolean): Rendered {
   try {
     return { ok: true, html: renderTex(tex, display) };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: errorMessage(e) };
   }
 }
 

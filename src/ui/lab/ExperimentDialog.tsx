@@ -21,6 +21,7 @@ import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store"
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
 import "./experiment.css";
+import { errorMessage } from "../../util/errors";
 
 const [TASK_FIELD, MODEL_FIELD, SEED_FIELD] = EXPERIMENT_FIELDS;
 const TASKS: readonly ExperimentSpec["task"][] = TASK_FIELD.options;
@@ -41,7 +42,7 @@ function planOf(
   try {
     return { next: changeExperiment(spec, { task, model, seed: Number(seedText) }), problem: null };
   } catch (e) {
-    return { next: null, problem: e instanceof Error ? e.message : String(e) };
+    return { next: null, problem: errorMessage(e) };
   }
 }
 

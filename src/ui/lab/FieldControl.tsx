@@ -9,6 +9,7 @@ import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import type { Field, NumberField } from "../../algorithms/fields";
 import type { SettingValue } from "../../lab/protocol";
 import { settingNumber } from "../../lab/setting_text";
+import { errorMessage } from "../../util/errors";
 import { labActions } from "./actions";
 import { Hint } from "./Hint";
 import { LockIcon } from "./icons";
@@ -86,7 +87,7 @@ export const FieldControl = memo(function FieldControl({
           sentRef.current = null;
           setSent(null);
         }
-        setError(e instanceof Error ? e.message : String(e));
+        setError(errorMessage(e));
         return false;
       },
     );

@@ -5,11 +5,10 @@
  */
 import { useEffect, useId, useState } from "react";
 import { ARCHIVE_MAX, type ArchiveEntry } from "../../lab/archive";
+import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
 import { forgetRecent, onRecentChange, openRecent, recentExperiments } from "./saving";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export function RecentExperiments() {
   const id = useId();

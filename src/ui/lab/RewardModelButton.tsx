@@ -5,6 +5,7 @@
  * notice naming what is wrong, and the lab goes on as before.
  */
 import "./rewards.css";
+import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { FilePicker } from "./FilePicker";
@@ -13,8 +14,6 @@ import { useRewardModels } from "./reward_models";
 
 /** Largest reward model file read (bytes): the lab's models are a few MB. */
 export const MAX_RM_BYTES = 512 * 1024 * 1024;
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Read, send and report one file (never throws: the outcome is a notice). */
 export async function loadRewardModelFile(file: File): Promise<void> {

@@ -17,6 +17,7 @@ import type {
   SettingValue,
 } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
+import { errorMessage } from "../../util/errors";
 import { labClient } from "../client";
 import { sharedSpec, useLab } from "../lab_store";
 import { linkedSettings } from "./knobs";
@@ -76,7 +77,7 @@ const lab = () => useLab.getState();
 /** Report a failed command on the page (the lab's notice line) instead of failing silently. */
 function report(what: string) {
   return (e: unknown) => {
-    lab().setNotice(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+    lab().setNotice(`${what} failed: ${errorMessage(e)}`);
   };
 }
 
@@ -93,7 +94,7 @@ export const labActions = {
     try {
       await (await backend()).start(spec, pipeline);
     } catch (e) {
-      lab().setPhase("error", e instanceof Error ? e.message : String(e));
+      lab().setPhase("error", errorMessage(e));
     }
   },
   play(): void {

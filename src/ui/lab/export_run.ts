@@ -8,6 +8,7 @@ import { downloadBlob, MIME } from "../../lab/export/download";
 import { metricsCsv } from "../../lab/export/metrics";
 import { runFileJson } from "../../lab/export/run_file";
 import { slug, trlScript } from "../../lab/export/trl_script";
+import { errorMessage } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { usePipelineStore } from "./pipeline_store";
 
@@ -83,6 +84,6 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
         );
     }
   } catch (e) {
-    setNotice(`Exporting ${run.spec.label} failed: ${e instanceof Error ? e.message : String(e)}`);
+    setNotice(`Exporting ${run.spec.label} failed: ${errorMessage(e)}`);
   }
 }

@@ -17,6 +17,7 @@ import type { ExperimentSpec, RunCounters, RunSpec } from "../../lab/protocol";
 import { issueText } from "../../lab/spec_check";
 import { NOTICE_ISSUES } from "../../lab/url";
 import { decodeSafetensors } from "../../model/safetensors";
+import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { MODEL_NAMES, modelName } from "./experiment_names";
 import { freeColour, MAX_SHOWN_RUNS, RUN_COLOURS } from "./palette";
@@ -40,8 +41,6 @@ export interface ImportDeps {
    */
   removeRun?(runId: string): void | Promise<void>;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A picked checkpoint, read: its bytes and metadata, or why it could not be read. */
 interface PickedCheckpoint {

@@ -9,6 +9,7 @@ import type { KeptEntry } from "../../lab/archive";
 import { downloadBlob } from "../../lab/export/download";
 import type { PipelineProgress, PipelineStage } from "../../lab/pipeline/fields";
 import { AckThrottle } from "../../lab/throttle";
+import { errorMessage as message } from "../../util/errors";
 import { HANDED_OFF_LINE, labClient } from "../client";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
@@ -16,8 +17,6 @@ import { droppedText, keptRunsText } from "./experiment_names";
 import { experimentKey, guardTraining } from "./pipeline_guard";
 import { trainingLine, trainingStage, usePipelineStore } from "./pipeline_store";
 import { canKeepRuns, keepOpenExperiment, onBeforeLeaving } from "./saving";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The sentence of pipeline_guard.ts takeInterrupted's notice. */
 const INTERRUPTED = /The Pipeline's [^.]*was interrupted [^.]*\./;

@@ -8,11 +8,10 @@
  */
 import type { LabPersistence } from "../../lab/persist";
 import type { PipelineModels } from "../../lab/protocol";
+import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { experimentKey, takeInterrupted } from "./pipeline_guard";
 import { type PipelineState, pipelineViewState, trainingStage, usePipelineStore } from "./pipeline_store";
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * What changes the saved Pipeline: the stages' outcomes and the hand-off (each one: a second hand-off with the

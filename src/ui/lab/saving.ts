@@ -15,6 +15,7 @@ import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
+import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
@@ -55,8 +56,6 @@ export interface Saving {
 }
 
 const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async () => {} };
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * Start the open lab's savers. One tab saves (./saving_tabs.ts): starting tells the others, which stop; when

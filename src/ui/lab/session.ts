@@ -22,6 +22,7 @@ import { planRestore, relabelStartingOver, sameExperiment, sameRun } from "../..
 import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
+import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
@@ -80,8 +81,6 @@ export interface LabSession {
   /** Stop saving and syncing the URL. */
   stop(): void;
 }
-
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** Add a line to the lab's notice (keeping what is there). */
 function addNotice(line: string | null): void {

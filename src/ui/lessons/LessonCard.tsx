@@ -12,6 +12,7 @@ import { labActions } from "../lab/actions";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
 import "./lessons.css";
+import { errorMessage } from "../../util/errors";
 
 /**
  * The progress toward a lesson's length `steps` (> 0, the Stop at in force) from the furthest and the slowest
@@ -168,11 +169,7 @@ export function LessonCard() {
                 labActions
                   .addRunSpec(r)
                   .catch((e) =>
-                    useLab
-                      .getState()
-                      .setNotice(
-                        `Adding ${r.label} back failed: ${e instanceof Error ? e.message : String(e)}`,
-                      ),
+                    useLab.getState().setNotice(`Adding ${r.label} back failed: ${errorMessage(e)}`),
                   );
             }}
           >
