@@ -139,19 +139,11 @@ async function main(): Promise<number | undefined> {
     }
     await log.close();
     if (o.save) {
-      const { writeCheckpointPath } = await import("../src/model/checkpoint_files");
-      await writeCheckpointPath(o.save, {
-        config: start.config,
-        params: await lab.env.policy.download(),
-        tokenizer: start.tokenizerRef,
-        info: {
-          task: task.id,
-          algo: info.id,
-          steps: String(steps),
-          seed: String(seed),
-          settings: JSON.stringify(run.config),
-        },
-      });
+      // The bytes the page's export writes: settings, run state and extra models (PPO's value model) included,
+      // so the page's Import continues the run.
+      const bytes = await lab.safetensors({ id: info.id, algo: info.id, label: info.title, config }, seed);
+      const { writeFile } = await import("node:fs/promises");
+      await writeFile(o.save, bytes);
       console.log(`saved ${o.save}`);
     }
     lab.destroy();

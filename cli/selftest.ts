@@ -4,7 +4,7 @@
  */
 import { acquireGpu } from "../src/gpu/device";
 import { GpuUnavailableError, WEBGPU_HELP } from "../src/gpu/errors";
-import { runSelfTest, type SelfTestResult } from "../src/kernels/selftest";
+import { runSelfTest, type SelfTestResult, selfTestSummary } from "../src/kernels/selftest";
 import { int, ms, sci3, tol } from "../src/ui/format";
 import { scriptArgs } from "./args";
 
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
   for (const r of table) console.log(row(r, widths));
 
   const passed = results.filter((r) => r.ok).length;
-  console.log(`\n${passed}/${results.length} kernels match their CPU twins`);
+  console.log(`\n${selfTestSummary(results)}`);
   ctx.destroy();
   await ctx.lost;
   return passed === results.length ? 0 : 1;

@@ -47,9 +47,9 @@ import { ValueModel } from "./value_model";
 
 export { PPO_FIELDS };
 
-/** β's allowed range (its field's min and max). */
 /** The separate value model's name among a run's extra models (its safetensors tensors: "value_model.*"). */
 const VALUE_MODEL = "value_model";
+/** β's allowed range (its field's min and max). */
 const BETA_RANGE = PPO_FIELDS.find((f) => f.key === "beta") as { min: number; max: number };
 
 export interface PpoConfig extends ConfigValues {
@@ -128,14 +128,17 @@ export class PpoRun implements AlgorithmRun {
     return this.value?.weights ?? null;
   }
 
-  /** The separate value model with its AdamW state (checkpoints, a reload, an export); {} with the shared head. */
-  async exportExtra(): Promise<Record<string, ExtraWeights>> {
+  /**
+   * The separate value model with its AdamW state (checkpoints, a reload, an export; `optimizer` false: weights
+   * only); {} with the shared head.
+   */
+  async exportExtra(optimizer = true): Promise<Record<string, ExtraWeights>> {
     if (!this.value) return {};
-    const [params, optimizer] = await Promise.all([
+    const [params, moments] = await Promise.all([
       this.value.weights.download(),
-      this.value.opt.exportState(),
+      optimizer ? this.value.opt.exportState() : null,
     ]);
-    return { [VALUE_MODEL]: { params, optimizer } };
+    return { [VALUE_MODEL]: { params, optimizer: moments } };
   }
 
   /**

@@ -173,9 +173,9 @@ export interface AlgorithmRun {
   /**
    * Optional: trained models besides the policy (PPO's separate value model, "value_model"), by name, with their
    * AdamW state, so that checkpoints, a reload and an export keep them instead of restarting them from the start
-   * model. Between steps.
+   * model. Between steps. `optimizer` false: weights only (optimizer null), for a safetensors file.
    */
-  exportExtra?(): Promise<Record<string, ExtraWeights>>;
+  exportExtra?(optimizer?: boolean): Promise<Record<string, ExtraWeights>>;
   /**
    * Put back what {@link exportExtra} returned (between steps); an optimizer of null restarts that model's
    * AdamW (a safetensors file holds weights only). Names the run does not have are ignored.

@@ -29,6 +29,21 @@ export interface SelfTestResult {
 
 const CASES: Case[] = [...LAYER_CASES, ...MODEL_CASES];
 
+/** The kernels the cases check: "matmul (A·B)" and "matmul (Aᵀ·Bᵀ)" are one kernel, matmul. */
+export function kernelCount(results: readonly Pick<SelfTestResult, "kernel">[]): number {
+  return new Set(results.map((r) => r.kernel.replace(/ \(.*$/, ""))).size;
+}
+
+/**
+ * "23/23 checks of 17 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
+ * disagree when some do.
+ */
+export function selfTestSummary(results: readonly SelfTestResult[]): string {
+  const passed = results.filter((r) => r.ok).length;
+  const of = `${passed}/${results.length} checks of ${kernelCount(results)} kernels match their CPU twins`;
+  return passed === results.length ? of : `${of}; ${results.length - passed} disagree`;
+}
+
 /** Run every case (seeded, so results are reproducible); `onResult` sees each result as it lands. */
 export async function runSelfTest(
   ctx: GpuContext,

@@ -195,7 +195,7 @@ export class LabRun implements SchedRun {
       );
     const state = this.run.runState?.();
     const extra = Object.fromEntries(
-      Object.entries((await this.run.exportExtra?.()) ?? {}).map(([name, x]) => [name, x.params]),
+      Object.entries((await this.run.exportExtra?.(false)) ?? {}).map(([name, x]) => [name, x.params]),
     );
     const now = this.config;
     const trained = this.trainedWith ?? now;

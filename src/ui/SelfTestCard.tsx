@@ -1,4 +1,4 @@
-import type { SelfTestResult } from "../kernels/selftest";
+import { type SelfTestResult, selfTestSummary } from "../kernels/selftest";
 import { int, ms, sci3, tol } from "./format";
 import { type SelfTestStatus, useApp } from "./store";
 
@@ -24,15 +24,15 @@ export function SelfTestCard() {
         <table className="results">
           <thead>
             <tr>
+              <th>Result</th>
               <th>Kernel</th>
               <th>Shape</th>
               <th className="num">Elements</th>
               <th className="num">Max |err|</th>
-              <th className="num">Tolerance</th>
+              <th className="num">atol · rtol</th>
               <th className="num" title={hasTimestamps ? "timestamp queries" : "wall clock, submit to done"}>
                 GPU ms
               </th>
-              <th>Result</th>
             </tr>
           </thead>
           <tbody>
@@ -42,7 +42,7 @@ export function SelfTestCard() {
             {status === "running" && (
               <tr className="pending">
                 <td colSpan={7}>
-                  <span className="spinner" aria-hidden="true" /> running kernel {results.length + 1}…
+                  <span className="spinner" aria-hidden="true" /> running check {results.length + 1}…
                 </td>
               </tr>
             )}
@@ -57,8 +57,15 @@ export function SelfTestCard() {
 function Row({ r, index }: { r: SelfTestResult; index: number }) {
   return (
     <tr data-testid={`selftest-row-${index}`} data-kernel={r.kernel} data-shape={r.shape} data-ok={r.ok}>
-      <td data-testid="kernel">{r.kernel}</td>
-      <td data-testid="shape" className="mono">
+      <td>
+        <span data-testid="result" className={r.ok ? "badge badge-ok" : "badge badge-fail"}>
+          {r.ok ? "pass" : "fail"}
+        </span>
+      </td>
+      <td data-testid="kernel" className="wrap">
+        {r.kernel}
+      </td>
+      <td data-testid="shape" className="mono wrap">
         {r.shape}
       </td>
       <td data-testid="elements" className="num" data-value={r.n}>
@@ -68,16 +75,11 @@ function Row({ r, index }: { r: SelfTestResult; index: number }) {
         {sci3(r.maxAbsError)}
       </td>
       <td className="num mono">
-        atol <span data-testid="atol">{tol(r.tolerance.atol)}</span> · rtol{" "}
+        <span data-testid="atol">{tol(r.tolerance.atol)}</span> ·{" "}
         <span data-testid="rtol">{tol(r.tolerance.rtol)}</span>
       </td>
       <td data-testid="gpu-ms" className="num mono">
         {ms(r.gpuMs)}
-      </td>
-      <td>
-        <span data-testid="result" className={r.ok ? "badge badge-ok" : "badge badge-fail"}>
-          {r.ok ? "pass" : "fail"}
-        </span>
       </td>
     </tr>
   );
@@ -85,8 +87,7 @@ function Row({ r, index }: { r: SelfTestResult; index: number }) {
 
 function Summary(props: { status: SelfTestStatus; results: SelfTestResult[]; error: string | null }) {
   const { status, results, error } = props;
-  const passed = results.filter((r) => r.ok).length;
-  const allOk = status === "done" && passed === results.length;
+  const allOk = status === "done" && results.every((r) => r.ok);
   let text: string;
   switch (status) {
     case "waiting":
@@ -97,11 +98,11 @@ function Summary(props: { status: SelfTestStatus; results: SelfTestResult[]; err
       break;
     case "done":
       text = allOk
-        ? `${passed}/${results.length} kernels match their CPU twins.`
-        : `${passed}/${results.length} kernels match their CPU twins; ${results.length - passed} disagree. Training results on this adapter cannot be trusted.`;
+        ? `${selfTestSummary(results)}.`
+        : `${selfTestSummary(results)}. Training results on this adapter cannot be trusted.`;
       break;
     case "failed":
-      text = `The self-test stopped after ${results.length} kernel${results.length === 1 ? "" : "s"}: ${error ?? "unknown error"}`;
+      text = `The self-test stopped after ${results.length} check${results.length === 1 ? "" : "s"}: ${error ?? "unknown error"}`;
       break;
   }
   const tone =

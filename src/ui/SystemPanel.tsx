@@ -15,8 +15,8 @@ export function SystemPanel({ defaultOpen }: { defaultOpen: boolean }) {
   const status =
     selfTest === "done"
       ? passed === results.length
-        ? `${passed}/${results.length} kernels pass`
-        : `${results.length - passed} of ${results.length} kernels FAIL`
+        ? `${passed}/${results.length} kernel checks pass`
+        : `${results.length - passed} of ${results.length} kernel checks FAIL`
       : selfTest === "running"
         ? `self-test running (${results.length} done)`
         : selfTest === "failed"

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadCheckpoint } from "../../src/model/checkpoint";
 
 const LAB = ["--import", "tsx", "--import", "./cli/raw-loader.mjs", "cli/lab.ts"];
 
@@ -59,7 +60,10 @@ describe("headless lab CLI", () => {
       ])
         expect(Number.isFinite(l[k]), k).toBe(true);
     }
-    expect(readFileSync(save).length).toBeGreaterThan(1000);
+    // The page's export format: its Import reads the algorithm, the steps and the settings from it.
+    const ck = loadCheckpoint(readFileSync(save));
+    expect(ck.info).toMatchObject({ algo: "rloo", steps: "2", seed: "3", task: "arithmetic" });
+    expect(JSON.parse(ck.info.settings)).toMatchObject({ batchPrompts: 2, maxNewTokens: 4 });
   });
 
   it("reward=proxy optimises the shipped reward model (rm.onnx, as in the page): reward ≠ reward_gold", () => {

@@ -14,9 +14,13 @@ export const file = (name: string, text: string) => ({
   arrayBuffer: async () => new TextEncoder().encode(text).buffer as ArrayBuffer,
 });
 
-/** A checkpoint file whose metadata names its run, as the lab's export writes it (src/lab/runs.ts). */
-export const weightsOf = (name: string, meta: Record<string, string> = {}) => {
-  const bytes = encodeSafetensors([], {
+/**
+ * A checkpoint file whose metadata names its run, as the lab's export writes it (src/lab/runs.ts); `tensors`:
+ * names of (1-element) tensors it holds, e.g. "value_model.wte.weight" for PPO's separate value model.
+ */
+export const weightsOf = (name: string, meta: Record<string, string> = {}, tensors: string[] = []) => {
+  const held = tensors.map((t) => ({ name: t, shape: [1], data: new Float32Array(1) }));
+  const bytes = encodeSafetensors(held, {
     algo: "ppo",
     run: "PPO",
     steps: "4",

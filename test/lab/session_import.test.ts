@@ -83,16 +83,23 @@ describe("importing a run", () => {
     expect(loads).toEqual([["ppo-2", { step: 4, samples: 32, tokens: 200 }]]);
     expect(useLab.getState().runs["ppo-2"].history).toHaveLength(4);
     expect(notice).toMatch(/continues from step 4, from its weights; its AdamW moments start afresh/);
-    // A PPO with a separate critic also loses that network (the checkpoint holds the policy).
+    // A PPO with a separate critic takes it from the file (value_model.* tensors) when the file holds it.
     const critic = { ...defaultExperiment().runs[0], config: { valueModel: "separate" } };
-    const withCritic = await importRunFiles(
-      [
-        file("ppo.run.json", exported({ ...defaultExperiment(), runs: [critic] })),
-        weightsOf("ppo.safetensors"),
-      ],
-      { addRun: async (spec) => useLab.getState().upsertRun(spec), loadRunCheckpoint: async () => {} },
+    const importCritic = (tensors: string[]) =>
+      importRunFiles(
+        [
+          file("ppo.run.json", exported({ ...defaultExperiment(), runs: [critic] })),
+          weightsOf("ppo.safetensors", {}, tensors),
+        ],
+        { addRun: async (spec) => useLab.getState().upsertRun(spec), loadRunCheckpoint: async () => {} },
+      );
+    expect(await importCritic(["value_model.wte.weight"])).toMatch(
+      /from its weights and its separate value model's; its AdamW moments \(both models'\) start afresh/,
     );
-    expect(withCritic).toMatch(/its AdamW moments \(and its separate value model\) start afresh/);
+    // A file from before value models were saved lacks it: the notice says the value model starts afresh.
+    expect(await importCritic([])).toMatch(
+      /its AdamW moments \(and its separate value model, which this file does not hold\) start afresh/,
+    );
   });
 
   it("keeps a run trained from the Pipeline's model for comparison where the runs start from another", async () => {

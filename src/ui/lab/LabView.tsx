@@ -17,7 +17,7 @@ import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
 import { PipelineView } from "./PipelineView";
-import { usePageTitle } from "./page_title";
+import { PageTitle } from "./page_title";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
 import { SaveHereButton } from "./SaveState";
@@ -49,7 +49,6 @@ export function LabView() {
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
-  usePageTitle();
   // Moving a panel takes the focus off a control inside it: give it back once the panels have moved.
   const layout = useRef({ oneColumn, focused: null as Element | null });
   if (layout.current.oneColumn !== oneColumn)
@@ -76,6 +75,7 @@ export function LabView() {
   }, []);
   return (
     <div className="lab" data-testid="lab" data-phase={phase}>
+      <PageTitle />
       <TopBar />
       {/* The live region is always there, so screen readers announce a notice when it appears. */}
       <div role="status" aria-live="polite">

@@ -27,7 +27,11 @@ export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }
     label: "Config (JSON)",
     hint: "algorithm, every setting with defaults, task, model, seed",
   },
-  { kind: "checkpoint", label: "Checkpoint (safetensors)", hint: "the policy's current weights" },
+  {
+    kind: "checkpoint",
+    label: "Checkpoint (safetensors)",
+    hint: "the policy's current weights (and PPO's separate value model), to import or load elsewhere",
+  },
   {
     kind: "onnx",
     label: "Policy (ONNX)",

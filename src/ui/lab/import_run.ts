@@ -214,8 +214,10 @@ async function importOne(
     error: null,
   };
 
-  // PPO's separate value model is not in the checkpoint (a value head on the policy is).
+  // PPO's separate value model comes back from the file's value_model.* tensors (files from before they were
+  // written lack them: the run's value model then starts from the start model), without its AdamW moments.
   const separateCritic = spec.algo === "ppo" && spec.config.valueModel === "separate";
+  const criticInFile = separateCritic && checkpoint?.bytes ? holdsValueModel(checkpoint.bytes) : false;
   if (checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other) {
     try {
       await deps.addRun(spec);
@@ -223,8 +225,8 @@ async function importOne(
       await deps.loadRunCheckpoint(spec.id, checkpoint.bytes, at);
       revealRunCard(spec.id);
       return [
-        `Imported ${spec.label}: it continues from step ${at.step}, from its weights; its AdamW moments${separateCritic ? " (and its separate value model)" : ""} ` +
-          "start afresh (a checkpoint holds the policy and run state such as an adaptive β or Safe RLHF's λ, not the optimizer), so " +
+        `Imported ${spec.label}: it continues from step ${at.step}, from its weights${criticInFile ? " and its separate value model's" : ""}; its AdamW moments${criticInFile ? " (both models')" : separateCritic ? " (and its separate value model, which this file does not hold)" : ""} ` +
+          "start afresh (a checkpoint holds the weights and run state such as an adaptive β or Safe RLHF's λ, not the optimizer), so " +
           "its next steps differ a little from the original run's.",
         ...notes,
       ].join(" ");
@@ -253,4 +255,13 @@ async function importOne(
       KEPT_ONE,
     ...notes,
   ].join(" ");
+}
+
+/** Whether a run's safetensors hold a separate value model (value_model.* tensors); false for a file it cannot read. */
+function holdsValueModel(bytes: Uint8Array): boolean {
+  try {
+    return decodeSafetensors(bytes).tensors.has("value_model.wte.weight");
+  } catch {
+    return false;
+  }
 }

@@ -31,7 +31,7 @@ function flat(p: MetricPoint): boolean {
 
 /**
  * The card's note, or null while the run has signal (or has fewer than `steps` steps, or logs no reward std).
- * Only for the registry's REWARD_LEARNERS (the caller checks).
+ * Only for REWARD_LEARNERS (src/lab/algo_ids.ts; the caller checks).
  * @param history the run's metric points, oldest first.
  * @param randomInit whether the start model is a randomly initialised preset (nano, tiny, …) rather than SFT.
  */

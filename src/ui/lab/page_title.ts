@@ -22,12 +22,16 @@ export function pageTitle(
   return `${playing ? "▶ " : ""}${name}${step > 0 ? ` · step ${step}` : ""} — ${APP_TITLE}`;
 }
 
-/** Keeps document.title on pageTitle of the lab's state. */
-export function usePageTitle(): void {
+/**
+ * Keeps document.title on pageTitle of the lab's state; renders nothing. A component of its own, so that a
+ * new step re-renders it alone, not the page around it.
+ */
+export function PageTitle(): null {
   const spec = useLab((s) => s.spec);
   const step = useLab((s) => stepRange(s)[0]);
   const playing = useLab((s) => s.playing);
   useEffect(() => {
     document.title = pageTitle(spec, step, playing);
   }, [spec, step, playing]);
+  return null;
 }

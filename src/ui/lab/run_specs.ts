@@ -99,7 +99,7 @@ export function twinNote(fork: TwinState, source: TwinState | undefined): string
   // A source in error steps no more.
   if (fork.status === "error" || source.status === "error") return null;
   // A recovery from a lost GPU device at the fork step too: each run was rebuilt from its own checkpoint, and
-  // state a checkpoint does not hold (a baseline, a separate value model's moments) restarted.
+  // state a checkpoint does not hold restarted.
   const apart = (m: { step: number; label: string }) =>
     m.step > f.step || (m.step === f.step && m.label.startsWith(DEVICE_LOST_MARKER));
   if ([...fork.markers, ...source.markers].some(apart)) return null;
