@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { askSafeStart } from "./lab/safe_start";
 
 interface State {
   error: Error | null;
@@ -28,9 +29,26 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
             what broke:
           </p>
           <pre className="mono">{error.stack ?? `${error.name}: ${error.message}`}</pre>
-          <button type="button" onClick={() => location.reload()}>
-            Reload
-          </button>
+          <div className="crash-actions">
+            <button type="button" onClick={() => location.reload()}>
+              Reload
+            </button>
+            <button
+              type="button"
+              data-testid="safe-start"
+              onClick={() => {
+                // The saved runs go to Recent experiments (src/ui/lab/safe_start.ts); the default experiment opens.
+                askSafeStart();
+                location.assign(location.pathname + location.search);
+              }}
+            >
+              Start without the saved runs
+            </button>
+          </div>
+          <p className="muted">
+            If Reload crashes again, start without the saved runs: they stay in this browser, under Change… →
+            Recent experiments.
+          </p>
         </section>
       </main>
     );

@@ -7,7 +7,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { runConfig, runConfigJson } from "../../src/lab/export/config";
 import { csvColumns, metricsCsv } from "../../src/lab/export/metrics";
-import { importedSpec, parseRunFile, runFileJson } from "../../src/lab/export/run_file";
+import { importedSpec, MAX_MARKERS, parseRunFile, runFileJson } from "../../src/lab/export/run_file";
 import type { MetricPoint } from "../../src/lab/protocol";
 import { experiment, ppo } from "./export_fixtures";
 
@@ -145,6 +145,16 @@ describe("metrics export", () => {
     expect(r4.ok && r4.issues).toEqual(['its "history" is a string, not a list of metric points: no curves']);
     const clean = parseRunFile(runFileJson(experiment, run));
     expect(clean.ok && clean.knownExperiment).toBe(true);
+    // A flood of markers (a forged file: a run makes one a step at most) is cut, repeats dropped.
+    const flood = JSON.parse(runFileJson(experiment, run));
+    flood.markers = [
+      { step: 1, label: "a" },
+      { step: 1, label: "a" },
+      ...Array.from({ length: MAX_MARKERS + 5 }, (_, i) => ({ step: i + 2, label: "b" })),
+    ];
+    const r5 = parseRunFile(JSON.stringify(flood));
+    expect(r5.ok && r5.markers.length).toBe(MAX_MARKERS);
+    expect(r5.ok && r5.issues).toEqual([`6 setting-change markers beyond the first ${MAX_MARKERS} dropped`]);
   });
 
   it("config JSON holds every setting (defaults too), the changed ones and TRL's names", () => {

@@ -7,6 +7,7 @@ import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
+import { askSafeStart } from "../../src/ui/lab/safe_start";
 import {
   leaveFor,
   onBeforeLeaving,
@@ -63,6 +64,30 @@ describe("recent experiments", () => {
     expect(useLab.getState().runs["ppo-1"].step).toBe(10);
     expect(f.loads).toEqual([["ppo-1", { step: 10, samples: 80, tokens: 500 }]]);
     expect(await recentExperiments()).toEqual([]); // seed 6 never trained: nothing to keep in its place
+    db.close();
+  });
+
+  it("after a crash, 'Start without the saved runs' keeps them under Recent experiments and opens without them", async () => {
+    const name = newDbName();
+    const a = defaultExperiment();
+    const db = await savedTrained(name, a);
+    const store = new Map<string, string>();
+    const tabStore = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+    askSafeStart(tabStore);
+    const f = fakeDeps(name);
+    session = await openLab({ ...f.deps, tabStore });
+    expect(useLab.getState().notice).toMatch(
+      /The page crashed with the experiment open before \(Sentiment · shipped SFT model · seed 0: PPO at step 10\); it is kept under Change… → Recent experiments/,
+    );
+    expect(f.loads).toEqual([]); // nothing resumed
+    expect(useLab.getState().runs["ppo-1"].step).toBe(0);
+    const [entry] = await recentExperiments();
+    expect(entry.spec).toEqual(a);
+    expect(store.size).toBe(0); // the request is used up: the next reload restores as usual
     db.close();
   });
 

@@ -107,6 +107,8 @@ export type ImportResult =
 const isCount = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0;
 /** Largest step a run file's point may have (a lab run never comes near; 1e308 would stretch every x axis). */
 const MAX_STEP = 1e9;
+/** Most setting-change markers a run file brings (a run makes one a step at most; a file with more is forged). */
+export const MAX_MARKERS = 10_000;
 const isStep = (x: unknown): x is number => isCount(x) && x <= MAX_STEP;
 const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_INTEGER;
 /**
@@ -192,11 +194,26 @@ export function parseRunFile(text: string): ImportResult {
   const named = currentMetricNames(run.algo, history);
   const markers: Marker[] = [];
   const rawMarkers = Array.isArray(raw.markers) ? raw.markers : [];
-  for (const m of rawMarkers)
-    if (isRecord(m) && isStep(m.step) && typeof m.label === "string")
-      markers.push({ runId: run.id, step: m.step, label: m.label.slice(0, 200) });
-  if (markers.length < rawMarkers.length)
-    issues.push(`${counted(rawMarkers.length - markers.length, "malformed setting-change marker")} dropped`);
+  // A run makes one marker a step at most (changes between steps merge): repeats and a flood are dropped.
+  const seen = new Set<string>();
+  let bad = 0;
+  let beyond = 0;
+  for (const m of rawMarkers) {
+    if (!(isRecord(m) && isStep(m.step) && typeof m.label === "string")) bad++;
+    else {
+      const label = m.label.slice(0, 200);
+      const key = `${m.step}\u0000${label}`;
+      if (seen.has(key)) continue;
+      if (markers.length >= MAX_MARKERS) beyond++;
+      else {
+        seen.add(key);
+        markers.push({ runId: run.id, step: m.step, label });
+      }
+    }
+  }
+  if (bad) issues.push(`${counted(bad, "malformed setting-change marker")} dropped`);
+  if (beyond)
+    issues.push(`${counted(beyond, "setting-change marker")} beyond the first ${MAX_MARKERS} dropped`);
   const step = isStep(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
   return {
     ok: true,

@@ -135,4 +135,10 @@ describe("marker placement", () => {
       placeMarkers(six, rows, "step", "objective/kl", 800, rowsAllowed).filter((m) => m.row >= 0).length;
     expect([drawn(), drawn(8), drawn(2)]).toEqual([4, 6, 2]);
   });
+
+  it("places 150 000 markers of an imported run without running out of stack", () => {
+    const many = Array.from({ length: 150_000 }, (_, i) => ({ step: (i % 20) + 1, label: `m${i}` }));
+    const placed = placeMarkers([run("a", "PPO", many)], rows, "step", "objective/kl", 600);
+    expect(placed).toHaveLength(150_000);
+  });
 });

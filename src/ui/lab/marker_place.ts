@@ -49,9 +49,16 @@ export function placeMarkers(
     const n = owners.get(`${m.x}\u0000${m.label}`) ?? 1;
     return `${m.label} · ${n > 1 ? `${n} runs` : m.runLabel}`;
   };
-  const xs = [...rows.map((r) => r.x), ...all.flatMap((m) => (m.x === undefined ? [] : [m.x]))];
-  const lo = xs.length ? Math.min(...xs) : 0;
-  const span = xs.length ? Math.max(...xs) - lo : 0;
+  // A loop, not Math.min(...xs): an imported run may bring 100 000s of points or markers (too many arguments).
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const x of [...rows.map((r) => r.x), ...all.map((m) => m.x)])
+    if (x !== undefined) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+  if (lo > hi) lo = hi = 0;
+  const span = hi - lo;
   const px = (m: (typeof all)[number]) => text(m).length * MARKER_CHAR_PX + 8;
   // Labels run rightwards from their line unless they would be cut off at the right edge and the left has more
   // room; one that fits on neither side is not drawn (a cut label reads wrong: "· PPC" for "· PPO").

@@ -25,7 +25,9 @@ import { specFromLocation } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+import { type MarkerStorage, tabStorage } from "./pipeline_guard";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
+import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
@@ -73,6 +75,8 @@ export interface SessionDeps extends SavingDeps {
   openPersistence?: () => Promise<LabPersistence>;
   /** Tests: where the autosaver left the steps reached (src/lab/reached.ts). Default: localStorage. */
   reachedStore?: ReachedStorage;
+  /** Where the crash card's request to start without the saved runs is kept (default: this tab's sessionStorage). */
+  tabStore?: MarkerStorage;
 }
 
 export interface LabSession {
@@ -149,6 +153,21 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   } catch (e) {
     storageProblem = `Runs will not survive a reload: this browser's storage is unavailable (${message(e)}).`;
   }
+  // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
+  // this experiment opens without them (a saved run the page cannot draw would crash it again).
+  let setAside: string | null = null;
+  if (takeSafeStart(deps.tabStore ?? tabStorage()) && persistence && saved) {
+    try {
+      const entry = await persistence.archive.keep(saved, savedPipeline);
+      setAside =
+        `The page crashed with the experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ` +
+        `${keptRunsText(entry)}); it is kept under Change… → Recent experiments, and this one opens without it.` +
+        droppedText(entry.dropped);
+      saved = null;
+    } catch (e) {
+      storageProblem = `The saved runs could not be set aside after the crash (${message(e)}), so they open again.`;
+    }
+  }
   let spec = opened.spec;
   const fromSaved = opened.source === "default" && opened.notice === null && saved !== null;
   if (fromSaved && saved) {
@@ -222,6 +241,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   if (Object.keys(opened.pipeline).length > 0)
     usePipelineStore.getState().setSettings({ ...DEFAULT_PIPELINE_SETTINGS, ...opened.pipeline });
   addNotice(opened.notice);
+  addNotice(setAside);
   addNotice(storageProblem);
   addNotice(reopened);
   addNotice(kept.line);
