@@ -3,6 +3,7 @@
  * unit/range, default, source, TRL's name): the same table validates configs, documents them (CLI help,
  * tooltips), drives the lab's controls and the URL, and maps to TRL for script export.
  */
+import { quoted } from "../util/quote";
 
 interface FieldBase {
   /** The config key, e.g. "beta". */
@@ -84,7 +85,9 @@ export function validateConfig<T extends ConfigValues>(
     if (v === undefined) continue;
     const f = byKey.get(k);
     if (!f)
-      throw new RangeError(`${algo}: unknown setting "${k}" (known: ${fields.map((x) => x.key).join(", ")})`);
+      throw new RangeError(
+        `${algo}: unknown setting ${quoted(k)} (known: ${fields.map((x) => x.key).join(", ")})`,
+      );
     if (f.kind === "enum") {
       if (typeof v !== "string" || !f.options.includes(v))
         throw new RangeError(`${algo}.${k} must be one of ${f.options.join(" | ")}, got ${shown(v)}`);
@@ -107,10 +110,8 @@ export function validateConfig<T extends ConfigValues>(
   return out as T;
 }
 
-/** A value in an error message: numbers as JavaScript writes them (Infinity, NaN: JSON would say null). */
-function shown(v: unknown): string {
-  return typeof v === "number" ? String(v) : JSON.stringify(v);
-}
+/** A value in an error message (util/quote.ts: numbers as JavaScript writes them, the rest as JSON, cut short). */
+const shown = (v: unknown) => quoted(v);
 
 /** Parse a CLI `key=value` into the field's type. @throws RangeError for an unknown key or a bad value. */
 export function parseSetting(

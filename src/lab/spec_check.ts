@@ -7,6 +7,7 @@
 
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
 import { errorMessage } from "../util/errors";
+import { quoted } from "../util/quote";
 import { defaultExperiment } from "./defaults";
 // Called only inside checkSpec: the import cycle (experiment_change uses fieldProblem) is safe.
 import { startModelProblem } from "./experiment_change";
@@ -195,8 +196,7 @@ export function checkRun(
     return null;
   }
   if (!isAlgoId(raw.algo)) {
-    const name =
-      typeof raw.algo === "string" ? `"${raw.algo.slice(0, 40)}"` : JSON.stringify(raw.algo ?? null);
+    const name = typeof raw.algo === "string" ? `"${raw.algo.slice(0, 40)}"` : quoted(raw.algo ?? null);
     issues.push(`${where}: unknown algorithm ${name} (known: ${ALGO_IDS.join(", ")}); dropped`);
     return null;
   }

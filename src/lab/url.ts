@@ -13,6 +13,7 @@
  * good field, drops the bad ones (rejected, not clamped) and lists them as issues for the lab's notice.
  */
 import LZString from "lz-string";
+import { quoted } from "../util/quote";
 import { defaultExperiment } from "./defaults";
 import { PIPELINE_FIELDS, type PipelineSettings } from "./pipeline/fields";
 import type { ExperimentSpec } from "./protocol";
@@ -172,10 +173,7 @@ export function decode(hash: string): DecodeResult {
   if (raw.v !== URL_VERSION)
     return {
       ok: false,
-      error: new UrlError(
-        "version",
-        `the link was made by another version (format ${JSON.stringify(raw.v)})`,
-      ),
+      error: new UrlError("version", `the link was made by another version (format ${quoted(raw.v)})`),
     };
   const issues: string[] = [];
   // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).

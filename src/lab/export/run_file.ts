@@ -8,6 +8,7 @@
  *     run: { id, algo, label, config, colour?, forkOf? }, status, step, history: MetricPoint[], markers: Marker[] }
  */
 
+import { quoted } from "../../util/quote";
 import { currentMetricNames } from "../metric_names";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
@@ -159,7 +160,7 @@ export function parseRunFile(text: string): ImportResult {
   if (raw.version !== RUN_FILE_VERSION)
     return {
       ok: false,
-      error: `the file has format version ${JSON.stringify(raw.version)}; this lab reads ${RUN_FILE_VERSION}`,
+      error: `the file has format version ${quoted(raw.version)}; this lab reads ${RUN_FILE_VERSION}`,
     };
   const issues: string[] = [];
   const exp = isRecord(raw.experiment) ? raw.experiment : {};

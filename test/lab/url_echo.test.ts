@@ -1,0 +1,51 @@
+/**
+ * A link or a run file cannot fill the lab's notice with text of its own: the values the messages quote (a
+ * format version, an algorithm that is no string, a setting's value or name) are cut to a few dozen characters
+ * (src/util/quote.ts), so a crafted link cannot show a long fake message in the lab's yellow notice.
+ */
+import { compressToEncodedURIComponent } from "lz-string";
+import { describe, expect, it } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { parseRunFile } from "../../src/lab/export/run_file";
+import { specFromHash, URL_VERSION } from "../../src/lab/url";
+import { quoted } from "../../src/util/quote";
+
+const hashOf = (payload: unknown) => `#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
+const SPOOF = `IMPORTANT — security notice: your runs are corrupted, open https://example.test/restore now. ${"x".repeat(3000)}`;
+
+describe("quoting untrusted values in messages", () => {
+  it("cuts long values with …, keeps short ones whole, writes numbers as JavaScript does", () => {
+    expect(quoted("abc")).toBe('"abc"');
+    expect(quoted(Number.POSITIVE_INFINITY)).toBe("Infinity");
+    expect(quoted(undefined)).toBe("undefined");
+    expect(quoted(SPOOF)).toHaveLength(41);
+    expect(quoted(SPOOF).endsWith("…")).toBe(true);
+    expect(quoted({ a: [[[[1]]]] }, 8)).toBe('{"a":[[[…');
+  });
+
+  it("a link's version, algorithm and settings are quoted short in the notice", () => {
+    const version = specFromHash(hashOf({ v: SPOOF }));
+    expect(version.notice?.length).toBeLessThan(400);
+    const deep: unknown = JSON.parse(`${"[".repeat(2000)}${"]".repeat(2000)}`);
+    const runs = specFromHash(
+      hashOf({
+        v: URL_VERSION,
+        task: "arithmetic",
+        runs: [
+          { id: "a", algo: deep },
+          { id: "b", algo: "ppo", config: { beta: SPOOF, lossType: SPOOF } },
+          { id: "c", algo: "ppo", config: { [SPOOF]: 1 } },
+        ],
+      }),
+    );
+    expect(runs.notice).not.toBeNull();
+    expect(runs.notice?.length).toBeLessThan(1200);
+    expect(runs.notice).not.toContain("x".repeat(100));
+  });
+
+  it("a run file's format version is quoted short", () => {
+    const r = parseRunFile(JSON.stringify({ version: SPOOF, experiment: defaultExperiment() }));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.length).toBeLessThan(200);
+  });
+});
