@@ -135,7 +135,7 @@ describe("metrics export", () => {
     const { entropy: _, ...kept } = last.metrics;
     expect(r3.ok && r3.history.at(-1)).toEqual({ ...last, step: last.step + 1, metrics: kept });
     expect(r3.ok && r3.issues).toEqual([
-      "1 metric value dropped (not a finite number)",
+      "1 metric value dropped (not a finite number, or not under a metric's name)",
       "2 malformed setting-change markers dropped",
     ]);
     const noList = JSON.parse(runFileJson(experiment, run));
@@ -145,6 +145,17 @@ describe("metrics export", () => {
     expect(r4.ok && r4.issues).toEqual(['its "history" is a string, not a list of metric points: no curves']);
     const clean = parseRunFile(runFileJson(experiment, run));
     expect(clean.ok && clean.knownExperiment).toBe(true);
+    // Metric names a spreadsheet would run as formulas are no metric names: dropped, and the CSV escapes them.
+    const formula = JSON.parse(runFileJson(experiment, run));
+    formula.history[0].metrics = { ...formula.history[0].metrics, "=HYPERLINK(1)": 1, "+cmd": 2, "a b": 3 };
+    const r6 = parseRunFile(JSON.stringify(formula));
+    expect(r6.ok && Object.keys(r6.history[0].metrics).some((k) => /^[=+]| /.test(k))).toBe(false);
+    expect(r6.ok && r6.issues).toEqual([
+      "3 metric values dropped (not a finite number, or not under a metric's name)",
+    ]);
+    expect(metricsCsv([{ step: 1, samples: 1, tokens: 1, metrics: { "=1+1": -2 } }]).split("\n")[0]).toBe(
+      `step,samples,tokens,"'=1+1"`,
+    );
     // A flood of markers (a forged file: a run makes one a step at most) is cut, repeats dropped.
     const flood = JSON.parse(runFileJson(experiment, run));
     flood.markers = [

@@ -39,6 +39,11 @@ export function metricsCsv(history: readonly MetricPoint[]): string {
     p.tokens,
     ...names.map((k) => (Object.hasOwn(p.metrics, k) ? p.metrics[k] : null)),
   ]);
-  const text = Papa.unparse({ fields: [...AXIS_COLUMNS, ...names.map(csvName)], data }, { newline: "\n" });
+  // escapeFormulae: a cell starting with = + - @ gets a leading ' (a spreadsheet would run it; numbers are not
+  // touched), in case a name that came from a file ever gets here.
+  const text = Papa.unparse(
+    { fields: [...AXIS_COLUMNS, ...names.map(csvName)], data },
+    { newline: "\n", escapeFormulae: true },
+  );
   return text.endsWith("\n") ? text : `${text}\n`;
 }

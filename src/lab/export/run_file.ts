@@ -117,13 +117,18 @@ const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_
  * typed into a file) would squash every chart it is drawn on, so its point counts as malformed.
  */
 const MAX_METRIC = 3.4028234663852886e38;
+/**
+ * A metric's name as the lab and TRL write them ("objective/kl", "tokens/s", "clip_ratio/low_mean"), ≤ 100
+ * characters: no spaces, quotes or a leading = + - @ (a spreadsheet would run an exported CSV's header cell).
+ */
+const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_/.:-]{0,99}$/;
 
 /** "1 metric value", "3 metric values". */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /**
  * A metric point of a run file, or null when its step or counters are unreadable or none of its metrics is a
- * finite number; a metric that is not (or whose name is too long) is left out of a point whose other metrics
+ * finite number; a metric that is not (or whose name is no metric name: METRIC_NAME) is left out of a point whose other metrics
  * are, and counted in `dropped`.
  */
 function checkPoint(x: unknown, dropped: { values: number }): MetricPoint | null {
@@ -132,7 +137,8 @@ function checkPoint(x: unknown, dropped: { values: number }): MetricPoint | null
   const metrics: Record<string, number> = {};
   let bad = 0;
   for (const [k, v] of Object.entries(x.metrics)) {
-    if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_METRIC || k.length > 100) bad++;
+    if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_METRIC || !METRIC_NAME.test(k))
+      bad++;
     else metrics[k] = v;
   }
   if (bad > 0 && Object.keys(metrics).length === 0) return null;
@@ -191,7 +197,10 @@ export function parseRunFile(text: string): ImportResult {
   }
   if (history.length < list.length)
     issues.push(`${counted(list.length - history.length, "malformed metric point")} dropped`);
-  if (dropped.values) issues.push(`${counted(dropped.values, "metric value")} dropped (not a finite number)`);
+  if (dropped.values)
+    issues.push(
+      `${counted(dropped.values, "metric value")} dropped (not a finite number, or not under a metric's name)`,
+    );
   const named = currentMetricNames(run.algo, history);
   const markers: Marker[] = [];
   const rawMarkers = Array.isArray(raw.markers) ? raw.markers : [];
