@@ -58,12 +58,39 @@ function halfToFloat(h: number): number {
 
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2, F64: 8 };
 
+/** One tensor's entry in a safetensors header: its dtype, shape and byte range after the header. */
+export interface SafetensorsEntry {
+  name: string;
+  dtype: string;
+  shape: number[];
+  /** Byte offsets [begin, end) of its data, counted from the end of the header. */
+  begin: number;
+  end: number;
+}
+
+/** A safetensors file's header, read and checked without touching the tensors' data. */
+export interface SafetensorsHeader {
+  metadata: Record<string, string>;
+  entries: SafetensorsEntry[];
+  /** Where the data starts in the file (8 + the header's length). */
+  base: number;
+}
+
+/** Largest dimension read (2^31 − 1): beyond it a shape is no model's. */
+const MAX_DIM = 2 ** 31 - 1;
+const isDim = (x: unknown): x is number =>
+  Number.isInteger(x) && (x as number) >= 0 && (x as number) <= MAX_DIM;
+const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+
 /**
- * Parse a safetensors file.
- * @throws {SafetensorsError} when the file is truncated, the header is not JSON, a dtype is unsupported, or
- *   a tensor's offsets do not match its shape or run past the end.
+ * Read and check a safetensors file's header only (the metadata of a picked file, its tensors' names): every
+ * entry's dtype, shape and offsets, each range inside the file and no two overlapping (a crafted header could
+ * point hundreds of tensors at one region and make a reader copy it hundreds of times).
+ * @throws {SafetensorsError} naming what is wrong: a short file, a header that is not a JSON object, metadata
+ *   that is not an object of strings, an unsupported dtype, or offsets that do not fit the shape or the file.
  */
-export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
+export function readSafetensorsHeader(bytes: Uint8Array): SafetensorsHeader {
   if (bytes.length < 8)
     throw new SafetensorsError(`file too short (${bytes.length} bytes) for a safetensors header`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -73,39 +100,61 @@ export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
     throw new SafetensorsError(
       `its first 8 bytes give a header of ${n64} bytes, more than the ${bytes.length - 8} bytes after them: not a safetensors file, or cut short`,
     );
-  let header: Record<
-    string,
-    { dtype: string; shape: number[]; data_offsets: [number, number] } | Record<string, string>
-  >;
+  let header: unknown;
   try {
     header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
   } catch (e) {
     throw new SafetensorsError(`header is not valid JSON: ${e}`);
   }
+  if (!isRecord(header)) throw new SafetensorsError("header is not a JSON object");
   const base = 8 + n;
-  const tensors = new Map<string, { shape: number[]; data: Float32Array }>();
+  const dataBytes = bytes.length - base;
   let metadata: Record<string, string> = {};
+  const entries: SafetensorsEntry[] = [];
   for (const [name, entry] of Object.entries(header)) {
     if (name === "__metadata__") {
+      if (!isRecord(entry) || !Object.values(entry).every((v) => typeof v === "string"))
+        throw new SafetensorsError("its __metadata__ is not an object of strings");
       metadata = entry as Record<string, string>;
       continue;
     }
-    const { dtype, shape, data_offsets } = entry as {
-      dtype: string;
-      shape: number[];
-      data_offsets: [number, number];
-    };
-    const width = DTYPE_BYTES[dtype];
+    const what = `tensor ${name.slice(0, 80)}`;
+    if (!isRecord(entry)) throw new SafetensorsError(`${what}: its entry is not an object`);
+    const { dtype, shape, data_offsets: offsets } = entry;
+    const width = typeof dtype === "string" ? DTYPE_BYTES[dtype] : undefined;
     if (!width)
-      throw new SafetensorsError(`tensor ${name}: unsupported dtype ${dtype} (F32, F16, BF16, F64 are read)`);
-    const count = shape.reduce((a, b) => a * b, 1);
-    const [begin, end] = data_offsets;
-    if (end - begin !== count * width)
       throw new SafetensorsError(
-        `tensor ${name}: offsets [${begin}, ${end}] do not fit shape [${shape}] ${dtype}`,
+        `${what}: unsupported dtype ${String(dtype).slice(0, 20)} (F32, F16, BF16, F64 are read)`,
       );
-    if (base + end > bytes.length)
-      throw new SafetensorsError(`tensor ${name}: data runs past the end of the file`);
+    if (!Array.isArray(shape) || !shape.every(isDim))
+      throw new SafetensorsError(`${what}: its shape is not a list of sizes`);
+    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isDim) || offsets[0] > offsets[1])
+      throw new SafetensorsError(`${what}: its data_offsets are not [begin, end] with 0 ≤ begin ≤ end`);
+    const [begin, end] = offsets as [number, number];
+    const count = shape.reduce((a: number, b: number) => a * b, 1);
+    if (end - begin !== count * width)
+      throw new SafetensorsError(`${what}: offsets [${begin}, ${end}] do not fit shape [${shape}] ${dtype}`);
+    if (end > dataBytes) throw new SafetensorsError(`${what}: data runs past the end of the file`);
+    entries.push({ name, dtype: dtype as string, shape: shape as number[], begin, end });
+  }
+  const byStart = [...entries].sort((a, b) => a.begin - b.begin);
+  for (let i = 1; i < byStart.length; i++)
+    if (byStart[i].begin < byStart[i - 1].end)
+      throw new SafetensorsError(
+        `tensors ${byStart[i - 1].name.slice(0, 80)} and ${byStart[i].name.slice(0, 80)} share bytes: a damaged or crafted file`,
+      );
+  return { metadata, entries, base };
+}
+
+/**
+ * Parse a safetensors file: its header ({@link readSafetensorsHeader}) and every tensor as f32.
+ * @throws {SafetensorsError} as readSafetensorsHeader does.
+ */
+export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
+  const { metadata, entries, base } = readSafetensorsHeader(bytes);
+  const tensors = new Map<string, { shape: number[]; data: Float32Array }>();
+  for (const { name, dtype, shape, begin, end } of entries) {
+    const count = (end - begin) / DTYPE_BYTES[dtype];
     const data = new Float32Array(count);
     const tdv = new DataView(bytes.buffer, bytes.byteOffset + base + begin, end - begin);
     for (let i = 0; i < count; i++) {

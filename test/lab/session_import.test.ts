@@ -289,5 +289,17 @@ describe("importing a run", () => {
   it("refuses files that are not run files, with a notice", async () => {
     expect(await importRunFiles([file("x.csv", "a,b")])).toMatch(/needs a run file/);
     expect(await importRunFiles([file("x.json", "{nope")])).toMatch(/not JSON/);
+    // A checkpoint whose metadata is a string, not an object: a clear reason, the run still comes as curves.
+    const h = new TextEncoder().encode(JSON.stringify({ __metadata__: "abc" }));
+    const bytes = new Uint8Array(8 + h.length);
+    new DataView(bytes.buffer).setBigUint64(0, BigInt(h.length), true);
+    bytes.set(h, 8);
+    useLab.getState().setSpec(defaultExperiment());
+    const odd = await importRunFiles([
+      file("ppo.run.json", exported(defaultExperiment())),
+      { name: "ppo.safetensors", text: async () => "", arrayBuffer: async () => bytes.buffer as ArrayBuffer },
+    ]);
+    expect(odd).toMatch(/__metadata__ is not an object of strings/);
+    expect(odd).toMatch(/Added PPO \(imported\)/);
   });
 });

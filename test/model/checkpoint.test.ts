@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { loadCheckpoint, saveCheckpoint } from "../../src/model/checkpoint";
 import { preset } from "../../src/model/config";
 import { initParams, paramLayout, spec } from "../../src/model/params";
-import { decodeSafetensors, encodeSafetensors, SafetensorsError } from "../../src/model/safetensors";
+import {
+  decodeSafetensors,
+  encodeSafetensors,
+  readSafetensorsHeader,
+  SafetensorsError,
+} from "../../src/model/safetensors";
 import { Rng } from "../../src/util/rng";
 
 describe("safetensors", () => {
@@ -35,6 +40,41 @@ describe("safetensors", () => {
     expect(() => decodeSafetensors(huge)).toThrow(
       /header of \d+ bytes, more than the \d+ bytes after them: not a safetensors file, or cut short/,
     );
+  });
+
+  it("refuses crafted headers: shared bytes, negative offsets, metadata that is no object of strings", () => {
+    /** A file of `data` bytes after a header given as JSON. */
+    const file = (header: unknown, data = 16) => {
+      const h = new TextEncoder().encode(JSON.stringify(header));
+      const out = new Uint8Array(8 + h.length + data);
+      new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+      out.set(h, 8);
+      return out;
+    };
+    const t = (begin: number, end: number) => ({
+      dtype: "F32",
+      shape: [(end - begin) / 4],
+      data_offsets: [begin, end],
+    });
+    expect(decodeSafetensors(file({ a: t(0, 8), b: t(8, 16) })).tensors.size).toBe(2);
+    // 300 entries pointing at one region would be copied 300 times (5 GB from a 17 MB file).
+    expect(() => readSafetensorsHeader(file({ a: t(0, 16), b: t(0, 16) }))).toThrow(/share bytes/);
+    expect(() => readSafetensorsHeader(file({ a: t(4, 12), b: t(0, 8) }))).toThrow(/share bytes/);
+    expect(() =>
+      readSafetensorsHeader(file({ a: { dtype: "F32", shape: [-1], data_offsets: [-4, 0] } })),
+    ).toThrow(/shape is not a list of sizes/);
+    expect(() =>
+      readSafetensorsHeader(file({ a: { dtype: "F32", shape: [1], data_offsets: [-4, 0] } })),
+    ).toThrow(/data_offsets are not/);
+    expect(() => readSafetensorsHeader(file({ __metadata__: "abc" }))).toThrow(
+      /__metadata__ is not an object/,
+    );
+    expect(() => readSafetensorsHeader(file({ __metadata__: { a: 1 } }))).toThrow(/object of strings/);
+    expect(() => readSafetensorsHeader(file([1, 2]))).toThrow(/not a JSON object/);
+    expect(() => readSafetensorsHeader(file({ a: "x" }))).toThrow(/entry is not an object/);
+    expect(readSafetensorsHeader(file({ __metadata__: { step: "3" }, a: t(0, 16) })).metadata).toEqual({
+      step: "3",
+    });
   });
 });
 
