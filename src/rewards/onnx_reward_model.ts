@@ -21,6 +21,7 @@ export type OnnxRewardModelErrorKind =
   | "output-dtype" // scores is not float32
   | "output-shape" // scores is not [B] or [B, 1]
   | "vocab" // the model cannot embed every token id of the tokenizer
+  | "ops" // control flow (Loop, Scan) that could run without end: the worker would hang on it
   | "session" // onnxruntime-web could not build a session (unsupported op, invalid graph, …)
   | "runtime"; // the model threw or returned non-finite scores when run
 
@@ -85,6 +86,13 @@ function inspect(bytes: Uint8Array, V: number): { metadata: Record<string, strin
   const g = model.graph;
   if (!g || !list(g.node).length || !list(g.output).length)
     throw new OnnxRewardModelError("not-onnx", "the file has no ONNX graph (no nodes or no outputs)");
+  const loops = controlFlow(g);
+  if (loops.length)
+    throw new OnnxRewardModelError(
+      "ops",
+      `the model uses ${[...new Set(loops)].join(", ")}: control flow whose length the file sets, which could keep ` +
+        "the lab's worker busy without end; a reward model scores a batch in one pass (export it without loops)",
+    );
   const initNames = new Set(list(g.initializer).map((t) => t.name));
   const inputs = list(g.input).filter((i) => !initNames.has(i.name));
   const names = inputs.map((i) => i.name ?? "");
@@ -143,6 +151,20 @@ const DTYPE_NAMES: Record<number, string> = {
 };
 function dtypeName(code: number | null | undefined): string {
   return code == null ? "no tensor type" : (DTYPE_NAMES[code] ?? `ONNX type ${code}`);
+}
+
+/** Ops whose iteration count comes from the file (a trip count or a sequence): unbounded work. */
+const CONTROL_FLOW = new Set(["Loop", "Scan"]);
+
+/** The control-flow ops of a graph and of the subgraphs its nodes hold (If's branches, a Loop's body, …). */
+function controlFlow(g: NonNullable<Proto["graph"]>, depth = 0): string[] {
+  if (depth > 16) return ["subgraphs nested over 16 deep"];
+  return list(g.node).flatMap((n) => [
+    ...(CONTROL_FLOW.has(n.opType ?? "") ? [n.opType as string] : []),
+    ...list(n.attribute).flatMap((a) =>
+      [...(a.g ? [a.g] : []), ...list(a.graphs)].flatMap((sub) => controlFlow(sub, depth + 1)),
+    ),
+  ]);
 }
 
 /**

@@ -28,6 +28,8 @@ interface ToyOptions {
   nan?: boolean;
   /** Use an op that does not exist. */
   unknownOp?: boolean;
+  /** Pass the scores through a control-flow node (refused before any run: it could loop without end). */
+  controlFlow?: "Loop" | "Scan";
 }
 
 /** A toy reward model: scores[b] = Σ_t mask[b, t]·table[ids[b, t]] (table[i] = i / 10), and ways to break it. */
@@ -48,6 +50,7 @@ function toyModel(o: ToyOptions = {}): Uint8Array {
     x = g.node("Mul", [x, g.node("Unsqueeze", [g.node("Cast", [mask], { to: 1 }), g.ints("ax2", [2])])]);
   if (o.throwsAtRunTime) x = g.node("Reshape", [x, g.ints("seven", [7, 1, 1])]);
   if (o.unknownOp) x = g.node("NoSuchOp", [x]);
+  if (o.controlFlow) x = g.node(o.controlFlow, [x]);
   let out = o.perToken
     ? g.node("Squeeze", [x, g.ints("ax2b", [2])])
     : g.node("ReduceSum", [x, g.ints("ax12", [1, 2])], { keepdims: 0 });
@@ -138,6 +141,11 @@ describe("loadOnnxRewardModel: the contract, and a clear error for each kind of 
     );
     await expectKind(toyModel({ nan: true }), "runtime", /non-finite score/);
     await expectKind(toyModel({ unknownOp: true }), "session", /cannot load the model.*NoSuchOp/);
+  });
+
+  it("a model with Loop or Scan → ops, before any run (a crafted loop would hang the worker)", async () => {
+    await expectKind(toyModel({ controlFlow: "Loop" }), "ops", /uses Loop: control flow/);
+    await expectKind(toyModel({ controlFlow: "Scan" }), "ops", /uses Scan/);
   });
 
   it("a larger embedding loads with a warning; the loader still works after every failure", async () => {
