@@ -138,16 +138,15 @@ export function freshRunId(algo: string, used: ReadonlySet<string>): string {
 }
 
 /**
- * A display label: trimmed, no control characters (nor the bidirectional controls that would show "‮evil" as
- * "live"), at most MAX_LABEL characters; null when unusable.
+ * A display label: trimmed, no control characters nor invisible format characters (the bidirectional controls
+ * that would show "‮evil" as "live", zero-width spaces that make "GRPO" and "GRPO​" two labels), at most MAX_LABEL
+ * characters; null when unusable.
  */
 export function cleanLabel(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
-  const s = raw
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
-    .trim();
+  // Controls (C0, DEL, C1) and invisible format characters (bidi marks and overrides, zero-width spaces and
+  // joiners, BOM, soft hyphen): a label that looks like another's must be another's ("GRPO" + U+200B is "GRPO").
+  const s = raw.replace(/[\p{Cc}\p{Cf}]/gu, "").trim();
   return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
 }
 

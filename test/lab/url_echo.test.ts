@@ -1,12 +1,14 @@
 /**
  * A link or a run file cannot fill the lab's notice with text of its own: the values the messages quote (a
  * format version, an algorithm that is no string, a setting's value or name) are cut to a few dozen characters
- * (src/util/quote.ts), so a crafted link cannot show a long fake message in the lab's yellow notice.
+ * (src/util/quote.ts), so a crafted link cannot show a long fake message in the lab's yellow notice; labels
+ * lose invisible characters.
  */
 import { compressToEncodedURIComponent } from "lz-string";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { parseRunFile } from "../../src/lab/export/run_file";
+import { cleanLabel } from "../../src/lab/spec_check";
 import { specFromHash, URL_VERSION } from "../../src/lab/url";
 import { quoted } from "../../src/util/quote";
 
@@ -47,5 +49,23 @@ describe("quoting untrusted values in messages", () => {
     const r = parseRunFile(JSON.stringify({ version: SPOOF, experiment: defaultExperiment() }));
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.length).toBeLessThan(200);
+  });
+
+  it("labels lose invisible characters, so two runs cannot look alike under two labels", () => {
+    expect(cleanLabel("GRPO\u200b")).toBe("GRPO");
+    expect(cleanLabel("\ufeffPPO\u2060\u00ad")).toBe("PPO");
+    expect(cleanLabel("\u202eevil\u0085")).toBe("evil");
+    expect(cleanLabel("\u200b")).toBeNull();
+    const o = specFromHash(
+      hashOf({
+        v: URL_VERSION,
+        task: "arithmetic",
+        runs: [
+          { id: "a", algo: "grpo", label: "GRPO" },
+          { id: "b", algo: "grpo", label: "GRPO\u200b" },
+        ],
+      }),
+    );
+    expect(o.spec.runs.map((r) => r.label)).toEqual(["GRPO", "GRPO 2"]);
   });
 });
