@@ -21,8 +21,8 @@
  * zustand: the lab store (src/ui/lab_store.ts) fits it as it is.
  */
 
-import { errorMessage } from "../util/errors";
-import type { LabPersistence, RunSnapshot } from "./persist";
+import { errorMessage, isQuotaError } from "../util/errors";
+import { type LabPersistence, NotWriterError, type RunSnapshot } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
 import { pageStorage, type ReachedStorage, saveReached } from "./reached";
 
@@ -48,6 +48,11 @@ export interface AutosaveOptions {
   onError?: (message: string) => void;
   /** Told true when writes start and false when none is left (the page's "saving…" / "saved"). */
   onBusy?: (busy: boolean) => void;
+  /**
+   * Told the failure's line when a write fails and null when one succeeds again, every time (not once like
+   * onError): the page's save indicator then says "not saved" instead of "saved".
+   */
+  onFailed?: (line: string | null) => void;
   /** Where the steps reached are written when the page is hidden (default: window.localStorage; reached.ts). */
   reachedStore?: ReachedStorage;
   /** Where `pagehide`, `visibilitychange` and `beforeunload` are listened for (default: window; tests: a stub). */
@@ -86,8 +91,19 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   let queue: Promise<void> = Promise.resolve();
   const reported = new Set<string>();
 
+  /** The last write failed (none has succeeded since): steps past the checkpoints are then at risk paused too. */
+  let failing = false;
   const fail = (e: unknown) => {
-    const msg = `Saving the lab in this browser failed: ${errorMessage(e)}`;
+    // Another tab claimed the session since (persist.ts): this tab's last writes are dropped, not a failure to
+    // report (that tab's lab says so in this one's notice).
+    if (e instanceof NotWriterError) return;
+    const msg = isQuotaError(e)
+      ? "Saving the lab in this browser failed: its storage for this page is full. Runs since the last “saved” " +
+        "are not kept; remove kept experiments (Change… → Recent experiments) or free space in the browser's " +
+        "site settings, and saving goes on by itself."
+      : `Saving the lab in this browser failed: ${errorMessage(e)}`;
+    failing = true;
+    o.onFailed?.(msg);
     if (!reported.has(msg)) {
       reported.add(msg);
       o.onError?.(msg);
@@ -99,7 +115,10 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     if (pending++ === 0) o.onBusy?.(true);
     queue = queue
       .then(job)
-      .catch(fail)
+      .then(() => {
+        failing = false;
+        o.onFailed?.(null);
+      }, fail)
       .finally(() => {
         if (--pending === 0) o.onBusy?.(false);
       });
@@ -236,14 +255,14 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   });
   const target = o.page ?? (typeof window !== "undefined" ? window : null);
   /**
-   * Playing with steps past a run's last saved checkpoint: a reload now would bring the run back at that
-   * checkpoint (up to checkpointEveryMs of training gone), so the page asks first (the browser's own "Leave
+   * Playing (or with saves failing) with steps past a run's last saved checkpoint: a reload now would bring
+   * the run back at that checkpoint (up to checkpointEveryMs of training gone), so the page asks first (the browser's own "Leave
    * site?" prompt). Leaving for another experiment from the page pauses and saves first, so it is not asked.
    */
   const unsavedSteps = () => {
     const s = source.getState();
     return (
-      s.playing &&
+      (s.playing || failing) &&
       s.spec.runs.some((r) => {
         const run = s.runs[r.id];
         return (

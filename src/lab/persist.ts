@@ -5,7 +5,8 @@
  * and the earlier sessions other experiments replaced (`archive`).
  *
  * Stores (database "rlhf-playground-lab", version 3):
- * - `meta`        key "experiment" → the ExperimentSpec;
+ * - `meta`        key "experiment" → the ExperimentSpec; key "writer" → the connection (tab) that saves now
+ *                 ({@link LabPersistence.claim}: another tab's late writes are refused);
  * - `runs`        keyPath "id"     → {@link SavedRunMeta} (spec, status, step, markers, point count);
  * - `history`     keyPath [runId, chunk] → {@link HistoryChunk}: the metric points in chunks of
  *                 {@link CHUNK} points, so a save rewrites only the last, growing chunk (not the whole history);
@@ -17,6 +18,8 @@
  *                 (src/lab/archive.ts, {@link LabPersistence.archive}).
  * How often the lab saves is the autosaver's business (src/lab/autosave.ts); this module only reads and writes.
  */
+
+import type { StoreNames } from "idb";
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
 import { DB_NAME } from "./db_name";
@@ -92,11 +95,33 @@ export interface LabDb extends DBSchema {
   pipeline: { key: string; value: SavedPipeline };
   archive: { key: string; value: ArchivedSession };
   archiveIndex: { key: string; value: ArchiveEntry };
-  meta: { key: string; value: { spec: ExperimentSpec; savedAt: number } };
+  meta: { key: string; value: { spec: ExperimentSpec; savedAt: number } | WriterRecord };
   runs: { key: string; value: SavedRunMeta };
   history: { key: [string, number]; value: HistoryChunk };
   checkpoints: { key: string; value: SavedCheckpoint };
 }
+
+/** The `meta` record naming the connection that saves the session now. */
+export interface WriterRecord {
+  writer: string;
+  savedAt: number;
+}
+
+/** The `meta` key of the {@link WriterRecord}. */
+export const WRITER_KEY = "writer";
+
+/**
+ * A write refused because another tab claimed the saved session after this one (LabPersistence.claim): its
+ * last writes must not land in the session that tab now saves.
+ */
+export class NotWriterError extends Error {
+  override readonly name = "NotWriterError";
+  constructor() {
+    super("another tab saves this browser's experiment now");
+  }
+}
+
+type WriteTx = LabTx<"readwrite">;
 
 /** What a run save needs (the lab store's RunState has all of it). */
 export interface RunSnapshot {
@@ -114,12 +139,55 @@ export class LabPersistence {
   /** Earlier experiments, kept when another one replaced them. */
   readonly archive: ExperimentArchive;
 
+  /** This connection's claim on the session (null: none made, its writes are not checked). */
+  private writer: string | null = null;
+  private claimed: Promise<void> = Promise.resolve();
+
   constructor(private readonly db: IDBPDatabase<LabDb>) {
     this.archive = new ExperimentArchive(db);
   }
 
+  /**
+   * Make this connection the one that saves (`writer`: a tab's id). From then on the session's writes of any
+   * connection that claimed before are refused with {@link NotWriterError}, even ones already queued when the
+   * claim lands (a tab that just lost saving to another: its last checkpoint must not land in the other's
+   * session). This connection's own writes wait for the claim. A connection that never claims is not checked.
+   */
+  claim(writer: string): Promise<void> {
+    this.writer = writer;
+    this.claimed = this.db
+      .put("meta", { writer, savedAt: Date.now() } satisfies WriterRecord, WRITER_KEY)
+      .then(() => {});
+    return this.claimed;
+  }
+
+  /**
+   * Run `write` in one read-write transaction over `stores` and `meta`, after this connection's claim; refused
+   * (aborted, nothing written) when another connection claimed the session since.
+   * @throws NotWriterError then; what IndexedDB throws.
+   */
+  private async fenced(stores: StoreNames<LabDb>[], write: (tx: WriteTx) => Promise<unknown>): Promise<void> {
+    await this.claimed;
+    const tx = this.db.transaction(
+      [...new Set([...stores, "meta" as const])],
+      "readwrite",
+    ) as unknown as WriteTx;
+    if (this.writer !== null) {
+      const w = await tx.objectStore("meta").get(WRITER_KEY);
+      if (w && "writer" in w && w.writer !== this.writer) {
+        tx.abort();
+        await tx.done.catch(() => {});
+        throw new NotWriterError();
+      }
+    }
+    await write(tx);
+    await tx.done;
+  }
+
   async saveExperiment(spec: ExperimentSpec): Promise<void> {
-    await this.db.put("meta", { spec, savedAt: Date.now() }, "experiment");
+    await this.fenced(["meta"], (tx) =>
+      tx.objectStore("meta").put({ spec, savedAt: Date.now() }, "experiment"),
+    );
   }
 
   /**
@@ -130,33 +198,35 @@ export class LabPersistence {
   async saveRun(run: RunSnapshot, savedPoints = 0): Promise<void> {
     const id = run.spec.id;
     const n = run.history.length;
-    const tx = this.db.transaction(["runs", "history"], "readwrite");
-    const from = Math.floor(Math.min(savedPoints, n) / CHUNK);
-    const history = tx.objectStore("history");
-    await history.delete(IDBKeyRange.bound([id, from], [id, Number.MAX_SAFE_INTEGER]));
-    for (let c = from; c * CHUNK < n; c++)
-      await history.put({ runId: id, chunk: c, points: run.history.slice(c * CHUNK, (c + 1) * CHUNK) });
-    await tx.objectStore("runs").put(runRecord(run, n));
-    await tx.done;
+    await this.fenced(["runs", "history"], async (tx) => {
+      const from = Math.floor(Math.min(savedPoints, n) / CHUNK);
+      const history = tx.objectStore("history");
+      await history.delete(IDBKeyRange.bound([id, from], [id, Number.MAX_SAFE_INTEGER]));
+      for (let c = from; c * CHUNK < n; c++)
+        await history.put({ runId: id, chunk: c, points: run.history.slice(c * CHUNK, (c + 1) * CHUNK) });
+      await tx.objectStore("runs").put(runRecord(run, n));
+    });
   }
 
   async saveCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
-    await this.db.put("checkpoints", { runId, bytes, ...at, savedAt: Date.now() });
+    await this.fenced(["checkpoints"], (tx) =>
+      tx.objectStore("checkpoints").put({ runId, bytes, ...at, savedAt: Date.now() }),
+    );
   }
 
   async deleteCheckpoint(runId: string): Promise<void> {
-    await this.db.delete("checkpoints", runId);
+    await this.fenced(["checkpoints"], (tx) => tx.objectStore("checkpoints").delete(runId));
   }
 
   /** Forget a run: its meta, history and checkpoint. */
   async deleteRun(runId: string): Promise<void> {
-    const tx = this.db.transaction(["runs", "history", "checkpoints"], "readwrite");
-    await Promise.all([
-      tx.objectStore("runs").delete(runId),
-      tx.objectStore("history").delete(chunksOf(runId)),
-      tx.objectStore("checkpoints").delete(runId),
-      tx.done,
-    ]);
+    await this.fenced(["runs", "history", "checkpoints"], (tx) =>
+      Promise.all([
+        tx.objectStore("runs").delete(runId),
+        tx.objectStore("history").delete(chunksOf(runId)),
+        tx.objectStore("checkpoints").delete(runId),
+      ]),
+    );
   }
 
   /** Ids of the saved runs. */
@@ -174,8 +244,11 @@ export class LabPersistence {
 
   /** Save the Pipeline (null forgets it). */
   async savePipeline(p: Omit<SavedPipeline, "savedAt"> | null): Promise<void> {
-    if (p) await this.db.put("pipeline", { ...p, savedAt: Date.now() }, "pipeline");
-    else await this.db.delete("pipeline", "pipeline");
+    await this.fenced(["pipeline"], (tx) =>
+      p
+        ? tx.objectStore("pipeline").put({ ...p, savedAt: Date.now() }, "pipeline")
+        : tx.objectStore("pipeline").delete("pipeline"),
+    );
   }
 
   async loadPipeline(): Promise<SavedPipeline | null> {
@@ -187,9 +260,7 @@ export class LabPersistence {
    * run's curves, markers and checkpoint. One transaction: on failure the old session is still there.
    */
   async replaceSession(session: SavedSession, pipeline: SavedPipeline | null): Promise<void> {
-    const tx = this.db.transaction(SESSION_STORES, "readwrite") as unknown as LabTx<"readwrite">;
-    await writeSession(tx, session, pipeline);
-    await tx.done;
+    await this.fenced([...SESSION_STORES], (tx) => writeSession(tx, session, pipeline));
   }
 
   /** Delete everything saved. */

@@ -48,7 +48,7 @@ export async function readSession(
 ): Promise<{ session: SavedSession | null; pipeline: SavedPipeline | null }> {
   const pipeline = (await tx.objectStore("pipeline").get("pipeline")) ?? null;
   const meta = await tx.objectStore("meta").get("experiment");
-  if (!meta) return { session: null, pipeline };
+  if (!meta || !("spec" in meta)) return { session: null, pipeline };
   const metas = await tx.objectStore("runs").getAll();
   const runs: SavedRun[] = [];
   for (const m of metas) {
@@ -76,8 +76,10 @@ export async function writeSession(
   session: SavedSession,
   pipeline: SavedPipeline | null,
 ): Promise<void> {
-  const stores = ["meta", "runs", "history", "checkpoints", "pipeline"] as const;
+  // meta keeps its other records (the writer's claim: persist.ts): only the experiment is replaced.
+  const stores = ["runs", "history", "checkpoints", "pipeline"] as const;
   for (const s of stores) await tx.objectStore(s).clear();
+  await tx.objectStore("meta").delete("experiment");
   const now = Date.now();
   await tx.objectStore("meta").put({ spec: session.spec, savedAt: now }, "experiment");
   for (const r of session.runs) {

@@ -111,6 +111,11 @@ export interface LabState {
   brokenLink: string | null;
   /** The autosaver is writing (true), has nothing left to write (false), or there is none (null). */
   saving: boolean | null;
+  /**
+   * Why the lab's last save failed (storage full, unavailable), until a save succeeds again; null when saving
+   * works. The save indicator then says "not saved", even while playing.
+   */
+  saveFailed: string | null;
   /** Model description from the worker. */
   model: string | null;
   /** The matmul kernel the worker picked at start-up (null: not yet, or its timing failed). */
@@ -141,6 +146,7 @@ export interface LabState {
   setNotice(notice: string | null): void;
   setBrokenLink(link: string | null): void;
   setSaving(saving: boolean | null): void;
+  setSaveFailed(line: string | null): void;
   /** Restore runs with their history (IndexedDB or an imported run). */
   restoreRuns(runs: RunState[]): void;
   /**
@@ -236,6 +242,7 @@ export const useLab = create<LabState>()((set) => ({
   notice: null,
   brokenLink: null,
   saving: null,
+  saveFailed: null,
   model: null,
   kernels: null,
 
@@ -264,6 +271,7 @@ export const useLab = create<LabState>()((set) => ({
     }),
   setPhase: (phase, error = null) => set({ phase, phaseError: error }),
   setSaving: (saving) => set({ saving }),
+  setSaveFailed: (saveFailed) => set((s) => (s.saveFailed === saveFailed ? s : { saveFailed })),
   setPlaying: (playing) => set({ playing }),
   setStepping: (steppingFrom) => set({ steppingFrom }),
   setStepsQueued: (stepsQueued) => set({ stepsQueued }),

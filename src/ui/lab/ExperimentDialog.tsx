@@ -54,6 +54,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const view = useLab((s) => s.view);
   const steps = useLab(trainedSteps);
   const saves = useLab((s) => s.saving !== null);
+  const saveFailed = useLab((s) => s.saveFailed);
   // The Pipeline's models belong to this experiment (src/ui/lab/session.ts drops them with it).
   const pipeline = usePipelineStore(
     (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",
@@ -221,9 +222,11 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
           <ul className="run-hint experiment-changes" data-testid="experiment-changes">
             {steps > 0 && (
               <li data-testid="experiment-discard">
-                {saves
-                  ? `This experiment's training (up to step ${steps}) and charts are kept under Recent experiments below, to reopen later; its samples are not.`
-                  : `${keptLine(steps, false)}.`}
+                {saves && saveFailed
+                  ? `Saving is failing (${saveFailed.replace(/^Saving the lab in this browser failed: /, "").replace(/\.$/, "")}): only what was saved before, not the training up to step ${steps}, would be kept under Recent experiments.`
+                  : saves
+                    ? `This experiment's training (up to step ${steps}) and charts are kept under Recent experiments below, to reopen later; its samples are not.`
+                    : `${keptLine(steps, false)}.`}
               </li>
             )}
             {pipeline && <li>The Pipeline's models (trained in this page) are kept with it.</li>}

@@ -1,6 +1,6 @@
 /**
  * The top bar's save indicator (TopBar.tsx): "saving…" / "saved" while this tab saves and the lab is paused
- * (its room kept, hidden, while playing); "not saving" (its tooltip: another tab saves) with a Save here button, always shown,
+ * (its room kept, hidden, while playing); "not saved" (its tooltip: why) while saves fail or there is no storage; "not saving" (its tooltip: another tab saves) with a Save here button, always shown,
  * while another tab saves this browser's experiment (./saving_tabs.ts). SaveHereButton is also the notice's.
  */
 import "./save_state.css";
@@ -41,7 +41,15 @@ export function SaveState({
   finishing: boolean;
 }) {
   const saving = useLab((s) => s.saving);
+  const failed = useLab((s) => s.saveFailed);
   const tabs = useSavingTabs((s) => s.state);
+  // Saves fail (storage full, none at all): said while it lasts, playing or not, never "saved".
+  if (failed && tabs === "saves" && steps > 0)
+    return (
+      <span className="save-state save-failed" data-testid="save-state" data-saving="failed" title={failed}>
+        not saved
+      </span>
+    );
   if (tabs !== "saves")
     return (
       <span className="save-elsewhere">

@@ -7,6 +7,7 @@
  * interrupted (./pipeline_guard.ts), whose settings then come back into the view; nothing here throws.
  */
 import type { LabPersistence } from "../../lab/persist";
+import { NotWriterError } from "../../lab/persist";
 import type { PipelineModels } from "../../lab/protocol";
 import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
@@ -60,7 +61,11 @@ export function startPipelineSaver(
     last = key;
     chain = chain
       .then(() => save(s))
-      .catch((e) => onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`));
+      .catch((e) => {
+        // Another tab saves now (persist.ts claim): this tab's late save is dropped, said elsewhere.
+        if (!(e instanceof NotWriterError))
+          onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`);
+      });
   });
   return {
     flush: () => chain,

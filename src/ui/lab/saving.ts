@@ -67,13 +67,22 @@ export function startSaving(
   deps: SavingDeps,
   onError: (line: string) => void,
 ): Saving {
-  const start = () => ({
+  /** This tab as the session's writer: its claim refuses the late writes of the tab that saved before. */
+  const writer = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const start = () => {
+    persistence.claim(writer).catch(onClaimFailed);
+    return startSavers();
+  };
+  /** A claim that did not land (storage failing): the savers' own writes then fail and say so. */
+  const onClaimFailed = () => {};
+  const startSavers = () => ({
     autosaver: startAutosave({
       persistence,
       source: useLab,
       exportCheckpoint: deps.exportCheckpoint,
       onError,
       onBusy: (busy) => useLab.getState().setSaving(busy),
+      onFailed: (line) => useLab.getState().setSaveFailed(line),
     }),
     pipeline: deps.pipelineModels
       ? startPipelineSaver(persistence, deps.pipelineModels, onError)
@@ -116,6 +125,7 @@ export function startSaving(
         const by = await tabs.take(async () => {
           await stopped; // this tab's own last writes land first: none may land over what it writes now
           try {
+            await persistence.claim(writer); // the other tab's late writes are refused from here
             kept = await writeHere(persistence, deps);
           } catch (e) {
             writeFailed = true;

@@ -152,6 +152,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     savedPipeline = await persistence.loadPipeline();
   } catch (e) {
     storageProblem = `Runs will not survive a reload: this browser's storage is unavailable (${message(e)}).`;
+    lab().setSaveFailed(storageProblem);
   }
   // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
   // this experiment opens without them (a saved run the page cannot draw would crash it again).

@@ -1,0 +1,96 @@
+/**
+ * One tab writes the saved session (src/lab/persist.ts claim): once another tab's connection claimed it, the
+ * first one's late writes (a checkpoint export that returned after the other tab opened) are refused, so they
+ * cannot land in the session the other tab saves. Two connections to one fake-indexeddb database stand for
+ * two tabs.
+ */
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import { startAutosave } from "../../src/lab/autosave";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { NotWriterError, openLabPersistence } from "../../src/lab/persist";
+import { newDbName, points } from "./persist_db";
+
+describe("the session's writer", () => {
+  it("refuses a connection's writes once another claimed the session, and keeps the claim across a replace", async () => {
+    const name = newDbName();
+    const [a, b, plain] = await Promise.all([
+      openLabPersistence(name),
+      openLabPersistence(name),
+      openLabPersistence(name),
+    ]);
+    const spec = defaultExperiment();
+    const run = {
+      spec: spec.runs[0],
+      status: "paused" as const,
+      step: 4,
+      history: points(1, 4),
+      markers: [],
+    };
+    await a.claim("tab-a");
+    await a.saveExperiment(spec);
+    await a.saveRun(run);
+    await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 4, samples: 32, tokens: 400 });
+
+    await b.claim("tab-b");
+    const late = { step: 24, samples: 192, tokens: 2400 };
+    await expect(a.saveCheckpoint("ppo-1", new Uint8Array([2]), late)).rejects.toBeInstanceOf(NotWriterError);
+    await expect(a.saveRun({ ...run, step: 24, history: points(1, 24) })).rejects.toThrow(
+      /another tab saves/,
+    );
+    await expect(a.deleteRun("ppo-1")).rejects.toBeInstanceOf(NotWriterError);
+    await expect(a.savePipeline(null)).rejects.toBeInstanceOf(NotWriterError);
+    const s = await b.load();
+    expect(s?.runs[0].checkpoint?.step).toBe(4);
+    expect(s?.runs[0].history).toHaveLength(4);
+
+    // The tab that claimed writes; a replace (Save here) keeps its claim; a connection that never claimed
+    // (tests, tools) is not checked.
+    await b.saveCheckpoint("ppo-1", new Uint8Array([3]), late);
+    await b.replaceSession({ spec, runs: [] }, null);
+    await expect(a.saveExperiment(spec)).rejects.toBeInstanceOf(NotWriterError);
+    await plain.saveExperiment(spec);
+    // Save here in the first tab: it claims again, and the other's late writes are the refused ones.
+    await a.claim("tab-a");
+    await a.saveExperiment(spec);
+    await expect(b.saveExperiment(spec)).rejects.toBeInstanceOf(NotWriterError);
+    for (const db of [a, b, plain]) db.close();
+  });
+
+  it("the autosaver drops a write refused so, without reporting a failure", async () => {
+    const name = newDbName();
+    const [a, b] = await Promise.all([openLabPersistence(name), openLabPersistence(name)]);
+    await a.claim("tab-a");
+    const state = {
+      spec: defaultExperiment(),
+      playing: false,
+      runs: {
+        "ppo-1": {
+          spec: defaultExperiment().runs[0],
+          status: "paused" as const,
+          step: 2,
+          history: points(1, 2),
+          markers: [],
+        },
+      },
+    };
+    const errors: string[] = [];
+    const saver = startAutosave({
+      persistence: a,
+      source: { getState: () => state, subscribe: () => () => {} },
+      onError: (m) => errors.push(m),
+      historyEveryMs: 1e9,
+      checkpointEveryMs: 1e9,
+      page: new EventTarget(),
+    });
+    await saver.flush();
+    await b.claim("tab-b");
+    state.runs["ppo-1"] = { ...state.runs["ppo-1"], step: 3, history: points(1, 3) };
+    await saver.flush();
+    expect(errors).toEqual([]);
+    expect((await b.load())?.runs[0].history).toHaveLength(2);
+    await saver.stop();
+    a.close();
+    b.close();
+  });
+});
