@@ -82,6 +82,8 @@ export interface SavedRun {
 export interface SavedSession {
   spec: ExperimentSpec;
   runs: SavedRun[];
+  /** Ids of saved runs whose records could not be read (left out; session_store.ts readSession). */
+  unreadable?: string[];
 }
 
 /** The Pipeline view, saved: its models and the view's own state (curves, settings; opaque here). */

@@ -7,7 +7,8 @@
 import type { IDBPTransaction, StoreNames } from "idb";
 import type { ArchiveEntry } from "./archive";
 import { currentMetricNames } from "./metric_names";
-import type { LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
+import { isRecord, isStep, readMetricPoint } from "./metric_point";
+import type { HistoryChunk, LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
 
 /** A transaction over some of the lab's stores. */
 export type LabTx<Mode extends IDBTransactionMode = "readonly"> = IDBPTransaction<
@@ -42,32 +43,72 @@ export function runRecord(
   };
 }
 
-/** The saved session (null when none) and the Pipeline; needs meta, runs, history, checkpoints, pipeline. */
+/**
+ * The saved session (null when none) and the Pipeline; needs meta, runs, history, checkpoints, pipeline. Each
+ * run is read on its own and checked as a run file's would be (readMetricPoint): points that are not metric
+ * points are dropped, and a run whose record cannot be read at all is left out and named in `unreadable`
+ * (records of another version, or written by something else), so that one bad record does not cost the rest.
+ * @throws when the experiment itself (meta) is not one: the caller must then not save over what it could not read.
+ */
 export async function readSession(
   tx: LabTx<IDBTransactionMode>,
 ): Promise<{ session: SavedSession | null; pipeline: SavedPipeline | null }> {
   const pipeline = (await tx.objectStore("pipeline").get("pipeline")) ?? null;
   const meta = await tx.objectStore("meta").get("experiment");
   if (!meta || !("spec" in meta)) return { session: null, pipeline };
-  const metas = await tx.objectStore("runs").getAll();
+  if (!isRecord(meta.spec) || !Array.isArray(meta.spec.runs))
+    throw new Error("the saved experiment is not one (no run list)");
+  const metas: unknown[] = await tx.objectStore("runs").getAll();
   const runs: SavedRun[] = [];
+  const unreadable: string[] = [];
   for (const m of metas) {
-    const chunks = await tx.objectStore("history").getAll(chunksOf(m.id));
-    const history = chunks.sort((a, b) => a.chunk - b.chunk).flatMap((c) => c.points);
-    const checkpoint = (await tx.objectStore("checkpoints").get(m.id)) ?? null;
+    const id = isRecord(m) && typeof m.id === "string" ? m.id : null;
+    const run =
+      id === null ? null : readRun(m as SavedRunMeta, await tx.objectStore("history").getAll(chunksOf(id)));
+    if (!run || id === null) {
+      unreadable.push(id ?? "a run without an id");
+      continue;
+    }
+    const checkpoint = (await tx.objectStore("checkpoints").get(id)) ?? null;
     runs.push({
-      spec: m.spec,
-      status: m.status,
-      step: m.step,
-      history: currentMetricNames(m.spec.algo, history.slice(0, m.points)),
-      markers: m.markers,
-      checkpoint,
-      ...(m.comparison ? { comparison: true } : {}),
+      ...run,
+      checkpoint: checkpoint instanceof Object && checkpoint.bytes instanceof Uint8Array ? checkpoint : null,
     });
   }
-  const order = new Map(meta.spec.runs.map((r, i) => [r.id, i]));
+  const order = new Map(meta.spec.runs.map((r, i) => [isRecord(r) ? r.id : i, i]));
   runs.sort((a, b) => (order.get(a.spec.id) ?? 1e9) - (order.get(b.spec.id) ?? 1e9));
-  return { session: { spec: meta.spec, runs }, pipeline };
+  return { session: { spec: meta.spec, runs, ...(unreadable.length && { unreadable }) }, pipeline };
+}
+
+/** A run's saved record and history chunks as a run, or null when the record is not one. */
+function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint"> | null {
+  const spec: unknown = m.spec;
+  if (
+    !isRecord(spec) ||
+    typeof spec.algo !== "string" ||
+    typeof spec.label !== "string" ||
+    !isRecord(spec.config)
+  )
+    return null;
+  if (typeof m.status !== "string" || !isStep(m.step) || !isStep(m.points)) return null;
+  const dropped = { values: 0 };
+  const points = chunks
+    .filter((c): c is HistoryChunk => isRecord(c) && typeof c.chunk === "number" && Array.isArray(c.points))
+    .sort((a, b) => a.chunk - b.chunk)
+    .flatMap((c) => c.points)
+    .slice(0, m.points)
+    .flatMap((p) => readMetricPoint(p, dropped) ?? []);
+  const markers = Array.isArray(m.markers)
+    ? m.markers.filter((k) => isRecord(k) && isStep(k.step) && typeof k.label === "string")
+    : [];
+  return {
+    spec: m.spec,
+    status: m.status,
+    step: m.step,
+    history: currentMetricNames(spec.algo, points),
+    markers,
+    ...(m.comparison ? { comparison: true } : {}),
+  };
 }
 
 /** Replace the saved session and Pipeline with these (same stores as {@link readSession}, read-write). */

@@ -10,6 +10,7 @@
 
 import { quoted } from "../../util/quote";
 import { currentMetricNames } from "../metric_names";
+import { isStep, readMetricPoint } from "../metric_point";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
 import { checkRun, fieldProblem, freshRunId, isRecord, kindOf } from "../spec_check";
@@ -105,46 +106,11 @@ export type ImportResult =
     }
   | { ok: false; error: string };
 
-const isCount = (x: unknown): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0;
-/** Largest step a run file's point may have (a lab run never comes near; 1e308 would stretch every x axis). */
-const MAX_STEP = 1e9;
 /** Most setting-change markers a run file brings (a run makes one a step at most; a file with more is forged). */
 export const MAX_MARKERS = 10_000;
-const isStep = (x: unknown): x is number => isCount(x) && x <= MAX_STEP;
-const isTally = (x: unknown): x is number => isCount(x) && x <= Number.MAX_SAFE_INTEGER;
-/**
- * Largest metric magnitude a run can log: the float32 maximum (its tensors are float32). A larger value (1e300
- * typed into a file) would squash every chart it is drawn on, so its point counts as malformed.
- */
-const MAX_METRIC = 3.4028234663852886e38;
-/**
- * A metric's name as the lab and TRL write them ("objective/kl", "tokens/s", "clip_ratio/low_mean"), ≤ 100
- * characters: no spaces, quotes or a leading = + - @ (a spreadsheet would run an exported CSV's header cell).
- */
-const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_/.:-]{0,99}$/;
 
 /** "1 metric value", "3 metric values". */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
-
-/**
- * A metric point of a run file, or null when its step or counters are unreadable or none of its metrics is a
- * finite number; a metric that is not (or whose name is no metric name: METRIC_NAME) is left out of a point whose other metrics
- * are, and counted in `dropped`.
- */
-function checkPoint(x: unknown, dropped: { values: number }): MetricPoint | null {
-  if (!isRecord(x) || !isStep(x.step) || !isTally(x.samples) || !isTally(x.tokens) || !isRecord(x.metrics))
-    return null;
-  const metrics: Record<string, number> = {};
-  let bad = 0;
-  for (const [k, v] of Object.entries(x.metrics)) {
-    if (typeof v !== "number" || !Number.isFinite(v) || Math.abs(v) > MAX_METRIC || !METRIC_NAME.test(k))
-      bad++;
-    else metrics[k] = v;
-  }
-  if (bad > 0 && Object.keys(metrics).length === 0) return null;
-  dropped.values += bad;
-  return { step: x.step, samples: x.samples, tokens: x.tokens, metrics };
-}
 
 /** Read a run file. Never throws: an unreadable file is `{ ok: false, error }` in plain words. */
 export function parseRunFile(text: string): ImportResult {
@@ -192,7 +158,7 @@ export function parseRunFile(text: string): ImportResult {
   const history: MetricPoint[] = [];
   const dropped = { values: 0 };
   for (const p of list) {
-    const point = checkPoint(p, dropped);
+    const point = readMetricPoint(p, dropped);
     if (point && (history.length === 0 || point.step > history[history.length - 1].step)) history.push(point);
   }
   if (history.length < list.length)

@@ -7,7 +7,7 @@
  * Every problem on the way (bad link, storage unavailable, a checkpoint that does not load) becomes a line
  * of the lab's notice; nothing here throws.
  */
-import { type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
+import { hasProgress, type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
 import {
@@ -23,6 +23,7 @@ import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
+import { quoted } from "../../util/quote";
 import { useLab } from "../lab_store";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
 import { type MarkerStorage, tabStorage } from "./pipeline_guard";
@@ -146,24 +147,46 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   let saved: SavedSession | null = null;
   let savedPipeline: SavedPipeline | null = null;
   let storageProblem: string | null = null;
+  /** What was saved could not be read: this page must not save over it (null: read, or nothing saved). */
+  let unread: string | null = null;
   try {
     persistence = await (deps.openPersistence ?? openLabPersistence)();
-    saved = await persistence.load();
-    savedPipeline = await persistence.loadPipeline();
   } catch (e) {
     storageProblem = `Runs will not survive a reload: this browser's storage is unavailable (${message(e)}).`;
     lab().setSaveFailed(storageProblem);
   }
+  if (persistence)
+    try {
+      saved = await persistence.load();
+      savedPipeline = await persistence.loadPipeline();
+    } catch (e) {
+      saved = null;
+      savedPipeline = null;
+      unread = message(e);
+      storageProblem =
+        `The runs saved in this browser could not be read (${unread}), so this page does not save over them: ` +
+        "what it trains is not kept (export runs to keep them). A lab of a newer version may read them.";
+      lab().setSaveFailed(storageProblem);
+    }
+  if (saved?.unreadable?.length)
+    storageProblem = `${saved.unreadable.length === 1 ? "A saved run" : `${saved.unreadable.length} saved runs`} could not be read (${saved.unreadable
+      .slice(0, 3)
+      .map((id) => quoted(id))
+      .join(", ")}) and ${saved.unreadable.length === 1 ? "was" : "were"} left out.`;
   // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
   // this experiment opens without them (a saved run the page cannot draw would crash it again).
   let setAside: string | null = null;
   if (takeSafeStart(deps.tabStore ?? tabStorage()) && persistence && saved) {
     try {
-      const entry = await persistence.archive.keep(saved, savedPipeline);
-      setAside =
-        `The page crashed with the experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ` +
-        `${keptRunsText(entry)}); it is kept under Change… → Recent experiments, and this one opens without it.` +
-        droppedText(entry.dropped);
+      // Kept only when it holds training (an untrained one would push a trained one out of a full list).
+      const entry = hasProgress(saved, savedPipeline)
+        ? await persistence.archive.keep(saved, savedPipeline)
+        : null;
+      setAside = entry
+        ? `The page crashed with the experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ` +
+          `${keptRunsText(entry)}); it is kept under Change… → Recent experiments, and this one opens without it.` +
+          droppedText(entry.dropped)
+        : "The page crashed with the experiment open before (no training in it); this one opens without it.";
       saved = null;
     } catch (e) {
       storageProblem = `The saved runs could not be set aside after the crash (${message(e)}), so they open again.`;
@@ -352,18 +375,22 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // Save only a lab that started (a failed start must not overwrite the saved runs with empty ones), and
   // never over a session that could not be kept.
   const saving =
-    persistence && lab().phase === "ready" && kept.ok ? startSaving(persistence, deps, addNotice) : null;
+    persistence && unread === null && lab().phase === "ready" && kept.ok
+      ? startSaving(persistence, deps, addNotice)
+      : null;
   // What was kept is now replaced in storage at once, so a quick reload does not keep it a second time.
   if (saving && kept.line) await saving.autosaver.flush();
   setOpenSaving(
     saving,
     !persistence
       ? "this browser's storage is unavailable"
-      : !kept.ok
-        ? "the experiment open before could not be kept, so this page does not save over it"
-        : lab().phase !== "ready"
-          ? "the lab did not start"
-          : null,
+      : unread !== null
+        ? "the runs saved in this browser could not be read, so this page does not save over them"
+        : !kept.ok
+          ? "the experiment open before could not be kept, so this page does not save over it"
+          : lab().phase !== "ready"
+            ? "the lab did not start"
+            : null,
   );
   const stopUrl = startUrlSync();
   return {

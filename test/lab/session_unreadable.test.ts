@@ -1,0 +1,83 @@
+/**
+ * A saved session with records the lab cannot read (another version's, or written by something else): a bad run
+ * is left out and named while the others come back; an experiment record that is no experiment stops the page
+ * from saving over it (before, the autosaver wrote the default experiment over the unread session); and
+ * "Start without the saved runs" keeps a session only when it holds training (src/ui/lab/session.ts).
+ */
+import { openDB } from "idb";
+import { describe, expect, it } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { DB_VERSION, openLabPersistence } from "../../src/lab/persist";
+import { askSafeStart } from "../../src/ui/lab/safe_start";
+import { recentExperiments } from "../../src/ui/lab/saving";
+import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { useLab } from "../../src/ui/lab_store";
+import { fakeDeps, newDbName, points, stubPage } from "./session_page";
+
+let session: LabSession | null = null;
+stubPage(() => {
+  session?.stop();
+  session = null;
+});
+
+/** A saved default experiment whose PPO trained 6 steps (checkpoint at 5). */
+async function saved(name: string) {
+  const db = await openLabPersistence(name);
+  const spec = defaultExperiment();
+  await db.saveExperiment(spec);
+  await db.saveRun({ spec: spec.runs[0], status: "paused", step: 6, history: points(6), markers: [] });
+  await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 250 });
+  db.close();
+}
+
+const raw = (name: string) => openDB(name, DB_VERSION);
+
+describe("a saved session the lab cannot read whole", () => {
+  it("leaves out a run it cannot read, names it, and brings the others back", async () => {
+    const name = newDbName();
+    await saved(name);
+    const db = await raw(name);
+    const bad = { id: "grpo-9", spec: null, status: "paused", step: 3, markers: [], points: 3, savedAt: 0 };
+    await db.put("runs", bad);
+    // A readable run whose history holds a point with no metrics: that point is dropped, not the run.
+    await db.put("history", { runId: "ppo-1", chunk: 0, points: [...points(5), { step: 6, metrics: null }] });
+    db.close();
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(useLab.getState().notice).toMatch(/A saved run could not be read \("grpo-9"\) and was left out/);
+    expect(f.loads.map(([id]) => id)).toEqual(["ppo-1"]);
+    expect(useLab.getState().runs["ppo-1"].history).toHaveLength(5);
+  });
+
+  it("does not save over a session whose experiment it cannot read", async () => {
+    const name = newDbName();
+    await saved(name);
+    const db = await raw(name);
+    await db.put("meta", { spec: { task: "sentiment", runs: "oops" }, savedAt: 0 }, "experiment");
+    db.close();
+    session = await openLab(fakeDeps(name).deps);
+    expect(useLab.getState().notice).toMatch(/could not be read .* so this page does not save over them/);
+    expect(session.autosaver).toBeNull();
+    const after = await raw(name);
+    expect((await after.get("runs", "ppo-1"))?.step).toBe(6); // still there
+    expect((await after.get("checkpoints", "ppo-1"))?.step).toBe(5);
+    after.close();
+  });
+
+  it("'Start without the saved runs' keeps a trained session, and drops an untrained one without keeping it", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    db.close();
+    const store = new Map<string, string>();
+    const tabStore = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+    askSafeStart(tabStore);
+    session = await openLab({ ...fakeDeps(name).deps, tabStore });
+    expect(useLab.getState().notice).toMatch(/crashed with the experiment open before \(no training in it\)/);
+    expect(await recentExperiments()).toEqual([]);
+  });
+});
