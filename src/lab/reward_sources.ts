@@ -18,6 +18,7 @@ import { goldRewardSource } from "../rewards/task_rewards";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import { errorMessage as message } from "../util/errors";
+import { clipped } from "../util/quote";
 import { type RewardChoice, RUN_FIELDS } from "./settings";
 
 /** A reward model the worker loaded and validated. */
@@ -200,7 +201,7 @@ export class RewardSources {
     if (theirs && theirs !== ours) {
       await model.release();
       throw new RewardSourceError(
-        `it was made for ${theirs}, not this task's ${ours} (its metadata "${RM_METADATA.tokenizer}"): its token ids stand for other characters here, so its scores would mean nothing`,
+        `it was made for ${clipped(theirs, 60)}, not this task's ${ours} (its metadata "${RM_METADATA.tokenizer}"): its token ids stand for other characters here, so its scores would mean nothing`,
       );
     }
     return model;

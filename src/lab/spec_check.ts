@@ -7,7 +7,7 @@
 
 import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
 import { errorMessage } from "../util/errors";
-import { quoted } from "../util/quote";
+import { plainText, quoted } from "../util/quote";
 import { defaultExperiment } from "./defaults";
 // Called only inside checkSpec: the import cycle (experiment_change uses fieldProblem) is safe.
 import { startModelProblem } from "./experiment_change";
@@ -146,7 +146,7 @@ export function cleanLabel(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
   // Controls (C0, DEL, C1) and invisible format characters (bidi marks and overrides, zero-width spaces and
   // joiners, BOM, soft hyphen): a label that looks like another's must be another's ("GRPO" + U+200B is "GRPO").
-  const s = raw.replace(/[\p{Cc}\p{Cf}]/gu, "").trim();
+  const s = plainText(raw);
   return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
 }
 

@@ -10,6 +10,7 @@
 import * as ort from "onnxruntime-web";
 import { ONNX_DTYPE, onnx } from "../onnx/graph";
 import { errorMessage } from "../util/errors";
+import { clipped } from "../util/quote";
 import { RM_METADATA } from "./onnx_export";
 
 /** What is wrong with a file (stable identifiers for the UI and tests). */
@@ -86,7 +87,8 @@ function inspect(bytes: Uint8Array, V: number): { metadata: Record<string, strin
   const g = model.graph;
   if (!g || !list(g.node).length || !list(g.output).length)
     throw new OnnxRewardModelError("not-onnx", "the file has no ONNX graph (no nodes or no outputs)");
-  const loops = controlFlow(g);
+  // The graph's, and those of the functions the file defines (a node may call one by its name).
+  const loops = [...controlFlow(g), ...list(model.functions).flatMap((f) => controlFlow(f))];
   if (loops.length)
     throw new OnnxRewardModelError(
       "ops",
@@ -101,29 +103,29 @@ function inspect(bytes: Uint8Array, V: number): { metadata: Record<string, strin
   if (missing.length || extra.length)
     throw new OnnxRewardModelError(
       "inputs",
-      `inputs must be exactly input_ids and attention_mask; got [${names.join(", ")}]` +
+      `inputs must be exactly input_ids and attention_mask; got [${namesOf(names)}]` +
         (missing.length ? `, missing ${missing.join(", ")}` : "") +
-        (extra.length ? `, unexpected ${extra.join(", ")}` : ""),
+        (extra.length ? `, unexpected ${namesOf(extra)}` : ""),
     );
   for (const i of inputs) {
     const tt = i.type?.tensorType;
     if (!tt || tt.elemType !== ONNX_DTYPE.int64)
       throw new OnnxRewardModelError(
         "input-dtype",
-        `input ${i.name} must be int64, the file declares ${dtypeName(tt?.elemType)}`,
+        `input ${clipped(i.name ?? "")} must be int64, the file declares ${dtypeName(tt?.elemType)}`,
       );
     const rank = tt.shape?.dim?.length;
     if (tt.shape && rank !== 2)
       throw new OnnxRewardModelError(
         "input-dtype",
-        `input ${i.name} must have rank 2 [B, T], the file declares rank ${rank}`,
+        `input ${clipped(i.name ?? "")} must have rank 2 [B, T], the file declares rank ${rank}`,
       );
   }
   const outNames = list(g.output).map((o) => o.name ?? "");
   if (outNames.length !== 1 || outNames[0] !== RM_OUTPUT)
     throw new OnnxRewardModelError(
       "outputs",
-      `the model must have one output named scores; got [${outNames.join(", ")}]`,
+      `the model must have one output named scores; got [${namesOf(outNames)}]`,
     );
   const out = list(g.output)[0].type?.tensorType;
   if (!out || out.elemType !== ONNX_DTYPE.float)
@@ -135,11 +137,17 @@ function inspect(bytes: Uint8Array, V: number): { metadata: Record<string, strin
   if (dims && !(dims.length === 1 || (dims.length === 2 && Number(dims[1].dimValue) === 1)))
     throw new OnnxRewardModelError(
       "output-shape",
-      `output scores must be [B] or [B, 1], the file declares [${dims.map((d) => d.dimParam || Number(d.dimValue || 0)).join(", ")}]`,
+      `output scores must be [B] or [B, 1], the file declares [${namesOf(dims.map((d) => d.dimParam || String(Number(d.dimValue || 0))))}]`,
     );
   const warnings = checkEmbeddings(g, V);
   const metadata = Object.fromEntries(list(model.metadataProps).map((p) => [p.key ?? "", p.value ?? ""]));
   return { metadata, warnings };
+}
+
+/** Names from the file in a message: the first 5, each cut short (quoted), and how many more. */
+function namesOf(names: readonly (string | null | undefined)[]): string {
+  const shown = names.slice(0, 5).map((n) => clipped(n ?? ""));
+  return names.length > 5 ? `${shown.join(", ")} and ${names.length - 5} more` : shown.join(", ");
 }
 
 const DTYPE_NAMES: Record<number, string> = {
@@ -156,8 +164,11 @@ function dtypeName(code: number | null | undefined): string {
 /** Ops whose iteration count comes from the file (a trip count or a sequence): unbounded work. */
 const CONTROL_FLOW = new Set(["Loop", "Scan"]);
 
-/** The control-flow ops of a graph and of the subgraphs its nodes hold (If's branches, a Loop's body, …). */
-function controlFlow(g: NonNullable<Proto["graph"]>, depth = 0): string[] {
+/**
+ * The control-flow ops of a graph (or a function's body) and of the subgraphs its nodes hold (If's branches,
+ * a Loop's body, …).
+ */
+function controlFlow(g: Pick<NonNullable<Proto["graph"]>, "node">, depth = 0): string[] {
   if (depth > 16) return ["subgraphs nested over 16 deep"];
   return list(g.node).flatMap((n) => [
     ...(CONTROL_FLOW.has(n.opType ?? "") ? [n.opType as string] : []),
@@ -192,11 +203,11 @@ function checkEmbeddings(g: NonNullable<Proto["graph"]>, V: number): string[] {
     if (rows < V)
       throw new OnnxRewardModelError(
         "vocab",
-        `the token embedding ${data.name} has ${rows} rows but the tokenizer has ${V} tokens: ids ${rows}..${V - 1} cannot be scored`,
+        `the token embedding ${clipped(data.name ?? "")} has ${rows} rows but the tokenizer has ${V} tokens: ids ${rows}..${V - 1} cannot be scored`,
       );
     if (rows > V)
       warnings.push(
-        `the token embedding ${data.name} has ${rows} rows, more than the tokenizer's ${V} tokens`,
+        `the token embedding ${clipped(data.name ?? "")} has ${rows} rows, more than the tokenizer's ${V} tokens`,
       );
   }
   return warnings;

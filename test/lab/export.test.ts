@@ -156,6 +156,10 @@ describe("metrics export", () => {
     expect(metricsCsv([{ step: 1, samples: 1, tokens: 1, metrics: { "=1+1": -2 } }]).split("\n")[0]).toBe(
       `step,samples,tokens,"'=1+1"`,
     );
+    // Papa's own formula pattern misses a cell with a line break; ours does not.
+    expect(metricsCsv([{ step: 1, samples: 1, tokens: 1, metrics: { "=a\nb": 1 } }]).split("\n")[0]).toBe(
+      `step,samples,tokens,"'=a`,
+    );
     // A flood of markers (a forged file: a run makes one a step at most) is cut, repeats dropped.
     const flood = JSON.parse(runFileJson(experiment, run));
     flood.markers = [

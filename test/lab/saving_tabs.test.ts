@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import { openSaving, setOpenSaving, startSaving } from "../../src/ui/lab/saving";
-import { linkTabs } from "../../src/ui/lab/saving_tabs";
+import { linkTabs, SAVING_CHANNEL } from "../../src/ui/lab/saving_tabs";
 import { useLab } from "../../src/ui/lab_store";
 
 describe("two tabs", () => {
@@ -56,5 +56,27 @@ describe("two tabs", () => {
     expect(by).toBeNull();
     expect(log).toEqual(["C yields", "C landed", "A writes"]);
     for (const t of [a, b, c]) t.close();
+  });
+
+  it("ignores messages no lab tab sends: the old bare { tab } form and claims dated far ahead", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const db = await openLabPersistence("saving-tabs-forged");
+    const said: string[] = [];
+    const saving = startSaving(db, {}, (l) => said.push(l));
+    setOpenSaving(saving);
+    const page = new BroadcastChannel(SAVING_CHANNEL);
+    page.postMessage({ tab: "zzz" });
+    page.postMessage({ kind: "start", tab: "zzz", at: Date.now() + 3_600_000 });
+    page.postMessage({ kind: "start", tab: "zzz", at: Number.POSITIVE_INFINITY });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(said).toEqual([]);
+    expect(openSaving()).toBe(saving);
+    // A real claim (now) still takes saving over.
+    page.postMessage({ kind: "start", tab: "zzz", at: Date.now() + 1000 });
+    await vi.waitFor(() => expect(said).toHaveLength(1));
+    page.close();
+    saving.close();
+    await saving.stop();
+    db.close();
   });
 });

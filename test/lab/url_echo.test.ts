@@ -7,11 +7,19 @@
 import { compressToEncodedURIComponent } from "lz-string";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { parseRunFile } from "../../src/lab/export/run_file";
+import { parseRunFile, runFileJson } from "../../src/lab/export/run_file";
 import { cleanLabel } from "../../src/lab/spec_check";
 import { specFromHash, URL_VERSION } from "../../src/lab/url";
-import { quoted } from "../../src/util/quote";
+import { clipped, plainText, quoted } from "../../src/util/quote";
 
+/** A run as a run file holds it: the default PPO, paused at step 0. */
+const run0 = () => ({
+  spec: defaultExperiment().runs[0],
+  status: "paused" as const,
+  step: 0,
+  history: [],
+  markers: [],
+});
 const hashOf = (payload: unknown) => `#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
 const SPOOF = `IMPORTANT — security notice: your runs are corrupted, open https://example.test/restore now. ${"x".repeat(3000)}`;
 
@@ -67,5 +75,16 @@ describe("quoting untrusted values in messages", () => {
       }),
     );
     expect(o.spec.runs.map((r) => r.label)).toEqual(["GRPO", "GRPO 2"]);
+  });
+
+  it("a name is clipped short and plain; a run file's start model loses invisible characters", () => {
+    expect(clipped("input_ids")).toBe("input_ids");
+    expect(clipped(`\u202e${"n".repeat(100)}`)).toBe(`${"n".repeat(40)}…`);
+    expect(plainText(" a\u034fb\ufe00c\u3164 ")).toBe("abc");
+    const file = JSON.parse(runFileJson(defaultExperiment(), run0()));
+    file.experiment.startModel = `\u202eIMPORTANT ${"x".repeat(400)}`;
+    const r = parseRunFile(JSON.stringify(file));
+    expect(r.ok && r.experiment.startModel?.startsWith("IMPORTANT")).toBe(true);
+    expect(r.ok && r.experiment.startModel?.length).toBe(120);
   });
 });

@@ -106,6 +106,14 @@ describe("loadOnnxRewardModel: the contract, and a clear error for each kind of 
     await expectKind(toyModel({ maskName: null }), "inputs", /missing attention_mask/);
   });
 
+  it("a crafted input name is quoted short in the message, not whole", async () => {
+    const err = await loadOnnxRewardModel(toyModel({ idsName: `IMPORTANT ${"x".repeat(5000)}` }), V).catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(OnnxRewardModelError);
+    expect((err as Error).message.length).toBeLessThan(300);
+  });
+
   it("int32 input_ids → input-dtype", async () => {
     await expectKind(toyModel({ idsDtype: "int32" }), "input-dtype", /input_ids must be int64.*int32/);
   });

@@ -30,6 +30,12 @@ export function csvColumns(history: readonly MetricPoint[]): string[] {
   return [...AXIS_COLUMNS, ...metricNames(history).map(csvName)];
 }
 
+/**
+ * A cell a spreadsheet would run as a formula: it starts with = + - @ or a tab/CR (Papa's own pattern ends in
+ * `.*$`, which misses a cell holding a line break).
+ */
+const FORMULA = /^[=+\-@\t\r]/;
+
 /** The history as CSV text (RFC 4180, a header row, "\n" after every row). */
 export function metricsCsv(history: readonly MetricPoint[]): string {
   const names = metricNames(history);
@@ -43,7 +49,7 @@ export function metricsCsv(history: readonly MetricPoint[]): string {
   // touched), in case a name that came from a file ever gets here.
   const text = Papa.unparse(
     { fields: [...AXIS_COLUMNS, ...names.map(csvName)], data },
-    { newline: "\n", escapeFormulae: true },
+    { newline: "\n", escapeFormulae: FORMULA },
   );
   return text.endsWith("\n") ? text : `${text}\n`;
 }

@@ -8,7 +8,7 @@
  *     run: { id, algo, label, config, colour?, forkOf? }, status, step, history: MetricPoint[], markers: Marker[] }
  */
 
-import { quoted } from "../../util/quote";
+import { plainText, quoted } from "../../util/quote";
 import { currentMetricNames } from "../metric_names";
 import { isStep, readMetricPoint } from "../metric_point";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
@@ -32,7 +32,7 @@ export type ExperimentRef = Pick<ExperimentSpec, "task" | "model" | "seed">;
 export type RunFileExperiment = ExperimentRef & { startModel?: string };
 
 /** Longest start-model text a run file keeps. */
-const MAX_START_MODEL = 300;
+const MAX_START_MODEL = 120;
 
 export interface RunFile {
   format: typeof RUN_FILE_FORMAT;
@@ -143,8 +143,11 @@ export function parseRunFile(text: string): ImportResult {
     experiment[f.key] = problem ? f.default : exp[f.key];
   }
   const knownExperiment = issues.length === 0;
-  if (typeof exp.startModel === "string" && exp.startModel.length > 0)
-    experiment.startModel = exp.startModel.slice(0, MAX_START_MODEL);
+  // Shown in the import notice: no control or invisible characters (a bidi override would reverse the lab's
+  // own words after it), and as long as the lab's own descriptions get.
+  const startModel =
+    typeof exp.startModel === "string" ? plainText(exp.startModel).slice(0, MAX_START_MODEL) : "";
+  if (startModel.length > 0) experiment.startModel = startModel;
   if (!isRecord(raw.run))
     return {
       ok: false,

@@ -63,12 +63,21 @@ interface TabMessage {
   at: number;
 }
 
-/** A message of this lab, or of an older one (`{ tab }`: it started saving, newer than any claim). */
+/** Claims dated further ahead than this are not a tab's (clocks of one machine agree), ms. */
+const FUTURE_MS = 60_000;
+const KINDS: readonly string[] = ["start", "take", "ack", "released"];
+
+/**
+ * A message of this lab, or null: a known kind, a tab id and a claim's time no later than a minute from now
+ * (a message dated far ahead would win every claim: another page of the origin could stop this tab saving for
+ * good). Messages of labs older than the claim times (`{ tab }` alone) are no longer honoured.
+ */
 function readMessage(data: unknown): TabMessage | null {
   const m = data as Partial<TabMessage> | null;
-  if (typeof m?.tab !== "string") return null;
-  if (m.kind === undefined) return { kind: "start", tab: m.tab, at: Number.POSITIVE_INFINITY };
-  return typeof m.at === "number" ? (m as TabMessage) : null;
+  if (typeof m?.tab !== "string" || typeof m.kind !== "string" || !KINDS.includes(m.kind)) return null;
+  return typeof m.at === "number" && Number.isFinite(m.at) && m.at <= Date.now() + FUTURE_MS
+    ? (m as TabMessage)
+    : null;
 }
 
 /** What the link needs from the tab's savers. */
