@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
-import { openSaving, setOpenSaving, startSaving } from "../../src/ui/lab/saving";
+import { openSaving, recentExperiments, setOpenSaving, startSaving } from "../../src/ui/lab/saving";
 import { linkTabs, SAVING_CHANNEL } from "../../src/ui/lab/saving_tabs";
 import { useLab } from "../../src/ui/lab_store";
 
@@ -11,6 +11,15 @@ describe("two tabs", () => {
   it("the tab that opens last takes over saving; the other stops and says so", async () => {
     useLab.getState().setSpec(defaultExperiment());
     const db = await openLabPersistence("saving-tabs");
+    const kept = { ...defaultExperiment(), seed: 7 };
+    const history = [{ step: 1, samples: 8, tokens: 80, metrics: { reward: 0 } }];
+    await db.archive.keep(
+      {
+        spec: kept,
+        runs: [{ spec: kept.runs[0], status: "paused", step: 1, history, markers: [], checkpoint: null }],
+      },
+      null,
+    );
     const said: string[] = [];
     const first = startSaving(db, {}, (l) => said.push(l));
     setOpenSaving(first);
@@ -20,6 +29,8 @@ describe("two tabs", () => {
     expect(said[0]).toMatch(/^Another tab opened the lab and now saves this browser's experiment/);
     expect(stop).toHaveBeenCalledTimes(1);
     expect(openSaving()).toBeNull(); // so Recent experiments cannot swap storage under the other tab
+    // …but this tab still lists what is kept (it read "None yet." while its notice pointed there).
+    expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([7]);
     first.close();
     other.close();
     await other.stop();

@@ -9,6 +9,7 @@ import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
 import { forgetRecent, onRecentChange, openRecent, recentExperiments } from "./saving";
+import { useSavingTabs } from "./saving_tabs";
 
 export function RecentExperiments() {
   const id = useId();
@@ -16,6 +17,8 @@ export function RecentExperiments() {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<string | null>(null);
+  // Another tab saves: the list reads the same, but opening or forgetting one is that tab's to do.
+  const elsewhere = useSavingTabs((s) => s.state !== "saves");
   useEffect(() => {
     let live = true;
     const read = () =>
@@ -61,6 +64,11 @@ export function RecentExperiments() {
         ). Opening one keeps the current experiment in its place.
       </p>
       {entries === null && !problem && <p className="muted">Reading…</p>}
+      {elsewhere && entries && entries.length > 0 && (
+        <p className="muted" data-testid="recent-elsewhere">
+          Another tab saves this browser's experiments: open or forget one there, or press Save here first.
+        </p>
+      )}
       {entries?.length === 0 && (
         <p className="muted" data-testid="recent-none">
           None yet.
@@ -82,7 +90,7 @@ export function RecentExperiments() {
                   type="button"
                   className="primary"
                   data-testid="recent-open"
-                  disabled={busy !== null}
+                  disabled={busy !== null || elsewhere}
                   onClick={() => open(e)}
                 >
                   {busy === e.id ? "Opening…" : "Open"}
@@ -90,7 +98,7 @@ export function RecentExperiments() {
                 <button
                   type="button"
                   data-testid="recent-forget"
-                  disabled={busy !== null}
+                  disabled={busy !== null || elsewhere}
                   onClick={() => forget(e)}
                   onBlur={() => setAsking(null)}
                 >

@@ -166,7 +166,7 @@ export function startSaving(
   const tabs = linkTabs({
     owns: () => current === saving,
     yieldTo(by) {
-      setOpenSaving(null);
+      handedOver();
       useSavingTabs.setState({ state: "elsewhere", saveHere: () => void saving.saveHere() });
       // "This tab saves again" no longer holds: the new state replaces it rather than contradict it.
       const notice = useLab.getState().notice;
@@ -200,6 +200,11 @@ export { SAVING_CHANNEL } from "./saving_tabs";
 
 /** The open lab's savers (null until it started, or without storage). */
 let current: Saving | null = null;
+/**
+ * Where this tab reads the kept experiments: its savers' storage, kept when another tab takes saving over (the
+ * list is still there to read; opening or forgetting one is the saving tab's business).
+ */
+let reader: LabPersistence | null = null;
 /** Why the open lab has no savers (set with them by the session; null: no storage, or not said). */
 let notSavingWhy: string | null = null;
 /** A navigation to another experiment has begun: a second one would race it. */
@@ -226,6 +231,7 @@ function recentChanged(): void {
 /** Set by src/ui/lab/session.ts when the lab starts (and cleared when it stops). */
 export function setOpenSaving(saving: Saving | null, why: string | null = null): void {
   current = saving;
+  reader = saving?.persistence ?? null;
   notSavingWhy = saving ? null : why;
   leaving = false;
   unfinished = null; // a new lab's savers (tests open several in one page)
@@ -240,7 +246,14 @@ const noStorage = () => new Error("this browser's storage is unavailable");
 
 /** The experiments kept in this browser, newest first ([] without storage). */
 export async function recentExperiments() {
-  return current ? current.persistence.archive.list() : [];
+  return (current?.persistence ?? reader)?.archive.list() ?? [];
+}
+
+/** Another tab took saving over: this one stops saving but still reads the kept experiments. */
+function handedOver(): void {
+  const was = reader;
+  setOpenSaving(null);
+  reader = was;
 }
 
 /** Forget a kept experiment. @throws Error without storage. */
