@@ -143,6 +143,10 @@ export class LabPersistence {
 
   /** This connection's claim on the session (null: none made, its writes are not checked). */
   private writer: string | null = null;
+  /** The claim is being written, or its write failed (storage full): the next write carries it. */
+  private pending = false;
+  /** The writer the claim replaces (read before writing it): a pending claim may still overtake only that one. */
+  private overtakes: string | null = null;
   private claimed: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: IDBPDatabase<LabDb>) {
@@ -153,19 +157,28 @@ export class LabPersistence {
    * Make this connection the one that saves (`writer`: a tab's id). From then on the session's writes of any
    * connection that claimed before are refused with {@link NotWriterError}, even ones already queued when the
    * claim lands (a tab that just lost saving to another: its last checkpoint must not land in the other's
-   * session). This connection's own writes wait for the claim. A connection that never claims is not checked.
+   * session). This connection's own writes wait for the claim. When the claim cannot be written (storage full),
+   * the next write of this connection writes it in the same transaction, unless a newer tab claimed meanwhile.
+   * A connection that never claims is not checked. Never rejects.
    */
   claim(writer: string): Promise<void> {
     this.writer = writer;
-    this.claimed = this.db
-      .put("meta", { writer, savedAt: Date.now() } satisfies WriterRecord, WRITER_KEY)
-      .then(() => {});
+    this.pending = true;
+    this.claimed = (async () => {
+      const tx = this.db.transaction("meta", "readwrite");
+      const prev = await tx.store.get(WRITER_KEY);
+      this.overtakes = prev && "writer" in prev ? prev.writer : null;
+      await tx.store.put({ writer, savedAt: Date.now() } satisfies WriterRecord, WRITER_KEY);
+      await tx.done;
+      if (this.writer === writer) this.pending = false;
+    })().catch(() => {});
     return this.claimed;
   }
 
   /**
    * Run `write` in one read-write transaction over `stores` and `meta`, after this connection's claim; refused
-   * (aborted, nothing written) when another connection claimed the session since.
+   * (aborted, nothing written) when another connection claimed the session since. A claim that could not be
+   * written yet is written first, in the same transaction.
    * @throws NotWriterError then; what IndexedDB throws.
    */
   private async fenced(stores: StoreNames<LabDb>[], write: (tx: WriteTx) => Promise<unknown>): Promise<void> {
@@ -174,16 +187,24 @@ export class LabPersistence {
       [...new Set([...stores, "meta" as const])],
       "readwrite",
     ) as unknown as WriteTx;
-    if (this.writer !== null) {
+    const writer = this.writer;
+    let claiming = false;
+    if (writer !== null) {
       const w = await tx.objectStore("meta").get(WRITER_KEY);
-      if (w && "writer" in w && w.writer !== this.writer) {
-        tx.abort();
-        await tx.done.catch(() => {});
-        throw new NotWriterError();
+      const now = w && "writer" in w ? w.writer : null;
+      if (now !== writer) {
+        if (!this.pending || (now !== null && now !== this.overtakes)) {
+          tx.abort();
+          await tx.done.catch(() => {});
+          throw new NotWriterError();
+        }
+        await tx.objectStore("meta").put({ writer, savedAt: Date.now() } satisfies WriterRecord, WRITER_KEY);
+        claiming = true;
       }
     }
     await write(tx);
     await tx.done;
+    if (claiming && this.writer === writer) this.pending = false;
   }
 
   async saveExperiment(spec: ExperimentSpec): Promise<void> {

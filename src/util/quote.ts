@@ -19,7 +19,9 @@ function write(v: unknown, out: { text: string; full: boolean }, max: number, de
     if (out.text.length > max) out.full = true;
   };
   if (typeof v === "number") add(String(v));
-  else if (typeof v === "string") add(JSON.stringify(v.slice(0, max + 1)) + (v.length > max + 1 ? "…" : ""));
+  // Plain (plainText): a bidi override in a quoted value would reverse the message's own words after it.
+  else if (typeof v === "string")
+    add(JSON.stringify(plainText(v.slice(0, 4 * max)).slice(0, max + 1)) + (v.length > max + 1 ? "…" : ""));
   else if (v === undefined) add("undefined");
   else if (v === null || typeof v !== "object") add(JSON.stringify(v) ?? String(v));
   else if (depth > max) add("…");

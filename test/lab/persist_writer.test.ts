@@ -93,4 +93,42 @@ describe("the session's writer", () => {
     a.close();
     b.close();
   });
+
+  it("a claim that could not be written (storage full) goes with the next write, unless a newer tab claimed", async () => {
+    const name = newDbName();
+    const [a, b, c] = await Promise.all([
+      openLabPersistence(name),
+      openLabPersistence(name),
+      openLabPersistence(name),
+    ]);
+    const spec = defaultExperiment();
+    await a.claim("tab-a");
+    await a.saveExperiment(spec);
+    const put = IDBObjectStore.prototype.put;
+    let full = true;
+    IDBObjectStore.prototype.put = function (
+      this: IDBObjectStore,
+      ...args: Parameters<IDBObjectStore["put"]>
+    ) {
+      if (full) throw new DOMException("", "QuotaExceededError");
+      return put.apply(this, args);
+    };
+    try {
+      await b.claim("tab-b"); // never rejects
+      await expect(b.saveExperiment(spec)).rejects.toMatchObject({ name: "QuotaExceededError" });
+      full = false;
+      await b.saveExperiment(spec); // the claim lands with it
+      await expect(a.saveExperiment(spec)).rejects.toBeInstanceOf(NotWriterError);
+      // A pending claim does not overtake a tab that claimed after it.
+      full = true;
+      await a.claim("tab-a2");
+      full = false;
+      await c.claim("tab-c");
+      await expect(a.saveExperiment(spec)).rejects.toBeInstanceOf(NotWriterError);
+      await c.saveExperiment(spec);
+    } finally {
+      IDBObjectStore.prototype.put = put;
+      for (const db of [a, b, c]) db.close();
+    }
+  });
 });

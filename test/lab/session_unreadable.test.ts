@@ -44,7 +44,7 @@ describe("a saved session the lab cannot read whole", () => {
     db.close();
     const f = fakeDeps(name);
     session = await openLab(f.deps);
-    expect(useLab.getState().notice).toMatch(/A saved run could not be read \("grpo-9"\) and was left out/);
+    expect(useLab.getState().notice).toMatch(/A saved run could not be read \("grpo-9"\) and starts over/);
     expect(f.loads.map(([id]) => id)).toEqual(["ppo-1"]);
     expect(useLab.getState().runs["ppo-1"].history).toHaveLength(5);
   });

@@ -28,6 +28,7 @@ describe("quoting untrusted values in messages", () => {
     expect(quoted("abc")).toBe('"abc"');
     expect(quoted(Number.POSITIVE_INFINITY)).toBe("Infinity");
     expect(quoted(undefined)).toBe("undefined");
+    expect(quoted("\u202eexe.png")).toBe('"exe.png"');
     expect(quoted(SPOOF)).toHaveLength(41);
     expect(quoted(SPOOF).endsWith("…")).toBe(true);
     expect(quoted({ a: [[[[1]]]] }, 8)).toBe('{"a":[[[…');

@@ -70,11 +70,10 @@ export function startSaving(
   /** This tab as the session's writer: its claim refuses the late writes of the tab that saved before. */
   const writer = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const start = () => {
-    persistence.claim(writer).catch(onClaimFailed);
+    // A claim that cannot be written yet (storage full) goes with this tab's next write that can.
+    persistence.claim(writer);
     return startSavers();
   };
-  /** A claim that did not land (storage failing): the savers' own writes then fail and say so. */
-  const onClaimFailed = () => {};
   const startSavers = () => ({
     autosaver: startAutosave({
       persistence,

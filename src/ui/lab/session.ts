@@ -172,7 +172,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     storageProblem = `${saved.unreadable.length === 1 ? "A saved run" : `${saved.unreadable.length} saved runs`} could not be read (${saved.unreadable
       .slice(0, 3)
       .map((id) => quoted(id))
-      .join(", ")}) and ${saved.unreadable.length === 1 ? "was" : "were"} left out.`;
+      .join(
+        ", ",
+      )}) and ${saved.unreadable.length === 1 ? "starts" : "start"} over (what was saved of ${saved.unreadable.length === 1 ? "it" : "them"} is replaced).`;
   // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
   // this experiment opens without them (a saved run the page cannot draw would crash it again).
   let setAside: string | null = null;
