@@ -2,17 +2,19 @@
  * A saved session with records the lab cannot read (another version's, or written by something else): a bad run
  * is left out and named while the others come back; an experiment record that is no experiment stops the page
  * from saving over it (before, the autosaver wrote the default experiment over the unread session); and
- * "Start without the saved runs" keeps a session only when it holds training (src/ui/lab/session.ts).
+ * "Start without the saved runs" keeps a session only when it holds training; and what another tab saved while
+ * this one started is what is kept, that tab's later writes refused (src/ui/lab/session.ts).
  */
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { DB_VERSION, openLabPersistence } from "../../src/lab/persist";
+import { DB_VERSION, NotWriterError, openLabPersistence } from "../../src/lab/persist";
+import { encode } from "../../src/lab/url";
 import { askSafeStart } from "../../src/ui/lab/safe_start";
 import { recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
-import { fakeDeps, newDbName, points, stubPage } from "./session_page";
+import { fakeDeps, newDbName, points, setHash, stubPage } from "./session_page";
 
 let session: LabSession | null = null;
 stubPage(() => {
@@ -79,5 +81,30 @@ describe("a saved session the lab cannot read whole", () => {
     session = await openLab({ ...fakeDeps(name).deps, tabStore });
     expect(useLab.getState().notice).toMatch(/crashed with the experiment open before \(no training in it\)/);
     expect(await recentExperiments()).toEqual([]);
+  });
+
+  it("keeps what the other tab saved while this one started, and its later writes land in neither", async () => {
+    const name = newDbName();
+    await saved(name); // seed 0: PPO at step 6, checkpoint at 5
+    const a = await openLabPersistence(name); // the other tab, still saving
+    await a.claim("tab-a");
+    setHash(`#${encode({ ...defaultExperiment(), seed: 1 })}`);
+    const f = fakeDeps(name);
+    const start = f.deps.start;
+    session = await openLab({
+      ...f.deps,
+      start: async (spec, models) => {
+        // While this page starts its worker, the other tab's pause lands its last save.
+        const run = defaultExperiment().runs[0];
+        await a.saveRun({ spec: run, status: "paused", step: 24, history: points(24), markers: [] });
+        await a.saveCheckpoint("ppo-1", new Uint8Array([2]), { step: 24, samples: 192, tokens: 1200 });
+        await start(spec, models);
+      },
+    });
+    expect(useLab.getState().notice).toMatch(/seed 0: PPO at step 24\) is kept/);
+    await expect(
+      a.saveCheckpoint("ppo-1", new Uint8Array([3]), { step: 25, samples: 200, tokens: 1250 }),
+    ).rejects.toBeInstanceOf(NotWriterError);
+    a.close();
   });
 });

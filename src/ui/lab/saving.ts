@@ -21,7 +21,7 @@ import { cannotLeave } from "./before_leaving";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { writeHere } from "./save_here";
 import { savedHereLine, withoutTakenOver } from "./saving_lines";
-import { linkTabs, takenOverLine, useSavingTabs } from "./saving_tabs";
+import { linkTabs, newWriterId, takenOverLine, useSavingTabs } from "./saving_tabs";
 import { writeUrlNow } from "./url_sync";
 
 /** What saving needs from the worker side. */
@@ -66,9 +66,9 @@ export function startSaving(
   persistence: LabPersistence,
   deps: SavingDeps,
   onError: (line: string) => void,
-): Saving {
   /** This tab as the session's writer: its claim refuses the late writes of the tab that saved before. */
-  const writer = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  writer = newWriterId(),
+): Saving {
   const start = () => {
     // A claim that cannot be written yet (storage full) goes with this tab's next write that can.
     persistence.claim(writer);

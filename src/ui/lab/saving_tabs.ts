@@ -108,6 +108,11 @@ export interface TabLink {
   close(): void;
 }
 
+/** A fresh id for this tab as the session's writer (src/lab/persist.ts claim). */
+export function newWriterId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 /** A claim newer than `than`. */
 const newer = (m: { at: number; tab: string }, than: { at: number; tab: string }) =>
   m.at > than.at || (m.at === than.at && m.tab > than.tab);

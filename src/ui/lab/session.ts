@@ -30,6 +30,7 @@ import { type MarkerStorage, tabStorage } from "./pipeline_guard";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
+import { newWriterId } from "./saving_tabs";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
@@ -256,10 +257,16 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined, reached, renamed) : null;
   // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
   // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
+  // What is kept is what storage holds now: another tab may have saved since the read above (a pause's last
+  // checkpoint while this page started its worker); and this tab claims the session right after keeping it,
+  // so that no later write of that tab lands in neither the kept copy nor this one.
+  const now = persistence && saved && plan ? ((await persistence.load().catch(() => null)) ?? saved) : saved;
   const kept =
-    persistence && saved && plan
-      ? await keepReplaced(persistence, saved, plan.leftOut, savedPipeline, pipeline === null, same)
+    persistence && now && plan
+      ? await keepReplaced(persistence, now, plan.leftOut, savedPipeline, pipeline === null, same)
       : { line: null, ok: true };
+  const writer = newWriterId();
+  if (persistence && unread === null && ready && kept.ok) persistence.claim(writer);
   if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
   // The link's Pipeline settings (the page's latest: the URL follows them; or the sharer's) replace the saved
@@ -378,7 +385,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // never over a session that could not be kept.
   const saving =
     persistence && unread === null && lab().phase === "ready" && kept.ok
-      ? startSaving(persistence, deps, addNotice)
+      ? startSaving(persistence, deps, addNotice, writer)
       : null;
   // What was kept is now replaced in storage at once, so a quick reload does not keep it a second time.
   if (saving && kept.line) await saving.autosaver.flush();
