@@ -6,10 +6,9 @@
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { startAutosave } from "../../src/lab/autosave";
-import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import { errorMessage } from "../../src/util/errors";
-import { points } from "./persist_db";
+import { pausedState } from "./persist_db";
 
 /** A QuotaExceededError as Chrome throws it: a DOMException whose message may be empty. */
 const quota = () => Object.assign(new Error(""), { name: "QuotaExceededError" });
@@ -23,19 +22,7 @@ describe("failing saves", () => {
       if (full) throw quota();
       return saveRun(...a);
     };
-    const state = {
-      spec: defaultExperiment(),
-      playing: false,
-      runs: {
-        "ppo-1": {
-          spec: defaultExperiment().runs[0],
-          status: "paused" as const,
-          step: 3,
-          history: points(1, 3),
-          markers: [],
-        },
-      },
-    };
+    const state = pausedState(3);
     const failed: (string | null)[] = [];
     const errors: string[] = [];
     const page = new EventTarget();

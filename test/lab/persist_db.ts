@@ -3,6 +3,7 @@
  * (persist.test.ts, autosave.test.ts, restore_plan.test.ts).
  */
 import "fake-indexeddb/auto";
+import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import type { MetricPoint } from "../../src/lab/protocol";
 
@@ -22,4 +23,21 @@ export function points(from: number, n: number): MetricPoint[] {
       metrics: { reward: step / 10, "objective/kl": 0.01 * step },
     };
   });
+}
+
+/** The autosaver's view of a paused default experiment whose PPO made `steps` steps (a plain state, no store). */
+export function pausedState(steps: number) {
+  return {
+    spec: defaultExperiment(),
+    playing: false,
+    runs: {
+      "ppo-1": {
+        spec: defaultExperiment().runs[0],
+        status: "paused" as const,
+        step: steps,
+        history: points(1, steps),
+        markers: [],
+      },
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { startAutosave } from "../../src/lab/autosave";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { NotWriterError, openLabPersistence } from "../../src/lab/persist";
-import { newDbName, points } from "./persist_db";
+import { newDbName, pausedState, points } from "./persist_db";
 
 describe("the session's writer", () => {
   it("refuses a connection's writes once another claimed the session, and keeps the claim across a replace", async () => {
@@ -61,19 +61,7 @@ describe("the session's writer", () => {
     const name = newDbName();
     const [a, b] = await Promise.all([openLabPersistence(name), openLabPersistence(name)]);
     await a.claim("tab-a");
-    const state = {
-      spec: defaultExperiment(),
-      playing: false,
-      runs: {
-        "ppo-1": {
-          spec: defaultExperiment().runs[0],
-          status: "paused" as const,
-          step: 2,
-          history: points(1, 2),
-          markers: [],
-        },
-      },
-    };
+    const state = pausedState(2);
     const errors: string[] = [];
     const saver = startAutosave({
       persistence: a,

@@ -100,3 +100,16 @@ export const doneStage = (stage: "sft" | "rm", steps: number) => ({
   result: { stage, steps, firstLoss: 2, lastLoss: 1, seconds: 5 },
   error: null,
 });
+
+/** A tab's sessionStorage as a Map (`store`), for the crash card's request (src/ui/lab/safe_start.ts). */
+export function tabStub() {
+  const store = new Map<string, string>();
+  return {
+    store,
+    tabStore: {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    },
+  };
+}

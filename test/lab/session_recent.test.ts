@@ -17,7 +17,7 @@ import {
 } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
-import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
+import { fakeDeps, newDbName, page, points, setHash, stubPage, tabStub } from "./session_page";
 
 let session: LabSession | null = null;
 stubPage(() => {
@@ -71,12 +71,7 @@ describe("recent experiments", () => {
     const name = newDbName();
     const a = defaultExperiment();
     const db = await savedTrained(name, a);
-    const store = new Map<string, string>();
-    const tabStore = {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    };
+    const { store, tabStore } = tabStub();
     askSafeStart(tabStore);
     const f = fakeDeps(name);
     session = await openLab({ ...f.deps, tabStore });

@@ -14,7 +14,7 @@ import { askSafeStart } from "../../src/ui/lab/safe_start";
 import { recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
-import { fakeDeps, newDbName, points, setHash, stubPage } from "./session_page";
+import { fakeDeps, newDbName, points, setHash, stubPage, tabStub } from "./session_page";
 
 let session: LabSession | null = null;
 stubPage(() => {
@@ -71,12 +71,7 @@ describe("a saved session the lab cannot read whole", () => {
     const db = await openLabPersistence(name);
     await db.saveExperiment(defaultExperiment());
     db.close();
-    const store = new Map<string, string>();
-    const tabStore = {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    };
+    const { tabStore } = tabStub();
     askSafeStart(tabStore);
     session = await openLab({ ...fakeDeps(name).deps, tabStore });
     expect(useLab.getState().notice).toMatch(/crashed with the experiment open before \(no training in it\)/);
