@@ -51,6 +51,25 @@ function layernormInputs(ctx: GpuContext, rng: Rng, N: number, C: number) {
   };
 }
 
+/** A row reduction of rows × cols uniform values (sum: a few wide rows; max: many narrow ones). */
+function reduceCase(op: "sum" | "max", rows: number, cols: number): Case {
+  return {
+    kernel: `reduce_rows (${op})`,
+    shape: `[${rows}×${cols}]`,
+    tolerance: REDUCE_TOL,
+    run(ctx, rng) {
+      const x = rng.uniform(rows * cols);
+      const tx = ctx.tensor([rows, cols], "f32", "x", x);
+      const out = ctx.tensor([rows], "f32", "out");
+      return {
+        record: () => reduceRows(ctx, op, out, tx),
+        read: () => ctx.read(out),
+        ref: reduceRowsRef(op, x, rows, cols),
+      };
+    },
+  };
+}
+
 export const LAYER_CASES: Case[] = [
   {
     kernel: "elementwise (axpy)",
@@ -69,36 +88,8 @@ export const LAYER_CASES: Case[] = [
       };
     },
   },
-  {
-    kernel: "reduce_rows (sum)",
-    shape: "[4×300]",
-    tolerance: REDUCE_TOL,
-    run(ctx, rng) {
-      const x = rng.uniform(4 * 300);
-      const tx = ctx.tensor([4, 300], "f32", "x", x);
-      const out = ctx.tensor([4], "f32", "out");
-      return {
-        record: () => reduceRows(ctx, "sum", out, tx),
-        read: () => ctx.read(out),
-        ref: reduceRowsRef("sum", x, 4, 300),
-      };
-    },
-  },
-  {
-    kernel: "reduce_rows (max)",
-    shape: "[70000×3]",
-    tolerance: REDUCE_TOL,
-    run(ctx, rng) {
-      const x = rng.uniform(70000 * 3);
-      const tx = ctx.tensor([70000, 3], "f32", "x", x);
-      const out = ctx.tensor([70000], "f32", "out");
-      return {
-        record: () => reduceRows(ctx, "max", out, tx),
-        read: () => ctx.read(out),
-        ref: reduceRowsRef("max", x, 70000, 3),
-      };
-    },
-  },
+  reduceCase("sum", 4, 300),
+  reduceCase("max", 70000, 3),
   {
     kernel: "matmul (A·B)",
     shape: "M=33 N=17 K=45",

@@ -10,12 +10,8 @@ import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { inspectView } from "../../src/lab/inspect/build";
 import { tokenText } from "../../src/lab/inspect/text";
-import type { RunUpdate } from "../../src/lab/protocol";
-import { loadResources } from "../../src/lab/resources";
-import { type LabRun, LabRuns } from "../../src/lab/runs";
-import { Scheduler } from "../../src/lab/scheduler";
-import { testGpu } from "../helpers/gpu";
-import { BASE, publicFetch } from "../helpers/lab_runtime";
+import type { LabRun } from "../../src/lab/runs";
+import { setup } from "../helpers/lab_runtime";
 
 describe("inspectors on GPU runs", () => {
   it("send tokens/groups/pairs views whose numbers match the step's own", async () => {
@@ -27,12 +23,7 @@ describe("inspectors on GPU runs", () => {
         r.algo === "ppo" ? { ...r, config: { ...r.config, numMiniBatches: 2 } } : r,
       ),
     };
-    const ctx = await testGpu();
-    const res = await loadResources(spec, BASE, publicFetch);
-    const runs = new LabRuns(ctx, res, spec.seed);
-    const updates: RunUpdate[] = [];
-    const s = new Scheduler({ factory: runs, onUpdate: (u) => updates.push(...u), flushMs: 0 });
-    for (const r of spec.runs) await s.addRun(r, true);
+    const { res, runs, s, updates } = await setup(spec);
     await s.stepOnce();
     s.flush();
     const kinds = Object.fromEntries(
