@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import LZString from "lz-string";
 import { testExperiment } from "../src/lab/defaults";
+import { RM_TIME_LIMITS } from "../src/lab/rm_isolated";
+import { toyModel } from "../test/helpers/toy_rm";
 import { openExperiment } from "./page";
 
 /**
@@ -9,7 +11,8 @@ import { openExperiment } from "./page";
  * task's shipped proxy RM (models/arithmetic/rm.onnx, onnxruntime-web in the training worker), one the gold
  * verifier. After 3 steps the proxy run's plotted `reward` points are finite and differ from its
  * `reward_gold` points (the gold run draws one line). A corrupt .onnx gives a notice naming what is wrong and the
- * runs keep training; a valid one becomes "custom" and a run switched to it trains on it.
+ * runs keep training; so does a valid one that computes without end (it is stopped at the time limit, in its own
+ * worker, while the runs step); a valid one becomes "custom" and a run switched to it trains on it.
  */
 
 const grpo = testExperiment().runs[2];
@@ -102,6 +105,29 @@ test("a run optimises the proxy RM (reward ≠ reward_gold); a bad .onnx is refu
   const bad = await page.screenshot({ path: "test-results/rewards-bad-onnx.png" });
   await testInfo.attach("rewards-bad-onnx", { body: bad, contentType: "image/png" });
 
+  // A valid but hostile file: 4 KB that chain 60 products of 4096² matrices. It works in a worker of its own,
+  // so the runs step meanwhile; at the time limit the lab ends that worker and says so.
+  const busy = toyModel({ rows: 64, busyWork: { products: 60, size: 4096 } });
+  const t0 = Date.now();
+  await page.getByTestId("load-rm-file").setInputFiles({
+    name: "busy.onnx",
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from(busy),
+  });
+  await expect(page.getByTestId("load-rm")).toBeDisabled();
+  await stepAll(page, 5);
+  const stepped = (Date.now() - t0) / 1000;
+  console.log(`step 5 of both runs done ${stepped.toFixed(1)} s after busy.onnx was chosen`);
+  await expect(notice).toContainText(
+    `The reward model "busy.onnx" could not be loaded: the reward model took longer than ${RM_TIME_LIMITS.loadMs / 1000} s to load and check, so the lab stopped it.`,
+    { timeout: RM_TIME_LIMITS.loadMs + 60_000 },
+  );
+  const refused = (Date.now() - t0) / 1000;
+  console.log(`busy.onnx refused ${refused.toFixed(1)} s after it was chosen`);
+  expect(refused).toBeGreaterThanOrEqual(RM_TIME_LIMITS.loadMs / 1000);
+  expect(stepped, "the runs step while the busy model is being checked").toBeLessThan(refused);
+  await expect(page.getByTestId("load-rm")).toBeEnabled();
+
   // A valid file (the shipped RM under another name) becomes "custom"; the gold run switches to it.
   await page.getByTestId("load-rm-file").setInputFiles({
     name: "my_rm.onnx",
@@ -112,13 +138,13 @@ test("a run optimises the proxy RM (reward ≠ reward_gold); a bad .onnx is refu
   await expect(page.getByTestId("load-rm")).toHaveAccessibleName(/my_rm\.onnx loaded/);
   await page.getByTestId("knob-grpo-gold-reward").selectOption("custom");
   await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("custom");
-  await stepAll(page, 5);
-  await expect.poll(async () => (await plotted(page, "grpo-gold", "reward")).length).toBe(5);
+  await stepAll(page, 6);
+  await expect.poll(async () => (await plotted(page, "grpo-gold", "reward")).length).toBe(6);
   const after = await plotted(page, "grpo-gold", "reward");
   const afterGold = await plotted(page, "grpo-gold", "reward_gold");
-  expect(Number.isFinite(after[4])).toBe(true);
-  expect(after[4], "custom RM score vs gold at step 5").not.toBe(afterGold[4]);
-  expect(await step(page, "grpo-proxy")).toBe(5);
+  expect(Number.isFinite(after[5])).toBe(true);
+  expect(after[5], "custom RM score vs gold at step 6").not.toBe(afterGold[5]);
+  expect(await step(page, "grpo-proxy")).toBe(6);
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

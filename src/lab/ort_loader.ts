@@ -1,24 +1,27 @@
 /**
- * onnxruntime-web for the training worker, loaded on first use (the worker starts without it): the WASM
- * execution provider on one thread (a worker has no cross-origin isolation for threads, and the reward
- * models are tiny), with the .wasm file's URL given explicitly. That URL comes from Vite (`?url`), so the same
- * code finds the file in `vite dev` (served from node_modules) and in the built app (a hashed asset); ORT's
- * own guess (next to its bundled .mjs) fails under Vite's dependency pre-bundling.
+ * How the training worker loads ONNX reward models: each in a reward-model worker of its own (./rm_worker.ts,
+ * onnxruntime-web's WASM there), with the time limits of ./rm_isolated.ts, so a model that works too long is
+ * ended without stopping training.
  */
-import wasmUrl from "onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url";
-import type { OnnxLoader } from "./reward_sources";
+import * as Comlink from "comlink";
+import { isolatedOnnxLoader, type RmWorkerHandle } from "./rm_isolated";
+import type { RmWorkerApi } from "./rm_worker_api";
 
-/** Execution providers for reward models in the worker. */
-export const WORKER_RM_PROVIDERS = ["wasm"];
+/** Start a reward-model worker (a module worker; Chrome lets a dedicated worker start one). */
+function spawnRmWorker(): RmWorkerHandle {
+  const worker = new Worker(new URL("./rm_worker.ts", import.meta.url), {
+    type: "module",
+    name: "reward-model",
+  });
+  return {
+    api: Comlink.wrap<RmWorkerApi>(worker) as unknown as RmWorkerApi,
+    terminate: () => worker.terminate(),
+    onCrash: (cb) => {
+      worker.addEventListener("error", (e) => cb(e.message));
+      worker.addEventListener("messageerror", () => cb("a message could not be read"));
+    },
+  };
+}
 
-/** loadOnnxRewardModel with the worker's onnxruntime-web settings (imported lazily). */
-export const workerOnnxLoader: OnnxLoader = async (bytes, vocabSize, padId) => {
-  const [ort, { loadOnnxRewardModel }] = await Promise.all([
-    import("onnxruntime-web"),
-    import("../rewards/onnx_reward_model"),
-  ]);
-  ort.env.wasm.numThreads = 1;
-  ort.env.wasm.proxy = false;
-  ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, self.location.href).href };
-  return loadOnnxRewardModel(bytes, vocabSize, { padId, executionProviders: WORKER_RM_PROVIDERS });
-};
+/** loadOnnxRewardModel in a worker of its own, with the lab's time limits. */
+export const workerOnnxLoader = isolatedOnnxLoader(spawnRmWorker);

@@ -59,12 +59,20 @@ export function checkRewardChoice(v: unknown): RewardChoice {
   return v as RewardChoice;
 }
 
+/** The user's loaded model and how many scorings use it now (it is released when replaced and unused). */
+interface CustomModel {
+  source: RewardSource;
+  info: RewardModelInfo;
+  model: OnnxRewardModel;
+  scoring: number;
+}
+
 export class RewardSources {
   /** The task's gold scorer (also every run's `reward_gold`). */
   readonly gold: RewardSource;
   private proxy: Promise<{ source: RewardSource; info: RewardModelInfo }> | null = null;
   private proxyReady: { source: RewardSource; info: RewardModelInfo } | null = null;
-  private customModel: { source: RewardSource; info: RewardModelInfo } | null = null;
+  private customModel: CustomModel | null = null;
   private readonly customSource: RewardSource;
   private pipelineSource: RewardSource | null = null;
 
@@ -79,9 +87,15 @@ export class RewardSources {
       get name() {
         return self.customModel?.source.name ?? "custom-rm";
       },
-      score: (samples: readonly RewardSample[]) => {
-        if (!self.customModel) throw new RewardSourceError("no custom reward model is loaded");
-        return self.customModel.source.score(samples);
+      score: async (samples: readonly RewardSample[]) => {
+        const m = self.customModel;
+        if (!m) throw new RewardSourceError("no custom reward model is loaded");
+        m.scoring++;
+        try {
+          return await m.source.score(samples);
+        } finally {
+          if (--m.scoring === 0 && m !== self.customModel) await m.model.release().catch(() => undefined);
+        }
       },
     };
   }
@@ -151,8 +165,15 @@ export class RewardSources {
   async loadCustom(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
     const model = await this.loadModel(bytes);
     const info = infoOf(model, name);
-    // The previous session is not released: a step in flight may still be scoring with it (a few MB).
-    this.customModel = { source: onnxReward(model, this.tokenizer, { name: `custom-rm:${name}` }), info };
+    const previous = this.customModel;
+    this.customModel = {
+      source: onnxReward(model, this.tokenizer, { name: `custom-rm:${name}` }),
+      info,
+      model,
+      scoring: 0,
+    };
+    // A step in flight may still be scoring with the previous model: then it is released when that is done.
+    if (previous && previous.scoring === 0) await previous.model.release().catch(() => undefined);
     return info;
   }
 

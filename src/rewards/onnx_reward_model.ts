@@ -24,7 +24,8 @@ export type OnnxRewardModelErrorKind =
   | "vocab" // the model cannot embed every token id of the tokenizer
   | "ops" // control flow (Loop, Scan) that could run without end: the worker would hang on it
   | "session" // onnxruntime-web could not build a session (unsupported op, invalid graph, …)
-  | "runtime"; // the model threw or returned non-finite scores when run
+  | "runtime" // the model threw or returned non-finite scores when run
+  | "timeout"; // it computed past the lab's time limit and was ended (src/lab/rm_isolated.ts)
 
 export class OnnxRewardModelError extends Error {
   override name = "OnnxRewardModelError";

@@ -1,0 +1,146 @@
+/**
+ * ONNX reward models kept at arm's length: each model lives in a worker of its own (./rm_worker.ts), and every
+ * call to it has a time limit. A model that computes past the limit — a crafted file of a few KB can chain
+ * 4096×4096 matrix products or expand a tensor to gigabytes — has its worker ended: its work stops, its memory
+ * is given back, and the caller gets an {@link OnnxRewardModelError} of kind "timeout" that says so. Training,
+ * in the calling worker, is never blocked (onnxruntime-web's WASM runs synchronously in the worker it is in).
+ */
+import { OnnxRewardModelError, type OnnxRewardModelErrorKind } from "../rewards/onnx_reward_model";
+import type { OnnxLoader } from "./reward_sources";
+import type { RmLoaded, RmWorkerApi } from "./rm_worker_api";
+
+/** A started reward-model worker. */
+export interface RmWorkerHandle {
+  /** Its API (a comlink proxy in the page; the object itself in tests). */
+  readonly api: RmWorkerApi;
+  /** End the worker now (its work stops, its memory goes). */
+  terminate(): void;
+  /** Register the callback for the worker dying on its own (an uncaught error, out of memory). */
+  onCrash(cb: (reason: string) => void): void;
+}
+
+/** Time limits (milliseconds) of the calls to a reward model. */
+export interface RmTimeLimits {
+  /** Build the session and score the probe batch (loadOnnxRewardModel), in a fresh worker. */
+  loadMs: number;
+  /** Score one batch (≤ 32 rows, onnxReward's maxRows). */
+  runMs: number;
+}
+
+/**
+ * The lab's limits: 30 s to load (a fresh worker also compiles onnxruntime-web's WASM), 20 s a batch. The lab's
+ * reward models score a batch in milliseconds; a model past these is one the lab cannot train with anyway.
+ */
+export const RM_TIME_LIMITS: RmTimeLimits = { loadMs: 30_000, runMs: 20_000 };
+
+/**
+ * An OnnxLoader that loads each model in a worker of its own from `spawn`, with time limits on every call.
+ * The model's `release()` ends its worker once no call is in flight. A call past its limit ends the worker and
+ * rejects with kind "timeout"; every later call to that model rejects at once, saying why.
+ * @throws (the loader) whatever the model's load throws, as loadOnnxRewardModel would; OnnxRewardModelError
+ * "timeout" past `limits.loadMs`, "runtime" when the worker dies.
+ */
+export function isolatedOnnxLoader(
+  spawn: () => RmWorkerHandle,
+  limits: RmTimeLimits = RM_TIME_LIMITS,
+): OnnxLoader {
+  return async (bytes, vocabSize, padId) => {
+    const w = new IsolatedModel(spawn());
+    let info: RmLoaded;
+    try {
+      info = await w.call("load and check", limits.loadMs, (api) => api.load(bytes, vocabSize, padId));
+    } catch (e) {
+      w.end("its load failed");
+      throw e;
+    }
+    return {
+      ...info,
+      run: (ids, mask, B, T) =>
+        w.call(`score a batch of ${B} sequences of ${T} tokens`, limits.runMs, (api) =>
+          api.run(Int32Array.from(ids), Uint8Array.from(mask), B, T),
+        ),
+      release: async () => w.releaseWhenIdle(),
+    };
+  };
+}
+
+/** One worker's calls: in flight, ended and why. */
+class IsolatedModel {
+  private pending = 0;
+  private ended: string | null = null;
+  private releasing = false;
+  private readonly crashed: Promise<never>;
+
+  constructor(private readonly h: RmWorkerHandle) {
+    this.crashed = new Promise<never>((_, reject) =>
+      h.onCrash((reason) => {
+        const why = `its worker stopped (${reason || "an error outside any call"})`;
+        this.end(why);
+        reject(new OnnxRewardModelError("runtime", `the reward model failed: ${why}`));
+      }),
+    );
+    this.crashed.catch(() => undefined);
+  }
+
+  /** Run `f` on the worker within `ms`, or end the worker. */
+  async call<T>(what: string, ms: number, f: (api: RmWorkerApi) => Promise<T>): Promise<T> {
+    if (this.ended)
+      throw new OnnxRewardModelError("timeout", `the reward model cannot be used any more: ${this.ended}`);
+    this.pending++;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const late = `took longer than ${ms / 1000} s to ${what}, so the lab stopped it`;
+        this.end(`it ${late}`);
+        reject(new OnnxRewardModelError("timeout", `the reward model ${late}`));
+      }, ms);
+    });
+    try {
+      return await Promise.race([f(this.h.api).catch((e) => Promise.reject(revived(e))), late, this.crashed]);
+    } finally {
+      clearTimeout(timer);
+      this.pending--;
+      if (this.releasing && this.pending === 0) this.end("it was released");
+    }
+  }
+
+  /** End the worker once no call is in flight. */
+  releaseWhenIdle(): void {
+    this.releasing = true;
+    if (this.pending === 0) this.end("it was released");
+  }
+
+  end(why: string): void {
+    if (this.ended) return;
+    this.ended = why;
+    this.h.terminate();
+  }
+}
+
+const KINDS = new Set<string>([
+  "not-onnx",
+  "inputs",
+  "input-dtype",
+  "outputs",
+  "output-dtype",
+  "output-shape",
+  "vocab",
+  "ops",
+  "session",
+  "runtime",
+  "timeout",
+] satisfies OnnxRewardModelErrorKind[]);
+
+/**
+ * The worker's error as the loader would have thrown it here: comlink carries an Error's name and message
+ * ("<kind>: <what>"), not its class.
+ */
+function revived(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  if (e.name === "OnnxRewardModelError") {
+    const m = /^([a-z-]+): ([\s\S]*)$/.exec(e.message);
+    if (m && KINDS.has(m[1])) return new OnnxRewardModelError(m[1] as OnnxRewardModelErrorKind, m[2]);
+  }
+  if (e.name === "RangeError") return new RangeError(e.message);
+  return e;
+}

@@ -1,0 +1,153 @@
+/**
+ * Reward models at arm's length (src/lab/rm_isolated.ts): each in a worker of its own, every call with a time
+ * limit. Here the worker is in-process (the real worker API over loadOnnxRewardModel, its messages cloned and
+ * its errors carried as comlink carries them: name and message, no class); a hung call is one that never
+ * settles. That the browser really ends a busy worker is the e2e's (e2e/rewards.spec.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { isolatedOnnxLoader, type RmWorkerHandle } from "../../src/lab/rm_isolated";
+import { createRmWorkerApi, type RmWorkerApi } from "../../src/lab/rm_worker_api";
+import { loadOnnxRewardModel, OnnxRewardModelError } from "../../src/rewards/onnx_reward_model";
+import { toyModel, V } from "../helpers/toy_rm";
+
+/** What comlink delivers of a thrown error: an Error with the thrower's name and message. */
+const asComlink = (e: unknown) =>
+  Object.assign(new Error((e as Error).message), { name: (e as Error).name, stack: "" });
+
+interface Fake extends RmWorkerHandle {
+  terminated: number;
+  crash(reason: string): void;
+}
+
+/** An in-process reward-model worker; `hang.load` makes its load never answer (tests replace `api.run`). */
+function fakeWorker(hang: { load?: boolean } = {}): Fake {
+  const real = createRmWorkerApi((bytes, vocab, padId) => loadOnnxRewardModel(bytes, vocab, { padId }));
+  const never = new Promise<never>(() => undefined);
+  const api: RmWorkerApi = {
+    load: (...a) =>
+      hang.load ? never : real.load(...structuredClone(a)).catch((e) => Promise.reject(asComlink(e))),
+    run: (...a) => real.run(...structuredClone(a)).catch((e) => Promise.reject(asComlink(e))),
+  };
+  let onCrash: (reason: string) => void = () => undefined;
+  const fake: Fake = {
+    api,
+    terminated: 0,
+    terminate: () => {
+      fake.terminated++;
+    },
+    onCrash: (cb) => {
+      onCrash = cb;
+    },
+    crash: (reason) => onCrash(reason),
+  };
+  return fake;
+}
+
+/** Generous limits where a real model loads (onnxruntime-web's first load in a busy process takes ~1 s). */
+const LIMITS = { loadMs: 60_000, runMs: 60_000 };
+const ROWS = { ids: [0, 3, 5, 11, 11, 11], mask: [0, 1, 1, 1, 1, 1] };
+
+async function rejection(p: Promise<unknown>): Promise<OnnxRewardModelError> {
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  expect(e, "expected an OnnxRewardModelError").toBeInstanceOf(OnnxRewardModelError);
+  console.log((e as Error).message);
+  return e as OnnxRewardModelError;
+}
+
+describe("isolatedOnnxLoader: a reward model in a worker of its own, with time limits", () => {
+  it("loads and scores as the loader does in-process; the worker's errors keep their kind", async () => {
+    const w = fakeWorker();
+    const rm = await isolatedOnnxLoader(() => w, LIMITS)(toyModel(), V, 0);
+    expect([rm.vocabSize, rm.maxLength, rm.warnings]).toEqual([V, null, []]);
+    const s = await rm.run(ROWS.ids, ROWS.mask, 2, 3);
+    expect(Array.from(s, (v) => Math.round(v * 1e4) / 1e4)).toEqual([0.8, 3.3]);
+
+    const bad = fakeWorker();
+    const e = await rejection(isolatedOnnxLoader(() => bad, LIMITS)(toyModel({ outName: "logits" }), V, 0));
+    expect(e.kind).toBe("outputs");
+    expect(e.message).toMatch(/^outputs: the model must have one output named scores/);
+    expect(bad.terminated, "a worker whose load failed is ended").toBe(1);
+    expect(w.terminated).toBe(0);
+    await rm.release();
+    expect(w.terminated).toBe(1);
+  });
+
+  it("a load past its limit ends the worker: kind timeout, saying so", async () => {
+    const w = fakeWorker({ load: true });
+    const t0 = performance.now();
+    const e = await rejection(isolatedOnnxLoader(() => w, { loadMs: 300, runMs: 60_000 })(toyModel(), V, 0));
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(295);
+    expect(e.kind).toBe("timeout");
+    expect(e.message).toMatch(
+      /^timeout: the reward model took longer than 0\.3 s to load and check, so the lab stopped it$/,
+    );
+    expect(w.terminated).toBe(1);
+  });
+
+  it("a batch past its limit ends the worker; every later call is refused at once, naming why", async () => {
+    const w2 = fakeWorker();
+    const rm2 = await isolatedOnnxLoader(() => w2, { loadMs: 60_000, runMs: 200 })(toyModel(), V, 0);
+    (w2.api as { run: RmWorkerApi["run"] }).run = () => new Promise<never>(() => undefined);
+    const e = await rejection(rm2.run(ROWS.ids, ROWS.mask, 2, 3));
+    expect(e.kind).toBe("timeout");
+    expect(e.message).toMatch(
+      /^timeout: the reward model took longer than 0\.2 s to score a batch of 2 sequences of 3 tokens, so the lab stopped it$/,
+    );
+    expect(w2.terminated).toBe(1);
+    const t0 = performance.now();
+    const again = await rejection(rm2.run(ROWS.ids, ROWS.mask, 2, 3));
+    expect(performance.now() - t0).toBeLessThan(50);
+    expect(again.message).toMatch(/cannot be used any more: it took longer than 0\.2 s/);
+    await rm2.release();
+    expect(w2.terminated, "ended once").toBe(1);
+  });
+
+  it("a worker that dies fails the call in flight, not the caller", async () => {
+    const w = fakeWorker();
+    const rm = await isolatedOnnxLoader(() => w, LIMITS)(toyModel(), V, 0);
+    (w.api as { run: RmWorkerApi["run"] }).run = () => new Promise<never>(() => undefined);
+    const call = rm.run(ROWS.ids, ROWS.mask, 2, 3);
+    w.crash("Uncaught RangeError: WebAssembly.Memory(): could not allocate memory");
+    const e = await rejection(call);
+    expect(e.kind).toBe("runtime");
+    expect(e.message).toMatch(/its worker stopped \(Uncaught RangeError: WebAssembly\.Memory/);
+  });
+
+  it("release ends the worker once the call in flight is done, not during it", async () => {
+    const w = fakeWorker();
+    const rm = await isolatedOnnxLoader(() => w, LIMITS)(toyModel(), V, 0);
+    let answer: (v: Float64Array) => void = () => undefined;
+    (w.api as { run: RmWorkerApi["run"] }).run = () => new Promise((r) => (answer = r));
+    const call = rm.run(ROWS.ids, ROWS.mask, 2, 3);
+    await rm.release();
+    expect(w.terminated).toBe(0);
+    answer(Float64Array.of(1, 2));
+    expect(Array.from(await call)).toEqual([1, 2]);
+    expect(w.terminated).toBe(1);
+    expect((await rejection(rm.run(ROWS.ids, ROWS.mask, 2, 3))).message).toMatch(/it was released/);
+  });
+
+  it("a RangeError from the worker (a batch longer than max_length) stays a RangeError", async () => {
+    const w = fakeWorker();
+    const rm = await isolatedOnnxLoader(() => w, LIMITS)(toyModel(), V, 0);
+    (w.api as { run: RmWorkerApi["run"] }).run = () =>
+      Promise.reject(asComlink(new RangeError("a [2, 9] batch is longer than the model's max_length 8")));
+    await expect(rm.run(ROWS.ids, ROWS.mask, 2, 3)).rejects.toThrow(RangeError);
+  });
+});
+
+describe("the busy model the e2e loads (test/helpers/toy_rm.ts busyWork)", () => {
+  it("is a valid reward model: small products load and score as the plain toy does; its file is a few KB", async () => {
+    const bytes = toyModel({ busyWork: { products: 2, size: 8 } });
+    const rm = await loadOnnxRewardModel(bytes, V);
+    const s = await rm.run(ROWS.ids, ROWS.mask, 2, 3);
+    expect(Array.from(s, (v) => Math.round(v * 1e4) / 1e4)).toEqual([0.8, 3.3]);
+    await rm.release();
+    const huge = toyModel({ busyWork: { products: 60, size: 4096 } });
+    console.log(`60 products of 4096² in a ${huge.length}-byte file`);
+    expect(huge.length).toBeLessThan(8192);
+  });
+});
