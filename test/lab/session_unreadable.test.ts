@@ -8,8 +8,9 @@
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { DB_VERSION, NotWriterError, openLabPersistence } from "../../src/lab/persist";
+import { DB_VERSION, NotWriterError, openLabPersistence, type SavedSession } from "../../src/lab/persist";
 import { encode } from "../../src/lab/url";
+import { useDiscardSaved } from "../../src/ui/lab/discard_saved";
 import { askSafeStart } from "../../src/ui/lab/safe_start";
 import { recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
@@ -63,6 +64,48 @@ describe("a saved session the lab cannot read whole", () => {
     const after = await raw(name);
     expect((await after.get("runs", "ppo-1"))?.step).toBe(6); // still there
     expect((await after.get("checkpoints", "ppo-1"))?.step).toBe(5);
+    after.close();
+  });
+
+  it("offers to discard the unreadable session: asked first, then this page saves; kept experiments stay", async () => {
+    const name = newDbName();
+    await saved(name);
+    const keeper = await openLabPersistence(name);
+    const kept = await keeper.archive.keep((await keeper.load()) as SavedSession, null); // a kept experiment
+    keeper.close();
+    const db = await raw(name);
+    await db.put("meta", { spec: { task: "sentiment", runs: "oops" }, savedAt: 0 }, "experiment");
+    db.close();
+    session = await openLab(fakeDeps(name).deps);
+    const discard = useDiscardSaved.getState().discard;
+    expect(discard, "offered").not.toBeNull();
+    const asked: string[] = [];
+    const confirm = globalThis.confirm;
+    try {
+      globalThis.confirm = (q?: string) => (asked.push(q ?? ""), false);
+      await discard?.();
+      expect(asked[0]).toMatch(/cannot be read by this version of the lab .*Discard them for good/);
+      expect(session.autosaver, "no: still not saving").toBeNull();
+      expect((await (await raw(name)).get("runs", "ppo-1"))?.step).toBe(6);
+      globalThis.confirm = () => true;
+      await discard?.();
+    } finally {
+      globalThis.confirm = confirm;
+    }
+    expect(session.autosaver, "yes: saving").not.toBeNull();
+    expect(useDiscardSaved.getState().discard).toBeNull();
+    expect(useLab.getState().notice).toMatch(/were discarded: this page saves its runs from now on/);
+    expect(useLab.getState().notice).not.toMatch(/does not save over them/);
+    expect(useLab.getState().saveFailed).toBeNull();
+    const after = await openLabPersistence(name);
+    expect((await after.load())?.spec).toEqual(useLab.getState().spec); // this page's experiment, readable
+    expect(await after.runIds()).toEqual(
+      useLab
+        .getState()
+        .spec.runs.map((r) => r.id)
+        .sort(),
+    );
+    expect((await after.archive.list()).map((e) => e.id)).toEqual([kept.id]);
     after.close();
   });
 

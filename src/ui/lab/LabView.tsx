@@ -3,7 +3,7 @@
  * one column (under 980 px) the lesson and the charts come first, then the run cards, then the rest.
  * Shows loading and error states of the worker instead of an empty page.
  */
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import "./lab.css";
 import "./transport.css";
 import "./runs.css";
@@ -20,7 +20,7 @@ import { PipelineView } from "./PipelineView";
 import { PageTitle } from "./page_title";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
-import { SaveHereButton } from "./SaveState";
+import { DiscardSavedButton, SaveHereButton } from "./SaveState";
 import { openLab } from "./session";
 import { TopBar } from "./TopBar";
 import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
@@ -60,6 +60,9 @@ export function LabView() {
     if (el instanceof HTMLElement && el.isConnected && document.activeElement !== el)
       el.focus({ preventScroll: true });
   });
+  // Opening never throws by design; a bug that makes it throw anyway (a saved session it trips on, say) shows
+  // the crash card, whose "Start without the saved runs" opens the lab without them, not a half-open lab.
+  const [openError, setOpenError] = useState<Error | null>(null);
   // Open once (StrictMode runs effects twice on the same instance; the ref survives).
   const opened = useRef(false);
   useEffect(() => {
@@ -71,8 +74,9 @@ export function LabView() {
       loadRunCheckpoint: labActions.loadRunCheckpoint,
       pipelineModels: labActions.pipelineModels,
       pause: labActions.pause,
-    });
+    }).catch((e: unknown) => setOpenError(e instanceof Error ? e : new Error(String(e))));
   }, []);
+  if (openError) throw openError; // to the ErrorBoundary (src/ui/ErrorBoundary.tsx)
   return (
     <div className="lab" data-testid="lab" data-phase={phase}>
       <PageTitle />
@@ -84,6 +88,7 @@ export function LabView() {
             <span>{notice}</span>
             <BrokenLinkButton />
             <SaveHereButton inNotice />
+            <DiscardSavedButton inNotice />
             <button
               type="button"
               className="banner-close"

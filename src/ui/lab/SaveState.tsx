@@ -1,10 +1,12 @@
 /**
  * The top bar's save indicator (TopBar.tsx): "saving…" / "saved" while this tab saves and the lab is paused
  * (its room kept, hidden, while playing); "not saved" (its tooltip: why) while saves fail or there is no storage; "not saving" (its tooltip: another tab saves) with a Save here button, always shown,
- * while another tab saves this browser's experiment (./saving_tabs.ts). SaveHereButton is also the notice's.
+ * while another tab saves this browser's experiment (./saving_tabs.ts). SaveHereButton is also the notice's, and
+ * so is DiscardSavedButton (saved runs this version cannot read).
  */
 import "./save_state.css";
 import { useLab } from "../lab_store";
+import { useDiscardSaved } from "./discard_saved";
 import { ELSEWHERE_TITLE, RELOAD_LINE, useSavingTabs } from "./saving_tabs";
 
 /**
@@ -30,6 +32,26 @@ export function SaveHereButton({ inNotice = false }: { inNotice?: boolean }) {
   );
 }
 
+/**
+ * "Discard them": while the runs saved in this browser cannot be read and this page therefore does not save
+ * (./discard_saved.ts); in the notice and beside "not saved".
+ */
+export function DiscardSavedButton({ inNotice = false }: { inNotice?: boolean }) {
+  const discard = useDiscardSaved((s) => s.discard);
+  if (!discard) return null;
+  return (
+    <button
+      type="button"
+      className="save-here"
+      data-testid={inNotice ? "notice-discard-saved" : "discard-saved"}
+      title="The runs saved in this browser cannot be read by this version of the lab, so this page does not save over them. Discard them (you are asked first) and this page saves its runs from then on."
+      onClick={() => void discard()}
+    >
+      Discard them
+    </button>
+  );
+}
+
 /** The save indicator; `steps`: the furthest run's step; `finishing`: a run's step is still on the device. */
 export function SaveState({
   playing,
@@ -46,8 +68,11 @@ export function SaveState({
   // Saves fail (storage full, none at all): said while it lasts, playing or not, never "saved".
   if (failed && tabs === "saves" && steps > 0)
     return (
-      <span className="save-state save-failed" data-testid="save-state" data-saving="failed" title={failed}>
-        not saved
+      <span className="save-elsewhere">
+        <span className="save-state save-failed" data-testid="save-state" data-saving="failed" title={failed}>
+          not saved
+        </span>
+        <DiscardSavedButton />
       </span>
     );
   if (tabs !== "saves")

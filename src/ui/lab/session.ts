@@ -16,57 +16,24 @@ import {
   type SavedPipeline,
   type SavedSession,
 } from "../../lab/persist";
-import type { ExperimentSpec, PipelineModels, RunCounters, RunSpec } from "../../lab/protocol";
+import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { pageStorage, type ReachedStorage, takeReached } from "../../lab/reached";
 import { planRestore, relabelStartingOver, sameExperiment, sameRun } from "../../lab/restore";
-import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
+import { withoutForkPoints } from "../../lab/run_labels";
 import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
 import { quoted } from "../../util/quote";
 import { useLab } from "../lab_store";
+import { offerDiscard } from "./discard_saved";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
 import { type MarkerStorage, tabStorage } from "./pipeline_guard";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { newWriterId } from "./saving_tabs";
+import { matchesLink, mixedStartLine, startingOverLines } from "./session_lines";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
-
-/** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
-function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
-  if (!sameExperiment(kept, link) || link.runs.length === 0) return false;
-  const byId = new Map(kept.runs.map((r) => [r.id, r]));
-  return link.runs.every((r) => {
-    const k = byId.get(r.id);
-    return k !== undefined && sameRun(k, r);
-  });
-}
-
-/**
- * When a link opened over a saved session resumes some of its runs (same settings: the same runs) and starts
- * the rest over, the steps differ from run to run ("runs at 0–11"): say which runs are which. null when none
- * resumed, or all did and not `evenIfAll` (a link that could not be read, whose "the default experiment was
- * loaded" would otherwise read as a fresh start).
- */
-export function mixedStartLine(
-  runs: readonly RunSpec[],
-  resumed: ReadonlySet<string>,
-  evenIfAll = false,
-): string | null {
-  const back = runs.filter((r) => resumed.has(r.id)).map((r) => r.label);
-  const fresh = runs.filter((r) => !resumed.has(r.id)).map((r) => r.label);
-  if (!back.length || (!fresh.length && !evenIfAll)) return null;
-  const are = (n: number) => (n > 1 ? "are" : "is");
-  const resumedPart =
-    `${back.join(", ")} ${are(back.length)} this browser's saved run${back.length > 1 ? "s" : ""} with the same ` +
-    `settings, resumed where ${back.length > 1 ? "they" : "it"} stopped`;
-  if (!fresh.length) return `${resumedPart} (Reset restarts every run).`;
-  return (
-    `${resumedPart}; ${fresh.join(", ")} ${fresh.length > 1 ? "start" : "starts"} ` +
-    "from the start model (Reset restarts every run)."
-  );
-}
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
 export interface SessionDeps extends SavingDeps {
@@ -150,6 +117,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   let storageProblem: string | null = null;
   /** What was saved could not be read: this page must not save over it (null: read, or nothing saved). */
   let unread: string | null = null;
+  let unreadLine = "";
   try {
     persistence = await (deps.openPersistence ?? openLabPersistence)();
   } catch (e) {
@@ -164,7 +132,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       saved = null;
       savedPipeline = null;
       unread = message(e);
-      storageProblem =
+      unreadLine = storageProblem =
         `The runs saved in this browser could not be read (${unread}), so this page does not save over them: ` +
         "what it trains is not kept (export runs to keep them). A lab of a newer version may read them.";
       lab().setSaveFailed(storageProblem);
@@ -352,24 +320,12 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       );
     }
   }
-  // A fork named in a link ("GRPO (fork @ 3)") starts from the start model here: a link carries settings, not
-  // weights. Said once, for forks this browser has nothing saved of.
-  const savedIds = new Set(same ? saved?.runs.map((r) => r.spec.id) : []);
-  const runsNow = ready ? lab().spec.runs : [];
-  const wasFork = (r: RunSpec) => FORK_SUFFIX.test(renamed.get(r.id) ?? "");
-  const nowNamed = (r: RunSpec) => `${renamed.get(r.id)} (now “${r.label}”)`;
-  const forks = runsNow.filter((r) => wasFork(r) && !savedIds.has(r.id)).map(nowNamed);
-  if (forks.length)
-    addNotice(
-      `${forks.join(", ")} ${forks.length > 1 ? "were forks" : "was a fork"} of a run trained before this experiment opened ` +
-        "(where its link was made, or in the experiment it was changed from); a link or a new experiment carries settings, " +
-        "not weights, so here it starts from the start model like the other runs.",
-    );
-  // Forks saved here without a checkpoint, and imported runs without one, start over too.
-  const others = runsNow
-    .filter((r) => renamed.has(r.id) && !(wasFork(r) && !savedIds.has(r.id)))
-    .map((r) => `${renamed.get(r.id)} is now “${r.label}”: no ${wasFork(r) ? "fork" : "import"} any more`);
-  if (others.length) addNotice(`${others.join("; ")}.`);
+  for (const line of startingOverLines(
+    ready ? lab().spec.runs : [],
+    renamed,
+    same ? (saved?.runs ?? []) : [],
+  ))
+    addNotice(line);
   if (ready)
     for (const r of comparisons) {
       lab().upsertRun(r.spec);
@@ -383,7 +339,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
 
   // Save only a lab that started (a failed start must not overwrite the saved runs with empty ones), and
   // never over a session that could not be kept.
-  const saving =
+  let saving =
     persistence && unread === null && lab().phase === "ready" && kept.ok
       ? startSaving(persistence, deps, addNotice, writer)
       : null;
@@ -401,12 +357,28 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
             ? "the lab did not start"
             : null,
   );
+  // The saved experiment cannot be read: the user may discard it (asked first), and this page then saves.
+  const offer =
+    persistence && unread !== null && lab().phase === "ready"
+      ? offerDiscard({
+          persistence,
+          unread,
+          line: unreadLine,
+          begin: () => {
+            const s = startSaving(persistence, deps, addNotice, writer);
+            saving = s;
+            setOpenSaving(s);
+            return s;
+          },
+        })
+      : null;
   const stopUrl = startUrlSync();
   return {
     get autosaver() {
       return saving?.autosaver ?? null;
     },
     stop() {
+      offer?.withdraw();
       saving?.stop();
       saving?.close();
       if (openSaving() === saving) setOpenSaving(null);

@@ -1,0 +1,65 @@
+/**
+ * "Discard them": the way out when the experiment saved in this browser cannot be read (a record of another
+ * version of the lab, or a damaged one). The page does not save over it (./session.ts), on every visit, until
+ * the user — asked first — discards it; then this tab saves its runs, at once, as on any start. The experiments
+ * kept under Recent experiments are not touched.
+ */
+import { create } from "zustand";
+import type { LabPersistence } from "../../lab/persist";
+import { errorMessage as message } from "../../util/errors";
+import { useLab } from "../lab_store";
+import type { Saving } from "./saving";
+
+/** The offer: `discard` while the saved experiment cannot be read and this page does not save; else null. */
+export const useDiscardSaved = create<{ discard: (() => Promise<void>) | null }>(() => ({ discard: null }));
+
+export interface DiscardOffer {
+  persistence: LabPersistence;
+  /** Why the saved runs could not be read (for the question). */
+  unread: string;
+  /** The notice's line that says this page does not save (replaced once discarded). */
+  line: string;
+  /** Start saving (./saving.ts startSaving, and make it the open one). */
+  begin(): Saving;
+  /** Ask the user (default: window.confirm). */
+  ask?: (question: string) => boolean;
+}
+
+/** Offer "Discard them" until it is done or `withdraw`n. */
+export function offerDiscard(o: DiscardOffer): { withdraw(): void } {
+  const ask = o.ask ?? ((q: string) => globalThis.confirm?.(q) ?? false);
+  const discard = async () => {
+    const q =
+      `The runs saved in this browser cannot be read by this version of the lab (${o.unread}). ` +
+      "Discard them for good, and save this page's runs instead? The experiments kept under Recent experiments stay.";
+    if (!ask(q)) return;
+    useDiscardSaved.setState({ discard: null });
+    const lab = useLab.getState();
+    try {
+      await o.persistence.clear();
+    } catch (e) {
+      lab.setNotice(
+        `${lab.notice ?? ""} Discarding the saved runs failed (${message(e)}); this page still does not save.`.trim(),
+      );
+      useDiscardSaved.setState({ discard });
+      return;
+    }
+    const saving = o.begin();
+    lab.setSaveFailed(null);
+    const done =
+      "The saved runs that could not be read were discarded: this page saves its runs from now on.";
+    const now = useLab.getState().notice;
+    useLab
+      .getState()
+      .setNotice(now?.includes(o.line) ? now.replace(o.line, done) : now ? `${now} ${done}` : done);
+    // Failures are the autosaver's to report (the notice, the "not saved" indicator).
+    await saving.autosaver.flush().catch(() => undefined);
+    await saving.autosaver.checkpoint().catch(() => undefined);
+  };
+  useDiscardSaved.setState({ discard });
+  return {
+    withdraw: () => {
+      if (useDiscardSaved.getState().discard === discard) useDiscardSaved.setState({ discard: null });
+    },
+  };
+}

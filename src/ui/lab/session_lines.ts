@@ -1,0 +1,73 @@
+/**
+ * What the notice says when an experiment opens over a saved session (./session.ts): which runs of a link
+ * resume and which start over, and which forks or imports start from the start model.
+ */
+import type { SavedRun } from "../../lab/persist";
+import type { ExperimentSpec, RunSpec } from "../../lab/protocol";
+import { sameExperiment, sameRun } from "../../lab/restore";
+import { FORK_SUFFIX } from "../../lab/run_labels";
+
+/** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
+export function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
+  if (!sameExperiment(kept, link) || link.runs.length === 0) return false;
+  const byId = new Map(kept.runs.map((r) => [r.id, r]));
+  return link.runs.every((r) => {
+    const k = byId.get(r.id);
+    return k !== undefined && sameRun(k, r);
+  });
+}
+
+/**
+ * When a link opened over a saved session resumes some of its runs (same settings: the same runs) and starts
+ * the rest over, the steps differ from run to run ("runs at 0–11"): say which runs are which. null when none
+ * resumed, or all did and not `evenIfAll` (a link that could not be read, whose "the default experiment was
+ * loaded" would otherwise read as a fresh start).
+ */
+export function mixedStartLine(
+  runs: readonly RunSpec[],
+  resumed: ReadonlySet<string>,
+  evenIfAll = false,
+): string | null {
+  const back = runs.filter((r) => resumed.has(r.id)).map((r) => r.label);
+  const fresh = runs.filter((r) => !resumed.has(r.id)).map((r) => r.label);
+  if (!back.length || (!fresh.length && !evenIfAll)) return null;
+  const are = (n: number) => (n > 1 ? "are" : "is");
+  const resumedPart =
+    `${back.join(", ")} ${are(back.length)} this browser's saved run${back.length > 1 ? "s" : ""} with the same ` +
+    `settings, resumed where ${back.length > 1 ? "they" : "it"} stopped`;
+  if (!fresh.length) return `${resumedPart} (Reset restarts every run).`;
+  return (
+    `${resumedPart}; ${fresh.join(", ")} ${fresh.length > 1 ? "start" : "starts"} ` +
+    "from the start model (Reset restarts every run)."
+  );
+}
+
+/**
+ * Lines for runs that start from the start model under a new label (`renamed`: run id → the label it was
+ * opened with): a fork named in a link ("GRPO (fork @ 3)") that this browser has nothing saved of (`saved`:
+ * the saved runs of this experiment) — a link carries settings, not weights; and forks saved here without a
+ * checkpoint, and imported runs without one.
+ */
+export function startingOverLines(
+  runs: readonly RunSpec[],
+  renamed: ReadonlyMap<string, string>,
+  saved: readonly SavedRun[],
+): string[] {
+  const savedIds = new Set(saved.map((r) => r.spec.id));
+  const wasFork = (r: RunSpec) => FORK_SUFFIX.test(renamed.get(r.id) ?? "");
+  const nowNamed = (r: RunSpec) => `${renamed.get(r.id)} (now “${r.label}”)`;
+  const forks = runs.filter((r) => wasFork(r) && !savedIds.has(r.id)).map(nowNamed);
+  const others = runs
+    .filter((r) => renamed.has(r.id) && !(wasFork(r) && !savedIds.has(r.id)))
+    .map((r) => `${renamed.get(r.id)} is now “${r.label}”: no ${wasFork(r) ? "fork" : "import"} any more`);
+  return [
+    ...(forks.length
+      ? [
+          `${forks.join(", ")} ${forks.length > 1 ? "were forks" : "was a fork"} of a run trained before this experiment opened ` +
+            "(where its link was made, or in the experiment it was changed from); a link or a new experiment carries settings, " +
+            "not weights, so here it starts from the start model like the other runs.",
+        ]
+      : []),
+    ...(others.length ? [`${others.join("; ")}.`] : []),
+  ];
+}
