@@ -62,16 +62,17 @@ import type {
 } from "../lab/protocol";
 import { ALGORITHMS } from "../lab/registry";
 import { stepOnceIds } from "../lab/run_slot";
-import { customRewardsToGold, lostRewardNotice } from "../lab/settings";
+import { customRewardsToGold } from "../lab/settings";
 import { errorMessage as message } from "../util/errors";
 import {
+  afterStopAt,
   allAtStop,
-  withoutStopSentence,
   withoutTrainingAsks,
   withStagePaused,
   withStopSentence,
 } from "./client_notices";
 import { type ClientStats, updateReceiver } from "./client_updates";
+import { showStarted, spawnTrainingWorker } from "./client_worker";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
@@ -114,20 +115,9 @@ export class LabClient {
     s.setPlaying(false);
     s.setModel(null);
     s.setPhase("loading");
-    const worker = new Worker(new URL("../lab/worker.ts", import.meta.url), {
-      type: "module",
-      name: "lab-training",
-    });
+    const { worker, api, died } = spawnTrainingWorker();
     this.worker = worker;
-    const api = Comlink.wrap<LabWorkerApi>(worker);
     this.api = api;
-    // A worker whose script fails to load or throws at top level never answers: say so instead of waiting.
-    const died = new Promise<never>((_, reject) => {
-      worker.addEventListener("error", (ev) => {
-        ev.preventDefault();
-        reject(new Error(`the training worker stopped: ${ev.message || "its script failed to load"}`));
-      });
-    });
     // Applied while this worker is the current one; acknowledged once the page has painted them (the worker
     // sends the next batch only then: ./client_updates.ts).
     const onUpdate = updateReceiver(() => gen === this.generation, this.stats);
@@ -137,24 +127,8 @@ export class LabClient {
       if (gen !== this.generation) return;
       const speed = this.store.speed;
       if (speed) api.setSpeed(speed);
-      s.setModel(info.model, info.kernels);
       this.preferences = info.preferences;
-      // Show what the worker runs: DPO without a shipped dataset trains online.
-      for (const r of spec.runs) {
-        const online = this.withDataMode(r);
-        if (online !== r) s.setRunConfig(r.id, online.config);
-      }
-      if (pipeline?.handed && !info.pipelineRestored)
-        for (const r of spec.runs)
-          if (r.config.reward === "pipeline") {
-            s.setRunConfig(r.id, { ...r.config, reward: "gold" });
-            lostRm.push(r.label);
-          }
-      if (lostRm.length)
-        info.notices.push(
-          lostRewardNotice(opened, lostRm, pipeline?.handed != null && !info.pipelineRestored),
-        );
-      if (info.notices.length) s.setNotice(info.notices.join(" "));
+      showStarted(info, spec, opened, pipeline, lostRm, (r) => this.withDataMode(r));
       s.setPhase("ready");
     } catch (e) {
       if (gen !== this.generation) return;
@@ -244,17 +218,9 @@ export class LabClient {
       throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
     this.store.setStopAt(steps);
     void this.api?.setStopAt(steps);
-    const reached = allAtStop(Object.values(this.store.runs), steps);
-    const notice = this.store.notice;
-    // Set at or below where every run already is while they play: they stop now, so say why at once.
-    if (this.store.playing && reached)
-      this.store.setNotice(withStopSentence(withoutTrainingAsks(notice), steps));
-    // Raised or cleared: a "reached the stop step" sentence from before no longer holds (the rest stays);
-    // lowered, still reached: the sentence names the new stop step.
-    else {
-      const rest = withoutStopSentence(notice);
-      if (rest !== notice) this.store.setNotice(reached ? withStopSentence(rest, steps) : rest);
-    }
+    const s = this.store;
+    const notice = afterStopAt(s.notice, steps, s.playing, allAtStop(Object.values(s.runs), steps));
+    if (notice !== s.notice) s.setNotice(notice);
   }
 
   /**

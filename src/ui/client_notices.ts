@@ -68,3 +68,21 @@ export function withStagePaused(notice: string | null): string {
   const rest = notice?.replace(STAGE_PAUSED_LINE, "").replace(/ {2,}/g, " ").trim();
   return rest ? `${rest} ${STAGE_PAUSED_LINE}` : STAGE_PAUSED_LINE;
 }
+
+/**
+ * The notice after the stop step is set to `steps` (`reached`: every run is there already). Set at or below
+ * where every run is while they play: they stop now, so it says why at once. Raised or cleared: a "reached the
+ * stop step" sentence from before no longer holds (the rest stays); lowered, still reached: the sentence names
+ * the new stop step.
+ */
+export function afterStopAt(
+  notice: string | null,
+  steps: number,
+  playing: boolean,
+  reached: boolean,
+): string | null {
+  if (playing && reached) return withStopSentence(withoutTrainingAsks(notice), steps);
+  const rest = withoutStopSentence(notice);
+  if (rest === notice) return notice;
+  return reached ? withStopSentence(rest, steps) : rest;
+}

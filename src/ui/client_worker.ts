@@ -1,0 +1,55 @@
+/**
+ * Starting the training worker for ./client.ts: the worker itself, and what the page shows of its start.
+ */
+import * as Comlink from "comlink";
+import type { ExperimentSpec, LabWorkerApi, PipelineModels, RunSpec, WorkerInfo } from "../lab/protocol";
+import { lostRewardNotice } from "../lab/settings";
+import { useLab } from "./lab_store";
+
+/**
+ * Start src/lab/worker.ts. `died` rejects when its script fails to load or throws at top level (such a worker
+ * never answers: the page says so instead of waiting).
+ */
+export function spawnTrainingWorker() {
+  const worker = new Worker(new URL("../lab/worker.ts", import.meta.url), {
+    type: "module",
+    name: "lab-training",
+  });
+  const died = new Promise<never>((_, reject) => {
+    worker.addEventListener("error", (ev) => {
+      ev.preventDefault();
+      reject(new Error(`the training worker stopped: ${ev.message || "its script failed to load"}`));
+    });
+  });
+  return { worker, api: Comlink.wrap<LabWorkerApi>(worker), died };
+}
+
+/**
+ * Show what the worker started (`info`) for `spec` (opened as `opened`): the model and its kernels; DPO runs
+ * without a shipped dataset as online (`withDataMode`); runs on the Pipeline's reward model on gold when it
+ * could not be restored (added to `lostRm`, the runs whose reward model is gone); the notices.
+ */
+export function showStarted(
+  info: WorkerInfo,
+  spec: ExperimentSpec,
+  opened: ExperimentSpec,
+  pipeline: PipelineModels | undefined,
+  lostRm: string[],
+  withDataMode: (r: RunSpec) => RunSpec,
+): void {
+  const s = useLab.getState();
+  s.setModel(info.model, info.kernels);
+  for (const r of spec.runs) {
+    const online = withDataMode(r);
+    if (online !== r) s.setRunConfig(r.id, online.config);
+  }
+  const pipelineLost = pipeline?.handed != null && !info.pipelineRestored;
+  if (pipelineLost)
+    for (const r of spec.runs)
+      if (r.config.reward === "pipeline") {
+        s.setRunConfig(r.id, { ...r.config, reward: "gold" });
+        lostRm.push(r.label);
+      }
+  if (lostRm.length) info.notices.push(lostRewardNotice(opened, lostRm, pipelineLost));
+  if (info.notices.length) s.setNotice(info.notices.join(" "));
+}
