@@ -5,7 +5,7 @@
  * is given back, and the caller gets an {@link OnnxRewardModelError} of kind "timeout" that says so. Training,
  * in the calling worker, is never blocked (onnxruntime-web's WASM runs synchronously in the worker it is in).
  */
-import { OnnxRewardModelError, type OnnxRewardModelErrorKind } from "../rewards/onnx_reward_model";
+import { OnnxRewardModelError, type OnnxRewardModelErrorKind } from "../rewards/onnx_rm_error";
 import type { OnnxLoader } from "./reward_sources";
 import type { RmLoaded, RmWorkerApi } from "./rm_worker_api";
 

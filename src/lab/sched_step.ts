@@ -3,6 +3,7 @@
  * afterStep, the step's progress for a slow step, and what a failure means (the run's error, or a lost device).
  */
 
+import { OnnxRewardModelError } from "../rewards/onnx_rm_error";
 import { errorMessage as message } from "../util/errors";
 import type { StepProgress } from "./protocol";
 import type { RunSlot } from "./run_slot";
@@ -47,7 +48,8 @@ export async function takeStep(
     await o.factory.afterStep?.(e.spec.id, run, out);
   } catch (err) {
     if (o.isDeviceLoss?.(err)) return "lost";
-    const text = message(err);
+    // A reward model's failure reads as words on the run card, without its kind (for code).
+    const text = err instanceof OnnxRewardModelError ? err.detail : message(err);
     e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
   } finally {
     clearTimeout(timer);

@@ -12,30 +12,9 @@ import { ONNX_DTYPE, onnx } from "../onnx/graph";
 import { errorMessage } from "../util/errors";
 import { clipped } from "../util/quote";
 import { RM_METADATA } from "./onnx_export";
+import { OnnxRewardModelError } from "./onnx_rm_error";
 
-/** What is wrong with a file (stable identifiers for the UI and tests). */
-export type OnnxRewardModelErrorKind =
-  | "not-onnx" // unreadable bytes, not a ModelProto, or no graph
-  | "inputs" // input names are not exactly input_ids and attention_mask
-  | "input-dtype" // an input is not int64 or not rank 2
-  | "outputs" // no output named scores, or more than one output
-  | "output-dtype" // scores is not float32
-  | "output-shape" // scores is not [B] or [B, 1]
-  | "vocab" // the model cannot embed every token id of the tokenizer
-  | "ops" // control flow (Loop, Scan) that could run without end: the worker would hang on it
-  | "session" // onnxruntime-web could not build a session (unsupported op, invalid graph, …)
-  | "runtime" // the model threw or returned non-finite scores when run
-  | "timeout"; // it computed past the lab's time limit and was ended (src/lab/rm_isolated.ts)
-
-export class OnnxRewardModelError extends Error {
-  override name = "OnnxRewardModelError";
-  constructor(
-    readonly kind: OnnxRewardModelErrorKind,
-    message: string,
-  ) {
-    super(`${kind}: ${message}`);
-  }
-}
+export { OnnxRewardModelError, type OnnxRewardModelErrorKind } from "./onnx_rm_error";
 
 export const RM_INPUTS = ["input_ids", "attention_mask"] as const;
 export const RM_OUTPUT = "scores";

@@ -12,8 +12,9 @@ export class FakeRun implements SchedRun {
   /** Inspect views built (the scheduler builds one only for an update it sends while paused). */
   inspectsBuilt = 0;
   destroyed = false;
-  /** Throw at this step (1-based). */
+  /** Throw at this step (1-based): `failWith`, or a non-finite loss. */
   failAt: number | null = null;
+  failWith: Error | null = null;
   lost = false;
   /** The settings the last step used (set by step(); a restore sets what its checkpoint trained with). */
   trainedWith: Record<string, SettingValue> | null = null;
@@ -36,7 +37,7 @@ export class FakeRun implements SchedRun {
     }
     await new Promise((r) => setTimeout(r, this.ms));
     if (this.lost) throw new Error("DEVICE LOST");
-    if (this.failAt === step) throw new NonFiniteMetricError("loss", step, Number.NaN);
+    if (this.failAt === step) throw this.failWith ?? new NonFiniteMetricError("loss", step, Number.NaN);
     this.steps = step;
     this.trainedWith = { ...this.config };
     this.log.push(`${this.id}:${step}`);

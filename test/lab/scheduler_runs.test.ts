@@ -2,8 +2,10 @@
  * The scheduler's runs with fake runs (no GPU): settings changes and their markers, error isolation, the cap on
  * runs, fork and remove, reset, withRun and resume. Device-loss recovery is in ./sched_recovery.test.ts.
  */
+
 import { describe, expect, it } from "vitest";
 import { MAX_RUNS, TOO_MANY_RUNS } from "../../src/lab/settings";
+import { OnnxRewardModelError } from "../../src/rewards/onnx_rm_error";
 import { type FakeRun, setup, spec, tick, until } from "./sched_fakes";
 
 describe("Scheduler", () => {
@@ -64,6 +66,22 @@ describe("Scheduler", () => {
     expect(a?.status).toBe("error");
     expect(a?.error).toMatch(/loss became NaN at step 3/);
     expect(t.last("b")?.status).toBe("paused");
+  });
+
+  it("a reward model's failure reads as words on the run card (its kind is for code)", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    const run = t.s.runOf("a") as FakeRun;
+    run.failAt = 1;
+    run.failWith = new OnnxRewardModelError(
+      "timeout",
+      "the reward model took longer than 20 s to score a batch of 32 sequences of 20 tokens, so the lab stopped it",
+    );
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.last("a")?.error).toBe(
+      "step 1 failed: the reward model took longer than 20 s to score a batch of 32 sequences of 20 tokens, so the lab stopped it",
+    );
   });
 
   it("stops playing when every run is in error", async () => {
