@@ -5,24 +5,16 @@
  * tests and screen readers get exactly what is drawn.
  */
 import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import {
-  CartesianGrid,
-  Line,
-  LineChart,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useLab } from "../lab_store";
 import { useApp } from "../store";
 import { ChartTip, PlottedData } from "./ChartParts";
 import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
+import { MARKER_ROW_PX, MarkerLayer } from "./MarkerLayer";
 import { MetricCard } from "./MetricCard";
-import { MARKER_FONT_PX, placeMarkers } from "./marker_place";
+import { placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
 import { chartRows, decimate, metricSeries, niceTicksWithin, yAxisOf } from "./series";
@@ -53,8 +45,6 @@ const Y_PADDING = { top: 4, bottom: 5 };
 
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 const ACTIVE_DOT = { r: 3 };
-/** Vertical distance between stacked marker labels (px). */
-const MARKER_ROW_PX = MARKER_FONT_PX + 3;
 /** Plot width lost to the y axis and the margins. */
 /** The plot's inset besides the y axis (its width follows its tick labels: numbers.ts tickAxisWidth). */
 const PLOT_INSET_PX = MARGIN.left + MARGIN.right;
@@ -369,31 +359,7 @@ const ChartBody = memo(function ChartBody({
                 isAnimationActive={false}
               />
             ))}
-            {placed.map((m) =>
-              m.x === undefined ? null : (
-                <ReferenceLine
-                  key={m.key}
-                  x={m.x}
-                  stroke={m.colour}
-                  strokeDasharray={m.dash}
-                  strokeDashoffset={m.dashOffset}
-                  ifOverflow="extendDomain"
-                  className="marker-line"
-                  label={
-                    compact || m.row < 0
-                      ? undefined
-                      : {
-                          value: m.text,
-                          position: m.toLeft ? "insideTopRight" : "insideTopLeft",
-                          fontSize: MARKER_FONT_PX,
-                          className: "marker-label",
-                          fill: "var(--text)",
-                          dy: m.row * MARKER_ROW_PX,
-                        }
-                  }
-                />
-              ),
-            )}
+            <MarkerLayer placed={placed} labels={!compact} />
           </LineChart>
         </ResponsiveContainer>
       </div>
