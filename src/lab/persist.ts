@@ -32,7 +32,15 @@ import type {
   RunSpec,
   RunStatus,
 } from "./protocol";
-import { CHUNK, chunksOf, type LabTx, readSession, runRecord, writeSession } from "./session_store";
+import {
+  CHUNK,
+  chunksOf,
+  isExperimentRecord,
+  type LabTx,
+  readSession,
+  runRecord,
+  writeSession,
+} from "./session_store";
 
 export { DB_NAME } from "./db_name";
 export const DB_VERSION = 3;
@@ -284,6 +292,26 @@ export class LabPersistence {
    */
   async replaceSession(session: SavedSession, pipeline: SavedPipeline | null): Promise<void> {
     await this.fenced([...SESSION_STORES], (tx) => writeSession(tx, session, pipeline));
+  }
+
+  /**
+   * Delete the saved session — experiment, runs, curves, checkpoints, Pipeline — only while its experiment
+   * record is still one this version cannot read, checked in the same transaction (another tab may have
+   * discarded it and saved its own session since). Kept experiments and the writer's claim stay.
+   * Resolves whether it deleted; false when the record reads now, or there is none.
+   */
+  async discardUnreadable(): Promise<boolean> {
+    const tx = this.db.transaction(SESSION_STORES, "readwrite") as unknown as WriteTx;
+    const meta = await tx.objectStore("meta").get("experiment");
+    if (meta === undefined || isExperimentRecord(meta)) {
+      tx.abort();
+      await tx.done.catch(() => {});
+      return false;
+    }
+    for (const s of ["runs", "history", "checkpoints", "pipeline"] as const) await tx.objectStore(s).clear();
+    await tx.objectStore("meta").delete("experiment");
+    await tx.done;
+    return true;
   }
 
   /** Delete everything saved. */

@@ -56,8 +56,7 @@ export async function readSession(
   const pipeline = (await tx.objectStore("pipeline").get("pipeline")) ?? null;
   const meta = await tx.objectStore("meta").get("experiment");
   if (!meta || !("spec" in meta)) return { session: null, pipeline };
-  if (!isRecord(meta.spec) || !Array.isArray(meta.spec.runs))
-    throw new Error("the saved experiment is not one (no run list)");
+  if (!isExperimentRecord(meta)) throw new Error("the saved experiment is not one (no run list)");
   const metas: unknown[] = await tx.objectStore("runs").getAll();
   const runs: SavedRun[] = [];
   const unreadable: string[] = [];
@@ -78,6 +77,13 @@ export async function readSession(
   const order = new Map(meta.spec.runs.map((r, i) => [isRecord(r) ? r.id : i, i]));
   runs.sort((a, b) => (order.get(a.spec.id) ?? 1e9) - (order.get(b.spec.id) ?? 1e9));
   return { session: { spec: meta.spec, runs, ...(unreadable.length && { unreadable }) }, pipeline };
+}
+
+/** Whether the saved experiment record `meta` is one this version reads (an object with a run list). */
+export function isExperimentRecord(
+  meta: unknown,
+): meta is { spec: Record<string, unknown> & { runs: unknown[] } } {
+  return isRecord(meta) && isRecord(meta.spec) && Array.isArray(meta.spec.runs);
 }
 
 /** A run's saved record and history chunks as a run, or null when the record is not one. */

@@ -109,6 +109,39 @@ describe("a saved session the lab cannot read whole", () => {
     after.close();
   });
 
+  it("does not discard what another tab saved over the unreadable runs meanwhile (it reads now)", async () => {
+    const name = newDbName();
+    await saved(name);
+    const db = await raw(name);
+    await db.put("meta", { spec: { task: "sentiment", runs: "oops" }, savedAt: 0 }, "experiment");
+    db.close();
+    session = await openLab(fakeDeps(name).deps);
+    const discard = useDiscardSaved.getState().discard;
+    // Another tab offered the same, discarded, and saved its own training (PPO at step 2).
+    const other = await openLabPersistence(name);
+    expect(await other.discardUnreadable()).toBe(true);
+    const spec = defaultExperiment();
+    await other.saveExperiment(spec);
+    await other.saveRun({ spec: spec.runs[0], status: "paused", step: 2, history: points(2), markers: [] });
+    expect(await other.discardUnreadable(), "a readable session is never discarded").toBe(false);
+    other.close();
+    const confirm = globalThis.confirm;
+    try {
+      globalThis.confirm = () => true;
+      await discard?.();
+    } finally {
+      globalThis.confirm = confirm;
+    }
+    expect(session.autosaver, "still not saving").toBeNull();
+    expect(useLab.getState().notice).toMatch(
+      /another tab has saved its own over them, and this page leaves them be/,
+    );
+    const after = await openLabPersistence(name);
+    expect((await after.load())?.runs.map((r) => [r.spec.id, r.step])).toEqual([["ppo-1", 2]]);
+    expect(await after.discardUnreadable(), "nothing to discard").toBe(false);
+    after.close();
+  });
+
   it("'Start without the saved runs' keeps a trained session, and drops an untrained one without keeping it", async () => {
     const name = newDbName();
     const db = await openLabPersistence(name);

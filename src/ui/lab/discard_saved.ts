@@ -35,13 +35,23 @@ export function offerDiscard(o: DiscardOffer): { withdraw(): void } {
     if (!ask(q)) return;
     useDiscardSaved.setState({ discard: null });
     const lab = useLab.getState();
+    let discarded: boolean;
     try {
-      await o.persistence.clear();
+      discarded = await o.persistence.discardUnreadable();
     } catch (e) {
       lab.setNotice(
         `${lab.notice ?? ""} Discarding the saved runs failed (${message(e)}); this page still does not save.`.trim(),
       );
       useDiscardSaved.setState({ discard });
+      return;
+    }
+    if (!discarded) {
+      // Another tab discarded them and saved its own runs since: those are not this page's to delete.
+      const line =
+        "The saved runs read now: another tab has saved its own over them, and this page leaves them be. " +
+        "Reload to open them (this page's runs are not saved).";
+      const now = useLab.getState().notice;
+      useLab.getState().setNotice(now?.includes(o.line) ? now.replace(o.line, line) : line);
       return;
     }
     const saving = o.begin();
