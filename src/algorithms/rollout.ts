@@ -137,6 +137,8 @@ export class RolloutEngine {
     const completions = prompts.map((_, b) => Array.from(rows.subarray(b * S, b * S + gen.lengths[b])));
     const samples: RewardSample[] = prompts.map((prompt, b) => ({ prompt, completion: completions[b] }));
     const scoring = Promise.all([o.reward.score(samples), o.gold.score(samples)]);
+    // Awaited below, after the measuring: a failure meanwhile is not an unhandled rejection.
+    scoring.catch(() => {});
     const m = await this.measure(seq, o.temperature);
     const [reward, gold] = await scoring;
     const tokens = seq.completionMask.reduce((a, v) => a + v, 0);

@@ -67,11 +67,26 @@ interface CustomModel {
   scoring: number;
 }
 
+/** The task's shipped reward model, loaded. */
+interface LoadedProxy {
+  source: RewardSource;
+  info: RewardModelInfo;
+  model: OnnxRewardModel;
+}
+
+/** A custom model whose worker was ended: what to do. */
+const stoppedCustom = (m: CustomModel) =>
+  new RewardSourceError(
+    `the custom reward model "${clipped(m.info.name, 60)}" was stopped (${m.model.stopped}): load it again with Load RM, or choose another reward`,
+  );
+
 export class RewardSources {
   /** The task's gold scorer (also every run's `reward_gold`). */
   readonly gold: RewardSource;
-  private proxy: Promise<{ source: RewardSource; info: RewardModelInfo }> | null = null;
-  private proxyReady: { source: RewardSource; info: RewardModelInfo } | null = null;
+  private proxy: Promise<LoadedProxy> | null = null;
+  private proxyReady: LoadedProxy | null = null;
+  /** The proxy as runs hold it: scores with the loaded model, loaded again when its worker was ended. */
+  private readonly proxySource: RewardSource;
   private customModel: CustomModel | null = null;
   private readonly customSource: RewardSource;
   private pipelineSource: RewardSource | null = null;
@@ -83,6 +98,10 @@ export class RewardSources {
   ) {
     this.gold = goldRewardSource(task, tokenizer);
     const self = this;
+    this.proxySource = {
+      name: "proxy-rm",
+      score: async (samples: readonly RewardSample[]) => (await this.loadProxy()).source.score(samples),
+    };
     this.customSource = {
       get name() {
         return self.customModel?.source.name ?? "custom-rm";
@@ -90,6 +109,7 @@ export class RewardSources {
       score: async (samples: readonly RewardSample[]) => {
         const m = self.customModel;
         if (!m) throw new RewardSourceError("no custom reward model is loaded");
+        if (m.model.stopped) throw stoppedCustom(m);
         m.scoring++;
         try {
           return await m.source.score(samples);
@@ -122,7 +142,10 @@ export class RewardSources {
    */
   async get(choice: unknown): Promise<RewardSource> {
     const c = checkRewardChoice(choice);
-    if (c === "proxy") return (await this.loadProxy()).source;
+    if (c === "proxy") {
+      await this.loadProxy();
+      return this.proxySource;
+    }
     return this.ready(c);
   }
 
@@ -136,7 +159,7 @@ export class RewardSources {
     if (c === "proxy") {
       if (!this.proxyReady)
         throw new RewardSourceError(`the proxy reward model (${this.proxyPath}) is not loaded`);
-      return this.proxyReady.source;
+      return this.proxySource;
     }
     if (c === "pipeline") {
       if (!this.pipelineSource)
@@ -149,6 +172,7 @@ export class RewardSources {
       throw new RewardSourceError(
         'no custom reward model is loaded: load an .onnx file with "Load RM" (top bar) first',
       );
+    if (this.customModel.model.stopped) throw stoppedCustom(this.customModel);
     return this.customSource;
   }
 
@@ -177,7 +201,12 @@ export class RewardSources {
     return info;
   }
 
-  private loadProxy(): Promise<{ source: RewardSource; info: RewardModelInfo }> {
+  /** The proxy, loaded on first use and again after its worker was ended (a time limit, a crash). */
+  private loadProxy(): Promise<LoadedProxy> {
+    if (this.proxyReady?.model.stopped) {
+      this.proxy = null;
+      this.proxyReady = null;
+    }
     this.proxy ??= this.fetchAndLoadProxy().then(
       (r) => {
         this.proxyReady = r;
@@ -191,7 +220,7 @@ export class RewardSources {
     return this.proxy;
   }
 
-  private async fetchAndLoadProxy(): Promise<{ source: RewardSource; info: RewardModelInfo }> {
+  private async fetchAndLoadProxy(): Promise<LoadedProxy> {
     const path = this.proxyPath;
     const missing = new RewardSourceError(
       `the ${this.task.id} task ships no proxy reward model (${path}); train one with npm run train-rm -- --task ${this.task.id}`,
@@ -206,7 +235,11 @@ export class RewardSources {
     if (res.status === 404 || (res.headers.get("content-type") ?? "").includes("text/html")) throw missing;
     if (!res.ok) throw new RewardSourceError(`could not fetch ${path}: HTTP ${res.status}`);
     const model = await this.loadModel(new Uint8Array(await res.arrayBuffer()));
-    return { source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }), info: infoOf(model, path) };
+    return {
+      source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }),
+      info: infoOf(model, path),
+      model,
+    };
   }
 
   /**

@@ -48,26 +48,39 @@ export function isolatedOnnxLoader(
     const w = new IsolatedModel(spawn());
     let info: RmLoaded;
     try {
-      info = await w.call("load and check", limits.loadMs, (api) => api.load(bytes, vocabSize, padId));
+      info = await w.call({ now: "load and check", later: "load and check" }, limits.loadMs, (api) =>
+        api.load(bytes, vocabSize, padId),
+      );
     } catch (e) {
-      w.end("its load failed");
+      w.end("its load failed", "runtime");
       throw e;
     }
     return {
       ...info,
       run: (ids, mask, B, T) =>
-        w.call(`score a batch of ${B} sequences of ${T} tokens`, limits.runMs, (api) =>
-          api.run(Int32Array.from(ids), Uint8Array.from(mask), B, T),
+        w.call(
+          { now: `score a batch of ${B} sequences of ${T} tokens`, later: "score a batch" },
+          limits.runMs,
+          (api) => api.run(Int32Array.from(ids), Uint8Array.from(mask), B, T),
         ),
       release: async () => w.releaseWhenIdle(),
+      get stopped() {
+        return w.stopped;
+      },
     };
   };
+}
+
+/** What a call does, in words: for its own error (`now`) and for the calls refused after it (`later`). */
+interface Task {
+  now: string;
+  later: string;
 }
 
 /** One worker's calls: in flight, ended and why. */
 class IsolatedModel {
   private pending = 0;
-  private ended: string | null = null;
+  private ended: { why: string; kind: OnnxRewardModelErrorKind } | null = null;
   private releasing = false;
   private readonly crashed: Promise<never>;
 
@@ -75,24 +88,36 @@ class IsolatedModel {
     this.crashed = new Promise<never>((_, reject) =>
       h.onCrash((reason) => {
         const why = `its worker stopped (${reason || "an error outside any call"})`;
-        this.end(why);
+        this.end(why, "runtime");
         reject(new OnnxRewardModelError("runtime", `the reward model failed: ${why}`));
       }),
     );
     this.crashed.catch(() => undefined);
   }
 
+  /** Why the worker was ended before its release (a time limit, a crash), or null. */
+  get stopped(): string | null {
+    return this.ended && !this.releasing ? this.ended.why : null;
+  }
+
   /** Run `f` on the worker within `ms`, or end the worker. */
-  async call<T>(what: string, ms: number, f: (api: RmWorkerApi) => Promise<T>): Promise<T> {
+  async call<T>(task: Task, ms: number, f: (api: RmWorkerApi) => Promise<T>): Promise<T> {
     if (this.ended)
-      throw new OnnxRewardModelError("timeout", `the reward model cannot be used any more: ${this.ended}`);
+      throw new OnnxRewardModelError(
+        this.ended.kind,
+        `the reward model was stopped earlier: ${this.ended.why}`,
+      );
     this.pending++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const late = `took longer than ${ms / 1000} s to ${what}, so the lab stopped it`;
-        this.end(`it ${late}`);
-        reject(new OnnxRewardModelError("timeout", `the reward model ${late}`));
+        this.end(`it took longer than ${ms / 1000} s to ${task.later}`, "timeout");
+        reject(
+          new OnnxRewardModelError(
+            "timeout",
+            `the reward model took longer than ${ms / 1000} s to ${task.now}, so the lab stopped it`,
+          ),
+        );
       }, ms);
     });
     try {
@@ -100,19 +125,19 @@ class IsolatedModel {
     } finally {
       clearTimeout(timer);
       this.pending--;
-      if (this.releasing && this.pending === 0) this.end("it was released");
+      if (this.releasing && this.pending === 0) this.end("it was released", "runtime");
     }
   }
 
   /** End the worker once no call is in flight. */
   releaseWhenIdle(): void {
     this.releasing = true;
-    if (this.pending === 0) this.end("it was released");
+    if (this.pending === 0) this.end("it was released", "runtime");
   }
 
-  end(why: string): void {
+  end(why: string, kind: OnnxRewardModelErrorKind): void {
     if (this.ended) return;
-    this.ended = why;
+    this.ended = { why, kind };
     this.h.terminate();
   }
 }

@@ -44,6 +44,11 @@ export interface OnnxRewardModel {
   run(ids: ArrayLike<number>, mask: ArrayLike<number>, B: number, T: number): Promise<Float64Array>;
   /** Free the session. */
   release(): Promise<void>;
+  /**
+   * Why the model cannot score any more — its worker was ended (a time limit, a crash; src/lab/rm_isolated.ts)
+   * — or null/absent while it can.
+   */
+  readonly stopped?: string | null;
 }
 
 const message = (e: unknown) => errorMessage(e).slice(0, 500);

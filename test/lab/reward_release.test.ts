@@ -17,6 +17,7 @@ function fakeModel(score: number, vocabSize: number) {
     batches: 0,
     gate: null as Promise<void> | null,
     model: {
+      stopped: null as string | null,
       vocabSize,
       maxLength: null,
       metadata: {},
@@ -62,5 +63,39 @@ describe("RewardSources: a replaced custom reward model is released once unused"
     expect(models[1].released, "released after it").toBe(1);
     expect(Array.from(await custom.score(samples.slice(0, 1)))).toEqual([3]);
     expect(models[2].released).toBe(0);
+  });
+});
+
+describe("RewardSources: a model whose worker was ended (a time limit, a crash)", () => {
+  it("the proxy loads again at its next scoring; a custom one is refused, saying to load it again", async () => {
+    const task = await loadTask("arithmetic");
+    const tok = readTokenizerFile(`public/${tokenizerPathOf("arithmetic")}`);
+    const models = [1, 2, 3].map((s) => fakeModel(s, tok.vocabSize));
+    let next = 0;
+    let fetched = 0;
+    const rewards = new RewardSources(task, tok, {
+      baseUrl: "http://lab.test/",
+      fetchFn: (async () => {
+        fetched++;
+        return new Response(new Uint8Array(4));
+      }) as unknown as typeof fetch,
+      loadOnnx: async () => models[next++].model,
+    });
+    const samples = [{ prompt: [1, 2], completion: [3] }];
+    const proxy = await rewards.get("proxy");
+    expect(Array.from(await proxy.score(samples))).toEqual([1]);
+    models[0].model.stopped = "it took longer than 20 s to score a batch";
+    expect(Array.from(await proxy.score(samples)), "the same source, a fresh model").toEqual([2]);
+    expect([fetched, next]).toEqual([2, 2]);
+    expect(rewards.ready("proxy")).toBe(proxy);
+
+    await rewards.loadCustom(new Uint8Array(1), "mine.onnx");
+    const custom = rewards.ready("custom");
+    expect(Array.from(await custom.score(samples))).toEqual([3]);
+    models[2].model.stopped = "its worker stopped (out of memory)";
+    const refused =
+      /the custom reward model "mine\.onnx" was stopped \(its worker stopped \(out of memory\)\): load it again with Load RM, or choose another reward/;
+    await expect(custom.score(samples)).rejects.toThrow(refused);
+    expect(() => rewards.ready("custom")).toThrow(refused);
   });
 });

@@ -100,7 +100,10 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     const t0 = performance.now();
     const again = await rejection(rm2.run(ROWS.ids, ROWS.mask, 2, 3));
     expect(performance.now() - t0).toBeLessThan(50);
-    expect(again.message).toMatch(/cannot be used any more: it took longer than 0\.2 s/);
+    expect(again.message).toBe(
+      "timeout: the reward model was stopped earlier: it took longer than 0.2 s to score a batch",
+    );
+    expect(rm2.stopped).toBe("it took longer than 0.2 s to score a batch");
     await rm2.release();
     expect(w2.terminated, "ended once").toBe(1);
   });
@@ -114,6 +117,10 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     const e = await rejection(call);
     expect(e.kind).toBe("runtime");
     expect(e.message).toMatch(/its worker stopped \(Uncaught RangeError: WebAssembly\.Memory/);
+    expect(rm.stopped).toMatch(/^its worker stopped/);
+    expect((await rejection(rm.run(ROWS.ids, ROWS.mask, 2, 3))).kind, "a crash is no timeout").toBe(
+      "runtime",
+    );
   });
 
   it("release ends the worker once the call in flight is done, not during it", async () => {
