@@ -12,6 +12,7 @@
 import * as Comlink from "comlink";
 import * as ort from "onnxruntime-web";
 import wasmUrl from "onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url";
+import { encodeModel, GraphBuilder } from "../onnx/graph";
 import { loadOnnxRewardModel } from "../rewards/onnx_reward_model";
 import { createRmWorkerApi } from "./rm_worker_api";
 
@@ -22,8 +23,24 @@ ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
 ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, self.location.href).href };
 
+/** A one-node model (Identity of an int64 [1]): its session starts onnxruntime-web's WASM. */
+function startModel(): Uint8Array {
+  const g = new GraphBuilder("start");
+  g.node("Identity", [g.input("x", "int64", [1])], {}, "y");
+  g.output("y", "int64", [1]);
+  return encodeModel(g.graph());
+}
+
 Comlink.expose(
-  createRmWorkerApi((bytes, vocabSize, padId) =>
-    loadOnnxRewardModel(bytes, vocabSize, { padId, executionProviders: WORKER_RM_PROVIDERS }),
+  createRmWorkerApi(
+    (bytes, vocabSize, padId) =>
+      loadOnnxRewardModel(bytes, vocabSize, { padId, executionProviders: WORKER_RM_PROVIDERS }),
+    async () => {
+      const session = await ort.InferenceSession.create(startModel(), {
+        executionProviders: WORKER_RM_PROVIDERS,
+        logSeverityLevel: 4,
+      });
+      await session.release();
+    },
   ),
 );

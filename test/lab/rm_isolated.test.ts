@@ -19,11 +19,18 @@ interface Fake extends RmWorkerHandle {
   crash(reason: string): void;
 }
 
-/** An in-process reward-model worker; `hang.load` makes its load never answer (tests replace `api.run`). */
-function fakeWorker(hang: { load?: boolean } = {}): Fake {
-  const real = createRmWorkerApi((bytes, vocab, padId) => loadOnnxRewardModel(bytes, vocab, { padId }));
+/**
+ * An in-process reward-model worker; `hang.load` makes its load never answer, `startMs` its runtime start take
+ * that long (tests replace `api.run`).
+ */
+function fakeWorker(hang: { load?: boolean; start?: boolean } = {}, startMs = 0): Fake {
+  const real = createRmWorkerApi(
+    (bytes, vocab, padId) => loadOnnxRewardModel(bytes, vocab, { padId }),
+    () => new Promise((r) => setTimeout(r, startMs)),
+  );
   const never = new Promise<never>(() => undefined);
   const api: RmWorkerApi = {
+    ready: () => (hang.start ? never : real.ready()),
     load: (...a) =>
       hang.load ? never : real.load(...structuredClone(a)).catch((e) => Promise.reject(asComlink(e))),
     run: (...a) => real.run(...structuredClone(a)).catch((e) => Promise.reject(asComlink(e))),
@@ -44,7 +51,7 @@ function fakeWorker(hang: { load?: boolean } = {}): Fake {
 }
 
 /** Generous limits where a real model loads (onnxruntime-web's first load in a busy process takes ~1 s). */
-const LIMITS = { loadMs: 60_000, runMs: 60_000 };
+const LIMITS = { startMs: 60_000, loadMs: 60_000, runMs: 60_000 };
 const ROWS = { ids: [0, 3, 5, 11, 11, 11], mask: [0, 1, 1, 1, 1, 1] };
 
 async function rejection(p: Promise<unknown>): Promise<OnnxRewardModelError> {
@@ -78,7 +85,7 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
   it("a load past its limit ends the worker: kind timeout, saying so", async () => {
     const w = fakeWorker({ load: true });
     const t0 = performance.now();
-    const e = await rejection(isolatedOnnxLoader(() => w, { loadMs: 300, runMs: 60_000 })(toyModel(), V, 0));
+    const e = await rejection(isolatedOnnxLoader(() => w, { ...LIMITS, loadMs: 300 })(toyModel(), V, 0));
     expect(performance.now() - t0).toBeGreaterThanOrEqual(295);
     expect(e.kind).toBe("timeout");
     expect(e.message).toMatch(
@@ -87,9 +94,25 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     expect(w.terminated).toBe(1);
   });
 
+  it("starting the runtime has a limit of its own: the model's load limit counts the model's work only", async () => {
+    const slowStart = fakeWorker({}, 400);
+    const rm = await isolatedOnnxLoader(() => slowStart, { ...LIMITS, startMs: 5000, loadMs: 300 })(
+      toyModel(),
+      V,
+      0,
+    );
+    expect(rm.vocabSize).toBe(V);
+    const stuck = fakeWorker({ start: true });
+    const e = await rejection(isolatedOnnxLoader(() => stuck, { ...LIMITS, startMs: 200 })(toyModel(), V, 0));
+    expect(e.message).toBe(
+      "timeout: onnxruntime-web did not start within 0.2 s (the page is busy: pause the runs and load the file again)",
+    );
+    expect(stuck.terminated).toBe(1);
+  });
+
   it("a batch past its limit ends the worker; every later call is refused at once, naming why", async () => {
     const w2 = fakeWorker();
-    const rm2 = await isolatedOnnxLoader(() => w2, { loadMs: 60_000, runMs: 200 })(toyModel(), V, 0);
+    const rm2 = await isolatedOnnxLoader(() => w2, { ...LIMITS, runMs: 200 })(toyModel(), V, 0);
     (w2.api as { run: RmWorkerApi["run"] }).run = () => new Promise<never>(() => undefined);
     const e = await rejection(rm2.run(ROWS.ids, ROWS.mask, 2, 3));
     expect(e.kind).toBe("timeout");
