@@ -146,6 +146,11 @@ export interface RunUpdate {
   /** Set with status "error": what happened, naming the metric and step for a non-finite metric. */
   error?: string;
   /**
+   * With `error`: the run is as it was before the failed step (its reward source failed while scoring, before
+   * any update), so it can try the step again (rewindRun) rather than go back to its last checkpoint.
+   */
+  retryable?: true;
+  /**
    * The run went back to an earlier state (reset: 0; resumed from its last checkpoint after a lost GPU device:
    * that step): drop the history after this step before appending `points`.
    */

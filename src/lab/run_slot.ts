@@ -83,6 +83,11 @@ export class RunSlot {
     public run: SchedRun | null,
     /** Set: the run is in "error" (sticky until reset or a rebuild). */
     public error: string | null = null,
+    /**
+     * The error left the run as it was before the failed step (its reward source failed while scoring, before any
+     * update): it may simply try the step again (Scheduler.rewindRun) instead of going back to a checkpoint.
+     */
+    public retryable = false,
   ) {}
 
   /** Not in error and with a live run: it can step. */
@@ -200,6 +205,7 @@ export class RunSlot {
       s ? [at.samples, at.tokens] : [0, 0],
     );
     this.error = null;
+    this.retryable = false;
     this.pending = { ...emptyPending(true), rewindTo: at.step, progress: this.pending.progress };
   }
 
@@ -234,6 +240,7 @@ export class RunSlot {
     if (p.inspect && !playing) u.inspect = p.inspect();
     if (p.markers.length) u.markers = p.markers;
     if (this.error !== null) u.error = this.error;
+    if (this.error !== null && this.retryable) u.retryable = true;
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
     if (p.notice !== null) u.notice = p.notice;
     if (p.progress !== undefined) {

@@ -77,6 +77,7 @@ export async function rebuildSlot(
     e.spec = spec;
   }
   e.error = null;
+  e.retryable = false;
   e.forgetChanges();
   e.touch();
 }

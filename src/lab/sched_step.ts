@@ -6,6 +6,7 @@
 import { OnnxRewardModelError } from "../rewards/onnx_rm_error";
 import { errorMessage as message } from "../util/errors";
 import type { StepProgress } from "./protocol";
+import { RewardSourceError } from "./reward_sources";
 import type { RunSlot } from "./run_slot";
 import type { SchedRun, SchedulerOptions } from "./sched_run";
 
@@ -51,6 +52,8 @@ export async function takeStep(
     // A reward model's failure reads as words on the run card, without its kind (for code).
     const text = err instanceof OnnxRewardModelError ? err.detail : message(err);
     e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
+    // Rewards are scored before any update: the run is as it was, and may try the step again.
+    e.retryable = err instanceof OnnxRewardModelError || err instanceof RewardSourceError;
   } finally {
     clearTimeout(timer);
     e.inFlight = false;

@@ -277,7 +277,8 @@ export class Scheduler extends SchedulerBase {
   /**
    * Send a run in error back to its last checkpoint (`rebuild`; the start model when it has none), between
    * steps: its history after that step is dropped, a marker says so, and it can train again (after a settings
-   * change, say a lower learning rate). Returns the step it resumes after.
+   * change, say a lower learning rate). Returns the step it resumes after. A run whose error is `retryable` (its
+   * reward source failed before any update) only leaves the error: it tries the step again from where it is.
    * @throws RangeError when the run is unknown or not in error; whatever `rebuild` throws (the run stays in
    *   error, without a run object: a settings change then rebuilds it from the start model).
    */
@@ -289,11 +290,20 @@ export class Scheduler extends SchedulerBase {
     return this.exclusive(async () => {
       const e = this.find(id);
       if (!e || e.error === null) throw new RangeError(`run "${id}" is not in error`);
+      // Its reward source failed before any update: it tries the step again from where it is.
+      if (e.retryable && e.run) {
+        e.error = null;
+        e.retryable = false;
+        e.touch();
+        this.flushSoon();
+        return e.step;
+      }
       const error = e.error;
       try {
         const step = await restoreSlot(e, rebuild, explain, this.entries);
         e.markSinceTrained(this.labelFor(e.spec));
         e.error = null;
+        e.retryable = false;
         return step;
       } catch (err) {
         e.error = `${error}; going back to its last checkpoint failed: ${message(err)}`;

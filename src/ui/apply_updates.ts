@@ -84,6 +84,7 @@ export function applyRunUpdates(
       // A new step without its view (sent only once paused): the old step's view is stale.
       inspect: u.inspect ?? (u.points.length || u.rewindTo !== undefined ? undefined : r.inspect),
       error: u.error ?? (u.status === "error" ? r.error : null),
+      retryable: u.error !== undefined ? u.retryable : u.status === "error" ? r.retryable : undefined,
       // A step landed: it trained with the settings as they are (a rewind keeps the note).
       untrained: u.step > r.step || at === 0 ? undefined : r.untrained,
       resuming: undefined,

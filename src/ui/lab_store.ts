@@ -50,6 +50,8 @@ export interface RunState {
   markers: Marker[];
   samples: SampleView[];
   error: string | null;
+  /** With `error`: the failed step left the run as it was (its reward source failed): it can try it again. */
+  retryable?: true;
   /** The inspector data of the latest step (src/ui/inspect/), once a step was taken. */
   inspect?: InspectView;
   /**

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../src/lab/protocol";
+import { RewardSourceError } from "../../src/lab/reward_sources";
 import type { Restored } from "../../src/lab/scheduler";
 import { FakeRun, setup, spec, tick, until } from "./sched_fakes";
 
@@ -156,6 +157,42 @@ describe("Scheduler: recovery from a lost device", () => {
     await t.s.stepOnce();
     t.s.flush();
     expect(t.points("a").at(-1)).toMatchObject({ step: 3 });
+  });
+
+  it("a run whose reward source failed tries the step again where it is; a non-finite one is no retry", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    const run = t.made[0];
+    run.failAt = 3;
+    run.failWith = new RewardSourceError('the custom reward model "m.onnx" was stopped (…)');
+    for (let i = 0; i < 3; i++) await t.s.stepOnce();
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "error", retryable: true });
+    let rebuilt = 0;
+    const step = await t.s.rewindRun(
+      "a",
+      async () => {
+        rebuilt++;
+        return { run, step: 0 };
+      },
+      () => ({ marker: "back", notice: "back" }),
+    );
+    expect([step, rebuilt]).toEqual([2, 0]);
+    t.s.flush();
+    const u = t.last("a");
+    expect(u?.status).not.toBe("error");
+    expect([u?.rewindTo, u?.retryable, u?.markers]).toEqual([undefined, undefined, undefined]);
+    run.failAt = null;
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.points("a").map((p) => p.step)).toEqual([1, 2, 3]);
+    // A failure of the training itself (a non-finite loss) is not retried: it goes back to a checkpoint.
+    run.failAt = 4;
+    run.failWith = null;
+    await t.s.stepOnce();
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "error" });
+    expect(t.last("a")?.retryable).toBeUndefined();
   });
 
   it("a run sent back to the start model is named as the page names it (no import or fork mark)", async () => {

@@ -243,15 +243,27 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
           <p>{run.error}</p>
           {!frozen && run.status === "error" && (
             <p className="run-error-actions">
-              <button
-                type="button"
-                data-testid={`rewind-${runId}`}
-                disabled={!canEdit}
-                title="Drop its steps since its last checkpoint (taken every few steps) and train on from there: change a setting first, such as a lower learning rate, or it may fail the same way."
-                onClick={() => void labActions.rewindRun(runId)}
-              >
-                Back to its last checkpoint
-              </button>
+              {run.retryable ? (
+                <button
+                  type="button"
+                  data-testid={`retry-${runId}`}
+                  disabled={!canEdit}
+                  title="The step failed while scoring its samples, before any update: the run is as it was. Load the reward model again or choose another reward, then try the step again."
+                  onClick={() => void labActions.rewindRun(runId)}
+                >
+                  Try the step again
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  data-testid={`rewind-${runId}`}
+                  disabled={!canEdit}
+                  title="Drop its steps since its last checkpoint (taken every few steps) and train on from there: change a setting first, such as a lower learning rate, or it may fail the same way."
+                  onClick={() => void labActions.rewindRun(runId)}
+                >
+                  Back to its last checkpoint
+                </button>
+              )}
             </p>
           )}
         </div>

@@ -3,8 +3,9 @@
  * sent when the run was added and before its checkpoint resumed it; a rewind (Reset, a lost device) still is,
  * and so is any update once the run has resumed, or to a run that is not resuming (a new run under a reused id).
  */
+
 import { describe, expect, it } from "vitest";
-import type { RunSpec } from "../../lab/protocol";
+import type { RunSpec, RunUpdate } from "../../lab/protocol";
 import { useLab } from "../lab_store";
 
 const spec: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };
@@ -53,5 +54,18 @@ describe("an update from before a restore", () => {
       .getState()
       .applyUpdates([{ runId: "ppo-1", status: "error", step: 0, points: [], error: "could not start" }]);
     expect(useLab.getState().runs["ppo-1"]).toMatchObject({ status: "error", error: "could not start" });
+    expect(useLab.getState().runs["ppo-1"].retryable).toBeUndefined();
+  });
+
+  it("a retryable error stays retryable until the error goes", () => {
+    restored(false);
+    const apply = (u: Partial<RunUpdate>) =>
+      useLab.getState().applyUpdates([{ runId: "ppo-1", status: "error", step: 0, points: [], ...u }]);
+    apply({ error: "step 1 failed: the reward model took longer than 20 s", retryable: true });
+    expect(useLab.getState().runs["ppo-1"].retryable).toBe(true);
+    apply({}); // another update of the run in error, without the error's text
+    expect(useLab.getState().runs["ppo-1"].retryable).toBe(true);
+    apply({ status: "paused" });
+    expect(useLab.getState().runs["ppo-1"]).toMatchObject({ error: null, retryable: undefined });
   });
 });
