@@ -148,3 +148,53 @@ test("a run optimises the proxy RM (reward ≠ reward_gold); a bad .onnx is refu
   await expect(page.getByTestId("error-banner")).toHaveCount(0);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });
+
+test("a reward model too slow on real batches: the step stops at the time limit, and the run tries it again on another reward", async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  const pageErrors = await openExperiment(page, testLink());
+  // Seconds on the loader's 2 × 4 probe (24 products of 768² matrices); on a real batch of B·T ≈ 30 tokens, 24 of
+  // 2880² (over a TFLOP).
+  const slow = toyModel({ rows: 64, busyPerToken: { products: 24, perToken: 96 } });
+  await page.getByTestId("load-rm-file").setInputFiles({
+    name: "slow.onnx",
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from(slow),
+  });
+  const notice = page.getByTestId("lab-notice");
+  await expect(notice).toContainText('Loaded the reward model "slow.onnx"', { timeout: 120_000 });
+  await stepAll(page, 1); // a run at step 0 starts over on any settings change: the retry is for later steps
+  await page.getByTestId("knob-grpo-gold-reward").selectOption("custom");
+  await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("custom");
+
+  await page.getByTestId("step-once").click();
+  const error = page.getByTestId("error-grpo-gold");
+  await expect(error).toContainText(
+    `step 2 failed: the reward model took longer than ${RM_TIME_LIMITS.runMs / 1000} s to score a batch of`,
+    { timeout: RM_TIME_LIMITS.runMs + 120_000 },
+  );
+  await expect(error).toContainText("so the lab stopped it");
+  await expect(page.getByTestId("step-grpo-proxy")).toHaveText("2", { timeout: 120_000 });
+  await expect(page.getByTestId("step-grpo-gold")).toHaveText("1");
+  await expect(page.getByTestId("rewind-grpo-gold")).toHaveCount(0);
+  // Its model is gone: choosing it is refused, saying what to do.
+  await page.getByTestId("knob-grpo-proxy-reward").selectOption("custom");
+  await expect(page.getByTestId("run-card-grpo-proxy").getByRole("alert")).toContainText(
+    'the custom reward model "slow.onnx" was stopped',
+  );
+  await expect(page.getByTestId("knob-grpo-proxy-reward")).toHaveValue("proxy");
+
+  // Another reward, then Try the step again: it trains on from where it was.
+  await page.getByTestId("knob-grpo-gold-reward").selectOption("gold");
+  await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("gold");
+  await page.getByTestId("retry-grpo-gold").click();
+  await expect(error).toHaveCount(0);
+  await page.getByTestId("step-once").click(); // the run one step behind first
+  await expect(page.getByTestId("step-grpo-gold")).toHaveText("2", { timeout: 240_000 });
+  await expect(page.getByTestId("status-grpo-gold")).toHaveText("paused");
+  await expect.poll(async () => (await plotted(page, "grpo-gold", "reward")).length).toBe(2);
+  expect((await plotted(page, "grpo-gold", "reward")).every((v) => Number.isFinite(v))).toBe(true);
+  await page.screenshot({ path: "test-results/rewards-retry.png" });
+  expect(pageErrors.map((e) => e.message)).toEqual([]);
+});

@@ -88,11 +88,13 @@ export class BestOfNRun implements AlgorithmRun {
     const c = this.config;
     const { env } = this;
     const t0 = performance.now();
-    const step = ++this.steps;
+    const step = this.steps + 1;
     const prompts = env.prompts
       .batch(step - 1, c.batchPrompts)
       .flatMap((p) => Array.from({ length: c.n }, () => p));
     const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
+    // Counted once its samples are scored: a step whose reward failed can be tried again as it was.
+    this.steps = step;
     const best = bestOfNSelect(r.reward, c.n);
     const pick = (x: Float64Array) => Array.from(best, (i) => x[i]);
     const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;

@@ -244,11 +244,13 @@ export class DpoRun implements AlgorithmRun {
     const c = this.config;
     const { env } = this;
     const t0 = performance.now();
-    const step = ++this.steps;
+    const step = this.steps + 1;
     const B = c.batchPairs;
     const offline = c.mode === "offline" && this.prefs ? this.prefs.batch(step - 1, B) : null;
     const prompts = offline ? offline.pairs.map((p) => p.prompt) : env.prompts.batch(step - 1, B);
     const r = await this.sample(prompts, step);
+    // Counted once its samples are scored: a step whose reward failed can be tried again as it was.
+    this.steps = step;
     const metrics: Metrics = rolloutMetrics(r);
     let pairs: PreferencePair[];
     let flips: boolean[] = [];

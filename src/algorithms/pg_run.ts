@@ -114,12 +114,14 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     const c = this.config;
     const { env } = this;
     const t0 = performance.now();
-    const step = ++this.steps;
+    const step = this.steps + 1;
     const G = this.groupSize(c);
     const prompts = env.prompts
       .batch(step - 1, c.batchPrompts)
       .flatMap((p) => Array.from({ length: G }, () => p));
     const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
+    // Counted once its samples are scored: a step whose reward failed can be tried again as it was.
+    this.steps = step;
     const { seq } = r;
     const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
     const adv = this.advantages(r, shape, c);

@@ -206,9 +206,11 @@ export class PpoRun implements AlgorithmRun {
     const c = this.config;
     const { env } = this;
     const t0 = performance.now();
-    const step = ++this.steps;
+    const step = this.steps + 1;
     const prompts = env.prompts.batch(step - 1, c.batchPrompts);
     const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
+    // Counted once its samples are scored: a step whose reward failed can be tried again as it was.
+    this.steps = step;
     const { seq } = r;
     if (this.value) r.values = await this.value.values(seq);
     const B = seq.B;

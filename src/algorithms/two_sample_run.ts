@@ -90,9 +90,11 @@ export abstract class TwoSampleRun<C extends TwoSampleConfig> implements Algorit
     const c = this.config;
     const { env } = this;
     const t0 = performance.now();
-    const step = ++this.steps;
+    const step = this.steps + 1;
     const prompts = env.prompts.batch(step - 1, this.prompts);
     const r = await this.engine.collect([...prompts, ...prompts], rolloutOptions(env, c, step));
+    // Counted once its samples are scored: a step whose reward failed can be tried again as it was.
+    this.steps = step;
     return { step, r, metrics: rolloutMetrics(r), t0 };
   }
 

@@ -33,6 +33,11 @@ export interface ToyOptions {
    * optimiser can fold them ahead): a valid model that keeps its worker busy for as long as one likes.
    */
   busyWork?: { products: number; size: number };
+  /**
+   * The same with [n, n] matrices where n = perToken·B·T: quick on the loader's 2 × 4 probe, as slow as one
+   * likes on the lab's real batches.
+   */
+  busyPerToken?: { products: number; perToken: number };
 }
 
 /** A toy reward model: scores[b] = Σ_t mask[b, t]·table[ids[b, t]] (table[i] = i / 10), and ways to break it. */
@@ -64,6 +69,17 @@ export function toyModel(o: ToyOptions = {}): Uint8Array {
       g.ints("square", [o.busyWork.size, o.busyWork.size]),
     ]);
     for (let i = 0; i < o.busyWork.products; i++) m = g.node("MatMul", [m, m]);
+    out = g.node("Add", [out, g.node("ReduceSum", [m], { keepdims: 0 })]);
+  }
+  if (o.busyPerToken) {
+    const masked = g.node("ReduceSum", [g.node("Cast", [mask ?? ids], { to: 1 })], { keepdims: 0 });
+    const bt = g.node("ReduceProd", [g.node("Shape", [ids])], { keepdims: 1 });
+    const n = g.node("Mul", [bt, g.ints("per_token", [o.busyPerToken.perToken])]);
+    let m = g.node("Expand", [
+      g.node("Mul", [masked, g.scalar("zero_t", 0)]),
+      g.node("Concat", [n, n], { axis: 0 }),
+    ]);
+    for (let i = 0; i < o.busyPerToken.products; i++) m = g.node("MatMul", [m, m]);
     out = g.node("Add", [out, g.node("ReduceSum", [m], { keepdims: 0 })]);
   }
   if (o.nan) out = g.node("Div", [g.node("Sub", [out, out]), g.node("Sub", [out, out])]);

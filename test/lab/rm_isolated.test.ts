@@ -176,6 +176,11 @@ describe("the busy model the e2e loads (test/helpers/toy_rm.ts busyWork)", () =>
     const s = await rm.run(ROWS.ids, ROWS.mask, 2, 3);
     expect(Array.from(s, (v) => Math.round(v * 1e4) / 1e4)).toEqual([0.8, 3.3]);
     await rm.release();
+    const perToken = await loadOnnxRewardModel(toyModel({ busyPerToken: { products: 2, perToken: 2 } }), V);
+    expect(
+      Array.from(await perToken.run(ROWS.ids, ROWS.mask, 2, 3), (v) => Math.round(v * 1e4) / 1e4),
+    ).toEqual([0.8, 3.3]);
+    await perToken.release();
     const huge = toyModel({ busyWork: { products: 60, size: 4096 } });
     console.log(`60 products of 4096² in a ${huge.length}-byte file`);
     expect(huge.length).toBeLessThan(8192);
