@@ -178,6 +178,8 @@ test("a reward model too slow on real batches: the step stops at the time limit,
   await expect(page.getByTestId("step-grpo-proxy")).toHaveText("2", { timeout: 120_000 });
   await expect(page.getByTestId("step-grpo-gold")).toHaveText("1");
   await expect(page.getByTestId("rewind-grpo-gold")).toHaveCount(0);
+  // The Load RM button no longer says a model is loaded.
+  await expect(page.getByTestId("load-rm")).toHaveAccessibleName("Load reward model (.onnx)");
   // Its model is gone: choosing it is refused, saying what to do.
   await page.getByTestId("knob-grpo-proxy-reward").selectOption("custom");
   await expect(page.getByTestId("run-card-grpo-proxy").getByRole("alert")).toContainText(

@@ -269,6 +269,8 @@ export interface LabWorkerApi {
    * reward sources are untouched then.
    */
   loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo>;
+  /** The user's reward model that runs can use now: null when none is loaded, or its worker was ended. */
+  customRewardModel(): RewardModelInfo | null;
   /**
    * Train one stage of the Pipeline view (src/lab/pipeline/pipeline.ts): "sft" (a fresh model on the task's
    * text) or "rm" (a reward model from it on the task's preference pairs). Pauses the lab first; every step

@@ -125,9 +125,9 @@ export class RewardSources {
     return `models/${this.task.id}/rm.onnx`;
   }
 
-  /** The loaded user model, or null. */
+  /** The loaded user model, or null (none loaded, or its worker was ended). */
   get custom(): RewardModelInfo | null {
-    return this.customModel?.info ?? null;
+    return this.customModel && !this.customModel.model.stopped ? this.customModel.info : null;
   }
 
   /** The loaded proxy model, or null (not asked for yet, loading, or failed). */

@@ -95,17 +95,19 @@ class IsolatedModel {
   private pending = 0;
   private ended: { why: string; kind: OnnxRewardModelErrorKind } | null = null;
   private releasing = false;
-  private readonly crashed: Promise<never>;
+  /** Rejects when the worker is ended (a time limit, a crash): the calls still in flight fail with it. */
+  private readonly stoppedNow: Promise<never>;
+  private stop: (e: OnnxRewardModelError) => void = () => undefined;
 
   constructor(private readonly h: RmWorkerHandle) {
-    this.crashed = new Promise<never>((_, reject) =>
-      h.onCrash((reason) => {
-        const why = `its worker stopped (${reason || "an error outside any call"})`;
-        this.end(why, "runtime");
-        reject(new OnnxRewardModelError("runtime", `the reward model failed: ${why}`));
-      }),
-    );
-    this.crashed.catch(() => undefined);
+    this.stoppedNow = new Promise<never>((_, reject) => {
+      this.stop = reject;
+    });
+    this.stoppedNow.catch(() => undefined);
+    h.onCrash((reason) => {
+      const why = `its worker stopped (${reason || "an error outside any call"})`;
+      this.end(why, "runtime", new OnnxRewardModelError("runtime", `the reward model failed: ${why}`));
+    });
   }
 
   /** Why the worker was ended before its release (a time limit, a crash), or null. */
@@ -124,17 +126,22 @@ class IsolatedModel {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        this.end(`it took longer than ${ms / 1000} s to ${task.later}`, "timeout");
+        // This call's own words first; the other calls in flight get the worker's end.
         reject(
           new OnnxRewardModelError(
             "timeout",
             `the reward model took longer than ${ms / 1000} s to ${task.now}, so the lab stopped it`,
           ),
         );
+        this.end(`it took longer than ${ms / 1000} s to ${task.later}`, "timeout");
       }, ms);
     });
     try {
-      return await Promise.race([f(this.h.api).catch((e) => Promise.reject(revived(e))), late, this.crashed]);
+      return await Promise.race([
+        f(this.h.api).catch((e) => Promise.reject(revived(e))),
+        late,
+        this.stoppedNow,
+      ]);
     } finally {
       clearTimeout(timer);
       this.pending--;
@@ -148,10 +155,12 @@ class IsolatedModel {
     if (this.pending === 0) this.end("it was released", "runtime");
   }
 
-  end(why: string, kind: OnnxRewardModelErrorKind): void {
+  /** End the worker now; calls in flight reject with `error` (default: "was stopped", naming why). */
+  end(why: string, kind: OnnxRewardModelErrorKind, error?: OnnxRewardModelError): void {
     if (this.ended) return;
     this.ended = { why, kind };
     this.h.terminate();
+    this.stop(error ?? new OnnxRewardModelError(kind, `the reward model was stopped: ${why}`));
   }
 }
 

@@ -275,6 +275,10 @@ class LabWorker implements LabWorkerApi {
     this.ctx?.device.destroy();
   }
 
+  customRewardModel(): RewardModelInfo | null {
+    return this.runs?.rewards.custom ?? null;
+  }
+
   loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
     if (!this.runs) throw new Error("the training worker is not initialised (init() first)");
     return this.runs.rewards.loadCustom(bytes, name);

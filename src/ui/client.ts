@@ -72,7 +72,7 @@ import {
   withStopSentence,
 } from "./client_notices";
 import { type ClientStats, updateReceiver } from "./client_updates";
-import { showStarted, spawnTrainingWorker } from "./client_worker";
+import { refreshCustomModel, showStarted, spawnTrainingWorker } from "./client_worker";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
@@ -120,7 +120,8 @@ export class LabClient {
     this.api = api;
     // Applied while this worker is the current one; acknowledged once the page has painted them (the worker
     // sends the next batch only then: ./client_updates.ts).
-    const onUpdate = updateReceiver(() => gen === this.generation, this.stats);
+    const current = () => gen === this.generation;
+    const onUpdate = updateReceiver(current, this.stats, () => refreshCustomModel(api, current));
     try {
       const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
       const info = await Promise.race([api.init(spec, onUpdate, base, pipeline), died]);

@@ -38,10 +38,14 @@ export interface ClientStats {
 /**
  * The worker's onUpdate (a comlink proxy): applies each batch while `current()` holds (the updates of a worker
  * replaced since are ignored), counting it in `stats`, and acknowledges it once the page has painted it.
+ * `onRewardFailure`: a run's reward failed while scoring (a retryable error: a reward model may have been stopped).
  */
-export function updateReceiver(current: () => boolean, stats: ClientStats) {
+export function updateReceiver(current: () => boolean, stats: ClientStats, onRewardFailure?: () => void) {
   return Comlink.proxy((updates: RunUpdate[]) => {
-    if (current()) apply(updates, stats);
+    if (current()) {
+      apply(updates, stats);
+      if (updates.some((u) => u.retryable)) onRewardFailure?.();
+    }
     return afterPaint();
   });
 }

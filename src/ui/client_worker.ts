@@ -4,6 +4,7 @@
 import * as Comlink from "comlink";
 import type { ExperimentSpec, LabWorkerApi, PipelineModels, RunSpec, WorkerInfo } from "../lab/protocol";
 import { lostRewardNotice } from "../lab/settings";
+import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
 
 /**
@@ -52,4 +53,17 @@ export function showStarted(
       }
   if (lostRm.length) info.notices.push(lostRewardNotice(opened, lostRm, pipelineLost));
   if (info.notices.length) s.setNotice(info.notices.join(" "));
+}
+
+/**
+ * After a run's reward failed (it may be the user's model, stopped at a time limit): the page's "custom model"
+ * follows the worker's, so the Load RM button stops saying a stopped model is loaded. `current`: this worker is
+ * still the page's.
+ */
+export function refreshCustomModel(api: Comlink.Remote<LabWorkerApi>, current: () => boolean): void {
+  Promise.resolve(api.customRewardModel())
+    .then((info) => {
+      if (current()) useRewardModels.getState().setCustom(info);
+    })
+    .catch(() => {}); // a worker gone meanwhile: the next start sets it
 }

@@ -96,6 +96,7 @@ describe("RewardSources: a model whose worker was ended (a time limit, a crash)"
     const refused =
       /the custom reward model "mine\.onnx" was stopped \(its worker stopped \(out of memory\)\): load it again with Load RM, or choose another reward/;
     await expect(custom.score(samples)).rejects.toThrow(refused);
+    expect(rewards.custom, "the page's Load RM button asks this").toBeNull();
     expect(() => rewards.ready("custom")).toThrow(refused);
   });
 });

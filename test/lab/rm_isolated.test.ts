@@ -131,6 +131,25 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     expect(w2.terminated, "ended once").toBe(1);
   });
 
+  it("a call that times out ends the worker for the calls in flight too: they fail at once, saying why", async () => {
+    const w = fakeWorker();
+    const rm = await isolatedOnnxLoader(() => w, { ...LIMITS, runMs: 300 })(toyModel(), V, 0);
+    (w.api as { run: RmWorkerApi["run"] }).run = () => new Promise<never>(() => undefined);
+    const first = rm.run(ROWS.ids, ROWS.mask, 2, 3);
+    await new Promise((r) => setTimeout(r, 150));
+    const t1 = performance.now();
+    const second = rejection(rm.run(ROWS.ids, ROWS.mask, 2, 3));
+    expect((await rejection(first)).message).toMatch(
+      /took longer than 0\.3 s to score a batch of 2 sequences/,
+    );
+    const e = await second;
+    expect(performance.now() - t1, "not its own 0.3 s").toBeLessThan(250);
+    expect(e.message).toBe(
+      "timeout: the reward model was stopped: it took longer than 0.3 s to score a batch",
+    );
+    expect(w.terminated).toBe(1);
+  });
+
   it("a worker that dies fails the call in flight, not the caller", async () => {
     const w = fakeWorker();
     const rm = await isolatedOnnxLoader(() => w, LIMITS)(toyModel(), V, 0);

@@ -35,6 +35,14 @@ async function saved(name: string) {
 
 const raw = (name: string) => openDB(name, DB_VERSION);
 
+/** That session with its experiment record replaced by one that is no experiment (its runs still there). */
+async function savedUnreadable(name: string) {
+  await saved(name);
+  const db = await raw(name);
+  await db.put("meta", { spec: { task: "sentiment", runs: "oops" }, savedAt: 0 }, "experiment");
+  db.close();
+}
+
 describe("a saved session the lab cannot read whole", () => {
   it("leaves out a run it cannot read, names it, and brings the others back", async () => {
     const name = newDbName();
@@ -54,10 +62,7 @@ describe("a saved session the lab cannot read whole", () => {
 
   it("does not save over a session whose experiment it cannot read", async () => {
     const name = newDbName();
-    await saved(name);
-    const db = await raw(name);
-    await db.put("meta", { spec: { task: "sentiment", runs: "oops" }, savedAt: 0 }, "experiment");
-    db.close();
+    await savedUnreadable(name);
     session = await openLab(fakeDeps(name).deps);
     expect(useLab.getState().notice).toMatch(/could not be read .* so this page does not save over them/);
     expect(session.autosaver).toBeNull();
@@ -111,10 +116,7 @@ describe("a saved session the lab cannot read whole", () => {
 
   it("does not discard what another tab saved over the unreadable runs meanwhile (it reads now)", async () => {
     const name = newDbName();
-    await saved(name);
-    const db = await raw(name);
-    await db.put("meta", { spec: { task: "sentiment", runs: "oops" }, savedAt: 0 }, "experiment");
-    db.close();
+    await savedUnreadable(name);
     session = await openLab(fakeDeps(name).deps);
     const discard = useDiscardSaved.getState().discard;
     // Another tab offered the same, discarded, and saved its own training (PPO at step 2).
@@ -134,7 +136,7 @@ describe("a saved session the lab cannot read whole", () => {
     }
     expect(session.autosaver, "still not saving").toBeNull();
     expect(useLab.getState().notice).toMatch(
-      /another tab has saved its own over them, and this page leaves them be/,
+      /read now \(another tab saved its own over them, or the failure at the start has passed\), so this page leaves them be/,
     );
     const after = await openLabPersistence(name);
     expect((await after.load())?.runs.map((r) => [r.spec.id, r.step])).toEqual([["ppo-1", 2]]);

@@ -29,6 +29,19 @@ const MAX_POINTS = 200;
 const MARGIN = { top: 8, right: 12, bottom: 14, left: 0 };
 const MARGIN_COMPACT = { ...MARGIN, bottom: 10 };
 const X_DOMAIN = ["dataMin", "dataMax"] as const;
+
+/** The x domain: the data's, widened to the markers' x (a marker past the last point, e.g. at step 0). */
+function markerDomain(placed: readonly { x?: number }[]) {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const m of placed)
+    if (m.x !== undefined && Number.isFinite(m.x)) {
+      lo = Math.min(lo, m.x);
+      hi = Math.max(hi, m.x);
+    }
+  if (lo > hi) return X_DOMAIN;
+  return [(min: number) => Math.min(min, lo), (max: number) => Math.max(max, hi)] as const;
+}
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const TICK_COMPACT = { ...TICK, fontSize: 11 };
 /**
@@ -227,6 +240,8 @@ const ChartBody = memo(function ChartBody({
     () => placeMarkers(markers, rows, xAxis, kl, plotPx, labelRows),
     [markers, rows, xAxis, kl, plotPx, labelRows],
   );
+  // The x axis spans the markers too (placeMarkers' label sides assume it), as recharts' extendDomain did.
+  const xDomain = useMemo(() => markerDomain(placed), [placed]);
   // Small charts name their axis too (short: no k1 note), so a chart read alone says what its x is; so do
   // the KL and entropy charts where half a row is too narrow for the note (~57 characters at 13 px).
   const roomForNote = boxPx === 0 || plotPx >= 440;
@@ -301,7 +316,7 @@ const ChartBody = memo(function ChartBody({
               dataKey="x"
               type="number"
               allowDecimals={xAxis === "kl" || xAxis === "sqrt_kl"}
-              domain={X_DOMAIN}
+              domain={xDomain}
               ticks={xTicks}
               // Draw every tick we chose: otherwise recharts measures each label in the DOM to thin them out.
               interval={0}

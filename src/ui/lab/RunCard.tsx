@@ -249,7 +249,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
                   data-testid={`retry-${runId}`}
                   disabled={!canEdit}
                   title="The step failed while scoring its samples, before any update: the run is as it was. Load the reward model again or choose another reward, then try the step again."
-                  onClick={() => void labActions.rewindRun(runId)}
+                  onClick={() => void labActions.retryStep(runId)}
                 >
                   Try the step again
                 </button>

@@ -162,6 +162,19 @@ export const labActions = {
       .catch(report(`Sending ${label} back to its last checkpoint`));
   },
   /**
+   * A run whose reward failed while scoring (its error `retryable`) tries that step again where it is; the other
+   * runs go on (playing, it takes its turn again). Never rejects: a notice says what happened.
+   */
+  retryStep(runId: string): Promise<void> {
+    const label = lab().runs[runId]?.spec.label ?? runId;
+    return backend()
+      .then(async (b) => {
+        if (!b.rewindRun) throw new Error("this lab cannot retry steps");
+        await b.rewindRun(runId); // the worker only lifts a retryable error: no rewind
+      })
+      .catch(report(`Trying ${label}'s step again`));
+  },
+  /**
    * Duplicate a run from its current state. Settings changed on its card just before (still on their way to
    * the worker, which applies them between steps) are waited for, so the copy has the settings the card shows.
    */

@@ -39,17 +39,19 @@ export function offerDiscard(o: DiscardOffer): { withdraw(): void } {
     try {
       discarded = await o.persistence.discardUnreadable();
     } catch (e) {
+      const now = useLab.getState().notice ?? "";
       lab.setNotice(
-        `${lab.notice ?? ""} Discarding the saved runs failed (${message(e)}); this page still does not save.`.trim(),
+        `${now} Discarding the saved runs failed (${message(e)}); this page still does not save.`.trim(),
       );
       useDiscardSaved.setState({ discard });
       return;
     }
     if (!discarded) {
-      // Another tab discarded them and saved its own runs since: those are not this page's to delete.
+      // Another tab discarded them and saved its own runs since (or what failed at the start was passing): what
+      // is saved now reads, and is not this page's to delete.
       const line =
-        "The saved runs read now: another tab has saved its own over them, and this page leaves them be. " +
-        "Reload to open them (this page's runs are not saved).";
+        "The saved runs read now (another tab saved its own over them, or the failure at the start has passed), " +
+        "so this page leaves them be: reload to open them (this page's runs are not saved).";
       const now = useLab.getState().notice;
       useLab.getState().setNotice(now?.includes(o.line) ? now.replace(o.line, line) : line);
       return;
