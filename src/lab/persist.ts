@@ -35,6 +35,7 @@ import type {
 import {
   CHUNK,
   chunksOf,
+  clearSession,
   isExperimentRecord,
   type LabTx,
   readSession,
@@ -308,8 +309,7 @@ export class LabPersistence {
       await tx.done.catch(() => {});
       return false;
     }
-    for (const s of ["runs", "history", "checkpoints", "pipeline"] as const) await tx.objectStore(s).clear();
-    await tx.objectStore("meta").delete("experiment");
+    await clearSession(tx);
     await tx.done;
     return true;
   }

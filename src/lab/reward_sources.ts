@@ -59,19 +59,16 @@ export function checkRewardChoice(v: unknown): RewardChoice {
   return v as RewardChoice;
 }
 
-/** The user's loaded model and how many scorings use it now (it is released when replaced and unused). */
-interface CustomModel {
+/** A loaded ONNX reward model: the source over it, what it is, the model (its worker's state). */
+interface LoadedModel {
   source: RewardSource;
   info: RewardModelInfo;
   model: OnnxRewardModel;
-  scoring: number;
 }
 
-/** The task's shipped reward model, loaded. */
-interface LoadedProxy {
-  source: RewardSource;
-  info: RewardModelInfo;
-  model: OnnxRewardModel;
+/** The user's loaded model and how many scorings use it now (it is released when replaced and unused). */
+interface CustomModel extends LoadedModel {
+  scoring: number;
 }
 
 /** A custom model whose worker was ended: what to do. */
@@ -83,8 +80,8 @@ const stoppedCustom = (m: CustomModel) =>
 export class RewardSources {
   /** The task's gold scorer (also every run's `reward_gold`). */
   readonly gold: RewardSource;
-  private proxy: Promise<LoadedProxy> | null = null;
-  private proxyReady: LoadedProxy | null = null;
+  private proxy: Promise<LoadedModel> | null = null;
+  private proxyReady: LoadedModel | null = null;
   /** The proxy as runs hold it: scores with the loaded model, loaded again when its worker was ended. */
   private readonly proxySource: RewardSource;
   private customModel: CustomModel | null = null;
@@ -202,7 +199,7 @@ export class RewardSources {
   }
 
   /** The proxy, loaded on first use and again after its worker was ended (a time limit, a crash). */
-  private loadProxy(): Promise<LoadedProxy> {
+  private loadProxy(): Promise<LoadedModel> {
     if (this.proxyReady?.model.stopped) {
       this.proxy = null;
       this.proxyReady = null;
@@ -220,7 +217,7 @@ export class RewardSources {
     return this.proxy;
   }
 
-  private async fetchAndLoadProxy(): Promise<LoadedProxy> {
+  private async fetchAndLoadProxy(): Promise<LoadedModel> {
     const path = this.proxyPath;
     const missing = new RewardSourceError(
       `the ${this.task.id} task ships no proxy reward model (${path}); train one with npm run train-rm -- --task ${this.task.id}`,

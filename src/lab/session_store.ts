@@ -117,16 +117,22 @@ function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint
   };
 }
 
+/**
+ * Delete the saved session: its experiment, runs, curves, checkpoints and Pipeline (same stores as
+ * {@link readSession}, read-write). meta keeps its other records (the writer's claim: persist.ts).
+ */
+export async function clearSession(tx: LabTx<"readwrite">): Promise<void> {
+  for (const s of ["runs", "history", "checkpoints", "pipeline"] as const) await tx.objectStore(s).clear();
+  await tx.objectStore("meta").delete("experiment");
+}
+
 /** Replace the saved session and Pipeline with these (same stores as {@link readSession}, read-write). */
 export async function writeSession(
   tx: LabTx<"readwrite">,
   session: SavedSession,
   pipeline: SavedPipeline | null,
 ): Promise<void> {
-  // meta keeps its other records (the writer's claim: persist.ts): only the experiment is replaced.
-  const stores = ["runs", "history", "checkpoints", "pipeline"] as const;
-  for (const s of stores) await tx.objectStore(s).clear();
-  await tx.objectStore("meta").delete("experiment");
+  await clearSession(tx);
   const now = Date.now();
   await tx.objectStore("meta").put({ spec: session.spec, savedAt: now }, "experiment");
   for (const r of session.runs) {

@@ -11,14 +11,15 @@ import { defaultExperiment } from "../../src/lab/defaults";
 import { NotWriterError, openLabPersistence } from "../../src/lab/persist";
 import { newDbName, pausedState, points } from "./persist_db";
 
+/** `n` connections to one new database: `n` tabs. */
+function tabs(n: number) {
+  const name = newDbName();
+  return Promise.all(Array.from({ length: n }, () => openLabPersistence(name)));
+}
+
 describe("the session's writer", () => {
   it("refuses a connection's writes once another claimed the session, and keeps the claim across a replace", async () => {
-    const name = newDbName();
-    const [a, b, plain] = await Promise.all([
-      openLabPersistence(name),
-      openLabPersistence(name),
-      openLabPersistence(name),
-    ]);
+    const [a, b, plain] = await tabs(3);
     const spec = defaultExperiment();
     const run = {
       spec: spec.runs[0],
@@ -58,8 +59,7 @@ describe("the session's writer", () => {
   });
 
   it("the autosaver drops a write refused so, without reporting a failure", async () => {
-    const name = newDbName();
-    const [a, b] = await Promise.all([openLabPersistence(name), openLabPersistence(name)]);
+    const [a, b] = await tabs(2);
     await a.claim("tab-a");
     const state = pausedState(2);
     const errors: string[] = [];
@@ -83,12 +83,7 @@ describe("the session's writer", () => {
   });
 
   it("a claim that could not be written (storage full) goes with the next write, unless a newer tab claimed", async () => {
-    const name = newDbName();
-    const [a, b, c] = await Promise.all([
-      openLabPersistence(name),
-      openLabPersistence(name),
-      openLabPersistence(name),
-    ]);
+    const [a, b, c] = await tabs(3);
     const spec = defaultExperiment();
     await a.claim("tab-a");
     await a.saveExperiment(spec);
