@@ -6,6 +6,7 @@ import { startTransition, useEffect, useMemo, useState } from "react";
 import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { Hint } from "./Hint";
+import { firstAtOrAfter, rewardEverNotGold } from "./history_memo";
 import { belowZero, K1_KEY, K1_NOTE_DOC, KL_AXIS_DOC, k1Note, klAxisNote } from "./kl_note";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
@@ -138,7 +139,7 @@ export function markerHistory(
   if (!markers.length) return NO_HISTORY;
   const last = placedWith.get(markers);
   if (last && last !== history) {
-    const at = (h: readonly MetricPoint[], m: Marker) => h.find((p) => p.step >= m.step);
+    const at = (h: readonly MetricPoint[], m: Marker) => h[firstAtOrAfter(h, m.step)];
     if (
       markers.every((m) => {
         const p = at(history, m);
@@ -308,7 +309,7 @@ const REWARD_IS_GOLD_KEY = (
  */
 export function goldDiffers({ run }: VisibleRun): boolean {
   if ((run.spec.config.reward ?? "gold") !== "gold") return true;
-  return run.history.some((p) => p.metrics[REWARD.key] !== p.metrics[GOLD.key]);
+  return rewardEverNotGold(run.history);
 }
 
 /** X axis, smoothing and the run legend (click to hide or show a run on every chart). */

@@ -17,7 +17,7 @@ import { MetricCard } from "./MetricCard";
 import { placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
-import { chartRows, decimate, metricSeries, niceTicksWithin, yAxisOf } from "./series";
+import { chartRows, decimate, extendSeries, niceTicksWithin, type SeriesMemo, yAxisOf } from "./series";
 
 /**
  * Most points drawn per line; longer histories are evenly thinned (first and last kept). A chart is 300–700 px
@@ -192,20 +192,27 @@ const ChartBody = memo(function ChartBody({
   const sentiment = useLab((s) => s.spec.task === "sentiment");
   // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
   const newcomer = useLab((s) => s.spec.preset === undefined) && id === "reward";
-  const series: DrawnSeries[] = useMemo(
-    () =>
-      lines.map((line, i) => {
-        const all = metricSeries(line.history, line.metric, xAxis, kl, smoothing, line.from);
-        return {
-          key: `s${i}`,
-          id: `${line.runId}|${line.metric}`,
-          line,
-          points: decimate(all, MAX_POINTS),
-          total: all.length,
-        };
-      }),
-    [lines, xAxis, kl, smoothing],
-  );
+  // Each line's points as last computed: a redraw computes only the points added since (series.ts extendSeries).
+  const memos = useRef(new Map<string, SeriesMemo>());
+  const series: DrawnSeries[] = useMemo(() => {
+    const next = new Map<string, SeriesMemo>();
+    const drawn = lines.map((line, i) => {
+      const id = `${line.runId}|${line.metric}`;
+      const { memo, points } = extendSeries(
+        memos.current.get(id),
+        line.history,
+        line.metric,
+        xAxis,
+        kl,
+        smoothing,
+        line.from,
+      );
+      next.set(id, memo);
+      return { key: `s${i}`, id, line, points: decimate(points, MAX_POINTS), total: points.length };
+    });
+    memos.current = next;
+    return drawn;
+  }, [lines, xAxis, kl, smoothing]);
   const rows = useMemo(() => chartRows(series), [series]);
   // Round x ticks (recharts' own, over [dataMin, dataMax], land on values like 158 or 0.197).
   const xTicks = useMemo(

@@ -11,6 +11,7 @@ import type { RunState } from "../lab_store";
 import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
 import { metricCellNote, metricDoc, metricUnit } from "./glossary";
 import { Hint } from "./Hint";
+import { reportedMetrics } from "./history_memo";
 import { MetricCard } from "./MetricCard";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { MiniLegend } from "./MiniLegend";
@@ -36,12 +37,12 @@ function reportedKeys(histories: readonly (readonly MetricPoint[])[]): Set<strin
  * (Safe RLHF's cost and its limit d), the companion dashed in the same run's colour.
  */
 export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[]): ChartLine[] {
-  const reporting = visible.filter((v) => v.run.history.some((p) => info.key in p.metrics));
+  const reporting = visible.filter((v) => reportedMetrics(v.run.history).has(info.key));
   const lines = linesOf(reporting, info.key);
   if (!info.companion) return lines;
   const { key, name } = info.companion;
   // Only runs that log the companion (a run saved before it was logged has none to draw).
-  const withCompanion = reporting.filter((v) => v.run.history.some((p) => key in p.metrics));
+  const withCompanion = reporting.filter((v) => reportedMetrics(v.run.history).has(key));
   return [...lines, ...linesOf(withCompanion, key, { dashed: true, name })];
 }
 

@@ -98,7 +98,10 @@ function fakeSamples(spec: RunSpec, r: () => number): SampleView[] {
   });
 }
 
-/** A fake backend that trains nothing: synthetic metrics at ~4 updates/s while playing. */
+/**
+ * A fake backend that trains nothing: synthetic metrics at ~4 updates/s while playing (`?fake=MS`: one update
+ * every MS ms instead, e.g. `?fake=20` to grow long histories quickly when measuring the charts).
+ */
 export function createFakeBackend(): LabBackend {
   const runs = new Map<string, FakeRun>();
   const rng = new Rng(7);
@@ -151,7 +154,8 @@ export function createFakeBackend(): LabBackend {
     play() {
       stop();
       lab().setPlaying(true);
-      timer = setInterval(() => stepAll("running"), 250);
+      const ms = Number(new URLSearchParams(location.search).get("fake"));
+      timer = setInterval(() => stepAll("running"), ms >= 1 ? ms : 250);
     },
     pause() {
       stop();

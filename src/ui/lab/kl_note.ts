@@ -3,7 +3,9 @@
  * estimate of KL(π ‖ π_ref) (Schulman 2020, "Approximating KL divergence"), but one batch's mean can come out
  * negative, which a student reads as a bug; the chart says how often it happened and why.
  */
+import type { MetricPoint } from "../../lab/protocol";
 import type { ChartLine } from "./chart_types";
+import { firstAtOrAfter, foldHistory } from "./history_memo";
 
 /** The metric k1 is logged under (TRL's objective/kl). */
 export const K1_KEY = "objective/kl";
@@ -17,18 +19,30 @@ export interface BelowZero {
 
 /** How many of the lines' drawn points of `metric` are below 0 (a fork's points before its `from` are its source's). */
 export function belowZero(lines: readonly ChartLine[], metric: string): BelowZero {
+  let memo = counted.get(metric);
+  if (!memo) counted.set(metric, (memo = new WeakMap()));
+  const count = (b: BelowZero, p: MetricPoint): BelowZero => {
+    const v = p.metrics[metric];
+    if (v === undefined || !Number.isFinite(v)) return b;
+    return { negative: b.negative + (v < 0 ? 1 : 0), total: b.total + 1 };
+  };
   let negative = 0;
   let total = 0;
-  for (const line of lines)
-    for (const p of line.history) {
-      if (p.step <= (line.from ?? 0)) continue;
-      const v = p.metrics[metric];
-      if (v === undefined || !Number.isFinite(v)) continue;
-      total++;
-      if (v < 0) negative++;
-    }
+  for (const { history, from = 0 } of lines) {
+    // The points after `from`: the counts over the whole history less those up to `from` (steps increase).
+    let start = firstAtOrAfter(history, from);
+    while (start < history.length && history[start].step <= from) start++;
+    const all = foldHistory(history, memo, NONE, count);
+    const before = foldHistory(history, memo, NONE, count, start);
+    negative += all.negative - before.negative;
+    total += all.total - before.total;
+  }
   return { negative, total };
 }
+
+const NONE: BelowZero = { negative: 0, total: 0 };
+/** Each point's counts up to it, per metric (history_memo.ts): a redraw counts only the new points. */
+const counted = new Map<string, WeakMap<MetricPoint, BelowZero>>();
 
 /** The note's text (short: it sits beside the estimator menu), or null when no drawn k1 value is below 0. */
 export function k1Note({ negative, total }: BelowZero): string | null {

@@ -5,6 +5,7 @@
  */
 import type { Marker, MetricPoint } from "../../lab/protocol";
 import type { KlEstimator, XAxis } from "../lab_store";
+import { firstAtOrAfter } from "./history_memo";
 
 /** One plotted point: its step, x, the raw metric and the smoothed one. */
 export interface PlotPoint {
@@ -78,6 +79,64 @@ export function metricSeries(
   return from > 0 ? out.filter((p) => p.step >= from) : out;
 }
 
+/** What {@link extendSeries} remembers of one line between redraws (owned by one chart; mutated in place). */
+export interface SeriesMemo {
+  /** metric, axis, KL estimator and smoothing the points were computed with. */
+  params: string;
+  /** History points folded in, and the last of them (a later history holding it at n − 1 extends this one). */
+  n: number;
+  last: MetricPoint | undefined;
+  /** Every kept point from step 0, smoothed. */
+  points: PlotPoint[];
+  /** The EMA's running sum and count of finite values (as {@link emaSmooth} keeps them). */
+  ema: number;
+  count: number;
+}
+
+/**
+ * {@link metricSeries}, remembered: given the memo of the last call for the same line, only the points appended
+ * since are computed (a history only grows between rewinds; a rewound, replaced or re-parameterised one is
+ * computed afresh). Returns the memo to pass next time and the points (from step `from`), which are the memo's own
+ * array when `from` is 0: read them before the next call. Equal to metricSeries on the same arguments.
+ */
+export function extendSeries(
+  memo: SeriesMemo | undefined,
+  history: readonly MetricPoint[],
+  metric: string,
+  axis: XAxis,
+  kl: KlEstimator,
+  smoothing: number,
+  from = 0,
+): { memo: SeriesMemo; points: readonly PlotPoint[] } {
+  const params = `${metric}\u0000${axis}\u0000${kl}\u0000${smoothing}`;
+  const fits =
+    memo !== undefined &&
+    memo.params === params &&
+    memo.n <= history.length &&
+    (memo.n === 0 || history[memo.n - 1] === memo.last);
+  const m: SeriesMemo = fits ? memo : { params, n: 0, last: undefined, points: [], ema: 0, count: 0 };
+  const w = Math.min(Math.max(smoothing, 0), 0.999);
+  for (let i = m.n; i < history.length; i++) {
+    const p = history[i];
+    const raw = p.metrics[metric];
+    const x = xOf(p, axis, kl);
+    if (raw === undefined || x === undefined || !Number.isFinite(x)) continue;
+    let smooth = raw;
+    if (Number.isFinite(raw)) {
+      m.ema = m.ema * w + (1 - w) * raw;
+      m.count++;
+      if (w !== 0) smooth = m.ema / (1 - w ** m.count);
+    }
+    m.points.push({ step: p.step, x, raw, smooth });
+  }
+  m.n = history.length;
+  m.last = history.at(-1);
+  if (from <= 0) return { memo: m, points: m.points };
+  let start = 0;
+  while (start < m.points.length && m.points[start].step < from) start++;
+  return { memo: m, points: m.points.slice(start) };
+}
+
 /** At most `max` points, evenly strided, always keeping the first and the last (what the eye reads). */
 export function decimate<T>(points: readonly T[], max: number): T[] {
   if (points.length <= max || max < 2) return [...points];
@@ -122,7 +181,7 @@ export function markerX(
   axis: XAxis,
   kl: KlEstimator,
 ): number | undefined {
-  const at = history.find((p) => p.step >= marker.step);
+  const at = history[firstAtOrAfter(history, marker.step)];
   if (at) return xOf(at, axis, kl);
   if (axis === "step") return marker.step;
   const last = history.at(-1);
