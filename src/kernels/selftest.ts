@@ -35,7 +35,7 @@ export function kernelCount(results: readonly Pick<SelfTestResult, "kernel">[]):
 }
 
 /**
- * "23/23 checks of 17 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
+ * "23/23 checks of 18 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
  * disagree when some do.
  */
 export function selfTestSummary(results: readonly SelfTestResult[]): string {

@@ -20,7 +20,7 @@ export const RM_INPUTS = ["input_ids", "attention_mask"] as const;
 export const RM_OUTPUT = "scores";
 
 export interface LoadOnnxOptions {
-  /** onnxruntime-web execution providers, in order of preference. Default ["wasm"]. In the page: ["webgpu", "wasm"]. */
+  /** onnxruntime-web execution providers, in order of preference. Default ["wasm"] (the lab's reward-model worker uses it, one thread); ["webgpu", "wasm"] also works. */
   executionProviders?: string[];
   /** The padding id used in probe batches. Default 0. */
   padId?: number;
