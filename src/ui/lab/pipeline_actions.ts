@@ -10,6 +10,7 @@ import { downloadBlob } from "../../lab/export/download";
 import type { PipelineProgress, PipelineStage } from "../../lab/pipeline/fields";
 import { AckThrottle } from "../../lab/throttle";
 import { errorMessage as message } from "../../util/errors";
+import { landsWithin } from "../../util/settle";
 import { HANDED_OFF_LINE, labClient } from "../client";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
@@ -93,12 +94,7 @@ export const pipelineActions = {
       useLab.getState().setNotice(`Stopping the Pipeline's training failed: ${message(e)}`);
       return;
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((r) => {
-      if (Number.isFinite(waitMs)) timer = setTimeout(r, waitMs);
-    });
-    await Promise.race([run, late]);
-    clearTimeout(timer);
+    await landsWithin(run, waitMs);
   },
 
   /** Download the stage-2 reward model as pipeline_rm.onnx. */

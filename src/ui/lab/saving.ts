@@ -16,6 +16,7 @@ import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
+import { landsWithin } from "../../util/settle";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
@@ -273,17 +274,6 @@ async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
     done.catch(() => {}),
     waitMs,
   );
-}
-
-/** Whether `p` settles within `ms` (it goes on either way). */
-async function landsWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((r) => {
-    timer = setTimeout(() => r(false), ms);
-  });
-  const landed = await Promise.race([p.then(() => true), late]);
-  clearTimeout(timer);
-  return landed;
 }
 
 /** Whether this page saves (storage, and it is the tab that saves), so that keepOpenExperiment can keep runs. */
