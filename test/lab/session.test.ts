@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { openLabPersistence } from "../../src/lab/persist";
+import { LabPersistence, openLabPersistence } from "../../src/lab/persist";
 import { encode } from "../../src/lab/url";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { share, writeUrlNow } from "../../src/ui/lab/url_sync";
@@ -29,7 +29,11 @@ describe("opening the lab", () => {
     db.close();
 
     const { deps, loads } = fakeDeps(name);
+    const reads = vi.spyOn(LabPersistence.prototype, "load");
     session = await openLab(deps);
+    // Read once: a reload of the same experiment keeps nothing aside, so it need not read the session again.
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
     const s = useLab.getState();
     expect(s.spec).toEqual(spec);
     expect(s.runs["ppo-1"].history).toHaveLength(10);

@@ -64,22 +64,31 @@ function addNotice(line: string | null): void {
 }
 
 /**
- * Keep the saved session in Recent experiments when opening this experiment drops some of its trained runs
- * (`leftOut`, src/lab/restore.ts) or its Pipeline models. `line`: what the notice says (null: nothing to
- * keep); `ok` false when keeping failed, and the page must then not save over the old session.
+ * Whether opening this experiment drops some of the saved session's trained runs (`leftOut`, src/lab/restore.ts)
+ * or its Pipeline models, so that the session must be kept in Recent experiments first.
  */
-async function keepReplaced(
-  persistence: LabPersistence,
-  saved: SavedSession,
+function dropsTraining(
   leftOut: SavedSession["runs"],
   savedPipeline: SavedPipeline | null,
   pipelineDropped: boolean,
   sameOne: boolean,
-): Promise<{ line: string | null; ok: boolean }> {
+): boolean {
   // Runs imported for comparison are left out of the opened spec even on a reload of the same experiment
   // (their curves come back separately): they count only when another experiment replaces them.
   const trained = leftOut.filter((r) => savedStep(r) > 0 || (!sameOne && keepsCurves(r)));
-  if (trained.length === 0 && !(pipelineDropped && savedPipeline)) return { line: null, ok: true };
+  return trained.length > 0 || (pipelineDropped && savedPipeline !== null);
+}
+
+/**
+ * Keep the saved session (as storage holds it: `saved`) in Recent experiments ({@link dropsTraining} said so).
+ * `line`: what the notice says; `ok` false when keeping failed, and the page must then not save over the old
+ * session.
+ */
+async function keepReplaced(
+  persistence: LabPersistence,
+  saved: SavedSession,
+  savedPipeline: SavedPipeline | null,
+): Promise<{ line: string | null; ok: boolean }> {
   let entry: KeptEntry;
   try {
     entry = await persistence.archive.keep(saved, savedPipeline);
@@ -228,10 +237,10 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // What is kept is what storage holds now: another tab may have saved since the read above (a pause's last
   // checkpoint while this page started its worker); and this tab claims the session right after keeping it,
   // so that no later write of that tab lands in neither the kept copy nor this one.
-  const now = persistence && saved && plan ? ((await persistence.load().catch(() => null)) ?? saved) : saved;
+  // Read again only when something is kept (a reload of the same experiment drops nothing).
   const kept =
-    persistence && now && plan
-      ? await keepReplaced(persistence, now, plan.leftOut, savedPipeline, pipeline === null, same)
+    persistence && saved && plan && dropsTraining(plan.leftOut, savedPipeline, pipeline === null, same)
+      ? await keepReplaced(persistence, (await persistence.load().catch(() => null)) ?? saved, savedPipeline)
       : { line: null, ok: true };
   const writer = newWriterId();
   if (persistence && unread === null && ready && kept.ok) persistence.claim(writer);
