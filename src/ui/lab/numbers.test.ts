@@ -37,9 +37,21 @@ describe("lab number formatting", () => {
 });
 
 describe("tickFormatter", () => {
-  it("keeps 3 significant digits when they tell the ticks apart", () => {
+  it("writes every tick with the decimals the roundest step needs, the same for all", () => {
     const f = tickFormatter([0, 0.25, 0.5, 0.75, 1]);
-    expect([0, 0.25, 0.5].map(f)).toEqual(["0", "0.25", "0.5"]);
+    expect([0, 0.25, 0.5, 1].map(f)).toEqual(["0.00", "0.25", "0.50", "1.00"]);
+    // A step of 0.025 (an entropy axis a teacher read as 2.67, 2.7, 2.73): exact, and one width.
+    const e = [2.675, 2.7, 2.725, 2.75, 2.775];
+    expect(e.map(tickFormatter(e))).toEqual(["2.675", "2.700", "2.725", "2.750", "2.775"]);
+    expect([0, 10, 20, 30].map(tickFormatter([0, 10, 20, 30]))).toEqual(["0", "10", "20", "30"]);
+    expect([-0.5, 0, 0.5].map(tickFormatter([-0.5, 0, 0.5]))).toEqual(["-0.5", "0.0", "0.5"]);
+    expect([0, 2500, 5000].map(tickFormatter([0, 2500, 5000]))).toEqual(["0", "2,500", "5,000"]);
+    expect([0, 25000, 50000].map(tickFormatter([0, 25000, 50000]))).toEqual(["0", "25k", "50k"]);
+    expect([0, 12500, 25000].map(tickFormatter([0, 12500, 25000]))).toEqual(["0", "12.5k", "25.0k"]);
+    expect([0, 2e6, 4e6].map(tickFormatter([0, 2e6, 4e6]))).toEqual(["0", "2M", "4M"]);
+    // Tiny values keep their exponents.
+    const tiny = [0, 2e-5, 4e-5];
+    expect(tiny.map(tickFormatter(tiny))).toEqual(["0", "2e-5", "4e-5"]);
   });
   it("adds digits for a narrow range so no two ticks read the same", () => {
     const ticks = [2.7501, 2.7502, 2.7503, 2.7504];

@@ -26,11 +26,30 @@ export function tick(x: number): string {
 }
 
 /**
- * A tick formatter for these ticks: {@link tick} with as many significant digits (3 to 8) as it takes for
- * neighbouring ticks to read differently (a narrow range such as 2.7501 … 2.7504 would otherwise print "2.75"
- * on every tick).
+ * A tick formatter for these ticks (round values: series.ts niceDomain, niceTicksWithin): every tick with the same
+ * number of decimals, as many as the roundest step needs to be written exactly (0.00, 0.25, 0.50; 2.675, 2.700,
+ * 2.725 — never 2.675 shown as "2.67" beside "2.7"), with k/M suffixes for large counts (12.5k, 3.4M) and
+ * thousands separators. Ticks that no 6 decimals write exactly, or all below 1e-4, fall back to {@link tick}
+ * with as many significant digits (3 to 8) as it takes for neighbouring ticks to read differently.
  */
 export function tickFormatter(ticks: readonly number[]): (x: number) => string {
+  const finite = ticks.filter(Number.isFinite);
+  const top = Math.max(0, ...finite.map(Math.abs));
+  const [scale, suffix] =
+    top >= 1e6 && top < 1e12 ? [1e6, "M"] : top >= 1e4 && top < 1e6 ? [1e3, "k"] : [1, ""];
+  const exact = (v: number, d: number) =>
+    Math.abs(Number(v.toFixed(d)) - v) <= 1e-9 * Math.max(1, Math.abs(v));
+  let decimals = 0;
+  while (decimals <= 6 && !finite.every((t) => exact(t / scale, decimals))) decimals++;
+  if (decimals <= 6 && top >= 1e-4) {
+    const fmt = new Intl.NumberFormat("en-US", {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    });
+    // −0 (a tick a hair below 0 rounded) reads as 0.
+    return (x) =>
+      !Number.isFinite(x) ? sig(x) : x === 0 && suffix ? "0" : `${fmt.format(x / scale + 0)}${suffix}`;
+  }
   for (let d = 3; d <= 8; d++) {
     const f = (x: number) => {
       const a = Math.abs(x);

@@ -93,20 +93,28 @@ describe("a new run beside others", () => {
     // batchPrompts differs (16 vs 4) and DPO has none; β is never taken (a KL weight in PPO and GRPO, DPO's
     // implicit-reward temperature): the 48-token limit, the lr and the proxy reward are shared.
     const shared = { maxNewTokens: 48, lr: 3e-5, reward: "proxy" };
-    expect(newRunSpec(experiment, "grpo").config).toEqual(shared);
     expect(newRunSpec(experiment, "rloo").config).toEqual(shared);
-    expect(sharedConfig(experiment, "dpo")).toEqual(shared);
+    expect(sharedConfig(experiment.slice(0, 1).concat(experiment.slice(2)), "dpo")).toEqual(shared);
     // Best-of-n trains nothing: no lr.
     expect(sharedConfig(experiment, "bon")).toEqual({ maxNewTokens: 48, reward: "proxy" });
     // β alike in every run still stays the new run's own default.
     const sameBeta = experiment.map((r) => ({ ...r, config: { ...r.config, beta: 0.1 } }));
-    expect(sharedConfig(sameBeta, "ppo")).not.toHaveProperty("beta");
+    expect(sharedConfig(sameBeta, "rloo")).not.toHaveProperty("beta");
     // Runs of one algorithm share their batch too.
     const lesson: RunSpec[] = [
       { id: "grpo-1", algo: "grpo", label: "G 2", config: { numGenerations: 2, batchPrompts: 4 } },
       { id: "grpo-2", algo: "grpo", label: "G 8", config: { numGenerations: 2, batchPrompts: 4 } },
     ];
     expect(sharedConfig(lesson, "ppo")).toEqual({ batchPrompts: 4 });
+    // A run of an algorithm already there takes every setting its runs share, β too (a teacher adding a second
+    // GRPO to compare β with the first compared batch sizes too before: 4 × 8 against the default 8 × 8).
+    expect(newRunSpec(experiment, "grpo").config).toEqual(experiment[2].config);
+    const twoPpo: RunSpec[] = [
+      { id: "ppo-1", algo: "ppo", label: "β 0", config: { batchPrompts: 16, beta: 0, maxNewTokens: 48 } },
+      { id: "ppo-2", algo: "ppo", label: "β .1", config: { batchPrompts: 16, beta: 0.1, maxNewTokens: 48 } },
+      { id: "dpo-1", algo: "dpo", label: "DPO", config: { batchPairs: 16, beta: 0.1, maxNewTokens: 48 } },
+    ];
+    expect(sharedConfig(twoPpo, "ppo")).toEqual({ batchPrompts: 16, maxNewTokens: 48 });
     // No runs, or none set: the defaults.
     expect(sharedConfig([], "ppo")).toEqual({});
     expect(newRunSpec(runs, "dpo").config).toEqual({});
@@ -128,7 +136,7 @@ describe("a new run beside others", () => {
       config: { maxNewTokens: 8, reward: "custom" },
     };
     const spec = newRunSpec([...experiment, imported], "grpo", experiment);
-    expect(spec.config).toEqual({ maxNewTokens: 48, lr: 3e-5, reward: "proxy" });
+    expect(spec.config).toEqual({ ...experiment[2].config, maxNewTokens: 48, lr: 3e-5, reward: "proxy" });
     expect(spec.label).toBe("GRPO 3");
     expect(spec.id).toBe("grpo-3");
   });

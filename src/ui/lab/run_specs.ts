@@ -31,17 +31,23 @@ const SHAREABLE: ReadonlySet<string> = new Set([...COMMON_FIELDS.map((f) => f.ke
 /**
  * The {@link SHAREABLE} settings every run of `runs` sets to the same value and `algo` also has, where that value
  * is valid for `algo`: the default experiment's 48-token limit, a lesson's prompts per step, learning rate or
- * proxy reward. A run added beside them starts from these, so it samples and is scored as they are; {} when
- * there are no runs. `runs` are the lab's own (runs imported for comparison may come from another task).
+ * proxy reward; and, when `runs` has runs of `algo`, every setting those runs all set alike (β too: the default
+ * experiment's PPO samples 16 prompts a step, so a second PPO added to compare β with it does as well). A run
+ * added beside them starts from these, so it samples and is scored as they are; {} when there are no runs.
+ * `runs` are the lab's own (runs imported for comparison may come from another task).
  */
 export function sharedConfig(runs: readonly RunSpec[], algo: AlgoId): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
   if (runs.length === 0) return out;
   const { title, fields } = ALGORITHMS[algo];
+  const same = runs.filter((r) => r.algo === algo);
+  const alike = (among: readonly RunSpec[], key: string) => {
+    const v = among[0]?.config[key];
+    return v !== undefined && among.every((r) => r.config[key] === v) ? v : undefined;
+  };
   for (const f of fields) {
-    const v = runs[0].config[f.key];
-    if (!SHAREABLE.has(f.key) || v === undefined || !runs.every((r) => r.config[f.key] === v)) continue;
-    if (fieldProblem(title, f, v) === null) out[f.key] = v;
+    const v = (SHAREABLE.has(f.key) ? alike(runs, f.key) : undefined) ?? alike(same, f.key);
+    if (v !== undefined && fieldProblem(title, f, v) === null) out[f.key] = v;
   }
   return out;
 }
