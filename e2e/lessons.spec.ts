@@ -124,8 +124,11 @@ for (const lesson of LESSONS) {
     await expect(page.getByTestId("lab-notice")).toHaveCount(0);
     const ids = lesson.experiment(0).runs.map((r) => r.id);
     for (const id of ids) await expect(page.getByTestId(`status-${id}`)).toHaveText("ready");
+    // A student who opened the link is told how to start, on the card, until the first step.
+    await expect(page.getByTestId("lesson-start")).toHaveText(/^\s*· press ▶ \(or space\) to train$/);
 
     await page.getByTestId("play").click();
+    await expect(page.getByTestId("lesson-start")).toHaveCount(0);
     // The lesson's step limit pauses the lab by itself once every run has done STEPS steps.
     for (const id of ids)
       await expect(page.getByTestId(`step-${id}`)).toHaveText(String(STEPS), { timeout: 360_000 });

@@ -69,7 +69,7 @@ const UNITS: Record<string, string> = {
   tokens: "tokens",
   "logps/rejected": "nats",
   "objective/kl_bound": "nats",
-  "objective/entropy": "nats",
+  "objective/entropy": "nats/completion",
   kl: "nats/token",
   "completions/min_length": "tokens",
   "completions/max_length": "tokens",

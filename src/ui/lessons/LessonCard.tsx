@@ -122,6 +122,8 @@ export function LessonCard() {
   const [list, setList] = useState<HTMLOListElement | null>(null);
   const hidden = useHiddenItems(list);
   const canAdd = useLab((s) => s.phase === "ready");
+  // Before the first step: what to do (a student opening a lesson link sees the card, not the Play button's hint).
+  const idle = useLab((s) => !s.playing && s.steppingFrom === null);
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
@@ -137,6 +139,12 @@ export function LessonCard() {
           <span className="lesson-progress" data-testid="lesson-progress">
             {progressText(top, low, steps, planned.steps ?? steps)}
             {left && <span className="muted"> · {left}</span>}
+            {top === 0 && idle && (
+              <span className="lesson-start" data-testid="lesson-start">
+                {" "}
+                · press ▶ (or space) to train
+              </span>
+            )}
             <progress max={steps} value={shown} />
           </span>
         )}
