@@ -241,6 +241,12 @@ export class Scheduler extends SchedulerBase {
     });
   }
 
+  /** Rename a run at once (its messages name it so from now on); an unknown id is ignored. */
+  renameRun(id: string, label: string): void {
+    const e = this.find(id);
+    if (e) e.spec = { ...e.spec, label };
+  }
+
   /** A setting's label in `spec`'s markers ("beta" → "β"). */
   private labelFor(spec: RunSpec): (key: string) => string {
     return (k) => this.o.fieldLabel?.(spec, k) ?? k;

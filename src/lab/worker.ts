@@ -181,6 +181,10 @@ class LabWorker implements LabWorkerApi {
     this.sched().removeRun(runId);
   }
 
+  renameRun(runId: string, label: string): void {
+    this.sched().renameRun(runId, label);
+  }
+
   forkRun(runId: string, run: RunSpec): Promise<RunSpec> {
     return this.sched().forkRun(runId, run);
   }

@@ -19,6 +19,7 @@
  *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
  *                            A DPO run gets mode "online" when the task ships no preference dataset.
  *   removeRun(id)            from the store and the worker; the last run that trains gone, the lab pauses.
+ *   renameRun(id, label)     the store and the worker at once.
  *   forkRun(id, spec)        a copy of run `id` from its current state (weights, AdamW moments, step count)
  *                            under `spec`; the store copies the source's history and markers to it.
  *   setConfig(id, patch)     applies at the run's next step (the worker records a marker); before the run's
@@ -249,6 +250,12 @@ export class LabClient {
       this.store.removeRun(spec.id);
       throw e;
     }
+  }
+
+  /** The store takes the name at once; the worker names the run so in its messages. */
+  async renameRun(runId: string, label: string): Promise<void> {
+    this.store.setRunLabel(runId, label);
+    await this.api?.renameRun(runId, label);
   }
 
   /** Out of the store at once; resolves when the worker has dropped it too. */

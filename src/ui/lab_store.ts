@@ -144,6 +144,8 @@ export interface LabState {
   upsertRun(spec: RunSpec): void;
   removeRun(id: string): void;
   setRunConfig(id: string, patch: Record<string, SettingValue>): void;
+  /** A run's new name (checked by labActions.renameRun), in its card, the legend and the link at once. */
+  setRunLabel(id: string, label: string): void;
   setView(patch: Partial<ViewSettings>): void;
   setNotice(notice: string | null): void;
   setBrokenLink(link: string | null): void;
@@ -324,6 +326,16 @@ export const useLab = create<LabState>()((set) => ({
       const left = detachForks(withColours(s.spec.runs), id).filter((r) => r.id !== id);
       for (const r of left) if (runs[r.id] && runs[r.id].spec !== r) runs[r.id] = { ...runs[r.id], spec: r };
       return { spec: { ...s.spec, runs: left }, runs, winRates };
+    }),
+  setRunLabel: (id, label) =>
+    set((s) => {
+      const r = s.runs[id];
+      if (!r || r.spec.label === label) return {};
+      const spec = { ...r.spec, label };
+      return {
+        spec: { ...s.spec, runs: s.spec.runs.map((x) => (x.id === id ? spec : x)) },
+        runs: { ...s.runs, [id]: { ...r, spec } },
+      };
     }),
   setRunConfig: (id, patch) =>
     set((s) => {

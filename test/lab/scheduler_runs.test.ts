@@ -22,6 +22,21 @@ describe("Scheduler", () => {
     expect(t.s.specOf("a")?.config).toEqual({ beta: 0 });
   });
 
+  it("renameRun renames a run at once (its spec, its fork's label); an unknown id is ignored", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
+    await t.s.stepOnce();
+    t.s.renameRun("a", "β = 0");
+    t.s.renameRun("nope", "x");
+    expect(t.s.specOf("a")?.label).toBe("β = 0");
+    const used = await t.s.forkRun("a", { ...spec("b"), label: "β = 0 (fork @ 0)" });
+    expect(used.label).toBe("β = 0 (fork @ 1)");
+    // A fork named by the user is no fork to Reset's relabelling: it keeps its name.
+    t.s.renameRun("b", "β = 0.1");
+    await t.s.reset();
+    expect(t.s.specOf("b")?.label).toBe("β = 0.1");
+  });
+
   it("changes between two steps merge into one marker, and changes that cancel out leave none", async () => {
     const t = setup();
     await t.s.addRun(spec("a"));

@@ -32,6 +32,7 @@ import {
 import { noSignalNote } from "./no_signal";
 import type { RunLook } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
+import { RunName } from "./RunName";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
 import { stripItems } from "./strip_view";
@@ -167,9 +168,12 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
       <header className="run-head">
         <span className="swatch" aria-hidden="true" />
         <div className="run-title">
-          <h3 title={forkAt ? `${run.spec.label}: ${forkTitle(forkAt, forkSource)}` : run.spec.label}>
-            {run.spec.label}
-          </h3>
+          <RunName
+            runId={runId}
+            label={run.spec.label}
+            title={forkAt ? `${run.spec.label}: ${forkTitle(forkAt, forkSource)}` : run.spec.label}
+            disabled={!canEdit}
+          />
           {/* The algorithm, unless the name already starts with it ("GRPO (fork @ 1)" needs no second "GRPO"). */}
           {!(run.spec.label === algo.title || run.spec.label.startsWith(`${algo.title} `)) && (
             <span className="muted run-algo">{algo.title}</span>

@@ -17,6 +17,8 @@ import type {
   SettingValue,
 } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
+import { MAX_LABEL } from "../../lab/settings";
+import { cleanLabel } from "../../lab/spec_check";
 import { errorMessage } from "../../util/errors";
 import { labClient } from "../client";
 import { sharedSpec, useLab } from "../lab_store";
@@ -35,6 +37,7 @@ export interface LabBackend {
   setStopAt(steps: number): void;
   addRun(spec: RunSpec): Promise<void>;
   removeRun(runId: string): void | Promise<void>;
+  renameRun(runId: string, label: string): void | Promise<void>;
   forkRun(runId: string, spec: RunSpec): Promise<void>;
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
   exportCheckpoint(runId: string): Promise<Uint8Array>;
@@ -138,6 +141,19 @@ export const labActions = {
       .then((b) => b.addRun(spec))
       .then(() => revealRunCard(spec.id))
       .catch(report(`Adding ${spec.label}`));
+  },
+  /**
+   * Rename a run (its card, the legend, the link, exports). The name is cleaned as a link's labels are (no
+   * control or invisible characters, at most MAX_LABEL characters).
+   * @throws Error naming the problem: an empty or too long name, or one another run has.
+   */
+  async renameRun(runId: string, raw: string): Promise<void> {
+    const label = cleanLabel(raw.trim());
+    if (label === null)
+      throw new Error(`A run's name needs 1 to ${MAX_LABEL} characters (letters, digits, spaces, symbols).`);
+    const other = lab().spec.runs.find((r) => r.id !== runId && r.label === label);
+    if (other) throw new Error(`Another run is called “${label}”: pick a name that tells them apart.`);
+    await (await backend()).renameRun(runId, label);
   },
   /** Remove a run; resolves once it is gone from the store and the worker (never rejects: a notice says why). */
   removeRun(runId: string): Promise<void> {

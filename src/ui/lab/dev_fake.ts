@@ -188,6 +188,9 @@ export function createFakeBackend(): LabBackend {
       runs.delete(id);
       lab().removeRun(id);
     },
+    renameRun(id, label) {
+      lab().setRunLabel(id, label);
+    },
     async forkRun(id, spec) {
       const src = runs.get(id);
       lab().upsertRun(spec);
