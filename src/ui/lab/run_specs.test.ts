@@ -52,6 +52,13 @@ describe("run specs", () => {
     const again = forkSpec([...runs, f], f, 20);
     expect(again.label).toBe("PPO (fork @ 20)");
     expect(again.forkOf).toEqual({ id: "ppo-2", step: 20 });
+    // Before the first step a duplicate is named as a new run ("PPO 2"), as a link's reader sees it.
+    const copy = forkSpec(runs, runs[0], 0);
+    expect(copy.label).toBe("PPO 2");
+    expect(copy.forkOf).toEqual({ id: "ppo-1", step: 0 });
+    expect(forkSpec([...runs, copy], { ...copy, label: "PPO 2 (fork @ 3)" }, 0).label).toBe("PPO 2 2");
+    const long = { ...runs[0], label: "x".repeat(60) };
+    expect(forkSpec([long], long, 0).label).toBe(`${"x".repeat(58)} 2`);
   });
 
   it("a new run takes the colour the others leave free, and records it", () => {

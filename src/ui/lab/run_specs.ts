@@ -8,8 +8,8 @@ import { COMMON_FIELDS } from "../../algorithms/fields";
 import { DEVICE_LOST_MARKER, type RunSpec, type SettingValue } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { sameRun } from "../../lab/restore";
-import { forkLabel } from "../../lab/run_labels";
-import { RUN_KEYS } from "../../lab/settings";
+import { FORK_SUFFIX, forkLabel } from "../../lab/run_labels";
+import { MAX_LABEL, RUN_KEYS } from "../../lab/settings";
 import { fieldProblem } from "../../lab/spec_check";
 import { freeColour } from "./palette";
 
@@ -58,25 +58,40 @@ export function sharedConfig(runs: readonly RunSpec[], algo: AlgoId): Record<str
  * called "GRPO". Labels that merely start with it ("GRPO G = 8", a lesson's) leave "GRPO" free.
  */
 export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId, own: readonly RunSpec[] = runs): RunSpec {
-  const title = ALGORITHMS[algo].title;
-  const taken = new Set(runs.map((r) => r.label));
-  let label = title;
-  for (let n = 2; taken.has(label); n++) label = `${title} ${n}`;
   return {
     id: freeId(runs, algo),
     algo,
-    label,
+    label: freeLabel(runs, ALGORITHMS[algo].title),
     config: sharedConfig(own, algo),
     colour: freeColour(runs),
   };
 }
 
-/** A duplicate of `source` (same settings) that continues from its current state: "PPO (fork @ 12)". */
+/** `base`, or "`base` 2", "`base` 3"… (the first no run of `runs` is called; cut to MAX_LABEL characters). */
+function freeLabel(runs: readonly RunSpec[], base: string): string {
+  const taken = new Set(runs.map((r) => r.label));
+  let label = base;
+  for (let n = 2; taken.has(label); n++) {
+    const end = ` ${n}`;
+    label = `${[...base]
+      .slice(0, MAX_LABEL - end.length)
+      .join("")
+      .trimEnd()}${end}`;
+  }
+  return label;
+}
+
+/**
+ * A duplicate of `source` (same settings) that continues from its current state: "PPO (fork @ 12)". Before its
+ * first step a duplicate is a copy, named as a new run is ("PPO 2"), as whoever opens the experiment's link sees it
+ * (a link's forks start over and lose their fork mark).
+ */
 export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number): RunSpec {
   return {
     id: freeId(runs, source.algo),
     algo: source.algo,
-    label: forkLabel(source.label, step),
+    label:
+      step === 0 ? freeLabel(runs, source.label.replace(FORK_SUFFIX, "")) : forkLabel(source.label, step),
     config: { ...source.config },
     colour: freeColour(runs),
     forkOf: { id: source.id, step },
