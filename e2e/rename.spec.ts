@@ -25,17 +25,20 @@ test("rename a run: card, legend, link, reload and fork keep the name; a taken n
   await expect(page.getByTestId("play")).toHaveAttribute("aria-pressed", "false");
   await field.press("Enter");
   await expect(title("ppo-1")).toHaveText("PPO β = 0");
+  // The keyboard's place is kept: back on the pencil.
+  await expect(page.getByTestId("rename-ppo-1")).toBeFocused();
   await expect(page.getByTestId("legend-ppo-1")).toContainText("PPO β = 0");
 
-  // Another run's name is refused, saying why; Escape keeps the old one.
+  // Another run's name is refused, saying why, however its spaces are typed; Escape keeps the old one.
   await page.getByTestId("rename-dpo-1").click();
-  await page.getByTestId("rename-input-dpo-1").fill("PPO β = 0");
+  await page.getByTestId("rename-input-dpo-1").fill("PPO\u00a0 β  = 0");
   await page.getByTestId("rename-input-dpo-1").press("Enter");
   await expect(page.getByTestId("rename-problem-dpo-1")).toHaveText(
     "Another run is called “PPO β = 0”: pick a name that tells them apart.",
   );
   await page.getByTestId("rename-input-dpo-1").press("Escape");
   await expect(title("dpo-1")).toHaveText("DPO");
+  await expect(page.getByTestId("rename-dpo-1")).toBeFocused();
 
   // The link names it: opened elsewhere, the same name.
   await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).not.toBe("");

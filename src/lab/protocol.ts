@@ -239,8 +239,11 @@ export interface LabWorkerApi {
   forkRun(runId: string, run: RunSpec): Promise<RunSpec>;
   /** Change settings of a run; applies at its next step; a marker is recorded. Rejects on an invalid value. */
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
-  /** Rename a run (a label the page checked: spec_check.ts cleanLabel); at once, even mid-step. Unknown runs: ignored. */
-  renameRun(runId: string, label: string): void;
+  /**
+   * Rename a run (a label the page checked: spec_check.ts cleanLabel), in turn with adds and settings changes
+   * (after a step in flight). Unknown runs: ignored.
+   */
+  renameRun(runId: string, label: string): Promise<void>;
   /**
    * AlpacaFarm-style win rate of the run's current policy over the start model on the task's held-out prompts
    * (gold scorer, 95 % CI), between steps. Rejects when the run is unknown.

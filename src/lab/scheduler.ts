@@ -241,10 +241,16 @@ export class Scheduler extends SchedulerBase {
     });
   }
 
-  /** Rename a run at once (its messages name it so from now on); an unknown id is ignored. */
-  renameRun(id: string, label: string): void {
-    const e = this.find(id);
-    if (e) e.spec = { ...e.spec, label };
+  /**
+   * Rename a run (its messages name it so from then on), in turn with the other changes: after an add or a
+   * settings change queued before it (which would otherwise keep or write back the old spec). An unknown id is
+   * ignored.
+   */
+  renameRun(id: string, label: string): Promise<void> {
+    return this.exclusive(async () => {
+      const e = this.find(id);
+      if (e) e.spec = { ...e.spec, label };
+    });
   }
 
   /** A setting's label in `spec`'s markers ("beta" → "β"). */

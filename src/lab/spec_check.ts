@@ -139,14 +139,15 @@ export function freshRunId(algo: string, used: ReadonlySet<string>): string {
 
 /**
  * A display label: trimmed, no control characters nor invisible format characters (the bidirectional controls
- * that would show "‮evil" as "live", zero-width spaces that make "GRPO" and "GRPO​" two labels), at most MAX_LABEL
- * characters; null when unusable.
+ * that would show "‮evil" as "live", zero-width spaces that make "GRPO" and "GRPO​" two labels), every run of
+ * spaces of any kind (tabs, no-break spaces) one plain space, as a page shows it ("My  run" is "My run"), at most
+ * MAX_LABEL characters; null when unusable.
  */
 export function cleanLabel(raw: unknown): string | null {
   if (typeof raw !== "string") return null;
   // Controls (C0, DEL, C1) and invisible format characters (bidi marks and overrides, zero-width spaces and
   // joiners, BOM, soft hyphen): a label that looks like another's must be another's ("GRPO" + U+200B is "GRPO").
-  const s = plainText(raw);
+  const s = plainText(raw.replace(/[\s\p{Zs}]+/gu, " ")).replace(/ {2,}/g, " ");
   return s.length > 0 && [...s].length <= MAX_LABEL ? s : null;
 }
 

@@ -181,8 +181,8 @@ class LabWorker implements LabWorkerApi {
     this.sched().removeRun(runId);
   }
 
-  renameRun(runId: string, label: string): void {
-    this.sched().renameRun(runId, label);
+  renameRun(runId: string, label: string): Promise<void> {
+    return this.sched().renameRun(runId, label);
   }
 
   forkRun(runId: string, run: RunSpec): Promise<RunSpec> {

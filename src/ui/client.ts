@@ -252,10 +252,13 @@ export class LabClient {
     }
   }
 
-  /** The store takes the name at once; the worker names the run so in its messages. */
-  async renameRun(runId: string, label: string): Promise<void> {
+  /**
+   * The store takes the name at once; the worker names the run so in its messages once it gets to it (after a
+   * step in flight: not waited for, the name is the page's).
+   */
+  renameRun(runId: string, label: string): void {
     this.store.setRunLabel(runId, label);
-    await this.api?.renameRun(runId, label);
+    this.api?.renameRun(runId, label).catch(() => {});
   }
 
   /** Out of the store at once; resolves when the worker has dropped it too. */

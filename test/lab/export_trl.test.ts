@@ -173,7 +173,13 @@ describe("TRL script", () => {
     );
     expect(pyValue(1e-7)).toBe("1e-7");
     expect(pyValue(false)).toBe("False");
-    expect(slug('GRPO "β = 0"')).toBe("grpo-0");
+    expect(slug('GRPO "β = 0"')).toBe("grpo-beta-0");
+    // Runs told apart by a symbol export under two names.
+    expect(slug("PPO α")).toBe("ppo-alpha");
+    expect(slug("PPO ε_high")).toBe("ppo-epsilon-high");
+    expect(slug("λ=0.5, ω")).toBe("lambda-0-5-omega");
+    expect(slug("ς Σ")).toBe("sigma-sigma");
+    expect(slug("日本")).toBe("run");
   });
 
   it.skipIf(!python)("compiles with python3 -m py_compile for every algorithm and task", () => {

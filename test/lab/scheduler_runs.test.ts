@@ -26,15 +26,27 @@ describe("Scheduler", () => {
     const t = setup();
     await t.s.addRun(spec("a"));
     await t.s.stepOnce();
-    t.s.renameRun("a", "β = 0");
-    t.s.renameRun("nope", "x");
+    await t.s.renameRun("a", "β = 0");
+    await t.s.renameRun("nope", "x");
     expect(t.s.specOf("a")?.label).toBe("β = 0");
     const used = await t.s.forkRun("a", { ...spec("b"), label: "β = 0 (fork @ 0)" });
     expect(used.label).toBe("β = 0 (fork @ 1)");
     // A fork named by the user is no fork to Reset's relabelling: it keeps its name.
-    t.s.renameRun("b", "β = 0.1");
+    await t.s.renameRun("b", "β = 0.1");
     await t.s.reset();
     expect(t.s.specOf("b")?.label).toBe("β = 0.1");
+  });
+
+  it("a rename queued behind a step in flight lands after the run's add and a settings change", async () => {
+    const t = setup({ ms: 30 });
+    await t.s.addRun(spec("a"));
+    const stepping = t.s.stepOnce(); // holds the scheduler
+    const adding = t.s.addRun(spec("b")); // the page shows "b" at once, and the user names it
+    const renaming = t.s.renameRun("b", "my name");
+    const changing = t.s.setConfig("b", { beta: 0.2 }); // rebuilt before its first step: keeps the name
+    await Promise.all([stepping, adding, renaming, changing]);
+    expect(t.s.specOf("b")?.label).toBe("my name");
+    expect(t.s.specOf("b")?.config).toEqual({ beta: 0.2 });
   });
 
   it("changes between two steps merge into one marker, and changes that cancel out leave none", async () => {

@@ -65,6 +65,11 @@ describe("quoting untrusted values in messages", () => {
     expect(cleanLabel("\ufeffPPO\u2060\u00ad")).toBe("PPO");
     expect(cleanLabel("\u202eevil\u0085")).toBe("evil");
     expect(cleanLabel("\u200b")).toBeNull();
+    // Runs of spaces of any kind read as one (a page shows "My  run" and "My\u00a0run" as "My run").
+    expect(cleanLabel("My  run")).toBe("My run");
+    expect(cleanLabel("My\u00a0run")).toBe("My run");
+    expect(cleanLabel("My\t\u3000 \u200b run ")).toBe("My run");
+    expect(cleanLabel(" \u00a0 ")).toBeNull();
     const o = specFromHash(
       hashOf({
         v: URL_VERSION,

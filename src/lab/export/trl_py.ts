@@ -19,11 +19,22 @@ export function pyValue(v: SettingValue): string {
 /** One line of a comment, without line breaks. */
 export const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
-/** A file-name-safe slug of a label, e.g. "GRPO (β = 0)" → "grpo-0". */
+/** Greek letters spelled out in slugs (the papers' symbols in run names: "PPO β = 0" vs "PPO α"). */
+const GREEK: Record<string, string> = Object.fromEntries(
+  "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma sigma tau upsilon phi chi psi omega"
+    .split(" ")
+    .map((name, i) => [String.fromCodePoint(0x3b1 + i), `-${name}-`]),
+);
+
+/**
+ * A file-name-safe ASCII slug of a label, Greek letters spelled out so that two runs named by their symbols get
+ * two names: "GRPO (β = 0)" → "grpo-beta-0", "PPO α" → "ppo-alpha"; "run" when nothing is left.
+ */
 export function slug(label: string): string {
   const s = label
     .toLowerCase()
     .normalize("NFKD")
+    .replace(/[\u03b1-\u03c9]/g, (c) => GREEK[c] ?? "-")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return s || "run";

@@ -113,15 +113,16 @@ describe("a new run beside others", () => {
       { id: "grpo-2", algo: "grpo", label: "G 8", config: { numGenerations: 2, batchPrompts: 4 } },
     ];
     expect(sharedConfig(lesson, "ppo")).toEqual({ batchPrompts: 4 });
-    // A run of an algorithm already there takes every setting its runs share, β too (a teacher adding a second
-    // GRPO to compare β with the first compared batch sizes too before: 4 × 8 against the default 8 × 8).
+    // A run of an algorithm already there starts from the settings of its last run, β too (a teacher adding a
+    // second GRPO to compare β with the first compared batch sizes too before: 4 × 8 against the default 8 × 8).
     expect(newRunSpec(experiment, "grpo").config).toEqual(experiment[2].config);
     const twoPpo: RunSpec[] = [
-      { id: "ppo-1", algo: "ppo", label: "β 0", config: { batchPrompts: 16, beta: 0, maxNewTokens: 48 } },
-      { id: "ppo-2", algo: "ppo", label: "β .1", config: { batchPrompts: 16, beta: 0.1, maxNewTokens: 48 } },
-      { id: "dpo-1", algo: "dpo", label: "DPO", config: { batchPairs: 16, beta: 0.1, maxNewTokens: 48 } },
+      { id: "ppo-1", algo: "ppo", label: "a", config: { batchPrompts: 16, numMiniBatches: 16, beta: 0 } },
+      { id: "ppo-2", algo: "ppo", label: "b", config: { batchPrompts: 32, numMiniBatches: 16, beta: 0.1 } },
+      { id: "dpo-1", algo: "dpo", label: "DPO", config: { batchPairs: 16, beta: 0.1 } },
     ];
-    expect(sharedConfig(twoPpo, "ppo")).toEqual({ batchPrompts: 16, maxNewTokens: 48 });
+    // As one whole: 16 minibatches taken with 16 prompts would not fit the default 8 (PPO refuses that).
+    expect(sharedConfig(twoPpo, "ppo")).toEqual(twoPpo[1].config);
     // No runs, or none set: the defaults.
     expect(sharedConfig([], "ppo")).toEqual({});
     expect(newRunSpec(runs, "dpo").config).toEqual({});

@@ -31,22 +31,24 @@ const SHAREABLE: ReadonlySet<string> = new Set([...COMMON_FIELDS.map((f) => f.ke
 /**
  * The {@link SHAREABLE} settings every run of `runs` sets to the same value and `algo` also has, where that value
  * is valid for `algo`: the default experiment's 48-token limit, a lesson's prompts per step, learning rate or
- * proxy reward; and, when `runs` has runs of `algo`, every setting those runs all set alike (β too: the default
- * experiment's PPO samples 16 prompts a step, so a second PPO added to compare β with it does as well). A run
- * added beside them starts from these, so it samples and is scored as they are; {} when there are no runs.
- * `runs` are the lab's own (runs imported for comparison may come from another task).
+ * proxy reward. When `runs` has runs of `algo`, the last of them gives every setting instead, as one whole (a
+ * config that runs: settings such as PPO's minibatches must fit its prompts per step): the default experiment's
+ * PPO samples 16 prompts a step, so a second PPO added to compare β with it does as well. A run added beside
+ * them starts from these, so it samples and is scored as they are; {} when there are no runs. `runs` are the
+ * lab's own (runs imported for comparison may come from another task).
  */
 export function sharedConfig(runs: readonly RunSpec[], algo: AlgoId): Record<string, SettingValue> {
   const out: Record<string, SettingValue> = {};
   if (runs.length === 0) return out;
   const { title, fields } = ALGORITHMS[algo];
-  const same = runs.filter((r) => r.algo === algo);
-  const alike = (among: readonly RunSpec[], key: string) => {
-    const v = among[0]?.config[key];
-    return v !== undefined && among.every((r) => r.config[key] === v) ? v : undefined;
-  };
+  const last = runs.findLast((r) => r.algo === algo);
   for (const f of fields) {
-    const v = (SHAREABLE.has(f.key) ? alike(runs, f.key) : undefined) ?? alike(same, f.key);
+    const first = runs[0].config[f.key];
+    const shared =
+      SHAREABLE.has(f.key) && first !== undefined && runs.every((r) => r.config[f.key] === first)
+        ? first
+        : undefined;
+    const v = last ? last.config[f.key] : shared;
     if (v !== undefined && fieldProblem(title, f, v) === null) out[f.key] = v;
   }
   return out;
@@ -68,7 +70,7 @@ export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId, own: readonly
 }
 
 /** `base`, or "`base` 2", "`base` 3"… (the first no run of `runs` is called; cut to MAX_LABEL characters). */
-function freeLabel(runs: readonly RunSpec[], base: string): string {
+export function freeLabel(runs: readonly RunSpec[], base: string): string {
   const taken = new Set(runs.map((r) => r.label));
   let label = base;
   for (let n = 2; taken.has(label); n++) {

@@ -9,6 +9,7 @@ import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
 import type { RunSpec } from "../../lab/protocol";
 import { labActions } from "../lab/actions";
+import { freeLabel } from "../lab/run_specs";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
 import "./lessons.css";
@@ -109,6 +110,17 @@ function useHiddenItems(el: HTMLOListElement | null): number[] {
   return hidden;
 }
 
+/**
+ * The lesson's own runs missing from `runs` (matched by id), as its link would open them, each from step 0, under
+ * its name unless a run was renamed to it meanwhile ("PPO 2" then): what "Add it back" adds.
+ */
+export function lessonRunsBack(lessonRuns: readonly RunSpec[], runs: readonly RunSpec[]): RunSpec[] {
+  const named = [...runs];
+  for (const p of lessonRuns.filter((p) => !runs.some((s) => s.id === p.id)))
+    named.push({ ...p, label: freeLabel(named, p.label) });
+  return named.slice(runs.length);
+}
+
 export function LessonCard() {
   const spec = useLab((s) => s.spec);
   // The lesson is finished once every run that trains got there (its step limit pauses the lab then); a run
@@ -172,8 +184,7 @@ export function LessonCard() {
             disabled={!canAdd}
             title="The lesson's settings, from step 0 (Reset restarts every run together)"
             onClick={() => {
-              // The lesson's own specs, as its link would open them; each from step 0.
-              for (const r of planned.runs.filter((p) => !spec.runs.some((s) => s.id === p.id)))
+              for (const r of lessonRunsBack(planned.runs, useLab.getState().spec.runs))
                 labActions
                   .addRunSpec(r)
                   .catch((e) =>

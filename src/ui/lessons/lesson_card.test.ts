@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { type RunState, stepRange } from "../lab_store";
-import { hiddenItems, lessonTimeLeft, progressText, removedLessonRuns } from "./LessonCard";
+import { hiddenItems, lessonRunsBack, lessonTimeLeft, progressText, removedLessonRuns } from "./LessonCard";
 
 const spec = (id: string): RunSpec => ({ id, algo: "grpo", label: id, config: {} });
 const state = (id: string, step: number, extra: Partial<RunState> = {}): RunState => ({
@@ -59,6 +59,18 @@ describe("the lesson card's removed runs", () => {
       "grpo-g2",
     ]);
     expect(removedLessonRuns(lesson, [])).toEqual(["grpo-g2", "GRPO G = 8"]);
+  });
+
+  it("adds them back under their names, unless a run was renamed to one meanwhile", () => {
+    const lesson = [{ ...spec("ppo-1"), label: "PPO" }, { ...spec("ppo-2"), label: "PPO 2" }, spec("dpo-1")];
+    // PPO and PPO 2 removed, DPO renamed "PPO": each comes back under a free name.
+    const now = [{ ...spec("dpo-1"), label: "PPO" }];
+    expect(lessonRunsBack(lesson, now).map((r) => [r.id, r.label])).toEqual([
+      ["ppo-1", "PPO 2"],
+      ["ppo-2", "PPO 2 2"],
+    ]);
+    expect(lessonRunsBack(lesson, lesson)).toEqual([]);
+    expect(lessonRunsBack(lesson, [])).toEqual(lesson);
   });
 });
 
