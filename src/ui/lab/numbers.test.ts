@@ -52,6 +52,8 @@ describe("tickFormatter", () => {
     // Tiny values keep their exponents.
     const tiny = [0, 2e-5, 4e-5];
     expect(tiny.map(tickFormatter(tiny))).toEqual(["0", "2e-5", "4e-5"]);
+    const huge = [0, 1e12, 2e12];
+    expect(huge.map(tickFormatter(huge))).toEqual(["0", "1e+12", "2e+12"]);
   });
   it("adds digits for a narrow range so no two ticks read the same", () => {
     const ticks = [2.7501, 2.7502, 2.7503, 2.7504];

@@ -29,7 +29,7 @@ export function tick(x: number): string {
  * A tick formatter for these ticks (round values: series.ts niceDomain, niceTicksWithin): every tick with the same
  * number of decimals, as many as the roundest step needs to be written exactly (0.00, 0.25, 0.50; 2.675, 2.700,
  * 2.725 — never 2.675 shown as "2.67" beside "2.7"), with k/M suffixes for large counts (12.5k, 3.4M) and
- * thousands separators. Ticks that no 6 decimals write exactly, or all below 1e-4, fall back to {@link tick}
+ * thousands separators. Ticks that no 6 decimals write exactly, all below 1e-4 or from 1e12, fall back to {@link tick}
  * with as many significant digits (3 to 8) as it takes for neighbouring ticks to read differently.
  */
 export function tickFormatter(ticks: readonly number[]): (x: number) => string {
@@ -41,7 +41,7 @@ export function tickFormatter(ticks: readonly number[]): (x: number) => string {
     Math.abs(Number(v.toFixed(d)) - v) <= 1e-9 * Math.max(1, Math.abs(v));
   let decimals = 0;
   while (decimals <= 6 && !finite.every((t) => exact(t / scale, decimals))) decimals++;
-  if (decimals <= 6 && top >= 1e-4) {
+  if (decimals <= 6 && top >= 1e-4 && top < 1e12) {
     const fmt = new Intl.NumberFormat("en-US", {
       minimumFractionDigits: decimals,
       maximumFractionDigits: decimals,
