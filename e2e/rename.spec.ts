@@ -36,6 +36,10 @@ test("rename a run: card, legend, link, reload and fork keep the name; a taken n
   await expect(page.getByTestId("rename-problem-dpo-1")).toHaveText(
     "Another run is called “PPO β = 0”: pick a name that tells them apart.",
   );
+  // So is one that only looks like it (Cyrillic Р, Р, О).
+  await page.getByTestId("rename-input-dpo-1").fill("\u0420\u0420\u041e β = 0");
+  await page.getByTestId("rename-input-dpo-1").press("Enter");
+  await expect(page.getByTestId("rename-problem-dpo-1")).toContainText("looks like “PPO β = 0”");
   await page.getByTestId("rename-input-dpo-1").press("Escape");
   await expect(title("dpo-1")).toHaveText("DPO");
   await expect(page.getByTestId("rename-dpo-1")).toBeFocused();

@@ -152,21 +152,40 @@ export function cleanLabel(raw: unknown): string | null {
 }
 
 /**
- * Runs whose labels are all different: a repeated label becomes "GRPO 2", "GRPO 3"… (cut to MAX_LABEL), as
+ * Letters of other scripts drawn like Latin ones (Cyrillic and Greek capitals and the common small ones, after
+ * Unicode TR39's confusables): "РРО" in Cyrillic reads as "PPO".
+ */
+const LOOKALIKES: Record<string, string> = Object.fromEntries(
+  [
+    ["АВЕЅІЈКМНОРСТХУ", "ABESIJKMHOPCTXY"],
+    ["аеіјорсхуѕԁһ", "aeijopcxysdh"],
+    ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"],
+    ["οκνρ", "okvp"],
+  ].flatMap(([from, to]) => [...from].map((c, i) => [c, to[i]])),
+);
+
+/** How a label reads: its look-alike letters as Latin ones (two labels alike here look alike on the page). */
+export function labelLooks(label: string): string {
+  return [...label.normalize("NFKC")].map((c) => LOOKALIKES[c] ?? c).join("");
+}
+
+/**
+ * Runs whose labels all look different ({@link labelLooks}: "РРО" in Cyrillic is "PPO"): a repeated label becomes
+ * "GRPO 2", "GRPO 3"… (cut to MAX_LABEL), as
  * "+ Add run" numbers them, so that cards, legend and Remove buttons tell the runs apart.
  */
 function distinctLabels(runs: readonly RunSpec[]): RunSpec[] {
   const taken = new Set<string>();
   return runs.map((r) => {
     let label = r.label;
-    for (let n = 2; taken.has(label); n++) {
+    for (let n = 2; taken.has(labelLooks(label)); n++) {
       const end = ` ${n}`;
       label = `${[...r.label]
         .slice(0, MAX_LABEL - end.length)
         .join("")
         .trimEnd()}${end}`;
     }
-    taken.add(label);
+    taken.add(labelLooks(label));
     return label === r.label ? r : { ...r, label };
   });
 }

@@ -8,7 +8,7 @@ import { compressToEncodedURIComponent } from "lz-string";
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { parseRunFile, runFileJson } from "../../src/lab/export/run_file";
-import { cleanLabel } from "../../src/lab/spec_check";
+import { cleanLabel, labelLooks } from "../../src/lab/spec_check";
 import { specFromHash, URL_VERSION } from "../../src/lab/url";
 import { clipped, plainText, quoted } from "../../src/util/quote";
 
@@ -77,10 +77,23 @@ describe("quoting untrusted values in messages", () => {
         runs: [
           { id: "a", algo: "grpo", label: "GRPO" },
           { id: "b", algo: "grpo", label: "GRPO\u200b" },
+          // Cyrillic Р, Р, О: "PPO" to the eye.
+          { id: "c", algo: "ppo", label: "PPO" },
+          { id: "d", algo: "ppo", label: "\u0420\u0420\u041e" },
+          { id: "e", algo: "ppo", label: "ΡΡΟ" },
         ],
       }),
     );
-    expect(o.spec.runs.map((r) => r.label)).toEqual(["GRPO", "GRPO 2"]);
+    expect(o.spec.runs.map((r) => r.label)).toEqual([
+      "GRPO",
+      "GRPO 2",
+      "PPO",
+      "\u0420\u0420\u041e 2",
+      "ΡΡΟ 3",
+    ]);
+    expect(labelLooks("\u0420\u0420\u041e")).toBe("PPO");
+    expect(labelLooks("β = 0")).toBe("β = 0");
+    expect(labelLooks("ＰＰＯ")).toBe("PPO"); // full-width, by NFKC
   });
 
   it("a name is clipped short and plain; a run file's start model loses invisible characters", () => {

@@ -18,7 +18,7 @@ import type {
 } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
 import { MAX_LABEL } from "../../lab/settings";
-import { cleanLabel } from "../../lab/spec_check";
+import { cleanLabel, labelLooks } from "../../lab/spec_check";
 import { errorMessage } from "../../util/errors";
 import { labClient } from "../client";
 import { sharedSpec, useLab } from "../lab_store";
@@ -151,8 +151,14 @@ export const labActions = {
     const label = cleanLabel(raw.trim());
     if (label === null)
       throw new Error(`A run's name needs 1 to ${MAX_LABEL} characters (letters, digits, spaces, symbols).`);
-    const other = lab().spec.runs.find((r) => r.id !== runId && r.label === label);
-    if (other) throw new Error(`Another run is called “${label}”: pick a name that tells them apart.`);
+    const looks = labelLooks(label);
+    const other = lab().spec.runs.find((r) => r.id !== runId && labelLooks(r.label) === looks);
+    if (other)
+      throw new Error(
+        other.label === label
+          ? `Another run is called “${label}”: pick a name that tells them apart.`
+          : `“${label}” looks like “${other.label}”, another run's name: pick a name that tells them apart.`,
+      );
     await (await backend()).renameRun(runId, label);
   },
   /** Remove a run; resolves once it is gone from the store and the worker (never rejects: a notice says why). */
