@@ -112,6 +112,11 @@ for (const lesson of LESSONS) {
     );
     // Its own entry is not offered again (its link would resume saved runs, not restart them: Reset does).
     await expect(page.getByTestId("lesson-picker").locator(`option[value="${lesson.id}"]`)).toBeDisabled();
+    // Each says how many steps it takes (a teacher plans a class by it).
+    for (const l of LESSONS)
+      await expect(page.getByTestId("lesson-picker").locator(`option[value="${l.id}"]`)).toContainText(
+        `${l.title} · ${l.experiment(0).steps} steps`,
+      );
     // On this software GPU the sentiment lessons say they are slow; the arithmetic ones do not.
     for (const l of LESSONS)
       await expect(page.getByTestId("lesson-picker").locator(`option[value="${l.id}"]`)).toContainText(

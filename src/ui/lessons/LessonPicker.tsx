@@ -15,6 +15,9 @@ import { useApp } from "../store";
 
 const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
 
+/** Each lesson's length in steps (what a teacher plans a class by). */
+const LESSON_STEPS = Object.fromEntries(PRESET_IDS.map((id) => [id, LESSONS[id].experiment(0).steps ?? 0]));
+
 /** Lessons on the sentiment task: ~50-token answers, minutes a step on a software GPU (arithmetic: seconds). */
 const SLOW_ON_SOFTWARE = new Set(PRESET_IDS.filter((id) => LESSONS[id].experiment(0).task === "sentiment"));
 
@@ -51,7 +54,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
         <option value="">{openId ? `Lesson ${openNo}…` : "Lessons…"}</option>
         {PRESET_IDS.map((id, i) => (
           <option key={id} value={id} title={LESSONS[id].summary} disabled={id === openId}>
-            {i + 1}. {LESSONS[id].title}
+            {i + 1}. {LESSONS[id].title} · {LESSON_STEPS[id]} steps
             {id === openId ? " (open now; Reset restarts it)" : ""}
             {software && SLOW_ON_SOFTWARE.has(id) ? " · minutes a step on this software GPU" : ""}
           </option>
