@@ -177,17 +177,23 @@ export function labelLooks(label: string): string {
 function distinctLabels(runs: readonly RunSpec[]): RunSpec[] {
   const taken = new Set<string>();
   return runs.map((r) => {
-    let label = r.label;
-    for (let n = 2; taken.has(labelLooks(label)); n++) {
-      const end = ` ${n}`;
-      label = `${[...r.label]
-        .slice(0, MAX_LABEL - end.length)
-        .join("")
-        .trimEnd()}${end}`;
-    }
+    const label = numberedLabel(r.label, (l) => taken.has(labelLooks(l)));
     taken.add(labelLooks(label));
     return label === r.label ? r : { ...r, label };
   });
+}
+
+/** `base`, or "`base` 2", "`base` 3"… (cut to MAX_LABEL characters): the first that is not `taken`. */
+export function numberedLabel(base: string, taken: (label: string) => boolean): string {
+  let label = base;
+  for (let n = 2; taken(label); n++) {
+    const end = ` ${n}`;
+    label = `${[...base]
+      .slice(0, MAX_LABEL - end.length)
+      .join("")
+      .trimEnd()}${end}`;
+  }
+  return label;
 }
 
 /** What a value is, for a message: "a list", "a string", "null", "missing". */

@@ -19,7 +19,7 @@
  *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
  *                            A DPO run gets mode "online" when the task ships no preference dataset.
  *   removeRun(id)            from the store and the worker; the last run that trains gone, the lab pauses.
- *   renameRun(id, label)     the store and the worker at once.
+ *   renameRun(id, label)     the store at once; the worker in turn, after a step in flight.
  *   forkRun(id, spec)        a copy of run `id` from its current state (weights, AdamW moments, step count)
  *                            under `spec`; the store copies the source's history and markers to it.
  *   setConfig(id, patch)     applies at the run's next step (the worker records a marker); before the run's

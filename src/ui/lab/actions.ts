@@ -148,7 +148,7 @@ export const labActions = {
    * @throws Error naming the problem: an empty or too long name, or one another run has.
    */
   async renameRun(runId: string, raw: string): Promise<void> {
-    const label = cleanLabel(raw.trim());
+    const label = cleanLabel(raw);
     if (label === null)
       throw new Error(`A run's name needs 1 to ${MAX_LABEL} characters (letters, digits, spaces, symbols).`);
     const looks = labelLooks(label);

@@ -9,8 +9,8 @@ import { DEVICE_LOST_MARKER, type RunSpec, type SettingValue } from "../../lab/p
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { sameRun } from "../../lab/restore";
 import { FORK_SUFFIX, forkLabel } from "../../lab/run_labels";
-import { MAX_LABEL, RUN_KEYS } from "../../lab/settings";
-import { fieldProblem } from "../../lab/spec_check";
+import { RUN_KEYS } from "../../lab/settings";
+import { fieldProblem, numberedLabel } from "../../lab/spec_check";
 import { freeColour } from "./palette";
 
 /** The first id `${algo}-N` (N ≥ 1) not in use. */
@@ -72,15 +72,7 @@ export function newRunSpec(runs: readonly RunSpec[], algo: AlgoId, own: readonly
 /** `base`, or "`base` 2", "`base` 3"… (the first no run of `runs` is called; cut to MAX_LABEL characters). */
 export function freeLabel(runs: readonly RunSpec[], base: string): string {
   const taken = new Set(runs.map((r) => r.label));
-  let label = base;
-  for (let n = 2; taken.has(label); n++) {
-    const end = ` ${n}`;
-    label = `${[...base]
-      .slice(0, MAX_LABEL - end.length)
-      .join("")
-      .trimEnd()}${end}`;
-  }
-  return label;
+  return numberedLabel(base, (l) => taken.has(l));
 }
 
 /**
