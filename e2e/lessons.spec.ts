@@ -106,6 +106,10 @@ for (const lesson of LESSONS) {
     await expect(card.getByRole("heading")).toHaveText(lesson.title);
     await expect(card.getByTestId("lesson-watch").locator("li")).toHaveCount(lesson.watch.length);
     await readsToTheEnd(page);
+    // The test-scale link runs the lesson on the nano model: the card says its notes are for the lesson as made.
+    await expect(card.getByTestId("lesson-changes")).toContainText(
+      `the nano (random init) model (the lesson's: the ${lesson.experiment(0).task} task, the shipped SFT model)`,
+    );
     // The closed Lessons picker names the open lesson by its number in the menu.
     await expect(page.getByTestId("lesson-picker").locator("option").first()).toHaveText(
       `Lesson ${PRESET_IDS.indexOf(lesson.id) + 1}…`,

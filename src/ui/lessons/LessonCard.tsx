@@ -12,6 +12,7 @@ import { labActions } from "../lab/actions";
 import { freeLabel } from "../lab/run_specs";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
+import { lessonChanges, lessonChangesText } from "./lesson_changes";
 import "./lessons.css";
 import { errorMessage } from "../../util/errors";
 
@@ -142,6 +143,7 @@ export function LessonCard() {
   const shown = Math.min(top, steps);
   const planned = lesson.experiment(spec.seed);
   const removed = removedLessonRuns(planned.runs, spec.runs);
+  const changes = lessonChangesText(lessonChanges(planned, spec), planned);
   return (
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
@@ -194,6 +196,11 @@ export function LessonCard() {
           >
             Add {removed.length > 1 ? "them" : "it"} back
           </button>
+        </p>
+      )}
+      {changes && (
+        <p className="lesson-removed muted" data-testid="lesson-changes">
+          {changes}
         </p>
       )}
       {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
