@@ -25,6 +25,7 @@ export const BON_FIELDS: readonly Field[] = [
   {
     key: "n",
     label: "n",
+    fixed: "shape",
     kind: "int",
     default: 4,
     min: 1,
@@ -76,11 +77,7 @@ export class BestOfNRun implements AlgorithmRun {
   readonly optimizer = null;
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = patchConfig<BonConfig>("bon", BON_FIELDS, this.config, patch, [
-      "batchPrompts",
-      "maxNewTokens",
-      "n",
-    ]);
+    const next = patchConfig<BonConfig>("bon", BON_FIELDS, this.config, patch);
     this.config = next;
   }
 

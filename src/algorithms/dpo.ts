@@ -15,8 +15,16 @@ import { gptBackward, zeroGrads } from "../model/backward";
 import { gptForward } from "../model/forward";
 import { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
-import { labelPairs, layoutPairs, type PreferencePair } from "./pairs";
+import {
+  COMMON_FIELDS,
+  type ConfigValues,
+  type Field,
+  flipRateField,
+  pairsPerStepField,
+  patchConfig,
+  validateConfig,
+} from "./fields";
+import { annotatorRng, labelPairs, layoutPairs, type PreferencePair } from "./pairs";
 import { type Rollout, RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -64,17 +72,7 @@ export function offlineFlips(ids: readonly number[], flipRate: number, seed: num
 
 export const DPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS.filter((f) => f.key !== "batchPrompts"),
-  {
-    key: "batchPairs",
-    label: "pairs/step",
-    kind: "int",
-    default: 8,
-    min: 1,
-    max: 256,
-    doc: "Preference pairs per step.",
-    source: "implementation",
-    trl: "per_device_train_batch_size",
-  },
+  pairsPerStepField("Preference pairs per step."),
   {
     key: "mode",
     label: "data",
@@ -129,16 +127,9 @@ export const DPO_FIELDS: readonly Field[] = [
     trl: "simpo_gamma",
     usedWhen: { key: "lossType", values: ["simpo"] },
   },
-  {
-    key: "flipRate",
-    label: "flip rate",
-    kind: "number",
-    default: 0.25,
-    min: 0,
-    max: 0.5,
-    doc: "Share of preference labels the simulated annotator flips: online, of each step's sampled pairs; offline, of the dataset's pairs, labelled again from their gold scores (the shipped sets were built at 0.25).",
-    source: "Dubois et al. 2023 (AlpacaFarm)",
-  },
+  flipRateField(
+    "Share of preference labels the simulated annotator flips: online, of each step's sampled pairs; offline, of the dataset's pairs, labelled again from their gold scores (the shipped sets were built at 0.25).",
+  ),
 ];
 
 export interface DpoConfig extends ConfigValues {
@@ -218,10 +209,7 @@ export class DpoRun implements AlgorithmRun {
   }
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = patchConfig<DpoConfig>("dpo", DPO_FIELDS, this.config, patch, [
-      "batchPairs",
-      "maxNewTokens",
-    ]);
+    const next = patchConfig<DpoConfig>("dpo", DPO_FIELDS, this.config, patch);
     if (next.mode === "offline" && !this.prefs)
       throw new RangeError("dpo.mode offline needs a preference dataset");
     if (next.lossType !== "simpo" && !this.env.ref)
@@ -260,7 +248,7 @@ export class DpoRun implements AlgorithmRun {
       pairs = offline.pairs.map((p, i) => (flips[i] ? { ...p, chosen: p.rejected, rejected: p.chosen } : p));
       metrics["annotator/flipped"] = flips.filter(Boolean).length / B;
     } else {
-      const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
+      const lab = labelPairs(r, c.flipRate, annotatorRng(env.seed, step));
       pairs = lab.pairs;
       flips = lab.flips;
       metrics["annotator/flipped"] = lab.flipped / B;

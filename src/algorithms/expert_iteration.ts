@@ -20,6 +20,7 @@ export const EXPERT_ITERATION_FIELDS: readonly Field[] = [
   {
     key: "k",
     label: "k",
+    fixed: "shape",
     kind: "int",
     default: 4,
     min: 1,

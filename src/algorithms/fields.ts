@@ -21,7 +21,25 @@ interface FieldBase {
    * the KL target with adaptive β on). A run card greys the control out otherwise.
    */
   usedWhen?: { key: string; values: readonly (string | boolean)[] };
+  /**
+   * Set once for a run's life (absent: it may change between steps and applies at the next): "shape" sizes the
+   * run's GPU buffers and "models" picks the models it holds (setConfig refuses both during a run:
+   * {@link patchConfig}); "start" seeds run state before the first step and "unit" sets what run state is
+   * measured in (the run refuses those once it has stepped). The run card locks them with the reason.
+   */
+  fixed?: FixedKind;
 }
+
+/** How a setting is fixed once a run has started (see FieldBase.fixed). */
+export type FixedKind = "shape" | "models" | "start" | "unit";
+
+/** What a fixed setting sets, in the words of refusals and the run card's lock ("sets the batch shape"). */
+export const FIXED_WHAT: Readonly<Record<FixedKind, string>> = {
+  shape: "the batch shape",
+  models: "which models the run holds",
+  start: "the starting value",
+  unit: "what the multiplier λ and the limit d are measured in",
+};
 
 export interface NumberField extends FieldBase {
   kind: "number" | "int";
@@ -52,8 +70,8 @@ export function defaultsOf(fields: readonly Field[]): ConfigValues {
 }
 
 /**
- * A running config with `patch` applied (setConfig): validated like {@link validateConfig}; the `fixed` keys
- * set the batch shape (GPU buffers were sized for them) and may not change.
+ * A running config with `patch` applied (setConfig): validated like {@link validateConfig}; the fields fixed
+ * as "shape" (GPU buffers were sized for them) or "models" (the run holds the models they chose) may not change.
  * @throws RangeError on a bad value, or naming a fixed key that the patch changes.
  */
 export function patchConfig<T extends ConfigValues>(
@@ -61,12 +79,11 @@ export function patchConfig<T extends ConfigValues>(
   fields: readonly Field[],
   current: T,
   patch: ConfigValues,
-  fixed: readonly (keyof T & string)[],
 ): T {
   const next = validateConfig<T>(algo, fields, { ...current, ...patch } as Partial<T>);
-  for (const k of fixed)
-    if (next[k] !== current[k])
-      throw new RangeError(`${algo}.${k} sets the batch shape and cannot change during a run`);
+  for (const f of fields)
+    if ((f.fixed === "shape" || f.fixed === "models") && next[f.key] !== current[f.key])
+      throw new RangeError(`${algo}.${f.key} sets ${FIXED_WHAT[f.fixed]} and cannot change during a run`);
   return next;
 }
 
@@ -157,6 +174,42 @@ export const ENTROPY_BONUS_FIELD: Field = {
   source: "Schulman et al. 2017 eq. 9",
 };
 
+/**
+ * The pair learners' batch (DPO, ORPO): preference pairs per step, TRL's per-device batch size. `doc` says
+ * where the pairs come from for the algorithm.
+ */
+export function pairsPerStepField(doc: string): NumberField {
+  return {
+    key: "batchPairs",
+    label: "pairs/step",
+    fixed: "shape",
+    kind: "int",
+    default: 8,
+    min: 1,
+    max: 256,
+    doc,
+    source: "implementation",
+    trl: "per_device_train_batch_size",
+  };
+}
+
+/**
+ * The simulated annotator's flip rate in [0, 0.5], default 0.25 (DPO, ORPO, KTO: AlpacaFarm's noisy
+ * annotators, Dubois et al. 2023). `doc` says which labels it flips for the algorithm.
+ */
+export function flipRateField(doc: string): NumberField {
+  return {
+    key: "flipRate",
+    label: "flip rate",
+    kind: "number",
+    default: 0.25,
+    min: 0,
+    max: 0.5,
+    doc,
+    source: "Dubois et al. 2023 (AlpacaFarm)",
+  };
+}
+
 /** Fields shared by every online algorithm (sampling and optimisation). */
 export const COMMON_FIELDS: readonly Field[] = [
   {
@@ -174,6 +227,7 @@ export const COMMON_FIELDS: readonly Field[] = [
   {
     key: "batchPrompts",
     label: "prompts/step",
+    fixed: "shape",
     kind: "int",
     default: 8,
     min: 1,
@@ -185,6 +239,7 @@ export const COMMON_FIELDS: readonly Field[] = [
   {
     key: "maxNewTokens",
     label: "max tokens",
+    fixed: "shape",
     kind: "int",
     default: 24,
     min: 1,

@@ -17,6 +17,7 @@ export const GRPO_FIELDS: readonly Field[] = [
   {
     key: "numGenerations",
     label: "G",
+    fixed: "shape",
     kind: "int",
     default: 4,
     min: 2,

@@ -7,7 +7,7 @@
  * Spec: docs/algorithms.md "KTO (Ethayarajh et al. 2024)".
  */
 import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, flipRateField } from "./fields";
 import { ktoLossAndGrad, ktoReferencePoint } from "./math/kto";
 import {
   checkFinite,
@@ -77,14 +77,7 @@ export const KTO_FIELDS: readonly Field[] = [
     usedWhen: { key: "label", values: ["threshold"] },
   },
   {
-    key: "flipRate",
-    label: "flip rate",
-    kind: "number",
-    default: 0.25,
-    min: 0,
-    max: 0.5,
-    doc: "Share of annotator labels flipped.",
-    source: "Dubois et al. 2023 (AlpacaFarm)",
+    ...flipRateField("Share of annotator labels flipped."),
     usedWhen: { key: "label", values: ["annotator"] },
   },
 ];

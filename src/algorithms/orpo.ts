@@ -4,34 +4,15 @@
  * sampled from the current policy each step and labelled by the simulated annotator.
  * Spec: docs/algorithms.md "ORPO (Hong et al. 2024)".
  */
-import { Rng } from "../util/rng";
-import { COMMON_FIELDS, type ConfigValues, type Field } from "./fields";
+import { COMMON_FIELDS, type ConfigValues, type Field, flipRateField, pairsPerStepField } from "./fields";
 import { orpoLossAndGrad } from "./math/orpo";
-import { labelPairs, layoutPairs } from "./pairs";
-import {
-  checkFinite,
-  type Metrics,
-  type RunEnv,
-  reportUpdate,
-  type StepResult,
-  stepSeed,
-  stepThroughput,
-} from "./run";
+import { annotatorRng, labelPairs, layoutPairs } from "./pairs";
+import { checkFinite, type Metrics, type RunEnv, reportUpdate, type StepResult, stepThroughput } from "./run";
 import { TwoSampleRun } from "./two_sample_run";
 
 export const ORPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS.filter((f) => f.key !== "batchPrompts"),
-  {
-    key: "batchPairs",
-    label: "pairs/step",
-    kind: "int",
-    default: 8,
-    min: 1,
-    max: 256,
-    doc: "Preference pairs per step (two samples per prompt).",
-    source: "implementation",
-    trl: "per_device_train_batch_size",
-  },
+  pairsPerStepField("Preference pairs per step (two samples per prompt)."),
   {
     key: "lambda",
     label: "λ",
@@ -43,16 +24,7 @@ export const ORPO_FIELDS: readonly Field[] = [
     source: "Hong et al. 2024 eq. 6",
     trl: "beta",
   },
-  {
-    key: "flipRate",
-    label: "flip rate",
-    kind: "number",
-    default: 0.25,
-    min: 0,
-    max: 0.5,
-    doc: "Share of preference labels the simulated annotator flips.",
-    source: "Dubois et al. 2023 (AlpacaFarm)",
-  },
+  flipRateField("Share of preference labels the simulated annotator flips."),
 ];
 
 export interface OrpoConfig extends ConfigValues {
@@ -80,7 +52,7 @@ export class OrpoRun extends TwoSampleRun<OrpoConfig> {
     const { env } = this;
     const { step, r, metrics, t0 } = await this.sampleTwo();
     const B = c.batchPairs;
-    const lab = labelPairs(r, c.flipRate, new Rng(stepSeed(env.seed ^ 0x68e31da4, step)));
+    const lab = labelPairs(r, c.flipRate, annotatorRng(env.seed, step));
     const seq = layoutPairs(lab.pairs, this.engine.P, this.engine.S, env.padId);
     let extra: Metrics = {};
     reportUpdate(env, 0, 1);

@@ -3,8 +3,9 @@
  * per prompt (rows i and i + B of a rollout); the simulated annotator (AlpacaFarm, Dubois et al. 2023) prefers
  * the higher gold score (ties: a coin) and flips the label with the configured rate.
  */
-import type { Rng } from "../util/rng";
+import { Rng } from "../util/rng";
 import type { Rollout } from "./rollout";
+import { stepSeed } from "./run";
 import { layoutSequences, type SequenceBatch } from "./sequences";
 
 /** A preference pair: completions up to and including EOS. */
@@ -12,6 +13,14 @@ export interface PreferencePair {
   prompt: number[];
   chosen: number[];
   rejected: number[];
+}
+
+/**
+ * The simulated annotator's random stream for step `step` (1-based) of a run on `seed`: the same for every pair
+ * learner (online DPO, ORPO), so runs of either on one seed label the same sampled pairs alike.
+ */
+export function annotatorRng(seed: number, step: number): Rng {
+  return new Rng(stepSeed(seed ^ 0x68e31da4, step));
 }
 
 /** Label the B pairs (row i vs row i + B) of a rollout of 2B completions; `flips[i]`: pair i's label was flipped. */

@@ -100,11 +100,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
   };
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = patchConfig<C>(this.algo, this.fields, this.config, patch, [
-      "batchPrompts",
-      "maxNewTokens",
-      "numGenerations",
-    ]);
+    const next = patchConfig<C>(this.algo, this.fields, this.config, patch);
     if (this.clip(next).beta > 0 && !this.env.ref)
       throw new RangeError(`${this.algo}: β > 0 needs a reference model`);
     this.config = next;

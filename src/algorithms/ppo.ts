@@ -189,12 +189,7 @@ export class PpoRun implements AlgorithmRun {
    * @throws RangeError on an invalid value or a setting fixed for the run's life.
    */
   setConfig(patch: Record<string, number | string | boolean>): void {
-    const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch, [
-      "batchPrompts",
-      "maxNewTokens",
-    ]);
-    if (next.valueModel !== this.config.valueModel)
-      throw new RangeError("ppo.valueModel sets which models the run holds and cannot change during a run");
+    const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch);
     if (next.numMiniBatches > next.batchPrompts)
       throw new RangeError("ppo.numMiniBatches exceeds batchPrompts");
     if (patch.beta !== undefined) this.betaSet = next.beta;

@@ -93,6 +93,7 @@ export const PPO_FIELDS: readonly Field[] = [
   {
     key: "valueModel",
     label: "critic",
+    fixed: "models",
     kind: "enum",
     default: "shared",
     options: ["shared", "separate"],

@@ -18,6 +18,7 @@ export const RLOO_FIELDS: readonly Field[] = [
   {
     key: "numGenerations",
     label: "G",
+    fixed: "shape",
     kind: "int",
     default: 4,
     min: 2,

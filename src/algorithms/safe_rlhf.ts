@@ -23,6 +23,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
   {
     key: "cost",
     label: "cost",
+    fixed: "unit",
     kind: "enum",
     default: "length",
     options: ["length", "positive_words"],
@@ -42,6 +43,7 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
   {
     key: "lambdaInit",
     label: "λ₀",
+    fixed: "start",
     kind: "number",
     default: 0,
     min: 0,

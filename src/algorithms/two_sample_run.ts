@@ -79,7 +79,7 @@ export abstract class TwoSampleRun<C extends TwoSampleConfig> implements Algorit
   }
 
   setConfig(patch: Record<string, number | string | boolean>): void {
-    this.config = patchConfig<C>(this.name, this.fields, this.config, patch, [this.countKey, "maxNewTokens"]);
+    this.config = patchConfig<C>(this.name, this.fields, this.config, patch);
   }
 
   /**

@@ -53,6 +53,13 @@ describe("TRL script", () => {
     { id: "safe-1", algo: "safe_rlhf", label: "Safe", config: { costLimit: 12, lambdaInit: 0.5 } },
   ];
 
+  /** A run of the list by id (a new algorithm's run goes anywhere in it). */
+  const run = (id: string): RunSpec => {
+    const r = runs.find((x) => x.id === id);
+    if (!r) throw new Error(`no run "${id}" in the list`);
+    return r;
+  };
+
   it("covers every algorithm", () => {
     expect(new Set(runs.map((r) => r.algo))).toEqual(new Set(ALGO_IDS));
   });
@@ -91,7 +98,7 @@ describe("TRL script", () => {
   it("maps the run's settings to TRL's names and values", () => {
     const s = (r: RunSpec, task: "sentiment" | "arithmetic" = "arithmetic") =>
       trlScript({ ...experiment, task }, { spec: r, step: 12 });
-    const p = s(runs[0], "sentiment");
+    const p = s(run("ppo-1"), "sentiment");
     expect(p).toMatch(/config = PPOConfig\(/);
     expect(p).toMatch(/\n {4}kl_coef=0\.2, {2}# beta/);
     expect(p).toMatch(/\n {4}learning_rate=3e-4,/);
@@ -144,7 +151,7 @@ describe("TRL script", () => {
     expect(sep).not.toMatch(/valueModel = "shared"/);
     expect(p).toMatch(/AFINN = \{/);
     expect(p).toMatch(/trainer\.train\(\)/);
-    const g = s(runs[1]);
+    const g = s(run("grpo-1"));
     expect(g).toMatch(/from trl import GRPOConfig, GRPOTrainer/);
     expect(g).toMatch(/\n {4}beta=0, /);
     expect(g).toMatch(/\n {4}num_generations=8,/);
@@ -152,23 +159,27 @@ describe("TRL script", () => {
     expect(g).toMatch(/\n {4}loss_type="dr_grpo",/);
     expect(g).toMatch(/PROMPTS = \[f"\{a\}\+\{b\}=" for a in range\(10, 100\)/);
     expect(g).toMatch(/reward_funcs=reward_fn/);
-    expect(s(runs[2])).toMatch(/FLIP_RATE = 0\.1[\s\S]*DPOConfig\([\s\S]*\n {4}beta=0\.5,/);
-    expect(s(runs[3])).toMatch(
+    expect(s(run("dpo-1"))).toMatch(/FLIP_RATE = 0\.1[\s\S]*DPOConfig\([\s\S]*\n {4}beta=0\.5,/);
+    expect(s(run("dpo-2"))).toMatch(
       /CPOConfig\([\s\S]*loss_type="simpo"[\s\S]*simpo_gamma=1\.5[\s\S]*cpo_alpha=0,/,
     );
-    const r = s(runs[4]);
+    const r = s(run("rloo-1"));
     expect(r).toMatch(/RLOOConfig\([\s\S]*num_generations=6,[\s\S]*epsilon=0\.3,[\s\S]*num_iterations=2,/);
     expect(r).not.toMatch(/rloo_k|cliprange|num_ppo_epochs/);
-    expect(s(runs[5])).toMatch(/REINFORCE trainer[\s\S]*\n {4}beta=0\.1,[\s\S]*#\s+baselineDecay = 0\.5/);
-    expect(s(runs[6])).toMatch(/N = 16 /);
-    expect(s(runs[7])).toMatch(
+    expect(s(run("reinforce-1"))).toMatch(
+      /REINFORCE trainer[\s\S]*\n {4}beta=0\.1,[\s\S]*#\s+baselineDecay = 0\.5/,
+    );
+    expect(s(run("bon-1"))).toMatch(/N = 16 /);
+    expect(s(run("kto-1"))).toMatch(
       /LABELS = "threshold"[\s\S]*KTOConfig\([\s\S]*\n {4}beta=0\.2,[\s\S]*desirable_weight=1\.5,[\s\S]*KTOTrainer\(/,
     );
-    expect(s(runs[8])).toMatch(/ORPOConfig\([\s\S]*\n {4}beta=0\.5, {2}# lambda \(λ\)[\s\S]*ORPOTrainer\(/);
-    expect(s(runs[9])).toMatch(
+    expect(s(run("orpo-1"))).toMatch(
+      /ORPOConfig\([\s\S]*\n {4}beta=0\.5, {2}# lambda \(λ\)[\s\S]*ORPOTrainer\(/,
+    );
+    expect(s(run("ei-1"))).toMatch(
       /K = 8 [\s\S]*\n {4}config = SFTConfig\([\s\S]*\n {8}max_steps=3,[\s\S]*\n {4}config\.per_device_train_batch_size = len\(rows\["prompt"\]\)\n[\s\S]*SFTTrainer\(/,
     );
-    expect(s(runs[10])).toMatch(
+    expect(s(run("safe-1"))).toMatch(
       /COST_LIMIT = 12 [\s\S]*LAMBDA_KP = 0 [\s\S]*lagrange = \{"integral": 0\.5\}[\s\S]*per_device_train_batch_size=32,[\s\S]*GRPOTrainer\(/,
     );
     expect(pyValue(1e-7)).toBe("1e-7");

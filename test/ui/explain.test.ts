@@ -106,7 +106,12 @@ describe("explain panels", () => {
 
       it("writes its objective with the spec's symbols", () => {
         const all = e.formulas.map((f) => f.tex).join("\n");
-        for (const sym of SPEC_SYMBOLS[id]) expect(all, sym).toContain(sym);
+        const symbols = SPEC_SYMBOLS[id];
+        expect(
+          symbols,
+          `add ${id}'s symbols from docs/algorithms.md to SPEC_SYMBOLS in this file`,
+        ).toBeDefined();
+        for (const sym of symbols ?? []) expect(all, sym).toContain(sym);
       });
 
       it("links its papers as https arXiv abstract or DOI pages, each once", () => {

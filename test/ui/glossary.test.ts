@@ -5,50 +5,11 @@
  * steps reported has a one-line definition. The charts' own metric lists must be covered too.
  */
 import { describe, expect, it } from "vitest";
-import type { PreferenceSource } from "../../src/algorithms/dpo";
-import type { ConfigValues } from "../../src/algorithms/fields";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { GLOSSARY, metricCellNote, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
 import { ENTROPY, GOLD, KL_ESTIMATORS, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
+import { PREFS, variants } from "../helpers/every_algorithm";
 import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
-
-/** Test-sized settings, applied where an algorithm has the field. */
-const SMALL: ConfigValues = {
-  batchPrompts: 2,
-  batchPairs: 2,
-  maxNewTokens: 4,
-  numGenerations: 2,
-  k: 2,
-  n: 2,
-  ppoEpochs: 1,
-};
-
-/** A fixed offline preference set for DPO's offline mode (tokens of the nano vocabulary, EOS = 0). */
-const PREFS: PreferenceSource = {
-  size: 2,
-  maxPrompt: 2,
-  maxCompletion: 3,
-  batch: (_step, n) => {
-    const pairs = [
-      { prompt: [3, 4], chosen: [7, 7, 0], rejected: [5, 0] },
-      { prompt: [9], chosen: [7, 0], rejected: [2, 6, 0] },
-    ];
-    const ids = Array.from({ length: n }, (_, i) => i % pairs.length);
-    return { pairs: ids.map((i) => pairs[i]), ids };
-  },
-};
-
-/** The defaults, plus one variant per other option of each enum field and the flip of each bool field. */
-function variants(id: (typeof ALGO_IDS)[number]): ConfigValues[] {
-  const fields = ALGORITHMS[id].fields;
-  const base = Object.fromEntries(Object.entries(SMALL).filter(([k]) => fields.some((f) => f.key === k)));
-  const out: ConfigValues[] = [base];
-  for (const f of fields) {
-    if (f.kind === "enum") for (const o of f.options) if (o !== f.default) out.push({ ...base, [f.key]: o });
-    if (f.kind === "bool") out.push({ ...base, [f.key]: !f.default });
-  }
-  return out;
-}
 
 describe("metric glossary", () => {
   it("has a one-line definition for every metric the charts list", () => {

@@ -4,45 +4,19 @@
  * value formatting.
  * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
  */
-import type { Field, NumberField } from "../../algorithms/fields";
+import { FIXED_WHAT, type Field, type NumberField } from "../../algorithms/fields";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
 import { roundedSetting, settingNumber } from "../../lab/setting_text";
 import { COST_LIMITS, labelsFromGold, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import { sig } from "./numbers";
 
-/** Fields that size the run's buffers; the algorithms reject changing them mid-run (setConfig throws). */
-export const SHAPE_KEYS: ReadonlySet<string> = new Set([
-  "batchPrompts",
-  "batchPairs",
-  "numGenerations",
-  "maxNewTokens",
-  "n",
-]);
-
-/** Fields that set which models a run holds (PPO's separate value model); setConfig rejects them mid-run too. */
-export const MODEL_KEYS: ReadonlySet<string> = new Set(["valueModel"]);
-
-/** Fields that only seed run state before the first step (Safe RLHF's λ₀); the run refuses them afterwards. */
-export const START_KEYS: ReadonlySet<string> = new Set(["lambdaInit"]);
-
-/** Fields that set the unit of the run's own state (Safe RLHF's cost: λ and d are per token or per word). */
-export const UNIT_KEYS: ReadonlySet<string> = new Set(["cost"]);
-
-/** Why a field cannot change now, or null when it can. */
+/** Why a field cannot change now, or null when it can: its table marks it fixed (Field.fixed) and the run started. */
 export function lockReason(field: Field, started: boolean): string | null {
-  if (!started) return null;
-  if (START_KEYS.has(field.key))
+  if (!started || !field.fixed) return null;
+  if (field.fixed === "start")
     return `${field.label} only sets the starting value; once the run has stepped it follows its own update rule. Reset the experiment (or add a new run) to start from another value.`;
-  const fixed = SHAPE_KEYS.has(field.key)
-    ? "the batch shape"
-    : MODEL_KEYS.has(field.key)
-      ? "which models the run trains"
-      : UNIT_KEYS.has(field.key)
-        ? "what the multiplier λ and the limit d are measured in"
-        : null;
-  if (!fixed) return null;
-  return `${field.label} sets ${fixed}, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
+  return `${field.label} sets ${FIXED_WHAT[field.fixed]}, which is fixed once the run has started. Reset the experiment (or add a new run) to change it.`;
 }
 
 /**
