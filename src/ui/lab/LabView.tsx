@@ -5,6 +5,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import "./lab.css";
+import "./access.css";
 import "./transport.css";
 import "./runs.css";
 import "./cards.css";

@@ -8,6 +8,7 @@ import { useRef } from "react";
 import "./run_strip.css";
 import { useShallow } from "zustand/react/shallow";
 import { useLab } from "../lab_store";
+import { scrollMotion } from "../motion";
 import { runLooks } from "./palette";
 import { RunCard } from "./RunCard";
 import { useAnchorAcrossLayouts } from "./strip_anchor";
@@ -36,7 +37,7 @@ export function RunColumn() {
     if (dir > 0 ? from >= max - 1 : from <= 1) return;
     const left = scrollTarget(extents(el), dir, from, el.clientWidth, el.scrollWidth);
     heading.current = { left, until: performance.now() + 700 };
-    el.scrollTo({ left, behavior: "smooth" });
+    el.scrollTo({ left, behavior: scrollMotion() });
   };
   const range =
     view && (view.first === view.last ? `${view.first + 1}` : `${view.first + 1}–${view.last + 1}`);

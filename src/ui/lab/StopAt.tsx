@@ -24,9 +24,10 @@ const STOP_AT: NumberField = {
 export function parseStopAt(text: string): number | string {
   const t = text.trim();
   const n = t === "" ? 0 : parseNumber(STOP_AT, t);
-  return typeof n === "number"
-    ? n
-    : "a whole number of steps from 1 to 100,000, such as 400 or 1e3 (empty or 0: never stop)";
+  if (typeof n === "number") return n;
+  // "1.000" or "1,000": the number without the separator is named.
+  if (n.includes("separators")) return n;
+  return "a whole number of steps from 1 to 100,000, such as 400 or 1e3 (empty or 0: never stop)";
 }
 
 export function StopAt({ disabled }: { disabled?: boolean }) {

@@ -219,6 +219,15 @@ describe("knobs", () => {
     expect(parseNumber(beta, "1,024")).toBe(
       "β must be a number without separators: 1024, or 1.024 with a decimal point",
     );
+    // A German thousands point in a whole-number field ("1.000" read as 1 ended a Stop at after step 1).
+    const epochs = field("ppoEpochs");
+    expect(parseNumber(epochs, "1.000")).toBe("epochs must be a whole number without separators: 1000");
+    expect(parseNumber(epochs, "1,000")).toBe("epochs must be a whole number without separators: 1000");
+    expect(parseNumber(epochs, "1.000.000")).toBe(
+      "epochs must be a whole number without separators: 1000000",
+    );
+    expect(parseNumber(epochs, "2.0")).toBe(2); // not groups of three: a decimal, as typed
+    expect(parseNumber(beta, "1.000")).toBe(1); // a decimal field reads it as the decimal
     expect(parseNumber(beta, "11")).toBe("β must be in [0, 10]");
     expect(parseNumber(field("maxNewTokens"), "9999")).toBe("max tokens must be in [1, 256] tokens");
     // Beyond a double: too large is out of range, too small is not silently 0.

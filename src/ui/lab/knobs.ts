@@ -231,6 +231,9 @@ export function nudge(f: NumberField, value: number, dir: 1 | -1, big = false): 
 export function parseNumber(f: NumberField, text: string): number | string {
   const t = text.trim();
   // Decimal notation only: Number() would also read "0x10" as 16 and "" as 0.
+  // A whole number with thousands separators ("1,000", German "1.000"): not a decimal in a whole-number field.
+  if (f.kind === "int" && /^[+-]?\d{1,3}([.,]\d{3})+$/.test(t))
+    return `${f.label} must be a whole number without separators: ${t.replace(/[.,]/g, "")}`;
   // "0,1" is a decimal comma; "1,024" may be a thousands separator: say both ways rather than guess.
   if (/^[+-]?\d+,\d{3}$/.test(t))
     return `${f.label} must be a number without separators: ${t.replace(",", "")}, or ${t.replace(",", ".")} with a decimal point`;

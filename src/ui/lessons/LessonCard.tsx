@@ -15,6 +15,7 @@ import { type RunState, stepRange, useLab } from "../lab_store";
 import { lessonChanges, lessonChangesText } from "./lesson_changes";
 import "./lessons.css";
 import { errorMessage } from "../../util/errors";
+import { scrollMotion } from "../motion";
 
 /**
  * The progress toward a lesson's length `steps` (> 0, the Stop at in force) from the furthest and the slowest
@@ -219,7 +220,7 @@ export function LessonCard() {
             title="This list scrolls: show the next item"
             onClick={() => {
               const next = list?.children[hidden[0] - 1] as HTMLElement | undefined;
-              if (list && next) list.scrollTo({ top: next.offsetTop, behavior: "smooth" });
+              if (list && next) list.scrollTo({ top: next.offsetTop, behavior: scrollMotion() });
             }}
           >
             More below ↓ ({hidden.length > 1 ? `items ${hidden[0]}–${hidden.at(-1)}` : `item ${hidden[0]}`} of{" "}
