@@ -99,7 +99,7 @@ export const DPO_FIELDS: readonly Field[] = [
     default: 0.1,
     min: 0.001,
     max: 100,
-    doc: "Strength of the implicit KL constraint: larger β keeps π closer to π_ref; the implicit reward is β·log(π/π_ref). SimPO's usual β is 2: set it yourself (it stays at DPO's 0.1).",
+    doc: "Strength of the implicit KL constraint: larger β keeps π closer to π_ref; the implicit reward is β·log(π/π_ref). SimPO's usual β is 2 (a run card moves β between 0.1 and 2 with the loss while it is at the other's).",
     source: "Rafailov et al. 2023 eq. 7",
     trl: "beta",
   },

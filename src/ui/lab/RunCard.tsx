@@ -26,6 +26,7 @@ import {
   lockReason,
   rewardNote,
   settingOf,
+  simpoBetaNote,
   unusedReason,
   upperClipNote,
 } from "./knobs";
@@ -141,7 +142,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
         note={
           unused ??
           (f.key === "beta"
-            ? adaptiveBetaNote(run)
+            ? (adaptiveBetaNote(run) ?? simpoBetaNote(run.spec.algo, run.spec.config))
             : f.key === "maxNewTokens"
               ? lengthNote(settingOf(f, run.spec.config), room)
               : f.key === "reward"

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DPO_FIELDS } from "../../algorithms/dpo";
 import { COMMON_FIELDS, defaultsOf, type Field, type NumberField } from "../../algorithms/fields";
 import { GRPO_FIELDS, type GrpoConfig, grpoClip, upperClip } from "../../algorithms/grpo";
 import { PPO_FIELDS } from "../../algorithms/ppo";
@@ -15,6 +16,7 @@ import {
   fromSlider,
   hasSlider,
   hintLines,
+  LOSS_BETAS,
   lengthNote,
   linkedSettings,
   lockedSummary,
@@ -25,6 +27,7 @@ import {
   rangeText,
   refusedText,
   rewardNote,
+  simpoBetaNote,
   toSlider,
   unusedReason,
   upperClipNote,
@@ -350,6 +353,28 @@ describe("linkedSettings", () => {
     expect(linkedSettings({ algo: "ppo" as const, config: {} }, { cost: "positive_words" })).toEqual({
       cost: "positive_words",
     });
+  });
+
+  it("moves DPO's β with the loss while β is the old loss's (SimPO's 2, DPO's 0.1), and notes a small β on SimPO", () => {
+    const dpo = (config: Record<string, string | number>) => ({ algo: "dpo" as const, config });
+    expect(linkedSettings(dpo({}), { lossType: "simpo" })).toEqual({ lossType: "simpo", beta: 2 });
+    expect(linkedSettings(dpo({ lossType: "simpo", beta: 2 }), { lossType: "ipo" })).toEqual({
+      lossType: "ipo",
+      beta: 0.1,
+    });
+    expect(linkedSettings(dpo({ lossType: "ipo" }), { lossType: "hinge" })).toEqual({ lossType: "hinge" });
+    // A β the user chose, or one sent with the change, stays.
+    expect(linkedSettings(dpo({ beta: 0.3 }), { lossType: "simpo" })).toEqual({ lossType: "simpo" });
+    expect(linkedSettings(dpo({}), { lossType: "simpo", beta: 1 })).toEqual({ lossType: "simpo", beta: 1 });
+    expect(linkedSettings({ algo: "grpo" as const, config: {} }, { lossType: "dapo" })).toEqual({
+      lossType: "dapo",
+    });
+    // The field's default is DPO's β; SimPO's is the spec's.
+    expect(DPO_FIELDS.find((f) => f.key === "beta")?.default).toBe(LOSS_BETAS.sigmoid);
+    expect(LOSS_BETAS.simpo).toBe(2);
+    expect(simpoBetaNote("dpo", { lossType: "simpo" })).toMatch(/β = 2 to 2\.5/);
+    expect(simpoBetaNote("dpo", { lossType: "simpo", beta: 2 })).toBeNull();
+    expect(simpoBetaNote("dpo", { lossType: "sigmoid" })).toBeNull();
   });
 
   it("suggests a limit for every cost a task defines, and length's is the field's default", () => {
