@@ -61,6 +61,11 @@ test("Change… starts a new experiment: new seed, then a new task, with the sam
   expect(await runIds(page)).toEqual(RUNS);
   for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("0");
   await expect(page.getByTestId("model")).toContainText("nano");
+  // The keyboard waits on Play, and a screen reader hears what opened.
+  await expect(page.getByTestId("play")).toBeFocused();
+  await expect(page.getByTestId("page-status")).toHaveText(
+    /^Opened Arithmetic · nano \(random init\) · seed 5, with PPO, DPO, GRPO\. Press Play \(or space\) to train\.\u200b?$/,
+  );
   // The trained experiment it replaced is kept.
   await expect(page.getByTestId("lab-notice")).toContainText(
     "(Arithmetic · nano (random init) · seed 0: PPO at step 1, DPO at step 1, GRPO at step 1) is kept",

@@ -264,3 +264,48 @@ test("one column (a projector or a zoomed page): Tab meets the charts, then the 
   await expect(range).toHaveText(/^2/);
   expect(errors).toEqual([]);
 });
+
+/**
+ * What a screen reader hears and where the keyboard is: a setting changed (its before → after and when it
+ * applies), a refused value (read with its field), a lesson opened from the Lessons menu (the keyboard on its
+ * card's heading, its name said), "Free play" (the card goes: the keyboard goes to Play).
+ */
+test("a screen reader hears a setting change, a refusal with its field, a lesson opened and Free play", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const errors = await openExperiment(page, testLink());
+  const said = page.getByTestId("page-status");
+  const beta = page.getByTestId("knob-ppo-1-beta");
+  await beta.fill("0.2");
+  await beta.press("Enter");
+  await expect(said).toHaveText(/^PPO: β [\d.]+ → 0\.2, from its first step\.\u200b?$/);
+  // A refused value: the message is the field's description too, and so is its range.
+  await beta.fill("abc");
+  await beta.press("Enter");
+  const described = await beta.evaluate((el) =>
+    (el.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => document.getElementById(id)?.textContent ?? `(no #${id})`),
+  );
+  expect(described).toContain("β must be a number: “abc” not applied, β stays 0.2.");
+  expect(
+    described.some((d) => /^range \[.+\].*, default /.test(d)),
+    described.join(" / "),
+  ).toBe(true);
+
+  await page.getByTestId("lesson-picker").selectOption("kl-estimators");
+  await expect(page.getByTestId("lesson-card")).toHaveAttribute("data-lesson", "kl-estimators", {
+    timeout: 120_000,
+  });
+  await labReady(page);
+  await expect(page.getByTestId("lesson-card").getByRole("heading")).toBeFocused();
+  await expect(said).toHaveText(
+    /^Lesson 3 opened: KL estimators k1, k2, k3, 16 steps\. Press Play \(or space\) to train\.\u200b?$/,
+  );
+  await page.getByRole("button", { name: "Free play" }).click();
+  await expect(page.getByTestId("lesson-card")).toHaveCount(0);
+  await expect(page.getByTestId("play")).toBeFocused();
+  await expect(said).toHaveText(/^Free play: the lesson's card and its step limit are gone/);
+  expect(errors).toEqual([]);
+});

@@ -129,6 +129,9 @@ export class LabClient {
       if (gen !== this.generation) return;
       const speed = this.store.speed;
       if (speed) api.setSpeed(speed);
+      // A Stop at changed while the worker started (a lesson's "Free play" pressed while loading) goes now.
+      const stopAt = this.store.spec.steps ?? 0;
+      if (stopAt !== (spec.steps ?? 0)) await api.setStopAt(stopAt);
       this.preferences = info.preferences;
       showStarted(info, spec, opened, pipeline, lostRm, (r) => this.withDataMode(r));
       s.setPhase("ready");
@@ -211,7 +214,8 @@ export class LabClient {
     if (!Number.isFinite(stepsPerSecond) || stepsPerSecond < 0)
       throw new RangeError(`speed must be ≥ 0 steps/s, got ${stepsPerSecond}`);
     this.store.setSpeed(stepsPerSecond);
-    void this.api?.setSpeed(stepsPerSecond);
+    // While the worker starts, start() sends the store's speed once it is up.
+    if (this.store.phase === "ready") void this.api?.setSpeed(stepsPerSecond);
   }
 
   /** Pause once every run has done `steps` steps (0 = no limit); the experiment (and the URL) keeps it. */
@@ -219,7 +223,8 @@ export class LabClient {
     if (!Number.isInteger(steps) || steps < 0)
       throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
     this.store.setStopAt(steps);
-    void this.api?.setStopAt(steps);
+    // While the worker starts, the store keeps it and start() sends it once the worker is up.
+    if (this.store.phase === "ready") void this.api?.setStopAt(steps);
     const s = this.store;
     const notice = afterStopAt(s.notice, steps, s.playing, allAtStop(Object.values(s.runs), steps));
     if (notice !== s.notice) s.setNotice(notice);

@@ -27,6 +27,7 @@ export function GaeTable({
     <>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="gae-table">
+          <caption className="visually-hidden">How each token's advantage is made (GAE)</caption>
           <thead>
             <tr>
               <Head symbol="t" title="Position in the completion" />

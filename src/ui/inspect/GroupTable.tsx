@@ -139,6 +139,9 @@ export function GroupTable({
         <>
           <div className="table-scroll">
             <table className="results inspect-table" data-testid="group-table">
+              <caption className="visually-hidden">
+                The group's completions, their scores and advantages
+              </caption>
               <thead>
                 <tr>
                   <Head symbol="i" title="Completion of this prompt" />

@@ -57,7 +57,8 @@ export function InspectPanel() {
           Inspect
         </h2>
         {withData.length > 0 && (
-          <div className="inspect-runs">
+          // biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, named for the group; no form here
+          <div className="inspect-runs" role="group" aria-label="Run to inspect">
             {withData.map((r) => (
               <button
                 key={r.id}

@@ -38,6 +38,7 @@ export function LossWeightsTable({
     <>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="loss-weights-table">
+          <caption className="visually-hidden">Each token's weight in the loss</caption>
           <thead>
             <tr>
               <Head symbol="i" title="Completion of this prompt" />

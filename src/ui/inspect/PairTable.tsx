@@ -88,6 +88,7 @@ export function PairTable({ view, initialPage = 0 }: { view: PairsInspect; initi
       </div>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="pair-table">
+          <caption className="visually-hidden">Preference pairs and their implicit rewards</caption>
           <thead>
             <tr>
               <Head

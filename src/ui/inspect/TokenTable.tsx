@@ -49,7 +49,8 @@ export function TokenTable({
               `#${i + 1} · R = ${sig(x.reward, 3)} · ${x.prompt}${x.tokens.map((t) => t.text).join("")}`,
           )}
         />
-        <span className="muted">
+        {/* Read out when ‹ › or the menu change the table below. */}
+        <span className="muted" role="status">
           {index + 1} of {countOf(view.completions.length, view.batch, "completion")}
         </span>
         <span
@@ -134,6 +135,7 @@ function RatioTable({
     <>
       <div className="table-scroll">
         <table className="results inspect-table" data-testid="token-table">
+          <caption className="visually-hidden">Per-token numbers of the completion chosen above</caption>
           <thead>
             <tr>
               <Head symbol="t" title="Position in the completion" />

@@ -98,9 +98,24 @@ export function PlottedData(props: {
     <div className="visually-hidden">
       <table data-testid={`chart-data-${props.id}`}>
         <caption>Plotted values: {props.title}</caption>
+        <thead>
+          <tr>
+            {["Line", "Points", "First", "Last", "Smoothed, last", "Lowest", "Highest"].map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {props.series.map((s) => {
+            const first = s.points[0];
             const last = s.points.at(-1);
+            // Whether the curve rose or fell, and how far, without reading every point.
+            const low = s.points.reduce((m, p) => (p.raw < m.raw ? p : m), first ?? { raw: 0, step: 0 });
+            const high = s.points.reduce((m, p) => (p.raw > m.raw ? p : m), first ?? { raw: 0, step: 0 });
+            const at = (p: { raw: number; step: number } | undefined) =>
+              p ? `${sig(p.raw, 4)} at step ${p.step}` : "none";
             return (
               <tr
                 key={s.id}
@@ -114,12 +129,16 @@ export function PlottedData(props: {
                 data-last-raw={last?.raw}
                 data-last-smooth={last?.smooth}
               >
-                <th>
+                <th scope="row">
                   {s.line.runLabel}
                   {s.line.name ? ` ${s.line.name}` : ""} ({s.line.metric})
                 </th>
                 <td>{s.total} points</td>
-                <td>{last ? `last ${sig(last.raw, 4)} at step ${last.step}` : "none"}</td>
+                <td>{at(first)}</td>
+                <td>{at(last)}</td>
+                <td>{last ? sig(last.smooth, 4) : "none"}</td>
+                <td>{first ? at(low) : "none"}</td>
+                <td>{first ? at(high) : "none"}</td>
               </tr>
             );
           })}
@@ -132,8 +151,8 @@ export function PlottedData(props: {
               data-x={m.x}
               data-label={m.label}
             >
-              <th>setting changed</th>
-              <td>
+              <th scope="row">setting changed</th>
+              <td colSpan={5}>
                 {m.label} · {m.runLabel}
               </td>
               <td>step {m.step}</td>

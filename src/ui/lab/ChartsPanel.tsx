@@ -324,8 +324,11 @@ function ViewControls() {
     });
   return (
     <div className="view-controls">
-      <div className="segmented">
-        <span className="eyebrow">x axis</span>
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons in a flex box, where a fieldset's legend does not lay out */}
+      <div className="segmented" role="group" aria-labelledby="x-axis-label">
+        <span className="eyebrow" id="x-axis-label">
+          x axis
+        </span>
         {X_AXES.map((a) => (
           <button
             key={a.axis}
@@ -350,6 +353,7 @@ function ViewControls() {
           max={0.99}
           step={0.01}
           value={view.smoothing}
+          aria-label="Smoothing"
           data-testid="smoothing"
           onChange={(e) => setView({ smoothing: Number(e.target.value) })}
         />

@@ -21,6 +21,7 @@ import {
   logSlider,
   nudge,
   parseNumber,
+  rangeText,
   refusedText,
   SLIDER_STEPS,
   toSlider,
@@ -95,6 +96,11 @@ export const FieldControl = memo(function FieldControl({
   const testId = `knob-${runId}-${field.key}`;
   // Screen readers read the note (the value the run uses now) with the control.
   const noteId = note ? `${testId}-note` : undefined;
+  // A refused value's message, and a number's range, are read with the control too (the name's card, with the
+  // range, shows only while the name has the focus).
+  const errorId = error ? `${testId}-error` : undefined;
+  const rangeId = field.kind === "number" || field.kind === "int" ? `${testId}-range` : undefined;
+  const describedBy = [noteId, errorId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`knob${locked ? " knob-locked" : ""}${value !== field.default ? " knob-changed" : ""}`}>
       <Hint
@@ -111,7 +117,7 @@ export const FieldControl = memo(function FieldControl({
           <select
             data-testid={testId}
             aria-label={field.label}
-            aria-describedby={noteId}
+            aria-describedby={describedBy}
             value={String(value)}
             disabled={off}
             onChange={(e) => commit(e.target.value)}
@@ -128,7 +134,7 @@ export const FieldControl = memo(function FieldControl({
               type="checkbox"
               data-testid={testId}
               aria-label={field.label}
-              aria-describedby={noteId}
+              aria-describedby={describedBy}
               checked={value === true}
               disabled={off}
               onChange={(e) => commit(e.target.checked)}
@@ -141,7 +147,7 @@ export const FieldControl = memo(function FieldControl({
             value={Number(value)}
             locked={off}
             testId={testId}
-            describedBy={noteId}
+            describedBy={[describedBy, rangeId].filter(Boolean).join(" ")}
             sent={typeof shownSent === "number" ? shownSent : null}
             onCommit={commit}
             onError={setError}
@@ -154,9 +160,14 @@ export const FieldControl = memo(function FieldControl({
         </p>
       )}
       {error && (
-        <p className="knob-error" role="alert">
+        <p className="knob-error" role="alert" id={errorId}>
           {error}
         </p>
+      )}
+      {rangeId && (field.kind === "number" || field.kind === "int") && (
+        <span className="visually-hidden" id={rangeId}>
+          {`range ${rangeText(field)}, default ${formatSetting(field, field.default)}`}
+        </span>
       )}
     </div>
   );

@@ -5,11 +5,11 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import "./lab.css";
-import "./access.css";
 import "./transport.css";
 import "./runs.css";
 import "./cards.css";
 import "./charts.css";
+import "./access.css";
 import { InspectPanel } from "../inspect/InspectPanel";
 import { useLab } from "../lab_store";
 import { LessonCard } from "../lessons/LessonCard";
@@ -17,6 +17,7 @@ import { labActions } from "./actions";
 import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
 import { MoreMetrics } from "./MoreMetrics";
+import { useFocusWhenOpened } from "./opened_focus";
 import { PipelineView } from "./PipelineView";
 import { PageTitle } from "./page_title";
 import { RunColumn } from "./RunColumn";
@@ -50,6 +51,7 @@ export function LabView() {
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
+  useFocusWhenOpened();
   // Moving a panel takes the focus off a control inside it: give it back once the panels have moved.
   const layout = useRef({ oneColumn, focused: null as Element | null });
   if (layout.current.oneColumn !== oneColumn)

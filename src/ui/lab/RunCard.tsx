@@ -273,11 +273,14 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
           )}
         </div>
       )}
-      {noSignal && run.status !== "error" && (
-        <p className="run-hint" data-testid={`no-signal-${runId}`}>
-          {noSignal}
-        </p>
-      )}
+      {/* A live region that is always there: the hint, arriving mid-run, is read out (the main diagnostic). */}
+      <div role="status">
+        {noSignal && run.status !== "error" && (
+          <p className="run-hint" data-testid={`no-signal-${runId}`}>
+            {noSignal}
+          </p>
+        )}
+      </div>
       {twin && (
         <p className="run-hint" data-testid={`twin-${runId}`}>
           {twin}

@@ -12,6 +12,7 @@ import { useVisibleRuns } from "./ChartsPanel";
 import { sig } from "./numbers";
 import { Popover } from "./Popover";
 import { RunSwatch } from "./RunSwatch";
+import { TokenCard, tokenRows } from "./TokenCard";
 import { COLOUR_MODES, colourAt, type DivergingScale, scaleFor, tokenValue } from "./token_colours";
 
 /** Samples shown per run before "show all". */
@@ -336,39 +337,20 @@ function Token({
       id={`tok-${id}`}
       role="option"
       aria-selected={active}
+      // The cursor's token is read with its numbers (the card beside it is for the eyes: a screen reader reads
+      // the listbox's active option only).
+      aria-label={
+        active
+          ? `${token.text}: ${tokenRows(token)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(", ")}`
+          : undefined
+      }
       className={cls}
       style={{ background }}
     >
       {token.text}
     </span>
-  );
-}
-
-function TokenCard({ token }: { token: TokenView }) {
-  const rows: [string, string][] = [
-    ["log-prob", `${sig(token.logp, 3)} nats`],
-    ["probability", sig(token.prob, 3)],
-    ["advantage", token.advantage === null ? "—" : sig(token.advantage, 3)],
-    ["ratio π/π_old", token.ratio === null ? "—" : sig(token.ratio, 4)],
-    ["KL k1 = log π/π_ref", `${sig(token.kl, 3)} nats`],
-    // The same token's k3, the estimator GRPO's KL term and a PPO run set to k3 use: ≥ 0 where k1 is not.
-    ["KL k3 (≥ 0)", `${sig(Math.expm1(-token.kl) + token.kl, 3)} nats`],
-    ["entropy", `${sig(token.entropy, 3)} nats`],
-  ];
-  return (
-    <div className="token-card" data-testid="token-card">
-      <p className="token-card-text">
-        <code>{JSON.stringify(token.text)}</code>
-      </p>
-      <dl>
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
-    </div>
   );
 }
 

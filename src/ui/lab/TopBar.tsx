@@ -24,7 +24,7 @@ import { SaveState } from "./SaveState";
 import { ImportButton, ShareButton } from "./ShareImport";
 import { StopAt } from "./StopAt";
 import { useSpaceToggle } from "./space_toggle";
-import { TrainingAnnouncer } from "./TrainingAnnouncer";
+import { PageAnnouncer, TrainingAnnouncer } from "./TrainingAnnouncer";
 
 /** Steps-per-second caps offered (0 = as fast as the GPU goes). */
 const SPEEDS = [0, 10, 5, 2, 1, 0.5];
@@ -156,7 +156,6 @@ export function TopBar() {
                 <span aria-hidden="true">{int(steps).padStart(3, "0")}</span>
                 <span className="visually-hidden">{int(steps)}</span>
               </span>
-              <TrainingAnnouncer />
               {lowest < highest && (
                 <span
                   className="step-range"
@@ -172,6 +171,9 @@ export function TopBar() {
             </p>
             <StopAt disabled={!ready} />
           </div>
+          {/* Outside the step line: reading "Step 6" does not read the last announcement with it. */}
+          <TrainingAnnouncer />
+          <PageAnnouncer />
         </div>
       </div>
 

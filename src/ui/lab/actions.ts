@@ -16,13 +16,14 @@ import type {
   RunSpec,
   SettingValue,
 } from "../../lab/protocol";
-import type { AlgoId } from "../../lab/registry";
+import { ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { MAX_LABEL } from "../../lab/settings";
 import { cleanLabel, labelLooks } from "../../lab/spec_check";
 import { errorMessage } from "../../util/errors";
 import { labClient } from "../client";
 import { sharedSpec, useLab } from "../lab_store";
-import { linkedSettings } from "./knobs";
+import { announce } from "./announce";
+import { changeSentence, linkedSettings } from "./knobs";
 import { revealRunCard } from "./reveal";
 import { forkSpec, newRunSpec } from "./run_specs";
 
@@ -118,6 +119,7 @@ export const labActions = {
   reset(): Promise<void> {
     return backend()
       .then((b) => b.reset())
+      .then(() => announce("Reset: every run is back at step 0, from the start model."))
       .catch(report("Reset"));
   },
   setSpeed(stepsPerSecond: number): void {
@@ -163,8 +165,10 @@ export const labActions = {
   },
   /** Remove a run; resolves once it is gone from the store and the worker (never rejects: a notice says why). */
   removeRun(runId: string): Promise<void> {
+    const label = lab().runs[runId]?.spec.label ?? runId;
     return backend()
       .then((b) => b.removeRun(runId))
+      .then(() => announce(`Removed ${label}.`))
       .catch(report("Removing the run"));
   },
   /**
@@ -221,13 +225,25 @@ export const labActions = {
    */
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
     const run = lab().runs[runId];
-    const sent = backend().then((b) => b.setConfig(runId, run ? linkedSettings(run.spec, patch) : patch));
+    const linked = run ? linkedSettings(run.spec, patch) : patch;
+    const sent = backend().then((b) => b.setConfig(runId, linked));
     const all = Promise.allSettled([configsInFlight.get(runId), sent]);
     configsInFlight.set(runId, all);
     void all.then(() => {
       if (configsInFlight.get(runId) === all) configsInFlight.delete(runId);
     });
     await sent;
+    // The card shows the new value at once; what it did (and when it applies) is said.
+    if (run)
+      announce(
+        changeSentence(
+          run.spec.label,
+          ALGORITHMS[run.spec.algo]?.fields ?? [],
+          run.spec.config,
+          linked,
+          run.step > 0,
+        ),
+      );
   },
   /** Measure a run's win rate over the start model, or over run `vs` (the store's winRates show it). */
   winRate(runId: string, vs: string | null = null): Promise<void> {

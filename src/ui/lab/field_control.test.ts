@@ -1,6 +1,7 @@
 /**
  * FieldControl's markup (server-rendered, no DOM): a note under a control (adaptive β's current value) is tied to
- * the control with aria-describedby, so a screen reader reads it with the control; without a note, no reference.
+ * the control with aria-describedby, so a screen reader reads it with the control; without a note, no reference
+ * to one. A number's range and default are its description too (the name's card shows them only on focus).
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -28,18 +29,30 @@ describe("FieldControl", () => {
       );
       const id = `knob-ppo-1-${key}-note`;
       expect(html, key).toContain(`<p class="knob-note" id="${id}"`);
-      const refs = html.match(new RegExp(`aria-describedby="${id}"`, "g")) ?? [];
+      const refs = html.match(new RegExp(`aria-describedby="${id}( [^"]*)?"`, "g")) ?? [];
       // beta: slider and typed number; a select or a switch: one control.
       expect(refs.length, key).toBe(key === "beta" ? 2 : 1);
     }
   });
 
-  it("has no description without a note", () => {
+  it("has no note without one; a number is described by its range and default, a select by nothing", () => {
     const html = renderToStaticMarkup(
       createElement(FieldControl, { runId: "ppo-1", field: field("beta"), value: 0.05, locked: null }),
     );
-    expect(html).not.toContain("aria-describedby");
     expect(html).not.toContain("knob-note");
+    expect(html.match(/aria-describedby="knob-ppo-1-beta-range"/g)).toHaveLength(2);
+    expect(html).toContain(
+      '<span class="visually-hidden" id="knob-ppo-1-beta-range">range [0, 10] (log scale), default 0.05</span>',
+    );
+    const select = renderToStaticMarkup(
+      createElement(FieldControl, {
+        runId: "ppo-1",
+        field: field("valueModel"),
+        value: "shared",
+        locked: null,
+      }),
+    );
+    expect(select).not.toContain("aria-describedby");
   });
 
   it("keeps a number's slider out of the Tab order (the number beside it takes the same ↑/↓ steps)", () => {

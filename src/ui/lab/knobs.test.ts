@@ -11,6 +11,7 @@ import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
 import type { RunState } from "../lab_store";
 import {
   adaptiveBetaNote,
+  changeSentence,
   fieldForTask,
   formatSetting,
   fromSlider,
@@ -375,6 +376,16 @@ describe("linkedSettings", () => {
     expect(simpoBetaNote("dpo", { lossType: "simpo" })).toMatch(/β = 2 to 2\.5/);
     expect(simpoBetaNote("dpo", { lossType: "simpo", beta: 2 })).toBeNull();
     expect(simpoBetaNote("dpo", { lossType: "sigmoid" })).toBeNull();
+  });
+
+  it("says a settings change as a screen reader hears it: the run, each value before → after, when it applies", () => {
+    expect(changeSentence("PPO", PPO_FIELDS, { beta: 0.05 }, { beta: 0.25 }, true)).toBe(
+      "PPO: β 0.05 → 0.25, from its next step.",
+    );
+    // The value before is the default when the run never set it; linked settings come along; units kept.
+    expect(
+      changeSentence("DPO", DPO_FIELDS, {}, { lossType: "simpo", beta: 2, maxNewTokens: 12 }, false),
+    ).toBe("DPO: loss sigmoid → simpo, β 0.1 → 2, max tokens 24 tokens → 12 tokens, from its first step.");
   });
 
   it("suggests a limit for every cost a task defines, and length's is the field's default", () => {

@@ -51,6 +51,26 @@ export function fieldForTask(field: Field, task: ExperimentSpec["task"]): Field 
 }
 
 /**
+ * A settings change as said to a screen reader: "PPO: β 0.05 → 0.25, from its next step." (`started`: the run
+ * has stepped; else "from its first step"). Values as the card writes them (units kept); keys not in `fields`
+ * by their key. Pure.
+ */
+export function changeSentence(
+  label: string,
+  fields: readonly Field[],
+  before: Record<string, SettingValue>,
+  patch: Record<string, SettingValue>,
+  started: boolean,
+): string {
+  const parts = Object.entries(patch).map(([k, v]) => {
+    const f = fields.find((x) => x.key === k);
+    if (!f) return `${k} ${String(before[k] ?? "")} → ${String(v)}`;
+    return `${f.label} ${formatSetting(f, settingOf(f, before))} → ${formatSetting(f, v)}`;
+  });
+  return `${label}: ${parts.join(", ")}, from its ${started ? "next" : "first"} step.`;
+}
+
+/**
  * DPO's β per loss as its paper uses it: 0.1 for DPO's sigmoid (and hinge, IPO at this scale), 2 for SimPO,
  * whose β scales length-normalised log-probs (Meng et al. 2024; the spec's default). The field has one default,
  * 0.1: the run card moves β between these when the loss changes ({@link linkedSettings}).

@@ -19,6 +19,7 @@ import { errorMessage as message } from "../../util/errors";
 import { landsWithin } from "../../util/settle";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
+import { markOpened } from "./opened_focus";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { writeHere } from "./save_here";
 import { savedHereLine, withoutTakenOver } from "./saving_lines";
@@ -346,6 +347,7 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
     return;
   }
   if (current) await saveLatest(current, waitMs);
+  markOpened(); // the next load focuses and names what opened
   go(url);
 }
 

@@ -9,6 +9,7 @@ import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
 import type { RunSpec } from "../../lab/protocol";
 import { labActions } from "../lab/actions";
+import { announce } from "../lab/announce";
 import { freeLabel } from "../lab/run_specs";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
@@ -149,7 +150,8 @@ export function LessonCard() {
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
         <span className="eyebrow">Lesson</span>
-        <h2>{lesson.title}</h2>
+        {/* Focusable by script: a lesson opened from the page puts the keyboard here (opened_focus.ts). */}
+        <h2 tabIndex={-1}>{lesson.title}</h2>
         {steps > 0 && (
           <span className="lesson-progress" data-testid="lesson-progress">
             {progressText(top, low, steps, planned.steps ?? steps)}
@@ -157,10 +159,14 @@ export function LessonCard() {
             {top === 0 && idle && (
               <span className="lesson-start" data-testid="lesson-start">
                 {" "}
-                · press ▶ (or space) to train
+                · press{" "}
+                <span role="img" aria-label="Play">
+                  ▶
+                </span>{" "}
+                (or space) to train
               </span>
             )}
-            <progress max={steps} value={shown} />
+            <progress max={steps} value={shown} aria-label="Lesson progress" />
           </span>
         )}
         <button
@@ -170,6 +176,9 @@ export function LessonCard() {
           onClick={() => {
             setSpecField(null);
             labActions.setStopAt(0);
+            // The card (and this button) goes: the keyboard goes to Play rather than to the page's top.
+            document.querySelector<HTMLElement>('[data-testid="play"]')?.focus();
+            announce("Free play: the lesson's card and its step limit are gone; the runs stay as they are.");
           }}
         >
           Free play
