@@ -61,12 +61,17 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
   }
 
   /**
-   * The moving-average baseline is run state: a checkpoint and a reload continue it (raw EMA m and batches seen
-   * k) instead of restarting at b = 0, where the next batch's advantages would be its raw scores. Its decay is a
+   * The moving-average baseline is run state: a checkpoint and a reload continue it (raw EMA m, its weight w and
+   * batches seen k) instead of restarting at b = 0, where the next batch's advantages would be its raw scores. Its decay is a
    * setting.
    */
   runState(): Record<string, number> {
-    return { baselineEma: this.baseline.ema, baselineSteps: this.baseline.steps };
+    const { ema, steps, weight } = this.baseline;
+    return {
+      baselineEma: ema,
+      baselineSteps: steps,
+      ...(weight !== undefined && { baselineWeight: weight }),
+    };
   }
 
   /** Put back the baseline runState returned. @throws RangeError on a non-finite m or a k that is no count. */
@@ -76,7 +81,12 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       throw new RangeError(`REINFORCE state needs a finite baseline EMA, got ${JSON.stringify(ema)}`);
     if (typeof steps !== "number" || !Number.isInteger(steps) || steps < 0)
       throw new RangeError(`REINFORCE state needs a batch count k ≥ 0, got ${JSON.stringify(steps)}`);
-    this.baseline = { decay: this.config.baselineDecay, ema, steps };
+    const weight = state.baselineWeight;
+    if (weight !== undefined && !(Number.isFinite(weight) && weight >= 0 && weight <= 1))
+      throw new RangeError(
+        `REINFORCE state needs a baseline weight in [0, 1], got ${JSON.stringify(weight)}`,
+      );
+    this.baseline = { decay: this.config.baselineDecay, ema, steps, ...(weight !== undefined && { weight }) };
   }
 
   protected advantages(r: Rollout, shape: TokenShape, c: ReinforceConfig) {

@@ -20,6 +20,6 @@ describe("a REINFORCE fork", () => {
     expect(baselineOf(fork)).toEqual(grown);
     const other = bare(0.5);
     other.copyExtraFrom(bare(0.9, grown));
-    expect(baselineOf(other)).toEqual({ decay: 0.5, ema: 0, steps: 0 });
+    expect(baselineOf(other)).toEqual({ decay: 0.5, ema: 0, weight: 0, steps: 0 });
   });
 });

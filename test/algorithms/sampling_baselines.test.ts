@@ -89,6 +89,25 @@ describe("REINFORCE", () => {
     expect(() => movingAverageBaseline(1)).toThrow(/decay/);
   });
 
+  it("moving-average baseline: a decay changed between batches keeps b a weighted mean of the batch means", () => {
+    // α 0 for four batches of 1s, then 0.999 (a knob turned mid-run): b stays 1 (it read 250 when the bias
+    // correction used the new α on an average built under the old one), and the other way round.
+    let s = movingAverageBaseline(0);
+    for (let k = 0; k < 4; k++) s = reinforceAdvantages([1, 1], s).state;
+    for (let k = 0; k < 4; k++) {
+      const out = reinforceAdvantages([1, 1], { ...s, decay: 0.999 });
+      expectClose(out.baseline, 1);
+      s = out.state;
+    }
+    let t = movingAverageBaseline(0.999);
+    for (let k = 0; k < 3; k++) t = reinforceAdvantages([0.5, 0.5], t).state;
+    const out = reinforceAdvantages([0.5, 0.5], { ...t, decay: 0 });
+    expectClose(out.baseline, 0.5);
+    expectClose(baselineValue(out.state), 0.5);
+    // A state without its weight (an older checkpoint) reads as 1 − α^k.
+    expectClose(baselineValue({ decay: 0.5, ema: 3, steps: 2 }), 4);
+  });
+
   it("ReMax subtracts each prompt's greedy score", () => {
     expectAllClose(remaxAdvantages([1, 0, 0.5, 0.7], [0.5, 1]), [0.5, -0.5, -0.5, -0.3]);
     expect(() => remaxAdvantages([1, 2, 3], [0, 0])).toThrow(/whole number/);

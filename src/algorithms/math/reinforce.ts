@@ -59,8 +59,14 @@ export function reinforceLossAndGrad(logp: Vec, advantages: Vec, shape: TokenSha
 export interface MovingAverageBaseline {
   /** α ∈ [0, 1): weight of the past. */
   readonly decay: number;
-  /** Raw EMA m_k = α m_{k−1} + (1 − α)·mean(R_k), m_0 = 0. */
+  /** Raw EMA m_k = α_k m_{k−1} + (1 − α_k)·mean(R_k), m_0 = 0. */
   readonly ema: number;
+  /**
+   * The weight m_k holds, w_k = α_k w_{k−1} + (1 − α_k), w_0 = 0: 1 − α^k while α stays, and right when α
+   * changes between batches (a knob turned mid-run), where 1 − α^k with the new α was not (b left the scores'
+   * range: 250 for scores of 1). Absent in older checkpoints: 1 − α^k.
+   */
+  readonly weight?: number;
   /** k, batches seen. */
   readonly steps: number;
 }
@@ -68,12 +74,21 @@ export interface MovingAverageBaseline {
 /** A fresh baseline (no batch seen: b = 0). @throws RangeError unless decay ∈ [0, 1). */
 export function movingAverageBaseline(decay: number = REINFORCE_DEFAULTS.decay): MovingAverageBaseline {
   if (!(decay >= 0 && decay < 1)) throw new RangeError(`baseline decay must be in [0, 1), got ${decay}`);
-  return { decay, ema: 0, steps: 0 };
+  return { decay, ema: 0, weight: 0, steps: 0 };
 }
 
-/** Current baseline b = m_k / (1 − α^k) (bias-corrected), or 0 before the first batch. */
+/** The weight of the state's EMA (see MovingAverageBaseline.weight). */
+function weightOf(s: MovingAverageBaseline): number {
+  return s.weight ?? 1 - s.decay ** s.steps;
+}
+
+/**
+ * Current baseline b = m_k / w_k (bias-corrected: m_k / (1 − α^k) at a constant α), or 0 before the first
+ * batch. A weighted mean of the batch means seen, so always within their range.
+ */
 export function baselineValue(s: MovingAverageBaseline): number {
-  return s.steps === 0 ? 0 : s.ema / (1 - s.decay ** s.steps);
+  const w = weightOf(s);
+  return s.steps === 0 || w === 0 ? 0 : s.ema / w;
 }
 
 /**
@@ -96,6 +111,7 @@ export function reinforceAdvantages(
   const next = {
     decay: state.decay,
     ema: state.decay * state.ema + (1 - state.decay) * m,
+    weight: state.decay * weightOf(state) + (1 - state.decay),
     steps: state.steps + 1,
   };
   return { advantages, baseline, state: next };
