@@ -20,6 +20,7 @@ import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
 import { algorithm } from "../src/lab/registry";
 import { LabRuns } from "../src/lab/runs";
+import { MAX_SEED } from "../src/lab/settings";
 import {
   readArgs,
   realNumber,
@@ -74,7 +75,7 @@ async function main(): Promise<number | undefined> {
           usage: EVAL_USAGE,
         });
   if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
-  const seed = wholeNumber("seed", o.seed, 0, 0, 2 ** 32 - 1);
+  const seed = wholeNumber("seed", o.seed, 0, 0, MAX_SEED); // as a link takes it;
   if (cmd === "eval") {
     const opts = {
       prompts: wholeNumber("prompts", o.prompts, 64, 1),

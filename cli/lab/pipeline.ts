@@ -13,6 +13,7 @@ import { PIPELINE_FIELDS, pipelineSettings } from "../../src/lab/pipeline/fields
 import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
 import { LabPipeline } from "../../src/lab/pipeline/pipeline";
 import { type PipelineRecipeId, pipelineRecipes } from "../../src/lab/pipeline/recipes";
+import { MAX_SEED } from "../../src/lab/settings";
 import { GptWeights } from "../../src/model/weights";
 import { wholeNumber, writableFile } from "../args";
 import { openTask } from "./support";
@@ -51,7 +52,7 @@ export async function pipelineCommand(
   if (!recipe) throw new RangeError(`--recipe ${o.recipe}: quick or shipped`);
   // Checked by the field table (ranges, options): a bad --set throws naming the field.
   const settings = pipelineSettings({ ...recipe.settings, ...Object.fromEntries(sets.map(pipelineSetting)) });
-  const seed = wholeNumber("seed", o.seed, 0, 0, 2 ** 32 - 1);
+  const seed = wholeNumber("seed", o.seed, 0, 0, MAX_SEED); // as a link takes it;
   // Checked now: the result is written after every stage has trained.
   if (o.out) writableFile("out", o.out);
   const pairsPath = `public/models/${task.id}/${RM_PAIRS_FILE[task.id]}`;

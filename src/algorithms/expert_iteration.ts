@@ -133,7 +133,11 @@ export class ExpertIterationRun extends SequencePgRun<ExpertIterationConfig> {
     for (let i = 0; i < this.kept.length; i++) if (this.kept[i]) keptReward += r.reward[i];
     return {
       advantages: Float64Array.from(this.kept),
-      metrics: { "ei/kept_fraction": n / this.kept.length, "ei/kept_reward": n ? keptReward / n : 0 },
+      // No completion kept: no kept reward to report (0 would be a real reward on the chart).
+      metrics: {
+        "ei/kept_fraction": n / this.kept.length,
+        ...(n > 0 && { "ei/kept_reward": keptReward / n }),
+      },
     };
   }
 

@@ -22,7 +22,9 @@ import { layoutSequences } from "./sequences";
 import { TwoSampleRun } from "./two_sample_run";
 
 export const KTO_FIELDS: readonly Field[] = [
-  ...COMMON_FIELDS,
+  // Two prompts at least: z₀ pairs each completion with another prompt (mismatched pairs, Ethayarajh et al.
+  // 2024 §4.1); with one prompt every pair would match and z₀ would be the policy's own KL.
+  ...COMMON_FIELDS.map((f) => (f.key === "batchPrompts" ? { ...f, min: 2 } : f)),
   {
     key: "beta",
     label: "β",

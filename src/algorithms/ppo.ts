@@ -24,7 +24,7 @@ import { Rng } from "../util/rng";
 import { type ConfigValues, patchConfig, validateConfig } from "./fields";
 import { explainedVariance, gae, klPenalizedRewards, maskedWhiten, whitenMoments } from "./math/gae";
 import { adaptiveKlBeta } from "./math/ppo";
-import { PPO_FIELDS } from "./ppo_fields";
+import { PPO_FIELDS, ppoConfigProblem } from "./ppo_fields";
 import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -95,10 +95,8 @@ export class PpoRun implements AlgorithmRun {
     if (!env.ref) throw new RangeError("ppo needs a reference model (its KL penalty)");
     this.config = validateConfig<PpoConfig>("ppo", PPO_FIELDS, config);
     this.betaSet = this.config.beta;
-    if (this.config.numMiniBatches > this.config.batchPrompts)
-      throw new RangeError(
-        `ppo.numMiniBatches (${this.config.numMiniBatches}) exceeds batchPrompts (${this.config.batchPrompts})`,
-      );
+    const problem = ppoConfigProblem(this.config);
+    if (problem) throw new RangeError(problem.message);
     this.engine = new RolloutEngine(
       env.ctx,
       env.policy,
@@ -178,8 +176,9 @@ export class PpoRun implements AlgorithmRun {
     if (!this.config.adaptiveKl || state.beta === undefined) return;
     if (state.beta0 !== undefined && state.beta0 !== this.betaSet) return;
     const beta = state.beta;
-    if (!Number.isFinite(beta) || beta < BETA_RANGE.min || beta > BETA_RANGE.max)
-      throw new RangeError(`PPO state needs β in [${BETA_RANGE.min}, ${BETA_RANGE.max}], got ${beta}`);
+    // β > 0: the controller multiplies it (a state at 0 would stay there).
+    if (!Number.isFinite(beta) || beta <= 0 || beta < BETA_RANGE.min || beta > BETA_RANGE.max)
+      throw new RangeError(`PPO state needs β in (0, ${BETA_RANGE.max}], got ${beta}`);
     this.config = { ...this.config, beta };
   }
 
@@ -190,8 +189,9 @@ export class PpoRun implements AlgorithmRun {
    */
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch);
-    if (next.numMiniBatches > next.batchPrompts)
-      throw new RangeError("ppo.numMiniBatches exceeds batchPrompts");
+    const problem = ppoConfigProblem(next); // its β: the one the next step starts from
+
+    if (problem) throw new RangeError(problem.message);
     if (patch.beta !== undefined) this.betaSet = next.beta;
     else if (this.config.adaptiveKl && !next.adaptiveKl) next.beta = this.betaSet;
     this.config = next;

@@ -155,3 +155,43 @@ export const PPO_FIELDS: readonly Field[] = [
     usedWhen: { key: "adaptiveKl", values: [true] },
   },
 ];
+
+/** What a PPO config's settings must satisfy together, beyond each field's range. */
+export interface ConfigProblem {
+  /** Why, naming the settings ("ppo.numMiniBatches (16) exceeds batchPrompts (8)"). */
+  message: string;
+  /** The settings involved (a link's check drops them back to their defaults). */
+  keys: string[];
+}
+
+/**
+ * The first problem of a complete PPO config (defaults filled) that no single field's range catches, or null:
+ * more minibatches than prompts; the adaptive controller (Ziegler et al. 2019 §2.2, β ← β(1 + e·n/H), e ∈
+ * [−0.2, 0.2]) starting from β = 0, where it stays, or with a horizon H ≤ 0.2·n (n = prompts a step), where one
+ * step under the target takes β to 0 or below. Pure; the run's constructor and setConfig throw it, a link's
+ * check (src/lab/spec_check.ts) drops the settings.
+ */
+export function ppoConfigProblem(c: {
+  batchPrompts: number;
+  numMiniBatches: number;
+  adaptiveKl: boolean;
+  beta: number;
+  klHorizon: number;
+}): ConfigProblem | null {
+  if (c.numMiniBatches > c.batchPrompts)
+    return {
+      message: `ppo.numMiniBatches (${c.numMiniBatches}) exceeds batchPrompts (${c.batchPrompts})`,
+      keys: ["numMiniBatches", "batchPrompts"],
+    };
+  if (c.adaptiveKl && c.beta <= 0)
+    return {
+      message: "ppo's adaptive β multiplies β each step, so it needs β > 0 to start from (β = 0 stays 0)",
+      keys: ["adaptiveKl", "beta"],
+    };
+  if (c.adaptiveKl && c.klHorizon <= 0.2 * c.batchPrompts)
+    return {
+      message: `ppo's adaptive β moves β by up to 20 % × prompts/step ÷ horizon a step: a horizon of ${c.klHorizon} with ${c.batchPrompts} prompts a step can take β to 0 in one step (use a horizon above ${0.2 * c.batchPrompts})`,
+      keys: ["adaptiveKl", "klHorizon"],
+    };
+  return null;
+}

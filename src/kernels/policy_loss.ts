@@ -183,7 +183,7 @@ export function policyLossMetrics(sums: ArrayLike<number>, hasReference = true):
   if (s("invalid") !== 0)
     throw new RangeError(
       `policyLoss: ${s("invalid")} counted token(s) had a non-finite log-prob, advantage, weight or ratio ` +
-        "(a token with probability 0, or log π_θ − log π_old > 88); their gradient was set to 0",
+        "(a token with probability 0, or log π_θ − log π_old > 88); the update ran with their gradient at 0 and the run was stopped (a learning rate or temperature too far for this model: rewind and lower it)",
     );
   const low = s("clip_low") / n;
   const high = s("clip_high") / n;

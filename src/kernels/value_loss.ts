@@ -163,7 +163,7 @@ export function valueLossMetrics(sums: ArrayLike<number>): ValueLossMetrics {
   if (s("invalid") !== 0)
     throw new RangeError(
       `valueLoss: ${s("invalid")} counted token(s) had a non-finite value, old value, return or weight; ` +
-        "their gradient was set to 0",
+        "the update ran with their gradient at 0 and the run was stopped (a learning rate or temperature too far for this model: rewind and lower it)",
     );
   return { loss: s("loss"), count: n, metrics: { "val/clipfrac_avg": s("clipped") / n } };
 }

@@ -5,11 +5,12 @@
 import { BestOfNRun, BON_FIELDS } from "../algorithms/best_of_n";
 import { DPO_FIELDS, DpoRun, type PreferenceSource } from "../algorithms/dpo";
 import { EXPERT_ITERATION_FIELDS, ExpertIterationRun } from "../algorithms/expert_iteration";
-import type { Field } from "../algorithms/fields";
+import type { ConfigValues, Field } from "../algorithms/fields";
 import { GRPO_FIELDS, GrpoRun } from "../algorithms/grpo";
 import { KTO_FIELDS, KtoRun } from "../algorithms/kto";
 import { ORPO_FIELDS, OrpoRun } from "../algorithms/orpo";
-import { PPO_FIELDS, PpoRun } from "../algorithms/ppo";
+import { PPO_FIELDS, type PpoConfig, PpoRun } from "../algorithms/ppo";
+import { type ConfigProblem, ppoConfigProblem } from "../algorithms/ppo_fields";
 import { REINFORCE_FIELDS, ReinforceRun } from "../algorithms/reinforce";
 import { RLOO_FIELDS, RlooRun } from "../algorithms/rloo";
 import type { AlgorithmRun, RunEnv } from "../algorithms/run";
@@ -27,6 +28,11 @@ export interface AlgorithmInfo {
   needsRef: boolean;
   /** Trains the policy (best-of-n does not). */
   trains: boolean;
+  /**
+   * What its settings must satisfy together beyond each field's range (absent: nothing), on a config with every
+   * default filled in: the run's constructor throws it; a link's check drops those settings (spec_check.ts).
+   */
+  configProblem?(config: ConfigValues): ConfigProblem | null;
   create(
     env: RunEnv,
     config: Record<string, number | string | boolean>,
@@ -42,6 +48,7 @@ const ALGORITHM_TABLES: Record<AlgoId, AlgorithmInfo> = {
     needsRef: true,
     trains: true,
     create: (env, c) => new PpoRun(env, c),
+    configProblem: (c) => ppoConfigProblem(c as unknown as PpoConfig),
   },
   grpo: {
     id: "grpo",

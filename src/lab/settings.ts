@@ -31,6 +31,9 @@ export const COST_LIMITS: Readonly<Record<string, number>> = {
 };
 
 /** Task, start model and seed: what every run shares. */
+/** The largest seed an experiment takes (links, the CLI): 2³¹ − 1. */
+export const MAX_SEED = 2147483647;
+
 export const EXPERIMENT_FIELDS = [
   {
     key: "task",
@@ -56,7 +59,7 @@ export const EXPERIMENT_FIELDS = [
     kind: "int",
     default: 0,
     min: 0,
-    max: 2147483647,
+    max: MAX_SEED,
     doc: "Seeds the start model (presets), the prompt order and sampling: equal seeds, equal experiments.",
     source: "implementation",
   },

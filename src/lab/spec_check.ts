@@ -5,7 +5,7 @@
  * own (validateConfig), so the URL, imports and the worker agree on what is valid.
  */
 
-import { type ConfigValues, type Field, validateConfig } from "../algorithms/fields";
+import { type ConfigValues, defaultsOf, type Field, validateConfig } from "../algorithms/fields";
 import { errorMessage } from "../util/errors";
 import { plainText, quoted } from "../util/quote";
 import { defaultExperiment } from "./defaults";
@@ -96,16 +96,28 @@ export function isAlgoId(x: unknown): x is AlgoId {
 
 /**
  * A run's settings that differ from its algorithm's defaults, each checked against the field table. Unknown
- * keys and invalid values are dropped with an issue; values equal to the default are dropped silently.
+ * keys and invalid values are dropped with an issue; values equal to the default are dropped silently. Settings
+ * valid one by one but not together (the algorithm's configProblem) go back to their defaults with an issue,
+ * or, if that is not enough, all of the run's settings do.
  */
 export function checkRunConfig(algo: AlgoId, owner: string, raw: unknown, issues: string[]): ConfigValues {
-  const out: ConfigValues = {};
-  if (raw === undefined) return out;
+  if (raw === undefined) return {};
   if (!isRecord(raw)) {
     issues.push(`${owner}: its settings are not a list of key/value pairs; all defaults`);
-    return out;
+    return {};
   }
-  return checkNonDefault(owner, ALGORITHMS[algo].fields, raw, issues);
+  const out = checkNonDefault(owner, ALGORITHMS[algo].fields, raw, issues);
+  // Settings valid one by one but not together (PPO's minibatches above its prompts): back to their defaults.
+  const together = (c: ConfigValues) =>
+    ALGORITHMS[algo].configProblem?.({ ...defaultsOf(ALGORITHMS[algo].fields), ...c }) ?? null;
+  const problem = together(out);
+  if (!problem) return out;
+  const kept = Object.fromEntries(Object.entries(out).filter(([k]) => !problem.keys.includes(k)));
+  const fallback = together(kept) ? {} : kept;
+  issues.push(
+    `${owner}: ${problem.message}; using the defaults for ${fallback === kept ? problem.keys.filter((k) => k in out).join(", ") : "all its settings"}`,
+  );
+  return fallback;
 }
 
 /**

@@ -177,7 +177,12 @@ describe("headless lab CLI", () => {
     const cases: [string[], RegExp][] = [
       [[...train, "--step", "5"], /Unknown option '--step'\nusage: lab train/], // a typo once trained 20 steps
       [[...train, "--steps", "abc"], /--steps must be a whole number ≥ 1, got "abc"/],
-      [[...train, "--seed", "1.5"], /--seed must be a whole number in \[0, 4294967295\], got "1.5"/],
+      [[...train, "--seed", "1.5"], /--seed must be a whole number in \[0, 2147483647\], got "1.5"/],
+      // A seed a link cannot hold is refused (a run with it could not be reopened from the lab).
+      [
+        [...train, "--seed", "3000000000"],
+        /--seed must be a whole number in \[0, 2147483647\], got "3000000000"/,
+      ],
       [[...train, "--out", dir], /--out .*: cannot write there \(it is a folder\)/], // once: a crash after training
       [[...train, "--set", "lr=Infinity"], /ppo\.lr must be a number in \[0, 1\], got Infinity/],
       [["eval", "--task", "arithmetic", "--samples", "0"], /--samples must be a whole number ≥ 1, got "0"/],

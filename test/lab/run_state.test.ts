@@ -110,15 +110,27 @@ describe("run state (GPU)", () => {
     fixed.s.dispose();
     fixed.runs.destroy();
 
-    // The controller keeps β inside its field's range: with B / horizon = 6 and KL below target, one step
-    // would make β negative (× (1 − 0.2·6)); it stops at 0, and the next step and a fork still work.
+    // A horizon that would let one step take β to 0 or below (× (1 − 0.2·B/H), B / H = 6) is refused when the
+    // run is made (β = 0 stayed 0 and the next step failed: "beta must be a finite number > 0").
     const wide = { ...ppo, config: { ...ppo.config, batchPrompts: 6, numMiniBatches: 1 } };
-    const low = await setup({ ...testExperiment(), runs: [wide] });
+    const refused = await setup({ ...testExperiment(), runs: [wide] });
+    refused.s.flush();
+    expect(refused.updates.find((u) => u.status === "error")?.error).toMatch(/can take β to 0 in one step/);
+    refused.s.dispose();
+    refused.runs.destroy();
+    // Just above the bound the controller shrinks β hard but keeps it above 0: the steps and a fork work.
+    const edge = { ...wide, config: { ...wide.config, klHorizon: 1.25 } };
+    const low = await setup({ ...testExperiment(), runs: [edge] });
     await low.s.stepOnce();
-    expect((low.s.runOf("ppo") as LabRun).config.beta).toBe(0);
+    const shrunk = (low.s.runOf("ppo") as LabRun).config.beta as number;
+    expect(shrunk).toBeGreaterThan(0);
+    expect(shrunk).toBeLessThan(0.05);
     await low.s.stepOnce();
-    await low.s.forkRun("ppo", { ...wide, id: "ppo-2", label: "fork" });
-    expect((low.s.runOf("ppo-2") as LabRun).config.beta).toBe(0);
+    await low.s.forkRun("ppo", { ...edge, id: "ppo-2", label: "fork" });
+    expect((low.s.runOf("ppo-2") as LabRun).config.beta).toBeGreaterThan(0);
+    low.s.flush();
+    expect(low.updates.filter((u) => u.status === "error").map((u) => u.error)).toEqual([]);
+    expect(low.updates.flatMap((u) => u.points).filter((p) => p.step === 2)).toHaveLength(1);
     low.s.dispose();
     low.runs.destroy();
   });

@@ -1,5 +1,5 @@
 /** Random experiment specs and views for the URL and persistence tests (seeded). */
-import { type Field, validateConfig } from "../../src/algorithms/fields";
+import { defaultsOf, type Field, validateConfig } from "../../src/algorithms/fields";
 import { startModelProblem } from "../../src/lab/experiment_change";
 import { PIPELINE_FIELDS } from "../../src/lab/pipeline/fields";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
@@ -36,6 +36,9 @@ export function randomSpec(rng: Rng): ExperimentSpec {
     const algo = pick(rng, ALGO_IDS);
     const config: Record<string, SettingValue> = {};
     for (const f of ALGORITHMS[algo].fields) if (rng.float() < 0.3) config[f.key] = randomValue(rng, f);
+    // Valid together too (PPO's minibatches within its prompts, its adaptive β's horizon): else the defaults.
+    const problem = ALGORITHMS[algo].configProblem?.({ ...defaultsOf(ALGORITHMS[algo].fields), ...config });
+    if (problem) for (const k of Object.keys(config)) delete config[k];
     // Labels are distinct in a valid spec (a link's repeats are numbered when read: spec_check.ts).
     const drawn = rng.float() < 0.5 ? ALGORITHMS[algo].title : pick(rng, LABELS);
     const label = runs.some((r) => r.label === drawn) ? `${drawn} ${i + 1}` : drawn;
