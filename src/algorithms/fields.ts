@@ -25,7 +25,8 @@ interface FieldBase {
    * Set once for a run's life (absent: it may change between steps and applies at the next): "shape" sizes the
    * run's GPU buffers and "models" picks the models it holds (setConfig refuses both during a run:
    * {@link patchConfig}); "start" seeds run state before the first step and "unit" sets what run state is
-   * measured in (the run refuses those once it has stepped). The run card locks them with the reason.
+   * measured in: patchConfig cannot tell whether the run has stepped, so the run class's setConfig refuses
+   * those itself once it has (as Safe RLHF's does). The run card locks all four with the reason.
    */
   fixed?: FixedKind;
 }

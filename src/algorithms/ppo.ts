@@ -23,8 +23,7 @@ import type { GptWeights } from "../model/weights";
 import { Rng } from "../util/rng";
 import { type ConfigValues, patchConfig, validateConfig } from "./fields";
 import { explainedVariance, gae, klPenalizedRewards, maskedWhiten, whitenMoments } from "./math/gae";
-import { adaptiveKlBeta } from "./math/ppo";
-import { PPO_FIELDS, ppoConfigProblem } from "./ppo_fields";
+import { controllerBeta, PPO_FIELDS, ppoConfigProblem } from "./ppo_fields";
 import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -176,9 +175,10 @@ export class PpoRun implements AlgorithmRun {
     if (!this.config.adaptiveKl || state.beta === undefined) return;
     if (state.beta0 !== undefined && state.beta0 !== this.betaSet) return;
     const beta = state.beta;
-    // β > 0: the controller multiplies it (a state at 0 would stay there).
-    if (!Number.isFinite(beta) || beta <= 0 || beta < BETA_RANGE.min || beta > BETA_RANGE.max)
-      throw new RangeError(`PPO state needs β in (0, ${BETA_RANGE.max}], got ${beta}`);
+    if (!Number.isFinite(beta) || beta < BETA_RANGE.min || beta > BETA_RANGE.max)
+      throw new RangeError(`PPO state needs β in [${BETA_RANGE.min}, ${BETA_RANGE.max}], got ${beta}`);
+    // A β of 0 saved before the controller kept a floor would stay 0: the run starts again from its setting.
+    if (beta <= 0) return;
     this.config = { ...this.config, beta };
   }
 
@@ -284,10 +284,10 @@ export class PpoRun implements AlgorithmRun {
       kl_coef: c.beta,
     });
     if (c.adaptiveKl) {
-      // Kept inside the β field's range, so forks and later setting changes (which validate it) still work.
-      // The controller follows the KL the penalty charges (its estimator), as TRL's does.
-      const beta = adaptiveKlBeta(c.beta, penaltyKl, B, c.klTarget, c.klHorizon);
-      this.config = { ...c, beta: Math.min(BETA_RANGE.max, Math.max(BETA_RANGE.min, beta)) };
+      // Kept inside the β field's range and above 0, so forks, later setting changes (which validate it) and
+      // the next step still work. The controller follows the KL the penalty charges (its estimator), as TRL's.
+      const beta = controllerBeta(c.beta, penaltyKl, B, c.klTarget, c.klHorizon, BETA_RANGE.max);
+      this.config = { ...c, beta };
     }
     Object.assign(metrics, { lr: c.lr, ...stepThroughput(t0, r.tokens, B) });
     checkFinite(metrics, step);

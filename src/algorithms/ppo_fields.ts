@@ -3,6 +3,7 @@
  * range, default, meaning, paper and TRL name. The lab's run cards, the URL and config validation read it.
  */
 import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";
+import { adaptiveKlBeta } from "./math/ppo";
 
 export const PPO_FIELDS: readonly Field[] = [
   ...COMMON_FIELDS,
@@ -194,4 +195,26 @@ export function ppoConfigProblem(c: {
       keys: ["adaptiveKl", "klHorizon"],
     };
   return null;
+}
+
+/**
+ * The least β the adaptive controller leaves (1e-6): it multiplies β each step, by as little as 1 − 0.2·n/H while
+ * the KL stays under target (early in training, for hundreds of steps), and β rounded to 0 would stay 0 (and the
+ * next step fail). From the floor it grows back by up to 1 + 0.2·n/H a step once the KL is over target.
+ */
+export const ADAPTIVE_BETA_FLOOR = 1e-6;
+
+/**
+ * The adaptive controller's next β (Ziegler et al. 2019 §2.2, adaptiveKlBeta) from β > 0, the KL the penalty
+ * charged, n prompts a step, the target and horizon, kept in [ADAPTIVE_BETA_FLOOR, `max`] (the β field's top).
+ */
+export function controllerBeta(
+  beta: number,
+  kl: number,
+  n: number,
+  target: number,
+  horizon: number,
+  max: number,
+): number {
+  return Math.min(max, Math.max(ADAPTIVE_BETA_FLOOR, adaptiveKlBeta(beta, kl, n, target, horizon)));
 }

@@ -97,7 +97,7 @@ export function btLossMetrics(sums: ArrayLike<number>, B: number): BtLossMetrics
   if (s("invalid") !== 0)
     throw new RangeError(
       `btLoss: ${s("invalid")} of ${B} pair(s) had a non-finite score or a last-token index outside the ` +
-        "batch; the update ran with their gradient at 0 and the run was stopped (a learning rate or temperature too far for this model: rewind and lower it)",
+        "batch; the reward model's training stopped here (try a lower learning rate)",
     );
   return {
     loss: s("loss") / B,

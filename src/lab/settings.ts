@@ -30,10 +30,10 @@ export const COST_LIMITS: Readonly<Record<string, number>> = {
   positive_words: 1,
 };
 
-/** Task, start model and seed: what every run shares. */
 /** The largest seed an experiment takes (links, the CLI): 2³¹ − 1. */
 export const MAX_SEED = 2147483647;
 
+/** Task, start model and seed: what every run shares. */
 export const EXPERIMENT_FIELDS = [
   {
     key: "task",

@@ -127,14 +127,15 @@ export class LabClient {
       const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
       const info = await Promise.race([api.init(spec, onUpdate, base, pipeline), died]);
       if (gen !== this.generation) return;
-      const speed = this.store.speed;
-      if (speed) api.setSpeed(speed);
-      // A Stop at changed while the worker started (a lesson's "Free play" pressed while loading) goes now.
-      const stopAt = this.store.spec.steps ?? 0;
-      if (stopAt !== (spec.steps ?? 0)) await api.setStopAt(stopAt);
       this.preferences = info.preferences;
       showStarted(info, spec, opened, pipeline, lostRm, (r) => this.withDataMode(r));
       s.setPhase("ready");
+      // A Speed or Stop at changed while the worker started (a lesson's "Free play" pressed while loading): sent
+      // now, in the same turn as the phase changed, so a change after this goes by itself.
+      const speed = this.store.speed;
+      if (speed) void api.setSpeed(speed);
+      const stopAt = this.store.spec.steps ?? 0;
+      if (stopAt !== (spec.steps ?? 0)) void api.setStopAt(stopAt);
     } catch (e) {
       if (gen !== this.generation) return;
       s.setPhase("error", message(e));

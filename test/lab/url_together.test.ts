@@ -7,7 +7,12 @@
 import { compressToEncodedURIComponent } from "lz-string";
 import { describe, expect, it } from "vitest";
 import { defaultsOf } from "../../src/algorithms/fields";
-import { PPO_FIELDS, ppoConfigProblem } from "../../src/algorithms/ppo_fields";
+import {
+  ADAPTIVE_BETA_FLOOR,
+  controllerBeta,
+  PPO_FIELDS,
+  ppoConfigProblem,
+} from "../../src/algorithms/ppo_fields";
 import { specFromHash, URL_VERSION } from "../../src/lab/url";
 
 const hashOf = (config: Record<string, unknown>) =>
@@ -47,5 +52,15 @@ describe("a link's settings that do not go together", () => {
     expect(ppoConfigProblem(d)).toBeNull();
     expect(ppoConfigProblem({ ...d, adaptiveKl: true, klHorizon: 1.6 })).not.toBeNull();
     expect(ppoConfigProblem({ ...d, adaptiveKl: true, klHorizon: 1.61 })).toBeNull();
+    // 1,000 steps under the target at the tightest horizon allowed (× 0.006 a step): β rounded to 0 within 147
+    // steps and the next failed; it stays at the floor now, a valid setting, and grows back once over target.
+    let beta = 0.05;
+    for (let i = 0; i < 1000; i++) {
+      beta = controllerBeta(beta, 0.01, 8, 6, 1.61, 10);
+      expect(beta).toBeGreaterThanOrEqual(ADAPTIVE_BETA_FLOOR);
+      expect(ppoConfigProblem({ ...d, adaptiveKl: true, klHorizon: 1.61, beta })).toBeNull();
+    }
+    expect(beta).toBe(ADAPTIVE_BETA_FLOOR);
+    expect(controllerBeta(beta, 100, 8, 6, 1.61, 10)).toBeGreaterThan(ADAPTIVE_BETA_FLOOR);
   });
 });

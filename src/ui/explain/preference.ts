@@ -50,7 +50,7 @@ export const DPO: Explanation = {
     {
       label: "SimPO (reference-free, length-normalised)",
       tex: t`L = -\log\sigma\Big(\frac{\beta}{|y_w|}\log\pi_\theta(y_w) - \frac{\beta}{|y_l|}\log\pi_\theta(y_l) - \gamma\Big)`,
-      note: t`SimPO's usual $\beta = 2$, $\gamma = 0.5$: switching the loss type keeps the β knob as it is (DPO's 0.1), so set β yourself.`,
+      note: t`SimPO's usual $\beta = 2$, $\gamma = 0.5$: on a run card, switching the loss moves β between DPO's 0.1 and SimPO's 2 while it is at the other's (a β you chose stays).`,
     },
     {
       label: "Implicit rewards (the charts' rewards/chosen, rewards/rejected)",

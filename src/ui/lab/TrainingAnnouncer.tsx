@@ -20,12 +20,17 @@ export function transportAnnouncement(playing: boolean, step: number, stoppedAtS
   return stoppedAtStop ? `Stopped at step ${step}: every run reached “Stop at”.` : `Paused at step ${step}.`;
 }
 
-/** The transport as it is spoken of: playing, the furthest run's step, every run's steps summed, at the stop step. */
+/** The transport as it is spoken of: playing, the furthest run's step, each run's step by id, at the stop step. */
 export interface TransportState {
   playing: boolean;
   step: number;
-  total: number;
+  steps: Readonly<Record<string, number>>;
   atStop: boolean;
+}
+
+/** Whether a run there before and after has more steps after (a run added, duplicated or imported is not). */
+function landed(before: TransportState, now: TransportState): boolean {
+  return Object.entries(now.steps).some(([id, n]) => before.steps[id] !== undefined && n > before.steps[id]);
 }
 
 /**
@@ -43,30 +48,35 @@ export function transportSpeech(
     return now.step !== before.step && sinceSpokeMs >= PROGRESS_EVERY_MS
       ? `Step ${now.step}${stopAt > 0 ? ` of ${stopAt}` : ""}.`
       : null;
-  // Paused: steps that land (Step, or the last steps of a pause) speak; a run added or removed does not.
-  return now.total > before.total ? transportAnnouncement(false, now.step, now.atStop) : null;
+  // Paused: steps that land (Step, or the last steps of a pause) speak; a run added (a duplicate or an import
+  // at its source's step) or removed does not.
+  return landed(before, now) ? transportAnnouncement(false, now.step, now.atStop) : null;
 }
 
-const totalSteps = (s: { runs: Record<string, { step: number; comparison?: boolean }> }): number =>
-  Object.values(s.runs).reduce((a, r) => a + (r.comparison ? 0 : r.step), 0);
+/** Each run's step by id (runs imported for comparison do not train: left out). */
+const runSteps = (s: { runs: Record<string, { step: number; comparison?: boolean }> }): string =>
+  JSON.stringify(
+    Object.fromEntries(Object.entries(s.runs).flatMap(([id, r]) => (r.comparison ? [] : [[id, r.step]]))),
+  );
 
 export function TrainingAnnouncer() {
   const playing = useLab((s) => s.playing);
   const step = useLab(trainedSteps);
-  const total = useLab(totalSteps);
+  // As text: a stable value for the store's selector (a new object each time would redraw on every update).
+  const stepsText = useLab(runSteps);
   const stopAt = useLab((s) => s.spec.steps ?? 0);
   const atStop = useLab((s) => allAtStop(Object.values(s.runs), s.spec.steps ?? 0));
   const [text, setText] = useState("");
-  const was = useRef<TransportState>({ playing, step, total, atStop });
+  const was = useRef<TransportState>({ playing, step, steps: JSON.parse(stepsText), atStop });
   const spoke = useRef(0);
   useEffect(() => {
-    const now = { playing, step, total, atStop };
+    const now = { playing, step, steps: JSON.parse(stepsText) as Record<string, number>, atStop };
     const said = transportSpeech(was.current, now, performance.now() - spoke.current, stopAt);
     was.current = now;
     if (said === null) return;
     spoke.current = performance.now();
     setText(said);
-  }, [playing, step, total, atStop, stopAt]);
+  }, [playing, step, stepsText, atStop, stopAt]);
   return (
     <span className="visually-hidden" role="status" data-testid="transport-status">
       {text}

@@ -5,6 +5,7 @@
  * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
  */
 import { FIXED_WHAT, type Field, type NumberField } from "../../algorithms/fields";
+import { DPO_DEFAULTS } from "../../algorithms/math/dpo";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
 import { roundedSetting, settingNumber } from "../../lab/setting_text";
 import { COST_LIMITS, labelsFromGold, TASK_COSTS } from "../../lab/settings";
@@ -75,7 +76,12 @@ export function changeSentence(
  * whose β scales length-normalised log-probs (Meng et al. 2024; the spec's default). The field has one default,
  * 0.1: the run card moves β between these when the loss changes ({@link linkedSettings}).
  */
-export const LOSS_BETAS: Readonly<Record<string, number>> = { sigmoid: 0.1, hinge: 0.1, ipo: 0.1, simpo: 2 };
+export const LOSS_BETAS: Readonly<Record<string, number>> = {
+  sigmoid: DPO_DEFAULTS.beta,
+  hinge: DPO_DEFAULTS.beta,
+  ipo: DPO_DEFAULTS.beta,
+  simpo: DPO_DEFAULTS.simpoBeta,
+};
 
 /**
  * A change as the run card sends it, with the settings that follow it: Safe RLHF's limit d moves to the new
@@ -269,6 +275,11 @@ export function parseNumber(f: NumberField, text: string): number | string {
   // A whole number with thousands separators ("1,000", German "1.000"): not a decimal in a whole-number field.
   if (f.kind === "int" && /^[+-]?\d{1,3}([.,]\d{3})+$/.test(t))
     return `${f.label} must be a whole number without separators: ${t.replace(/[.,]/g, "")}`;
+  // "10.000" in a decimal field that takes thousands (a horizon of 10,000): a German thousand, or ten? Both said.
+  if (f.kind === "number" && f.max >= 1000 && /^[+-]?\d{1,3}(\.\d{3})+$/.test(t)) {
+    const decimal = t.split(".").length === 2 ? `, or ${Number(t)} with a decimal point` : "";
+    return `${f.label} must be a number without separators: ${t.replaceAll(".", "")}${decimal}`;
+  }
   // "0,1" is a decimal comma; "1,024" may be a thousands separator: say both ways rather than guess.
   if (/^[+-]?\d+,\d{3}$/.test(t))
     return `${f.label} must be a number without separators: ${t.replace(",", "")}, or ${t.replace(",", ".")} with a decimal point`;

@@ -42,10 +42,13 @@ export function useFocusWhenOpened(): void {
   useEffect(() => {
     if (!ready || !takeTabFlag(OPENED_KEY)) return;
     const spec = useLab.getState().spec;
+    announce(openedSentence(spec));
+    // Not when the reader already went somewhere while it loaded (the Lessons menu, a run's setting).
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
     const target =
       document.querySelector<HTMLElement>('[data-testid="lesson-card"] h2') ??
       document.querySelector<HTMLElement>('[data-testid="play"]');
     target?.focus();
-    announce(openedSentence(spec));
   }, [ready]);
 }

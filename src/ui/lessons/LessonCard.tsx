@@ -176,8 +176,13 @@ export function LessonCard() {
           onClick={() => {
             setSpecField(null);
             labActions.setStopAt(0);
-            // The card (and this button) goes: the keyboard goes to Play rather than to the page's top.
-            document.querySelector<HTMLElement>('[data-testid="play"]')?.focus();
+            // The card (and this button) goes: the keyboard goes to Play rather than to the page's top (to the
+            // Lessons menu while the lab loads: Play is disabled until then).
+            const play = document.querySelector<HTMLButtonElement>('[data-testid="play"]');
+            (play && !play.disabled
+              ? play
+              : document.querySelector<HTMLElement>('[data-testid="lesson-picker"]')
+            )?.focus();
             announce("Free play: the lesson's card and its step limit are gone; the runs stay as they are.");
           }}
         >
