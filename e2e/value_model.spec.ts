@@ -81,7 +81,7 @@ test("PPO with a shared value head and with a separate value model: same first s
   const tip = page.getByRole("tooltip");
   await expect(tip).toContainText("shared · separate");
   await expect(tip).toContainText("Ouyang et al. 2022");
-  await expect(tip).toContainText("which models the run trains");
+  await expect(tip).toContainText("which models the run holds");
   const cards = page.getByTestId("run-card-ppo-1").locator("xpath=..");
   await cards.screenshot({ path: "test-results/value-model-run-cards.png" });
   await page.screenshot({ path: "test-results/value-model-tooltip.png" });
