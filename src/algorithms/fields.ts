@@ -31,6 +31,17 @@ interface FieldBase {
   fixed?: FixedKind;
 }
 
+/**
+ * Settings of one config that are valid one by one but not together (an algorithm's configProblem in the
+ * registry: PPO's minibatches above its prompts).
+ */
+export interface ConfigProblem {
+  /** Why, naming the settings ("ppo.numMiniBatches (16) exceeds batchPrompts (8)"). */
+  message: string;
+  /** The settings involved (a link's check drops them back to their defaults). */
+  keys: string[];
+}
+
 /** How a setting is fixed once a run has started (see FieldBase.fixed). */
 export type FixedKind = "shape" | "models" | "start" | "unit";
 

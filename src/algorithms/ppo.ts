@@ -190,7 +190,6 @@ export class PpoRun implements AlgorithmRun {
   setConfig(patch: Record<string, number | string | boolean>): void {
     const next = patchConfig<PpoConfig>("ppo", PPO_FIELDS, this.config, patch);
     const problem = ppoConfigProblem(next); // its β: the one the next step starts from
-
     if (problem) throw new RangeError(problem.message);
     if (patch.beta !== undefined) this.betaSet = next.beta;
     else if (this.config.adaptiveKl && !next.adaptiveKl) next.beta = this.betaSet;

@@ -2,7 +2,7 @@
  * PPO's settings table (./ppo.ts is the algorithm and its PpoConfig): one entry per hyperparameter with its
  * range, default, meaning, paper and TRL name. The lab's run cards, the URL and config validation read it.
  */
-import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";
+import { COMMON_FIELDS, type ConfigProblem, ENTROPY_BONUS_FIELD, type Field } from "./fields";
 import { adaptiveKlBeta } from "./math/ppo";
 
 export const PPO_FIELDS: readonly Field[] = [
@@ -156,14 +156,6 @@ export const PPO_FIELDS: readonly Field[] = [
     usedWhen: { key: "adaptiveKl", values: [true] },
   },
 ];
-
-/** What a PPO config's settings must satisfy together, beyond each field's range. */
-export interface ConfigProblem {
-  /** Why, naming the settings ("ppo.numMiniBatches (16) exceeds batchPrompts (8)"). */
-  message: string;
-  /** The settings involved (a link's check drops them back to their defaults). */
-  keys: string[];
-}
 
 /**
  * The first problem of a complete PPO config (defaults filled) that no single field's range catches, or null:

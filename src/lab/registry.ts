@@ -5,12 +5,12 @@
 import { BestOfNRun, BON_FIELDS } from "../algorithms/best_of_n";
 import { DPO_FIELDS, DpoRun, type PreferenceSource } from "../algorithms/dpo";
 import { EXPERT_ITERATION_FIELDS, ExpertIterationRun } from "../algorithms/expert_iteration";
-import type { ConfigValues, Field } from "../algorithms/fields";
+import type { ConfigProblem, ConfigValues, Field } from "../algorithms/fields";
 import { GRPO_FIELDS, GrpoRun } from "../algorithms/grpo";
 import { KTO_FIELDS, KtoRun } from "../algorithms/kto";
 import { ORPO_FIELDS, OrpoRun } from "../algorithms/orpo";
 import { PPO_FIELDS, type PpoConfig, PpoRun } from "../algorithms/ppo";
-import { type ConfigProblem, ppoConfigProblem } from "../algorithms/ppo_fields";
+import { ppoConfigProblem } from "../algorithms/ppo_fields";
 import { REINFORCE_FIELDS, ReinforceRun } from "../algorithms/reinforce";
 import { RLOO_FIELDS, RlooRun } from "../algorithms/rloo";
 import type { AlgorithmRun, RunEnv } from "../algorithms/run";

@@ -99,7 +99,11 @@ export const FieldControl = memo(function FieldControl({
   // A refused value's message, and a number's range, are read with the control too (the name's card, with the
   // range, shows only while the name has the focus).
   const errorId = error ? `${testId}-error` : undefined;
-  const rangeId = field.kind === "number" || field.kind === "int" ? `${testId}-range` : undefined;
+  const range =
+    field.kind === "number" || field.kind === "int"
+      ? `range ${rangeText(field)}, default ${formatSetting(field, field.default)}`
+      : null;
+  const rangeId = range ? `${testId}-range` : undefined;
   const describedBy = [noteId, errorId].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`knob${locked ? " knob-locked" : ""}${value !== field.default ? " knob-changed" : ""}`}>
@@ -164,9 +168,9 @@ export const FieldControl = memo(function FieldControl({
           {error}
         </p>
       )}
-      {rangeId && (field.kind === "number" || field.kind === "int") && (
+      {range && (
         <span className="visually-hidden" id={rangeId}>
-          {`range ${rangeText(field)}, default ${formatSetting(field, field.default)}`}
+          {range}
         </span>
       )}
     </div>
