@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { DECIMAL_NUMBER } from "../src/algorithms/fields";
 import { errorMessage } from "../src/util/errors";
 
 /** `--help` was asked for: print `usage` (to stdout) and exit 0. */
@@ -139,7 +140,7 @@ export function realNumber(
 ) {
   if (raw === undefined) return fallback;
   const v = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(v) || v < min || v > max)
+  if (!DECIMAL_NUMBER.test(raw.trim()) || !Number.isFinite(v) || v < min || v > max)
     throw new RangeError(`--${name} must be a number in [${min}, ${max}], got "${raw}"`);
   return v;
 }

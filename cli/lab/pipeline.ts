@@ -7,6 +7,7 @@
  * report and the result as JSON (also written to --out): what a GPU session runs to check a recipe's numbers.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { parseFieldValue } from "../../src/algorithms/fields";
 import { acquireGpu } from "../../src/gpu/device";
 import { evaluateWeights } from "../../src/lab/evaluate";
 import { PIPELINE_FIELDS, pipelineSettings } from "../../src/lab/pipeline/fields";
@@ -33,11 +34,8 @@ function pipelineSetting(kv: string): [string, string | number] {
     throw new RangeError(
       `--set ${kv}: not a Pipeline setting (${PIPELINE_FIELDS.map((x) => x.key).join(", ")})`,
     );
-  const raw = kv.slice(i + 1);
-  if (f.kind === "enum") return [key, raw];
-  if (raw.trim() === "" || !Number.isFinite(Number(raw)))
-    throw new RangeError(`pipeline.${key} must be a number, got "${raw}"`);
-  return [key, Number(raw)];
+  // The Pipeline's table has numbers and options only (no switches).
+  return [key, parseFieldValue("pipeline", f, kv.slice(i + 1)) as string | number];
 }
 
 /** The command, its options (`--key value`) and `--set` values parsed by cli/lab.ts. */

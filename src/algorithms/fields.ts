@@ -155,17 +155,33 @@ export function parseSetting(
   const f = fields.find((x) => x.key === key);
   if (!f)
     throw new RangeError(`${algo}: unknown setting "${key}" (known: ${fields.map((x) => x.key).join(", ")})`);
+  return [key, parseFieldValue(algo, f, raw)];
+}
+
+/**
+ * A `--set` value as the field's type (`algo` names it in errors): "true"/"false" for a switch, the text for an
+ * option (validateConfig checks it), a decimal number otherwise.
+ * @throws RangeError for anything else.
+ */
+export function parseFieldValue(algo: string, f: Field, raw: string): number | string | boolean {
   if (f.kind === "bool") {
     if (raw !== "true" && raw !== "false")
-      throw new RangeError(`${algo}.${key} must be true or false, got "${raw}"`);
-    return [key, raw === "true"];
+      throw new RangeError(`${algo}.${f.key} must be true or false, got "${raw}"`);
+    return raw === "true";
   }
-  if (f.kind === "enum") return [key, raw];
-  const n = Number(raw);
-  if (raw.trim() === "" || Number.isNaN(n))
-    throw new RangeError(`${algo}.${key} must be a number, got "${raw}"`);
-  return [key, n];
+  if (f.kind === "enum") return raw;
+  // Decimal notation only: Number() would also read "0x10" as 16, "0b1" as 1 and " " as 0. "Infinity" passes,
+  // for validateConfig to name the range it is outside.
+  const t = raw.trim();
+  if (!DECIMAL_NUMBER.test(t) && !/^[+-]?Infinity$/.test(t))
+    throw new RangeError(
+      `${algo}.${f.key} must be a number (${f.kind === "int" ? "decimal digits: 8" : "decimal: 0.1, 5, 3e-4"}), got "${raw}"`,
+    );
+  return Number(t);
 }
+
+/** A number as people type it: 0.1, .5, -2, 3e-4 (no hex, binary or octal, no separators, no "Infinity"). */
+export const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * The entropy bonus c_H of PPO's loss L − c_H·mean_t H_t (Schulman et al. 2017 eq. 9), also offered on GRPO

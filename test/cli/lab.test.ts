@@ -185,12 +185,18 @@ describe("headless lab CLI", () => {
       ],
       [[...train, "--out", dir], /--out .*: cannot write there \(it is a folder\)/], // once: a crash after training
       [[...train, "--set", "lr=Infinity"], /ppo\.lr must be a number in \[0, 1\], got Infinity/],
+      // Number() reads hex: 0x10 was taken as 16 (and refused as out of range with "got 16").
+      [[...train, "--set", "lr=0x10"], /ppo\.lr must be a number \(decimal: 0\.1, 5, 3e-4\), got "0x10"/],
       [["eval", "--task", "arithmetic", "--samples", "0"], /--samples must be a whole number ≥ 1, got "0"/],
+      [
+        ["eval", "--task", "arithmetic", "--temperature", "0x1"],
+        /--temperature must be a number in \[0, 100\], got "0x1"/,
+      ],
       [["lesson", "kl-estimators", "--seeds", "0,,1"], /--seeds must be whole numbers/],
       [[...train, "--out", ""], /--out needs a value, got ""/], // once: ran with no log written
       [
         ["pipeline", "--task", "arithmetic", "--set", "sftSteps=abc"],
-        /pipeline\.sftSteps must be a number, got "abc"/,
+        /pipeline\.sftSteps must be a number \(decimal digits: 8\), got "abc"/,
       ],
     ];
     for (const [args, message] of cases) {

@@ -4,7 +4,7 @@
  * value formatting.
  * Pure functions over src/algorithms/fields.ts (knobs.test.ts).
  */
-import { FIXED_WHAT, type Field, type NumberField } from "../../algorithms/fields";
+import { DECIMAL_NUMBER, FIXED_WHAT, type Field, type NumberField } from "../../algorithms/fields";
 import { DPO_DEFAULTS } from "../../algorithms/math/dpo";
 import type { ExperimentSpec, RunSpec, SettingValue } from "../../lab/protocol";
 import { roundedSetting, settingNumber } from "../../lab/setting_text";
@@ -285,7 +285,7 @@ export function parseNumber(f: NumberField, text: string): number | string {
     return `${f.label} must be a number without separators: ${t.replace(",", "")}, or ${t.replace(",", ".")} with a decimal point`;
   if (/^[+-]?\d+,\d+$/.test(t))
     return `${f.label} must be a number: write decimals with a point (${t.replace(",", ".")})`;
-  const decimal = DECIMAL.test(t);
+  const decimal = DECIMAL_NUMBER.test(t);
   const v = decimal ? Number(t) : Number.NaN;
   const unit = f.unit && f.unit !== "log" ? ` ${f.unit}` : "";
   const range = `${f.label} must be in [${sig(f.min)}, ${sig(f.max)}]${unit}`;
@@ -308,9 +308,6 @@ export function refusedText(f: NumberField, typed: string, why: string, kept: nu
   const stays = `${f.label} stays ${settingNumber(kept)}`;
   return t ? `${why}: “${t}” not applied, ${stays}.` : `${why}; ${stays}.`;
 }
-
-/** A number as people type it: 0.1, .5, -2, 3e-4 (no hex, no separators). */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * With PPO's adaptive KL controller on, β moves every step (Ziegler et al. 2019): the β the run used at its
