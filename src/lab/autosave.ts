@@ -53,7 +53,7 @@ export interface AutosaveOptions {
    * onError): the page's save indicator then says "not saved" instead of "saved".
    */
   onFailed?: (line: string | null) => void;
-  /** Where the steps reached are written when the page is hidden (default: window.localStorage; reached.ts). */
+  /** Where the steps reached are written when the page is hidden (default: the tab's sessionStorage; reached.ts). */
   reachedStore?: ReachedStorage;
   /** Where `pagehide`, `visibilitychange` and `beforeunload` are listened for (default: window; tests: a stub). */
   page?: Pick<EventTarget, "addEventListener" | "removeEventListener"> & { document?: Document };

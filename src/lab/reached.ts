@@ -1,15 +1,18 @@
 /**
- * The steps the runs had reached when the page was last hidden, kept synchronously (localStorage) because
+ * The steps the runs had reached when the page was last hidden, kept synchronously (sessionStorage) because
  * IndexedDB writes started while a page unloads may never land. A reload resumes each run from its last
  * checkpoint; with this record its notice can say how far the run had got even when the curves after the
  * checkpoint were not saved either ("Resumed PPO at step 13 (it had reached 21)"), instead of saying nothing.
  * Only a hint for that notice: a record of another experiment, or of a run since renamed or changed, is ignored
  * (run ids and labels repeat across experiments: "ppo-1", "PPO").
+ * The tab's own storage (sessionStorage: a reload, or a closed tab reopened, reads it): with localStorage, a
+ * second tab opening the same experiment read the first tab's record from when that tab was last hidden
+ * ("it had reached 21") while that tab, still training, was at 30.
  */
 import type { ExperimentSpec, RunSpec } from "./protocol";
 import { sameRun } from "./restore";
 
-/** The localStorage key. */
+/** The sessionStorage key. */
 export const REACHED_KEY = "rlhf-playground:reached";
 
 /** The part of Storage this needs (localStorage, or a stub in tests). */
@@ -23,10 +26,10 @@ interface ReachedRecord {
   runs: Record<string, { spec: RunSpec; step: number }>;
 }
 
-/** The page's localStorage, or undefined (none here, or access denied: its getter throws then). */
+/** The tab's sessionStorage, or undefined (none here, or access denied: its getter throws then). */
 export function pageStorage(): ReachedStorage | undefined {
   try {
-    return typeof window !== "undefined" ? (window.localStorage ?? undefined) : undefined;
+    return typeof window !== "undefined" ? (window.sessionStorage ?? undefined) : undefined;
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import { openLabPersistence } from "../../src/lab/persist";
 import type { MetricPoint } from "../../src/lab/protocol";
 import {
   forgetReached,
+  pageStorage,
   REACHED_KEY,
   type ReachedStorage,
   saveReached,
@@ -135,5 +136,17 @@ describe("steps reached", () => {
     expect(takeReached(store, spec)).toEqual({ "ppo-1": 5, "grpo-1": 4 });
     await saver.stop();
     db.close();
+  });
+
+  it("are the tab's own (sessionStorage): another tab opening the experiment does not read this tab's record", () => {
+    const local = memoryStore();
+    const session = memoryStore();
+    vi.stubGlobal("window", { localStorage: local, sessionStorage: session });
+    try {
+      expect(pageStorage()).toBe(session);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(pageStorage()).toBeUndefined(); // no window (Node, a worker)
   });
 });

@@ -42,7 +42,7 @@ export interface SessionDeps extends SavingDeps {
   loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
   /** Tests: another database. Default: the lab's IndexedDB. */
   openPersistence?: () => Promise<LabPersistence>;
-  /** Tests: where the autosaver left the steps reached (src/lab/reached.ts). Default: localStorage. */
+  /** Tests: where the autosaver left the steps reached (src/lab/reached.ts). Default: this tab's sessionStorage. */
   reachedStore?: ReachedStorage;
   /** Where the crash card's request to start without the saved runs is kept (default: this tab's sessionStorage). */
   tabStore?: MarkerStorage;
