@@ -310,7 +310,8 @@ export class LabRuns implements RunFactory {
    * algorithm's scalar state (Safe RLHF's λ) comes back from the metadata and its other models (PPO's separate
    * value model) from their tensors when the file has them.
    * A CPU checkpoint is taken at once, so a lost device later resumes from here, not from the start model.
-   * @throws SafetensorsError / RangeError when the file does not fit the start model.
+   * @throws SafetensorsError / RangeError when the file does not fit the start model (its shape, or the start
+   *   model its metadata names), or holds a non-finite weight.
    */
   async loadSaved(runId: string, run: SchedRun, bytes: Uint8Array, step: number): Promise<void> {
     const r = run as LabRun;
@@ -319,6 +320,13 @@ export class LabRuns implements RunFactory {
     if (JSON.stringify(ck.config) !== want)
       throw new RangeError(
         `the saved checkpoint's model ${JSON.stringify(ck.config)} is not the start model ${want}`,
+      );
+    // Two start models can share a shape (the sentiment SFT model is a tiny preset's): the metadata tells them
+    // apart. Files without it (other tools, older exports) are taken on their shape.
+    const from = ck.info.start;
+    if (from !== undefined && from !== this.res.start.source)
+      throw new RangeError(
+        `it was trained from ${from}, and this lab's runs start from ${this.res.start.source}`,
       );
     r.env.policy.upload(ck.params);
     r.run.optimizer?.reset();

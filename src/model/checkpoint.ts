@@ -4,7 +4,13 @@
  */
 import { type GPTConfig, validateConfig } from "./config";
 import { paramLayout } from "./params";
-import { decodeSafetensors, encodeSafetensors, type NamedTensor, SafetensorsError } from "./safetensors";
+import {
+  decodeSafetensors,
+  encodeSafetensors,
+  type NamedTensor,
+  readSafetensorsHeader,
+  SafetensorsError,
+} from "./safetensors";
 
 /** Metadata key holding the JSON GPTConfig. */
 const CONFIG_KEY = "rlhf_playground.config";
@@ -58,12 +64,14 @@ export function saveCheckpoint(ck: Checkpoint): Uint8Array {
 /**
  * Read a checkpoint written by {@link saveCheckpoint}, with its extra models (a tensor "<name>.<parameter>" for
  * every parameter of the layout; other tensors are ignored).
- * @throws {SafetensorsError} on a corrupt file, a missing/invalid config, or a missing or mis-shaped tensor (of
- * the model, or of an extra model whose "<name>.wte.weight" is there).
+ * @throws {SafetensorsError} on a corrupt file, a missing/invalid config (found from the header, before any
+ * tensor is decoded: a large model from another tool is refused at once), a missing or mis-shaped tensor (of
+ * the model, or of an extra model whose "<name>.wte.weight" is there), or a NaN or ±∞ in one (the weights of a
+ * run that diverged, or a value beyond f32's range in an F64 file): such weights would fail at every step.
  */
 export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
-  const file = decodeSafetensors(bytes);
-  const raw = file.metadata[CONFIG_KEY];
+  const header = readSafetensorsHeader(bytes);
+  const raw = header.metadata[CONFIG_KEY];
   if (!raw) throw new SafetensorsError(`not an RLHF Playground checkpoint: metadata has no "${CONFIG_KEY}"`);
   let config: GPTConfig;
   try {
@@ -71,6 +79,7 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   } catch (e) {
     throw new SafetensorsError(`checkpoint config is invalid: ${e instanceof Error ? e.message : e}`);
   }
+  const file = decodeSafetensors(bytes, header);
   const layout = paramLayout(config);
   const read = (prefix: string) => {
     const flat = new Float32Array(layout.size);
@@ -80,6 +89,11 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
       if (!t) throw new SafetensorsError(`checkpoint is missing tensor "${name}"`);
       if (t.shape.join(",") !== s.shape.join(","))
         throw new SafetensorsError(`tensor "${name}" has shape [${t.shape}], expected [${s.shape}]`);
+      const bad = t.data.findIndex((v) => !Number.isFinite(v));
+      if (bad >= 0)
+        throw new SafetensorsError(
+          `tensor "${name}" holds ${t.data[bad]} at index ${bad}: weights must be finite (a run that diverged?)`,
+        );
       flat.set(t.data, s.offset);
     }
     return flat;

@@ -147,11 +147,15 @@ export function readSafetensorsHeader(bytes: Uint8Array): SafetensorsHeader {
 }
 
 /**
- * Parse a safetensors file: its header ({@link readSafetensorsHeader}) and every tensor as f32.
+ * Parse a safetensors file: its header ({@link readSafetensorsHeader}, or the one already read from these bytes)
+ * and every tensor as f32.
  * @throws {SafetensorsError} as readSafetensorsHeader does.
  */
-export function decodeSafetensors(bytes: Uint8Array): SafetensorsFile {
-  const { metadata, entries, base } = readSafetensorsHeader(bytes);
+export function decodeSafetensors(
+  bytes: Uint8Array,
+  header: SafetensorsHeader = readSafetensorsHeader(bytes),
+): SafetensorsFile {
+  const { metadata, entries, base } = header;
   const tensors = new Map<string, { shape: number[]; data: Float32Array }>();
   for (const { name, dtype, shape, begin, end } of entries) {
     const count = (end - begin) / DTYPE_BYTES[dtype];

@@ -137,12 +137,16 @@ describe("metrics export", () => {
     expect(r3.ok && r3.issues).toEqual([
       "1 metric value dropped (not a finite number, or not under a metric's name)",
       "2 malformed setting-change markers dropped",
+      `its "step" ${last.step} is not where its curves end: ${last.step + 1} used`,
     ]);
     const noList = JSON.parse(runFileJson(experiment, run));
     noList.history = "oops";
     const r4 = parseRunFile(JSON.stringify(noList));
     expect(r4.ok && r4.history).toEqual([]);
-    expect(r4.ok && r4.issues).toEqual(['its "history" is a string, not a list of metric points: no curves']);
+    expect(r4.ok && r4.issues).toEqual([
+      'its "history" is a string, not a list of metric points: no curves',
+      'its "step" 3 is not where its curves end: 0 used',
+    ]);
     const clean = parseRunFile(runFileJson(experiment, run));
     expect(clean.ok && clean.knownExperiment).toBe(true);
     // Metric names a spreadsheet would run as formulas are no metric names: dropped, and the CSV escapes them.
@@ -170,6 +174,22 @@ describe("metrics export", () => {
     const r5 = parseRunFile(JSON.stringify(flood));
     expect(r5.ok && r5.markers.length).toBe(MAX_MARKERS);
     expect(r5.ok && r5.issues).toEqual([`6 setting-change markers beyond the first ${MAX_MARKERS} dropped`]);
+    // The step is where the curves end: a checkpoint pairs with it and the run resumes after it. A file's "step"
+    // that says otherwise once paired step-3 weights with curves cut to step 2, renumbered as step 2's.
+    for (const [fileStep, shown] of [
+      [99, "99"],
+      ["abc", '"abc"'],
+    ] as const) {
+      const cut = JSON.parse(runFileJson(experiment, run));
+      cut.step = fileStep;
+      cut.history[2].metrics = "not metrics";
+      const r7 = parseRunFile(JSON.stringify(cut));
+      expect(r7.ok && r7.step).toBe(2);
+      expect(r7.ok && r7.issues).toEqual([
+        "1 malformed metric point dropped",
+        `its "step" ${shown} is not where its curves end: 2 used`,
+      ]);
+    }
   });
 
   it("config JSON holds every setting (defaults too), the changed ones and TRL's names", () => {

@@ -10,6 +10,7 @@ import { LabLoadError, loadResources } from "../../src/lab/resources";
 import { formatSetting } from "../../src/lab/run_slot";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "../../src/lab/runs";
 import { loadCheckpoint } from "../../src/model/checkpoint";
+import { decodeSafetensors, encodeSafetensors } from "../../src/model/safetensors";
 import { testGpu } from "../helpers/gpu";
 import { BASE, PREFS, publicFetch, serve, setup } from "../helpers/lab_runtime";
 
@@ -196,6 +197,32 @@ describe("lab runtime (GPU)", () => {
     ]);
     t.s.dispose();
     t.runs.destroy();
+  });
+
+  it("a saved policy continues a run only from the start model its metadata names (same shapes or not)", async () => {
+    const one = { ...testExperiment(), runs: [testExperiment().runs[0]] };
+    const a = await setup(one);
+    await a.s.stepOnce();
+    const bytes = await (a.s.runOf("ppo-1") as LabRun).safetensors(one.runs[0], 0);
+    a.s.dispose();
+    a.runs.destroy();
+    // Seed 1's nano model has seed 0's shapes: only the metadata tells them apart.
+    const b = await setup({ ...one, seed: 1 });
+    const at = { step: 1, samples: 2, tokens: 8 };
+    await expect(b.s.resumeRun("ppo-1", at, (r) => b.runs.loadSaved("ppo-1", r, bytes, 1))).rejects.toThrow(
+      "it was trained from nano (random init, seed 0), and this lab's runs start from nano (random init, seed 1)",
+    );
+    // A file that names no start model (another tool's, an older export) is taken on its shapes.
+    const f = decodeSafetensors(bytes);
+    const { start: _, ...meta } = f.metadata;
+    const nameless = encodeSafetensors(
+      [...f.tensors.entries()].map(([name, t]) => ({ name, ...t })),
+      meta,
+    );
+    await b.s.resumeRun("ppo-1", at, (r) => b.runs.loadSaved("ppo-1", r, nameless, 1));
+    expect((b.s.runOf("ppo-1") as LabRun).run.stepsDone).toBe(1);
+    b.s.dispose();
+    b.runs.destroy();
   });
 
   it("a missing shipped model falls back to a fresh tiny model with a notice; the manifest avoids 404s", async () => {

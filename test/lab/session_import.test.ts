@@ -27,6 +27,16 @@ describe("importing a run", () => {
     expect(s.runs["ppo-2"].spec.label).toBe("PPO (imported)");
     expect(s.runs["ppo-2"].comparison).toBe(true);
     expect(notice).toMatch(/^Added PPO \(imported\) with its 4 steps of curves, for comparison/);
+    // Its setting-change markers follow it to its new id (they kept "ppo-1": the charts' tables named the wrong
+    // run, and its next export wrote them under ppo-1).
+    const marked = JSON.parse(exported(defaultExperiment()));
+    marked.markers = [{ runId: "ppo-1", step: 2, label: "beta 0.05 → 0.1" }];
+    await importRunFiles([file("marked.run.json", JSON.stringify(marked))]);
+    const third = useLab.getState().spec.runs.at(-1)?.id ?? "";
+    expect(third).toBe("ppo-3");
+    expect(useLab.getState().runs[third].markers).toEqual([
+      { runId: "ppo-3", step: 2, label: "beta 0.05 → 0.1" },
+    ]);
     // The run card says the notice gave the reason: here, no checkpoint came with it.
     expect(notice).toContain(
       "No checkpoint came with it: import its .json and .safetensors together (Export → Checkpoint (safetensors)) to keep training it.",

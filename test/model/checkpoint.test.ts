@@ -147,6 +147,38 @@ describe("checkpoint", () => {
     const missing = encodeSafetensors(tensors, f.metadata);
     expect(() => loadCheckpoint(missing)).toThrow(/missing tensor "ln_f.bias"/);
   });
+
+  it("refuses non-finite weights, naming the tensor (a diverged run's; an F64 value beyond f32's range)", () => {
+    const config = preset("nano");
+    const layout = paramLayout(config);
+    const params = new Float32Array(layout.size).fill(0.01);
+    const ln = layout.specs.find((x) => x.name === "h.0.ln_1.weight");
+    if (!ln) throw new Error("no h.0.ln_1.weight in the layout");
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      const p = params.slice();
+      p[ln.offset + 3] = bad;
+      const bytes = saveCheckpoint({ config, params: p, tokenizer: "", info: {} });
+      expect(() => loadCheckpoint(bytes)).toThrow(
+        new RegExp(`tensor "h\\.0\\.ln_1\\.weight" holds ${bad} at index 3: weights must be finite`),
+      );
+    }
+    // An extra model's tensors too (PPO's value model), and an F64 file whose value overflows f32.
+    const value = params.slice();
+    value[0] = Number.NaN;
+    const withExtra = saveCheckpoint({
+      config,
+      params,
+      tokenizer: "",
+      info: {},
+      extra: { value_model: value },
+    });
+    expect(() => loadCheckpoint(withExtra)).toThrow(/tensor "value_model\.wte\.weight" holds NaN at index 0/);
+    const f = decodeSafetensors(saveCheckpoint({ config, params, tokenizer: "", info: {} }));
+    const tensors = [...f.tensors.entries()].map(([name, t]) => ({ name, ...t }));
+    const f64 = encodeF64(tensors, f.metadata, "ln_f.bias", 1e300);
+    expect(() => loadCheckpoint(f64)).toThrow(/tensor "ln_f\.bias" holds Infinity at index 0/);
+    expect(() => loadCheckpoint(saveCheckpoint({ config, params, tokenizer: "", info: {} }))).not.toThrow();
+  });
 });
 
 describe("checkpoint files", () => {
@@ -166,3 +198,33 @@ describe("checkpoint files", () => {
     await fs.rm(dir, { recursive: true });
   });
 });
+
+/**
+ * A safetensors file with every tensor as F64 (as other tools may write), `name`'s first value set to `first`.
+ * Written here by hand: the lab writes F32 only.
+ */
+function encodeF64(
+  tensors: { name: string; shape: number[]; data: Float32Array }[],
+  metadata: Record<string, string>,
+  name: string,
+  first: number,
+): Uint8Array {
+  const header: Record<string, unknown> = { __metadata__: metadata };
+  let offset = 0;
+  for (const t of tensors) {
+    header[t.name] = { dtype: "F64", shape: t.shape, data_offsets: [offset, offset + 8 * t.data.length] };
+    offset += 8 * t.data.length;
+  }
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const out = new Uint8Array(8 + json.length + offset);
+  const dv = new DataView(out.buffer);
+  dv.setBigUint64(0, BigInt(json.length), true);
+  out.set(json, 8);
+  let at = 8 + json.length;
+  for (const t of tensors) {
+    for (const [i, v] of t.data.entries())
+      dv.setFloat64(at + 8 * i, t.name === name && i === 0 ? first : v, true);
+    at += 8 * t.data.length;
+  }
+  return out;
+}

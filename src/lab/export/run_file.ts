@@ -193,7 +193,11 @@ export function parseRunFile(text: string): ImportResult {
   if (bad) issues.push(`${counted(bad, "malformed setting-change marker")} dropped`);
   if (beyond)
     issues.push(`${counted(beyond, "setting-change marker")} beyond the first ${MAX_MARKERS} dropped`);
-  const step = isStep(raw.step) ? raw.step : (history.at(-1)?.step ?? 0);
+  // The step is where the curves end: a checkpoint pairs with it and the run resumes after it, so the two must
+  // agree. A file's own "step" that says otherwise (hand-edited, damaged) is named and not used.
+  const step = history.at(-1)?.step ?? 0;
+  if (raw.step !== undefined && raw.step !== step)
+    issues.push(`its "step" ${quoted(raw.step)} is not where its curves end: ${step} used`);
   return {
     ok: true,
     experiment: experiment as RunFileExperiment,

@@ -220,7 +220,8 @@ async function importOne(
     status: "paused" as const,
     step: at.step,
     history: r.history,
-    markers: r.markers,
+    // Its markers are stamped with the file's run id: they belong to the id the run gets here.
+    markers: r.markers.map((m) => ({ ...m, runId: spec.id })),
     samples: [],
     error: null,
   };
