@@ -14,6 +14,7 @@ import { errorMessage as message } from "../util/errors";
 import { Rng } from "../util/rng";
 import { preferenceSource } from "./preferences";
 import type { ExperimentSpec } from "./protocol";
+import { fetchShipped, shippedPaths } from "./shipped_fetch";
 
 /** The start model: flat parameters in paramLayout(config) order. */
 export interface StartModel {
@@ -33,6 +34,8 @@ export interface LabResources {
   prefs: PreferenceSource | null;
   /** What the user should be told (fallbacks taken). */
   notices: string[];
+  /** The paths models/manifest.json lists ("models/sentiment/rm.onnx"); null or absent: no manifest (the CLI). */
+  shipped?: Set<string> | null;
 }
 
 /** A start-up failure with the file or step named (shown on the page as is). */
@@ -42,34 +45,6 @@ export class LabLoadError extends Error {
 
 /** The preset a missing shipped checkpoint falls back to. */
 export const FALLBACK_PRESET: PresetName = "tiny";
-
-/**
- * Fetch a shipped file; null when it is not there (HTTP 404, or an HTML page, which is what a dev server's SPA
- * fallback answers for a missing path). @throws LabLoadError on a network failure or another HTTP error.
- */
-async function fetchOptional(url: URL, fetchFn: typeof fetch): Promise<Response | null> {
-  let res: Response;
-  try {
-    res = await fetchFn(url);
-  } catch (e) {
-    throw new LabLoadError(`could not fetch ${url.pathname}: ${message(e)}`);
-  }
-  if (res.status === 404 || (res.headers.get("content-type") ?? "").includes("text/html")) return null;
-  if (!res.ok) throw new LabLoadError(`could not fetch ${url.pathname}: HTTP ${res.status}`);
-  return res;
-}
-
-/** Paths listed in models/manifest.json (scripts/models-manifest.ts), or null when there is no readable one. */
-async function shippedFiles(baseUrl: string, fetchFn: typeof fetch): Promise<Set<string> | null> {
-  try {
-    const res = await fetchOptional(new URL("models/manifest.json", baseUrl), fetchFn);
-    const json = (await res?.json()) as { files?: { path?: unknown }[] } | undefined;
-    if (!Array.isArray(json?.files)) return null;
-    return new Set(json.files.map((f) => String(f.path)));
-  } catch {
-    return null;
-  }
-}
 
 /** A fresh seeded init of a preset with the tokenizer's vocabulary (same seed → same weights). */
 export function presetStart(
@@ -100,10 +75,15 @@ export async function loadResources(
   const notices: string[] = [];
   const dir = `models/${spec.task}/`;
   const url = (file: string) => new URL(dir + file, baseUrl);
-  // The manifest lists every shipped file: with it, absent files are not even asked for (no 404s).
-  const shipped = await shippedFiles(baseUrl, fetchFn);
+  // The manifest lists every shipped file: with it, absent files are not even asked for (no 404s), and a
+  // listed file that does not come back is an error to retry, not a missing file (./shipped_fetch.ts).
+  const shipped = await shippedPaths(baseUrl, fetchFn).catch((e) => {
+    throw new LabLoadError(message(e));
+  });
   const optional = (file: string) =>
-    shipped && !shipped.has(dir + file) ? Promise.resolve(null) : fetchOptional(url(file), fetchFn);
+    fetchShipped(url(file), fetchFn, shipped && shipped.has(dir + file)).catch((e) => {
+      throw new LabLoadError(message(e));
+    });
   let task: Task;
   try {
     task = await loadTask(spec.task);
@@ -160,5 +140,5 @@ export async function loadResources(
     notices.push(
       `No preference dataset at ${dir}preferences.jsonl: DPO trains online (pairs sampled from the policy, labelled by the simulated annotator).`,
     );
-  return { task, tokenizer, start, prefs, notices };
+  return { task, tokenizer, start, prefs, notices, shipped };
 }

@@ -20,6 +20,7 @@ import type { Tokenizer } from "../tokenizer/tokenizer";
 import { errorMessage as message } from "../util/errors";
 import { clipped } from "../util/quote";
 import { type RewardChoice, RUN_FIELDS } from "./settings";
+import { fetchShipped } from "./shipped_fetch";
 
 /** A reward model the worker loaded and validated. */
 export interface RewardModelInfo {
@@ -222,15 +223,18 @@ export class RewardSources {
     const missing = new RewardSourceError(
       `the ${this.task.id} task ships no proxy reward model (${path}); train one with npm run train-rm -- --task ${this.task.id}`,
     );
-    if (this.o.proxyShipped === false || !this.o.baseUrl) throw missing;
-    let res: Response;
+    if (!this.o.baseUrl) throw missing;
+    let res: Response | null;
     try {
-      res = await (this.o.fetchFn ?? fetch)(new URL(path, this.o.baseUrl));
+      res = await fetchShipped(
+        new URL(path, this.o.baseUrl),
+        this.o.fetchFn ?? fetch,
+        this.o.proxyShipped ?? null,
+      );
     } catch (e) {
-      throw new RewardSourceError(`could not fetch ${path}: ${message(e)}`);
+      throw new RewardSourceError(message(e));
     }
-    if (res.status === 404 || (res.headers.get("content-type") ?? "").includes("text/html")) throw missing;
-    if (!res.ok) throw new RewardSourceError(`could not fetch ${path}: HTTP ${res.status}`);
+    if (!res) throw missing;
     const model = await this.loadModel(new Uint8Array(await res.arrayBuffer()));
     return {
       source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }),

@@ -46,6 +46,7 @@ import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 import { customRewardsToGold } from "./settings";
+import { fetchShipped } from "./shipped_fetch";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
@@ -107,7 +108,11 @@ class LabWorker implements LabWorkerApi {
     this.ctx = ctx;
     this.spec = spec;
     this.baseUrl = baseUrl;
-    const rewards = new RewardSources(res.task, res.tokenizer, { baseUrl, loadOnnx: workerOnnxLoader });
+    const rewards = new RewardSources(res.task, res.tokenizer, {
+      baseUrl,
+      loadOnnx: workerOnnxLoader,
+      proxyShipped: res.shipped ? res.shipped.has(`models/${res.task.id}/rm.onnx`) : null,
+    });
     const runs = new LabRuns(ctx, res, spec.seed, rewards);
     this.runs = runs;
     this.scheduler = new Scheduler({
@@ -338,17 +343,15 @@ class LabWorker implements LabWorkerApi {
     const runs = this.runs;
     if (!this.ctx || !runs) throw new Error("the training worker is not initialised (init() first)");
     const { task, tokenizer } = runs.res;
-    const url = new URL(`models/${task.id}/${RM_PAIRS_FILE[task.id]}`, this.baseUrl);
+    const path = `models/${task.id}/${RM_PAIRS_FILE[task.id]}`;
+    const url = new URL(path, this.baseUrl);
     this.pipeline ??= new LabPipeline(this.ctx, {
       task,
       tokenizer,
       seed: runs.seed,
       preferences: async () => {
-        const res = await fetch(url);
-        const html = (res.headers.get("content-type") ?? "").includes("text/html");
-        if (res.status === 404 || html) return null;
-        if (!res.ok) throw new Error(`could not fetch ${url.pathname}: HTTP ${res.status}`);
-        return res.text();
+        const listed = runs.res.shipped ? runs.res.shipped.has(path) : null;
+        return (await fetchShipped(url, fetch, listed))?.text() ?? null;
       },
     });
     return this.pipeline;

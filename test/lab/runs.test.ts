@@ -241,6 +241,30 @@ describe("lab runtime (GPU)", () => {
     expect(asked).toEqual(["/models/manifest.json", "/models/arithmetic/tokenizer.json"]);
   });
 
+  it("a shipped model answered by an error page is a start-up error, not a missing model (no random fallback)", async () => {
+    // A proxy's 502 page, a school network's sign-in page: once read as "missing", the lab fell back to a random
+    // tiny model and started the saved runs over on it, deleting their checkpoints.
+    const manifest = serve({
+      "/models/manifest.json": JSON.stringify({ files: [{ path: "models/arithmetic/sft.safetensors" }] }),
+    });
+    for (const status of [502, 200]) {
+      const failing = (async (input: RequestInfo | URL) => {
+        const path = new URL(String(input)).pathname;
+        if (path === "/models/arithmetic/sft.safetensors")
+          return new Response("<html>Bad gateway</html>", {
+            status,
+            headers: { "content-type": "text/html" },
+          });
+        return manifest(input);
+      }) as typeof fetch;
+      const load = loadResources({ ...testExperiment(), model: "sft" }, BASE, failing);
+      await expect(load).rejects.toThrow(LabLoadError);
+      await expect(load).rejects.toThrow(
+        `could not download /models/arithmetic/sft.safetensors: the server answered HTTP ${status} with a web page`,
+      );
+    }
+  });
+
   it("start-up errors name what is wrong; infeasible runs start in error, the others run", async () => {
     await expect(
       loadResources({ ...testExperiment(), task: "nope" as "arithmetic" }, BASE, publicFetch),

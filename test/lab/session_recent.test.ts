@@ -272,6 +272,14 @@ describe("recent experiments", () => {
     });
     expect(useLab.getState().notice).toMatch(/PPO could not resume .*bad bytes.*starts over/);
     expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint).toBeNull();
+    // …but the training as saved is kept first (Recent experiments): a start model that failed to load as saved
+    // (a network's error page read as a missing model) once lost it for good.
+    expect(useLab.getState().notice).toMatch(
+      /The experiment as saved before this page opened \(.*PPO at step 10.*\) is kept: reopen it from Change… → Recent experiments\./,
+    );
+    const [kept] = await db.archive.list();
+    expect(kept?.runs.find((r) => r.label === "PPO")?.step).toBe(10);
+    expect((await db.archive.get(kept.id))?.session.runs[0].checkpoint?.bytes).toEqual(new Uint8Array([1]));
     db.close();
   });
 

@@ -108,12 +108,17 @@ export function LabView() {
       </div>
       {phase === "loading" && (
         <p className="lab-phase" role="status" data-testid="lab-loading">
-          <span className="spinner" aria-hidden="true" /> Loading the task and the start model on the GPU…
+          <span className="spinner" aria-hidden="true" /> Downloading the task and its start model, then
+          loading them on the GPU…
         </p>
       )}
       {phase === "error" && (
         <div className="lab-phase lab-phase-error" role="alert" data-testid="lab-error">
-          <strong>The lab could not start.</strong> {phaseError}
+          <strong>The lab could not start.</strong> {phaseError}{" "}
+          {/* Nothing was saved over by a failed start (session.ts): a reload tries the whole start again. */}
+          <button type="button" data-testid="lab-retry" onClick={() => location.reload()}>
+            Try again
+          </button>
         </div>
       )}
       <PipelineView />

@@ -7,7 +7,7 @@
  * Every problem on the way (bad link, storage unavailable, a checkpoint that does not load) becomes a line
  * of the lab's notice; nothing here throws.
  */
-import { hasProgress, type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
+import { hasProgress } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
 import {
@@ -32,6 +32,7 @@ import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } f
 import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { newWriterId } from "./saving_tabs";
+import { dropsTraining, keepReplaced } from "./session_keep";
 import { matchesLink, mixedStartLine, startingOverLines } from "./session_lines";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
@@ -61,51 +62,6 @@ function addNotice(line: string | null): void {
   const now = useLab.getState().notice;
   if (now?.includes(line)) return;
   useLab.getState().setNotice(now ? `${now} ${line}` : line);
-}
-
-/**
- * Whether opening this experiment drops some of the saved session's trained runs (`leftOut`, src/lab/restore.ts)
- * or its Pipeline models, so that the session must be kept in Recent experiments first.
- */
-function dropsTraining(
-  leftOut: SavedSession["runs"],
-  savedPipeline: SavedPipeline | null,
-  pipelineDropped: boolean,
-  sameOne: boolean,
-): boolean {
-  // Runs imported for comparison are left out of the opened spec even on a reload of the same experiment
-  // (their curves come back separately): they count only when another experiment replaces them.
-  const trained = leftOut.filter((r) => savedStep(r) > 0 || (!sameOne && keepsCurves(r)));
-  return trained.length > 0 || (pipelineDropped && savedPipeline !== null);
-}
-
-/**
- * Keep the saved session (as storage holds it: `saved`) in Recent experiments ({@link dropsTraining} said so).
- * `line`: what the notice says; `ok` false when keeping failed, and the page must then not save over the old
- * session.
- */
-async function keepReplaced(
-  persistence: LabPersistence,
-  saved: SavedSession,
-  savedPipeline: SavedPipeline | null,
-): Promise<{ line: string | null; ok: boolean }> {
-  let entry: KeptEntry;
-  try {
-    entry = await persistence.archive.keep(saved, savedPipeline);
-  } catch (e) {
-    return {
-      ok: false,
-      line:
-        `The experiment open before could not be kept (${message(e)}), so this page does not save, to leave it ` +
-        "stored: open the lab's address without a link (#…) to get it back.",
-    };
-  }
-  return {
-    ok: true,
-    line:
-      `The experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)}) is kept: ` +
-      `reopen it from Change… → Recent experiments.${droppedText(entry.dropped)}`,
-  };
 }
 
 /** Open the experiment, start it, bring back saved runs, and keep saving. */
@@ -238,7 +194,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // checkpoint while this page started its worker); and this tab claims the session right after keeping it,
   // so that no later write of that tab lands in neither the kept copy nor this one.
   // Read again only when something is kept (a reload of the same experiment drops nothing).
-  const kept =
+  let kept =
     persistence && saved && plan && dropsTraining(plan.leftOut, savedPipeline, pipeline === null, same)
       ? await keepReplaced(persistence, (await persistence.load().catch(() => null)) ?? saved, savedPipeline)
       : { line: null, ok: true };
@@ -278,6 +234,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       const spec = lab().runs[r.spec.id]?.spec;
       if (r.spec.forkOf && spec) lab().upsertRun(spec);
     }
+    let startedOver = false;
     for (const ck of plan.checkpoints) {
       try {
         await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
@@ -301,7 +258,15 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
         addNotice(
           `${run?.spec.label ?? ck.runId} could not resume from its saved checkpoint (${message(e)}); it starts over.`,
         );
+        startedOver = true;
       }
+    }
+    // A saved run that did not resume (its start model did not load as when it was saved, say) starts over here:
+    // the session as saved is kept first (Recent experiments), so that its training is not lost with it.
+    if (startedOver && persistence && kept.ok && !kept.line) {
+      const stored = (await persistence.load().catch(() => null)) ?? saved;
+      kept = await keepReplaced(persistence, stored, savedPipeline, "as saved before this page opened");
+      addNotice(kept.line);
     }
     addNotice(plan.notice);
     // A link that could not be read opened the default experiment: its runs that match saved ones resumed.

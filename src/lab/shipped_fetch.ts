@@ -1,0 +1,85 @@
+/**
+ * Fetching a file the lab ships under public/models/ (a start model, a tokenizer's dataset, a reward model, a
+ * preference dataset). A shipped file that does not come back is not the same as one that is not shipped: a
+ * school network's sign-in page, a proxy's "502 Bad Gateway" page or a cut connection must stop the start with
+ * an error the user can retry — not read as "missing", which makes the lab fall back (a random start model, DPO
+ * online) and then start the saved runs over on the wrong model.
+ *
+ * models/manifest.json lists every shipped file: a file it lists must come back as itself (HTTP 2xx, not a web
+ * page). Without a manifest (a test's server, a bare folder) the old reading stays: HTTP 404, or a web page
+ * (a dev server's answer for a path it does not have), means the file is not shipped.
+ */
+
+/** What the lab knows of a file: listed in the manifest (true), not listed (false), or no manifest (null). */
+export type Listed = boolean | null;
+
+/** The advice every download failure ends with. */
+const RETRY =
+  "check the connection, then reload the page to try again (nothing saved in this browser was changed)";
+
+const isPage = (res: Response) => (res.headers.get("content-type") ?? "").includes("text/html");
+
+/** Why an answer is not the file: "HTTP 502 with a web page (…)". */
+function answered(res: Response): string {
+  const page = isPage(res)
+    ? " with a web page instead of the file (a network's sign-in page, or a server's error page)"
+    : "";
+  return `the server answered HTTP ${res.status}${page}`;
+}
+
+/**
+ * Fetch a shipped file.
+ * @param listed whether models/manifest.json lists it ({@link Listed}); a file it does not list is not asked for.
+ * @returns the response, or null when the file is not shipped (not listed; without a manifest, HTTP 404 or a
+ *   web page).
+ * @throws Error naming the path and what came back — a network failure, or a listed file answered by anything
+ *   but itself (an HTTP error, a web page) — with what to do.
+ */
+export async function fetchShipped(
+  url: URL,
+  fetchFn: typeof fetch,
+  listed: Listed,
+): Promise<Response | null> {
+  if (listed === false) return null;
+  let res: Response;
+  try {
+    res = await fetchFn(url);
+  } catch (e) {
+    throw new Error(
+      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${RETRY}`,
+    );
+  }
+  if (res.ok && !isPage(res)) return res;
+  if (listed === null && (res.status === 404 || isPage(res))) return null;
+  throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY}`);
+}
+
+/**
+ * The paths models/manifest.json lists, or null when the server has none (HTTP 404).
+ * @throws Error as {@link fetchShipped} does for a listed file: when the manifest does not come back as itself,
+ *   the lab cannot tell a missing file from a failed download.
+ */
+export async function shippedPaths(baseUrl: string, fetchFn: typeof fetch): Promise<Set<string> | null> {
+  const url = new URL("models/manifest.json", baseUrl);
+  let res: Response;
+  try {
+    res = await fetchFn(url);
+  } catch (e) {
+    throw new Error(
+      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${RETRY}`,
+    );
+  }
+  if (res.status === 404) return null;
+  if (!res.ok || isPage(res))
+    throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY}`);
+  let json: { files?: { path?: unknown }[] };
+  try {
+    json = await res.json();
+  } catch (e) {
+    throw new Error(
+      `${url.pathname} is not readable JSON (${e instanceof Error ? e.message : String(e)}): ${RETRY}`,
+    );
+  }
+  if (!Array.isArray(json?.files)) throw new Error(`${url.pathname} lists no files: ${RETRY}`);
+  return new Set(json.files.map((f) => String(f.path)));
+}

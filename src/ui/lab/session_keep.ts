@@ -1,0 +1,56 @@
+/**
+ * Keeping the saved session in Recent experiments when opening the lab would lose some of its training: another
+ * experiment replaces its trained runs or Pipeline models, or a saved run cannot resume and starts over
+ * (./session.ts).
+ */
+import { type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
+import type { LabPersistence, SavedPipeline, SavedSession } from "../../lab/persist";
+import { errorMessage as message } from "../../util/errors";
+import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+
+/**
+ * Whether opening this experiment drops some of the saved session's trained runs (`leftOut`, src/lab/restore.ts)
+ * or its Pipeline models, so that the session must be kept in Recent experiments first.
+ */
+export function dropsTraining(
+  leftOut: SavedSession["runs"],
+  savedPipeline: SavedPipeline | null,
+  pipelineDropped: boolean,
+  sameOne: boolean,
+): boolean {
+  // Runs imported for comparison are left out of the opened spec even on a reload of the same experiment
+  // (their curves come back separately): they count only when another experiment replaces them.
+  const trained = leftOut.filter((r) => savedStep(r) > 0 || (!sameOne && keepsCurves(r)));
+  return trained.length > 0 || (pipelineDropped && savedPipeline !== null);
+}
+
+/**
+ * Keep the saved session (as storage holds it: `saved`) in Recent experiments. `which` names it in the notice
+ * ("open before": another experiment replaces it; "as saved before this page opened": a run of it starts over).
+ * @returns `line`: what the notice says; `ok` false when keeping failed, and the page must then not save over
+ *   the old session. Never throws.
+ */
+export async function keepReplaced(
+  persistence: LabPersistence,
+  saved: SavedSession,
+  savedPipeline: SavedPipeline | null,
+  which = "open before",
+): Promise<{ line: string | null; ok: boolean }> {
+  let entry: KeptEntry;
+  try {
+    entry = await persistence.archive.keep(saved, savedPipeline);
+  } catch (e) {
+    return {
+      ok: false,
+      line:
+        `The experiment ${which} could not be kept (${message(e)}), so this page does not save, to leave it ` +
+        "stored: open the lab's address without a link (#…) to get it back.",
+    };
+  }
+  return {
+    ok: true,
+    line:
+      `The experiment ${which} (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)}) is kept: ` +
+      `reopen it from Change… → Recent experiments.${droppedText(entry.dropped)}`,
+  };
+}
