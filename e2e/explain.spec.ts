@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { metricDoc } from "../src/ui/lab/glossary";
 import { ENTROPY } from "../src/ui/lab/metric_info";
 import { testLink } from "./links";
+import { openExperiment } from "./page";
 
 /**
  * The explain panels (issue 7) and the metric glossary in the built app, with the test-sized experiment
@@ -185,4 +186,40 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
   await page.getByTestId("chart-title-val-explained-variance").hover();
   await expect(page.getByRole("tooltip")).toContainText("1 = a perfect value head");
   expect(errors).toEqual([]);
+});
+
+test("explain panels open offline (their code is fetched once the lab is up); a failed fetch says so, no crash", async ({
+  page,
+  context,
+}) => {
+  const errors = await openExperiment(page, testLink());
+  // The panel's code (KaTeX with it) is out of the main bundle. It was fetched at the first open: offline, that
+  // failed and reached the page's crash card ("Unable to preload CSS"), which stopped the training.
+  await expect
+    .poll(() =>
+      page.evaluate(() => performance.getEntriesByType("resource").some((e) => /ExplainDialog/.test(e.name))),
+    )
+    .toBe(true);
+  await context.setOffline(true);
+  await page.getByTestId("explain-ppo-1").click();
+  const panel = page.getByTestId("explain-panel");
+  await expect(panel.getByTestId("explain-title")).toHaveText("PPO");
+  await expect(panel.locator("figure.explain-formula .katex-display").first()).toBeVisible();
+  await page.keyboard.press("Escape");
+  await context.setOffline(false);
+
+  // A fetch that fails (the network down while the lab opened, a version deployed since): said in the panel's
+  // place, the lab untouched.
+  const other = await context.newPage();
+  await other.route(/\/assets\/ExplainDialog-/, (route) => route.abort("internetdisconnected"));
+  const otherErrors = await openExperiment(other, testLink());
+  await other.getByTestId("explain-ppo-1").click();
+  await expect(other.getByTestId("explain-wait").getByRole("alert")).toContainText(
+    /^The explanation could not be downloaded \(.+\)\. It is fetched once, after the lab opens: check the connection, then open it again, or reload the page/,
+  );
+  await expect(other.getByTestId("lab")).toHaveAttribute("data-phase", "ready"); // no crash card
+  await other.keyboard.press("Escape");
+  await expect(other.getByTestId("explain-wait")).toHaveCount(0);
+  await expect(other.getByTestId("explain-ppo-1")).toBeFocused();
+  expect([...errors, ...otherErrors]).toEqual([]);
 });

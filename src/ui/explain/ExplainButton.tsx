@@ -4,12 +4,45 @@
  * algorithm guide with an "add a run" button.
  */
 import "./explain_button.css";
-import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import type { SettingValue } from "../../lab/protocol";
 import type { AlgoId } from "../../lab/registry";
+import { errorMessage } from "../../util/errors";
+import { ExplainWait } from "./ExplainWait";
 
-const ExplainDialog = lazy(() => import("./ExplainDialog"));
+type Dialog = typeof import("./ExplainDialog")["default"];
+let loaded: Dialog | null = null;
+let pending: Promise<Dialog> | null = null;
+
+/**
+ * The panel's code (KaTeX with it): out of the main bundle, fetched once the lab is up ({@link prefetchExplain})
+ * or at the first open. A failed fetch is shown in the panel's place (./ExplainWait.tsx) — React.lazy let it
+ * reach the page's crash card, which stopped the training — and asked again at the next open (the bundler's
+ * preloader keeps a failed stylesheet, so that may need a reload).
+ */
+function loadDialog(): Promise<Dialog> {
+  pending ??= import("./ExplainDialog").then(
+    (m) => {
+      loaded = m.default;
+      return m.default;
+    },
+    (e: unknown) => {
+      pending = null;
+      throw e;
+    },
+  );
+  return pending;
+}
+
+/**
+ * Fetch the panel's code now, while the network is there (called once the lab is ready, when the page is idle):
+ * a student who goes offline later, or a new version deployed meanwhile, still gets the explanations. Never
+ * throws (a failure is shown when a panel opens).
+ */
+export function prefetchExplain(): void {
+  loadDialog().catch(() => {});
+}
 
 export function ExplainButton({
   algo,
@@ -35,10 +68,21 @@ export function ExplainButton({
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  // A component is a function: useState would call it as an initializer, hence the wrapper.
+  const [ExplainDialog, setDialog] = useState<Dialog | null>(() => loaded);
+  const [problem, setProblem] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const close = () => {
     setOpen(false);
     button.current?.focus();
+  };
+  const show = () => {
+    setOpen(true);
+    setProblem(null);
+    loadDialog().then(
+      (d) => setDialog(() => d),
+      (e: unknown) => setProblem(errorMessage(e)),
+    );
   };
   return (
     <>
@@ -50,13 +94,13 @@ export function ExplainButton({
         aria-label={title}
         aria-haspopup="dialog"
         data-testid={testId}
-        onClick={() => setOpen(true)}
+        onClick={show}
       >
         {children}
       </button>
       {open &&
         createPortal(
-          <Suspense fallback={null}>
+          ExplainDialog ? (
             <ExplainDialog
               algo={algo}
               config={config}
@@ -65,7 +109,9 @@ export function ExplainButton({
               addDisabled={addDisabled}
               onClose={close}
             />
-          </Suspense>,
+          ) : (
+            <ExplainWait problem={problem} onClose={close} />
+          ),
           document.body,
         )}
     </>

@@ -10,6 +10,7 @@ import "./runs.css";
 import "./cards.css";
 import "./charts.css";
 import "./access.css";
+import { prefetchExplain } from "../explain/ExplainButton";
 import { InspectPanel } from "../inspect/InspectPanel";
 import { useLab } from "../lab_store";
 import { LessonCard } from "../lessons/LessonCard";
@@ -52,6 +53,12 @@ export function LabView() {
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
   useFocusWhenOpened();
+  // The explain panels' code (KaTeX), fetched once the lab is up and the page idle: it works offline later.
+  useEffect(() => {
+    if (phase !== "ready") return;
+    const idle = globalThis.requestIdleCallback ?? ((f: () => void) => setTimeout(f, 1000));
+    idle(() => prefetchExplain());
+  }, [phase]);
   // Moving a panel takes the focus off a control inside it: give it back once the panels have moved.
   const layout = useRef({ oneColumn, focused: null as Element | null });
   if (layout.current.oneColumn !== oneColumn)
