@@ -276,6 +276,8 @@ export class Scheduler extends SchedulerBase {
           e.markSinceTrained(this.labelFor(e.spec));
         } catch (err) {
           e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
+          // Its weights are gone: not "Try the step again" (a reward failure's offer before the loss).
+          e.retryable = false;
         }
         e.touch();
       }
@@ -331,6 +333,7 @@ export class Scheduler extends SchedulerBase {
   failAll(why: string): void {
     for (const e of this.entries) {
       e.error = why;
+      e.retryable = false;
       e.touch();
     }
     this.playing = false;
