@@ -120,3 +120,28 @@ test("a lesson keeps its card on a new seed", async ({ page }) => {
   await labReady(page);
   await expect(page.getByTestId("lesson-card")).toBeVisible();
 });
+
+test("offline, Change… and a lesson keep the open experiment with a notice (leaving would show the browser's 'no internet' page)", async ({
+  page,
+  context,
+}) => {
+  const pageErrors = await openExperiment(page, testLink());
+  const url = page.url();
+  await context.setOffline(true);
+  const offline =
+    "This browser is offline (opening another experiment loads the page again, which needs the network), so this experiment stays open: try again.";
+  await page.getByTestId("change-experiment").click();
+  await page.getByTestId("experiment-seed").fill("7");
+  await page.getByTestId("experiment-apply").click();
+  // The dialog closes onto the notice (it once stayed on "Saving…" with its buttons off).
+  await expect(page.getByTestId("experiment-dialog")).toHaveCount(0);
+  await expect(page.getByTestId("lab-notice")).toContainText(offline);
+  await expect(page.getByTestId("seed")).toHaveText("0");
+  await page.getByTestId("lesson-picker").selectOption("kl-estimators");
+  await expect(page.getByTestId("lab-notice")).toContainText(offline);
+  await expect(page.getByTestId("lesson-card")).toHaveCount(0);
+  expect(page.url()).toBe(url);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready");
+  await context.setOffline(false);
+  expect(pageErrors.map(String)).toEqual([]);
+});

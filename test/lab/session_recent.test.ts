@@ -313,6 +313,23 @@ describe("recent experiments", () => {
     expect(assign).toHaveBeenCalledTimes(1);
   });
 
+  it("offline, stays on the open experiment (leaving reloads the page: the browser's 'no internet' page)", async () => {
+    session = await openLab(fakeDeps(newDbName()).deps);
+    const assign = vi.fn();
+    Object.assign(page.loc, { assign });
+    vi.stubGlobal("navigator", { onLine: false });
+    const link = `http://lab.test/#${encode({ ...defaultExperiment(), seed: 3 })}`;
+    await leaveFor(link);
+    expect(assign).not.toHaveBeenCalled();
+    expect(useLab.getState().notice).toBe(
+      "This browser is offline (opening another experiment loads the page again, which needs the network), so this experiment stays open: try again.",
+    );
+    await expect(openRecent("any")).rejects.toThrow(/^This browser is offline/);
+    vi.stubGlobal("navigator", { onLine: true });
+    await leaveFor(link);
+    expect(assign).toHaveBeenCalledTimes(1);
+  });
+
   it("a link to a kept experiment (Back, Forward) reopens it where its runs stopped", async () => {
     const name = newDbName();
     const a = { ...defaultExperiment(), seed: 5 };

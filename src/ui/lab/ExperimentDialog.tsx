@@ -82,7 +82,14 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
     }
     setLeaving("saving");
     // The Pipeline's settings go along (its stages stay with the experiment they trained in).
-    leaveFor(shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings));
+    const left = await leaveFor(
+      shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings),
+    );
+    // Staying (offline, say): the dialog closes onto the notice that says why.
+    if (!left) {
+      setLeaving(null);
+      ref.current?.close();
+    }
   };
   const n = spec.runs.length;
   return (

@@ -16,8 +16,14 @@ export function onBeforeLeaving(f: () => Promise<string | null>): () => void {
   return () => beforeLeaving.delete(f);
 }
 
-/** End what must end before leaving ({@link onBeforeLeaving}); null when all did, else the first reason. */
+/**
+ * Why the page cannot leave for another experiment, or null once what must end ({@link onBeforeLeaving}) has.
+ * Offline, it does not leave at all: opening another experiment loads the page again, and the browser would
+ * replace the lab with its "no internet" page (the runs saved, but no lab until the network is back).
+ */
 export async function cannotLeave(): Promise<string | null> {
+  if (typeof navigator !== "undefined" && navigator.onLine === false)
+    return "This browser is offline (opening another experiment loads the page again, which needs the network)";
   for (const f of beforeLeaving) {
     const why = await f();
     if (why) return why;

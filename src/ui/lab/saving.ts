@@ -333,9 +333,10 @@ function go(url: string): void {
  * ({@link onBeforeLeaving}: a Pipeline stage in training stops), pause, save the open lab's latest curves
  * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
  * `url`. A second call while leaving does nothing. Never throws.
+ * @returns whether the page is leaving (false: it stays, the notice says why).
  */
-export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
-  if (leaving) return;
+export async function leaveFor(url: string, waitMs = 8000): Promise<boolean> {
+  if (leaving) return true;
   leaving = true;
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
   // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
@@ -344,11 +345,12 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
     leaving = false;
     writeUrlNow(); // a pasted link's address goes back to the experiment that stays open
     useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
-    return;
+    return false;
   }
   if (current) await saveLatest(current, waitMs);
   markOpened(); // the next load focuses and names what opened
   go(url);
+  return true;
 }
 
 /**
@@ -357,7 +359,7 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<void> {
  */
 export function hashChanged(): void {
   if (leaving) location.reload();
-  else leaveFor(location.href);
+  else void leaveFor(location.href);
 }
 
 /**
