@@ -45,9 +45,25 @@ export const matmulRegtileKernel = defineKernel({
 /** Per-context variant choice (set by autotune; default by adapter kind). */
 const chosen = new WeakMap<GpuContext, MatmulVariant>();
 
+/** A variant forced for a while ({@link withMatmulVariant}). */
+const forced = new WeakMap<GpuContext, MatmulVariant>();
+
 /** The matmul variant this context uses unless a call forces one. */
 export function matmulVariant(ctx: GpuContext): MatmulVariant {
-  return chosen.get(ctx) ?? (ctx.adapter.isSoftware ? "regtile" : "tiled");
+  return forced.get(ctx) ?? chosen.get(ctx) ?? (ctx.adapter.isSoftware ? "regtile" : "tiled");
+}
+
+/**
+ * Run `f` (which records work) with every matmul on `ctx` using `v`, then go back to the context's choice: the
+ * self-test checks each variant, since training uses the one its own timing picked, not the default.
+ */
+export function withMatmulVariant<T>(ctx: GpuContext, v: MatmulVariant, f: () => T): T {
+  forced.set(ctx, v);
+  try {
+    return f();
+  } finally {
+    forced.delete(ctx);
+  }
 }
 
 /** Fix the variant for a context (autotune calls this after timing both). */

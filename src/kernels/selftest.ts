@@ -8,6 +8,7 @@
 import type { GpuContext } from "../gpu/context";
 import { Rng } from "../util/rng";
 import { compareArrays, type Tolerance } from "./compare";
+import { MATMUL_VARIANTS, withMatmulVariant } from "./matmul";
 import type { Case } from "./selftest_case";
 import { LAYER_CASES } from "./selftest_layers";
 import { MODEL_CASES } from "./selftest_model";
@@ -27,7 +28,23 @@ export interface SelfTestResult {
   gpuMs: number;
 }
 
-const CASES: Case[] = [...LAYER_CASES, ...MODEL_CASES];
+/**
+ * Every matmul case once per variant ("matmul (A·B) · tiled", "… · regtile"): training uses the variant the
+ * worker's timing picked, which need not be this context's default, so both are checked against the twin.
+ */
+function perVariant(c: Case): Case[] {
+  if (!c.kernel.startsWith("matmul ")) return [c];
+  return MATMUL_VARIANTS.map((v) => ({
+    ...c,
+    kernel: `${c.kernel} · ${v}`,
+    run(ctx, rng) {
+      const t = c.run(ctx, rng);
+      return { ...t, record: () => withMatmulVariant(ctx, v, t.record) };
+    },
+  }));
+}
+
+const CASES: Case[] = [...LAYER_CASES, ...MODEL_CASES].flatMap(perVariant);
 
 /** The kernels the cases check: "matmul (A·B)" and "matmul (Aᵀ·Bᵀ)" are one kernel, matmul. */
 export function kernelCount(results: readonly Pick<SelfTestResult, "kernel">[]): number {

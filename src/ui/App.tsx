@@ -3,6 +3,7 @@ import { Header } from "./Header";
 import { LabView } from "./lab/LabView";
 import { SkipLinks } from "./lab/SkipLinks";
 import { NoWebGpu } from "./NoWebGpu";
+import { SelfTestWarning } from "./SelfTestWarning";
 import { SystemPanel } from "./SystemPanel";
 import { useApp } from "./store";
 
@@ -14,6 +15,7 @@ export function App() {
       {hasGpu && !unavailable && <SkipLinks />}
       <Header />
       <ErrorBanner />
+      <SelfTestWarning />
       <main>
         {unavailable ? (
           <NoWebGpu unavailable={unavailable} />

@@ -1,0 +1,36 @@
+/**
+ * The kernel self-test (src/kernels/selftest.ts) on this adapter: every case passes, and each matmul case runs
+ * once per variant — the page's default variant is not the one training uses when the worker's timing picks the
+ * other, and a broken variant must show (it once passed "23/23" while training on a kernel never checked).
+ */
+import { describe, expect, it } from "vitest";
+import { MATMUL_VARIANTS, matmulVariant, setMatmulVariant } from "../../src/kernels/matmul";
+import { runSelfTest, selfTestSummary } from "../../src/kernels/selftest";
+import { testGpu } from "../helpers/gpu";
+
+describe("kernel self-test", () => {
+  it("checks every matmul case on each variant, and leaves the context's choice as it was", async () => {
+    const ctx = await testGpu();
+    const before = matmulVariant(ctx);
+    const results = await runSelfTest(ctx);
+    expect(results.filter((r) => !r.ok).map((r) => `${r.kernel} ${r.shape}`)).toEqual([]);
+    const matmuls = results.filter((r) => r.kernel.startsWith("matmul "));
+    expect(matmuls.length).toBeGreaterThanOrEqual(8);
+    for (const v of MATMUL_VARIANTS) {
+      const mine = matmuls.filter((r) => r.kernel.endsWith(` · ${v}`));
+      expect(mine.length, v).toBe(matmuls.length / MATMUL_VARIANTS.length);
+    }
+    expect(matmulVariant(ctx)).toBe(before);
+    expect(selfTestSummary(results)).toMatch(/^(\d+)\/\1 checks of \d+ kernels match their CPU twins$/);
+    // A context whose timing picked the other variant: the self-test still checks both.
+    const other = MATMUL_VARIANTS.find((v) => v !== before) ?? before;
+    setMatmulVariant(ctx, other);
+    try {
+      const again = await runSelfTest(ctx);
+      expect(again.map((r) => r.kernel)).toEqual(results.map((r) => r.kernel));
+      expect(matmulVariant(ctx)).toBe(other);
+    } finally {
+      setMatmulVariant(ctx, before);
+    }
+  });
+});
