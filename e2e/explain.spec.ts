@@ -215,7 +215,7 @@ test("explain panels open offline (their code is fetched once the lab is up); a 
   const otherErrors = await openExperiment(other, testLink());
   await other.getByTestId("explain-ppo-1").click();
   await expect(other.getByTestId("explain-wait").getByRole("alert")).toContainText(
-    /^The explanation could not be downloaded \(.+\)\. It is fetched once, after the lab opens: check the connection, then open it again, or reload the page/,
+    /^The explanation could not be downloaded \(.+\)\. It is fetched once, after the lab opens, and the page keeps a failed fetch: check the connection, then reload the page/,
   );
   await expect(other.getByTestId("lab")).toHaveAttribute("data-phase", "ready"); // no crash card
   await other.keyboard.press("Escape");

@@ -175,7 +175,7 @@ export function parseFieldValue(algo: string, f: Field, raw: string): number | s
   const t = raw.trim();
   if (!DECIMAL_NUMBER.test(t) && !/^[+-]?Infinity$/.test(t))
     throw new RangeError(
-      `${algo}.${f.key} must be a number (${f.kind === "int" ? "decimal digits: 8" : "decimal: 0.1, 5, 3e-4"}), got "${raw}"`,
+      `${algo}.${f.key} must be a number (${f.kind === "int" ? "a whole number such as 8" : "decimal: 0.1, 5, 3e-4"}), got "${raw}"`,
     );
   return Number(t);
 }

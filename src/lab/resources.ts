@@ -81,7 +81,7 @@ export async function loadResources(
     throw new LabLoadError(message(e));
   });
   const optional = (file: string) =>
-    fetchShipped(url(file), fetchFn, shipped && shipped.has(dir + file)).catch((e) => {
+    fetchShipped(url(file), fetchFn, shipped ? shipped.has(dir + file) : null).catch((e) => {
       throw new LabLoadError(message(e));
     });
   let task: Task;

@@ -230,6 +230,7 @@ export class RewardSources {
         new URL(path, this.o.baseUrl),
         this.o.fetchFn ?? fetch,
         this.o.proxyShipped ?? null,
+        "check the connection, then try again",
       );
     } catch (e) {
       throw new RewardSourceError(message(e));

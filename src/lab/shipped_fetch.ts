@@ -13,8 +13,8 @@
 /** What the lab knows of a file: listed in the manifest (true), not listed (false), or no manifest (null). */
 export type Listed = boolean | null;
 
-/** The advice every download failure ends with. */
-const RETRY =
+/** The advice a download failure at the lab's start ends with (the default). */
+export const RETRY_START =
   "check the connection, then reload the page to try again (nothing saved in this browser was changed)";
 
 const isPage = (res: Response) => (res.headers.get("content-type") ?? "").includes("text/html");
@@ -30,6 +30,8 @@ function answered(res: Response): string {
 /**
  * Fetch a shipped file.
  * @param listed whether models/manifest.json lists it ({@link Listed}); a file it does not list is not asked for.
+ * @param advice what the error ends with: {@link RETRY_START} at the start; a file fetched later (a reward model,
+ *   the Pipeline's pairs) says to try that again instead.
  * @returns the response, or null when the file is not shipped (not listed; without a manifest, HTTP 404 or a
  *   web page).
  * @throws Error naming the path and what came back — a network failure, or a listed file answered by anything
@@ -39,6 +41,7 @@ export async function fetchShipped(
   url: URL,
   fetchFn: typeof fetch,
   listed: Listed,
+  advice = RETRY_START,
 ): Promise<Response | null> {
   if (listed === false) return null;
   let res: Response;
@@ -46,12 +49,12 @@ export async function fetchShipped(
     res = await fetchFn(url);
   } catch (e) {
     throw new Error(
-      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${RETRY}`,
+      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${advice}`,
     );
   }
   if (res.ok && !isPage(res)) return res;
   if (listed === null && (res.status === 404 || isPage(res))) return null;
-  throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY}`);
+  throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${advice}`);
 }
 
 /**
@@ -66,20 +69,20 @@ export async function shippedPaths(baseUrl: string, fetchFn: typeof fetch): Prom
     res = await fetchFn(url);
   } catch (e) {
     throw new Error(
-      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${RETRY}`,
+      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${RETRY_START}`,
     );
   }
   if (res.status === 404) return null;
   if (!res.ok || isPage(res))
-    throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY}`);
+    throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY_START}`);
   let json: { files?: { path?: unknown }[] };
   try {
     json = await res.json();
   } catch (e) {
     throw new Error(
-      `${url.pathname} is not readable JSON (${e instanceof Error ? e.message : String(e)}): ${RETRY}`,
+      `${url.pathname} is not readable JSON (${e instanceof Error ? e.message : String(e)}): ${RETRY_START}`,
     );
   }
-  if (!Array.isArray(json?.files)) throw new Error(`${url.pathname} lists no files: ${RETRY}`);
+  if (!Array.isArray(json?.files)) throw new Error(`${url.pathname} lists no files: ${RETRY_START}`);
   return new Set(json.files.map((f) => String(f.path)));
 }

@@ -26,7 +26,7 @@ import {
   type PipelineStage,
   pipelineSettings,
 } from "./pipeline/fields";
-import { RM_PAIRS_FILE } from "./pipeline/pairs";
+import { fetchPipelinePairs } from "./pipeline/pairs";
 import { LabPipeline } from "./pipeline/pipeline";
 import type {
   ExperimentSpec,
@@ -46,7 +46,6 @@ import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 import { customRewardsToGold } from "./settings";
-import { fetchShipped } from "./shipped_fetch";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
@@ -108,10 +107,11 @@ class LabWorker implements LabWorkerApi {
     this.ctx = ctx;
     this.spec = spec;
     this.baseUrl = baseUrl;
+    const proxyShipped = res.shipped ? res.shipped.has(`models/${res.task.id}/rm.onnx`) : null;
     const rewards = new RewardSources(res.task, res.tokenizer, {
       baseUrl,
       loadOnnx: workerOnnxLoader,
-      proxyShipped: res.shipped ? res.shipped.has(`models/${res.task.id}/rm.onnx`) : null,
+      proxyShipped,
     });
     const runs = new LabRuns(ctx, res, spec.seed, rewards);
     this.runs = runs;
@@ -343,16 +343,11 @@ class LabWorker implements LabWorkerApi {
     const runs = this.runs;
     if (!this.ctx || !runs) throw new Error("the training worker is not initialised (init() first)");
     const { task, tokenizer } = runs.res;
-    const path = `models/${task.id}/${RM_PAIRS_FILE[task.id]}`;
-    const url = new URL(path, this.baseUrl);
     this.pipeline ??= new LabPipeline(this.ctx, {
       task,
       tokenizer,
       seed: runs.seed,
-      preferences: async () => {
-        const listed = runs.res.shipped ? runs.res.shipped.has(path) : null;
-        return (await fetchShipped(url, fetch, listed))?.text() ?? null;
-      },
+      preferences: () => fetchPipelinePairs(task.id, this.baseUrl, runs.res.shipped ?? null),
     });
     return this.pipeline;
   }

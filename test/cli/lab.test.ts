@@ -196,7 +196,7 @@ describe("headless lab CLI", () => {
       [[...train, "--out", ""], /--out needs a value, got ""/], // once: ran with no log written
       [
         ["pipeline", "--task", "arithmetic", "--set", "sftSteps=abc"],
-        /pipeline\.sftSteps must be a number \(decimal digits: 8\), got "abc"/,
+        /pipeline\.sftSteps must be a number \(a whole number such as 8\), got "abc"/,
       ],
     ];
     for (const [args, message] of cases) {

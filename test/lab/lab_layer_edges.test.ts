@@ -27,7 +27,7 @@ describe("knobs: typed bounds and slider kinds", () => {
     expect(parseNumber(field("ppo", "maxNewTokens"), "1")).toBe(1);
   });
 
-  it("PageUp on a linear slider moves 10 % of its travel (a plain press 1 %)", () => {
+  it("a big step on a linear slider (PageUp, Shift) moves 10 % of its travel, a plain press 1 %", () => {
     const eps = field("ppo", "epsilon"); // [0, 0.99], linear
     expect([nudge(eps, 0.2, 1), nudge(eps, 0.2, 1, true), nudge(eps, 0.2, -1, true)]).toEqual([
       0.21, 0.299, 0.101,

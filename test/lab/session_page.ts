@@ -47,6 +47,10 @@ export function stubPage(stop: () => void) {
         loc.href = url;
         loc.hash = url.slice(url.indexOf("#"));
       },
+      pushState: (_s: unknown, _t: string, url: string) => {
+        loc.href = url;
+        loc.hash = url.slice(url.indexOf("#"));
+      },
     });
     vi.stubGlobal("window", new EventTarget());
     useLab.setState({ phase: "idle", notice: null, playing: false });

@@ -318,6 +318,9 @@ describe("recent experiments", () => {
     const assign = vi.fn();
     Object.assign(page.loc, { assign });
     vi.stubGlobal("navigator", { onLine: false });
+    vi.stubGlobal("fetch", async () => {
+      throw new TypeError("Failed to fetch");
+    });
     const link = `http://lab.test/#${encode({ ...defaultExperiment(), seed: 3 })}`;
     await leaveFor(link);
     expect(assign).not.toHaveBeenCalled();
@@ -325,7 +328,14 @@ describe("recent experiments", () => {
       "This browser is offline (opening another experiment loads the page again, which needs the network), so this experiment stays open: try again.",
     );
     await expect(openRecent("any")).rejects.toThrow(/^This browser is offline/);
-    vi.stubGlobal("navigator", { onLine: true });
+    // Back offline: the address goes back to this experiment as a new entry; the one Back moved to stays.
+    const push = vi.spyOn(history, "pushState");
+    setHash(`#${encode({ ...defaultExperiment(), seed: 4 })}`);
+    await leaveFor(location.href, undefined, true);
+    expect(push).toHaveBeenCalledTimes(1);
+    expect(page.loc.hash).toBe(`#${encode(useLab.getState().spec, useLab.getState().view)}`);
+    // "Offline" with the page's own server answering (a lab served on this machine or the school's network).
+    vi.stubGlobal("fetch", async () => new Response(null, { status: 200 }));
     await leaveFor(link);
     expect(assign).toHaveBeenCalledTimes(1);
   });

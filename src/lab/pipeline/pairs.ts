@@ -4,6 +4,7 @@ import type { TaskId } from "../../tasks";
 import { parsePreferencesJsonl } from "../../tasks/preferences";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
 import { errorMessage as message } from "../../util/errors";
+import { fetchShipped } from "../shipped_fetch";
 
 /**
  * The file under models/<task>/ whose pairs stage 2 learns: the pairs the task's shipped reward model learnt
@@ -43,4 +44,25 @@ export function pipelinePairs(
   const held = encodePreferencePairs(records, tokenizer, sampledLength, "eval");
   if (!train.length || !held.length) throw new Error(`${file} needs train and eval pairs`);
   return { train, eval: held };
+}
+
+/**
+ * The task's shipped preference pairs for the Pipeline's reward model (its {@link RM_PAIRS_FILE}), as text; null
+ * when it ships none. `shipped`: the manifest's paths (null: no manifest).
+ * @throws Error when a listed file does not come back as itself (src/lab/shipped_fetch.ts).
+ */
+export async function fetchPipelinePairs(
+  taskId: TaskId,
+  baseUrl: string,
+  shipped: ReadonlySet<string> | null,
+): Promise<string | null> {
+  const path = `models/${taskId}/${RM_PAIRS_FILE[taskId]}`;
+  const listed = shipped ? shipped.has(path) : null;
+  const res = await fetchShipped(
+    new URL(path, baseUrl),
+    fetch,
+    listed,
+    "check the connection, then try again",
+  );
+  return res ? res.text() : null;
 }

@@ -19,7 +19,7 @@ let pending: Promise<Dialog> | null = null;
  * The panel's code (KaTeX with it): out of the main bundle, fetched once the lab is up ({@link prefetchExplain})
  * or at the first open. A failed fetch is shown in the panel's place (./ExplainWait.tsx) — React.lazy let it
  * reach the page's crash card, which stopped the training — and asked again at the next open (the bundler's
- * preloader keeps a failed stylesheet, so that may need a reload).
+ * preloader keeps a failed stylesheet, so after a failed fetch it takes a reload).
  */
 function loadDialog(): Promise<Dialog> {
   pending ??= import("./ExplainDialog").then(
@@ -41,8 +41,24 @@ function loadDialog(): Promise<Dialog> {
  * throws (a failure is shown when a panel opens).
  */
 export function prefetchExplain(): void {
-  loadDialog().catch(() => {});
+  loadDialog().then(
+    () => {
+      // The formulas' fonts too (the panel's stylesheet declares them; a browser fetches a face at first use).
+      for (const face of KATEX_FACES) document.fonts?.load(face).catch(() => {});
+    },
+    () => {},
+  );
 }
+
+/** The KaTeX faces the panels' formulas use most (CSS font shorthands for document.fonts.load). */
+const KATEX_FACES = [
+  "1em KaTeX_Main",
+  "bold 1em KaTeX_Main",
+  "italic 1em KaTeX_Math",
+  "1em KaTeX_Size1",
+  "1em KaTeX_Size2",
+  "1em KaTeX_AMS",
+];
 
 export function ExplainButton({
   algo,

@@ -26,9 +26,9 @@ export function ExplainWait({
         </p>
       ) : (
         <p role="alert">
-          The explanation could not be downloaded ({problem}). It is fetched once, after the lab opens: check
-          the connection, then open it again, or reload the page (the lab asks first when a reload would lose
-          training steps). Training goes on meanwhile.
+          The explanation could not be downloaded ({problem}). It is fetched once, after the lab opens, and
+          the page keeps a failed fetch: check the connection, then reload the page (the lab asks first when a
+          reload would lose training steps). Training goes on meanwhile.
         </p>
       )}
       <div className="explain-wait-actions">

@@ -14,6 +14,7 @@ import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
 import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
+import { offline } from "./before_leaving";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
@@ -76,7 +77,8 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
     if (!next || leaving) return;
     const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
     // A Pipeline stage in training stops first: done at the step it reached, it is saved with the Pipeline.
-    if (trainingLine(usePipelineStore.getState())) {
+    // Not offline: the page cannot leave then (leaveFor says why), and the stage would end for nothing.
+    if (trainingLine(usePipelineStore.getState()) && !(await offline())) {
       setLeaving("stopping");
       await pipelineActions.stop(PIPELINE_STOP_MS);
     }

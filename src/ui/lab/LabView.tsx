@@ -121,7 +121,7 @@ export function LabView() {
       )}
       {phase === "error" && (
         <div className="lab-phase lab-phase-error" role="alert" data-testid="lab-error">
-          <strong>The lab could not start.</strong> {phaseError}{" "}
+          <strong>The lab could not start:</strong> {phaseError}{" "}
           {/* Nothing was saved over by a failed start (session.ts): a reload tries the whole start again. */}
           <button type="button" data-testid="lab-retry" onClick={() => location.reload()}>
             Try again

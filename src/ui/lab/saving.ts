@@ -333,9 +333,11 @@ function go(url: string): void {
  * ({@link onBeforeLeaving}: a Pipeline stage in training stops), pause, save the open lab's latest curves
  * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
  * `url`. A second call while leaving does nothing. Never throws.
+ * `fromHistory`: the address already moved (Back, Forward, a pasted link); refused, this experiment's link
+ * goes back as a new entry, so that the one moved to stays in history.
  * @returns whether the page is leaving (false: it stays, the notice says why).
  */
-export async function leaveFor(url: string, waitMs = 8000): Promise<boolean> {
+export async function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promise<boolean> {
   if (leaving) return true;
   leaving = true;
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
@@ -343,7 +345,7 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<boolean> {
   const why = await cannotLeave();
   if (why) {
     leaving = false;
-    writeUrlNow(); // a pasted link's address goes back to the experiment that stays open
+    writeUrlNow(fromHistory); // the address goes back to the experiment that stays open
     useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
     return false;
   }
@@ -359,7 +361,7 @@ export async function leaveFor(url: string, waitMs = 8000): Promise<boolean> {
  */
 export function hashChanged(): void {
   if (leaving) location.reload();
-  else void leaveFor(location.href);
+  else void leaveFor(location.href, undefined, true);
 }
 
 /**

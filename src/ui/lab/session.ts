@@ -265,7 +265,13 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     // the session as saved is kept first (Recent experiments), so that its training is not lost with it.
     if (startedOver && persistence && kept.ok && !kept.line) {
       const stored = (await persistence.load().catch(() => null)) ?? saved;
-      kept = await keepReplaced(persistence, stored, savedPipeline, "as saved before this page opened");
+      kept = await keepReplaced(
+        persistence,
+        stored,
+        savedPipeline,
+        "as saved before this page opened",
+        "free some of this browser's storage (other sites' data, say), then reload to keep it and start over",
+      );
       addNotice(kept.line);
     }
     addNotice(plan.notice);

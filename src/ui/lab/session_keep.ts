@@ -26,7 +26,8 @@ export function dropsTraining(
 
 /**
  * Keep the saved session (as storage holds it: `saved`) in Recent experiments. `which` names it in the notice
- * ("open before": another experiment replaces it; "as saved before this page opened": a run of it starts over).
+ * ("open before": another experiment replaces it; "as saved before this page opened": a run of it starts over);
+ * `howBack`, how to get it back when keeping fails.
  * @returns `line`: what the notice says; `ok` false when keeping failed, and the page must then not save over
  *   the old session. Never throws.
  */
@@ -35,6 +36,7 @@ export async function keepReplaced(
   saved: SavedSession,
   savedPipeline: SavedPipeline | null,
   which = "open before",
+  howBack = "open the lab's address without a link (#…) to get it back",
 ): Promise<{ line: string | null; ok: boolean }> {
   let entry: KeptEntry;
   try {
@@ -44,7 +46,7 @@ export async function keepReplaced(
       ok: false,
       line:
         `The experiment ${which} could not be kept (${message(e)}), so this page does not save, to leave it ` +
-        "stored: open the lab's address without a link (#…) to get it back.",
+        `stored: ${howBack}.`,
     };
   }
   return {

@@ -22,10 +22,15 @@ const linkOf = (s: LabState) =>
     usePipelineStore.getState().settings,
   );
 
-/** Rewrite the hash now (no history entry); a no-op when it is already current. */
-export function writeUrlNow(): string {
+/**
+ * Rewrite the hash now; a no-op when it is already current. `push`: as a new history entry, for a refused move
+ * through history (Back offline): replacing would write this experiment over the entry Back moved to.
+ */
+export function writeUrlNow(push = false): string {
   const url = linkOf(useLab.getState());
-  if (url !== location.href) history.replaceState(history.state, "", url);
+  if (url !== location.href)
+    if (push) history.pushState(null, "", url);
+    else history.replaceState(history.state, "", url);
   return url;
 }
 
