@@ -42,7 +42,7 @@ export function PerfCard() {
                 {fmt(perf.gflops)} GFLOP/s{" "}
                 <small
                   className="perf-detail muted"
-                  title={`${perf.variant} kernel, timed with ${perf.source}`}
+                  title={`${perf.variant} kernel, timed with ${perf.source}: the median of ${perf.samples} timings of the batch`}
                 >
                   fp32, {perf.n}³ × {perf.reps}, {perf.variant}
                 </small>

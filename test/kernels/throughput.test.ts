@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { GpuContext } from "../../src/gpu/context";
 import { measureMatmulThroughput } from "../../src/kernels/throughput";
 import { testGpu } from "../helpers/gpu";
@@ -20,5 +20,21 @@ describe("matmul throughput (performance card)", () => {
     const quick = await measureMatmulThroughput(ctx, { n: 32, minMs: 0 });
     expect(quick.reps).toBe(2);
     await expect(measureMatmulThroughput(ctx, { n: 0 })).rejects.toThrow(/n must be ≥ 1/);
+  });
+
+  it("times the batch `samples` times and reports the median (one sample swung ~5× between page loads)", async () => {
+    const timings = [50, 10, 90]; // the first batch is long enough; two more samples
+    const time = vi.spyOn(ctx, "time").mockImplementation(async (record) => {
+      record();
+      return { ms: timings.shift() ?? Number.NaN, source: "wall-clock" };
+    });
+    try {
+      const t = await measureMatmulThroughput(ctx, { n: 16, minMs: 20, samples: 3 });
+      expect(time).toHaveBeenCalledTimes(3);
+      expect([t.reps, t.ms, t.samples]).toEqual([2, 50, 3]);
+      expect(t.gflops).toBeCloseTo((2 * 16 ** 3 * 2) / (50 * 1e6), 12);
+    } finally {
+      time.mockRestore();
+    }
   });
 });
