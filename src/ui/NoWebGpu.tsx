@@ -8,7 +8,7 @@ const EXPLAIN: Record<GpuUnavailableReason, string> = {
   "no-adapter":
     "WebGPU is there, but the browser would not give the page a GPU adapter. This usually means the GPU or its driver is on the browser's blocklist, or WebGPU is disabled by a policy or flag.",
   "device-failed":
-    "The browser found a GPU adapter but could not create a device on it (it lacks a limit or feature the lab asks for, or the GPU process failed).",
+    "The browser found a GPU adapter but could not create a device on it (its GPU process failed, the driver refused, or the GPU is out of memory): the technical details below say which. Closing other GPU-heavy tabs or restarting the browser often helps.",
 };
 
 /** The page shown instead of the lab when no WebGPU device can be had. */

@@ -31,6 +31,13 @@ export function SystemCard() {
               software adapter: ~1 GFLOP/s or less
             </p>
           )}
+          {adapter.isSoftware && (
+            <p className="muted" data-testid="software-advice">
+              The GPU's work runs on the CPU here, so training is slow. To use the GPU: check that
+              chrome://gpu says “WebGPU: Hardware accelerated”; on Linux, start Chrome with
+              --enable-unsafe-webgpu --enable-features=Vulkan.
+            </p>
+          )}
           <dl className="facts">
             <dt>Device</dt>
             <dd data-testid="device-status" className={gpu === "lost" ? "text-fail" : "text-ok"}>
