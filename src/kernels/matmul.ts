@@ -58,11 +58,13 @@ export function matmulVariant(ctx: GpuContext): MatmulVariant {
  * self-test checks each variant, since training uses the one its own timing picked, not the default.
  */
 export function withMatmulVariant<T>(ctx: GpuContext, v: MatmulVariant, f: () => T): T {
+  const outer = forced.get(ctx);
   forced.set(ctx, v);
   try {
     return f();
   } finally {
-    forced.delete(ctx);
+    if (outer) forced.set(ctx, outer);
+    else forced.delete(ctx);
   }
 }
 

@@ -21,8 +21,10 @@ export function selfTestWarning(results: readonly Pick<SelfTestResult, "kernel" 
 
 export function SelfTestWarning() {
   const results = useApp((s) => s.results);
+  // Once the self-test has finished: "N of M" counts every check.
+  const finished = useApp((s) => s.selfTest === "done" || s.selfTest === "failed");
   const [dismissed, setDismissed] = useState(false);
-  const line = selfTestWarning(results);
+  const line = finished ? selfTestWarning(results) : null;
   if (!line || dismissed) return null;
   return (
     <div className="banner banner-error" role="alert" data-testid="selftest-warning">

@@ -33,9 +33,10 @@ export function SystemCard() {
           )}
           {adapter.isSoftware && (
             <p className="muted" data-testid="software-advice">
-              The GPU's work runs on the CPU here, so training is slow. To use the GPU: check that
-              chrome://gpu says “WebGPU: Hardware accelerated”; on Linux, start Chrome with
-              --enable-unsafe-webgpu --enable-features=Vulkan.
+              The GPU's work runs on the CPU here, so training is slow. In Chrome or Edge, chrome://gpu should
+              say “WebGPU: Hardware accelerated”; if not, updating the GPU driver or the browser often helps
+              (on Linux: --enable-unsafe-webgpu --enable-features=Vulkan; a school-managed machine may not
+              allow it).
             </p>
           )}
           <dl className="facts">

@@ -3,7 +3,7 @@
  * once per variant — the page's default variant is not the one training uses when the worker's timing picks the
  * other, and a broken variant must show (it once passed "23/23" while training on a kernel never checked).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MATMUL_VARIANTS, matmulVariant, setMatmulVariant } from "../../src/kernels/matmul";
 import { runSelfTest, selfTestSummary } from "../../src/kernels/selftest";
 import { testGpu } from "../helpers/gpu";
@@ -12,7 +12,22 @@ describe("kernel self-test", () => {
   it("checks every matmul case on each variant, and leaves the context's choice as it was", async () => {
     const ctx = await testGpu();
     const before = matmulVariant(ctx);
-    const results = await runSelfTest(ctx);
+    // Which matmul shader each case dispatched: a case named "· tiled" must run the tiled one.
+    const ran: string[] = [];
+    const dispatch = ctx.dispatch.bind(ctx);
+    const spy = vi.spyOn(ctx, "dispatch").mockImplementation((k, o) => {
+      if (k.name.startsWith("matmul")) ran.push(k.name);
+      dispatch(k, o);
+    });
+    const seen: string[][] = [];
+    const results = await runSelfTest(ctx, () => seen.push(ran.splice(0)));
+    spy.mockRestore();
+    results.forEach((r, i) => {
+      if (r.kernel.startsWith("matmul "))
+        expect(new Set(seen[i]), r.kernel).toEqual(
+          new Set([r.kernel.endsWith(" · tiled") ? "matmul" : "matmul_regtile"]),
+        );
+    });
     expect(results.filter((r) => !r.ok).map((r) => `${r.kernel} ${r.shape}`)).toEqual([]);
     const matmuls = results.filter((r) => r.kernel.startsWith("matmul "));
     expect(matmuls.length).toBeGreaterThanOrEqual(8);

@@ -53,6 +53,8 @@ export function stubPage(stop: () => void) {
       },
     });
     vi.stubGlobal("window", new EventTarget());
+    // The page's server answers (leaving for another experiment asks it first: src/ui/lab/before_leaving.ts).
+    vi.stubGlobal("fetch", async () => new Response(null, { status: 200 }));
     useLab.setState({ phase: "idle", notice: null, playing: false });
   });
   afterEach(() => {

@@ -6,15 +6,10 @@ import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
+import { whyNotKept } from "../../src/ui/lab/keep_open";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
 import { askSafeStart } from "../../src/ui/lab/safe_start";
-import {
-  leaveFor,
-  onBeforeLeaving,
-  openRecent,
-  recentExperiments,
-  whyNotKept,
-} from "../../src/ui/lab/saving";
+import { leaveFor, onBeforeLeaving, openRecent, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { fakeDeps, newDbName, page, points, setHash, stubPage, tabStub } from "./session_page";
@@ -317,7 +312,6 @@ describe("recent experiments", () => {
     session = await openLab(fakeDeps(newDbName()).deps);
     const assign = vi.fn();
     Object.assign(page.loc, { assign });
-    vi.stubGlobal("navigator", { onLine: false });
     vi.stubGlobal("fetch", async () => {
       throw new TypeError("Failed to fetch");
     });
@@ -334,8 +328,24 @@ describe("recent experiments", () => {
     await leaveFor(location.href, undefined, true);
     expect(push).toHaveBeenCalledTimes(1);
     expect(page.loc.hash).toBe(`#${encode(useLab.getState().spec, useLab.getState().view)}`);
-    // "Offline" with the page's own server answering (a lab served on this machine or the school's network).
-    vi.stubGlobal("fetch", async () => new Response(null, { status: 200 }));
+    // Back twice quickly offline: the second move comes while the first is checked. It once reloaded (into the
+    // browser's "no internet" page); now the address comes back once, as the check ends.
+    let fail: (e: Error) => void = () => {};
+    vi.stubGlobal("fetch", () => new Promise((_, reject) => (fail = reject)));
+    push.mockClear();
+    setHash(`#${encode({ ...defaultExperiment(), seed: 5 })}`);
+    const first = leaveFor(location.href, undefined, true);
+    setHash(`#${encode({ ...defaultExperiment(), seed: 6 })}`);
+    window.dispatchEvent(new Event("hashchange"));
+    expect(page.loc.reload).not.toHaveBeenCalled();
+    fail(new TypeError("Failed to fetch"));
+    expect(await first).toBe(false);
+    expect(push).toHaveBeenCalledTimes(1);
+    expect(page.loc.reload).not.toHaveBeenCalled();
+    // The page's own server answering, whatever navigator.onLine says (a lab served on this machine or the
+    // school's network): the page leaves.
+    vi.stubGlobal("navigator", { onLine: false });
+    vi.stubGlobal("fetch", async () => new Response(null, { status: 405 }));
     await leaveFor(link);
     expect(assign).toHaveBeenCalledTimes(1);
   });

@@ -50,7 +50,7 @@ export function prefetchExplain(): void {
   );
 }
 
-/** The KaTeX faces the panels' formulas use most (CSS font shorthands for document.fonts.load). */
+/** The KaTeX faces the panels' formulas use (CSS font shorthands for document.fonts.load). */
 const KATEX_FACES = [
   "1em KaTeX_Main",
   "bold 1em KaTeX_Main",
@@ -58,6 +58,8 @@ const KATEX_FACES = [
   "1em KaTeX_Size1",
   "1em KaTeX_Size2",
   "1em KaTeX_AMS",
+  "1em KaTeX_Caligraphic",
+  "1em KaTeX_Typewriter",
 ];
 
 export function ExplainButton({

@@ -75,6 +75,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const [leaving, setLeaving] = useState<"stopping" | "saving" | null>(null);
   const apply = async () => {
     if (!next || leaving) return;
+    setLeaving("saving"); // from here on, one press: the check below may take a moment
     const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
     // A Pipeline stage in training stops first: done at the step it reached, it is saved with the Pipeline.
     // Not offline: the page cannot leave then (leaveFor says why), and the stage would end for nothing.

@@ -11,12 +11,12 @@ import type { PipelineSettings } from "../../lab/pipeline/fields";
 import { pipelineRecipes, recipeOf } from "../../lab/pipeline/recipes";
 import { trainedSteps, useLab } from "../lab_store";
 import { ConfirmButton } from "./ConfirmButton";
+import { canKeepRuns, whyNotKept } from "./keep_open";
 import { PipelineChart } from "./PipelineChart";
 import { Num, Progress, SettingInput, StageButtons, StageError } from "./PipelineControls";
 import { pipelineActions } from "./pipeline_actions";
 import { usePipelineStore } from "./pipeline_store";
 import { rmAdvice, rmWeakness } from "./rm_weakness";
-import { canKeepRuns, whyNotKept } from "./saving";
 import "./pipeline.css";
 
 const SFT_KEYS: (keyof PipelineSettings)[] = ["size", "sftSteps", "sftBatch", "sftLr"];

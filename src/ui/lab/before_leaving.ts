@@ -16,16 +16,23 @@ export function onBeforeLeaving(f: () => Promise<string | null>): () => void {
   return () => beforeLeaving.delete(f);
 }
 
+/** How long the page's server has to answer before the browser counts as offline, ms. */
+export const PROBE_MS = 3000;
+
 /**
- * Why the page cannot load itself again now (another experiment opens by a reload), or null when it can: the
- * browser says it is offline and the page's own server does not answer either (a lab served on this machine or
- * the school's network still loads with no internet). Offline, the browser would replace the lab with its "no
- * internet" page (the runs saved, but no lab until the network is back).
+ * Why the page cannot load itself again now (another experiment opens by a reload), or null when it can: its
+ * own server must answer (any HTTP answer will do) within {@link PROBE_MS}. `navigator.onLine` is no proof
+ * either way: true on a Wi-Fi with no internet, false on a laptop with no network whose lab is served on it or
+ * on the school's LAN. Offline, the browser would replace the lab with its "no internet" page (the runs saved,
+ * but no lab until the network is back).
  */
 export async function offline(fetchFn: typeof fetch = fetch): Promise<string | null> {
-  if (typeof navigator === "undefined" || navigator.onLine !== false) return null;
   try {
-    await fetchFn(location.href, { method: "HEAD", cache: "no-store" });
+    await fetchFn(location.href, {
+      method: "HEAD",
+      cache: "no-store",
+      signal: AbortSignal.timeout(PROBE_MS),
+    });
     return null;
   } catch {
     return "This browser is offline (opening another experiment loads the page again, which needs the network)";

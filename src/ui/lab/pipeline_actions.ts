@@ -15,9 +15,10 @@ import { HANDED_OFF_LINE, labClient } from "../client";
 import { trainedSteps, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { droppedText, keptRunsText } from "./experiment_names";
+import { canKeepRuns, keepOpenExperiment } from "./keep_open";
 import { experimentKey, guardTraining } from "./pipeline_guard";
 import { trainingLine, trainingStage, usePipelineStore } from "./pipeline_store";
-import { canKeepRuns, keepOpenExperiment, onBeforeLeaving } from "./saving";
+import { onBeforeLeaving } from "./saving";
 
 /** The sentence of pipeline_guard.ts takeInterrupted's notice. */
 const INTERRUPTED = /The Pipeline's [^.]*was interrupted [^.]*\./;

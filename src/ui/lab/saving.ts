@@ -9,7 +9,7 @@
  * What must end before the page leaves (a Pipeline stage in training) registers in ./before_leaving.ts; the
  * lines said about saving are ./saving_lines.ts's.
  */
-import { type KeptEntry, keepsCurves } from "../../lab/archive";
+import type { KeptEntry } from "../../lab/archive";
 import { type Autosaver, startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
@@ -210,6 +210,12 @@ let reader: LabPersistence | null = null;
 let notSavingWhy: string | null = null;
 /** A navigation to another experiment has begun: a second one would race it. */
 let leaving = false;
+/** The leave under way ({@link leaveFor}): a second call gets its answer. */
+let inFlight: Promise<boolean> | null = null;
+/** The address moved (Back, Forward) while a leave was under way: a refusal puts this experiment's back. */
+let moved = false;
+/** The page has asked the browser for another address ({@link go}): its hashchange is ours. */
+let assigned = false;
 /** Writes of savers stopped by a failed Open that had not landed: a later Open waits for them too. */
 let unfinished: Promise<unknown> | null = null;
 
@@ -225,7 +231,8 @@ export function onRecentChange(f: () => void): () => void {
   return () => listeners.delete(f);
 }
 
-function recentChanged(): void {
+/** Tell who shows the kept list that it may have changed. */
+export function recentChanged(): void {
   for (const f of listeners) f();
 }
 
@@ -235,6 +242,8 @@ export function setOpenSaving(saving: Saving | null, why: string | null = null):
   reader = saving?.persistence ?? null;
   notSavingWhy = saving ? null : why;
   leaving = false;
+  inFlight = null;
+  assigned = false;
   unfinished = null; // a new lab's savers (tests open several in one page)
   recentChanged();
 }
@@ -264,7 +273,7 @@ export async function forgetRecent(id: string): Promise<void> {
 }
 
 /** Save what changed and a checkpoint of every run that stepped since its last one; gives up after `waitMs`. */
-async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
+export async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
   saving.pause();
   const done = (async () => {
     await saving.autosaver.flush();
@@ -277,36 +286,9 @@ async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
   );
 }
 
-/** Whether this page saves (storage, and it is the tab that saves), so that keepOpenExperiment can keep runs. */
-export function canKeepRuns(): boolean {
-  return current !== null;
-}
-
-/**
- * Why this page cannot keep runs ({@link canKeepRuns} false), as a clause for a confirmation: another tab of
- * the lab saves, the session said why (e.g. the experiment open before could not be kept), or no storage.
- */
-export function whyNotKept(): string {
-  if (useSavingTabs.getState().state === "elsewhere")
-    return "another tab of the lab saves this browser's experiment";
-  return notSavingWhy ?? "this browser's storage is unavailable";
-}
-
-/**
- * Keep the open experiment under Recent experiments as it is now (its latest curves and checkpoints saved
- * first, at most `waitMs`), before something replaces its runs in this page (the Pipeline's hand-off).
- * Resolves with the kept entry, or null when nothing has trained or there is no storage.
- * @throws Error when keeping fails (quota, IndexedDB): the caller should then not replace the runs.
- */
-export async function keepOpenExperiment(waitMs = 8000): Promise<KeptEntry | null> {
-  const saving = current;
-  if (!saving) return null;
-  await saveLatest(saving, waitMs);
-  const saved = await saving.persistence.load();
-  if (!saved?.runs.some(keepsCurves)) return null;
-  const entry = await saving.persistence.archive.keep(saved, await saving.persistence.loadPipeline());
-  recentChanged();
-  return entry;
+/** Why the open lab has no savers, as the session said (null: not said; see ./keep_open.ts whyNotKept). */
+export function notSavingReason(): string | null {
+  return notSavingWhy;
 }
 
 /**
@@ -324,6 +306,7 @@ async function stopWithin(saving: Saving, waitMs: number): Promise<void> {
 
 /** Open `url`; the same address as now reloads (assigning it would not). */
 function go(url: string): void {
+  assigned = true;
   if (new URL(url, location.href).href === location.href) location.reload();
   else location.assign(url);
 }
@@ -332,20 +315,29 @@ function go(url: string): void {
  * Leave for another experiment's link (a lesson, the Change… dialog, a pasted link): end what must end first
  * ({@link onBeforeLeaving}: a Pipeline stage in training stops), pause, save the open lab's latest curves
  * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
- * `url`. A second call while leaving does nothing. Never throws.
+ * `url`. A second call while leaving gets the first one's answer. Never throws.
  * `fromHistory`: the address already moved (Back, Forward, a pasted link); refused, this experiment's link
  * goes back as a new entry, so that the one moved to stays in history.
  * @returns whether the page is leaving (false: it stays, the notice says why).
  */
-export async function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promise<boolean> {
-  if (leaving) return true;
+export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promise<boolean> {
+  if (inFlight) return inFlight;
+  if (leaving) return Promise.resolve(true); // a kept experiment is being opened
+  moved = fromHistory;
+  inFlight = leave(url, waitMs).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+async function leave(url: string, waitMs: number): Promise<boolean> {
   leaving = true;
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
   // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
   const why = await cannotLeave();
   if (why) {
     leaving = false;
-    writeUrlNow(fromHistory); // the address goes back to the experiment that stays open
+    writeUrlNow(moved); // the address goes back to the experiment that stays open
     useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
     return false;
   }
@@ -360,7 +352,9 @@ export async function leaveFor(url: string, waitMs = 8000, fromHistory = false):
  * `location.assign` of another experiment's link, which changes only the hash (reload into it now).
  */
 export function hashChanged(): void {
-  if (leaving) location.reload();
+  if (assigned) location.reload();
+  else if (inFlight)
+    moved = true; // Back again while a leave is checked: handled as it ends
   else void leaveFor(location.href, undefined, true);
 }
 
