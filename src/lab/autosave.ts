@@ -101,7 +101,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       ? "Saving the lab in this browser failed: its storage for this page is full. Runs since the last “saved” " +
         "are not kept; remove kept experiments (Change… → Recent experiments) or free space in the browser's " +
         "site settings, and saving goes on by itself."
-      : `Saving the lab in this browser failed: ${errorMessage(e)}`;
+      : `Saving the lab in this browser failed: ${errorMessage(e).replace(/[.\s]*$/, "")}.`; // a sentence: notices join
     failing = true;
     o.onFailed?.(msg);
     if (!reported.has(msg)) {
@@ -193,7 +193,15 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       const w = written.get(run.id);
       const r = source.getState().runs[run.id];
       if (!w || !r || r.step === 0 || r.step === w.ckStep || r.status === "error" || r.comparison) continue;
-      const bytes = await o.exportCheckpoint(run.id);
+      let bytes: Uint8Array;
+      try {
+        bytes = await o.exportCheckpoint(run.id);
+      } catch (e) {
+        // Removed while its export waited for the step in progress ("no run … with weights"): nothing to save,
+        // and the other runs' checkpoints still are. Any other failure is the save's.
+        if (!source.getState().spec.runs.some((x) => x.id === run.id)) continue;
+        throw e;
+      }
       const now = source.getState().runs[run.id];
       const last = now?.history.at(-1);
       if (!now || !last) continue; // removed or reset meanwhile

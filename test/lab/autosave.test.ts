@@ -158,6 +158,49 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("a run removed while its export waited for the step in progress is skipped; the others are checkpointed", async () => {
+    const { db, lab, ckStep } = await pausedLab();
+    const errors: string[] = [];
+    // The worker answers a removed run's export with "no run … with weights" (its removal overtook the
+    // export queued behind a step): that once failed the whole save, with a lasting "saving failed" notice.
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        if (id === "dpo-1") {
+          lab.removeRun("dpo-1");
+          throw new RangeError(`no run "${id}" with weights`);
+        }
+        return new Uint8Array([1]);
+      },
+      onError: (m) => errors.push(m),
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates(["ppo-1", "dpo-1", "grpo-1"].map((id) => update(id, 1, 2, { status: "paused" })));
+    await saver.checkpoint();
+    expect(errors).toEqual([]);
+    expect([await ckStep("ppo-1"), await ckStep("grpo-1")]).toEqual([2, 2]);
+    saver.stop();
+    // A failed export of a run still there is still the save's failure, said.
+    const failed: string[] = [];
+    const failing = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async () => {
+        throw new Error("device lost");
+      },
+      onError: (m) => failed.push(m),
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates([update("ppo-1", 3, 1, { status: "paused" })]);
+    await failing.checkpoint();
+    expect(failed.join(" ")).toMatch(/device lost/);
+    failing.stop();
+    db.close();
+  });
+
   it("forgets saved runs that are not in the opened experiment on the first save", async () => {
     const db = await freshDb();
     await db.saveRun({
