@@ -27,6 +27,17 @@ function answered(res: Response): string {
   return `the server answered HTTP ${res.status}${page}`;
 }
 
+/** The server's answer for `url`. @throws Error naming the path on a network failure, ending with `advice`. */
+async function answer(url: URL, fetchFn: typeof fetch, advice: string): Promise<Response> {
+  try {
+    return await fetchFn(url);
+  } catch (e) {
+    throw new Error(
+      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${advice}`,
+    );
+  }
+}
+
 /**
  * Fetch a shipped file.
  * @param listed whether models/manifest.json lists it ({@link Listed}); a file it does not list is not asked for.
@@ -44,14 +55,7 @@ export async function fetchShipped(
   advice = RETRY_START,
 ): Promise<Response | null> {
   if (listed === false) return null;
-  let res: Response;
-  try {
-    res = await fetchFn(url);
-  } catch (e) {
-    throw new Error(
-      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${advice}`,
-    );
-  }
+  const res = await answer(url, fetchFn, advice);
   if (res.ok && !isPage(res)) return res;
   if (listed === null && (res.status === 404 || isPage(res))) return null;
   throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${advice}`);
@@ -64,14 +68,7 @@ export async function fetchShipped(
  */
 export async function shippedPaths(baseUrl: string, fetchFn: typeof fetch): Promise<Set<string> | null> {
   const url = new URL("models/manifest.json", baseUrl);
-  let res: Response;
-  try {
-    res = await fetchFn(url);
-  } catch (e) {
-    throw new Error(
-      `could not download ${url.pathname} (${e instanceof Error ? e.message : String(e)}): ${RETRY_START}`,
-    );
-  }
+  const res = await answer(url, fetchFn, RETRY_START);
   if (res.status === 404) return null;
   if (!res.ok || isPage(res))
     throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY_START}`);
