@@ -82,6 +82,29 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
   const shot = await page.screenshot({ path: "test-results/app-shell.png", fullPage: true });
   await testInfo.attach("app-shell", { body: shot, contentType: "image/png" });
 
+  // A reload shows the checks this browser kept (same build, browser and adapter), saying so, instead of
+  // running them again at every load; Run again runs both afresh.
+  await page.reload();
+  await openSystemPanel(page);
+  await expect(selftest).toHaveAttribute("data-status", "done");
+  await expect(rows).toHaveCount(count);
+  await expect(summary).toHaveText(
+    new RegExp(
+      `^${count}/${count} checks of ${kernels.size} kernels match their CPU twins\\. Checked (just now|\\d+ minutes? ago) with this version of the lab, this browser and this adapter \\(kept in this browser, not run at this load\\)\\.$`,
+    ),
+  );
+  await expect(gflops).toHaveAttribute("data-gflops", String(measured));
+  await expect(gflops).toContainText("measured");
+  await page.getByTestId("selftest-again").click();
+  await expect(selftest).toHaveAttribute("data-status", "running");
+  await expect(selftest).toHaveAttribute("data-status", "done", { timeout: SELFTEST_TIMEOUT });
+  await expect(rows).toHaveCount(count);
+  await expect(summary).toHaveText(
+    `${count}/${count} checks of ${kernels.size} kernels match their CPU twins.`,
+  );
+  await expect(gflops).toHaveAttribute("data-gflops", /^[0-9.e+-]+$/, { timeout: 60_000 });
+  await expect(gflops).not.toContainText("measured");
+
   // The same finished page in the dark theme.
   await page.getByTestId("theme-toggle").click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");

@@ -11,6 +11,7 @@ import type { GpuContext } from "../gpu/context";
 import { loadCheckpoint, saveCheckpoint } from "../model/checkpoint";
 import type { AdamWState } from "../model/optimizer";
 import { GptWeights } from "../model/weights";
+import { weightsDigest } from "../util/digest";
 import { buildEnv } from "./environment";
 import { inspectView } from "./inspect/build";
 import { tokenText } from "./inspect/text";
@@ -43,6 +44,8 @@ export interface RunCheckpoint {
 
 /** Metadata key of a run's scalar state (JSON) in its exported safetensors. */
 export const RUN_STATE_KEY = "run_state";
+/** Checkpoint metadata key: SHA-256 of the start model's weights (src/util/digest.ts), the run's reference. */
+export const START_DIGEST_KEY = "start_sha256";
 
 /**
  * A run's scalar state from its checkpoint metadata (JSON of finite numbers by name).
@@ -212,6 +215,7 @@ export class LabRun implements SchedRun {
         steps: String(this.run.stepsDone),
         seed: String(seed),
         start: this.res.start.source,
+        [START_DIGEST_KEY]: weightsDigest(this.res.start.params),
         settings: JSON.stringify(trained),
         ...(changed && { settings_next: JSON.stringify(now) }),
         ...(state && Object.keys(state).length > 0 && { [RUN_STATE_KEY]: JSON.stringify(state) }),
@@ -327,6 +331,13 @@ export class LabRuns implements RunFactory {
     if (from !== undefined && from !== this.res.start.source)
       throw new RangeError(
         `it was trained from ${from}, and this lab's runs start from ${this.res.start.source}`,
+      );
+    // The same name can hold other weights: a shipped model replaced by a newer version of the lab, or two
+    // Pipeline hand-offs of the same size. Its KL would then be measured against another reference.
+    const digest = ck.info[START_DIGEST_KEY];
+    if (digest !== undefined && digest !== weightsDigest(this.res.start.params))
+      throw new RangeError(
+        `it was trained from another version of ${from ?? this.res.start.source} (its weights differ from this lab's), so its KL and reward curves would not carry on`,
       );
     r.env.policy.upload(ck.params);
     r.run.optimizer?.reset();

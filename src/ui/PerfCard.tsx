@@ -4,6 +4,7 @@
  * metric: completion tokens per second of a whole step — sampling, scoring and the update — in the worker).
  */
 import type { AutotuneResult } from "../kernels/autotune";
+import { timeAgo } from "./lab/experiment_names";
 import { useLab } from "./lab_store";
 import { useApp } from "./store";
 
@@ -12,6 +13,7 @@ const fmt = (x: number, digits = 3) => (x >= 100 ? x.toFixed(0) : x.toPrecision(
 export function PerfCard() {
   const perf = useApp((s) => s.perf);
   const perfError = useApp((s) => s.perfError);
+  const checkedAt = useApp((s) => s.checkedAt);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const runs = useLab((s) => s.runs);
   const kernels = useLab((s) => s.kernels);
@@ -45,6 +47,7 @@ export function PerfCard() {
                   title={`${perf.variant} kernel, timed with ${perf.source}: the median of ${perf.samples} timings of the batch`}
                 >
                   fp32, {perf.n}³ × {perf.reps}, {perf.variant}
+                  {checkedAt !== null && `, measured ${timeAgo(checkedAt)}`}
                 </small>
               </>
             ) : perfError ? (

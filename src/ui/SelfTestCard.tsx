@@ -1,10 +1,12 @@
 import { type SelfTestResult, selfTestSummary } from "../kernels/selftest";
+import { checkAgain } from "./boot";
 import { int, ms, sci3, tol } from "./format";
+import { timeAgo } from "./lab/experiment_names";
 import { type SelfTestStatus, useApp } from "./store";
 
 /**
  * The kernel self-test: the main kernels of a training step, each against its CPU twin, one row per case as
- * results land.
+ * results land; or the rows an earlier load kept (./gpu_checks_kept.ts), said so, with Run again.
  */
 export function SelfTestCard() {
   const status = useApp((s) => s.selfTest);
@@ -12,6 +14,7 @@ export function SelfTestCard() {
   const error = useApp((s) => s.selfTestError);
   const lost = useApp((s) => s.gpu === "lost");
   const hasTimestamps = useApp((s) => s.hasTimestamps);
+  const checkedAt = useApp((s) => s.checkedAt);
   return (
     <section className="card" aria-labelledby="selftest-title" data-testid="selftest" data-status={status}>
       <h2 id="selftest-title">Kernel self-test</h2>
@@ -49,7 +52,24 @@ export function SelfTestCard() {
           </tbody>
         </table>
       </div>
-      <Summary status={status} results={results} error={lost ? "the GPU device was lost." : error} />
+      <div className="selftest-foot">
+        <Summary
+          status={status}
+          results={results}
+          error={lost ? "the GPU device was lost." : error}
+          checkedAt={checkedAt}
+        />
+        {(status === "done" || status === "failed") && !lost && (
+          <button
+            type="button"
+            data-testid="selftest-again"
+            title="Run the self-test and the matrix-multiply timing again, now"
+            onClick={() => void checkAgain()}
+          >
+            Run again
+          </button>
+        )}
+      </div>
     </section>
   );
 }
@@ -85,8 +105,13 @@ function Row({ r, index }: { r: SelfTestResult; index: number }) {
   );
 }
 
-function Summary(props: { status: SelfTestStatus; results: SelfTestResult[]; error: string | null }) {
-  const { status, results, error } = props;
+function Summary(props: {
+  status: SelfTestStatus;
+  results: SelfTestResult[];
+  error: string | null;
+  checkedAt: number | null;
+}) {
+  const { status, results, error, checkedAt } = props;
   const allOk = status === "done" && results.every((r) => r.ok);
   let text: string;
   switch (status) {
@@ -100,6 +125,7 @@ function Summary(props: { status: SelfTestStatus; results: SelfTestResult[]; err
       text = allOk
         ? `${selfTestSummary(results)}.`
         : `${selfTestSummary(results)}. Training results on this adapter cannot be trusted.`;
+
       break;
     case "failed":
       text = `The self-test stopped after ${results.length} check${results.length === 1 ? "" : "s"}: ${error ?? "unknown error"}`;
@@ -110,6 +136,13 @@ function Summary(props: { status: SelfTestStatus; results: SelfTestResult[]; err
   return (
     <p className={`summary ${tone}`} data-testid="selftest-summary" role="status">
       {text}
+      {status === "done" && checkedAt !== null && (
+        <span className="summary-kept">
+          {" "}
+          Checked {timeAgo(checkedAt)} with this version of the lab, this browser and this adapter (kept in
+          this browser, not run at this load).
+        </span>
+      )}
     </p>
   );
 }

@@ -7,6 +7,7 @@ import type { AdapterReport } from "../gpu/device";
 import type { GpuUnavailableReason } from "../gpu/errors";
 import type { SelfTestResult } from "../kernels/selftest";
 import type { MatmulThroughput } from "../kernels/throughput";
+import type { KeptChecks } from "./gpu_checks_kept";
 
 /** acquiring → ready, or → unavailable (no WebGPU at all); ready → lost when the device goes away. */
 export type GpuStatus = "acquiring" | "ready" | "unavailable" | "lost";
@@ -32,6 +33,9 @@ export interface AppState {
   perf: MatmulThroughput | null;
   /** Why the measurement failed, if it did. */
   perfError: string | null;
+  /** When the shown self-test and throughput ran, ms since the epoch, when this browser kept them from an
+   * earlier load (./gpu_checks_kept.ts); null when they ran in this page. */
+  checkedAt: number | null;
   /** Errors shown in the banner, oldest first (device loss, GPU validation errors, uncaught exceptions). */
   errors: string[];
 
@@ -44,6 +48,8 @@ export interface AppState {
   reportError(message: string): void;
   dismissErrors(): void;
   perfMeasured(p: MatmulThroughput | null, error?: string): void;
+  /** Show the checks an earlier load kept instead of running them. */
+  checksRestored(kept: KeptChecks): void;
 }
 
 /** The banner keeps the latest few; a kernel in a loop can raise the same error thousands of times. */
@@ -59,18 +65,36 @@ export const useApp = create<AppState>()((set) => ({
   selfTestError: null,
   perf: null,
   perfError: null,
+  checkedAt: null,
   errors: [],
 
   gpuReady: (adapter, hasTimestamps) => set({ gpu: "ready", adapter, hasTimestamps }),
   gpuUnavailable: (unavailable) => set({ gpu: "unavailable", unavailable }),
   deviceLost: (message) => set((s) => ({ gpu: "lost", errors: appendError(s.errors, message) })),
-  selfTestStarted: () => set({ selfTest: "running", results: [], selfTestError: null }),
+  selfTestStarted: () =>
+    set({
+      selfTest: "running",
+      results: [],
+      selfTestError: null,
+      perf: null,
+      perfError: null,
+      checkedAt: null,
+    }),
   selfTestResult: (r) => set((s) => ({ results: [...s.results, r] })),
   selfTestFinished: (error) =>
     set(error ? { selfTest: "failed", selfTestError: error } : { selfTest: "done" }),
   reportError: (message) => set((s) => ({ errors: appendError(s.errors, message) })),
   dismissErrors: () => set({ errors: [] }),
   perfMeasured: (perf, error) => set({ perf, perfError: error ?? null }),
+  checksRestored: (kept) =>
+    set({
+      selfTest: "done",
+      results: kept.results,
+      selfTestError: null,
+      perf: kept.perf,
+      perfError: null,
+      checkedAt: kept.at,
+    }),
 }));
 
 function appendError(errors: string[], message: string): string[] {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { LabLoadError, loadResources } from "../../src/lab/resources";
 import { formatSetting } from "../../src/lab/run_slot";
-import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "../../src/lab/runs";
+import { CHECKPOINT_EVERY, type LabRun, LabRuns, START_DIGEST_KEY } from "../../src/lab/runs";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { decodeSafetensors, encodeSafetensors } from "../../src/model/safetensors";
 import { testGpu } from "../helpers/gpu";
@@ -212,13 +212,22 @@ describe("lab runtime (GPU)", () => {
     await expect(b.s.resumeRun("ppo-1", at, (r) => b.runs.loadSaved("ppo-1", r, bytes, 1))).rejects.toThrow(
       "it was trained from nano (random init, seed 0), and this lab's runs start from nano (random init, seed 1)",
     );
-    // A file that names no start model (another tool's, an older export) is taken on its shapes.
     const f = decodeSafetensors(bytes);
-    const { start: _, ...meta } = f.metadata;
-    const nameless = encodeSafetensors(
-      [...f.tensors.entries()].map(([name, t]) => ({ name, ...t })),
-      meta,
+    const withMeta = (meta: Record<string, string>) =>
+      encodeSafetensors(
+        [...f.tensors.entries()].map(([name, t]) => ({ name, ...t })),
+        meta,
+      );
+    // The same name over other weights (a shipped model a newer version of the lab replaced, two Pipeline
+    // hand-offs of one size): the weights' SHA-256 tells them apart.
+    expect(f.metadata[START_DIGEST_KEY]).toMatch(/^[0-9a-f]{64}$/);
+    const renamed = withMeta({ ...f.metadata, start: "nano (random init, seed 1)" });
+    await expect(b.s.resumeRun("ppo-1", at, (r) => b.runs.loadSaved("ppo-1", r, renamed, 1))).rejects.toThrow(
+      "it was trained from another version of nano (random init, seed 1) (its weights differ from this lab's)",
     );
+    // A file that names no start model (another tool's, an older export) is taken on its shapes.
+    const { start: _, [START_DIGEST_KEY]: __, ...meta } = f.metadata;
+    const nameless = withMeta(meta);
     await b.s.resumeRun("ppo-1", at, (r) => b.runs.loadSaved("ppo-1", r, nameless, 1));
     expect((b.s.runOf("ppo-1") as LabRun).run.stepsDone).toBe(1);
     b.s.dispose();
