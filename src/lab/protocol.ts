@@ -20,6 +20,7 @@ import type {
 import type { PresetId } from "./presets/ids";
 import type { AlgoId } from "./registry";
 import type { RewardModelInfo } from "./reward_sources";
+import type { StartStage } from "./start_progress";
 
 export type { StepProgress } from "../algorithms/run";
 export type { InspectView } from "./inspect/types";
@@ -210,13 +211,15 @@ export interface LabWorkerApi {
    * reported in status "error"). `baseUrl` is the app's base (models/ lives under it). Rejects with a clear
    * message when the GPU, the task or the model cannot be had. `pipeline` (a reload) brings back the Pipeline
    * view's models first, so runs with reward "pipeline" start from its hand-off; if it cannot be restored, a
-   * notice says so and those runs fall back as without it.
+   * notice says so and those runs fall back as without it. `onStage` hears how the start goes (which file
+   * downloads and how far, then the kernels' timing and the runs' creation: ./start_progress.ts).
    */
   init(
     spec: ExperimentSpec,
     onUpdate: (updates: RunUpdate[]) => void,
     baseUrl: string,
     pipeline?: PipelineModels,
+    onStage?: (s: StartStage) => void,
   ): Promise<WorkerInfo>;
   /** Train all runs in turn until paused (a run behind the others takes two turns in a row until level). */
   play(): void;

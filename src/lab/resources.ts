@@ -15,6 +15,7 @@ import { Rng } from "../util/rng";
 import { preferenceSource } from "./preferences";
 import type { ExperimentSpec } from "./protocol";
 import { fetchShipped, shippedPaths } from "./shipped_fetch";
+import { progressFetch, type StartStage } from "./start_progress";
 
 /** The start model: flat parameters in paramLayout(config) order. */
 export interface StartModel {
@@ -64,14 +65,17 @@ export function presetStart(
 }
 
 /**
- * Load everything the experiment's runs share.
+ * Load everything the experiment's runs share. `onStage`, when given, hears each download's bytes and the
+ * task's loading (./start_progress.ts), for the page's loading line.
  * @throws LabLoadError naming the file or setting at fault.
  */
 export async function loadResources(
   spec: ExperimentSpec,
   baseUrl: string,
-  fetchFn: typeof fetch = fetch,
+  fetchWith: typeof fetch = fetch,
+  onStage?: (s: StartStage) => void,
 ): Promise<LabResources> {
+  const fetchFn = onStage ? progressFetch(fetchWith, onStage) : fetchWith;
   const notices: string[] = [];
   const dir = `models/${spec.task}/`;
   const url = (file: string) => new URL(dir + file, baseUrl);
@@ -86,6 +90,7 @@ export async function loadResources(
     });
   let task: Task;
   try {
+    onStage?.({ stage: "task" });
     task = await loadTask(spec.task);
   } catch (e) {
     throw new LabLoadError(`task "${spec.task}" could not be loaded: ${message(e)}`);

@@ -16,6 +16,7 @@ import type { AutotuneResult } from "../kernels/autotune";
 import { setMatmulVariant } from "../kernels/matmul";
 import { exportPolicyOnnx } from "../onnx/policy_export";
 import { errorMessage as message } from "../util/errors";
+import { withTimeout } from "../util/settle";
 import { compareWeights } from "./evaluate";
 import { pickLabKernels } from "./kernel_choice";
 import { workerOnnxLoader } from "./ort_loader";
@@ -46,21 +47,13 @@ import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 import { customRewardsToGold } from "./settings";
+import type { StartStage } from "./start_progress";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
 
 /** How long the worker waits for an adapter and a device before it says so. */
 const ACQUIRE_TIMEOUT_MS = 30_000;
-
-/** `p`, or a rejection naming `what` after `ms` (a hung requestAdapter must not look like a slow page). */
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
 
 class LabWorker implements LabWorkerApi {
   private ctx: GpuContext | null = null;
@@ -78,6 +71,7 @@ class LabWorker implements LabWorkerApi {
     onUpdate: (u: RunUpdate[]) => void,
     baseUrl: string,
     pipeline?: PipelineModels,
+    onStage: (s: StartStage) => void = () => {},
   ): Promise<WorkerInfo> {
     if (this.scheduler) throw new Error("the training worker is already initialised");
     if (!("gpu" in navigator))
@@ -86,18 +80,20 @@ class LabWorker implements LabWorkerApi {
       );
     let ctx: GpuContext;
     try {
+      onStage({ stage: "gpu" });
       ctx = await withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer");
     } catch (e) {
       throw new Error(`The training worker could not get a GPU device: ${message(e)}`);
     }
     let res: Awaited<ReturnType<typeof loadResources>>;
     try {
-      res = await loadResources(spec, baseUrl);
+      res = await loadResources(spec, baseUrl, fetch, onStage);
     } catch (e) {
       ctx.destroy();
       throw e;
     }
     try {
+      onStage({ stage: "kernels" });
       this.kernels = await pickLabKernels(ctx, res.start.config);
     } catch (e) {
       res.notices.push(
@@ -126,6 +122,7 @@ class LabWorker implements LabWorkerApi {
     this.scheduler.setStopAt(spec.steps ?? 0);
     // Without the saved hand-off, runs that optimised the Pipeline's reward model optimise gold (as on any start).
     const runSpecs = customRewardsToGold(spec, pipelineRestored).spec.runs;
+    onStage({ stage: "runs" });
     for (const r of runSpecs) await this.scheduler.addRun(r, true);
     return {
       adapter: ctx.adapter,

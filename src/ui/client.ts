@@ -72,7 +72,7 @@ import {
   withStagePaused,
   withStopSentence,
 } from "./client_notices";
-import { type ClientStats, updateReceiver } from "./client_updates";
+import { type ClientStats, stageReceiver, updateReceiver } from "./client_updates";
 import { refreshCustomModel, showStarted, spawnTrainingWorker } from "./client_worker";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
@@ -125,7 +125,8 @@ export class LabClient {
     const onUpdate = updateReceiver(current, this.stats, () => refreshCustomModel(api, current));
     try {
       const base = new URL(import.meta.env.BASE_URL, document.baseURI).href;
-      const info = await Promise.race([api.init(spec, onUpdate, base, pipeline), died]);
+      const onStage = stageReceiver(current);
+      const info = await Promise.race([api.init(spec, onUpdate, base, pipeline, onStage), died]);
       if (gen !== this.generation) return;
       this.preferences = info.preferences;
       showStarted(info, spec, opened, pipeline, lostRm, (r) => this.withDataMode(r));

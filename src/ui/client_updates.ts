@@ -6,6 +6,8 @@
  */
 import * as Comlink from "comlink";
 import type { RunUpdate } from "../lab/protocol";
+import type { StartStage } from "../lab/start_progress";
+import { useStarting } from "./lab/starting";
 import { useLab } from "./lab_store";
 
 /** Longest wait for a frame before an update is acknowledged anyway (hidden tabs paint no frames). */
@@ -47,6 +49,17 @@ export function updateReceiver(current: () => boolean, stats: ClientStats, onRew
       if (updates.some((u) => u.retryable)) onRewardFailure?.();
     }
     return afterPaint();
+  });
+}
+
+/**
+ * The worker's onStage (a comlink proxy): the loading line's stage (./lab/starting.ts) while `current()` holds,
+ * so a replaced start's late reports are not shown. Clears the line's stage.
+ */
+export function stageReceiver(current: () => boolean) {
+  useStarting.getState().report(null);
+  return Comlink.proxy((s: StartStage) => {
+    if (current()) useStarting.getState().report(s);
   });
 }
 

@@ -1,5 +1,6 @@
 /**
- * Waiting for a promise at most so long: a stop or a save the page must not wait on forever.
+ * Waiting for a promise at most so long: a stop or a save the page must not wait on forever, a GPU that never
+ * answers.
  */
 
 /**
@@ -16,4 +17,13 @@ export async function landsWithin(p: Promise<unknown>, ms: number): Promise<bool
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** `p`, or a rejection "`what` within N s" after `ms` (a hung request must not look like a slow page). */
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -6,11 +6,14 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { ExperimentSpec } from "../../src/lab/protocol";
+import type { StartStage } from "../../src/lab/start_progress";
+import { useStarting } from "../../src/ui/lab/starting";
 import { useLab } from "../../src/ui/lab_store";
 
 const sent: string[] = [];
 let up = false;
 let started: () => void = () => {};
+let onStage: ((s: StartStage) => void) | undefined;
 const notUp = () => {
   throw new Error("the training worker is not initialised (init() first)");
 };
@@ -23,8 +26,9 @@ vi.mock("../../src/ui/client_worker", async (original) => {
       worker: { terminate() {} },
       died: new Promise(() => {}),
       api: {
-        init: () =>
+        init: (_s: unknown, _u: unknown, _b: unknown, _p: unknown, stage?: (s: StartStage) => void) =>
           new Promise((resolve) => {
+            onStage = stage;
             started = () => {
               up = true;
               resolve({ adapter: "test", model: "nano", vocabSize: 16, notices: [], preferences: null });
@@ -67,5 +71,33 @@ describe("settings changed while the worker starts", () => {
     // Ready: sent at once.
     client.setStopAt(5);
     expect(sent.at(-1)).toBe("stop 5");
+  });
+});
+
+describe("the loading line", () => {
+  it("hears the worker's stages, and a replaced start's no more", async () => {
+    vi.stubGlobal("document", { baseURI: "http://localhost/" });
+    const { LabClient } = await import("../../src/ui/client");
+    const client = new LabClient();
+    const first = client.start(lesson);
+    expect(useStarting.getState().stage).toBeNull();
+    const stage = onStage;
+    stage?.({ stage: "download", path: "models/arithmetic/tokenizer.json", loaded: 512, total: 2048 });
+    expect(useStarting.getState().stage).toEqual({
+      stage: "download",
+      path: "models/arithmetic/tokenizer.json",
+      loaded: 512,
+      total: 2048,
+    });
+    // Another experiment opened meanwhile: the old worker's late reports are not shown.
+    const second = client.start(lesson);
+    expect(useStarting.getState().stage).toBeNull();
+    stage?.({ stage: "runs" });
+    expect(useStarting.getState().stage).toBeNull();
+    onStage?.({ stage: "kernels" });
+    expect(useStarting.getState().stage).toEqual({ stage: "kernels" });
+    started();
+    await second;
+    void first;
   });
 });

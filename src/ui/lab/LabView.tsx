@@ -24,6 +24,7 @@ import { PageTitle } from "./page_title";
 import { RunColumn } from "./RunColumn";
 import { SamplesPanel } from "./SamplesPanel";
 import { DiscardSavedButton, SaveHereButton } from "./SaveState";
+import { StartingLine } from "./StartingLine";
 import { openLab } from "./session";
 import { TopBar } from "./TopBar";
 import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
@@ -113,12 +114,7 @@ export function LabView() {
           </div>
         )}
       </div>
-      {phase === "loading" && (
-        <p className="lab-phase" role="status" data-testid="lab-loading">
-          <span className="spinner" aria-hidden="true" /> Downloading the task and its start model, then
-          loading them on the GPU…
-        </p>
-      )}
+      {phase === "loading" && <StartingLine />}
       {phase === "error" && (
         <div className="lab-phase lab-phase-error" role="alert" data-testid="lab-error">
           <strong>The lab could not start:</strong> {phaseError}{" "}

@@ -1,0 +1,62 @@
+/**
+ * The lab's start as the worker reports it (src/lab/start_progress.ts), for the loading line: the stage, and
+ * when anything last moved (a new stage or more bytes), so that the line can say when nothing has arrived for a
+ * while. A zustand store of its own: it changes many times a second during a download, and only the loading
+ * line reads it.
+ */
+import { create } from "zustand";
+import type { StartStage } from "../../lab/start_progress";
+import { bytes } from "../format";
+
+/** With no new byte for this long (ms), a download is said to be stalled, with what to do. */
+export const STALL_MS = 20_000;
+
+interface Starting {
+  stage: StartStage | null;
+  /** performance.now() of the last report. */
+  at: number;
+  report(s: StartStage | null): void;
+}
+
+export const useStarting = create<Starting>()((set) => ({
+  stage: null,
+  at: 0,
+  report: (stage) => set({ stage, at: performance.now() }),
+}));
+
+/**
+ * The loading line for a stage: "Downloading models/sentiment/sft.safetensors" and, apart, how far it got
+ * (": 1.2 MiB of 3.1 MiB", changing several times a second: the page keeps it out of what screen readers announce).
+ */
+export function stageText(s: StartStage | null): { text: string; progress: string } {
+  if (s?.stage === "download") {
+    const progress =
+      s.total !== null
+        ? `: ${bytes(s.loaded)} of ${bytes(s.total)}`
+        : s.loaded > 0
+          ? `: ${bytes(s.loaded)}`
+          : "";
+    return { text: `Downloading ${s.path}`, progress };
+  }
+  return { text: stageLine(s), progress: "" };
+}
+
+function stageLine(s: Exclude<StartStage, { stage: "download" }> | null): string {
+  switch (s?.stage) {
+    case undefined:
+      return "Starting the training worker";
+    case "gpu":
+      return "Getting a GPU device for the training worker";
+    case "task":
+      return "Loading the task's prompts";
+    case "kernels":
+      return "Timing the matrix-multiply kernels on this GPU";
+    case "runs":
+      return "Building the runs on the GPU (compiling their kernels)";
+  }
+}
+
+/** Whether the line should say that the download stalled: a download, and nothing new for STALL_MS. */
+export function stalled(s: StartStage | null, at: number, now: number): boolean {
+  return s?.stage === "download" && now - at >= STALL_MS;
+}
