@@ -4,7 +4,7 @@
  * its errors carried as comlink carries them: name and message, no class); a hung call is one that never
  * settles. That the browser really ends a busy worker is the e2e's (e2e/rewards.spec.ts).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isolatedOnnxLoader, type RmWorkerHandle } from "../../src/lab/rm_isolated";
 import { createRmWorkerApi, type RmWorkerApi } from "../../src/lab/rm_worker_api";
 import { loadOnnxRewardModel, OnnxRewardModelError } from "../../src/rewards/onnx_reward_model";
@@ -120,9 +120,11 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
       /^timeout: the reward model took longer than 0\.2 s to score a batch of 2 sequences of 3 tokens, so the lab stopped it$/,
     );
     expect(w2.terminated).toBe(1);
-    const t0 = performance.now();
-    const again = await rejection(rm2.run(ROWS.ids, ROWS.mask, 2, 3));
-    expect(performance.now() - t0).toBeLessThan(50);
+    // Refused at once: before any timer (a macrotask) can run, however busy the machine.
+    const refused = rejection(rm2.run(ROWS.ids, ROWS.mask, 2, 3));
+    const waiting = new Promise<"still waiting">((r) => setTimeout(() => r("still waiting"), 0));
+    expect(await Promise.race([refused.then(() => "refused"), waiting])).toBe("refused");
+    const again = await refused;
     expect(again.message).toBe(
       "timeout: the reward model was stopped earlier: it took longer than 0.2 s to score a batch",
     );
@@ -135,19 +137,31 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     const w = fakeWorker();
     const rm = await isolatedOnnxLoader(() => w, { ...LIMITS, runMs: 300 })(toyModel(), V, 0);
     (w.api as { run: RmWorkerApi["run"] }).run = () => new Promise<never>(() => undefined);
-    const first = rm.run(ROWS.ids, ROWS.mask, 2, 3);
-    await new Promise((r) => setTimeout(r, 150));
-    const t1 = performance.now();
-    const second = rejection(rm.run(ROWS.ids, ROWS.mask, 2, 3));
-    expect((await rejection(first)).message).toMatch(
-      /took longer than 0\.3 s to score a batch of 2 sequences/,
-    );
-    const e = await second;
-    expect(performance.now() - t1, "not its own 0.3 s").toBeLessThan(250);
-    expect(e.message).toBe(
-      "timeout: the reward model was stopped: it took longer than 0.3 s to score a batch",
-    );
-    expect(w.terminated).toBe(1);
+    // The model is loaded (real timers: onnxruntime-web's start); the limits from here on run on a fake clock,
+    // so a busy machine cannot make the order of events look different.
+    vi.useFakeTimers();
+    try {
+      const first = rejection(rm.run(ROWS.ids, ROWS.mask, 2, 3));
+      await vi.advanceTimersByTimeAsync(150);
+      let failedAt: number | null = null;
+      const second = rejection(rm.run(ROWS.ids, ROWS.mask, 2, 3)).then((e) => {
+        failedAt = Date.now();
+        return e;
+      });
+      const asked = Date.now();
+      // The first's 0.3 s end 150 ms after the second was sent; the second's own would end at 300 ms.
+      await vi.advanceTimersByTimeAsync(250);
+      expect((await first).message).toMatch(/took longer than 0\.3 s to score a batch of 2 sequences/);
+      expect(failedAt, "the second failed with the first, not after its own 0.3 s").not.toBeNull();
+      expect((failedAt ?? Number.NaN) - asked).toBe(150);
+      const e = await second;
+      expect(e.message).toBe(
+        "timeout: the reward model was stopped: it took longer than 0.3 s to score a batch",
+      );
+      expect(w.terminated).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a worker that dies fails the call in flight, not the caller", async () => {
