@@ -258,10 +258,11 @@ export interface LabWorkerApi {
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   /**
    * Load a saved policy (safetensors from exportCheckpoint, e.g. kept in IndexedDB) into a run and continue it
-   * after `at.step` (x-axis counters `at`). The optimizer's moments restart from zero. Rejects when the run is
-   * unknown or the checkpoint does not fit the start model.
+   * after `at.step` (x-axis counters `at`). The optimizer's moments restart from zero. Resolves with what the
+   * page should be told (a run that optimised the proxy reward model comes back on another file of it:
+   * ./saved_origin.ts), or null. Rejects when the run is unknown or the checkpoint does not fit the start model.
    */
-  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null>;
   /**
    * Send a run in error (a non-finite metric, say) back to its last CPU checkpoint (every 10 steps; the start
    * model before the first), clearing the error: its history after that step goes, a marker says so. Resolves

@@ -17,6 +17,7 @@ import { onnxReward } from "../rewards/sources";
 import { goldRewardSource } from "../rewards/task_rewards";
 import type { Task } from "../tasks/task";
 import type { Tokenizer } from "../tokenizer/tokenizer";
+import { bytesDigest } from "../util/digest";
 import { errorMessage as message } from "../util/errors";
 import { clipped } from "../util/quote";
 import { type RewardChoice, RUN_FIELDS } from "./settings";
@@ -32,6 +33,8 @@ export interface RewardModelInfo {
   maxLength: number | null;
   /** Non-fatal findings of the loader. */
   warnings: string[];
+  /** SHA-256 of the file (a run's checkpoint records its proxy's: ./saved_origin.ts). */
+  sha256: string;
 }
 
 /** Loads and validates ONNX bytes against a vocabulary (loadOnnxRewardModel with the page's settings). */
@@ -134,6 +137,14 @@ export class RewardSources {
   }
 
   /**
+   * The proxy model, loading it if it is not yet.
+   * @throws RewardSourceError when it is missing or does not load.
+   */
+  async proxyLoaded(): Promise<RewardModelInfo> {
+    return (await this.loadProxy()).info;
+  }
+
+  /**
    * The source for a choice, loading the proxy RM on first use (shared by every run; a failed load is
    * retried on the next ask).
    * @throws RangeError for an unknown choice; RewardSourceError when the model is missing or does not load.
@@ -186,7 +197,7 @@ export class RewardSources {
    */
   async loadCustom(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {
     const model = await this.loadModel(bytes);
-    const info = infoOf(model, name);
+    const info = infoOf(model, name, bytes);
     const previous = this.customModel;
     this.customModel = {
       source: onnxReward(model, this.tokenizer, { name: `custom-rm:${name}` }),
@@ -236,10 +247,11 @@ export class RewardSources {
       throw new RewardSourceError(message(e));
     }
     if (!res) throw missing;
-    const model = await this.loadModel(new Uint8Array(await res.arrayBuffer()));
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const model = await this.loadModel(bytes);
     return {
       source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }),
-      info: infoOf(model, path),
+      info: infoOf(model, path, bytes),
       model,
     };
   }
@@ -267,8 +279,9 @@ export class RewardSources {
 /** A tokenizer reference as the models name it: "public/models/x/tokenizer.json" and "./models/…" as "models/…". */
 const tokenizerRef = (path: string) => path.trim().replace(/^(\.\/)?(public\/)?/, "");
 
-function infoOf(model: OnnxRewardModel, name: string): RewardModelInfo {
-  return { name, vocabSize: model.vocabSize, maxLength: model.maxLength, warnings: [...model.warnings] };
+function infoOf(model: OnnxRewardModel, name: string, bytes: Uint8Array): RewardModelInfo {
+  const { vocabSize, maxLength } = model;
+  return { name, vocabSize, maxLength, warnings: [...model.warnings], sha256: bytesDigest(bytes) };
 }
 
 /**

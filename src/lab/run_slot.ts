@@ -176,6 +176,11 @@ export class RunSlot {
     if (c && this.run) this.markChanges(c.from, this.run.config, c.keys, label);
   }
 
+  /** A change the run's settings do not show (its proxy reward model's file), marked at its next step. */
+  markNextChange(c: { key: string; label: string; from: SettingValue; to: SettingValue }): void {
+    this.upcoming.set(c.key, { from: c.from, to: c.to, label: c.label });
+  }
+
   /** The run was rebuilt before its first step with new settings: nothing to mark. */
   forgetChanges(): void {
     this.upcoming.clear();

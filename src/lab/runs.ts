@@ -11,7 +11,6 @@ import type { GpuContext } from "../gpu/context";
 import { loadCheckpoint, saveCheckpoint } from "../model/checkpoint";
 import type { AdamWState } from "../model/optimizer";
 import { GptWeights } from "../model/weights";
-import { weightsDigest } from "../util/digest";
 import { buildEnv } from "./environment";
 import { inspectView } from "./inspect/build";
 import { tokenText } from "./inspect/text";
@@ -20,7 +19,8 @@ import { algorithm } from "./registry";
 import type { LabResources, StartModel } from "./resources";
 import { checkRewardChoice, RewardSources, RunReward } from "./reward_sources";
 import { sampleViews } from "./samples";
-import type { Restored, RunFactory, SchedRun, StepOutput } from "./sched_run";
+import { checkStart, originInfo, proxyReplaced, proxyReplacedNote, REWARD_DIGEST_KEY } from "./saved_origin";
+import type { Restored, ResumeNote, RunFactory, SchedRun, StepOutput } from "./sched_run";
 import { algoConfig } from "./settings";
 
 /**
@@ -44,8 +44,6 @@ export interface RunCheckpoint {
 
 /** Metadata key of a run's scalar state (JSON) in its exported safetensors. */
 export const RUN_STATE_KEY = "run_state";
-/** Checkpoint metadata key: SHA-256 of the start model's weights (src/util/digest.ts), the run's reference. */
-export const START_DIGEST_KEY = "start_sha256";
 
 /**
  * A run's scalar state from its checkpoint metadata (JSON of finite numbers by name).
@@ -214,8 +212,7 @@ export class LabRun implements SchedRun {
         run: spec.label,
         steps: String(this.run.stepsDone),
         seed: String(seed),
-        start: this.res.start.source,
-        [START_DIGEST_KEY]: weightsDigest(this.res.start.params),
+        ...originInfo(this.res.start, trained.reward, this.rewards?.proxyInfo ?? null),
         settings: JSON.stringify(trained),
         ...(changed && { settings_next: JSON.stringify(now) }),
         ...(state && Object.keys(state).length > 0 && { [RUN_STATE_KEY]: JSON.stringify(state) }),
@@ -314,31 +311,15 @@ export class LabRuns implements RunFactory {
    * algorithm's scalar state (Safe RLHF's λ) comes back from the metadata and its other models (PPO's separate
    * value model) from their tensors when the file has them.
    * A CPU checkpoint is taken at once, so a lost device later resumes from here, not from the start model.
+   * @returns for a run that trained on and optimises the proxy reward model when that file is another now, what
+   *   to tell the page and mark at the next step (./saved_origin.ts); else null.
    * @throws SafetensorsError / RangeError when the file does not fit the start model (its shape, or the start
-   *   model its metadata names), or holds a non-finite weight.
+   *   model its metadata names or its weights), or holds a non-finite weight.
    */
-  async loadSaved(runId: string, run: SchedRun, bytes: Uint8Array, step: number): Promise<void> {
+  async loadSaved(runId: string, run: SchedRun, bytes: Uint8Array, step: number): Promise<ResumeNote | null> {
     const r = run as LabRun;
     const ck = loadCheckpoint(bytes);
-    const want = JSON.stringify(this.res.start.config);
-    if (JSON.stringify(ck.config) !== want)
-      throw new RangeError(
-        `the saved checkpoint's model ${JSON.stringify(ck.config)} is not the start model ${want}`,
-      );
-    // Two start models can share a shape (the sentiment SFT model is a tiny preset's): the metadata tells them
-    // apart. Files without it (other tools, older exports) are taken on their shape.
-    const from = ck.info.start;
-    if (from !== undefined && from !== this.res.start.source)
-      throw new RangeError(
-        `it was trained from ${from}, and this lab's runs start from ${this.res.start.source}`,
-      );
-    // The same name can hold other weights: a shipped model replaced by a newer version of the lab, or two
-    // Pipeline hand-offs of the same size. Its KL would then be measured against another reference.
-    const digest = ck.info[START_DIGEST_KEY];
-    if (digest !== undefined && digest !== weightsDigest(this.res.start.params))
-      throw new RangeError(
-        `it was trained from another version of ${from ?? this.res.start.source} (its weights differ from this lab's), so its KL and reward curves would not carry on`,
-      );
+    checkStart(ck, this.res.start);
     r.env.policy.upload(ck.params);
     r.run.optimizer?.reset();
     const state = ck.info[RUN_STATE_KEY];
@@ -353,6 +334,13 @@ export class LabRuns implements RunFactory {
     r.trainedWith = parseSettings(ck.info.settings);
     r.run.resumeAt(step);
     this.checkpoints.set(runId, await r.checkpoint());
+    // A run that optimised the proxy comes back on the file shipped now (the step would load it anyway); one
+    // that cannot be had (offline) is the next step's error, not this resume's.
+    const now = r.config.reward;
+    if (now !== "proxy" || ck.info[REWARD_DIGEST_KEY] === undefined) return null;
+    const proxy = await this.rewards.proxyLoaded().catch(() => null);
+    const replaced = proxy && proxyReplaced(ck, r.trainedWith?.reward, now, proxy);
+    return replaced && proxyReplacedNote(replaced, step);
   }
 
   /** The start model's weights on the GPU (the shared frozen reference): the baseline of a run's win rate. */

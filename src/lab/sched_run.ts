@@ -46,6 +46,15 @@ export interface RunFactory {
   forget?(runId: string): void;
 }
 
+/**
+ * What resuming a run from saved weights has to tell (Scheduler.resumeRun): a notice for the page (it follows the
+ * run's label) and a change its settings do not show, marked at its next step as a setting's would be.
+ */
+export interface ResumeNote {
+  notice: string;
+  change?: { key: string; label: string; from: SettingValue; to: SettingValue };
+}
+
 /** A run rebuilt after a lost device: the new run and the step it resumes after. */
 export interface Restored {
   run: SchedRun;

@@ -23,7 +23,7 @@ import { RunSlot, stepOnceIds } from "./run_slot";
 import { SchedulerBase } from "./sched_base";
 import { type RestoreText, rebuildSlot, restoreSlot } from "./sched_restore";
 import { Rounds } from "./sched_rounds";
-import type { Restored, SchedRun, SchedulerOptions } from "./sched_run";
+import type { Restored, ResumeNote, SchedRun, SchedulerOptions } from "./sched_run";
 import { takeStep } from "./sched_step";
 
 export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
@@ -196,17 +196,25 @@ export class Scheduler extends SchedulerBase {
 
   /**
    * Continue a run from saved state (between steps): `load` puts the state into the run object; the run then
-   * counts from `at` (its next point is step at.step + 1, its x-axis counters continue from at's).
+   * counts from `at` (its next point is step at.step + 1, its x-axis counters continue from at's). What `load`
+   * has to tell (a ResumeNote) comes back as the page's notice, after the run's label; its change is marked at
+   * the next step. Resolves with that notice, or null.
    * @throws RangeError for an unknown run or one without a live run object; whatever `load` throws.
    */
-  resumeRun(id: string, at: RunCounters, load: (run: SchedRun) => Promise<void> | void): Promise<void> {
+  resumeRun(
+    id: string,
+    at: RunCounters,
+    load: (run: SchedRun) => Promise<ResumeNote | null | void> | void,
+  ): Promise<string | null> {
     return this.exclusive(async () => {
       const e = this.find(id);
       if (!e?.run) throw new RangeError(`no run "${id}" to resume`);
-      await load(e.run);
+      const note = await load(e.run);
       e.resumeAt(at);
       e.markSinceTrained(this.labelFor(e.spec));
+      if (note?.change) e.markNextChange(note.change);
       this.flushSoon();
+      return note ? `${e.spec.label} ${note.notice}` : null;
     });
   }
 

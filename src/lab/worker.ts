@@ -258,7 +258,7 @@ class LabWorker implements LabWorkerApi {
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   }
 
-  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null> {
     const runs = this.runs;
     if (!runs) throw new Error("the training worker is not initialised (init() first)");
     return this.sched().resumeRun(runId, at, (run) => runs.loadSaved(runId, run, bytes, at.step));

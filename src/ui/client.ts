@@ -336,7 +336,7 @@ export class LabClient {
     return this.need().exportPolicyOnnx(runId);
   }
 
-  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null> {
     return this.need().loadRunCheckpoint(runId, bytes, at);
   }
 

@@ -7,15 +7,19 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 
 const memo = new WeakMap<Float32Array, string>();
 
+/** SHA-256 of `bytes`, 64 lowercase hex digits (a 3 MB file: about 20 ms). */
+export function bytesDigest(bytes: Uint8Array): string {
+  return bytesToHex(sha256(bytes));
+}
+
 /**
- * SHA-256 of a weight vector's bytes (little-endian float32, as in memory), 64 lowercase hex digits. Memoised per
- * array: callers must not mutate an array they fingerprinted (start models are never written to). About 20 ms
- * for a 3 MB model.
+ * SHA-256 of a weight vector's bytes (little-endian float32, as in memory). Memoised per array: callers must not
+ * mutate an array they fingerprinted (start models are never written to).
  */
 export function weightsDigest(params: Float32Array): string {
   let d = memo.get(params);
   if (d === undefined) {
-    d = bytesToHex(sha256(new Uint8Array(params.buffer, params.byteOffset, params.byteLength)));
+    d = bytesDigest(new Uint8Array(params.buffer, params.byteOffset, params.byteLength));
     memo.set(params, d);
   }
   return d;

@@ -13,8 +13,11 @@ import { loadResources } from "../../src/lab/resources";
 import { type OnnxLoader, RewardSourceError, RewardSources } from "../../src/lab/reward_sources";
 import type { LabRun } from "../../src/lab/runs";
 import { LabRuns } from "../../src/lab/runs";
+import { REWARD_DIGEST_KEY } from "../../src/lab/saved_origin";
 import { Scheduler } from "../../src/lab/scheduler";
+import { decodeSafetensors, encodeSafetensors } from "../../src/model/safetensors";
 import { loadOnnxRewardModel, OnnxRewardModelError } from "../../src/rewards/onnx_reward_model";
+import { bytesDigest } from "../../src/util/digest";
 import { testGpu } from "../helpers/gpu";
 
 const BASE = "http://lab.test/";
@@ -146,5 +149,45 @@ describe("reward sources in the lab's runs (GPU + onnxruntime-web)", () => {
     expect(err).toMatch(/ships no proxy reward model \(models\/arithmetic\/rm\.onnx\)/);
     expect(t.updates.filter((u) => u.runId === "grpo-gold").flatMap((u) => u.points)).toHaveLength(1);
     await expect(t.rewards.get("proxy")).rejects.toBeInstanceOf(RewardSourceError);
+  });
+
+  it("a run trained on the proxy comes back on another file of it: it resumes, told and marked at its next step", async () => {
+    const t = await setup();
+    await t.s.stepOnce();
+    const spec = t.spec.runs[0];
+    const bytes = await (t.s.runOf("grpo-proxy") as LabRun).safetensors(spec, 0);
+    const f = decodeSafetensors(bytes);
+    const shipped = bytesDigest(new Uint8Array(await readFile(RM)));
+    expect(f.metadata[REWARD_DIGEST_KEY]).toBe(shipped);
+    // A gold run's checkpoint names no reward model file.
+    const gold = await (t.s.runOf("grpo-gold") as LabRun).safetensors(t.spec.runs[1], 0);
+    expect(decodeSafetensors(gold).metadata[REWARD_DIGEST_KEY]).toBeUndefined();
+    const at = { step: 1, samples: 4, tokens: 16 };
+    const resume = async (meta: Record<string, string>) => {
+      const b = await setup();
+      const file = encodeSafetensors(
+        [...f.tensors.entries()].map(([name, x]) => ({ name, ...x })),
+        meta,
+      );
+      const told = await b.s.resumeRun("grpo-proxy", at, (r) => b.runs.loadSaved("grpo-proxy", r, file, 1));
+      return { b, told };
+    };
+    // The same file: nothing to tell.
+    expect((await resume(f.metadata)).told).toBeNull();
+    // Another file (the sentiment RM was retrained between two versions of the lab): the run resumes, the page
+    // is told, and its next step is marked as a setting's change would be.
+    const older = "0123abcd".repeat(8);
+    const { b, told } = await resume({ ...f.metadata, [REWARD_DIGEST_KEY]: older });
+    expect(told).toBe(
+      `${spec.label} trained on another version of the proxy reward model models/arithmetic/rm.onnx (SHA-256 0123abcd…; this version of the lab ships ${shipped.slice(0, 8)}…): from step 2 its proxy reward is the new model's, marked on the charts; a new run compares like with like.`,
+    );
+    // Step once brings the gold run level first (it is one step behind), then both step.
+    await b.s.stepOnce();
+    await b.s.stepOnce();
+    b.s.flush();
+    const markers = b.updates.filter((u) => u.runId === "grpo-proxy").flatMap((u) => u.markers ?? []);
+    expect(markers).toEqual([
+      { runId: "grpo-proxy", step: 2, label: `proxy RM 0123abcd → ${shipped.slice(0, 8)}` },
+    ]);
   });
 });

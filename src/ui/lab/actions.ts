@@ -44,7 +44,8 @@ export interface LabBackend {
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
   winRate?(runId: string, vs?: string | null): Promise<void>;
-  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Resolves with what the page should be told of the resumed run, or null (void: nothing). */
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null | void>;
   /** Send a run in error back to its last checkpoint; resolves with that step (absent: this backend cannot). */
   rewindRun?(runId: string): Promise<number>;
   /** Check and load a user's ONNX reward model (absent: this backend cannot). */
@@ -261,8 +262,8 @@ export const labActions = {
     return b.exportPolicyOnnx(runId);
   },
   /** Resume a run from saved weights (IndexedDB, an imported checkpoint). */
-  async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void> {
-    await (await backend()).loadRunCheckpoint(runId, bytes, at);
+  async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null> {
+    return (await (await backend()).loadRunCheckpoint(runId, bytes, at)) ?? null;
   },
   /** Train a Pipeline stage; every step goes to `onProgress`. Rejects with the worker's message. */
   async pipelineStage(

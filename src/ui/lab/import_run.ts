@@ -34,7 +34,8 @@ export interface PickedFile {
 export interface ImportDeps {
   /** The client's addRun: the store and the worker get the run. */
   addRun?(spec: RunSpec): Promise<void>;
-  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Resolves with what the page should be told of the resumed run (null or void: nothing). */
+  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null | void>;
   /**
    * The client's removeRun (undoes addRun when the checkpoint does not load). Awaited: the comparison run that
    * replaces it takes the same id, so the removal must be over first.
@@ -234,7 +235,8 @@ async function importOne(
     try {
       await deps.addRun(spec);
       lab().restoreRuns([{ ...restored, resuming: true, resumedAt: at.step }]);
-      await deps.loadRunCheckpoint(spec.id, checkpoint.bytes, at);
+      const told = await deps.loadRunCheckpoint(spec.id, checkpoint.bytes, at);
+      if (told) notes.push(told);
       revealRunCard(spec.id);
       return [
         `Imported ${spec.label}: it continues from step ${at.step}, from its weights${criticInFile ? " and its separate value model's" : ""}; its AdamW moments${criticInFile ? " (both models')" : separateCritic ? " (and its separate value model, which this file does not hold)" : ""} ` +

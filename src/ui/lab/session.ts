@@ -40,7 +40,8 @@ import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 export interface SessionDeps extends SavingDeps {
   /** Start the worker on an experiment (with the saved Pipeline's models); then the phase is "ready" or "error". */
   start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void>;
-  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<void>;
+  /** Resolves with what the page should be told of the resumed run (null or void: nothing). */
+  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null | void>;
   /** Tests: another database. Default: the lab's IndexedDB. */
   openPersistence?: () => Promise<LabPersistence>;
   /** Tests: where the autosaver left the steps reached (src/lab/reached.ts). Default: this tab's sessionStorage. */
@@ -237,8 +238,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     let startedOver = false;
     for (const ck of plan.checkpoints) {
       try {
-        await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
+        const told = await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
         resumed.add(ck.runId);
+        if (told) addNotice(told);
       } catch (e) {
         const run = lab().runs[ck.runId];
         if (run) {
