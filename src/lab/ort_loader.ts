@@ -7,6 +7,10 @@ import * as Comlink from "comlink";
 import { isolatedOnnxLoader, type RmWorkerHandle } from "./rm_isolated";
 import type { RmWorkerApi } from "./rm_worker_api";
 
+/** Why a reward-model worker stopped when its script did not load. */
+export const SCRIPT_NOT_LOADED =
+  "its script could not be downloaded: the lab was updated on its server since this page opened, or the network is down; reload the page";
+
 /** Start a reward-model worker (a module worker; Chrome lets a dedicated worker start one). */
 function spawnRmWorker(): RmWorkerHandle {
   const worker = new Worker(new URL("./rm_worker.ts", import.meta.url), {
@@ -17,7 +21,9 @@ function spawnRmWorker(): RmWorkerHandle {
     api: Comlink.wrap<RmWorkerApi>(worker) as unknown as RmWorkerApi,
     terminate: () => worker.terminate(),
     onCrash: (cb) => {
-      worker.addEventListener("error", (e) => cb(e.message));
+      // A script that does not load fires a bare Event (no message): a page opened before the lab was updated
+      // on its server asks for a file the server no longer has, or the network is down.
+      worker.addEventListener("error", (e) => cb(e.message || SCRIPT_NOT_LOADED));
       worker.addEventListener("messageerror", () => cb("a message could not be read"));
     },
   };

@@ -5,6 +5,16 @@ interface State {
   error: Error | null;
 }
 
+/**
+ * A chunk of the page's own code that did not download (Chrome's, Firefox's and Safari's words; Vite's for a
+ * stylesheet): not a bug, but a page older than its server's files, or no network.
+ */
+export function notDownloaded(e: Error): boolean {
+  return /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(
+    e.message,
+  );
+}
+
 /** The last line of defence: a render error shows its message and stack instead of a blank page. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   override state: State = { error: null };
@@ -24,10 +34,17 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
       <main className="page" data-testid="crash">
         <section className="card card-error">
           <h2>The page crashed</h2>
-          <p>
-            A bug in the lab stopped the page from rendering. Reloading usually helps; if it does not, this is
-            what broke:
-          </p>
+          {notDownloaded(error) ? (
+            <p data-testid="crash-download">
+              A part of the page could not be downloaded: the lab was updated on its server since this page
+              opened, or the network is down. Reload the page to get the current version; what broke:
+            </p>
+          ) : (
+            <p>
+              A bug in the lab stopped the page from rendering. Reloading usually helps; if it does not, this
+              is what broke:
+            </p>
+          )}
           <pre className="mono">{error.stack ?? `${error.name}: ${error.message}`}</pre>
           <div className="crash-actions">
             <button type="button" onClick={() => location.reload()}>

@@ -390,4 +390,31 @@ describe("recent experiments", () => {
     expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([5]); // still kept
     db.close();
   });
+
+  it("settings saved by another version that are not valid here: reset, named by label; the runs they change start over, kept", async () => {
+    const name = newDbName();
+    const a = defaultExperiment();
+    // As an older version saved it: a learning rate this version's range (0–1) does not allow.
+    const old = {
+      ...a,
+      runs: a.runs.map((r, i) => (i === 0 ? { ...r, config: { ...r.config, lr: 5 } } : r)),
+    };
+    const db = await savedTrained(name, old);
+    session = await openLab(fakeDeps(name).deps);
+    const notice = useLab.getState().notice ?? "";
+    expect(notice).toContain(
+      "Some settings saved by another version of the lab are not valid in this one and were reset to their defaults: ppo-1's “lr” must be",
+    );
+    expect(notice).toContain(
+      "PPO starts over with its settings reset (as saved, it is kept under Recent experiments).",
+    );
+    expect(notice).toMatch(
+      /The experiment as saved before this page opened \(Sentiment · shipped SFT model · seed 0: PPO at step 10\) is kept/,
+    );
+    expect(notice).not.toMatch(/open before/);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(0);
+    const [entry] = await recentExperiments();
+    expect(entry.spec.runs[0].config.lr).toBe(5);
+    db.close();
+  });
 });

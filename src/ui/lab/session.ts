@@ -33,7 +33,7 @@ import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { newWriterId } from "./saving_tabs";
 import { dropsTraining, keepReplaced } from "./session_keep";
-import { matchesLink, mixedStartLine, startingOverLines } from "./session_lines";
+import { matchesLink, mixedStartLine, resetSettingsLine, startingOverLines } from "./session_lines";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
@@ -140,7 +140,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     const curves = new Set(saved.runs.filter((r) => r.comparison).map((r) => r.spec.id));
     const own = { ...saved.spec, runs: saved.spec.runs.filter((r) => !curves.has(r.id)) };
     spec = withoutForkPoints(checkSpec(own as unknown as Record<string, unknown>, issues));
-    if (issues.length) storageProblem = `Some saved settings were reset: ${issues.slice(0, 3).join("; ")}.`;
+    if (issues.length) storageProblem = resetSettingsLine(issues, saved.runs, spec.runs);
   }
   // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,
   // as Recent experiments → Open would, unless the saved session is this link's experiment: a reload, even one
@@ -197,7 +197,13 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // Read again only when something is kept (a reload of the same experiment drops nothing).
   let kept =
     persistence && saved && plan && dropsTraining(plan.leftOut, savedPipeline, pipeline === null, same)
-      ? await keepReplaced(persistence, (await persistence.load().catch(() => null)) ?? saved, savedPipeline)
+      ? await keepReplaced(
+          persistence,
+          (await persistence.load().catch(() => null)) ?? saved,
+          savedPipeline,
+          // No link: the saved experiment itself opened, some of its runs left out (their settings were reset).
+          fromSaved ? "as saved before this page opened" : undefined,
+        )
       : { line: null, ok: true };
   const writer = newWriterId();
   if (persistence && unread === null && ready && kept.ok) persistence.claim(writer);

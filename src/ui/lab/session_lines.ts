@@ -2,10 +2,12 @@
  * What the notice says when an experiment opens over a saved session (./session.ts): which runs of a link
  * resume and which start over, and which forks or imports start from the start model.
  */
+import { savedStep } from "../../lab/archive";
 import type { SavedRun } from "../../lab/persist";
 import type { ExperimentSpec, RunSpec } from "../../lab/protocol";
 import { sameExperiment, sameRun } from "../../lab/restore";
 import { FORK_SUFFIX } from "../../lab/run_labels";
+import { issueText } from "../../lab/spec_check";
 
 /** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
 export function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
@@ -70,4 +72,35 @@ export function startingOverLines(
       : []),
     ...(others.length ? [`${others.join("; ")}.`] : []),
   ];
+}
+
+/**
+ * The notice when settings this browser saved are not valid in this version of the lab (a range tightened, a
+ * setting renamed): the issues as a link's notice words them (`issues`, spec_check's), and which trained runs
+ * start over with their settings reset (`saved`: the saved runs; `runs`: the runs as checked). At most `listed`
+ * issues are named.
+ */
+export function resetSettingsLine(
+  issues: readonly string[],
+  saved: readonly SavedRun[],
+  runs: readonly RunSpec[],
+  listed = 3,
+): string {
+  const byId = new Map(runs.map((r) => [r.id, r]));
+  const over = saved
+    .filter((s) => savedStep(s) > 0 && !s.comparison)
+    .filter((s) => {
+      const now = byId.get(s.spec.id);
+      return !now || !sameRun(now, s.spec);
+    })
+    .map((s) => byId.get(s.spec.id)?.label ?? s.spec.label);
+  const more = issues.length > listed ? `; and ${issues.length - listed} more` : "";
+  const starts =
+    over.length === 0
+      ? ""
+      : ` ${over.join(", ")} ${over.length > 1 ? "start" : "starts"} over with ${over.length > 1 ? "their" : "its"} settings reset (as saved, ${over.length > 1 ? "they are" : "it is"} kept under Recent experiments).`;
+  return (
+    "Some settings saved by another version of the lab are not valid in this one and were reset to their " +
+    `defaults: ${issues.slice(0, listed).map(issueText).join("; ")}${more}.${starts}`
+  );
 }
