@@ -204,7 +204,7 @@ export class Scheduler extends SchedulerBase {
   resumeRun(
     id: string,
     at: RunCounters,
-    load: (run: SchedRun) => Promise<ResumeNote | null | void> | void,
+    load: (run: SchedRun) => Promise<ResumeNote | null | undefined> | undefined,
   ): Promise<string | null> {
     return this.exclusive(async () => {
       const e = this.find(id);

@@ -17,9 +17,18 @@ function memoryStorage(broken = false): Storage & { map: Map<string, string> } {
     },
     clear: () => map.clear(),
     key: (i: number) => [...map.keys()][i] ?? null,
-    getItem: (k: string) => (guard(), map.get(k) ?? null),
-    setItem: (k: string, v: string) => (guard(), void map.set(k, v)),
-    removeItem: (k: string) => (guard(), void map.delete(k)),
+    getItem: (k: string) => {
+      guard();
+      return map.get(k) ?? null;
+    },
+    setItem: (k: string, v: string) => {
+      guard();
+      map.set(k, v);
+    },
+    removeItem: (k: string) => {
+      guard();
+      map.delete(k);
+    },
   };
 }
 

@@ -36,7 +36,9 @@ describe("a reward-model worker that does not load", () => {
     );
     expect(UnloadableWorker.made).toBe(1);
     expect(e).toBeInstanceOf(OnnxRewardModelError);
-    expect((e as Error).message).toBe(`runtime: the reward model failed: its worker stopped (${SCRIPT_NOT_LOADED})`);
+    expect((e as Error).message).toBe(
+      `runtime: the reward model failed: its worker stopped (${SCRIPT_NOT_LOADED})`,
+    );
     expect(SCRIPT_NOT_LOADED).toMatch(/updated on its server.*network is down; reload the page$/);
   });
 });

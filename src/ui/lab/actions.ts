@@ -44,8 +44,8 @@ export interface LabBackend {
   exportCheckpoint(runId: string): Promise<Uint8Array>;
   exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
   winRate?(runId: string, vs?: string | null): Promise<void>;
-  /** Resolves with what the page should be told of the resumed run, or null (void: nothing). */
-  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null | void>;
+  /** Resolves with what the page should be told of the resumed run (a string), or anything else for nothing. */
+  loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<unknown>;
   /** Send a run in error back to its last checkpoint; resolves with that step (absent: this backend cannot). */
   rewindRun?(runId: string): Promise<number>;
   /** Check and load a user's ONNX reward model (absent: this backend cannot). */
@@ -261,9 +261,10 @@ export const labActions = {
     if (!b.exportPolicyOnnx) throw new Error("ONNX export is not available here");
     return b.exportPolicyOnnx(runId);
   },
-  /** Resume a run from saved weights (IndexedDB, an imported checkpoint). */
+  /** Resume a run from saved weights (IndexedDB, an imported checkpoint): what to tell the page, or null. */
   async loadRunCheckpoint(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null> {
-    return (await (await backend()).loadRunCheckpoint(runId, bytes, at)) ?? null;
+    const told = await (await backend()).loadRunCheckpoint(runId, bytes, at);
+    return typeof told === "string" ? told : null;
   },
   /** Train a Pipeline stage; every step goes to `onProgress`. Rejects with the worker's message. */
   async pipelineStage(

@@ -34,8 +34,8 @@ export interface PickedFile {
 export interface ImportDeps {
   /** The client's addRun: the store and the worker get the run. */
   addRun?(spec: RunSpec): Promise<void>;
-  /** Resolves with what the page should be told of the resumed run (null or void: nothing). */
-  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null | void>;
+  /** Resolves with what the page should be told of the resumed run (a string), or anything else for nothing. */
+  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<unknown>;
   /**
    * The client's removeRun (undoes addRun when the checkpoint does not load). Awaited: the comparison run that
    * replaces it takes the same id, so the removal must be over first.
@@ -236,7 +236,7 @@ async function importOne(
       await deps.addRun(spec);
       lab().restoreRuns([{ ...restored, resuming: true, resumedAt: at.step }]);
       const told = await deps.loadRunCheckpoint(spec.id, checkpoint.bytes, at);
-      if (told) notes.push(told);
+      if (typeof told === "string") notes.push(told);
       revealRunCard(spec.id);
       return [
         `Imported ${spec.label}: it continues from step ${at.step}, from its weights${criticInFile ? " and its separate value model's" : ""}; its AdamW moments${criticInFile ? " (both models')" : separateCritic ? " (and its separate value model, which this file does not hold)" : ""} ` +

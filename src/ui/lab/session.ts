@@ -40,8 +40,8 @@ import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 export interface SessionDeps extends SavingDeps {
   /** Start the worker on an experiment (with the saved Pipeline's models); then the phase is "ready" or "error". */
   start(spec: ExperimentSpec, pipeline?: PipelineModels): Promise<void>;
-  /** Resolves with what the page should be told of the resumed run (null or void: nothing). */
-  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<string | null | void>;
+  /** Resolves with what the page should be told of the resumed run (a string), or anything else for nothing. */
+  loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<unknown>;
   /** Tests: another database. Default: the lab's IndexedDB. */
   openPersistence?: () => Promise<LabPersistence>;
   /** Tests: where the autosaver left the steps reached (src/lab/reached.ts). Default: this tab's sessionStorage. */
@@ -246,7 +246,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       try {
         const told = await deps.loadRunCheckpoint?.(ck.runId, ck.bytes, ck.at);
         resumed.add(ck.runId);
-        if (told) addNotice(told);
+        if (typeof told === "string") addNotice(told);
       } catch (e) {
         const run = lab().runs[ck.runId];
         if (run) {
