@@ -8,7 +8,8 @@ import { checkpointSteps, waitForCheckpoints } from "./saved";
  * Two tabs of the lab in one browser profile (src/ui/lab/saving_tabs.ts): the tab opened last saves; the first
  * says it does not, trains on, and its "Save here" makes it save again without a reload, so that a reload of
  * it (the other tab closed) resumes its own training instead of the other tab's older save. One PPO run of the
- * test-sized experiment keeps it short on SwiftShader.
+ * test-sized experiment keeps it short on SwiftShader. A tab that saved and was closed leaves the others saying
+ * that no tab saves now.
  */
 
 const RUN = "ppo-1";
@@ -44,6 +45,17 @@ test("Save here: a tab another took saving from saves its own training again, wi
   await expect(state).toHaveText("not saving");
   expect(await checkpointSteps(first)).toEqual({ [RUN]: 1 });
   await first.screenshot({ path: testInfo.outputPath("not-saving.png") });
+
+  // A third tab opens, saves, and is closed: the first tab says that no tab saves now (it said "the other tab
+  // saves" for good, and a reload lost its training without a word), with Save here in the notice.
+  const third = await context.newPage();
+  errors.push(...(await openExperiment(third, link)));
+  await expect(third.getByTestId("save-state")).toHaveText("saved");
+  await third.close();
+  await expect(first.getByTestId("lab-notice")).toContainText(
+    "The tab that saved this browser's experiment was closed (or is reloading): no tab saves now",
+  );
+  await expect(first.getByTestId("notice-save-here")).toBeVisible();
 
   await first.getByTestId("save-here").click();
   await expect(first.getByTestId("lab-notice")).toContainText("This tab saves again", { timeout: 60_000 });

@@ -3,8 +3,15 @@ import "fake-indexeddb/auto";
 import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
-import { openSaving, recentExperiments, setOpenSaving, startSaving } from "../../src/ui/lab/saving";
-import { linkTabs, SAVING_CHANNEL } from "../../src/ui/lab/saving_tabs";
+import { keptLine, openSaving, recentExperiments, setOpenSaving, startSaving } from "../../src/ui/lab/saving";
+import { askBeforeLosingTraining } from "../../src/ui/lab/saving_elsewhere";
+import {
+  linkTabs,
+  OWNER_GONE_LINE,
+  SAVING_CHANNEL,
+  takenOverLine,
+  useSavingTabs,
+} from "../../src/ui/lab/saving_tabs";
 import { useLab } from "../../src/ui/lab_store";
 
 describe("two tabs", () => {
@@ -24,6 +31,7 @@ describe("two tabs", () => {
     const first = startSaving(db, {}, (l) => said.push(l));
     setOpenSaving(first);
     const stop = vi.spyOn(first, "stop");
+    await new Promise((r) => setTimeout(r, 5)); // a later claim (one in the same ms goes by the tab ids)
     const other = startSaving(db, {}, () => {}); // another tab, here a second saver in the same process
     await vi.waitFor(() => expect(said).toHaveLength(1));
     expect(said[0]).toMatch(/^Another tab opened the lab and now saves this browser's experiment/);
@@ -89,5 +97,83 @@ describe("two tabs", () => {
     saving.close();
     await saving.stop();
     db.close();
+  });
+
+  it("the saving tab leaving the page tells the others: no tab saves now; a tab that opens again saves", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const heard: boolean[] = [];
+    let owner = "A";
+    const pageA = new EventTarget();
+    const a = linkTabs({ owns: () => owner === "A", yieldTo: async () => {} }, pageA);
+    const pageB = new EventTarget();
+    const b = linkTabs(
+      { owns: () => owner === "B", yieldTo: async () => {}, savingTabGone: (gone) => heard.push(gone) },
+      pageB,
+    );
+    // Kept in the back-forward cache, the page comes back and saves on: not gone.
+    pageA.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
+    // A tab that does not save leaving says nothing.
+    pageB.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: false }));
+    await sleep(30);
+    expect(heard).toEqual([]);
+    pageA.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: false }));
+    await vi.waitFor(() => expect(heard).toEqual([true]));
+    // The tab reloaded (or another opened) and claims saving: B hears that a tab saves again.
+    owner = "";
+    const c = linkTabs({ owns: () => owner === "C", yieldTo: async () => {} });
+    await sleep(5);
+    c.announce();
+    owner = "C";
+    await vi.waitFor(() => expect(heard).toEqual([true, false]));
+    for (const t of [a, b, c]) t.close();
+  });
+
+  it("a tab that stopped saving: its notice follows the saving tab leaving, and Leave site asks once it trained", async () => {
+    useLab.getState().setSpec(defaultExperiment());
+    const db = await openLabPersistence("saving-tabs-gone");
+    const first = startSaving(db, {}, (l) => useLab.getState().setNotice(l));
+    setOpenSaving(first);
+    await new Promise((r) => setTimeout(r, 5)); // a later claim: the other tab opened after this one
+    const other = startSaving(db, {}, () => {});
+    await vi.waitFor(() => expect(useSavingTabs.getState().state).toBe("elsewhere"));
+    expect(useLab.getState().notice).toBe(takenOverLine("opened"));
+    expect(keptLine(3, false)).toMatch(/^This tab no longer saves \(another tab does\)/);
+    const page = new BroadcastChannel(SAVING_CHANNEL);
+    page.postMessage({ kind: "gone", tab: "zzz", at: Date.now() });
+    await vi.waitFor(() => expect(useLab.getState().notice).toBe(OWNER_GONE_LINE));
+    expect(useSavingTabs.getState().ownerGone).toBe(true);
+    expect(keptLine(3, false)).toMatch(/^No tab saves now \(the tab that saved was closed\)/);
+    // Another tab opens: it saves, and the notice says so again.
+    page.postMessage({ kind: "start", tab: "zzz", at: Date.now() + 5 });
+    await vi.waitFor(() => expect(useLab.getState().notice).toBe(takenOverLine("opened")));
+    expect(useSavingTabs.getState().ownerGone).toBe(false);
+    page.close();
+    first.close();
+    other.close();
+    await other.stop();
+    db.close();
+  });
+
+  it("Leave site? asks only once this tab trained past where it stopped saving (comparison runs aside)", () => {
+    const run = (id: string, step: number, comparison = false) => ({ spec: { id }, step, comparison });
+    const setRuns = (...rs: ReturnType<typeof run>[]) =>
+      useLab.setState({ runs: Object.fromEntries(rs.map((r) => [r.spec.id, r])) } as never);
+    setRuns(run("ppo-1", 4), run("cmp", 2, true));
+    const page = new EventTarget();
+    const stop = askBeforeLosingTraining(page);
+    const unload = () => {
+      const e = new Event("beforeunload", { cancelable: true });
+      page.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    expect(unload()).toBe(false);
+    setRuns(run("ppo-1", 4), run("cmp", 3, true));
+    expect(unload()).toBe(false);
+    setRuns(run("ppo-1", 4), run("grpo-2", 0));
+    expect(unload()).toBe(false); // a run added since, not trained yet
+    setRuns(run("ppo-1", 5));
+    expect(unload()).toBe(true);
+    stop(); // Save here: this tab saves again
+    expect(unload()).toBe(false);
   });
 });

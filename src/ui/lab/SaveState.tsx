@@ -7,7 +7,7 @@
 import "./save_state.css";
 import { useLab } from "../lab_store";
 import { useDiscardSaved } from "./discard_saved";
-import { ELSEWHERE_TITLE, RELOAD_LINE, useSavingTabs } from "./saving_tabs";
+import { ELSEWHERE_TITLE, OWNER_GONE_LINE, RELOAD_LINE, useSavingTabs } from "./saving_tabs";
 
 /**
  * "Save here": make this tab the one that saves (./saving.ts Saving.saveHere); nothing while this tab saves.
@@ -16,7 +16,9 @@ import { ELSEWHERE_TITLE, RELOAD_LINE, useSavingTabs } from "./saving_tabs";
 export function SaveHereButton({ inNotice = false }: { inNotice?: boolean }) {
   const state = useSavingTabs((s) => s.state);
   const saveHere = useSavingTabs((s) => s.saveHere);
-  const said = useLab((s) => s.notice?.includes(RELOAD_LINE) ?? false);
+  const said = useLab(
+    (s) => (s.notice?.includes(RELOAD_LINE) || s.notice?.includes(OWNER_GONE_LINE)) ?? false,
+  );
   if (state === "saves" || !saveHere || (inNotice && !said)) return null;
   return (
     <button
@@ -65,6 +67,7 @@ export function SaveState({
   const saving = useLab((s) => s.saving);
   const failed = useLab((s) => s.saveFailed);
   const tabs = useSavingTabs((s) => s.state);
+  const ownerGone = useSavingTabs((s) => s.ownerGone);
   // Saves fail (storage full, none at all): said while it lasts, playing or not, never "saved".
   if (failed && tabs === "saves" && steps > 0)
     return (
@@ -78,7 +81,12 @@ export function SaveState({
   if (tabs !== "saves")
     return (
       <span className="save-elsewhere">
-        <span className="save-state" data-testid="save-state" data-saving="elsewhere" title={ELSEWHERE_TITLE}>
+        <span
+          className="save-state"
+          data-testid="save-state"
+          data-saving="elsewhere"
+          title={ownerGone ? OWNER_GONE_LINE : ELSEWHERE_TITLE}
+        >
           {tabs === "taking" ? "taking over…" : "not saving"}
         </span>
         <SaveHereButton />

@@ -21,7 +21,9 @@ import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
 import { markOpened } from "./opened_focus";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
+import { recentChanged } from "./recent_listeners";
 import { writeHere } from "./save_here";
+import { askBeforeLosingTraining, savingTabGone } from "./saving_elsewhere";
 import { savedHereLine, withoutTakenOver } from "./saving_lines";
 import { linkTabs, newWriterId, takenOverLine, useSavingTabs } from "./saving_tabs";
 import { writeUrlNow } from "./url_sync";
@@ -94,6 +96,8 @@ export function startSaving(
   useSavingTabs.setState({ state: "saves", saveHere: null });
   /** The writes of this tab's savers since another tab took over: they land before its Save here writes. */
   let stopped: Promise<void> = Promise.resolve();
+  /** Stops asking before the page unloads (./saving_elsewhere.ts): set while another tab saves. */
+  let unguard = () => {};
   const saving: Saving = {
     persistence,
     get autosaver() {
@@ -148,6 +152,7 @@ export function startSaving(
         return;
       }
       // This tab owns the session from here (no message of another tab runs before these lines).
+      unguard();
       on = start();
       useLab.getState().setSaving(false);
       useSavingTabs.setState({ state: "saves", saveHere: null });
@@ -159,16 +164,24 @@ export function startSaving(
     },
     close() {
       tabs.close();
-      useSavingTabs.setState({ state: "saves", saveHere: null });
+      unguard();
+      useSavingTabs.setState({ state: "saves", saveHere: null, ownerGone: false });
     },
   };
   // One tab saves: the browser keeps one open session, so the lab opened last takes it over and the others
   // stop writing (two tabs saving would write one experiment's steps into the other's session).
   const tabs = linkTabs({
     owns: () => current === saving,
+    savingTabGone,
     yieldTo(by) {
       handedOver();
-      useSavingTabs.setState({ state: "elsewhere", saveHere: () => void saving.saveHere() });
+      unguard();
+      unguard = askBeforeLosingTraining();
+      useSavingTabs.setState({
+        state: "elsewhere",
+        saveHere: () => void saving.saveHere(),
+        ownerGone: false,
+      });
       // "This tab saves again" no longer holds: the new state replaces it rather than contradict it.
       const notice = useLab.getState().notice;
       if (savedHereSaid && notice?.includes(savedHereSaid))
@@ -219,22 +232,8 @@ let assigned = false;
 /** Writes of savers stopped by a failed Open that had not landed: a later Open waits for them too. */
 let unfinished: Promise<unknown> | null = null;
 
-/** Who shows the kept list (the Change… dialog), to read it again when it may have changed. */
-const listeners = new Set<() => void>();
-
-/**
- * Call `f` when the kept list may have changed: the lab started saving (it keeps a replaced experiment just
- * before, and the list reads [] until then) or an experiment was kept. Returns the unsubscribe.
- */
-export function onRecentChange(f: () => void): () => void {
-  listeners.add(f);
-  return () => listeners.delete(f);
-}
-
-/** Tell who shows the kept list that it may have changed. */
-export function recentChanged(): void {
-  for (const f of listeners) f();
-}
+/** Who shows the kept list hears when it may have changed (./recent_listeners.ts). */
+export { onRecentChange, recentChanged } from "./recent_listeners";
 
 /** Set by src/ui/lab/session.ts when the lab starts (and cleared when it stops). */
 export function setOpenSaving(saving: Saving | null, why: string | null = null): void {

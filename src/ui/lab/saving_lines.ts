@@ -5,7 +5,7 @@
  */
 import type { KeptEntry } from "../../lab/archive";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
-import { takenOverLine, useSavingTabs } from "./saving_tabs";
+import { OWNER_GONE_LINE, takenOverLine, useSavingTabs } from "./saving_tabs";
 
 /** What the notice says once Save here made this tab the saving one; `kept`: the other tab's session kept. */
 export function savedHereLine(kept: KeptEntry | null): string {
@@ -21,6 +21,7 @@ export function savedHereLine(kept: KeptEntry | null): string {
 export function withoutTakenOver(notice: string | null): string {
   let n = notice ?? "";
   for (const by of ["opened", "save-here"] as const) n = n.split(takenOverLine(by)).join("");
+  n = n.split(OWNER_GONE_LINE).join("");
   return n.replace(/ {2,}/g, " ").trim();
 }
 
@@ -31,7 +32,10 @@ export function withoutTakenOver(notice: string | null): string {
 export function keptLine(steps: number, saves: boolean): string {
   if (saves)
     return `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`;
-  if (useSavingTabs.getState().state !== "saves")
-    return "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
+  const tabs = useSavingTabs.getState();
+  if (tabs.state !== "saves")
+    return tabs.ownerGone
+      ? "No tab saves now (the tab that saved was closed): only what this browser saved before is kept, under Change… → Recent experiments; Save here first keeps this tab's training"
+      : "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
   return "This tab is not saving (see the notice above), so its training is not kept";
 }

@@ -10,7 +10,8 @@
  *   interleave). When no tab answers within {@link ACK_MS} (the saving tab was closed) the taker goes on alone;
  * - a taker that hears a newer claim while it waits gives up, and one that hears it while it writes gives the
  *   session up once its writes have landed (answering a newer taker's `take` as a saving tab would): so two
- *   tabs never both end up saving.
+ *   tabs never both end up saving;
+ * - `gone`: the saving tab leaves the page (closed, reloaded): the others say that no tab saves now.
  * The page shows where it stands through {@link useSavingTabs} (./SaveState.tsx).
  */
 import { create } from "zustand";
@@ -30,10 +31,16 @@ interface SavingTabsState {
   state: TabSaving;
   /** Make this tab the one that saves (null while it saves or has no storage). */
   saveHere: (() => void) | null;
+  /** While "elsewhere": the tab that saved was closed (or is reloading), so no tab saves now. */
+  ownerGone: boolean;
 }
 
 /** Where this tab's saving stands, for the save indicator and the notice's Save here button. */
-export const useSavingTabs = create<SavingTabsState>(() => ({ state: "saves", saveHere: null }));
+export const useSavingTabs = create<SavingTabsState>(() => ({
+  state: "saves",
+  saveHere: null,
+  ownerGone: false,
+}));
 
 /** What tells how another tab took over, in the notice's first sentence. */
 export type TakenBy = "opened" | "save-here";
@@ -53,10 +60,16 @@ export function takenOverLine(by: TakenBy): string {
   return `${who} this browser's experiment: this tab no longer saves. ${RELOAD_LINE}`;
 }
 
+/** The notice of a tab that does not save once the tab that saved was closed. */
+export const OWNER_GONE_LINE =
+  "The tab that saved this browser's experiment was closed (or is reloading): no tab saves now, so this tab's " +
+  "training is not saved. Save here makes this tab save it (what that tab saved is kept under Change… → Recent " +
+  "experiments).";
+
 /** The save indicator's tooltip while another tab saves. */
 export const ELSEWHERE_TITLE = `Another tab saves this browser's experiment, so this tab's training is not saved. ${RELOAD_LINE}`;
 
-type Kind = "start" | "take" | "ack" | "released";
+type Kind = "start" | "take" | "ack" | "released" | "gone";
 interface TabMessage {
   kind: Kind;
   tab: string;
@@ -65,7 +78,7 @@ interface TabMessage {
 
 /** Claims dated further ahead than this are not a tab's (clocks of one machine agree), ms. */
 const FUTURE_MS = 60_000;
-const KINDS: readonly string[] = ["start", "take", "ack", "released"];
+const KINDS: readonly string[] = ["start", "take", "ack", "released", "gone"];
 
 /**
  * A message of this lab, or null: a known kind, a tab id and a claim's time no later than a minute from now
@@ -89,6 +102,11 @@ export interface TabHooks {
    * taker writes only then).
    */
   yieldTo(by: TakenBy): Promise<void>;
+  /**
+   * While this tab does not save: the saving tab left the page (`gone`: it posts so as it hides for good), or a
+   * tab claimed saving since (`gone` false: the one that left reopened, or another opened).
+   */
+  savingTabGone?(gone: boolean): void;
 }
 
 /** This tab's end of the channel. */
@@ -118,7 +136,13 @@ const newer = (m: { at: number; tab: string }, than: { at: number; tab: string }
   m.at > than.at || (m.at === than.at && m.tab > than.tab);
 
 /** Join the other tabs (a no-op link where BroadcastChannel is missing). */
-export function linkTabs(hooks: TabHooks): TabLink {
+export function linkTabs(
+  hooks: TabHooks,
+  /** Where `pagehide` fires (window; tests: a stub). */
+  page: Pick<EventTarget, "addEventListener" | "removeEventListener"> | null = typeof window === "undefined"
+    ? null
+    : window,
+): TabLink {
   const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   let claim = { tab, at: Date.now() };
   const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SAVING_CHANNEL);
@@ -138,6 +162,7 @@ export function linkTabs(hooks: TabHooks): TabLink {
   };
   const claimed = (m: TabMessage) => {
     if (!newer(m, claim)) return; // an older claim: its tab gives way, not this one
+    if (m.kind === "start" && !hooks.owns()) hooks.savingTabGone?.(false);
     if (waiting) return waiting.abort();
     if (writing) {
       writing.by = m.kind === "take" ? "save-here" : "opened";
@@ -162,8 +187,16 @@ export function linkTabs(hooks: TabHooks): TabLink {
       if (!m || m.tab === tab) return;
       if (m.kind === "ack") waiting?.ack(m.tab);
       else if (m.kind === "released") waiting?.released(m.tab);
-      else claimed(m);
+      else if (m.kind === "gone") {
+        if (!hooks.owns()) hooks.savingTabGone?.(true);
+      } else claimed(m);
     };
+  // The saving tab closing (or reloading; a page kept in the back-forward cache comes back and saves on)
+  // tells the others, which would otherwise go on saying that it saves.
+  const hidden = (e: Event) => {
+    if (hooks.owns() && !(e as PageTransitionEvent).persisted) post("gone");
+  };
+  page?.addEventListener("pagehide", hidden);
 
   /**
    * Post `take` and wait until every tab that answered has released, and at least ackMs (a tab answering later,
@@ -230,6 +263,7 @@ export function linkTabs(hooks: TabHooks): TabLink {
     },
     close() {
       waiting?.abort();
+      page?.removeEventListener("pagehide", hidden);
       channel?.close();
     },
   };
