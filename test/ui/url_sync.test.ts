@@ -60,4 +60,30 @@ describe("the link follows the lab", () => {
     expect(smoothing()).toBe(0.6);
     stop();
   });
+
+  it("an imported run becoming one for comparison leaves the link at once (it was shared as a trainable run)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+    const loc = { href: "http://lab.test/" };
+    vi.stubGlobal("location", loc);
+    vi.stubGlobal("history", {
+      state: null,
+      replaceState: (_s: unknown, _t: string, url: string) => {
+        loc.href = url;
+      },
+    });
+    const { startUrlSync } = await import("../../src/ui/lab/url_sync");
+    const { useLab } = await import("../../src/ui/lab_store");
+    useLab.getState().setSpec(testExperiment());
+    const stop = startUrlSync(150);
+    const ids = () => specFromHash(new URL(loc.href).hash).spec.runs.map((r) => r.id);
+    const before = ids();
+    // As import_run.ts does: the run joins the experiment, then is marked for comparison.
+    const imported = { ...testExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
+    useLab.getState().upsertRun(imported);
+    expect(ids()).toEqual([...before, "ppo-2"]);
+    const run = useLab.getState().runs["ppo-2"];
+    useLab.getState().restoreRuns([{ ...run, comparison: true }]);
+    expect(ids()).toEqual(before);
+    stop();
+  });
 });

@@ -22,6 +22,13 @@ const linkOf = (s: LabState) =>
     usePipelineStore.getState().settings,
   );
 
+/** The runs imported for comparison, as a key ("" when none). */
+const comparisons = (s: LabState) =>
+  s.spec.runs
+    .filter((r) => s.runs[r.id]?.comparison)
+    .map((r) => r.id)
+    .join(" ");
+
 /**
  * Rewrite the hash now; a no-op when it is already current. `push`: as a new history entry, for a refused move
  * through history (Back offline): replacing would write this experiment over the entry Back moved to.
@@ -63,6 +70,8 @@ export function startUrlSync(throttleMs = URL_THROTTLE_MS): () => void {
     // The experiment's own changes (a knob, a run added) are written at once, each: the autosaver saves them at
     // once too, and a reload compares the two (a link newer than the saved runs' settings starts them over).
     if (s.spec !== prev.spec) return write();
+    // A run becoming one for comparison (an Import adds the run, then marks it) leaves the link at once too.
+    if (s.runs !== prev.runs && comparisons(s) !== comparisons(prev)) return write();
     const changed =
       s.view.xAxis !== prev.view.xAxis ||
       s.view.klEstimator !== prev.view.klEstimator ||
