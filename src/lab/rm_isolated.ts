@@ -6,6 +6,7 @@
  * in the calling worker, is never blocked (onnxruntime-web's WASM runs synchronously in the worker it is in).
  */
 import { OnnxRewardModelError, type OnnxRewardModelErrorKind } from "../rewards/onnx_rm_error";
+import { inspectOnnxRewardModel } from "../rewards/onnx_rm_inspect";
 import type { OnnxLoader } from "./reward_sources";
 import type { RmLoaded, RmWorkerApi } from "./rm_worker_api";
 
@@ -40,6 +41,7 @@ export const RM_TIME_LIMITS: RmTimeLimits = { startMs: 120_000, loadMs: 30_000, 
  * An OnnxLoader that loads each model in a worker of its own from `spawn`, with time limits on every call.
  * The model's `release()` ends its worker once no call is in flight. A call past its limit ends the worker and
  * rejects with kind "timeout"; every later call to that model rejects at once, saying why.
+ * The file's checks that need no runtime (inspectOnnxRewardModel) run first, before any worker starts.
  * @throws (the loader) whatever the model's load throws, as loadOnnxRewardModel would; OnnxRewardModelError
  * "timeout" past `limits.loadMs`, "runtime" when the worker dies.
  */
@@ -48,6 +50,9 @@ export function isolatedOnnxLoader(
   limits: RmTimeLimits = RM_TIME_LIMITS,
 ): OnnxLoader {
   return async (bytes, vocabSize, padId) => {
+    // The file's own checks first, here: a broken file is refused at once, not after a worker and onnxruntime
+    // started only to refuse it (4–43 s of "Checking…" for an empty file on a busy 2-core machine).
+    inspectOnnxRewardModel(bytes, vocabSize);
     const w = new IsolatedModel(spawn());
     let info: RmLoaded;
     try {

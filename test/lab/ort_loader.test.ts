@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SCRIPT_NOT_LOADED, workerOnnxLoader } from "../../src/lab/ort_loader";
 import { OnnxRewardModelError } from "../../src/rewards/onnx_rm_error";
+import { toyModel, V } from "../helpers/toy_rm";
 
 /** A Worker whose module script 404s: it fires a bare "error" Event, as Chrome does, and never answers. */
 class UnloadableWorker extends EventTarget {
@@ -30,7 +31,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe("a reward-model worker that does not load", () => {
   it("fails the load, naming the likely causes and a reload", async () => {
     vi.stubGlobal("Worker", UnloadableWorker);
-    const e = await workerOnnxLoader(new Uint8Array(8), 16, 0).then(
+    const e = await workerOnnxLoader(toyModel(), V, 0).then(
       () => null,
       (x: unknown) => x,
     );

@@ -72,10 +72,25 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     const s = await rm.run(ROWS.ids, ROWS.mask, 2, 3);
     expect(Array.from(s, (v) => Math.round(v * 1e4) / 1e4)).toEqual([0.8, 3.3]);
 
-    const bad = fakeWorker();
-    const e = await rejection(isolatedOnnxLoader(() => bad, LIMITS)(toyModel({ outName: "logits" }), V, 0));
+    // What the file shows without a runtime is refused before any worker starts (an empty file took seconds).
+    let spawned = 0;
+    const e = await rejection(
+      isolatedOnnxLoader(() => {
+        spawned++;
+        return fakeWorker();
+      }, LIMITS)(toyModel({ outName: "logits" }), V, 0),
+    );
     expect(e.kind).toBe("outputs");
     expect(e.message).toMatch(/^outputs: the model must have one output named scores/);
+    expect(spawned, "no worker for a file its checks refuse").toBe(0);
+    // onnxruntime's own refusal comes back from the worker with its kind, and that worker is ended.
+    const bad = fakeWorker();
+    (bad.api as { load: RmWorkerApi["load"] }).load = () =>
+      Promise.reject(
+        asComlink(new OnnxRewardModelError("session", "onnxruntime-web cannot load the model: x")),
+      );
+    const s2 = await rejection(isolatedOnnxLoader(() => bad, LIMITS)(toyModel(), V, 0));
+    expect(s2.kind).toBe("session");
     expect(bad.terminated, "a worker whose load failed is ended").toBe(1);
     expect(w.terminated).toBe(0);
     await rm.release();
