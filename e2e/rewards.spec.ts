@@ -93,11 +93,11 @@ test("a run optimises the proxy RM (reward ≠ reward_gold); a bad .onnx is refu
   await expect(notice).toContainText(": the file is not an ONNX model");
   await expect(notice).not.toContainText("not-onnx");
   await expect(page.getByTestId("load-rm")).toHaveAccessibleName("Load reward model (.onnx)");
-  // Choosing "custom" without a loaded model is refused on the card, the run keeps its source.
-  await page.getByTestId("knob-grpo-gold-reward").selectOption("custom");
-  await expect(page.getByTestId("run-card-grpo-gold").getByRole("alert")).toContainText(
-    "no custom reward model is loaded",
-  );
+  // "custom" without a loaded model is offered disabled, saying what to do first; the run keeps its source.
+  const customOption = page.getByTestId("knob-grpo-gold-reward").locator('option[value="custom"]');
+  await expect(customOption).toBeDisabled();
+  await expect(customOption).toHaveText("custom (load an .onnx with Load RM first)");
+  await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("gold");
   await expect(page.getByTestId("knob-grpo-gold-reward")).toHaveValue("gold");
   await stepAll(page, 4);
   for (const r of RUNS) await expect(page.getByTestId(`status-${r.id}`)).toHaveText("paused");
@@ -180,12 +180,13 @@ test("a reward model too slow on real batches: the step stops at the time limit,
   await expect(page.getByTestId("rewind-grpo-gold")).toHaveCount(0);
   // The Load RM button no longer says a model is loaded.
   await expect(page.getByTestId("load-rm")).toHaveAccessibleName("Load reward model (.onnx)");
-  // Its model is gone: choosing it is refused, saying what to do.
-  await page.getByTestId("knob-grpo-proxy-reward").selectOption("custom");
-  await expect(page.getByTestId("run-card-grpo-proxy").getByRole("alert")).toContainText(
-    'the custom reward model "slow.onnx" was stopped',
-  );
+  // Its model is gone: another run cannot choose it (offered disabled, saying what to do); the run on it shows
+  // it still, with the error that says why.
+  const proxyCustom = page.getByTestId("knob-grpo-proxy-reward").locator('option[value="custom"]');
+  await expect(proxyCustom).toBeDisabled();
+  await expect(proxyCustom).toHaveText("custom (load an .onnx with Load RM first)");
   await expect(page.getByTestId("knob-grpo-proxy-reward")).toHaveValue("proxy");
+  await expect(page.getByTestId("knob-grpo-gold-reward").locator('option[value="custom"]')).toBeEnabled();
 
   // Another reward, then Try the step again: it trains on from where it was.
   await page.getByTestId("knob-grpo-gold-reward").selectOption("gold");

@@ -39,6 +39,11 @@ interface Props {
   note?: string | null;
   /** What the run's TRL class calls the setting (src/lab/export/trl_names.ts), for the tooltip. */
   trl?: string;
+  /**
+   * An enum's options that cannot be picked now, each with what to do first ("load an .onnx first"): offered
+   * disabled (the run's own value stays selectable), instead of refused after the pick.
+   */
+  unavailable?: Readonly<Record<string, string>>;
 }
 
 /** A value sent to the worker over the run's value `base`. */
@@ -56,6 +61,7 @@ export const FieldControl = memo(function FieldControl({
   disabled,
   note,
   trl,
+  unavailable,
 }: Props) {
   const off = !!locked || !!disabled;
   // A refusal is about the run's value when it came: once that value changes (another tab, Reset, a link) it no
@@ -126,11 +132,14 @@ export const FieldControl = memo(function FieldControl({
             disabled={off}
             onChange={(e) => commit(e.target.value)}
           >
-            {field.options.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
+            {field.options.map((o) => {
+              const why = o !== String(value) ? unavailable?.[o] : undefined;
+              return (
+                <option key={o} value={o} disabled={why !== undefined}>
+                  {why ? `${o} (${why})` : o}
+                </option>
+              );
+            })}
           </select>
         ) : field.kind === "bool" ? (
           <label className="switch">

@@ -34,6 +34,7 @@ import { noSignalNote } from "./no_signal";
 import type { RunLook } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { RunName } from "./RunName";
+import { missingRewards, useRewardModels } from "./reward_models";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
 import { stripItems } from "./strip_view";
@@ -106,6 +107,12 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const algoId = run?.spec.algo;
   const config = run?.spec.config;
   const trl = useMemo(() => (algoId && config ? trlNames(algoId, config) : {}), [algoId, config]);
+  // Reward choices with nothing behind them yet are offered disabled, saying what to do first.
+  const customLoaded = useRewardModels((s) => s.custom !== null);
+  const rewardsMissing = useMemo(
+    () => missingRewards(customLoaded, handedOff !== null),
+    [customLoaded, handedOff],
+  );
   if (!run) return null;
   // "PPO (fork @ 12)" is jargon: its title says what the mark means.
   const forkAt = FORK_AT.exec(run.spec.label)?.[1];
@@ -137,6 +144,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
         field={fieldForTask(f, task)}
         value={settingOf(f, run.spec.config)}
         trl={trl[f.key]}
+        unavailable={f.key === "reward" ? rewardsMissing : undefined}
         locked={lockReason(f, started)}
         disabled={!canEdit || frozen || unused !== null}
         note={

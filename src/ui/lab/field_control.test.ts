@@ -7,7 +7,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PPO_FIELDS } from "../../algorithms/ppo_fields";
+import { RUN_FIELDS } from "../../lab/settings";
 import { FieldControl } from "./FieldControl";
+import { missingRewards } from "./reward_models";
 
 const field = (key: string) => {
   const f = PPO_FIELDS.find((x) => x.key === key);
@@ -61,5 +63,32 @@ describe("FieldControl", () => {
     );
     expect(html).toMatch(/<input type="range"[^>]*tabindex="-1"/);
     expect(html).not.toMatch(/<input type="text"[^>]*tabindex/);
+  });
+
+  it("offers a reward with nothing behind it disabled, saying what to do first; the run's own stays pickable", () => {
+    const reward = RUN_FIELDS[0];
+    const render = (value: string, customLoaded: boolean, handedOff: boolean) =>
+      renderToStaticMarkup(
+        createElement(FieldControl, {
+          runId: "grpo-1",
+          field: reward,
+          value,
+          locked: null,
+          unavailable: missingRewards(customLoaded, handedOff),
+        }),
+      );
+    const none = render("gold", false, false);
+    expect(none).toContain('<option value="gold" selected="">gold</option>');
+    expect(none).toContain('<option value="proxy">proxy</option>');
+    expect(none).toContain(
+      '<option value="custom" disabled="">custom (load an .onnx with Load RM first)</option>',
+    );
+    expect(none).toContain(
+      '<option value="pipeline" disabled="">pipeline (train it in the Pipeline, then Use in RL)</option>',
+    );
+    const both = render("gold", true, true);
+    expect(both).not.toContain("disabled");
+    // A run on a custom model whose worker was ended keeps it shown (its error says why), not greyed out.
+    expect(render("custom", false, true)).toContain('<option value="custom" selected="">custom</option>');
   });
 });

@@ -21,3 +21,14 @@ export const useRewardModels = create<RewardModelsState>()((set) => ({
   setCustom: (custom) => set({ custom }),
   setLoading: (loading) => set({ loading }),
 }));
+
+/**
+ * The reward choices a run cannot switch to now, each with what to do first (the run card offers them disabled):
+ * "custom" without a loaded model, "pipeline" before the Pipeline's models were handed to the runs.
+ */
+export function missingRewards(customLoaded: boolean, handedOff: boolean): Record<string, string> {
+  return {
+    ...(!customLoaded && { custom: "load an .onnx with Load RM first" }),
+    ...(!handedOff && { pipeline: "train it in the Pipeline, then Use in RL" }),
+  };
+}
