@@ -48,6 +48,8 @@ export interface RewardSourcesOptions {
   loadOnnx?: OnnxLoader;
   /** Whether models/<task>/rm.onnx is shipped (from models/manifest.json); null: unknown, try to fetch. */
   proxyShipped?: boolean | null;
+  /** Told when the proxy's file has come and its runtime starts (the lab's loading line). */
+  onProxyLoading?: () => void;
 }
 
 /** Why a reward source cannot be had (shown as the command's error). */
@@ -248,6 +250,7 @@ export class RewardSources {
     }
     if (!res) throw missing;
     const bytes = new Uint8Array(await res.arrayBuffer());
+    this.o.onProxyLoading?.();
     const model = await this.loadModel(bytes);
     return {
       source: onnxReward(model, this.tokenizer, { name: "proxy-rm" }),

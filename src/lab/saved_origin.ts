@@ -50,7 +50,7 @@ export function checkStart(ck: Checkpoint, start: StartModel): void {
   const digest = ck.info[START_DIGEST_KEY];
   if (digest !== undefined && digest !== weightsDigest(start.params))
     throw new RangeError(
-      `it was trained from another version of ${from ?? start.source} (its weights differ from this lab's), so its KL and reward curves would not carry on`,
+      `it was trained from another version of ${from ?? start.source}: its weights differ from this lab's, so its KL and reward curves would not carry on`,
     );
 }
 

@@ -4,13 +4,15 @@
  * instead of one spinner for a start that takes seconds on a GPU and can take minutes on a bad connection.
  */
 
-/** One stage of the worker's start, in order: gpu → (download | task)* → kernels → runs. */
+/** One stage of the worker's start, in order: gpu → (download | task)* → kernels → runs (→ download → reward). */
 export type StartStage =
   | { stage: "gpu" }
   | { stage: "download"; path: string; loaded: number; total: number | null }
   | { stage: "task" }
   | { stage: "kernels" }
-  | { stage: "runs" };
+  | { stage: "runs" }
+  /** A run optimises the shipped reward model: its file downloaded, onnxruntime starts in a worker of its own. */
+  | { stage: "reward" };
 
 /** Least time between two reports of one download's bytes (ms): a fast download is not a flood of messages. */
 export const PROGRESS_EVERY_MS = 200;

@@ -47,7 +47,7 @@ import { RewardSources } from "./reward_sources";
 import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 import { customRewardsToGold } from "./settings";
-import type { StartStage } from "./start_progress";
+import { progressFetch, type StartStage } from "./start_progress";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
@@ -104,10 +104,13 @@ class LabWorker implements LabWorkerApi {
     this.spec = spec;
     this.baseUrl = baseUrl;
     const proxyShipped = res.shipped ? res.shipped.has(`models/${res.task.id}/rm.onnx`) : null;
+    let report = onStage; // the start's line only: a reward model loaded later reports to no one
     const rewards = new RewardSources(res.task, res.tokenizer, {
       baseUrl,
       loadOnnx: workerOnnxLoader,
       proxyShipped,
+      fetchFn: progressFetch(fetch, (s) => report(s)),
+      onProxyLoading: () => report({ stage: "reward" }),
     });
     const runs = new LabRuns(ctx, res, spec.seed, rewards);
     this.runs = runs;
@@ -124,6 +127,7 @@ class LabWorker implements LabWorkerApi {
     const runSpecs = customRewardsToGold(spec, pipelineRestored).spec.runs;
     onStage({ stage: "runs" });
     for (const r of runSpecs) await this.scheduler.addRun(r, true);
+    report = () => {};
     return {
       adapter: ctx.adapter,
       model: runs.res.start.source,

@@ -50,12 +50,18 @@ async function setup(withRm = true) {
     loads++;
     return loadOnnxRewardModel(bytes, V, { padId });
   };
-  const rewards = new RewardSources(res.task, res.tokenizer, { baseUrl: BASE, fetchFn, loadOnnx });
+  let starts = 0; // the loading line's "reward" stage: the file has come, its runtime starts
+  const rewards = new RewardSources(res.task, res.tokenizer, {
+    baseUrl: BASE,
+    fetchFn,
+    loadOnnx,
+    onProxyLoading: () => starts++,
+  });
   const runs = new LabRuns(ctx, res, spec.seed, rewards);
   const updates: RunUpdate[] = [];
   const s = new Scheduler({ factory: runs, onUpdate: (u) => updates.push(...u), flushMs: 0 });
   for (const r of spec.runs) await s.addRun(r, true);
-  return { res, runs, rewards, s, updates, spec, loads: () => loads };
+  return { res, runs, rewards, s, updates, spec, loads: () => loads, starts: () => starts };
 }
 
 describe("reward sources in the lab's runs (GPU + onnxruntime-web)", () => {
@@ -67,6 +73,7 @@ describe("reward sources in the lab's runs (GPU + onnxruntime-web)", () => {
     // A second run asking for the proxy shares the loaded model.
     await t.s.addRun({ ...t.spec.runs[0], id: "grpo-proxy-2" });
     expect(t.loads()).toBe(1);
+    expect(t.starts()).toBe(1);
     await t.s.stepOnce();
     await t.s.stepOnce();
     t.s.flush();

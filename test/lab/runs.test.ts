@@ -224,7 +224,7 @@ describe("lab runtime (GPU)", () => {
     expect(f.metadata[START_DIGEST_KEY]).toMatch(/^[0-9a-f]{64}$/);
     const renamed = withMeta({ ...f.metadata, start: "nano (random init, seed 1)" });
     await expect(b.s.resumeRun("ppo-1", at, (r) => b.runs.loadSaved("ppo-1", r, renamed, 1))).rejects.toThrow(
-      "it was trained from another version of nano (random init, seed 1) (its weights differ from this lab's)",
+      "it was trained from another version of nano (random init, seed 1): its weights differ from this lab's",
     );
     // A file that names no start model (another tool's, an older export) is taken on its shapes.
     const { start: _, [START_DIGEST_KEY]: __, ...meta } = f.metadata;

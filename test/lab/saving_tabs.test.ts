@@ -101,13 +101,17 @@ describe("two tabs", () => {
 
   it("the saving tab leaving the page tells the others: no tab saves now; a tab that opens again saves", async () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const heard: boolean[] = [];
+    const heard: string[] = [];
     let owner = "A";
     const pageA = new EventTarget();
     const a = linkTabs({ owns: () => owner === "A", yieldTo: async () => {} }, pageA);
     const pageB = new EventTarget();
     const b = linkTabs(
-      { owns: () => owner === "B", yieldTo: async () => {}, savingTabGone: (gone) => heard.push(gone) },
+      {
+        owns: () => owner === "B",
+        yieldTo: async () => {},
+        savingTabGone: (gone, by) => heard.push(`${gone} ${by}`),
+      },
       pageB,
     );
     // Kept in the back-forward cache, the page comes back and saves on: not gone.
@@ -117,15 +121,21 @@ describe("two tabs", () => {
     await sleep(30);
     expect(heard).toEqual([]);
     pageA.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: false }));
-    await vi.waitFor(() => expect(heard).toEqual([true]));
+    await vi.waitFor(() => expect(heard).toEqual(["true opened"]));
     // The tab reloaded (or another opened) and claims saving: B hears that a tab saves again.
     owner = "";
     const c = linkTabs({ owns: () => owner === "C", yieldTo: async () => {} });
     await sleep(5);
     c.announce();
     owner = "C";
-    await vi.waitFor(() => expect(heard).toEqual([true, false]));
-    for (const t of [a, b, c]) t.close();
+    await vi.waitFor(() => expect(heard).toEqual(["true opened", "false opened"]));
+    // A tab's Save here (its take, then its start): B says which it was.
+    const d = linkTabs({ owns: () => owner === "D", yieldTo: async () => {} });
+    await sleep(5);
+    expect(await d.take(async () => {}, 50)).toBeNull();
+    owner = "D";
+    await vi.waitFor(() => expect(heard).toEqual(["true opened", "false opened", "false save-here"]));
+    for (const t of [a, b, c, d]) t.close();
   });
 
   it("a tab that stopped saving: its notice follows the saving tab leaving, and Leave site asks once it trained", async () => {

@@ -23,9 +23,13 @@ export function StartingLine() {
         <span aria-hidden="true">{progress}</span>…
       </p>
       {stuck && (
-        <p role="alert" data-testid="lab-stalled">
-          Nothing has arrived for {Math.round((now - at) / 1000)} s: the network may be slow or down. Waiting
-          does no harm;{" "}
+        <p role="alert" data-testid="lab-stalled" data-why={stuck}>
+          {stuck === "stalled" ? "Nothing has arrived for a while" : "Still starting"}
+          {/* The count changes every second: kept out of what screen readers announce (the alert once). */}
+          <span aria-hidden="true"> ({Math.round((now - at) / 1000)} s)</span>
+          {stuck === "stalled"
+            ? ": the network may be slow or down. Waiting does no harm; "
+            : ": the download may be slow on this network. Waiting does no harm; "}
           <button type="button" data-testid="lab-stalled-retry" onClick={() => location.reload()}>
             Try again
           </button>{" "}

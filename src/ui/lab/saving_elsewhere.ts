@@ -46,10 +46,13 @@ export function noticeWhenSavingTabGone(
   return rest ? `${rest} ${line}` : line;
 }
 
-/** While this tab does not save: the saving tab left (`gone`), or a tab saves again; the notice follows. */
-export function savingTabGone(gone: boolean): void {
+/**
+ * While this tab does not save: the saving tab left (`gone`), or a tab saves again (`by`: it opened, or took
+ * over with Save here); the notice follows.
+ */
+export function savingTabGone(gone: boolean, by: TakenBy = "opened"): void {
   const tabs = useSavingTabs.getState();
   if (tabs.state !== "elsewhere" || tabs.ownerGone === gone) return;
   useSavingTabs.setState({ ownerGone: gone });
-  useLab.getState().setNotice(noticeWhenSavingTabGone(useLab.getState().notice, gone));
+  useLab.getState().setNotice(noticeWhenSavingTabGone(useLab.getState().notice, gone, by));
 }

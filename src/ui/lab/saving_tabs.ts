@@ -11,7 +11,8 @@
  * - a taker that hears a newer claim while it waits gives up, and one that hears it while it writes gives the
  *   session up once its writes have landed (answering a newer taker's `take` as a saving tab would): so two
  *   tabs never both end up saving;
- * - `gone`: the saving tab leaves the page (closed, reloaded): the others say that no tab saves now.
+ * - `gone`: the saving tab leaves the page (closed, reloaded): the others say that no tab saves now, until a
+ *   tab's `start` (after its `take`: a Save here).
  * The page shows where it stands through {@link useSavingTabs} (./SaveState.tsx).
  */
 import { create } from "zustand";
@@ -106,7 +107,7 @@ export interface TabHooks {
    * While this tab does not save: the saving tab left the page (`gone`: it posts so as it hides for good), or a
    * tab claimed saving since (`gone` false: the one that left reopened, or another opened).
    */
-  savingTabGone?(gone: boolean): void;
+  savingTabGone?(gone: boolean, by: TakenBy): void;
 }
 
 /** This tab's end of the channel. */
@@ -148,6 +149,8 @@ export function linkTabs(
   const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SAVING_CHANNEL);
   (channel as { unref?: () => void } | null)?.unref?.(); // Node (tests): do not keep the process alive
   const post = (kind: Kind) => channel?.postMessage({ kind, tab, at: claim.at } satisfies TabMessage);
+  /** Tabs heard asking to take saving over (their "start" then ends a Save here, not an opening). */
+  const takers = new Set<string>();
   /** This tab's take, waiting for the saving tab. */
   let waiting: { ack(from: string): void; released(from: string): void; abort(): void } | null = null;
   /** This tab's take is writing: a newer claim meanwhile makes it give the session up afterwards. */
@@ -162,7 +165,10 @@ export function linkTabs(
   };
   const claimed = (m: TabMessage) => {
     if (!newer(m, claim)) return; // an older claim: its tab gives way, not this one
-    if (m.kind === "start" && !hooks.owns()) hooks.savingTabGone?.(false);
+    // A tab's Save here ends with its "start" after its "take": the others say which it was.
+    if (m.kind === "take") takers.add(m.tab);
+    if (m.kind === "start" && !hooks.owns())
+      hooks.savingTabGone?.(false, takers.delete(m.tab) ? "save-here" : "opened");
     if (waiting) return waiting.abort();
     if (writing) {
       writing.by = m.kind === "take" ? "save-here" : "opened";
@@ -188,7 +194,7 @@ export function linkTabs(
       if (m.kind === "ack") waiting?.ack(m.tab);
       else if (m.kind === "released") waiting?.released(m.tab);
       else if (m.kind === "gone") {
-        if (!hooks.owns()) hooks.savingTabGone?.(true);
+        if (!hooks.owns()) hooks.savingTabGone?.(true, "opened");
       } else claimed(m);
     };
   // The saving tab closing (or reloading; a page kept in the back-forward cache comes back and saves on)

@@ -98,7 +98,7 @@ export function resetSettingsLine(
   const starts =
     over.length === 0
       ? ""
-      : ` ${over.join(", ")} ${over.length > 1 ? "start" : "starts"} over with ${over.length > 1 ? "their" : "its"} settings reset (as saved, ${over.length > 1 ? "they are" : "it is"} kept under Recent experiments).`;
+      : ` ${over.join(", ")} ${over.length > 1 ? "start" : "starts"} over with ${over.length > 1 ? "their" : "its"} settings reset.`;
   return (
     "Some settings saved by another version of the lab are not valid in this one and were reset to their " +
     `defaults: ${issues.slice(0, listed).map(issueText).join("; ")}${more}.${starts}`

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { STALL_MS, stageText, stalled } from "./starting";
+import { SLOW_REWARD_MS, STALL_MS, stageText, stalled } from "./starting";
+
+const line = (s: Parameters<typeof stageText>[0]) => {
+  const { text, progress } = stageText(s);
+  return `${text}${progress}…`;
+};
 
 describe("the loading line's text", () => {
   it("names each stage, a download with its bytes", () => {
-    const line = (s: Parameters<typeof stageText>[0]) => {
-      const { text, progress } = stageText(s);
-      return `${text}${progress}…`;
-    };
     expect(line(null)).toBe("Starting the training worker…");
     expect(line({ stage: "gpu" })).toBe("Getting a GPU device for the training worker…");
     const sft = { stage: "download" as const, path: "models/sentiment/sft.safetensors" };
@@ -27,12 +28,18 @@ describe("the loading line's text", () => {
     expect(line({ stage: "runs" })).toBe("Building the runs on the GPU (compiling their kernels)…");
   });
 
-  it("says a download stalled once nothing arrived for STALL_MS, and only a download", () => {
+  it("says a download stalled once nothing arrived for STALL_MS; the reward model's runtime slow after SLOW_REWARD_MS", () => {
     const d = { stage: "download" as const, path: "x", loaded: 10, total: 20 };
-    expect(stalled(d, 1000, 1000 + STALL_MS - 1)).toBe(false);
-    expect(stalled(d, 1000, 1000 + STALL_MS)).toBe(true);
+    expect(stalled(d, 1000, 1000 + STALL_MS - 1)).toBeNull();
+    expect(stalled(d, 1000, 1000 + STALL_MS)).toBe("stalled");
     // Timing kernels or building runs on a software adapter takes long by itself: not a network stall.
-    expect(stalled({ stage: "runs" }, 0, 10 * STALL_MS)).toBe(false);
-    expect(stalled(null, 0, 10 * STALL_MS)).toBe(false);
+    expect(stalled({ stage: "runs" }, 0, 10 * STALL_MS)).toBeNull();
+    expect(stalled(null, 0, 10 * STALL_MS)).toBeNull();
+    // onnxruntime's ~28 MB come without a byte count: "slow", only after a minute.
+    expect(stalled({ stage: "reward" }, 0, SLOW_REWARD_MS - 1)).toBeNull();
+    expect(stalled({ stage: "reward" }, 0, SLOW_REWARD_MS)).toBe("slow");
+    expect(line({ stage: "reward" })).toBe(
+      "Starting the proxy reward model (onnxruntime's WebAssembly: about 28 MB to download the first time)…",
+    );
   });
 });

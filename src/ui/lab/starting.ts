@@ -10,6 +10,11 @@ import { bytes } from "../format";
 
 /** With no new byte for this long (ms), a download is said to be stalled, with what to do. */
 export const STALL_MS = 20_000;
+/**
+ * Starting the reward model's runtime longer than this (ms) is said to be slow: its ~28 MB of WebAssembly come
+ * the first time without a byte count the page can see.
+ */
+export const SLOW_REWARD_MS = 60_000;
 
 interface Starting {
   stage: StartStage | null;
@@ -53,10 +58,17 @@ function stageLine(s: Exclude<StartStage, { stage: "download" }> | null): string
       return "Timing the matrix-multiply kernels on this GPU";
     case "runs":
       return "Building the runs on the GPU (compiling their kernels)";
+    case "reward":
+      return "Starting the proxy reward model (onnxruntime's WebAssembly: about 28 MB to download the first time)";
   }
 }
 
-/** Whether the line should say that the download stalled: a download, and nothing new for STALL_MS. */
-export function stalled(s: StartStage | null, at: number, now: number): boolean {
-  return s?.stage === "download" && now - at >= STALL_MS;
+/**
+ * What the line should add: "stalled" (a download with nothing new for STALL_MS), "slow" (the reward model's
+ * runtime still starting after SLOW_REWARD_MS), or null.
+ */
+export function stalled(s: StartStage | null, at: number, now: number): "stalled" | "slow" | null {
+  if (s?.stage === "download" && now - at >= STALL_MS) return "stalled";
+  if (s?.stage === "reward" && now - at >= SLOW_REWARD_MS) return "slow";
+  return null;
 }
