@@ -4,6 +4,7 @@
  * once this tab has trained since it stopped saving; and the notice says so when the tab that saved is gone.
  */
 import { useLab } from "../lab_store";
+import { withoutTakenOver } from "./saving_lines";
 import { OWNER_GONE_LINE, type TakenBy, takenOverLine, useSavingTabs } from "./saving_tabs";
 
 /** Where `beforeunload` fires (window; tests: a stub). */
@@ -38,10 +39,7 @@ export function noticeWhenSavingTabGone(
   gone: boolean,
   by: TakenBy = "opened",
 ): string {
-  const lines = [takenOverLine("opened"), takenOverLine("save-here"), OWNER_GONE_LINE];
-  let rest = notice ?? "";
-  for (const l of lines) rest = rest.split(l).join("");
-  rest = rest.replace(/ {2,}/g, " ").trim();
+  const rest = withoutTakenOver(notice);
   const line = gone ? OWNER_GONE_LINE : takenOverLine(by);
   return rest ? `${rest} ${line}` : line;
 }
