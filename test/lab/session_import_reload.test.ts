@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
+import { LESSONS } from "../../src/lab/presets";
 import type { ExperimentSpec, PipelineModels } from "../../src/lab/protocol";
+import { sameExperiment } from "../../src/lab/restore";
 import { MAX_RUNS } from "../../src/lab/settings";
 import { encode, specFromLocation } from "../../src/lab/url";
 import { importRunFiles } from "../../src/ui/lab/import_run";
@@ -77,6 +79,34 @@ describe("importing a run", () => {
     expect(back.spec.seed).toBe(defaultExperiment().seed);
     expect(back.runs["ppo-2"]?.comparison).toBe(true);
     expect(back.runs["ppo-2"].history).toHaveLength(4);
+  });
+
+  it("leaves a comparison run with its experiment when a lesson on the same task, model and seed opens", async () => {
+    const name = newDbName();
+    session = await openLab(fakeDeps(name).deps);
+    await importRunFiles([file("ppo.run.json", exported(defaultExperiment()))]);
+    // The import's own save (queued a macrotask later) lands before the next page opens, as it would in a browser.
+    await new Promise((r) => setTimeout(r, 0));
+    await session.autosaver?.flush();
+    expect(useLab.getState().runs["ppo-2"]?.comparison).toBe(true);
+    const d = defaultExperiment();
+    const lesson = Object.values(LESSONS)
+      .map((l) => l.experiment(d.seed))
+      .find((e) => sameExperiment(e, d));
+    if (!lesson) throw new Error("no lesson on the default's task, model and seed");
+    session.stop();
+    setHash(`#${encode(lesson)}`);
+    session = await openLab(fakeDeps(name).deps);
+    const st = useLab.getState();
+    expect(st.spec.preset).toBe(lesson.preset);
+    expect(Object.values(st.runs).filter((r) => r.comparison)).toEqual([]);
+    expect(st.spec.runs.map((r) => r.id)).toEqual(lesson.runs.map((r) => r.id));
+    expect(st.notice).toMatch(/The experiment open before \(.*1 run imported for comparison\) is kept/);
+    const db = await openLabPersistence(name);
+    const kept = await db.archive.list();
+    db.close();
+    expect(kept).toHaveLength(1);
+    expect(kept[0].runs.find((r) => r.label === "PPO (imported)")?.comparison).toBe(true);
   });
 
   it("brings back a lab of 12 runs with one imported for comparison among them, whole and without a notice", async () => {

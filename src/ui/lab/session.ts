@@ -164,9 +164,11 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     }
   }
   // Runs imported for comparison come back as curves only: the worker never gets them (links leave them out,
-  // but the spec saved in this browser lists them).
+  // but the spec saved in this browser lists them). They belong to the experiment they were imported into: a
+  // lesson on the same task, model and seed is another one (its runs may resume, the curves are kept with theirs).
   const same = saved !== null && sameExperiment(spec, saved.spec);
-  const comparisons = same ? (saved?.runs.filter((r) => r.comparison) ?? []) : [];
+  const sameLesson = same && saved?.spec.preset === spec.preset;
+  const comparisons = sameLesson ? (saved?.runs.filter((r) => r.comparison) ?? []) : [];
   const imported = new Set(comparisons.map((r) => r.spec.id));
   if (imported.size) spec = { ...spec, runs: spec.runs.filter((r) => !imported.has(r.id)) };
   // A fork or an import that will not resume (no checkpoint of it here) starts from the start model: its label
@@ -196,7 +198,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   // so that no later write of that tab lands in neither the kept copy nor this one.
   // Read again only when something is kept (a reload of the same experiment drops nothing).
   let kept =
-    persistence && saved && plan && dropsTraining(plan.leftOut, savedPipeline, pipeline === null, same)
+    persistence && saved && plan && dropsTraining(plan.leftOut, savedPipeline, pipeline === null, sameLesson)
       ? await keepReplaced(
           persistence,
           (await persistence.load().catch(() => null)) ?? saved,
