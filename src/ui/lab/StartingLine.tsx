@@ -1,7 +1,8 @@
 /**
  * The lab's loading line: what the worker is doing (which file downloads and how far, the kernels' timing, the
- * runs' creation), and, when a download brings nothing for STALL_MS (./starting.ts), that the network may be down, with
- * Try again (a reload starts the download over; nothing saved in this browser is changed by a start).
+ * runs' creation), and, when a download brings nothing for STALL_MS (./starting.ts), that the network may be down, or,
+ * when a script or the reward model's runtime (no byte count) takes long, that it is still starting, with Try again
+ * (a reload starts the download over; nothing saved in this browser is changed by a start).
  */
 import { useEffect, useState } from "react";
 import { stageText, stalled, useStarting } from "./starting";

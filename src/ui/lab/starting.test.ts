@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SLOW_REWARD_MS, STALL_MS, stageText, stalled } from "./starting";
+import { SLOW_REWARD_MS, SLOW_SCRIPT_MS, STALL_MS, stageText, stalled } from "./starting";
 
 const line = (s: Parameters<typeof stageText>[0]) => {
   const { text, progress } = stageText(s);
@@ -28,16 +28,21 @@ describe("the loading line's text", () => {
     expect(line({ stage: "runs" })).toBe("Building the runs on the GPU (compiling their kernels)…");
   });
 
-  it("says a download stalled once nothing arrived for STALL_MS; the reward model's runtime slow after SLOW_REWARD_MS", () => {
+  it("says a download stalled once nothing arrived for STALL_MS; the reward model's runtime slow after SLOW_REWARD_MS, scripts after SLOW_SCRIPT_MS", () => {
     const d = { stage: "download" as const, path: "x", loaded: 10, total: 20 };
     expect(stalled(d, 1000, 1000 + STALL_MS - 1)).toBeNull();
     expect(stalled(d, 1000, 1000 + STALL_MS)).toBe("stalled");
     // Timing kernels or building runs on a software adapter takes long by itself: not a network stall.
     expect(stalled({ stage: "runs" }, 0, 10 * STALL_MS)).toBeNull();
-    expect(stalled(null, 0, 10 * STALL_MS)).toBeNull();
     // onnxruntime's ~28 MB come without a byte count: "slow", only after a minute.
     expect(stalled({ stage: "reward" }, 0, SLOW_REWARD_MS - 1)).toBeNull();
     expect(stalled({ stage: "reward" }, 0, SLOW_REWARD_MS)).toBe("slow");
+    // The worker's script and the task's prompts (a 1.2 MB chunk) come without a byte count either.
+    for (const s of [null, { stage: "task" as const }]) {
+      expect(stalled(s, 500, 500 + SLOW_SCRIPT_MS - 1)).toBeNull();
+      expect(stalled(s, 500, 500 + SLOW_SCRIPT_MS)).toBe("slow");
+    }
+    expect(stalled({ stage: "kernels" }, 0, 10 * SLOW_REWARD_MS)).toBeNull();
     expect(line({ stage: "reward" })).toBe(
       "Starting the proxy reward model (onnxruntime's WebAssembly: about 28 MB to download the first time)…",
     );

@@ -15,6 +15,11 @@ export const STALL_MS = 20_000;
  * the first time without a byte count the page can see.
  */
 export const SLOW_REWARD_MS = 60_000;
+/**
+ * The same for the scripts the page downloads without a byte count it can see (the training worker's, then the
+ * task's prompts: 1.2 MB for sentiment): said to be slow after this long (ms).
+ */
+export const SLOW_SCRIPT_MS = 30_000;
 
 interface Starting {
   stage: StartStage | null;
@@ -65,10 +70,12 @@ function stageLine(s: Exclude<StartStage, { stage: "download" }> | null): string
 
 /**
  * What the line should add: "stalled" (a download with nothing new for STALL_MS), "slow" (the reward model's
- * runtime still starting after SLOW_REWARD_MS), or null.
+ * runtime still starting after SLOW_REWARD_MS; the worker's script or the task's prompts still loading after
+ * SLOW_SCRIPT_MS), or null. `at`: when the stage began (for null, when the page began to start the worker).
  */
 export function stalled(s: StartStage | null, at: number, now: number): "stalled" | "slow" | null {
   if (s?.stage === "download" && now - at >= STALL_MS) return "stalled";
   if (s?.stage === "reward" && now - at >= SLOW_REWARD_MS) return "slow";
+  if ((s === null || s.stage === "task") && now - at >= SLOW_SCRIPT_MS) return "slow";
   return null;
 }
