@@ -147,13 +147,34 @@ function viewKey(view: unknown): string {
   return JSON.stringify({ ...rest, handOffOld: handOffOld === true });
 }
 
+/**
+ * Whether the session `stored` already holds everything `session` does and offers no other point to resume
+ * from: {@link holds}, and each of `session`'s checkpoints is one `stored` has too (an earlier checkpoint is a
+ * point to branch from, kept beside). Then keeping `session` would list the same training twice: it is a copy of
+ * `stored` that lost weights (a page left while it started another experiment, after it dropped the old runs'
+ * checkpoints and before its first save).
+ */
+export function covers(
+  stored: SavedSession,
+  storedPipeline: SavedPipeline | null,
+  session: SavedSession,
+  pipeline: SavedPipeline | null,
+): boolean {
+  if (!holds(stored, storedPipeline, session, pipeline)) return false;
+  const runs = new Map(stored.runs.map((r) => [r.spec.id, r]));
+  return session.runs.every(
+    (r) => !keepsCurves(r) || !r.checkpoint || runs.get(r.spec.id)?.checkpoint?.step === r.checkpoint.step,
+  );
+}
+
 /** The same session kept again (a quick reload, two tabs): same experiment, runs and save times. */
 const sameKept = (a: ArchiveEntry, b: ArchiveEntry) => a.signature === b.signature;
 
 /**
  * Keep a session inside the caller's transaction (archive and archiveIndex, read-write): an entry equal to it,
  * or one it continues ({@link holds}: an earlier copy of the same training, as two tabs pressing Save here in
- * turn keep), is replaced, and the oldest beyond {@link ARCHIVE_MAX} go.
+ * turn keep), is replaced, and the oldest beyond {@link ARCHIVE_MAX} go. A session an entry {@link covers} is
+ * not kept beside it: that entry is kept again in its place.
  */
 export async function keepIn(
   tx: LabTx<"readwrite">,
@@ -162,8 +183,18 @@ export async function keepIn(
   now = Date.now(),
 ): Promise<KeptEntry> {
   const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const entry = entryOf(id, session, pipeline, now);
   const listed = await listKept(tx);
+  // A copy of an entry that adds nothing to it: that entry is kept again (newest first) instead.
+  for (const e of listed)
+    if (sameExperiment(e.spec, session.spec)) {
+      const old = await tx.objectStore("archive").get(e.id);
+      if (old && covers(old.session, old.pipeline, session, pipeline)) {
+        session = old.session;
+        pipeline = old.pipeline;
+        break;
+      }
+    }
+  const entry = entryOf(id, session, pipeline, now);
   const replaced = new Set<string>();
   for (const e of listed) {
     if (sameKept(e, entry)) replaced.add(e.id);

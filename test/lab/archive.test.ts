@@ -6,7 +6,7 @@
 import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
-import { ARCHIVE_MAX, hasProgress, holds } from "../../src/lab/archive";
+import { ARCHIVE_MAX, covers, hasProgress, holds } from "../../src/lab/archive";
 import { defaultExperiment } from "../../src/lab/defaults";
 import {
   CHUNK,
@@ -90,6 +90,30 @@ describe("recent experiments", () => {
     other.runs[0].history[0] = { ...other.runs[0].history[0], metrics: { reward: 42 } };
     await db.archive.keep(other, null, 4000);
     expect((await db.archive.list()).map((e) => e.runs[0].step)).toEqual([6, 3, 5]);
+    db.close();
+  });
+
+  it("keeps a copy that lost its checkpoints once: the entry that has them comes first again", async () => {
+    const db = await freshDb();
+    const a = { ...defaultExperiment(), seed: 3 };
+    const full = session(a, 5);
+    const first = await db.archive.keep(full, null, 1000);
+    await db.archive.keep(session({ ...a, seed: 4 }, 2), null, 2000);
+    // The same training whose checkpoints the page dropped (it started another experiment) and left before saving.
+    const lost = { ...full, runs: full.runs.map((r) => ({ ...r, checkpoint: null })) };
+    expect(covers(full, null, lost, null)).toBe(true);
+    expect(covers(lost, null, full, null)).toBe(false);
+    const again = await db.archive.keep(lost, null, 3000);
+    const list = await db.archive.list();
+    expect(list.map((e) => [e.spec.seed, e.runs[0].step])).toEqual([
+      [3, 5],
+      [4, 2],
+    ]);
+    expect(list[0].id).toBe(again.id);
+    expect(list.some((e) => e.id === first.id)).toBe(false);
+    expect((await db.archive.get(again.id))?.session.runs[0].checkpoint?.step).toBe(5);
+    // An earlier checkpoint is another point to resume from: not covered (kept beside, as before).
+    expect(covers(full, null, session(a, 3), null)).toBe(false);
     db.close();
   });
 
