@@ -53,7 +53,7 @@ test("Save here: a tab another took saving from saves its own training again, wi
   await expect(third.getByTestId("save-state")).toHaveText("saved");
   await third.close();
   await expect(first.getByTestId("lab-notice")).toContainText(
-    "The tab that saved this browser's experiment was closed (or is reloading): no tab saves now",
+    "The tab that saved this browser's experiment was closed, left the page or is reloading: no tab saves now",
   );
   await expect(first.getByTestId("notice-save-here")).toBeVisible();
 

@@ -114,12 +114,22 @@ describe("two tabs", () => {
       },
       pageB,
     );
-    // Kept in the back-forward cache, the page comes back and saves on: not gone.
-    pageA.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
     // A tab that does not save leaving says nothing.
     pageB.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: false }));
     await sleep(30);
     expect(heard).toEqual([]);
+    // A claims after B opened (as the tab opened last does).
+    await sleep(5);
+    a.announce();
+    await vi.waitFor(() => expect(heard).toEqual(["false opened"]));
+    heard.length = 0;
+    // Kept in the back-forward cache, the page saves nothing (and may be dropped from it, or its tab closed,
+    // without another event): gone; back from the cache, it saves again with its old claim.
+    pageA.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
+    await vi.waitFor(() => expect(heard).toEqual(["true opened"]));
+    pageA.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    await vi.waitFor(() => expect(heard).toEqual(["true opened", "false opened"]));
+    heard.length = 0;
     pageA.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: false }));
     await vi.waitFor(() => expect(heard).toEqual(["true opened"]));
     // The tab reloaded (or another opened) and claims saving: B hears that a tab saves again.
@@ -138,6 +148,30 @@ describe("two tabs", () => {
     for (const t of [a, b, c, d]) t.close();
   });
 
+  it("a frozen saving tab (a discarded one fires no pagehide) says so; unfrozen, it claims again with its old claim", async () => {
+    const heard: string[] = [];
+    let owner = "B";
+    const b = linkTabs({ owns: () => owner === "B", yieldTo: async () => {}, savingTabGone: () => {} });
+    await new Promise((r) => setTimeout(r, 5));
+    const doc = new EventTarget();
+    const pageA = Object.assign(new EventTarget(), { document: doc });
+    const a = linkTabs({ owns: () => owner === "A", yieldTo: async () => {} }, pageA);
+    const watcher = linkTabs({
+      owns: () => false,
+      yieldTo: async () => {},
+      savingTabGone: (gone, by) => heard.push(`${gone} ${by}`),
+    });
+    await new Promise((r) => setTimeout(r, 5)); // A's claim newer than the watcher's
+    a.announce();
+    owner = "A";
+    await vi.waitFor(() => expect(heard).toEqual(["false opened"]));
+    doc.dispatchEvent(new Event("freeze"));
+    await vi.waitFor(() => expect(heard).toEqual(["false opened", "true opened"]));
+    doc.dispatchEvent(new Event("resume"));
+    await vi.waitFor(() => expect(heard).toEqual(["false opened", "true opened", "false opened"]));
+    for (const t of [a, b, watcher]) t.close();
+  });
+
   it("a tab that stopped saving: its notice follows the saving tab leaving, and Leave site asks once it trained", async () => {
     useLab.getState().setSpec(defaultExperiment());
     const db = await openLabPersistence("saving-tabs-gone");
@@ -152,7 +186,7 @@ describe("two tabs", () => {
     page.postMessage({ kind: "gone", tab: "zzz", at: Date.now() });
     await vi.waitFor(() => expect(useLab.getState().notice).toBe(OWNER_GONE_LINE));
     expect(useSavingTabs.getState().ownerGone).toBe(true);
-    expect(keptLine(3, false)).toMatch(/^No tab saves now \(the tab that saved was closed\)/);
+    expect(keptLine(3, false)).toMatch(/^No tab saves now \(the tab that saved was closed or left the page\)/);
     // Another tab opens: it saves, and the notice says so again.
     page.postMessage({ kind: "start", tab: "zzz", at: Date.now() + 5 });
     await vi.waitFor(() => expect(useLab.getState().notice).toBe(takenOverLine("opened")));

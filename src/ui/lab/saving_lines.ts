@@ -35,7 +35,7 @@ export function keptLine(steps: number, saves: boolean): string {
   const tabs = useSavingTabs.getState();
   if (tabs.state !== "saves")
     return tabs.ownerGone
-      ? "No tab saves now (the tab that saved was closed): only what this browser saved before is kept, under Change… → Recent experiments; Save here first keeps this tab's training"
+      ? "No tab saves now (the tab that saved was closed or left the page): only what this browser saved before is kept, under Change… → Recent experiments; Save here first keeps this tab's training"
       : "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
   return "This tab is not saving (see the notice above), so its training is not kept";
 }

@@ -11,8 +11,9 @@
  * - a taker that hears a newer claim while it waits gives up, and one that hears it while it writes gives the
  *   session up once its writes have landed (answering a newer taker's `take` as a saving tab would): so two
  *   tabs never both end up saving;
- * - `gone`: the saving tab leaves the page (closed, reloaded): the others say that no tab saves now, until a
- *   tab's `start` (after its `take`: a Save here).
+ * - `gone`: the saving tab leaves the page (closed, reloaded, kept in the back-forward cache) or is frozen: the
+ *   others say that no tab saves now, until a tab's `start` (after its `take`: a Save here; or the same tab back
+ *   from the cache or unfrozen, with its old claim).
  * The page shows where it stands through {@link useSavingTabs} (./SaveState.tsx).
  */
 import { create } from "zustand";
@@ -32,7 +33,7 @@ interface SavingTabsState {
   state: TabSaving;
   /** Make this tab the one that saves (null while it saves or has no storage). */
   saveHere: (() => void) | null;
-  /** While "elsewhere": the tab that saved was closed (or is reloading), so no tab saves now. */
+  /** While "elsewhere": the tab that saved was closed, left the page (or is reloading), so no tab saves now. */
   ownerGone: boolean;
 }
 
@@ -63,7 +64,7 @@ export function takenOverLine(by: TakenBy): string {
 
 /** The notice of a tab that does not save once the tab that saved was closed. */
 export const OWNER_GONE_LINE =
-  "The tab that saved this browser's experiment was closed (or is reloading): no tab saves now, so this tab's " +
+  "The tab that saved this browser's experiment was closed, left the page or is reloading: no tab saves now, so this tab's " +
   "training is not saved. Save here makes this tab save it (what that tab saved is kept under Change… → Recent " +
   "experiments).";
 
@@ -139,10 +140,8 @@ const newer = (m: { at: number; tab: string }, than: { at: number; tab: string }
 /** Join the other tabs (a no-op link where BroadcastChannel is missing). */
 export function linkTabs(
   hooks: TabHooks,
-  /** Where `pagehide` fires (window; tests: a stub). */
-  page: Pick<EventTarget, "addEventListener" | "removeEventListener"> | null = typeof window === "undefined"
-    ? null
-    : window,
+  /** Where `pagehide` and `pageshow` fire, and its document `freeze` and `resume` (window; tests: a stub). */
+  page: (EventTarget & { document?: EventTarget }) | null = typeof window === "undefined" ? null : window,
 ): TabLink {
   const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   let claim = { tab, at: Date.now() };
@@ -197,12 +196,22 @@ export function linkTabs(
         if (!hooks.owns()) hooks.savingTabGone?.(true, "opened");
       } else claimed(m);
     };
-  // The saving tab closing (or reloading; a page kept in the back-forward cache comes back and saves on)
-  // tells the others, which would otherwise go on saying that it saves.
-  const hidden = (e: Event) => {
-    if (hooks.owns() && !(e as PageTransitionEvent).persisted) post("gone");
+  // The saving tab leaving the page tells the others, which would otherwise go on saying that it saves: closed,
+  // reloading, or kept in the back-forward cache (it saves nothing there, and the browser may drop it from the
+  // cache, or its tab be closed, without another event); frozen likewise (a discarded tab fires no pagehide).
+  // Coming back (pageshow from the cache, resume) it claims again with its old claim's time: a tab that claimed
+  // since keeps saving (and a cached page that hears any message is evicted: it reloads instead).
+  const hidden = () => {
+    if (hooks.owns()) post("gone");
+  };
+  const shown = (e: Event) => {
+    if (e.type === "pageshow" && !(e as PageTransitionEvent).persisted) return;
+    if (hooks.owns()) post("start");
   };
   page?.addEventListener("pagehide", hidden);
+  page?.addEventListener("pageshow", shown);
+  page?.document?.addEventListener("freeze", hidden);
+  page?.document?.addEventListener("resume", shown);
 
   /**
    * Post `take` and wait until every tab that answered has released, and at least ackMs (a tab answering later,
@@ -270,6 +279,9 @@ export function linkTabs(
     close() {
       waiting?.abort();
       page?.removeEventListener("pagehide", hidden);
+      page?.removeEventListener("pageshow", shown);
+      page?.document?.removeEventListener("freeze", hidden);
+      page?.document?.removeEventListener("resume", shown);
       channel?.close();
     },
   };
