@@ -186,7 +186,9 @@ describe("two tabs", () => {
     page.postMessage({ kind: "gone", tab: "zzz", at: Date.now() });
     await vi.waitFor(() => expect(useLab.getState().notice).toBe(OWNER_GONE_LINE));
     expect(useSavingTabs.getState().ownerGone).toBe(true);
-    expect(keptLine(3, false)).toMatch(/^No tab saves now \(the tab that saved was closed or left the page\)/);
+    expect(keptLine(3, false)).toMatch(
+      /^No tab saves now \(the tab that saved was closed or left the page\)/,
+    );
     // Another tab opens: it saves, and the notice says so again.
     page.postMessage({ kind: "start", tab: "zzz", at: Date.now() + 5 });
     await vi.waitFor(() => expect(useLab.getState().notice).toBe(takenOverLine("opened")));
