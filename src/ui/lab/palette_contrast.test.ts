@@ -120,6 +120,27 @@ describe.each([
   });
 });
 
+describe.each([
+  ["light", LIGHT],
+  ["dark", DARK],
+])("the %s theme's text and controls", (_, selector) => {
+  const t = theme(selector);
+  it("text and muted text are ≥ 4.5:1, a form control's edge ≥ 3:1, on the page, the cards and the insets", () => {
+    for (const bg of ["--bg", "--surface", "--surface-2"]) {
+      // WCAG 2.1 SC 1.4.3 (text) and 1.4.11 (the edge that shows an input, a select or an off switch).
+      for (const [fg, min] of [
+        ["--text", 4.5],
+        ["--muted", 4.5],
+        ["--control-border", 3],
+      ] as const) {
+        const c = contrast(t[fg], t[bg]);
+        console.log(`${selector}: ${fg} ${t[fg]} on ${bg} ${t[bg]}: ${c.toFixed(2)}:1`);
+        expect(c, `${fg} on ${bg}`).toBeGreaterThanOrEqual(min);
+      }
+    }
+  });
+});
+
 it("dark by the system's preference and dark by the toggle give the same colours", () => {
   expect(vars(LAB, DARK_SYSTEM)).toEqual(vars(LAB, DARK));
   expect(vars(STYLES, DARK_SYSTEM)).toEqual(vars(STYLES, DARK));
