@@ -27,6 +27,7 @@ import { quoted } from "../../util/quote";
 import { useLab } from "../lab_store";
 import { offerDiscard } from "./discard_saved";
 import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+import { discardedLine, noticeWhenThawed } from "./frozen";
 import { type MarkerStorage, tabStorage } from "./pipeline_guard";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { takeSafeStart } from "./safe_start";
@@ -220,6 +221,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
   addNotice(storageProblem);
   addNotice(reopened);
   addNotice(kept.line);
+  addNotice(discardedLine());
 
   const resumed = new Set<string>();
   if (plan && saved) {
@@ -363,6 +365,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
         })
       : null;
   const stopUrl = startUrlSync();
+  const stopThawWatch = noticeWhenThawed(addNotice, () => lab().playing);
   return {
     get autosaver() {
       return saving?.autosaver ?? null;
@@ -373,6 +376,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
       saving?.close();
       if (openSaving() === saving) setOpenSaving(null);
       stopUrl();
+      stopThawWatch();
       stopWatching();
     },
   };
