@@ -220,11 +220,12 @@ const ALL_STORES = ["meta", "runs", "history", "checkpoints", "pipeline", ...ARC
 
 /** The kept experiments. Use through {@link LabPersistence.archive}. */
 export class ExperimentArchive {
-  constructor(private readonly db: IDBPDatabase<LabDb>) {}
+  /** `conn`: the lab's connection (reopened by LabPersistence when the browser closed it). */
+  constructor(private readonly conn: () => Promise<IDBPDatabase<LabDb>>) {}
 
   /** Newest first. */
   async list(): Promise<ArchiveEntry[]> {
-    return listKept(this.db.transaction("archiveIndex") as unknown as LabTx);
+    return listKept((await this.conn()).transaction("archiveIndex") as unknown as LabTx);
   }
 
   /**
@@ -235,7 +236,7 @@ export class ExperimentArchive {
    * @throws what IndexedDB throws (e.g. QuotaExceededError); nothing is half-written (one transaction).
    */
   async keep(session: SavedSession, pipeline: SavedPipeline | null, now = Date.now()): Promise<KeptEntry> {
-    const tx = this.db.transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    const tx = (await this.conn()).transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
     const entry = await keepIn(tx, session, pipeline, now);
     await tx.done;
     return entry;
@@ -243,11 +244,11 @@ export class ExperimentArchive {
 
   /** One kept session, whole; undefined when there is none under `id`. */
   async get(id: string): Promise<ArchivedSession | undefined> {
-    return this.db.get("archive", id);
+    return (await this.conn()).get("archive", id);
   }
 
   async remove(id: string): Promise<void> {
-    const tx = this.db.transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    const tx = (await this.conn()).transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
     await removeKept(tx, id);
     await tx.done;
   }
@@ -259,7 +260,7 @@ export class ExperimentArchive {
    * @throws Error when `id` is not kept (any more); what IndexedDB throws. Either way nothing changed.
    */
   async swapIn(id: string): Promise<ExperimentSpec> {
-    const tx = this.db.transaction(ALL_STORES, "readwrite") as unknown as LabTx<"readwrite">;
+    const tx = (await this.conn()).transaction(ALL_STORES, "readwrite") as unknown as LabTx<"readwrite">;
     const kept = await tx.objectStore("archive").get(id);
     if (!kept) {
       tx.abort();

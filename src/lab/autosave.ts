@@ -53,6 +53,11 @@ export interface AutosaveOptions {
    * onError): the page's save indicator then says "not saved" instead of "saved".
    */
   onFailed?: (line: string | null) => void;
+  /**
+   * Told the lines onError told when a write succeeds again after failing: the page takes them out of its
+   * notice (a "storage full" line must not stay beside "saved").
+   */
+  onRecovered?: (lines: string[]) => void;
   /** Where the steps reached are written when the page is hidden (default: the tab's sessionStorage; reached.ts). */
   reachedStore?: ReachedStorage;
   /** Where `pagehide`, `visibilitychange` and `beforeunload` are listened for (default: window; tests: a stub). */
@@ -82,6 +87,11 @@ interface Written {
   ckStep: number;
 }
 
+const CLEARED_LINE =
+  "This browser's saved lab was deleted (its site data was cleared, here or in another tab): this page saves its runs again, but the experiments kept under Recent experiments are gone.";
+const NEWER_LINE =
+  "A newer version of the lab opened in another tab and now keeps this browser's runs: this tab no longer saves (reload it to get the newer version; export runs first to keep the steps since the last “saved”).";
+
 /** Start saving. The first flush writes the whole session and forgets saved runs not in the experiment. */
 export function startAutosave(o: AutosaveOptions): Autosaver {
   const { persistence, source } = o;
@@ -97,11 +107,14 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     // Another tab claimed the session since (persist.ts): this tab's last writes are dropped, not a failure to
     // report (that tab's lab says so in this one's notice).
     if (e instanceof NotWriterError) return;
-    const msg = isQuotaError(e)
-      ? "Saving the lab in this browser failed: its storage for this page is full. Runs since the last “saved” " +
-        "are not kept; remove kept experiments (Change… → Recent experiments) or free space in the browser's " +
-        "site settings, and saving goes on by itself."
-      : `Saving the lab in this browser failed: ${errorMessage(e).replace(/[.\s]*$/, "")}.`; // a sentence: notices join
+    const msg =
+      persistence.lost === "newer"
+        ? NEWER_LINE
+        : isQuotaError(e)
+          ? "Saving the lab in this browser failed: its storage for this page is full. Runs since the last “saved” " +
+            "are not kept; remove kept experiments (Change… → Recent experiments) or free space in the browser's " +
+            "site settings, and saving goes on by itself."
+          : `Saving the lab in this browser failed: ${errorMessage(e).replace(/[.\s]*$/, "")}.`; // a sentence: notices join
     failing = true;
     o.onFailed?.(msg);
     if (!reported.has(msg)) {
@@ -118,6 +131,12 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       .then(() => {
         failing = false;
         o.onFailed?.(null);
+        if (reported.size) {
+          // Told again if it fails again (the user may have closed the notice); said no more meanwhile.
+          const lines = [...reported];
+          reported.clear();
+          o.onRecovered?.(lines);
+        }
       }, fail)
       .finally(() => {
         if (--pending === 0) o.onBusy?.(false);
@@ -166,7 +185,19 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     });
   };
 
+  /** The database this saver's `written` describes (LabPersistence.generation): a new one is empty. */
+  let generation = persistence.generation;
   const flushNow = async () => {
+    // Even with nothing new to write: a database a newer lab took throws here (never "saved"), a cleared one
+    // is reopened (and then written whole, below).
+    await persistence.connected();
+    if (persistence.generation !== generation) {
+      // Reopened after the browser emptied it (site data cleared): everything is written again.
+      generation = persistence.generation;
+      written.clear();
+      lastSpec = null;
+      first = true;
+    }
     const s = source.getState();
     if (s.spec !== lastSpec) {
       await persistence.saveExperiment(s.spec);
@@ -261,6 +292,18 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     if ((prev.playing && !s.playing) || steppedWhilePaused(s, prev)) checkpoint();
     else if (s.spec !== prev.spec) flushSoon();
   });
+  // The browser took the database away (site data cleared, deleted or upgraded by another page): never "saved"
+  // from here until a write lands again; a write now reopens it and writes the runs, their curves and
+  // checkpoints again (checkpointNow's flush writes everything: `written` is cleared above).
+  const unLost = persistence.onLost((why) => {
+    const line = why === "cleared" ? CLEARED_LINE : NEWER_LINE;
+    if (why === "newer") reported.add(line); // its failing writes say no more
+    failing = true;
+    o.onFailed?.(line);
+    o.onError?.(line); // stays in the notice when saving goes on (what was lost is said)
+    if (o.exportCheckpoint) checkpoint();
+    else flush();
+  });
   const target = o.page ?? (typeof window !== "undefined" ? window : null);
   /**
    * Playing (or with saves failing) with steps past a run's last saved checkpoint: a reload now would bring
@@ -314,6 +357,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
         if (--pending === 0) o.onBusy?.(false);
       }
       unsubscribe();
+      unLost();
       target?.removeEventListener("pagehide", onHide);
       target?.removeEventListener("beforeunload", askFirst);
       target?.document?.removeEventListener("visibilitychange", onHide);

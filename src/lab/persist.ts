@@ -19,10 +19,13 @@
  * How often the lab saves is the autosaver's business (src/lab/autosave.ts); this module only reads and writes.
  */
 
-import type { StoreNames } from "idb";
-import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import type { DBSchema, IDBPDatabase, StoreNames } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
 import { DB_NAME } from "./db_name";
+import { type LabConnection, type LostReason, openLabConnection } from "./persist_connection";
+
+export { DB_VERSION, type LostReason } from "./persist_connection";
+
 import type {
   ExperimentSpec,
   Marker,
@@ -44,7 +47,6 @@ import {
 } from "./session_store";
 
 export { DB_NAME } from "./db_name";
-export const DB_VERSION = 3;
 export { CHUNK } from "./session_store";
 
 /** The saved session's stores (src/lab/session_store.ts reads and writes them together). */
@@ -149,7 +151,6 @@ export interface RunSnapshot {
 export class LabPersistence {
   /** Earlier experiments, kept when another one replaced them. */
   readonly archive: ExperimentArchive;
-
   /** This connection's claim on the session (null: none made, its writes are not checked). */
   private writer: string | null = null;
   /** The claim is being written, or its write failed (storage full): the next write carries it. */
@@ -158,8 +159,44 @@ export class LabPersistence {
   private overtakes: string | null = null;
   private claimed: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: IDBPDatabase<LabDb>) {
-    this.archive = new ExperimentArchive(db);
+  constructor(
+    /** The database, reopened when the browser takes it away (./persist_connection.ts). */
+    readonly connection: LabConnection,
+  ) {
+    this.archive = new ExperimentArchive(() => this.conn());
+    // Reopened on an emptied database: the claim went with the data, so the next write writes it again.
+    connection.onReopen(() => {
+      if (this.writer === null) return;
+      this.pending = true;
+      this.overtakes = null;
+    });
+  }
+
+  /** Why the browser took the database away (null: open); see LabConnection. */
+  get lost(): LostReason | null {
+    return this.connection.lost;
+  }
+
+  /** How many times the database was reopened emptied (a writer then writes everything again). */
+  get generation(): number {
+    return this.connection.generation;
+  }
+
+  /** Told when the browser takes the database away; returns the unsubscribe. */
+  onLost(listener: (why: LostReason) => void): () => void {
+    return this.connection.onLost(listener);
+  }
+
+  /**
+   * Resolves once the database is open (a lost one reopened).
+   * @throws once a newer version of the lab holds it; what IndexedDB throws when it cannot be reopened.
+   */
+  async connected(): Promise<void> {
+    await this.conn();
+  }
+
+  private conn(): Promise<IDBPDatabase<LabDb>> {
+    return this.connection.get();
   }
 
   /**
@@ -174,7 +211,7 @@ export class LabPersistence {
     this.writer = writer;
     this.pending = true;
     this.claimed = (async () => {
-      const tx = this.db.transaction("meta", "readwrite");
+      const tx = (await this.conn()).transaction("meta", "readwrite");
       const prev = await tx.store.get(WRITER_KEY);
       this.overtakes = prev && "writer" in prev ? prev.writer : null;
       await tx.store.put({ writer, savedAt: Date.now() } satisfies WriterRecord, WRITER_KEY);
@@ -192,7 +229,7 @@ export class LabPersistence {
    */
   private async fenced(stores: StoreNames<LabDb>[], write: (tx: WriteTx) => Promise<unknown>): Promise<void> {
     await this.claimed;
-    const tx = this.db.transaction(
+    const tx = (await this.conn()).transaction(
       [...new Set([...stores, "meta" as const])],
       "readwrite",
     ) as unknown as WriteTx;
@@ -263,12 +300,12 @@ export class LabPersistence {
 
   /** Ids of the saved runs. */
   async runIds(): Promise<string[]> {
-    return this.db.getAllKeys("runs");
+    return (await this.conn()).getAllKeys("runs");
   }
 
   /** The saved session, or null when nothing was saved. Runs come in the experiment's order. */
   async load(): Promise<SavedSession | null> {
-    const tx = this.db.transaction(SESSION_STORES, "readonly") as unknown as LabTx;
+    const tx = (await this.conn()).transaction(SESSION_STORES, "readonly") as unknown as LabTx;
     const { session } = await readSession(tx);
     await tx.done;
     return session;
@@ -284,7 +321,7 @@ export class LabPersistence {
   }
 
   async loadPipeline(): Promise<SavedPipeline | null> {
-    return (await this.db.get("pipeline", "pipeline")) ?? null;
+    return (await (await this.conn()).get("pipeline", "pipeline")) ?? null;
   }
 
   /**
@@ -302,7 +339,7 @@ export class LabPersistence {
    * Resolves whether it deleted; false when the record reads now, or there is none.
    */
   async discardUnreadable(): Promise<boolean> {
-    const tx = this.db.transaction(SESSION_STORES, "readwrite") as unknown as WriteTx;
+    const tx = (await this.conn()).transaction(SESSION_STORES, "readwrite") as unknown as WriteTx;
     const meta = await tx.objectStore("meta").get("experiment");
     if (meta === undefined || isExperimentRecord(meta)) {
       tx.abort();
@@ -316,7 +353,10 @@ export class LabPersistence {
 
   /** Delete everything saved. */
   async clear(): Promise<void> {
-    const tx = this.db.transaction(["meta", "runs", "history", "checkpoints", "pipeline"], "readwrite");
+    const tx = (await this.conn()).transaction(
+      ["meta", "runs", "history", "checkpoints", "pipeline"],
+      "readwrite",
+    );
     await Promise.all([
       tx.objectStore("pipeline").clear(),
       tx.objectStore("meta").clear(),
@@ -328,61 +368,17 @@ export class LabPersistence {
   }
 
   close(): void {
-    this.db.close();
+    this.connection.close();
   }
 }
 
 /**
- * Open (or create) the lab's database. A tab still open on an older version blocks the upgrade: after
- * `blockedMs` this gives up (the lab then runs without storage and says why). This connection closes itself
- * when a newer version of the lab asks for the upgrade, so it never blocks one.
- * @throws when IndexedDB is unavailable (private windows of some browsers, disabled storage) or the upgrade
- *   stays blocked: callers go on without persistence and tell the user.
+ * Open (or create) the lab's database (./persist_connection.ts openLabConnection: a tab still open on an older
+ * version blocks the upgrade for at most `blockedMs`; the connection never blocks another page, and is reopened
+ * when the browser takes it away).
+ * @throws when IndexedDB is unavailable, the upgrade stays blocked, or a newer version of the lab saved there:
+ *   callers go on without persistence and tell the user.
  */
 export async function openLabPersistence(name = DB_NAME, blockedMs = 3000): Promise<LabPersistence> {
-  if (typeof indexedDB === "undefined") throw new Error("IndexedDB is not available in this browser");
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onBlocked = () => {};
-  const blocked = new Promise<never>((_, reject) => {
-    onBlocked = () => {
-      timer ??= setTimeout(
-        () =>
-          reject(
-            new Error(
-              "another tab holds it open with an older version of the lab: close that tab and reload",
-            ),
-          ),
-        blockedMs,
-      );
-    };
-  });
-  const open = openDB<LabDb>(name, DB_VERSION, {
-    upgrade(d, from) {
-      if (from < 1) {
-        d.createObjectStore("meta");
-        d.createObjectStore("runs", { keyPath: "id" });
-        d.createObjectStore("history", { keyPath: ["runId", "chunk"] });
-        d.createObjectStore("checkpoints", { keyPath: "runId" });
-      }
-      if (from < 2) d.createObjectStore("pipeline");
-      if (from < 3) {
-        d.createObjectStore("archive", { keyPath: "id" });
-        d.createObjectStore("archiveIndex", { keyPath: "id" });
-      }
-    },
-    blocked: () => onBlocked(),
-    blocking: (_now, _next, event) => (event.target as IDBDatabase).close(),
-  });
-  try {
-    return new LabPersistence(await Promise.race([open, blocked]));
-  } catch (e) {
-    // Opened later, once the old tab has gone: not used, so it must not hold the database open.
-    open.then(
-      (d) => d.close(),
-      () => {},
-    );
-    throw e;
-  } finally {
-    clearTimeout(timer);
-  }
+  return new LabPersistence(await openLabConnection(name, blockedMs));
 }

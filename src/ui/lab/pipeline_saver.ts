@@ -55,10 +55,7 @@ export function startPipelineSaver(
     const m = empty ? null : await models();
     await persistence.savePipeline(m ? { models: m, view } : null);
   };
-  const unsubscribe = usePipelineStore.subscribe((s) => {
-    const key = savedKey(s);
-    if (key === last || s.sft.status === "running" || s.rm.status === "running") return;
-    last = key;
+  const queue = (s: PipelineState) => {
     chain = chain
       .then(() => save(s))
       .catch((e) => {
@@ -66,11 +63,25 @@ export function startPipelineSaver(
         if (!(e instanceof NotWriterError))
           onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`);
       });
+  };
+  const running = (s: PipelineState) => s.sft.status === "running" || s.rm.status === "running";
+  const unsubscribe = usePipelineStore.subscribe((s) => {
+    const key = savedKey(s);
+    if (key === last || running(s)) return;
+    last = key;
+    queue(s);
+  });
+  // The browser emptied the database (site data cleared): the models are saved again (a stage training saves
+  // when it ends).
+  const unLost = persistence.onLost((why) => {
+    const s = usePipelineStore.getState();
+    if (why === "cleared" && !running(s)) queue(s);
   });
   return {
     flush: () => chain,
     async stop() {
       unsubscribe();
+      unLost();
       await chain;
     },
   };

@@ -86,6 +86,16 @@ export function startSaving(
       onError,
       onBusy: (busy) => useLab.getState().setSaving(busy),
       onFailed: (line) => useLab.getState().setSaveFailed(line),
+      onRecovered: (lines) => {
+        let notice = useLab.getState().notice;
+        for (const l of lines)
+          notice =
+            notice
+              ?.replace(l, "")
+              .replace(/\s{2,}/g, " ")
+              .trim() ?? null;
+        useLab.getState().setNotice(notice || null);
+      },
     }),
     pipeline: deps.pipelineModels
       ? startPipelineSaver(persistence, deps.pipelineModels, onError)
