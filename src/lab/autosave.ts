@@ -107,6 +107,13 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     // Another tab claimed the session since (persist.ts): this tab's last writes are dropped, not a failure to
     // report (that tab's lab says so in this one's notice).
     if (e instanceof NotWriterError) return;
+    // The browser took the database away again while it was being reopened (site data still being cleared):
+    // not saved, as the notice says; the write is tried again when told (onLost below).
+    if (persistence.lost === "cleared") {
+      failing = true;
+      o.onFailed?.(CLEARED_LINE);
+      return;
+    }
     const msg =
       persistence.lost === "newer"
         ? NEWER_LINE

@@ -49,18 +49,22 @@ export function startPipelineSaver(
   }
   let last = savedKey(usePipelineStore.getState());
   let chain = Promise.resolve();
+  const empty = (s: PipelineState) => {
+    const view = pipelineViewState(s);
+    return view.sft.status !== "done" && view.rm.status !== "done" && !view.handedOff;
+  };
   const save = async (s: PipelineState) => {
     const view = pipelineViewState(s);
-    const empty = view.sft.status !== "done" && view.rm.status !== "done" && !view.handedOff;
-    const m = empty ? null : await models();
+    const m = empty(s) ? null : await models();
     await persistence.savePipeline(m ? { models: m, view } : null);
   };
   const queue = (s: PipelineState) => {
     chain = chain
       .then(() => save(s))
       .catch((e) => {
-        // Another tab saves now (persist.ts claim): this tab's late save is dropped, said elsewhere.
-        if (!(e instanceof NotWriterError))
+        // Another tab saves now (persist.ts claim): this tab's late save is dropped, said elsewhere. The browser
+        // took the database away again (still being cleared): it is saved again when told (below).
+        if (!(e instanceof NotWriterError) && persistence.lost === null)
           onError(`The Pipeline's models could not be saved in this browser (${message(e)}).`);
       });
   };
@@ -75,7 +79,7 @@ export function startPipelineSaver(
   // when it ends).
   const unLost = persistence.onLost((why) => {
     const s = usePipelineStore.getState();
-    if (why === "cleared" && !running(s)) queue(s);
+    if (why === "cleared" && !running(s) && !empty(s)) queue(s);
   });
   return {
     flush: () => chain,
