@@ -68,6 +68,7 @@ import { errorMessage as message } from "../util/errors";
 import {
   afterStopAt,
   allAtStop,
+  withoutStopSentence,
   withoutTrainingAsks,
   withStagePaused,
   withStopSentence,
@@ -210,6 +211,9 @@ export class LabClient {
     this.dropQueuedSteps();
     await api.reset();
     this.store.clearProgress();
+    // Every run is back at step 0: "every run has reached the stop step" (Play refused before) holds no more.
+    const notice = withoutStopSentence(this.store.notice);
+    if (notice !== this.store.notice) this.store.setNotice(notice);
   }
 
   setSpeed(stepsPerSecond: number): void {

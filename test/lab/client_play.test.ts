@@ -40,6 +40,17 @@ function readyLab(
 }
 
 describe("Play at the stop step", () => {
+  it("is refused with a notice that Reset takes away (every run is back at step 0), what follows it kept", async () => {
+    const api = { play: async () => {}, reset: async () => {} } as unknown as LabWorkerApi;
+    const client = readyLab(api, 4, 4);
+    client.play();
+    useLab.getState().setNotice(`${useLab.getState().notice} Another tab opened the lab.`);
+    await client.reset();
+    expect(useLab.getState().notice).toBe("Another tab opened the lab.");
+    expect(useLab.getState().runs[Object.keys(useLab.getState().runs)[0]].step).toBe(0);
+    useLab.getState().setNotice(null);
+  });
+
   it("is refused with a notice, which goes once the lab trains on", () => {
     let plays = 0;
     const api = { play: async () => void plays++ } as unknown as LabWorkerApi;

@@ -14,6 +14,7 @@ import { freeLabel } from "../lab/run_specs";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
 import { lessonChanges, lessonChangesText } from "./lesson_changes";
+import { lessonVerdict, verdictNumbers } from "./lesson_verdict";
 import "./lessons.css";
 import { errorMessage } from "../../util/errors";
 import { scrollMotion } from "../motion";
@@ -139,6 +140,10 @@ export function LessonCard() {
   const canAdd = useLab((s) => s.phase === "ready");
   // Before the first step: what to do (a student opening a lesson link sees the card, not the Play button's hint).
   const idle = useLab((s) => !s.playing && s.steppingFrom === null);
+  const runs = useLab((s) => s.runs);
+  const markers = useLab((s) => Object.values(s.runs).some((r) => r.markers.length > 0));
+  // Settings turned after the last step (no step trained with them yet): the verdict is still the lesson's.
+  const untrainedOnly = useLab((s) => Object.values(s.runs).some((r) => r.untrained !== undefined));
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
@@ -146,6 +151,9 @@ export function LessonCard() {
   const planned = lesson.experiment(spec.seed);
   const removed = removedLessonRuns(planned.runs, spec.runs);
   const changes = lessonChangesText(lessonChanges(planned, spec), planned);
+  const plannedSteps = planned.steps ?? steps;
+  // Finished at the lesson's own length (or beyond it): the check reads the steps up to that length.
+  const verdict = plannedSteps > 0 && low >= plannedSteps ? lessonVerdict(lesson, runs, plannedSteps) : null;
   return (
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
@@ -217,6 +225,25 @@ export function LessonCard() {
         <p className="lesson-removed muted" data-testid="lesson-changes">
           {changes}
         </p>
+      )}
+      {verdict && (
+        <div className="lesson-verdict" data-testid="lesson-verdict" role="status">
+          {verdict.kind === "verdict" ? (
+            <>
+              <strong>
+                {verdict.verdict.ok ? "The effect showed" : "The effect did not show on this run"}
+              </strong>{" "}
+              (the lesson's check over its {plannedSteps} steps: {verdict.verdict.summary}
+              {markers || removed.length > 0 || (changes && !untrainedOnly) ? "; on the runs as changed" : ""}
+              ). <span className="muted">{verdictNumbers(verdict.verdict)}.</span>{" "}
+              {verdict.verdict.ok
+                ? "Try another seed (Change…) or turn a setting and press Reset, or pick the next lesson."
+                : "The notes' numbers were measured on seeds 0–2: try another seed (Change…), or press Reset to run it again."}
+            </>
+          ) : (
+            <>No verdict: {verdict.reason}.</>
+          )}
+        </div>
       )}
       {/* Open at first; folded, the charts below come into view (a long lesson fills a 1280 × 800 screen). */}
       <details className="lesson-watch-box" open>
