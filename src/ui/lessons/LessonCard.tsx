@@ -14,7 +14,7 @@ import { freeLabel } from "../lab/run_specs";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
 import { lessonChanges, lessonChangesText } from "./lesson_changes";
-import { lessonVerdict, verdictNumbers } from "./lesson_verdict";
+import { asTrained, lessonVerdict, verdictNumbers } from "./lesson_verdict";
 import "./lessons.css";
 import { errorMessage } from "../../util/errors";
 import { scrollMotion } from "../motion";
@@ -142,8 +142,6 @@ export function LessonCard() {
   const idle = useLab((s) => !s.playing && s.steppingFrom === null);
   const runs = useLab((s) => s.runs);
   const markers = useLab((s) => Object.values(s.runs).some((r) => r.markers.length > 0));
-  // Settings turned after the last step (no step trained with them yet): the verdict is still the lesson's.
-  const untrainedOnly = useLab((s) => Object.values(s.runs).some((r) => r.untrained !== undefined));
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
@@ -152,6 +150,9 @@ export function LessonCard() {
   const removed = removedLessonRuns(planned.runs, spec.runs);
   const changes = lessonChangesText(lessonChanges(planned, spec), planned);
   const plannedSteps = planned.steps ?? steps;
+  // Compared as the runs trained: a setting turned after the last step neither qualifies the verdict nor hides one.
+  const trained = { ...spec, runs: spec.runs.map((r) => asTrained(r, runs[r.id]?.untrained)) };
+  const trainedChanges = lessonChangesText(lessonChanges(planned, trained), planned);
   // Finished at the lesson's own length (or beyond it): the check reads the steps up to that length.
   const verdict = plannedSteps > 0 && low >= plannedSteps ? lessonVerdict(lesson, runs, plannedSteps) : null;
   return (
@@ -234,7 +235,7 @@ export function LessonCard() {
                 {verdict.verdict.ok ? "The effect showed" : "The effect did not show on this run"}
               </strong>{" "}
               (the lesson's check over its {plannedSteps} steps: {verdict.verdict.summary}
-              {markers || removed.length > 0 || (changes && !untrainedOnly) ? "; on the runs as changed" : ""}
+              {markers || removed.length > 0 || trainedChanges ? "; on the runs as changed" : ""}
               ). <span className="muted">{verdictNumbers(verdict.verdict)}.</span>{" "}
               {verdict.verdict.ok
                 ? "Try another seed (Change…) or turn a setting and press Reset, or pick the next lesson."

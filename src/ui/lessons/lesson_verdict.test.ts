@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LESSONS } from "../../lab/presets";
 import type { MetricPoint } from "../../lab/protocol";
-import { lessonVerdict, verdictNumbers } from "./lesson_verdict";
+import { asTrained, lessonVerdict, verdictNumbers } from "./lesson_verdict";
 
 const history = (values: number[]): MetricPoint[] =>
   values.map((v, i) => ({ step: i + 1, samples: 32, tokens: 320, metrics: { frac_reward_zero_std: v } }));
@@ -36,5 +36,13 @@ describe("a lesson's verdict on the page", () => {
     expect(verdictNumbers({ ok: false, summary: "", numbers: { a: Number.NaN, b: 1.5 } })).toBe(
       "a — · b 1.5",
     );
+  });
+
+  it("puts back the settings turned since a run's last step (the run as it trained)", () => {
+    const run = { id: "a", algo: "grpo" as const, label: "A", config: { lr: 3e-4, beta: 0.1 } };
+    expect(asTrained(run, undefined)).toBe(run);
+    // lr was 1e-4 when it trained; beta was the default (absent) then.
+    expect(asTrained(run, { lr: 1e-4, beta: null }).config).toEqual({ lr: 1e-4 });
+    expect(run.config).toEqual({ lr: 3e-4, beta: 0.1 });
   });
 });

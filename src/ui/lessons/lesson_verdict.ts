@@ -5,7 +5,7 @@
  */
 import type { LessonVerdict } from "../../lab/presets/checks";
 import type { Lesson } from "../../lab/presets/lesson";
-import type { MetricPoint } from "../../lab/protocol";
+import type { MetricPoint, RunSpec, SettingValue } from "../../lab/protocol";
 
 export type PageVerdict =
   | { kind: "verdict"; verdict: LessonVerdict }
@@ -34,4 +34,18 @@ export function verdictNumbers(v: LessonVerdict): string {
   return Object.entries(v.numbers)
     .map(([k, x]) => `${k} ${Number.isFinite(x) ? x : "—"}`)
     .join(" · ");
+}
+
+/**
+ * A run's settings as its steps trained them: the settings turned since its last step (`untrained`: key → the
+ * trained value, null for the default) put back, so that a knob turned after the lesson's end does not count as
+ * a change of the lesson, nor hide one that did train.
+ */
+export function asTrained(run: RunSpec, untrained: Record<string, SettingValue | null> | undefined): RunSpec {
+  if (!untrained) return run;
+  const config: Record<string, SettingValue> = { ...run.config };
+  for (const [k, v] of Object.entries(untrained))
+    if (v === null) delete config[k];
+    else config[k] = v;
+  return { ...run, config };
 }
