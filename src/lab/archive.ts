@@ -184,24 +184,26 @@ export async function keepIn(
 ): Promise<KeptEntry> {
   const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const listed = await listKept(tx);
-  // A copy of an entry that adds nothing to it: that entry is kept again (newest first) instead.
+  // The entries of the same experiment, read once (each holds its checkpoints' bytes).
+  const same = new Map<string, ArchivedSession>();
   for (const e of listed)
     if (sameExperiment(e.spec, session.spec)) {
       const old = await tx.objectStore("archive").get(e.id);
-      if (old && covers(old.session, old.pipeline, session, pipeline)) {
-        session = old.session;
-        pipeline = old.pipeline;
-        break;
-      }
+      if (old) same.set(e.id, old);
+    }
+  // A copy of an entry that adds nothing to it: that entry is kept again (newest first) instead.
+  for (const old of same.values())
+    if (covers(old.session, old.pipeline, session, pipeline)) {
+      session = old.session;
+      pipeline = old.pipeline;
+      break;
     }
   const entry = entryOf(id, session, pipeline, now);
   const replaced = new Set<string>();
   for (const e of listed) {
-    if (sameKept(e, entry)) replaced.add(e.id);
-    else if (sameExperiment(e.spec, session.spec)) {
-      const old = await tx.objectStore("archive").get(e.id);
-      if (old && holds(session, pipeline, old.session, old.pipeline)) replaced.add(e.id);
-    }
+    const old = same.get(e.id);
+    if (sameKept(e, entry) || (old && holds(session, pipeline, old.session, old.pipeline)))
+      replaced.add(e.id);
   }
   const others = listed.filter((e) => !replaced.has(e.id));
   for (const id of replaced) await removeKept(tx, id);

@@ -55,7 +55,8 @@ export function withStopSentence(notice: string | null, stopAt: number): string 
   return [withoutStopSentence(notice), stopNotice(stopAt)].filter(Boolean).join(" ");
 }
 
-function without(notice: string | null, sentences: readonly (string | RegExp)[]): string | null {
+/** `notice` without `sentences` (each once), spaces mended; null when nothing is left. */
+export function without(notice: string | null, sentences: readonly (string | RegExp)[]): string | null {
   if (!notice) return notice;
   let rest = notice;
   for (const sentence of sentences) rest = rest.replace(sentence, "");

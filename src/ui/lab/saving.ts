@@ -17,6 +17,7 @@ import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
 import { landsWithin } from "../../util/settle";
+import { without } from "../client_notices";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
 import { markOpened } from "./opened_focus";
@@ -86,16 +87,7 @@ export function startSaving(
       onError,
       onBusy: (busy) => useLab.getState().setSaving(busy),
       onFailed: (line) => useLab.getState().setSaveFailed(line),
-      onRecovered: (lines) => {
-        let notice = useLab.getState().notice;
-        for (const l of lines)
-          notice =
-            notice
-              ?.replace(l, "")
-              .replace(/\s{2,}/g, " ")
-              .trim() ?? null;
-        useLab.getState().setNotice(notice || null);
-      },
+      onRecovered: (lines) => useLab.getState().setNotice(without(useLab.getState().notice, lines)),
     }),
     pipeline: deps.pipelineModels
       ? startPipelineSaver(persistence, deps.pipelineModels, onError)
