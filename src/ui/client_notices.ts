@@ -17,7 +17,7 @@ export function allAtStop(
 
 /** The notice when Play is refused because every run has reached `stopAt`. */
 export const stopNotice = (stopAt: number | string) =>
-  `Every run has reached the stop step (${stopAt}): raise “Stop at” or clear it to train on.`;
+  `Every run has reached the stop step (${stopAt}): raise “Stop at” or clear it to train on, or press Reset to start again.`;
 
 /** Play refused at the stop step: stopNotice's sentence with any step. */
 const STOP_SENTENCE = new RegExp(

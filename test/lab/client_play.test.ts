@@ -66,7 +66,7 @@ describe("Play at the stop step", () => {
     useLab
       .getState()
       .setNotice(
-        "Every run has reached the stop step (4): raise “Stop at” or clear it to train on. Another tab opened the lab.",
+        "Every run has reached the stop step (4): raise “Stop at” or clear it to train on, or press Reset to start again. Another tab opened the lab.",
       );
     client.play();
     expect(useLab.getState().notice).toBe("Another tab opened the lab.");
@@ -129,7 +129,7 @@ describe("Play at the stop step", () => {
     useLab.getState().setNotice("Another tab opened the lab.");
     client.setStopAt(3);
     expect(useLab.getState().notice).toBe(
-      "Another tab opened the lab. Every run has reached the stop step (3): raise “Stop at” or clear it to train on.",
+      "Another tab opened the lab. Every run has reached the stop step (3): raise “Stop at” or clear it to train on, or press Reset to start again.",
     );
     client.setStopAt(0);
     client.play();

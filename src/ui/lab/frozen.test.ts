@@ -17,7 +17,7 @@ describe("a page the browser froze or discarded", () => {
     t += 12 * 60_000;
     doc.dispatchEvent(new Event("resume"));
     expect(said).toEqual([frozenLine(12 * 60_000)]);
-    expect(said[0]).toMatch(/^The browser paused this tab for 12 min \(it freezes background tabs/);
+    expect(said[0]).toMatch(/^The browser paused this tab for 12 min 00 s \(it freezes background tabs/);
     // Short (a moment away), or while paused: nothing to say.
     doc.dispatchEvent(new Event("freeze"));
     t += FROZEN_MIN_MS - 1;

@@ -8,21 +8,15 @@
  * `document.wasDiscarded` on the reloaded page.
  */
 
+import { durationText } from "./step_progress";
+
 /** A freeze shorter than this (ms) is not worth a word (the tab was only switched away for a moment). */
 export const FROZEN_MIN_MS = 10_000;
-
-/** "45 s", "12 min", "2 h 05 min". */
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.round(s / 60);
-  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
-}
 
 /** The line for a freeze of `ms` while the runs trained. */
 export function frozenLine(ms: number): string {
   return (
-    `The browser paused this tab for ${duration(ms)} (it freezes background tabs to save energy): the runs did ` +
+    `The browser paused this tab for ${durationText(ms)} (it freezes background tabs to save energy): the runs did ` +
     "not train meanwhile and go on now. Keep the lab's tab in front, or exempt this site from the browser's " +
     "energy saving, to train in the background."
   );
