@@ -203,7 +203,18 @@ describe("opening the lab", () => {
     session = await openLab(deps);
     expect(session.autosaver).toBeNull();
     expect(useLab.getState().notice).toMatch(/storage is unavailable \(disabled\)/);
+    // Nothing saves this page's training: the browser asks before a reload or a close loses it, once it trained.
+    const leave = () => {
+      const e = new Event("beforeunload", { cancelable: true });
+      window.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
+    useLab.getState().applyUpdates([{ runId: "ppo-1", status: "paused", step: 1, points: points(1) }]);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(1);
+    expect(leave()).toBe(true);
     session.stop();
+    expect(leave()).toBe(false);
     const failed = fakeDeps(newDbName(), false);
     session = await openLab(failed.deps);
     expect(session.autosaver).toBeNull();

@@ -32,6 +32,7 @@ import { type MarkerStorage, tabStorage } from "./pipeline_guard";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
 import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
+import { askBeforeLosingTraining } from "./saving_elsewhere";
 import { newWriterId } from "./saving_tabs";
 import { dropsTraining, keepReplaced } from "./session_keep";
 import { matchesLink, mixedStartLine, resetSettingsLine, startingOverLines } from "./session_lines";
@@ -349,6 +350,9 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
             ? "the lab did not start"
             : null,
   );
+  // Not saved at all (no storage, or storage this page must not write): the browser asks before a reload or
+  // a close loses training (as in a tab another tab took saving from), until this page saves.
+  let unguard = !saving && lab().phase === "ready" ? askBeforeLosingTraining() : () => {};
   // The saved experiment cannot be read: the user may discard it (asked first), and this page then saves.
   const offer =
     persistence && unread !== null && lab().phase === "ready"
@@ -357,6 +361,8 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
           unread,
           line: unreadLine,
           begin: () => {
+            unguard();
+            unguard = () => {};
             const s = startSaving(persistence, deps, addNotice, writer);
             saving = s;
             setOpenSaving(s);
@@ -372,6 +378,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
     },
     stop() {
       offer?.withdraw();
+      unguard();
       saving?.stop();
       saving?.close();
       if (openSaving() === saving) setOpenSaving(null);
