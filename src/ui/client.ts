@@ -65,6 +65,7 @@ import { ALGORITHMS } from "../lab/registry";
 import { stepOnceIds } from "../lab/run_slot";
 import { customRewardsToGold } from "../lab/settings";
 import { errorMessage as message } from "../util/errors";
+import { showFork } from "./client_fork";
 import {
   afterStopAt,
   allAtStop,
@@ -285,25 +286,8 @@ export class LabClient {
     const api = this.need();
     const removals = this.removals.get(runId) ?? 0;
     const forked = await api.forkRun(runId, spec);
-    // The worker has the fork at the source's step; points it has not sent yet come with the fork's updates.
-    // The source removed meanwhile: the fork is a fork of nothing here, even when a new run took the source's id
-    // (its history is not the fork's).
-    const src = (this.removals.get(runId) ?? 0) === removals ? this.store.runs[runId] : undefined;
-    const { forkOf: _, ...orphan } = forked;
-    const used = src ? forked : orphan;
-    this.store.upsertRun(used);
-    if (src)
-      this.store.restoreRuns([
-        {
-          spec: used,
-          status: src.status === "error" ? "paused" : src.status,
-          step: src.step,
-          history: src.history,
-          markers: src.markers.map((m) => ({ ...m, runId: used.id })),
-          samples: src.samples,
-          error: null,
-        },
-      ]);
+    // The source removed meanwhile (even if a new run took its id): the fork is a fork of nothing here.
+    showFork(forked, (this.removals.get(runId) ?? 0) === removals ? this.store.runs[runId] : undefined);
   }
 
   /**
