@@ -5,6 +5,7 @@
 
 import type { DrawnSeries } from "./MetricChart";
 import { sig } from "./numbers";
+import { RunSwatch } from "./RunSwatch";
 import { nearest, spans } from "./series";
 
 /**
@@ -54,6 +55,11 @@ export function ChartTip({
             return (
               <tr key={s.id}>
                 <td>
+                  {s.line.shape && (
+                    <RunSwatch
+                      look={{ colour: s.line.colour, dotted: s.line.dotted === true, shape: s.line.shape }}
+                    />
+                  )}
                   <span
                     className={`tip-swatch${s.line.dashed ? " dashed" : ""}${s.line.dotted ? " dotted" : ""}`}
                     style={{ borderColor: s.line.colour }}

@@ -12,6 +12,7 @@ import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
 import { runLooks } from "./palette";
 import { RunSwatch } from "./RunSwatch";
+import type { RunShape } from "./run_shape";
 import { useStableItems } from "./stable";
 
 /** A KL axis is not monotone in the step: said on its button, since a line that turns back looks like a fault. */
@@ -35,6 +36,8 @@ export interface VisibleRun {
   colour: string;
   /** Drawn dotted: its colour is another run's too (more runs than colours; ./palette.ts isDotted). */
   dotted?: boolean;
+  /** Its shape (./run_shape.ts): legend swatches and the end of its lines (none: no shape drawn). */
+  shape?: RunShape;
   /** The first step its lines show (see {@link drawnFrom}); 0 when absent. */
   from?: number;
 }
@@ -65,6 +68,7 @@ export function visibleRuns(s: LabState): VisibleRun[] {
     run: s.runs[r.id],
     colour: looks[r.id].colour,
     ...(looks[r.id].dotted && { dotted: true }),
+    shape: looks[r.id].shape,
     from: drawnFrom(r, s.spec.runs, shown),
   }));
 }
@@ -95,11 +99,12 @@ export function linesOf(
   metric: string,
   extra?: Partial<ChartLine>,
 ): ChartLine[] {
-  return visible.map(({ run, colour, dotted, from }) => ({
+  return visible.map(({ run, colour, dotted, shape, from }) => ({
     runId: run.spec.id,
     runLabel: run.spec.label,
     colour,
     ...(dotted && { dotted }),
+    ...(shape && { shape }),
     metric,
     history: run.history,
     from: from ?? 0,

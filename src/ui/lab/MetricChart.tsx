@@ -10,6 +10,7 @@ import { useLab } from "../lab_store";
 import { useApp } from "../store";
 import { ChartTip, PlottedData } from "./ChartParts";
 import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
+import { EndShapes, lineEnds } from "./EndShapes";
 import { Hint } from "./Hint";
 import { useInView } from "./in_view";
 import { MARKER_ROW_PX, MarkerLayer } from "./MarkerLayer";
@@ -266,6 +267,7 @@ const ChartBody = memo(function ChartBody({
   );
   const empty = rows.length === 0;
   const showRaw = smoothing > 0 && !compact;
+  const ends = useMemo(() => lineEnds(series, showRaw), [series, showRaw]);
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
       active && label !== undefined ? (
@@ -375,12 +377,13 @@ const ChartBody = memo(function ChartBody({
                 strokeWidth={compact ? 1.5 : 2}
                 strokeDasharray={lineDash(s.line)}
                 strokeLinecap={s.line.dotted ? "round" : undefined}
-                dot={s.points.length === 1}
+                dot={s.points.length === 1 && !s.line.shape}
                 activeDot={ACTIVE_DOT}
                 connectNulls
                 isAnimationActive={false}
               />
             ))}
+            <EndShapes ends={ends} compact={compact === true} />
             <MarkerLayer placed={placed} labels={!compact} />
           </LineChart>
         </ResponsiveContainer>

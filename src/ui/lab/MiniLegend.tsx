@@ -7,6 +7,7 @@
 import type { ChartLine } from "./MetricChart";
 import "./mini_legend.css";
 import { RunSwatch } from "./RunSwatch";
+import type { RunShape } from "./run_shape";
 
 export interface MiniLegendEntry {
   runId: string;
@@ -14,6 +15,8 @@ export interface MiniLegendEntry {
   colour: string;
   /** Its lines are dotted (a colour another run has too): a hollow swatch, as in the main legend. */
   dotted: boolean;
+  /** Its shape, as in the main legend. */
+  shape: RunShape;
 }
 
 /** One entry per run, in the lines' order (a run with a companion line has two lines). */
@@ -22,7 +25,15 @@ export function miniLegendEntries(lines: readonly ChartLine[]): MiniLegendEntry[
   return lines.flatMap((l) => {
     if (seen.has(l.runId)) return [];
     seen.add(l.runId);
-    return [{ runId: l.runId, label: l.runLabel, colour: l.colour, dotted: l.dotted === true }];
+    return [
+      {
+        runId: l.runId,
+        label: l.runLabel,
+        colour: l.colour,
+        dotted: l.dotted === true,
+        shape: l.shape ?? "circle",
+      },
+    ];
   });
 }
 

@@ -12,6 +12,7 @@ import { useVisibleRuns } from "./ChartsPanel";
 import { sig } from "./numbers";
 import { Popover } from "./Popover";
 import { RunSwatch } from "./RunSwatch";
+import type { RunShape } from "./run_shape";
 import { TokenCard, tokenRows } from "./TokenCard";
 import { COLOUR_MODES, colourAt, type DivergingScale, scaleFor, tokenValue } from "./token_colours";
 
@@ -185,7 +186,7 @@ export function SamplesPanel() {
           }}
           onKeyDown={onKeyDown}
         >
-          {withSamples.map(({ run, colour, dotted }, ri) => (
+          {withSamples.map(({ run, colour, dotted, shape }, ri) => (
             <RunSamples
               key={run.spec.id}
               runIndex={ri}
@@ -194,6 +195,7 @@ export function SamplesPanel() {
               step={run.history.at(-1)?.step ?? run.step}
               colour={colour}
               dotted={dotted === true}
+              shape={shape ?? "circle"}
               samples={run.samples}
               mode={mode}
               scale={scale === "none" ? null : scale}
@@ -217,6 +219,7 @@ const RunSamples = memo(function RunSamples(props: {
   step: number;
   colour: string;
   dotted: boolean;
+  shape: RunShape;
   samples: SampleView[];
   mode: ColourMode;
   scale: DivergingScale | null;
@@ -237,7 +240,7 @@ const RunSamples = memo(function RunSamples(props: {
       style={{ borderColor: props.colour }}
     >
       <h3>
-        <RunSwatch look={{ colour: props.colour, dotted: props.dotted }} />
+        <RunSwatch look={{ colour: props.colour, dotted: props.dotted, shape: props.shape }} />
         {props.label} <span className="muted">· step {props.step}</span>
         {uncoloured && (
           <span className="muted sample-uncoloured" data-testid={`uncoloured-${props.runId}`}>

@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import type { Marker, MetricPoint } from "../../lab/protocol";
 import type { KlEstimator, XAxis as XAxisKind } from "../lab_store";
 import { KL_CHART_UNIT, KL_ESTIMATORS } from "./metric_info";
+import type { RunShape } from "./run_shape";
 import type { KeyedSeries, PlotPoint } from "./series";
 
 /** One line to draw: a metric of a run. */
@@ -19,6 +20,8 @@ export interface ChartLine {
   dashed?: boolean;
   /** Its run's colour is another run's too: drawn dotted (./palette.ts isDotted). */
   dotted?: boolean;
+  /** Its run's shape (./run_shape.ts), drawn at the line's latest point; none drawn without. */
+  shape?: RunShape;
   history: readonly MetricPoint[];
   /**
    * The first step drawn (default 0): a fork's line starts where it branched off its source (ChartsPanel

@@ -92,8 +92,8 @@ describe("run colours", () => {
   it("a slot past the palette is drawn dotted, and is left for a free colour as soon as there is one", () => {
     const many = ids(...Array.from({ length: RUN_COLOURS + 1 }, (_, i) => `r${i}`));
     const looks = runLooks(many);
-    expect(looks.r0).toEqual({ colour: "var(--run-0)", dotted: false });
-    expect(looks[`r${RUN_COLOURS}`]).toEqual({ colour: "var(--run-0)", dotted: true });
+    expect(looks.r0).toEqual({ colour: "var(--run-0)", dotted: false, shape: "circle" });
+    expect(looks[`r${RUN_COLOURS}`]).toEqual({ colour: "var(--run-0)", dotted: true, shape: "circle" });
     // Runs removed (here a new experiment keeps 4 of them, the fork recorded slot 7): no clash with PPO's colour.
     resetColours();
     const kept = [
@@ -102,12 +102,16 @@ describe("run colours", () => {
       { id: "grpo", colour: 2 },
       { id: "grpo-2", colour: RUN_COLOURS },
     ];
-    expect(runLooks(kept)["grpo-2"]).toEqual({ colour: "var(--run-3)", dotted: false });
+    expect(runLooks(kept)["grpo-2"]).toEqual({ colour: "var(--run-3)", dotted: false, shape: "diamond" });
     expect(withColours(kept)[3].colour).toBe(3);
     // On the same page too: once a run is removed, the dotted one takes its colour.
     colourMap(many);
     const left = many.filter((r) => r.id !== "r2");
-    expect(runLooks(left)[`r${RUN_COLOURS}`]).toEqual({ colour: "var(--run-2)", dotted: false });
+    expect(runLooks(left)[`r${RUN_COLOURS}`]).toEqual({
+      colour: "var(--run-2)",
+      dotted: false,
+      shape: "triangle",
+    });
   });
 
   it("never gives two runs the same colour and line style, even from a crafted link", () => {
@@ -117,8 +121,8 @@ describe("run colours", () => {
       { id: "x", colour: RUN_COLOURS },
       { id: "y", colour: 2 * RUN_COLOURS },
     ]);
-    expect(looks.x).toEqual({ colour: "var(--run-0)", dotted: true });
-    expect(looks.y).toEqual({ colour: "var(--run-1)", dotted: true });
+    expect(looks.x).toEqual({ colour: "var(--run-0)", dotted: true, shape: "circle" });
+    expect(looks.y).toEqual({ colour: "var(--run-1)", dotted: true, shape: "square" });
     const all = Object.values(looks).map((l) => `${l.colour}${l.dotted}`);
     expect(new Set(all).size).toBe(all.length);
   });

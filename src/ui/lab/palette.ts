@@ -15,6 +15,7 @@
  * with a run whose lines are solid, and a link would pass the clash on).
  */
 import { RUN_COLOURS } from "../../lab/protocol";
+import { type RunShape, runShape } from "./run_shape";
 
 export { RUN_COLOURS };
 
@@ -101,16 +102,23 @@ export function isDotted(slot: number): boolean {
   return slot >= RUN_COLOURS;
 }
 
-/** A run's look on the charts and legends: its colour and whether it is drawn dotted (see colourSlots). */
+/**
+ * A run's look on the charts and legends: its colour, whether it is drawn dotted (see colourSlots), and its
+ * shape (./run_shape.ts: legend swatches and the lines' ends).
+ */
 export interface RunLook {
   colour: string;
   dotted: boolean;
+  shape: RunShape;
 }
 
 /** Looks keyed by run id (see colourSlots). */
 export function runLooks(runs: readonly Coloured[]): Record<string, RunLook> {
   return Object.fromEntries(
-    Object.entries(colourSlots(runs)).map(([id, s]) => [id, { colour: runColour(s), dotted: isDotted(s) }]),
+    Object.entries(colourSlots(runs)).map(([id, s]) => [
+      id,
+      { colour: runColour(s), dotted: isDotted(s), shape: runShape(s) },
+    ]),
   );
 }
 

@@ -1,0 +1,67 @@
+/**
+ * Each run's shape (./run_shape.ts) at the end of its line, the latest point drawn, in one SVG layer inside
+ * the recharts chart (as ./MarkerLayer.tsx: one component reads the scales, rather than an element of
+ * recharts' store per line): the legend's shape tells which line is whose without telling colours apart. An
+ * end off the plot (below a y floor, past an x domain) is not drawn.
+ */
+import { DefaultZIndexes, usePlotArea, useXAxisScale, useYAxisScale, ZIndexLayer } from "recharts";
+import type { DrawnSeries } from "./chart_types";
+import { shapePath } from "./run_shape";
+
+/** The shape's radius (px): a little wider than a line (2 px) and the hover dot (3 px). */
+const R = { full: 5, compact: 3.5 };
+
+export interface LineEnd {
+  key: string;
+  x: number;
+  y: number;
+  colour: string;
+  shape: NonNullable<DrawnSeries["line"]["shape"]>;
+  /** Hollow: a run drawn dotted (its colour is another run's too), as its legend swatch. */
+  hollow: boolean;
+}
+
+/** The ends to draw: each series with a shape and a point, at its latest point's x and plotted y. */
+export function lineEnds(series: readonly DrawnSeries[], smoothed: boolean): LineEnd[] {
+  return series.flatMap((s) => {
+    const last = s.points.at(-1);
+    const shape = s.line.shape;
+    if (!last || !shape) return [];
+    const y = smoothed ? last.smooth : last.raw;
+    if (!Number.isFinite(last.x) || !Number.isFinite(y)) return [];
+    return [{ key: s.id, x: last.x, y, colour: s.line.colour, shape, hollow: s.line.dotted === true }];
+  });
+}
+
+export function EndShapes({ ends, compact }: { ends: readonly LineEnd[]; compact: boolean }) {
+  const xs = useXAxisScale();
+  const ys = useYAxisScale();
+  const area = usePlotArea();
+  if (!xs || !ys || !area || ends.length === 0) return null;
+  const r = compact ? R.compact : R.full;
+  const inside = (px: number | undefined, lo: number, size: number): px is number =>
+    px !== undefined && Number.isFinite(px) && px >= lo - 0.5 && px <= lo + size + 0.5;
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.line}>
+      <g className="line-ends">
+        {ends.map((e) => {
+          const px = xs(e.x);
+          const py = ys(e.y);
+          if (!inside(px, area.x, area.width) || !inside(py, area.y, area.height)) return null;
+          return (
+            <path
+              key={e.key}
+              className="line-end"
+              data-shape={e.shape}
+              d={shapePath(e.shape, px, py, r)}
+              fill={e.hollow ? "var(--surface)" : e.colour}
+              stroke={e.hollow ? e.colour : "var(--surface)"}
+              strokeWidth={e.hollow ? 2 : 1.25}
+              strokeLinejoin="round"
+            />
+          );
+        })}
+      </g>
+    </ZIndexLayer>
+  );
+}

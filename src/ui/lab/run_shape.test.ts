@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { RUN_COLOURS } from "../../lab/protocol";
+import type { DrawnSeries } from "./chart_types";
+import { lineEnds } from "./EndShapes";
+import { resetColours, runLooks } from "./palette";
+import { RUN_SHAPES, runShape, shapePath } from "./run_shape";
+
+/** The points of a path's outline (its numbers in pairs; the circle's arc flags and radii excepted). */
+function outline(d: string): [number, number][] {
+  const n = (d.match(/-?\d+(\.\d+)?/g) ?? []).map(Number);
+  const out: [number, number][] = [];
+  for (let i = 0; i + 1 < n.length; i += 2) out.push([n[i], n[i + 1]]);
+  return out;
+}
+
+describe("a run's shape", () => {
+  it("one shape per palette colour, in slot order, wrapping as the colours do", () => {
+    expect(RUN_SHAPES).toHaveLength(RUN_COLOURS);
+    expect(new Set(RUN_SHAPES).size).toBe(RUN_COLOURS);
+    expect(runShape(0)).toBe("circle");
+    expect(runShape(RUN_COLOURS + 2)).toBe(runShape(2));
+    expect(runShape(-1)).toBe(runShape(RUN_COLOURS - 1));
+  });
+
+  it("each run's look carries its slot's shape, kept as its colour is", () => {
+    resetColours();
+    const looks = runLooks([{ id: "a" }, { id: "b" }, { id: "c", colour: 4 }]);
+    expect(looks.a.shape).toBe("circle");
+    expect(looks.b.shape).toBe("square");
+    expect(looks.c.shape).toBe(runShape(4));
+  });
+
+  it("every path is closed, finite and within 1.25 radii of the centre", () => {
+    for (const s of RUN_SHAPES) {
+      const d = shapePath(s, 50, 40, 5);
+      expect(d.startsWith("M")).toBe(true);
+      expect(d.endsWith("Z")).toBe(true);
+      if (s === "circle") {
+        expect(d).toBe("M45,40a5,5 0 1,0 10,0a5,5 0 1,0 -10,0Z");
+        continue;
+      }
+      const pts = outline(d);
+      expect(pts.length).toBeGreaterThanOrEqual(3);
+      for (const [x, y] of pts) expect(Math.hypot(x - 50, y - 40)).toBeLessThanOrEqual(5 * 1.25);
+    }
+    // Two shapes never draw the same outline.
+    expect(new Set(RUN_SHAPES.map((s) => shapePath(s, 0, 0, 5))).size).toBe(RUN_SHAPES.length);
+  });
+});
+
+describe("the ends of a chart's lines", () => {
+  const series = (id: string, shape: DrawnSeries["line"]["shape"], pts: [number, number, number][]) =>
+    ({
+      key: id,
+      id,
+      total: pts.length,
+      points: pts.map(([x, raw, smooth]) => ({ step: x, x, raw, smooth })),
+      line: {
+        runId: id,
+        runLabel: id,
+        colour: `var(--${id})`,
+        metric: "m",
+        history: [],
+        shape,
+        dotted: id === "d",
+      },
+    }) as DrawnSeries;
+
+  it("each shaped line's latest point, at the value drawn (smoothed or raw); none without a shape or a point", () => {
+    const s = [
+      series("a", "circle", [
+        [0, 1, 1],
+        [1, 3, 2],
+      ]),
+      series("b", undefined, [[0, 1, 1]]),
+      series("c", "square", []),
+      series("d", "triangle", [[5, Number.NaN, 0.5]]),
+    ];
+    expect(lineEnds(s, true)).toEqual([
+      { key: "a", x: 1, y: 2, colour: "var(--a)", shape: "circle", hollow: false },
+      { key: "d", x: 5, y: 0.5, colour: "var(--d)", shape: "triangle", hollow: true },
+    ]);
+    // Raw values drawn: the NaN end is not drawn.
+    expect(lineEnds(s, false)).toEqual([
+      { key: "a", x: 1, y: 3, colour: "var(--a)", shape: "circle", hollow: false },
+    ]);
+  });
+});
