@@ -99,6 +99,16 @@ test("three runs train side by side: plotted values equal the metrics, pause/res
   await page.waitForTimeout(3000);
   expect(await steps(page), "no steps while paused").toEqual(paused);
   await expect(page).toHaveTitle(`Arithmetic · step ${Math.max(...paused)} — RLHF Playground`);
+  // Each run's shape (its legend swatch) differs from the others' and ends its line on every main chart.
+  const shapes = await Promise.all(
+    RUNS.map((id) => page.getByTestId(`legend-${id}`).locator(".legend-swatch").getAttribute("data-shape")),
+  );
+  expect(new Set(shapes).size, `shapes ${shapes}`).toBe(RUNS.length);
+  for (const chart of ["reward", "kl", "entropy"])
+    for (const [i, id] of RUNS.entries())
+      await expect(
+        page.getByTestId(`chart-${chart}`).locator(`.line-end[data-run="${id}"]`).first(),
+      ).toHaveAttribute("data-shape", shapes[i] ?? "");
   // Shape fields lock once a run has started; β does not.
   await expect(page.getByTestId("knob-ppo-1-batchPrompts")).toBeDisabled();
   await expect(page.getByTestId("knob-ppo-1-beta")).toBeEnabled();

@@ -13,6 +13,7 @@ const R = { full: 5, compact: 3.5 };
 
 export interface LineEnd {
   key: string;
+  runId: string;
   x: number;
   y: number;
   colour: string;
@@ -29,7 +30,17 @@ export function lineEnds(series: readonly DrawnSeries[], smoothed: boolean): Lin
     if (!last || !shape) return [];
     const y = smoothed ? last.smooth : last.raw;
     if (!Number.isFinite(last.x) || !Number.isFinite(y)) return [];
-    return [{ key: s.id, x: last.x, y, colour: s.line.colour, shape, hollow: s.line.dotted === true }];
+    return [
+      {
+        key: s.id,
+        runId: s.line.runId,
+        x: last.x,
+        y,
+        colour: s.line.colour,
+        shape,
+        hollow: s.line.dotted === true,
+      },
+    ];
   });
 }
 
@@ -52,6 +63,7 @@ export function EndShapes({ ends, compact }: { ends: readonly LineEnd[]; compact
             <path
               key={e.key}
               className="line-end"
+              data-run={e.runId}
               data-shape={e.shape}
               d={shapePath(e.shape, px, py, r)}
               fill={e.hollow ? "var(--surface)" : e.colour}

@@ -77,12 +77,12 @@ describe("the ends of a chart's lines", () => {
       series("d", "triangle", [[5, Number.NaN, 0.5]]),
     ];
     expect(lineEnds(s, true)).toEqual([
-      { key: "a", x: 1, y: 2, colour: "var(--a)", shape: "circle", hollow: false },
-      { key: "d", x: 5, y: 0.5, colour: "var(--d)", shape: "triangle", hollow: true },
+      { key: "a", runId: "a", x: 1, y: 2, colour: "var(--a)", shape: "circle", hollow: false },
+      { key: "d", runId: "d", x: 5, y: 0.5, colour: "var(--d)", shape: "triangle", hollow: true },
     ]);
     // Raw values drawn: the NaN end is not drawn.
     expect(lineEnds(s, false)).toEqual([
-      { key: "a", x: 1, y: 3, colour: "var(--a)", shape: "circle", hollow: false },
+      { key: "a", runId: "a", x: 1, y: 3, colour: "var(--a)", shape: "circle", hollow: false },
     ]);
   });
 });
