@@ -5,11 +5,14 @@ import { App } from "./ui/App";
 import { boot } from "./ui/boot";
 import { ErrorBoundary } from "./ui/ErrorBoundary";
 import { useApp } from "./ui/store";
-import { applyTheme, storedTheme, systemTheme } from "./ui/theme";
+import { applyTheme, printInLight, storedTheme, systemTheme } from "./ui/theme";
 import "./ui/styles.css";
+import "./ui/print.css";
+import "./ui/forced_colors.css";
 import { errorMessage } from "./util/errors";
 
 applyTheme(storedTheme() ?? systemTheme());
+printInLight();
 
 // Errors outside React's render (async handlers, promises) go to the banner, never silently to the console.
 window.addEventListener("error", (e) => useApp.getState().reportError(e.message || String(e.error)));

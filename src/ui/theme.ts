@@ -48,3 +48,32 @@ export function followSystemTheme(onChange: (t: Theme) => void): () => void {
   query.addEventListener("change", listener);
   return () => query.removeEventListener("change", listener);
 }
+
+/**
+ * Print in the light theme (dark text on white paper) whatever the screen's: the theme switches for the print
+ * (`beforeprint`) and back after (`afterprint`). Returns the function that stops it.
+ */
+export function printInLight(
+  win: Pick<Window, "addEventListener" | "removeEventListener"> = window,
+): () => void {
+  let printing = false;
+  let screen: string | undefined;
+  const before = () => {
+    if (printing) return; // a print within a print (nested events): the screen's theme is already kept
+    printing = true;
+    screen = document.documentElement.dataset.theme;
+    applyTheme("light");
+  };
+  const after = () => {
+    if (!printing) return;
+    printing = false;
+    if (screen === "light" || screen === "dark") applyTheme(screen);
+    else delete document.documentElement.dataset.theme;
+  };
+  win.addEventListener("beforeprint", before);
+  win.addEventListener("afterprint", after);
+  return () => {
+    win.removeEventListener("beforeprint", before);
+    win.removeEventListener("afterprint", after);
+  };
+}
