@@ -13,8 +13,9 @@
  *   from the reward model), Huang et al. 2024 and TRL's PPOTrainer (`value_model`); twice the weights and
  *   training compute. V_old comes from its forward pass on the rollout. A fork copies it with its AdamW state
  *   (copyExtraFrom), a CPU checkpoint (lost device) holds both, and a run's safetensors hold its weights as
- *   "value_model.*" tensors (exportExtra), so a reload or an import continues it (its AdamW restarts there, as
- *   the policy's does). A file without them leaves the run's value model as it is.
+ *   "value_model.*" tensors (exportExtra), so a reload or an import continues it (its AdamW comes back with a
+ *   reload's checkpoint and restarts after an import, as the policy's does). A file without them leaves the
+ *   run's value model as it is.
  * Spec: docs/algorithms.md "PPO for language models".
  */
 

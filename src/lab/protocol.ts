@@ -254,11 +254,15 @@ export interface LabWorkerApi {
   winRate(runId: string, prompts: number, vs?: string | null): Promise<RunWinRate>;
   /** The run's current policy as an ONNX model (input_ids, attention_mask → logits [B, T, V]). */
   exportPolicyOnnx(runId: string): Promise<Uint8Array>;
-  /** The run's current policy as a safetensors checkpoint. */
-  exportCheckpoint(runId: string): Promise<Uint8Array>;
+  /**
+   * The run's current policy as a safetensors checkpoint; `resume`: with its AdamW states too (~3× larger: what
+   * the page keeps in IndexedDB, so that a reload goes on exactly as the run would have).
+   */
+  exportCheckpoint(runId: string, resume?: boolean): Promise<Uint8Array>;
   /**
    * Load a saved policy (safetensors from exportCheckpoint, e.g. kept in IndexedDB) into a run and continue it
-   * after `at.step` (x-axis counters `at`). The optimizer's moments restart from zero. Resolves with what the
+   * after `at.step` (x-axis counters `at`). The optimizer's moments come back when the file holds them (saved
+   * with `resume`), else restart from zero. Resolves with what the
    * page should be told (a run that optimised the proxy reward model comes back on another file of it:
    * ./saved_origin.ts), or null. Rejects when the run is unknown or the checkpoint does not fit the start model.
    */

@@ -184,10 +184,16 @@ export class LabRun implements SchedRun {
    * The policy as safetensors bytes, with the run's settings in the metadata: `settings`, the ones its last step
    * trained with (the current ones before a first step here), and `settings_next`, the current ones, only when a
    * knob changed since (they apply from the next step: these weights never trained with them).
+   * `resume`: with the AdamW states too (policy and extra models; the file is then about three times larger),
+   * for a reload to go on exactly as the run would have (the page's saved checkpoints); an export holds weights
+   * only.
    * @throws RangeError when a weight is NaN or ±∞ (a run that went non-finite).
    */
-  async safetensors(spec: RunSpec, seed: number): Promise<Uint8Array> {
-    const params = await this.env.policy.download();
+  async safetensors(spec: RunSpec, seed: number, resume = false): Promise<Uint8Array> {
+    const [params, moments] = await Promise.all([
+      this.env.policy.download(),
+      resume && this.run.optimizer ? this.run.optimizer.exportState() : null,
+    ]);
     // Never a checkpoint of a broken policy: a reload or an import would resume it and fail again.
     const bad = params.findIndex((x) => !Number.isFinite(x));
     if (bad >= 0)
@@ -195,9 +201,11 @@ export class LabRun implements SchedRun {
         `${spec.label}'s weights hold a non-finite value (${params[bad]}, parameter ${bad}): nothing sound to save; send it back to its last checkpoint`,
       );
     const state = this.run.runState?.();
-    const extra = Object.fromEntries(
-      Object.entries((await this.run.exportExtra?.(false)) ?? {}).map(([name, x]) => [name, x.params]),
-    );
+    const models = Object.entries((await this.run.exportExtra?.(resume)) ?? {});
+    const extra = Object.fromEntries(models.map(([name, x]) => [name, x.params]));
+    const optimizers: Record<string, AdamWState> = {};
+    if (moments) optimizers[""] = moments;
+    for (const [name, x] of models) if (x.optimizer) optimizers[name] = x.optimizer;
     const now = this.config;
     const trained = this.trainedWith ?? now;
     const changed = JSON.stringify(sortedEntries(trained)) !== JSON.stringify(sortedEntries(now));
@@ -206,6 +214,7 @@ export class LabRun implements SchedRun {
       params,
       tokenizer: this.res.start.tokenizerRef,
       extra,
+      ...(resume && { optimizers }),
       info: {
         task: this.res.task.id,
         algo: spec.algo,
@@ -307,7 +316,8 @@ export class LabRuns implements RunFactory {
   }
 
   /**
-   * Load a saved policy (safetensors) into a run and continue it after `step`; the AdamW moments restart; the
+   * Load a saved policy (safetensors) into a run and continue it after `step`; its AdamW states come back when
+   * the file holds them (the page's own checkpoints: safetensors(…, resume)), else they restart; the
    * algorithm's scalar state (Safe RLHF's λ) comes back from the metadata and its other models (PPO's separate
    * value model) from their tensors when the file has them.
    * A CPU checkpoint is taken at once, so a lost device later resumes from here, not from the start model.
@@ -321,14 +331,22 @@ export class LabRuns implements RunFactory {
     const ck = loadCheckpoint(bytes);
     checkStart(ck, this.res.start);
     r.env.policy.upload(ck.params);
+    // A checkpoint the page saved holds the AdamW states (the run goes on exactly); an exported file does not
+    // (AdamW restarts).
+    const own = ck.optimizers?.[""];
     r.run.optimizer?.reset();
+    // Moments that do not fit (a value head the run no longer has): AdamW restarts, as from an export.
+    if (own && r.run.optimizer && r.run.optimizer.fits(own)) r.run.optimizer.importState(own);
     const state = ck.info[RUN_STATE_KEY];
     if (state && r.run.setRunState) r.run.setRunState(parseRunState(state));
-    // The file's other models (PPO's value model) come back too; their AdamW restarts, as the policy's does.
+    // The file's other models (PPO's value model) come back too, with their AdamW when the file has it.
     if (ck.extra && r.run.importExtra)
       r.run.importExtra(
         Object.fromEntries(
-          Object.entries(ck.extra).map(([name, params]) => [name, { params, optimizer: null }]),
+          Object.entries(ck.extra).map(([name, params]) => [
+            name,
+            { params, optimizer: ck.optimizers?.[name] ?? null },
+          ]),
         ),
       );
     r.trainedWith = parseSettings(ck.info.settings);

@@ -80,6 +80,11 @@ export class AdamW {
     return { t, m, v };
   }
 
+  /** Whether `s` fits this optimizer (moments of its length). */
+  fits(s: AdamWState): boolean {
+    return s.m.length === this.m.size && s.v.length === this.m.size;
+  }
+
   /** Overwrite the state. @throws RangeError when the moments do not fit this model. */
   importState(s: AdamWState): void {
     if (s.m.length !== this.m.size || s.v.length !== this.v.size)

@@ -26,7 +26,7 @@
  *                            first step it rebuilds the run, so any setting may change. Rejects with the
  *                            field's message on an invalid value; the store changes only on success.
  *   winRate(id, vs?)         the run's win rate over the start model or run `vs` (held-out prompts, gold, 95 % CI).
- *   exportCheckpoint(id)     the run's policy as safetensors bytes.
+ *   exportCheckpoint(id, resume?)  the run's policy as safetensors bytes (resume: with its AdamW states).
  *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   rewindRun(id)            a run in error back to its last checkpoint (its error cleared).
@@ -316,8 +316,8 @@ export class LabClient {
     }
   }
 
-  exportCheckpoint(runId: string): Promise<Uint8Array> {
-    return this.need().exportCheckpoint(runId);
+  exportCheckpoint(runId: string, resume = false): Promise<Uint8Array> {
+    return this.need().exportCheckpoint(runId, resume);
   }
 
   exportPolicyOnnx(runId: string): Promise<Uint8Array> {

@@ -65,8 +65,8 @@ export interface RunState {
    */
   untrained?: Record<string, SettingValue | null>;
   /**
-   * Restored from saved weights at this step (a reload, an import): the optimizer's moments start over there
-   * (src/lab/runs.ts loadSaved). Set with `resuming` while the worker loads the checkpoint; the worker's
+   * Restored from saved weights at this step (a reload, an import): the optimizer's moments come back with a
+   * reload's checkpoint and start over after an import (src/lab/runs.ts loadSaved). Set with `resuming` while the worker loads the checkpoint; the worker's
    * updates from before (the run as added: step 0) are then not the run's.
    */
   resumedAt?: number;

@@ -134,6 +134,54 @@ describe("checkpoint", () => {
     );
   });
 
+  it("carries AdamW states (a reload's checkpoint) beside the weights, the step counts in the metadata", () => {
+    const config = preset("nano");
+    const layout = paramLayout(config);
+    const rng = new Rng(3);
+    const params = initParams(layout, () => rng.normal());
+    const value = initParams(layout, () => rng.normal());
+    const moments = (n: number, t: number) => ({
+      t,
+      m: Float32Array.from({ length: n }, () => rng.normal()),
+      v: Float32Array.from({ length: n }, () => Math.abs(rng.normal())),
+    });
+    // The policy's moments may be longer than the layout (a value head trained with it).
+    const optimizers = { "": moments(layout.size + 33, 7), value_model: moments(layout.size, 7) };
+    const bytes = saveCheckpoint({
+      config,
+      params,
+      tokenizer: "",
+      info: { steps: "7" },
+      extra: { value_model: value },
+      optimizers,
+    });
+    const ck = loadCheckpoint(bytes);
+    expect(ck.optimizers).toEqual(optimizers);
+    expect(ck.extra).toEqual({ value_model: value }); // the moments are not taken for an extra model
+    expect(ck.info).toEqual({ steps: "7" });
+    // Weights only (an export): none, and no step counts.
+    expect(
+      loadCheckpoint(saveCheckpoint({ config, params, tokenizer: "", info: {} })).optimizers,
+    ).toBeUndefined();
+    // Damaged: a missing moment, a non-finite one, step counts that are no whole numbers.
+    const f = decodeSafetensors(bytes);
+    const tensors = (drop: string, patch?: (n: string, d: Float32Array) => Float32Array) =>
+      [...f.tensors.entries()]
+        .filter(([n]) => n !== drop)
+        .map(([name, t]) => ({ name, shape: t.shape, data: patch ? patch(name, t.data) : t.data }));
+    expect(() => loadCheckpoint(encodeSafetensors(tensors("adamw.value_model.v"), f.metadata))).toThrow(
+      /missing tensor "adamw.value_model.v"/,
+    );
+    const nan = tensors("", (n, d) =>
+      n === "adamw.m" ? Float32Array.from(d, (x, i) => (i === 2 ? Number.NaN : x)) : d,
+    );
+    expect(() => loadCheckpoint(encodeSafetensors(nan, f.metadata))).toThrow(/"adamw.m" holds a non-finite/);
+    for (const t of ['{"": -1}', '{"": 1.5}', "[3]", "x"])
+      expect(() =>
+        loadCheckpoint(encodeSafetensors(tensors(""), { ...f.metadata, "rlhf_playground.adamw_t": t })),
+      ).toThrow(SafetensorsError);
+  });
+
   it("names what is wrong in a foreign or damaged checkpoint", () => {
     const plain = encodeSafetensors([{ name: "a", shape: [1], data: new Float32Array(1) }]);
     expect(() => loadCheckpoint(plain)).toThrow(/not an RLHF Playground checkpoint/);

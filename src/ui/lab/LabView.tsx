@@ -81,7 +81,8 @@ export function LabView() {
     opened.current = true;
     openLab({
       start: labActions.start,
-      exportCheckpoint: labActions.exportCheckpoint,
+      // What the page keeps for a reload holds the AdamW states, so that the runs go on exactly.
+      exportCheckpoint: (runId: string) => labActions.exportCheckpoint(runId, true),
       loadRunCheckpoint: labActions.loadRunCheckpoint,
       pipelineModels: labActions.pipelineModels,
       pause: labActions.pause,

@@ -41,7 +41,7 @@ export interface LabBackend {
   renameRun(runId: string, label: string): void | Promise<void>;
   forkRun(runId: string, spec: RunSpec): Promise<void>;
   setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void>;
-  exportCheckpoint(runId: string): Promise<Uint8Array>;
+  exportCheckpoint(runId: string, resume?: boolean): Promise<Uint8Array>;
   exportPolicyOnnx?(runId: string): Promise<Uint8Array>;
   winRate?(runId: string, vs?: string | null): Promise<void>;
   /** Resolves with what the page should be told of the resumed run (a string), or anything else for nothing. */
@@ -252,8 +252,8 @@ export const labActions = {
       .then((b) => (b.winRate ? b.winRate(runId, vs) : Promise.reject(new Error("not available here"))))
       .catch(report("Win rate"));
   },
-  async exportCheckpoint(runId: string): Promise<Uint8Array> {
-    return (await backend()).exportCheckpoint(runId);
+  async exportCheckpoint(runId: string, resume = false): Promise<Uint8Array> {
+    return (await backend()).exportCheckpoint(runId, resume);
   },
   /** The run's policy as ONNX bytes (built in the worker). */
   async exportPolicyOnnx(runId: string): Promise<Uint8Array> {
