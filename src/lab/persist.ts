@@ -34,6 +34,7 @@ import type {
   RunCounters,
   RunSpec,
   RunStatus,
+  SettingValue,
 } from "./protocol";
 import {
   CHUNK,
@@ -62,6 +63,11 @@ export interface SavedRunMeta {
   points: number;
   /** Imported for comparison without weights (absent: trained here). */
   comparison?: boolean;
+  /**
+   * Settings changed after the run's last step, which no step trained with yet: key → the value its steps
+   * trained with (null: the default); see src/ui/lab_store.ts RunState.untrained. Absent when none.
+   */
+  untrained?: Record<string, SettingValue | null>;
   savedAt: number;
 }
 
@@ -88,6 +94,7 @@ export interface SavedRun {
   checkpoint: SavedCheckpoint | null;
   /** Imported for comparison without weights. */
   comparison?: boolean;
+  untrained?: Record<string, SettingValue | null>;
 }
 
 export interface SavedSession {
@@ -145,6 +152,8 @@ export interface RunSnapshot {
   markers: readonly Marker[];
   /** Imported for comparison without weights: the worker has no checkpoint of it to export. */
   comparison?: boolean;
+  /** Settings changed since its last step (SavedRunMeta.untrained). */
+  untrained?: Record<string, SettingValue | null>;
 }
 
 /** Reads and writes the lab session. Open with {@link openLabPersistence}. */

@@ -10,7 +10,15 @@
  */
 
 import type { SavedSession } from "./persist";
-import type { ExperimentSpec, Marker, MetricPoint, RunCounters, RunSpec, RunStatus } from "./protocol";
+import type {
+  ExperimentSpec,
+  Marker,
+  MetricPoint,
+  RunCounters,
+  RunSpec,
+  RunStatus,
+  SettingValue,
+} from "./protocol";
 import { restartedRun } from "./run_labels";
 import { nonDefaultConfig } from "./spec_check";
 
@@ -21,6 +29,8 @@ export interface RestoredRun {
   step: number;
   history: MetricPoint[];
   markers: Marker[];
+  /** Settings changed after its last step, kept when it resumes at that step (SavedRun.untrained). */
+  untrained?: Record<string, SettingValue | null>;
 }
 
 export interface ResumeCheckpoint {
@@ -123,6 +133,9 @@ export function planRestore(
         step: ck.step,
         history: s.history.filter((p) => p.step <= ck.step),
         markers: s.markers.filter((m) => m.step <= ck.step),
+        // Back at its last step: its settings turned since are still untrained (an older checkpoint's steps
+        // train again, with the current settings, and mark what changed: the worker's trainedWith).
+        ...(s.untrained && ck.step === s.step && { untrained: s.untrained }),
       });
       plan.checkpoints.push({
         runId: run.id,
@@ -133,7 +146,14 @@ export function planRestore(
       // The worker would start this run over: curves from the old weights would mislead.
       startsOver.push(knownAs.get(run.id) ?? run.label);
     } else {
-      plan.runs.push({ spec: run, status: "paused", step: s.step, history: s.history, markers: s.markers });
+      plan.runs.push({
+        spec: run,
+        status: "paused",
+        step: s.step,
+        history: s.history,
+        markers: s.markers,
+        ...(s.untrained && { untrained: s.untrained }),
+      });
       curvesOnly.push(run.label);
     }
   }

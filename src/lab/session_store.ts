@@ -9,6 +9,7 @@ import type { ArchiveEntry } from "./archive";
 import { currentMetricNames } from "./metric_names";
 import { isRecord, isStep, readMetricPoint } from "./metric_point";
 import type { HistoryChunk, LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
+import type { SettingValue } from "./protocol";
 
 /** A transaction over some of the lab's stores. */
 export type LabTx<Mode extends IDBTransactionMode = "readonly"> = IDBPTransaction<
@@ -25,7 +26,7 @@ export const chunksOf = (runId: string) => IDBKeyRange.bound([runId, 0], [runId,
 
 /** A run's record in the `runs` store; its history goes into `history` chunks (`points` of them are kept). */
 export function runRecord(
-  run: Pick<SavedRun, "spec" | "status" | "step" | "comparison"> & {
+  run: Pick<SavedRun, "spec" | "status" | "step" | "comparison" | "untrained"> & {
     markers: readonly SavedRun["markers"][number][];
   },
   points: number,
@@ -39,6 +40,7 @@ export function runRecord(
     markers: [...run.markers],
     points,
     ...(run.comparison ? { comparison: true } : {}),
+    ...(run.untrained && Object.keys(run.untrained).length > 0 && { untrained: { ...run.untrained } }),
     savedAt,
   };
 }
@@ -114,7 +116,17 @@ function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint
     history: currentMetricNames(spec.algo, points),
     markers,
     ...(m.comparison ? { comparison: true } : {}),
+    ...(isUntrained(m.untrained) && { untrained: m.untrained }),
   };
+}
+
+/** Whether `x` is a saved RunState.untrained: an object of setting values or null (the default). */
+function isUntrained(x: unknown): x is Record<string, SettingValue | null> {
+  return (
+    isRecord(x) &&
+    Object.keys(x).length > 0 &&
+    Object.values(x).every((v) => v === null || ["number", "string", "boolean"].includes(typeof v))
+  );
 }
 
 /**

@@ -75,6 +75,29 @@ describe("IndexedDB persistence", () => {
     await db.saveRun({ spec: spec.runs[0], status: "ready", step: 3, history: points(1, 3), markers: [] });
     expect((await db.load())?.runs[0].history).toEqual(points(1, 3));
 
+    // Settings turned after the last step (untrained, RunState's) come back; a record of another shape does not.
+    const untrained = { beta: 0.04, lr: null };
+    await db.saveRun({
+      spec: spec.runs[0],
+      status: "paused",
+      step: 3,
+      history: points(1, 3),
+      markers: [],
+      untrained,
+    });
+    expect((await db.load())?.runs[0].untrained).toEqual(untrained);
+    await db.saveRun({ spec: spec.runs[0], status: "paused", step: 3, history: points(1, 3), markers: [] });
+    expect((await db.load())?.runs[0]).not.toHaveProperty("untrained");
+    const bad = {
+      spec: spec.runs[0],
+      status: "paused" as const,
+      step: 3,
+      history: points(1, 3),
+      markers: [],
+    };
+    await db.saveRun({ ...bad, untrained: { beta: { x: 1 } } as never });
+    expect((await db.load())?.runs[0]).not.toHaveProperty("untrained");
+
     await db.deleteRun("ppo-1");
     expect((await db.load())?.runs.map((r) => r.spec.id)).toEqual(["grpo-1"]);
     await db.clear();

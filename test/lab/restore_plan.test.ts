@@ -64,6 +64,27 @@ describe("restore plan", () => {
     expect(plan.leftOut.map((r) => r.spec.id)).toEqual(["grpo-1"]);
   });
 
+  it("keeps the settings turned since a run's last step when it resumes at that step, not from an older one", () => {
+    const untrained = { beta: 0.04 };
+    const at = (step: number) => ({
+      ...session.runs[0],
+      untrained,
+      checkpoint: {
+        runId: "ppo-1",
+        bytes: new Uint8Array(4),
+        step,
+        samples: 8 * step,
+        tokens: 100 * step,
+        savedAt: 0,
+      },
+    });
+    expect(planRestore(spec, { ...session, runs: [at(20)] }, true).runs[0].untrained).toEqual(untrained);
+    // From step 15, steps 16–20 train again with the current settings: none is left untrained.
+    expect(planRestore(spec, { ...session, runs: [at(15)] }, true).runs[0]).not.toHaveProperty("untrained");
+    // Curves only (no worker to resume): the run stays at its step, its settings as they were.
+    expect(planRestore(spec, { ...session, runs: [at(15)] }, false).runs[0].untrained).toEqual(untrained);
+  });
+
   it("resumes a run whose checkpoint is saved but whose curves are not yet (a reload right after a step)", () => {
     const ck = { runId: "dpo-1", bytes: new Uint8Array(2), step: 1, samples: 2, tokens: 8, savedAt: 0 };
     const early = { ...session, runs: [{ ...session.runs[1], step: 1, history: [], checkpoint: ck }] };

@@ -10,11 +10,12 @@ import { LESSONS } from "../../lab/presets/index";
 import type { RunSpec } from "../../lab/protocol";
 import { labActions } from "../lab/actions";
 import { announce } from "../lab/announce";
+import { usePipelineStore } from "../lab/pipeline_store";
 import { freeLabel } from "../lab/run_specs";
 import { durationText } from "../lab/step_progress";
 import { type RunState, stepRange, useLab } from "../lab_store";
 import { lessonChanges, lessonChangesText } from "./lesson_changes";
-import { asTrained, lessonVerdict, verdictNumbers } from "./lesson_verdict";
+import { asTrained, lessonVerdict, verdictNumbers, verdictOnChangedRuns } from "./lesson_verdict";
 import "./lessons.css";
 import { errorMessage } from "../../util/errors";
 import { scrollMotion } from "../motion";
@@ -141,20 +142,31 @@ export function LessonCard() {
   // Before the first step: what to do (a student opening a lesson link sees the card, not the Play button's hint).
   const idle = useLab((s) => !s.playing && s.steppingFrom === null);
   const runs = useLab((s) => s.runs);
-  const markers = useLab((s) => Object.values(s.runs).some((r) => r.markers.length > 0));
+  const handedOff = usePipelineStore((s) => s.handedOff);
   if (!spec.preset) return null;
   const lesson = LESSONS[spec.preset];
   const steps = spec.steps ?? 0;
   const shown = Math.min(top, steps);
   const planned = lesson.experiment(spec.seed);
   const removed = removedLessonRuns(planned.runs, spec.runs);
-  const changes = lessonChangesText(lessonChanges(planned, spec), planned);
+  const changes = lessonChangesText(lessonChanges(planned, spec, handedOff), planned);
   const plannedSteps = planned.steps ?? steps;
+  // Finished once the lesson's own runs are at its length (or beyond: the check reads the steps up to it); a run
+  // added beside them, catching up, does not hold the verdict back.
+  const own = planned.runs.flatMap((p) => (runs[p.id] ? [runs[p.id].step] : []));
+  const ownLow = own.length > 0 ? Math.min(...own) : low;
+  const verdict =
+    plannedSteps > 0 && ownLow >= plannedSteps
+      ? lessonVerdict(lesson, runs, plannedSteps, planned.runs)
+      : null;
   // Compared as the runs trained: a setting turned after the last step neither qualifies the verdict nor hides one.
-  const trained = { ...spec, runs: spec.runs.map((r) => asTrained(r, runs[r.id]?.untrained)) };
-  const trainedChanges = lessonChangesText(lessonChanges(planned, trained), planned);
-  // Finished at the lesson's own length (or beyond it): the check reads the steps up to that length.
-  const verdict = plannedSteps > 0 && low >= plannedSteps ? lessonVerdict(lesson, runs, plannedSteps) : null;
+  const changedRuns = verdictOnChangedRuns({
+    planned: planned.runs,
+    trained: spec.runs.map((r) => asTrained(r, runs[r.id]?.untrained)),
+    markers: Object.fromEntries(Object.values(runs).map((r) => [r.spec.id, r.markers])),
+    steps: plannedSteps,
+    setupChanged: spec.task !== planned.task || spec.model !== planned.model || handedOff !== null,
+  });
   return (
     <section className="lesson-card" data-testid="lesson-card" data-lesson={lesson.id} aria-label="Lesson">
       <header>
@@ -235,7 +247,7 @@ export function LessonCard() {
                 {verdict.verdict.ok ? "The effect showed" : "The effect did not show on this run"}
               </strong>{" "}
               (the lesson's check over its {plannedSteps} steps: {verdict.verdict.summary}
-              {markers || removed.length > 0 || trainedChanges ? "; on the runs as changed" : ""}
+              {changedRuns ? "; on the runs as changed" : ""}
               ). <span className="muted">{verdictNumbers(verdict.verdict)}.</span>{" "}
               {verdict.verdict.ok
                 ? "Try another seed (Change…) or turn a setting and press Reset, or pick the next lesson."

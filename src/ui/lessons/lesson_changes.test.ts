@@ -55,4 +55,12 @@ describe("how an experiment differs from its lesson", () => {
       /^Runs on the sentiment task and the nano \(random init\) model \(the lesson's: the arithmetic task, the shipped SFT model\)\. Changed: .*\. Added: PPO\. /,
     );
   });
+
+  it("names the Pipeline's SFT model once it was handed over (the spec still names the lesson's model)", () => {
+    const c = lessonChanges(planned, planned, "Pipeline's SFT model (nano, 40 steps)");
+    expect(c.setup).toBe("the Pipeline's SFT model (nano, 40 steps)");
+    expect(lessonChangesText(c, planned)).toMatch(
+      /^Runs on the Pipeline's SFT model \(nano, 40 steps\) \(the lesson's: the arithmetic task, the shipped SFT model\)\./,
+    );
+  });
 });

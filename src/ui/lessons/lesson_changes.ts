@@ -33,7 +33,7 @@ function taskText(task: ExperimentSpec["task"]): string {
 }
 
 /** What differs in one of the lesson's runs `now` from its `planned` self (same id): "" when nothing does. */
-function runChange(planned: RunSpec, now: RunSpec): string {
+export function runChange(planned: RunSpec, now: RunSpec): string {
   const name = now.label === planned.label ? now.label : `${now.label} (the lesson's ${planned.label})`;
   if (now.algo !== planned.algo) return `${name}: now ${ALGORITHMS[now.algo]?.title ?? now.algo}`;
   const fields = ALGORITHMS[now.algo]?.fields ?? [];
@@ -48,17 +48,21 @@ function runChange(planned: RunSpec, now: RunSpec): string {
 }
 
 /**
- * How `now` differs from `planned` (the lesson's experiment at the same seed): its task and model, the runs it
- * added, and the lesson's runs it changed (settings compared as each run uses them, defaults filled in, so a
+ * How `now` differs from `planned` (the lesson's experiment at the same seed): its task and model (`handedOff`:
+ * the start model the Pipeline handed over, lab/pipeline_store.ts), the runs it added, and the lesson's runs it
+ * changed (settings compared as each run uses them, defaults filled in, so a
  * link that spells a default out changes nothing). Pure.
  */
 export function lessonChanges(
   planned: Pick<ExperimentSpec, "task" | "model" | "runs">,
   now: Pick<ExperimentSpec, "task" | "model" | "runs">,
+  handedOff: string | null = null,
 ): LessonChanges {
   const parts: string[] = [];
   if (now.task !== planned.task) parts.push(taskText(now.task));
-  if (now.model !== planned.model) parts.push(modelText(now.model));
+  // The Pipeline's models handed over: the runs start from its SFT model (spec.model still names the lesson's).
+  if (handedOff) parts.push(`the ${handedOff}`);
+  else if (now.model !== planned.model) parts.push(modelText(now.model));
   const added = now.runs.filter((r) => !planned.runs.some((p) => p.id === r.id)).map((r) => r.label);
   const changed: string[] = [];
   for (const p of planned.runs) {
