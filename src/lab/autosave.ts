@@ -256,7 +256,12 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   };
 
   const flush = () => serial(flushNow);
-  const checkpoint = () => serial(checkpointNow);
+  /** Checkpoint saves asked for and not yet done (a fork's or a paused step's, on a slow GPU seconds long). */
+  let checkpointing = 0;
+  const checkpoint = () => {
+    checkpointing++;
+    return serial(checkpointNow).finally(() => checkpointing--);
+  };
 
   /**
    * A checkpoint is due at a 5 s tick when a run stepped but has none yet (a reload now would start it over),
@@ -313,14 +318,16 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   });
   const target = o.page ?? (typeof window !== "undefined" ? window : null);
   /**
-   * Playing (or with saves failing) with steps past a run's last saved checkpoint: a reload now would bring
-   * the run back at that checkpoint (up to checkpointEveryMs of training gone), so the page asks first (the browser's own "Leave
-   * site?" prompt). Leaving for another experiment from the page pauses and saves first, so it is not asked.
+   * Playing (or with saves failing, or a checkpoint still being saved: a fork's, a paused step's) with steps
+   * past a run's last saved checkpoint: a reload now would bring the run back at that checkpoint (up to
+   * checkpointEveryMs of training gone; a fork not yet saved starts over), so the page asks first (the browser's
+   * own "Leave site?" prompt). Leaving for another experiment from the page pauses and saves first, so it is not
+   * asked.
    */
   const unsavedSteps = () => {
     const s = source.getState();
     return (
-      (s.playing || failing) &&
+      (s.playing || failing || checkpointing > 0) &&
       s.spec.runs.some((r) => {
         const run = s.runs[r.id];
         return (

@@ -326,7 +326,14 @@ describe("IndexedDB persistence", () => {
     expect(asks()).toBe(false); // every run at its saved checkpoint
     lab.applyUpdates([update("ppo-1", 4, 1)]);
     expect(asks()).toBe(true);
-    lab.setPlaying(false); // a pause saves at once: nothing to ask about
+    lab.setPlaying(false); // a pause saves at once: asked until that save has landed
+    expect(asks()).toBe(true);
+    await saver.flush();
+    expect(asks()).toBe(false);
+    // Paused, a run with steps and no checkpoint (a fork): asked while its checkpoint is being saved.
+    lab.applyUpdates([update("ppo-1", 5, 1)]); // a step that landed after the pause: saved at once
+    expect(asks()).toBe(true);
+    await saver.flush();
     expect(asks()).toBe(false);
     await saver.stop();
     lab.setPlaying(true);
