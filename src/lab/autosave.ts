@@ -22,6 +22,7 @@
  */
 
 import { errorMessage, isQuotaError } from "../util/errors";
+import { checkpointPoint } from "./checkpoint_point";
 import { type LabPersistence, NotWriterError, type RunSnapshot } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
 import { pageStorage, type ReachedStorage, saveReached } from "./reached";
@@ -241,8 +242,11 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
         throw e;
       }
       const now = source.getState().runs[run.id];
-      const last = now?.history.at(-1);
-      if (!now || !last) continue; // removed or reset meanwhile
+      // The step the weights are at (the file says; the worker may be a step or two past the page's last
+      // point while playing): saved with that step's counters, so a reload resumes at the step they hold. A
+      // step the page has not heard of yet waits for the next checkpoint.
+      const last = now && checkpointPoint(bytes, now.history);
+      if (!now || !last) continue; // removed or reset meanwhile, or the page behind the weights
       await persistence.saveCheckpoint(run.id, bytes, {
         step: last.step,
         samples: last.samples,

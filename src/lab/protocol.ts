@@ -102,6 +102,17 @@ export interface RunCounters {
 /** How a marker after a lost GPU device starts ("GPU lost: resumed from step 40"). */
 export const DEVICE_LOST_MARKER = "GPU lost";
 
+/** The marker of a run sent back to its last checkpoint after an error (worker.ts rewindRun). */
+export const rewindMarker = (step: number) => `back to step ${step} after an error`;
+
+/**
+ * Whether a marker tells of a run put back to a checkpoint (a lost device, a rewind after an error) rather than
+ * of a setting changed: the steps after it train as before, with the same settings.
+ */
+export function isResumeMarker(label: string): boolean {
+  return label.startsWith(`${DEVICE_LOST_MARKER}:`) || /^back to step \d+ after an error$/.test(label);
+}
+
 /** A settings change mid-run: drawn as a labelled vertical marker on every chart. */
 export interface Marker {
   runId: string;

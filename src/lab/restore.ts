@@ -133,9 +133,9 @@ export function planRestore(
         step: ck.step,
         history: s.history.filter((p) => p.step <= ck.step),
         markers: s.markers.filter((m) => m.step <= ck.step),
-        // Back at its last step: its settings turned since are still untrained (an older checkpoint's steps
-        // train again, with the current settings, and mark what changed: the worker's trainedWith).
-        ...(s.untrained && ck.step === s.step && { untrained: s.untrained }),
+        // Its settings turned since its last step are still untrained at an older checkpoint too, unless a
+        // change after that checkpoint (its marker dropped with the steps) makes the values differ there.
+        ...(s.untrained && !s.markers.some((m) => m.step > ck.step) && { untrained: s.untrained }),
       });
       plan.checkpoints.push({
         runId: run.id,

@@ -40,7 +40,7 @@ import type {
   SettingValue,
   WorkerInfo,
 } from "./protocol";
-import { DEVICE_LOST_MARKER } from "./protocol";
+import { DEVICE_LOST_MARKER, rewindMarker } from "./protocol";
 import { algorithm } from "./registry";
 import { loadResources } from "./resources";
 import { RewardSources } from "./reward_sources";
@@ -277,7 +277,7 @@ class LabWorker implements LabWorkerApi {
       runId,
       (spec) => runs.restore(spec),
       (spec, step) => ({
-        marker: `back to step ${step} after an error`,
+        marker: rewindMarker(step),
         notice: `${spec.label} went back to ${step > 0 ? `step ${step}, its last checkpoint (taken every ${CHECKPOINT_EVERY} steps)` : "the start model (it had no checkpoint yet)"}: change a setting, such as a lower learning rate, before it trains on, or it may fail the same way.`,
       }),
     );

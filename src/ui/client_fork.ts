@@ -26,6 +26,8 @@ export function showFork(forked: RunSpec, src: RunState | undefined): void {
         markers: src.markers.map((m) => ({ ...m, runId: used.id })),
         samples: src.samples,
         error: null,
+        // The fork's weights trained as its source's did (the worker's fork keeps their trainedWith).
+        ...(src.untrained && { untrained: src.untrained }),
       },
     ]);
 }

@@ -9,6 +9,7 @@ import { startAutosave } from "../../src/lab/autosave";
 import { defaultExperiment } from "../../src/lab/defaults";
 import type { RunUpdate } from "../../src/lab/protocol";
 import { planRestore } from "../../src/lab/restore";
+import { encodeSafetensors } from "../../src/model/safetensors";
 import { useLab } from "../../src/ui/lab_store";
 import { freshDb, points } from "./persist_db";
 
@@ -306,6 +307,36 @@ describe("IndexedDB persistence", () => {
     saver.stop();
     db.close();
   });
+  it("saves a checkpoint at the step its weights are at (the file's), not the page's last point", async () => {
+    const { db, lab } = await pausedLab();
+    let fileAt = 3;
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      // The worker a step or two past the page (its updates throttled): the file names its own step.
+      exportCheckpoint: async () =>
+        encodeSafetensors([{ name: "w", shape: [1], data: new Float32Array(1) }], { steps: String(fileAt) }),
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.setPlaying(true);
+    lab.applyUpdates([update("ppo-1", 1, 5)]);
+    await saver.checkpoint();
+    const ck = async () => (await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint;
+    const p3 = points(1, 5)[2];
+    expect(await ck()).toMatchObject({ step: 3, samples: p3.samples, tokens: p3.tokens });
+    // Weights at a step the page has not heard of yet: not saved under another step; the next one is.
+    fileAt = 7;
+    lab.applyUpdates([update("ppo-1", 6, 1)]);
+    await saver.checkpoint();
+    expect((await ck())?.step).toBe(3);
+    lab.applyUpdates([update("ppo-1", 7, 1)]);
+    await saver.checkpoint();
+    expect((await ck())?.step).toBe(7);
+    lab.setPlaying(false);
+    await saver.stop();
+  });
+
   it("asks before the page unloads while playing with steps past the last saved checkpoint, not otherwise", async () => {
     const { db, lab } = await pausedLab();
     const page = new EventTarget();

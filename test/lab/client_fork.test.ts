@@ -41,6 +41,7 @@ function clientWithWorker() {
       markers: [],
       samples: [],
       error: null,
+      untrained: { lr: 1e-4 }, // lr turned after step 2
     },
   ]);
   s.setPhase("ready");
@@ -58,6 +59,8 @@ describe("a fork's round trip", () => {
     const fork = useLab.getState().runs["ppo-2"];
     expect(fork.spec.forkOf).toEqual({ id: "ppo-1", step: 2 });
     expect(fork.history.map((p) => p.step)).toEqual([1, 2]);
+    // Its weights trained as the source's: the setting turned after step 2 is untrained in the fork too.
+    expect(fork.untrained).toEqual({ lr: 1e-4 });
     expect(fork.step).toBe(2);
   });
 

@@ -64,7 +64,7 @@ describe("restore plan", () => {
     expect(plan.leftOut.map((r) => r.spec.id)).toEqual(["grpo-1"]);
   });
 
-  it("keeps the settings turned since a run's last step when it resumes at that step, not from an older one", () => {
+  it("keeps the settings turned since a run's last step when it resumes, unless one changed after its checkpoint", () => {
     const untrained = { beta: 0.04 };
     const at = (step: number) => ({
       ...session.runs[0],
@@ -79,8 +79,11 @@ describe("restore plan", () => {
       },
     });
     expect(planRestore(spec, { ...session, runs: [at(20)] }, true).runs[0].untrained).toEqual(untrained);
-    // From step 15, steps 16–20 train again with the current settings: none is left untrained.
+    // From step 15 (steps 16–20 to train again) the weights did not train with them either: still untrained,
+    // unless a setting changed after step 15 (marker "b" at 18), whose old value the weights at 15 had.
     expect(planRestore(spec, { ...session, runs: [at(15)] }, true).runs[0]).not.toHaveProperty("untrained");
+    const unmarked = { ...at(15), markers: session.runs[0].markers.slice(0, 1) };
+    expect(planRestore(spec, { ...session, runs: [unmarked] }, true).runs[0].untrained).toEqual(untrained);
     // Curves only (no worker to resume): the run stays at its step, its settings as they were.
     expect(planRestore(spec, { ...session, runs: [at(15)] }, false).runs[0].untrained).toEqual(untrained);
   });

@@ -5,7 +5,9 @@
  * curves and markers, a fresh checkpoint of every trained run, and the Pipeline's models — becomes the saved
  * session, in one transaction, so that a reload resumes every run where it is now.
  */
+
 import { hasProgress, holds, type KeptEntry } from "../../lab/archive";
+import { checkpointPoint } from "../../lab/checkpoint_point";
 import type {
   LabPersistence,
   SavedCheckpoint,
@@ -45,7 +47,10 @@ export async function sessionHere(deps: SaveHereDeps): Promise<SavedSession> {
       if (r.status === "error") continue;
       throw e;
     }
-    const last = useLab.getState().runs[id]?.history.at(-1);
+    // At the step the weights hold; the page not there yet (playing): its last point (a checkpoint one step
+    // off beats none, which would start the run over).
+    const history = useLab.getState().runs[id]?.history ?? [];
+    const last = checkpointPoint(bytes, history) ?? history.at(-1);
     if (last)
       checkpoints.set(id, {
         runId: id,
@@ -69,6 +74,7 @@ export async function sessionHere(deps: SaveHereDeps): Promise<SavedSession> {
       markers: [...r.markers],
       checkpoint: checkpoints.get(id) ?? null,
       ...(r.comparison && { comparison: true }),
+      ...(r.untrained && { untrained: r.untrained }),
     });
   }
   return { spec: s.spec, runs };

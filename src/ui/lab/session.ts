@@ -264,6 +264,7 @@ export async function openLab(deps: SessionDeps): Promise<LabSession> {
               status: "ready",
               resuming: undefined,
               resumedAt: undefined,
+              untrained: undefined,
             },
           ]);
           lab().unfork(ck.runId);

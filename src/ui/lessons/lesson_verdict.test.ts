@@ -65,16 +65,26 @@ describe("a lesson's verdict on the page", () => {
 
   it("qualifies the verdict only by what changed the steps it reads", () => {
     const planned = own;
-    const q = (trained = planned, markers: Record<string, { step: number }[]> = {}, setupChanged = false) =>
-      verdictOnChangedRuns({ planned, trained, markers, steps: 12, setupChanged });
+    const q = (
+      trained = planned,
+      markers: Record<string, { step: number; label: string }[]> = {},
+      setupChanged = false,
+    ) => verdictOnChangedRuns({ planned, trained, markers, steps: 12, setupChanged });
     const turned = planned.map((r, i) => (i === 0 ? { ...r, config: { ...r.config, beta: 0.123 } } : r));
     expect(q()).toBe(false);
     expect(q(planned.map((r) => ({ ...r, label: `${r.label}!` })))).toBe(false); // a new name
     expect(q(undefined, undefined, true)).toBe(true); // another task or model, the Pipeline's
     expect(q(planned.slice(1))).toBe(true); // a lesson run removed
     expect(q(turned)).toBe(true); // from the start (a link)
-    expect(q(turned, { [planned[0].id]: [{ step: 5 }] })).toBe(true); // during the lesson
-    expect(q(turned, { [planned[0].id]: [{ step: 13 }] })).toBe(false); // after its end (Stop at raised)
-    expect(q(planned, { [planned[0].id]: [{ step: 12 }] })).toBe(true);
+    expect(q(turned, { [planned[0].id]: [{ step: 5, label: "lr" }] })).toBe(true); // during the lesson
+    expect(q(turned, { [planned[0].id]: [{ step: 13, label: "lr" }] })).toBe(false); // after its end (Stop at raised)
+    expect(q(planned, { [planned[0].id]: [{ step: 12, label: "β 0.04 → 0.1" }] })).toBe(true);
+    // A run put back to a checkpoint (a lost device, a rewind after an error) trains on as before.
+    expect(q(planned, { [planned[0].id]: [{ step: 4, label: "GPU lost: resumed from step 0" }] })).toBe(
+      false,
+    );
+    expect(q(planned, { [planned[0].id]: [{ step: 4, label: "back to step 0 after an error" }] })).toBe(
+      false,
+    );
   });
 });

@@ -5,7 +5,13 @@
  */
 import { type LessonVerdict, MissingRunError } from "../../lab/presets/checks";
 import type { Lesson } from "../../lab/presets/lesson";
-import type { Marker, MetricPoint, RunSpec, SettingValue } from "../../lab/protocol";
+import {
+  isResumeMarker,
+  type Marker,
+  type MetricPoint,
+  type RunSpec,
+  type SettingValue,
+} from "../../lab/protocol";
 import { runChange } from "./lesson_changes";
 
 export type PageVerdict =
@@ -43,7 +49,8 @@ export function lessonVerdict(
 /**
  * Whether the steps the verdict reads (1 … `steps`) trained otherwise than the lesson was made: its task or start
  * model differ (`setupChanged`: another task, model, or the Pipeline's models handed over), a lesson run is
- * missing, a setting changed during those steps (a marker at a step ≤ `steps`), or a lesson run's algorithm or
+ * missing, a setting changed during those steps (a marker at a step ≤ `steps`; not one of a run put back to a
+ * checkpoint, isResumeMarker), or a lesson run's algorithm or
  * trained settings differ from the lesson's (`trained`: settings as its steps trained them, see asTrained) while
  * none of its markers is later than `steps` (a change after the end explains the difference; a link's change
  * made before the start as well as one after the end is then missed). A new name changes nothing.
@@ -51,7 +58,7 @@ export function lessonVerdict(
 export function verdictOnChangedRuns(o: {
   planned: readonly RunSpec[];
   trained: readonly RunSpec[];
-  markers: Readonly<Record<string, readonly Pick<Marker, "step">[]>>;
+  markers: Readonly<Record<string, readonly Pick<Marker, "step" | "label">[]>>;
   steps: number;
   setupChanged: boolean;
 }): boolean {
@@ -59,7 +66,8 @@ export function verdictOnChangedRuns(o: {
   for (const p of o.planned) {
     const r = o.trained.find((x) => x.id === p.id);
     if (!r) return true;
-    const marks = o.markers[p.id] ?? [];
+    // Settings changes only: a run put back to a checkpoint (lost device, rewind) trains on as before.
+    const marks = (o.markers[p.id] ?? []).filter((m) => !isResumeMarker(m.label));
     if (marks.some((m) => m.step <= o.steps)) return true;
     if (!marks.some((m) => m.step > o.steps) && runChange(p, { ...r, label: p.label }) !== "") return true;
   }
