@@ -68,9 +68,20 @@ async function readsToTheEnd(page: Page): Promise<void> {
   const more = page.getByTestId("lesson-more");
   const overflows = await watch.evaluate((el) => el.scrollHeight > el.clientHeight + 2);
   await expect(more).toHaveCount(overflows ? 1 : 0);
+  // The list's smooth scroll has ended (its position held for 200 ms): the button's state is then final (it
+  // goes once the last item shows; a busy machine scrolls for longer than any fixed wait).
+  const settled = async () => {
+    let last = -1;
+    for (let i = 0; i < 50; i++) {
+      const top = await watch.evaluate((el) => el.scrollTop);
+      if (top === last) return;
+      last = top;
+      await page.waitForTimeout(200);
+    }
+  };
   for (let i = 0; i < 10 && (await more.count()) > 0; i++) {
     await more.click();
-    await page.waitForTimeout(700); // the smooth scroll
+    await settled();
   }
   await expect(more).toHaveCount(0);
   const list = await watch.boundingBox();
