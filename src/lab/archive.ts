@@ -17,15 +17,18 @@ import type { AlgoId } from "./registry";
 import { sameExperiment, sameRun } from "./restore";
 import { type LabTx, listKept, readSession, removeKept, writeSession } from "./session_store";
 
-/** Most experiments kept (a tiny-model session with three runs is ~10 MB with its checkpoints). */
+/** Most experiments kept (a tiny-model session with three runs is ~30 MB with its checkpoints, AdamW states included). */
 export const ARCHIVE_MAX = 6;
 
 /** One kept experiment, as the list shows it. */
 export interface ArchiveEntry {
   id: string;
   spec: ExperimentSpec;
-  /** Each run's label, algorithm and the step it was saved at (its checkpoint's, else its curves'). */
-  runs: { label: string; algo: AlgoId; step: number; comparison?: true }[];
+  /**
+   * Each run's label, algorithm and the step it was saved at (its checkpoint's, else its curves'); `curvesOnly`:
+   * trained, but kept without a checkpoint (none saved yet, or storage full): reopened, it starts over.
+   */
+  runs: { label: string; algo: AlgoId; step: number; comparison?: true; curvesOnly?: true }[];
   /** The Pipeline's models (trained in the page) are kept with it. */
   pipeline: boolean;
   /**
@@ -89,6 +92,7 @@ function entryOf(
       algo: r.spec.algo,
       step: savedStep(r),
       ...(r.comparison && { comparison: true as const }),
+      ...(!r.comparison && !r.checkpoint && r.step > 0 && { curvesOnly: true as const }),
     })),
     pipeline: pipeline !== null,
     ...(startModel && { startModel }),

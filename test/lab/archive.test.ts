@@ -71,6 +71,15 @@ describe("recent experiments", () => {
     await db.archive.remove(list[0].id);
     expect((await db.archive.list()).map((e) => e.spec.seed)).toEqual([6, 5, 4, 3, 2]);
     expect(await db.archive.get(list[0].id)).toBeUndefined();
+    // A run kept with its curves but no checkpoint (storage full, or none saved yet) says it will start over.
+    const bare = session({ ...defaultExperiment(), seed: 99 }, 4);
+    bare.runs[0].checkpoint = null;
+    expect((await db.archive.keep(bare, null, 5000)).runs[0]).toEqual({
+      label: "PPO",
+      algo: "ppo",
+      step: 4,
+      curvesOnly: true,
+    });
     db.close();
   });
 

@@ -34,6 +34,11 @@ describe("names of kept experiments", () => {
     expect(keptRunsText({ runs: [runs[0], imported, imported], pipeline: false })).toBe(
       "PPO at step 40; 2 runs imported for comparison",
     );
+    // Kept without its checkpoint (storage full): reopened it starts over, and the entry says so.
+    const curves = { ...runs[0], curvesOnly: true as const };
+    expect(keptRunsText({ runs: [curves], pipeline: false })).toBe(
+      "PPO at step 40 (curves only: no checkpoint was saved)",
+    );
   });
 
   it("says how long ago", () => {

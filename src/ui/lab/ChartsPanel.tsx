@@ -15,9 +15,9 @@ import { RunSwatch } from "./RunSwatch";
 import type { RunShape } from "./run_shape";
 import { useStableItems } from "./stable";
 
-/** A KL axis is not monotone in the step: said on its button, since a line that turns back looks like a fault. */
+/** A KL axis is not monotone in the step: said on its button (the line joins its points in order of KL, not of step). */
 const KL_AXIS_NOTE =
-  ": each run's points join in step order, so where its KL falls back for a step its line turns back (smoothing runs along the steps too)";
+  ": each run's points join in order of KL, so a step whose KL fell back sits left of the steps before it (smoothing runs along the steps)";
 
 const X_AXES: { axis: XAxis; name: string; title: string }[] = [
   { axis: "step", name: "Step", title: "Plot against step" },

@@ -50,7 +50,11 @@ export function experimentTitle(spec: ExperimentSpec, startModel?: string | null
 
 /** "PPO at step 40, DPO at step 12" — the runs of a kept experiment that trained ("no training" when none did). */
 export function keptRunsText(entry: Pick<ArchiveEntry, "runs" | "pipeline">): string {
-  const trained = entry.runs.filter((r) => r.step > 0).map((r) => `${r.label} at step ${r.step}`);
+  const trained = entry.runs
+    .filter((r) => r.step > 0)
+    .map(
+      (r) => `${r.label} at step ${r.step}${r.curvesOnly ? " (curves only: no checkpoint was saved)" : ""}`,
+    );
   const compared = entry.runs.filter((r) => r.comparison).length;
   const parts = trained.length ? [trained.join(", ")] : [];
   if (compared) parts.push(`${compared} run${compared === 1 ? "" : "s"} imported for comparison`);

@@ -80,6 +80,15 @@ describe("the ends of a chart's lines", () => {
       { key: "a", runId: "a", x: 1, y: 2, colour: "var(--a)", shape: "circle", hollow: false },
       { key: "d", runId: "d", x: 5, y: 0.5, colour: "var(--d)", shape: "triangle", hollow: true },
     ]);
+    // On a KL axis the line, joined in order of x, ends at its largest KL, not at its latest step.
+    const kl = series("k", "diamond", [
+      [0.2, 1, 1],
+      [0.5, 2, 2],
+      [0.3, 3, 3],
+    ]);
+    expect(lineEnds([kl], false)).toEqual([
+      { key: "k", runId: "k", x: 0.5, y: 2, colour: "var(--k)", shape: "diamond", hollow: false },
+    ]);
     // Raw values drawn: the NaN end is not drawn.
     expect(lineEnds(s, false)).toEqual([
       { key: "a", runId: "a", x: 1, y: 3, colour: "var(--a)", shape: "circle", hollow: false },
