@@ -334,9 +334,9 @@ export class LabRuns implements RunFactory {
     // A checkpoint the page saved holds the AdamW states (the run goes on exactly); an exported file does not
     // (AdamW restarts).
     const own = ck.optimizers?.[""];
-    r.run.optimizer?.reset();
     // Moments that do not fit (a value head the run no longer has): AdamW restarts, as from an export.
-    if (own && r.run.optimizer && r.run.optimizer.fits(own)) r.run.optimizer.importState(own);
+    if (own && r.run.optimizer?.fits(own)) r.run.optimizer.importState(own);
+    else r.run.optimizer?.reset();
     const state = ck.info[RUN_STATE_KEY];
     if (state && r.run.setRunState) r.run.setRunState(parseRunState(state));
     // The file's other models (PPO's value model) come back too, with their AdamW when the file has it.

@@ -1,5 +1,5 @@
 /**
- * Each run's shape (./run_shape.ts) at the end of its line, the latest point drawn, in one SVG layer inside
+ * Each run's shape (./run_shape.ts) at the end of its drawn line (lineEnds), in one SVG layer inside
  * the recharts chart (as ./MarkerLayer.tsx: one component reads the scales, rather than an element of
  * recharts' store per line): the legend's shape tells which line is whose without telling colours apart. An
  * end off the plot (below a y floor, past an x domain) is not drawn.
