@@ -18,6 +18,7 @@
 import { existsSync } from "node:fs";
 import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
+import { linkedSettings } from "../src/lab/linked_settings";
 import { algorithm } from "../src/lab/registry";
 import { LabRuns } from "../src/lab/runs";
 import { MAX_SEED } from "../src/lab/settings";
@@ -104,7 +105,11 @@ async function main(): Promise<number | undefined> {
   // Everything a run needs is checked before the GPU starts: its settings, length and output paths.
   if (!o.algo) throw new RangeError("--algo is required");
   const info = algorithm(o.algo);
-  const config = Object.fromEntries(lists.set.map((kv) => parseSetting(info.id, info.fields, kv)));
+  // A loss or cost set without its β or d brings its own (SimPO's β = 2), as the run card does.
+  const config = linkedSettings(
+    { algo: info.id, config: {} },
+    Object.fromEntries(lists.set.map((kv) => parseSetting(info.id, info.fields, kv))),
+  );
   if (config.reward === "custom")
     throw new RangeError("--set reward=custom scores with an .onnx loaded in the page; here: gold or proxy");
   const steps = wholeNumber("steps", o.steps, 20, 1);

@@ -21,7 +21,7 @@ export const TASK_COSTS: Readonly<Record<ExperimentSpec["task"], readonly string
 
 /**
  * A cost limit d that makes sense for each Safe RLHF cost, in its unit: a run card moves d to it when the cost
- * changes and d was still the previous cost's suggestion (src/ui/lab/knobs.ts linkedSettings). "length" is
+ * changes and d was still the previous cost's suggestion (./linked_settings.ts). "length" is
  * the field's default (tokens); the sentiment SFT model writes about 0.06 positive words a completion, so one
  * word a completion is a limit the reward pushes against.
  */

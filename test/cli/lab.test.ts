@@ -66,6 +66,23 @@ describe("headless lab CLI", () => {
     expect(JSON.parse(ck.info.settings)).toMatchObject({ batchPrompts: 2, maxNewTokens: 4 });
   });
 
+  it("a loss set without its β brings its own, as the run card does: SimPO trains at β = 2, not DPO's 0.1", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-"));
+    const out = join(dir, "run.jsonl");
+    const simpo = ["train", "--task", "arithmetic", "--algo", "dpo", "--model", "nano", "--steps", "1"];
+    const small = ["--set", "lossType=simpo", "--set", "batchPairs=2", "--set", "maxNewTokens=4"];
+    const betaOf = (extra: string[]) => {
+      execFileSync("node", [...LAB, ...simpo, ...small, ...extra, "--out", out], {
+        stdio: "pipe",
+        timeout: 120_000,
+      });
+      return JSON.parse(readFileSync(out, "utf8").trim()).kl_coef;
+    };
+    expect(betaOf([])).toBe(2);
+    // A β the user sets stays.
+    expect(betaOf(["--set", "beta=0.1"])).toBe(0.1);
+  });
+
   it("reward=proxy optimises the shipped reward model (rm.onnx, as in the page): reward ≠ reward_gold", () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));
     const out = join(dir, "run.jsonl");

@@ -4,6 +4,7 @@
  * Run-spec bookkeeping that is UI policy (new ids and labels, fork names) lives here too.
  */
 
+import { linkedSettings } from "../../lab/linked_settings";
 import type {
   ExperimentSpec,
   PipelineModels,
@@ -23,7 +24,7 @@ import { errorMessage } from "../../util/errors";
 import { labClient } from "../client";
 import { sharedSpec, useLab } from "../lab_store";
 import { announce } from "./announce";
-import { changeSentence, linkedSettings } from "./knobs";
+import { changeSentence } from "./knobs";
 import { revealRunCard } from "./reveal";
 import { forkSpec, newRunSpec } from "./run_specs";
 
@@ -221,7 +222,7 @@ export const labActions = {
     });
   },
   /**
-   * Change settings, with the settings that follow them (knobs.ts linkedSettings); applies at the run's next
+   * Change settings, with the settings that follow them (lab/linked_settings.ts); applies at the run's next
    * step. Rejects with the worker's message on an invalid value.
    */
   async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { DPO_FIELDS } from "../../algorithms/dpo";
 import { PPO_FIELDS } from "../../algorithms/ppo";
 import { SAFE_RLHF_FIELDS } from "../../algorithms/safe_rlhf";
+import { LOSS_BETAS, linkedSettings } from "../../lab/linked_settings";
 import { COST_LIMITS, TASK_COSTS } from "../../lab/settings";
-import { changeSentence, LOSS_BETAS, linkedSettings, simpoBetaNote } from "./knobs";
+import { changeSentence, simpoBetaNote } from "./knobs";
 
 describe("linkedSettings", () => {
   const safe = (config: Record<string, string | number>) => ({ algo: "safe_rlhf" as const, config });
