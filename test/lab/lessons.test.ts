@@ -132,6 +132,13 @@ describe("guided lessons", () => {
     }
   });
 
+  it("length bias: the papers' direction only (Dr. GRPO ending the longer is not the effect)", () => {
+    const shows = SHOWS["length-bias"]();
+    expect(LESSONS["length-bias"].check(shows).ok).toBe(true);
+    const reversed = { grpo: shows["dr-grpo"], "dr-grpo": shows.grpo };
+    expect(LESSONS["length-bias"].check(reversed).ok).toBe(false);
+  });
+
   it("statistics skip missing and non-finite values", () => {
     const r: MetricRows = [{ a: 1 }, { a: Number.NaN }, {}, { a: 3 }];
     expect(tailMean(r, "a", 2)).toBe(2);

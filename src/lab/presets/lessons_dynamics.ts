@@ -174,9 +174,11 @@ export const LENGTH_BIAS: Lesson = {
     const b = tailMean(runRows(h, "dr-grpo"), "completions/mean_length", 10);
     const start = headMean(runRows(h, "grpo"), "completions/mean_length", 5);
     return {
-      ok: Math.abs(a - b) > 2,
+      // The papers' direction: GRPO's 1/|o| lets answers grow, Dr. GRPO's constant does not (Liu et al. 2025 §3.1).
+      ok: a - b > 2,
       numbers: { mean_length_start: r4(start), mean_length_grpo: r4(a), mean_length_dr_grpo: r4(b) },
-      summary: "the two aggregations end more than 2 tokens apart in mean completion length",
+      summary:
+        "GRPO's answers end more than 2 tokens longer than Dr. GRPO's in mean completion length (the papers' direction)",
     };
   },
 };

@@ -251,7 +251,7 @@ export function LessonCard() {
               ). <span className="muted">{verdictNumbers(verdict.verdict)}.</span>{" "}
               {verdict.verdict.ok
                 ? "Try another seed (Change…) or turn a setting and press Reset, or pick the next lesson."
-                : "The notes' numbers were measured on seeds 0–2: try another seed (Change…), or press Reset to run it again."}
+                : "The notes' numbers were measured on seeds 0–2: try another seed (Change…); the same seed trains the same numbers again."}
             </>
           ) : (
             <>No verdict: {verdict.reason}.</>
