@@ -295,7 +295,7 @@ export const COMMON_FIELDS: readonly Field[] = [
     default: 0,
     min: 0,
     max: 1024,
-    doc: "Sample only among the k most likely tokens (0 = all).",
+    doc: "Sample only among the k most likely tokens (0 = all). Log-probs, entropy and KL stay those of the whole distribution at τ (as TRL computes them), so with k > 0 they no longer describe the sampler: k1 is no longer unbiased.",
     source: "implementation",
     trl: "top_k",
   },

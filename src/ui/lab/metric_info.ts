@@ -129,7 +129,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "loss/policy_avg",
     title: "Policy loss",
-    doc: "Mean policy loss of the step's updates: −mean(Â) while ρ = 1, ≈ 0 with centred advantages (not under GRPO's dapo/dr_grpo or β > 0); the gradient carries the signal.",
+    doc: "Mean clipped-surrogate loss of the step's updates, −ρ·Â weighted as the run aggregates tokens: at ρ = 1 ≈ 0 where Â is centred (PPO's whitened Â; GRPO's loss type grpo with β = 0), not under dapo/dr_grpo or β > 0, and not for RLOO and REINFORCE, which sum each answer's tokens (−(1/B)·Σ Â_b·|y_b|: longer answers weigh more). Its gradient carries the signal, not its value.",
   },
   {
     key: "loss",
@@ -140,7 +140,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "val/clipfrac_avg",
     title: "Value clip fraction",
-    doc: "PPO: fraction of value predictions clipped to ±ε_v around the old values.",
+    doc: "PPO: share of the value loss's tokens where the clipped prediction (within ±ε_v of the old value) has the larger error, so the clip sets the loss (TRL's vf_clipfrac).",
   },
   {
     key: "val/explained_variance",
@@ -151,7 +151,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "kl_coef",
     title: "KL coefficient β",
-    doc: "The β in use: the KL-penalty weight of PPO and the sampling runs (it moves only with adaptive KL control); DPO and KTO's implicit-KL strength (fixed).",
+    doc: "The β in use: PPO's, RLOO's and REINFORCE's KL penalty in the reward (it moves only with PPO's adaptive KL control), GRPO's and Safe RLHF's k3 term in the loss; DPO's and KTO's implicit-KL strength (fixed).",
   },
   {
     key: "completions/mean_length",
@@ -177,7 +177,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "frac_reward_zero_std",
     title: "Zero-std groups",
-    doc: "GRPO, RLOO, Safe RLHF: fraction of groups (the G or k completions of one prompt) whose completions all scored the same (no learning signal).",
+    doc: "GRPO, RLOO, Safe RLHF: fraction of groups (the G or k completions of one prompt) whose completions all scored the same: no reward signal, only the KL term's (RLOO's β·Σk1 in the score, GRPO's β·k3 in the loss) when β > 0.",
   },
   {
     key: "rewards/margins",
