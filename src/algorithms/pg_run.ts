@@ -37,6 +37,13 @@ export interface PgConfig extends ConfigValues {
   weightDecay: number;
 }
 
+/** An algorithm's advantages [B] for a rollout, the metrics that go with them and the scores they came from. */
+export interface AdvantageResult {
+  advantages: ArrayLike<number>;
+  metrics: Metrics;
+  scores?: ArrayLike<number>;
+}
+
 export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun {
   abstract readonly algo: string;
   config: C;
@@ -85,7 +92,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     r: Rollout,
     shape: TokenShape,
     c: C,
-  ): { advantages: ArrayLike<number>; metrics: Metrics; scores?: ArrayLike<number> };
+  ): AdvantageResult | Promise<AdvantageResult>;
   /** Aggregation weights [B·S] (loss = Σ w·ℓ). */
   protected abstract weights(shape: TokenShape, c: C): Float64Array;
   /** β on k3 inside the loss (GRPO), else 0; ε, ε_high and μ. */
@@ -120,7 +127,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     this.steps = step;
     const { seq } = r;
     const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
-    const adv = this.advantages(r, shape, c);
+    const adv = await this.advantages(r, shape, c);
     const perToken = new Float64Array(seq.B * seq.S);
     for (let i = 0; i < perToken.length; i++)
       if (seq.completionMask[i]) perToken[i] = adv.advantages[Math.floor(i / seq.S)];

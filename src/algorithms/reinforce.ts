@@ -1,11 +1,17 @@
 /**
- * REINFORCE with a moving-average baseline (Williams 1992; spec "RLOO and REINFORCE"): A_i = R_i − b, b an
- * exponential moving average of earlier batches' mean score (bias-corrected), loss −A_i Σ_t log π_θ(y_t).
- * One completion per prompt; an optional KL penalty in the score as RLOO's.
+ * REINFORCE with a baseline (Williams 1992; spec "RLOO and REINFORCE"): A_i = R_i − b, loss −A_i Σ_t log π_θ(y_t).
+ * b is an exponential moving average of earlier batches' mean score (bias-corrected), or with baseline "greedy"
+ * the score of the policy's greedy completion of the same prompt (ReMax, Li et al. 2023: one more rollout, at
+ * argmax, per step). One completion per prompt; an optional KL penalty in the score as RLOO's.
  */
 import { COMMON_FIELDS, type Field } from "./fields";
 import type { TokenShape } from "./math/masked";
-import { type MovingAverageBaseline, movingAverageBaseline, reinforceAdvantages } from "./math/reinforce";
+import {
+  type MovingAverageBaseline,
+  movingAverageBaseline,
+  reinforceAdvantages,
+  remaxAdvantages,
+} from "./math/reinforce";
 import { rlooScores } from "./math/rloo";
 import { type PgConfig, SequencePgRun } from "./pg_run";
 import type { Rollout } from "./rollout";
@@ -23,6 +29,16 @@ export const REINFORCE_FIELDS: readonly Field[] = [
     max: 0.999,
     doc: "Weight of the past in the moving-average baseline (0.9 ≈ the last 10 batches).",
     source: "Williams 1992 (baseline); implementation",
+    usedWhen: { key: "baseline", values: ["moving_average"] },
+  },
+  {
+    key: "baseline",
+    label: "baseline",
+    kind: "enum",
+    default: "moving_average",
+    options: ["moving_average", "greedy"],
+    doc: "What each score is compared with: a moving average of earlier batches' mean score, or the score of the policy's own greedy (argmax) answer to the same prompt (ReMax: one more rollout per step, a baseline for each prompt).",
+    source: "Williams 1992 (baseline); Li et al. 2023 (ReMax)",
   },
   {
     key: "beta",
@@ -38,6 +54,7 @@ export const REINFORCE_FIELDS: readonly Field[] = [
 
 export interface ReinforceConfig extends PgConfig {
   baselineDecay: number;
+  baseline: "moving_average" | "greedy";
   beta: number;
 }
 
@@ -89,14 +106,44 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
     this.baseline = { decay: this.config.baselineDecay, ema, steps, ...(weight !== undefined && { weight }) };
   }
 
-  protected advantages(r: Rollout, shape: TokenShape, c: ReinforceConfig) {
+  protected async advantages(r: Rollout, shape: TokenShape, c: ReinforceConfig) {
     const scores =
       r.tokens && c.beta > 0 && this.env.ref
         ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, c.beta)
         : r.reward;
+    if (c.baseline === "greedy") {
+      // ReMax's b is the greedy answer's score R (no KL term: it is not the sampled answer's), one per prompt.
+      const greedy = await this.greedyScores(r);
+      const b = greedy.reduce((a, v) => a + v, 0) / greedy.length;
+      return { advantages: remaxAdvantages(scores, greedy), metrics: { baseline: b }, scores };
+    }
     const out = reinforceAdvantages(scores, { ...this.baseline, decay: c.baselineDecay });
     this.baseline = out.state;
-    return { advantages: out.advantages, metrics: { baseline: out.baseline } };
+    return { advantages: out.advantages, metrics: { baseline: out.baseline }, scores };
+  }
+
+  /**
+   * The run's reward for the policy's greedy completion of each of the rollout's prompts [B] (ReMax's baseline),
+   * sampled at argmax with the rollout's length budget (the same weights: before this step's update).
+   */
+  private async greedyScores(r: Rollout): Promise<Float64Array> {
+    const { env, engine } = this;
+    const S = engine.S;
+    env.progress?.({ stage: "sampling", done: 0, total: S });
+    const gen = await engine.generator.generate({
+      prompts: r.prompts,
+      maxNewTokens: S,
+      eosId: env.eosId,
+      padId: env.padId,
+      greedy: true,
+      onTokens: env.progress && ((done, total) => env.progress?.({ stage: "sampling", done, total })),
+    });
+    env.progress?.({ stage: "scoring", done: 0, total: 0 });
+    const samples = r.prompts.map((prompt, b) => ({
+      prompt,
+      completion: Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])),
+    }));
+    return Float64Array.from(await env.reward.score(samples));
   }
 
   protected weights(shape: TokenShape): Float64Array {

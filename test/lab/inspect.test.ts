@@ -375,7 +375,7 @@ describe("inspectView", () => {
       clip: { epsLow: 0.2, epsHigh: 0.2 },
     });
     const v = inspectView("reinforce", { baselineDecay: 0.9, beta: 0 }, r, TEXT);
-    expect(v.kind === "tokens" && v.baseline).toEqual({ b: 0.25, decay: 0.9, beta: 0 });
+    expect(v.kind === "tokens" && v.baseline).toEqual({ b: 0.25, decay: 0.9, beta: 0, greedy: false });
     // Â + b is the score: R here (β = 0).
     if (v.kind === "tokens" && v.baseline)
       for (const c of v.completions)

@@ -95,7 +95,17 @@ export function inspectView(
                   b: r.metrics.baseline,
                   decay: Number(config.baselineDecay),
                   beta: Number(config.beta ?? 0),
+                  greedy: config.baseline === "greedy",
                 },
+              }),
+            // ReMax: b = s − Â of each completion (Â is the same on all its tokens; the first is one).
+            ...(algo === "reinforce" &&
+              config.baseline === "greedy" &&
+              r.scores && {
+                baselines: Array.from(
+                  ro.completions,
+                  (_, b) => (r.scores?.[b] ?? 0) - (r.advantages?.[b * ro.seq.S] ?? 0),
+                ),
               }),
             klEstimator: (config.klEstimator as KlEstimator & ("k1" | "k3")) ?? "k1",
             ratioFrom,

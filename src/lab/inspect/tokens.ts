@@ -32,8 +32,13 @@ export interface TokenInspectInput {
   klEstimator: KlEstimator & ("k1" | "k3");
   /** Which update ρ comes from, in words. */
   ratioFrom: string;
-  /** REINFORCE: its baseline b this step, the baseline's decay α and the KL coefficient β of its score. */
-  baseline?: { b: number; decay: number; beta: number };
+  /**
+   * REINFORCE: its baseline b this step (ReMax's: the mean of `baselines`), the baseline's decay α, the KL
+   * coefficient β of its score, and whether b is ReMax's greedy answers' scores.
+   */
+  baseline?: { b: number; decay: number; beta: number; greedy: boolean };
+  /** [B] ReMax: each completion's own b, its prompt's greedy answer's score. */
+  baselines?: ArrayLike<number>;
   /** PPO: the pieces of its advantages (StepResult.gae: [B·S] arrays in the completion layout, constants). */
   gae?: {
     rewards: ArrayLike<number>;
@@ -102,7 +107,12 @@ export function tokenInspect(
         }),
       };
     });
-    completions.push({ prompt: text.prompt(x.prompts[b]), reward: x.reward[b], tokens });
+    completions.push({
+      prompt: text.prompt(x.prompts[b]),
+      reward: x.reward[b],
+      ...(x.baselines && { baseline: x.baselines[b] }),
+      tokens,
+    });
   }
   return {
     kind: "tokens",

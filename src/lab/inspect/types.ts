@@ -50,6 +50,8 @@ export interface TokenCompletion {
   prompt: string;
   /** The run's reward R(x, y) of the whole completion. */
   reward: number;
+  /** REINFORCE with ReMax's greedy baseline: b of this completion, its prompt's greedy answer's score. */
+  baseline?: number;
   tokens: TokenRow[];
 }
 
@@ -77,9 +79,10 @@ export interface TokensInspect {
   };
   /**
    * REINFORCE: Â = s − b on every token of a completion, b the moving-average baseline this step used
-   * (earlier batches' mean score, decay α; 0 at the first step) and s = R − β·Σₜ k1ₜ (s = R when β = 0).
+   * (earlier batches' mean score, decay α; 0 at the first step) or, `greedy`, each prompt's greedy answer's
+   * score (ReMax: TokenCompletion.baseline; b here their mean), and s = R − β·Σₜ k1ₜ (s = R when β = 0).
    */
-  baseline?: { b: number; decay: number; beta: number };
+  baseline?: { b: number; decay: number; beta: number; greedy: boolean };
   /** The first completions of the batch (at most TOKEN_COMPLETIONS). */
   completions: TokenCompletion[];
   /** Completions in the batch. */

@@ -80,6 +80,13 @@ export const PAPERS = {
     title: "Simple Statistical Gradient-Following Algorithms for Connectionist Reinforcement Learning",
     url: "https://doi.org/10.1007/BF00992696",
   },
+  remax: {
+    authors: "Li et al.",
+    year: 2023,
+    title:
+      "ReMax: A Simple, Effective, and Efficient Reinforcement Learning Method for Aligning Large Language Models",
+    url: arxiv("2310.10505"),
+  },
   dpo: {
     authors: "Rafailov et al.",
     year: 2023,

@@ -136,6 +136,7 @@ export const REINFORCE: Explanation = {
   paragraphs: [
     t`REINFORCE samples one completion per prompt, scores it, and raises its log-probability in proportion to how much the score beat a baseline $b$. Think of supervised fine-tuning on the model's own samples, each weighted by its advantage $A_i$; a negative weight pushes probability away.`,
     t`The baseline here is a moving average of earlier batches' mean scores: subtracting it leaves the expected gradient unchanged but makes it far less noisy. An optional KL penalty $\beta$ (off by default) subtracts the summed $k_1$ KL to the reference from the score.`,
+    t`With the baseline setting on greedy it is ReMax: $b$ is the score of the policy's own greedy (argmax) answer to the same prompt, so each prompt is judged against what the model would say without sampling. It costs one more rollout per step and needs no value model; a sample that beats the greedy answer is pushed up. It is a good baseline while the greedy answer scores near the samples' mean; when it scores far above them (a high temperature $\tau$, a reward the argmax finds at once) every advantage is negative and learning turns noisy.`,
   ],
   needs: [
     t`a scalar reward per completion`,
@@ -153,9 +154,14 @@ export const REINFORCE: Explanation = {
       note: t`$k$ batches seen, bias-corrected as in Adam; $b = 0$ for the first batch, $\alpha = 0.9$.`,
     },
     {
+      label: "ReMax's greedy baseline (baseline: greedy)",
+      tex: t`b_i = R\big(x_i, \bar{y}_i\big), \qquad \bar{y}_{i,t} = \arg\max_v \pi_\theta(v \mid x_i, \bar{y}_{i,<t})`,
+      note: t`The greedy answer's score, with no KL term; drawn with this step's weights, before the update.`,
+    },
+    {
       label: "Loss",
       tex: t`L = -A_i \sum_t \log\pi_\theta(y_t)`,
     },
   ],
-  papers: [PAPERS.williams, PAPERS.rloo],
+  papers: [PAPERS.williams, PAPERS.rloo, PAPERS.remax],
 };

@@ -92,6 +92,12 @@ export function TokenTable({
           </span>
         ))}
         <span className="muted inspect-reward"> R = {sig(c.reward, 3)}</span>
+        {c.baseline !== undefined && (
+          <span className="muted inspect-reward" data-testid="greedy-baseline">
+            {" "}
+            · b = {sig(c.baseline, 3)} (greedy answer's score)
+          </span>
+        )}
         {clipped > 0 && !gae && (
           <span className="muted inspect-reward" data-testid="clipped-key">
             {" "}
@@ -215,9 +221,19 @@ function RatioTable({
         {view.baseline && (
           <span data-testid="reinforce-baseline">
             {" "}
-            Âₜ = s − b on every token: b = <span data-testid="baseline-b">{sig(view.baseline.b, 4)}</span>,
-            the moving average of earlier batches' mean score (decay α = {sig(view.baseline.decay, 3)}; 0 at
-            the first step), and s ={" "}
+            Âₜ = s − b on every token:{" "}
+            {view.baseline.greedy ? (
+              <>
+                b = the score of the policy's greedy (argmax) answer to the same prompt (ReMax; beside R
+                above; mean <span data-testid="baseline-b">{sig(view.baseline.b, 4)}</span>)
+              </>
+            ) : (
+              <>
+                b = <span data-testid="baseline-b">{sig(view.baseline.b, 4)}</span>, the moving average of
+                earlier batches' mean score (decay α = {sig(view.baseline.decay, 3)}; 0 at the first step)
+              </>
+            )}
+            , and s ={" "}
             {view.baseline.beta > 0
               ? `R − β·Σₜ k1ₜ (β = ${sig(view.baseline.beta, 3)}, k1ₜ = log π_old − log π_ref)`
               : "R (β = 0)"}
