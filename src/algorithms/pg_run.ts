@@ -123,11 +123,12 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
       .batch(step - 1, c.batchPrompts)
       .flatMap((p) => Array.from({ length: G }, () => p));
     const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
-    // Counted once its samples are scored: a step whose reward failed can be tried again as it was.
-    this.steps = step;
     const { seq } = r;
     const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
     const adv = await this.advantages(r, shape, c);
+    // Counted once every score it needs is in (ReMax scores its greedy answers in advantages): a step whose
+    // reward failed can be tried again as it was.
+    this.steps = step;
     const perToken = new Float64Array(seq.B * seq.S);
     for (let i = 0; i < perToken.length; i++)
       if (seq.completionMask[i]) perToken[i] = adv.advantages[Math.floor(i / seq.S)];

@@ -111,15 +111,14 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       r.tokens && c.beta > 0 && this.env.ref
         ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, c.beta)
         : r.reward;
-    if (c.baseline === "greedy") {
-      // ReMax's b is the greedy answer's score R (no KL term: it is not the sampled answer's), one per prompt.
-      const greedy = await this.greedyScores(r);
-      const b = greedy.reduce((a, v) => a + v, 0) / greedy.length;
-      return { advantages: remaxAdvantages(scores, greedy), metrics: { baseline: b }, scores };
-    }
+    const greedy = c.baseline === "greedy" ? await this.greedyScores(r) : null;
+    // The moving average follows every batch, under ReMax too: switched back, its b is current.
     const out = reinforceAdvantages(scores, { ...this.baseline, decay: c.baselineDecay });
     this.baseline = out.state;
-    return { advantages: out.advantages, metrics: { baseline: out.baseline }, scores };
+    if (!greedy) return { advantages: out.advantages, metrics: { baseline: out.baseline }, scores };
+    // ReMax's b is the greedy answer's score R (no KL term: it is not the sampled answer's), one per prompt.
+    const b = greedy.reduce((a, v) => a + v, 0) / greedy.length;
+    return { advantages: remaxAdvantages(scores, greedy), metrics: { baseline: b }, scores };
   }
 
   /**
@@ -129,16 +128,15 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
   private async greedyScores(r: Rollout): Promise<Float64Array> {
     const { env, engine } = this;
     const S = engine.S;
-    env.progress?.({ stage: "sampling", done: 0, total: S });
+    env.progress?.({ stage: "baseline", done: 0, total: S });
     const gen = await engine.generator.generate({
       prompts: r.prompts,
       maxNewTokens: S,
       eosId: env.eosId,
       padId: env.padId,
       greedy: true,
-      onTokens: env.progress && ((done, total) => env.progress?.({ stage: "sampling", done, total })),
+      onTokens: env.progress && ((done, total) => env.progress?.({ stage: "baseline", done, total })),
     });
-    env.progress?.({ stage: "scoring", done: 0, total: 0 });
     const samples = r.prompts.map((prompt, b) => ({
       prompt,
       completion: Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])),

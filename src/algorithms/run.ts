@@ -47,11 +47,12 @@ export function shuffledPrompts(prompts: readonly (readonly number[])[], seed: n
 
 /**
  * Where a step is, for a progress display: "sampling" token `done` of `total` (the device finished them),
- * "scoring" (reward and gold scores, the policy's and reference's forward passes: `total` 0, no count), or
- * "update" `done` of `total` optimiser steps (μ iterations, PPO's epochs × minibatches; 1 for one update).
+ * "scoring" (reward and gold scores, the policy's and reference's forward passes: `total` 0, no count),
+ * "baseline" (ReMax's greedy answers: token `done` of `total`, then their scores), or "update" `done` of `total` optimiser steps (μ iterations, PPO's epochs × minibatches; 1 for one update).
  */
 export interface StepProgress {
-  stage: "sampling" | "scoring" | "update";
+  /** "baseline": ReMax's greedy rollout (REINFORCE with baseline greedy), after the sampled one is scored. */
+  stage: "sampling" | "scoring" | "baseline" | "update";
   done: number;
   total: number;
 }

@@ -54,7 +54,7 @@ describe("sequence-level policy gradient on nano with a learnable reward (fixed 
     learn((env) => new ReinforceRun(env, { lr: 3e-3, batchPrompts: 16, maxNewTokens: 8 }), "REINFORCE"));
   // At τ = 1 nano's greedy answer soon scores 1 (all reward tokens) while its samples average ~0.2: every
   // advantage is negative and 30 steps reach 0.07 → 0.21 (unbiased but noisy). At τ = 0.5 the samples are near
-  // the greedy answer, the baseline ReMax assumes: 0.05 → 0.85 (0.05 → 0.99 with the moving average).
+  // the greedy answer, the baseline ReMax assumes: 0.10 → 0.85 (0.05 → 0.99 with the moving average).
   it("REINFORCE with ReMax's greedy baseline raises the reward", () =>
     learn(
       (env) =>

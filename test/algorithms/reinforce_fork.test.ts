@@ -23,3 +23,27 @@ describe("a REINFORCE fork", () => {
     expect(baselineOf(other)).toEqual({ decay: 0.5, ema: 0, weight: 0, steps: 0 });
   });
 });
+
+describe("REINFORCE's moving average under ReMax's greedy baseline", () => {
+  it("follows every batch, so switched back to moving_average its b is current (nano, GPU)", async () => {
+    const { nanoEnv } = await import("../helpers/nano_env");
+    const env = await nanoEnv(2);
+    const run = new ReinforceRun(env, { batchPrompts: 4, maxNewTokens: 5, lr: 1e-2, temperature: 0.5 });
+    const rewards: number[] = [];
+    for (let s = 1; s <= 6; s++) {
+      if (s === 3) run.setConfig({ baseline: "greedy" });
+      if (s === 5) run.setConfig({ baseline: "moving_average" });
+      const r = await run.step();
+      rewards.push(r.metrics.reward);
+      if (s === 5) {
+        // b at step 5 = the bias-corrected average of steps 1–4's mean rewards (two of them under greedy).
+        const m = rewards.slice(0, 4).reduce((a, x) => 0.9 * a + 0.1 * x, 0);
+        expect(r.metrics.baseline).toBeCloseTo(m / (1 - 0.9 ** 4), 6);
+      }
+    }
+    expect(run.runState().baselineSteps).toBe(6);
+    run.destroy();
+    env.policy.destroy();
+    env.ref?.destroy();
+  });
+});

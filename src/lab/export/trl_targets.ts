@@ -109,8 +109,9 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
         config: "RLOOConfig",
         trainer: "RLOOTrainer",
         note:
-          "TRL has no REINFORCE trainer with a moving-average baseline; RLOO (REINFORCE with a leave-one-out " +
-          "baseline over 2 samples per prompt, Ahmadian et al. 2024) is its closest relative and is used here.",
+          "TRL has no REINFORCE trainer with a moving-average or a greedy (ReMax) baseline; RLOO (REINFORCE with " +
+          "a leave-one-out baseline over 2 samples per prompt, Ahmadian et al. 2024) is its closest relative and " +
+          "is used here.",
       };
     case "dpo":
       return config.lossType === "simpo"

@@ -131,8 +131,8 @@ export const RLOO: Explanation = {
 
 export const REINFORCE: Explanation = {
   algo: "reinforce",
-  summary: t`The original policy gradient: push up each sample's log-probability by how much its score beat a running baseline.`,
-  plain: t`The simplest reinforcement-learning update: a supervised-learning step on each of the model's own answers, weighted by how much its score beat a running average of recent scores. Good answers become more likely, bad ones less.`,
+  summary: t`The original policy gradient: push up each sample's log-probability by how much its score beat a baseline (a running average, or ReMax's greedy answer).`,
+  plain: t`The simplest reinforcement-learning update: a supervised-learning step on each of the model's own answers, weighted by how much its score beat a running average of recent scores (or, with ReMax's baseline, the score of the model's own most likely answer). Good answers become more likely, bad ones less.`,
   paragraphs: [
     t`REINFORCE samples one completion per prompt, scores it, and raises its log-probability in proportion to how much the score beat a baseline $b$. Think of supervised fine-tuning on the model's own samples, each weighted by its advantage $A_i$; a negative weight pushes probability away.`,
     t`The baseline here is a moving average of earlier batches' mean scores: subtracting it leaves the expected gradient unchanged but makes it far less noisy. An optional KL penalty $\beta$ (off by default) subtracts the summed $k_1$ KL to the reference from the score.`,

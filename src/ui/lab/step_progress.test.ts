@@ -13,6 +13,7 @@ describe("step progress", () => {
   it("reads as the stage and its count (the update running now, 1-based)", () => {
     expect(progressText({ stage: "sampling", done: 16, total: 48 })).toBe("sampling 16/48 tokens");
     expect(progressText({ stage: "scoring", done: 0, total: 0 })).toBe("scoring");
+    expect(progressText({ stage: "baseline", done: 8, total: 48 })).toBe("greedy baseline 8/48 tokens");
     expect(progressText({ stage: "update", done: 0, total: 4 })).toBe("update 1/4");
     expect(progressText({ stage: "update", done: 3, total: 4 })).toBe("update 4/4");
     expect(progressText({ stage: "update", done: 0, total: 1 })).toBe("updating");

@@ -5,12 +5,13 @@
 import type { StepProgress } from "../../lab/protocol";
 
 /**
- * "sampling 16/48 tokens", "scoring", "update 2/4" (the update running now, 1-based), or "updating" for a
- * step with a single update.
+ * "sampling 16/48 tokens", "scoring", "greedy baseline 8/48 tokens", "update 2/4" (the update running now,
+ * 1-based), or "updating" for a step with a single update.
  */
 export function progressText(p: StepProgress): string {
   if (p.stage === "sampling") return `sampling ${p.done}/${p.total} tokens`;
   if (p.stage === "scoring") return "scoring";
+  if (p.stage === "baseline") return `greedy baseline ${p.done}/${p.total} tokens`;
   return p.total > 1 ? `update ${Math.min(p.done + 1, p.total)}/${p.total}` : "updating";
 }
 
@@ -39,6 +40,8 @@ export const STAGE_HINT: Record<StepProgress["stage"], string> = {
     "Sampling the completions, token by token (the count is the tokens the GPU has finished); offline DPO samples too, for its reward and KL charts",
   scoring:
     "Scoring the completions (reward and gold scorers) and measuring them under the policy and the reference",
+  baseline:
+    "ReMax's baseline: the policy's greedy (argmax) answer to each prompt, token by token, then its score",
   update:
     "Training on the batch: the optimiser steps of this step (μ iterations, or PPO's epochs × minibatches)",
 };
