@@ -6,6 +6,10 @@ import { defineConfig } from "vite";
 // cli/raw-loader.mjs) in the Node CLI: one mechanism everywhere.
 export default defineConfig({
   plugins: [react()],
+  // The page runs ONNX reward models on onnxruntime-web's WASM execution provider only (src/lab/rm_worker.ts):
+  // its WASM-only build downloads a 14 MB .wasm, the default build's WebGPU one 28 MB. (vitest and the Node CLI
+  // keep the package's Node build; only `vite` and `vite build` read this file.)
+  resolve: { alias: [{ find: /^onnxruntime-web$/, replacement: "onnxruntime-web/wasm" }] },
   base: "./",
   build: { target: "es2022", sourcemap: true },
   worker: { format: "es" },

@@ -4,7 +4,10 @@
  * ended without stopping training.
  */
 import * as Comlink from "comlink";
-import { isolatedOnnxLoader, type RmWorkerHandle } from "./rm_isolated";
+import { errorMessage } from "../util/errors";
+import { ORT_WASM_URL } from "./ort_wasm";
+import { type OnnxLoader, RewardSourceError } from "./reward_sources";
+import { isolatedOnnxLoader, RM_TIME_LIMITS, type RmWorkerHandle } from "./rm_isolated";
 import type { RmWorkerApi } from "./rm_worker_api";
 
 /** Why a reward-model worker stopped when its script did not load. */
@@ -29,5 +32,44 @@ function spawnRmWorker(): RmWorkerHandle {
   };
 }
 
-/** loadOnnxRewardModel in a worker of its own, with the lab's time limits. */
-export const workerOnnxLoader = isolatedOnnxLoader(spawnRmWorker);
+/**
+ * loadOnnxRewardModel in a worker of its own, with the lab's time limits. onnxruntime-web's WASM (14 MB) is
+ * downloaded here once, with `fetchFn` (the page's progressFetch: the loading line shows its bytes), and each
+ * reward-model worker gets a copy; a failed download is tried again at the next load. `onStarting` is told
+ * when a worker starts compiling it (the loading line's next stage).
+ * @throws (the loader) RewardSourceError naming the file and the cause when the download fails.
+ */
+export function workerOnnxLoader(fetchFn: typeof fetch = fetch, onStarting?: () => void): OnnxLoader {
+  let wasm: Promise<ArrayBuffer> | null = null;
+  const runtime = async () => {
+    wasm ??= downloadRuntime(fetchFn).catch((e) => {
+      wasm = null;
+      throw e;
+    });
+    const bytes = await wasm;
+    onStarting?.();
+    return bytes;
+  };
+  return isolatedOnnxLoader(spawnRmWorker, RM_TIME_LIMITS, runtime);
+}
+
+/** onnxruntime-web's WASM bytes. @throws RewardSourceError naming the network's or the server's answer. */
+async function downloadRuntime(fetchFn: typeof fetch): Promise<ArrayBuffer> {
+  const url = new URL(ORT_WASM_URL, globalThis.location?.href ?? "http://localhost/");
+  const failed = (why: string) =>
+    new RewardSourceError(
+      `could not download onnxruntime's WebAssembly (${url.pathname}, 14 MB): ${why}; check the connection, then choose the reward model again`,
+    );
+  let res: Response;
+  try {
+    res = await fetchFn(url);
+  } catch (e) {
+    throw failed(errorMessage(e));
+  }
+  if (!res.ok) throw failed(`the server answered HTTP ${res.status}`);
+  try {
+    return await res.arrayBuffer();
+  } catch (e) {
+    throw failed(errorMessage(e));
+  }
+}

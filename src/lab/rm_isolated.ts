@@ -22,7 +22,7 @@ export interface RmWorkerHandle {
 
 /** Time limits (milliseconds) of the calls to a reward model. */
 export interface RmTimeLimits {
-  /** Start onnxruntime-web in the fresh worker (its WASM fetched and compiled): not the model's time. */
+  /** Start onnxruntime-web in the fresh worker (its WASM compiled, fetched too without `runtime`): not the model's time. */
   startMs: number;
   /** Build the session and score the probe batch (loadOnnxRewardModel), in a fresh worker. */
   loadMs: number;
@@ -41,28 +41,33 @@ export const RM_TIME_LIMITS: RmTimeLimits = { startMs: 120_000, loadMs: 30_000, 
  * An OnnxLoader that loads each model in a worker of its own from `spawn`, with time limits on every call.
  * The model's `release()` ends its worker once no call is in flight. A call past its limit ends the worker and
  * rejects with kind "timeout"; every later call to that model rejects at once, saying why.
- * The file's checks that need no runtime (inspectOnnxRewardModel) run first, before any worker starts.
- * @throws (the loader) whatever the model's load throws, as loadOnnxRewardModel would; OnnxRewardModelError
- * "timeout" past `limits.loadMs`, "runtime" when the worker dies.
+ * The file's checks that need no runtime (inspectOnnxRewardModel) run first, before any worker starts; then
+ * `runtime` (when given) brings onnxruntime-web's WASM bytes, with no time limit (a download: the page shows its
+ * progress and a stall), and each worker compiles them within `limits.startMs`.
+ * @throws (the loader) whatever the model's load throws, as loadOnnxRewardModel would; whatever `runtime`
+ * throws; OnnxRewardModelError "timeout" past `limits.loadMs`, "runtime" when the worker dies.
  */
 export function isolatedOnnxLoader(
   spawn: () => RmWorkerHandle,
   limits: RmTimeLimits = RM_TIME_LIMITS,
+  runtime?: () => Promise<ArrayBuffer>,
 ): OnnxLoader {
   return async (bytes, vocabSize, padId) => {
     // The file's own checks first, here: a broken file is refused at once, not after a worker and onnxruntime
     // started only to refuse it (4–43 s of "Checking…" for an empty file on a busy 2-core machine).
     inspectOnnxRewardModel(bytes, vocabSize);
+    // A copy for the worker (a clone crosses to it): the download stays for the next model.
+    const wasm = runtime ? (await runtime()).slice(0) : undefined;
     const w = new IsolatedModel(spawn());
     let info: RmLoaded;
     try {
       await w
-        .call({ now: "start onnxruntime-web", later: "start" }, limits.startMs, (api) => api.ready())
+        .call({ now: "start onnxruntime-web", later: "start" }, limits.startMs, (api) => api.ready(wasm))
         .catch((e) => {
           throw e instanceof OnnxRewardModelError && e.kind === "timeout"
             ? new OnnxRewardModelError(
                 "timeout",
-                `onnxruntime-web did not start within ${limits.startMs / 1000} s (the page is busy: pause the runs and load the file again)`,
+                `onnxruntime-web did not start within ${limits.startMs / 1000} s${wasm ? " of its download" : ""} (the page is busy: pause the runs, then load the file or choose the reward model again)`,
               )
             : e;
         });

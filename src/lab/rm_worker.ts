@@ -5,15 +5,17 @@
  * memory goes with it; training, in the other worker, is never blocked by it.
  *
  * onnxruntime-web runs the WASM execution provider on one thread (a worker has no cross-origin isolation for
- * threads; the reward models are tiny), with the .wasm file's URL given explicitly. That URL comes from Vite
- * (`?url`), so the same code finds the file in `vite dev` (served from node_modules) and in the built app (a
- * hashed asset); ORT's own guess (next to its bundled .mjs) fails under Vite's dependency pre-bundling.
+ * threads; the reward models are tiny), from its WASM-only build (vite.config.ts). Its .wasm (14 MB) comes as
+ * bytes from the training worker, which downloads it once with the page's progress line (./ort_loader.ts);
+ * without them, from the file's URL given explicitly. That URL comes from Vite (`?url`), so the same code finds
+ * the file in `vite dev` (served from node_modules) and in the built app (a hashed asset); ORT's own guess (next
+ * to its bundled .mjs) fails under Vite's dependency pre-bundling.
  */
 import * as Comlink from "comlink";
 import * as ort from "onnxruntime-web";
-import wasmUrl from "onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url";
 import { encodeModel, GraphBuilder } from "../onnx/graph";
 import { loadOnnxRewardModel } from "../rewards/onnx_reward_model";
+import { ORT_WASM_URL } from "./ort_wasm";
 import { createRmWorkerApi } from "./rm_worker_api";
 
 /** Execution providers for reward models in the worker. */
@@ -21,7 +23,7 @@ export const WORKER_RM_PROVIDERS = ["wasm"];
 
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
-ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, self.location.href).href };
+ort.env.wasm.wasmPaths = { wasm: new URL(ORT_WASM_URL, self.location.href).href };
 
 /** A one-node model (Identity of an int64 [1]): its session starts onnxruntime-web's WASM. */
 function startModel(): Uint8Array {
@@ -35,7 +37,8 @@ Comlink.expose(
   createRmWorkerApi(
     (bytes, vocabSize, padId) =>
       loadOnnxRewardModel(bytes, vocabSize, { padId, executionProviders: WORKER_RM_PROVIDERS }),
-    async () => {
+    async (wasm) => {
+      if (wasm) ort.env.wasm.wasmBinary = wasm;
       const session = await ort.InferenceSession.create(startModel(), {
         executionProviders: WORKER_RM_PROVIDERS,
         logSeverityLevel: 4,

@@ -15,10 +15,11 @@ export interface RmLoaded {
 /** The reward-model worker's API (comlink). One model per worker: a second load is refused. */
 export interface RmWorkerApi {
   /**
-   * Start onnxruntime-web (fetch and compile its WASM, seconds in a fresh worker on a busy machine), so that
-   * the time limit of `load` counts the model's own work. Idempotent.
+   * Start onnxruntime-web (compile its WASM — `wasm`, its bytes as the training worker downloaded them, or
+   * fetched here without them — seconds in a fresh worker on a busy machine), so that the time limit of `load`
+   * counts the model's own work. Idempotent (a second call's `wasm` is ignored).
    */
-  ready(): Promise<void>;
+  ready(wasm?: ArrayBuffer): Promise<void>;
   /**
    * Load and check a model (loadOnnxRewardModel's contract).
    * @throws OnnxRewardModelError naming what is wrong; Error when this worker holds a model already.
@@ -34,15 +35,15 @@ export interface RmWorkerApi {
 /** The API over a loader (loadOnnxRewardModel with the worker's onnxruntime-web settings, or a test's). */
 export function createRmWorkerApi(
   loadModel: (bytes: Uint8Array, vocabSize: number, padId: number) => Promise<OnnxRewardModel>,
-  /** Start the runtime (default: nothing to start). */
-  start: () => Promise<void> = async () => {},
+  /** Start the runtime, from the WASM bytes when given (default: nothing to start). */
+  start: (wasm?: ArrayBuffer) => Promise<void> = async () => {},
 ): RmWorkerApi {
   let model: OnnxRewardModel | null = null;
   let loading = false;
   let started: Promise<void> | null = null;
   return {
-    ready() {
-      started ??= start();
+    ready(wasm) {
+      started ??= start(wasm);
       return started;
     },
     async load(bytes, vocabSize, padId) {

@@ -104,10 +104,14 @@ class LabWorker implements LabWorkerApi {
     this.spec = spec;
     this.baseUrl = baseUrl;
     const proxyShipped = res.shipped ? res.shipped.has(`models/${res.task.id}/rm.onnx`) : null;
-    let report = onStage; // the start's line only: a reward model loaded later reports to no one
+    // The start's loading line, and later the reward menu's line while a reward model loads (RewardLoading.tsx).
+    const report = onStage;
     const rewards = new RewardSources(res.task, res.tokenizer, {
       baseUrl,
-      loadOnnx: workerOnnxLoader,
+      loadOnnx: workerOnnxLoader(
+        progressFetch(fetch, (s) => report(s)),
+        () => report({ stage: "reward" }),
+      ),
       proxyShipped,
       fetchFn: progressFetch(fetch, (s) => report(s)),
       onProxyLoading: () => report({ stage: "reward" }),
@@ -127,7 +131,6 @@ class LabWorker implements LabWorkerApi {
     const runSpecs = customRewardsToGold(spec, pipelineRestored).spec.runs;
     onStage({ stage: "runs" });
     for (const r of runSpecs) await this.scheduler.addRun(r, true);
-    report = () => {};
     return {
       adapter: ctx.adapter,
       model: runs.res.start.source,

@@ -120,7 +120,7 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
     const stuck = fakeWorker({ start: true });
     const e = await rejection(isolatedOnnxLoader(() => stuck, { ...LIMITS, startMs: 200 })(toyModel(), V, 0));
     expect(e.message).toBe(
-      "timeout: onnxruntime-web did not start within 0.2 s (the page is busy: pause the runs and load the file again)",
+      "timeout: onnxruntime-web did not start within 0.2 s (the page is busy: pause the runs, then load the file or choose the reward model again)",
     );
     expect(stuck.terminated).toBe(1);
   });

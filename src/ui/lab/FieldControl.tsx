@@ -26,6 +26,7 @@ import {
   SLIDER_STEPS,
   toSlider,
 } from "./knobs";
+import { RewardLoading } from "./RewardLoading";
 
 interface Props {
   runId: string;
@@ -80,6 +81,8 @@ export const FieldControl = memo(function FieldControl({
   const sentRef = useRef<Sent | null>(null);
   const pending = (x: Sent | null) => (x && x.base === value ? x.v : null);
   const shownSent = pending(sent);
+  // A reward model being loaded for this run (the worker answers once it is: a download on a slow network).
+  const [loadingReward, setLoadingReward] = useState<object | null>(null);
   /** Send a value to the run; resolves false when the worker refused it (its message is then shown). */
   const commit = (v: SettingValue): Promise<boolean> => {
     setError(null); // a valid value clears the last error, even the value the run already has
@@ -87,17 +90,22 @@ export const FieldControl = memo(function FieldControl({
     const entry = { v, base: value };
     sentRef.current = entry;
     setSent(entry);
-    return labActions.setConfig(runId, { [field.key]: v }).then(
-      () => true,
-      (e) => {
-        if (sentRef.current === entry) {
-          sentRef.current = null;
-          setSent(null);
-        }
-        setError(errorMessage(e));
-        return false;
-      },
-    );
+    const loads = field.key === "reward" && v !== "gold" ? entry : null;
+    setLoadingReward(loads);
+    return labActions
+      .setConfig(runId, { [field.key]: v })
+      .then(
+        () => true,
+        (e) => {
+          if (sentRef.current === entry) {
+            sentRef.current = null;
+            setSent(null);
+          }
+          setError(errorMessage(e));
+          return false;
+        },
+      )
+      .finally(() => setLoadingReward((now) => (now === loads ? null : now)));
   };
   const testId = `knob-${runId}-${field.key}`;
   // Screen readers read the note (the value the run uses now) with the control.
@@ -172,6 +180,7 @@ export const FieldControl = memo(function FieldControl({
           {note}
         </p>
       )}
+      {loadingReward && <RewardLoading testId={`loading-${runId}-reward`} />}
       {error && (
         <p className="knob-error" role="alert" id={errorId}>
           {error}

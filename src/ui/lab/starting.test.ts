@@ -34,7 +34,7 @@ describe("the loading line's text", () => {
     expect(stalled(d, 1000, 1000 + STALL_MS)).toBe("stalled");
     // Timing kernels or building runs on a software adapter takes long by itself: not a network stall.
     expect(stalled({ stage: "runs" }, 0, 10 * STALL_MS)).toBeNull();
-    // onnxruntime's ~28 MB come without a byte count: "slow", only after a minute.
+    // Compiling onnxruntime's 14 MB of WebAssembly (downloaded with a byte count before): "slow" after a minute.
     expect(stalled({ stage: "reward" }, 0, SLOW_REWARD_MS - 1)).toBeNull();
     expect(stalled({ stage: "reward" }, 0, SLOW_REWARD_MS)).toBe("slow");
     // The worker's script and the task's prompts (a 1.2 MB chunk) come without a byte count either.
@@ -44,7 +44,7 @@ describe("the loading line's text", () => {
     }
     expect(stalled({ stage: "kernels" }, 0, 10 * SLOW_REWARD_MS)).toBeNull();
     expect(line({ stage: "reward" })).toBe(
-      "Starting the proxy reward model (onnxruntime's WebAssembly: about 28 MB to download the first time)…",
+      "Starting the reward model (compiling onnxruntime's WebAssembly)…",
     );
   });
 });

@@ -11,8 +11,8 @@ import { bytes } from "../format";
 /** With no new byte for this long (ms), a download is said to be stalled, with what to do. */
 export const STALL_MS = 20_000;
 /**
- * Starting the reward model's runtime longer than this (ms) is said to be slow: its ~28 MB of WebAssembly come
- * the first time without a byte count the page can see.
+ * Starting the reward model's runtime longer than this (ms) is said to be slow: compiling its 14 MB of
+ * WebAssembly (downloaded before, with a byte count: a "download" stage) on a busy machine.
  */
 export const SLOW_REWARD_MS = 60_000;
 /**
@@ -64,7 +64,7 @@ function stageLine(s: Exclude<StartStage, { stage: "download" }> | null): string
     case "runs":
       return "Building the runs on the GPU (compiling their kernels)";
     case "reward":
-      return "Starting the proxy reward model (onnxruntime's WebAssembly: about 28 MB to download the first time)";
+      return "Starting the reward model (compiling onnxruntime's WebAssembly)";
   }
 }
 
