@@ -51,6 +51,8 @@ const STATUS_TEXT = {
   waiting: "waiting…",
   finishing: "finishing step…",
   comparison: "comparison",
+  starting: "starting…",
+  "not started": "not started",
 } as const;
 
 /** The step in a duplicate's label ("PPO (fork @ 12)": 12). */
@@ -73,7 +75,8 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const handedOff = usePipelineStore((s) => s.handedOff);
   const run = useLab((s) => s.runs[runId]);
   const progress = useLab((s) => s.stepProgress[runId]);
-  const canEdit = useLab((s) => s.phase === "ready");
+  const phase = useLab((s) => s.phase);
+  const canEdit = phase === "ready";
   const full = useLab(labFull);
   const task = useLab((s) => s.spec.task);
   // The experiment the knobs belong to: a new task, start model or seed (Change…) remounts them, so a refusal
@@ -120,13 +123,18 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const frozen = run.comparison === true;
   // Under Step the runs train one after another: the one on the device reads "stepping…" (the worker says
   // "finishing" while paused), the others "waiting…" (their turn comes).
+  // Before the lab is up, no run is ready for anything (the worker holds none yet), nor after it failed to start.
   const shown = frozen
     ? "comparison"
-    : stepping && run.status === "finishing"
-      ? "stepping"
-      : stepping && (run.status === "ready" || run.status === "paused")
-        ? "waiting"
-        : run.status;
+    : phase === "error"
+      ? "not started"
+      : phase !== "ready"
+        ? "starting"
+        : stepping && run.status === "finishing"
+          ? "stepping"
+          : stepping && (run.status === "ready" || run.status === "paused")
+            ? "waiting"
+            : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
   // The run's reward source first, then the algorithm's own settings.
@@ -234,7 +242,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
       </header>
       <p className="run-state">
         <span
-          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" ? "paused" : shown}`}
+          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" || shown === "starting" || shown === "not started" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
           title={
             shown === "waiting"

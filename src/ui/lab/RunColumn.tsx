@@ -18,6 +18,8 @@ import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 export function RunColumn() {
   // Ids and recorded colours, compared element by element: the column re-renders only when either changes.
   const list = useLab(useShallow((s) => s.spec.runs.map((r) => r.id)));
+  // Before the lab is up its runs are not in the store yet: "No runs" would be a false first impression.
+  const ready = useLab((s) => s.phase === "ready");
   const recorded = useLab(useShallow((s) => s.spec.runs.map((r) => r.colour)));
   const runs = list.map((id, i) => ({ id, colour: recorded[i] }));
   const looks = runLooks(runs);
@@ -97,7 +99,9 @@ export function RunColumn() {
       >
         {/* For navigation by headings: the cards' names are h3s under it. */}
         <h2 className="visually-hidden">Runs</h2>
-        {list.length === 0 && <p className="muted empty-runs">No runs. Add one with “+ Add run…” above.</p>}
+        {list.length === 0 && ready && (
+          <p className="muted empty-runs">No runs. Add one with “+ Add run…” above.</p>
+        )}
         {list.map((id) => (
           <RunCard key={id} runId={id} look={looks[id]} />
         ))}
