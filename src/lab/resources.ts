@@ -36,7 +36,7 @@ export interface LabResources {
   /** What the user should be told (fallbacks taken). */
   notices: string[];
   /** The paths models/manifest.json lists ("models/sentiment/rm.onnx"); null or absent: no manifest (the CLI). */
-  shipped?: Set<string> | null;
+  shipped?: ReadonlyMap<string, number | null> | null;
 }
 
 /** A start-up failure with the file or step named (shown on the page as is). */
@@ -75,7 +75,11 @@ export async function loadResources(
   fetchWith: typeof fetch = fetch,
   onStage?: (s: StartStage) => void,
 ): Promise<LabResources> {
-  const fetchFn = onStage ? progressFetch(fetchWith, onStage) : fetchWith;
+  // The manifest's sizes: a download's total where the server compresses it (no usable Content-Length).
+  let sizes: ReadonlyMap<string, number | null> | null = null;
+  const fetchFn = onStage
+    ? progressFetch(fetchWith, onStage, undefined, (path) => sizes?.get(path) ?? null)
+    : fetchWith;
   const notices: string[] = [];
   const dir = `models/${spec.task}/`;
   const url = (file: string) => new URL(dir + file, baseUrl);
@@ -84,6 +88,7 @@ export async function loadResources(
   const shipped = await shippedPaths(baseUrl, fetchFn).catch((e) => {
     throw new LabLoadError(message(e));
   });
+  sizes = shipped;
   const optional = (file: string) =>
     fetchShipped(url(file), fetchFn, shipped ? shipped.has(dir + file) : null).catch((e) => {
       throw new LabLoadError(message(e));

@@ -62,17 +62,21 @@ export async function fetchShipped(
 }
 
 /**
- * The paths models/manifest.json lists, or null when the server has none (HTTP 404).
+ * The paths models/manifest.json lists, each with its size in bytes (null where the entry has none), or null
+ * when the server has none (HTTP 404).
  * @throws Error as {@link fetchShipped} does for a listed file: when the manifest does not come back as itself,
  *   the lab cannot tell a missing file from a failed download.
  */
-export async function shippedPaths(baseUrl: string, fetchFn: typeof fetch): Promise<Set<string> | null> {
+export async function shippedPaths(
+  baseUrl: string,
+  fetchFn: typeof fetch,
+): Promise<ReadonlyMap<string, number | null> | null> {
   const url = new URL("models/manifest.json", baseUrl);
   const res = await answer(url, fetchFn, RETRY_START);
   if (res.status === 404) return null;
   if (!res.ok || isPage(res))
     throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${RETRY_START}`);
-  let json: { files?: { path?: unknown }[] };
+  let json: { files?: { path?: unknown; bytes?: unknown }[] };
   try {
     json = await res.json();
   } catch (e) {
@@ -81,5 +85,6 @@ export async function shippedPaths(baseUrl: string, fetchFn: typeof fetch): Prom
     );
   }
   if (!Array.isArray(json?.files)) throw new Error(`${url.pathname} lists no files: ${RETRY_START}`);
-  return new Set(json.files.map((f) => String(f.path)));
+  const size = (b: unknown) => (typeof b === "number" && Number.isSafeInteger(b) && b >= 0 ? b : null);
+  return new Map(json.files.map((f) => [String(f.path), size(f.bytes)]));
 }

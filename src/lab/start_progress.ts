@@ -21,13 +21,15 @@ export const PROGRESS_EVERY_MS = 200;
  * `fetchFn`, reporting each download's bytes as they arrive: at the request (0 bytes), then at most every
  * {@link PROGRESS_EVERY_MS} and once complete. The response is returned untouched (its URL, redirect and type
  * too); a copy of its body is read alongside to count the bytes (a start's files are a few MB). `total` is the
- * Content-Length when the server sends one (null otherwise, or when the body is compressed). `report` must not
- * throw; its errors are ignored. Responses without a body report nothing more.
+ * Content-Length when the server sends one, else (a compressed body's Content-Length counts other bytes)
+ * `sizeOf(path)` — the manifest's size of a shipped file — or null. `report` must not throw; its errors are
+ * ignored. Responses without a body report nothing more.
  */
 export function progressFetch(
   fetchFn: typeof fetch,
   report: (s: StartStage) => void,
   now: () => number = () => performance.now(),
+  sizeOf: (path: string) => number | null = () => null,
 ): typeof fetch {
   const tell = (s: StartStage) => {
     try {
@@ -43,7 +45,7 @@ export function progressFetch(
     const res = await fetchFn(input, init);
     const length = Number(res.headers.get("content-length"));
     const compressed = (res.headers.get("content-encoding") ?? "identity") !== "identity";
-    const total = length > 0 && Number.isFinite(length) && !compressed ? length : null;
+    const total = length > 0 && Number.isFinite(length) && !compressed ? length : sizeOf(path);
     if (!res.ok || !res.body) return res;
     void count(res.clone(), (loaded) => tell({ stage: "download", path, loaded, total }), now);
     return res;

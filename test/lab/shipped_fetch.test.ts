@@ -116,8 +116,15 @@ describe("fetching a shipped file", () => {
     await expect(shippedPaths(base, offline)).rejects.toThrow(/Failed to fetch/);
     const listed = await shippedPaths(
       base,
-      answer(() => Response.json({ files: [{ path: "models/arithmetic/sft.safetensors" }] })),
+      answer(() =>
+        Response.json({
+          files: [{ path: "models/arithmetic/sft.safetensors", bytes: 3_061_000 }, { path: "models/x.json" }],
+        }),
+      ),
     );
-    expect([...(listed ?? [])]).toEqual(["models/arithmetic/sft.safetensors"]);
+    expect([...(listed ?? [])]).toEqual([
+      ["models/arithmetic/sft.safetensors", 3_061_000],
+      ["models/x.json", null],
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { loadResources } from "../../src/lab/resources";
 import { PROGRESS_EVERY_MS, progressFetch, type StartStage } from "../../src/lab/start_progress";
-import { BASE, publicFetch } from "../helpers/lab_runtime";
+import { BASE, publicFetch, serve } from "../helpers/lab_runtime";
 
 /** A response whose body arrives in `chunks`, with `headers`. */
 function streamed(chunks: number[], headers: Record<string, string> = {}, status = 200): Response {
@@ -74,6 +74,16 @@ describe("progressFetch", () => {
     );
     await (await gz("http://lab.test/a")).arrayBuffer();
     await vi.waitFor(() => expect(reports.at(-1)).toMatchObject({ loaded: 10, total: null }));
+    // A shipped file's size from the manifest stands in for the total.
+    reports.length = 0;
+    const listed = progressFetch(
+      async () => streamed([10], { "content-length": "4", "content-encoding": "gzip" }),
+      (s) => reports.push(s),
+      tickingClock(),
+      (path) => (path === "models/a.bin" ? 10 : null),
+    );
+    await (await listed("http://lab.test/models/a.bin")).arrayBuffer();
+    await vi.waitFor(() => expect(reports.at(-1)).toMatchObject({ loaded: 10, total: 10 }));
     reports.length = 0;
     const missing = progressFetch(
       async () => streamed([9], {}, 404),
@@ -103,6 +113,26 @@ describe("loadResources' stages", () => {
     await vi.waitFor(() =>
       expect(
         reports.some((r) => r.stage === "download" && r.path.endsWith("tokenizer.json") && r.loaded === size),
+      ).toBe(true),
+    );
+    // Served compressed (no usable Content-Length): the manifest's size is the total.
+    const listing = serve({
+      "/models/manifest.json": JSON.stringify({
+        files: [{ path: "models/arithmetic/tokenizer.json", bytes: size }],
+      }),
+    });
+    const gzipped = (async (u: RequestInfo | URL) => {
+      const r = await listing(u);
+      const headers = new Headers(r.headers);
+      headers.delete("content-length");
+      headers.set("content-encoding", "gzip");
+      return new Response(r.body, { status: r.status, headers });
+    }) as typeof fetch;
+    const seen: StartStage[] = [];
+    await loadResources(testExperiment(), BASE, gzipped, (s) => seen.push(s));
+    await vi.waitFor(() =>
+      expect(
+        seen.some((r) => r.stage === "download" && r.path.endsWith("tokenizer.json") && r.total === size),
       ).toBe(true),
     );
     const order = reports.map((r) => (r.stage === "download" ? r.path : r.stage));

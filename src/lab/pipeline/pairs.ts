@@ -54,7 +54,7 @@ export function pipelinePairs(
 export async function fetchPipelinePairs(
   taskId: TaskId,
   baseUrl: string,
-  shipped: ReadonlySet<string> | null,
+  shipped: { has(path: string): boolean } | null,
 ): Promise<string | null> {
   const path = `models/${taskId}/${RM_PAIRS_FILE[taskId]}`;
   const listed = shipped ? shipped.has(path) : null;
