@@ -11,7 +11,7 @@ const t = String.raw;
 export const PPO: Explanation = {
   algo: "ppo",
   summary: t`Reinforcement learning with a value head, a per-token KL penalty and a clipped update.`,
-  plain: t`Supervised learning on the model's own answers, where each token's step is weighted by how much better than expected its answer turned out: a value head (by default a second output on the policy's own network) learns to predict what is still to come from each token (the score, less the drift penalties), so “better than expected” can be judged token by token. A penalty for drifting from the starting model, and a cap on how far one batch may move each token's probability, keep the steps small.`,
+  plain: t`Supervised learning on the model's own answers, where each token's step is weighted by how much better than expected its answer turned out: a second output of the same network learns to predict what is still to come from each token (the score, less the drift penalties), so “better than expected” can be judged token by token. A penalty for drifting from the starting model, and a cap on how far one batch may move each token's probability, keep the steps small.`,
   paragraphs: [
     t`PPO treats every generated token as an action and the reward source's score $R(x, y)$ as a reward that arrives at the last token. Each token also pays a KL penalty $-\beta k_t$ for drifting from the reference model $\pi_{\text{ref}}$ (the SFT checkpoint), so each nat of drift from $\pi_{\text{ref}}$ costs $\beta$ of reward, and the policy moves only where the reward gained is worth it.`,
     t`A value head predicts, at each position, the reward still to come; GAE turns the rewards and those predictions into per-token advantages $A_t$: how much better the token turned out than expected. The update is a weighted likelihood step (push up tokens with $A_t > 0$, push down those with $A_t < 0$), with the probability ratio $\rho_t$ clipped: once a token's ratio leaves $[1-\varepsilon, 1+\varepsilon]$ in the direction its advantage favours, it is pushed no further, which discourages (but does not forbid) large moves over several epochs on one batch.`,
@@ -63,7 +63,7 @@ export const PPO: Explanation = {
 export const GRPO: Explanation = {
   algo: "grpo",
   summary: t`PPO without a value model: each completion is scored against the mean and spread of its prompt's G completions.`,
-  plain: t`Sample several answers to the same prompt, score them all, then take a supervised-learning step on each answer with a weight: positive if it scored above the other answers to its prompt on average, negative if below. The other answers are the yardstick, so nothing has to learn to predict scores (PPO's value head).`,
+  plain: t`Sample several answers to the same prompt, score them all, then take a supervised-learning step on each answer with a weight: positive if it scored above the other answers to its prompt on average, negative if below. The other answers are the yardstick, so nothing has to learn to predict scores.`,
   paragraphs: [
     t`GRPO drops PPO's value model. For each prompt it samples a group of $G$ completions and judges each against its siblings: the advantage is the score minus the group's mean, divided by the group's standard deviation, and every token of the completion shares it.`,
     t`The update uses PPO's clipped ratio and puts the KL to the reference ($k_3$ estimator, weight $\beta$) directly in the loss instead of the reward. A group whose completions all score the same carries no reward signal, only the KL term's (watch the zero-std groups metric), and the way token losses are averaged (loss type) decides whether long or short answers are favoured.`,
@@ -131,12 +131,12 @@ export const RLOO: Explanation = {
 
 export const REINFORCE: Explanation = {
   algo: "reinforce",
-  summary: t`The original policy gradient: push up each sample's log-probability by how much its score beat a baseline (a running average, or ReMax's greedy answer).`,
-  plain: t`The simplest reinforcement-learning update: a supervised-learning step on each of the model's own answers, weighted by how much its score beat a running average of recent scores (or, with ReMax's baseline, the score of the model's own most likely answer). Good answers become more likely, bad ones less.`,
+  summary: t`The original policy gradient: push up each sample's log-probability by how much its score beat a baseline.`,
+  plain: t`The simplest reinforcement-learning update: a supervised-learning step on each of the model's own answers, weighted by how much its score beat a running average of recent scores (or, with ReMax, the score of the model's own most likely answer). Good answers become more likely, bad ones less.`,
   paragraphs: [
     t`REINFORCE samples one completion per prompt, scores it, and raises its log-probability in proportion to how much the score beat a baseline $b$. Think of supervised fine-tuning on the model's own samples, each weighted by its advantage $A_i$; a negative weight pushes probability away.`,
     t`The baseline here is a moving average of earlier batches' mean scores: subtracting it leaves the expected gradient unchanged but makes it far less noisy. An optional KL penalty $\beta$ (off by default) subtracts the summed $k_1$ KL to the reference from the score.`,
-    t`With the baseline setting on greedy it is ReMax: $b$ is the score of the policy's own greedy (argmax) answer to the same prompt, so each prompt is judged against what the model would say without sampling. It costs one more rollout per step and needs no value model; a sample that beats the greedy answer is pushed up. It is a good baseline while the greedy answer scores near the samples' mean; when it scores far above them (a high temperature $\tau$, a reward the argmax finds at once) every advantage is negative and learning turns noisy.`,
+    t`With baseline greedy it is ReMax: $b$ is the score of the policy's own greedy (argmax) answer to the same prompt, at the cost of one more rollout per step and with no value model. That is a good baseline while the greedy answer scores near the samples' mean; when it scores far above them (a high temperature $\tau$, a reward the argmax finds at once) every advantage is negative and learning turns noisy.`,
   ],
   needs: [
     t`a scalar reward per completion`,

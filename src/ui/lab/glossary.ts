@@ -50,7 +50,7 @@ const REPORTED: Record<string, string> = {
     "Safe RLHF: the integral part λ_I of λ (dashed), the running sum of η(E[c] − d) kept ≥ 0; λ equals it when Kₚ = 0.",
   "safe/cost_limit": "Safe RLHF: the cost limit d the multiplier enforces on average.",
   baseline:
-    "REINFORCE: the baseline b subtracted from the scores: the moving average of earlier batches' mean score, or under baseline greedy (ReMax) the mean of the greedy answers' scores (each prompt has its own b).",
+    "REINFORCE: the baseline b subtracted from the scores: earlier batches' moving average, or (ReMax) the mean of the greedy answers' scores.",
   "annotator/flipped": "Share of this step's preference labels the simulated annotator flipped.",
 };
 

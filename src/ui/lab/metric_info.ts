@@ -129,7 +129,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "loss/policy_avg",
     title: "Policy loss",
-    doc: "Clipped-surrogate loss of the step's last update (PPO: the mean over its epochs and minibatches), −ρ·Â weighted as the run aggregates tokens: at ρ = 1 ≈ 0 where Â is centred (PPO's whitened Â; GRPO's loss type grpo with β = 0), not under dapo/dr_grpo or β > 0, and not for RLOO and REINFORCE, which sum each answer's tokens (−(1/B)·Σ Â_b·|y_b|: longer answers weigh more). Its gradient carries the signal, not its value.",
+    doc: "Clipped-surrogate loss −ρ·Â of the last update (PPO: mean of its epochs); ≈ 0 at ρ = 1 only for centred Â: not dapo/dr_grpo, β > 0, or RLOO/REINFORCE (length-weighted).",
   },
   {
     key: "loss",
@@ -151,7 +151,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "kl_coef",
     title: "KL coefficient β",
-    doc: "The β in use: PPO's, RLOO's and REINFORCE's KL penalty in the reward (it moves only with PPO's adaptive KL control), GRPO's and Safe RLHF's k3 term in the loss; DPO's and KTO's implicit-KL strength (fixed).",
+    doc: "The β in use: the KL penalty in the reward (PPO, RLOO, REINFORCE; moves with adaptive KL) or the loss (GRPO, Safe RLHF); DPO/KTO's fixed strength.",
   },
   {
     key: "completions/mean_length",
@@ -177,7 +177,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "frac_reward_zero_std",
     title: "Zero-std groups",
-    doc: "GRPO, RLOO, Safe RLHF: fraction of groups (the G or k completions of one prompt) whose completions all scored the same: no reward signal, only the KL term's when β > 0 (RLOO's β·Σk1 in the score, GRPO's β·k3 in the loss) and Safe RLHF's cost λ·c (its objective/frac_score_zero_std counts the groups with nothing left).",
+    doc: "GRPO, RLOO, Safe RLHF: share of groups (one prompt's G completions) all scored the same: no reward signal, only the KL term's (β > 0) and Safe RLHF's cost.",
   },
   {
     key: "rewards/margins",
