@@ -137,6 +137,9 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       greedy: true,
       onTokens: env.progress && ((done, total) => env.progress?.({ stage: "baseline", done, total })),
     });
+    // generate tells every 8 tokens, never the last: the count ends full, then the greedy answers are scored.
+    env.progress?.({ stage: "baseline", done: S, total: S });
+    env.progress?.({ stage: "scoring", done: 0, total: 0 });
     const samples = r.prompts.map((prompt, b) => ({
       prompt,
       completion: Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])),

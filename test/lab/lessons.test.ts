@@ -66,8 +66,8 @@ const SHOWS: Record<string, () => LessonHistories> = {
     "dpo-flipped": rows(40, { "rewards/margins": () => 0.01, "rewards/accuracies": () => 0.5 }),
   }),
   "length-bias": () => ({
-    grpo: rows(60, { "completions/mean_length": (i) => 30 + i / 5 }),
-    "dr-grpo": rows(60, { "completions/mean_length": () => 30 }),
+    grpo: rows(60, { "completions/mean_length": (i) => 30 + i / 5, reward: () => 0.5 }),
+    "dr-grpo": rows(60, { "completions/mean_length": () => 30, reward: () => 0.5 }),
   }),
   "bon-vs-rl": () => {
     const bon = (r: number, n: number) =>
@@ -137,6 +137,9 @@ describe("guided lessons", () => {
     expect(LESSONS["length-bias"].check(shows).ok).toBe(true);
     const reversed = { grpo: shows["dr-grpo"], "dr-grpo": shows.grpo };
     expect(LESSONS["length-bias"].check(reversed).ok).toBe(false);
+    // Longer because it hacked the reward sooner (seed 1: rewards 0.95 vs 0.43) is not the loss's bias.
+    const hacked = { ...shows, grpo: shows.grpo.map((r) => ({ ...r, reward: 0.95 })) };
+    expect(LESSONS["length-bias"].check(hacked).ok).toBe(false);
   });
 
   it("statistics skip missing and non-finite values", () => {

@@ -155,7 +155,7 @@ export const LENGTH_BIAS: Lesson = {
   experiment: (seed = 0) => {
     // lr 1e-4: at 3e-4 both runs blew up on seed 0 (exact KL 15–17 nats in 10 steps, reward flat, lengths
     // equal; docs/lesson-runs/length-bias/probes-2026-12-02). Checked on 60 steps × 3 seeds on a GPU (2026-12-04):
-    // the effect shows on seed 1 only (docs/lesson-runs).
+    // no seed shows it at a like reward (docs/lesson-runs; seed 1's gap came with GRPO hacking the reward sooner).
     const base = { batchPrompts: 4, numGenerations: 8, maxNewTokens: 48, beta: 0, lr: 1e-4 };
     return {
       task: "sentiment",
@@ -173,12 +173,22 @@ export const LENGTH_BIAS: Lesson = {
     const a = tailMean(runRows(h, "grpo"), "completions/mean_length", 10);
     const b = tailMean(runRows(h, "dr-grpo"), "completions/mean_length", 10);
     const start = headMean(runRows(h, "grpo"), "completions/mean_length", 5);
+    const ra = tailMean(runRows(h, "grpo"), "reward", 10);
+    const rb = tailMean(runRows(h, "dr-grpo"), "reward", 10);
     return {
-      // The papers' direction: GRPO's 1/|o| lets answers grow, Dr. GRPO's constant does not (Liu et al. 2025 §3.1).
-      ok: a - b > 2,
-      numbers: { mean_length_start: r4(start), mean_length_grpo: r4(a), mean_length_dr_grpo: r4(b) },
+      // The papers' direction: GRPO's 1/|o| lets answers grow, Dr. GRPO's constant does not (Liu et al. 2025
+      // §3.1) — at a like reward: a gap from one run hacking the reward sooner is the reward's doing, not the loss's
+      // (seed 1's +2.71 tokens came with rewards 0.95 vs 0.43: docs/lesson-runs).
+      ok: a - b > 2 && Math.abs(ra - rb) <= 0.2,
+      numbers: {
+        mean_length_start: r4(start),
+        mean_length_grpo: r4(a),
+        mean_length_dr_grpo: r4(b),
+        reward_grpo: r4(ra),
+        reward_dr_grpo: r4(rb),
+      },
       summary:
-        "GRPO's answers end more than 2 tokens longer than Dr. GRPO's in mean completion length (the papers' direction)",
+        "GRPO's answers end more than 2 tokens longer than Dr. GRPO's (the papers' direction) at a reward within 0.2 of it",
     };
   },
 };

@@ -91,11 +91,12 @@ export function TokenTable({
             {t.text}
           </span>
         ))}
-        <span className="muted inspect-reward"> R = {sig(c.reward, 3)}</span>
+        {/* With its b beside it, R has the digits that make s − b = Â checkable by hand. */}
+        <span className="muted inspect-reward"> R = {sig(c.reward, c.baseline !== undefined ? 4 : 3)}</span>
         {c.baseline !== undefined && (
           <span className="muted inspect-reward" data-testid="greedy-baseline">
             {" "}
-            · b = {sig(c.baseline, 3)} (greedy answer's score)
+            · b = {sig(c.baseline, 4)} (greedy answer's score)
           </span>
         )}
         {clipped > 0 && !gae && (

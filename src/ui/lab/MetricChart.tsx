@@ -188,6 +188,7 @@ const ChartBody = memo(function ChartBody({
   const kl = useLab((s) => s.view.klEstimator);
   const smoothing = useLab((s) => s.view.smoothing);
   const ready = useLab((s) => s.phase === "ready");
+  const failed = useLab((s) => s.phase === "error");
   const playing = useLab((s) => s.playing || s.steppingFrom !== null);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const sentiment = useLab((s) => s.spec.task === "sentiment");
@@ -307,13 +308,15 @@ const ChartBody = memo(function ChartBody({
       <div className="chart-plot" style={{ height }}>
         {empty && (
           <p className="chart-empty">
-            {!ready
-              ? "Waiting for the lab to start…"
-              : hasLines
-                ? playing
-                  ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
-                  : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
-                : "No visible runs"}
+            {failed
+              ? "The lab did not start (see the message above)"
+              : !ready
+                ? "Waiting for the lab to start…"
+                : hasLines
+                  ? playing
+                    ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
+                    : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
+                  : "No visible runs"}
           </p>
         )}
         <ResponsiveContainer width="100%" height="100%" onResize={onResize}>

@@ -17,7 +17,7 @@ export function RewardLoading({ testId }: { testId: string }) {
       : { text: "Loading the reward model", progress: "" };
   // The runtime's hashed file name says little: named by what it is.
   const runtime = stage?.stage === "download" && stage.path.endsWith(".wasm");
-  const text = runtime ? "Downloading onnxruntime's WebAssembly (14 MB)" : shown.text;
+  const text = runtime ? "Downloading onnxruntime's WebAssembly" : shown.text;
   const { progress } = shown;
   return (
     <p className="knob-note" data-testid={testId} role="status">
