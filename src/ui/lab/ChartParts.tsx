@@ -12,6 +12,9 @@ import { nearest, spans } from "./series";
  * The hover card: per line, the nearest point's value as drawn — smoothed with the raw value beside it, or raw
  * alone where the chart draws raw values (small charts, no smoothing) — in run order.
  */
+/** The most lines a hover card lists (the last row then says how many more). */
+export const TIP_ROWS = 14;
+
 export function ChartTip({
   x,
   series,
@@ -37,6 +40,14 @@ export function ChartTip({
   const names = [
     ...new Set(markers.filter((m) => m.x !== undefined && m.x > before && m.x <= x).map((m) => m.text)),
   ];
+  // The lines with a point here; at most TIP_ROWS of them, so that 12 runs' reward and gold (24 lines) do not
+  // run off a 800 px screen.
+  const rows = series.flatMap((s) => {
+    const p = nearest(s.points, x);
+    return p && spans(s.points, x) ? [{ s, p }] : [];
+  });
+  const shown = rows.slice(0, rows.length > TIP_ROWS ? TIP_ROWS - 1 : TIP_ROWS);
+  const hidden = rows.length - shown.length;
   return (
     <div className="chart-tip">
       <p className="chart-tip-x">
@@ -49,9 +60,7 @@ export function ChartTip({
       ))}
       <table>
         <tbody>
-          {series.map((s) => {
-            const p = nearest(s.points, x);
-            if (!p || !spans(s.points, x)) return null;
+          {shown.map(({ s, p }) => {
             return (
               <tr key={s.id}>
                 <td>
@@ -79,6 +88,13 @@ export function ChartTip({
               </tr>
             );
           })}
+          {hidden > 0 && (
+            <tr>
+              <td colSpan={4} className="muted" data-testid="chart-tip-more">
+                and {hidden} more lines (hide runs with the legend to read them)
+              </td>
+            </tr>
+          )}
         </tbody>
       </table>
     </div>

@@ -5,7 +5,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ChartTip } from "./ChartParts";
+import { ChartTip, TIP_ROWS } from "./ChartParts";
 import type { DrawnSeries } from "./chart_types";
 
 const line = (runId: string, runLabel: string, raw: number, smooth: number): DrawnSeries => ({
@@ -81,5 +81,24 @@ describe("ChartTip", () => {
     expect(at(12)).toContain("changed: ε 0.2 → 0.3 · GRPO");
     expect(at(12)).toContain("changed: β 0.05 → 0.5 · 2 runs");
     expect(at(8)).not.toContain("chart-tip-marker");
+  });
+});
+
+describe("ChartTip with many lines", () => {
+  it("lists at most TIP_ROWS lines and says how many more (12 runs' reward and gold: 24 lines)", () => {
+    const many = Array.from({ length: 24 }, (_, i) => line(`r${i}`, `Run ${i}`, i, i));
+    const html = renderToStaticMarkup(
+      createElement(ChartTip, { x: 12, series: many, xLabel: "step", drawn: "raw" }),
+    );
+    expect(html.match(/<tr>/g)).toHaveLength(TIP_ROWS);
+    expect(html).toContain("Run 12<");
+    expect(html).not.toContain("Run 13<");
+    expect(html).toContain("and 11 more lines");
+    const fits = Array.from({ length: TIP_ROWS }, (_, i) => line(`r${i}`, `Run ${i}`, i, i));
+    const all = renderToStaticMarkup(
+      createElement(ChartTip, { x: 12, series: fits, xLabel: "step", drawn: "raw" }),
+    );
+    expect(all).not.toContain("more lines");
+    expect(all.match(/<tr>/g)).toHaveLength(TIP_ROWS);
   });
 });
