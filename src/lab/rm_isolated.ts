@@ -56,8 +56,8 @@ export function isolatedOnnxLoader(
     // The file's own checks first, here: a broken file is refused at once, not after a worker and onnxruntime
     // started only to refuse it (4–43 s of "Checking…" for an empty file on a busy 2-core machine).
     inspectOnnxRewardModel(bytes, vocabSize);
-    // A copy for the worker (a clone crosses to it): the download stays for the next model.
-    const wasm = runtime ? (await runtime()).slice(0) : undefined;
+    // Posting it to the worker clones it (not transferred): the download stays here for the next model.
+    const wasm = runtime ? await runtime() : undefined;
     const w = new IsolatedModel(spawn());
     let info: RmLoaded;
     try {
