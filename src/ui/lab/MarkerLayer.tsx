@@ -26,32 +26,40 @@ export function MarkerLayer({
   const scale = useXAxisScale();
   const area = usePlotArea();
   if (!scale || !area || placed.length === 0) return null;
+  // One line per run's colour and pixel column: hundreds of changes (a knob dragged back and forth) would otherwise
+  // draw hundreds of lines on a few pixels, a wall over the curves; their labels still get their own rows.
+  const lined = new Set<string>();
   const drawn = placed.flatMap((m) => {
     if (m.x === undefined) return [];
     const px = scale(m.x);
     // Off the plot (a change after the last point on the step axis): the hover card and the data table name it.
     if (px === undefined || !Number.isFinite(px) || px < area.x - 0.5 || px > area.x + area.width + 0.5)
       return [];
-    return [{ m, px }];
+    const column = `${Math.round(px)}\u0000${m.colour}`;
+    const line = !lined.has(column);
+    lined.add(column);
+    return [{ m, px, line }];
   });
   // Lines in the runs' lines' layer (as recharts' reference lines), labels over everything in the labels' layer.
   return (
     <>
       <ZIndexLayer zIndex={DefaultZIndexes.line}>
         <g className="marker-layer">
-          {drawn.map(({ m, px }) => (
-            <line
-              key={m.key}
-              className="marker-line"
-              x1={px}
-              x2={px}
-              y1={area.y}
-              y2={area.y + area.height}
-              stroke={m.colour}
-              strokeDasharray={m.dash}
-              strokeDashoffset={m.dashOffset}
-            />
-          ))}
+          {drawn.map(({ m, px, line }) =>
+            !line ? null : (
+              <line
+                key={m.key}
+                className="marker-line"
+                x1={px}
+                x2={px}
+                y1={area.y}
+                y2={area.y + area.height}
+                stroke={m.colour}
+                strokeDasharray={m.dash}
+                strokeDashoffset={m.dashOffset}
+              />
+            ),
+          )}
         </g>
       </ZIndexLayer>
       {labels && (

@@ -18,10 +18,12 @@ import { MetricCard } from "./MetricCard";
 import { placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
-import { chartRows, decimate, extendSeries, niceTicksWithin, type SeriesMemo, yAxisOf } from "./series";
+import { chartRows, niceTicksWithin, yAxisOf } from "./series";
+import { drawnPoints, extendSeries, type SeriesMemo } from "./series_memo";
 
 /**
- * Most points drawn per line; longer histories are evenly thinned (first and last kept). A chart is 300–700 px
+ * Most points drawn per line; longer histories are evenly thinned (first and last kept: series_memo.ts
+ * drawnIndices). A chart is 300–700 px
  * wide, so 200 points is about one per 2–3 px; recharts' cost (SVG paths, the path-length query it makes on
  * every render) grows with the points, and it runs on the main thread.
  */
@@ -194,13 +196,13 @@ const ChartBody = memo(function ChartBody({
   const sentiment = useLab((s) => s.spec.task === "sentiment");
   // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
   const newcomer = useLab((s) => s.spec.preset === undefined) && id === "reward";
-  // Each line's points as last computed: a redraw computes only the points added since (series.ts extendSeries).
+  // Each line's points as last computed: a redraw computes only the points added since (series_memo.ts extendSeries).
   const memos = useRef(new Map<string, SeriesMemo>());
   const series: DrawnSeries[] = useMemo(() => {
     const next = new Map<string, SeriesMemo>();
     const drawn = lines.map((line, i) => {
       const id = `${line.runId}|${line.metric}`;
-      const { memo, points } = extendSeries(
+      const { memo, start } = extendSeries(
         memos.current.get(id),
         line.history,
         line.metric,
@@ -210,7 +212,8 @@ const ChartBody = memo(function ChartBody({
         line.from,
       );
       next.set(id, memo);
-      return { key: `s${i}`, id, line, points: decimate(points, MAX_POINTS), total: points.length };
+      const points = drawnPoints(memo.points, start, MAX_POINTS);
+      return { key: `s${i}`, id, line, points, total: memo.points.length - start };
     });
     memos.current = next;
     return drawn;
@@ -243,8 +246,12 @@ const ChartBody = memo(function ChartBody({
   }, []);
   const plotPx = Math.max(0, boxPx - PLOT_INSET_PX - yWidth);
   // Label rows use at most the top half of the plot (a tall reward chart holds more than the small ones).
+  // Many changes (more than 3 a row) get 3 rows, the top fifth of a tall plot: the curves stay readable, and
+  // the hover card names every change at the x it is over.
+  const markerCount = markers.reduce((n, m) => n + m.markers.length, 0);
+  const roomRows = Math.max(2, Math.min(10, Math.floor((boxHeight * 0.5) / MARKER_ROW_PX)));
   const labelRows =
-    boxHeight > 0 ? Math.max(2, Math.min(10, Math.floor((boxHeight * 0.5) / MARKER_ROW_PX))) : undefined;
+    boxHeight > 0 ? (markerCount > 3 * roomRows ? Math.min(3, roomRows) : roomRows) : undefined;
   const placed = useMemo(
     () => placeMarkers(markers, rows, xAxis, kl, plotPx, labelRows),
     [markers, rows, xAxis, kl, plotPx, labelRows],

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import {
   chartRows,
-  decimate,
   emaSmooth,
   markerRows,
   markerX,
@@ -53,15 +52,6 @@ describe("chart series", () => {
       [1, 1, 0.1, 0.1],
       [3, 3, 0.3, 0.3],
     ]);
-  });
-
-  it("decimate keeps the ends", () => {
-    const xs = Array.from({ length: 1001 }, (_, i) => i);
-    const d = decimate(xs, 11);
-    expect(d).toHaveLength(11);
-    expect(d[0]).toBe(0);
-    expect(d.at(-1)).toBe(1000);
-    expect(decimate([1, 2], 10)).toEqual([1, 2]);
   });
 
   it("chartRows merges series by x, sorted", () => {

@@ -1,0 +1,141 @@
+/**
+ * A chart line's points, remembered between redraws in typed columns, and the few of them a chart draws.
+ * A line keeps every point of its run (a redraw computes only the points appended since), but as four Float64
+ * columns — 32 bytes a point, where an object per point cost ~100 — and a chart draws at most a few hundred
+ * of them: {@link drawnPoints} makes objects for those alone. With 12 runs of 6,000 steps and a dozen lines each,
+ * point objects held ~90 MB of the page's heap.
+ */
+import type { MetricPoint } from "../../lab/protocol";
+import type { KlEstimator, XAxis } from "../lab_store";
+import { type PlotPoint, xOf } from "./series";
+
+/** A line's points from its run's first step: step, x, raw value and smoothed value, `length` of them. */
+export class PointColumns {
+  step = new Float64Array(64);
+  x = new Float64Array(64);
+  raw = new Float64Array(64);
+  smooth = new Float64Array(64);
+  length = 0;
+
+  push(step: number, x: number, raw: number, smooth: number): void {
+    if (this.length === this.step.length) {
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.step = grow(this.step);
+      this.x = grow(this.x);
+      this.raw = grow(this.raw);
+      this.smooth = grow(this.smooth);
+    }
+    const i = this.length++;
+    this.step[i] = step;
+    this.x[i] = x;
+    this.raw[i] = raw;
+    this.smooth[i] = smooth;
+  }
+
+  /** The point at index i as an object (0 ≤ i < length). */
+  at(i: number): PlotPoint {
+    return { step: this.step[i], x: this.x[i], raw: this.raw[i], smooth: this.smooth[i] };
+  }
+
+  /** The index of the first point at or after `step` (steps increase along a line). */
+  firstAtOrAfter(step: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.step[mid] < step) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** What {@link extendSeries} remembers of one line between redraws (owned by one chart; mutated in place). */
+export interface SeriesMemo {
+  /** metric, axis, KL estimator and smoothing the points were computed with. */
+  params: string;
+  /** History points folded in, and the last of them (a later history holding it at n − 1 extends this one). */
+  n: number;
+  last: MetricPoint | undefined;
+  /** Every kept point from step 0, smoothed. */
+  points: PointColumns;
+  /** The EMA's running sum and count of finite values (as series.ts emaSmooth keeps them). */
+  ema: number;
+  count: number;
+}
+
+/**
+ * series.ts metricSeries, remembered: given the memo of the last call for the same line, only the points appended
+ * since are computed (a history only grows between rewinds; a rewound, replaced or re-parameterised one is
+ * computed afresh). Returns the memo to pass next time and `start`, the index of the first of its points at or
+ * after step `from` (a fork's line starts there). The memo's points from `start` equal metricSeries on the same
+ * arguments.
+ */
+export function extendSeries(
+  memo: SeriesMemo | undefined,
+  history: readonly MetricPoint[],
+  metric: string,
+  axis: XAxis,
+  kl: KlEstimator,
+  smoothing: number,
+  from = 0,
+): { memo: SeriesMemo; start: number } {
+  const params = `${metric}\u0000${axis}\u0000${kl}\u0000${smoothing}`;
+  const fits =
+    memo !== undefined &&
+    memo.params === params &&
+    memo.n <= history.length &&
+    (memo.n === 0 || history[memo.n - 1] === memo.last);
+  const m: SeriesMemo = fits
+    ? memo
+    : { params, n: 0, last: undefined, points: new PointColumns(), ema: 0, count: 0 };
+  const w = Math.min(Math.max(smoothing, 0), 0.999);
+  for (let i = m.n; i < history.length; i++) {
+    const p = history[i];
+    const raw = p.metrics[metric];
+    const x = xOf(p, axis, kl);
+    if (raw === undefined || x === undefined || !Number.isFinite(x)) continue;
+    let smooth = raw;
+    if (Number.isFinite(raw)) {
+      m.ema = m.ema * w + (1 - w) * raw;
+      m.count++;
+      if (w !== 0) smooth = m.ema / (1 - w ** m.count);
+    }
+    m.points.push(p.step, x, raw, smooth);
+  }
+  m.n = history.length;
+  m.last = history.at(-1);
+  return { memo: m, start: from > 0 ? m.points.firstAtOrAfter(from) : 0 };
+}
+
+/** Every point of `points` from index `start`, as objects (tests and small lines). */
+export function pointsFrom(points: PointColumns, start = 0): PlotPoint[] {
+  const out: PlotPoint[] = [];
+  for (let i = start; i < points.length; i++) out.push(points.at(i));
+  return out;
+}
+
+/**
+ * The indices in [start, end) a chart draws: all of them when there are at most `max`, otherwise `max` of them
+ * evenly strided, the first and the last kept (what the eye reads). Runs trained in step share their strided
+ * steps, so the chart's rows (one per x) stay about `max`: a per-line choice (each stretch's least and greatest
+ * value, which would keep a lone spike) gives every line its own x values, and recharts draws a point per row
+ * per line — with 12 lines, 12 times the points on the main thread.
+ */
+export function drawnIndices(start: number, end: number, max: number): number[] {
+  const n = end - start;
+  if (n <= 0) return [];
+  if (n <= max) return Array.from({ length: n }, (_, i) => start + i);
+  if (max < 2) return [start];
+  const stride = (n - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => start + Math.round(i * stride));
+}
+
+/** The points a chart draws of a line from index `start` (see {@link drawnIndices}), as objects. */
+export function drawnPoints(points: PointColumns, start: number, max: number): PlotPoint[] {
+  return drawnIndices(start, points.length, max).map((i) => points.at(i));
+}
