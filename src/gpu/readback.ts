@@ -4,8 +4,11 @@
  * buffer is never reused while mapped. Buffers are bucketed by power-of-two size and kept for reuse.
  */
 
-/** Staging buffers kept per size bucket; more are created when needed and destroyed when returned. */
-const KEEP_PER_BUCKET = 4;
+/**
+ * Staging buffers kept per size bucket; more are created when needed and destroyed when returned. A rollout
+ * reads five same-sized tensors at once (log-probs, values, entropies, …): four kept made one buffer a step.
+ */
+const KEEP_PER_BUCKET = 8;
 const MIN_BUCKET = 256;
 
 function bucketSize(bytes: number): number {

@@ -42,8 +42,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var m = vec2<f32>(ninf, ninf); // (max policy, max reference)
   for (var c = lid; c < n; c += WG_X) { m = max(m, vec2<f32>(policy[base + c], reference[base + c])); }
   m = wg_max2(lid, m);
-  let live = m.x != ninf;     // in use and the policy row is not all −∞
-  let ref_live = m.y != ninf; // the reference row has a distribution
+  let live = in_use && !is_neg_inf(m.x); // in use and the policy row is not all −∞
+  let ref_live = in_use && !is_neg_inf(m.y); // the reference row has a distribution
   let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
 
   var s = vec2<f32>(0.0, 0.0);

@@ -43,8 +43,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var m = vec2<f32>(ninf, ninf); // (max policy, max reference)
   for (var c = lid; c < n; c += WG_X) { m = max(m, vec2<f32>(policy[base + c], reference[base + c])); }
   m = wg_max2(lid, m);
-  let live = m.x != ninf;
-  let ref_live = m.y != ninf;
+  let live = in_use && !is_neg_inf(m.x);
+  let ref_live = in_use && !is_neg_inf(m.y);
   let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
 
   var s = vec2<f32>(0.0, 0.0);
@@ -62,7 +62,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (pv > 0.0) { acc += pv * (lp - lq); }
   }
   let kl = max(wg_sum2(lid, vec2<f32>(acc, 0.0)).x, 0.0);
-  let ok = live && ref_live && kl < -ninf; // finite KL: every q_v > 0 where p_v > 0
+  let ok = live && ref_live && (bitcast<u32>(kl) & 0x7f800000u) != 0x7f800000u; // finite KL: every q_v > 0 where p_v > 0
 
   var g = 0.0;
   if (ok) { g = dkl[row] / p.tau; }

@@ -29,9 +29,11 @@ struct Params {
 @group(0) @binding(3) var<storage, read> bias: array<f32>;
 @group(0) @binding(4) var<storage, read_write> C: array<f32>;
 
-// TILE == WG_X == WG_Y (checked by the TypeScript kernel definition).
-var<workgroup> tileA: array<f32, WG_X * WG_Y>;
-var<workgroup> tileB: array<f32, WG_X * WG_Y>;
+// TILE == WG_X == WG_Y (checked by the TypeScript kernel definition). Tiles are stored row-major with a row
+// stride of TILE + 1: a transposed operand's tile is written column-wise (below), and the padding spreads those
+// writes over the shared-memory banks.
+var<workgroup> tileA: array<f32, WG_X * (WG_Y + 1u)>;
+var<workgroup> tileB: array<f32, WG_X * (WG_Y + 1u)>;
 
 fn loadA(base: u32, m: u32, k: u32) -> f32 {
   if (m >= p.M || k >= p.K) { return 0.0; }
@@ -48,18 +50,33 @@ fn loadB(base: u32, k: u32, n: u32) -> f32 {
 @compute @workgroup_size(WG_X, WG_Y)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let T = WG_X;
-  let n = wid.x * T + lid.x;
-  let m = wid.y * T + lid.y;
+  let S = T + 1u; // a tile's row stride
+  let n0 = wid.x * T;
+  let m0 = wid.y * T;
+  let n = n0 + lid.x;
+  let m = m0 + lid.y;
   let b = wid.z;
   let baseA = b * p.strideA;
   let baseB = b * p.strideB;
   var acc = 0.0;
   for (var k0 = 0u; k0 < p.K; k0 += T) {
-    tileA[lid.y * T + lid.x] = loadA(baseA, m, k0 + lid.x);
-    tileB[lid.y * T + lid.x] = loadB(baseB, k0 + lid.y, n);
+    // tileA[r][c] = op(A)[m0 + r][k0 + c], tileB[r][c] = op(B)[k0 + r][n0 + c]. Neighbouring threads (lid.x)
+    // read neighbouring addresses: along k for A and along n for B, or, for a transposed operand, along its
+    // own rows (m for Aᵀ, k for Bᵀ), writing the tile column-wise (a strided read would cost a memory
+    // transaction per thread on a GPU).
+    if (TRANS_A) {
+      tileA[lid.x * S + lid.y] = loadA(baseA, m0 + lid.x, k0 + lid.y);
+    } else {
+      tileA[lid.y * S + lid.x] = loadA(baseA, m, k0 + lid.x);
+    }
+    if (TRANS_B) {
+      tileB[lid.x * S + lid.y] = loadB(baseB, k0 + lid.x, n0 + lid.y);
+    } else {
+      tileB[lid.y * S + lid.x] = loadB(baseB, k0 + lid.y, n);
+    }
     workgroupBarrier();
     for (var k = 0u; k < T; k++) {
-      acc += tileA[lid.y * T + k] * tileB[k * T + lid.x];
+      acc += tileA[lid.y * S + k] * tileB[k * S + lid.x];
     }
     workgroupBarrier();
   }

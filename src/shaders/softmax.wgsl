@@ -34,7 +34,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var m = neg_inf();
   for (var c = lid; c < p.cols; c += WG_X) { m = max(m, logits[base + c]); }
   m = wg_max(lid, m);
-  let empty = m == neg_inf();       // all −∞: no distribution, write zeros
+  let empty = is_neg_inf(m);        // all −∞: no distribution, write zeros
   let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sums
 
   var s = 0.0;

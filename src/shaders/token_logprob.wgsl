@@ -41,7 +41,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var m = neg_inf();
   for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
   m = wg_max(lid, m);
-  let empty = m == neg_inf();       // inactive, or all −∞
+  let empty = !in_use || is_neg_inf(m); // inactive, or all −∞
   let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sum
 
   var s = 0.0;

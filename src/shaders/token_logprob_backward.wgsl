@@ -42,7 +42,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   var m = neg_inf();
   for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
   m = wg_max(lid, m);
-  let live = m != neg_inf();        // in use and not all −∞
+  let live = in_use && !is_neg_inf(m); // in use and not all −∞
   let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
 
   var s = 0.0;

@@ -10,6 +10,12 @@ fn neg_inf() -> f32 {
   return bitcast<f32>(bits);
 }
 
+// Whether x is −∞, by its bits: WGSL lets compilers assume floats are finite (fast math), so `x == −∞` may be
+// folded away; a bit test cannot be.
+fn is_neg_inf(x: f32) -> bool {
+  return bitcast<u32>(x) == 0xff800000u;
+}
+
 // Max of v over the workgroup, returned to every invocation.
 fn wg_max(lid: u32, v: f32) -> f32 {
   if (WG_X == 1u) { return v; }
