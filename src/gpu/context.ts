@@ -6,7 +6,7 @@
 
 import { BindGroupCache } from "./bind_groups";
 import type { AdapterReport } from "./device";
-import { GpuDeviceLostError, GpuValidationError } from "./errors";
+import { GpuDeviceLostError, GpuLimitError, GpuValidationError, maxBindableBytes } from "./errors";
 import { type Constants, type Kernel, PipelineCache } from "./pipeline";
 import { ReadbackPool } from "./readback";
 import { BYTES_PER_ELEMENT, type DType, numel, Tensor, type TypedArrayFor, typedArray } from "./tensor";
@@ -125,7 +125,8 @@ export class GpuContext {
 
   /**
    * A new tensor in its own buffer (STORAGE | COPY_SRC | COPY_DST), zero-filled, or filled with `data`.
-   * @throws RangeError if `data` has a different element count than `shape`.
+   * @throws RangeError if `data` has a different element count than `shape`; GpuLimitError (a RangeError) if
+   *   the buffer is larger than the device can bind.
    */
   tensor<D extends DType = "f32">(
     shape: readonly number[],
@@ -135,9 +136,13 @@ export class GpuContext {
   ): Tensor<D> {
     this.assertAlive();
     const n = numel(shape);
+    const size = Math.max(n, 1) * BYTES_PER_ELEMENT;
+    // WebGPU would make an invalid buffer and fail at its first use, far from here; say which and why now.
+    const limit = maxBindableBytes(this.device);
+    if (size > limit) throw new GpuLimitError(label, size, limit);
     const buffer = this.device.createBuffer({
       label,
-      size: Math.max(n, 1) * BYTES_PER_ELEMENT,
+      size,
       usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
     });
     const t = new Tensor(buffer, shape, dtype, label);

@@ -70,3 +70,27 @@ export class ShaderCompileError extends Error {
     super(`kernel "${kernel}" failed to compile:\n${message}`);
   }
 }
+
+/** The largest buffer this device can bind to a kernel: the lesser of its binding and buffer size limits (bytes). */
+export function maxBindableBytes(device: GPUDevice): number {
+  return Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+}
+
+/** A buffer larger than the device can bind (its maxStorageBufferBindingSize / maxBufferSize). */
+export class GpuLimitError extends RangeError {
+  override readonly name = "GpuLimitError";
+  constructor(
+    readonly label: string,
+    readonly bytes: number,
+    readonly limit: number,
+    /** The message, when the caller can say more (what to change). */
+    text = `the buffer "${label}" needs ${mib(bytes)}; this GPU allows ${mib(limit)} per buffer (maxStorageBufferBindingSize)`,
+  ) {
+    super(text);
+  }
+}
+
+/** Bytes as MiB with one decimal ("256.0 MiB"). */
+export function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}

@@ -36,6 +36,8 @@ export class Scheduler extends SchedulerBase {
   /** The Steps pressed so far, one after another. */
   private steps: Promise<void> = Promise.resolve();
   private looping = false;
+  /** Steps landed since the last recover(). */
+  private landed = 0;
   /** Set while the device is lost: no steps until recover(). */
   private halted = false;
   private speed = 0;
@@ -49,6 +51,11 @@ export class Scheduler extends SchedulerBase {
 
   get isHalted(): boolean {
     return this.halted;
+  }
+
+  /** Steps landed (any run) since the last {@link recover}, or since the start. */
+  get landedSinceRecover(): number {
+    return this.landed;
   }
 
   /** Train all runs in turn (a run behind takes two turns) until paused (or every run is in error). */
@@ -274,9 +281,10 @@ export class Scheduler extends SchedulerBase {
   /**
    * Rebuild every run after a lost device (between steps): `rebuild` gives each run's replacement and the step
    * it resumes after (its last checkpoint). The page is told to drop the history after that step, a marker
-   * records what happened, and `notice` is shown. A run that cannot be rebuilt goes to "error".
+   * records what happened, and `notice` is shown. A run that cannot be rebuilt goes to "error". Training goes
+   * on if it was playing, unless `resume` is false (then paused).
    */
-  recover(rebuild: (spec: RunSpec) => Promise<Restored>, explain: RestoreText): Promise<void> {
+  recover(rebuild: (spec: RunSpec) => Promise<Restored>, explain: RestoreText, resume = true): Promise<void> {
     return this.exclusive(async () => {
       for (const e of this.entries) {
         try {
@@ -290,6 +298,8 @@ export class Scheduler extends SchedulerBase {
         e.touch();
       }
       this.halted = false;
+      this.landed = 0;
+      if (!resume) this.pause();
       this.flushSoon();
     }).then(() => {
       if (this.playing) void this.loop();
@@ -386,10 +396,12 @@ export class Scheduler extends SchedulerBase {
       e.touch();
       this.flushSoon();
     }
+    const before = e.step;
     const lost = await takeStep(e, this.o, this.progressAfterMs, () => {
       if (this.entries.includes(e)) this.flushSoon();
     });
     if (lost === "lost") this.halt(); // the run stays as it was; "finishing" ends: that step never lands
+    if (e.step > before) this.landed++;
     e.touch();
     this.flushSoon();
   }

@@ -63,6 +63,8 @@ class LabWorker implements LabWorkerApi {
   private scheduler: Scheduler | null = null;
   private spec: ExperimentSpec | null = null;
   private recovering = false;
+  /** A lost device has been recovered from before (a second loss with no step since pauses the runs). */
+  private recoveredOnce = false;
   private pipeline: LabPipeline | null = null;
   private baseUrl = "";
 
@@ -397,12 +399,19 @@ class LabWorker implements LabWorkerApi {
     runs.rebind(ctx);
     this.pipeline?.rebind(ctx);
     this.watch(ctx);
+    // Lost again before any step landed: the same step would likely lose it again (a batch too large for this
+    // GPU, a driver's time limit), so the runs come back paused instead of looping.
+    const again = this.recoveredOnce && s.landedSinceRecover === 0;
+    this.recoveredOnce = true;
     await s.recover(
       (spec) => runs.restore(spec),
       (_spec, step) => ({
         marker: `${DEVICE_LOST_MARKER}: resumed from step ${step}`,
-        notice: `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
+        notice: again
+          ? `The GPU device was lost again (${lost.reason}) before any step finished; it has been re-acquired and the runs are back at their last checkpoints, paused. A step of these settings may be more than this GPU can do: try fewer prompts per step, fewer samples per prompt or a smaller model, then press Play.`
+          : `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
       }),
+      !again,
     );
     this.recovering = false;
   }

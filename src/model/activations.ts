@@ -4,6 +4,7 @@
  * N = B·T rows; C = nEmbd; V = vocabSize; H = nHead; L = nLayer.
  */
 import type { GpuContext } from "../gpu/context";
+import { GpuLimitError, maxBindableBytes, mib } from "../gpu/errors";
 import type { Tensor } from "../gpu/tensor";
 import type { GPTConfig } from "./config";
 
@@ -29,6 +30,11 @@ export interface LayerActs {
   fcGelu: Tensor;
 }
 
+/**
+ * @throws RangeError when T exceeds the context length; GpuLimitError when a batch's largest buffer (attention
+ *   probabilities [B, H, T, T], logits [N, V], MLP activations [N, 4C]) is larger than the device can bind
+ *   (WebGPU's default limit is 128 MiB), naming what to lower.
+ */
 export class GptActivations {
   readonly N: number;
   /** Inputs: token ids, position ids [B, T] i32, key mask [B, T] f32 (1 real, 0 padding). */
@@ -74,6 +80,20 @@ export class GptActivations {
     const C = config.nEmbd;
     const H = config.nHead;
     const V = config.vocabSize;
+    // The largest buffers, checked before any is made, with what a user can change.
+    const limit = maxBindableBytes(ctx.device);
+    for (const [what, elements] of [
+      [`attention probabilities, ${H} heads × ${T}² positions a sequence`, B * H * T * T],
+      [`logits, ${V} a token`, N * V],
+      [`MLP activations, ${4 * C} a token`, N * 4 * C],
+    ] as const)
+      if (elements * 4 > limit)
+        throw new GpuLimitError(
+          `${what}`,
+          elements * 4,
+          limit,
+          `a batch of ${B} sequences of ${T} tokens needs ${mib(elements * 4)} for its ${what}; this GPU allows ${mib(limit)} per buffer: train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
+        );
     const t = <D extends "f32" | "i32">(shape: number[], label: string, dtype: D = "f32" as D): Tensor<D> => {
       const x = ctx.tensor(shape, dtype, label);
       this.all.push(x);

@@ -257,4 +257,26 @@ describe("Scheduler: recovery from a lost device", () => {
     t.s.flush();
     expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 6, label: "β 0.05 → 0.2" }]);
   });
+
+  it("counts the steps landed since a recovery; a recovery told not to resume leaves the runs paused", async () => {
+    const t = setup();
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    expect(t.s.landedSinceRecover).toBe(2);
+    await loseDevice(t, true);
+    const rebuild = async (sp: RunSpec) => {
+      const run = new FakeRun(sp.id, sp.config, t.log);
+      run.steps = 1;
+      return { run, step: 1 };
+    };
+    await t.s.recover(rebuild, () => ({ marker: "lost", notice: "lost" }), false);
+    expect(t.s.landedSinceRecover).toBe(0);
+    await tick(30);
+    // Paused: no step was taken after the recovery.
+    expect(t.s.stepOf("a")).toBe(1);
+    expect(t.s.stepOf("b")).toBe(1);
+    expect(t.s.landedSinceRecover).toBe(0);
+    await t.s.stepOnce();
+    expect(t.s.landedSinceRecover).toBe(2);
+  });
 });

@@ -1,0 +1,45 @@
+/**
+ * Buffers larger than the device can bind: a clear error when the tensor is made (WebGPU would make an invalid
+ * buffer that fails at its first use), and, for a batch's activations, one that names what to change.
+ */
+import { describe, expect, it } from "vitest";
+import type { GpuContext } from "../../src/gpu/context";
+import { GpuLimitError, maxBindableBytes } from "../../src/gpu/errors";
+import { GptActivations } from "../../src/model/activations";
+import { preset } from "../../src/model/config";
+import { testGpu } from "../helpers/gpu";
+
+describe("buffer size limits", () => {
+  it("a tensor over the device's binding limit throws GpuLimitError naming it, before any buffer is made", async () => {
+    const ctx = await testGpu();
+    const limit = maxBindableBytes(ctx.device);
+    const elements = Math.floor(limit / 4) + 1;
+    expect(() => ctx.tensor([elements], "f32", "huge")).toThrow(GpuLimitError);
+    expect(() => ctx.tensor([elements], "f32", "huge")).toThrow(
+      /"huge" needs .* MiB; this GPU allows .* MiB/,
+    );
+    // The device is still usable: no invalid buffer was made.
+    const t = ctx.tensor([4], "f32", "small", [1, 2, 3, 4]);
+    expect(Array.from(await ctx.read(t))).toEqual([1, 2, 3, 4]);
+    t.destroy();
+  });
+
+  it("a batch whose attention probabilities exceed the limit names the sequences and what to lower", () => {
+    const config = preset("nano");
+    // A device allowing 1 MiB per buffer (WebGPU's default is 128 MiB): nothing is allocated before the check.
+    const ctx = { device: { limits: { maxStorageBufferBindingSize: 2 ** 20, maxBufferSize: 2 ** 28 } } };
+    const T = config.contextLength;
+    const B = Math.ceil(2 ** 20 / (4 * config.nHead * T * T)) + 1;
+    let err: unknown;
+    try {
+      new GptActivations(ctx as unknown as GpuContext, config, B, T);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GpuLimitError);
+    expect((err as Error).message).toContain(`a batch of ${B} sequences of ${T} tokens needs`);
+    expect((err as Error).message).toContain(
+      "this GPU allows 1.0 MiB per buffer: train fewer sequences a step",
+    );
+  });
+});
