@@ -24,7 +24,7 @@ import {
   patchConfig,
   validateConfig,
 } from "./fields";
-import { annotatorRng, labelPairs, layoutPairs, type PreferencePair } from "./pairs";
+import { annotatorMetrics, annotatorRng, labelPairs, layoutPairs, type PreferencePair } from "./pairs";
 import { type Rollout, RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
@@ -246,12 +246,15 @@ export class DpoRun implements AlgorithmRun {
       // A tie's order is a coin either way: swapping it is not a flip.
       flips = offlineFlips(offline.ids, c.flipRate, env.seed).map((f, i) => f && !offline.ties?.[i]);
       pairs = offline.pairs.map((p, i) => (flips[i] ? { ...p, chosen: p.rejected, rejected: p.chosen } : p));
-      metrics["annotator/flipped"] = flips.filter(Boolean).length / B;
+      Object.assign(
+        metrics,
+        annotatorMetrics(flips.filter(Boolean).length, offline.ties?.filter(Boolean).length ?? 0, B),
+      );
     } else {
       const lab = labelPairs(r, c.flipRate, annotatorRng(env.seed, step));
       pairs = lab.pairs;
       flips = lab.flips;
-      metrics["annotator/flipped"] = lab.flipped / B;
+      Object.assign(metrics, annotatorMetrics(lab.flipped, lab.ties, B));
     }
     const seq = layoutPairs(pairs, this.engine.P, this.engine.S, env.padId);
     const cache = offline ? { ids: offline.ids, flips } : null;

@@ -9,6 +9,7 @@
 import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field, flipRateField } from "./fields";
 import { ktoLossAndGrad, ktoReferencePoint } from "./math/kto";
+import { annotatorMetrics } from "./pairs";
 import {
   checkFinite,
   type Metrics,
@@ -109,19 +110,30 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
     super(env, KTO_FIELDS, "kto", "batchPrompts", config);
   }
 
-  /** Desirable flags [2B]: rows i and i + B are two samples of prompt i. */
-  private labels(scores: Float64Array, rng: Rng): boolean[] {
+  /**
+   * Desirable flags [2B]: rows i and i + B are two samples of prompt i; with the annotator, the flips and gold
+   * ties among the B pairs (as pairs.ts labelPairs counts them).
+   */
+  private labels(scores: Float64Array, rng: Rng): { desirable: boolean[]; flipped: number; ties: number } {
     const c = this.config;
-    if (c.label === "threshold") return Array.from(scores, (s) => s >= c.threshold);
+    if (c.label === "threshold")
+      return { desirable: Array.from(scores, (s) => s >= c.threshold), flipped: 0, ties: 0 };
     const B = scores.length / 2;
     const out = new Array<boolean>(2 * B);
+    let flipped = 0;
+    let ties = 0;
     for (let i = 0; i < B; i++) {
-      let aWins = scores[i] === scores[i + B] ? rng.float() < 0.5 : scores[i] > scores[i + B];
-      if (rng.float() < c.flipRate) aWins = !aWins;
+      const tie = scores[i] === scores[i + B];
+      if (tie) ties++;
+      let aWins = tie ? rng.float() < 0.5 : scores[i] > scores[i + B];
+      if (rng.float() < c.flipRate) {
+        aWins = !aWins;
+        if (!tie) flipped++;
+      }
       out[i] = aWins;
       out[i + B] = !aWins;
     }
-    return out;
+    return { desirable: out, flipped, ties };
   }
 
   async step(): Promise<StepResult> {
@@ -133,7 +145,7 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
     const rowSum = (x: Float64Array, row: number) =>
       x.subarray(row * seq.S, (row + 1) * seq.S).reduce((a, v) => a + v, 0);
     const refLogps = Float64Array.from({ length: R }, (_, i) => rowSum(r.logpRef, i));
-    const desirable = this.labels(
+    const { desirable, flipped, ties } = this.labels(
       c.label === "annotator" ? r.gold : r.reward,
       new Rng(stepSeed(env.seed ^ 0x1b873593, step)),
     );
@@ -172,6 +184,7 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
       learning_rate: c.lr,
       kl_coef: c.beta,
       "kto/desirable_fraction": desirable.filter(Boolean).length / R,
+      ...(c.label === "annotator" ? annotatorMetrics(flipped, ties, R / 2) : {}),
       ...stepThroughput(t0, r.tokens, R),
     });
     checkFinite(metrics, step);

@@ -6,7 +6,7 @@
  */
 import { COMMON_FIELDS, type ConfigValues, type Field, flipRateField, pairsPerStepField } from "./fields";
 import { orpoLossAndGrad } from "./math/orpo";
-import { annotatorRng, labelPairs, layoutPairs } from "./pairs";
+import { annotatorMetrics, annotatorRng, labelPairs, layoutPairs } from "./pairs";
 import { checkFinite, type Metrics, type RunEnv, reportUpdate, type StepResult, stepThroughput } from "./run";
 import { TwoSampleRun } from "./two_sample_run";
 
@@ -74,7 +74,7 @@ export class OrpoRun extends TwoSampleRun<OrpoConfig> {
       loss: u.loss,
       grad_norm: u.gradNorm,
       learning_rate: c.lr,
-      "annotator/flipped": lab.flipped / B,
+      ...annotatorMetrics(lab.flipped, lab.ties, B),
       ...stepThroughput(t0, r.tokens, 2 * B),
     });
     checkFinite(metrics, step);

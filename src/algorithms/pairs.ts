@@ -23,20 +23,26 @@ export function annotatorRng(seed: number, step: number): Rng {
   return new Rng(stepSeed(seed ^ 0x68e31da4, step));
 }
 
-/** Label the B pairs (row i vs row i + B) of a rollout of 2B completions; `flips[i]`: pair i's label was flipped. */
+/**
+ * Label the B pairs (row i vs row i + B) of a rollout of 2B completions; `flips[i]`: pair i's label was flipped;
+ * `ties`: pairs whose two completions have the same gold score (their order is a coin: two wrong sums, or the
+ * same text, are common on arithmetic).
+ */
 export function labelPairs(
   r: Rollout,
   flipRate: number,
   rng: Rng,
-): { pairs: PreferencePair[]; flipped: number; flips: boolean[] } {
+): { pairs: PreferencePair[]; flipped: number; flips: boolean[]; ties: number } {
   const B = r.completions.length / 2;
   const pairs: PreferencePair[] = [];
   const flips: boolean[] = [];
   let flipped = 0;
+  let ties = 0;
   for (let i = 0; i < B; i++) {
     const a = r.completions[i];
     const b = r.completions[i + B];
     const tie = r.gold[i] === r.gold[i + B];
+    if (tie) ties++;
     let aWins = tie ? rng.float() < 0.5 : r.gold[i] > r.gold[i + B];
     // The flip draw is taken on a tie too (a coin flipped is still a coin), but a tie is never counted as a
     // flip: the gold scorer prefers neither (as src/tasks/annotator.ts).
@@ -47,7 +53,20 @@ export function labelPairs(
     flips.push(flip);
     pairs.push({ prompt: r.prompts[i], chosen: aWins ? a : b, rejected: aWins ? b : a });
   }
-  return { pairs, flipped, flips };
+  return { pairs, flipped, flips, ties };
+}
+
+/**
+ * The annotator's metrics for a step of B labelled pairs, `ties` of them gold ties: `annotator/flipped`, the
+ * share of the pairs the gold prefers one of whose label was flipped (a tie's label means nothing, so it is left
+ * out of both counts: with a third of the pairs tied, dividing by all of them read 0.18 at a rate of 0.25), and
+ * `annotator/ties`, the share of pairs that were gold ties (ordered by a coin).
+ */
+export function annotatorMetrics(flipped: number, ties: number, B: number): Record<string, number> {
+  return {
+    "annotator/flipped": B - ties > 0 ? flipped / (B - ties) : 0,
+    "annotator/ties": B > 0 ? ties / B : 0,
+  };
 }
 
 /** Rows: the B chosen completions, then the B rejected ones (TRL's concatenated batch), truncated to S. */

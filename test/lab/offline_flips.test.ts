@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { offlineFlips } from "../../src/algorithms/dpo";
-import { labelPairs } from "../../src/algorithms/pairs";
+import { annotatorMetrics, labelPairs } from "../../src/algorithms/pairs";
 import type { Rollout } from "../../src/algorithms/rollout";
 import { preferenceSource } from "../../src/lab/preferences";
 import { loadTask } from "../../src/tasks/index";
@@ -131,5 +131,12 @@ describe("preference labels and gold ties", () => {
     expect(all.pairs.slice(0, 2).map((p) => p.chosen)).toEqual([[8], [6]]);
     expect(all.flips).toEqual([true, true, false]);
     expect(all.flipped).toBe(2);
+    expect(all.ties).toBe(1);
+    // The flip rate is read over the pairs the gold orders: 2 of 2 here, not 2 of 3; a third of the pairs tied.
+    expect(annotatorMetrics(all.flipped, all.ties, 3)).toEqual({
+      "annotator/flipped": 1,
+      "annotator/ties": 1 / 3,
+    });
+    expect(annotatorMetrics(0, 3, 3)).toEqual({ "annotator/flipped": 0, "annotator/ties": 1 });
   });
 });

@@ -51,7 +51,10 @@ const REPORTED: Record<string, string> = {
   "safe/cost_limit": "Safe RLHF: the cost limit d the multiplier enforces on average.",
   baseline:
     "REINFORCE: the baseline b subtracted from the scores: earlier batches' moving average, or (ReMax) the mean of the greedy answers' scores.",
-  "annotator/flipped": "Share of this step's preference labels the simulated annotator flipped.",
+  "annotator/flipped":
+    "Share of this step's pairs with a gold preference whose label the simulated annotator flipped (ties left out).",
+  "annotator/ties":
+    "Share of this step's pairs the gold scorer rates equal (two wrong sums, the same text): their order is a coin toss.",
 };
 
 function build(): Map<string, string> {

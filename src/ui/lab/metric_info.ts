@@ -190,6 +190,11 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     doc: "DPO, ORPO: share of pairs where the chosen completion has the higher implicit reward; ties count as wrong (TRL), so with a reference (all margins 0 at step 1) it starts at 0.",
   },
   {
+    key: "annotator/ties",
+    title: "Tied pairs",
+    doc: "Online DPO, ORPO, KTO's annotator: share of the step's pairs the gold scores alike, ordered by a coin (a reward model's tie, in TRL); they teach nothing but noise.",
+  },
+  {
     key: "logps/chosen",
     title: "Log-prob: chosen vs rejected",
     unit: "nats",
