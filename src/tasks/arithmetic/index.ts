@@ -14,7 +14,9 @@
  * Evaluation: pass@1 and pass@k (Chen et al. 2021, unbiased estimator; ../pass_at_k.ts) over n samples per
  * prompt, with k ∈ `passK` (default 1, 4, 8; a k is reported only when every prompt has ≥ k samples).
  * Pretraining text: {@link arithmeticLines}, an endless seeded stream of `a+b=c` lines from the TRAIN prompts
- * only (each trained as `<bos> a+b=c <eos>`), so the eval prompts stay unseen.
+ * only (each trained as `<bos> a+b=c <eos>`), so no eval prompt is trained on as written; its commuted twin
+ * (b+a= for a+b=) usually is a train prompt (242 of the 256), so eval pass@k measures a sum the model saw the
+ * other way round, not an unseen one.
  */
 import { Rng } from "../../util/rng";
 import { meanPassAtK } from "../pass_at_k";

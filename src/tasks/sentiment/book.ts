@@ -15,7 +15,7 @@
  *    whitespace collapse to one space (so the text has no newlines);
  * 2. chapter headings ("CHAPTER 12. Biographical.") are dropped;
  * 3. typography becomes ASCII: ‘ ’ → ', “ ” → ", — (em dash) → "--"; the result is NFC-normalised.
- * The cleaned book has 78 distinct characters (letters, digits, space, punctuation), all ASCII.
+ * The cleaned book has 79 distinct characters (letters, digits, space, punctuation), all ASCII.
  */
 
 /** The raw text of data/data.txt (see the module comment). Async: loaded on first use. */

@@ -5,7 +5,7 @@
  * Prompts: openings of the book's sentences — the first k words (k ∈ {3, 4, 5, 6}, drawn per sentence with
  * Rng(PROMPT_POOL_SEED)) of every sentence of ≥ 8 words whose opening starts with a capital letter and holds
  * only letters, apostrophes, hyphens, commas and semicolons (no quotes, digits or dashes), followed by one
- * space; duplicates removed ("But the " once). The pool is fixed; the train/eval split is by the task seed.
+ * space; duplicates removed ("But the whale " once). The pool is fixed; the train/eval split is by the task seed.
  * Gold: `tanh(S / 5)` of the completion alone, S its summed AFINN-165 valence (see ./afinn.ts), in (−1, 1).
  * Pretraining text: {@link sentimentCorpus} — the cleaned book as sentences (see ./book.ts); trained as
  * `<bos> sentence <eos>`, a model learns to end a sentence with EOS, so a completion is "the rest of the
