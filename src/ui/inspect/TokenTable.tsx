@@ -26,6 +26,8 @@ export function TokenTable({
   const [index, setIndex] = useChoice(view.completions.length);
   const c = view.completions[index];
   if (!c) return <p className="muted">This step sampled no completions.</p>;
+  // Only PPO clips: REINFORCE makes one update from samples of the policy it updates (ρ = 1, nothing to clip).
+  const clips = view.algo === "ppo";
   const eps =
     view.epsLow === view.epsHigh
       ? `ε = ${sig(view.epsLow, 3)}`
@@ -53,14 +55,16 @@ export function TokenTable({
         <span className="muted" role="status">
           {index + 1} of {countOf(view.completions.length, view.batch, "completion")}
         </span>
-        <span
-          className="inspect-params mono"
-          data-testid="inspect-eps"
-          data-eps-low={view.epsLow}
-          data-eps-high={view.epsHigh}
-        >
-          {eps}
-        </span>
+        {clips && (
+          <span
+            className="inspect-params mono"
+            data-testid="inspect-eps"
+            data-eps-low={view.epsLow}
+            data-eps-high={view.epsHigh}
+          >
+            {eps}
+          </span>
+        )}
         {view.gae && (
           <ColumnToggle
             testId="token-columns"
@@ -115,7 +119,7 @@ export function TokenTable({
           clipped={clipped}
           outside={outside}
           klFormula={klFormula}
-          eps={eps}
+          eps={clips ? eps : null}
         />
       )}
     </div>
@@ -136,7 +140,8 @@ function RatioTable({
   clipped: number;
   outside: number;
   klFormula: string;
-  eps: string;
+  /** The clip's ε in words; null for an algorithm without a clip (REINFORCE): no clipped column. */
+  eps: string | null;
 }) {
   return (
     <>
@@ -159,12 +164,14 @@ function RatioTable({
               />
               <Head symbol="ρₜ" sub="π_θ / π_old" title="Probability ratio, exp(log π_θ − log π_old)" />
               <Head symbol="Âₜ" sub="advantage" title="The advantage the update used for this token" />
-              <Head
-                symbol="clipped"
-                sub={eps}
-                num={false}
-                title={`The clip binds: the clipped term is the smaller, so the token gives no policy-gradient (advantage) term (Â > 0 and ρ > 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}, or Â < 0 and ρ < 1 − ε)`}
-              />
+              {eps !== null && (
+                <Head
+                  symbol="clipped"
+                  sub={eps}
+                  num={false}
+                  title={`The clip binds: the clipped term is the smaller, so the token gives no policy-gradient (advantage) term (Â > 0 and ρ > 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}, or Â < 0 and ρ < 1 − ε)`}
+                />
+              )}
               <Head
                 symbol="log π_ref"
                 sub="nats"
@@ -179,7 +186,7 @@ function RatioTable({
           </thead>
           <tbody>
             {c.tokens.map((t, i) => {
-              const out = t.ratio < 1 - view.epsLow || t.ratio > 1 + view.epsHigh;
+              const out = eps !== null && (t.ratio < 1 - view.epsLow || t.ratio > 1 + view.epsHigh);
               return (
                 // biome-ignore lint/suspicious/noArrayIndexKey: token positions are the identity
                 <tr key={i} data-testid="token-row" className={t.clipped ? "is-clipped" : undefined}>
@@ -191,15 +198,17 @@ function RatioTable({
                   <Num col="logp" value={t.logp} />
                   <Num col="ratio" value={t.ratio} digits={4} className={out ? "is-outside" : undefined} />
                   <Num col="advantage" value={t.advantage} />
-                  <td data-col="clipped" data-value={t.clipped ? "yes" : "no"}>
-                    {t.clipped ? (
-                      <span className="badge badge-warn" title="No gradient from this token">
-                        yes · {t.advantage > 0 ? "ρ > 1 + ε, Â > 0" : "ρ < 1 − ε, Â < 0"}
-                      </span>
-                    ) : (
-                      <span className="muted">no</span>
-                    )}
-                  </td>
+                  {eps !== null && (
+                    <td data-col="clipped" data-value={t.clipped ? "yes" : "no"}>
+                      {t.clipped ? (
+                        <span className="badge badge-warn" title="No gradient from this token">
+                          yes · {t.advantage > 0 ? "ρ > 1 + ε, Â > 0" : "ρ < 1 − ε, Â < 0"}
+                        </span>
+                      ) : (
+                        <span className="muted">no</span>
+                      )}
+                    </td>
+                  )}
                   <Num col="logp-ref" value={t.logpRef} />
                   <Num col="kl" value={t.kl} />
                 </tr>
@@ -209,16 +218,22 @@ function RatioTable({
         </table>
       </div>
       <p className="inspect-note muted">
-        ρ from {view.ratioFrom}. {clipped} of {c.tokens.length} tokens clipped (a clipped token gives no
-        advantage term;{" "}
-        {view.gae
-          ? "an entropy bonus, if on, still reaches it"
-          : "the KL term and an entropy bonus still reach it"}
-        )
-        {outside > clipped
-          ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
-          : ""}
-        . Bold ρ: outside the clip range.
+        ρ from {view.ratioFrom}.{" "}
+        {eps === null ? (
+          "REINFORCE has no clip: every token's ρÂ term reaches the gradient."
+        ) : (
+          <>
+            {clipped} of {c.tokens.length} tokens clipped (a clipped token gives no advantage term;{" "}
+            {view.gae
+              ? "an entropy bonus, if on, still reaches it"
+              : "the KL term and an entropy bonus still reach it"}
+            )
+            {outside > clipped
+              ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
+              : ""}
+            . Bold ρ: outside the clip range.
+          </>
+        )}
         {view.baseline && (
           <span data-testid="reinforce-baseline">
             {" "}
