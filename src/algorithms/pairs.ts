@@ -59,12 +59,13 @@ export function labelPairs(
 /**
  * The annotator's metrics for a step of B labelled pairs, `ties` of them gold ties: `annotator/flipped`, the
  * share of the pairs the gold prefers one of whose label was flipped (a tie's label means nothing, so it is left
- * out of both counts: with a third of the pairs tied, dividing by all of them read 0.18 at a rate of 0.25), and
- * `annotator/ties`, the share of pairs that were gold ties (ordered by a coin).
+ * out of both counts: with a third of the pairs tied, dividing by all of them read 0.18 at a rate of 0.25; absent
+ * when every pair tied), and `annotator/ties`, the share of pairs that were gold ties (ordered by a coin).
  */
 export function annotatorMetrics(flipped: number, ties: number, B: number): Record<string, number> {
   return {
-    "annotator/flipped": B - ties > 0 ? flipped / (B - ties) : 0,
+    // Left out when every pair tied: there was nothing to flip (a 0 would pull the chart's mean down).
+    ...(B - ties > 0 && { "annotator/flipped": flipped / (B - ties) }),
     "annotator/ties": B > 0 ? ties / B : 0,
   };
 }

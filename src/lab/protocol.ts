@@ -169,6 +169,8 @@ export interface RunUpdate {
   rewindTo?: number;
   /** Something the user should be told about this run (e.g. "the GPU device was lost; resumed from step 40"). */
   notice?: string;
+  /** The worker stopped playing by itself (a run's step lost the GPU device twice in a row): the page shows Play. */
+  stopped?: true;
   /** The inspector data of the latest step (replaces the previous one), when a step was taken. */
   inspect?: InspectView;
   /**

@@ -29,6 +29,8 @@ interface Pending {
   markers: Marker[];
   rewindTo: number | null;
   notice: string | null;
+  /** The worker stopped playing by itself (RunUpdate.stopped). */
+  stopped: boolean;
   /** Where the step in flight is; null: none any more; undefined: unchanged since the last update. */
   progress: TimedProgress | null | undefined;
   dirty: boolean;
@@ -41,6 +43,7 @@ const emptyPending = (dirty: boolean): Pending => ({
   markers: [],
   rewindTo: null,
   notice: null,
+  stopped: false,
   progress: undefined,
   dirty,
 });
@@ -109,6 +112,12 @@ export class RunSlot {
 
   /** Something changed that the page should hear about (status, settings). */
   touch(): void {
+    this.pending.dirty = true;
+  }
+
+  /** The worker stopped playing by itself: the page is told, with this run's next update, to show Play. */
+  stopped(): void {
+    this.pending.stopped = true;
     this.pending.dirty = true;
   }
 
@@ -248,6 +257,7 @@ export class RunSlot {
     if (this.error !== null && this.retryable) u.retryable = true;
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
     if (p.notice !== null) u.notice = p.notice;
+    if (p.stopped) u.stopped = true;
     if (p.progress !== undefined) {
       let live: LiveProgress | null = null;
       if (p.progress) {

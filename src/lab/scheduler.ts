@@ -36,8 +36,9 @@ export class Scheduler extends SchedulerBase {
   /** The Steps pressed so far, one after another. */
   private steps: Promise<void> = Promise.resolve();
   private looping = false;
-  /** Steps landed since the last recover(). */
-  private landed = 0;
+  /** The run whose step was on the device when it was lost, its steps lost in a row, and whether the latest
+   * loss (not yet recovered from) was one of them. */
+  private lostOn: { id: string; times: number; latest: boolean } | null = null;
   /** Set while the device is lost: no steps until recover(). */
   private halted = false;
   private speed = 0;
@@ -53,9 +54,14 @@ export class Scheduler extends SchedulerBase {
     return this.halted;
   }
 
-  /** Steps landed (any run) since the last {@link recover}, or since the start. */
-  get landedSinceRecover(): number {
-    return this.landed;
+  /**
+   * The run whose step lost the device this time and the last time too, with no step of it landed in between
+   * (a step too large for this GPU, a driver's time limit): resuming would lose it again. Null otherwise (a loss
+   * while paused, or a run's first).
+   */
+  get repeatedLoss(): RunSpec | null {
+    const l = this.lostOn;
+    return l?.latest && l.times >= 2 ? (this.find(l.id)?.spec ?? null) : null;
   }
 
   /** Train all runs in turn (a run behind takes two turns) until paused (or every run is in error). */
@@ -282,7 +288,7 @@ export class Scheduler extends SchedulerBase {
    * Rebuild every run after a lost device (between steps): `rebuild` gives each run's replacement and the step
    * it resumes after (its last checkpoint). The page is told to drop the history after that step, a marker
    * records what happened, and `notice` is shown. A run that cannot be rebuilt goes to "error". Training goes
-   * on if it was playing, unless `resume` is false (then paused).
+   * on if it was playing, unless `resume` is false: then paused, and the page is told so (RunUpdate.stopped).
    */
   recover(rebuild: (spec: RunSpec) => Promise<Restored>, explain: RestoreText, resume = true): Promise<void> {
     return this.exclusive(async () => {
@@ -298,8 +304,11 @@ export class Scheduler extends SchedulerBase {
         e.touch();
       }
       this.halted = false;
-      this.landed = 0;
-      if (!resume) this.pause();
+      if (this.lostOn) this.lostOn.latest = false;
+      if (!resume) {
+        this.pause();
+        for (const e of this.entries) e.stopped();
+      }
       this.flushSoon();
     }).then(() => {
       if (this.playing) void this.loop();
@@ -400,8 +409,11 @@ export class Scheduler extends SchedulerBase {
     const lost = await takeStep(e, this.o, this.progressAfterMs, () => {
       if (this.entries.includes(e)) this.flushSoon();
     });
-    if (lost === "lost") this.halt(); // the run stays as it was; "finishing" ends: that step never lands
-    if (e.step > before) this.landed++;
+    if (lost === "lost") {
+      this.halt(); // the run stays as it was; "finishing" ends: that step never lands
+      const times = this.lostOn?.id === e.spec.id ? this.lostOn.times + 1 : 1;
+      this.lostOn = { id: e.spec.id, times, latest: true };
+    } else if (e.step > before && this.lostOn?.id === e.spec.id) this.lostOn = null;
     e.touch();
     this.flushSoon();
   }

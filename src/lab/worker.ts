@@ -63,8 +63,6 @@ class LabWorker implements LabWorkerApi {
   private scheduler: Scheduler | null = null;
   private spec: ExperimentSpec | null = null;
   private recovering = false;
-  /** A lost device has been recovered from before (a second loss with no step since pauses the runs). */
-  private recoveredOnce = false;
   private pipeline: LabPipeline | null = null;
   private baseUrl = "";
 
@@ -399,19 +397,18 @@ class LabWorker implements LabWorkerApi {
     runs.rebind(ctx);
     this.pipeline?.rebind(ctx);
     this.watch(ctx);
-    // Lost again before any step landed: the same step would likely lose it again (a batch too large for this
+    // A run's step lost the device twice in a row: resuming would lose it again (a batch too large for this
     // GPU, a driver's time limit), so the runs come back paused instead of looping.
-    const again = this.recoveredOnce && s.landedSinceRecover === 0;
-    this.recoveredOnce = true;
+    const again = s.repeatedLoss;
     await s.recover(
       (spec) => runs.restore(spec),
       (_spec, step) => ({
         marker: `${DEVICE_LOST_MARKER}: resumed from step ${step}`,
         notice: again
-          ? `The GPU device was lost again (${lost.reason}) before any step finished; it has been re-acquired and the runs are back at their last checkpoints, paused. A step of these settings may be more than this GPU can do: try fewer prompts per step, fewer samples per prompt or a smaller model, then press Play.`
+          ? `The GPU device was lost again (${lost.reason}), on a step of ${again.label} as the last time; it has been re-acquired and the runs are back at their last checkpoints, paused. That run's step may be more than this GPU can do: give it fewer prompts per step, fewer samples per prompt or a smaller model, then press Play.`
           : `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
       }),
-      !again,
+      again === null,
     );
     this.recovering = false;
   }

@@ -77,4 +77,6 @@ function apply(updates: RunUpdate[], stats: ClientStats): void {
   const stopAt = useLab.getState().spec.steps ?? 0;
   const done = (r: (typeof runs)[number]) => r.status === "error" || (stopAt > 0 && r.step >= stopAt);
   if (s.playing && runs.length > 0 && runs.every(done)) s.setPlaying(false);
+  // Or when it says so (after the GPU device was lost twice on one run's step).
+  if (s.playing && updates.some((u) => u.stopped)) s.setPlaying(false);
 }

@@ -137,6 +137,6 @@ describe("preference labels and gold ties", () => {
       "annotator/flipped": 1,
       "annotator/ties": 1 / 3,
     });
-    expect(annotatorMetrics(0, 3, 3)).toEqual({ "annotator/flipped": 0, "annotator/ties": 1 });
+    expect(annotatorMetrics(0, 3, 3)).toEqual({ "annotator/ties": 1 }); // nothing to flip: no flip rate
   });
 });

@@ -258,25 +258,43 @@ describe("Scheduler: recovery from a lost device", () => {
     expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 6, label: "β 0.05 → 0.2" }]);
   });
 
-  it("counts the steps landed since a recovery; a recovery told not to resume leaves the runs paused", async () => {
+  it("a run whose step loses the device twice in a row is named, and a recovery told not to resume stops Play", async () => {
     const t = setup();
     for (const id of ["a", "b"]) await t.s.addRun(spec(id));
     await t.s.stepOnce();
-    expect(t.s.landedSinceRecover).toBe(2);
-    await loseDevice(t, true);
+    // b's steps lose the device every time (too large for the GPU); a's land.
     const rebuild = async (sp: RunSpec) => {
       const run = new FakeRun(sp.id, sp.config, t.log);
       run.steps = 1;
+      run.lost = sp.id === "b";
       return { run, step: 1 };
     };
-    await t.s.recover(rebuild, () => ({ marker: "lost", notice: "lost" }), false);
-    expect(t.s.landedSinceRecover).toBe(0);
+    for (const r of t.made) if (r.id === "b") r.lost = true;
+    t.s.play();
+    await until(() => t.s.isHalted);
+    expect(t.s.repeatedLoss).toBeNull(); // b's first loss
+    await t.s.recover(rebuild, () => ({ marker: "lost", notice: "lost" }));
+    await until(() => t.s.isHalted); // a lands a step, then b loses the device again
+    expect(t.s.stepOf("a")).toBe(2);
+    expect(t.s.repeatedLoss?.id).toBe("b");
+    await t.s.recover(rebuild, () => ({ marker: "lost", notice: "lost again" }), false);
+    expect(t.s.repeatedLoss).toBeNull();
     await tick(30);
-    // Paused: no step was taken after the recovery.
+    t.s.flush();
+    // Paused, and the page is told so with the notice.
     expect(t.s.stepOf("a")).toBe(1);
-    expect(t.s.stepOf("b")).toBe(1);
-    expect(t.s.landedSinceRecover).toBe(0);
+    const last = t.all().filter((u) => u.notice === "lost again");
+    expect(last.map((u) => [u.runId, u.stopped])).toEqual([
+      ["a", true],
+      ["b", true],
+    ]);
+  });
+
+  it("a device lost while no step runs is not a repeated loss", async () => {
+    const t = setup();
+    await t.s.addRun(spec("a"));
     await t.s.stepOnce();
-    expect(t.s.landedSinceRecover).toBe(2);
+    t.s.halt(); // lost while paused (the system slept, a reset elsewhere)
+    expect(t.s.repeatedLoss).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ const rows = history.map((p) => ({ x: p.step }));
 const run = (runId: string, runLabel: string, markers: { step: number; label: string }[]) => ({
   runId,
   runLabel,
-  colour: "var(--run-0)",
+  colour: `var(--run-${runId})`,
   history,
   markers: markers.map((m) => ({ runId, ...m })),
 });
@@ -123,6 +123,25 @@ describe("marker placement", () => {
       ["4 10", 0],
       ["4 10", -7],
       ["4 3", 0],
+    ]);
+    // A run's two changes at one x share its dashes (one line is drawn per colour), beside the other run's.
+    const twice = placeMarkers(
+      [
+        run("a", "PPO", [
+          { step: 8, label: "β 0.05 → 0.2" },
+          { step: 8, label: "lr 1e-4 → 3e-4" },
+        ]),
+        run("b", "DPO", [{ step: 8, label: "β 0.1 → 0.5" }]),
+      ],
+      rows,
+      "step",
+      "objective/kl",
+      600,
+    );
+    expect(twice.map((m) => [m.dash, m.dashOffset])).toEqual([
+      ["4 10", 0],
+      ["4 10", 0],
+      ["4 10", -7],
     ]);
   });
 

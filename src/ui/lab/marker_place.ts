@@ -84,16 +84,18 @@ export function placeMarkers(
     undefined,
     maxRows,
   );
-  // Lines at one x: the i-th of n draws every n-th dash.
-  const atX = new Map<number, number>();
+  // Lines at one x: the i-th of n colours there draws every n-th dash (a run's second change at the same x is
+  // drawn over its first, in the same dashes: MarkerLayer draws one line per colour and pixel).
+  const colours = new Map<number, string[]>();
   const nth = all.map((m) => {
     if (m.x === undefined) return 0;
-    const i = atX.get(m.x) ?? 0;
-    atX.set(m.x, i + 1);
-    return i;
+    const at = colours.get(m.x) ?? [];
+    colours.set(m.x, at);
+    if (!at.includes(m.colour)) at.push(m.colour);
+    return at.indexOf(m.colour);
   });
   return all.map((m, i) => {
-    const n = m.x === undefined ? 1 : (atX.get(m.x) ?? 1);
+    const n = m.x === undefined ? 1 : (colours.get(m.x)?.length ?? 1);
     return {
       ...m,
       row: labelRows[i],
