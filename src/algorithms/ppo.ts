@@ -53,6 +53,8 @@ const VALUE_MODEL = "value_model";
 const BETA_RANGE = PPO_FIELDS.find((f) => f.key === "beta") as { min: number; max: number };
 
 export interface PpoConfig extends ConfigValues {
+  /** TRL's missing_eos_penalty (fields.ts MISSING_EOS_PENALTY_FIELD). */
+  missingEosPenalty: number;
   lr: number;
   batchPrompts: number;
   maxNewTokens: number;

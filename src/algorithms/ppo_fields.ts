@@ -2,7 +2,13 @@
  * PPO's settings table (./ppo.ts is the algorithm and its PpoConfig): one entry per hyperparameter with its
  * range, default, meaning, paper and TRL name. The lab's run cards, the URL and config validation read it.
  */
-import { COMMON_FIELDS, type ConfigProblem, ENTROPY_BONUS_FIELD, type Field } from "./fields";
+import {
+  COMMON_FIELDS,
+  type ConfigProblem,
+  ENTROPY_BONUS_FIELD,
+  type Field,
+  MISSING_EOS_PENALTY_FIELD,
+} from "./fields";
 import { adaptiveKlBeta } from "./math/ppo";
 
 export const PPO_FIELDS: readonly Field[] = [
@@ -102,6 +108,7 @@ export const PPO_FIELDS: readonly Field[] = [
     source: "Ouyang et al. 2022 §3.5; Huang et al. 2024; TRL PPOTrainer value_model",
   },
   ENTROPY_BONUS_FIELD,
+  MISSING_EOS_PENALTY_FIELD,
   {
     key: "ppoEpochs",
     label: "epochs",

@@ -4,7 +4,7 @@
  * the score of the policy's greedy completion of the same prompt (ReMax, Li et al. 2023: one more rollout, at
  * argmax, per step). One completion per prompt; an optional KL penalty in the score as RLOO's.
  */
-import { COMMON_FIELDS, type Field } from "./fields";
+import { COMMON_FIELDS, type Field, MISSING_EOS_PENALTY_FIELD } from "./fields";
 import type { TokenShape } from "./math/masked";
 import {
   type MovingAverageBaseline,
@@ -50,9 +50,12 @@ export const REINFORCE_FIELDS: readonly Field[] = [
     doc: "KL penalty subtracted from each completion's score (k1 summed over its tokens).",
     source: "Ziegler et al. 2019",
   },
+  MISSING_EOS_PENALTY_FIELD,
 ];
 
 export interface ReinforceConfig extends PgConfig {
+  /** TRL's missing_eos_penalty (fields.ts MISSING_EOS_PENALTY_FIELD); ReMax's greedy answers pay it too. */
+  missingEosPenalty: number;
   baselineDecay: number;
   baseline: "moving_average" | "greedy";
   beta: number;
@@ -144,7 +147,12 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       prompt,
       completion: Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])),
     }));
-    return Float64Array.from(await env.reward.score(samples));
+    // Scored as the samples are: a greedy answer cut without EOS pays the missing-EOS penalty too.
+    const penalty = this.config.missingEosPenalty ?? 0;
+    const scores = await env.reward.score(samples);
+    return Float64Array.from(scores, (v, b) =>
+      samples[b].completion.at(-1) === env.eosId ? v : v - penalty,
+    );
   }
 
   protected weights(shape: TokenShape): Float64Array {

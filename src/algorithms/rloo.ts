@@ -4,7 +4,7 @@
  * R_i ← R_i − β·Σ_t k1_t. Loss −A_i Σ_t log π_θ(y_t) (the clipped surrogate when μ > 1).
  * Spec: docs/algorithms.md "RLOO and REINFORCE".
  */
-import { COMMON_FIELDS, type Field } from "./fields";
+import { COMMON_FIELDS, type Field, MISSING_EOS_PENALTY_FIELD } from "./fields";
 import { grpoAdvantages } from "./math/grpo";
 import type { TokenShape } from "./math/masked";
 import { rlooAdvantages, rlooScores } from "./math/rloo";
@@ -60,9 +60,12 @@ export const RLOO_FIELDS: readonly Field[] = [
     source: "implementation",
     trl: "num_iterations",
   },
+  MISSING_EOS_PENALTY_FIELD,
 ];
 
 export interface RlooConfig extends PgConfig {
+  /** TRL's missing_eos_penalty (fields.ts MISSING_EOS_PENALTY_FIELD). */
+  missingEosPenalty: number;
   numGenerations: number;
   beta: number;
   epsilon: number;

@@ -39,6 +39,11 @@ export interface RolloutOptions {
    * (DPO lays out dataset pairs longer than the completions it samples); the rest of the layout is padding.
    */
   maxNewTokens?: number;
+  /**
+   * TRL's missing_eos_penalty (≥ 0, default 0): subtracted from the run's reward of each completion cut at the
+   * length limit without EOS (`ended` false); the gold is not changed.
+   */
+  missingEosPenalty?: number;
 }
 
 export interface Rollout {
@@ -142,12 +147,14 @@ export class RolloutEngine {
     const m = await this.measure(seq, o.temperature);
     const [reward, gold] = await scoring;
     const tokens = seq.completionMask.reduce((a, v) => a + v, 0);
+    const ended = completions.map((c) => c.at(-1) === o.eosId);
+    const penalty = o.missingEosPenalty ?? 0;
     this.last = {
       seq,
       prompts,
       completions,
-      ended: completions.map((c) => c.at(-1) === o.eosId),
-      reward: Float64Array.from(reward),
+      ended,
+      reward: Float64Array.from(reward, (v, b) => (ended[b] ? v : v - penalty)),
       gold: Float64Array.from(gold),
       ...m,
       tokens,

@@ -230,16 +230,18 @@ export function stepSeed(seed: number, step: number): number {
 
 /**
  * The sampler settings of step `step` of a run: the run's temperature τ and top-k, the step's seed
- * ({@link stepSeed}), the task's EOS/pad ids, the run's reward source and the gold scorer.
+ * ({@link stepSeed}), the task's EOS/pad ids, the run's reward source and the gold scorer, and the run's
+ * missing-EOS penalty (0 when it has none).
  */
 export function rolloutOptions(
   env: RunEnv,
-  c: { temperature: number; topK: number },
+  c: { temperature: number; topK: number; missingEosPenalty?: number },
   step: number,
 ): RolloutOptions {
   return {
     temperature: c.temperature,
     topK: c.topK,
+    missingEosPenalty: c.missingEosPenalty ?? 0,
     seed: stepSeed(env.seed, step),
     eosId: env.eosId,
     padId: env.padId,

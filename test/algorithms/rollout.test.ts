@@ -134,6 +134,20 @@ describe("rollout engine", () => {
     expect(rolloutMetrics(r)["completions/clipped_ratio"]).toBe(cut(r, 0) / 3);
     expect(rolloutMetrics(r2)["completions/clipped_ratio"]).toBe(cut(r2, eos) / 3);
     expect(cut(r2, eos)).toBeGreaterThan(0);
+    // TRL's missing_eos_penalty: the same samples (same seed), the cut rows' reward lowered by it, the gold not.
+    const r3 = await engine.collect(prompts, {
+      temperature: 0.8,
+      topK: 0,
+      seed: 9,
+      eosId: eos,
+      padId: 23,
+      reward: tokenShareReward(5),
+      gold: tokenShareReward(6),
+      missingEosPenalty: 0.75,
+    });
+    expect(r3.completions).toEqual(r2.completions);
+    expect(Array.from(r3.gold)).toEqual(Array.from(r2.gold));
+    expect(Array.from(r3.reward)).toEqual(Array.from(r2.reward, (v, b) => (r2.ended[b] ? v : v - 0.75)));
     // reward_std as TRL logs it: the sample std (divisor n − 1) of the 3 rewards, by hand.
     const rw = Array.from(r.reward);
     const m = (rw[0] + rw[1] + rw[2]) / 3;

@@ -166,6 +166,11 @@ describe("TRL script", () => {
     const r = s(run("rloo-1"));
     expect(r).toMatch(/RLOOConfig\([\s\S]*num_generations=6,[\s\S]*epsilon=0\.3,[\s\S]*num_iterations=2,/);
     expect(r).not.toMatch(/rloo_k|cliprange|num_ppo_epochs/);
+    // TRL's missing_eos_penalty: PPOConfig's keyword; the RLOOConfig the scripts target has none, and says so.
+    expect(s({ ...ppo, config: { missingEosPenalty: 1.5 } })).toMatch(/\n {4}missing_eos_penalty=1\.5,/);
+    const noEos = s({ id: "rloo-e", algo: "rloo", label: "RLOO", config: { missingEosPenalty: 1 } });
+    expect(noEos).not.toMatch(/missing_eos_penalty=/);
+    expect(noEos).toMatch(/#\s+missingEosPenalty = 1: .*RLOOConfig has no `missing_eos_penalty`/);
     expect(s(run("reinforce-1"))).toMatch(
       /REINFORCE trainer[\s\S]*\n {4}beta=0\.1,[\s\S]*#\s+baselineDecay = 0\.5/,
     );

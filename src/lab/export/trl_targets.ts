@@ -53,6 +53,7 @@ export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
     "vf_coef",
     "num_ppo_epochs",
     "num_mini_batches",
+    "missing_eos_penalty",
   ]),
   GRPOConfig: new Set([
     ...COMMON,

@@ -127,7 +127,7 @@ export const FieldControl = memo(function FieldControl({
         testId={`hint-${runId}-${field.key}`}
         beside=".run-card"
       >
-        {field.label}
+        <span className="knob-label-text">{field.label}</span>
         {locked && <LockIcon />}
       </Hint>
       <div className="knob-input" title={locked ?? undefined}>

@@ -192,7 +192,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "annotator/ties",
     title: "Tied pairs",
-    doc: "DPO, ORPO, KTO's annotator: share of the step's pairs the gold scores alike, ordered by a coin (a reward model's tie, in TRL); they teach nothing but noise. The shipped offline pairs have none.",
+    doc: "DPO, ORPO, KTO's annotator: share of the step's pairs the gold scores alike, ordered by a coin (as a reward model's tie in TRL): noise. Offline pairs have none.",
   },
   {
     key: "logps/chosen",
