@@ -83,17 +83,19 @@ export class GptActivations {
     // The largest buffers, checked before any is made, with what a user can change.
     const limit = maxBindableBytes(ctx.device);
     for (const [what, elements] of [
-      [`attention probabilities, ${H} heads × ${T}² positions a sequence`, B * H * T * T],
-      [`logits, ${V} a token`, N * V],
-      [`MLP activations, ${4 * C} a token`, N * 4 * C],
+      [`attention probabilities, ${H} heads × ${T}² numbers a sequence`, B * H * T * T],
+      [`logits, ${V} numbers a token`, N * V],
+      [`MLP activations, ${4 * C} numbers a token`, N * 4 * C],
     ] as const)
-      if (elements * 4 > limit)
+      if (elements * 4 > limit) {
+        const fit = Math.floor(limit / ((elements / B) * 4));
         throw new GpuLimitError(
           `${what}`,
           elements * 4,
           limit,
-          `a batch of ${B} sequences of ${T} tokens needs ${mib(elements * 4)} for its ${what}; this GPU allows ${mib(limit)} per buffer: train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
+          `a batch of ${B} sequences of ${T} tokens needs ${mib(elements * 4)} for its ${what} (4 bytes each); this GPU allows ${mib(limit)} per buffer, ${fit} such sequences: train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
         );
+      }
     const t = <D extends "f32" | "i32">(shape: number[], label: string, dtype: D = "f32" as D): Tensor<D> => {
       const x = ctx.tensor(shape, dtype, label);
       this.all.push(x);

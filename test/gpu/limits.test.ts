@@ -29,7 +29,9 @@ describe("buffer size limits", () => {
     // A device allowing 1 MiB per buffer (WebGPU's default is 128 MiB): nothing is allocated before the check.
     const ctx = { device: { limits: { maxStorageBufferBindingSize: 2 ** 20, maxBufferSize: 2 ** 28 } } };
     const T = config.contextLength;
-    const B = Math.ceil(2 ** 20 / (4 * config.nHead * T * T)) + 1;
+    // Twice as many sequences as fit: 2^20 B / (4 B × H × T²) of them would.
+    const fit = Math.floor(2 ** 20 / (4 * config.nHead * T * T));
+    const B = 2 * fit;
     let err: unknown;
     try {
       new GptActivations(ctx as unknown as GpuContext, config, B, T);
@@ -38,8 +40,9 @@ describe("buffer size limits", () => {
     }
     expect(err).toBeInstanceOf(GpuLimitError);
     expect((err as Error).message).toContain(`a batch of ${B} sequences of ${T} tokens needs`);
+    expect((err as Error).message).toContain("needs 2.0 MiB for its attention probabilities");
     expect((err as Error).message).toContain(
-      "this GPU allows 1.0 MiB per buffer: train fewer sequences a step",
+      `this GPU allows 1.0 MiB per buffer, ${fit} such sequences: train fewer sequences a step`,
     );
   });
 });

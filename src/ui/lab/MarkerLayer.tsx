@@ -12,6 +12,8 @@ import { MARKER_FONT_PX } from "./marker_place";
 
 /** Vertical distance between stacked marker labels (px). */
 export const MARKER_ROW_PX = MARKER_FONT_PX + 3;
+/** More marker lines than this on one chart are drawn faint (charts.css .marker-line.is-dense). */
+const DENSE_LINES = 24;
 /** A label's distance from its line and from the plot's top (px). */
 const LABEL_INSET_PX = 5;
 
@@ -40,6 +42,9 @@ export function MarkerLayer({
     lined.add(column);
     return [{ m, px, line }];
   });
+  // Many lines (a knob changed again and again: one every ~30 px of a wide chart) are drawn fainter, so the
+  // curves stay readable through them; the hover card and the data table name every change.
+  const dense = drawn.filter((d) => d.line).length > DENSE_LINES;
   // Lines in the runs' lines' layer (as recharts' reference lines), labels over everything in the labels' layer.
   return (
     <>
@@ -49,7 +54,7 @@ export function MarkerLayer({
             !line ? null : (
               <line
                 key={m.key}
-                className="marker-line"
+                className={dense ? "marker-line is-dense" : "marker-line"}
                 x1={px}
                 x2={px}
                 y1={area.y}
