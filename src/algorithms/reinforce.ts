@@ -14,7 +14,7 @@ import {
 } from "./math/reinforce";
 import { rlooScores } from "./math/rloo";
 import { type PgConfig, SequencePgRun } from "./pg_run";
-import type { Rollout } from "./rollout";
+import { missingEosPenalised, type Rollout } from "./rollout";
 import type { AlgorithmRun, RunEnv } from "./run";
 import { perSequenceSumWeights } from "./seq_weights";
 
@@ -148,10 +148,11 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       completion: Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])),
     }));
     // Scored as the samples are: a greedy answer cut without EOS pays the missing-EOS penalty too.
-    const penalty = this.config.missingEosPenalty ?? 0;
-    const scores = await env.reward.score(samples);
-    return Float64Array.from(scores, (v, b) =>
-      samples[b].completion.at(-1) === env.eosId ? v : v - penalty,
+    return missingEosPenalised(
+      await env.reward.score(samples),
+      samples.map((x) => x.completion),
+      env.eosId,
+      this.config.missingEosPenalty ?? 0,
     );
   }
 

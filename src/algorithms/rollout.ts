@@ -67,6 +67,19 @@ export interface Rollout {
   tokens: number;
 }
 
+/**
+ * TRL's missing_eos_penalty: `scores` [B] with `penalty` (≥ 0) subtracted from each completion [B] that does not
+ * end with `eosId` (cut at the length limit). A new array; penalty 0 leaves the values as they are.
+ */
+export function missingEosPenalised(
+  scores: ArrayLike<number>,
+  completions: readonly (readonly number[])[],
+  eosId: number,
+  penalty: number,
+): Float64Array {
+  return Float64Array.from(scores, (v, b) => (completions[b].at(-1) === eosId ? v : v - penalty));
+}
+
 /** Rollouts of B prompts of ≤ P tokens with ≤ S new tokens each. Owns the policy activations the trainers reuse. */
 export class RolloutEngine {
   readonly generator: Generator;
@@ -147,14 +160,12 @@ export class RolloutEngine {
     const m = await this.measure(seq, o.temperature);
     const [reward, gold] = await scoring;
     const tokens = seq.completionMask.reduce((a, v) => a + v, 0);
-    const ended = completions.map((c) => c.at(-1) === o.eosId);
-    const penalty = o.missingEosPenalty ?? 0;
     this.last = {
       seq,
       prompts,
       completions,
-      ended,
-      reward: Float64Array.from(reward, (v, b) => (ended[b] ? v : v - penalty)),
+      ended: completions.map((c) => c.at(-1) === o.eosId),
+      reward: missingEosPenalised(reward, completions, o.eosId, o.missingEosPenalty ?? 0),
       gold: Float64Array.from(gold),
       ...m,
       tokens,

@@ -114,7 +114,7 @@ describe("rollout engine", () => {
     // at once, the others go on as before, so the batch holds both an ended and a cut row.
     const eos = r.completions[0][0];
     expect(eos).not.toBe(0);
-    const r2 = await engine.collect(prompts, {
+    const withEos = {
       temperature: 0.8,
       topK: 0,
       seed: 9,
@@ -122,7 +122,8 @@ describe("rollout engine", () => {
       padId: 23,
       reward: tokenShareReward(5),
       gold: tokenShareReward(6),
-    });
+    };
+    const r2 = await engine.collect(prompts, withEos);
     console.log(`ended: eos 0 → ${r.ended.map(Number)}, eos ${eos} → ${r2.ended.map(Number)}`);
     expect(r2.completions[0]).toEqual([eos]);
     checkEnded(r2, eos);
@@ -135,16 +136,7 @@ describe("rollout engine", () => {
     expect(rolloutMetrics(r2)["completions/clipped_ratio"]).toBe(cut(r2, eos) / 3);
     expect(cut(r2, eos)).toBeGreaterThan(0);
     // TRL's missing_eos_penalty: the same samples (same seed), the cut rows' reward lowered by it, the gold not.
-    const r3 = await engine.collect(prompts, {
-      temperature: 0.8,
-      topK: 0,
-      seed: 9,
-      eosId: eos,
-      padId: 23,
-      reward: tokenShareReward(5),
-      gold: tokenShareReward(6),
-      missingEosPenalty: 0.75,
-    });
+    const r3 = await engine.collect(prompts, { ...withEos, missingEosPenalty: 0.75 });
     expect(r3.completions).toEqual(r2.completions);
     expect(Array.from(r3.gold)).toEqual(Array.from(r2.gold));
     expect(Array.from(r3.reward)).toEqual(Array.from(r2.reward, (v, b) => (r2.ended[b] ? v : v - 0.75)));

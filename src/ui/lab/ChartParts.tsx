@@ -8,13 +8,13 @@ import { sig } from "./numbers";
 import { RunSwatch } from "./RunSwatch";
 import { nearest, spans } from "./series";
 
+/** The most lines a hover card lists (the last row then says how many more). */
+export const TIP_ROWS = 14;
+
 /**
  * The hover card: per line, the nearest point's value as drawn — smoothed with the raw value beside it, or raw
  * alone where the chart draws raw values (small charts, no smoothing) — in run order.
  */
-/** The most lines a hover card lists (the last row then says how many more). */
-export const TIP_ROWS = 14;
-
 export function ChartTip({
   x,
   series,
