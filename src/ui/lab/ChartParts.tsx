@@ -3,10 +3,10 @@
  * drawn (tests and screen readers read it).
  */
 
-import type { DrawnSeries } from "./MetricChart";
+import type { ChartProps, DrawnSeries } from "./chart_types";
 import { sig } from "./numbers";
 import { RunSwatch } from "./RunSwatch";
-import { nearest, spans } from "./series";
+import { drawnX, nearest, spans } from "./series";
 
 /** The most lines a hover card lists (the last row then says how many more). */
 export const TIP_ROWS = 14;
@@ -34,17 +34,22 @@ export function ChartTip({
   // The changes since the previous drawn x: a long run's lines are thinned to 200 points, so a change's own x
   // is often not one the card can land on.
   // (Only with markers: the card redraws on every mouse move.)
+  const smoothed = drawn === "smooth";
   let before = Number.NEGATIVE_INFINITY;
   if (markers.length)
-    for (const s of series) for (const p of s.points) if (p.x < x && p.x > before) before = p.x;
+    for (const s of series)
+      for (const p of s.points) {
+        const at = drawnX(p, smoothed);
+        if (at < x && at > before) before = at;
+      }
   const names = [
     ...new Set(markers.filter((m) => m.x !== undefined && m.x > before && m.x <= x).map((m) => m.text)),
   ];
   // The lines with a point here; at most TIP_ROWS of them, so that 12 runs' reward and gold (24 lines) do not
   // run off a 800 px screen.
   const rows = series.flatMap((s) => {
-    const p = nearest(s.points, x);
-    return p && spans(s.points, x) ? [{ s, p }] : [];
+    const p = nearest(s.points, x, smoothed);
+    return p && spans(s.points, x, smoothed) ? [{ s, p }] : [];
   });
   const shown = rows.slice(0, rows.length > TIP_ROWS ? TIP_ROWS - 1 : TIP_ROWS);
   const hidden = rows.length - shown.length;
@@ -147,6 +152,7 @@ export function PlottedData(props: {
                 data-count={s.total}
                 data-steps={JSON.stringify(s.points.map((p) => p.step))}
                 data-x={JSON.stringify(s.points.map((p) => p.x))}
+                data-sx={s.drawn === s.points ? undefined : JSON.stringify(s.drawn.map((p) => p.x))}
                 data-raw={JSON.stringify(s.points.map((p) => p.raw))}
                 data-last-raw={last?.raw}
                 data-last-smooth={last?.smooth}
@@ -183,5 +189,28 @@ export function PlottedData(props: {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A chart before its first drawing: its frame, title, header controls (`extra`) and plot height, without recharts;
+ * it carries the chart's test id, so a chart waiting off screen can be scrolled to.
+ */
+export function ChartShell({ id, title, unit, height, compact, extra }: ChartProps) {
+  return (
+    <figure
+      className={`chart${compact ? " chart-compact" : ""}`}
+      data-testid={`chart-${id}`}
+      aria-busy="true"
+    >
+      <figcaption className="chart-head">
+        <span className="chart-title">
+          {title}
+          {unit && <span className="chart-unit"> · {unit}</span>}
+        </span>
+        {extra}
+      </figcaption>
+      <div className="chart-plot" style={{ height }} />
+    </figure>
   );
 }

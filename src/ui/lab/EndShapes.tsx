@@ -23,16 +23,12 @@ export interface LineEnd {
 }
 
 /**
- * The ends to draw: each series with a shape and a point, where its drawn line ends — its rightmost point (the
- * chart joins points in order of x: on the step, samples and tokens axes that is the latest step; on a KL axis
- * the largest KL, the latest of equals) — at its plotted y.
+ * The ends to draw: each series with a shape and a point, where its drawn line ends — its latest point (lines
+ * join their points in step order; on a KL axis that need not be the rightmost) — at its plotted x and y.
  */
 export function lineEnds(series: readonly DrawnSeries[], smoothed: boolean): LineEnd[] {
   return series.flatMap((s) => {
-    const last = s.points.reduce<(typeof s.points)[number] | undefined>(
-      (a, p) => (a === undefined || p.x >= a.x ? p : a),
-      undefined,
-    );
+    const last = s.drawn.at(-1);
     const shape = s.line.shape;
     if (!last || !shape) return [];
     const y = smoothed ? last.smooth : last.raw;

@@ -8,7 +8,7 @@ import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useStat
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useLab } from "../lab_store";
 import { useApp } from "../store";
-import { ChartTip, PlottedData } from "./ChartParts";
+import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
 import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { EndShapes, lineEnds } from "./EndShapes";
 import { Hint } from "./Hint";
@@ -18,7 +18,7 @@ import { MetricCard } from "./MetricCard";
 import { placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
-import { chartRows, niceTicksWithin, yAxisOf } from "./series";
+import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
 import { drawnPoints, extendSeries, type SeriesMemo } from "./series_memo";
 
 /**
@@ -149,29 +149,6 @@ export function MetricChart(props: ChartProps) {
   );
 }
 
-/**
- * A chart before its first drawing: its frame, title, header controls (`extra`) and plot height, without recharts;
- * it carries the chart's test id, so a chart waiting off screen can be scrolled to.
- */
-function ChartShell({ id, title, unit, height, compact, extra }: ChartProps) {
-  return (
-    <figure
-      className={`chart${compact ? " chart-compact" : ""}`}
-      data-testid={`chart-${id}`}
-      aria-busy="true"
-    >
-      <figcaption className="chart-head">
-        <span className="chart-title">
-          {title}
-          {unit && <span className="chart-unit"> · {unit}</span>}
-        </span>
-        {extra}
-      </figcaption>
-      <div className="chart-plot" style={{ height }} />
-    </figure>
-  );
-}
-
 const ChartBody = memo(function ChartBody({
   id,
   title,
@@ -196,9 +173,13 @@ const ChartBody = memo(function ChartBody({
   const sentiment = useLab((s) => s.spec.task === "sentiment");
   // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
   const newcomer = useLab((s) => s.spec.preset === undefined) && id === "reward";
+  // Small charts draw raw values; the others the smoothed line over the faint raw one, when smoothing is on.
+  const showRaw = smoothing > 0 && !compact;
   // Each line's points as last computed: a redraw computes only the points added since (series_memo.ts extendSeries).
   const memos = useRef(new Map<string, SeriesMemo>());
   const series: DrawnSeries[] = useMemo(() => {
+    // Where the smoothed line's x is smoothed too (the KL axes), it is drawn through each point's sx.
+    const atSx = showRaw && smoothsX(xAxis, smoothing);
     const next = new Map<string, SeriesMemo>();
     const drawn = lines.map((line, i) => {
       const id = `${line.runId}|${line.metric}`;
@@ -213,24 +194,20 @@ const ChartBody = memo(function ChartBody({
       );
       next.set(id, memo);
       const points = drawnPoints(memo.points, start, MAX_POINTS);
-      return { key: `s${i}`, id, line, points, total: memo.points.length - start };
+      const main = atSx ? points.map((p) => ({ x: p.sx, smooth: p.smooth, raw: p.raw })) : points;
+      return { key: `s${i}`, id, line, points, drawn: main, total: memo.points.length - start };
     });
     memos.current = next;
     return drawn;
-  }, [lines, xAxis, kl, smoothing]);
-  const rows = useMemo(() => chartRows(series), [series]);
+  }, [lines, xAxis, kl, smoothing, showRaw]);
+  const extent = useMemo(() => xExtent(series, showRaw), [series, showRaw]);
   // Round x ticks (recharts' own, over [dataMin, dataMax], land on values like 158 or 0.197).
   const xTicks = useMemo(
     () =>
-      rows.length
-        ? niceTicksWithin(
-            rows[0].x,
-            rows[rows.length - 1].x,
-            compact ? 3 : 5,
-            xAxis !== "kl" && xAxis !== "sqrt_kl",
-          )
+      extent
+        ? niceTicksWithin(extent[0], extent[1], compact ? 3 : 5, xAxis !== "kl" && xAxis !== "sqrt_kl")
         : [],
-    [rows, xAxis, compact],
+    [extent, xAxis, compact],
   );
   const y = useMemo(() => yAxisOf(series, yFloor), [series, yFloor]);
   const offScale = y.offScale;
@@ -253,8 +230,8 @@ const ChartBody = memo(function ChartBody({
   const labelRows =
     boxHeight > 0 ? (markerCount > 3 * roomRows ? Math.min(3, roomRows) : roomRows) : undefined;
   const placed = useMemo(
-    () => placeMarkers(markers, rows, xAxis, kl, plotPx, labelRows),
-    [markers, rows, xAxis, kl, plotPx, labelRows],
+    () => placeMarkers(markers, extent, xAxis, kl, plotPx, labelRows, showRaw ? smoothing : 0),
+    [markers, extent, xAxis, kl, plotPx, labelRows, showRaw, smoothing],
   );
   // The x axis spans the markers too (placeMarkers' label sides assume it), as recharts' extendDomain did.
   const xDomain = useMemo(() => markerDomain(placed), [placed]);
@@ -273,8 +250,7 @@ const ChartBody = memo(function ChartBody({
           },
     [compact, xAxis, kl, roomForNote],
   );
-  const empty = rows.length === 0;
-  const showRaw = smoothing > 0 && !compact;
+  const empty = extent === undefined;
   const ends = useMemo(() => lineEnds(series, showRaw), [series, showRaw]);
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
@@ -329,7 +305,8 @@ const ChartBody = memo(function ChartBody({
         <ResponsiveContainer width="100%" height="100%" onResize={onResize}>
           {/* No accessibility layer: it made every chart a Tab stop (role "application", named by its tick text);
               the table of plotted values below is each chart's text alternative, the hover card the mouse's. */}
-          <LineChart data={rows} margin={compact ? MARGIN_COMPACT : MARGIN} accessibilityLayer={false}>
+          {/* Each line brings its own points, joined in step order (on a KL axis x can fall between steps). */}
+          <LineChart margin={compact ? MARGIN_COMPACT : MARGIN} accessibilityLayer={false}>
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="x"
@@ -365,7 +342,8 @@ const ChartBody = memo(function ChartBody({
               series.map((s) => (
                 <Line
                   key={`${s.id}:raw`}
-                  dataKey={`${s.key}_raw`}
+                  data={s.points}
+                  dataKey="raw"
                   className="raw-line"
                   stroke={s.line.colour}
                   strokeOpacity={0.22}
@@ -382,7 +360,8 @@ const ChartBody = memo(function ChartBody({
               <Line
                 key={`${s.id}:smooth`}
                 name={`${s.line.runLabel}${s.line.name ? ` ${s.line.name}` : ""}`}
-                dataKey={`${s.key}_${showRaw ? "smooth" : "raw"}`}
+                data={s.drawn}
+                dataKey={showRaw ? "smooth" : "raw"}
                 stroke={s.line.colour}
                 strokeWidth={compact ? 1.5 : 2}
                 strokeDasharray={lineDash(s.line)}

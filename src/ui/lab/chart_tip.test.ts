@@ -13,9 +13,10 @@ const line = (runId: string, runLabel: string, raw: number, smooth: number): Dra
   key: runId,
   line: { runId, runLabel, colour: "red", metric: "reward", history: [] },
   points: [
-    { step: 11, x: 11, raw: 0.5, smooth: 0.5 },
-    { step: 12, x: 12, raw, smooth },
+    { step: 11, x: 11, raw: 0.5, smooth: 0.5, sx: 11 },
+    { step: 12, x: 12, raw, smooth, sx: 12 },
   ],
+  drawn: [],
   total: 1,
 });
 
@@ -52,7 +53,7 @@ describe("ChartTip", () => {
     // On the samples axis PPO (16 completions a step) ends at 24 while GRPO (32) goes on to 48.
     const at = (runId: string, label: string, xs: number[], v: number): DrawnSeries => ({
       ...line(runId, label, v, v),
-      points: xs.map((x, i) => ({ step: i + 1, x, raw: v, smooth: v })),
+      points: xs.map((x, i) => ({ step: i + 1, x, raw: v, smooth: v, sx: x })),
     });
     const lines = [at("ppo-1", "PPO", [8, 16, 24], 0.351), at("grpo-1", "GRPO", [16, 32, 48], 0.42)];
     const tip = (x: number) =>

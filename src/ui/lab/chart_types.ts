@@ -79,9 +79,14 @@ export interface ChartProps {
 }
 
 export interface DrawnSeries extends KeyedSeries {
-  /** The line's identity (run and metric), for React keys; `key` is its column in the chart rows. */
+  /** The line's identity (run and metric), for React keys. */
   id: string;
   line: ChartLine;
   points: PlotPoint[];
+  /**
+   * What the chart's main line is drawn through, in step order: `points` themselves, or where the smoothed line's
+   * x is smoothed (series.ts smoothsX) each point at its `sx`.
+   */
+  drawn: readonly { x: number; smooth: number; raw: number }[];
   total: number;
 }

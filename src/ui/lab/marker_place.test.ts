@@ -8,7 +8,7 @@ const history: MetricPoint[] = Array.from({ length: 20 }, (_, i) => ({
   tokens: 100 * (i + 1),
   metrics: { reward: 0 },
 }));
-const rows = history.map((p) => ({ x: p.step }));
+const extent = [history[0].step, history[history.length - 1].step] as const;
 const run = (runId: string, runLabel: string, markers: { step: number; label: string }[]) => ({
   runId,
   runLabel,
@@ -26,7 +26,7 @@ describe("marker placement", () => {
   ];
 
   it("names one change made by several runs once, with the run count", () => {
-    const placed = placeMarkers(markers, rows, "step", "objective/kl", 600);
+    const placed = placeMarkers(markers, extent, "step", "objective/kl", 600);
     expect(placed.map((m) => [m.x, m.row, m.text])).toEqual([
       [8, 0, "β 0.05 → 0.2 · 2 runs"],
       [8, -1, "β 0.05 → 0.2 · 2 runs"],
@@ -37,15 +37,15 @@ describe("marker placement", () => {
   it("stacks labels that would touch on a narrow plot, keeps one row on a wide one", () => {
     const label = "β 0.05 → 0.2 · 2 runs".length * MARKER_CHAR_PX; // ≈ 140 px
     // 2 steps of a 19-step span: 10.5 % of the plot. Wide enough that 140 px fits in it: one row.
-    const wide = placeMarkers(markers, rows, "step", "objective/kl", Math.ceil((label + 8) / 0.1));
+    const wide = placeMarkers(markers, extent, "step", "objective/kl", Math.ceil((label + 8) / 0.1));
     expect(wide.map((m) => m.row)).toEqual([0, -1, 0]);
     // A half-width chart (about 420 px): the second label goes one row down instead of running into the first.
-    const narrow = placeMarkers(markers, rows, "step", "objective/kl", 420);
+    const narrow = placeMarkers(markers, extent, "step", "objective/kl", 420);
     expect(narrow.map((m) => m.row)).toEqual([0, -1, 1]);
     // 4 steps apart (21 % of the span) still touch at 420 px: a fixed share of the span would not see it.
     const apart = [markers[0], markers[1], run("a", "PPO", [{ step: 12, label: "β 0.2 → 0.3" }])];
-    expect(placeMarkers(apart, rows, "step", "objective/kl", 420).map((m) => m.row)).toEqual([0, -1, 1]);
-    expect(placeMarkers(apart, rows, "step", "objective/kl", 1200).map((m) => m.row)).toEqual([0, -1, 0]);
+    expect(placeMarkers(apart, extent, "step", "objective/kl", 420).map((m) => m.row)).toEqual([0, -1, 1]);
+    expect(placeMarkers(apart, extent, "step", "objective/kl", 1200).map((m) => m.row)).toEqual([0, -1, 0]);
   });
 
   it("keeps every drawn label clear of the others, left-running ones included", () => {
@@ -64,9 +64,9 @@ describe("marker placement", () => {
       at("b", "GRPO", [{ step: 19, label: "ε 0.2 → 0.3" }]),
       at("c", "DPO", [{ step: 28, label: "loss sigmoid → ipo" }]),
     ];
-    const rows30 = long.map((p) => ({ x: p.step }));
+    const extent30 = [long[0].step, long[long.length - 1].step] as const;
     for (const plotPx of [380, 700, 1100]) {
-      const placed = placeMarkers(markers, rows30, "step", "objective/kl", plotPx);
+      const placed = placeMarkers(markers, extent30, "step", "objective/kl", plotPx);
       const px = (x: number) => ((x - 1) / 29) * plotPx;
       const boxes = placed
         .filter((m) => m.row >= 0 && m.x !== undefined)
@@ -92,7 +92,7 @@ describe("marker placement", () => {
       run("a", "PPO", [{ step: 19, label: "lr 1e-4 → 3e-5" }]),
     ];
     for (const plotPx of [150, 245, 420]) {
-      const placed = placeMarkers(changes, rows, "step", "objective/kl", plotPx);
+      const placed = placeMarkers(changes, extent, "step", "objective/kl", plotPx);
       for (const m of placed.filter((p) => p.row >= 0)) {
         const x = (((m.x as number) - 1) / 19) * plotPx;
         const w = m.text.length * MARKER_CHAR_PX + 8;
@@ -103,7 +103,7 @@ describe("marker placement", () => {
         expect(placed.filter((p) => p.row >= 0).length, `${plotPx} px`).toBeGreaterThanOrEqual(3);
     }
     // At step 12 of 20 on 245 px the label has 96 px on the right, too few for its 99: it runs leftwards.
-    const dpo = placeMarkers(changes, rows, "step", "objective/kl", 245)[2];
+    const dpo = placeMarkers(changes, extent, "step", "objective/kl", 245)[2];
     expect([dpo.toLeft, dpo.row >= 0]).toEqual([true, true]);
   });
 
@@ -114,7 +114,7 @@ describe("marker placement", () => {
     ];
     const placed = placeMarkers(
       [...same, run("c", "GRPO", [{ step: 12, label: "β 0.04 → 0.1" }])],
-      rows,
+      extent,
       "step",
       "objective/kl",
       600,
@@ -133,7 +133,7 @@ describe("marker placement", () => {
         ]),
         run("b", "DPO", [{ step: 8, label: "β 0.1 → 0.5" }]),
       ],
-      rows,
+      extent,
       "step",
       "objective/kl",
       600,
@@ -151,13 +151,13 @@ describe("marker placement", () => {
       run(`r${i}`, l, [{ step: 3, label: `lr 0.003 → ${i + 1}e-4` }]),
     );
     const drawn = (rowsAllowed?: number) =>
-      placeMarkers(six, rows, "step", "objective/kl", 800, rowsAllowed).filter((m) => m.row >= 0).length;
+      placeMarkers(six, extent, "step", "objective/kl", 800, rowsAllowed).filter((m) => m.row >= 0).length;
     expect([drawn(), drawn(8), drawn(2)]).toEqual([4, 6, 2]);
   });
 
   it("places 150 000 markers of an imported run without running out of stack", () => {
     const many = Array.from({ length: 150_000 }, (_, i) => ({ step: (i % 20) + 1, label: `m${i}` }));
-    const placed = placeMarkers([run("a", "PPO", many)], rows, "step", "objective/kl", 600);
+    const placed = placeMarkers([run("a", "PPO", many)], extent, "step", "objective/kl", 600);
     expect(placed).toHaveLength(150_000);
   });
 });

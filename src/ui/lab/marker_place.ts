@@ -5,7 +5,7 @@
  */
 import type { KlEstimator, XAxis } from "../lab_store";
 import type { ChartMarkers } from "./MetricChart";
-import { markerRows, markerX } from "./series";
+import { markerRows, markerXs } from "./series";
 
 /** Share of the x span past which a marker's label goes to the left of its line (before the plot is measured). */
 const RIGHT_EDGE = 0.7;
@@ -18,30 +18,33 @@ const DASH = 4;
 const GAP = 3;
 
 /**
- * The markers of `markers` as drawn on a plot `plotPx` wide (0: not measured yet, a default gap) whose rows
- * have x values `rows`: x (undefined when off the axis), colour, label text, label row (−1: not labelled, a
+ * The markers of `markers` as drawn on a plot `plotPx` wide (0: not measured yet, a default gap) whose lines span
+ * `extent` on x ([least, greatest]; undefined: no line): x (undefined when off the axis), colour, label text, label row (−1: not labelled, a
  * repeat of one already labelled, no row had room, or the label fits on neither side of its line: the hover
  * card names it), side (a label runs rightwards unless only the left has room for it), and the line's dash
  * pattern (`dash`, `dashOffset`: several lines at one x interleave their dashes).
  */
 export function placeMarkers(
   markers: readonly ChartMarkers[],
-  rows: readonly { x: number }[],
+  extent: readonly [number, number] | undefined,
   xAxis: XAxis,
   kl: KlEstimator,
   plotPx: number,
   /** Label rows the plot has room for (default series.ts markerRows': 4). */
   maxRows?: number,
+  /** The chart's smoothing: on the KL axes a marker goes where the smoothed line is (series.ts markerXs). */
+  smoothing = 0,
 ) {
-  const all = markers.flatMap((m) =>
-    m.markers.map((mk, i) => ({
+  const all = markers.flatMap((m) => {
+    const xs = markerXs(m.history, m.markers, xAxis, kl, smoothing);
+    return m.markers.map((mk, i) => ({
       ...mk,
       colour: m.colour,
       runLabel: m.runLabel,
-      x: markerX(m.history, mk, xAxis, kl),
+      x: xs[i],
       key: `${m.runId}-${i}`,
-    })),
-  );
+    }));
+  });
   // Whose change it was: the run's name, or how many runs made the same change at the same x.
   const owners = new Map<string, number>();
   for (const m of all) owners.set(`${m.x}\u0000${m.label}`, (owners.get(`${m.x}\u0000${m.label}`) ?? 0) + 1);
@@ -52,7 +55,7 @@ export function placeMarkers(
   // A loop, not Math.min(...xs): an imported run may bring 100 000s of points or markers (too many arguments).
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
-  for (const x of [...rows.map((r) => r.x), ...all.map((m) => m.x)])
+  for (const x of [...(extent ?? []), ...all.map((m) => m.x)])
     if (x !== undefined) {
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);

@@ -54,7 +54,8 @@ describe("the ends of a chart's lines", () => {
       key: id,
       id,
       total: pts.length,
-      points: pts.map(([x, raw, smooth]) => ({ step: x, x, raw, smooth })),
+      points: pts.map(([x, raw, smooth]) => ({ step: x, x, raw, smooth, sx: x })),
+      drawn: pts.map(([x, raw, smooth]) => ({ x, raw, smooth })),
       line: {
         runId: id,
         runLabel: id,
@@ -80,14 +81,19 @@ describe("the ends of a chart's lines", () => {
       { key: "a", runId: "a", x: 1, y: 2, colour: "var(--a)", shape: "circle", hollow: false },
       { key: "d", runId: "d", x: 5, y: 0.5, colour: "var(--d)", shape: "triangle", hollow: true },
     ]);
-    // On a KL axis the line, joined in order of x, ends at its largest KL, not at its latest step.
+    // On a KL axis the line, joined in step order, ends at its latest step (KL 0.3), not at its largest KL.
     const kl = series("k", "diamond", [
       [0.2, 1, 1],
       [0.5, 2, 2],
       [0.3, 3, 3],
     ]);
     expect(lineEnds([kl], false)).toEqual([
-      { key: "k", runId: "k", x: 0.5, y: 2, colour: "var(--k)", shape: "diamond", hollow: false },
+      { key: "k", runId: "k", x: 0.3, y: 3, colour: "var(--k)", shape: "diamond", hollow: false },
+    ]);
+    // A smoothed line drawn at the smoothed KL ends there.
+    const smoothed = { ...kl, drawn: [...kl.drawn.slice(0, 2), { x: 0.41, raw: 3, smooth: 2.5 }] };
+    expect(lineEnds([smoothed], true)).toEqual([
+      { key: "k", runId: "k", x: 0.41, y: 2.5, colour: "var(--k)", shape: "diamond", hollow: false },
     ]);
     // Raw values drawn: the NaN end is not drawn.
     expect(lineEnds(s, false)).toEqual([

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import {
-  chartRows,
   emaSmooth,
   markerRows,
   markerX,
+  markerXs,
   metricSeries,
   nearest,
   niceDomain,
   niceTicksWithin,
+  spans,
+  xExtent,
   xOf,
   yAxisOf,
 } from "./series";
@@ -54,21 +56,48 @@ describe("chart series", () => {
     ]);
   });
 
-  it("chartRows merges series by x, sorted", () => {
-    const rows = chartRows([
-      { key: "a", points: [{ step: 1, x: 2, raw: 5, smooth: 5 }] },
-      {
-        key: "b",
-        points: [
-          { step: 1, x: 1, raw: 7, smooth: 7 },
-          { step: 2, x: 2, raw: 8, smooth: 7.5 },
-        ],
-      },
-    ]);
-    expect(rows).toEqual([
-      { x: 1, b_raw: 7, b_smooth: 7 },
-      { x: 2, a_raw: 5, a_smooth: 5, b_raw: 8, b_smooth: 7.5 },
-    ]);
+  it("on the KL axes the smoothed line's x is the EMA of the KL, over every point with a KL", () => {
+    const kls = [0.4, 0.1, 0.5, 0.2];
+    // Step 2 has no reward: its KL still enters the x EMA, so a step sits at the same x on every chart.
+    const h = kls.map((k, i) =>
+      point(i + 1, i === 1 ? { "objective/kl": k } : { "objective/kl": k, reward: i }),
+    );
+    const ema = emaSmooth(kls, 0.6);
+    const s = metricSeries(h, "reward", "kl", "objective/kl", 0.6);
+    expect(s.map((p) => p.step)).toEqual([1, 3, 4]);
+    expect(s.map((p) => p.x)).toEqual([0.4, 0.5, 0.2]);
+    expect(s.map((p) => p.sx)).toEqual([ema[0], ema[2], ema[3]]);
+    const sqrt = metricSeries(h, "reward", "sqrt_kl", "objective/kl", 0.6);
+    expect(sqrt.map((p) => p.sx)).toEqual([ema[0], ema[2], ema[3]].map(Math.sqrt));
+    // A negative k1 batch counts as 0 under the root, but enters the EMA as it is.
+    const neg = metricSeries(
+      [point(1, { "objective/kl": -0.3, reward: 1 })],
+      "reward",
+      "sqrt_kl",
+      "objective/kl",
+      0.6,
+    );
+    expect([neg[0].x, neg[0].sx]).toEqual([0, 0]);
+    // No smoothing, or an exact axis: sx is x.
+    for (const [axis, w] of [
+      ["kl", 0],
+      ["step", 0.6],
+      ["tokens", 0.9],
+    ] as const)
+      for (const p of metricSeries(h, "reward", axis, "objective/kl", w)) expect(p.sx).toBe(p.x);
+  });
+
+  it("markerXs puts markers on the smoothed line on the KL axes, and on the exact x elsewhere", () => {
+    const kls = [0.4, 0.1, 0.5, 0.2];
+    const h = kls.map((k, i) => point(i + 1, { "objective/kl": k, reward: i }));
+    const ema = emaSmooth(kls, 0.6);
+    const ms = [3, 1, 9].map((step) => ({ runId: "r", step, label: "β" }));
+    // Step 9 is not trained yet: the last point's x.
+    expect(markerXs(h, ms, "kl", "objective/kl", 0.6)).toEqual([ema[2], ema[0], ema[3]]);
+    expect(markerXs(h, ms, "sqrt_kl", "objective/kl", 0.6)).toEqual([ema[2], ema[0], ema[3]].map(Math.sqrt));
+    expect(markerXs(h, ms, "kl", "objective/kl", 0)).toEqual([0.5, 0.4, 0.2]);
+    expect(markerXs(h, ms, "step", "objective/kl", 0.6)).toEqual([3, 1, 9]);
+    expect(markerXs([], ms, "kl", "objective/kl", 0.6)).toEqual([undefined, undefined, undefined]);
   });
 
   it("markerX finds the first point at or after the marker's step", () => {
@@ -81,10 +110,19 @@ describe("chart series", () => {
     expect(markerX([], m, "samples", "objective/kl")).toBeUndefined();
   });
 
-  it("nearest picks the closest x", () => {
-    const pts = [1, 4, 9].map((x) => ({ step: x, x, raw: x, smooth: x }));
+  it("nearest picks the closest x as drawn", () => {
+    const pts = [1, 4, 9].map((x) => ({ step: x, x, raw: x, smooth: x, sx: 10 - x }));
     expect(nearest(pts, 5)?.x).toBe(4);
+    expect(nearest(pts, 5, true)?.step).toBe(4); // sx 6
+    expect(nearest(pts, 1.5, true)?.step).toBe(9); // sx 1
+    expect(spans(pts, 9.5)).toBe(false);
+    expect(spans(pts, 8.5, true)).toBe(true);
+    expect(spans(pts, 9.5, true)).toBe(false);
     expect(nearest([], 5)).toBeUndefined();
+    expect(xExtent([{ points: pts }], false)).toEqual([1, 9]);
+    expect(xExtent([{ points: pts }], true)).toEqual([1, 9]); // raw 1…9 and smoothed 9…1
+    expect(xExtent([{ points: pts.slice(1, 2) }], true)).toEqual([4, 6]);
+    expect(xExtent([{ points: [] }], true)).toBeUndefined();
   });
 });
 
@@ -92,9 +130,7 @@ describe("nice y domains", () => {
   it("a floor keeps early outliers from flattening the rest, and counts what it leaves off", () => {
     // Explained variance: −400 and −30 at the first steps, then values in [−0.5, 0.9].
     const raw = [-400, -30, -0.5, 0.2, 0.6, 0.9];
-    const series = [
-      { points: raw.map((v, i) => ({ step: i + 1, x: i + 1, raw: v, smooth: Math.max(v, -0.2) })) },
-    ];
+    const series = [{ points: raw.map((v) => ({ raw: v, smooth: Math.max(v, -0.2) })) }];
     const free = yAxisOf(series);
     expect(free.domain[0]).toBeLessThanOrEqual(-400);
     expect(free.offScale).toBe(0);
@@ -105,8 +141,8 @@ describe("nice y domains", () => {
     const high = [
       {
         points: [
-          { step: 1, x: 1, raw: 0.1, smooth: 0.1 },
-          { step: 2, x: 2, raw: 0.7, smooth: 0.4 },
+          { step: 1, x: 1, raw: 0.1, smooth: 0.1, sx: 1 },
+          { step: 2, x: 2, raw: 0.7, smooth: 0.4, sx: 2 },
         ],
       },
     ];

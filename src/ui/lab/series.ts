@@ -7,12 +7,31 @@ import type { Marker, MetricPoint } from "../../lab/protocol";
 import type { KlEstimator, XAxis } from "../lab_store";
 import { firstAtOrAfter } from "./history_memo";
 
-/** One plotted point: its step, x, the raw metric and the smoothed one. */
+/**
+ * One plotted point: its step, x, the raw metric and the smoothed one, and `sx`, the x of the smoothed line —
+ * x itself, except on the KL axes with smoothing on ({@link smoothsX}).
+ */
 export interface PlotPoint {
   step: number;
   x: number;
   raw: number;
   smooth: number;
+  sx: number;
+}
+
+/**
+ * Whether the smoothed line's x is smoothed too: on the KL and √KL axes with smoothing on. A batch's KL estimate
+ * is noisy (k1's can be < 0) and goes up and down between steps, so a line through the raw x values runs back
+ * and forth; the smoothed line follows the EMA of the KL, with the EMA of the metric (Gao et al. 2022 plot
+ * against the policy's KL, not a batch's estimate). On the step, samples and tokens axes x is exact.
+ */
+export function smoothsX(axis: XAxis, smoothing: number): boolean {
+  return (axis === "kl" || axis === "sqrt_kl") && smoothing > 0;
+}
+
+/** A KL value on the KL axes: itself, or its square root on √KL (a negative k1 estimate counts as 0 there). */
+export function klX(axis: XAxis, kl: number): number {
+  return axis === "sqrt_kl" ? Math.sqrt(Math.max(0, kl)) : kl;
 }
 
 /** The x value of a point, or undefined when the point lacks it (e.g. no KL metric). */
@@ -25,30 +44,41 @@ export function xOf(p: MetricPoint, axis: XAxis, kl: KlEstimator): number | unde
     case "tokens":
       return p.tokens;
     case "kl":
-      return p.metrics[kl];
     case "sqrt_kl": {
-      // √KL as Gao et al. (2022) plot it; a negative k1 batch estimate counts as 0.
+      // √KL as Gao et al. (2022) plot it.
       const v = p.metrics[kl];
-      return v === undefined ? undefined : Math.sqrt(Math.max(0, v));
+      return v === undefined ? undefined : klX(axis, v);
     }
   }
 }
 
 /**
- * Exponential moving average with TensorBoard's debiasing: s_t = w·s_{t−1} + (1 − w)·y_t, divided by
- * 1 − w^n so the first points are not pulled toward 0. Non-finite inputs pass through unsmoothed and do not
- * enter the average. weight 0 returns the input.
+ * Exponential moving average with TensorBoard's debiasing, fed one value at a time: s_t = w·s_{t−1} + (1 − w)·y_t,
+ * divided by 1 − w^n so the first points are not pulled toward 0. `weight` is clamped to [0, 0.999]; at 0 a value
+ * comes back as it is. Non-finite values come back unsmoothed and do not enter the average.
  */
-export function emaSmooth(ys: readonly number[], weight: number): number[] {
-  const w = Math.min(Math.max(weight, 0), 0.999);
-  let last = 0;
-  let n = 0;
-  return ys.map((y) => {
+export class Ema {
+  private readonly w: number;
+  private sum = 0;
+  private n = 0;
+
+  constructor(weight: number) {
+    this.w = Math.min(Math.max(weight, 0), 0.999);
+  }
+
+  /** Folds y in; returns the smoothed value at y. */
+  push(y: number): number {
     if (!Number.isFinite(y)) return y;
-    last = last * w + (1 - w) * y;
-    n++;
-    return w === 0 ? y : last / (1 - w ** n);
-  });
+    this.sum = this.sum * this.w + (1 - this.w) * y;
+    this.n++;
+    return this.w === 0 ? y : this.sum / (1 - this.w ** this.n);
+  }
+}
+
+/** {@link Ema} over a whole array (weight 0 returns the input's values). */
+export function emaSmooth(ys: readonly number[], weight: number): number[] {
+  const ema = new Ema(weight);
+  return ys.map((y) => ema.push(y));
 }
 
 /**
@@ -64,44 +94,26 @@ export function metricSeries(
   smoothing: number,
   from = 0,
 ): PlotPoint[] {
-  const kept: { step: number; x: number; raw: number }[] = [];
+  const xs = smoothsX(axis, smoothing) ? new Ema(smoothing) : undefined;
+  const ys = new Ema(smoothing);
+  const out: PlotPoint[] = [];
   for (const p of history) {
-    const raw = p.metrics[metric];
     const x = xOf(p, axis, kl);
-    if (raw === undefined || x === undefined || !Number.isFinite(x)) continue;
-    kept.push({ step: p.step, x, raw });
+    if (x === undefined || !Number.isFinite(x)) continue;
+    // The KL's EMA runs over every point with a KL, with or without this metric: a step's x is the same on
+    // every chart of the run.
+    const sx = xs ? klX(axis, xs.push(p.metrics[kl] ?? 0)) : x;
+    const raw = p.metrics[metric];
+    if (raw === undefined) continue;
+    out.push({ step: p.step, x, raw, smooth: ys.push(raw), sx });
   }
-  const smooth = emaSmooth(
-    kept.map((k) => k.raw),
-    smoothing,
-  );
-  const out = kept.map((k, i) => ({ ...k, smooth: smooth[i] }));
   return from > 0 ? out.filter((p) => p.step >= from) : out;
 }
 
-/**
- * A series to plot: its column key prefix and its points. Keys are plain identifiers (e.g. "s0"): recharts
- * reads a string dataKey as a property path, so dots or brackets would split it.
- */
+/** A series to plot: a key unique in its chart (e.g. "s0") and its points, in step order. */
 export interface KeyedSeries {
   key: string;
   points: readonly PlotPoint[];
-}
-
-/** A recharts row: x and, per series present at this x, `${key}_raw` and `${key}_smooth`. */
-export type ChartRow = { x: number } & Record<string, number>;
-
-/** Rows sorted by x; series without a point at an x leave it out (lines use connectNulls). */
-export function chartRows(series: readonly KeyedSeries[]): ChartRow[] {
-  const byX = new Map<number, ChartRow>();
-  for (const s of series)
-    for (const p of s.points) {
-      let row = byX.get(p.x);
-      if (!row) byX.set(p.x, (row = { x: p.x } as ChartRow));
-      row[`${s.key}_raw`] = p.raw;
-      row[`${s.key}_smooth`] = p.smooth;
-    }
-  return [...byX.values()].sort((a, b) => a.x - b.x);
 }
 
 /**
@@ -121,23 +133,84 @@ export function markerX(
   return last ? xOf(last, axis, kl) : undefined;
 }
 
-/** The point of a series nearest to x (for the hover card), or undefined for an empty series. */
-export function nearest(points: readonly PlotPoint[], x: number): PlotPoint | undefined {
-  let best: PlotPoint | undefined;
-  for (const p of points) if (!best || Math.abs(p.x - x) < Math.abs(best.x - x)) best = p;
-  return best;
+/**
+ * {@link markerX} for each of a run's markers, on the smoothed line: where {@link smoothsX}, the smoothed KL at the
+ * marker's point (as metricSeries' `sx`; one pass over the history for all of them), so a marker sits where the
+ * drawn line is at its step.
+ */
+export function markerXs(
+  history: readonly MetricPoint[],
+  markers: readonly Marker[],
+  axis: XAxis,
+  kl: KlEstimator,
+  smoothing = 0,
+): (number | undefined)[] {
+  if (!smoothsX(axis, smoothing)) return markers.map((m) => markerX(history, m, axis, kl));
+  // A marker past the last point (pending) takes the last point's x.
+  const at = markers.map((m) => Math.min(firstAtOrAfter(history, m.step), history.length - 1));
+  const wanted = new Set(at);
+  let end = -1;
+  for (const i of at) end = Math.max(end, i);
+  const ema = new Ema(smoothing);
+  const found = new Map<number, number>();
+  let sx: number | undefined;
+  for (let i = 0; i <= end; i++) {
+    const x = xOf(history[i], axis, kl);
+    if (x !== undefined && Number.isFinite(x)) sx = klX(axis, ema.push(history[i].metrics[kl] ?? 0));
+    if (sx !== undefined && wanted.has(i)) found.set(i, sx);
+  }
+  return at.map((i) => found.get(i));
+}
+
+/** Where a point is drawn on x: its smoothed line's x (`sx`) when the smoothed line is the one drawn, else x. */
+export function drawnX(p: PlotPoint, smoothed: boolean): number {
+  return smoothed ? p.sx : p.x;
 }
 
 /**
- * Whether a line spans `x` (its points' x from least to greatest): a hover card names only the lines that do,
- * so a run that stopped at 80 samples is not listed at 160 with its last value, as if it had one there.
+ * The point of a series nearest to x as drawn ({@link drawnX}; for the hover card), or undefined for an empty
+ * series. On a KL axis a line can pass an x more than once: the earliest such point wins.
  */
-export function spans(points: readonly PlotPoint[], x: number): boolean {
+export function nearest(points: readonly PlotPoint[], x: number, smoothed = false): PlotPoint | undefined {
+  let best: PlotPoint | undefined;
+  let gap = Number.POSITIVE_INFINITY;
+  for (const p of points) {
+    const d = Math.abs(drawnX(p, smoothed) - x);
+    if (d < gap) {
+      best = p;
+      gap = d;
+    }
+  }
+  return best;
+}
+
+/** The least and greatest x drawn of a chart's lines (the faint raw lines' too), or undefined without points. */
+export function xExtent(
+  series: readonly { points: readonly PlotPoint[] }[],
+  smoothed: boolean,
+): readonly [number, number] | undefined {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const s of series)
+    for (const p of s.points)
+      for (const x of [p.x, drawnX(p, smoothed)]) {
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+  return lo <= hi ? [lo, hi] : undefined;
+}
+
+/**
+ * Whether a line spans `x` (its points' drawn x from least to greatest): a hover card names only the lines that
+ * do, so a run that stopped at 80 samples is not listed at 160 with its last value, as if it had one there.
+ */
+export function spans(points: readonly PlotPoint[], x: number, smoothed = false): boolean {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const p of points) {
-    if (p.x < lo) lo = p.x;
-    if (p.x > hi) hi = p.x;
+    const v = drawnX(p, smoothed);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
   }
   return x >= lo && x <= hi;
 }
@@ -213,7 +286,7 @@ export function niceDomain(
  * the rest (explained variance at −400 over values near 0).
  */
 export function yAxisOf(
-  series: readonly { points: readonly PlotPoint[] }[],
+  series: readonly { points: readonly Pick<PlotPoint, "raw" | "smooth">[] }[],
   floor?: number,
 ): { domain: [number, number]; ticks: number[]; offScale: number } {
   const values = series.flatMap((s) => s.points.flatMap((p) => [p.raw, p.smooth]));

@@ -38,7 +38,11 @@ describe("PointColumns", () => {
     const c = new PointColumns();
     for (let i = 0; i < 300; i++) c.push(2 * i + 1, i / 10, i, -i);
     expect(c.length).toBe(300);
-    expect(c.at(299)).toEqual({ step: 599, x: 29.9, raw: 299, smooth: -299 });
+    expect(c.at(299)).toEqual({ step: 599, x: 29.9, raw: 299, smooth: -299, sx: 29.9 });
+    // With the smoothed line's x (the KL axes): its own column, grown with the others.
+    const k = new PointColumns(true);
+    for (let i = 0; i < 300; i++) k.push(i + 1, i, i, i, i / 2);
+    expect(k.at(299)).toEqual({ step: 300, x: 299, raw: 299, smooth: 299, sx: 149.5 });
     expect(c.firstAtOrAfter(0)).toBe(0);
     expect(c.firstAtOrAfter(4)).toBe(2);
     expect(c.firstAtOrAfter(5)).toBe(2);

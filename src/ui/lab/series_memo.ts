@@ -7,17 +7,25 @@
  */
 import type { MetricPoint } from "../../lab/protocol";
 import type { KlEstimator, XAxis } from "../lab_store";
-import { type PlotPoint, xOf } from "./series";
+import { Ema, klX, type PlotPoint, smoothsX, xOf } from "./series";
 
-/** A line's points from its run's first step: step, x, raw value and smoothed value, `length` of them. */
+/**
+ * A line's points from its run's first step: step, x, raw value and smoothed value, `length` of them, and the
+ * smoothed line's x (`sx`) where it differs from x (series.ts smoothsX; null elsewhere: x serves).
+ */
 export class PointColumns {
   step = new Float64Array(64);
   x = new Float64Array(64);
   raw = new Float64Array(64);
   smooth = new Float64Array(64);
+  sx: Float64Array | null;
   length = 0;
 
-  push(step: number, x: number, raw: number, smooth: number): void {
+  constructor(withSx = false) {
+    this.sx = withSx ? new Float64Array(64) : null;
+  }
+
+  push(step: number, x: number, raw: number, smooth: number, sx = x): void {
     if (this.length === this.step.length) {
       const grow = (a: Float64Array) => {
         const b = new Float64Array(a.length * 2);
@@ -28,17 +36,20 @@ export class PointColumns {
       this.x = grow(this.x);
       this.raw = grow(this.raw);
       this.smooth = grow(this.smooth);
+      if (this.sx) this.sx = grow(this.sx);
     }
     const i = this.length++;
     this.step[i] = step;
     this.x[i] = x;
     this.raw[i] = raw;
     this.smooth[i] = smooth;
+    if (this.sx) this.sx[i] = sx;
   }
 
   /** The point at index i as an object (0 ≤ i < length). */
   at(i: number): PlotPoint {
-    return { step: this.step[i], x: this.x[i], raw: this.raw[i], smooth: this.smooth[i] };
+    const x = this.x[i];
+    return { step: this.step[i], x, raw: this.raw[i], smooth: this.smooth[i], sx: this.sx ? this.sx[i] : x };
   }
 
   /** The index of the first point at or after `step` (steps increase along a line). */
@@ -63,9 +74,9 @@ export interface SeriesMemo {
   last: MetricPoint | undefined;
   /** Every kept point from step 0, smoothed. */
   points: PointColumns;
-  /** The EMA's running sum and count of finite values (as series.ts emaSmooth keeps them). */
-  ema: number;
-  count: number;
+  /** The metric's EMA, and the KL's where the smoothed line's x is smoothed too (series.ts smoothsX). */
+  ema: Ema;
+  emaX: Ema | undefined;
 }
 
 /**
@@ -90,22 +101,26 @@ export function extendSeries(
     memo.params === params &&
     memo.n <= history.length &&
     (memo.n === 0 || history[memo.n - 1] === memo.last);
+  const withSx = smoothsX(axis, smoothing);
   const m: SeriesMemo = fits
     ? memo
-    : { params, n: 0, last: undefined, points: new PointColumns(), ema: 0, count: 0 };
-  const w = Math.min(Math.max(smoothing, 0), 0.999);
+    : {
+        params,
+        n: 0,
+        last: undefined,
+        points: new PointColumns(withSx),
+        ema: new Ema(smoothing),
+        emaX: withSx ? new Ema(smoothing) : undefined,
+      };
   for (let i = m.n; i < history.length; i++) {
     const p = history[i];
-    const raw = p.metrics[metric];
     const x = xOf(p, axis, kl);
-    if (raw === undefined || x === undefined || !Number.isFinite(x)) continue;
-    let smooth = raw;
-    if (Number.isFinite(raw)) {
-      m.ema = m.ema * w + (1 - w) * raw;
-      m.count++;
-      if (w !== 0) smooth = m.ema / (1 - w ** m.count);
-    }
-    m.points.push(p.step, x, raw, smooth);
+    if (x === undefined || !Number.isFinite(x)) continue;
+    // As metricSeries: the KL's EMA runs over every point with a KL, with or without the metric.
+    const sx = m.emaX ? klX(axis, m.emaX.push(p.metrics[kl] ?? 0)) : x;
+    const raw = p.metrics[metric];
+    if (raw === undefined) continue;
+    m.points.push(p.step, x, raw, m.ema.push(raw), sx);
   }
   m.n = history.length;
   m.last = history.at(-1);
