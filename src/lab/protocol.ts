@@ -245,7 +245,10 @@ export interface LabWorkerApi {
   setSpeed(stepsPerSecond: number): void;
   /** Pause once every run has done `steps` steps; 0 = no limit. Rejects on a negative or fractional count. */
   setStopAt(steps: number): void;
-  addRun(run: RunSpec): Promise<void>;
+  /**
+   * Add a run. `held`: not stepped until resumeRun has loaded its saved state (an imported run with a checkpoint).
+   */
+  addRun(run: RunSpec, held?: boolean): Promise<void>;
   removeRun(runId: string): void;
   /**
    * Duplicate a run from its current state (weights, optimizer, step count) under a new id. Resolves with the

@@ -93,9 +93,12 @@ export class RunSlot {
     public retryable = false,
   ) {}
 
-  /** Not in error and with a live run: it can step. */
+  /** Added to be resumed from saved state: not stepped until it is (Scheduler.addRun `held`, resumeRun). */
+  held = false;
+
+  /** Not in error, with a live run and not held: it can step. */
   get runnable(): boolean {
-    return this.error === null && this.run !== null;
+    return this.error === null && this.run !== null && !this.held;
   }
 
   get dirty(): boolean {

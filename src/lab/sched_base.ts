@@ -5,6 +5,8 @@
  * only once the page acknowledged the last (./throttle.ts). Also what the scheduler tells about its runs (ids,
  * steps, specs, a live run object between steps) and freeing them all.
  */
+
+import { Turns } from "../util/turns";
 import type { RunSpec, RunUpdate } from "./protocol";
 import type { RunSlot } from "./run_slot";
 import type { SchedRun, SchedulerOptions } from "./sched_run";
@@ -14,7 +16,7 @@ import { AckThrottle } from "./throttle";
 export class SchedulerBase {
   protected entries: RunSlot[] = [];
   protected playing = false;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly queue = new Turns();
   /** Sends the batched updates: at most every flushMs, and only once the page acknowledged the last one. */
   private readonly out: AckThrottle;
 
@@ -95,9 +97,7 @@ export class SchedulerBase {
 
   /** Run `fn` after everything queued before it: steps and commands never overlap. */
   protected exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
-    const r = this.chain.then(fn);
-    this.chain = r.catch(() => {});
-    return r;
+    return this.queue.take(fn);
   }
 
   protected touchAll(): void {

@@ -7,7 +7,8 @@
  * each run's latest step, markers, status and errors.
  *
  * GPU-free: runs come from a {@link RunFactory} (the worker's real runs, or fakes in the unit tests). The run
- * slots, the queue that keeps commands and steps apart and the batched updates are ./sched_base.ts's.
+ * slots, the queue that keeps commands and steps apart and the batched updates are ./sched_base.ts's; adding,
+ * forking, removing and renaming runs ./sched_runs.ts's.
  *
  * Statuses: "error" is sticky (until reset or removal); otherwise a run is "running" while the lab plays,
  * "finishing" after a pause until its step in flight has landed, "ready" before its first step and "paused"
@@ -17,24 +18,25 @@
  */
 
 import { errorMessage as message } from "../util/errors";
+import { Turns } from "../util/turns";
 import type { RunCounters, RunSpec, SettingValue } from "./protocol";
-import { FORK_SUFFIX, forkLabel, restartedSpecs } from "./run_labels";
+import { restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
-import { SchedulerBase } from "./sched_base";
 import { type RestoreText, rebuildSlot, restoreSlot } from "./sched_restore";
 import { Rounds } from "./sched_rounds";
 import type { Restored, ResumeNote, SchedRun, SchedulerOptions } from "./sched_run";
+import { SchedulerRuns } from "./sched_runs";
 import { takeStep } from "./sched_step";
 
 export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
 
-export class Scheduler extends SchedulerBase {
+export class Scheduler extends SchedulerRuns {
   /** Whose turn it is (a run behind takes two turns a round) and the speed cap's gap between steps. */
   private readonly rounds = new Rounds<RunSlot>();
   /** Changes on Play and Reset: a Step in progress (or queued) stops taking turns. */
   private stepOnceToken = 0;
   /** The Steps pressed so far, one after another. */
-  private steps: Promise<void> = Promise.resolve();
+  private readonly steps = new Turns();
   private looping = false;
   /** The run whose step was on the device when it was lost, its steps lost in a row, and whether the latest
    * loss (not yet recovered from) was one of them. */
@@ -88,9 +90,7 @@ export class Scheduler extends SchedulerBase {
   stepOnce(): Promise<void> {
     this.pause();
     const token = this.stepOnceToken;
-    const done = this.steps.then(() => this.stepRound(token));
-    this.steps = done.catch(() => {});
-    return done;
+    return this.steps.take(() => this.stepRound(token));
   }
 
   private async stepRound(token: number): Promise<void> {
@@ -121,64 +121,6 @@ export class Scheduler extends SchedulerBase {
     if (!Number.isInteger(steps) || steps < 0)
       throw new RangeError(`the step limit must be a whole number ≥ 0, got ${steps}`);
     this.stopAt = steps;
-  }
-
-  /**
-   * Add a run (status "ready"). With `tolerant`, a run that cannot be created is kept in "error" with the
-   * reason instead of rejecting (the opening experiment shows every run it was given).
-   * @throws RangeError on a duplicate id, past MAX_RUNS runs or (without tolerant) an invalid config.
-   */
-  addRun(spec: RunSpec, tolerant = false): Promise<void> {
-    return this.exclusive(async () => {
-      if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
-      this.checkRoom();
-      let run: SchedRun | null = null;
-      let error: string | null = null;
-      try {
-        run = await this.o.factory.create(spec);
-      } catch (e) {
-        if (!tolerant || this.o.isDeviceLoss?.(e)) throw e;
-        error = `${spec.label} could not start: ${message(e)}`;
-      }
-      this.entries.push(new RunSlot(spec, run, error));
-      this.flushSoon();
-    });
-  }
-
-  /** Remove a run now (it is never stepped again); its resources are freed between steps. */
-  removeRun(id: string): void {
-    const e = this.find(id);
-    if (!e) return;
-    this.entries.splice(this.entries.indexOf(e), 1);
-    void this.exclusive(() => {
-      e.run?.destroy();
-      this.o.factory.forget?.(id);
-    });
-  }
-
-  /**
-   * Duplicate a run from its current state under `spec` (inserted right after it). The page names the fork
-   * from the step it has seen; the source may be a few steps further here, so the spec is returned as used:
-   * `forkOf` = the source and its step now, and a " (fork @ N)" label with that step.
-   */
-  forkRun(sourceId: string, spec: RunSpec): Promise<RunSpec> {
-    return this.exclusive(async () => {
-      const src = this.find(sourceId);
-      if (!src) throw new RangeError(`no run "${sourceId}" to fork`);
-      if (!src.run) throw new RangeError(`${src.spec.label} has no state to fork (${src.error})`);
-      if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
-      this.checkRoom();
-      const used: RunSpec = {
-        ...spec,
-        label: FORK_SUFFIX.test(spec.label) ? forkLabel(spec.label, src.step) : spec.label,
-        forkOf: { id: sourceId, step: src.step },
-      };
-      const run = await this.o.factory.fork(src.run, src.spec, used);
-      // Points the page has not seen yet belong to the fork's history too (the page copies the rest).
-      this.entries.splice(this.entries.indexOf(src) + 1, 0, src.fork(used, run));
-      this.flushSoon();
-      return used;
-    });
   }
 
   /**
@@ -223,6 +165,7 @@ export class Scheduler extends SchedulerBase {
       const e = this.find(id);
       if (!e?.run) throw new RangeError(`no run "${id}" to resume`);
       const note = await load(e.run);
+      e.held = false;
       e.resumeAt(at);
       e.markSinceTrained(this.labelFor(e.spec));
       if (note?.change) e.markNextChange(note.change);
@@ -250,27 +193,20 @@ export class Scheduler extends SchedulerBase {
         return e;
       });
       between?.();
-      for (const e of this.entries)
+      // Over a copy: a run removed while another is made leaves the list (the loop would skip its neighbour).
+      for (const e of [...this.entries]) {
+        if (!this.entries.includes(e)) continue;
         try {
-          e.run = await this.o.factory.create(e.spec);
+          const run = await this.o.factory.create(e.spec);
+          if (this.entries.includes(e)) e.run = run;
+          else this.free(e.spec.id, run);
         } catch (err) {
           if (this.o.isDeviceLoss?.(err)) throw err;
           e.error = `${e.spec.label} could not start: ${message(err)}`;
         }
+      }
       this.rounds.clear();
       this.flushSoon();
-    });
-  }
-
-  /**
-   * Rename a run (its messages name it so from then on), in turn with the other changes: after an add or a
-   * settings change queued before it (which would otherwise keep or write back the old spec). An unknown id is
-   * ignored.
-   */
-  renameRun(id: string, label: string): Promise<void> {
-    return this.exclusive(async () => {
-      const e = this.find(id);
-      if (e) e.spec = { ...e.spec, label };
     });
   }
 
@@ -292,7 +228,10 @@ export class Scheduler extends SchedulerBase {
    */
   recover(rebuild: (spec: RunSpec) => Promise<Restored>, explain: RestoreText, resume = true): Promise<void> {
     return this.exclusive(async () => {
-      for (const e of this.entries) {
+      // Over a copy, as reset: a removal while a run is rebuilt must not skip the next one. (A run removed
+      // meanwhile is freed by its removal, queued after this.)
+      for (const e of [...this.entries]) {
+        if (!this.entries.includes(e)) continue;
         try {
           await restoreSlot(e, rebuild, explain, this.entries);
           e.markSinceTrained(this.labelFor(e.spec));

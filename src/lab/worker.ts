@@ -17,6 +17,7 @@ import { setMatmulVariant } from "../kernels/matmul";
 import { exportPolicyOnnx } from "../onnx/policy_export";
 import { errorMessage as message } from "../util/errors";
 import { withTimeout } from "../util/settle";
+import { Turns } from "../util/turns";
 import { compareWeights } from "./evaluate";
 import { pickLabKernels } from "./kernel_choice";
 import { workerOnnxLoader } from "./ort_loader";
@@ -63,6 +64,8 @@ class LabWorker implements LabWorkerApi {
   private scheduler: Scheduler | null = null;
   private spec: ExperimentSpec | null = null;
   private recovering = false;
+  /** The settings changes asked for, in order (setConfig). */
+  private readonly configs = new Turns();
   private pipeline: LabPipeline | null = null;
   private baseUrl = "";
 
@@ -182,8 +185,8 @@ class LabWorker implements LabWorkerApi {
     this.sched().setStopAt(steps);
   }
 
-  addRun(run: RunSpec): Promise<void> {
-    return this.sched().addRun(run);
+  addRun(run: RunSpec, held = false): Promise<void> {
+    return this.sched().addRun(run, false, held);
   }
 
   removeRun(runId: string): void {
@@ -198,10 +201,13 @@ class LabWorker implements LabWorkerApi {
     return this.sched().forkRun(runId, run);
   }
 
-  async setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
-    // A reward model is loaded (once, shared) before the change goes in between two steps.
-    if (patch.reward !== undefined) await this.runs?.rewards.get(patch.reward);
-    return this.sched().setConfig(runId, patch);
+  setConfig(runId: string, patch: Record<string, SettingValue>): Promise<void> {
+    // A reward model is loaded (once, shared) before the change goes in between two steps; changes go in in the
+    // order they were made (proxy then gold: a model still loading must not let the later change in first).
+    return this.configs.take(async () => {
+      if (patch.reward !== undefined) await this.runs?.rewards.get(patch.reward);
+      return this.sched().setConfig(runId, patch);
+    });
   }
 
   async winRate(runId: string, prompts: number, vs: string | null = null): Promise<RunWinRate> {

@@ -148,7 +148,8 @@ export class LabClient {
   }
 
   play(): void {
-    if (!this.api || this.store.phase !== "ready") return;
+    // Not while saved runs are being restored (lab_store.ts restoring): the page's Play is disabled then too.
+    if (!this.api || this.store.phase !== "ready" || this.store.restoring) return;
     const stopAt = this.store.spec.steps ?? 0;
     if (allAtStop(Object.values(this.store.runs), stopAt)) {
       this.store.setNotice(withStopSentence(this.store.notice, stopAt));
@@ -169,6 +170,7 @@ export class LabClient {
 
   async stepOnce(): Promise<void> {
     const api = this.need();
+    if (this.store.restoring) return;
     this.store.setPlaying(false);
     this.dropUntilTraining();
     const s = this.store;
@@ -251,13 +253,14 @@ export class LabClient {
     }
   }
 
-  async addRun(added: RunSpec): Promise<void> {
+  /** `held`: the worker does not step it until resumeRun (protocol.ts LabApi.addRun). */
+  async addRun(added: RunSpec, held = false): Promise<void> {
     const api = this.need();
     const spec = this.withDataMode(added);
     if (this.store.runs[spec.id]) throw new RangeError(`a run "${spec.id}" already exists`);
     this.store.upsertRun(spec);
     try {
-      await api.addRun(spec);
+      await api.addRun(spec, held);
     } catch (e) {
       this.store.removeRun(spec.id);
       throw e;

@@ -90,6 +90,11 @@ export interface LabState {
   phase: LabPhase;
   /** Why loading failed or the worker died (shown on the page). */
   phaseError: string | null;
+  /**
+   * The page is opening its experiment: runs saved before are being restored (their checkpoints loaded into the
+   * worker). No Play or Step meanwhile: a step from the start model would land in a restored curve.
+   */
+  restoring: boolean;
   playing: boolean;
   /** While a Step is in flight: each run's step when it was pressed (a run is "stepping" until it passes it). */
   steppingFrom: Record<string, number> | null;
@@ -132,6 +137,7 @@ export interface LabState {
   /** Mark the experiment as a lesson's, or (null) as free play, keeping the runs and their progress. */
   setLesson(preset: PresetId | null): void;
   setPhase(phase: LabPhase, error?: string | null): void;
+  setRestoring(restoring: boolean): void;
   setPlaying(playing: boolean): void;
   setStepping(from: Record<string, number> | null): void;
   setStepsQueued(n: number): void;
@@ -236,6 +242,7 @@ export const useLab = create<LabState>()((set) => ({
   spec: { task: "sentiment", model: "sft", seed: 0, runs: [] },
   phase: "idle",
   phaseError: null,
+  restoring: false,
   playing: false,
   steppingFrom: null,
   stepsQueued: 0,
@@ -274,6 +281,7 @@ export const useLab = create<LabState>()((set) => ({
       return { spec: preset ? { ...rest, preset } : rest };
     }),
   setPhase: (phase, error = null) => set({ phase, phaseError: error }),
+  setRestoring: (restoring) => set({ restoring }),
   setSaving: (saving) => set({ saving }),
   setSaveFailed: (saveFailed) => set((s) => (s.saveFailed === saveFailed ? s : { saveFailed })),
   setPlaying: (playing) => set({ playing }),

@@ -195,3 +195,25 @@ describe("Play at the stop step", () => {
     expect(useLab.getState().playing).toBe(true);
   });
 });
+
+describe("Play and Step while the page restores saved runs", () => {
+  it("do nothing until the checkpoints are in (a step from the start model would land in a restored curve)", async () => {
+    let plays = 0;
+    let steps = 0;
+    const api = {
+      play: async () => void plays++,
+      stepOnce: async () => void steps++,
+      pause: async () => {},
+    } as unknown as LabWorkerApi;
+    const client = readyLab(api, 5);
+    useLab.getState().setPlaying(false);
+    useLab.getState().setRestoring(true);
+    client.play();
+    await client.stepOnce();
+    expect([plays, steps, useLab.getState().playing]).toEqual([0, 0, false]);
+    useLab.getState().setRestoring(false);
+    client.play();
+    expect([plays, useLab.getState().playing]).toEqual([1, true]);
+    client.pause();
+  });
+});

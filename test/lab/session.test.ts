@@ -29,8 +29,16 @@ describe("opening the lab", () => {
     db.close();
 
     const { deps, loads } = fakeDeps(name);
+    // No Play or Step while checkpoints load (lab_store.ts restoring), and again once the lab is open.
+    const restoring: boolean[] = [];
+    const load = deps.loadRunCheckpoint;
+    deps.loadRunCheckpoint = (...a) => {
+      restoring.push(useLab.getState().restoring);
+      return load?.(...a) ?? Promise.resolve();
+    };
     const reads = vi.spyOn(LabPersistence.prototype, "load");
     session = await openLab(deps);
+    expect([restoring, useLab.getState().restoring]).toEqual([[true], false]);
     // Read once: a reload of the same experiment keeps nothing aside, so it need not read the session again.
     expect(reads).toHaveBeenCalledTimes(1);
     reads.mockRestore();

@@ -35,6 +35,8 @@ export function TopBar() {
   const playing = useLab((s) => s.playing);
   const speed = useLab((s) => s.speed);
   const phase = useLab((s) => s.phase);
+  // Saved runs still being restored: no Play or Step yet (lab_store.ts restoring).
+  const restoring = useLab((s) => s.restoring);
   const ready = phase === "ready";
   const [editing, setEditing] = useState(false);
   const steps = useLab(trainedSteps);
@@ -88,7 +90,7 @@ export function TopBar() {
           aria-label="Train all runs (space)"
           title={playing ? "Pause (space)" : "Play (space)"}
           aria-pressed={playing}
-          disabled={!ready || !hasRuns}
+          disabled={!ready || !hasRuns || (restoring && !playing)}
           onClick={labActions.togglePlay}
         >
           <span aria-hidden="true">{playing ? "❚❚" : "▶"}</span>
@@ -99,7 +101,7 @@ export function TopBar() {
               type="button"
               data-testid="step-once"
               title="One step of every run (runs one step behind the rest catch up first), then pause"
-              disabled={!ready || playing || !hasRuns}
+              disabled={!ready || playing || !hasRuns || restoring}
               onClick={(e) => {
                 // After a mouse click, give the keyboard back to the page: space plays/pauses, it does not
                 // repeat Step. From the keyboard (detail 0) focus stays, so Enter steps again.

@@ -37,7 +37,7 @@ export interface LabBackend {
   reset(): Promise<void>;
   setSpeed(stepsPerSecond: number): void;
   setStopAt(steps: number): void;
-  addRun(spec: RunSpec): Promise<void>;
+  addRun(spec: RunSpec, held?: boolean): Promise<void>;
   removeRun(runId: string): void | Promise<void>;
   renameRun(runId: string, label: string): void | Promise<void>;
   forkRun(runId: string, spec: RunSpec): Promise<void>;
@@ -131,9 +131,9 @@ export const labActions = {
   setStopAt(steps: number): void {
     backend().then((b) => b.setStopAt(steps), report("Stop at step"));
   },
-  /** Add a given run (an imported one); rejects when the worker refuses it. */
-  async addRunSpec(spec: RunSpec): Promise<void> {
-    await (await backend()).addRun(spec);
+  /** Add a given run (an imported one; `held` until its checkpoint is loaded); rejects when the worker refuses it. */
+  async addRunSpec(spec: RunSpec, held?: boolean): Promise<void> {
+    await (await backend()).addRun(spec, held);
   },
   /** Add a run of `algo` at its defaults but for the settings the lab's runs share (run_specs.ts sharedConfig). */
   addRun(algo: AlgoId): Promise<void> {

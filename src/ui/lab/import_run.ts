@@ -33,7 +33,7 @@ export interface PickedFile {
 
 export interface ImportDeps {
   /** The client's addRun: the store and the worker get the run. */
-  addRun?(spec: RunSpec): Promise<void>;
+  addRun?(spec: RunSpec, held?: boolean): Promise<void>;
   /** Resolves with what the page should be told of the resumed run (a string), or anything else for nothing. */
   loadRunCheckpoint?(runId: string, bytes: Uint8Array, at: RunCounters): Promise<unknown>;
   /**
@@ -233,7 +233,9 @@ async function importOne(
   const criticInFile = separateCritic && checkpoint?.bytes ? holdsValueModel(checkpoint.bytes) : false;
   if (checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other) {
     try {
-      await deps.addRun(spec);
+      // Held: not stepped (the lab may be playing) until its checkpoint is in; a step from the start model first
+      // would land in its restored curve.
+      await deps.addRun(spec, true);
       lab().restoreRuns([{ ...restored, resuming: true, resumedAt: at.step }]);
       const told = await deps.loadRunCheckpoint(spec.id, checkpoint.bytes, at);
       if (typeof told === "string") notes.push(told);

@@ -69,6 +69,16 @@ function addNotice(line: string | null): void {
 
 /** Open the experiment, start it, bring back saved runs, and keep saving. */
 export async function openLab(deps: SessionDeps): Promise<LabSession> {
+  useLab.getState().setRestoring(true);
+  try {
+    return await openRestoring(deps);
+  } finally {
+    useLab.getState().setRestoring(false);
+  }
+}
+
+/** {@link openLab}, while the store says `restoring` (no Play or Step until saved runs are back). */
+async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   const lab = () => useLab.getState();
   const stopWatching = reloadOnPastedLink();
   const opened = specFromLocation(globalThis.location, defaultExperiment);

@@ -1,0 +1,143 @@
+/**
+ * Commands that arrive while another is waiting on a run being made (Scheduler): a removal during an add, a
+ * Reset, a device-loss recovery or a fork; and a run added held until its checkpoint is in. Each await in the
+ * scheduler is a point where the page's next message gets in.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunSpec } from "../../src/lab/protocol";
+import type { RunFactory } from "../../src/lab/scheduler";
+import { FakeRun, setup, spec, tick } from "./sched_fakes";
+
+/** The scheduler's factory, slowed: each create and fork takes `ms` (a GPU factory builds buffers, loads weights). */
+function slow(t: ReturnType<typeof setup>, ms = 20): void {
+  const f = (t.s as unknown as { o: { factory: RunFactory } }).o.factory;
+  const create = f.create.bind(f);
+  const fork = f.fork.bind(f);
+  f.create = async (s: RunSpec) => {
+    await tick(ms);
+    return create(s);
+  };
+  f.fork = async (...a: Parameters<RunFactory["fork"]>) => {
+    await tick(ms);
+    return fork(...a);
+  };
+}
+
+describe("a run removed while it is being made", () => {
+  it("is not added when removed before its turn (a step in flight) or while it is built; its id is free again", async () => {
+    const t = setup({ ms: 30 });
+    await t.s.addRun(spec("a"));
+    const stepping = t.s.stepOnce(); // holds the queue: b waits for its turn
+    const adding = t.s.addRun(spec("b"));
+    t.s.removeRun("b");
+    await Promise.all([stepping, adding]);
+    expect(t.s.runIds).toEqual(["a"]);
+    expect(t.made.map((r) => r.id)).toEqual(["a"]); // b was never built
+    // Removed while its run is built: built, then freed, not added.
+    slow(t);
+    const again = t.s.addRun(spec("b"));
+    await tick(5);
+    t.s.removeRun("b");
+    await again;
+    expect(t.s.runIds).toEqual(["a"]);
+    expect(t.made.find((r) => r.id === "b")?.destroyed).toBe(true);
+    // The page gives the next run the lowest free id: "b" again, which must not collide.
+    await t.s.addRun(spec("b"));
+    expect(t.s.runIds).toEqual(["a", "b"]);
+    t.log.length = 0;
+    await t.s.stepOnce();
+    expect(t.log.filter((l) => l.startsWith("b:"))).toHaveLength(1);
+  });
+
+  it("a removal of an id not being made leaves a later add of it alone", async () => {
+    const t = setup();
+    t.s.removeRun("x");
+    await t.s.addRun(spec("x"));
+    expect(t.s.runIds).toEqual(["x"]);
+  });
+
+  it("Reset: a run removed while another is made does not leave its neighbour without a run", async () => {
+    const t = setup({ ms: 1 });
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    slow(t);
+    const resetting = t.s.reset();
+    await tick(5); // making a's run
+    t.s.removeRun("a");
+    await resetting;
+    expect(t.s.runIds).toEqual(["b", "c"]);
+    expect(t.s.runOf("b")).not.toBeNull();
+    expect(t.s.runOf("c")).not.toBeNull();
+    t.log.length = 0;
+    await t.s.stepOnce();
+    expect(t.log.map((l) => l.split(":")[0]).sort()).toEqual(["b", "c"]);
+    // The run made for a (its removal came while it was built) was freed.
+    await tick(5);
+    for (const r of t.made.filter((r) => r.id === "a")) expect(r.destroyed).toBe(true);
+  });
+
+  it("recovery from a lost device rebuilds every run left, whatever is removed meanwhile", async () => {
+    const t = setup({ ms: 1 });
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    const old = new Map(t.made.map((r) => [r.id, r]));
+    t.s.halt();
+    const rebuilt: string[] = [];
+    const recovering = t.s.recover(
+      async (s) => {
+        await tick(20);
+        rebuilt.push(s.id);
+        return { run: new FakeRun(s.id, s.config, t.log), step: 0 };
+      },
+      () => ({ marker: "lost", notice: "lost" }),
+    );
+    await tick(5);
+    t.s.removeRun("a");
+    await recovering;
+    expect(rebuilt).toEqual(["a", "b", "c"].filter((id) => id !== "a" || rebuilt.includes("a")));
+    expect(rebuilt).toContain("b");
+    expect(t.s.runOf("b")).not.toBe(old.get("b"));
+    expect(old.get("b")?.destroyed).toBe(true);
+    expect(t.s.runIds).toEqual(["b", "c"]);
+  });
+
+  it("a fork whose source is removed meanwhile goes last, as the page adds it; a fork removed meanwhile is not added", async () => {
+    const t = setup({ ms: 1 });
+    for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    slow(t);
+    const forking = t.s.forkRun("c", { ...spec("d"), forkOf: { id: "c", step: 1 } });
+    await tick(5);
+    t.s.removeRun("c");
+    await forking;
+    expect(t.s.runIds).toEqual(["a", "b", "d"]);
+    const second = t.s.forkRun("a", { ...spec("e"), forkOf: { id: "a", step: 1 } });
+    await tick(5);
+    t.s.removeRun("e");
+    await second;
+    expect(t.s.runIds).toEqual(["a", "b", "d"]);
+    expect(t.made.find((r) => r.id === "e")?.destroyed).toBe(true);
+  });
+});
+
+describe("a run added held (an import with a checkpoint)", () => {
+  it("is not stepped, by Play or Step, until resumeRun has loaded its state", async () => {
+    const t = setup({ ms: 1 });
+    await t.s.addRun(spec("a"));
+    await t.s.addRun(spec("b"), false, true);
+    await t.s.stepOnce();
+    expect(t.log).toEqual(["a:1"]);
+    t.s.play();
+    await tick(30);
+    t.s.pause();
+    await tick(10);
+    expect(t.log.some((l) => l.startsWith("b:"))).toBe(false);
+    await t.s.resumeRun("b", { step: 4, samples: 8, tokens: 32 }, (r) => {
+      (r as FakeRun).steps = 4;
+      return undefined;
+    });
+    t.log.length = 0;
+    await t.s.stepOnce();
+    expect(t.log).toContain("b:5");
+  });
+});
