@@ -2,7 +2,9 @@
 # System packages the tests need, on Debian/Ubuntu:
 #   chromium   the browser the e2e tests drive, and its SwiftShader Vulkan driver
 #              (/usr/lib/chromium/vk_swiftshader_icd.json), the software GPU used when there is no real one;
-#   libvulkan1 the Vulkan loader that Dawn (npm `webgpu`) needs for the kernel tests in Node.
+#   libvulkan1 the Vulkan loader that Dawn (npm `webgpu`) needs for the kernel tests in Node;
+#   python3, python3-numpy  what the exported TRL scripts are compiled and their reward functions run with
+#              (test/lab/export_trl*.test.ts, reward_setting.test.ts: skipped without them, except under CI).
 # Installs only what is missing. Needs root (or sudo) when something is missing.
 set -euo pipefail
 
@@ -13,9 +15,11 @@ if ! { ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; } &&
   ! compgen -G '/lib/*/libvulkan.so.1' >/dev/null; then
   missing+=(libvulkan1)
 fi
+command -v python3 >/dev/null || missing+=(python3)
+python3 -c "import numpy" 2>/dev/null || missing+=(python3-numpy)
 
 if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "install-deps: chromium and libvulkan1 are already installed"
+  echo "install-deps: chromium, libvulkan1, python3 and numpy are already installed"
   exit 0
 fi
 
@@ -30,4 +34,4 @@ fi
 
 echo "install-deps: installing ${missing[*]}"
 "${as_root[@]}" apt-get update
-"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium libvulkan1
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
