@@ -132,19 +132,33 @@ export const DPO_FIELDS: readonly Field[] = [
   ),
 ];
 
+/** DPO settings (Rafailov et al. 2023, and the IPO, SLiC and SimPO losses), validated against {@link DPO_FIELDS}. */
 export interface DpoConfig extends ConfigValues {
+  /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
+  /** B: preference pairs per step, an integer in [1, 256]; default 8. Fixed once a run starts (buffer shape). */
   batchPairs: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1. Log-probs, KL and entropy use logits/τ. */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** Global gradient-norm clip ‖g‖, in [0, 100]; default 1; 0 = off (Pascanu et al. 2013). */
   maxGradNorm: number;
+  /** AdamW decoupled weight decay, in [0, 1]; default 0 (Loshchilov & Hutter 2019). */
   weightDecay: number;
+  /** "offline" (the task's preference dataset, default) or "online" (pairs sampled each step; Guo et al. 2024). */
   mode: "offline" | "online";
+  /** "sigmoid" (DPO, default), "hinge" (SLiC), "ipo" (Azar et al. 2023) or "simpo" (Meng et al. 2024). */
   lossType: "sigmoid" | "hinge" | "ipo" | "simpo";
+  /** β: strength of the implicit KL constraint, in [0.001, 100]; default 0.1 (Rafailov et al. 2023 eq. 7). */
   beta: number;
+  /** ε_ls: assumed label-noise rate (cDPO; sigmoid loss only), in [0, 0.49]; default 0 (Mitchell 2023). */
   labelSmoothing: number;
+  /** γ: SimPO's target reward margin (simpo loss only), in [0, 10]; default 0.5 (Meng et al. 2024 eq. 6). */
   simpoGamma: number;
+  /** Share of labels the simulated annotator flips, in [0, 0.5]; default 0.25 (Dubois et al. 2023). */
   flipRate: number;
 }
 

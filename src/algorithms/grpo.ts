@@ -109,16 +109,23 @@ export function grpoClip(c: GrpoConfig) {
   };
 }
 
+/** GRPO settings (Shao et al. 2024, DeepSeekMath), validated against {@link GRPO_FIELDS}; others: {@link PgConfig}. */
 export interface GrpoConfig extends PgConfig {
+  /** G: completions sampled per prompt, an integer in [2, 64]; default 4; fixed (Shao et al. 2024 §4.1). */
   numGenerations: number;
+  /** Divide advantages by the "group"'s std (default), the "batch"'s, or "none" (Liu et al. 2025). */
   scaleRewards: "group" | "batch" | "none";
+  /** Token-loss averaging: "grpo" per sequence (default), "dapo" over tokens, "dr_grpo" by N·L_max. */
   lossType: "grpo" | "dapo" | "dr_grpo";
+  /** ε: lower clip range of the ratio ρ, in [0, 0.99]; default 0.2 (Schulman et al. 2017 eq. 7). */
   epsilon: number;
-  /** Upper clip range; 0 = ε ({@link upperClip}). */
+  /** ε_high: upper clip range of ρ, in [0, 1]; default 0, meaning ε ({@link upperClip}; Yu et al. 2025, DAPO). */
   epsilonHigh: number;
+  /** β: weight of the k3 KL in the loss, in [0, 10]; default 0.04; 0 = no reference (Shao et al. 2024 eq. 3). */
   beta: number;
+  /** μ: updates per sampled batch, an integer in [1, 16]; default 1 (Shao et al. 2024 alg. 1). */
   numIterations: number;
-  /** Entropy bonus c_H ≥ 0 (default 0): the loss subtracts c_H·Σ_t w_t H_t, w_t the loss type's token weights. */
+  /** c_H: entropy bonus in [0, 1], default 0: the loss subtracts c_H·Σ_t w_t H_t (w_t: the loss type's weights). */
   entCoef: number;
 }
 

@@ -85,19 +85,33 @@ export const KTO_FIELDS: readonly Field[] = [
   },
 ];
 
+/** KTO settings (Ethayarajh et al. 2024), validated against {@link KTO_FIELDS}. */
 export interface KtoConfig extends ConfigValues {
+  /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
+  /** B: prompts sampled per step (two samples each), an integer in [2, 256]; default 8. Fixed once a run starts. */
   batchPrompts: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1. Log-probs, KL and entropy use logits/τ. */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** Global gradient-norm clip ‖g‖, in [0, 100]; default 1; 0 = off (Pascanu et al. 2013). */
   maxGradNorm: number;
+  /** AdamW decoupled weight decay, in [0, 1]; default 0 (Loshchilov & Hutter 2019). */
   weightDecay: number;
+  /** β: scale of the implicit reward in the sigmoid, in [0.001, 100]; default 0.1 (Ethayarajh et al. 2024 eq. 8). */
   beta: number;
+  /** λ_D: weight of desirable examples, in [0, 100]; default 1 (Ethayarajh et al. 2024). */
   desirableWeight: number;
+  /** λ_U: weight of undesirable examples, in [0, 100]; default 1 (Ethayarajh et al. 2024). */
   undesirableWeight: number;
+  /** Desirable = preferred by the simulated "annotator" in each pair (default) or scored ≥ "threshold". */
   label: "annotator" | "threshold";
+  /** Reward at or above which a completion is desirable (label "threshold"), in [−10⁶, 10⁶]; default 0.5. */
   threshold: number;
+  /** Share of annotator labels flipped (label "annotator"), in [0, 0.5]; default 0.25 (Dubois et al. 2023). */
   flipRate: number;
 }
 

@@ -27,15 +27,25 @@ export const ORPO_FIELDS: readonly Field[] = [
   flipRateField("Share of preference labels the simulated annotator flips."),
 ];
 
+/** ORPO settings (Hong et al. 2024), validated against {@link ORPO_FIELDS}. */
 export interface OrpoConfig extends ConfigValues {
+  /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
+  /** B: preference pairs per step (two samples per prompt), an integer in [1, 256]; default 8; fixed. */
   batchPairs: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1. Log-probs, KL and entropy use logits/τ. */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** Global gradient-norm clip ‖g‖, in [0, 100]; default 1; 0 = off (Pascanu et al. 2013). */
   maxGradNorm: number;
+  /** AdamW decoupled weight decay, in [0, 1]; default 0 (Loshchilov & Hutter 2019). */
   weightDecay: number;
+  /** λ: weight of the odds-ratio term against the SFT loss, in [0, 10]; default 0.1 (Hong et al. 2024 eq. 6). */
   lambda: number;
+  /** Share of preference labels the simulated annotator flips, in [0, 0.5]; default 0.25 (Dubois et al. 2023). */
   flipRate: number;
 }
 

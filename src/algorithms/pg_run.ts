@@ -28,12 +28,19 @@ import { PolicyUpdater } from "./update";
 
 /** Settings every sequence-level run has (besides COMMON_FIELDS). */
 export interface PgConfig extends ConfigValues {
+  /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
+  /** B: prompts sampled per step, an integer in [1, 256]; default 8. Fixed once a run starts (buffer shape). */
   batchPrompts: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1. Log-probs, KL and entropy use logits/τ. */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** Global gradient-norm clip ‖g‖, in [0, 100]; default 1; 0 = off (Pascanu et al. 2013). */
   maxGradNorm: number;
+  /** AdamW decoupled weight decay, in [0, 1]; default 0 (Loshchilov & Hutter 2019). */
   weightDecay: number;
 }
 

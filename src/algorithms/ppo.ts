@@ -52,30 +52,57 @@ const VALUE_MODEL = "value_model";
 /** β's allowed range (its field's min and max). */
 const BETA_RANGE = PPO_FIELDS.find((f) => f.key === "beta") as { min: number; max: number };
 
+/**
+ * PPO settings (Schulman et al. 2017; for language models Ziegler et al. 2019, Ouyang et al. 2022, Huang et al.
+ * 2024), validated against {@link PPO_FIELDS}; together, {@link ppoConfigProblem} also asks numMiniBatches ≤
+ * batchPrompts and, with adaptiveKl, β > 0 and klHorizon > 0.2·batchPrompts.
+ */
 export interface PpoConfig extends ConfigValues {
-  /** TRL's missing_eos_penalty (fields.ts MISSING_EOS_PENALTY_FIELD). */
+  /** Reward subtracted from a completion cut without EOS, in [0, 5]; default 0 (off). TRL: missing_eos_penalty. */
   missingEosPenalty: number;
+  /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
+  /** B: prompts sampled per step, an integer in [1, 256]; default 8. Fixed once a run starts (buffer shape). */
   batchPrompts: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1. Log-probs, KL and entropy use logits/τ. */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** Global gradient-norm clip ‖g‖, in [0, 100]; default 1; 0 = off (Pascanu et al. 2013). */
   maxGradNorm: number;
+  /** AdamW decoupled weight decay, in [0, 1]; default 0 (Loshchilov & Hutter 2019). */
   weightDecay: number;
+  /** β: per-token KL penalty in the reward, r_t = −β·k_t, in [0, 10]; default 0.05 (Ziegler et al. 2019 eq. 2). */
   beta: number;
+  /** Per-token KL estimator k_t: "k1" = log π/π_ref (default) or "k3" (≥ 0) (Schulman 2020). */
   klEstimator: "k1" | "k3";
+  /** γ: discount over tokens, in [0, 1]; default 1 (Schulman et al. 2016). */
   gamma: number;
+  /** λ: GAE bias/variance trade-off, in [0, 1]; default 0.95 (Schulman et al. 2016 eq. 16). */
   lam: number;
+  /** Whiten advantages to mean 0, std 1 over the batch's tokens; default true (Huang et al. 2024). */
   whitenAdvantages: boolean;
+  /** ε: clip range of the ratio ρ = π_θ/π_old, in [0, 0.99]; default 0.2 (Schulman et al. 2017 eq. 7). */
   epsilon: number;
+  /** ε_v: clip range of the value update, in [0, 100]; default 0.2 (Huang et al. 2024). */
   epsilonV: number;
+  /** c_v: weight of the value loss, in [0, 10]; default 0.1 (Schulman et al. 2017 eq. 9). */
   vfCoef: number;
+  /** "shared" value head on the policy (default) or a "separate" transformer; fixed once a run starts. */
   valueModel: "shared" | "separate";
+  /** c_H: entropy bonus weight, in [0, 1]; default 0 (Schulman et al. 2017 eq. 9). */
   entCoef: number;
+  /** Passes over each sampled batch, an integer in [1, 16]; default 4 (Schulman et al. 2017 alg. 1). */
   ppoEpochs: number;
+  /** Minibatches per epoch, an integer in [1, 64] and ≤ batchPrompts; default 1. */
   numMiniBatches: number;
+  /** Move β after each batch towards klTarget; default false (Ziegler et al. 2019 §2.2). Needs β > 0. */
   adaptiveKl: boolean;
+  /** Target sequence KL of the adaptive controller, nats, in [0.001, 1000]; default 6 (Ziegler et al. 2019). */
   klTarget: number;
+  /** Samples over which the controller moves β by up to 20 %, in [1, 10⁷]; default 10 000 (Ziegler et al. 2019). */
   klHorizon: number;
 }
 

@@ -63,12 +63,17 @@ export const RLOO_FIELDS: readonly Field[] = [
   MISSING_EOS_PENALTY_FIELD,
 ];
 
+/** RLOO settings (Ahmadian et al. 2024), validated against {@link RLOO_FIELDS}; others: {@link PgConfig}. */
 export interface RlooConfig extends PgConfig {
-  /** TRL's missing_eos_penalty (fields.ts MISSING_EOS_PENALTY_FIELD). */
+  /** Reward subtracted from a completion cut without EOS, in [0, 5]; default 0 (off). TRL: missing_eos_penalty. */
   missingEosPenalty: number;
+  /** G: completions per prompt, an integer in [2, 64]; default 4; fixed (Ahmadian et al. 2024 §3). */
   numGenerations: number;
+  /** β: KL penalty (k1 summed over tokens) on each score, in [0, 10]; default 0.05 (Ahmadian et al. 2024 eq. 2). */
   beta: number;
+  /** ε: clip range, used only when μ > 1, in [0, 0.99]; default 0.2 (Schulman et al. 2017). */
   epsilon: number;
+  /** μ: updates per sampled batch, an integer in [1, 16]; default 1. */
   numIterations: number;
 }
 

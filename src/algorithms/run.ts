@@ -22,7 +22,11 @@ export interface PromptSource {
   batch(step: number, n: number): number[][];
 }
 
-/** A PromptSource over a fixed list, reshuffled each epoch with a seeded RNG. */
+/**
+ * A PromptSource over a fixed list, reshuffled each epoch with a seeded RNG (Fisher–Yates); batches are taken in
+ * order from the concatenated epochs, so `batch(step, n)` assumes the same n at every step.
+ * @throws RangeError if `prompts` is empty.
+ */
 export function shuffledPrompts(prompts: readonly (readonly number[])[], seed: number): PromptSource {
   if (!prompts.length) throw new RangeError("no prompts");
   const maxLength = Math.max(...prompts.map((p) => p.length));

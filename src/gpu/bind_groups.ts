@@ -1,8 +1,8 @@
 /**
  * Bind groups reused across dispatches. Creating one is most of a dispatch's CPU cost in Dawn (16–24 µs of the
- * 25–34 µs a decode-step dispatch took to record on a 2-core VM, 2026-12-04; on an H200 a cached decode token of
- * ~51 dispatches took 1.8 ms, bound by recording, not arithmetic), and training and sampling record the same
- * kernels over the same tensors step after step. Only the uniform parameters change between such dispatches, and
+ * 25–34 µs a small dispatch took to record on a 2-core VM, 2026-12-04; on an H200 a loop iteration of ~51 small
+ * dispatches took 1.8 ms, bound by recording, not arithmetic), and a caller that loops records the same kernels
+ * over the same tensors iteration after iteration. Only the uniform parameters change between such dispatches, and
  * those are bound at dynamic offsets into the uniform arena's chunks (layouts declare uniform bindings with
  * `hasDynamicOffset`, see pipeline.ts), so the group itself is the same and is looked up instead of created.
  *
@@ -10,7 +10,7 @@
  * buffer's groups are never matched again; they are dropped when the cache is cleared at {@link MAX_GROUPS}.
  */
 
-/** Groups kept before the cache starts over (a `tiny` train step and a 64-token rollout need a few thousand). */
+/** Groups kept before the cache starts over (a loop over many kernels and tensors needs a few thousand). */
 export const MAX_GROUPS = 16384;
 
 export class BindGroupCache {

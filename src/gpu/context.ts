@@ -1,7 +1,7 @@
 /**
  * GpuContext: one device and everything needed to run kernels on it. Dispatches are recorded into one
  * command encoder (one compute pass) and submitted together by `submit()` or by the next `read()`, so a
- * training step records all its kernels and only a few scalars come back, asynchronously.
+ * caller records a whole batch of kernels and only a few scalars come back, asynchronously.
  */
 
 import { BindGroupCache } from "./bind_groups";
@@ -28,7 +28,11 @@ export interface DispatchOptions {
   constants?: Constants;
 }
 
-/** Split a linear workgroup count over x and y so no dimension exceeds `max`. */
+/**
+ * Split a linear workgroup count over x and y so no dimension exceeds `max`.
+ * @throws RangeError if a linear count is negative or not an integer, or exceeds `max`²; or if a tuple has a
+ *   dimension above `max`.
+ */
 export function gridFor(workgroups: Workgroups, max: number): [number, number, number] {
   if (typeof workgroups === "number") {
     if (!Number.isInteger(workgroups) || workgroups < 0)
@@ -125,8 +129,9 @@ export class GpuContext {
 
   /**
    * A new tensor in its own buffer (STORAGE | COPY_SRC | COPY_DST), zero-filled, or filled with `data`.
-   * @throws RangeError if `data` has a different element count than `shape`; GpuLimitError (a RangeError) if
-   *   the buffer is larger than the device can bind.
+   * @throws RangeError if `shape` has a negative or fractional dimension, or `data` has a different element count
+   *   than `shape` (checked before any buffer is made); GpuLimitError (a RangeError) if the buffer is larger than
+   *   the device can bind; GpuDeviceLostError if the device is lost.
    */
   tensor<D extends DType = "f32">(
     shape: readonly number[],
@@ -136,6 +141,10 @@ export class GpuContext {
   ): Tensor<D> {
     this.assertAlive();
     const n = numel(shape);
+    if (data && data.length !== n)
+      throw new RangeError(
+        `tensor "${label}" [${shape.join(", ")}] has ${n} elements; data has ${data.length}`,
+      );
     const size = Math.max(n, 1) * BYTES_PER_ELEMENT;
     // WebGPU would make an invalid buffer and fail at its first use, far from here; say which and why now.
     const limit = maxBindableBytes(this.device);
@@ -153,7 +162,10 @@ export class GpuContext {
   /**
    * Write `data` into `t` starting at element `offset`. Ordered with recorded work: dispatches recorded before
    * the upload see the old contents, dispatches recorded after it see the new ones (pending work is submitted
-   * first, since queue.writeBuffer runs ahead of commands not yet submitted).
+   * first, since queue.writeBuffer runs ahead of commands not yet submitted). Elements past the end of `data`
+   * keep their contents. Values are converted to `t`'s dtype as a typed array would (fractions truncated for
+   * i32/u32, out-of-range integers wrapped).
+   * @throws RangeError if `offset + data.length` exceeds `t.size`; GpuDeviceLostError if the device is lost.
    */
   upload(t: Tensor, data: ArrayLike<number>, offset = 0): void {
     this.assertAlive();
@@ -220,7 +232,10 @@ export class GpuContext {
     this.dispatches++;
   }
 
-  /** Record a buffer-to-buffer copy of a whole tensor (sizes must match). */
+  /**
+   * Record a buffer-to-buffer copy of a whole tensor (sizes must match; dtypes are not checked).
+   * @throws RangeError if the byte sizes differ; GpuDeviceLostError if the device is lost.
+   */
   copy(src: Tensor, dst: Tensor): void {
     this.assertAlive();
     if (src.byteSize !== dst.byteSize) throw new RangeError(`copy ${src} -> ${dst}: sizes differ`);
@@ -270,7 +285,7 @@ export class GpuContext {
     }
   }
 
-  /** Wait until all submitted work has finished (tests and benchmarks only; a training step never does this). */
+  /** Wait until all submitted work has finished (tests and benchmarks only; work meant to overlap never does this). */
   async finish(): Promise<void> {
     this.submit();
     await this.device.queue.onSubmittedWorkDone();

@@ -33,7 +33,7 @@ export interface AcquireOptions {
   timestamps?: boolean;
 }
 
-/** Limits raised from the WebGPU defaults to the adapter's maxima: training needs big buffers, many bindings. */
+/** Limits raised from the WebGPU defaults to the adapter's maxima: large workloads need big buffers, many bindings. */
 const RAISED_LIMITS = [
   "maxStorageBufferBindingSize",
   "maxBufferSize",

@@ -3,8 +3,8 @@
  * `setImmediate` for as long as a mapAsync or onSubmittedWorkDone is pending: a busy loop that holds one CPU
  * core at 100 % and makes a new function object per turn (garbage). On a real GPU that only wastes a core; on
  * SwiftShader, where the "GPU" is the CPU, the loop takes that core from the rasteriser. Measured on a 2-core
- * machine (GRPO, sentiment SFT model, 2 steps of 2×4 completions, two other GPU processes running): 90 s a step
- * with the loop, 71 s with it slowed to one turn a millisecond, same metrics; CPU time 110 s → 69 s.
+ * machine (a workload of many dispatches and frequent readbacks, two other GPU processes running): 90 s an
+ * iteration with the loop, 71 s with it slowed to one turn a millisecond, same results; CPU time 110 s → 69 s.
  *
  * `throttleDawnPolling(ms)` routes native callbacks handed to `setImmediate` (dawn.node's tick; JS callbacks are
  * untouched) through `setTimeout(fn, ms)`: a pending readback resolves at most ~ms later. ms = 0 restores the

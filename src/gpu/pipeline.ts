@@ -33,7 +33,11 @@ export interface Kernel extends KernelSpec {
   readonly invocations: number;
 }
 
-/** Validate a spec and derive what the runtime needs. Kernels are defined once, at module load. */
+/**
+ * Validate a spec and derive what the runtime needs. Kernels are defined once, at module load. Only the workgroup
+ * size is checked here; WGSL errors surface at first use or through {@link PipelineCache.check}.
+ * @throws RangeError naming the kernel if a workgroup dimension is not an integer ≥ 1.
+ */
 export function defineKernel(spec: KernelSpec): Kernel {
   const [x, y = 1, z = 1] = spec.workgroupSize;
   for (const d of [x, y, z])

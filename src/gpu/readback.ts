@@ -5,8 +5,8 @@
  */
 
 /**
- * Staging buffers kept per size bucket; more are created when needed and destroyed when returned. A rollout
- * reads five same-sized tensors at once (log-probs, values, entropies, …): four kept made one buffer a step.
+ * Staging buffers kept per size bucket; more are created when needed and destroyed when returned. Callers read
+ * up to five same-sized tensors at once: four kept made one new buffer per such batch of reads.
  */
 const KEEP_PER_BUCKET = 8;
 const MIN_BUCKET = 256;

@@ -24,7 +24,10 @@ export function numel(shape: readonly number[]): number {
   return n;
 }
 
-/** A typed array of the dtype over `buffer` (a copy of readback data). */
+/**
+ * A typed array of the dtype over `buffer` (a copy of readback data), sharing its bytes.
+ * @throws TypeError for an unknown dtype; RangeError if `buffer.byteLength` is not a multiple of 4.
+ */
 export function typedArray<D extends DType>(dtype: D, buffer: ArrayBuffer): TypedArrayFor<D> {
   switch (dtype) {
     case "f32":
@@ -37,15 +40,25 @@ export function typedArray<D extends DType>(dtype: D, buffer: ArrayBuffer): Type
   throw new TypeError(`unknown dtype ${dtype}`);
 }
 
+/**
+ * A dense row-major tensor of 4-byte elements at `byteOffset` in a GPU buffer. It holds no data on the CPU: make
+ * one with `GpuContext.tensor()` (own buffer) or `view()` (shared buffer), read it with `GpuContext.read()`. The
+ * constructor checks nothing.
+ */
 export class Tensor<D extends DType = DType> {
   constructor(
     /** The GPU buffer holding the data (shared by views). */
     readonly buffer: GPUBuffer,
+    /** Dimensions, outermost first (non-negative integers); [] is a scalar. Element count: {@link size}. */
     readonly shape: readonly number[],
     readonly dtype: D,
-    /** Name shown in validation errors and debugging, e.g. "h0.attn.qkv.w". */
+    /** Name shown in validation errors and debugging, e.g. "x" or, for a named view, "parent:name". */
     readonly label: string,
-    /** Start of this tensor in `buffer`, in bytes (a multiple of minStorageBufferOffsetAlignment for views). */
+    /**
+     * Start of this tensor in `buffer`, in bytes, a multiple of 4. A tensor bound to a kernel needs a multiple of
+     * the device's minStorageBufferOffsetAlignment (256 B by default): the caller ensures it, `view()` does not
+     * check (copies and reads need only 4 B).
+     */
     readonly byteOffset = 0,
   ) {}
 
@@ -65,8 +78,9 @@ export class Tensor<D extends DType = DType> {
   }
 
   /**
-   * A view of `shape` starting `elementOffset` elements into this tensor, sharing the buffer.
-   * @throws RangeError if the view runs past the end of this tensor.
+   * A view of `shape` starting `elementOffset` elements into this tensor, sharing the buffer. To bind the view,
+   * the resulting byte offset must be a multiple of minStorageBufferOffsetAlignment (see {@link byteOffset}).
+   * @throws RangeError if the view runs past the end of this tensor or `shape` is invalid.
    */
   view(shape: readonly number[], elementOffset = 0, label = this.label): Tensor<D> {
     if (elementOffset < 0 || elementOffset + numel(shape) > this.size)
@@ -82,7 +96,10 @@ export class Tensor<D extends DType = DType> {
     );
   }
 
-  /** Same data, new shape of the same element count. */
+  /**
+   * Same data, new shape of the same element count.
+   * @throws RangeError if `shape` is invalid or its element count differs from {@link size}.
+   */
   reshape(shape: readonly number[]): Tensor<D> {
     if (numel(shape) !== this.size) throw new RangeError(`cannot reshape [${this.shape}] to [${shape}]`);
     return new Tensor(this.buffer, shape, this.dtype, this.label, this.byteOffset);

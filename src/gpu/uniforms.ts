@@ -8,14 +8,22 @@
 /** A WGSL scalar field: `["u32", 7]`, `["i32", -1]` or `["f32", 0.5]`. */
 export type Param = readonly ["u32" | "i32" | "f32", number];
 
-/** Pack fields into the bytes of a WGSL struct of 4-byte scalars (no vec3 or padding rules needed). */
+/**
+ * Pack fields into the bytes of a WGSL struct of 4-byte scalars (no vec3 or padding rules needed), little-endian,
+ * one 4-byte word per field (at least one word). f32 values are rounded to f32 (NaN and ±∞ pass through).
+ * @throws RangeError naming the field's index if a u32 value is not an integer in [0, 2³² − 1] or an i32 value
+ *   is not an integer in [−2³¹, 2³¹ − 1].
+ */
 export function params(...fields: Param[]): Uint32Array {
   const buf = new ArrayBuffer(Math.max(fields.length, 1) * 4);
   const dv = new DataView(buf);
   fields.forEach(([type, v], i) => {
     if (type === "f32") dv.setFloat32(i * 4, v, true);
-    else if (type === "i32") dv.setInt32(i * 4, v, true);
-    else {
+    else if (type === "i32") {
+      if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff)
+        throw new RangeError(`i32 parameter ${i} out of range: ${v}`);
+      dv.setInt32(i * 4, v, true);
+    } else {
       if (!Number.isInteger(v) || v < 0 || v > 0xffffffff)
         throw new RangeError(`u32 parameter ${i} out of range: ${v}`);
       dv.setUint32(i * 4, v, true);

@@ -14,7 +14,10 @@ export const elementwiseKernel = defineKernel({
 });
 
 /**
- * Record out = op(a, b) over all elements. `b` is required for add/sub/mul/axpy; `alpha` scales axpy/scale.
+ * Record out = op(a, b) over all elements: add a + b, sub a − b, mul a·b, axpy α·a + b, scale α·a, exp, relu,
+ * copy. f32 only: a, b and out are read and written as f32 (dtypes are not checked), all of one size n (any shape).
+ * `b` is required for add/sub/mul/axpy and ignored otherwise; `alpha` (α, default 1, rounded to f32) is used by
+ * axpy and scale only. `out` must not share a buffer with `a` or `b` (a WebGPU validation error at the next read).
  * @throws RangeError if sizes differ or a binary op gets no `b`.
  */
 export function elementwise(

@@ -50,7 +50,12 @@ export interface Checkpoint {
 /** A name an extra model may have: letters, digits and _ (it prefixes its tensors' names). */
 const EXTRA_NAME = /^[a-z][a-z0-9_]*$/;
 
-/** Serialise a checkpoint to safetensors bytes. */
+/**
+ * Serialise a checkpoint to safetensors bytes (F32; see {@link encodeSafetensors}).
+ * @throws RangeError if `params` or an extra model's flat array does not have `paramLayout(config).size` values,
+ *   an extra or optimizer model name is not [a-z][a-z0-9_]* ("" is allowed for the policy's optimizer), or an
+ *   optimizer's m and v differ in length.
+ */
 export function saveCheckpoint(ck: Checkpoint): Uint8Array {
   const layout = paramLayout(ck.config);
   if (ck.params.length !== layout.size)

@@ -32,8 +32,18 @@ export interface SamplingOptions {
 export interface GenerateRequest extends SamplingOptions {
   /** Token ids of each prompt (1 ≤ length ≤ P). */
   prompts: readonly (readonly number[])[];
+  /**
+   * New tokens per row, an integer in [1, S] for {@link Generator.generate} (S: its slots; P + S ≤ contextLength),
+   * which stops early once every row is done (checked every 8 tokens); {@link generateRecompute} uses S =
+   * maxNewTokens and always samples all of them.
+   */
   maxNewTokens: number;
+  /** End-of-sequence token id (an i32): a row is done once it samples it (counted in its length); never if ∉ [0, V). */
   eosId: number;
+  /**
+   * Padding token id (an i32, a vocabulary id in [0, V) since padded prompt slots are embedded, then masked):
+   * left-pads the prompts and fills each row's slots after its EOS, with log-prob 0.
+   */
   padId: number;
   /**
    * Progress: called with the tokens sampled so far (of maxNewTokens) once the device has finished them, at
@@ -110,7 +120,8 @@ export class Generator {
 
   /**
    * Generate up to S tokens per prompt.
-   * @throws RangeError if the batch size or a prompt length does not fit this generator.
+   * @throws RangeError if the batch size, a prompt length or maxNewTokens does not fit this generator, or eosId or
+   *   padId is not an i32.
    */
   async generate(r: GenerateRequest): Promise<Generation> {
     const { ctx, B, P, S } = this;

@@ -21,7 +21,11 @@ export class SafetensorsError extends Error {
   override readonly name = "SafetensorsError";
 }
 
-/** Serialise tensors (in the given order) and string metadata. */
+/**
+ * Serialise tensors (in the given order) and string metadata. F32 only: every tensor is written as little-endian
+ * F32 (the readers also take F16, BF16 and F64). Names are not checked for duplicates.
+ * @throws RangeError if a tensor's data length differs from the product of its shape.
+ */
 export function encodeSafetensors(tensors: NamedTensor[], metadata: Record<string, string> = {}): Uint8Array {
   const header: Record<string, unknown> = { __metadata__: metadata };
   let offset = 0;

@@ -69,7 +69,10 @@ export class GptWeights {
     return this.ctx.read(this.params.flat);
   }
 
-  /** Overwrite all parameters (e.g. load a checkpoint, reset a run). */
+  /**
+   * Overwrite all parameters (e.g. load a checkpoint, reset a run).
+   * @throws RangeError if `flat` does not have `layout.size` values; GpuDeviceLostError if the device is lost.
+   */
   upload(flat: Float32Array): void {
     if (flat.length !== this.layout.size)
       throw new RangeError(`params have ${flat.length} values; layout needs ${this.layout.size}`);

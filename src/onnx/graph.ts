@@ -40,7 +40,11 @@ function dtypeOf(data: Float32Array | Float64Array | Int32Array | BigInt64Array)
   return ONNX_DTYPE.int64;
 }
 
-/** A TensorProto (for initializers and Constant/ConstantOfShape attributes). */
+/**
+ * A TensorProto (for initializers and Constant/ConstantOfShape attributes): `data` copied as little-endian
+ * raw_data, its ONNX dtype (float, double, int32 or int64) taken from the array type; `dims` [] is a scalar.
+ * @throws RangeError if `data.length` differs from the product of `dims`.
+ */
 export function tensorProto(
   name: string,
   dims: readonly number[],

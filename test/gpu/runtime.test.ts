@@ -101,6 +101,15 @@ describe("uniforms", () => {
     expect(() => params(["u32", -1])).toThrow(RangeError);
   });
 
+  it("packs i32 extremes and rejects fractional or out-of-range i32 values, naming the field", () => {
+    const p = new Int32Array(params(["i32", -(2 ** 31)], ["i32", 2 ** 31 - 1]).buffer);
+    expect([...p]).toEqual([-(2 ** 31), 2 ** 31 - 1]);
+    expect(() => params(["i32", 3.7])).toThrow(/i32 parameter 0 out of range: 3.7/);
+    expect(() => params(["u32", 1], ["i32", 2 ** 31])).toThrow(/i32 parameter 1 out of range/);
+    expect(() => params(["i32", -(2 ** 31) - 1])).toThrow(RangeError);
+    expect(() => params(["i32", Number.NaN])).toThrow(RangeError);
+  });
+
   it("gives each dispatch of one submission its own parameters", async () => {
     const ctx = await testGpu();
     const a = ctx.tensor([3], "f32", "a", [1, 2, 3]);
@@ -110,6 +119,16 @@ describe("uniforms", () => {
     });
     const got = await Promise.all(outs.map((o) => ctx.read(o)));
     expect(got.map((g) => [...g])).toEqual([1, 2, 3, 4].map((s) => [s, 2 * s, 3 * s]));
+  });
+});
+
+describe("tensor data", () => {
+  it("rejects data whose element count differs from the shape, naming the tensor and both counts", async () => {
+    const ctx = await testGpu();
+    expect(() => ctx.tensor([4], "f32", "x", [1, 2])).toThrow(/"x" \[4\] has 4 elements; data has 2/);
+    expect(() => ctx.tensor([2, 2], "i32", "y", [1, 2, 3, 4, 5])).toThrow(RangeError);
+    const t = ctx.tensor([2, 2], "f32", "ok", [1, 2, 3, 4]);
+    expect([...(await ctx.read(t))]).toEqual([1, 2, 3, 4]);
   });
 });
 

@@ -71,7 +71,11 @@ or with TRL 1.x (checked on TRL 1.13 with transformers 5.17):
     pip install "trl>=1.13,<2" datasets torch`;
 }
 
-/** The TRL script of a run (Python 3 source). */
+/**
+ * The TRL script of a run (Python 3 source); `now` dates its docstring.
+ * @throws RangeError if the run's settings fail validation (an unknown key, or a value of the wrong type or out of
+ *   range: {@link trlMapping}), or a Safe RLHF run's cost is neither "length" nor one of the task's costs.
+ */
 export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new Date()): string {
   const { algo, label } = run.spec;
   const cost = run.spec.config.cost;

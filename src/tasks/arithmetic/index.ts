@@ -73,7 +73,11 @@ export function arithmeticGold(prompt: string, completion: string, formatScore =
   return NUMBER.test(answer) ? formatScore : 0;
 }
 
-/** Every prompt `a+b=` with a, b ∈ [lo, hi], a-major order. */
+/**
+ * Every prompt `a+b=` with a, b ∈ [lo, hi], a-major order: (hi − lo + 1)² prompts. Defaults lo = 10, hi = 99
+ * (2-digit operands, 8100 prompts).
+ * @throws RangeError if lo or hi is not an integer, lo < 0, or hi < lo.
+ */
 export function arithmeticPromptPool(lo = 10, hi = 99): string[] {
   if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 0 || hi < lo)
     throw new RangeError(`operand range [${lo}, ${hi}] must be non-negative integers with lo ≤ hi`);
