@@ -125,6 +125,8 @@ async function main(): Promise<number | undefined> {
       info.id === "dpo" && existsSync(prefsPath)
         ? await loadPreferenceFile(prefsPath, tokenizer, seed, task.generation.maxNewTokens)
         : null;
+    if (info.id === "dpo" && !prefs && config.mode === undefined)
+      console.log(`dpo: no preference file (${prefsPath}), so it trains online (LabRuns.effectiveConfig)`);
     // The page's own run factory: environment, shared reference, reward source (`--set reward=proxy`).
     const runs = new LabRuns(
       ctx,

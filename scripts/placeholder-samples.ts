@@ -8,7 +8,7 @@
  *   ("", "1+", "08", "abc").
  * - sentiment: 3–10 words drawn from a fixed list of neutral book words and a few AFINN-valenced ones.
  */
-import type { PromptSamples, TaskId } from "../src/tasks/task";
+import { type PromptSamples, type TaskId, unknownTask } from "../src/tasks/task";
 import type { Rng } from "../src/util/rng";
 import type { CompletionGenerator } from "./build-preferences";
 
@@ -44,8 +44,10 @@ export function placeholderGenerator(task: TaskId, perPrompt: number): Completio
   return (prompts: readonly string[], rng: Rng): PromptSamples[] =>
     prompts.map((prompt) => ({
       prompt,
-      completions: Array.from({ length: perPrompt }, () =>
-        task === "arithmetic" ? arithmeticCompletion(prompt, rng) : sentimentCompletion(rng),
-      ),
+      completions: Array.from({ length: perPrompt }, () => {
+        if (task === "arithmetic") return arithmeticCompletion(prompt, rng);
+        if (task === "sentiment") return sentimentCompletion(rng);
+        return unknownTask(task);
+      }),
     }));
 }

@@ -321,6 +321,13 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
 const USAGE =
   "usage: npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η] [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K] [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]\n       npm run train-rm -- --task T --ship DIR";
 
+/** What is wrong with `--task` (absent, or a task this script has no preference data for). */
+function taskProblem(task: string | undefined): string {
+  return task === undefined
+    ? "--task sentiment|arithmetic is required"
+    : `--task ${task}: this script trains reward models for sentiment and arithmetic only (its preference files and RM recipes are per task)`;
+}
+
 async function main(): Promise<number> {
   const { values } = scriptArgs(USAGE, {
     options: {
@@ -343,14 +350,14 @@ async function main(): Promise<number> {
   });
   if (values.ship !== undefined) {
     if (values.task !== "sentiment" && values.task !== "arithmetic") {
-      console.error("--task sentiment|arithmetic is required");
+      console.error(taskProblem(values.task));
       return 2;
     }
     console.log(shipRewardModel(values.task, values.ship));
     return 0;
   }
   if (values.task !== "sentiment" && values.task !== "arithmetic") {
-    console.error("--task sentiment|arithmetic is required");
+    console.error(taskProblem(values.task));
     return 2;
   }
   if (values.backend !== undefined && values.backend !== "tfjs-wasm" && values.backend !== "wgsl") {

@@ -11,7 +11,7 @@ import type { GPTConfig } from "../../src/model/config";
 import type { AdamWConfig } from "../../src/model/optimizer";
 import { nextTokenTargets, SftTrainer } from "../../src/model/sft";
 import { GptWeights } from "../../src/model/weights";
-import type { Task } from "../../src/tasks/task";
+import { type Task, unknownTask } from "../../src/tasks/task";
 import type { Tokenizer } from "../../src/tokenizer/tokenizer";
 import { Rng } from "../../src/util/rng";
 import { arithmeticStream, type DataStream, sentimentStream } from "./data";
@@ -169,12 +169,14 @@ export async function greedyAccuracy(task: Task, complete: Engine["complete"]): 
 
 export async function train(a: TrainArgs): Promise<TrainResult> {
   const { setup: s, tok } = a;
+  const id = a.task.id;
+  if (id !== "sentiment" && id !== "arithmetic") return unknownTask(id);
   const stream: DataStream =
-    a.task.id === "sentiment"
+    id === "sentiment"
       ? await sentimentStream(tok, s.B, s.T, a.seed + 1)
       : arithmeticStream(a.task, tok, s.B, s.T, a.seed + 1);
   const dataDescription =
-    a.task.id === "sentiment"
+    id === "sentiment"
       ? `Moby-Dick sentences (${stream.lines}), <bos> sentence <eos> concatenated, rows of ${s.T} from sentence starts`
       : `a+b=c lines of the ${stream.lines} train prompts (arithmeticLines, seed ${a.seed + 1}), <bos> line <eos>`;
   console.log(`data: ${dataDescription}; ${stream.epochTokens} tokens per epoch; sha256 ${stream.dataHash}`);

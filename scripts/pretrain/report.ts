@@ -11,7 +11,7 @@ import type { GPTConfig } from "../../src/model/config";
 import { GptWeights } from "../../src/model/weights";
 import { arithmeticAnswer } from "../../src/tasks/arithmetic/index";
 import { loadSentimentCorpus } from "../../src/tasks/sentiment/index";
-import type { Task } from "../../src/tasks/task";
+import { type Task, unknownTask } from "../../src/tasks/task";
 import type { Tokenizer } from "../../src/tokenizer/tokenizer";
 import { wgslComplete } from "./sample";
 
@@ -79,6 +79,7 @@ export async function evaluateCheckpoint(
         eval_time_s: Math.round((performance.now() - t0) / 1000),
       };
     }
+    if (task.id !== "sentiment") return unknownTask(task.id);
     const prompts = task.prompts.eval.slice(0, SENTIMENT_EVAL_PROMPTS);
     const texts = await wgslComplete(
       ctx,

@@ -12,6 +12,15 @@ import { Rng } from "../util/rng";
 
 export type TaskId = "sentiment" | "arithmetic";
 
+/**
+ * The end of a branch on task ids that has covered every task: with a new TaskId, `id` is no longer `never`
+ * and the call does not typecheck, so code that treats tasks one by one names each (none falls silently into
+ * another's case). @throws RangeError at run time (an id from outside the type).
+ */
+export function unknownTask(id: never): never {
+  throw new RangeError(`unknown task "${String(id)}"`);
+}
+
 /** Prompt sets; disjoint, each without duplicates. */
 export interface PromptSplit {
   train: readonly string[];

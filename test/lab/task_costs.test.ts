@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { SAFE_RLHF_FIELDS, SafeRlhfRun } from "../../src/algorithms/safe_rlhf";
 import { trlScript } from "../../src/lab/export/trl_script";
-import { TASK_COSTS } from "../../src/lab/settings";
+import { EXPERIMENT_FIELDS, TASK_COSTS } from "../../src/lab/settings";
 import { checkSpec } from "../../src/lab/spec_check";
 import { TASK_IDS } from "../../src/tasks";
 import { loadTask } from "../../src/tasks/index";
@@ -59,5 +59,13 @@ describe("task costs", () => {
     expect(() => run.setConfig({ cost: "positive_words" })).toThrow(/fixed once the run has stepped/);
     expect(run.config.cost).toBe("length");
     run.destroy();
+  });
+});
+
+describe("the task lists", () => {
+  it("the page's task menu (EXPERIMENT_FIELDS) and the cost table name every task of the registry, in its order", () => {
+    const menu = EXPERIMENT_FIELDS.find((f) => f.key === "task");
+    expect(menu?.kind === "enum" ? menu.options : []).toEqual([...TASK_IDS]);
+    expect(Object.keys(TASK_COSTS).sort()).toEqual([...TASK_IDS].sort());
   });
 });

@@ -9,7 +9,7 @@
 import { type HostBatch, leftPadBatch } from "../../model/batch";
 import { arithmeticLines } from "../../tasks/arithmetic/index";
 import { loadSentimentCorpus } from "../../tasks/sentiment/index";
-import { shuffle, type Task } from "../../tasks/task";
+import { shuffle, type Task, unknownTask } from "../../tasks/task";
 import type { Tokenizer } from "../../tokenizer/tokenizer";
 import { Rng } from "../../util/rng";
 
@@ -39,6 +39,7 @@ export async function sftData(
     const row = () => [tok.bosId, ...tok.encode(lines.next().value), tok.eosId].slice(-T);
     return { T, next: () => leftPadBatch(Array.from({ length: B }, row), T, tok.padId) };
   }
+  if (task.id !== "sentiment") return unknownTask(task.id);
   const sentences = await loadSentimentCorpus();
   const ids: number[] = [];
   const starts: number[] = [];
