@@ -7,9 +7,29 @@
 import { describe, expect, it } from "vitest";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { GLOSSARY, metricCellNote, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
-import { ENTROPY, GOLD, KL_ESTIMATORS, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
+import { ENTROPY, GOLD, KL_ESTIMATORS, labOnly, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
 import { PREFS, variants } from "../helpers/every_algorithm";
 import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
+
+/**
+ * The names the lab logs as TRL's trainers do (PPOTrainer, GRPOTrainer, RLOOTrainer, DPOTrainer, KTOTrainer and
+ * ORPOTrainer; loss, grad_norm and learning_rate as transformers' Trainer logs them).
+ */
+const TRL_NAMES = new Set<string>([
+  // PPOTrainer
+  ...["objective/kl", "objective/entropy", "objective/non_score_reward", "objective/rlhf_reward"],
+  ...["objective/scores", "policy/approxkl_avg", "policy/clipfrac_avg", "loss/policy_avg", "loss/value_avg"],
+  ...["val/clipfrac_avg", "val/ratio", "lr"],
+  // GRPOTrainer and RLOOTrainer
+  ...["reward", "reward_std", "frac_reward_zero_std", "kl", "entropy", "clip_ratio/low_mean"],
+  ...["clip_ratio/high_mean", "clip_ratio/region_mean", "completions/mean_length", "completions/min_length"],
+  ...["completions/max_length", "completions/clipped_ratio"],
+  // DPOTrainer, KTOTrainer, ORPOTrainer
+  ...["rewards/chosen", "rewards/rejected", "rewards/accuracies", "rewards/margins", "logps/chosen"],
+  ...["logps/rejected", "log_odds_ratio", "log_odds_chosen", "nll_loss"],
+  // The Trainer's own
+  ...["loss", "grad_norm", "learning_rate"],
+]);
 
 describe("metric glossary", () => {
   it("has a one-line definition for every metric the charts list", () => {
@@ -48,6 +68,7 @@ describe("metric glossary", () => {
 
   it("has a definition for every metric every algorithm reports, in every mode", async () => {
     const missing = new Set<string>();
+    const names = new Set<string>();
     let reported = 0;
     for (const id of ALGO_IDS)
       for (const config of variants(id)) {
@@ -56,10 +77,14 @@ describe("metric glossary", () => {
         const { metrics } = await run.step();
         run.destroy();
         reported += Object.keys(metrics).length;
+        for (const k of Object.keys(metrics)) names.add(k);
         for (const k of Object.keys(metrics))
           if (!metricDoc(k)) missing.add(`${k} (${id} ${JSON.stringify(config)})`);
       }
     expect(reported).toBeGreaterThan(100);
     expect([...missing]).toEqual([]);
+    // Every name is TRL's for the same quantity or marked the lab's own on its card (metric_info.ts labOnly).
+    expect([...names].filter((k) => !TRL_NAMES.has(k) && !labOnly(k)).sort()).toEqual([]);
+    expect([...TRL_NAMES].filter((k) => labOnly(k))).toEqual([]);
   });
 });

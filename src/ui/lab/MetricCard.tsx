@@ -1,4 +1,4 @@
-import { LAB_ONLY_METRICS } from "./metric_info";
+import { labOnly } from "./metric_info";
 
 /**
  * The hover/focus card of a metric (chart titles, the all-metrics table): its title, TRL name (or a note that
@@ -10,9 +10,7 @@ export function MetricCard({ title, metric, doc }: { title?: string; metric?: st
       {(title || metric) && (
         <p className="field-card-title">
           {title && <strong>{title}</strong>} {metric && <code>{metric}</code>}
-          {metric && LAB_ONLY_METRICS.has(metric) && (
-            <span className="muted"> · the lab's own, not a TRL metric</span>
-          )}
+          {metric && labOnly(metric) && <span className="muted"> · the lab's own, not a TRL metric</span>}
         </p>
       )}
       <p className="metric-card-doc">{doc}</p>

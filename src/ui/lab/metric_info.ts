@@ -48,7 +48,31 @@ export const LAB_ONLY_METRICS: ReadonlySet<string> = new Set([
   "val/explained_variance",
   "kl_coef",
   "completions/distinct_frac",
+  // The gold score beside a learned reward's, REINFORCE's moving baseline, the lab's counters and speed,
+  // best-of-n's and KTO's bookkeeping: TRL logs nothing alike.
+  "reward_gold",
+  "reward/all_samples",
+  "baseline",
+  "samples",
+  "tokens",
+  "step_time",
+  "tokens/s",
+  "prompts/step",
+  "pairs/step",
+  "kto/desirable_fraction",
+  // Safe RLHF (not in TRL): its reward spread under its own names, beside its cost and λ (safe/…).
+  "objective/score",
+  "objective/score_std",
+  "objective/frac_score_zero_std",
 ]);
+
+/** Families of the lab's own metrics (Safe RLHF's λ and cost, expert iteration's, the simulated annotator's). */
+const LAB_ONLY_PREFIXES = ["safe/", "ei/", "annotator/"];
+
+/** Whether `metric` is the lab's own ({@link LAB_ONLY_METRICS}, or of a family only the lab logs). */
+export function labOnly(metric: string): boolean {
+  return LAB_ONLY_METRICS.has(metric) || LAB_ONLY_PREFIXES.some((p) => metric.startsWith(p));
+}
 
 /** The KL chart's estimators (metric keys and the name shown in the selector). */
 export const KL_ESTIMATORS = [
