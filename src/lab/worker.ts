@@ -18,7 +18,6 @@ import { exportPolicyOnnx } from "../onnx/policy_export";
 import { errorMessage as message } from "../util/errors";
 import { withTimeout } from "../util/settle";
 import { Turns } from "../util/turns";
-import { compareWeights } from "./evaluate";
 import { pickLabKernels } from "./kernel_choice";
 import { workerOnnxLoader } from "./ort_loader";
 import {
@@ -49,6 +48,7 @@ import { CHECKPOINT_EVERY, type LabRun, LabRuns } from "./runs";
 import { Scheduler } from "./scheduler";
 import { customRewardsToGold } from "./settings";
 import { progressFetch, type StartStage } from "./start_progress";
+import { runWinRate } from "./win_rate";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
@@ -210,42 +210,11 @@ class LabWorker implements LabWorkerApi {
     });
   }
 
-  async winRate(runId: string, prompts: number, vs: string | null = null): Promise<RunWinRate> {
+  winRate(runId: string, prompts: number, vs: string | null = null): Promise<RunWinRate> {
     const runs = this.runs;
     const ctx = this.ctx;
     if (!runs || !ctx) throw new Error("the training worker is not initialised (init() first)");
-    const { task, tokenizer } = runs.res;
-    const seed = this.spec?.seed ?? 0;
-    return this.sched().withRun(runId, async (run) => {
-      const lab = run as LabRun;
-      // Between steps (withRun is exclusive), so the opponent run's weights are not changing either.
-      const other = vs === null ? null : (this.sched().runOf(vs) as LabRun | null);
-      if (vs !== null && !other) throw new RangeError(`no run "${vs}" to compare with`);
-      if (vs === runId)
-        throw new RangeError("a run's win rate over itself is ½ by definition; pick another run");
-      const opponent = other ? other.env.policy : runs.startWeights();
-      const c = await compareWeights(ctx, task, tokenizer, lab.env.policy, opponent, {
-        prompts,
-        samples: 1,
-        temperature: 1,
-        seed: seed + 1,
-      });
-      const mean = (x: Record<string, number>) => x.gold_mean ?? Number.NaN;
-      return {
-        runId,
-        step: lab.run.stepsDone,
-        vs,
-        vsStep: other ? other.run.stepsDone : 0,
-        winRate: c.winRate,
-        ci95: c.ci95,
-        n: c.n,
-        wins: c.wins,
-        ties: c.ties,
-        losses: c.losses,
-        goldRun: mean(c.metricsA),
-        goldStart: mean(c.metricsB),
-      };
-    });
+    return runWinRate(ctx, runs, this.sched(), this.spec?.seed ?? 0, runId, prompts, vs);
   }
 
   async exportCheckpoint(runId: string, resume = false): Promise<Uint8Array> {
@@ -330,7 +299,11 @@ class LabWorker implements LabWorkerApi {
       runs.setStart(start);
       runs.rewards.setPipeline(reward);
     });
-    for (const id of sched.runIds) await sched.setConfig(id, { reward: "pipeline" });
+    // A run removed meanwhile (the page's removal does not wait for this) is no longer there to change.
+    for (const id of sched.runIds)
+      await sched.setConfig(id, { reward: "pipeline" }).catch((e) => {
+        if (sched.runIds.includes(id)) throw e;
+      });
     return { model: start.source, runs: sched.runIds };
   }
 

@@ -264,23 +264,23 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
         if (typeof told === "string") addNotice(told);
       } catch (e) {
         const run = lab().runs[ck.runId];
-        if (run) {
-          lab().restoreRuns([
-            {
-              ...run,
-              step: 0,
-              history: [],
-              markers: [],
-              status: "ready",
-              resuming: undefined,
-              resumedAt: undefined,
-              untrained: undefined,
-            },
-          ]);
-          lab().unfork(ck.runId);
-        }
+        // Removed while its checkpoint loaded (Play is off, the cards are not): nothing starts over.
+        if (!run) continue;
+        lab().restoreRuns([
+          {
+            ...run,
+            step: 0,
+            history: [],
+            markers: [],
+            status: "ready",
+            resuming: undefined,
+            resumedAt: undefined,
+            untrained: undefined,
+          },
+        ]);
+        lab().unfork(ck.runId);
         addNotice(
-          `${run?.spec.label ?? ck.runId} could not resume from its saved checkpoint (${message(e)}); it starts over.`,
+          `${run.spec.label} could not resume from its saved checkpoint (${message(e)}); it starts over.`,
         );
         startedOver = true;
       }
