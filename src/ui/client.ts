@@ -16,8 +16,9 @@
  *   reset()                  every run back to the start model; history, markers and samples cleared.
  *   setSpeed(stepsPerSecond) per-run step cap, 0 = as fast as the GPU goes.
  *   setStopAt(steps)         pause once every run has done `steps` steps (0 = never); kept in the spec (URL).
- *   addRun(spec)             the run appears in the store at once ("ready"); removed again if the worker refuses.
- *                            A DPO run gets mode "online" when the task ships no preference dataset.
+ *   addRun(spec, held?)      the run appears in the store at once ("ready"); removed again if the worker refuses.
+ *                            A DPO run gets mode "online" when the task ships no preference dataset. held: not
+ *                            stepped until loadRunCheckpoint (an import).
  *   removeRun(id)            from the store and the worker; the last run that trains gone, the lab pauses.
  *   renameRun(id, label)     the store at once; the worker in turn, after a step in flight.
  *   forkRun(id, spec)        a copy of run `id` from its current state (weights, AdamW moments, step count)
@@ -253,7 +254,6 @@ export class LabClient {
     }
   }
 
-  /** `held`: the worker does not step it until resumeRun (protocol.ts LabApi.addRun). */
   async addRun(added: RunSpec, held = false): Promise<void> {
     const api = this.need();
     const spec = this.withDataMode(added);
