@@ -15,9 +15,12 @@ import { RunSwatch } from "./RunSwatch";
 import type { RunShape } from "./run_shape";
 import { useStableItems } from "./stable";
 
-/** A KL axis is not monotone in the step: said on its button (the line joins its points in order of KL, not of step). */
+/**
+ * A KL axis is not monotone in the step: said on its button (a line follows its steps, back left where the KL
+ * fell; smoothed, it is drawn at the KL's EMA: series.ts smoothsX).
+ */
 const KL_AXIS_NOTE =
-  ": each run's points join in order of KL, so a step whose KL fell back sits left of the steps before it (smoothing runs along the steps)";
+  ": each run's line follows its steps, back to the left where its KL fell; with smoothing on, the thick line sits at the smoothed KL, the faint one at each batch's estimate";
 
 const X_AXES: { axis: XAxis; name: string; title: string }[] = [
   { axis: "step", name: "Step", title: "Plot against step" },
