@@ -26,7 +26,7 @@ function cells(r: SelfTestResult): string[] {
 
 // No options: --help prints this usage; anything else is refused before the GPU starts.
 scriptArgs(
-  "usage: npm run selftest  (a training step's main kernels vs their CPU twins; exit 1 on a mismatch, 2 without a GPU)",
+  "usage: npm run selftest  (the kernels of training, the RL losses and generation vs their CPU twins; exit 1 on a mismatch, 2 without a GPU)",
   {
     options: {},
   },

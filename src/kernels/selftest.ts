@@ -1,17 +1,22 @@
 /**
- * Kernel self-test: runs the main kernels of a training step (GPT forward and backward, the losses, the
- * gradient norm and AdamW) on small seeded random inputs and compares each with its CPU twin. Not every
- * shader: the unit tests (test/kernels/) cover all of them. The page shows the results (adapter card),
- * `npm run selftest` prints them in Node, and the e2e test asserts them. Cases stay small: software adapters
- * run this at page start.
+ * Kernel self-test: runs the kernels of a training step on small seeded random inputs and compares each with
+ * its CPU twin: GPT forward and backward (selftest_layers.ts, selftest_model.ts: matmul, layer norm, GELU,
+ * attention, embedding, cross-entropy, token log-probs, entropy, gradient norm, AdamW), the RL losses and their
+ * gradients (selftest_rl.ts: policy, value, DPO and Bradley–Terry losses, exact KL, sequence log-probs) and
+ * generation (selftest_gen.ts: softmax, sample, kv_append, decode_attention, gather_rows, gen_bookkeep). Not
+ * every shader: the unit tests (test/kernels/) cover all of them, at more shapes. The page shows the results
+ * (adapter card), `npm run selftest` prints them in Node, and the e2e test asserts them. Cases stay small:
+ * software adapters run this at page start.
  */
 import type { GpuContext } from "../gpu/context";
 import { Rng } from "../util/rng";
 import { compareArrays, type Tolerance } from "./compare";
 import { MATMUL_VARIANTS, withMatmulVariant } from "./matmul";
 import type { Case } from "./selftest_case";
+import { GEN_CASES } from "./selftest_gen";
 import { LAYER_CASES } from "./selftest_layers";
 import { MODEL_CASES } from "./selftest_model";
+import { RL_LOSS_CASES } from "./selftest_rl";
 
 export interface SelfTestResult {
   /** Kernel and variant, e.g. "matmul (Aᵀ·B)". */
@@ -44,7 +49,7 @@ function perVariant(c: Case): Case[] {
   }));
 }
 
-const CASES: Case[] = [...LAYER_CASES, ...MODEL_CASES].flatMap(perVariant);
+const CASES: Case[] = [...LAYER_CASES, ...MODEL_CASES, ...RL_LOSS_CASES, ...GEN_CASES].flatMap(perVariant);
 
 /** The kernels the cases check: "matmul (A·B)" and "matmul (Aᵀ·Bᵀ)" are one kernel, matmul. */
 export function kernelCount(results: readonly Pick<SelfTestResult, "kernel">[]): number {
@@ -52,7 +57,7 @@ export function kernelCount(results: readonly Pick<SelfTestResult, "kernel">[]):
 }
 
 /**
- * "23/23 checks of 18 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
+ * "45/45 checks of 32 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
  * disagree when some do.
  */
 export function selfTestSummary(results: readonly SelfTestResult[]): string {

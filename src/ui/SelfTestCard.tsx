@@ -5,7 +5,7 @@ import { timeAgo } from "./lab/experiment_names";
 import { type SelfTestStatus, useApp } from "./store";
 
 /**
- * The kernel self-test: the main kernels of a training step, each against its CPU twin, one row per case as
+ * The kernel self-test: the kernels of training and generation, each against its CPU twin, one row per case as
  * results land; or the rows an earlier load kept (./gpu_checks_kept.ts), said so, with Run again.
  */
 export function SelfTestCard() {
@@ -19,9 +19,10 @@ export function SelfTestCard() {
     <section className="card" aria-labelledby="selftest-title" data-testid="selftest" data-status={status}>
       <h2 id="selftest-title">Kernel self-test</h2>
       <p className="muted">
-        The main kernels of a training step (forward, backward, losses, AdamW) run on seeded random inputs and
-        are compared, element by element, with a plain JavaScript twin computed in float64. An element passes
-        when |gpu − cpu| ≤ atol + rtol·|cpu|.
+        The kernels of a training step (forward, backward, the RL losses and their gradients, AdamW) and of
+        generation (sampling, the KV cache, decode attention) run on seeded random inputs and are compared,
+        element by element, with a plain JavaScript twin computed in float64. An element passes when |gpu −
+        cpu| ≤ atol + rtol·|cpu| (0 · 0: bit-exact).
       </p>
       <div className="table-scroll">
         <table className="results">

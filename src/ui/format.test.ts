@@ -14,6 +14,7 @@ describe("ui number formatting", () => {
     expect(tol(2.5e-5)).toBe("2.5e-5");
     expect(tol(0.5)).toBe("0.5");
     expect(tol(0)).toBe("0");
+    expect(tol(2e-5 / 7)).toBe("2.86e-6");
   });
 
   it("ms and bytes pick sensible precision and units", () => {

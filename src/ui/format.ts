@@ -5,9 +5,9 @@ export function sci3(x: number): string {
   return Number.isFinite(x) ? x.toExponential(2) : String(x);
 }
 
-/** A tolerance as typed in the source: 1e-4, 2.5e-5, 0.5. */
+/** A tolerance as typed in the source: 1e-4, 2.5e-5, 0.5; a computed one (2e-5 / 7) to 3 digits: 2.86e-6. */
 export function tol(x: number): string {
-  return x !== 0 && Math.abs(x) < 0.01 ? x.toExponential() : String(x);
+  return x !== 0 && Math.abs(x) < 0.01 ? Number(x.toPrecision(3)).toExponential() : String(x);
 }
 
 /** Milliseconds with a precision that suits their size: 0.012, 1.23, 45.6, 1234. */

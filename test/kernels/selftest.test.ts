@@ -37,6 +37,22 @@ describe("kernel self-test", () => {
     }
     expect(matmulVariant(ctx)).toBe(before);
     expect(selfTestSummary(results)).toMatch(/^(\d+)\/\1 checks of \d+ kernels match their CPU twins$/);
+    // The RL losses with their gradient outputs, and generation, are checked too (selftest_rl.ts, selftest_gen.ts).
+    const kernels = results.map((r) => r.kernel);
+    for (const k of [
+      "policy_loss (terms)",
+      "policy_loss (dlogp)",
+      "value_loss (dvalues)",
+      "dpo_loss (grad)",
+      "bt_loss (drewards)",
+      "exact_kl_backward (dpolicy)",
+      "sequence_logprob_backward (mean)",
+    ])
+      expect(kernels, k).toContain(k);
+    const names = new Set(kernels.map((k) => k.replace(/ \(.*$/, "")));
+    for (const k of ["exact_kl", "sequence_logprob", "softmax", "sample", "kv_append", "decode_attention"])
+      expect(names.has(k), k).toBe(true);
+    for (const k of ["gather_rows", "gen_bookkeep"]) expect(names.has(k), k).toBe(true);
     // A context whose timing picked the other variant: the self-test still checks both.
     const other = MATMUL_VARIANTS.find((v) => v !== before) ?? before;
     setMatmulVariant(ctx, other);

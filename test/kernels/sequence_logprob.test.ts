@@ -6,6 +6,7 @@ import { sequenceLogprob, sequenceLogprobBackward } from "../../src/kernels/sequ
 import { tokenLogprob } from "../../src/kernels/token_logprob";
 import { sequenceLogprobBackwardRef, sequenceLogprobRef } from "../../src/reference/sequence_logprob";
 import { Rng } from "../../src/util/rng";
+import { dot, finiteDiffGrad } from "../helpers/finite_diff";
 import { expectClose, testGpu } from "../helpers/gpu";
 import { expectAllZero, randomLogits, randomTargets } from "../helpers/vocab_rows";
 
@@ -13,6 +14,8 @@ import { expectAllZero, randomLogits, randomTargets } from "../helpers/vocab_row
 const SUM_TOL = { atol: 2e-5, rtol: 1e-6 };
 /** One f32 division (mean) or a copy (backward). */
 const EXACTISH = { atol: 1e-7, rtol: 1e-6 };
+/** Float64 twin vs central differences (h = 1e-6): the loss is linear in logp, so rounding only, ~ε·|L|/h ≲ 1e-8. */
+const FD_TOL = { atol: 1e-7, rtol: 1e-6 };
 
 /** [R, T]: one slot, odd sizes, R = 64 (one full workgroup), R = 130 (three, the last partial). */
 const SHAPES: [number, number][] = [
@@ -113,4 +116,19 @@ describe("sequence_logprob vs CPU twin", () => {
     expect(() => sequenceLogprobBackward(ctx, logp, r(), mask, { mean: true })).toThrow(/lengths/);
     expect(() => sequenceLogprobBackward(ctx, logp, ctx.tensor([3]), mask)).toThrow(/g /);
   });
+});
+
+describe("sequence_logprob twin gradient", () => {
+  for (const mean of [false, true])
+    it(`backward twin = ∂(Σ g·out)/∂logp by float64 central differences (${mean ? "mean" : "sum"})`, () => {
+      const rng = new Rng(93);
+      const [R, T] = [6, 7];
+      const { mask, lengths } = batch(rng, R, T);
+      // Finite in every slot: the differences step masked slots too, where the gradient must be 0.
+      const logp = rng.uniform(R * T, -5, 0);
+      const g = rng.uniform(R, -1, 1);
+      const loss = (x: Float64Array) => dot(sequenceLogprobRef(x, mask, R, T, mean).out, g);
+      const label = `FD [${R}×${T}] mean=${mean} lengths ${lengths.join(",")}`;
+      expectClose(label, sequenceLogprobBackwardRef(g, mask, R, T, mean), finiteDiffGrad(loss, logp), FD_TOL);
+    });
 });
