@@ -125,8 +125,6 @@ async function main(): Promise<number | undefined> {
       info.id === "dpo" && existsSync(prefsPath)
         ? await loadPreferenceFile(prefsPath, tokenizer, seed, task.generation.maxNewTokens)
         : null;
-    if (info.id === "dpo" && !prefs && config.mode === undefined)
-      console.log(`dpo: no preference file (${prefsPath}), so it trains online (LabRuns.effectiveConfig)`);
     // The page's own run factory: environment, shared reference, reward source (`--set reward=proxy`).
     const runs = new LabRuns(
       ctx,
@@ -134,7 +132,13 @@ async function main(): Promise<number | undefined> {
       seed,
       nodeRewardSources(task, tokenizer),
     );
-    const lab = await runs.create({ id: info.id, algo: info.id, label: info.title, config });
+    const spec = { id: info.id, algo: info.id, label: info.title, config };
+    // What the lab sets that the command did not (DPO without a preference file trains online), said.
+    const set = runs.effectiveConfig(spec);
+    for (const k of Object.keys(set))
+      if (set[k] !== config[k])
+        console.log(`${info.id}: ${k} ${set[k]} (no preference file at ${prefsPath})`);
+    const lab = await runs.create(spec);
     const run = lab.run;
     const log = writeRunLog(o.out ?? null);
     for (let s = 0; s < steps; s++) {
@@ -149,7 +153,7 @@ async function main(): Promise<number | undefined> {
     if (o.save) {
       // The bytes the page's export writes: settings, run state and extra models (PPO's value model) included,
       // so the page's Import continues the run.
-      const bytes = await lab.safetensors({ id: info.id, algo: info.id, label: info.title, config }, seed);
+      const bytes = await lab.safetensors(spec, seed);
       const { writeFile } = await import("node:fs/promises");
       await writeFile(o.save, bytes);
       console.log(`saved ${o.save}`);

@@ -4,7 +4,7 @@
 #              (/usr/lib/chromium/vk_swiftshader_icd.json), the software GPU used when there is no real one;
 #   libvulkan1 the Vulkan loader that Dawn (npm `webgpu`) needs for the kernel tests in Node;
 #   python3, python3-numpy  what the exported TRL scripts are compiled and their reward functions run with
-#              (test/lab/export_trl*.test.ts, reward_setting.test.ts: skipped without them, except under CI).
+#              (test/lab/export_trl*.test.ts, reward_setting.test.ts: they fail without them).
 # Installs only what is missing. Needs root (or sudo) when something is missing.
 set -euo pipefail
 

@@ -17,14 +17,18 @@ export class SchedulerRuns extends SchedulerBase {
    * run to be built) by id, with whether a removal came meanwhile. A removal cannot take out a slot that is not
    * there yet; the making sees the mark and keeps the run out (see {@link takeOut}).
    */
-  private readonly making = new Map<string, { removed: boolean }>();
+  private readonly making = new Map<string, { removed: boolean }[]>();
 
   /** Do `make` (queued: {@link exclusive}) for run `id`; `removed()` tells it whether the run was removed since. */
   private makeRun<T>(id: string, make: (removed: () => boolean) => Promise<T>): Promise<T> {
     const mark = { removed: false };
-    this.making.set(id, mark);
+    // Two makings of one id may be queued (the second then finds the first's run: "already exists").
+    const marks = this.making.get(id) ?? [];
+    this.making.set(id, [...marks, mark]);
     return this.exclusive(() => make(() => mark.removed)).finally(() => {
-      if (this.making.get(id) === mark) this.making.delete(id);
+      const left = (this.making.get(id) ?? []).filter((m) => m !== mark);
+      if (left.length) this.making.set(id, left);
+      else this.making.delete(id);
     });
   }
 
@@ -35,10 +39,7 @@ export class SchedulerRuns extends SchedulerBase {
   private takeOut(id: string): RunSlot | undefined {
     const e = this.find(id);
     if (e) this.entries.splice(this.entries.indexOf(e), 1);
-    else {
-      const mark = this.making.get(id);
-      if (mark) mark.removed = true;
-    }
+    for (const mark of this.making.get(id) ?? []) mark.removed = true;
     return e;
   }
 
@@ -93,6 +94,9 @@ export class SchedulerRuns extends SchedulerBase {
       const src = this.find(sourceId);
       if (!src) throw new RangeError(`no run "${sourceId}" to fork`);
       if (!src.run) throw new RangeError(`${src.spec.label} has no state to fork (${src.error})`);
+      // Its weights are still the start model's until its checkpoint is in.
+      if (src.held)
+        throw new RangeError(`${src.spec.label} is still loading its checkpoint; fork it once it has`);
       if (this.find(spec.id)) throw new RangeError(`a run "${spec.id}" already exists`);
       this.checkRoom();
       const used: RunSpec = {

@@ -4,7 +4,7 @@
  */
 import { type ArithmeticOptions, createArithmeticTask } from "./arithmetic";
 import { loadSentimentTask, type SentimentOptions } from "./sentiment";
-import type { Task, TaskId } from "./task";
+import { type Task, type TaskId, unknownTask } from "./task";
 
 export type { Annotator, Preference } from "./annotator";
 export { DEFAULT_FLIP_RATE, SimulatedAnnotator } from "./annotator";
@@ -29,6 +29,6 @@ export async function loadTask(id: TaskId, opts: TaskOptions = {}): Promise<Task
     case "arithmetic":
       return createArithmeticTask(opts);
     default:
-      throw new RangeError(`unknown task "${id as string}"`);
+      return unknownTask(id);
   }
 }

@@ -141,3 +141,31 @@ describe("a run added held (an import with a checkpoint)", () => {
     expect(t.log).toContain("b:5");
   });
 });
+
+describe("adds, forks and removals that cross", () => {
+  it("two adds of one id queued, then a removal: the run is not left in the list", async () => {
+    const t = setup({ ms: 30 });
+    await t.s.addRun(spec("a"));
+    const stepping = t.s.stepOnce(); // holds the queue
+    const first = t.s.addRun(spec("x")).catch((e) => e);
+    const second = t.s.addRun(spec("x")).catch((e) => e); // overwrites making.get("x")
+    t.s.removeRun("x"); // marks only the second add's mark
+    await Promise.all([stepping, first, second]);
+    // The user removed x: it must not be training hidden.
+    expect(t.s.runIds).toEqual(["a"]);
+  });
+
+  it("a fork of a held run (import whose checkpoint is not in yet) does not step from the start model", async () => {
+    const t = setup({ ms: 1 });
+    await t.s.addRun(spec("a"));
+    await t.s.addRun(spec("b"), false, true); // held
+    const forked = await t.s.forkRun("b", { ...spec("f"), forkOf: { id: "b", step: 0 } }).then(
+      (s) => s,
+      (e: unknown) => e,
+    );
+    t.log.length = 0;
+    await t.s.stepOnce();
+    // Either forking is refused while b is held, or the fork is held too; it must not train b's unrestored weights.
+    expect(forked instanceof Error || !t.log.some((l) => l.startsWith("f:"))).toBe(true);
+  });
+});

@@ -181,7 +181,7 @@ const ChartBody = memo(function ChartBody({
     // Where the smoothed line's x is smoothed too (the KL axes), it is drawn through each point's sx.
     const atSx = showRaw && smoothsX(xAxis, smoothing);
     const next = new Map<string, SeriesMemo>();
-    const drawn = lines.map((line, i) => {
+    const drawn = lines.map((line) => {
       const id = `${line.runId}|${line.metric}`;
       const { memo, start } = extendSeries(
         memos.current.get(id),
@@ -195,7 +195,7 @@ const ChartBody = memo(function ChartBody({
       next.set(id, memo);
       const points = drawnPoints(memo.points, start, MAX_POINTS);
       const main = atSx ? points.map((p) => ({ x: p.sx, smooth: p.smooth, raw: p.raw })) : points;
-      return { key: `s${i}`, id, line, points, drawn: main, total: memo.points.length - start };
+      return { id, line, points, drawn: main, total: memo.points.length - start };
     });
     memos.current = next;
     return drawn;

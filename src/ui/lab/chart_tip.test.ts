@@ -10,7 +10,6 @@ import type { DrawnSeries } from "./chart_types";
 
 const line = (runId: string, runLabel: string, raw: number, smooth: number): DrawnSeries => ({
   id: `${runId}-reward`,
-  key: runId,
   line: { runId, runLabel, colour: "red", metric: "reward", history: [] },
   points: [
     { step: 11, x: 11, raw: 0.5, smooth: 0.5, sx: 11 },

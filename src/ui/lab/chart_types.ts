@@ -7,7 +7,7 @@ import type { Marker, MetricPoint } from "../../lab/protocol";
 import type { KlEstimator, XAxis as XAxisKind } from "../lab_store";
 import { KL_CHART_UNIT, KL_ESTIMATORS } from "./metric_info";
 import type { RunShape } from "./run_shape";
-import type { KeyedSeries, PlotPoint } from "./series";
+import type { PlotPoint } from "./series";
 
 /** One line to draw: a metric of a run. */
 export interface ChartLine {
@@ -78,7 +78,7 @@ export interface ChartProps {
   yFloor?: number;
 }
 
-export interface DrawnSeries extends KeyedSeries {
+export interface DrawnSeries {
   /** The line's identity (run and metric), for React keys. */
   id: string;
   line: ChartLine;

@@ -51,7 +51,6 @@ describe("a run's shape", () => {
 describe("the ends of a chart's lines", () => {
   const series = (id: string, shape: DrawnSeries["line"]["shape"], pts: [number, number, number][]) =>
     ({
-      key: id,
       id,
       total: pts.length,
       points: pts.map(([x, raw, smooth]) => ({ step: x, x, raw, smooth, sx: x })),

@@ -110,12 +110,6 @@ export function metricSeries(
   return from > 0 ? out.filter((p) => p.step >= from) : out;
 }
 
-/** A series to plot: a key unique in its chart (e.g. "s0") and its points, in step order. */
-export interface KeyedSeries {
-  key: string;
-  points: readonly PlotPoint[];
-}
-
 /**
  * Where a marker goes on the chosen axis: the x of the first point at or after the marker's step. Before that
  * step is trained, the step itself on the step axis, the last x otherwise (the change is pending).
@@ -153,11 +147,12 @@ export function markerXs(
   for (const i of at) end = Math.max(end, i);
   const ema = new Ema(smoothing);
   const found = new Map<number, number>();
-  let sx: number | undefined;
   for (let i = 0; i <= end; i++) {
     const x = xOf(history[i], axis, kl);
-    if (x !== undefined && Number.isFinite(x)) sx = klX(axis, ema.push(history[i].metrics[kl] ?? 0));
-    if (sx !== undefined && wanted.has(i)) found.set(i, sx);
+    // A point without a KL has no x (as unsmoothed: markerX), and leaves the EMA as it was.
+    if (x === undefined || !Number.isFinite(x)) continue;
+    const sx = klX(axis, ema.push(history[i].metrics[kl] ?? 0));
+    if (wanted.has(i)) found.set(i, sx);
   }
   return at.map((i) => found.get(i));
 }
@@ -201,18 +196,13 @@ export function xExtent(
 }
 
 /**
- * Whether a line spans `x` (its points' drawn x from least to greatest): a hover card names only the lines that
- * do, so a run that stopped at 80 samples is not listed at 160 with its last value, as if it had one there.
+ * Whether a line spans `x` (its points' x from least to greatest, the faint raw line's and the smoothed one's):
+ * a hover card names only the lines that do, so a run that stopped at 80 samples is not listed at 160 with its
+ * last value, as if it had one there.
  */
 export function spans(points: readonly PlotPoint[], x: number, smoothed = false): boolean {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const p of points) {
-    const v = drawnX(p, smoothed);
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  return x >= lo && x <= hi;
+  const range = xExtent([{ points }], smoothed);
+  return range !== undefined && x >= range[0] && x <= range[1];
 }
 
 /** A "nice" step for about `count` intervals over `span`: 1, 2, 2.5 or 5 × 10^k (no 2.5 when `integer`, ≥ 1). */

@@ -137,9 +137,8 @@ export function pointsFrom(points: PointColumns, start = 0): PlotPoint[] {
 /**
  * The indices in [start, end) a chart draws: all of them when there are at most `max`, otherwise `max` of them
  * evenly strided, the first and the last kept (what the eye reads). Runs trained in step share their strided
- * steps, so the chart's rows (one per x) stay about `max`: a per-line choice (each stretch's least and greatest
- * value, which would keep a lone spike) gives every line its own x values, and recharts draws a point per row
- * per line — with 12 lines, 12 times the points on the main thread.
+ * steps, so the hover card's snapping points (recharts' tooltip ticks: every line's x values) stay about `max`
+ * on the step axes. (A per-line choice, each stretch's least and greatest value, would keep a lone spike.)
  */
 export function drawnIndices(start: number, end: number, max: number): number[] {
   const n = end - start;

@@ -285,6 +285,8 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
         startedOver = true;
       }
     }
+    // Every saved run is back (or starts over): Play and Step may go (what follows only writes storage).
+    lab().setRestoring(false);
     // A saved run that did not resume (its start model did not load as when it was saved, say) starts over here:
     // the session as saved is kept first (Recent experiments), so that its training is not lost with it.
     if (startedOver && persistence && kept.ok && !kept.line) {
@@ -324,6 +326,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
       );
     }
   }
+  lab().setRestoring(false);
   for (const line of startingOverLines(
     ready ? lab().spec.runs : [],
     renamed,
