@@ -22,6 +22,8 @@ export interface EvalOptions {
   temperature: number;
   /** Picks the prompts' order and the sampler's seeds. */
   seed: number;
+  /** Completion length limit in tokens (≥ 1; default the task's `generation.maxNewTokens`), capped by the context. */
+  maxNewTokens?: number;
 }
 
 export interface Evaluation {
@@ -36,8 +38,8 @@ export interface Evaluation {
 }
 
 /**
- * Sample and evaluate `weights` on held-out prompts. Completion length: the task's default, capped by the
- * model's context.
+ * Sample and evaluate `weights` on held-out prompts. Completion length: `o.maxNewTokens` (default the task's),
+ * capped by the model's context.
  * @throws RangeError when the prompts leave no room in the context.
  */
 export async function evaluateWeights(
@@ -52,7 +54,7 @@ export async function evaluateWeights(
     o.seed,
   ).batch(0, Math.min(o.prompts, task.prompts.eval.length));
   const P = Math.max(...prompts.map((p) => p.length));
-  const S = Math.min(task.generation.maxNewTokens, weights.config.contextLength - P);
+  const S = Math.min(o.maxNewTokens ?? task.generation.maxNewTokens, weights.config.contextLength - P);
   if (S < 1) throw new RangeError(`held-out prompts of ${P} tokens leave no room in the model's context`);
   const B = prompts.length;
   const gen = new Generator(ctx, weights, B, P, S);

@@ -10,7 +10,8 @@ import type { Scheduler } from "./scheduler";
 
 /**
  * Run `runId`'s win rate over `prompts` held-out prompts against the start model (`vs` null) or run `vs`, one
- * sample each at τ = 1 (sampler seed `seed` + 1), as soon as no step is on the device.
+ * sample each at τ = 1 (sampler seed `seed` + 1) of at most the run's max tokens (the task's default for a run
+ * without that setting), as soon as no step is on the device.
  * @throws RangeError for an unknown run or opponent, or `vs` = `runId` (½ by definition).
  */
 export function runWinRate(
@@ -31,11 +32,14 @@ export function runWinRate(
     if (vs === runId)
       throw new RangeError("a run's win rate over itself is ½ by definition; pick another run");
     const opponent = other ? other.env.policy : runs.startWeights();
+    // Completions as long as the run samples in training (its max tokens), for both sides.
+    const limit = lab.config.maxNewTokens;
     const c = await compareWeights(ctx, task, tokenizer, lab.env.policy, opponent, {
       prompts,
       samples: 1,
       temperature: 1,
       seed: seed + 1,
+      maxNewTokens: typeof limit === "number" ? limit : undefined,
     });
     const mean = (x: Record<string, number>) => x.gold_mean ?? Number.NaN;
     return {

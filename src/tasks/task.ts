@@ -55,7 +55,10 @@ export interface TaskCost {
   cost(prompt: string, completion: string): number;
 }
 
-/** Suggested generation settings for the task (the lab's defaults; users may change them). */
+/**
+ * The task's generation settings for held-out evaluation (the CLI's `eval`, pretraining's reports; a run's win
+ * rate uses the run's own max tokens). Runs sample with their own settings (max tokens, τ), not these.
+ */
 export interface GenerationDefaults {
   /** Tokens generated after the prompt, EOS included. */
   maxNewTokens: number;

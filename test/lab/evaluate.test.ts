@@ -49,6 +49,18 @@ describe("held-out evaluation and win rate", () => {
       seed: 5,
     });
     expect(again.examples).toEqual(e.examples);
+    // A length limit (a run's max tokens, for its win rate): no completion is longer (a random model rarely
+    // ends early, so most reach it).
+    const short = await evaluateWeights(ctx, task, tok, w, {
+      prompts: 24,
+      samples: 1,
+      temperature: 1,
+      seed: 5,
+      maxNewTokens: 2,
+    });
+    const lengths = short.examples.map((x) => tok.encode(x.completion).length);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(2);
+    expect(Math.max(...e.examples.map((x) => tok.encode(x.completion).length))).toBeGreaterThan(2);
   });
 
   it("a model against itself wins half the time (ties count ½), inside its confidence interval", async () => {
