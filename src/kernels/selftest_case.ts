@@ -3,6 +3,7 @@
  */
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
+import type { GenState } from "../reference/gen_bookkeep";
 import type { Rng } from "../util/rng";
 import type { Tolerance } from "./compare";
 
@@ -52,4 +53,42 @@ export function leftPadMask(T: number, pads: readonly number[]): Float32Array {
     m.fill(1, b * T + p, (b + 1) * T);
   });
   return m;
+}
+
+/**
+ * Junk where decode attention must not read a [B, H, Tmax, hs] K or V cache: 1e30 at positions ≥ L, NaN in row
+ * b's first pad[b] (padding) positions. Mutates `caches`.
+ */
+export function poisonCaches(
+  caches: readonly Float32Array[],
+  shape: { B: number; H: number; Tmax: number; hs: number },
+  L: number,
+  pad: readonly number[],
+): void {
+  const { B, H, Tmax, hs } = shape;
+  for (let b = 0; b < B; b++)
+    for (let h = 0; h < H; h++)
+      for (let t = 0; t < Tmax; t++)
+        if (t >= L || t < pad[b])
+          for (let d = 0; d < hs; d++) {
+            const i = ((b * H + h) * Tmax + t) * hs + d;
+            for (const c of caches) c[i] = t >= L ? 1e30 : Number.NaN;
+          }
+}
+
+/** The generation bookkeeping's state for B rows of S steps, zeroed: on the CPU (its twin's) and on the GPU. */
+export function genStates(ctx: GpuContext, B: number, S: number) {
+  const st: GenState = {
+    done: new Uint32Array(B),
+    lengths: new Uint32Array(B),
+    outTokens: new Int32Array(B * S),
+    outLogp: new Float32Array(B * S),
+  };
+  const g = {
+    done: ctx.tensor([B], "u32", "done"),
+    lengths: ctx.tensor([B], "u32", "lengths"),
+    outTokens: ctx.tensor([B, S], "i32", "outTokens"),
+    outLogp: ctx.tensor([B, S], "f32", "outLogp"),
+  };
+  return { st, g };
 }

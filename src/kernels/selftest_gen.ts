@@ -7,7 +7,7 @@
  */
 import { decodeAttentionRef } from "../reference/decode_attention";
 import { gatherRowsRef } from "../reference/gather_rows";
-import { type GenState, genBookkeepRef } from "../reference/gen_bookkeep";
+import { genBookkeepRef } from "../reference/gen_bookkeep";
 import { kvWriteRef } from "../reference/kv_append";
 import { softmaxRef } from "../reference/softmax";
 import { tokenLogprobRef } from "../reference/token_logprob";
@@ -17,7 +17,7 @@ import { gatherRows } from "./gather_rows";
 import { genBookkeep } from "./gen_bookkeep";
 import { kvAppend, kvFill } from "./kv_append";
 import { sample } from "./sample";
-import { type Case, concat, randomLogits, readAll } from "./selftest_case";
+import { type Case, concat, genStates, poisonCaches, randomLogits, readAll } from "./selftest_case";
 import { softmax } from "./softmax";
 
 // The tolerances below are those of each kernel's unit test (test/kernels/<kernel>.test.ts), never looser.
@@ -131,14 +131,7 @@ export const GEN_CASES: Case[] = [
       const mask = new Float32Array(B * Tmax).fill(1);
       for (let b = 0; b < B; b++) for (let t = 0; t < pad[b]; t++) mask[b * Tmax + t] = 0;
       // Junk where nothing may be read: beyond L, and hidden (padding) slots hold NaN.
-      for (let b = 0; b < B; b++)
-        for (let h = 0; h < H; h++)
-          for (let t = 0; t < Tmax; t++)
-            if (t >= L || t < pad[b])
-              for (let d = 0; d < hs; d++) {
-                const i = ((b * H + h) * Tmax + t) * hs + d;
-                kc[i] = vc[i] = t >= L ? 1e30 : Number.NaN;
-              }
+      poisonCaches([kc, vc], { B, H, Tmax, hs }, L, pad);
       const out = ctx.tensor([B, C], "f32", "out");
       const args = [
         ctx.tensor([B, C], "f32", "q", q),
@@ -175,18 +168,7 @@ export const GEN_CASES: Case[] = [
     tolerance: EXACT,
     run(ctx, rng) {
       const [B, S, eos, pad] = [5, 6, 3, 0];
-      const st: GenState = {
-        done: new Uint32Array(B),
-        lengths: new Uint32Array(B),
-        outTokens: new Int32Array(B * S),
-        outLogp: new Float32Array(B * S),
-      };
-      const g = {
-        done: ctx.tensor([B], "u32", "done"),
-        lengths: ctx.tensor([B], "u32", "lengths"),
-        outTokens: ctx.tensor([B, S], "i32", "outTokens"),
-        outLogp: ctx.tensor([B, S], "f32", "outLogp"),
-      };
+      const { st, g } = genStates(ctx, B, S);
       // Each step's inputs in their own tensors (uploads are not recorded work); as sample() does, finished
       // rows get PAD and logp 0.
       const steps = Array.from({ length: S }, (_, s) => {

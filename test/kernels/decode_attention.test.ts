@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeAttention } from "../../src/kernels/decode_attention";
 import { kvAppend, kvFill } from "../../src/kernels/kv_append";
+import { poisonCaches } from "../../src/kernels/selftest_case";
 import { causalAttentionRef, decodeAttentionRef } from "../../src/reference/decode_attention";
 import { Rng } from "../../src/util/rng";
 import { expectClose, testGpu } from "../helpers/gpu";
@@ -36,14 +37,7 @@ describe("decode_attention vs CPU twin", () => {
       const vc = rng.uniform(B * H * Tmax * hs);
       const { mask, pad } = leftPadMask(rng, B, Tmax, L);
       // Junk where nothing may be read: beyond L, and hidden (padding) slots hold NaN.
-      for (let b = 0; b < B; b++)
-        for (let h = 0; h < H; h++)
-          for (let t = 0; t < Tmax; t++)
-            if (t >= L || t < pad[b])
-              for (let d = 0; d < hs; d++) {
-                const i = ((b * H + h) * Tmax + t) * hs + d;
-                kc[i] = vc[i] = t >= L ? 1e30 : Number.NaN;
-              }
+      poisonCaches([kc, vc], { B, H, Tmax, hs }, L, pad);
       const out = ctx.tensor([B, C], "f32", "out");
       const cache = (data: Float32Array, label: string) => ctx.tensor([B, H, Tmax, hs], "f32", label, data);
       decodeAttention(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { gatherRows } from "../../src/kernels/gather_rows";
 import { genBookkeep } from "../../src/kernels/gen_bookkeep";
+import { genStates } from "../../src/kernels/selftest_case";
 import { gatherRowsRef } from "../../src/reference/gather_rows";
 import { genBookkeepRef } from "../../src/reference/gen_bookkeep";
 import { Rng } from "../../src/util/rng";
@@ -39,18 +40,7 @@ describe("gen_bookkeep vs CPU twin", () => {
       const S = 6;
       const eos = 3;
       const pad = 0;
-      const st = {
-        done: new Uint32Array(B),
-        lengths: new Uint32Array(B),
-        outTokens: new Int32Array(B * S),
-        outLogp: new Float32Array(B * S),
-      };
-      const g = {
-        done: ctx.tensor([B], "u32", "done"),
-        lengths: ctx.tensor([B], "u32", "lengths"),
-        outTokens: ctx.tensor([B, S], "i32", "outTokens"),
-        outLogp: ctx.tensor([B, S], "f32", "outLogp"),
-      };
+      const { st, g } = genStates(ctx, B, S);
       const tok = ctx.tensor([B], "i32", "tok");
       const lp = ctx.tensor([B], "f32", "lp");
       for (let s = 0; s < S; s++) {
