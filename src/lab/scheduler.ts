@@ -66,13 +66,17 @@ export class Scheduler extends SchedulerRuns {
     return l?.latest && l.times >= 2 ? (this.find(l.id)?.spec ?? null) : null;
   }
 
-  /** Train all runs in turn (a run behind takes two turns) until paused (or every run is in error). */
-  play(): void {
+  /**
+   * Train all runs in turn (a run behind takes two turns) until paused (or every run is in error). The first step
+   * waits for `after` (settings changes asked for before Play, still being prepared: the worker's reward models).
+   */
+  play(after?: Promise<unknown>): void {
     if (this.playing) return;
     this.stepOnceToken++; // Play takes over from a Step: its turns not taken yet are dropped
     this.playing = true;
     this.touchAll();
-    void this.loop();
+    if (after) void after.then(() => this.loop());
+    else void this.loop();
   }
 
   pause(): void {
@@ -84,13 +88,17 @@ export class Scheduler extends SchedulerRuns {
   /**
    * One step of every run that is not in error, then paused; after a pause in the middle of a round, only the
    * runs one step behind (run_slot.ts stepOnceIds). Planned after a step still in flight has landed, and after
-   * an earlier Step's turns (two presses: two steps of every run). Play or Reset meanwhile drops the turns not
-   * yet taken (the step on the device lands).
+   * an earlier Step's turns (two presses: two steps of every run), and after `after` (settings changes asked for
+   * before the Step, still being prepared). Play or Reset meanwhile drops the turns not yet taken (the step on
+   * the device lands).
    */
-  stepOnce(): Promise<void> {
+  stepOnce(after?: Promise<unknown>): Promise<void> {
     this.pause();
     const token = this.stepOnceToken;
-    return this.steps.take(() => this.stepRound(token));
+    return this.steps.take(async () => {
+      await after;
+      return this.stepRound(token);
+    });
   }
 
   private async stepRound(token: number): Promise<void> {

@@ -162,7 +162,7 @@ class LabWorker implements LabWorkerApi {
   }
 
   play(): void {
-    this.sched().play();
+    this.sched().play(this.changesIn());
   }
 
   pause(): void {
@@ -170,7 +170,12 @@ class LabWorker implements LabWorkerApi {
   }
 
   stepOnce(): Promise<void> {
-    return this.sched().stepOnce();
+    return this.sched().stepOnce(this.changesIn());
+  }
+
+  /** Resolves once the settings changes asked so far are in (proxy → gold, then Step: on gold, proxy loading). */
+  private changesIn(): Promise<unknown> {
+    return this.configs.take(() => undefined);
   }
 
   reset(): Promise<void> {

@@ -169,3 +169,31 @@ describe("adds, forks and removals that cross", () => {
     expect(forked instanceof Error || !t.log.some((l) => l.startsWith("f:"))).toBe(true);
   });
 });
+
+describe("a Step or Play after settings changes still being prepared", () => {
+  it("waits for them: its step trains with the settings as last chosen", async () => {
+    const t = setup({ ms: 1 });
+    await t.s.addRun(spec("a"));
+    let ready = () => {};
+    const loading = new Promise<void>((r) => {
+      ready = r;
+    });
+    const stepping = t.s.stepOnce(loading);
+    await tick(20);
+    expect(t.log).toEqual([]); // the reward model is still loading
+    await t.s.setConfig("a", { beta: 0.3 });
+    ready();
+    await stepping;
+    expect(t.log).toEqual(["a:1"]);
+    expect((t.s.runOf("a") as FakeRun).trainedWith?.beta).toBe(0.3);
+    // Play: no step before the changes are in; Pause meanwhile holds.
+    let go = () => {};
+    t.s.play(new Promise<void>((r) => (go = r)));
+    await tick(20);
+    expect(t.log).toEqual(["a:1"]);
+    t.s.pause();
+    go();
+    await tick(20);
+    expect(t.log).toEqual(["a:1"]);
+  });
+});

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { GLOSSARY, metricCellNote, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
+import { labOnlyNote } from "../../src/ui/lab/MetricCard";
 import { ENTROPY, GOLD, KL_ESTIMATORS, labOnly, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
 import { PREFS, variants } from "../helpers/every_algorithm";
 import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
@@ -86,5 +87,11 @@ describe("metric glossary", () => {
     // Every name is TRL's for the same quantity or marked the lab's own on its card (metric_info.ts labOnly).
     expect([...names].filter((k) => !TRL_NAMES.has(k) && !labOnly(k)).sort()).toEqual([]);
     expect([...TRL_NAMES].filter((k) => labOnly(k))).toEqual([]);
+    // The reward chart names two: its card marks the lab's own one.
+    expect(labOnlyNote("reward, reward_gold")).toBe("reward_gold: the lab's own, not TRL's");
+    expect([labOnlyNote("reward"), labOnlyNote("tokens/s")]).toEqual([
+      null,
+      "the lab's own, not a TRL metric",
+    ]);
   });
 });

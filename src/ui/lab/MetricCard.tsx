@@ -1,16 +1,30 @@
 import { labOnly } from "./metric_info";
 
 /**
+ * The note on a card naming `metric` (one name, or several joined by ", " as the reward chart's "reward,
+ * reward_gold"): which of them the lab logs and TRL does not; null when TRL logs them all.
+ */
+export function labOnlyNote(metric: string): string | null {
+  const names = metric.split(", ");
+  const own = names.filter(labOnly);
+  if (!own.length) return null;
+  return names.length === 1
+    ? "the lab's own, not a TRL metric"
+    : `${own.join(", ")}: the lab's own, not TRL's`;
+}
+
+/**
  * The hover/focus card of a metric (chart titles, the all-metrics table): its title, TRL name (or a note that
  * the lab logs it and TRL does not) and definition.
  */
 export function MetricCard({ title, metric, doc }: { title?: string; metric?: string; doc: string }) {
+  const note = metric ? labOnlyNote(metric) : null;
   return (
     <div className="field-card metric-card">
       {(title || metric) && (
         <p className="field-card-title">
           {title && <strong>{title}</strong>} {metric && <code>{metric}</code>}
-          {metric && labOnly(metric) && <span className="muted"> · the lab's own, not a TRL metric</span>}
+          {note && <span className="muted"> · {note}</span>}
         </p>
       )}
       <p className="metric-card-doc">{doc}</p>

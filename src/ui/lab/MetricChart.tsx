@@ -12,6 +12,7 @@ import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
 import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { EndShapes, lineEnds } from "./EndShapes";
 import { Hint } from "./Hint";
+import { HoverDots } from "./HoverDots";
 import { useInView } from "./in_view";
 import { MARKER_ROW_PX, MarkerLayer } from "./MarkerLayer";
 import { MetricCard } from "./MetricCard";
@@ -60,7 +61,6 @@ export function lineDash(line: Pick<ChartLine, "dashed" | "dotted">): string | u
 const Y_PADDING = { top: 4, bottom: 5 };
 
 const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
-const ACTIVE_DOT = { r: 3 };
 /** Plot width lost to the y axis and the margins. */
 /** The plot's inset besides the y axis (its width follows its tick labels: numbers.ts tickAxisWidth). */
 const PLOT_INSET_PX = MARGIN.left + MARGIN.right;
@@ -367,12 +367,14 @@ const ChartBody = memo(function ChartBody({
                 strokeDasharray={lineDash(s.line)}
                 strokeLinecap={s.line.dotted ? "round" : undefined}
                 dot={s.points.length === 1 && !s.line.shape}
-                activeDot={ACTIVE_DOT}
+                // The hover card's points get the dots (HoverDots): recharts' would mark only exact x matches.
+                activeDot={false}
                 connectNulls
                 isAnimationActive={false}
               />
             ))}
             <EndShapes ends={ends} compact={compact === true} />
+            {!empty && <HoverDots series={series} smoothed={showRaw} />}
             <MarkerLayer placed={placed} labels={!compact} />
           </LineChart>
         </ResponsiveContainer>

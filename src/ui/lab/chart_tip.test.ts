@@ -7,6 +7,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ChartTip, TIP_ROWS } from "./ChartParts";
 import type { DrawnSeries } from "./chart_types";
+import { hoverDots } from "./HoverDots";
 
 const line = (runId: string, runLabel: string, raw: number, smooth: number): DrawnSeries => ({
   id: `${runId}-reward`,
@@ -100,5 +101,33 @@ describe("ChartTip with many lines", () => {
     );
     expect(all).not.toContain("more lines");
     expect(all.match(/<tr>/g)).toHaveLength(TIP_ROWS);
+  });
+});
+
+describe("the hover dots", () => {
+  it("mark each line the card names at the card's point, lines with x values of their own included", () => {
+    // On a KL axis each line has its own x values: PPO's smoothed x 0.1…0.5, DPO's 0.12…0.52 (none shared).
+    const at = (runId: string, sx: number[]): DrawnSeries => ({
+      ...line(runId, runId.toUpperCase(), 0, 0),
+      points: sx.map((x, i) => ({ step: i + 1, x: x * 2, raw: i, smooth: i / 2, sx: x })),
+    });
+    const lines = [at("ppo", [0.1, 0.3, 0.5]), at("dpo", [0.12, 0.32, 0.52]), at("grpo", [0.6, 0.7])];
+    const dots = hoverDots(lines, 0.31, true);
+    // The card's rows (nearest as drawn, lines that span x) and the dots agree; GRPO (0.6…1.4 with its raw
+    // line) does not reach 0.31.
+    expect(dots).toEqual([
+      { key: "ppo-reward", x: 0.3, y: 0.5, colour: "red" },
+      { key: "dpo-reward", x: 0.32, y: 0.5, colour: "red" },
+    ]);
+    const html = renderToStaticMarkup(
+      createElement(ChartTip, { x: 0.31, series: lines, xLabel: "KL", drawn: "smooth" }),
+    );
+    expect(html.match(/step 2/g)).toHaveLength(2);
+    expect(html).not.toContain("GRPO");
+    // Raw values drawn (small charts): at raw x.
+    expect(hoverDots(lines, 0.6, false).map((d) => [d.key, d.x, d.y])).toEqual([
+      ["ppo-reward", 0.6, 1],
+      ["dpo-reward", 0.64, 1],
+    ]);
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * The dots on the lines under the mouse: one on each line the hover card names (./ChartParts.tsx ChartTip), at
+ * the point the card gives for it — the line's point nearest the hovered x as drawn (series.ts nearest). In one
+ * SVG layer inside the recharts chart, as ./EndShapes.tsx. recharts' own active dot marks only a line with a
+ * point exactly at the hovered x: with each line's own points (KL axes, where x differs per line and step) it
+ * left most lines the card names without a dot.
+ */
+import {
+  DefaultZIndexes,
+  useActiveTooltipLabel,
+  useIsTooltipActive,
+  usePlotArea,
+  useXAxisScale,
+  useYAxisScale,
+  ZIndexLayer,
+} from "recharts";
+import type { DrawnSeries } from "./chart_types";
+import { drawnX, nearest, spans } from "./series";
+
+/** The dots at hovered x `x`: each line's nearest point as drawn, on the smoothed line or the raw one. */
+export function hoverDots(
+  series: readonly DrawnSeries[],
+  x: number,
+  smoothed: boolean,
+): { key: string; x: number; y: number; colour: string }[] {
+  return series.flatMap((s) => {
+    const p = nearest(s.points, x, smoothed);
+    if (!p || !spans(s.points, x, smoothed)) return [];
+    const y = smoothed ? p.smooth : p.raw;
+    return Number.isFinite(y) ? [{ key: s.id, x: drawnX(p, smoothed), y, colour: s.line.colour }] : [];
+  });
+}
+
+export function HoverDots({ series, smoothed }: { series: readonly DrawnSeries[]; smoothed: boolean }) {
+  const active = useIsTooltipActive();
+  const label = useActiveTooltipLabel();
+  const xs = useXAxisScale();
+  const ys = useYAxisScale();
+  const area = usePlotArea();
+  const x = Number(label);
+  if (!active || label === undefined || !Number.isFinite(x) || !xs || !ys || !area) return null;
+  // A value off the plot (below a y floor) gets no dot, as it gets no end shape.
+  const inside = (px: number | undefined, lo: number, size: number): px is number =>
+    px !== undefined && Number.isFinite(px) && px >= lo - 0.5 && px <= lo + size + 0.5;
+  return (
+    <ZIndexLayer zIndex={DefaultZIndexes.activeDot}>
+      <g className="hover-dots">
+        {hoverDots(series, x, smoothed).map((d) => {
+          const px = xs(d.x);
+          const py = ys(d.y);
+          if (!inside(px, area.x, area.width) || !inside(py, area.y, area.height)) return null;
+          return (
+            <circle
+              key={d.key}
+              className="hover-dot"
+              cx={px}
+              cy={py}
+              r={3}
+              fill={d.colour}
+              stroke="var(--surface)"
+              strokeWidth={2}
+            />
+          );
+        })}
+      </g>
+    </ZIndexLayer>
+  );
+}
