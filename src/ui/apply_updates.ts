@@ -78,7 +78,7 @@ export function applyRunUpdates(
       ...r,
       status: u.status,
       step: u.step,
-      history: u.points.length ? [...kept, ...u.points] : kept,
+      history: u.points.length ? kept.concat(u.points) : kept,
       markers: u.markers?.length ? [...marks, ...u.markers] : marks,
       samples: u.samples ?? (at === 0 ? [] : r.samples),
       // A new step without its view (sent only once paused): the old step's view is stale.

@@ -6,7 +6,7 @@
  */
 import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { useLab } from "../lab_store";
+import { type XAxis as AxisChoice, type KlEstimator, useLab } from "../lab_store";
 import { useApp } from "../store";
 import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
 import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
@@ -80,12 +80,19 @@ export type { ChartLine, ChartMarkers, DrawnSeries } from "./chart_types";
  * pauses. Redraws go through the page's redraw queue (redraw_queue.ts): one chart at a time, the main charts
  * before the small diagnostics, so no single task redraws several charts.
  */
-export function MetricChart(props: ChartProps) {
+export function MetricChart(outer: ChartProps) {
+  // The view's x axis, KL estimator and smoothing reach the drawing through the queue too: changing them redraws
+  // one chart a task, not every chart in the one task of the click (or of each step of a dragged slider). Small
+  // charts draw raw values, so smoothing does not concern them (0: their lines are not recomputed for it).
+  const xAxis = useLab((s) => s.view.xAxis);
+  const kl = useLab((s) => s.view.klEstimator);
+  const smoothing = useLab((s) => (outer.compact ? 0 : s.view.smoothing));
+  const props: DrawProps = useMemo(() => ({ ...outer, xAxis, kl, smoothing }), [outer, xAxis, kl, smoothing]);
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);
   // Null until the queue gives the chart its first drawing: a chart that appears (a diagnostic's first point, a
   // run added) is drawn in its turn like any redraw, so a dozen charts appearing at one step make no long task.
-  const [shown, setShown] = useState<ChartProps | null>(null);
+  const [shown, setShown] = useState<DrawProps | null>(null);
   // The newest props; a queued redraw picks them up when it runs (a queued redraw is never re-queued, so a
   // chart whose parent re-renders often still redraws once per MIN_REDRAW_MS at most).
   const latest = useRef(props);
@@ -149,6 +156,36 @@ export function MetricChart(props: ChartProps) {
   );
 }
 
+/** A chart's props with the view settings it is drawn with (MetricChart passes them through the queue). */
+type DrawProps = ChartProps & { xAxis: AxisChoice; kl: KlEstimator; smoothing: number };
+
+/**
+ * What an empty plot says (the lab starting, failed, no runs, the first step training…). Its own subscriber:
+ * Play and Pause re-render this line, not every chart.
+ */
+function EmptyNote({ hasLines, reward }: { hasLines: boolean; reward: boolean }) {
+  const ready = useLab((s) => s.phase === "ready");
+  const failed = useLab((s) => s.phase === "error");
+  const playing = useLab((s) => s.playing || s.steppingFrom !== null);
+  const software = useApp((s) => s.adapter?.isSoftware ?? false);
+  const sentiment = useLab((s) => s.spec.task === "sentiment");
+  // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
+  const newcomer = useLab((s) => s.spec.preset === undefined) && reward;
+  return (
+    <p className="chart-empty">
+      {failed
+        ? "The lab did not start (see the message above)"
+        : !ready
+          ? "Waiting for the lab to start…"
+          : hasLines
+            ? playing
+              ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
+              : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
+            : "No visible runs"}
+    </p>
+  );
+}
+
 const ChartBody = memo(function ChartBody({
   id,
   title,
@@ -162,17 +199,10 @@ const ChartBody = memo(function ChartBody({
   compact,
   yFloor,
   hasLines,
-}: ChartProps & { hasLines: boolean }) {
-  const xAxis = useLab((s) => s.view.xAxis);
-  const kl = useLab((s) => s.view.klEstimator);
-  const smoothing = useLab((s) => s.view.smoothing);
-  const ready = useLab((s) => s.phase === "ready");
-  const failed = useLab((s) => s.phase === "error");
-  const playing = useLab((s) => s.playing || s.steppingFrom !== null);
-  const software = useApp((s) => s.adapter?.isSoftware ?? false);
-  const sentiment = useLab((s) => s.spec.task === "sentiment");
-  // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
-  const newcomer = useLab((s) => s.spec.preset === undefined) && id === "reward";
+  xAxis,
+  kl,
+  smoothing,
+}: DrawProps & { hasLines: boolean }) {
   // Small charts draw raw values; the others the smoothed line over the faint raw one, when smoothing is on.
   const showRaw = smoothing > 0 && !compact;
   // Each line's points as last computed: a redraw computes only the points added since (series_memo.ts extendSeries).
@@ -289,19 +319,7 @@ const ChartBody = memo(function ChartBody({
         {extra}
       </figcaption>
       <div className="chart-plot" style={{ height }}>
-        {empty && (
-          <p className="chart-empty">
-            {failed
-              ? "The lab did not start (see the message above)"
-              : !ready
-                ? "Waiting for the lab to start…"
-                : hasLines
-                  ? playing
-                    ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
-                    : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
-                  : "No visible runs"}
-          </p>
-        )}
+        {empty && <EmptyNote hasLines={hasLines} reward={id === "reward"} />}
         <ResponsiveContainer width="100%" height="100%" onResize={onResize}>
           {/* No accessibility layer: it made every chart a Tab stop (role "application", named by its tick text);
               the table of plotted values below is each chart's text alternative, the hover card the mouse's. */}

@@ -5,7 +5,7 @@
  * (Home/End) move a highlighted token through it and show the same card (a roving cursor, not a tab stop per
  * token); Escape hides the card.
  */
-import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { SAMPLE_LIMIT, type SampleView, type TokenView } from "../../lab/protocol";
 import { type ColourMode, useLab } from "../lab_store";
 import { useVisibleRuns } from "./ChartsPanel";
@@ -33,6 +33,20 @@ function anchorOf(id: string): Hovered | null {
   return rect.bottom < 0 || rect.top > window.innerHeight ? null : { id, rect };
 }
 
+/** The colour scale of `mode` over the tokens of `lists` (null: no colour; "none": no token has the value). */
+function scaleOf(lists: readonly (readonly SampleView[])[], mode: ColourMode) {
+  if (mode === "none") return null;
+  const values: number[] = [];
+  for (const samples of lists)
+    for (const s of samples)
+      for (const t of s.completion) {
+        const x = tokenValue(t, mode);
+        if (x !== null) values.push(x);
+      }
+  // No run shown has this value per token (DPO and the other pair learners: no advantage, no ratio).
+  return values.length ? scaleFor(mode, values) : "none";
+}
+
 export function SamplesPanel() {
   const visible = useVisibleRuns();
   const mode = useLab((s) => s.view.colourMode);
@@ -42,18 +56,23 @@ export function SamplesPanel() {
   const [cursor, setCursor] = useState<string | null>(null);
   const withSamples = visible.filter((v) => v.run.samples.length > 0);
   const anyRuns = useLab((s) => s.spec.runs.length > 0);
-  const scale = useMemo(() => {
-    if (mode === "none") return null;
-    const values: number[] = [];
-    for (const v of withSamples)
-      for (const s of v.run.samples)
-        for (const t of s.completion) {
-          const x = tokenValue(t, mode);
-          if (x !== null) values.push(x);
-        }
-    // No run shown has this value per token (DPO and the other pair learners: no advantage, no ratio).
-    return values.length ? scaleFor(mode, values) : "none";
-  }, [withSamples, mode]);
+  const lists = withSamples.map((v) => v.run.samples);
+  // The colour scale, the same object while no run's samples changed (an update of another run's metrics, or
+  // a step of a run without samples, keeps it: every sample list's tokens would re-render otherwise).
+  const scaled = useRef<{
+    lists: readonly unknown[];
+    mode: string;
+    scale: ReturnType<typeof scaleOf>;
+  } | null>(null);
+  const kept = scaled.current;
+  const scale =
+    kept &&
+    kept.mode === mode &&
+    kept.lists.length === lists.length &&
+    kept.lists.every((l, i) => l === lists[i])
+      ? kept.scale
+      : scaleOf(lists, mode);
+  scaled.current = { lists, mode, scale };
   const tokenAt = (id: string | undefined): TokenView | undefined => {
     const [runIdx, sampleIdx, tokIdx] = (id ?? "").split(".").map(Number);
     return withSamples[runIdx]?.run.samples[sampleIdx]?.completion[tokIdx];
@@ -67,7 +86,6 @@ export function SamplesPanel() {
   // The card always shows the current token at that place: new samples (a step) re-read it and re-anchor the
   // card on the token now there (hidden when there is none); on scroll the card follows its token (hidden once
   // the token leaves the window).
-  const lists = withSamples.map((v) => v.run.samples);
   const shownLists = useRef(lists);
   useLayoutEffect(() => {
     const changed =

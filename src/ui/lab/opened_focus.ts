@@ -36,9 +36,12 @@ export function openedSentence(spec: ExperimentSpec): string {
   return `Opened ${experimentTitle(spec)}, with ${runs || "no runs"}. ${start}`;
 }
 
-/** Once the lab is ready, if this load was asked to: focus the lesson card's heading (or Play) and say what opened. */
+/**
+ * Once the lab is ready and saved runs are restored (Play is disabled until then: a disabled button takes no
+ * focus), if this load was asked to: focus the lesson card's heading (or Play) and say what opened.
+ */
 export function useFocusWhenOpened(): void {
-  const ready = useLab((s) => s.phase === "ready");
+  const ready = useLab((s) => s.phase === "ready" && !s.restoring);
   useEffect(() => {
     if (!ready || !takeTabFlag(OPENED_KEY)) return;
     const spec = useLab.getState().spec;
