@@ -203,7 +203,8 @@ export const ENTROPY_BONUS_FIELD: Field = {
 };
 
 /**
- * TRL's `missing_eos_penalty` (PPOConfig, RLOOConfig): subtracted from the run's reward of a completion cut at
+ * TRL's `missing_eos_penalty` (PPOConfig's; TRL's RLOOConfig has none, so on RLOO and REINFORCE the knob is the
+ * lab's own and the exported script lists it unmapped): subtracted from the run's reward of a completion cut at
  * the length limit without EOS, before advantages (the `reward` metric includes it; the gold does not). A proxy
  * trained on ended completions can reward never stopping (the shipped arithmetic proxy: a right answer without
  * EOS 0.712, with it 0.257; docs/reward-models.md); this knob is TRL's answer. Default 0 (off).
@@ -217,7 +218,7 @@ export const MISSING_EOS_PENALTY_FIELD: Field = {
   min: 0,
   max: 5,
   doc: "Subtracted from the reward of a completion cut at the length limit without EOS (0: off); the gold is not changed. TRL's answer to a reward model that pays for never stopping.",
-  source: "TRL (PPOConfig, RLOOConfig: missing_eos_penalty)",
+  source: "TRL (PPOConfig: missing_eos_penalty)",
 };
 
 /**

@@ -45,7 +45,7 @@ export const RLOO_FIELDS: readonly Field[] = [
     default: 0.2,
     min: 0,
     max: 0.99,
-    doc: "Clip range, used only when μ > 1 reuses a batch.",
+    doc: "Clip range, used only when μ > 1 reuses a batch, on each token's ratio (TRL's RLOO clips each completion's ratio).",
     source: "Schulman et al. 2017",
     trl: "epsilon",
   },
@@ -56,7 +56,7 @@ export const RLOO_FIELDS: readonly Field[] = [
     default: 1,
     min: 1,
     max: 16,
-    doc: "Updates per sampled batch.",
+    doc: "Updates per sampled batch; after the first, the clipped surrogate applies per token at ε (TRL's RLOO: per completion).",
     source: "implementation",
     trl: "num_iterations",
   },
@@ -65,7 +65,10 @@ export const RLOO_FIELDS: readonly Field[] = [
 
 /** RLOO settings (Ahmadian et al. 2024), validated against {@link RLOO_FIELDS}; others: {@link PgConfig}. */
 export interface RlooConfig extends PgConfig {
-  /** Reward subtracted from a completion cut without EOS, in [0, 5]; default 0 (off). TRL: missing_eos_penalty. */
+  /**
+   * Reward subtracted from a completion cut without EOS, in [0, 5]; default 0 (off). TRL: PPOConfig's
+   * missing_eos_penalty (RLOOConfig has none).
+   */
   missingEosPenalty: number;
   /** G: completions per prompt, an integer in [2, 64]; default 4; fixed (Ahmadian et al. 2024 §3). */
   numGenerations: number;
@@ -92,7 +95,8 @@ export class RlooRun extends SequencePgRun<RlooConfig> {
     const scores = r.tokens
       ? rlooScores(r.reward, r.logpOld, r.logpRef, shape, this.env.ref ? c.beta : 0)
       : r.reward;
-    // TRL's RLOO logs the share of prompts whose k rewards all tie (with β = 0 their leave-one-out advantages are 0).
+    // The share of prompts whose G raw scores all tie: no reward signal there (with β = 0 their leave-one-out
+    // advantages are 0). TRL's RLOO counts ties after subtracting β·KL, so with β > 0 it logs about 0.
     const zeroStd = grpoAdvantages(r.reward, c.numGenerations, "none").metrics.frac_reward_zero_std;
     return {
       advantages: rlooAdvantages(scores, c.numGenerations),

@@ -215,10 +215,9 @@ describe("TRL script", () => {
     const sampling = { maxNewTokens: 20, temperature: 0.7, topK: 5 };
     const algos = ["dpo", "orpo", "kto", "expert_iteration", "bon"] as const;
     for (const algo of algos) {
-      const script = trlScript(experiment, {
-        spec: { id: `${algo}-s`, algo, label: algo, config: sampling },
-        step: 1,
-      });
+      // Offline DPO samples its pairs as long as the lab's shipped ones (export_trl_semantics.test.ts).
+      const config = algo === "dpo" ? { ...sampling, mode: "online" } : sampling;
+      const script = trlScript(experiment, { spec: { id: `${algo}-s`, algo, label: algo, config }, step: 1 });
       const from = script.indexOf("MAX_NEW_TOKENS = ");
       const to = script.indexOf('return [o["generated_text"] for o in outs]');
       expect(from, `${algo}: sampling settings`).toBeGreaterThan(0);

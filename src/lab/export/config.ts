@@ -9,6 +9,7 @@ import { startRoom } from "../experiment_change";
 import type { RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import type { ExperimentRef } from "./run_file";
+import { OFFLINE_PAIR_TOKENS } from "./trl_semantics";
 import { trlMapping } from "./trl_targets";
 import { untrainedChanges } from "./untrained";
 
@@ -52,7 +53,8 @@ export function runConfig(
 ): RunConfigFile {
   const changes = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];
-  const m = trlMapping(run.algo, run.config, startRoom(experiment.task, experiment.model, handedOff));
+  const room = startRoom(experiment.task, experiment.model, handedOff);
+  const m = trlMapping(run.algo, run.config, room, OFFLINE_PAIR_TOKENS[experiment.task]);
   return {
     format: "rlhf-playground.config",
     version: 1,

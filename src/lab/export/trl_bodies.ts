@@ -96,11 +96,14 @@ trainer.save_model(OUTPUT_DIR)
 
 /**
  * The sampling settings and the `sample(generator, prompt, n)` helper the data-making scripts share: n
- * completions of one prompt, sampled as the lab samples them (temperature, top-k, max new tokens).
+ * completions of one prompt, sampled as the lab samples them (temperature, top-k, max new tokens: `tokens`, by
+ * default the completion tokens the lab sampled).
  */
-function samplingPy(m: TrlMapping): string {
+function samplingPy(m: TrlMapping, tokens = m.completionTokens): string {
   const s = m.settings;
-  return `MAX_NEW_TOKENS = ${pyValue(m.completionTokens)}
+  const why =
+    tokens === m.completionTokens ? "" : "  # as long as the lab's offline pairs (see max_completion_length)";
+  return `MAX_NEW_TOKENS = ${pyValue(tokens)}${why}
 TEMPERATURE = ${pyValue(s.temperature)}
 TOP_K = ${pyValue(s.topK)}
 
@@ -130,9 +133,11 @@ const WANTED =
 
 function preferenceBody(m: TrlMapping): string {
   const s = m.settings;
+  // Offline DPO's pairs are as long as the lab's (trl_semantics.ts), not cut at the charted samples' length.
+  const length = m.args.find((a) => a.name === "max_completion_length")?.value;
   return `
 FLIP_RATE = ${pyValue(s.flipRate)}  # the lab's simulated annotator flips this share of the labels
-${samplingPy(m)}
+${samplingPy(m, typeof length === "number" ? length : m.completionTokens)}
 
 
 def build_preferences(prompts, wanted=None):

@@ -20,6 +20,7 @@ import { trlLength } from "./trl_length";
 import { oneLine, slug } from "./trl_py";
 import { promptsPy } from "./trl_rewards";
 import { runRewardPy } from "./trl_rm";
+import { OFFLINE_PAIR_TOKENS } from "./trl_semantics";
 import { trlMapping } from "./trl_targets";
 import { untrainedChanges, untrainedText } from "./untrained";
 
@@ -86,7 +87,8 @@ export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new D
     !TASK_COSTS[experiment.task].includes(String(cost))
   )
     throw new RangeError(`the ${experiment.task} task has no cost "${cost}" (Safe RLHF): no script for it`);
-  const m = trlMapping(algo, run.spec.config, startRoom(experiment.task, experiment.model, run.handedOff));
+  const room = startRoom(experiment.task, experiment.model, run.handedOff);
+  const m = trlMapping(algo, run.spec.config, room, OFFLINE_PAIR_TOKENS[experiment.task]);
   const title = ALGORITHMS[algo].title;
   const file = `${slug(label)}_trl.py`;
   const note = m.target.note ? `\n${m.target.note}\n` : "";

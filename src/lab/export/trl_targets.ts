@@ -9,11 +9,13 @@
  * - value changes where TRL counts differently (GRPO/RLOO batches count completions, not prompts);
  * - why a setting has no keyword where the reason is specific (PPO's `valueModel`: PPOTrainer's `value_model`
  *   is a trainer argument and always a separate network).
+ * Where TRL computes a mapped setting or the whole trainer differently: ./trl_semantics.ts.
  */
 import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
 import { labelsFromGold, RUN_KEYS } from "../settings";
+import { noteSemantics, trlSemanticsNote } from "./trl_semantics";
 
 export type TrlClass =
   | "PPOConfig"
@@ -121,15 +123,7 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
             trainer: "CPOTrainer",
             note: "TRL runs SimPO as CPOTrainer with loss_type='simpo' and cpo_alpha=0 (Meng et al. 2024).",
           }
-        : {
-            config: "DPOConfig",
-            trainer: "DPOTrainer",
-            note:
-              config.mode === "online"
-                ? "The lab ran online DPO (fresh policy samples labelled every step); TRL's OnlineDPOTrainer " +
-                  "does that with a judge or reward model. This script trains offline DPO on pairs built once."
-                : null,
-          };
+        : { config: "DPOConfig", trainer: "DPOTrainer", note: null };
     case "kto":
       return { config: "KTOConfig", trainer: "KTOTrainer", note: null };
     case "orpo":
@@ -209,19 +203,23 @@ const SAFE_RLHF_SCRIPT_KEYS: ReadonlySet<string> = new Set([
  * The run's settings as TRL keyword arguments, plus the ones TRL has no field for. `completionRoom`: the
  * completion tokens the start model leaves after the task's longest prompt (src/lab/experiment_change.ts
  * completionRoom); a larger `maxNewTokens` is exported as that room, which is what the lab sampled, with a note.
+ * `pairTokens`: the longest completion of offline DPO's pairs, which the lab never cuts (./trl_semantics.ts).
  * @throws RangeError when the settings are invalid.
  */
 export function trlMapping(
   algo: AlgoId,
   config: Record<string, SettingValue>,
   completionRoom = Number.POSITIVE_INFINITY,
+  pairTokens?: number,
 ): TrlMapping {
   const fields = ALGORITHMS[algo].fields;
   const settings = validateConfig<Record<string, SettingValue>>(algo, fields, config);
   const requested = settings.maxNewTokens as number;
   // No room at all: a start model the lab refuses for this task (experiment_change.ts); nothing to cap to.
   const completionTokens = completionRoom >= 1 ? Math.min(requested, completionRoom) : requested;
-  const target = trlTarget(algo, settings);
+  const own = trlTarget(algo, settings);
+  const differs = trlSemanticsNote(algo, settings); // appended to the trainer's own note
+  const target = differs ? { ...own, note: own.note ? `${own.note} ${differs}` : differs } : own;
   const args: TrlArg[] = [];
   const unmapped: UnmappedSetting[] = [];
   const cls = target.config;
@@ -279,6 +277,7 @@ export function trlMapping(
     length.value = completionTokens;
     length.note = `The run asked for ${requested}; the start model's context left ${completionTokens} after the longest prompt`;
   }
+  noteSemantics(algo, settings, args, pairTokens);
   return { target, settings, args, unmapped, completionTokens };
 }
 
@@ -356,9 +355,6 @@ function adjust(
     high.value = settings.epsilon;
     high.note = "the lab's 0: the upper clip follows ε";
   }
-  const ent = arg("entropy_coef");
-  if (ent && ent.value !== 0 && settings.lossType !== "dapo")
-    ent.note = `TRL averages the entropy over all the batch's completion tokens (the lab's loss_type "dapo" weighting), not by loss_type "${settings.lossType}"`;
   if (algo === "kto") {
     // KTOTrainer counts examples; a lab step labels two samples of each prompt (src/algorithms/kto.ts).
     const batch = arg("per_device_train_batch_size");
@@ -383,12 +379,6 @@ function adjust(
     }
   }
   if (algo === "ppo") {
-    const est = arg("kl_estimator");
-    if (est && est.value === "k3")
-      est.note =
-        "TRL then logs the k3 sum as objective/kl: the lab's objective/kl_k3 (the lab's objective/kl is k1)";
-    const clip = arg("max_grad_norm");
-    if (clip) clip.note = "PPOTrainer's own update loop does not clip gradients, so TRL ignores it";
     args.push({
       name: "num_sample_generations",
       value: 0,

@@ -36,7 +36,8 @@ const REPORTED: Record<string, string> = {
   "completions/max_length": "Longest completion of the step, EOS included (tokens).",
   "logps/chosen": "DPO: mean sequence log-prob log π_θ(y_w) of the chosen completions (nats).",
   "logps/rejected": "DPO: mean sequence log-prob log π_θ(y_l) of the rejected completions (nats).",
-  nll_loss: "ORPO: the SFT term, mean token cross-entropy of the chosen completions.",
+  nll_loss:
+    "ORPO: the SFT term, each chosen completion's mean token cross-entropy, averaged over pairs (TRL's: one token mean over the batch's chosen sequences, prompts included).",
   log_odds_ratio: "ORPO: mean log σ(log odds(y_w) − log odds(y_l)); ≤ 0, near 0 when chosen is far likelier.",
   log_odds_chosen:
     "ORPO: mean log odds(y_w) − log odds(y_l); positive when the chosen completion is likelier.",

@@ -127,17 +127,17 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "clip_ratio/region_mean",
     title: "Clip ratio (region)",
-    doc: "Fraction of tokens whose ratio left [1−ε, 1+ε_high] with a clipped gradient (ε_high = ε unless set).",
+    doc: "Fraction of tokens whose ratio left [1−ε, 1+ε_high] with a clipped gradient (ε_high = ε unless set). TRL's RLOO clips and counts completions, not tokens.",
   },
   {
     key: "clip_ratio/low_mean",
     title: "Clip ratio (low)",
-    doc: "Fraction of tokens clipped below 1−ε (negative advantage).",
+    doc: "Fraction of tokens clipped below 1−ε (negative advantage); TRL's RLOO counts completions.",
   },
   {
     key: "clip_ratio/high_mean",
     title: "Clip ratio (high)",
-    doc: "Fraction of tokens clipped above 1+ε_high (positive advantage).",
+    doc: "Fraction of tokens clipped above 1+ε_high (positive advantage); TRL's RLOO counts completions.",
   },
   {
     key: "policy/clipfrac_avg",
@@ -201,7 +201,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "frac_reward_zero_std",
     title: "Zero-std groups",
-    doc: "GRPO, RLOO, Safe RLHF: share of groups (one prompt's G completions) all scored the same: no reward signal, only the KL term's (β > 0) and Safe RLHF's cost.",
+    doc: "GRPO, RLOO, Safe RLHF: share of groups (a prompt's G completions) all scored alike: no reward signal. RLOO: by raw score (TRL's counts after −β·KL: ≈ 0 when β > 0).",
   },
   {
     key: "rewards/margins",
