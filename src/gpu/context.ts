@@ -12,6 +12,9 @@ import { ReadbackPool } from "./readback";
 import { BYTES_PER_ELEMENT, type DType, numel, Tensor, type TypedArrayFor, typedArray } from "./tensor";
 import { UniformArena } from "./uniforms";
 
+/** How long a failed buffer map waits for the device's loss before it is read as an error of its own (ms). */
+const LOSS_SETTLE_MS = 2000;
+
 /** A dispatch size: a linear workgroup count (split over x/y above the per-dimension limit) or an explicit grid. */
 export type Workgroups = number | readonly [number, number?, number?];
 
@@ -278,8 +281,9 @@ export class GpuContext {
     try {
       return await this.readback.take(staging, bytes);
     } catch (e) {
-      // device.lost may settle a moment after the failed map: give it a chance before deciding.
-      await Promise.race([this.lost, new Promise((r) => setTimeout(r, 50))]);
+      // device.lost may settle a while after the failed map ("Buffer was unmapped before mapping was resolved"):
+      // give it time before deciding (50 ms was too short on a busy machine: the loss read as the step's failure).
+      await Promise.race([this.lost, new Promise((r) => setTimeout(r, LOSS_SETTLE_MS))]);
       if (this.lostError) throw this.lostError;
       throw e;
     }

@@ -219,6 +219,8 @@ export interface WorkerInfo {
 
 /** The worker's API (comlink proxy). Commands never block training; updates arrive through `onUpdate`. */
 export interface LabWorkerApi {
+  /** Answers at once: the page's check that the worker is still there (src/ui/worker_watch.ts). */
+  ping(): boolean;
   /**
    * Acquire the GPU, load task + model, create the runs (status "ready"; a run whose settings cannot start is
    * reported in status "error"). `baseUrl` is the app's base (models/ lives under it). Rejects with a clear
@@ -289,8 +291,6 @@ export interface LabWorkerApi {
    * with that step. Rejects when the run is unknown or not in error.
    */
   rewindRun(runId: string): Promise<number>;
-  /** Destroy the worker's GPU device as a driver reset would (tests and teaching): the runs resume. */
-  simulateDeviceLoss(): void;
   /**
    * Check a user's ONNX reward model (`name`: the file name) against the task's tokenizer and the contract of
    * docs/reward-models.md; on success runs may choose reward "custom" (runs already on "custom" use it from

@@ -185,6 +185,9 @@ export class Scheduler extends SchedulerRuns {
   /**
    * Discard all progress: every run restarts from the start model (errors cleared); the lab pauses.
    * `between` runs after the old runs are freed and before the new ones are made (e.g. a new start model).
+   * A run added held (an import whose checkpoint is still loading) has trained nothing here: it is kept as it
+   * is, and resumes at its saved step when its checkpoint is in (a new run would take the checkpoint at step 0
+   * and count on from its saved step, with the page's copy of its curve cleared).
    */
   reset(between?: () => void): Promise<void> {
     this.pause();
@@ -194,6 +197,7 @@ export class Scheduler extends SchedulerRuns {
       // A fork restarts like the others: its label stops saying it is one (as the page's store does).
       const specs = restartedSpecs(this.entries.map((e) => e.spec));
       this.entries = this.entries.map((old, i) => {
+        if (old.held) return old;
         old.run?.destroy();
         this.o.factory.forget?.(old.spec.id);
         const e = new RunSlot(specs[i], null);
@@ -203,7 +207,7 @@ export class Scheduler extends SchedulerRuns {
       between?.();
       // Over a copy: a run removed while another is made leaves the list (the loop would skip its neighbour).
       for (const e of [...this.entries]) {
-        if (!this.entries.includes(e)) continue;
+        if (!this.entries.includes(e) || e.held) continue;
         try {
           const run = await this.o.factory.create(e.spec);
           if (this.entries.includes(e)) e.run = run;
@@ -232,10 +236,26 @@ export class Scheduler extends SchedulerRuns {
    * Rebuild every run after a lost device (between steps): `rebuild` gives each run's replacement and the step
    * it resumes after (its last checkpoint). The page is told to drop the history after that step, a marker
    * records what happened, and `notice` is shown. A run that cannot be rebuilt goes to "error". Training goes
-   * on if it was playing, unless `resume` is false: then paused, and the page is told so (RunUpdate.stopped).
+   * on if it was playing, unless `resume` is (or returns, asked after `reacquire`) false: then paused, and the
+   * page is told so (RunUpdate.stopped).
+   * `reacquire`, when given, runs first in the same turn: it gets a device back and returns null, or returns why
+   * none could be had (every run then goes to "error" with that text, and nothing is rebuilt). A command sent
+   * meanwhile (Reset, add, fork, a settings change) waits for the whole recovery: it would otherwise make runs on
+   * the lost device, fail, and then see its runs put back at their checkpoints.
    */
-  recover(rebuild: (spec: RunSpec) => Promise<Restored>, explain: RestoreText, resume = true): Promise<void> {
+  recover(
+    rebuild: (spec: RunSpec) => Promise<Restored>,
+    explain: RestoreText,
+    resume: boolean | (() => boolean) = true,
+    reacquire?: () => Promise<string | null>,
+  ): Promise<void> {
     return this.exclusive(async () => {
+      const failed = reacquire ? await reacquire() : null;
+      if (failed !== null) {
+        this.failAll(failed);
+        return;
+      }
+      const resuming = typeof resume === "function" ? resume() : resume;
       // Over a copy, as reset: a removal while a run is rebuilt must not skip the next one. (A run removed
       // meanwhile is freed by its removal, queued after this.)
       for (const e of [...this.entries]) {
@@ -244,6 +264,8 @@ export class Scheduler extends SchedulerRuns {
           await restoreSlot(e, rebuild, explain, this.entries);
           e.markSinceTrained(this.labelFor(e.spec));
         } catch (err) {
+          // The new device was lost too: the recovery queued after this one rebuilds the run.
+          if (this.o.isDeviceLoss?.(err)) continue;
           e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
           // Its weights are gone: not "Try the step again" (a reward failure's offer before the loss).
           e.retryable = false;
@@ -252,7 +274,7 @@ export class Scheduler extends SchedulerRuns {
       }
       this.halted = false;
       if (this.lostOn) this.lostOn.latest = false;
-      if (!resume) {
+      if (!resuming) {
         this.pause();
         for (const e of this.entries) e.stopped();
       }

@@ -5,8 +5,7 @@
  * waits on training: every GPU call happens here.
  *
  * A lost device (driver reset, GPU process crash) is re-acquired and every run is rebuilt from its last CPU
- * checkpoint (runs.ts, every CHECKPOINT_EVERY steps); the page is told where each run resumed. If no device can
- * be had again, every run goes to "error" with the reason.
+ * checkpoint (./recovery.ts).
  */
 import * as Comlink from "comlink";
 import type { GpuContext } from "../gpu/context";
@@ -40,7 +39,8 @@ import type {
   SettingValue,
   WorkerInfo,
 } from "./protocol";
-import { DEVICE_LOST_MARKER, rewindMarker } from "./protocol";
+import { rewindMarker } from "./protocol";
+import { recoverFromLoss } from "./recovery";
 import { algorithm } from "./registry";
 import { loadResources } from "./resources";
 import { RewardSources } from "./reward_sources";
@@ -49,9 +49,6 @@ import { Scheduler } from "./scheduler";
 import { customRewardsToGold } from "./settings";
 import { progressFetch, type StartStage } from "./start_progress";
 import { runWinRate } from "./win_rate";
-
-/** Tries to get a device back after a loss, with this many ms between them. */
-const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
 
 /** How long the worker waits for an adapter and a device before it says so. */
 const ACQUIRE_TIMEOUT_MS = 30_000;
@@ -63,11 +60,14 @@ class LabWorker implements LabWorkerApi {
   private runs: LabRuns | null = null;
   private scheduler: Scheduler | null = null;
   private spec: ExperimentSpec | null = null;
-  private recovering = false;
   /** The settings changes asked for, in order (setConfig). */
   private readonly configs = new Turns();
   private pipeline: LabPipeline | null = null;
   private baseUrl = "";
+
+  ping(): boolean {
+    return true;
+  }
 
   async init(
     spec: ExperimentSpec,
@@ -266,10 +266,6 @@ class LabWorker implements LabWorkerApi {
     );
   }
 
-  simulateDeviceLoss(): void {
-    this.ctx?.device.destroy();
-  }
-
   customRewardModel(): RewardModelInfo | null {
     return this.runs?.rewards.custom ?? null;
   }
@@ -357,45 +353,29 @@ class LabWorker implements LabWorkerApi {
   private async recover(lost: GpuDeviceLostError): Promise<void> {
     const s = this.scheduler;
     const runs = this.runs;
-    if (!s || !runs || this.recovering) return;
-    this.recovering = true;
-    s.halt();
-    let ctx: GpuContext | null = null;
-    let why = "";
-    for (const delay of REACQUIRE_DELAYS_MS) {
-      await new Promise((r) => setTimeout(r, delay));
-      try {
-        ctx = await withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer");
-        break;
-      } catch (e) {
-        why = message(e);
-      }
-    }
-    if (!ctx) {
-      s.failAll(`${lost.message}; no GPU device could be had again (${why}). Reload the page to retry.`);
-      this.recovering = false;
-      return;
-    }
-    this.ctx = ctx;
-    if (this.kernels) setMatmulVariant(ctx, this.kernels.matmul.variant);
-    runs.rebind(ctx);
-    this.pipeline?.rebind(ctx);
-    this.watch(ctx);
-    // A run's step lost the device twice in a row: resuming would lose it again (a batch too large for this
-    // GPU, a driver's time limit), so the runs come back paused instead of looping.
-    const again = s.repeatedLoss;
-    await s.recover(
-      (spec) => runs.restore(spec),
-      (_spec, step) => ({
-        marker: `${DEVICE_LOST_MARKER}: resumed from step ${step}`,
-        notice: again
-          ? `The GPU device was lost again (${lost.reason}), on a step of ${again.label} as the last time; it has been re-acquired and the runs are back at their last checkpoints, paused. That run's step may be more than this GPU can do: give it fewer prompts per step, fewer samples per prompt or a smaller model, then press Play.`
-          : `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
-      }),
-      again === null,
-    );
-    this.recovering = false;
+    if (!s || !runs) return;
+    await recoverFromLoss(s, lost, {
+      acquire: () => withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer"),
+      adopt: (ctx) => {
+        this.ctx = ctx;
+        if (this.kernels) setMatmulVariant(ctx, this.kernels.matmul.variant);
+        runs.rebind(ctx);
+        this.pipeline?.rebind(ctx);
+        this.watch(ctx);
+      },
+      restore: (spec) => runs.restore(spec),
+    });
   }
 }
+
+// A promise rejected with no handler (a voided call) is thrown again as an uncaught error, which the page's
+// watch on the worker (src/ui/worker_watch.ts) shows: otherwise nobody would hear of it.
+self.addEventListener("unhandledrejection", (ev) => {
+  ev.preventDefault();
+  const reason = ev.reason;
+  setTimeout(() => {
+    throw reason instanceof Error ? reason : new Error(String(reason));
+  });
+});
 
 Comlink.expose(new LabWorker());

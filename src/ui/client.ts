@@ -31,7 +31,6 @@
  *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   rewindRun(id)            a run in error back to its last checkpoint (its error cleared).
- *   simulateDeviceLoss()     destroy the worker's GPU device: the runs resume from their last checkpoints.
  *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
  *   stopPipelineStage()      stop that stage after its step in progress: pipelineStage resolves with the model
  *                            trained so far (result.steps < result.planned). Resolves with the stage, or null.
@@ -46,7 +45,7 @@
  *   stats                    { updates, firstUpdateAt, lastUpdateAt } (ms, performance.now()): update rates.
  *   dispose()                stop the worker.
  * Errors the user can act on: a run's error (non-finite metric: metric and step named) is in its RunState;
- * device loss and start-up fallbacks arrive as the store's notice.
+ * device loss and start-up fallbacks arrive as the store's notice; a worker that stops answering, the lab's error.
  */
 import * as Comlink from "comlink";
 import type {
@@ -76,10 +75,11 @@ import {
   withStopSentence,
 } from "./client_notices";
 import { type ClientStats, stageReceiver, updateReceiver } from "./client_updates";
-import { refreshCustomModel, showStarted, spawnTrainingWorker } from "./client_worker";
+import { refreshCustomModel, showStarted, spawnTrainingWorker, workerWatch } from "./client_worker";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
+import { watchWorker } from "./worker_watch";
 
 /** Held-out prompts a run's win rate is measured on (a 95 % CI of about ±12 points). */
 export const WIN_RATE_PROMPTS = 64;
@@ -90,6 +90,8 @@ export type { ClientStats } from "./client_updates";
 export class LabClient {
   private worker: Worker | null = null;
   private api: Comlink.Remote<LabWorkerApi> | null = null;
+  /** Stops watching the started worker (./worker_watch.ts). */
+  private unwatch = () => {};
   /** Bumped by every start(): updates and results of an older worker are ignored. */
   private generation = 0;
   /** Bumped by every Step and by Play: only the latest Step clears the cards' "stepping" state. */
@@ -134,6 +136,7 @@ export class LabClient {
       this.preferences = info.preferences;
       showStarted(info, spec, opened, pipeline, lostRm, (r) => this.withDataMode(r));
       s.setPhase("ready");
+      this.unwatch = watchWorker(worker, () => api.ping(), workerWatch(current));
       // A Speed or Stop at changed while the worker started (a lesson's "Free play" pressed while loading): sent
       // now, in the same turn as the phase changed, so a change after this goes by itself.
       const speed = this.store.speed;
@@ -335,10 +338,6 @@ export class LabClient {
     return this.need().rewindRun(runId);
   }
 
-  simulateDeviceLoss(): void {
-    void this.api?.simulateDeviceLoss();
-  }
-
   async pipelineStage(
     stage: PipelineStage,
     settings: Partial<PipelineSettings>,
@@ -385,6 +384,7 @@ export class LabClient {
   }
 
   dispose(): void {
+    this.unwatch();
     this.generation++;
     if (this.api) this.api[Comlink.releaseProxy]();
     this.worker?.terminate();

@@ -6,6 +6,8 @@ import type { ExperimentSpec, LabWorkerApi, PipelineModels, RunSpec, WorkerInfo 
 import { lostRewardNotice } from "../lab/settings";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
+import { useApp } from "./store";
+import type { WorkerWatch } from "./worker_watch";
 
 /**
  * Start src/lab/worker.ts. `died` rejects when its script fails to load or throws at top level (such a worker
@@ -66,4 +68,24 @@ export function refreshCustomModel(api: Comlink.Remote<LabWorkerApi>, current: (
       if (current()) useRewardModels.getState().setCustom(info);
     })
     .catch(() => {}); // a worker gone meanwhile: the next start sets it
+}
+
+/** What the lab shows once its worker has gone silent (./worker_watch.ts). */
+export const WORKER_SILENT =
+  "the training worker stopped answering (it may have crashed, or run out of memory). Your runs are saved in " +
+  "this browser up to their last checkpoint (every 10 steps): reload the page to go on from there.";
+
+/** The page's answers to what the watch on the started worker sees; `current`: this worker is still the page's. */
+export function workerWatch(current: () => boolean): WorkerWatch {
+  return {
+    onError: (m) => {
+      if (current()) useApp.getState().reportError(`The training worker: ${m}`);
+    },
+    onSilent: () => {
+      if (!current()) return;
+      const s = useLab.getState();
+      s.setPlaying(false);
+      s.setPhase("error", WORKER_SILENT);
+    },
+  };
 }

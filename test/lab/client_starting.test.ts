@@ -23,7 +23,7 @@ vi.mock("../../src/ui/client_worker", async (original) => {
   return {
     ...(await original<typeof import("../../src/ui/client_worker")>()),
     spawnTrainingWorker: () => ({
-      worker: { terminate() {} },
+      worker: { terminate() {}, addEventListener() {}, removeEventListener() {} },
       died: new Promise(() => {}),
       api: {
         init: (_s: unknown, _u: unknown, _b: unknown, _p: unknown, stage?: (s: StartStage) => void) =>

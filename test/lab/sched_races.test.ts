@@ -101,6 +101,103 @@ describe("a run removed while it is being made", () => {
     expect(t.s.runIds).toEqual(["b", "c"]);
   });
 
+  it("a Reset sent while the device is re-acquired waits for the recovery, then starts every run over", async () => {
+    const t = setup({ ms: 1 });
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    for (let i = 0; i < 3; i++) await t.s.stepOnce();
+    t.s.halt();
+    const order: string[] = [];
+    const recovering = t.s.recover(
+      async (s) => {
+        order.push(`rebuild ${s.id}`);
+        return { run: new FakeRun(s.id, s.config, t.log), step: 2 };
+      },
+      () => ({ marker: "lost", notice: "lost" }),
+      true,
+      async () => {
+        await tick(30); // the page's Reset arrives while the device is being asked for
+        order.push("device back");
+        return null;
+      },
+    );
+    await tick(5);
+    const resetting = t.s.reset().then(() => order.push("reset"));
+    await Promise.all([recovering, resetting]);
+    expect(order).toEqual(["device back", "rebuild a", "rebuild b", "reset"]);
+    expect(t.s.runIds.map((id) => t.s.stepOf(id))).toEqual([0, 0]);
+    expect(t.s.runOf("a")).not.toBeNull();
+  });
+
+  it("no device back: every run is in error with the reason, and nothing is rebuilt", async () => {
+    const t = setup({ ms: 1 });
+    await t.s.addRun(spec("a"));
+    t.s.halt();
+    let rebuilt = 0;
+    await t.s.recover(
+      async (s) => {
+        rebuilt++;
+        return { run: new FakeRun(s.id, s.config, t.log), step: 0 };
+      },
+      () => ({ marker: "lost", notice: "lost" }),
+      true,
+      async () => "no GPU device could be had again",
+    );
+    expect(rebuilt).toBe(0);
+    t.s.flush();
+    expect(t.last("a")).toMatchObject({ status: "error", error: "no GPU device could be had again" });
+  });
+
+  it("a Reset between an import's add (held) and its resume keeps the import: it resumes at its saved step", async () => {
+    const t = setup({ ms: 1 });
+    await t.s.addRun(spec("a"));
+    await t.s.stepOnce();
+    await t.s.addRun(spec("imp"), false, true);
+    const imported = t.s.runOf("imp");
+    await t.s.reset();
+    expect(t.s.stepOf("a")).toBe(0);
+    expect(t.s.runOf("imp")).toBe(imported); // not rebuilt from the start model
+    await t.s.resumeRun("imp", { step: 7, samples: 0, tokens: 0 }, async (r) => {
+      (r as FakeRun).steps = 7; // its checkpoint's step count, as LabRuns.loadSaved sets it
+      return null;
+    });
+    expect(t.s.stepOf("imp")).toBe(7);
+    t.log.length = 0;
+    await t.s.stepOnce();
+    expect(t.log.map((l) => l.split(":")[0]).sort()).toEqual(["a", "imp"]);
+    expect(t.s.stepOf("imp")).toBe(8);
+  });
+
+  it("the device lost again while the runs are rebuilt: no run in error, the next recovery rebuilds them", async () => {
+    const t = setup({ ms: 1 });
+    for (const id of ["a", "b"]) await t.s.addRun(spec(id));
+    await t.s.stepOnce();
+    t.s.halt();
+    let lostAgain = true;
+    const first = t.s.recover(
+      async (s) => {
+        if (s.id === "b" && lostAgain) throw new Error("DEVICE LOST"); // the replacement device died too
+        return { run: new FakeRun(s.id, s.config, t.log), step: 0 };
+      },
+      () => ({ marker: "lost", notice: "lost" }),
+    );
+    // The second loss queues its own recovery (the worker's watch on the new device).
+    t.s.halt();
+    const second = t.s.recover(
+      async (s) => {
+        lostAgain = false;
+        return { run: new FakeRun(s.id, s.config, t.log), step: 0 };
+      },
+      () => ({ marker: "lost", notice: "lost" }),
+    );
+    await Promise.all([first, second]);
+    t.s.flush();
+    expect(t.last("b")?.status).not.toBe("error");
+    expect(t.s.runOf("b")).not.toBeNull();
+    t.log.length = 0;
+    await t.s.stepOnce();
+    expect(t.log.map((l) => l.split(":")[0]).sort()).toEqual(["a", "b"]);
+  });
+
   it("a fork whose source is removed meanwhile goes last, as the page adds it; a fork removed meanwhile is not added", async () => {
     const t = setup({ ms: 1 });
     for (const id of ["a", "b", "c"]) await t.s.addRun(spec(id));

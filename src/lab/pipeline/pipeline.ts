@@ -9,8 +9,8 @@
  *   3. hand-off: the stage-1 weights as the runs' start model and the stage-2 model as a reward source on the
  *      WGSL engine (src/rewards/sources.ts engineReward), reward "pipeline".
  * Every step is reported through `onProgress` (the loops: ./stages.ts); {@link LabPipeline.stop} ends a stage
- * between two steps with the model trained so far. Both models keep a CPU copy once handed off, so a lost device
- * can rebuild the reward model ({@link LabPipeline.rebind}).
+ * between two steps with the model trained so far. Every trained model keeps a CPU copy, so a lost device takes
+ * none of them ({@link LabPipeline.rebind}).
  */
 import type { RewardSource } from "../../algorithms/reward";
 import type { GpuContext } from "../../gpu/context";
@@ -37,9 +37,16 @@ import { type PipelineDeps, trainRm, trainSft } from "./stages";
 export type { PipelineDeps } from "./stages";
 
 export class LabPipeline {
-  private policy: { w: GptWeights; config: GPTConfig; size: PipelineSettings["size"]; steps: number } | null =
-    null;
-  private rm: { w: GptWeights; scorer: RewardModelScorer; steps: number } | null = null;
+  /** The trained stages, on the GPU and as CPU copies (`params`, taken when the stage ends: a lost device's
+   * buffers are gone, and {@link rebind} uploads them again). */
+  private policy: {
+    w: GptWeights;
+    params: Float32Array;
+    config: GPTConfig;
+    size: PipelineSettings["size"];
+    steps: number;
+  } | null = null;
+  private rm: { w: GptWeights; params: Float32Array; scorer: RewardModelScorer; steps: number } | null = null;
   private pairs: { train: EncodedPair[]; eval: EncodedPair[] } | null = null;
   /** The handed-off reward model: its own GPU copy (stages may train again meanwhile) and a CPU copy. */
   private handed: {
@@ -85,13 +92,15 @@ export class LabPipeline {
         initParams(paramLayout(config), () => rng.normal()),
       );
       let r: Omit<PipelineStageResult, "model">;
+      let params: Float32Array;
       try {
         r = await trainSft(this.ctx, w, config, this.d, s, { onProgress, stopped });
+        params = await w.download();
       } catch (e) {
         w.destroy();
         throw e;
       }
-      this.policy = { w, config, size: s.size, steps: r.steps };
+      this.policy = { w, params, config, size: s.size, steps: r.steps };
       return { ...r, model: describeConfig(s.size, config) };
     });
   }
@@ -107,11 +116,11 @@ export class LabPipeline {
       if (!policy) throw new Error("train stage 1 (SFT) first: the reward model starts from its weights");
       const pairs = await this.loadPairs();
       this.dropRm();
-      const w = new GptWeights(this.ctx, policy.config, await policy.w.download());
+      const w = new GptWeights(this.ctx, policy.config, policy.params);
       const scorer = new RewardModelScorer(this.ctx, w, this.d.tokenizer.padId);
       try {
         const r = await trainRm(this.ctx, w, scorer, pairs, this.d, s, { onProgress, stopped });
-        this.rm = { w, scorer, steps: r.steps };
+        this.rm = { w, params: await w.download(), scorer, steps: r.steps };
         return r;
       } catch (e) {
         scorer.destroy();
@@ -140,7 +149,7 @@ export class LabPipeline {
     const policy = this.policy;
     const rm = this.rm;
     if (!policy || !rm) throw new Error("train stage 1 (SFT) and stage 2 (reward model) first");
-    const [params, rmParams] = await Promise.all([policy.w.download(), rm.w.download()]);
+    const [params, rmParams] = [policy.params.slice(), rm.params.slice()];
     const source = `pipeline: ${describeConfig(policy.size, policy.config)} after ${policy.steps} SFT steps (this page)`;
     return this.setHanded(policy.config, params, rmParams, source, tokenizerRef);
   }
@@ -155,8 +164,9 @@ export class LabPipeline {
         task: this.d.task.id,
         size: policy?.size ?? this.handedSize,
         config,
-        sft: policy ? { steps: policy.steps, params: await policy.w.download() } : null,
-        rm: rm ? { steps: rm.steps, params: await rm.w.download() } : null,
+        // Copies: the worker moves the arrays to the page.
+        sft: policy ? { steps: policy.steps, params: policy.params.slice() } : null,
+        rm: rm ? { steps: rm.steps, params: rm.params.slice() } : null,
         handed: handed
           ? {
               source: handed.start.source,
@@ -189,13 +199,19 @@ export class LabPipeline {
     if (m.sft)
       this.policy = {
         w: new GptWeights(this.ctx, m.config, m.sft.params),
+        params: m.sft.params,
         config: m.config,
         size: m.size,
         steps: m.sft.steps,
       };
     if (m.sft && m.rm) {
       const w = new GptWeights(this.ctx, m.config, m.rm.params);
-      this.rm = { w, scorer: new RewardModelScorer(this.ctx, w, pad), steps: m.rm.steps };
+      this.rm = {
+        w,
+        params: m.rm.params,
+        scorer: new RewardModelScorer(this.ctx, w, pad),
+        steps: m.rm.steps,
+      };
     }
     if (!m.handed) {
       this.handedSize = m.size;
@@ -244,23 +260,32 @@ export class LabPipeline {
     const rm = this.rm;
     const policy = this.policy;
     if (!rm || !policy) throw new Error("train stage 2 (reward model) first");
-    return exportRewardModelOnnx(policy.config, await rm.w.download(), {
+    return exportRewardModelOnnx(policy.config, rm.params, {
       tokenizer: this.d.task.tokenizerPath,
       docString: `RLHF Playground Pipeline reward model: ${describeConfig(policy.size, policy.config)}, ${policy.steps} SFT steps, ${rm.steps} reward-model steps.`,
       metadata: { task: this.d.task.id, sft_steps: String(policy.steps), steps: String(rm.steps) },
     });
   }
 
-  /** Move to a new device (the old one is lost): the handed-off reward model is uploaded again. */
+  /**
+   * Move to a new device (the old one is lost): the trained stages and the handed-off reward model are uploaded
+   * again from their CPU copies (a stage in training when the device went fails, and its earlier model stays).
+   * @throws GpuDeviceLostError when `ctx` is lost too.
+   */
   rebind(ctx: GpuContext): void {
     this.ctx = ctx;
-    // The stages' models were on the lost device: train them again. The handed-off RM comes back.
-    this.policy = null;
-    this.rm = null;
+    const pad = this.d.tokenizer.padId;
+    const p = this.policy;
+    if (p) this.policy = { ...p, w: new GptWeights(ctx, p.config, p.params) };
+    const rm = this.rm;
+    if (rm && p) {
+      const w = new GptWeights(ctx, p.config, rm.params);
+      this.rm = { ...rm, w, scorer: new RewardModelScorer(ctx, w, pad) };
+    }
     const h = this.handed;
     if (h) {
       const w = new GptWeights(ctx, h.config, h.params);
-      this.handed = { ...h, w, scorer: new RewardModelScorer(ctx, w, this.d.tokenizer.padId) };
+      this.handed = { ...h, w, scorer: new RewardModelScorer(ctx, w, pad) };
     }
   }
 

@@ -50,6 +50,8 @@ const ONE_COLUMN: Panel[] = ["lesson", "charts", "runs", "samples", "inspect", "
 export function LabView() {
   const phase = useLab((s) => s.phase);
   const phaseError = useLab((s) => s.phaseError);
+  // A model shown: the lab had started (its worker stopped since), not a failed start.
+  const started = useLab((s) => s.model !== null);
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);
@@ -118,8 +120,9 @@ export function LabView() {
       {phase === "loading" && <StartingLine />}
       {phase === "error" && (
         <div className="lab-phase lab-phase-error" role="alert" data-testid="lab-error">
-          <strong>The lab could not start:</strong> {phaseError}{" "}
-          {/* Nothing was saved over by a failed start (session.ts): a reload tries the whole start again. */}
+          <strong>{started ? "The lab stopped:" : "The lab could not start:"}</strong> {phaseError}{" "}
+          {/* Nothing was saved over by a failed start (session.ts): a reload tries the whole start again (and
+              brings back the runs saved before a worker that stopped). */}
           <button type="button" data-testid="lab-retry" onClick={() => location.reload()}>
             Try again
           </button>

@@ -53,6 +53,7 @@ const STATUS_TEXT = {
   comparison: "comparison",
   starting: "starting…",
   "not started": "not started",
+  stopped: "stopped",
 } as const;
 
 /** The step in a duplicate's label ("PPO (fork @ 12)": 12). */
@@ -76,6 +77,8 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const run = useLab((s) => s.runs[runId]);
   const progress = useLab((s) => s.stepProgress[runId]);
   const phase = useLab((s) => s.phase);
+  // The lab had started (a model shown) when its worker stopped: its runs stopped, they were started.
+  const labStarted = useLab((s) => s.model !== null);
   const canEdit = phase === "ready";
   const full = useLab(labFull);
   const task = useLab((s) => s.spec.task);
@@ -127,7 +130,9 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const shown = frozen
     ? "comparison"
     : phase === "error"
-      ? "not started"
+      ? labStarted
+        ? "stopped"
+        : "not started"
       : phase !== "ready"
         ? "starting"
         : stepping && run.status === "finishing"
@@ -242,7 +247,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
       </header>
       <p className="run-state">
         <span
-          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" || shown === "starting" || shown === "not started" ? "paused" : shown}`}
+          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" || shown === "starting" || shown === "not started" || shown === "stopped" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
           title={
             shown === "waiting"

@@ -123,7 +123,9 @@ export function TopBar() {
             <ConfirmButton
               testId="reset"
               title="Discard progress and restart every run from the start model"
-              disabled={!ready}
+              // Not while saved runs come back: a checkpoint loaded after the Reset would put a run at its saved
+              // step with its curve cleared.
+              disabled={!ready || restoring}
               confirm={
                 steps > 0
                   ? `Restart every run from the start model? Their training (up to step ${steps}), charts and samples are discarded.`
