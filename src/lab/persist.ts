@@ -121,25 +121,9 @@ export interface LabDb extends DBSchema {
   checkpoints: { key: string; value: SavedCheckpoint };
 }
 
-/** The `meta` record naming the connection that saves the session now. */
-export interface WriterRecord {
-  writer: string;
-  savedAt: number;
-}
+import { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 
-/** The `meta` key of the {@link WriterRecord}. */
-export const WRITER_KEY = "writer";
-
-/**
- * A write refused because another tab claimed the saved session after this one (LabPersistence.claim): its
- * last writes must not land in the session that tab now saves.
- */
-export class NotWriterError extends Error {
-  override readonly name = "NotWriterError";
-  constructor() {
-    super("another tab saves this browser's experiment now");
-  }
-}
+export { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 
 type WriteTx = LabTx<"readwrite">;
 
@@ -167,6 +151,8 @@ export class LabPersistence {
   /** The writer the claim replaces (read before writing it): a pending claim may still overtake only that one. */
   private overtakes: string | null = null;
   private claimed: Promise<void> = Promise.resolve();
+  /** This connection's writes since its claim ({@link WriterRecord.wrote}). */
+  private wrote = 0;
 
   constructor(
     /** The database, reopened when the browser takes it away (./persist_connection.ts). */
@@ -253,9 +239,12 @@ export class LabPersistence {
           await tx.done.catch(() => {});
           throw new NotWriterError();
         }
-        await tx.objectStore("meta").put({ writer, savedAt: Date.now() } satisfies WriterRecord, WRITER_KEY);
         claiming = true;
       }
+      // In the same transaction as the write (before it: nothing but its requests may follow a write's awaits).
+      await tx
+        .objectStore("meta")
+        .put({ writer, savedAt: Date.now(), wrote: ++this.wrote } satisfies WriterRecord, WRITER_KEY);
     }
     await write(tx);
     await tx.done;
@@ -305,6 +294,15 @@ export class LabPersistence {
         tx.objectStore("checkpoints").delete(runId),
       ]),
     );
+  }
+
+  /**
+   * Which connection wrote the session last and how many writes it had made ("" when none claimed it): a cheap
+   * mark that changes with every write of a tab that saves.
+   */
+  async lastWrite(): Promise<string> {
+    const w = await (await this.conn()).get("meta", WRITER_KEY);
+    return w && "writer" in w ? `${w.writer}#${w.wrote ?? 0}` : "";
   }
 
   /** Ids of the saved runs. */

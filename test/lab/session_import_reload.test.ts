@@ -34,7 +34,7 @@ describe("importing a run", () => {
     const linked = specFromLocation(page.loc as unknown as Location, defaultExperiment).spec;
     expect(linked.runs.map((r) => r.id)).toEqual(["ppo-1", "dpo-1", "grpo-1"]); // the link leaves it out
     for (const hash of [page.loc.hash, ""]) {
-      session.stop();
+      await session.stop(); // a reload: the page's last writes land before the next page reads
       setHash(hash); // a reload of the page's own link, then of the bare address
       const started: string[][] = [];
       const f = fakeDeps(name);

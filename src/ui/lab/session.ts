@@ -10,12 +10,7 @@
 import { hasProgress } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
 import { defaultExperiment } from "../../lab/defaults";
-import {
-  type LabPersistence,
-  openLabPersistence,
-  type SavedPipeline,
-  type SavedSession,
-} from "../../lab/persist";
+import type { LabPersistence, SavedPipeline, SavedSession } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { pageStorage, type ReachedStorage, takeReached } from "../../lab/reached";
 import { planRestore, relabelStartingOver, sameExperiment, sameRun } from "../../lab/restore";
@@ -36,6 +31,7 @@ import { askBeforeLosingTraining } from "./saving_elsewhere";
 import { newWriterId } from "./saving_tabs";
 import { dropsTraining, keepReplaced } from "./session_keep";
 import { matchesLink, mixedStartLine, resetSettingsLine, startingOverLines } from "./session_lines";
+import { openStorage, readIfWritten } from "./session_storage";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
@@ -55,8 +51,8 @@ export interface SessionDeps extends SavingDeps {
 export interface LabSession {
   /** null when IndexedDB is unavailable (the notice said so). */
   autosaver: Autosaver | null;
-  /** Stop saving and syncing the URL. */
-  stop(): void;
+  /** Stop saving and syncing the URL; resolves once the savers' writes in flight have landed. */
+  stop(): Promise<void>;
 }
 
 /** Add a line to the lab's notice (keeping what is there). */
@@ -97,13 +93,16 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   let unread: string | null = null;
   let unreadLine = "";
   try {
-    persistence = await (deps.openPersistence ?? openLabPersistence)();
+    persistence = await openStorage(deps.openPersistence);
   } catch (e) {
     storageProblem = `Runs will not survive a reload: this browser's storage is unavailable (${message(e)}).`;
     lab().setSaveFailed(storageProblem);
   }
+  /** The session's last write as first read (another tab's writes while this page starts change it). */
+  let firstRead = "";
   if (persistence)
     try {
+      firstRead = await persistence.lastWrite();
       saved = await persistence.load();
       savedPipeline = await persistence.loadPipeline();
     } catch (e) {
@@ -197,6 +196,10 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   const pipeline = same && savedPipeline?.models.task === spec.task ? savedPipeline : null;
   await deps.start(spec, pipeline?.models);
   const ready = lab().phase === "ready";
+  // Another tab may have saved since the read above: what resumes, and what is kept below, is what storage holds
+  // now. This tab claims the session right after, so that no later write of that tab lands in neither.
+  const stored = persistence && ready && saved ? await readIfWritten(persistence, firstRead) : null;
+  if (stored && saved && sameExperiment(stored.spec, saved.spec)) saved = stored;
   const reachedIn = deps.reachedStore ?? pageStorage();
   // Taken in any case; a kept experiment swapped in ignores it (the record is the one left behind's).
   const taken = reachedIn ? takeReached(reachedIn, spec) : {};
@@ -204,16 +207,13 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   const plan =
     ready && saved ? planRestore(spec, saved, deps.loadRunCheckpoint !== undefined, reached, renamed) : null;
   // Trained runs or Pipeline models this experiment replaces are kept (Recent experiments) before the
-  // autosaver overwrites them. A lab that failed to start saves nothing, so it keeps nothing either.
-  // What is kept is what storage holds now: another tab may have saved since the read above (a pause's last
-  // checkpoint while this page started its worker); and this tab claims the session right after keeping it,
-  // so that no later write of that tab lands in neither the kept copy nor this one.
-  // Read again only when something is kept (a reload of the same experiment drops nothing).
+  // autosaver overwrites them, as storage holds them now (read again above). A lab that failed to start saves
+  // nothing, so it keeps nothing either.
   let kept =
     persistence && saved && plan && dropsTraining(plan.leftOut, savedPipeline, pipeline === null, sameLesson)
       ? await keepReplaced(
           persistence,
-          (await persistence.load().catch(() => null)) ?? saved,
+          stored ?? saved,
           savedPipeline,
           // No link: the saved experiment itself opened, some of its runs left out (their settings were reset).
           fromSaved ? "as saved before this page opened" : undefined,
@@ -393,12 +393,13 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
     stop() {
       offer?.withdraw();
       unguard();
-      saving?.stop();
+      const landed = saving?.stop() ?? Promise.resolve();
       saving?.close();
       if (openSaving() === saving) setOpenSaving(null);
       stopUrl();
       stopThawWatch();
       stopWatching();
+      return landed;
     },
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * Opening this browser's storage for the lab (./session.ts): an open that never answers is given up on, and
+ * what another tab saved while this page started is read again.
+ */
+import { type LabPersistence, openLabPersistence, type SavedSession } from "../../lab/persist";
+import { withTimeout } from "../../util/settle";
+
+/** How long opening this browser's storage may take before the lab starts without it (ms). */
+export const STORAGE_OPEN_MS = 10_000;
+
+/**
+ * Open the lab's storage (`open`: openLabPersistence by default). An open that never answers (seen in Safari 14)
+ * must not hold the lab at "starting" for ever: after {@link STORAGE_OPEN_MS} it rejects, and a connection that
+ * comes later is closed.
+ * @throws Error "the browser's storage did not answer within 10 s", or whatever the open throws.
+ */
+export function openStorage(
+  open: () => Promise<LabPersistence> = openLabPersistence,
+): Promise<LabPersistence> {
+  const opening = open();
+  return withTimeout(opening, STORAGE_OPEN_MS, "the browser's storage did not answer").catch((e) => {
+    void opening.then(
+      (p) => p.close(),
+      () => {},
+    );
+    throw e;
+  });
+}
+
+/**
+ * The session as storage holds it now when another tab wrote since `firstRead` (LabPersistence.lastWrite when it
+ * was read), else null: a pause's last checkpoint, or a 5-s history flush, while this page started its worker
+ * (a reviewer's two tabs: the second resumed from its read at step 5 and overwrote the first's checkpoint at
+ * step 15, keeping no copy). Nothing changed: nothing is read but the writer's mark.
+ */
+export async function readIfWritten(p: LabPersistence, firstRead: string): Promise<SavedSession | null> {
+  const now = await p.lastWrite().catch(() => firstRead);
+  return now === firstRead ? null : p.load().catch(() => null);
+}

@@ -1,0 +1,87 @@
+/**
+ * A second tab opening the experiment while the first still saves (src/ui/lab/session.ts, persist.ts lastWrite):
+ * what the first wrote while the second started its worker is what the second resumes (a reviewer's two tabs:
+ * the second resumed from its first read, at step 5, and overwrote the first's checkpoint at step 15, keeping no
+ * copy). A reload with no other tab writing reads the session once; storage whose open never answers is
+ * given up on.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { LabPersistence, openLabPersistence } from "../../src/lab/persist";
+import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { STORAGE_OPEN_MS } from "../../src/ui/lab/session_storage";
+import { useLab } from "../../src/ui/lab_store";
+import { fakeDeps, newDbName, points, stubPage } from "./session_page";
+
+let session: LabSession | null = null;
+stubPage(() => {
+  session?.stop();
+  session = null;
+});
+
+describe("two tabs", () => {
+  it("the experiment saved by another tab while this one starts resumes as that tab left it", async () => {
+    const name = newDbName();
+    const spec = defaultExperiment();
+    const a = await openLabPersistence(name); // the first tab, which saves
+    await a.claim("tab-a");
+    await a.saveExperiment(spec);
+    await a.saveRun({ spec: spec.runs[0], status: "running", step: 6, history: points(6), markers: [] });
+    await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 200 });
+    const f = fakeDeps(name);
+    const start = f.deps.start;
+    f.deps.start = async (...args) => {
+      // The first tab pauses while this one starts its worker: its last save lands.
+      await a.saveRun({ spec: spec.runs[0], status: "paused", step: 15, history: points(15), markers: [] });
+      await a.saveCheckpoint("ppo-1", new Uint8Array([2]), { step: 15, samples: 120, tokens: 600 });
+      return start(...args);
+    };
+    session = await openLab(f.deps);
+    expect(f.loads).toEqual([["ppo-1", { step: 15, samples: 120, tokens: 600 }]]);
+    expect(useLab.getState().runs["ppo-1"].step).toBe(15);
+    expect(useLab.getState().runs["ppo-1"].history).toHaveLength(15);
+    // This tab saves now: the first tab's later writes are refused, and what this one saves is step 15's.
+    await expect(
+      a.saveRun({ spec: spec.runs[0], status: "paused", step: 16, history: points(16), markers: [] }),
+    ).rejects.toThrow(/another tab saves/);
+    await session.autosaver?.flush();
+    const db = await openLabPersistence(name);
+    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-1");
+    expect(saved?.checkpoint?.step).toBe(15);
+    expect(saved?.history).toHaveLength(15);
+  });
+
+  it("storage that never answers its open: the lab starts without it after STORAGE_OPEN_MS, and says so", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const deps = { ...fakeDeps(newDbName()).deps, openPersistence: () => new Promise<never>(() => {}) };
+      const opening = openLab(deps);
+      await vi.advanceTimersByTimeAsync(STORAGE_OPEN_MS);
+      session = await opening;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(useLab.getState().phase).toBe("ready");
+    expect(session.autosaver).toBeNull();
+    expect(useLab.getState().notice).toMatch(
+      /storage is unavailable \(the browser's storage did not answer within 10 s\)/,
+    );
+  });
+
+  it("nothing written meanwhile: the session is read once", async () => {
+    const name = newDbName();
+    const spec = defaultExperiment();
+    const a = await openLabPersistence(name);
+    await a.claim("tab-a");
+    await a.saveExperiment(spec);
+    await a.saveRun({ spec: spec.runs[0], status: "paused", step: 6, history: points(6), markers: [] });
+    await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 200 });
+    a.close();
+    const reads = vi.spyOn(LabPersistence.prototype, "load");
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    expect(f.loads).toEqual([["ppo-1", { step: 5, samples: 40, tokens: 200 }]]);
+  });
+});
