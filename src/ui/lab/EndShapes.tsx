@@ -6,6 +6,7 @@
  */
 import { DefaultZIndexes, usePlotArea, useXAxisScale, useYAxisScale, ZIndexLayer } from "recharts";
 import type { DrawnSeries } from "./chart_types";
+import { onPlot } from "./plot_area";
 import { shapePath } from "./run_shape";
 
 /** The shape's radius (px): a little wider than a line (2 px) and the hover dot (3 px). */
@@ -53,15 +54,13 @@ export function EndShapes({ ends, compact }: { ends: readonly LineEnd[]; compact
   const area = usePlotArea();
   if (!xs || !ys || !area || ends.length === 0) return null;
   const r = compact ? R.compact : R.full;
-  const inside = (px: number | undefined, lo: number, size: number): px is number =>
-    px !== undefined && Number.isFinite(px) && px >= lo - 0.5 && px <= lo + size + 0.5;
   return (
     <ZIndexLayer zIndex={DefaultZIndexes.line}>
       <g className="line-ends">
         {ends.map((e) => {
           const px = xs(e.x);
           const py = ys(e.y);
-          if (!inside(px, area.x, area.width) || !inside(py, area.y, area.height)) return null;
+          if (!onPlot(px, area.x, area.width) || !onPlot(py, area.y, area.height)) return null;
           return (
             <path
               key={e.key}

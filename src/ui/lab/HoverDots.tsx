@@ -15,6 +15,7 @@ import {
   ZIndexLayer,
 } from "recharts";
 import type { DrawnSeries } from "./chart_types";
+import { onPlot } from "./plot_area";
 import { drawnX, nearest, spans } from "./series";
 
 /** The dots at hovered x `x`: each line's nearest point as drawn, on the smoothed line or the raw one. */
@@ -40,15 +41,13 @@ export function HoverDots({ series, smoothed }: { series: readonly DrawnSeries[]
   const x = Number(label);
   if (!active || label === undefined || !Number.isFinite(x) || !xs || !ys || !area) return null;
   // A value off the plot (below a y floor) gets no dot, as it gets no end shape.
-  const inside = (px: number | undefined, lo: number, size: number): px is number =>
-    px !== undefined && Number.isFinite(px) && px >= lo - 0.5 && px <= lo + size + 0.5;
   return (
     <ZIndexLayer zIndex={DefaultZIndexes.activeDot}>
       <g className="hover-dots">
         {hoverDots(series, x, smoothed).map((d) => {
           const px = xs(d.x);
           const py = ys(d.y);
-          if (!inside(px, area.x, area.width) || !inside(py, area.y, area.height)) return null;
+          if (!onPlot(px, area.x, area.width) || !onPlot(py, area.y, area.height)) return null;
           return (
             <circle
               key={d.key}

@@ -5,6 +5,7 @@
  */
 import type {
   MetricPoint,
+  RunCounters,
   RunSpec,
   RunUpdate,
   SampleView,
@@ -217,7 +218,12 @@ export function createFakeBackend(): LabBackend {
     async exportCheckpoint() {
       return new Uint8Array();
     },
-    async loadRunCheckpoint() {},
+    // A reload resumes a fake run at its checkpoint's step, as the worker does (its "weights" are its counters).
+    async loadRunCheckpoint(id: string, _bytes: Uint8Array, at: RunCounters) {
+      Object.assign(fakeRun(id), at);
+      lab().applyUpdates([{ runId: id, status: "paused", step: at.step, points: [] }]);
+      return null;
+    },
   };
   return backend;
 }
