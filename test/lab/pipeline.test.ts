@@ -4,27 +4,18 @@
  * preference pairs with finite loss and held-out accuracies in [0, 1]; the hand-off gives the runs a new start
  * model and the reward source "pipeline", on which RL steps have finite metrics and reward ≠ reward_gold.
  */
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
 import { pipelineConfig } from "../../src/lab/pipeline/model_config";
-import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
-import { LabPipeline } from "../../src/lab/pipeline/pipeline";
 import type { RunUpdate } from "../../src/lab/protocol";
-import { loadResources } from "../../src/lab/resources";
 import { RewardSources } from "../../src/lab/reward_sources";
 import { LabRuns } from "../../src/lab/runs";
 import { Scheduler } from "../../src/lab/scheduler";
 import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
 import { onnxReward } from "../../src/rewards/sources";
 import { testGpu } from "../helpers/gpu";
-
-const serve = (async (input: RequestInfo | URL) => {
-  const path = new URL(String(input)).pathname;
-  if (path.endsWith("/tokenizer.json")) return new Response(await readFile(`public${path}`), { status: 200 });
-  return new Response("not found", { status: 404 });
-}) as typeof fetch;
+import { pipelineSetup } from "./pipeline_setup";
 
 describe("pipeline: SFT → RM → RL (GPU)", () => {
   it("settings are checked by the field table", () => {
@@ -40,14 +31,8 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
   it("trains the three stages at nano scale and hands both models to the runs", async () => {
     const ctx = await testGpu();
     const spec = testExperiment();
-    const res = await loadResources(spec, "http://lab.test/", serve);
-    const prefs = await readFile(`public/models/arithmetic/${RM_PAIRS_FILE.arithmetic}`, "utf8");
-    const pipe = new LabPipeline(ctx, {
-      task: res.task,
-      tokenizer: res.tokenizer,
-      seed: 0,
-      preferences: async () => prefs,
-    });
+    const { res, pipeline } = await pipelineSetup();
+    const pipe = pipeline(ctx);
     const s = pipelineSettings({ sftSteps: 12, sftBatch: 16, rmSteps: 3, rmBatch: 4, evalPairs: 16 });
     await expect(pipe.rmStage(s, () => {})).rejects.toThrow(/train stage 1 \(SFT\) first/);
     const sft: PipelineProgress[] = [];
@@ -121,12 +106,7 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     expect(snap?.sft?.steps).toBe(12);
     expect(snap?.rm?.steps).toBe(3);
     expect(Array.from(snap?.handed?.policy ?? [])).toEqual(Array.from(start.params));
-    const again = new LabPipeline(ctx, {
-      task: res.task,
-      tokenizer: res.tokenizer,
-      seed: 0,
-      preferences: async () => prefs,
-    });
+    const again = pipeline(ctx);
     if (!snap) throw new Error("no snapshot");
     expect(() => again.restore({ ...snap, task: "sentiment" }, "x")).toThrow(/for task "sentiment"/);
     const short = { ...snap, rm: { steps: 3, params: new Float32Array(5) } };
@@ -158,12 +138,7 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     expect(mixed.config.nEmbd).toBe(128);
     expect(mixed.handed?.size).toBe("nano");
     expect(mixed.handed?.config?.nEmbd).toBe(32);
-    const third = new LabPipeline(ctx, {
-      task: res.task,
-      tokenizer: res.tokenizer,
-      seed: 0,
-      preferences: async () => prefs,
-    });
+    const third = pipeline(ctx);
     const backMixed = third.restore(mixed, res.start.tokenizerRef);
     expect(backMixed?.start.config.nEmbd).toBe(32);
     expect((await backMixed?.reward.score(probe))?.[0]).toBe((await reward.score(probe))[0]);

@@ -3,32 +3,16 @@
  * new device from their CPU copies (a reviewer saw them dropped while the page still said "done", and the saved
  * copy deleted at the next save); the handed-off reward model scores as before.
  */
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { acquireGpu } from "../../src/gpu/device";
-import { testExperiment } from "../../src/lab/defaults";
 import { pipelineSettings } from "../../src/lab/pipeline/fields";
-import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
-import { LabPipeline } from "../../src/lab/pipeline/pipeline";
-import { loadResources } from "../../src/lab/resources";
-
-const serve = (async (input: RequestInfo | URL) => {
-  const path = new URL(String(input)).pathname;
-  if (path.endsWith("/tokenizer.json")) return new Response(await readFile(`public${path}`), { status: 200 });
-  return new Response("not found", { status: 404 });
-}) as typeof fetch;
+import { pipelineSetup } from "./pipeline_setup";
 
 describe("pipeline: a lost device (GPU)", () => {
   it("keeps the trained stages and the hand-off: rebind uploads them to the new device", async () => {
     const lost = await acquireGpu();
-    const res = await loadResources(testExperiment(), "http://lab.test/", serve);
-    const prefs = await readFile(`public/models/arithmetic/${RM_PAIRS_FILE.arithmetic}`, "utf8");
-    const pipe = new LabPipeline(lost, {
-      task: res.task,
-      tokenizer: res.tokenizer,
-      seed: 0,
-      preferences: async () => prefs,
-    });
+    const { res, pipeline } = await pipelineSetup();
+    const pipe = pipeline(lost);
     const s = pipelineSettings({ sftSteps: 2, sftBatch: 4, rmSteps: 1, rmBatch: 2, evalPairs: 4 });
     await pipe.sft(s, () => {});
     await pipe.rmStage(s, () => {});

@@ -5,33 +5,17 @@
  * stage 2 starts from it, and the hand-off and snapshot use it. A stop asked for while nothing trains changes
  * nothing.
  */
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { testExperiment } from "../../src/lab/defaults";
 import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
-import { RM_PAIRS_FILE } from "../../src/lab/pipeline/pairs";
-import { LabPipeline } from "../../src/lab/pipeline/pipeline";
-import { loadResources } from "../../src/lab/resources";
 import { testGpu } from "../helpers/gpu";
-
-const serve = (async (input: RequestInfo | URL) => {
-  const path = new URL(String(input)).pathname;
-  if (path.endsWith("/tokenizer.json")) return new Response(await readFile(`public${path}`), { status: 200 });
-  return new Response("not found", { status: 404 });
-}) as typeof fetch;
+import { pipelineSetup } from "./pipeline_setup";
 
 describe("pipeline: Stop keeps the model trained so far (GPU)", () => {
   it("ends SFT and RM between steps, as trained for the steps they reached", async () => {
     const ctx = await testGpu();
-    const res = await loadResources(testExperiment(), "http://lab.test/", serve);
-    const prefs = await readFile(`public/models/arithmetic/${RM_PAIRS_FILE.arithmetic}`, "utf8");
-    const pipeline = () =>
-      new LabPipeline(ctx, {
-        task: res.task,
-        tokenizer: res.tokenizer,
-        seed: 0,
-        preferences: async () => prefs,
-      });
+    const setup = await pipelineSetup();
+    const { res } = setup;
+    const pipeline = () => setup.pipeline(ctx);
     const pipe = pipeline();
     expect(pipe.stop()).toBeNull(); // nothing trains: nothing to stop, and the next stage is not affected
     const s = pipelineSettings({ sftSteps: 12, sftBatch: 8, rmSteps: 10, rmBatch: 4, evalPairs: 8 });
