@@ -247,15 +247,17 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       // step the page has not heard of yet waits for the next checkpoint.
       const last = now && checkpointPoint(bytes, now.history);
       if (!now || !last) continue; // removed or reset meanwhile, or the page behind the weights
+      // The history saved before the export may end before the checkpoint (the run's step landed meanwhile):
+      // saved again first, so that storage never holds a checkpoint past its curve (a reload, or another tab
+      // reading between the two writes, would resume there with a gap in the curve; a curve past the
+      // checkpoint is cut at it).
+      await saveRun(now);
       await persistence.saveCheckpoint(run.id, bytes, {
         step: last.step,
         samples: last.samples,
         tokens: last.tokens,
       });
       w.ckStep = last.step;
-      // The history saved before the export may end before the checkpoint (the run's step landed meanwhile):
-      // save it again, so a reload right now finds curves up to the checkpoint's step.
-      await saveRun(now);
     }
   };
 

@@ -195,12 +195,13 @@ export class Scheduler extends SchedulerRuns {
 
     return this.exclusive(async () => {
       // A fork restarts like the others: its label stops saying it is one (as the page's store does).
-      const specs = restartedSpecs(this.entries.map((e) => e.spec));
-      this.entries = this.entries.map((old, i) => {
+      const restarted = restartedSpecs(this.entries.filter((e) => !e.held).map((e) => e.spec));
+      const specs = new Map(restarted.map((s) => [s.id, s]));
+      this.entries = this.entries.map((old) => {
         if (old.held) return old;
         old.run?.destroy();
         this.o.factory.forget?.(old.spec.id);
-        const e = new RunSlot(specs[i], null);
+        const e = new RunSlot(specs.get(old.spec.id) ?? old.spec, null);
         e.rewind(null, 0);
         return e;
       });

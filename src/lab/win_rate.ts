@@ -11,11 +11,12 @@ import type { Scheduler } from "./scheduler";
 /**
  * Run `runId`'s win rate over `prompts` held-out prompts against the start model (`vs` null) or run `vs`, one
  * sample each at τ = 1 (sampler seed `seed` + 1) of at most the run's max tokens (the task's default for a run
- * without that setting), as soon as no step is on the device.
+ * without that setting), as soon as no step is on the device, on the device `ctx()` gives then (a recovery from a
+ * lost device may have replaced the one there was when this was asked).
  * @throws RangeError for an unknown run or opponent, or `vs` = `runId` (½ by definition).
  */
 export function runWinRate(
-  ctx: GpuContext,
+  ctx: () => GpuContext,
   runs: LabRuns,
   sched: Scheduler,
   seed: number,
@@ -34,7 +35,7 @@ export function runWinRate(
     const opponent = other ? other.env.policy : runs.startWeights();
     // Completions as long as the run samples in training (its max tokens), for both sides.
     const limit = lab.config.maxNewTokens;
-    const c = await compareWeights(ctx, task, tokenizer, lab.env.policy, opponent, {
+    const c = await compareWeights(ctx(), task, tokenizer, lab.env.policy, opponent, {
       prompts,
       samples: 1,
       temperature: 1,

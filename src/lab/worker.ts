@@ -217,9 +217,16 @@ class LabWorker implements LabWorkerApi {
 
   winRate(runId: string, prompts: number, vs: string | null = null): Promise<RunWinRate> {
     const runs = this.runs;
-    const ctx = this.ctx;
-    if (!runs || !ctx) throw new Error("the training worker is not initialised (init() first)");
-    return runWinRate(ctx, runs, this.sched(), this.spec?.seed ?? 0, runId, prompts, vs);
+    if (!runs || !this.ctx) throw new Error("the training worker is not initialised (init() first)");
+    return runWinRate(
+      () => this.ctx as GpuContext,
+      runs,
+      this.sched(),
+      this.spec?.seed ?? 0,
+      runId,
+      prompts,
+      vs,
+    );
   }
 
   async exportCheckpoint(runId: string, resume = false): Promise<Uint8Array> {

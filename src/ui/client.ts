@@ -75,7 +75,7 @@ import {
   withStopSentence,
 } from "./client_notices";
 import { type ClientStats, stageReceiver, updateReceiver } from "./client_updates";
-import { refreshCustomModel, showStarted, spawnTrainingWorker, workerWatch } from "./client_worker";
+import { notReady, refreshCustomModel, showStarted, spawnTrainingWorker, workerWatch } from "./client_worker";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
@@ -399,8 +399,7 @@ export class LabClient {
   }
 
   private need(): Comlink.Remote<LabWorkerApi> {
-    if (!this.api || this.store.phase !== "ready")
-      throw new Error("the lab is not ready yet (the training worker is still loading or failed to start)");
+    if (!this.api || this.store.phase !== "ready") throw notReady(this.store.phaseError);
     return this.api;
   }
 }

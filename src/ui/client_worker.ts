@@ -73,7 +73,17 @@ export function refreshCustomModel(api: Comlink.Remote<LabWorkerApi>, current: (
 /** What the lab shows once its worker has gone silent (./worker_watch.ts). */
 export const WORKER_SILENT =
   "the training worker stopped answering (it may have crashed, or run out of memory). Your runs are saved in " +
-  "this browser up to their last checkpoint (every 10 steps): reload the page to go on from there.";
+  "this browser up to their last saved checkpoint (taken every 30 s while training, and at each pause): reload " +
+  "the page to go on from there.";
+
+/** Why the worker cannot be asked now (`phaseError`: the store's). */
+export function notReady(phaseError: string | null): Error {
+  return new Error(
+    phaseError === WORKER_SILENT
+      ? "the training worker stopped answering"
+      : "the lab is not ready yet (the training worker is still loading or failed to start)",
+  );
+}
 
 /** The page's answers to what the watch on the started worker sees; `current`: this worker is still the page's. */
 export function workerWatch(current: () => boolean): WorkerWatch {
@@ -82,10 +92,15 @@ export function workerWatch(current: () => boolean): WorkerWatch {
       if (current()) useApp.getState().reportError(`The training worker: ${m}`);
     },
     onSilent: () => {
+      if (current()) useLab.getState().setPhase("error", WORKER_SILENT);
+    },
+    // It was only busy: the lab is back as it was (the worker kept its runs, and trains on if it was playing).
+    onBack: () => {
       if (!current()) return;
       const s = useLab.getState();
-      s.setPlaying(false);
-      s.setPhase("error", WORKER_SILENT);
+      if (s.phase !== "error" || s.phaseError !== WORKER_SILENT) return;
+      s.setPhase("ready");
+      s.setNotice("The training worker answers again: it was busy for more than 30 s, and the lab goes on.");
     },
   };
 }

@@ -295,16 +295,18 @@ export const useLab = create<LabState>()((set) => ({
   applyUpdates: (updates) => set((s) => applyRunUpdates(s, updates)),
   clearProgress: () =>
     set((s) => {
-      // A run imported for comparison keeps its curves: the worker has nothing of it to restart. The others
-      // restart, and a fork's label stops saying it is one (as the worker's: ../lab/run_labels.ts).
-      const restarted = restartedSpecs(s.spec.runs.filter((r) => !s.runs[r.id]?.comparison));
+      // A run imported for comparison keeps its curves: the worker has nothing of it to restart; so does an
+      // import whose checkpoint is still loading (the worker keeps it: Scheduler.reset). The others restart, and
+      // a fork's label stops saying it is one (as the worker's: ../lab/run_labels.ts).
+      const kept = (id: string) => s.runs[id]?.comparison === true || s.runs[id]?.resuming === true;
+      const restarted = restartedSpecs(s.spec.runs.filter((r) => !kept(r.id)));
       const specs = new Map(restarted.map((r) => [r.id, r]));
       const specOf = (r: RunSpec) => specs.get(r.id) ?? r;
       const relabelled = s.spec.runs.some((r) => specOf(r) !== r);
       return {
         spec: relabelled ? { ...s.spec, runs: s.spec.runs.map(specOf) } : s.spec,
         runs: Object.fromEntries(
-          Object.values(s.runs).map((r) => [r.spec.id, r.comparison ? r : emptyRun(specOf(r.spec))]),
+          Object.values(s.runs).map((r) => [r.spec.id, kept(r.spec.id) ? r : emptyRun(specOf(r.spec))]),
         ),
         winRates: {},
       };

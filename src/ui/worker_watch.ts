@@ -1,7 +1,8 @@
 /**
  * Watching the training worker once it has started (./client.ts): an error it does not handle reaches the page's
  * error banner (the worker goes on: such an error ends only the task that threw); a worker that stops answering
- * (closed, crashed, killed for memory: no event comes for those) becomes the lab's error, with what to do.
+ * (closed, crashed, killed for memory: no event comes for those) becomes the lab's error, with what to do; and
+ * one that answers again after all (it was only busy) gives the lab back.
  */
 
 /** What the page does with what the watch sees. */
@@ -10,6 +11,8 @@ export interface WorkerWatch {
   onError(message: string): void;
   /** The worker answered no ping for `silentTicks` checks in a row. */
   onSilent(): void;
+  /** After onSilent, the worker answered after all. */
+  onBack(): void;
 }
 
 /** A check every `everyMs`; silent after this many unanswered checks in a row (≥ 30 s of the page's timers). */
@@ -38,10 +41,9 @@ export function watchWorker(
   let unanswered = 0;
   let silent = false;
   const timer = setInterval(() => {
-    if (silent) return;
     if (waiting) {
       unanswered++;
-      if (unanswered >= silentTicks) {
+      if (unanswered >= silentTicks && !silent) {
         silent = true;
         w.onSilent();
       }
@@ -49,9 +51,12 @@ export function watchWorker(
     }
     // Any answer counts, a rejection too: the worker is there to give it.
     const answered = () => {
-      if (waiting === p) {
-        waiting = null;
-        unanswered = 0;
+      if (waiting !== p) return;
+      waiting = null;
+      unanswered = 0;
+      if (silent) {
+        silent = false;
+        w.onBack();
       }
     };
     const p = ping().then(answered, answered);

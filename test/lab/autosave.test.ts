@@ -159,6 +159,41 @@ describe("IndexedDB persistence", () => {
     db.close();
   });
 
+  it("writes a run's curves before its checkpoint, never a checkpoint past the stored curve", async () => {
+    const db = await freshDb();
+    const lab = useLab.getState();
+    lab.setSpec(defaultExperiment());
+    lab.setPlaying(false);
+    const order: string[] = [];
+    for (const m of ["saveRun", "saveCheckpoint"] as const) {
+      const f = db[m].bind(db) as (...a: unknown[]) => Promise<void>;
+      (db as unknown as Record<string, unknown>)[m] = async (...a: unknown[]) => {
+        await f(...a);
+        const id = (a[0] as { spec?: { id: string } }).spec?.id ?? String(a[0]);
+        if (id === "ppo-1") order.push(`${m}: ${(await db.load())?.runs[0].history.length} points`);
+      };
+    }
+    // PPO's step 2 lands while its checkpoint is exported: the checkpoint is step 2's.
+    let landed = false;
+    const saver = startAutosave({
+      persistence: db,
+      source: useLab,
+      exportCheckpoint: async (id) => {
+        if (id === "ppo-1" && !landed) lab.applyUpdates([update("ppo-1", 2, 1, { status: "paused" })]);
+        landed = true;
+        return new Uint8Array([1]);
+      },
+      historyEveryMs: 60_000,
+      checkpointEveryMs: 60_000,
+    });
+    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]);
+    await saver.checkpoint();
+    expect(order.slice(0, 3)).toEqual(["saveRun: 1 points", "saveRun: 2 points", "saveCheckpoint: 2 points"]);
+    expect((await db.load())?.runs[0].checkpoint?.step).toBe(2);
+    saver.stop();
+    db.close();
+  });
+
   it("a run removed while its export waited for the step in progress is skipped; the others are checkpointed", async () => {
     const { db, lab, ckStep } = await pausedLab();
     const errors: string[] = [];

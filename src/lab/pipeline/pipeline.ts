@@ -269,7 +269,8 @@ export class LabPipeline {
 
   /**
    * Move to a new device (the old one is lost): the trained stages and the handed-off reward model are uploaded
-   * again from their CPU copies (a stage in training when the device went fails, and its earlier model stays).
+   * again from their CPU copies (a stage in training when the device went fails: SFT had dropped both earlier
+   * models when it began, a reward-model stage only its own earlier one).
    * @throws GpuDeviceLostError when `ctx` is lost too.
    */
   rebind(ctx: GpuContext): void {

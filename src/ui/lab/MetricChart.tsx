@@ -4,12 +4,13 @@
  * The plotted numbers are also written into a visually-hidden table (data-* attributes at full precision) so
  * tests and screen readers get exactly what is drawn.
  */
+
 import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type XAxis as AxisChoice, type KlEstimator, useLab } from "../lab_store";
-import { useApp } from "../store";
 import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
 import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
+import { EmptyNote } from "./EmptyNote";
 import { EndShapes, lineEnds } from "./EndShapes";
 import { Hint } from "./Hint";
 import { HoverDots } from "./HoverDots";
@@ -158,33 +159,6 @@ export function MetricChart(outer: ChartProps) {
 
 /** A chart's props with the view settings it is drawn with (MetricChart passes them through the queue). */
 type DrawProps = ChartProps & { xAxis: AxisChoice; kl: KlEstimator; smoothing: number };
-
-/**
- * What an empty plot says (the lab starting, failed, no runs, the first step training…). Its own subscriber:
- * Play and Pause re-render this line, not every chart.
- */
-function EmptyNote({ hasLines, reward }: { hasLines: boolean; reward: boolean }) {
-  const ready = useLab((s) => s.phase === "ready");
-  const failed = useLab((s) => s.phase === "error");
-  const playing = useLab((s) => s.playing || s.steppingFrom !== null);
-  const software = useApp((s) => s.adapter?.isSoftware ?? false);
-  const sentiment = useLab((s) => s.spec.task === "sentiment");
-  // A newcomer's first screen (no lesson open): the reward chart points to the guided lessons.
-  const newcomer = useLab((s) => s.spec.preset === undefined) && reward;
-  return (
-    <p className="chart-empty">
-      {failed
-        ? "The lab did not start (see the message above)"
-        : !ready
-          ? "Waiting for the lab to start…"
-          : hasLines
-            ? playing
-              ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
-              : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
-            : "No visible runs"}
-    </p>
-  );
-}
 
 const ChartBody = memo(function ChartBody({
   id,

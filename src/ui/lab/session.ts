@@ -158,6 +158,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   // before its runs saved a step (after a Reset or a second Pipeline hand-off, which kept the same link's
   // runs: reopening them would undo what the user just did).
   let reopened: string | null = null;
+  const writer = newWriterId();
   // A link to another experiment than the saved one (not a reload): runs it shares with the saved session resume
   // there, the others start over, and the notice then says which are which.
   const otherLink = opened.source === "url" && !(saved && matchesLink(saved.spec, spec));
@@ -165,6 +166,9 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
     try {
       const entry = (await persistence.archive.list()).find((e) => matchesLink(e.spec, spec));
       if (entry) {
+        // Claimed first: a tab that saves another experiment must not write its runs into the one swapped in
+        // (its next checkpoint would land in this experiment's run of the same id, and resume here).
+        await persistence.claim(writer);
         await persistence.archive.swapIn(entry.id);
         saved = await persistence.load();
         savedPipeline = await persistence.loadPipeline();
@@ -198,7 +202,9 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   const ready = lab().phase === "ready";
   // Another tab may have saved since the read above: what resumes, and what is kept below, is what storage holds
   // now. This tab claims the session right after, so that no later write of that tab lands in neither.
-  const stored = persistence && ready && saved ? await readIfWritten(persistence, firstRead) : null;
+  // (Not after a swap: this tab claimed the session then, and nothing else writes it.)
+  const stored =
+    persistence && ready && saved && !reopened ? await readIfWritten(persistence, firstRead) : null;
   if (stored && saved && sameExperiment(stored.spec, saved.spec)) saved = stored;
   const reachedIn = deps.reachedStore ?? pageStorage();
   // Taken in any case; a kept experiment swapped in ignores it (the record is the one left behind's).
@@ -219,7 +225,6 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
           fromSaved ? "as saved before this page opened" : undefined,
         )
       : { line: null, ok: true };
-  const writer = newWriterId();
   if (persistence && unread === null && ready && kept.ok) persistence.claim(writer);
   if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
