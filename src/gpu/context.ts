@@ -14,6 +14,10 @@ import { UniformArena } from "./uniforms";
 
 /** How long a failed buffer map waits for the device's loss before it is read as an error of its own (ms). */
 const LOSS_SETTLE_MS = 2000;
+/** The same for a map that failed as a destroyed device's maps fail: device.lost has been seen > 2 s late then. */
+const DESTROYED_SETTLE_MS = 15_000;
+/** How a map fails when its device was destroyed under it (Chrome's words). */
+const DESTROYED_MAP = /unmapped before mapping was resolved|device (was|is) (destroyed|lost)/i;
 
 /** A dispatch size: a linear workgroup count (split over x/y above the per-dimension limit) or an explicit grid. */
 export type Workgroups = number | readonly [number, number?, number?];
@@ -283,7 +287,12 @@ export class GpuContext {
     } catch (e) {
       // device.lost may settle a while after the failed map ("Buffer was unmapped before mapping was resolved"):
       // give it time before deciding (50 ms was too short on a busy machine: the loss read as the step's failure).
-      await Promise.race([this.lost, new Promise((r) => setTimeout(r, LOSS_SETTLE_MS))]);
+      const wait = DESTROYED_MAP.test(e instanceof Error ? e.message : String(e))
+        ? DESTROYED_SETTLE_MS
+        : LOSS_SETTLE_MS;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.lost, new Promise((r) => (timer = setTimeout(r, wait)))]);
+      clearTimeout(timer);
       if (this.lostError) throw this.lostError;
       throw e;
     }

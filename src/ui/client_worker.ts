@@ -4,6 +4,7 @@
 import * as Comlink from "comlink";
 import type { ExperimentSpec, LabWorkerApi, PipelineModels, RunSpec, WorkerInfo } from "../lab/protocol";
 import { lostRewardNotice } from "../lab/settings";
+import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
 import { useApp } from "./store";
@@ -76,6 +77,9 @@ export const WORKER_SILENT =
   "this browser up to their last saved checkpoint (taken every 30 s while training, and at each pause): reload " +
   "the page to go on from there.";
 
+/** The top bar's "not saved" reason while the worker is silent. */
+const SAVE_STOPPED = "the training worker stopped answering: what this browser saved before is kept";
+
 /** Why the worker cannot be asked now (`phaseError`: the store's). */
 export function notReady(phaseError: string | null): Error {
   return new Error(
@@ -92,7 +96,14 @@ export function workerWatch(current: () => boolean): WorkerWatch {
       if (current()) useApp.getState().reportError(`The training worker: ${m}`);
     },
     onSilent: () => {
-      if (current()) useLab.getState().setPhase("error", WORKER_SILENT);
+      if (!current()) return;
+      useLab.getState().setPhase("error", WORKER_SILENT);
+      // A save waiting on the worker's checkpoint never ends: "not saved", not "saving…" for ever.
+      useLab.getState().setSaveFailed(SAVE_STOPPED);
+      // A Pipeline stage in training will not finish either (its call to the worker never settles).
+      const pipe = usePipelineStore.getState();
+      for (const stage of ["sft", "rm"] as const)
+        if (pipe[stage].status === "running") pipe.fail(stage, "the training worker stopped answering");
     },
     // It was only busy: the lab is back as it was (the worker kept its runs, and trains on if it was playing).
     onBack: () => {
@@ -100,6 +111,7 @@ export function workerWatch(current: () => boolean): WorkerWatch {
       const s = useLab.getState();
       if (s.phase !== "error" || s.phaseError !== WORKER_SILENT) return;
       s.setPhase("ready");
+      if (s.saveFailed === SAVE_STOPPED) s.setSaveFailed(null);
       s.setNotice("The training worker answers again: it was busy for more than 30 s, and the lab goes on.");
     },
   };

@@ -110,13 +110,20 @@ describe("workerWatch: the page's answers", () => {
     const { useLab } = await import("./lab_store");
     useLab.getState().setPhase("ready");
     const w = workerWatch(() => true);
+    const { usePipelineStore } = await import("./lab/pipeline_store");
+    usePipelineStore.getState().begin("sft");
     w.onSilent();
     expect(useLab.getState().phase).toBe("error");
+    expect(usePipelineStore.getState().sft).toMatchObject({
+      status: "error",
+      error: "the training worker stopped answering",
+    });
     expect(useLab.getState().phaseError).toBe(WORKER_SILENT);
     expect(notReady(useLab.getState().phaseError).message).toBe("the training worker stopped answering");
     w.onBack();
     expect(useLab.getState().phase).toBe("ready");
     expect(useLab.getState().notice).toMatch(/answers again/);
+    expect(useLab.getState().saveFailed).toBeNull();
     // A start that failed for another reason is not undone by a late answer.
     useLab.getState().setPhase("error", "no GPU");
     w.onBack();

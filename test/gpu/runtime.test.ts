@@ -223,6 +223,28 @@ describe("errors", () => {
   });
 });
 
+describe("a failed read and a late device loss", () => {
+  it("a map failing as a destroyed device's do waits for the loss (seen > 2 s late); another error does not", async () => {
+    const ctx = await acquireGpu();
+    const a = ctx.tensor([4], "f32", "a");
+    const readback = (ctx as unknown as { readback: { take: () => Promise<ArrayBuffer> } }).readback;
+    const take = readback.take;
+    readback.take = () => Promise.reject(new Error("boom"));
+    const t0 = performance.now();
+    await expect(ctx.read(a)).rejects.toThrow("boom"); // not a loss: its own error, after the short wait
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    readback.take = () =>
+      Promise.reject(
+        new Error(
+          "Failed to execute 'mapAsync' on 'GPUBuffer': Buffer was unmapped before mapping was resolved.",
+        ),
+      );
+    setTimeout(() => ctx.device.destroy(), 3000); // device.lost comes 3 s after the failed map
+    await expect(ctx.read(a)).rejects.toBeInstanceOf(GpuDeviceLostError);
+    readback.take = take;
+  }, 30_000);
+});
+
 describe("upload ordering", () => {
   it("keeps uploads in order with recorded dispatches", async () => {
     const ctx = await testGpu();
