@@ -145,14 +145,24 @@ export function realNumber(
   return v;
 }
 
-/** `--name`'s comma-separated whole numbers ("0,1,2"), `fallback` when absent. @throws RangeError on any other. */
-export function wholeNumbers(name: string, raw: string | undefined, fallback: number[], min = 0): number[] {
+/**
+ * `--name`'s comma-separated whole numbers ("0,1,2") in [min, max], `fallback` when absent.
+ * @throws RangeError on any other.
+ */
+export function wholeNumbers(
+  name: string,
+  raw: string | undefined,
+  fallback: number[],
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number[] {
   if (raw === undefined) return fallback;
   const parts = raw.split(",");
   try {
-    return parts.map((p) => wholeNumber(name, p, 0, min));
+    return parts.map((p) => wholeNumber(name, p, 0, min, max));
   } catch {
-    throw new RangeError(`--${name} must be whole numbers ≥ ${min} separated by commas, got "${raw}"`);
+    const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `in [${min}, ${max}]`;
+    throw new RangeError(`--${name} must be whole numbers ${range} separated by commas, got "${raw}"`);
   }
 }
 

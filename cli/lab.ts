@@ -176,7 +176,7 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
   if (!which) throw new RangeError(`which lesson?\n${LESSON_USAGE}`);
   const ids = lessonIds(which);
   if (o.runs && ids.length > 1) throw new RangeError("--runs names runs of one lesson: give its id, not all");
-  const seeds = wholeNumbers("seeds", o.seeds, [0, 1, 2]);
+  const seeds = wholeNumbers("seeds", o.seeds, [0, 1, 2], 0, MAX_SEED); // as a link takes a seed
   const steps = o.steps === undefined ? undefined : wholeNumber("steps", o.steps, 0, 1);
   if (o.reuse !== undefined && o.reuse !== "yes" && o.reuse !== "no")
     throw new RangeError(`--reuse yes|no: ${o.reuse}`);

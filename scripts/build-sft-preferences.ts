@@ -23,8 +23,8 @@
  *   text, so only right-vs-wrong pairs carry information; K = 4 gives each prompt several such pairs).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { scriptArgs } from "../cli/args";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { checkedInput, realNumber, scriptArgs, wholeNumber, writableFolder } from "../cli/args";
 import { disposeTfGpt, tfGptFromFlat } from "../cli/bench/tfjs-gpt";
 import { acquireGpu } from "../src/gpu/device";
 import { readCheckpointPath } from "../src/model/checkpoint_files";
@@ -80,15 +80,25 @@ async function main(): Promise<number> {
     return 2;
   }
   const d = DEFAULTS[taskId];
-  const pairs = Number(values.pairs ?? d.pairs);
-  const perPrompt = Number(values["per-prompt"] ?? d.perPrompt);
-  const skipTies = values["skip-ties"] ? true : values["no-skip-ties"] ? false : d.skipTies;
-  const seed = Number(values.seed);
-  const t0 = performance.now();
-
   const shipped = `public/models/${taskId}`;
   const dir = values.out ?? shipped;
   const ckPath = values.checkpoint ?? `${shipped}/sft.safetensors`;
+  // Numbers, the checkpoint and the output folder are checked before the sampling (a bad --flip or an --out that
+  // cannot be written once failed after it, with a stack trace).
+  const { pairs, perPrompt, seed, flip } = checkedInput(() => {
+    const checked = {
+      pairs: wholeNumber("pairs", values.pairs, d.pairs, 1),
+      perPrompt: wholeNumber("per-prompt", values["per-prompt"], d.perPrompt, 2),
+      seed: wholeNumber("seed", values.seed, 0),
+      flip: realNumber("flip", values.flip, 0.25, 0, 1),
+    };
+    if (!existsSync(ckPath)) throw new RangeError(`--checkpoint ${ckPath}: no such file`);
+    writableFolder("out", dir);
+    return checked;
+  });
+  const skipTies = values["skip-ties"] ? true : values["no-skip-ties"] ? false : d.skipTies;
+  const t0 = performance.now();
+
   const ck = await readCheckpointPath(ckPath);
   const tok = readTokenizerFile(`public/${ck.tokenizer}`);
   const task = await loadTask(taskId);
@@ -125,12 +135,7 @@ async function main(): Promise<number> {
   };
   const ckSha = createHash("sha256").update(readFileSync(ckPath)).digest("hex");
   const source = `sft:${ckPath.replace(/^public\//, "")} (sha256 ${ckSha}), ${sampler}, τ=1, ${perPrompt} per prompt`;
-  const built = await buildPreferences(
-    task,
-    generator,
-    { seed, flipRate: Number(values.flip), pairs, skipTies },
-    source,
-  );
+  const built = await buildPreferences(task, generator, { seed, flipRate: flip, pairs, skipTies }, source);
   cleanup();
   const runTime = Math.round((performance.now() - t0) / 1000);
 

@@ -5,6 +5,7 @@
  * serves it, and drives Chromium headless with WebGPU (SwiftShader unless CHROMIUM_ARGS says otherwise).
  * Prints one row per case and exits 1 when any difference exceeds 1e-4 (the issue's bound), 2 when the page
  * fails. Chromium: /usr/bin/chromium or CHROMIUM_PATH (as playwright.config.ts). Takes about a minute here.
+ * Takes no options but `--help`; anything else is refused with the usage (exit 2) before the build starts.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { chromium } from "@playwright/test";
 import { build } from "vite";
+import { scriptArgs } from "../cli/args";
 import type { CheckRow } from "./check-onnx-webgpu/page";
 
 const TOL = 1e-4;
@@ -22,7 +24,11 @@ const TYPES: Record<string, string> = {
   ".wasm": "application/wasm",
 };
 
+const USAGE =
+  "usage: npm run check-onnx-webgpu   (no options; Chromium from CHROMIUM_PATH, its flags from CHROMIUM_ARGS)";
+
 async function main(): Promise<number> {
+  scriptArgs(USAGE, { options: {} });
   const outDir = mkdtempSync(join(tmpdir(), "onnx-webgpu-"));
   try {
     await build({

@@ -22,12 +22,15 @@
  * drawing, with no GPU process competing for the cores: the part of issue 6's 50 ms budget our UI code owns.
  * Prints one JSON object. A measurement, not a test: on SwiftShader the GPU process competes for the same
  * cores, so quote its shares, not its absolute times.
+ * Its options are checked before the server starts (cli/args.ts): `--help` prints the usage; an unknown option,
+ * a malformed number or view, or a --save / --shot path it cannot write is refused (exit 2).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { type Browser, chromium } from "@playwright/test";
+import { checkedInput, realNumber, scriptArgs, wholeNumber, writableFile } from "../cli/args";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { linkOf } from "../e2e/links";
 import { testExperiment } from "../src/lab/defaults";
@@ -44,9 +47,46 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+const USAGE =
+  "usage: npm run profile-ui -- [--seconds 20] [--view charts|more|samples] [--port 4600] [--dist dist-profile] [--save main.cpuprofile] [--shot view.png] [--fake yes|no]\n       npm run profile-ui -- --from main.cpuprofile [--dist dist-profile]";
+
+const VIEWS = ["charts", "more", "samples"] as const;
+
+/** The command line, checked before any work: exits 0 on --help, 2 on anything it cannot use. */
+export function profileOptions() {
+  const { values } = scriptArgs(USAGE, {
+    options: {
+      seconds: { type: "string" },
+      view: { type: "string" },
+      port: { type: "string" },
+      dist: { type: "string" },
+      save: { type: "string" },
+      shot: { type: "string" },
+      from: { type: "string" },
+      fake: { type: "string" },
+    },
+  });
+  return checkedInput(() => {
+    const view = values.view ?? "charts";
+    if (!(VIEWS as readonly string[]).includes(view))
+      throw new RangeError(`--view must be one of ${VIEWS.join("|")}, got "${view}"`);
+    if (values.fake !== undefined && values.fake !== "yes" && values.fake !== "no")
+      throw new RangeError(`--fake must be yes or no, got "${values.fake}"`);
+    if (values.from !== undefined && !existsSync(values.from))
+      throw new RangeError(`--from ${values.from}: no such file`);
+    if (values.save !== undefined) writableFile("save", values.save);
+    if (values.shot !== undefined) writableFile("shot", values.shot);
+    return {
+      seconds: realNumber("seconds", values.seconds, 20, 1, 3600),
+      view: view as (typeof VIEWS)[number],
+      port: wholeNumber("port", values.port, 4600, 1, 65535),
+      dist: values.dist ?? "dist-profile",
+      save: values.save,
+      shot: values.shot,
+      from: values.from,
+      fake: values.fake === "yes",
+    };
+  });
 }
 
 /** Maps a frame (bundle URL, 0-based line) to the module it came from, e.g. "recharts/es6/cartesian/Line.js". */
@@ -202,24 +242,13 @@ function hasFakeChunk(dist: string): boolean {
 }
 
 async function main() {
-  const from = option("from", "");
+  const { seconds, view, port, dist, save, shot, from, fake } = profileOptions();
   if (from) {
     // Summarise a saved profile again (same build folder).
     const profile = JSON.parse(readFileSync(from, "utf8")) as CpuProfile;
-    console.log(
-      JSON.stringify(
-        summarise(profile, moduleResolver(bundlesOf(profile, option("dist", "dist-profile")))),
-        null,
-        1,
-      ),
-    );
+    console.log(JSON.stringify(summarise(profile, moduleResolver(bundlesOf(profile, dist))), null, 1));
     return;
   }
-  const seconds = Number(option("seconds", "20"));
-  const view = option("view", "charts");
-  const port = Number(option("port", "4600"));
-  const dist = option("dist", "dist-profile");
-  const fake = option("fake", "no") === "yes";
   if (fake && !hasFakeChunk(dist))
     throw new Error(`${dist} has no fake backend: build it with VITE_LAB_FAKE=1 (see the header)`);
   if (await portTaken(port))
@@ -310,7 +339,6 @@ async function main() {
     await cdp.send("Profiler.start");
     await page.waitForTimeout(seconds * 1000);
     const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
-    const save = option("save", "");
     if (save) writeFileSync(save, JSON.stringify(profile));
     const long = await page.evaluate(
       (since) =>
@@ -327,7 +355,6 @@ async function main() {
       ),
     );
     const steps = (await stepsNow()).map((n, i) => n - (steps0[i] ?? 0));
-    const shot = option("shot", "");
     if (shot) await page.screenshot({ path: shot });
     await page.getByTestId("play").click();
     const summary = summarise(profile, moduleResolver(bundlesOf(profile, dist)));

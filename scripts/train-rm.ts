@@ -17,8 +17,9 @@
  *   default) EOS only on a completion shorter than the task's maxNewTokens, i.e. one that ended (a completion
  *   that filled the limit was cut, and the lab scores a cut sample without EOS); `--eos always` puts EOS on every
  *   completion (how the shipped arithmetic RM was trained: 34 of its 10,000 pairs hold a cut completion);
- * - init: the task's SFT checkpoint (default public/models/<task>/sft.safetensors); when it is missing, a fresh
- *   init of `--preset` (default tiny) with the tokenizer's vocabulary, with a warning;
+ * - init: the task's SFT checkpoint (default public/models/<task>/sft.safetensors; one named by `--init` must
+ *   exist), or with `--preset` (not with `--init`) a fresh seeded init of that preset with the tokenizer's
+ *   vocabulary; when the default checkpoint is missing, a fresh tiny init, with a warning;
  * - optimisation: B pairs per step (default 16) drawn without replacement from a seeded shuffle (epochs), AdamW
  *   (β 0.9/0.95, weight decay 0.1 on matrices, clip 1.0), lr linear warm-up over 10% of the steps then cosine
  *   to 10%; optional reward centring η (default 0);
@@ -57,8 +58,11 @@ import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { shellQuote } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
+import { inputProblem } from "./train-rm/input";
 import { FACTS_FILE, RM_DATA, recordRewardModel, shipRewardModel } from "./train-rm/record";
 import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
+
+export { inputProblem } from "./train-rm/input";
 
 /** Defaults per task: steps and learning rate (tiny models fine-tuned from SFT). */
 export const RM_DEFAULTS: Record<TaskId, { steps: number; lr: number; batch: number }> = {
@@ -82,9 +86,9 @@ export interface TrainRmOptions {
   center?: number;
   /** Preference JSONL. Default public/models/<task>/ + RM_DATA[task]. */
   data?: string;
-  /** Start checkpoint. Default public/models/<task>/sft.safetensors (fresh init when missing). */
+  /** Start checkpoint, which must exist. Default public/models/<task>/sft.safetensors (a fresh tiny init when missing). */
   init?: string;
-  /** Preset of a fresh init. Default "tiny". */
+  /** Start from a fresh init of this preset instead of a checkpoint (not with `init`). */
   preset?: PresetName;
   /** Output folder. Default public/models/<task>. */
   out?: string;
@@ -133,8 +137,9 @@ export function rmLr(lr: number, s: number, steps: number): number {
 }
 
 /**
- * Train, evaluate, export. @throws Error when the data file is missing or has no train/eval pairs, the
- * checkpoint's vocabulary differs from the tokenizer's, or the ONNX check fails.
+ * Train, evaluate, export. @throws Error when the data file is missing or has no train/eval pairs, `init` is
+ * given with `preset` or names no file, the checkpoint's vocabulary differs from the tokenizer's, or the ONNX
+ * check fails.
  */
 export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult> {
   const t0 = performance.now();
@@ -152,8 +157,9 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   const tokenizer = tokenizerPathOf(task);
   const tok = readTokenizerFile(`public/${tokenizer}`);
 
-  if (!existsSync(dataPath))
-    throw new Error(`no preference data at ${dataPath} (npm run build-preferences makes it; or pass --data)`);
+  const problem = inputProblem(task, o);
+  if (problem) throw new Error(problem);
+  const fromCheckpoint = o.preset === undefined && existsSync(initPath);
   const records = parsePreferencesJsonl(readFileSync(dataPath, "utf8")).filter((r) => r.task === task);
   const eos = o.eos ?? "ended";
   const sampledLength = eos === "always" ? null : (await loadTask(task)).generation.maxNewTokens;
@@ -167,7 +173,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   let config: GPTConfig;
   let params: Float32Array;
   let initFrom: string;
-  if (existsSync(initPath)) {
+  if (fromCheckpoint) {
     const ck = await readCheckpointPath(initPath);
     if (ck.config.vocabSize !== tok.vocabSize)
       throw new Error(`${initPath} has vocabulary ${ck.config.vocabSize}, the tokenizer ${tok.vocabSize}`);
@@ -181,7 +187,8 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
     const rng = new Rng(seed);
     params = initParams(paramLayout(config), () => rng.normal());
     initFrom = `fresh ${name} init (seed ${seed})`;
-    log(`WARNING: no SFT checkpoint at ${initPath}; training the reward model from a ${initFrom}`);
+    if (o.preset === undefined)
+      log(`WARNING: no SFT checkpoint at ${initPath}; training the reward model from a ${initFrom}`);
   }
   log(
     `train-rm ${task}: ${train.length} train / ${heldOut.length} held-out pairs from ${dataPath}; init ${initFrom} ` +
@@ -289,7 +296,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
       config,
       tokenizer,
       init: initFrom.replace(/^public\//, ""),
-      ...(existsSync(initPath) ? { init_sha256: sha256(initPath) } : {}),
+      ...(fromCheckpoint ? { init_sha256: sha256(initPath) } : {}),
       data: dataPath.replace(/^public\//, ""),
       data_sha256: sha256(dataPath),
       steps,
@@ -319,7 +326,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
 }
 
 const USAGE =
-  "usage: npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η] [--data FILE.jsonl] [--init FILE.safetensors] [--preset nano|tiny|small] [--out DIR] [--log-every K] [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]\n       npm run train-rm -- --task T --ship DIR";
+  "usage: npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η] [--data FILE.jsonl] [--init FILE.safetensors | --preset nano|tiny|small] [--out DIR] [--log-every K] [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]\n       npm run train-rm -- --task T --ship DIR\n  --init: the start checkpoint (default public/models/<task>/sft.safetensors; a fresh tiny init when that is missing); --preset: start from a fresh init of that preset instead (not with --init)";
 
 /** What is wrong with `--task` (absent, or a task this script has no preference data for). */
 function taskProblem(task: string | undefined): string {
@@ -360,6 +367,7 @@ async function main(): Promise<number> {
     console.error(taskProblem(values.task));
     return 2;
   }
+  const task = values.task;
   if (values.backend !== undefined && values.backend !== "tfjs-wasm" && values.backend !== "wgsl") {
     console.error("--backend tfjs-wasm|wgsl");
     return 2;
@@ -375,6 +383,8 @@ async function main(): Promise<number> {
       values[k] === undefined ? undefined : wholeNumber(k, String(values[k]), 0, min);
     const real = (k: keyof typeof values, min: number, max: number) =>
       values[k] === undefined ? undefined : realNumber(k, String(values[k]), 0, min, max);
+    const problem = inputProblem(task, values);
+    if (problem) throw new RangeError(problem);
     writableFolder("out", values.out ?? `public/models/${values.task}`);
     return {
       steps: whole("steps", 1),
@@ -387,7 +397,7 @@ async function main(): Promise<number> {
     };
   });
   const r = await trainRewardModel({
-    task: values.task,
+    task,
     ...numbers,
     data: values.data,
     init: values.init,

@@ -210,6 +210,11 @@ describe("headless lab CLI", () => {
         /--temperature must be a number in \[0, 100\], got "0x1"/,
       ],
       [["lesson", "kl-estimators", "--seeds", "0,,1"], /--seeds must be whole numbers/],
+      // Bounded as --seed is elsewhere (a link cannot hold a larger one): 99999999999 was accepted.
+      [
+        ["lesson", "kl-estimators", "--seeds", "0,99999999999"],
+        /--seeds must be whole numbers in \[0, 2147483647\] separated by commas, got "0,99999999999"/,
+      ],
       [[...train, "--out", ""], /--out needs a value, got ""/], // once: ran with no log written
       [
         ["pipeline", "--task", "arithmetic", "--set", "sftSteps=abc"],

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { commandFlags, trainRewardModel } from "../../scripts/train-rm";
+import { commandFlags, inputProblem, trainRewardModel } from "../../scripts/train-rm";
 import { FACTS_FILE, shipRewardModel } from "../../scripts/train-rm/record";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { type PreferenceRecord, preferencesToJsonl } from "../../src/tasks/preferences";
@@ -41,7 +41,7 @@ function syntheticPairs(n: number, evalShare: number, seed: number): PreferenceR
 
 describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
   it.each(["tfjs-wasm", "wgsl"] as const)(
-    "trains from a fresh init (no SFT checkpoint) on %s, evaluates vs gold, writes rm.safetensors and rm.onnx",
+    "trains from a fresh init (--preset) on %s, evaluates vs gold, writes rm.safetensors and rm.onnx",
     async (backend) => {
       const data = join(dir, "prefs.jsonl");
       writeFileSync(data, preferencesToJsonl(syntheticPairs(200, 0.2, 1)));
@@ -52,8 +52,7 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         batch: 8,
         lr: 3e-3,
         data,
-        init: join(dir, "missing.safetensors"),
-        preset: "nano",
+        preset: "nano", // a fresh nano init, not the shipped SFT checkpoint
         out: join(dir, `out-${backend}`),
         logEvery: 10,
         backend,
@@ -62,7 +61,8 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         log: (l) => lines.push(l),
       });
       console.log(lines.join("\n"));
-      expect(lines.join("\n")).toMatch(/WARNING: no SFT checkpoint/);
+      expect(lines.join("\n")).toMatch(/init fresh nano init \(seed 0\)/);
+      expect(lines.join("\n")).not.toMatch(/WARNING/); // asked for, not a fallback
       expect(lines.join("\n")).toMatch(
         backend === "wgsl" ? /training and scoring on wgsl/ : /on TF\.js WASM/,
       );
@@ -84,12 +84,12 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
         data_sha256: expect.any(String),
       });
       expect(facts.eval_after.goldAccuracy).toBe(r.after.eval.goldAccuracy);
+      expect(facts.init).toBe("fresh nano init (seed 0)");
+      expect(facts.init_sha256).toBeUndefined(); // not the SFT checkpoint's, which it did not start from
       expect(facts.command).toBe(
         `npm run train-rm -- --task arithmetic --steps 30 --batch 8 --lr 0.003 --backend ${backend} --eos ${backend === "wgsl" ? "always" : "ended"}`,
       );
-      expect(facts.input_flags).toMatch(
-        /^ --data \S+prefs\.jsonl --init \S+missing\.safetensors --preset nano$/,
-      );
+      expect(facts.input_flags).toMatch(/^ --data \S+prefs\.jsonl --preset nano$/);
       expect(() => shipRewardModel("arithmetic", join(dir, `out-${backend}`))).toThrow(
         /not on the shipped pairs public\/models\/arithmetic\/rm-preferences\.jsonl/,
       );
@@ -117,9 +117,38 @@ describe("scripts/train-rm.ts on nano with synthetic pairs", () => {
     expect(() => shipRewardModel("sentiment", join(dir, "nothing-here"))).toThrow(/has no train-rm\.json/);
   });
 
-  it("fails clearly without preference data", async () => {
+  it("fails clearly without preference data, naming the script that makes it", async () => {
     await expect(
       trainRewardModel({ task: "arithmetic", data: join(dir, "none.jsonl"), out: dir }),
-    ).rejects.toThrow(/no preference data at .*none\.jsonl/);
+    ).rejects.toThrow(
+      /--data \S*none\.jsonl: no such file \(npm run build-sft-preferences -- --task arithmetic/,
+    );
+  });
+
+  it("refuses an --init that is not there, and --init with --preset, before any work", async () => {
+    const data = join(dir, "refusals.jsonl");
+    writeFileSync(data, preferencesToJsonl(syntheticPairs(20, 0.2, 2)));
+    const missing = join(dir, "missing.safetensors");
+    // It once trained from a fresh init with a WARNING and exited 0.
+    expect(inputProblem("arithmetic", { data, init: missing })).toMatch(
+      /^--init \S*missing\.safetensors: no such checkpoint/,
+    );
+    await expect(trainRewardModel({ task: "arithmetic", data, init: missing, out: dir })).rejects.toThrow(
+      /no such checkpoint/,
+    );
+    // --preset was ignored when the checkpoint existed: it now starts a fresh init, and with --init is refused.
+    const shippedSft = "public/models/arithmetic/sft.safetensors";
+    expect(inputProblem("arithmetic", { data, init: shippedSft, preset: "nano" })).toMatch(
+      /^--init and --preset: give one/,
+    );
+    expect(inputProblem("arithmetic", { data, preset: "huge" })).toMatch(
+      /^--preset must be one of nano\|tiny\|small/,
+    );
+    expect(inputProblem("arithmetic", { data, preset: "nano" })).toBeNull();
+    expect(inputProblem("arithmetic", { data, init: shippedSft })).toBeNull();
+    expect(inputProblem("arithmetic", {})).toBeNull(); // the shipped pairs and SFT model
+    expect(inputProblem("arithmetic", { data: join(dir, "none.jsonl") })).toMatch(
+      /^--data \S*none\.jsonl: no such file \(npm run build-sft-preferences -- --task arithmetic --out DIR makes/,
+    );
   });
 });
