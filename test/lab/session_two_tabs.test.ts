@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { LabPersistence, openLabPersistence } from "../../src/lab/persist";
+import type { ExperimentSpec } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { STORAGE_OPEN_MS } from "../../src/ui/lab/session_storage";
@@ -20,15 +21,21 @@ stubPage(() => {
   session = null;
 });
 
+/** The first tab: it claimed the session and saved PPO at step 6, its checkpoint at step 5. */
+async function savingTab(name: string, spec: ExperimentSpec): Promise<LabPersistence> {
+  const a = await openLabPersistence(name);
+  await a.claim("tab-a");
+  await a.saveExperiment(spec);
+  await a.saveRun({ spec: spec.runs[0], status: "running", step: 6, history: points(6), markers: [] });
+  await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 200 });
+  return a;
+}
+
 describe("two tabs", () => {
   it("the experiment saved by another tab while this one starts resumes as that tab left it", async () => {
     const name = newDbName();
     const spec = defaultExperiment();
-    const a = await openLabPersistence(name); // the first tab, which saves
-    await a.claim("tab-a");
-    await a.saveExperiment(spec);
-    await a.saveRun({ spec: spec.runs[0], status: "running", step: 6, history: points(6), markers: [] });
-    await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 200 });
+    const a = await savingTab(name, spec);
     const f = fakeDeps(name);
     const start = f.deps.start;
     f.deps.start = async (...args) => {
@@ -55,11 +62,7 @@ describe("two tabs", () => {
   it("a re-read between the other tab's curve and its checkpoint resumes at the older checkpoint, curve cut there", async () => {
     const name = newDbName();
     const spec = defaultExperiment();
-    const a = await openLabPersistence(name);
-    await a.claim("tab-a");
-    await a.saveExperiment(spec);
-    await a.saveRun({ spec: spec.runs[0], status: "running", step: 6, history: points(6), markers: [] });
-    await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 200 });
+    const a = await savingTab(name, spec);
     const f = fakeDeps(name);
     const start = f.deps.start;
     f.deps.start = async (...args) => {
@@ -139,11 +142,7 @@ describe("two tabs", () => {
   it("nothing written meanwhile: the session is read once", async () => {
     const name = newDbName();
     const spec = defaultExperiment();
-    const a = await openLabPersistence(name);
-    await a.claim("tab-a");
-    await a.saveExperiment(spec);
-    await a.saveRun({ spec: spec.runs[0], status: "paused", step: 6, history: points(6), markers: [] });
-    await a.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 5, samples: 40, tokens: 200 });
+    const a = await savingTab(name, spec);
     a.close();
     const reads = vi.spyOn(LabPersistence.prototype, "load");
     const f = fakeDeps(name);
