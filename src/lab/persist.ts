@@ -23,6 +23,7 @@ import type { DBSchema, IDBPDatabase, StoreNames } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
 import { DB_NAME } from "./db_name";
 import { type LabConnection, type LostReason, openLabConnection } from "./persist_connection";
+import { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 
 export { DB_VERSION, type LostReason } from "./persist_connection";
 
@@ -48,6 +49,7 @@ import {
 } from "./session_store";
 
 export { DB_NAME } from "./db_name";
+export { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 export { CHUNK } from "./session_store";
 
 /** The saved session's stores (src/lab/session_store.ts reads and writes them together). */
@@ -120,10 +122,6 @@ export interface LabDb extends DBSchema {
   history: { key: [string, number]; value: HistoryChunk };
   checkpoints: { key: string; value: SavedCheckpoint };
 }
-
-import { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
-
-export { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 
 type WriteTx = LabTx<"readwrite">;
 

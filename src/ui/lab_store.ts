@@ -217,6 +217,9 @@ export const stepRange = (s: { runs: Record<string, RunState> }): [number, numbe
   return [top, Math.min(top, ...live)];
 };
 
+/** The lab had started (its model is shown): an error phase since is a worker that stopped, not a failed start. */
+export const labStarted = (s: { model: string | null }): boolean => s.model !== null;
+
 export const trainedSteps = (s: { runs: Record<string, RunState> }): number =>
   Math.max(0, ...Object.values(s.runs).map((r) => (r.comparison ? 0 : r.step)));
 

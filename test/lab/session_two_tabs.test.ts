@@ -31,19 +31,27 @@ async function savingTab(name: string, spec: ExperimentSpec): Promise<LabPersist
   return a;
 }
 
+/** The page's deps on database `name`, with `meanwhile` done while its worker starts (another tab's writes). */
+function whileStarting(name: string, meanwhile: () => Promise<void>) {
+  const f = fakeDeps(name);
+  const start = f.deps.start;
+  f.deps.start = async (...args) => {
+    await meanwhile();
+    return start(...args);
+  };
+  return f;
+}
+
 describe("two tabs", () => {
   it("the experiment saved by another tab while this one starts resumes as that tab left it", async () => {
     const name = newDbName();
     const spec = defaultExperiment();
     const a = await savingTab(name, spec);
-    const f = fakeDeps(name);
-    const start = f.deps.start;
-    f.deps.start = async (...args) => {
+    const f = whileStarting(name, async () => {
       // The first tab pauses while this one starts its worker: its last save lands.
       await a.saveRun({ spec: spec.runs[0], status: "paused", step: 15, history: points(15), markers: [] });
       await a.saveCheckpoint("ppo-1", new Uint8Array([2]), { step: 15, samples: 120, tokens: 600 });
-      return start(...args);
-    };
+    });
     session = await openLab(f.deps);
     expect(f.loads).toEqual([["ppo-1", { step: 15, samples: 120, tokens: 600 }]]);
     expect(useLab.getState().runs["ppo-1"].step).toBe(15);
@@ -63,14 +71,11 @@ describe("two tabs", () => {
     const name = newDbName();
     const spec = defaultExperiment();
     const a = await savingTab(name, spec);
-    const f = fakeDeps(name);
-    const start = f.deps.start;
-    f.deps.start = async (...args) => {
+    const f = whileStarting(name, async () => {
       // The first tab's checkpoint save (autosave.ts checkpointNow) writes the curve first: the re-read lands
       // between that and the checkpoint (a reviewer's case, with the old order, resumed at 15 with 6 points).
       await a.saveRun({ spec: spec.runs[0], status: "paused", step: 15, history: points(15), markers: [] });
-      return start(...args);
-    };
+    });
     session = await openLab(f.deps);
     await expect(
       a.saveCheckpoint("ppo-1", new Uint8Array([2]), { step: 15, samples: 120, tokens: 600 }),
@@ -101,10 +106,8 @@ describe("two tabs", () => {
     await a.saveRun({ spec: x.runs[0], status: "running", step: 20, history: points(20), markers: [] });
     await a.saveCheckpoint("ppo-1", new Uint8Array([20]), { step: 20, samples: 160, tokens: 800 });
     setHash(`#${encode(y)}`);
-    const f = fakeDeps(name);
-    const start = f.deps.start;
     const refused: unknown[] = [];
-    f.deps.start = async (...args) => {
+    const f = whileStarting(name, async () => {
       // Tab A's 5-s flush and checkpoint while B starts its worker (once stray writes into Y's session).
       await a
         .saveRun({ spec: x.runs[0], status: "running", step: 30, history: points(30), markers: [] })
@@ -112,8 +115,7 @@ describe("two tabs", () => {
       await a
         .saveCheckpoint("ppo-1", new Uint8Array([30]), { step: 30, samples: 240, tokens: 1200 })
         .catch((e) => refused.push(e));
-      return start(...args);
-    };
+    });
     session = await openLab(f.deps);
     expect(refused).toHaveLength(2);
     expect(f.loads).toEqual([["ppo-1", { step: 5, samples: 40, tokens: 200 }]]);

@@ -1,6 +1,6 @@
 /** The line an empty chart shows (./MetricChart.tsx). */
 
-import { useLab } from "../lab_store";
+import { labStarted, useLab } from "../lab_store";
 import { useApp } from "../store";
 
 /**
@@ -10,8 +10,7 @@ import { useApp } from "../store";
 export function EmptyNote({ hasLines, reward }: { hasLines: boolean; reward: boolean }) {
   const ready = useLab((s) => s.phase === "ready");
   const failed = useLab((s) => s.phase === "error");
-  // A model shown: the lab had started, and its worker stopped since.
-  const stopped = useLab((s) => s.model !== null);
+  const stopped = useLab(labStarted);
   const playing = useLab((s) => s.playing || s.steppingFrom !== null);
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
   const sentiment = useLab((s) => s.spec.task === "sentiment");

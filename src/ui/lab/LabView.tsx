@@ -12,7 +12,7 @@ import "./charts.css";
 import "./access.css";
 import { prefetchExplain } from "../explain/ExplainButton";
 import { InspectPanel } from "../inspect/InspectPanel";
-import { useLab } from "../lab_store";
+import { labStarted, useLab } from "../lab_store";
 import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
 import { BrokenLinkButton } from "./BrokenLinkButton";
@@ -50,8 +50,7 @@ const ONE_COLUMN: Panel[] = ["lesson", "charts", "runs", "samples", "inspect", "
 export function LabView() {
   const phase = useLab((s) => s.phase);
   const phaseError = useLab((s) => s.phaseError);
-  // A model shown: the lab had started (its worker stopped since), not a failed start.
-  const started = useLab((s) => s.model !== null);
+  const started = useLab(labStarted);
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);

@@ -12,7 +12,7 @@ import { ALGORITHMS } from "../../lab/registry";
 import { RUN_KEYS, TOO_MANY_RUNS } from "../../lab/settings";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
-import { labFull, useLab } from "../lab_store";
+import { labFull, labStarted, useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
@@ -77,8 +77,8 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const run = useLab((s) => s.runs[runId]);
   const progress = useLab((s) => s.stepProgress[runId]);
   const phase = useLab((s) => s.phase);
-  // The lab had started (a model shown) when its worker stopped: its runs stopped, they were started.
-  const labStarted = useLab((s) => s.model !== null);
+  // The lab had started when its worker stopped: its runs stopped, they were started.
+  const labUp = useLab(labStarted);
   const canEdit = phase === "ready";
   const full = useLab(labFull);
   const task = useLab((s) => s.spec.task);
@@ -130,7 +130,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const shown = frozen
     ? "comparison"
     : phase === "error"
-      ? labStarted
+      ? labUp
         ? "stopped"
         : "not started"
       : phase !== "ready"
