@@ -141,8 +141,12 @@ export interface SampleView {
   gold: number;
 }
 
-/** "finishing": the lab paused while this run's step was on the device; it lands, then the run is "paused". */
-export type RunStatus = "ready" | "running" | "finishing" | "paused" | "error";
+/**
+ * "finishing": the lab paused while this run's step was on the device; it lands, then the run is "paused".
+ * "recovering": the GPU device was lost; the worker is getting a new one, then the run goes back to its last
+ * checkpoint (./recovery.ts) and on as before (or to "error" when no device can be had).
+ */
+export type RunStatus = "ready" | "running" | "finishing" | "paused" | "recovering" | "error";
 
 /** What the worker pushes to the page (batched, at most every ~250 ms). */
 export interface RunUpdate {

@@ -105,9 +105,11 @@ export class RunSlot {
     return this.pending.dirty;
   }
 
-  /** "running" while playing; "finishing" after a pause until the step in flight has landed. */
-  status(playing: boolean): RunStatus {
+  /** "running" while playing; "finishing" after a pause until the step in flight has landed; "recovering" while
+   * the device is lost (`halted`). */
+  status(playing: boolean, halted = false): RunStatus {
     if (this.error !== null) return "error";
+    if (halted) return "recovering";
     if (playing) return "running";
     if (this.inFlight) return "finishing";
     return this.step === 0 ? "ready" : "paused";
@@ -242,12 +244,12 @@ export class RunSlot {
   }
 
   /** The update to send (and forget), or null when nothing changed. */
-  take(playing: boolean): RunUpdate | null {
+  take(playing: boolean, halted = false): RunUpdate | null {
     const p = this.pending;
     if (!p.dirty) return null;
     const u: RunUpdate = {
       runId: this.spec.id,
-      status: this.status(playing),
+      status: this.status(playing, halted),
       step: this.step,
       points: p.points,
     };

@@ -16,6 +16,8 @@ import { AckThrottle } from "./throttle";
 export class SchedulerBase {
   protected entries: RunSlot[] = [];
   protected playing = false;
+  /** Set while the device is lost: no steps until the scheduler's recover(); the runs read "recovering". */
+  protected halted = false;
   private readonly queue = new Turns();
   /** Sends the batched updates: at most every flushMs, and only once the page acknowledged the last one. */
   private readonly out: AckThrottle;
@@ -72,7 +74,7 @@ export class SchedulerBase {
   private send(): unknown {
     const updates: RunUpdate[] = [];
     for (const e of this.entries) {
-      const u = e.take(this.playing);
+      const u = e.take(this.playing, this.halted);
       if (u) updates.push(u);
     }
     return updates.length ? this.o.onUpdate(updates) : null;

@@ -41,8 +41,6 @@ export class Scheduler extends SchedulerRuns {
   /** The run whose step was on the device when it was lost, its steps lost in a row, and whether the latest
    * loss (not yet recovered from) was one of them. */
   private lostOn: { id: string; times: number; latest: boolean } | null = null;
-  /** Set while the device is lost: no steps until recover(). */
-  private halted = false;
   private speed = 0;
   private stopAt = 0;
   private readonly progressAfterMs: number;
@@ -228,9 +226,11 @@ export class Scheduler extends SchedulerRuns {
     return (k) => this.o.fieldLabel?.(spec, k) ?? k;
   }
 
-  /** Stop stepping: the device is gone. Steps resume after {@link recover}. */
+  /** Stop stepping: the device is gone. Steps resume after {@link recover}; the page sees "recovering". */
   halt(): void {
     this.halted = true;
+    for (const e of this.entries) e.touch();
+    this.flushSoon();
   }
 
   /**

@@ -63,6 +63,9 @@ class LabWorker implements LabWorkerApi {
   /** The settings changes asked for, in order (setConfig). */
   private readonly configs = new Turns();
   private pipeline: LabPipeline | null = null;
+  /** The recovery from a lost device under way (a Pipeline stage waits for it: it does not take the scheduler's
+   * turns, so it would start on the lost device and fail). */
+  private recovering: Promise<void> | null = null;
   private baseUrl = "";
 
   ping(): boolean {
@@ -289,6 +292,7 @@ class LabWorker implements LabWorkerApi {
   ) {
     const s = pipelineSettings(settings);
     this.sched().pause();
+    while (this.recovering) await this.recovering;
     const pipe = this.pipe();
     return stage === "sft" ? pipe.sft(s, onProgress) : pipe.rmStage(s, onProgress);
   }
@@ -361,7 +365,7 @@ class LabWorker implements LabWorkerApi {
     const s = this.scheduler;
     const runs = this.runs;
     if (!s || !runs) return;
-    await recoverFromLoss(s, lost, {
+    const done = recoverFromLoss(s, lost, {
       acquire: () => withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer"),
       adopt: (ctx) => {
         this.ctx = ctx;
@@ -372,6 +376,9 @@ class LabWorker implements LabWorkerApi {
       },
       restore: (spec) => runs.restore(spec),
     });
+    this.recovering = done;
+    await done;
+    if (this.recovering === done) this.recovering = null;
   }
 }
 

@@ -74,7 +74,7 @@ import {
   withStagePaused,
   withStopSentence,
 } from "./client_notices";
-import { type ClientStats, stageReceiver, updateReceiver } from "./client_updates";
+import { type ClientStats, stageReceiver, updateReceiver, withoutWorkerNotice } from "./client_updates";
 import { notReady, refreshCustomModel, showStarted, spawnTrainingWorker, workerWatch } from "./client_worker";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
@@ -218,8 +218,9 @@ export class LabClient {
     this.dropQueuedSteps();
     await api.reset();
     this.store.clearProgress();
-    // Every run is back at step 0: "every run has reached the stop step" (Play refused before) holds no more.
-    const notice = withoutStopSentence(this.store.notice);
+    // Every run is back at step 0: "every run has reached the stop step" (Play refused before) holds no more,
+    // nor where the worker said runs went on (a lost device's recovery, which a Reset waits for).
+    const notice = withoutStopSentence(withoutWorkerNotice(this.store.notice, this.stats));
     if (notice !== this.store.notice) this.store.setNotice(notice);
   }
 

@@ -7,6 +7,7 @@
 import * as Comlink from "comlink";
 import type { RunUpdate } from "../lab/protocol";
 import type { StartStage } from "../lab/start_progress";
+import { without } from "./client_notices";
 import { useStarting } from "./lab/starting";
 import { useLab } from "./lab_store";
 
@@ -30,11 +31,13 @@ function afterPaint(): Promise<void> {
   });
 }
 
-/** Update counters (tests and the update-rate figure). */
+/** Update counters (tests and the update-rate figure), and the worker's latest notice. */
 export interface ClientStats {
   updates: number;
   firstUpdateAt: number | null;
   lastUpdateAt: number | null;
+  /** The notice the worker sent last (where runs went on after a lost device or a rewind), as shown. */
+  workerNotice?: string;
 }
 
 /**
@@ -71,7 +74,14 @@ function apply(updates: RunUpdate[], stats: ClientStats): void {
   const s = useLab.getState();
   s.applyUpdates(updates);
   const notices = updates.flatMap((u) => (u.notice ? [u.notice] : []));
-  if (notices.length) s.setNotice([...new Set(notices)].join(" "));
+  if (notices.length) {
+    // It takes the place of the worker's last notice only: the page's own (say, an export that failed as the
+    // device was lost) stays beside it.
+    const line = [...new Set(notices)].join(" ");
+    const rest = withoutWorkerNotice(s.notice, stats);
+    s.setNotice(rest && !rest.includes(line) ? `${rest} ${line}` : line);
+    stats.workerNotice = line;
+  }
   // The worker stops by itself when no run can step any more (in error, or at the lesson's last step).
   const runs = Object.values(useLab.getState().runs);
   const stopAt = useLab.getState().spec.steps ?? 0;
@@ -79,4 +89,11 @@ function apply(updates: RunUpdate[], stats: ClientStats): void {
   if (s.playing && runs.length > 0 && runs.every(done)) s.setPlaying(false);
   // Or when it says so (after the GPU device was lost twice on one run's step).
   if (s.playing && updates.some((u) => u.stopped)) s.setPlaying(false);
+}
+
+/** `notice` without the worker's last notice (null when nothing else is left); forgets it. */
+export function withoutWorkerNotice(notice: string | null, stats: ClientStats): string | null {
+  const line = stats.workerNotice;
+  stats.workerNotice = undefined;
+  return line ? without(notice, [line]) : notice;
 }

@@ -57,4 +57,28 @@ describe("recoverFromLoss", () => {
     expect(t.last("a")).toMatchObject({ status: "error" });
     expect(t.last("a")?.error).toMatch(/no GPU device could be had again \(no adapter\)\. Reload the page/);
   });
+
+  it("the runs read 'recovering' while a device is asked for (they said 'running'), then go on as before", async () => {
+    const t = setup({ ms: 1 });
+    await t.s.addRun(spec("a"));
+    await t.s.stepOnce();
+    let give: (ctx: GpuContext) => void = () => {};
+    const done = recoverFromLoss(
+      t.s,
+      lost,
+      {
+        acquire: () => new Promise<GpuContext>((r) => (give = r)),
+        adopt: () => {},
+        restore: async (s) => ({ run: new FakeRun(s.id, s.config, t.log), step: 1 }),
+      },
+      [0],
+    );
+    t.s.flush();
+    expect(t.last("a")?.status).toBe("recovering");
+    await new Promise((r) => setTimeout(r, 5));
+    give({} as GpuContext);
+    await done;
+    t.s.flush();
+    expect(t.last("a")?.status).toBe("paused");
+  });
 });

@@ -50,6 +50,7 @@ const STATUS_TEXT = {
   stepping: "stepping…",
   waiting: "waiting…",
   finishing: "finishing step…",
+  recovering: "recovering…",
   comparison: "comparison",
   starting: "starting…",
   "not started": "not started",
@@ -247,12 +248,14 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
       </header>
       <p className="run-state">
         <span
-          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" || shown === "starting" || shown === "not started" || shown === "stopped" ? "paused" : shown}`}
+          className={`status status-${shown === "stepping" || shown === "finishing" ? "running" : shown === "comparison" || shown === "waiting" || shown === "starting" || shown === "not started" || shown === "stopped" || shown === "recovering" ? "paused" : shown}`}
           data-testid={`status-${runId}`}
           title={
             shown === "waiting"
               ? "Waiting its turn: the runs take their steps one at a time on the one GPU"
-              : undefined
+              : shown === "recovering"
+                ? "The GPU device was lost: the lab is getting a new one, then this run goes on from its last checkpoint"
+                : undefined
           }
         >
           {STATUS_TEXT[shown]}
