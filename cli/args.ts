@@ -37,11 +37,18 @@ export interface Args {
 /**
  * Read `argv` (without the node and script paths): `options` take one value each, `lists` may repeat
  * (`--set a=1 --set b=2`), at most `positionals` bare arguments.
- * @throws UsageRequest on --help; RangeError naming the problem, then `usage`, on anything else unknown.
+ * @throws UsageRequest on --help (with `help`, or `usage` when there is none, given `parsed`'s values); RangeError
+ *   naming the problem, then `usage`, on anything else unknown.
  */
 export function readArgs(
   argv: readonly string[],
-  spec: { options: readonly string[]; lists?: readonly string[]; positionals?: number; usage: string },
+  spec: {
+    options: readonly string[];
+    lists?: readonly string[];
+    positionals?: number;
+    usage: string;
+    help?: (values: Record<string, unknown>) => string;
+  },
 ): Args {
   const options: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
   for (const n of spec.options) options[n] = { type: "string" };
@@ -52,7 +59,7 @@ export function readArgs(
   } catch (e) {
     throw new RangeError(`${firstSentence(e)}\n${spec.usage}`);
   }
-  if (parsed.values.help) throw new UsageRequest(spec.usage);
+  if (parsed.values.help) throw new UsageRequest(spec.help?.(parsed.values) ?? spec.usage);
   const most = spec.positionals ?? 0;
   if (parsed.positionals.length > most)
     throw new RangeError(`unexpected argument "${parsed.positionals[most]}"\n${spec.usage}`);

@@ -32,6 +32,7 @@ import {
   writableFile,
   writableFolder,
 } from "./args";
+import { lessonHelp, trainHelp } from "./lab/help";
 import { lessonIds, runLessonSeed } from "./lab/lesson";
 import { nodeRewardSources } from "./lab/node_rewards";
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineCommand } from "./lab/pipeline";
@@ -47,7 +48,8 @@ const EVAL_USAGE =
 const LESSON_USAGE =
   "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]";
 const USAGE = [
-  "usage: lab train|eval|lesson|pipeline … (--help after a command for its options)",
+  "usage: lab train|eval|lesson|pipeline … (--help after a command for its options; after `train --algo <id>`,\n" +
+    "  the algorithm's settings; after `lesson`, the lesson ids)",
   TRAIN_USAGE,
   EVAL_USAGE,
   LESSON_USAGE,
@@ -70,6 +72,7 @@ async function main(): Promise<number | undefined> {
           options: ["task", "algo", "model", "steps", "seed", "prefs", "out", "save"],
           lists: ["set"],
           usage: TRAIN_USAGE,
+          help: (v) => trainHelp(TRAIN_USAGE, typeof v.algo === "string" ? v.algo : undefined),
         })
       : readArgs(rest, {
           options: ["task", "model", "vs", "prompts", "samples", "temperature", "seed"],
@@ -171,6 +174,7 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
     options: ["seeds", "steps", "out", "runs", "reuse", "train"],
     positionals: 1,
     usage: LESSON_USAGE,
+    help: () => lessonHelp(LESSON_USAGE),
   });
   const which = positionals[0];
   if (!which) throw new RangeError(`which lesson?\n${LESSON_USAGE}`);

@@ -106,9 +106,13 @@ async function checkGroups(
     expect(Math.abs(parse(meanText) - mean)).toBeLessThanOrEqual(halfUlp(meanText) + 1e-12);
     const zero = scores.every((s) => s === scores[0]);
     if (!zero) spread++;
-    await expect(page.getByTestId("zero-std")).toHaveAttribute("data-value", zero ? "yes" : "no");
+    // Flagged as frac_reward_zero_std counts: by the rewards (Safe RLHF's scores also hold −λ·cost).
+    const rewards: string[] = [];
+    for (let i = 0; i < G; i++) rewards.push(await cellText(rows.nth(i), "reward"));
+    const tie = rewards.every((r) => parse(r) === parse(rewards[0]));
+    await expect(page.getByTestId("zero-std")).toHaveAttribute("data-value", tie ? "yes" : "no");
     await expect(page.getByTestId("inspect-group").locator("option").nth(g)).toContainText(
-      zero ? "zero std" : meanText,
+      tie ? "zero reward std" : meanText,
     );
     adv.forEach((text, i) => {
       const want = zero ? 0 : (scores[i] - mean) / (std + e);

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PRESET_IDS } from "../../src/lab/presets/ids";
+import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 
 const LAB = ["--import", "tsx", "--import", "./cli/raw-loader.mjs", "cli/lab.ts"];
@@ -229,5 +231,14 @@ describe("headless lab CLI", () => {
     const help = run("train", "--help");
     expect(help.status).toBe(0);
     expect(help.out).toMatch(/^usage: lab train --task/);
+    // The ids a command line needs, from the tables the CLI checks against (a reviewer had to read the source).
+    for (const id of ALGO_IDS) expect(help.out).toContain(`${id} (${ALGORITHMS[id].title})`);
+    const grpo = run("train", "--algo", "grpo", "--help");
+    for (const f of ALGORITHMS.grpo.fields) expect(grpo.out).toMatch(new RegExp(`^  ${f.key} +\\S`, "m"));
+    expect(grpo.out).toMatch(/^ {2}scaleRewards +one of group\|batch\|none, default group: /m);
+    expect(grpo.out).toMatch(/^ {2}beta +number 0–10, default 0\.04: .*\(TRL: beta\)$/m);
+    const lessons = run("lesson", "--help");
+    expect(lessons.status).toBe(0);
+    for (const id of PRESET_IDS) expect(lessons.out).toMatch(new RegExp(`^  ${id}: \\S`, "m"));
   });
 });

@@ -285,6 +285,27 @@ describe("GRPO group view", () => {
     expect(v.groups[1].rows.map((r) => r.advantage)).toEqual([0, 0, 0]);
   });
 
+  it("flags a group by its rewards, as frac_reward_zero_std counts, though RLOO's scores (with −β·KL) differ", () => {
+    // A reviewer's RLOO batch: rewards [0.2, 0.2, 0.2] and [0, 0, 0], the metric 1, and no group flagged.
+    const v = groupInspect(
+      {
+        ...input,
+        rule: "rloo",
+        G: 3,
+        scaleRewards: null,
+        prompts: [[1], [1], [1], [2], [2], [2]],
+        completions: [[0], [0], [0], [0], [0], [0]],
+        reward: [0.2, 0.2, 0.2, 0, 1, 0],
+        scores: [0.0156, -0.1726, -0.4127, 0.1, 0.9, -0.2],
+      },
+      TEXT,
+    );
+    expect(v.groups.map((g) => g.zeroStd)).toEqual([true, false]);
+    // Its advantages are the KL penalty's, not zero: the page says so (GroupTable).
+    expect(v.groups[0].std).toBeGreaterThan(0);
+    expect(v.groups[0].rows.some((r) => r.advantage !== 0)).toBe(true);
+  });
+
   it("rejects a batch that is not whole groups", () => {
     expect(() => groupInspect({ ...input, G: 4 }, TEXT)).toThrow(/whole number of groups/);
   });

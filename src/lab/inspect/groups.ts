@@ -82,6 +82,7 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
   for (let g = 0; g < shown; g++) {
     const from = g * G;
     const own = scores.subarray(from, from + G);
+    const rewards = Array.from({ length: G }, (_, i) => x.reward[from + i]);
     const rows: GroupRow[] = [];
     for (let i = from; i < from + G; i++) {
       const row: GroupRow = {
@@ -102,7 +103,8 @@ export function groupInspect(x: GroupInspectInput, text: TokenText): GroupsInspe
       prompt: text.prompt(x.prompts[from]),
       mean: mean(own),
       std: std(own, true),
-      zeroStd: own.every((v) => v === own[0]),
+      // As frac_reward_zero_std counts: the raw rewards tie (RLOO's scores also hold −β·KL).
+      zeroStd: rewards.every((v) => v === rewards[0]),
       rows,
     });
   }

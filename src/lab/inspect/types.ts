@@ -116,7 +116,10 @@ export interface InspectGroup {
   /** Mean and sample std (divisor G − 1) of the group's scores. */
   mean: number;
   std: number;
-  /** All scores equal: zero advantages, no policy-gradient signal (frac_reward_zero_std counts these). */
+  /**
+   * All rewards R equal: no reward signal (frac_reward_zero_std counts these). The advantages are then 0, unless
+   * the scores fold in a penalty that still differs (RLOO's −β·KL, Safe RLHF's −λ·cost): `std` > 0.
+   */
   zeroStd: boolean;
   rows: GroupRow[];
 }

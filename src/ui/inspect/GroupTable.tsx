@@ -50,13 +50,14 @@ export function GroupTable({
           index={index}
           onChange={setIndex}
           options={view.groups.map(
-            (x, i) => `#${i + 1} · ${x.prompt} · mean ${sig(x.mean, 3)}${x.zeroStd ? " · zero std" : ""}`,
+            (x, i) =>
+              `#${i + 1} · ${x.prompt} · mean ${sig(x.mean, 3)}${x.zeroStd ? " · zero reward std" : ""}`,
           )}
         />
         <span className="muted">
           {index + 1} of {countOf(view.groups.length, view.totalGroups, "prompt")} × G = {view.G} ·{" "}
           {view.groups.filter((x) => x.zeroStd).length}
-          {view.groups.length < view.totalGroups ? " of those" : ""} with zero std
+          {view.groups.length < view.totalGroups ? " of those" : ""} with zero reward std
         </span>
         {view.loss && (
           <ColumnToggle
@@ -118,12 +119,19 @@ export function GroupTable({
           </div>
         )}
         <div>
-          <dt>zero std</dt>
+          <dt>zero reward std</dt>
           <dd data-testid="zero-std" data-value={g.zeroStd ? "yes" : "no"}>
-            {g.zeroStd ? (
+            {g.zeroStd && g.std > 0 ? (
               <span
                 className="badge badge-warn"
-                title="All scores equal: zero advantages, so this group gives the policy no reward signal (a KL penalty, β > 0, or an entropy bonus still acts on its completions)"
+                title="All rewards equal (frac_reward_zero_std counts this group): its advantages come only from the penalty in the scores, not from the reward"
+              >
+                yes · no reward signal: the advantages are the penalty's
+              </span>
+            ) : g.zeroStd ? (
+              <span
+                className="badge badge-warn"
+                title="All rewards equal: zero advantages, so this group gives the policy no reward signal (a KL penalty, β > 0, or an entropy bonus still acts on its completions)"
               >
                 yes · no reward signal
               </span>

@@ -232,6 +232,8 @@ function RatioTable({
               ? `; ${outside - clipped} more outside [1 − ε, 1 + ${view.epsLow === view.epsHigh ? "ε" : "ε_high"}] but not clipped: with that sign of Â the min keeps ρÂ`
               : ""}
             . Bold ρ: outside the clip range.
+            {view.gae &&
+              " The chart's policy/clipfrac_avg is another count: every token outside the range, whatever the sign of Â, averaged over all of the step's updates."}
           </>
         )}
         {view.baseline && (
