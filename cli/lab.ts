@@ -144,10 +144,20 @@ async function main(): Promise<number | undefined> {
     const lab = await runs.create(spec);
     const run = lab.run;
     const log = writeRunLog(o.out ?? null);
+    // Stopped (Ctrl-C, a kill): the log's last line says so, or it would read as a finished shorter run.
+    let done = 0;
+    const interrupted = (signal: NodeJS.Signals, code: number) => () => {
+      log.write({ interrupted: signal, step: done, steps });
+      console.log(`${signal}: stopped after ${done} of ${steps} steps`);
+      void log.close().finally(() => process.exit(code));
+    };
+    process.once("SIGINT", interrupted("SIGINT", 130));
+    process.once("SIGTERM", interrupted("SIGTERM", 143));
     for (let s = 0; s < steps; s++) {
       const r = await run.step();
       const line = { step: r.step, algo: info.id, ...r.metrics };
       log.write(line);
+      done = r.step;
       console.log(
         `step ${r.step} reward ${r.metrics.reward.toFixed(3)} gold ${r.metrics.reward_gold.toFixed(3)} kl ${r.metrics["objective/kl"].toFixed(3)} entropy ${r.metrics.entropy.toFixed(3)} (${r.metrics.step_time.toFixed(1)} s)`,
       );

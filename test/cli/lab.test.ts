@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,6 +10,44 @@ import { loadCheckpoint } from "../../src/model/checkpoint";
 const LAB = ["--import", "tsx", "--import", "./cli/raw-loader.mjs", "cli/lab.ts"];
 
 describe("headless lab CLI", () => {
+  it("stopped by Ctrl-C: the log's last line says so (exit 130), not a finished shorter run", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-"));
+    const out = join(dir, "run.jsonl");
+    const args = [
+      "train",
+      "--task",
+      "arithmetic",
+      "--algo",
+      "reinforce",
+      "--model",
+      "nano",
+      "--steps",
+      "500",
+    ];
+    const child = spawn("node", [
+      ...LAB,
+      ...args,
+      "--set",
+      "batchPrompts=2",
+      "--set",
+      "maxNewTokens=2",
+      "--out",
+      out,
+    ]);
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const stepped = () => existsSync(out) && readFileSync(out, "utf8").split("\n").length > 2;
+    for (let t = 0; t < 600 && !stepped(); t++) await new Promise((r) => setTimeout(r, 200));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const lines = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const last = lines[lines.length - 1];
+    expect(last).toEqual({ interrupted: "SIGINT", step: lines.length - 1, steps: 500 });
+    expect(lines.slice(0, -1).map((l) => l.step)).toEqual(lines.slice(0, -1).map((_, i) => i + 1));
+  }, 150_000);
+
   it("trains and writes one JSON object per step with TRL metric names", () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));
     const out = join(dir, "run.jsonl");
