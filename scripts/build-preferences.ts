@@ -18,10 +18,10 @@
  * Random streams: Rng(seed) picks prompts, Rng(seed + 1) drives the generator, Rng(seed + 2) draws pairs and
  * labels; so a different --flip keeps the same prompts, completions and pairs and only relabels.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { scriptArgs } from "../cli/args";
+import { checkedInput, realNumber, scriptArgs, wholeNumber, writableFile } from "../cli/args";
 import { SimulatedAnnotator } from "../src/tasks/annotator";
 import { loadTask } from "../src/tasks/index";
 import {
@@ -155,19 +155,33 @@ async function main(): Promise<number> {
     console.error("--placeholder data is not for shipping: give --out (outside public/models/)");
     return 2;
   }
-  const task = await loadTask(taskId as TaskId, { seed: Number(values["task-seed"]) });
+  // Every number and the input file checked up front, each in one line (Number() let "--pairs abc" through as NaN).
+  const n = checkedInput(() => {
+    if (values.samples !== undefined && !existsSync(values.samples))
+      throw new RangeError(`--samples ${values.samples}: no such file`);
+    if (values.out !== undefined) writableFile("out", values.out);
+    return {
+      taskSeed: wholeNumber("task-seed", values["task-seed"], 0),
+      placeholder: wholeNumber("placeholder", values.placeholder, 1, 1),
+      seed: wholeNumber("seed", values.seed, 0),
+      flipRate: realNumber("flip", values.flip, 0.25, 0, 1),
+      pairs: wholeNumber("pairs", values.pairs, 2000, 1),
+      evalFraction: realNumber("eval-fraction", values["eval-fraction"], 0.1, 0, 1),
+    };
+  });
+  const task = await loadTask(taskId as TaskId, { seed: n.taskSeed });
   const source = values.samples
     ? parseSamplesJsonl(readFileSync(values.samples, "utf8"))
-    : placeholderGenerator(taskId, Number(values.placeholder));
+    : placeholderGenerator(taskId, n.placeholder);
   const sourceName = values.samples ? `samples:${values.samples}` : "placeholder";
   const built = await buildPreferences(
     task,
     source,
     {
-      seed: Number(values.seed),
-      flipRate: Number(values.flip),
-      pairs: Number(values.pairs),
-      evalFraction: Number(values["eval-fraction"]),
+      seed: n.seed,
+      flipRate: n.flipRate,
+      pairs: n.pairs,
+      evalFraction: n.evalFraction,
       skipTies: values["skip-ties"],
     },
     sourceName,

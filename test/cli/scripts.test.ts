@@ -52,6 +52,23 @@ describe("scripts' command lines", () => {
     expect(data.err.trim().split("\n")).toHaveLength(1);
   });
 
+  it("build-preferences refuses a malformed number or a missing --samples file (one line, exit 2)", () => {
+    // Number() let "--pairs abc" through as NaN.
+    const base = ["--task", "arithmetic", "--placeholder", "2", "--out", join(dir, "p.jsonl")];
+    expectRefusal(
+      run("build-preferences", ...base, "--pairs", "abc"),
+      /^--pairs must be a whole number ≥ 1, got "abc"/,
+    );
+    expectRefusal(
+      run("build-preferences", ...base, "--flip", "2"),
+      /^--flip must be a number in \[0, 1\], got "2"/,
+    );
+    expectRefusal(
+      run("build-preferences", "--task", "arithmetic", "--samples", join(dir, "none.jsonl")),
+      /^--samples \S*none\.jsonl: no such file/,
+    );
+  });
+
   it("build-sft-preferences checks --out and its numbers before sampling (exit 2)", () => {
     const file = join(dir, "a-file");
     writeFileSync(file, "");
