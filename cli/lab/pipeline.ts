@@ -55,7 +55,8 @@ export async function pipelineCommand(
   if (o.out) writableFile("out", o.out);
   const pairsPath = `public/models/${task.id}/${RM_PAIRS_FILE[task.id]}`;
   const ctx = await acquireGpu();
-  console.log(
+  // Progress to stderr: stdout is the result's JSON alone (`lab pipeline … > result.json`).
+  console.error(
     `pipeline ${task.id} on ${ctx.adapter.name}: ${recipe.id} ${JSON.stringify(settings)}; pairs ${pairsPath}`,
   );
   const pipe = new LabPipeline(ctx, {
@@ -66,13 +67,13 @@ export async function pipelineCommand(
   });
   const sft = await pipe.sft(settings, (p) => {
     if (p.sample)
-      console.log(
+      console.error(
         `sft ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} sample "${p.sample.prompt}${p.sample.completion}"`,
       );
   });
   const rm = await pipe.rmStage(settings, (p) => {
     if (p.eval)
-      console.log(
+      console.error(
         `rm ${p.step}/${p.steps} loss ${p.loss.toFixed(4)} held-out labels ${p.eval.labelAccuracy.toFixed(3)} gold ${p.eval.goldAccuracy.toFixed(3)}`,
       );
   });

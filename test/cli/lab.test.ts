@@ -194,11 +194,13 @@ describe("headless lab CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));
     const out = join(dir, "pipeline.json");
     const args = ["pipeline", "--task", "arithmetic", "--set", "sftSteps=6", "--set", "rmSteps=3"];
-    execFileSync("node", [...LAB, ...args, "--set", "evalPairs=8", "--out", out], {
+    const stdout = execFileSync("node", [...LAB, ...args, "--set", "evalPairs=8", "--out", out], {
       stdio: "pipe",
       timeout: 120_000,
     });
     const r = JSON.parse(readFileSync(out, "utf8"));
+    // stdout is the result alone (progress goes to stderr): `lab pipeline … > result.json` works too.
+    expect(JSON.parse(String(stdout))).toEqual(r);
     expect(r.recipe).toBe("quick");
     expect(r.settings).toMatchObject({ size: "nano", sftSteps: 6, rmSteps: 3, evalPairs: 8 });
     expect(r.pairs).toBe("public/models/arithmetic/rm-preferences.jsonl"); // the page's stage-2 pairs
