@@ -32,7 +32,8 @@ const SPEEDS = [0, 10, 5, 2, 1, 0.5];
 export function TopBar() {
   const spec = useLab((s) => s.spec);
   const model = useLab((s) => s.model);
-  const playing = useLab((s) => s.playing);
+  // Playing only while the lab is up: a worker that stopped answering trains nothing (Pause stayed drawn).
+  const playing = useLab((s) => s.playing && s.phase === "ready");
   const speed = useLab((s) => s.speed);
   const phase = useLab((s) => s.phase);
   // Saved runs still being restored: no Play or Step yet (lab_store.ts restoring).
