@@ -22,6 +22,7 @@
 import type { DBSchema, IDBPDatabase, StoreNames } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
 import { DB_NAME } from "./db_name";
+import { SETTINGS_REVISION } from "./default_changes";
 import { type LabConnection, type LostReason, openLabConnection } from "./persist_connection";
 import { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 
@@ -101,6 +102,8 @@ export interface SavedRun {
 
 export interface SavedSession {
   spec: ExperimentSpec;
+  /** The settings revision it was saved at (./default_changes.ts); absent: saved before revisions were kept. */
+  revision?: number;
   runs: SavedRun[];
   /** Ids of saved runs whose records could not be read (left out; session_store.ts readSession). */
   unreadable?: string[];
@@ -117,7 +120,7 @@ export interface LabDb extends DBSchema {
   pipeline: { key: string; value: SavedPipeline };
   archive: { key: string; value: ArchivedSession };
   archiveIndex: { key: string; value: ArchiveEntry };
-  meta: { key: string; value: { spec: ExperimentSpec; savedAt: number } | WriterRecord };
+  meta: { key: string; value: { spec: ExperimentSpec; savedAt: number; d?: number } | WriterRecord };
   runs: { key: string; value: SavedRunMeta };
   history: { key: [string, number]; value: HistoryChunk };
   checkpoints: { key: string; value: SavedCheckpoint };
@@ -251,7 +254,7 @@ export class LabPersistence {
 
   async saveExperiment(spec: ExperimentSpec): Promise<void> {
     await this.fenced(["meta"], (tx) =>
-      tx.objectStore("meta").put({ spec, savedAt: Date.now() }, "experiment"),
+      tx.objectStore("meta").put({ spec, savedAt: Date.now(), d: SETTINGS_REVISION }, "experiment"),
     );
   }
 

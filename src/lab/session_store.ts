@@ -6,10 +6,11 @@
  */
 import type { IDBPTransaction, StoreNames } from "idb";
 import type { ArchiveEntry } from "./archive";
+import { migrateRun, revisionOf } from "./default_changes";
 import { currentMetricNames } from "./metric_names";
 import { isRecord, isStep, readMetricPoint } from "./metric_point";
 import type { HistoryChunk, LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
-import type { SettingValue } from "./protocol";
+import type { ExperimentSpec, RunSpec, SettingValue } from "./protocol";
 
 /** A transaction over some of the lab's stores. */
 export type LabTx<Mode extends IDBTransactionMode = "readonly"> = IDBPTransaction<
@@ -78,7 +79,23 @@ export async function readSession(
   }
   const order = new Map(meta.spec.runs.map((r, i) => [isRecord(r) ? r.id : i, i]));
   runs.sort((a, b) => (order.get(a.spec.id) ?? 1e9) - (order.get(b.spec.id) ?? 1e9));
-  return { session: { spec: meta.spec, runs, ...(unreadable.length && { unreadable }) }, pipeline };
+  // Saved at an older settings revision: the runs' settings as they were then (idempotent: a setting written out
+  // is left as it is), in the experiment and in each run alike (a restore matches them).
+  const revision = revisionOf((meta as { d?: unknown }).d);
+  const migrate = (r: unknown) =>
+    isRecord(r) && typeof r.algo === "string" && isRecord(r.config)
+      ? migrateRun(r as unknown as RunSpec, revision)
+      : r;
+  const spec = { ...meta.spec, runs: meta.spec.runs.map(migrate) } as unknown as ExperimentSpec;
+  return {
+    session: {
+      spec,
+      runs: runs.map((r) => ({ ...r, spec: migrateRun(r.spec, revision) })),
+      ...(revision && { revision }),
+      ...(unreadable.length && { unreadable }),
+    },
+    pipeline,
+  };
 }
 
 /** Whether the saved experiment record `meta` is one this version reads (an object with a run list). */
@@ -146,7 +163,13 @@ export async function writeSession(
 ): Promise<void> {
   await clearSession(tx);
   const now = Date.now();
-  await tx.objectStore("meta").put({ spec: session.spec, savedAt: now }, "experiment");
+  // At the revision it was read at (a kept experiment reopened: its runs are read as then).
+  await tx
+    .objectStore("meta")
+    .put(
+      { spec: session.spec, savedAt: now, ...(session.revision && { d: session.revision }) },
+      "experiment",
+    );
   for (const r of session.runs) {
     const id = r.spec.id;
     await tx.objectStore("runs").put(runRecord(r, r.history.length, now));

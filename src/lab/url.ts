@@ -3,8 +3,11 @@
  * view, the algorithms' field tables for each run) decide what is written and how it is checked; the payload
  * is JSON compressed with lz-string into URL-safe characters:
  *
- *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, task, model, seed, runs: [{ id, algo, label?,
+ *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, d, task, model, seed, runs: [{ id, algo, label?,
  *                                              config?, colour? }], steps?, preset?, view?, pipeline? }
+ *
+ * `d` is the settings revision (./default_changes.ts): a link of an older one gets its runs' settings as they
+ * were then, one without (made before 2026-12-07) a notice where a default changed since may matter.
  *
  * A run carries only the settings that differ from its algorithm's defaults (and its label only when it is
  * not the algorithm's title); the view and the Pipeline's settings (src/lab/pipeline/fields.ts) only the values
@@ -14,6 +17,7 @@
  */
 import LZString from "lz-string";
 import { quoted } from "../util/quote";
+import { migrateRun, revisionNote, revisionOf, SETTINGS_REVISION } from "./default_changes";
 import { defaultExperiment } from "./defaults";
 import { PIPELINE_FIELDS, type PipelineSettings } from "./pipeline/fields";
 import type { ExperimentSpec } from "./protocol";
@@ -59,6 +63,8 @@ export type DecodeResult =
       altered?: string;
       /** Present when the link's run list is empty (its maker removed every run): the notice's sentence. */
       empty?: string;
+      /** Present when a default changed since the link was made may change its runs: the notice's sentence. */
+      defaults?: string;
     }
   | { ok: false; error: UrlError };
 
@@ -78,6 +84,7 @@ export function encode(
   }
   const payload = {
     v: URL_VERSION,
+    d: SETTINGS_REVISION,
     task: spec.task,
     model: spec.model,
     seed: spec.seed,
@@ -177,12 +184,24 @@ export function decode(hash: string): DecodeResult {
     };
   const issues: string[] = [];
   // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).
-  const spec = withoutForkPoints(checkSpec(raw, issues));
+  const read = withoutForkPoints(checkSpec(raw, issues));
+  const revision = revisionOf(raw.d);
+  const spec = { ...read, runs: read.runs.map((r) => migrateRun(r, revision)) };
   const view = checkView(raw.view, issues);
   const pipeline = checkPipeline(raw.pipeline, issues);
   const altered = alteredNote(payload);
   const empty = spec.runs.length === 0 ? EMPTY_NOTE : null;
-  return { ok: true, spec, view, pipeline, issues, ...(altered && { altered }), ...(empty && { empty }) };
+  const defaults = revisionNote(spec.runs, revision, "This link");
+  return {
+    ok: true,
+    spec,
+    view,
+    pipeline,
+    issues,
+    ...(altered && { altered }),
+    ...(empty && { empty }),
+    ...(defaults && { defaults }),
+  };
 }
 
 /** The Pipeline's settings in a link: the valid values that differ from the defaults (bad ones: an issue). */
@@ -206,7 +225,7 @@ export const NOTICE_ISSUES = 8;
 export function noticeOf(result: DecodeResult): string | null {
   if (!result.ok)
     return `This link could not be opened: ${result.error.message}. The default experiment was loaded.`;
-  const lead = [result.altered, result.empty].filter((x) => x !== undefined).join(" ");
+  const lead = [result.altered, result.empty, result.defaults].filter((x) => x !== undefined).join(" ");
   const altered = lead === "" ? null : lead;
   if (result.issues.length === 0) return altered;
   // "and 1 more" would take the room of the one it hides: then all are named.

@@ -35,8 +35,11 @@ describe("headless lab CLI", () => {
       out,
     ]);
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    const stepped = () => existsSync(out) && readFileSync(out, "utf8").split("\n").length > 2;
-    for (let t = 0; t < 600 && !stepped(); t++) await new Promise((r) => setTimeout(r, 200));
+    // A first step logged: the handler is in (the suite's GPU tests beside it can make that take minutes).
+    const stepped = () => existsSync(out) && readFileSync(out, "utf8").split("\n").length > 1;
+    for (let t = 0; t < 1400 && !stepped(); t++) await new Promise((r) => setTimeout(r, 200));
+    if (!stepped()) child.kill("SIGKILL");
+    expect(stepped(), "no step logged in 280 s").toBe(true);
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     const lines = readFileSync(out, "utf8")
@@ -46,7 +49,7 @@ describe("headless lab CLI", () => {
     const last = lines[lines.length - 1];
     expect(last).toEqual({ interrupted: "SIGINT", step: lines.length - 1, steps: 500 });
     expect(lines.slice(0, -1).map((l) => l.step)).toEqual(lines.slice(0, -1).map((_, i) => i + 1));
-  }, 150_000);
+  }, 300_000);
 
   it("trains and writes one JSON object per step with TRL metric names", () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));

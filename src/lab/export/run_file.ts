@@ -4,11 +4,15 @@
  * settings fall back to their defaults, with issues), and bad points or markers are dropped and counted.
  *
  * Format (version 1):
- *   { format: "rlhf-playground.run", version: 1, exportedAt: ISO date, experiment: { task, model, seed, startModel? },
- *     run: { id, algo, label, config, colour?, forkOf? }, status, step, history: MetricPoint[], markers: Marker[] }
+ *   { format: "rlhf-playground.run", version: 1, settingsRevision, exportedAt: ISO date,
+ *     experiment: { task, model, seed, startModel? }, run: { id, algo, label, config, colour?, forkOf? }, status,
+ *     step, history: MetricPoint[], markers: Marker[] }
+ * `settingsRevision` (../default_changes.ts; absent in files from before 2026-12-07): a run of an older one gets
+ * its settings as they were then.
  */
 
 import { plainText, quoted } from "../../util/quote";
+import { migrateRun, revisionOf, SETTINGS_REVISION } from "../default_changes";
 import { currentMetricNames } from "../metric_names";
 import { isStep, readMetricPoint } from "../metric_point";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
@@ -37,6 +41,7 @@ const MAX_START_MODEL = 120;
 export interface RunFile {
   format: typeof RUN_FILE_FORMAT;
   version: typeof RUN_FILE_VERSION;
+  settingsRevision: number;
   exportedAt: string;
   experiment: RunFileExperiment;
   run: RunSpec;
@@ -65,6 +70,7 @@ export function runFile(
   return {
     format: RUN_FILE_FORMAT,
     version: RUN_FILE_VERSION,
+    settingsRevision: SETTINGS_REVISION,
     exportedAt: now.toISOString(),
     experiment: {
       task: experiment.task,
@@ -98,6 +104,8 @@ export type ImportResult =
       /** False when the file's task, model or seed was invalid: where it trained is then unknown. */
       knownExperiment: boolean;
       run: RunSpec;
+      /** The settings revision the file was written at (undefined: not said); `run` is under today's defaults. */
+      revision?: number;
       step: number;
       history: MetricPoint[];
       markers: Marker[];
@@ -153,8 +161,10 @@ export function parseRunFile(text: string): ImportResult {
       ok: false,
       error: `its "run" entry (the run's algorithm, label and settings) is ${kindOf(raw.run)}, not an object`,
     };
-  const run = checkRun(raw.run, 0, new Set(), issues, 'its "run" entry');
-  if (!run) return { ok: false, error: issues.join("; ") };
+  const checked = checkRun(raw.run, 0, new Set(), issues, 'its "run" entry');
+  if (!checked) return { ok: false, error: issues.join("; ") };
+  const revision = revisionOf(raw.settingsRevision);
+  const run = migrateRun(checked, revision);
   if (raw.history !== undefined && !Array.isArray(raw.history))
     issues.push(`its "history" is ${kindOf(raw.history)}, not a list of metric points: no curves`);
   const list = Array.isArray(raw.history) ? raw.history : [];
@@ -203,6 +213,7 @@ export function parseRunFile(text: string): ImportResult {
     experiment: experiment as RunFileExperiment,
     knownExperiment,
     run,
+    ...(revision && { revision }),
     step,
     history: named,
     markers,

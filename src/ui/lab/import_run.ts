@@ -11,6 +11,7 @@
  * or seed is flagged in the notice. Never throws: every outcome is a notice.
  */
 
+import { revisionNote } from "../../lab/default_changes";
 import { type CheckpointMeta, pairCheckpoints } from "../../lab/export/import_match";
 import { type ImportResult, importedSpec, parseRunFile } from "../../lab/export/run_file";
 import type { ExperimentSpec, RunCounters, RunSpec } from "../../lab/protocol";
@@ -212,6 +213,9 @@ async function importOne(
   const rest = r.issues
     .filter((i) => !i.startsWith("experiment."))
     .map((i) => (i.endsWith(renamed) ? `${i.slice(0, -renamed.length)}; renamed ${spec.id}` : i));
+  // Written before the settings revision was kept: where a default changed since may matter, it says so.
+  const older = revisionNote([spec], r.revision, "Its file");
+  if (older) notes.push(older);
   if (rest.length)
     notes.push(
       `Read from its file with repairs: ${rest.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${rest.length > NOTICE_ISSUES ? `; and ${rest.length - NOTICE_ISSUES} more` : ""}.`,

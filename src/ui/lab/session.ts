@@ -9,6 +9,7 @@
  */
 import { hasProgress } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
+import { revisionNote } from "../../lab/default_changes";
 import { defaultExperiment } from "../../lab/defaults";
 import type { LabPersistence, SavedPipeline, SavedSession } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
@@ -152,6 +153,9 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
     const own = { ...saved.spec, runs: saved.spec.runs.filter((r) => !curves.has(r.id)) };
     spec = withoutForkPoints(checkSpec(own as unknown as Record<string, unknown>, issues));
     if (issues.length) storageProblem = resetSettingsLine(issues, saved.runs, spec.runs);
+    // Saved before the settings revision was kept: where a default changed since may matter, it says so.
+    const older = revisionNote(spec.runs, saved.revision, "The experiment saved in this browser");
+    if (older) storageProblem = storageProblem ? `${storageProblem} ${older}` : older;
   }
   // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,
   // as Recent experiments → Open would, unless the saved session is this link's experiment: a reload, even one

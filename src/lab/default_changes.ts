@@ -1,0 +1,93 @@
+/**
+ * Defaults that changed meaning, and the settings revision that dates what the lab writes. Links, saved
+ * experiments and run files keep a run's settings only where they differ from the defaults (RunSpec.config), so
+ * a default that changes would silently change every run written before that left the setting alone. Each of
+ * them now carries SETTINGS_REVISION (a link's `d`, a saved experiment's `d`, a run file's `settingsRevision`):
+ * read at an older revision, a run gets the setting's value of then, written out (`migrateRun`); read without one
+ * (written before revisions were kept, on 2026-12-07), the lab cannot tell which default it was written under, so
+ * where the two would train differently it says so and how to get the old behaviour (`revisionNote`).
+ */
+import type { AlgoId } from "./algo_ids";
+import type { RunSpec, SettingValue } from "./protocol";
+import { roundedSetting } from "./setting_text";
+
+/** The settings tables' revision: raised with each entry of {@link DEFAULT_CHANGES}. */
+export const SETTINGS_REVISION = 2;
+
+/** A default that changed: `key`'s default in `algos` was `before` up to revision `revision − 1`. */
+export interface DefaultChange {
+  /** The first revision with the new default. */
+  revision: number;
+  /** When the lab changed it (a date, for the notice). */
+  changed: string;
+  algos: readonly AlgoId[];
+  key: string;
+  before: SettingValue;
+  /** Whether a run's settings `config` (without `key`) train differently under the old default and the new. */
+  differs(config: Readonly<Record<string, SettingValue>>): boolean;
+  /** What changed for run `label` (its settings `config`, without `key`), and how to undo it: a clause. */
+  note(label: string, config: Readonly<Record<string, SettingValue>>): string;
+}
+
+/** GRPO's (and Safe RLHF's) ε: its default, for runs that leave it alone. */
+const EPSILON_DEFAULT = 0.2;
+
+export const DEFAULT_CHANGES: readonly DefaultChange[] = [
+  {
+    // Commit 984f00c: ε_high = 0 follows ε (the spec's and TRL's epsilon_high = None); it was a fixed 0.2.
+    revision: 2,
+    changed: "3 Dec 2026",
+    algos: ["grpo", "safe_rlhf"],
+    key: "epsilonHigh",
+    before: 0.2,
+    differs: (c) => (c.epsilon ?? EPSILON_DEFAULT) !== 0.2,
+    note: (label, c) =>
+      `${label} now clips the ratio above at 1 + ε = ${roundedSetting(1 + Number(c.epsilon ?? EPSILON_DEFAULT), 6)}, ` +
+      "not 1.2 (ε_high's default was 0.2; it is now 0, which follows ε): set ε_high to 0.2 on its card to train " +
+      "as it did then",
+  },
+];
+
+/** The revision a payload's field gives: a whole number ≥ 1, else undefined (none kept, or not one). */
+export function revisionOf(raw: unknown): number | undefined {
+  return typeof raw === "number" && Number.isInteger(raw) && raw >= 1 ? raw : undefined;
+}
+
+/** Whether `spec` left `change`'s setting to its default (so its meaning moved with it). */
+const leftAlone = (spec: RunSpec, change: DefaultChange) =>
+  change.algos.includes(spec.algo) && !(change.key in spec.config);
+
+/**
+ * `spec` as written at settings revision `revision`, under today's defaults: each setting it left to a default
+ * that has changed since is written out with its value then. Unchanged (the same object) at this revision, a
+ * newer one, or an unknown one (undefined: {@link revisionNote} says what may differ).
+ */
+export function migrateRun(spec: RunSpec, revision: number | undefined): RunSpec {
+  if (revision === undefined) return spec;
+  const since = DEFAULT_CHANGES.filter((c) => c.revision > revision && leftAlone(spec, c));
+  if (since.length === 0) return spec;
+  return { ...spec, config: { ...spec.config, ...Object.fromEntries(since.map((c) => [c.key, c.before])) } };
+}
+
+/**
+ * The notice's sentences for runs read at `revision` ({@link migrateRun} applied), `what` naming where they came
+ * from ("This link", "The saved experiment", "This run file"), or null when nothing may differ. Without a
+ * revision: each run whose setting left at a changed default trains differently under the old one. At a newer
+ * revision than this lab's: it may use defaults this version does not know.
+ */
+export function revisionNote(
+  runs: readonly RunSpec[],
+  revision: number | undefined,
+  what: string,
+): string | null {
+  if (revision !== undefined && revision > SETTINGS_REVISION)
+    return `${what} was made by a newer version of the lab (settings revision ${revision}; this one knows ${SETTINGS_REVISION}): a setting left at its default there may have another default here.`;
+  if (revision !== undefined) return null;
+  const notes = DEFAULT_CHANGES.flatMap((c) => {
+    const hit = runs.filter((r) => leftAlone(r, c) && c.differs(r.config));
+    return hit.length
+      ? [`if one before ${c.changed}: ${hit.map((r) => c.note(r.label, r.config)).join("; ")}`]
+      : [];
+  });
+  return notes.length ? `${what} does not say which version of the lab made it; ${notes.join("; ")}.` : null;
+}

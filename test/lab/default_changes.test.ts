@@ -1,0 +1,119 @@
+/**
+ * Defaults that changed meaning (src/lab/default_changes.ts), through the three ways a run's settings come back:
+ * a link, a run file, a saved experiment (test/lab/persist*.test.ts read it back). A reviewer opened a GRPO run
+ * of 2026-12-01 (ε = 0.1, ε_high left at its default, 0.2 then) in today's lab: links, the saved session and the
+ * run file all brought it back clipping above at 1.1 instead of 1.2, without a word.
+ */
+import LZString from "lz-string";
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_CHANGES,
+  migrateRun,
+  revisionNote,
+  revisionOf,
+  SETTINGS_REVISION,
+} from "../../src/lab/default_changes";
+import { parseRunFile, runFile } from "../../src/lab/export/run_file";
+import type { RunSpec } from "../../src/lab/protocol";
+import { ALGORITHMS } from "../../src/lab/registry";
+import { decode, encode, noticeOf } from "../../src/lab/url";
+
+const grpo = (config: RunSpec["config"]): RunSpec => ({
+  id: "grpo-1",
+  algo: "grpo",
+  label: "GRPO eps0.1",
+  config,
+});
+
+/** A link as the lab wrote it before settings revisions (no `d`), or at revision `d`. */
+function link(runs: RunSpec[], d?: number): string {
+  const payload = { v: 1, ...(d !== undefined && { d }), task: "arithmetic", model: "nano", seed: 0, runs };
+  return `s=${LZString.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+describe("defaults that changed meaning", () => {
+  it("every change names a setting its algorithms have, with the new default differing from the old", () => {
+    for (const c of DEFAULT_CHANGES) {
+      expect(c.revision).toBeLessThanOrEqual(SETTINGS_REVISION);
+      for (const algo of c.algos) {
+        const f = ALGORITHMS[algo].fields.find((x) => x.key === c.key);
+        expect(f, `${algo}.${c.key}`).toBeDefined();
+        expect(f?.default).not.toBe(c.before);
+      }
+    }
+  });
+
+  it("a link without a revision: the GRPO run as read, and a notice where ε_high's old default mattered", () => {
+    const r = decode(link([grpo({ epsilon: 0.1 })]));
+    if (!r.ok) throw r.error;
+    expect(r.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+    const notice = noticeOf(r) ?? "";
+    expect(notice).toContain(
+      "This link does not say which version of the lab made it; if one before 3 Dec 2026:",
+    );
+    expect(notice).toContain("GRPO eps0.1 now clips the ratio above at 1 + ε = 1.1, not 1.2");
+    expect(notice).toContain("set ε_high to 0.2 on its card");
+    // Nothing differs: ε at its default (both clip at 1.2), ε_high set, or not a GRPO-family run.
+    for (const runs of [
+      [grpo({})],
+      [grpo({ epsilon: 0.1, epsilonHigh: 0.28 })],
+      [{ id: "ppo-1", algo: "ppo", label: "PPO", config: { epsilon: 0.1 } } as RunSpec],
+    ]) {
+      const quiet = decode(link(runs));
+      expect(quiet.ok && quiet.defaults).toBeFalsy();
+    }
+    // Safe RLHF shares GRPO's clip.
+    const safe = decode(link([{ id: "s", algo: "safe_rlhf", label: "Safe", config: { epsilon: 0.3 } }]));
+    expect(safe.ok && safe.defaults).toContain("Safe now clips the ratio above at 1 + ε = 1.3, not 1.2");
+  });
+
+  it("a link at an older revision gets the old default written out, silently; today's and a newer one as read", () => {
+    const old = decode(link([grpo({ epsilon: 0.1 })], 1));
+    expect(old.ok && old.spec.runs[0].config).toEqual({ epsilon: 0.1, epsilonHigh: 0.2 });
+    expect(old.ok && old.defaults).toBeFalsy();
+    const now = decode(link([grpo({ epsilon: 0.1 })], SETTINGS_REVISION));
+    expect(now.ok && now.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+    expect(now.ok && now.defaults).toBeFalsy();
+    const newer = decode(link([grpo({ epsilon: 0.1 })], SETTINGS_REVISION + 1));
+    expect(newer.ok && newer.defaults).toMatch(/^This link was made by a newer version of the lab/);
+  });
+
+  it("the lab writes its revision in links and run files, which read back unchanged and without a notice", () => {
+    const spec = {
+      task: "arithmetic" as const,
+      model: "nano" as const,
+      seed: 0,
+      runs: [grpo({ epsilon: 0.1 })],
+    };
+    const r = decode(encode(spec));
+    expect(r.ok && r.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+    expect(r.ok && noticeOf(r)).toBeNull();
+    const record = {
+      spec: grpo({ epsilon: 0.1 }),
+      status: "paused" as const,
+      step: 0,
+      history: [],
+      markers: [],
+    };
+    const file = runFile(spec, record);
+    expect(file.settingsRevision).toBe(SETTINGS_REVISION);
+    const back = parseRunFile(JSON.stringify(file));
+    expect(back.ok && back.run.config).toEqual({ epsilon: 0.1 });
+    expect(back.ok && back.revision).toBe(SETTINGS_REVISION);
+    // A file without one (before 2026-12-07): read as it is, its revision unknown (the import's notice says so).
+    const { settingsRevision: _, ...older } = file;
+    const old = parseRunFile(JSON.stringify(older));
+    expect(old.ok && old.revision).toBeUndefined();
+    expect(old.ok && revisionNote([old.run], old.revision, "Its file")).toContain("GRPO eps0.1 now clips");
+    const one = parseRunFile(JSON.stringify({ ...file, settingsRevision: 1 }));
+    expect(one.ok && one.run.config).toEqual({ epsilon: 0.1, epsilonHigh: 0.2 });
+  });
+
+  it("migrating is idempotent and leaves a set value alone; revisions are whole numbers ≥ 1", () => {
+    const once = migrateRun(grpo({ epsilon: 0.1 }), 1);
+    expect(migrateRun(once, 1)).toEqual(once);
+    expect(migrateRun(grpo({ epsilonHigh: 0.28 }), 1).config).toEqual({ epsilonHigh: 0.28 });
+    for (const bad of [0, 1.5, "2", null, -1]) expect(revisionOf(bad)).toBeUndefined();
+    expect(revisionOf(2)).toBe(2);
+  });
+});
