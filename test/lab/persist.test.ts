@@ -6,6 +6,7 @@
 import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
+import { SETTINGS_REVISION } from "../../src/lab/default_changes";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { CHUNK, openLabPersistence } from "../../src/lab/persist";
 import { PRESETS } from "../../src/model/config";
@@ -95,6 +96,30 @@ describe("IndexedDB persistence", () => {
     expect((await db.load())?.runs.map((r) => r.spec.id)).toEqual(["grpo-1"]);
     await db.clear();
     expect(await db.load()).toBeNull();
+    db.close();
+  });
+
+  it("keeps the settings revision: a session of an older one comes back with its runs' settings as then", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    const grpo = { id: "grpo-1", algo: "grpo" as const, label: "GRPO", config: { epsilon: 0.1 } };
+    const spec = { ...defaultExperiment(), runs: [grpo] };
+    await db.saveExperiment(spec);
+    expect((await db.load())?.revision).toBe(SETTINGS_REVISION);
+    await db.saveRun({ spec: grpo, status: "paused", step: 0, history: [], markers: [] });
+    // As a lab of revision 1 saved it (ε_high's default was 0.2 then): both the experiment and the run get it.
+    const raw = await openDB(name);
+    await raw.put("meta", { spec, savedAt: 1, d: 1 }, "experiment");
+    const old = await db.load();
+    expect(old?.revision).toBe(1);
+    expect(old?.spec.runs[0].config).toEqual({ epsilon: 0.1, epsilonHigh: 0.2 });
+    expect(old?.runs[0].spec.config).toEqual({ epsilon: 0.1, epsilonHigh: 0.2 });
+    // Saved before revisions were kept: read as it is (the page's notice says what may differ).
+    await raw.put("meta", { spec, savedAt: 1 }, "experiment");
+    const unknown = await db.load();
+    expect(unknown?.revision).toBeUndefined();
+    expect(unknown?.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+    raw.close();
     db.close();
   });
 });
