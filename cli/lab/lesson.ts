@@ -13,6 +13,7 @@
  * `--train no` (with --reuse yes) trains nothing: the check from the logs alone, e.g. at a shorter --steps than
  * the logs hold (a log's first N steps are a run of N steps: no setting depends on the run's length).
  */
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { GpuContext } from "../../src/gpu/context";
@@ -22,6 +23,7 @@ import { LESSONS } from "../../src/lab/presets/index";
 import type { ExperimentSpec, RunSpec } from "../../src/lab/protocol";
 import type { LabResources } from "../../src/lab/resources";
 import { LabRuns } from "../../src/lab/runs";
+import { trainingCodeHash } from "./code_hash";
 import { nodeRewardSources } from "./node_rewards";
 import { loadPreferenceFile } from "./preferences";
 import { loadStart, openTask, writeRunLog } from "./support";
@@ -84,11 +86,12 @@ export function readRunLog(path: string, steps: number): Record<string, number>[
 }
 
 /**
- * What made a run's log (next to it as <run>.spec.json): the lesson, task, start model, seed and the run's
- * settings. A log is reused only under the same identity, so a lesson retuned since is trained again.
+ * What made a run's log (next to it as <run>.spec.json): the lesson, task, start model, seed, the run's
+ * settings and the training code's fingerprint (./code_hash.ts). A log is reused only under the same identity,
+ * so a lesson retuned since, or a log of another version of the lab, is trained again.
  */
-export function runIdentity(lesson: PresetId, spec: ExperimentSpec, run: RunSpec): string {
-  return JSON.stringify({ lesson, task: spec.task, model: spec.model, seed: spec.seed, run });
+export function runIdentity(lesson: PresetId, spec: ExperimentSpec, run: RunSpec, code: string): string {
+  return JSON.stringify({ lesson, task: spec.task, model: spec.model, seed: spec.seed, run, code });
 }
 
 /** The log at `path` when its identity file says `identity`; else null. */
@@ -129,10 +132,11 @@ export async function runLessonSeed(
   const runs = new LabRuns(ctx, res, seed, nodeRewardSources(task, tokenizer));
   const histories: Record<string, Record<string, number>[]> = {};
   const reused: string[] = [];
+  const code = trainingCodeHash();
   try {
     for (const r of spec.runs) {
       const path = o.out ? `${o.out}/${id}/seed${seed}/${r.id}.jsonl` : null;
-      const identity = runIdentity(id, spec, r);
+      const identity = runIdentity(id, spec, r, code);
       const old = o.reuse && path ? reusableLog(path, identity, steps) : null;
       if (old) {
         histories[r.id] = old;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { trainingCodeHash } from "../../cli/lab/code_hash";
 import { readRunLog, runIdentity, runLessonSeed } from "../../cli/lab/lesson";
 import type { PresetId } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
@@ -25,7 +26,10 @@ function writeLessonLog(out: string, lesson: PresetId, run: string, rows: Record
   if (!r) throw new Error(run);
   const path = join(out, lesson, "seed0", `${run}.jsonl`);
   writeLog(path, run, rows);
-  writeFileSync(path.replace(/\.jsonl$/, ".spec.json"), `${runIdentity(lesson, spec, r)}\n`);
+  writeFileSync(
+    path.replace(/\.jsonl$/, ".spec.json"),
+    `${runIdentity(lesson, spec, r, trainingCodeHash())}\n`,
+  );
   return path;
 }
 
@@ -76,6 +80,18 @@ describe("lesson logs", () => {
     const idPath = bon16.replace(/\.jsonl$/, ".spec.json");
     expect(readFileSync(idPath, "utf8")).toContain('"n":16');
     writeFileSync(idPath, readFileSync(idPath, "utf8").replace('"n":16', '"n":8'));
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, opts)).toMatchObject({
+      partial: true,
+      missing: ["bon-16"],
+    });
+
+    // A log of another version of the lab (another training code fingerprint) is not reused either: a reviewer
+    // had one of three days before judged as today's.
+    log("bon-16", bon(0.9, 1.2, 1.835));
+    writeFileSync(
+      idPath,
+      readFileSync(idPath, "utf8").replace(/"code":"[0-9a-f]+"/, '"code":"0123456789abcdef"'),
+    );
     expect(await runLessonSeed(ctx, "bon-vs-rl", 0, opts)).toMatchObject({
       partial: true,
       missing: ["bon-16"],
