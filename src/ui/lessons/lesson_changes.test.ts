@@ -50,6 +50,7 @@ describe("how an experiment differs from its lesson", () => {
       setup: "the sentiment task and the nano (random init) model",
       added: ["PPO"],
       changed: ["slow (the lesson's GRPO lr 1e-5)", "GRPO lr 3e-5: now RLOO"],
+      shorter: null,
     });
     expect(lessonChangesText(c, planned)).toMatch(
       /^Runs on the sentiment task and the nano \(random init\) model \(the lesson's: the arithmetic task, the shipped SFT model\)\. Changed: .*\. Added: PPO\. /,
@@ -62,5 +63,17 @@ describe("how an experiment differs from its lesson", () => {
     expect(lessonChangesText(c, planned)).toMatch(
       /^Runs on the Pipeline's SFT model \(nano, 40 steps\) \(the lesson's: the arithmetic task, the shipped SFT model\)\./,
     );
+  });
+
+  it("says when the experiment stops before the lesson's length (a link of the lesson when it was shorter)", () => {
+    // A reviewer opened a 60-step link of a lesson now 150 steps long: "step 0 of 60", and nothing said.
+    const length = planned.steps ?? 0;
+    expect(length).toBeGreaterThan(60);
+    expect(edit((s) => ({ ...s, steps: 60 }))).toBe(
+      `Stop at 60 (the lesson's length: ${length} steps). What to watch below, and its numbers, are for the lesson as it was made.`,
+    );
+    // Longer, or no stop step: the lesson's steps are all there.
+    expect(edit((s) => ({ ...s, steps: length + 50 }))).toBe("");
+    expect(edit((s) => ({ ...s, steps: 0 }))).toBe("");
   });
 });

@@ -19,6 +19,11 @@ export interface LessonChanges {
    * "fast (the lesson's GRPO lr 3e-5)", "GRPO: now DPO".
    */
   changed: string[];
+  /**
+   * "Stop at 60 (the lesson's length: 150)" when the experiment stops before the lesson's length (a link made
+   * when the lesson was shorter, or Stop at lowered): its effect may not have shown by then. Null otherwise.
+   */
+  shorter: string | null;
 }
 
 /** "the shipped SFT model", "the nano (random init) model". */
@@ -54,8 +59,8 @@ export function runChange(planned: RunSpec, now: RunSpec): string {
  * link that spells a default out changes nothing). Pure.
  */
 export function lessonChanges(
-  planned: Pick<ExperimentSpec, "task" | "model" | "runs">,
-  now: Pick<ExperimentSpec, "task" | "model" | "runs">,
+  planned: Pick<ExperimentSpec, "task" | "model" | "runs" | "steps">,
+  now: Pick<ExperimentSpec, "task" | "model" | "runs" | "steps">,
   handedOff: string | null = null,
 ): LessonChanges {
   const parts: string[] = [];
@@ -70,7 +75,11 @@ export function lessonChanges(
     const text = r ? runChange(p, r) : "";
     if (text) changed.push(text);
   }
-  return { setup: parts.length > 0 ? parts.join(" and ") : null, added, changed };
+  const length = planned.steps ?? 0;
+  const stop = now.steps ?? 0;
+  const shorter =
+    length > 0 && stop > 0 && stop < length ? `Stop at ${stop} (the lesson's length: ${length} steps)` : null;
+  return { setup: parts.length > 0 ? parts.join(" and ") : null, added, changed, shorter };
 }
 
 /** The card's line for `c` ("" when nothing differs): what changed, then that the notes describe the lesson's. */
@@ -80,6 +89,7 @@ export function lessonChangesText(c: LessonChanges, planned: Pick<ExperimentSpec
     parts.push(`Runs on ${c.setup} (the lesson's: ${taskText(planned.task)}, ${modelText(planned.model)})`);
   if (c.changed.length > 0) parts.push(`Changed: ${c.changed.join("; ")}`);
   if (c.added.length > 0) parts.push(`Added: ${c.added.join(", ")}`);
+  if (c.shorter) parts.push(c.shorter);
   if (parts.length === 0) return "";
   return `${parts.join(". ")}. What to watch below, and its numbers, are for the lesson as it was made.`;
 }
