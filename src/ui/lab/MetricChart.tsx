@@ -24,14 +24,15 @@ import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
 import { drawnPoints, extendSeries, type SeriesMemo } from "./series_memo";
 
 /**
- * Most points drawn per line; longer histories are evenly thinned (first and last kept: series_memo.ts
- * drawnIndices). A chart is 300–700 px
+ * Most points drawn per line; longer histories are evenly thinned (first and last kept, and the line's least and
+ * greatest value: series_memo.ts drawnIndices). A chart is 300–700 px
  * wide, so 200 points is about one per 2–3 px; recharts' cost (SVG paths, the path-length query it makes on
  * every render) grows with the points, and it runs on the main thread.
  */
 const MAX_POINTS = 200;
 
-const MARGIN = { top: 8, right: 12, bottom: 14, left: 0 };
+/** right: room for half the last x tick's label ("80,000" on the samples axis was cut to "80,00" at 12 px). */
+const MARGIN = { top: 8, right: 22, bottom: 14, left: 0 };
 const MARGIN_COMPACT = { ...MARGIN, bottom: 10 };
 const X_DOMAIN = ["dataMin", "dataMax"] as const;
 

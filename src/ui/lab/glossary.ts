@@ -3,7 +3,7 @@
  * chart's title and of each row of the "all metrics" table. The charted metrics' lines live with their chart
  * info (./metric_info.ts); the rest (counters, loss parts, algorithm state) are defined here.
  */
-import { ENTROPY, GOLD, KL_ESTIMATORS, KL_UNIT, MORE_METRICS, REWARD } from "./metric_info";
+import { ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, MORE_METRICS, REWARD } from "./metric_info";
 
 /** Metrics reported by some algorithm but not charted on their own. */
 const REPORTED: Record<string, string> = {
@@ -62,7 +62,7 @@ function build(): Map<string, string> {
   const m = new Map<string, string>();
   for (const info of [REWARD, GOLD, ENTROPY, ...MORE_METRICS]) m.set(info.key, info.doc);
   for (const k of KL_ESTIMATORS)
-    m.set(k.key, `Sequence KL(π ‖ π_ref), batch mean (${KL_UNIT}), estimator ${k.name}: ${k.doc}.`);
+    m.set(k.key, `Sequence KL(π ‖ π_ref), batch mean (nats), estimator ${k.name}: ${k.doc}.`);
   for (const [k, doc] of Object.entries(REPORTED)) if (!m.has(k)) m.set(k, doc);
   return m;
 }
@@ -83,7 +83,8 @@ const UNITS: Record<string, string> = {
 /** Metric key → unit: the charts' infos, the KL estimators, then UNITS; built once, as the glossary. */
 const UNIT_OF: ReadonlyMap<string, string> = new Map([
   ...[REWARD, GOLD, ENTROPY, ...MORE_METRICS].flatMap((i) => (i.unit ? [[i.key, i.unit] as const] : [])),
-  ...KL_ESTIMATORS.map((k) => [k.key, KL_UNIT] as const),
+  // As the KL chart says it (the tables said "nats" beside it).
+  ...KL_ESTIMATORS.map((k) => [k.key, KL_CHART_UNIT] as const),
   ...Object.entries(UNITS),
 ]);
 

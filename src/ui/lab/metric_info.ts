@@ -105,8 +105,7 @@ export const KL_ESTIMATORS = [
 export const BON_KL_DOC =
   "Best-of-n runs plot the KL of picking the best of n, estimated from each prompt's n scores and averaged over prompts (the same under every estimator; ≤ log n − (n−1)/n, objective/kl_bound).";
 
-export const KL_UNIT = "nats";
-/** The KL chart's unit: each completion's KL summed over its tokens, as TRL's objective/kl (entropy is per token). */
+/** The KL's unit: each completion's KL summed over its tokens, as TRL's objective/kl (entropy is per token). */
 export const KL_CHART_UNIT = "nats/completion";
 
 /** Algorithm-specific diagnostics, in display order. */

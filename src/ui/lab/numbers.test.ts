@@ -11,6 +11,15 @@ describe("lab number formatting", () => {
     expect(sig(-2.71234)).toBe("-2.71");
     expect(sig(123.456)).toBe("123");
     expect(sig(12345.6)).toBe("12,346");
+    // A reviewer's hover card: "-1,644,728" and "65,438,984 nats/token" at 3 significant digits; "1800" beside
+    // the axis's "2,000".
+    expect(sig(-1_644_728)).toBe("-1.64M");
+    expect(sig(65_438_984)).toBe("65.4M");
+    expect(sig(999_999)).toBe("999,999");
+    expect(sig(1800, 4)).toBe("1,800");
+    expect(sig(1234.5, 5)).toBe("1,234.5");
+    expect(sig(-1500, 4, true)).toBe("-1,500");
+    expect(sig(999.5, 4)).toBe("999.5");
     expect(sig(0)).toBe("0");
     expect(sig(1.234e-6)).toBe("1.23e-6");
     expect(sig(1e-5)).toBe("1e-5");

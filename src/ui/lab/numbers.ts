@@ -2,8 +2,9 @@
 import { int } from "../format";
 
 /**
- * A value with `digits` significant digits, the way a person reads it: 0.0123, 1.23, 123, 1,235; very small
- * or very large magnitudes as exponents (1.23e-5, 4.56e+9). Non-finite values as "NaN", "∞", "−∞".
+ * A value with `digits` significant digits, the way a person reads it: 0.0123, 1.23, 123, 1,235 (whole numbers
+ * below a million in full, with thousands separators from 1,000), 1.64M; very small or very large magnitudes as
+ * exponents (1.23e-5, 4.56e+9). Non-finite values as "NaN", "∞", "−∞".
  * `keepZeros`: trailing zeros stay (0.700, not 0.7), for numbers read side by side ("0.693 → 0.700").
  */
 export function sig(x: number, digits = 3, keepZeros = false): string {
@@ -12,9 +13,13 @@ export function sig(x: number, digits = 3, keepZeros = false): string {
   if (x === 0) return "0";
   const a = Math.abs(x);
   if (a >= 1e9 || a < 1e-4) return x.toExponential(digits - 1).replace(/\.?0+e/, "e");
+  // 65,438,984 is 8 digits where 3 were asked for (a count below a million still reads whole).
+  if (a >= 1e6) return `${sig(x / 1e6, digits, keepZeros)}M`;
   if (a >= 10 ** digits) return int(Math.round(x));
   // toPrecision keeps trailing zeros (1.50); strip them, a chart tick reads better as 1.5.
-  return keepZeros ? x.toPrecision(digits) : String(Number(x.toPrecision(digits)));
+  const text = keepZeros ? x.toPrecision(digits) : String(Number(x.toPrecision(digits)));
+  // 1,800 as the axis writes it (not 1800 beside its tick 2,000).
+  return a >= 1000 ? text.replace(/^-?\d+/, (whole) => int(Number(whole))) : text;
 }
 
 /** Axis ticks: short, with k/M suffixes for large counts (1.2k, 3.4M) and 3 significant digits otherwise. */

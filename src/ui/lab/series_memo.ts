@@ -136,20 +136,33 @@ export function pointsFrom(points: PointColumns, start = 0): PlotPoint[] {
 
 /**
  * The indices in [start, end) a chart draws: all of them when there are at most `max`, otherwise `max` of them
- * evenly strided, the first and the last kept (what the eye reads). Runs trained in step share their strided
- * steps, so the hover card's snapping points (recharts' tooltip ticks: every line's x values) stay about `max`
- * on the step axes. (A per-line choice, each stretch's least and greatest value, would keep a lone spike.)
+ * evenly strided, the first and the last kept (what the eye reads), and, given the line's `values`, the indices
+ * of its least and greatest value in the range (a lone spike between two strided steps would vanish from the
+ * line, the y-range, the hover card and the plotted-values table's lowest and highest). Runs trained in step
+ * share their strided steps, so the hover card's snapping points (recharts' tooltip ticks: every line's x
+ * values) stay about `max` on the step axes: at most two more a line.
  */
-export function drawnIndices(start: number, end: number, max: number): number[] {
+export function drawnIndices(start: number, end: number, max: number, values?: ArrayLike<number>): number[] {
   const n = end - start;
   if (n <= 0) return [];
   if (n <= max) return Array.from({ length: n }, (_, i) => start + i);
   if (max < 2) return [start];
   const stride = (n - 1) / (max - 1);
-  return Array.from({ length: max }, (_, i) => start + Math.round(i * stride));
+  const strided = Array.from({ length: max }, (_, i) => start + Math.round(i * stride));
+  if (!values) return strided;
+  let lo = start;
+  let hi = start;
+  for (let i = start + 1; i < end; i++) {
+    if (values[i] < values[lo]) lo = i;
+    if (values[i] > values[hi]) hi = i;
+  }
+  return [...new Set([...strided, lo, hi])].sort((a, b) => a - b);
 }
 
-/** The points a chart draws of a line from index `start` (see {@link drawnIndices}), as objects. */
+/**
+ * The points a chart draws of a line from index `start` (see {@link drawnIndices}: strided, with the raw
+ * values' least and greatest), as objects.
+ */
 export function drawnPoints(points: PointColumns, start: number, max: number): PlotPoint[] {
-  return drawnIndices(start, points.length, max).map((i) => points.at(i));
+  return drawnIndices(start, points.length, max, points.raw).map((i) => points.at(i));
 }
