@@ -9,14 +9,11 @@
  */
 import { hasProgress } from "../../lab/archive";
 import type { Autosaver } from "../../lab/autosave";
-import { revisionNote } from "../../lab/default_changes";
 import { defaultExperiment } from "../../lab/defaults";
 import type { LabPersistence, SavedPipeline, SavedSession } from "../../lab/persist";
 import type { ExperimentSpec, PipelineModels, RunCounters } from "../../lab/protocol";
 import { pageStorage, type ReachedStorage, takeReached } from "../../lab/reached";
 import { planRestore, relabelStartingOver, sameExperiment, sameRun } from "../../lab/restore";
-import { withoutForkPoints } from "../../lab/run_labels";
-import { checkSpec } from "../../lab/spec_check";
 import { specFromLocation } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
 import { quoted } from "../../util/quote";
@@ -31,7 +28,7 @@ import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./savin
 import { askBeforeLosingTraining } from "./saving_elsewhere";
 import { newWriterId } from "./saving_tabs";
 import { dropsTraining, keepReplaced } from "./session_keep";
-import { matchesLink, mixedStartLine, resetSettingsLine, startingOverLines } from "./session_lines";
+import { matchesLink, mixedStartLine, savedExperiment, startingOverLines } from "./session_lines";
 import { openStorage, readIfWritten } from "./session_storage";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
@@ -144,18 +141,9 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   let spec = opened.spec;
   const fromSaved = opened.source === "default" && opened.notice === null && saved !== null;
   if (fromSaved && saved) {
-    // Saved by an older version of the lab, maybe: check it like a link.
-    const issues: string[] = [];
-    // Without fork points: a fork gets its own back from its saved run only if it and its source resume
-    // (planRestore), as through a link.
-    // Runs imported for comparison are not the lab's own (the 12-run cap counts its own; they come back below).
-    const curves = new Set(saved.runs.filter((r) => r.comparison).map((r) => r.spec.id));
-    const own = { ...saved.spec, runs: saved.spec.runs.filter((r) => !curves.has(r.id)) };
-    spec = withoutForkPoints(checkSpec(own as unknown as Record<string, unknown>, issues));
-    if (issues.length) storageProblem = resetSettingsLine(issues, saved.runs, spec.runs);
-    // Saved before the settings revision was kept: where a default changed since may matter, it says so.
-    const older = revisionNote(spec.runs, saved.revision, "The experiment saved in this browser");
-    if (older) storageProblem = storageProblem ? `${storageProblem} ${older}` : older;
+    const read = savedExperiment(saved);
+    spec = read.spec;
+    if (read.line) storageProblem = storageProblem ? `${storageProblem} ${read.line}` : read.line;
   }
   // A link to an experiment this browser kept (Back, Forward, an old link) reopens it where its runs stopped,
   // as Recent experiments → Open would, unless the saved session is this link's experiment: a reload, even one

@@ -1,13 +1,34 @@
 /**
  * What the notice says when an experiment opens over a saved session (./session.ts): which runs of a link
- * resume and which start over, and which forks or imports start from the start model.
+ * resume and which start over, and which forks or imports start from the start model; the saved experiment as
+ * the lab opens it.
  */
 import { savedStep } from "../../lab/archive";
-import type { SavedRun } from "../../lab/persist";
+import { revisionNote } from "../../lab/default_changes";
+import type { SavedRun, SavedSession } from "../../lab/persist";
 import type { ExperimentSpec, RunSpec } from "../../lab/protocol";
 import { sameExperiment, sameRun } from "../../lab/restore";
-import { FORK_SUFFIX } from "../../lab/run_labels";
-import { issueText } from "../../lab/spec_check";
+import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
+import { checkSpec, issueText } from "../../lab/spec_check";
+
+/**
+ * The experiment saved in this browser as the lab opens it without a link: checked like a link (it may have been
+ * saved by an older version of the lab), without fork points (a fork gets its own back from its saved run only if
+ * it and its source resume: planRestore, as through a link) and without the runs imported for comparison (not
+ * the lab's own: the 12-run cap counts its own; session.ts brings them back as curves). `line`: the notice's
+ * sentences on settings reset and on defaults changed since it was saved (./default_changes.ts), or null.
+ */
+export function savedExperiment(saved: SavedSession): { spec: ExperimentSpec; line: string | null } {
+  const issues: string[] = [];
+  const curves = new Set(saved.runs.filter((r) => r.comparison).map((r) => r.spec.id));
+  const own = { ...saved.spec, runs: saved.spec.runs.filter((r) => !curves.has(r.id)) };
+  const spec = withoutForkPoints(checkSpec(own as unknown as Record<string, unknown>, issues));
+  const lines = [
+    issues.length ? resetSettingsLine(issues, saved.runs, spec.runs) : null,
+    revisionNote(spec.runs, saved.revision, "The experiment saved in this browser"),
+  ].filter((l): l is string => l !== null);
+  return { spec, line: lines.length ? lines.join(" ") : null };
+}
 
 /** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
 export function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {

@@ -1,0 +1,57 @@
+/**
+ * The saved experiment as the lab opens it without a link (src/ui/lab/session_lines.ts savedExperiment): its runs
+ * imported for comparison left to the page, fork points dropped, bad settings reset and said, and a default
+ * changed since it was saved said (src/lab/default_changes.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { SETTINGS_REVISION } from "../../src/lab/default_changes";
+import type { SavedSession } from "../../src/lab/persist";
+import type { RunSpec } from "../../src/lab/protocol";
+import { savedExperiment } from "../../src/ui/lab/session_lines";
+
+const run = (spec: RunSpec, comparison = false) => ({
+  spec,
+  status: "paused" as const,
+  step: 3,
+  history: [],
+  markers: [],
+  checkpoint: null,
+  ...(comparison && { comparison: true as const }),
+});
+
+function session(revision?: number): SavedSession {
+  const grpo: RunSpec = { id: "grpo-1", algo: "grpo", label: "GRPO", config: { epsilon: 0.1 } };
+  const fork: RunSpec = {
+    id: "f",
+    algo: "ppo",
+    label: "PPO (fork @ 2)",
+    config: {},
+    forkOf: { id: "p", step: 2 },
+  };
+  const curve: RunSpec = { id: "c", algo: "dpo", label: "DPO (imported)", config: {} };
+  return {
+    spec: { task: "arithmetic", model: "nano", seed: 0, runs: [grpo, fork, curve] },
+    runs: [run(grpo), run(fork), run(curve, true)],
+    ...(revision && { revision }),
+  };
+}
+
+describe("the saved experiment, opened without a link", () => {
+  it("leaves out the comparison runs and fork points; says where a default changed since it may matter", () => {
+    const old = savedExperiment(session());
+    expect(old.spec.runs.map((r) => r.id)).toEqual(["grpo-1", "f"]);
+    expect(old.spec.runs[1].forkOf).toBeUndefined();
+    expect(old.line).toMatch(
+      /^The experiment saved in this browser does not say which version of the lab made it; if one before 3 Dec 2026: GRPO now clips the ratio above at 1 \+ ε = 1\.1, not 1\.2/,
+    );
+    expect(savedExperiment(session(SETTINGS_REVISION)).line).toBeNull();
+  });
+
+  it("resets a bad setting and says so, beside the default's note", () => {
+    const s = session();
+    s.spec.runs[0] = { ...s.spec.runs[0], config: { epsilon: 0.1, lr: -1 } };
+    const read = savedExperiment(s);
+    expect(read.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+    expect(read.line).toMatch(/lr.*The experiment saved in this browser does not say/s);
+  });
+});
