@@ -113,8 +113,10 @@ async function main(): Promise<number | undefined> {
     { algo: info.id, config: {} },
     Object.fromEntries(lists.set.map((kv) => parseSetting(info.id, info.fields, kv))),
   );
-  if (config.reward === "custom")
-    throw new RangeError("--set reward=custom scores with an .onnx loaded in the page; here: gold or proxy");
+  if (config.reward === "custom" || config.reward === "pipeline")
+    throw new RangeError(
+      `--set reward=${config.reward} scores with ${config.reward === "custom" ? "an .onnx loaded in the page" : "the reward model the page's Pipeline trained"}; here: gold or proxy`,
+    );
   const steps = wholeNumber("steps", o.steps, 20, 1);
   if (o.prefs !== undefined && !existsSync(o.prefs)) throw new RangeError(`--prefs ${o.prefs}: no such file`);
   if (o.out) writableFile("out", o.out);
@@ -145,15 +147,19 @@ async function main(): Promise<number | undefined> {
     const run = lab.run;
     const log = writeRunLog(o.out ?? null);
     // Stopped (Ctrl-C, a kill): the log's last line says so, or it would read as a finished shorter run.
+    // Stopped (Ctrl-C, a kill): the step on the GPU ends first (exiting under it crashed Dawn: SIGSEGV), then the
+    // log's last line says so, or it would read as a finished shorter run. A second Ctrl-C ends it at once.
     let done = 0;
-    const interrupted = (signal: NodeJS.Signals, code: number) => () => {
-      log.write({ interrupted: signal, step: done, steps });
-      console.log(`${signal}: stopped after ${done} of ${steps} steps`);
-      void log.close().finally(() => process.exit(code));
+    let stop: { signal: NodeJS.Signals; code: number } | null = null;
+    const stopping = (signal: NodeJS.Signals, code: number) => () => {
+      stop ??= { signal, code };
+      console.log(`${signal}: stopping after the step in progress (again to stop at once)`);
     };
-    process.once("SIGINT", interrupted("SIGINT", 130));
-    process.once("SIGTERM", interrupted("SIGTERM", 143));
-    for (let s = 0; s < steps; s++) {
+    const onInt = stopping("SIGINT", 130);
+    const onTerm = stopping("SIGTERM", 143);
+    process.once("SIGINT", onInt);
+    process.once("SIGTERM", onTerm);
+    for (let s = 0; s < steps && !stop; s++) {
       const r = await run.step();
       const line = { step: r.step, algo: info.id, ...r.metrics };
       log.write(line);
@@ -162,20 +168,30 @@ async function main(): Promise<number | undefined> {
         `step ${r.step} reward ${r.metrics.reward.toFixed(3)} gold ${r.metrics.reward_gold.toFixed(3)} kl ${r.metrics["objective/kl"].toFixed(3)} entropy ${r.metrics.entropy.toFixed(3)} (${r.metrics.step_time.toFixed(1)} s)`,
       );
     }
+    const stopped = stop as { signal: NodeJS.Signals; code: number } | null;
+    if (stopped) {
+      log.write({ interrupted: stopped.signal, step: done, steps });
+      console.log(`${stopped.signal}: stopped after ${done} of ${steps} steps`);
+    }
+    // The log is complete: a stop from here on (during --save) ends the command as it would anyway.
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
     await log.close();
-    if (o.save) {
+    if (o.save && !stopped) {
       // The bytes the page's export writes: settings, run state and extra models (PPO's value model) included,
-      // so the page's Import continues the run.
+      // so the page's Import continues the run. Written beside and renamed: stopped midway, no half file.
       const bytes = await lab.safetensors(spec, seed);
-      const { writeFile } = await import("node:fs/promises");
-      await writeFile(o.save, bytes);
+      const { rename, writeFile } = await import("node:fs/promises");
+      await writeFile(`${o.save}.partial`, bytes);
+      await rename(`${o.save}.partial`, o.save);
       console.log(`saved ${o.save}`);
     }
     lab.destroy();
     runs.destroy();
+    ctx.destroy();
+    await ctx.lost;
+    return stopped?.code;
   }
-  ctx.destroy();
-  await ctx.lost;
 }
 
 /** `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]` (cli/lab/lesson.ts). */

@@ -9,9 +9,16 @@ import { PRESET_IDS } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../src/lab/registry";
 
+/** Options only the page has: a reward model loaded there, or trained in its Pipeline view. */
+const PAGE_ONLY: Readonly<Record<string, readonly string[]>> = { reward: ["custom", "pipeline"] };
+
 /** "number 0–1", "int 1–64", "one of k1|k2|k3", "true|false". */
 function kindText(f: Field): string {
-  if (f.kind === "enum") return `one of ${f.options.join("|")}`;
+  if (f.kind === "enum") {
+    const page = PAGE_ONLY[f.key] ?? [];
+    const here = f.options.filter((o) => !page.includes(o));
+    return `one of ${here.join("|")}${page.length ? ` (${page.join(", ")}: in the page only)` : ""}`;
+  }
   if (f.kind === "bool") return "true|false";
   return `${f.kind} ${f.min}–${f.max}${f.unit && f.unit !== "log" ? ` ${f.unit}` : ""}`;
 }

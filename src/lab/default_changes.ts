@@ -27,6 +27,8 @@ export interface DefaultChange {
   differs(config: Readonly<Record<string, SettingValue>>): boolean;
   /** What changed for run `label` (its settings `config`, without `key`), and how to undo it: a clause. */
   note(label: string, config: Readonly<Record<string, SettingValue>>): string;
+  /** A value set explicitly that meant something else before (nothing today writes it the old way): its clause. */
+  old?: { value: SettingValue; note(label: string, config: Readonly<Record<string, SettingValue>>): string };
 }
 
 /** GRPO's (and Safe RLHF's) ε: its default, for runs that leave it alone. */
@@ -45,12 +47,20 @@ export const DEFAULT_CHANGES: readonly DefaultChange[] = [
       `${label} now clips the ratio above at 1 + ε = ${roundedSetting(1 + Number(c.epsilon ?? EPSILON_DEFAULT), 6)}, ` +
       "not 1.2 (ε_high's default was 0.2; it is now 0, which follows ε): set ε_high to 0.2 on its card to train " +
       "as it did then",
+    old: {
+      // It meant an upper clip at exactly 1 (no ratio above 1); today 0 follows ε, and the range starts at 0.
+      value: 0,
+      note: (label, c) =>
+        `${label}'s ε_high = 0 kept its ratio from rising above 1; 0 now follows ε (a clip at ` +
+        `${roundedSetting(1 + Number(c.epsilon ?? EPSILON_DEFAULT), 6)}): set ε_high to a small value such as 0.001 ` +
+        "for nearly the old clip",
+    },
   },
 ];
 
 /** The revision a payload's field gives: a whole number ≥ 1, else undefined (none kept, or not one). */
 export function revisionOf(raw: unknown): number | undefined {
-  return typeof raw === "number" && Number.isInteger(raw) && raw >= 1 ? raw : undefined;
+  return typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 1 ? raw : undefined;
 }
 
 /** Whether `spec` left `change`'s setting to its default (so its meaning moved with it). */
@@ -72,8 +82,9 @@ export function migrateRun(spec: RunSpec, revision: number | undefined): RunSpec
 /**
  * The notice's sentences for runs read at `revision` ({@link migrateRun} applied), `what` naming where they came
  * from ("This link", "The saved experiment", "This run file"), or null when nothing may differ. Without a
- * revision: each run whose setting left at a changed default trains differently under the old one. At a newer
- * revision than this lab's: it may use defaults this version does not know.
+ * revision: each run whose setting left at a changed default trains differently under the old one. Without one
+ * or at an older one: each run that sets a value whose meaning changed (ε_high = 0). At a newer revision than
+ * this lab's: it may use defaults this version does not know.
  */
 export function revisionNote(
   runs: readonly RunSpec[],
@@ -82,12 +93,19 @@ export function revisionNote(
 ): string | null {
   if (revision !== undefined && revision > SETTINGS_REVISION)
     return `${what} was made by a newer version of the lab (settings revision ${revision}; this one knows ${SETTINGS_REVISION}): a setting left at its default there may have another default here.`;
-  if (revision !== undefined) return null;
+  const known = revision !== undefined;
   const notes = DEFAULT_CHANGES.flatMap((c) => {
-    const hit = runs.filter((r) => leftAlone(r, c) && c.differs(r.config));
-    return hit.length
-      ? [`if one before ${c.changed}: ${hit.map((r) => c.note(r.label, r.config)).join("; ")}`]
-      : [];
+    if (known && c.revision <= revision) return [];
+    const hit = runs.flatMap((r) => {
+      if (!c.algos.includes(r.algo)) return [];
+      // A value set the old way: its meaning moved whatever the revision (migrateRun cannot write it out).
+      if (c.old && r.config[c.key] === c.old.value) return [c.old.note(r.label, r.config)];
+      return !known && leftAlone(r, c) && c.differs(r.config) ? [c.note(r.label, r.config)] : [];
+    });
+    return hit.length ? [`${known ? "made" : "if one"} before ${c.changed}: ${hit.join("; ")}`] : [];
   });
-  return notes.length ? `${what} does not say which version of the lab made it; ${notes.join("; ")}.` : null;
+  if (notes.length === 0) return null;
+  return known
+    ? `${what} was made by an earlier version of the lab; ${notes.join("; ")}.`
+    : `${what} does not say which version of the lab made it; ${notes.join("; ")}.`;
 }

@@ -253,7 +253,9 @@ export class Scheduler extends SchedulerRuns {
     return this.exclusive(async () => {
       const failed = reacquire ? await reacquire() : null;
       if (failed !== null) {
+        // Every run is in error: nothing is recovering any more (a run added or reset after reads "ready").
         this.failAll(failed);
+        this.halted = false;
         return;
       }
       const resuming = typeof resume === "function" ? resume() : resume;

@@ -17,10 +17,11 @@
  */
 import LZString from "lz-string";
 import { quoted } from "../util/quote";
+import type { AlgoId } from "./algo_ids";
 import { migrateRun, revisionNote, revisionOf, SETTINGS_REVISION } from "./default_changes";
 import { defaultExperiment } from "./defaults";
 import { PIPELINE_FIELDS, type PipelineSettings } from "./pipeline/fields";
-import type { ExperimentSpec } from "./protocol";
+import type { ExperimentSpec, RunSpec } from "./protocol";
 import { ALGORITHMS } from "./registry";
 import { withoutForkPoints } from "./run_labels";
 import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
@@ -184,14 +185,23 @@ export function decode(hash: string): DecodeResult {
     };
   const issues: string[] = [];
   // A link carries settings, not weights: a fork named in it starts over, so no fork point (RunSpec.forkOf).
-  const read = withoutForkPoints(checkSpec(raw, issues));
+  // Its runs under today's defaults, before the check drops the values at today's defaults: an explicit value
+  // of a default's old meaning (ε_high = 0 before 3 Dec 2026) is then still there to say (default_changes.ts).
   const revision = revisionOf(raw.d);
-  const spec = { ...read, runs: read.runs.map((r) => migrateRun(r, revision)) };
+  const asWritten = Array.isArray(raw.runs) ? raw.runs.map(runAsWritten) : [];
+  const runs = Array.isArray(raw.runs)
+    ? raw.runs.map((r, i) => (asWritten[i] ? migrateRun(asWritten[i], revision) : r))
+    : raw.runs;
+  const spec = withoutForkPoints(checkSpec({ ...raw, runs }, issues));
   const view = checkView(raw.view, issues);
   const pipeline = checkPipeline(raw.pipeline, issues);
   const altered = alteredNote(payload);
   const empty = spec.runs.length === 0 ? EMPTY_NOTE : null;
-  const defaults = revisionNote(spec.runs, revision, "This link");
+  const defaults = revisionNote(
+    asWritten.filter((r): r is RunSpec => r !== null),
+    revision,
+    "This link",
+  );
   return {
     ok: true,
     spec,
@@ -202,6 +212,15 @@ export function decode(hash: string): DecodeResult {
     ...(empty && { empty }),
     ...(defaults && { defaults }),
   };
+}
+
+/** A link's run as written, for default_changes.ts (its label the algorithm's title when it has none), or null. */
+function runAsWritten(r: unknown): RunSpec | null {
+  if (!isRecord(r) || typeof r.algo !== "string" || !(r.algo in ALGORITHMS)) return null;
+  if (r.config !== undefined && !isRecord(r.config)) return null; // the check says what is wrong with it
+  const algo = r.algo as AlgoId;
+  const label = typeof r.label === "string" ? r.label : ALGORITHMS[algo].title;
+  return { ...(r as object), algo, label, config: isRecord(r.config) ? r.config : {} } as RunSpec;
 }
 
 /** The Pipeline's settings in a link: the valid values that differ from the defaults (bad ones: an issue). */

@@ -261,6 +261,11 @@ describe("headless lab CLI", () => {
         /--seeds must be whole numbers in \[0, 2147483647\] separated by commas, got "0,99999999999"/,
       ],
       [[...train, "--out", ""], /--out needs a value, got ""/], // once: ran with no log written
+      // The page's reward sources: once "press 'Use in RL' first", the page's instruction.
+      [
+        [...train, "--set", "reward=pipeline"],
+        /--set reward=pipeline scores with the reward model the page's Pipeline trained; here: gold or proxy/,
+      ],
       [
         ["pipeline", "--task", "arithmetic", "--set", "sftSteps=abc"],
         /pipeline\.sftSteps must be a number \(a whole number such as 8\), got "abc"/,
@@ -280,6 +285,9 @@ describe("headless lab CLI", () => {
     for (const f of ALGORITHMS.grpo.fields) expect(grpo.out).toMatch(new RegExp(`^  ${f.key} +\\S`, "m"));
     expect(grpo.out).toMatch(/^ {2}scaleRewards +one of group\|batch\|none, default group: /m);
     expect(grpo.out).toMatch(/^ {2}beta +number 0–10, default 0\.04: .*\(TRL: beta\)$/m);
+    expect(grpo.out).toMatch(
+      /^ {2}reward +one of gold\|proxy \(custom, pipeline: in the page only\), default gold: /m,
+    );
     const lessons = run("lesson", "--help");
     expect(lessons.status).toBe(0);
     for (const id of PRESET_IDS) expect(lessons.out).toMatch(new RegExp(`^  ${id}: \\S`, "m"));

@@ -109,6 +109,22 @@ describe("defaults that changed meaning", () => {
     expect(one.ok && one.run.config).toEqual({ epsilon: 0.1, epsilonHigh: 0.2 });
   });
 
+  it("a value set the old way is said whatever the revision: ε_high = 0 meant no rise above 1", () => {
+    // Today's links never write 0 (the default); one from before 3 Dec did, meaning a clip at exactly 1.
+    const zero = grpo({ epsilon: 0.1, epsilonHigh: 0 });
+    for (const d of [undefined, 1]) {
+      const r = decode(link([zero], d));
+      expect(r.ok && r.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+      expect(r.ok && r.defaults).toContain(
+        "GRPO eps0.1's ε_high = 0 kept its ratio from rising above 1; 0 now follows ε (a clip at 1.1): set ε_high to a small value such as 0.001",
+      );
+    }
+    expect(revisionNote([zero], 1, "This link")).toMatch(
+      /^This link was made by an earlier version of the lab; made before 3 Dec 2026: /,
+    );
+    expect(revisionNote([zero], SETTINGS_REVISION, "This link")).toBeNull();
+  });
+
   it("migrating is idempotent and leaves a set value alone; revisions are whole numbers ≥ 1", () => {
     const once = migrateRun(grpo({ epsilon: 0.1 }), 1);
     expect(migrateRun(once, 1)).toEqual(once);

@@ -56,6 +56,11 @@ describe("recoverFromLoss", () => {
     t.s.flush();
     expect(t.last("a")).toMatchObject({ status: "error" });
     expect(t.last("a")?.error).toMatch(/no GPU device could be had again \(no adapter\)\. Reload the page/);
+    // Nothing is recovering any more: a run added after reads "ready", not "recovering…" for ever (a reviewer).
+    expect(t.s.isHalted).toBe(false);
+    await t.s.addRun(spec("b"));
+    t.s.flush();
+    expect(t.last("b")?.status).toBe("ready");
   });
 
   it("the runs read 'recovering' while a device is asked for (they said 'running'), then go on as before", async () => {

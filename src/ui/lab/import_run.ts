@@ -213,8 +213,10 @@ async function importOne(
   const rest = r.issues
     .filter((i) => !i.startsWith("experiment."))
     .map((i) => (i.endsWith(renamed) ? `${i.slice(0, -renamed.length)}; renamed ${spec.id}` : i));
-  // Written before the settings revision was kept: where a default changed since may matter, it says so.
-  const older = revisionNote([spec], r.revision, "Its file");
+  // Written before the settings revision was kept: where a default changed since may matter, it says so (a run
+  // that goes on training only: a comparison's curves are what they were).
+  const trains = Boolean(checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other);
+  const older = trains ? revisionNote([spec], r.revision, "Its file") : null;
   if (older) notes.push(older);
   if (rest.length)
     notes.push(
@@ -235,7 +237,7 @@ async function importOne(
   // written lack them: the run's value model then starts from the start model), without its AdamW moments.
   const separateCritic = spec.algo === "ppo" && spec.config.valueModel === "separate";
   const criticInFile = separateCritic && checkpoint?.bytes ? holdsValueModel(checkpoint.bytes) : false;
-  if (checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other) {
+  if (trains && checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint) {
     try {
       // Held: not stepped (the lab may be playing) until its checkpoint is in; a step from the start model first
       // would land in its restored curve.

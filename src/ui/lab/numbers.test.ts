@@ -20,6 +20,9 @@ describe("lab number formatting", () => {
     expect(sig(1234.5, 5)).toBe("1,234.5");
     expect(sig(-1500, 4, true)).toBe("-1,500");
     expect(sig(999.5, 4)).toBe("999.5");
+    expect(sig(999_950_000)).toBe("1e+9");
+    expect(sig(999_950_000, 3, true)).toBe("1e+9");
+    expect(sig(999_940_000, 4)).toBe("999.9M");
     expect(sig(0)).toBe("0");
     expect(sig(1.234e-6)).toBe("1.23e-6");
     expect(sig(1e-5)).toBe("1e-5");

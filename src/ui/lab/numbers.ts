@@ -14,7 +14,12 @@ export function sig(x: number, digits = 3, keepZeros = false): string {
   const a = Math.abs(x);
   if (a >= 1e9 || a < 1e-4) return x.toExponential(digits - 1).replace(/\.?0+e/, "e");
   // 65,438,984 is 8 digits where 3 were asked for (a count below a million still reads whole).
-  if (a >= 1e6) return `${sig(x / 1e6, digits, keepZeros)}M`;
+  if (a >= 1e6) {
+    const m = x / 1e6;
+    // 999,950,000 at 3 digits rounds to 1000M: an exponent then, as from 1e9.
+    if (Math.abs(Number(m.toPrecision(digits))) < 1000) return `${sig(m, digits, keepZeros)}M`;
+    return x.toExponential(digits - 1).replace(/\.?0+e/, "e");
+  }
   if (a >= 10 ** digits) return int(Math.round(x));
   // toPrecision keeps trailing zeros (1.50); strip them, a chart tick reads better as 1.5.
   const text = keepZeros ? x.toPrecision(digits) : String(Number(x.toPrecision(digits)));

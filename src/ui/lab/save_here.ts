@@ -8,6 +8,7 @@
 
 import { hasProgress, holds, type KeptEntry } from "../../lab/archive";
 import { checkpointPoint } from "../../lab/checkpoint_point";
+import { SETTINGS_REVISION } from "../../lab/default_changes";
 import type {
   LabPersistence,
   SavedCheckpoint,
@@ -77,7 +78,8 @@ export async function sessionHere(deps: SaveHereDeps): Promise<SavedSession> {
       ...(r.untrained && { untrained: r.untrained }),
     });
   }
-  return { spec: s.spec, runs };
+  // Written as this lab writes: at its settings revision (a reload must not read it as of unknown age).
+  return { spec: s.spec, runs, revision: SETTINGS_REVISION };
 }
 
 /**
