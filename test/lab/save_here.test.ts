@@ -3,6 +3,7 @@
  * it back without a reload. Each "tab" is its own copy of the lab's modules (vi.resetModules: its own lab store,
  * savers and channel end), over one fake IndexedDB and Node's BroadcastChannel, as two tabs of one browser.
  */
+import { SETTINGS_REVISION } from "../../src/lab/default_changes";
 import "fake-indexeddb/auto";
 import { describe, expect, it, vi } from "vitest";
 import type { MetricPoint } from "../../src/lab/protocol";
@@ -109,6 +110,8 @@ describe("Save here", () => {
     expect(a.module.openSaving()).toBe(a.saving);
     // This tab's whole state is the saved session: a reload resumes run 0 at step 19 with its own curve.
     const saved = await a.db.load();
+    // Written as this lab writes: a reload must not read it as of unknown age (default_changes.ts).
+    expect(saved?.revision).toBe(SETTINGS_REVISION);
     const run = saved?.runs.find((r) => r.spec.id === a.runId);
     expect(run?.history).toEqual(points(19));
     expect(run?.checkpoint?.step).toBe(19);
