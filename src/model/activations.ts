@@ -31,9 +31,30 @@ export interface LayerActs {
 }
 
 /**
+ * Most bytes one batch shape's activations may take (all its buffers). WebGPU tells a buffer's limit, not the
+ * memory a device has: without a bound, a GRPO run of 256 prompts × 64 samples on nano asked for 3.8 GB twice
+ * (policy and reference), grew a SwiftShader tab past 8 GB and never finished a step. 2 GiB keeps every lesson
+ * (64 sequences a step at most: under 0.5 GB on the tiny model at 128 tokens) and the defaults (a few MB) far inside.
+ */
+export const ACTIVATION_BUDGET_BYTES = 2 ** 31;
+
+/** Bytes of the buffers {@link GptActivations} makes for `config` at batch shape (B, T). */
+export function activationBytes(config: GPTConfig, B: number, T: number): number {
+  const N = B * T;
+  const C = config.nEmbd;
+  const attention = B * config.nHead * T * T;
+  // Per layer: res, ln1, att, mid, ln2 (N·C each), qkv (3·N·C), fc and its GELU (4·N·C each), P, 4 N-vectors.
+  const layer = 16 * N * C + attention + 4 * N;
+  // Shared: resOut, lnf, dres, dln, datt (N·C), dqkv (3·N·C), dfc, dfcGelu (4·N·C), dS, logits and dlogits
+  // (N·V each), lnf's mean and rstd, values, rewards and their gradients (N each), tokens, positions, mask.
+  const shared = 16 * N * C + attention + 2 * N * config.vocabSize + 9 * N;
+  return 4 * (config.nLayer * layer + shared);
+}
+
+/**
  * @throws RangeError when T exceeds the context length; GpuLimitError when a batch's largest buffer (attention
  *   probabilities [B, H, T, T], logits [N, V], MLP activations [N, 4C]) is larger than the device can bind
- *   (WebGPU's default limit is 128 MiB), naming what to lower.
+ *   (WebGPU's default limit is 128 MiB), or all of them more than ACTIVATION_BUDGET_BYTES, naming what to lower.
  */
 export class GptActivations {
   readonly N: number;
@@ -96,6 +117,16 @@ export class GptActivations {
           `a batch of ${B} sequences of ${T} tokens needs ${mib(elements * 4)} for its ${what} (4 bytes each); this GPU allows ${mib(limit)} per buffer, ${fit} such sequences: train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
         );
       }
+    const total = activationBytes(config, B, T);
+    if (total > ACTIVATION_BUDGET_BYTES) {
+      const fit = Math.floor(ACTIVATION_BUDGET_BYTES / (total / B));
+      throw new GpuLimitError(
+        "activations",
+        total,
+        ACTIVATION_BUDGET_BYTES,
+        `a batch of ${B} sequences of ${T} tokens needs ${mib(total)} of activations on this model (the lab allows ${mib(ACTIVATION_BUDGET_BYTES)}, ${fit} such sequences): train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
+      );
+    }
     const t = <D extends "f32" | "i32">(shape: number[], label: string, dtype: D = "f32" as D): Tensor<D> => {
       const x = ctx.tensor(shape, dtype, label);
       this.all.push(x);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { GpuContext } from "../../src/gpu/context";
 import { GpuLimitError, maxBindableBytes } from "../../src/gpu/errors";
-import { GptActivations } from "../../src/model/activations";
+import { ACTIVATION_BUDGET_BYTES, activationBytes, GptActivations } from "../../src/model/activations";
 import { preset } from "../../src/model/config";
 import { testGpu } from "../helpers/gpu";
 
@@ -44,5 +44,24 @@ describe("buffer size limits", () => {
     expect((err as Error).message).toContain(
       `this GPU allows 1.0 MiB per buffer, ${fit} such sequences: train fewer sequences a step`,
     );
+  });
+
+  it("activationBytes is what the buffers take; a batch over the lab's budget is refused before any is made", async () => {
+    const ctx = await testGpu();
+    const config = preset("nano");
+    const acts = new GptActivations(ctx, config, 3, 5);
+    const made = (acts as unknown as { all: { size: number }[] }).all.reduce((a, t) => a + 4 * t.size, 0);
+    expect(activationBytes(config, 3, 5)).toBe(made);
+    acts.destroy();
+    // A reviewer's GRPO run, 256 prompts × 64 samples on nano (T = 32): 3.8 GB a batch shape, twice.
+    expect(activationBytes(config, 16384, 32)).toBeGreaterThan(ACTIVATION_BUDGET_BYTES);
+    // Every per-buffer limit passes (a device allowing 4 GiB a buffer): the total is refused, naming what to lower.
+    const big = { device: { limits: { maxStorageBufferBindingSize: 2 ** 32, maxBufferSize: 2 ** 32 } } };
+    expect(() => new GptActivations(big as unknown as GpuContext, config, 16384, 32)).toThrow(
+      /^a batch of 16384 sequences of 32 tokens needs \d+\.\d MiB of activations on this model \(the lab allows 2048\.0 MiB, \d+ such sequences\): train fewer sequences a step/,
+    );
+    // The lessons' largest batches are 64 sequences (16 prompts × 4, 4 × 16): twice that at 128 tokens on a
+    // tiny-size model is far inside.
+    expect(activationBytes(preset("tiny"), 128, 128)).toBeLessThan(ACTIVATION_BUDGET_BYTES / 2);
   });
 });
