@@ -143,6 +143,15 @@ async function main(): Promise<number | undefined> {
     for (const k of Object.keys(set))
       if (set[k] !== config[k])
         console.log(`${info.id}: ${k} ${set[k]} (no preference file at ${prefsPath})`);
+    // A setting given that its other settings leave unused (the run card greys it out): said, not silent.
+    for (const f of info.fields) {
+      const w = f.usedWhen;
+      const now = w && (set[w.key] ?? info.fields.find((x) => x.key === w.key)?.default);
+      if (w && f.key in config && !w.values.includes(now as string | boolean))
+        console.log(
+          `${info.id}: ${f.key} has no effect with ${w.key} ${String(now)} (used with ${w.values.join(" or ")})`,
+        );
+    }
     const lab = await runs.create(spec);
     const run = lab.run;
     const log = writeRunLog(o.out ?? null);

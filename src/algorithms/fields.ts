@@ -177,7 +177,14 @@ export function parseFieldValue(algo: string, f: Field, raw: string): number | s
     throw new RangeError(
       `${algo}.${f.key} must be a number (${f.kind === "int" ? "a whole number such as 8" : "decimal: 0.1, 5, 3e-4"}), got "${raw}"`,
     );
-  return Number(t);
+  const x = Number(t);
+  // Beyond what a float holds, as the run card says it: 1e-400 read as 0 (lr 0 trained nothing, silently),
+  // 1e400 as Infinity ("got Infinity" for what was typed).
+  if (DECIMAL_NUMBER.test(t) && !Number.isFinite(x))
+    throw new RangeError(`${algo}.${f.key} must be a number in [${f.min}, ${f.max}], got "${raw}"`);
+  if (x === 0 && /[1-9]/.test(t.replace(/e.*$/i, "")))
+    throw new RangeError(`${algo}.${f.key} ${t} is too small to be told from 0 (give 0 if 0 is meant)`);
+  return x;
 }
 
 /** A number as people type it: 0.1, .5, -2, 3e-4 (no hex, binary or octal, no separators, no "Infinity"). */

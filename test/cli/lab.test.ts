@@ -10,6 +10,14 @@ import { loadCheckpoint } from "../../src/model/checkpoint";
 const LAB = ["--import", "tsx", "--import", "./cli/raw-loader.mjs", "cli/lab.ts"];
 
 describe("headless lab CLI", () => {
+  it("says when a setting given has no effect with the others (the run card greys it out)", () => {
+    // A reviewer's DPO with a hinge loss and label smoothing 0.49: accepted without a word, and no effect.
+    const args = ["train", "--task", "arithmetic", "--algo", "dpo", "--model", "nano", "--steps", "1"];
+    const sets = ["lossType=hinge", "labelSmoothing=0.2", "batchPairs=2"].flatMap((kv) => ["--set", kv]);
+    const out = String(execFileSync("node", [...LAB, ...args, ...sets], { stdio: "pipe", timeout: 120_000 }));
+    expect(out).toContain("dpo: labelSmoothing has no effect with lossType hinge (used with sigmoid)");
+  }, 150_000);
+
   it("stopped by Ctrl-C: the log's last line says so (exit 130), not a finished shorter run", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));
     const out = join(dir, "run.jsonl");
@@ -247,6 +255,12 @@ describe("headless lab CLI", () => {
       ],
       [[...train, "--out", dir], /--out .*: cannot write there \(it is a folder\)/], // once: a crash after training
       [[...train, "--set", "lr=Infinity"], /ppo\.lr must be a number in \[0, 1\], got Infinity/],
+      // Beyond a float: 1e-400 trained at lr 0, silently; 1e400 was "got Infinity" (a reviewer).
+      [
+        [...train, "--set", "lr=1e-400"],
+        /ppo\.lr 1e-400 is too small to be told from 0 \(give 0 if 0 is meant\)/,
+      ],
+      [[...train, "--set", "lr=1e400"], /ppo\.lr must be a number in \[0, 1\], got "1e400"/],
       // Number() reads hex: 0x10 was taken as 16 (and refused as out of range with "got 16").
       [[...train, "--set", "lr=0x10"], /ppo\.lr must be a number \(decimal: 0\.1, 5, 3e-4\), got "0x10"/],
       [["eval", "--task", "arithmetic", "--samples", "0"], /--samples must be a whole number ≥ 1, got "0"/],
