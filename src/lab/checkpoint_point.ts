@@ -13,12 +13,16 @@ import type { MetricPoint } from "./protocol";
  * checkpoint instead) or the history is empty.
  */
 export function checkpointPoint(bytes: Uint8Array, history: readonly MetricPoint[]): MetricPoint | undefined {
-  let step: number | null = null;
+  const step = checkpointStep(bytes);
+  return step === null || step === 0 ? history.at(-1) : history.findLast((p) => p.step === step);
+}
+
+/** The step checkpoint `bytes` holds the weights of (its metadata's "steps", ≥ 0), or null when it names none. */
+export function checkpointStep(bytes: Uint8Array): number | null {
   try {
     const steps = Number(readSafetensorsHeader(bytes).metadata.steps);
-    if (Number.isInteger(steps) && steps > 0) step = steps;
+    return Number.isInteger(steps) && steps >= 0 ? steps : null;
   } catch {
-    // no header to read: the page's last point
+    return null; // no header to read
   }
-  return step === null ? history.at(-1) : history.findLast((p) => p.step === step);
 }

@@ -342,3 +342,16 @@ export function nonDefaultConfig(algo: AlgoId, config: Record<string, SettingVal
     if (Object.hasOwn(config, f.key) && config[f.key] !== f.default) out[f.key] = config[f.key];
   return out;
 }
+
+/**
+ * A run as a link, a saved experiment or a run file wrote it, before the check drops the values at today's
+ * defaults (default_changes.ts needs them: an explicit ε_high = 0 meant something else before 3 Dec 2026): its
+ * label the algorithm's title when it has none; null when it is no run (the check says what is wrong).
+ */
+export function runAsWritten(r: unknown): RunSpec | null {
+  if (!isRecord(r) || typeof r.algo !== "string" || !(r.algo in ALGORITHMS)) return null;
+  if (r.config !== undefined && !isRecord(r.config)) return null; // the check says what is wrong with it
+  const algo = r.algo as AlgoId;
+  const label = typeof r.label === "string" ? r.label : ALGORITHMS[algo].title;
+  return { ...(r as object), algo, label, config: isRecord(r.config) ? r.config : {} } as RunSpec;
+}

@@ -17,7 +17,6 @@
  */
 import LZString from "lz-string";
 import { quoted } from "../util/quote";
-import type { AlgoId } from "./algo_ids";
 import { migrateRun, revisionNote, revisionOf, SETTINGS_REVISION } from "./default_changes";
 import { defaultExperiment } from "./defaults";
 import { PIPELINE_FIELDS, type PipelineSettings } from "./pipeline/fields";
@@ -25,7 +24,15 @@ import type { ExperimentSpec, RunSpec } from "./protocol";
 import { ALGORITHMS } from "./registry";
 import { withoutForkPoints } from "./run_labels";
 import { DEFAULT_SHARED_VIEW, type SharedView } from "./settings";
-import { checkNonDefault, checkSpec, checkView, isRecord, issueText, nonDefaultConfig } from "./spec_check";
+import {
+  checkNonDefault,
+  checkSpec,
+  checkView,
+  isRecord,
+  issueText,
+  nonDefaultConfig,
+  runAsWritten,
+} from "./spec_check";
 
 // lz-string is CommonJS: a default import works in Vite and in Node (the CLI imports the lessons' links).
 const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
@@ -212,15 +219,6 @@ export function decode(hash: string): DecodeResult {
     ...(empty && { empty }),
     ...(defaults && { defaults }),
   };
-}
-
-/** A link's run as written, for default_changes.ts (its label the algorithm's title when it has none), or null. */
-function runAsWritten(r: unknown): RunSpec | null {
-  if (!isRecord(r) || typeof r.algo !== "string" || !(r.algo in ALGORITHMS)) return null;
-  if (r.config !== undefined && !isRecord(r.config)) return null; // the check says what is wrong with it
-  const algo = r.algo as AlgoId;
-  const label = typeof r.label === "string" ? r.label : ALGORITHMS[algo].title;
-  return { ...(r as object), algo, label, config: isRecord(r.config) ? r.config : {} } as RunSpec;
 }
 
 /** The Pipeline's settings in a link: the valid values that differ from the defaults (bad ones: an issue). */

@@ -123,6 +123,17 @@ describe("defaults that changed meaning", () => {
       /^This link was made by an earlier version of the lab; made before 3 Dec 2026: /,
     );
     expect(revisionNote([zero], SETTINGS_REVISION, "This link")).toBeNull();
+    // A run file the same (a reviewer's, at revision 1, came in at ε_high 0.2 with nothing said).
+    const spec = { task: "arithmetic" as const, model: "nano" as const, seed: 0, runs: [zero] };
+    const file = runFile(spec, { spec: zero, status: "paused", step: 0, history: [], markers: [] });
+    for (const settingsRevision of [undefined, 1]) {
+      const r = parseRunFile(JSON.stringify({ ...file, settingsRevision }));
+      if (!r.ok) throw new Error(r.error);
+      expect(r.run.config).toEqual({ epsilon: 0.1 });
+      expect(revisionNote(r.written ? [r.written] : [], r.revision, "Its file")).toContain(
+        "ε_high = 0 kept its ratio",
+      );
+    }
   });
 
   it("migrating is idempotent and leaves a set value alone; revisions are whole numbers ≥ 1", () => {

@@ -54,4 +54,12 @@ describe("the saved experiment, opened without a link", () => {
     expect(read.spec.runs[0].config).toEqual({ epsilon: 0.1 });
     expect(read.line).toMatch(/lr.*The experiment saved in this browser does not say/s);
   });
+
+  it("says a value set the old way, which the check drops (ε_high = 0 meant no rise above 1)", () => {
+    const s = session();
+    s.spec.runs[0] = { ...s.spec.runs[0], config: { epsilon: 0.1, epsilonHigh: 0 } };
+    const read = savedExperiment(s);
+    expect(read.spec.runs[0].config).toEqual({ epsilon: 0.1 });
+    expect(read.line).toContain("GRPO's ε_high = 0 kept its ratio from rising above 1");
+  });
 });

@@ -17,7 +17,7 @@ import { currentMetricNames } from "../metric_names";
 import { isStep, readMetricPoint } from "../metric_point";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
-import { checkRun, fieldProblem, freshRunId, isRecord, kindOf } from "../spec_check";
+import { checkRun, fieldProblem, freshRunId, isRecord, kindOf, runAsWritten } from "../spec_check";
 
 export const RUN_FILE_FORMAT = "rlhf-playground.run";
 export const RUN_FILE_VERSION = 1;
@@ -106,6 +106,8 @@ export type ImportResult =
       run: RunSpec;
       /** The settings revision the file was written at (undefined: not said); `run` is under today's defaults. */
       revision?: number;
+      /** Its run as written, before the check (for ../default_changes.ts revisionNote). */
+      written: RunSpec | null;
       step: number;
       history: MetricPoint[];
       markers: Marker[];
@@ -161,10 +163,18 @@ export function parseRunFile(text: string): ImportResult {
       ok: false,
       error: `its "run" entry (the run's algorithm, label and settings) is ${kindOf(raw.run)}, not an object`,
     };
-  const checked = checkRun(raw.run, 0, new Set(), issues, 'its "run" entry');
-  if (!checked) return { ok: false, error: issues.join("; ") };
+  // Under today's defaults before the check drops the values at them (an explicit ε_high = 0 of before 3 Dec
+  // 2026 stays what it was, and is said: ../default_changes.ts).
   const revision = revisionOf(raw.settingsRevision);
-  const run = migrateRun(checked, revision);
+  const written = runAsWritten(raw.run);
+  const run = checkRun(
+    written ? migrateRun(written, revision) : raw.run,
+    0,
+    new Set(),
+    issues,
+    'its "run" entry',
+  );
+  if (!run) return { ok: false, error: issues.join("; ") };
   if (raw.history !== undefined && !Array.isArray(raw.history))
     issues.push(`its "history" is ${kindOf(raw.history)}, not a list of metric points: no curves`);
   const list = Array.isArray(raw.history) ? raw.history : [];
@@ -214,6 +224,7 @@ export function parseRunFile(text: string): ImportResult {
     knownExperiment,
     run,
     ...(revision && { revision }),
+    written,
     step,
     history: named,
     markers,

@@ -3,6 +3,7 @@
  * checkpoint (safetensors, from the worker), the policy as ONNX (from the worker) and TRL script (Python). File names say what and when:
  * "<label>-<task>-step<N>.<ext>". A failure lands in the lab's notice.
  */
+import { checkpointStep } from "../../lab/checkpoint_point";
 import { runConfigJson } from "../../lab/export/config";
 import { downloadBlob, MIME } from "../../lab/export/download";
 import { metricsCsv } from "../../lab/export/metrics";
@@ -72,8 +73,18 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
           `${base}.config.json`,
           MIME.json,
         );
-      case "checkpoint":
-        return downloadBlob(await worker.exportCheckpoint(runId), `${base}.safetensors`, MIME.safetensors);
+      case "checkpoint": {
+        // Named by the step its weights are at (the worker may be a step past the page while playing; a lost
+        // device's recovery, waited for, may have taken the run back to its last checkpoint).
+        const bytes = await worker.exportCheckpoint(runId);
+        const at = checkpointStep(bytes) ?? run.step;
+        downloadBlob(bytes, `${slug(run.spec.label)}-${spec.task}-step${at}.safetensors`, MIME.safetensors);
+        if (at < run.step)
+          setNotice(
+            `${run.spec.label}'s checkpoint holds step ${at}, not ${run.step}: the run went back to its last checkpoint meanwhile (the GPU device was lost, or Back to its last checkpoint).`,
+          );
+        return;
+      }
       case "onnx":
         return downloadBlob(await worker.exportPolicyOnnx(runId), `${base}.onnx`, MIME.onnx);
       case "trl":

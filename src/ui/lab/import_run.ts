@@ -216,7 +216,8 @@ async function importOne(
   // Written before the settings revision was kept: where a default changed since may matter, it says so (a run
   // that goes on training only: a comparison's curves are what they were).
   const trains = Boolean(checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other);
-  const older = trains ? revisionNote([spec], r.revision, "Its file") : null;
+  const older =
+    trains && r.written ? revisionNote([{ ...r.written, label: spec.label }], r.revision, "Its file") : null;
   if (older) notes.push(older);
   if (rest.length)
     notes.push(

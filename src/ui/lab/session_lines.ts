@@ -9,7 +9,7 @@ import type { SavedRun, SavedSession } from "../../lab/persist";
 import type { ExperimentSpec, RunSpec } from "../../lab/protocol";
 import { sameExperiment, sameRun } from "../../lab/restore";
 import { FORK_SUFFIX, withoutForkPoints } from "../../lab/run_labels";
-import { checkSpec, issueText } from "../../lab/spec_check";
+import { checkSpec, issueText, runAsWritten } from "../../lab/spec_check";
 
 /**
  * The experiment saved in this browser as the lab opens it without a link: checked like a link (it may have been
@@ -25,7 +25,12 @@ export function savedExperiment(saved: SavedSession): { spec: ExperimentSpec; li
   const spec = withoutForkPoints(checkSpec(own as unknown as Record<string, unknown>, issues));
   const lines = [
     issues.length ? resetSettingsLine(issues, saved.runs, spec.runs) : null,
-    revisionNote(spec.runs, saved.revision, "The experiment saved in this browser"),
+    // As written (the check drops values at today's defaults: an explicit ε_high = 0 meant no rise above 1).
+    revisionNote(
+      own.runs.flatMap((r) => runAsWritten(r) ?? []),
+      saved.revision,
+      "The experiment saved in this browser",
+    ),
   ].filter((l): l is string => l !== null);
   return { spec, line: lines.length ? lines.join(" ") : null };
 }
