@@ -14,8 +14,18 @@ import { roundedSetting } from "./setting_text";
 /** The settings tables' revision: raised with each entry of {@link DEFAULT_CHANGES}. */
 export const SETTINGS_REVISION = 2;
 
+/** What a changed default, or a value's changed meaning, did to a run, and how to undo it. */
+interface ChangeText {
+  /** What it meant before: "ε_high's default was 0.2 (now 0, which follows ε)". */
+  why: string;
+  /** What it means for run `label` (its settings `config`): "GRPO now clips the ratio above at 1.1, not 1.2". */
+  note(label: string, config: Readonly<Record<string, SettingValue>>): string;
+  /** How to train as before, for `runs` runs: "set ε_high to 0.2 on its card". */
+  fix(runs: number): string;
+}
+
 /** A default that changed: `key`'s default in `algos` was `before` up to revision `revision − 1`. */
-export interface DefaultChange {
+export interface DefaultChange extends ChangeText {
   /** The first revision with the new default. */
   revision: number;
   /** When the lab changed it (a date, for the notice). */
@@ -25,14 +35,19 @@ export interface DefaultChange {
   before: SettingValue;
   /** Whether a run's settings `config` (without `key`) train differently under the old default and the new. */
   differs(config: Readonly<Record<string, SettingValue>>): boolean;
-  /** What changed for run `label` (its settings `config`, without `key`), and how to undo it: a clause. */
-  note(label: string, config: Readonly<Record<string, SettingValue>>): string;
-  /** A value set explicitly that meant something else before (nothing today writes it the old way): its clause. */
-  old?: { value: SettingValue; note(label: string, config: Readonly<Record<string, SettingValue>>): string };
+  /** A value set explicitly that meant something else before (nothing today writes it the old way). */
+  old?: ChangeText & { value: SettingValue };
 }
 
 /** GRPO's (and Safe RLHF's) ε: its default, for runs that leave it alone. */
 const EPSILON_DEFAULT = 0.2;
+
+/** 1 + ε of a run's settings ("1.1"). */
+const upper = (c: Readonly<Record<string, SettingValue>>) =>
+  roundedSetting(1 + Number(c.epsilon ?? EPSILON_DEFAULT), 6);
+
+/** "its card", "their cards". */
+const cards = (n: number) => (n > 1 ? "their cards" : "its card");
 
 export const DEFAULT_CHANGES: readonly DefaultChange[] = [
   {
@@ -43,17 +58,15 @@ export const DEFAULT_CHANGES: readonly DefaultChange[] = [
     key: "epsilonHigh",
     before: 0.2,
     differs: (c) => (c.epsilon ?? EPSILON_DEFAULT) !== 0.2,
-    note: (label, c) =>
-      `${label} now clips the ratio above at 1 + ε = ${roundedSetting(1 + Number(c.epsilon ?? EPSILON_DEFAULT), 6)}, ` +
-      "not 1.2 (ε_high's default was 0.2; it is now 0, which follows ε): set ε_high to 0.2 on its card to train " +
-      "as it did then",
+    why: "ε_high's default was 0.2 (now 0, which follows ε)",
+    note: (label, c) => `${label} now clips the ratio above at 1 + ε = ${upper(c)}, not 1.2`,
+    fix: (n) => `to train as ${n > 1 ? "they" : "it"} did then, set ε_high to 0.2 on ${cards(n)}`,
     old: {
       // It meant an upper clip at exactly 1 (no ratio above 1); today 0 follows ε, and the range starts at 0.
       value: 0,
-      note: (label, c) =>
-        `${label}'s ε_high = 0 kept its ratio from rising above 1; 0 now follows ε (a clip at ` +
-        `${roundedSetting(1 + Number(c.epsilon ?? EPSILON_DEFAULT), 6)}): set ε_high to a small value such as 0.001 ` +
-        "for nearly the old clip",
+      why: "ε_high = 0 kept the ratio from rising above 1 (now 0 follows ε)",
+      note: (label, c) => `${label} now clips the ratio above at 1 + ε = ${upper(c)}, not 1`,
+      fix: (n) => `for nearly the old clip, set ε_high to a small value such as 0.001 on ${cards(n)}`,
     },
   },
 ];
@@ -94,18 +107,24 @@ export function revisionNote(
   if (revision !== undefined && revision > SETTINGS_REVISION)
     return `${what} was made by a newer version of the lab (settings revision ${revision}; this one knows ${SETTINGS_REVISION}): a setting left at its default there may have another default here.`;
   const known = revision !== undefined;
-  const notes = DEFAULT_CHANGES.flatMap((c) => {
+  const sentences = DEFAULT_CHANGES.flatMap((c) => {
     if (known && c.revision <= revision) return [];
-    const hit = runs.flatMap((r) => {
-      if (!c.algos.includes(r.algo)) return [];
-      // A value set the old way: its meaning moved whatever the revision (migrateRun cannot write it out).
-      if (c.old && r.config[c.key] === c.old.value) return [c.old.note(r.label, r.config)];
-      return !known && leftAlone(r, c) && c.differs(r.config) ? [c.note(r.label, r.config)] : [];
-    });
-    return hit.length ? [`${known ? "made" : "if one"} before ${c.changed}: ${hit.join("; ")}`] : [];
+    // A value set the old way: its meaning moved whatever the revision (migrateRun cannot write it out).
+    const told = c.old;
+    const old = told ? runs.filter((r) => c.algos.includes(r.algo) && r.config[c.key] === told.value) : [];
+    const left = known ? [] : runs.filter((r) => leftAlone(r, c) && c.differs(r.config));
+    const said = (text: ChangeText | undefined, those: RunSpec[]) =>
+      text && those.length > 0
+        ? [
+            `${known ? "Made" : "If it was made"} before ${c.changed}, when ${text.why}: ` +
+              `${those.map((r) => text.note(r.label, r.config)).join("; ")}; ${text.fix(those.length)}.`,
+          ]
+        : [];
+    return [...said(told, old), ...said(c, left)];
   });
-  if (notes.length === 0) return null;
-  return known
-    ? `${what} was made by an earlier version of the lab; ${notes.join("; ")}.`
-    : `${what} does not say which version of the lab made it; ${notes.join("; ")}.`;
+  if (sentences.length === 0) return null;
+  const lead = known
+    ? `${what} was made by an earlier version of the lab.`
+    : `${what} does not say which version of the lab made it.`;
+  return [lead, ...sentences].join(" ");
 }

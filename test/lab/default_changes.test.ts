@@ -49,10 +49,10 @@ describe("defaults that changed meaning", () => {
     expect(r.spec.runs[0].config).toEqual({ epsilon: 0.1 });
     const notice = noticeOf(r) ?? "";
     expect(notice).toContain(
-      "This link does not say which version of the lab made it; if one before 3 Dec 2026:",
+      "This link does not say which version of the lab made it. If it was made before 3 Dec 2026, when ε_high's default was 0.2 (now 0, which follows ε): ",
     );
     expect(notice).toContain("GRPO eps0.1 now clips the ratio above at 1 + ε = 1.1, not 1.2");
-    expect(notice).toContain("set ε_high to 0.2 on its card");
+    expect(notice).toContain("; to train as it did then, set ε_high to 0.2 on its card.");
     // Nothing differs: ε at its default (both clip at 1.2), ε_high set, or not a GRPO-family run.
     for (const runs of [
       [grpo({})],
@@ -65,6 +65,16 @@ describe("defaults that changed meaning", () => {
     // Safe RLHF shares GRPO's clip.
     const safe = decode(link([{ id: "s", algo: "safe_rlhf", label: "Safe", config: { epsilon: 0.3 } }]));
     expect(safe.ok && safe.defaults).toContain("Safe now clips the ratio above at 1 + ε = 1.3, not 1.2");
+  });
+
+  it("says why once for several runs, and how to undo it for all of them", () => {
+    const safe: RunSpec = { id: "s", algo: "safe_rlhf", label: "Safe", config: { epsilon: 0.3 } };
+    const r = decode(link([grpo({ epsilon: 0.1 }), safe]));
+    const notice = (r.ok && r.defaults) || "";
+    expect(notice.split("ε_high's default was 0.2")).toHaveLength(2);
+    expect(notice).toContain(
+      "GRPO eps0.1 now clips the ratio above at 1 + ε = 1.1, not 1.2; Safe now clips the ratio above at 1 + ε = 1.3, not 1.2; to train as they did then, set ε_high to 0.2 on their cards.",
+    );
   });
 
   it("a link at an older revision gets the old default written out, silently; today's and a newer one as read", () => {
@@ -116,11 +126,11 @@ describe("defaults that changed meaning", () => {
       const r = decode(link([zero], d));
       expect(r.ok && r.spec.runs[0].config).toEqual({ epsilon: 0.1 });
       expect(r.ok && r.defaults).toContain(
-        "GRPO eps0.1's ε_high = 0 kept its ratio from rising above 1; 0 now follows ε (a clip at 1.1): set ε_high to a small value such as 0.001",
+        "when ε_high = 0 kept the ratio from rising above 1 (now 0 follows ε): GRPO eps0.1 now clips the ratio above at 1 + ε = 1.1, not 1; for nearly the old clip, set ε_high to a small value such as 0.001 on its card.",
       );
     }
     expect(revisionNote([zero], 1, "This link")).toMatch(
-      /^This link was made by an earlier version of the lab; made before 3 Dec 2026: /,
+      /^This link was made by an earlier version of the lab\. Made before 3 Dec 2026, when ε_high = 0 /,
     );
     expect(revisionNote([zero], SETTINGS_REVISION, "This link")).toBeNull();
     // A run file the same (a reviewer's, at revision 1, came in at ε_high 0.2 with nothing said).
@@ -131,7 +141,7 @@ describe("defaults that changed meaning", () => {
       if (!r.ok) throw new Error(r.error);
       expect(r.run.config).toEqual({ epsilon: 0.1 });
       expect(revisionNote(r.written ? [r.written] : [], r.revision, "Its file")).toContain(
-        "ε_high = 0 kept its ratio",
+        "ε_high = 0 kept the ratio",
       );
     }
   });

@@ -42,7 +42,7 @@ describe("the saved experiment, opened without a link", () => {
     expect(old.spec.runs.map((r) => r.id)).toEqual(["grpo-1", "f"]);
     expect(old.spec.runs[1].forkOf).toBeUndefined();
     expect(old.line).toMatch(
-      /^The experiment saved in this browser does not say which version of the lab made it; if one before 3 Dec 2026: GRPO now clips the ratio above at 1 \+ ε = 1\.1, not 1\.2/,
+      /^The experiment saved in this browser does not say which version of the lab made it\. If it was made before 3 Dec 2026, when ε_high's default was 0\.2 \(now 0, which follows ε\): GRPO now clips the ratio above at 1 \+ ε = 1\.1, not 1\.2/,
     );
     expect(savedExperiment(session(SETTINGS_REVISION)).line).toBeNull();
   });
@@ -60,6 +60,8 @@ describe("the saved experiment, opened without a link", () => {
     s.spec.runs[0] = { ...s.spec.runs[0], config: { epsilon: 0.1, epsilonHigh: 0 } };
     const read = savedExperiment(s);
     expect(read.spec.runs[0].config).toEqual({ epsilon: 0.1 });
-    expect(read.line).toContain("GRPO's ε_high = 0 kept its ratio from rising above 1");
+    expect(read.line).toContain(
+      "when ε_high = 0 kept the ratio from rising above 1 (now 0 follows ε): GRPO now clips the ratio above at 1 + ε = 1.1, not 1;",
+    );
   });
 });

@@ -87,8 +87,8 @@ export function GroupTable({
             {sig(g.mean, 3)}
           </dd>
         </div>
-        <div title="Sample standard deviation (divisor G − 1), as TRL / torch.std">
-          <dt>σ (group, sample)</dt>
+        <div title={`Sample standard deviation of the group's ${s} (divisor G − 1), as TRL / torch.std`}>
+          <dt>σ of {s} (group, sample)</dt>
           <dd className="mono" data-col="std" data-value={g.std}>
             {sig(g.std, 3)}
           </dd>
