@@ -46,4 +46,20 @@ describe("updateReceiver", () => {
     expect(withoutWorkerNotice("Something else.", stats)).toBe("Something else.");
     useLab.getState().setNotice(null);
   });
+
+  it("a run added while the others recover reads 'recovering' too, until the worker says otherwise", () => {
+    vi.stubGlobal("requestAnimationFrame", (f: () => void) => setTimeout(f, 0));
+    const receive = updateReceiver(() => true, { updates: 0, firstUpdateAt: null, lastUpdateAt: null }) as (
+      u: RunUpdate[],
+    ) => Promise<void>;
+    const s = useLab.getState();
+    s.upsertRun({ id: "a", algo: "ppo", label: "A", config: {} });
+    void receive([{ runId: "a", status: "recovering", step: 3, points: [] }]);
+    s.upsertRun({ id: "b", algo: "ppo", label: "B", config: {} });
+    expect(useLab.getState().runs.b.status).toBe("recovering");
+    void receive([{ runId: "b", status: "ready", step: 0, points: [] }]);
+    expect(useLab.getState().runs.b.status).toBe("ready");
+    s.removeRun("a");
+    s.removeRun("b");
+  });
 });

@@ -322,7 +322,15 @@ export const useLab = create<LabState>()((set) => ({
           ? s.spec.runs.map((r) => (r.id === spec.id ? spec : r))
           : [...s.spec.runs, spec],
       },
-      runs: { ...s.runs, [spec.id]: s.runs[spec.id] ? { ...s.runs[spec.id], spec } : emptyRun(spec) },
+      runs: {
+        ...s.runs,
+        // A run added while a lost device is recovered waits for it, as the others do (it read "ready").
+        [spec.id]: s.runs[spec.id]
+          ? { ...s.runs[spec.id], spec }
+          : Object.values(s.runs).some((r) => r.status === "recovering")
+            ? { ...emptyRun(spec), status: "recovering" }
+            : emptyRun(spec),
+      },
     })),
   removeRun: (id) =>
     set((s) => {

@@ -24,13 +24,14 @@ import { scrollMotion } from "../motion";
  * The progress toward a lesson's length `steps` (> 0, the Stop at in force) from the furthest and the slowest
  * run's steps (lab_store stepRange): "step 5 of 12", "step 12 of 12, slowest run at 3" while a run catches up,
  * "finished"; when Stop at was lowered below the lesson's own length `planned`, "stopped at step 4 of the
- * lesson's 60 (Stop at)" rather than finished.
+ * lesson's 60 (Stop at)" rather than finished; raised past it, "step 20 of 66 (the lesson's check: 16)".
  */
 export function progressText(top: number, low: number, steps: number, planned = steps): string {
   if (low >= steps)
     return steps < planned ? `stopped at step ${steps} of the lesson's ${planned} (Stop at)` : "finished";
   const shown = Math.min(top, steps);
-  return `step ${shown} of ${steps}${low < shown ? `, slowest run at ${low}` : ""}`;
+  const longer = steps > planned ? ` (the lesson's check: ${planned})` : "";
+  return `step ${shown} of ${steps}${longer}${low < shown ? `, slowest run at ${low}` : ""}`;
 }
 
 /** The steps a run's pace is read from: its latest ones (the first step also builds the kernels: left out when later ones exist). */

@@ -37,6 +37,8 @@ describe("the lesson card's progress", () => {
     expect(progressText(top, low, 4, 60)).toBe("stopped at step 4 of the lesson's 60 (Stop at)");
     expect(progressText(3, 3, 4, 60)).toBe("step 3 of 4");
     expect(progressText(60, 60, 60, 60)).toBe("finished");
+    // Raised past its length: the check still reads its own steps (a reviewer saw "step 0 of 66" alone).
+    expect(progressText(0, 0, 66, 16)).toBe("step 0 of 66 (the lesson's check: 16)");
   });
 
   it("is not held back by a run in error or one imported for comparison", () => {
