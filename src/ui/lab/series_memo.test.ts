@@ -37,6 +37,16 @@ describe("drawnIndices", () => {
     expect(drawnIndices(300, 500, 50, c.raw)).not.toContain(249);
   });
 
+  it("the extremes kept as points come pick what a scan of the drawn stretch picks", () => {
+    const c = new PointColumns();
+    for (let s = 1; s <= 900; s++)
+      c.push(s, s, Math.round(100 * Math.sin(s * 0.37) * Math.cos(s * 0.011)), 0);
+    for (const start of [0, 1, 150, 640])
+      expect(drawnPoints(c, start, 120).map((p) => p.step)).toEqual(
+        drawnIndices(start, c.length, 120, c.raw).map((i) => c.step[i]),
+      );
+  });
+
   it("two runs trained in step draw the same steps (a chart's rows stay about max)", () => {
     const a = new PointColumns();
     const b = new PointColumns();

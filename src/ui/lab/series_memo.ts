@@ -20,6 +20,10 @@ export class PointColumns {
   smooth = new Float64Array(64);
   sx: Float64Array | null;
   length = 0;
+  /** The indices of the least and greatest raw value so far (-1 while empty): kept as points come, so a redraw
+   * does not scan the line again for them (drawnPoints). */
+  lo = -1;
+  hi = -1;
 
   constructor(withSx = false) {
     this.sx = withSx ? new Float64Array(64) : null;
@@ -39,6 +43,8 @@ export class PointColumns {
       if (this.sx) this.sx = grow(this.sx);
     }
     const i = this.length++;
+    if (this.lo < 0 || raw < this.raw[this.lo]) this.lo = i;
+    if (this.hi < 0 || raw > this.raw[this.hi]) this.hi = i;
     this.step[i] = step;
     this.x[i] = x;
     this.raw[i] = raw;
@@ -142,7 +148,14 @@ export function pointsFrom(points: PointColumns, start = 0): PlotPoint[] {
  * share their strided steps, so the hover card's snapping points (recharts' tooltip ticks: every line's x
  * values) stay about `max` on the step axes: at most two more a line.
  */
-export function drawnIndices(start: number, end: number, max: number, values?: ArrayLike<number>): number[] {
+export function drawnIndices(
+  start: number,
+  end: number,
+  max: number,
+  values?: ArrayLike<number>,
+  /** The indices of the least and greatest of `values` in [start, end), when the caller knows them (no scan). */
+  known?: readonly [number, number],
+): number[] {
   const n = end - start;
   if (n <= 0) return [];
   if (n <= max) return Array.from({ length: n }, (_, i) => start + i);
@@ -150,12 +163,12 @@ export function drawnIndices(start: number, end: number, max: number, values?: A
   const stride = (n - 1) / (max - 1);
   const strided = Array.from({ length: max }, (_, i) => start + Math.round(i * stride));
   if (!values) return strided;
-  let lo = start;
-  let hi = start;
-  for (let i = start + 1; i < end; i++) {
-    if (values[i] < values[lo]) lo = i;
-    if (values[i] > values[hi]) hi = i;
-  }
+  let [lo, hi] = known ?? [start, start];
+  if (!known)
+    for (let i = start + 1; i < end; i++) {
+      if (values[i] < values[lo]) lo = i;
+      if (values[i] > values[hi]) hi = i;
+    }
   return [...new Set([...strided, lo, hi])].sort((a, b) => a - b);
 }
 
@@ -164,5 +177,8 @@ export function drawnIndices(start: number, end: number, max: number, values?: A
  * values' least and greatest), as objects.
  */
 export function drawnPoints(points: PointColumns, start: number, max: number): PlotPoint[] {
-  return drawnIndices(start, points.length, max, points.raw).map((i) => points.at(i));
+  // The line's own extremes serve when they lie in the drawn stretch (always from its first point; a fork's line
+  // from its fork point scans when one lies before it).
+  const known = points.lo >= start && points.hi >= start ? ([points.lo, points.hi] as const) : undefined;
+  return drawnIndices(start, points.length, max, points.raw, known).map((i) => points.at(i));
 }
