@@ -180,7 +180,7 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
     const u = await this.objective.step(
       seq,
       c.temperature,
-      false,
+      "sum",
       (values) => {
         const out = ktoLossAndGrad(values, refLogps, desirable, z0, {
           beta: c.beta,

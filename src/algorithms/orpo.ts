@@ -69,7 +69,7 @@ export class OrpoRun extends TwoSampleRun<OrpoConfig> {
     const u = await this.objective.step(
       seq,
       c.temperature,
-      true,
+      "mean",
       (values) => {
         const out = orpoLossAndGrad(values.subarray(0, B), values.subarray(B), c.lambda);
         extra = out.metrics;

@@ -15,7 +15,11 @@ import { AdamW, type AdamWConfig } from "../model/optimizer";
 import type { RolloutEngine } from "./rollout";
 import type { SequenceBatch } from "./sequences";
 
-/** The loss of a batch of sequence values [R] and its gradient with respect to each (1/R etc. included). */
+/**
+ * The loss of a batch of sequence values [R] (each completion's log-prob sum, or its per-token mean: the step's
+ * `reduce`) and its gradient with respect to each (1/R etc. included). `lengths` [R]: completion tokens, for a
+ * loss that needs them beside sums; with "mean" the values are already divided by them.
+ */
 export type SequenceLoss = (
   values: Float64Array,
   lengths: Float64Array,
@@ -46,13 +50,15 @@ export class SequenceObjective {
   }
 
   /**
-   * One step on `seq` (R rows, as the engine's batch). `mean`: per-token means instead of sums.
+   * One step on `seq` (R rows, as the engine's batch). `reduce`: what a sequence's value is, the sum of its
+   * completion tokens' log-probs at τ ("sum": KTO, DPO-style losses) or their per-token mean ("mean": ORPO,
+   * SimPO's length-normalised log-probs).
    * @throws whatever `loss` throws (e.g. a RangeError for a −∞ log-prob), before any parameter changes.
    */
   async step(
     seq: SequenceBatch,
     tau: number,
-    mean: boolean,
+    reduce: "sum" | "mean",
     loss: SequenceLoss,
     hyper: AdamWConfig,
   ): Promise<{ loss: number; gradNorm: number }> {
@@ -74,6 +80,7 @@ export class SequenceObjective {
     );
     const mask = engine.lossMask;
     const mask2 = mask.reshape([R, seq.T]);
+    const mean = reduce === "mean";
     zeroGrads(ctx, w);
     gptForward(ctx, w, engine.acts);
     tokenLogprob(ctx, this.logp, engine.acts.logits, engine.targets, { tau, mask });

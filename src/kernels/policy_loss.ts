@@ -182,8 +182,11 @@ export function policyLossMetrics(sums: ArrayLike<number>, hasReference = true):
   if (!(n > 0)) throw new RangeError("policyLoss: no counted token in the batch");
   if (s("invalid") !== 0)
     throw new RangeError(
-      `policyLoss: ${s("invalid")} counted token(s) had a non-finite log-prob, advantage, weight or ratio ` +
-        "(a token with probability 0, or log π_θ − log π_old > 88); the update ran with their gradient at 0 and the run was stopped (a learning rate or temperature too far for this model: rewind and lower it)",
+      `policyLoss: ${s("invalid")} counted token(s) had a non-finite log-prob, advantage, weight or ratio` +
+        (hasReference ? " or KL term" : "") +
+        " (a token with probability 0, or log π_θ − log π_old > 88" +
+        (hasReference ? ", or log π_ref − log π_θ > 88, where k3 = e^ℓ − ℓ − 1 overflows" : "") +
+        "); the update ran with their gradient at 0 and the run was stopped (a learning rate or temperature too far for this model: rewind and lower it)",
     );
   const low = s("clip_low") / n;
   const high = s("clip_high") / n;

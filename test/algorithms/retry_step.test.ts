@@ -4,15 +4,13 @@
  * the one it would have been — same prompts, same samples, same update — as in a run where nothing failed.
  */
 import { describe, expect, it } from "vitest";
-import { BestOfNRun } from "../../src/algorithms/best_of_n";
-import { DpoRun } from "../../src/algorithms/dpo";
-import { GrpoRun } from "../../src/algorithms/grpo";
-import { KtoRun } from "../../src/algorithms/kto";
-import { PpoRun } from "../../src/algorithms/ppo";
+import type { ConfigValues } from "../../src/algorithms/fields";
 import { ReinforceRun } from "../../src/algorithms/reinforce";
 import type { RewardSource } from "../../src/algorithms/reward";
 import type { AlgorithmRun, Metrics, RunEnv } from "../../src/algorithms/run";
-import { nanoEnv } from "../helpers/nano_env";
+import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../src/lab/registry";
+import { PREFS, smallConfig } from "../helpers/every_algorithm";
+import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";
 
 /** `source` whose `failOn`-th call (1-based) throws. */
 function failingOnce(source: RewardSource, failOn: number): RewardSource {
@@ -29,16 +27,26 @@ function failingOnce(source: RewardSource, failOn: number): RewardSource {
 /** Metrics without the timings (which differ between any two steps). */
 const untimed = (m: Metrics) => Object.fromEntries(Object.entries(m).filter(([k]) => !/time|\/s$/.test(k)));
 
-/** [name, run, the reward call that fails: step 2's (default 2; ReMax scores twice a step: 3 and 4)]. */
+/** Test-sized settings, with a learning rate that moves the policy where the algorithm has one. */
+const small = (id: AlgoId, more: ConfigValues = {}): ConfigValues => ({
+  ...smallConfig(id),
+  ...(ALGORITHMS[id].fields.some((f) => f.key === "lr") ? { lr: 1e-3 } : {}),
+  ...more,
+});
+
+/**
+ * [name, run, the reward call that fails: step 2's (default 2; ReMax scores twice a step: 3 and 4)]: every
+ * registry algorithm at its test size (a new one is tried here with nothing to add), DPO online too.
+ */
 const RUNS: [string, (env: RunEnv) => AlgorithmRun, number?][] = [
-  ["GRPO", (env) => new GrpoRun(env, { batchPrompts: 2, numGenerations: 2, maxNewTokens: 5, lr: 1e-3 })],
-  ["PPO", (env) => new PpoRun(env, { batchPrompts: 2, maxNewTokens: 5, lr: 1e-3 })],
-  [
-    "DPO online",
-    (env) => new DpoRun(env, null, { mode: "online", batchPairs: 2, maxNewTokens: 5, lr: 1e-3 }),
-  ],
-  ["best-of-n", (env) => new BestOfNRun(env, { batchPrompts: 2, n: 2, maxNewTokens: 5 })],
-  ["KTO", (env) => new KtoRun(env, { batchPrompts: 2, maxNewTokens: 5, lr: 1e-3 })],
+  ...ALGO_IDS.map(
+    (id) =>
+      [id, (env: RunEnv) => ALGORITHMS[id].create(env, small(id), PREFS)] as [
+        string,
+        (env: RunEnv) => AlgorithmRun,
+      ],
+  ),
+  ["dpo online", (env) => ALGORITHMS.dpo.create(env, small("dpo", { mode: "online" }), PREFS)],
   ...([3, 4] as const).map(
     (failOn) =>
       [
@@ -59,11 +67,11 @@ const RUNS: [string, (env: RunEnv) => AlgorithmRun, number?][] = [
 describe("a step whose reward failed, tried again, is the step it would have been", () => {
   for (const [name, make, failOn = 2] of RUNS)
     it(name, async () => {
-      const plain = make(await nanoEnv(5));
+      const plain = make({ ...(await nanoEnv(5)), costs: NANO_COSTS });
       const want = [untimed((await plain.step()).metrics), untimed((await plain.step()).metrics)];
       plain.destroy();
 
-      const env = await nanoEnv(5);
+      const env = { ...(await nanoEnv(5)), costs: NANO_COSTS };
       env.reward = failingOnce(env.reward, failOn);
       const run = make(env);
       expect(untimed((await run.step()).metrics)).toEqual(want[0]);

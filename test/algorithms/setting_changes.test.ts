@@ -27,6 +27,8 @@ describe("a setting changed mid-run is refused or used", () => {
     it(`${id}: every field`, async () => {
       const env = { ...(await nanoEnv(5)), costs: NANO_COSTS };
       const run = ALGORITHMS[id].create(env, smallConfig(id), PREFS);
+      // The inspector, the notes and the exports look the run up by it (a typo there reads "no inspector").
+      expect(run.algo, "a run's algo is its registry id").toBe(id);
       await run.step();
       const used: string[] = [];
       const refused: string[] = [];

@@ -265,6 +265,19 @@ describe("policy_loss edge cases", () => {
     );
   });
 
+  it("a k3 term that overflows float32 (log π_ref − log π_θ > 88.7) is flagged, and the message names the KL term", async () => {
+    const ctx = await testGpu();
+    const b = randomBatch(new Rng(77), 1, 7);
+    const logpRef = b.logp.slice();
+    const i = b.mask.indexOf(1);
+    logpRef[i] = b.logp[i] + 89; // the ratio is finite; e^ℓ is not
+    const x = { ...b, logpOld: b.logp, logpRef, advantages: b.tokenAdv, weights: 1 };
+    const gpu = await runGpu(ctx, x, { beta: 0.04 });
+    expect(gpu.terms[POLICY_TERMS.indexOf("invalid") * b.N + i]).toBe(1);
+    expect(() => policyLossMetrics(gpu.sums)).toThrow(/or KL term .*log π_ref − log π_θ > 88/);
+    expect(() => policyLossMetrics(gpu.sums, false)).not.toThrow(/KL term/);
+  });
+
   it("rejects bad options, sizes and aliasing", async () => {
     const ctx = await testGpu();
     const t = (n = 4) => ctx.tensor([n], "f32", "t");

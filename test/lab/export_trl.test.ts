@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { runConfig } from "../../src/lab/export/config";
 import { rewardPy } from "../../src/lab/export/trl_rewards";
 import { pyValue, slug, trlScript } from "../../src/lab/export/trl_script";
+import { trlTarget } from "../../src/lab/export/trl_targets";
 import { describeConfig } from "../../src/lab/pipeline/model_config";
 import type { RunSpec } from "../../src/lab/protocol";
 import { ALGO_IDS } from "../../src/lab/registry";
@@ -62,6 +63,17 @@ describe("TRL script", () => {
 
   it("covers every algorithm", () => {
     expect(new Set(runs.map((r) => r.algo))).toEqual(new Set(ALGO_IDS));
+  });
+
+  it("passes each trainer the keywords that make it train the run's method (TrlTarget.fixed)", () => {
+    for (const r of runs) {
+      const { settings } = runConfig(experiment, r);
+      const p = trlScript(experiment, { spec: r, step: 3 });
+      for (const f of trlTarget(r.algo, settings).fixed)
+        expect(p, `${r.id}: ${f.name}`).toMatch(new RegExp(`\\n {4}${f.name}=${pyValue(f.value)},`));
+    }
+    const simpo = runConfig(experiment, run("dpo-2"));
+    expect(trlTarget("dpo", simpo.settings).fixed.map((f) => f.name)).toEqual(["cpo_alpha"]);
   });
 
   it("exports the completion length the lab sampled: capped by the start model's context", () => {

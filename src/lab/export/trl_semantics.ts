@@ -54,8 +54,16 @@ export function trlSemanticsNote(algo: AlgoId, settings: Record<string, SettingV
         "included, so long ones weigh more; the lab (docs/algorithms.md) averages each chosen completion's " +
         "mean token NLL over the pairs."
       );
-    default:
+    case "grpo":
+    case "rloo":
+    case "reinforce":
+    case "expert_iteration":
+    case "safe_rlhf":
+    case "bon":
       return null;
+    default:
+      // A new algorithm fails to compile here until it says whether TRL trains it differently.
+      throw new RangeError(`no TRL semantics for ${algo satisfies never}`);
   }
 }
 

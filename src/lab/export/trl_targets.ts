@@ -33,6 +33,12 @@ export interface TrlTarget {
   trainer: string | null;
   /** Said at the top of the script when the lab's algorithm and the TRL trainer differ. */
   note: string | null;
+  /**
+   * Keywords the trainer needs to run this algorithm that none of the run's settings gives, where TRL's
+   * defaults would train another method or fail (SimPO's `cpo_alpha = 0`: CPOTrainer's default 1 adds an NLL
+   * term); [] when the settings say it all. Written into the config call, each with its note.
+   */
+  fixed: readonly { name: string; value: SettingValue; note: string }[];
 }
 
 const COMMON = ["learning_rate", "per_device_train_batch_size", "max_grad_norm", "weight_decay"];
@@ -102,11 +108,22 @@ const NO_TRL_NAME: Partial<Record<TrlClass, Record<string, string>>> = {
 export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): TrlTarget {
   switch (algo) {
     case "ppo":
-      return { config: "PPOConfig", trainer: "PPOTrainer", note: null };
+      return {
+        config: "PPOConfig",
+        trainer: "PPOTrainer",
+        note: null,
+        fixed: [
+          {
+            name: "num_sample_generations",
+            value: 0,
+            note: "PPOTrainer's periodic sample printing reads an eval set; this script has none",
+          },
+        ],
+      };
     case "grpo":
-      return { config: "GRPOConfig", trainer: "GRPOTrainer", note: null };
+      return { config: "GRPOConfig", trainer: "GRPOTrainer", note: null, fixed: [] };
     case "rloo":
-      return { config: "RLOOConfig", trainer: "RLOOTrainer", note: null };
+      return { config: "RLOOConfig", trainer: "RLOOTrainer", note: null, fixed: [] };
     case "reinforce":
       return {
         config: "RLOOConfig",
@@ -115,6 +132,7 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
           "TRL has no REINFORCE trainer with a moving-average or a greedy (ReMax) baseline; RLOO (REINFORCE with " +
           "a leave-one-out baseline over 2 samples per prompt, Ahmadian et al. 2024) is its closest relative and " +
           "is used here.",
+        fixed: [{ name: "num_generations", value: 2, note: "RLOO needs ≥ 2 samples" }],
       };
     case "dpo":
       return config.lossType === "simpo"
@@ -122,15 +140,18 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
             config: "CPOConfig",
             trainer: "CPOTrainer",
             note: "TRL runs SimPO as CPOTrainer with loss_type='simpo' and cpo_alpha=0 (Meng et al. 2024).",
+            // loss_type="simpo" comes from the run's lossType setting.
+            fixed: [{ name: "cpo_alpha", value: 0, note: "pure SimPO (no NLL term)" }],
           }
-        : { config: "DPOConfig", trainer: "DPOTrainer", note: null };
+        : { config: "DPOConfig", trainer: "DPOTrainer", note: null, fixed: [] };
     case "kto":
-      return { config: "KTOConfig", trainer: "KTOTrainer", note: null };
+      return { config: "KTOConfig", trainer: "KTOTrainer", note: null, fixed: [] };
     case "orpo":
       return {
         config: "ORPOConfig",
         trainer: "ORPOTrainer",
         note: "ORPO's odds-ratio weight λ is TRL's ORPOConfig `beta`; there is no reference model.",
+        fixed: [],
       };
     case "expert_iteration":
       return {
@@ -139,6 +160,7 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
         note:
           "TRL has no expert-iteration trainer: this script alternates sampling (K per prompt, the best kept) " +
           "and SFTTrainer on the kept completions, as the lab does each round (Dubois et al. 2023; Yuan et al. 2023).",
+        fixed: [],
       };
     case "safe_rlhf":
       return {
@@ -148,12 +170,14 @@ export function trlTarget(algo: AlgoId, config: Record<string, SettingValue>): T
           "TRL has no Safe RLHF trainer; the lab runs it on GRPO, and so does this script: the reward function " +
           "returns R − λ·cost and updates the Lagrange multiplier λ after each batch (Dai et al. 2023; with K_P > 0, " +
           "λ also answers each batch's excess cost: Stooke et al. 2020).",
+        fixed: [],
       };
     case "bon":
       return {
         config: null,
         trainer: null,
         note: "Best-of-n trains nothing: this script samples n completions per prompt and keeps the best.",
+        fixed: [],
       };
     default:
       // A new algorithm in the registry fails to compile here until it has a mapping.
@@ -270,6 +294,8 @@ export function trlMapping(
     }
     args.push({ name, value, field: f, changed });
   }
+  for (const f of target.fixed)
+    args.push({ name: f.name, value: f.value, field: null, changed: false, note: f.note });
   adjust(algo, settings, args, unmapped);
   if (cls) args.push(...OPTIMISER_ARGS.map((a) => ({ ...a })));
   const length = args.find((a) => a.field?.key === "maxNewTokens");
@@ -311,13 +337,6 @@ function adjust(
 ): void {
   const arg = (name: string) => args.find((a) => a.name === name);
   if (algo === "reinforce") {
-    args.push({
-      name: "num_generations",
-      value: 2,
-      field: null,
-      changed: false,
-      note: "RLOO needs ≥ 2 samples",
-    });
     const i = unmapped.findIndex((u) => u.field.key === "beta");
     if (i >= 0) {
       const [u] = unmapped.splice(i, 1);
@@ -379,13 +398,6 @@ function adjust(
     }
   }
   if (algo === "ppo") {
-    args.push({
-      name: "num_sample_generations",
-      value: 0,
-      field: null,
-      changed: false,
-      note: "PPOTrainer's periodic sample printing reads an eval set; this script has none",
-    });
     const u = unmapped.find((x) => x.field.key === "valueModel");
     if (u)
       u.reason =
@@ -393,6 +405,4 @@ function adjust(
           ? "PPOTrainer takes the separate value model as its `value_model` argument (below)"
           : "PPOTrainer always trains a separate `value_model` (below); a value head sharing the policy's trunk is not offered";
   }
-  if (algo === "dpo" && settings.lossType === "simpo")
-    args.push({ name: "cpo_alpha", value: 0, field: null, changed: false, note: "pure SimPO (no NLL term)" });
 }
