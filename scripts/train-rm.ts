@@ -58,7 +58,7 @@ import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { shellQuote } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
-import { inputProblem } from "./train-rm/input";
+import { inputProblem, taskProblem, USAGE } from "./train-rm/input";
 import { FACTS_FILE, RM_DATA, recordRewardModel, shipRewardModel } from "./train-rm/record";
 import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
 
@@ -325,16 +325,6 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   return { rmPath, onnxPath, initFrom, before, after, finalLoss, onnxMaxDiff, seconds: total };
 }
 
-const USAGE =
-  "usage: npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η] [--data FILE.jsonl] [--init FILE.safetensors | --preset nano|tiny|small] [--out DIR] [--log-every K] [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]\n       npm run train-rm -- --task T --ship DIR\n  --init: the start checkpoint (default public/models/<task>/sft.safetensors; a fresh tiny init when that is missing); --preset: start from a fresh init of that preset instead (not with --init)";
-
-/** What is wrong with `--task` (absent, or a task this script has no preference data for). */
-function taskProblem(task: string | undefined): string {
-  return task === undefined
-    ? "--task sentiment|arithmetic is required"
-    : `--task ${task}: this script trains reward models for sentiment and arithmetic only (its preference files and RM recipes are per task)`;
-}
-
 async function main(): Promise<number> {
   const { values } = scriptArgs(USAGE, {
     options: {
@@ -355,19 +345,15 @@ async function main(): Promise<number> {
       ship: { type: "string" },
     },
   });
-  if (values.ship !== undefined) {
-    if (values.task !== "sentiment" && values.task !== "arithmetic") {
-      console.error(taskProblem(values.task));
-      return 2;
-    }
-    console.log(shipRewardModel(values.task, values.ship));
-    return 0;
-  }
   if (values.task !== "sentiment" && values.task !== "arithmetic") {
     console.error(taskProblem(values.task));
     return 2;
   }
   const task = values.task;
+  if (values.ship !== undefined) {
+    console.log(shipRewardModel(task, values.ship));
+    return 0;
+  }
   if (values.backend !== undefined && values.backend !== "tfjs-wasm" && values.backend !== "wgsl") {
     console.error("--backend tfjs-wasm|wgsl");
     return 2;

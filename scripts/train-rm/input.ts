@@ -31,3 +31,14 @@ export function inputProblem(
     return `--init ${o.init}: no such checkpoint (for a fresh init, give --preset nano|tiny|small instead)`;
   return null;
 }
+
+/** The command line (../train-rm.ts main). */
+export const USAGE =
+  "usage: npm run train-rm -- --task sentiment|arithmetic [--steps N] [--seed S] [--batch B] [--lr LR] [--center η] [--data FILE.jsonl] [--init FILE.safetensors | --preset nano|tiny|small] [--out DIR] [--log-every K] [--train-eval-pairs N] [--backend tfjs-wasm|wgsl] [--eos ended|always]\n       npm run train-rm -- --task T --ship DIR\n  --init: the start checkpoint (default public/models/<task>/sft.safetensors; a fresh tiny init when that is missing); --preset: start from a fresh init of that preset instead (not with --init)";
+
+/** What is wrong with `--task` (absent, or a task this script has no preference data for). */
+export function taskProblem(task: string | undefined): string {
+  return task === undefined
+    ? "--task sentiment|arithmetic is required"
+    : `--task ${task}: this script trains reward models for sentiment and arithmetic only (its preference files and RM recipes are per task)`;
+}
