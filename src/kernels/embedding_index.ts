@@ -61,7 +61,8 @@ export interface GpuScatterIndex {
 
 /**
  * Upload an index: into `reuse`'s tensors when they are large enough (no allocation per training step), else
- * into new u32 tensors labelled `${label}.rowIds` etc. (the caller destroys the old ones).
+ * into new u32 tensors labelled `${label}.rowIds` etc.; a `reuse` tensor too small is destroyed once the work
+ * recorded so far (which may read it) is submitted. Callers keep the returned index in place of `reuse`.
  */
 export function uploadScatterIndex(
   ctx: GpuContext,
@@ -73,6 +74,10 @@ export function uploadScatterIndex(
     if (t && t.dtype === "u32" && t.size >= data.length) {
       ctx.upload(t, data);
       return t;
+    }
+    if (t) {
+      ctx.submit(); // the dispatches recorded with it run first; WebGPU frees it once they have finished
+      t.destroy();
     }
     return ctx.tensor([data.length], "u32", `${label}.${name}`, data);
   };

@@ -257,7 +257,10 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
         samples: last.samples,
         tokens: last.tokens,
       });
-      w.ckStep = last.step;
+      // On the record saveRun just wrote (a step that landed during the export made a new one): set on `w`,
+      // the run read as never checkpointed and the 5 s tick saved it again every tick while playing.
+      const record = written.get(run.id);
+      if (record) record.ckStep = last.step;
     }
   };
 

@@ -84,19 +84,6 @@ function upload(ctx: GpuContext, acts: GptActivations, b: HostBatch): void {
   ctx.upload(acts.keyMask, b.keyMask);
 }
 
-/** uploadScatterIndex, destroying the old tensors it did not reuse (their last use has finished). */
-function reupload(
-  ctx: GpuContext,
-  index: ReturnType<typeof buildScatterIndex>,
-  label: string,
-  old: GpuScatterIndex | undefined,
-): GpuScatterIndex {
-  const next = uploadScatterIndex(ctx, index, label, old);
-  if (old)
-    for (const k of ["rowIds", "offsets", "positions"] as const) if (old[k] !== next[k]) old[k].destroy();
-  return next;
-}
-
 /** Forward-only scoring with the WGSL engine. */
 export class RewardModelScorer {
   private readonly acts: ActsCache;
@@ -217,8 +204,13 @@ export class RewardModelTrainer {
     }
     upload(ctx, acts, batch);
     ctx.upload(b.index, index);
-    this.tokIndex = reupload(ctx, buildScatterIndex(batch.tokens, w.config.vocabSize), "tok", this.tokIndex);
-    this.posIndex = reupload(
+    this.tokIndex = uploadScatterIndex(
+      ctx,
+      buildScatterIndex(batch.tokens, w.config.vocabSize),
+      "tok",
+      this.tokIndex,
+    );
+    this.posIndex = uploadScatterIndex(
       ctx,
       buildScatterIndex(batch.positions, w.config.contextLength),
       "pos",

@@ -170,6 +170,24 @@ describe("embedding backward", () => {
     const again = uploadScatterIndex(ctx, buildScatterIndex(k.tokens.subarray(0, 5), s.V), "x", first);
     expect(again.rowIds).toBe(first.rowIds);
     expect(again.positions).toBe(first.positions);
+    // A larger index gets new tensors, and the old ones are freed (they were dropped undestroyed: 5 live
+    // index buffers per run where 2 were needed, seen over 100 steps).
+    const freed: string[] = [];
+    for (const k of ["rowIds", "offsets", "positions"] as const) {
+      const t = first[k];
+      const destroy = t.destroy.bind(t);
+      t.destroy = () => {
+        freed.push(k);
+        destroy();
+      };
+    }
+    const more = Int32Array.from({ length: 4 * k.tokens.length }, (_, i) => i % s.V);
+    const grown = uploadScatterIndex(ctx, buildScatterIndex(more, s.V), "x", first);
+    expect(grown.positions).not.toBe(first.positions);
+    expect(freed).toContain("positions");
+    expect(freed.length, "each replaced tensor freed once").toBe(
+      (["rowIds", "offsets", "positions"] as const).filter((k) => grown[k] !== first[k]).length,
+    );
   });
 
   it("rejects bad dtypes and shapes", async () => {
