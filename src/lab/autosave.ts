@@ -22,7 +22,7 @@
  */
 
 import { errorMessage, isQuotaError } from "../util/errors";
-import { checkpointPoint } from "./checkpoint_point";
+import { checkpointPoint, checkpointStep } from "./checkpoint_point";
 import { type LabPersistence, NotWriterError, type RunSnapshot } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
 import { pageStorage, type ReachedStorage, saveReached } from "./reached";
@@ -45,6 +45,11 @@ export interface AutosaveOptions {
   exportCheckpoint?: (runId: string) => Promise<Uint8Array>;
   historyEveryMs?: number;
   checkpointEveryMs?: number;
+  /**
+   * How long a checkpoint whose weights are past the page's last point waits for that step's point (the worker
+   * sends it in its next, throttled update) before it is left to the next save; default 2000 ms.
+   */
+  pageWaitMs?: number;
   /** Told once per distinct failure (quota exceeded, storage disabled, …). */
   onError?: (message: string) => void;
   /** Told true when writes start and false when none is left (the page's "saving…" / "saved"). */
@@ -241,12 +246,20 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
         if (!source.getState().spec.runs.some((x) => x.id === run.id)) continue;
         throw e;
       }
-      const now = source.getState().runs[run.id];
       // The step the weights are at (the file says; the worker may be a step or two past the page's last
       // point while playing): saved with that step's counters, so a reload resumes at the step they hold. A
-      // step the page has not heard of yet waits for the next checkpoint.
-      const last = now && checkpointPoint(bytes, now.history);
-      if (!now || !last) continue; // removed or reset meanwhile, or the page behind the weights
+      // step the page has not heard of yet is waited for a little (while playing, it came after the weights
+      // were read at most times: the 30 s save was skipped, and the next one too), then left to the next save.
+      let now = source.getState().runs[run.id];
+      let last = now && checkpointPoint(bytes, now.history);
+      const at = checkpointStep(bytes);
+      const until = Date.now() + (o.pageWaitMs ?? 2000);
+      while (now && !last && at !== null && at > (now.history.at(-1)?.step ?? 0) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+        now = source.getState().runs[run.id];
+        last = now && checkpointPoint(bytes, now.history);
+      }
+      if (!now || !last) continue; // removed or reset meanwhile, or the page still behind the weights
       // The history saved before the export may end before the checkpoint (the run's step landed meanwhile):
       // saved again first, so that storage never holds a checkpoint past its curve (a reload, or another tab
       // reading between the two writes, would resume there with a gap in the curve; a curve past the

@@ -353,6 +353,7 @@ describe("IndexedDB persistence", () => {
         encodeSafetensors([{ name: "w", shape: [1], data: new Float32Array(1) }], { steps: String(fileAt) }),
       historyEveryMs: 60_000,
       checkpointEveryMs: 60_000,
+      pageWaitMs: 400,
     });
     lab.setPlaying(true);
     lab.applyUpdates([update("ppo-1", 1, 5)]);
@@ -360,14 +361,22 @@ describe("IndexedDB persistence", () => {
     const ck = async () => (await db.load())?.runs.find((r) => r.spec.id === "ppo-1")?.checkpoint;
     const p3 = points(1, 5)[2];
     expect(await ck()).toMatchObject({ step: 3, samples: p3.samples, tokens: p3.tokens });
-    // Weights at a step the page has not heard of yet: not saved under another step; the next one is.
+    // Weights at a step the page has not heard of yet: waited for while it comes (the worker's next update) …
     fileAt = 7;
     lab.applyUpdates([update("ppo-1", 6, 1)]);
-    await saver.checkpoint();
-    expect((await ck())?.step).toBe(3);
+    const saving = saver.checkpoint();
+    await new Promise((r) => setTimeout(r, 120));
     lab.applyUpdates([update("ppo-1", 7, 1)]);
+    await saving;
+    expect((await ck())?.step).toBe(7);
+    // … and never saved under another step when it does not come in time; the next save is.
+    fileAt = 9;
+    lab.applyUpdates([update("ppo-1", 8, 1)]);
     await saver.checkpoint();
     expect((await ck())?.step).toBe(7);
+    lab.applyUpdates([update("ppo-1", 9, 1)]);
+    await saver.checkpoint();
+    expect((await ck())?.step).toBe(9);
     lab.setPlaying(false);
     await saver.stop();
   });
