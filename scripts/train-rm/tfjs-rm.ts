@@ -1,7 +1,7 @@
 /**
  * The reward model's Bradley–Terry step on the TF.js twin (cli/bench/tfjs-gpt.ts), for `npm run train-rm
  * --backend tfjs-wasm`: the same batch as the WGSL RewardModelTrainer (src/rewards/rm_trainer.ts pairBatch: 2B
- * left-padded rows, chosen first, the score at each row's last column), the same loss (docs/algorithms.md,
+ * left-padded rows, chosen first, the score at each row's last column), the same loss (../shared/docs/algorithms.md,
  * "Reward model"; Ouyang et al. 2022 eq. 1, centring of Eisenstein et al. 2023)
  *   L = (1/B) Σ_i [ −log σ(r_w,i − r_l,i) + η (r_w,i + r_l,i)² ]
  * and the same AdamW (scripts/pretrain/tfjs-adamw.ts), with gradients from TF.js autodiff instead of our

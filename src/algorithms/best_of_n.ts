@@ -2,7 +2,7 @@
  * Best-of-n (Stiennon et al. 2020; Beirami et al. 2024): a non-training baseline. Each step samples n
  * completions per prompt from the (unchanged) start policy, keeps the one the reward source scores highest,
  * and reports its reward, its gold reward, and its KL to the reference: the usual bound log n − (n−1)/n and
- * the estimate from each prompt's sampled scores, averaged over prompts. Spec: docs/algorithms.md "Best-of-n".
+ * the estimate from each prompt's sampled scores, averaged over prompts. Spec: ../shared/docs/algorithms.md "Best-of-n".
  */
 import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { bestOfNKlBound, bestOfNKlPerPrompt, bestOfNSelect } from "./math/best_of_n";

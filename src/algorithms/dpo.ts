@@ -4,7 +4,7 @@
  * current policy each step and labelled by the simulated annotator (AlpacaFarm, Dubois et al. 2023). Reference
  * sequence log-probs are computed once per pair (cached for the offline dataset). Every step also samples the
  * policy on its prompts, so DPO runs get the same reward/KL/entropy charts as the online algorithms.
- * Spec: docs/algorithms.md "DPO family".
+ * Spec: ../shared/docs/algorithms.md "DPO family".
  */
 import type { Tensor } from "../gpu/tensor";
 import { DPO_TERM_COUNT, type DpoLossMetrics, dpoLoss, dpoLossMetrics } from "../kernels/dpo_loss";

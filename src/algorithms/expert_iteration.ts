@@ -6,7 +6,7 @@
  * Logs that loss as `loss` (TRL's SFTTrainer's name): −(1/n) Σ log π_θ(y_t) over the kept tokens, at the last
  * fine-tuning step of the round, before its update (nats/token). Not `loss/policy_avg`: with ρ ≡ 1 and A = 1
  * the policy-gradient surrogate is −1 at every step.
- * Spec: docs/algorithms.md "Expert iteration / rejection-sampling fine-tuning".
+ * Spec: ../shared/docs/algorithms.md "Expert iteration / rejection-sampling fine-tuning".
  */
 import { COMMON_FIELDS, type Field } from "./fields";
 import { bestOfNSelect } from "./math/best_of_n";

@@ -3,7 +3,7 @@
  * (Dr. GRPO: Liu et al. 2025), `loss_type` grpo/dapo/dr_grpo, clip-higher ε_high (DAPO: Yu et al. 2025), β on
  * k3 inside the loss (β = 0 drops the reference model), μ = num_iterations updates per batch, and PPO's entropy
  * bonus c_H (TRL 1.x's entropy_coef; not in TRL 0.x's GRPO).
- * Spec: docs/algorithms.md "GRPO (Shao et al. 2024, DeepSeekMath) and its variants".
+ * Spec: ../shared/docs/algorithms.md "GRPO (Shao et al. 2024, DeepSeekMath) and its variants".
  */
 import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";
 import { aggregationWeights, grpoAdvantages } from "./math/grpo";
@@ -93,7 +93,7 @@ export const GRPO_FIELDS: readonly Field[] = [
   ENTROPY_BONUS_FIELD,
 ];
 
-/** ε_high as the loss uses it: the setting, or ε when it is 0 (the default; docs/algorithms.md "ε_high = ε"). */
+/** ε_high as the loss uses it: the setting, or ε when it is 0 (the default; ../shared/docs/algorithms.md "ε_high = ε"). */
 export function upperClip(c: Pick<GrpoConfig, "epsilon" | "epsilonHigh">): number {
   return c.epsilonHigh > 0 ? c.epsilonHigh : c.epsilon;
 }

@@ -4,7 +4,7 @@
  * held constant: desirable λ_D(1 − σ(β(r_θ − z_0))), undesirable λ_U(1 − σ(β(z_0 − r_θ))), mean over examples.
  * Examples are the step's own samples, labelled by the simulated annotator (two samples per prompt: the
  * preferred one is desirable, the other undesirable, flips included) or by a score threshold.
- * Spec: docs/algorithms.md "KTO (Ethayarajh et al. 2024)".
+ * Spec: ../shared/docs/algorithms.md "KTO (Ethayarajh et al. 2024)".
  */
 import { Rng } from "../util/rng";
 import { COMMON_FIELDS, type ConfigValues, type Field, flipRateField } from "./fields";

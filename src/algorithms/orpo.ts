@@ -2,7 +2,7 @@
  * ORPO (Hong et al. 2024): no reference model; L = L_SFT(y_w) + λ·(−log σ(log odds(y_w) − log odds(y_l))),
  * with logP(y) the mean of the completion's token log-probs and L_SFT(y_w) = −logP(y_w). Trained on pairs
  * sampled from the current policy each step and labelled by the simulated annotator.
- * Spec: docs/algorithms.md "ORPO (Hong et al. 2024)".
+ * Spec: ../shared/docs/algorithms.md "ORPO (Hong et al. 2024)".
  */
 import { COMMON_FIELDS, type ConfigValues, type Field, flipRateField, pairsPerStepField } from "./fields";
 import { orpoLossAndGrad } from "./math/orpo";

@@ -49,6 +49,11 @@ export interface AdvantageResult {
   advantages: ArrayLike<number>;
   metrics: Metrics;
   scores?: ArrayLike<number>;
+  /**
+   * Completions generated besides the rollout's, and their tokens (ReMax's greedy answers): added to the step's
+   * `samples` and `tokens`, the Samples and Tokens axes, which count every completion a step generates.
+   */
+  generated?: { samples: number; tokens: number };
 }
 
 export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun {
@@ -160,7 +165,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
     Object.assign(metrics, {
       learning_rate: c.lr,
       kl_coef: k.klCoef,
-      ...stepThroughput(t0, r.tokens, seq.B),
+      ...stepThroughput(t0, r.tokens + (adv.generated?.tokens ?? 0), seq.B + (adv.generated?.samples ?? 0)),
     });
     checkFinite(metrics, step);
     return {

@@ -16,7 +16,7 @@
  *   "value_model.*" tensors (exportExtra), so a reload or an import continues it (its AdamW comes back with a
  *   reload's checkpoint and restarts after an import, as the policy's does). A file without them leaves the
  *   run's value model as it is.
- * Spec: docs/algorithms.md "PPO for language models".
+ * Spec: ../shared/docs/algorithms.md "PPO for language models".
  */
 
 import type { AdamW } from "../model/optimizer";

@@ -120,15 +120,21 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
     this.baseline = out.state;
     if (!greedy) return { advantages: out.advantages, metrics: { baseline: out.baseline }, scores };
     // ReMax's b is the greedy answer's score R (no KL term: it is not the sampled answer's), one per prompt.
-    const b = greedy.reduce((a, v) => a + v, 0) / greedy.length;
-    return { advantages: remaxAdvantages(scores, greedy), metrics: { baseline: b }, scores };
+    const b = greedy.scores.reduce((a, v) => a + v, 0) / greedy.scores.length;
+    return {
+      advantages: remaxAdvantages(scores, greedy.scores),
+      metrics: { baseline: b },
+      scores,
+      generated: { samples: greedy.scores.length, tokens: greedy.tokens },
+    };
   }
 
   /**
    * The run's reward for the policy's greedy completion of each of the rollout's prompts [B] (ReMax's baseline),
-   * sampled at argmax with the rollout's length budget (the same weights: before this step's update).
+   * sampled at argmax with the rollout's length budget (the same weights: before this step's update), and the
+   * completion tokens generated.
    */
-  private async greedyScores(r: Rollout): Promise<Float64Array> {
+  private async greedyScores(r: Rollout): Promise<{ scores: Float64Array; tokens: number }> {
     const { env, engine } = this;
     const S = engine.S;
     env.progress?.({ stage: "baseline", done: 0, total: S });
@@ -148,12 +154,13 @@ export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
       completion: Array.from(gen.tokens.subarray(b * S, b * S + gen.lengths[b])),
     }));
     // Scored as the samples are: a greedy answer cut without EOS pays the missing-EOS penalty too.
-    return missingEosPenalised(
+    const scores = missingEosPenalised(
       await env.reward.score(samples),
       samples.map((x) => x.completion),
       env.eosId,
       this.config.missingEosPenalty ?? 0,
     );
+    return { scores, tokens: samples.reduce((a, x) => a + x.completion.length, 0) };
   }
 
   protected weights(shape: TokenShape): Float64Array {

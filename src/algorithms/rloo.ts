@@ -2,7 +2,7 @@
  * RLOO (Ahmadian et al. 2024; Kool et al. 2019): G completions per prompt, each one's baseline is the mean
  * score of the other G − 1; the KL to the reference (k1, summed over the completion) enters the score,
  * R_i ← R_i − β·Σ_t k1_t. Loss −A_i Σ_t log π_θ(y_t) (the clipped surrogate when μ > 1).
- * Spec: docs/algorithms.md "RLOO and REINFORCE".
+ * Spec: ../shared/docs/algorithms.md "RLOO and REINFORCE".
  */
 import { COMMON_FIELDS, type Field, MISSING_EOS_PENALTY_FIELD } from "./fields";
 import { grpoAdvantages } from "./math/grpo";

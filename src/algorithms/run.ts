@@ -110,7 +110,7 @@ export interface StepResult {
   /** The clip range (ε_low, ε_high) of the updates that produced {@link logpTheta}. */
   clip?: { epsLow: number; epsHigh: number };
   /**
-   * PPO: how {@link advantages} were made (docs/algorithms.md "PPO for language models", steps 2–3), per
+   * PPO: how {@link advantages} were made (../shared/docs/algorithms.md "PPO for language models", steps 2–3), per
    * completion token [B·S] (completion layout, 0 on masked slots): the per-token rewards r_t = −β·k_t
    * (+ R on the last token), the values V_t at rollout, the TD errors δ_t, the GAE advantages A_t before
    * whitening and the returns G_t = A_t + V_t (the value loss's target); the step's β, γ, λ, and the whitening's mean μ and divisor sqrt(σ² + 1e-8) (null: advantages

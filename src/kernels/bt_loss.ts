@@ -40,7 +40,7 @@ export interface BtLossOutputs {
 }
 
 /**
- * Record the Bradley–Terry loss (docs/algorithms.md, "Reward model"; exactly bradleyTerryLossAndGrad per
+ * Record the Bradley–Terry loss (../shared/docs/algorithms.md, "Reward model"; exactly bradleyTerryLossAndGrad per
  * pair): r_w = rewards[index[i]], r_l = rewards[index[B + i]], loss −log σ(r_w − r_l) + η(r_w + r_l)², the
  * gradient into `drewards` (filled with 0 first, then written at the gathered rows), the metric rows and,
  * when `sums` is given, their sums (one reduceRows dispatch). A pair with an index outside [0, n) or a

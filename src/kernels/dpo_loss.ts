@@ -51,7 +51,7 @@ export interface DpoLossOutputs {
 }
 
 /**
- * Record the DPO-family loss of each pair (docs/algorithms.md, "DPO family"; exactly dpoLossAndGrad): with
+ * Record the DPO-family loss of each pair (../shared/docs/algorithms.md, "DPO family"; exactly dpoLossAndGrad): with
  * h = [logπ_θ(y_w) − logπ_ref(y_w)] − [logπ_θ(y_l) − logπ_ref(y_l)], `sigmoid` −(1 − ε_ls) log σ(βh) −
  * ε_ls log σ(−βh), `hinge` max(0, 1 − βh), `ipo` (h − 1/(2β))² on per-token averages, `simpo`
  * −log σ(β·logπ_θ(y_w)/|y_w| − β·logπ_θ(y_l)/|y_l| − γ); its gradient w.r.t. every sequence log-prob, and

@@ -53,7 +53,7 @@ function check(op: string, logits: Tensor, opts: EntropyOptions): { N: number; V
 /**
  * Record H[n] = −Σ_v p_v log p_v (nats, in [0, log V]) with p = softmax(logits[n, :] / τ), logits [..., V]
  * (N = B·T rows). Masked rows (mask 0) give 0 without reading the row; all −∞ rows give 0; entries with p = 0
- * add 0. Source: docs/algorithms.md, "Entropy".
+ * add 0. Source: ../shared/docs/algorithms.md, "Entropy".
  * @throws RangeError on mismatched sizes (H [N], mask [N] f32), τ not finite > 0, a bad width, or H sharing a
  *   buffer with an input.
  */

@@ -63,7 +63,7 @@ function check(
  * q = softmax(reference[n, :] / τ); policy and reference [..., V] (N = B·T rows), kl [N].
  * Entries with p_v = 0 add 0 (0·log 0 = 0); p_v > 0 where q_v = 0 (a −∞ reference logit, or a reference row of
  * all −∞) gives +∞. Masked rows (mask 0) and all −∞ policy rows give 0 without reading the logits.
- * Source: docs/algorithms.md, "KL estimators" (exact; Schulman 2020).
+ * Source: ../shared/docs/algorithms.md, "KL estimators" (exact; Schulman 2020).
  * @throws RangeError on mismatched sizes (reference like policy, kl and mask [N]), τ not finite > 0, a bad
  *   width, or kl sharing a buffer with an input.
  */

@@ -77,7 +77,7 @@ export interface PolicyLossOptions {
 }
 
 /**
- * Record the clipped surrogate loss per token and its gradient (docs/algorithms.md, "PPO" step 4 and
+ * Record the clipped surrogate loss per token and its gradient (../shared/docs/algorithms.md, "PPO" step 4 and
  * "GRPO"; Schulman et al. 2017 eq. 7, DeepSeekMath eq. 3, DAPO's ε_high): for each counted token,
  * ρ = exp(logπ_θ − logπ_old), ℓ = −min(ρA, clip(ρ, 1 − ε, 1 + ε_high)A) + β·k3,
  * k3 = (π_ref/π_θ − 1) − log(π_ref/π_θ), dlogp = w·∂ℓ/∂logπ_θ, and the metric rows of POLICY_TERMS; then,

@@ -40,7 +40,7 @@ export interface SequenceLogprobOptions {
  * Record out[r] = Σ_{t: mask ≠ 0} logp[r, t] (or that sum / lengths[r] when `mean`) and lengths[r] = the number
  * of counted tokens (f32, exact below 2^24), for logp and mask [R, T] (any leading shape; T the last
  * dimension), out and lengths [R]. Masked slots are not read, so NaN there never leaks. Units: nats.
- * Source: docs/algorithms.md, "DPO family" (logπ(y|x) = sum of the completion's token log-probs).
+ * Source: ../shared/docs/algorithms.md, "DPO family" (logπ(y|x) = sum of the completion's token log-probs).
  * @throws RangeError on a size or dtype mismatch, or an output sharing a buffer with an input or the other.
  */
 export function sequenceLogprob(

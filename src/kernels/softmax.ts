@@ -25,7 +25,7 @@ export interface SoftmaxOptions extends RowWidthOption {
 /**
  * Record out[n, :] = softmax(logits[n, :] / τ), or log_softmax with `log: true`, for logits [..., V]
  * (N = all leading dims, e.g. B·T). Max-shifted: [v, v] gives −ln 2 for any finite v; a row of all −∞ gives
- * zeros. Logits must be finite or −∞. Source: docs/algorithms.md, "Notation" (temperature rule).
+ * zeros. Logits must be finite or −∞. Source: ../shared/docs/algorithms.md, "Notation" (temperature rule).
  * @throws RangeError if out's size differs from logits', V < 1, τ is not finite > 0, the width is not a power
  *   of two in [1, 256], or out shares a buffer with logits.
  */

@@ -62,7 +62,7 @@ function check(
  * Record logp[n] = log softmax(logits[n, :] / τ)[targets[n]] (nats, ≤ 0) for logits [..., V] (N = B·T rows),
  * targets [N] i32. Masked rows (mask 0) and targets outside [0, V) give 0 without reading the row (NaN there
  * never leaks); rows of all −∞ give 0; a −∞ target logit gives −∞.
- * Source: docs/algorithms.md, "Notation" (log-probs use logits / τ, the distribution the tokens came from).
+ * Source: ../shared/docs/algorithms.md, "Notation" (log-probs use logits / τ, the distribution the tokens came from).
  * @throws RangeError on mismatched sizes or dtypes (targets i32, mask f32), τ not finite > 0, a bad width, or
  *   logp sharing a buffer with an input.
  */

@@ -71,7 +71,7 @@ export interface ValueLossOptions {
 }
 
 /**
- * Record the clipped value loss (docs/algorithms.md, "PPO" step 5; Huang et al. 2024):
+ * Record the clipped value loss (../shared/docs/algorithms.md, "PPO" step 5; Huang et al. 2024):
  * V^c = V_old + clip(V − V_old, −ε_v, ε_v), ℓ = ½ max((V − G)², (V^c − G)²), L_v = Σ w·ℓ, and its gradient
  * dvalues = gradScale·w·∂ℓ/∂V (0 where the clipped term is used and clipped), plus the metric rows of
  * VALUE_TERMS; then, when `sums` is given, their sums (one reduceRows dispatch). Masked slots give exactly 0

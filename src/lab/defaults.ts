@@ -2,9 +2,10 @@
  * The experiment the lab opens with, and its test-sized twin.
  *
  * Default (a real GPU): the sentiment task, its shipped SFT model, seed 0, and three runs — PPO, DPO, GRPO —
- * with the same seed and start model. Batch sizes are picked so that each step samples 32 completions of up
+ * with the same seed and start model. Batch sizes are picked so that each step samples 16–32 completions of up
  * to 48 tokens (char-level: about nine words, enough for the lexicon reward to move) and the three runs
- * together still redraw the charts several times a second:
+ * together still redraw the charts several times a second (a step is not the same budget for each: the lesson
+ * card says so, and the Samples axis compares them at equal completions):
  *   PPO   16 prompts/step × 1 completion, 48 new tokens, 4 PPO epochs × 1 minibatch (defaults)
  *   DPO   16 pairs/step (32 sampled completions for the charts; online pairs when no dataset is shipped)
  *   GRPO  4 prompts/step × 8 generations = 32 completions, 48 new tokens

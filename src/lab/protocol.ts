@@ -86,7 +86,7 @@ export interface ExperimentSpec {
 /** One step's metrics, with the x-axis candidates. TRL metric names. */
 export interface MetricPoint {
   step: number;
-  /** Cumulative completions sampled and completion tokens trained on. */
+  /** Cumulative completions generated (sampled; ReMax's greedy ones too) and their completion tokens. */
   samples: number;
   tokens: number;
   metrics: Record<string, number>;

@@ -189,7 +189,7 @@ export const VIEW_FIELDS = [
     kind: "enum",
     default: "step",
     options: ["step", "samples", "tokens", "kl", "sqrt_kl"],
-    doc: "What the charts plot against: steps, completions sampled, tokens trained on, the KL(π‖π_ref) of the step, or its square root (Gao et al. 2022 plot reward against √KL).",
+    doc: "What the charts plot against: steps, completions generated, their tokens, the KL(π‖π_ref) of the step, or its square root (Gao et al. 2022 plot reward against √KL).",
     source: "implementation",
   },
   {

@@ -3,7 +3,7 @@
  * src/algorithms/math/reward_model.ts bradleyTerryLossAndGrad (the source of truth) one pair at a time, and
  * scatters the gradient back. Layout (TRL's concatenated batch): index [2B], chosen rows at 0..B−1, rejected at
  * B..2B−1; rewards and drewards [n] (the reward head at every position of a [2B, T] batch, n = 2B·T).
- * Source: docs/algorithms.md, "Reward model".
+ * Source: ../shared/docs/algorithms.md, "Reward model".
  */
 import { bradleyTerryLossAndGrad } from "../algorithms/math/reward_model";
 

@@ -6,7 +6,7 @@
  *
  * Layout (TRL's concatenated batch): per-sequence arrays [2B], chosen completions at 0..B−1 and rejected at
  * B..2B−1, so that a [2B, T] token batch reduces to them with sequenceLogprob. terms [DPO_TERMS.length, B].
- * Source: docs/algorithms.md, "DPO family".
+ * Source: ../shared/docs/algorithms.md, "DPO family".
  */
 import { type DpoLossType, type DpoOptions, dpoLossAndGrad } from "../algorithms/math/dpo";
 

@@ -1,6 +1,6 @@
 /**
  * CPU twin of src/shaders/entropy.wgsl and entropy_backward.wgsl (float64 loops).
- * H[n] = −Σ_v p log p with p = softmax(logits[n, :] / τ) (docs/algorithms.md, "Entropy"), in nats.
+ * H[n] = −Σ_v p log p with p = softmax(logits[n, :] / τ) (../shared/docs/algorithms.md, "Entropy"), in nats.
  */
 import { checkTau, type Logits, logSoftmaxRow } from "./softmax";
 import { rowActive } from "./token_logprob";

@@ -1,7 +1,7 @@
 /**
  * CPU twin of src/shaders/exact_kl.wgsl and exact_kl_backward.wgsl (float64 loops).
  * KL[n] = Σ_v p (log p − log q), p = softmax(policy[n, :] / τ), q = softmax(ref[n, :] / τ)
- * (docs/algorithms.md, "KL estimators", exact; Schulman 2020).
+ * (../shared/docs/algorithms.md, "KL estimators", exact; Schulman 2020).
  *
  * Conventions: entries with p = 0 add 0 (0·log 0 = 0, whatever q is); an entry with p > 0 and q = 0 makes the
  * KL +∞ (so does an all −∞ reference row under a live policy row). Masked rows and all −∞ policy rows give 0.

@@ -6,7 +6,7 @@
  * writes, for any weights.
  *
  * Shapes: N = B·T token slots (flat), terms [POLICY_TERMS.length, N] row-major (row k at k·N).
- * Source: docs/algorithms.md, "PPO" step 4 and diagnostics, "GRPO" (objective, clip-higher, k3, aggregation).
+ * Source: ../shared/docs/algorithms.md, "PPO" step 4 and diagnostics, "GRPO" (objective, clip-higher, k3, aggregation).
  */
 import { klFromLogRatio, klGradLogp } from "../algorithms/math/kl";
 import { clipBinds, clippedObjective, clippedObjectiveGrad } from "../algorithms/math/ppo";

@@ -3,7 +3,7 @@
  * (or per-token means) of token log-probs, and the spreading of a per-sequence gradient over the tokens.
  * Thin adapters over src/algorithms/math/masked.ts (rowSums, rowCounts), float64.
  * Shapes: logp, mask [R, T] flattened row-major (mask 0/1), sequence values [R].
- * Source: docs/algorithms.md, "DPO family" (logπ(y|x) = Σ of completion token log-probs; per-token averages
+ * Source: ../shared/docs/algorithms.md, "DPO family" (logπ(y|x) = Σ of completion token log-probs; per-token averages
  * for ipo and simpo).
  */
 import { rowCounts, rowSums } from "../algorithms/math/masked";

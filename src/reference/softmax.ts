@@ -2,7 +2,7 @@
  * CPU twin of src/shaders/softmax.wgsl, and the row log-softmax every vocabulary-row twin builds on
  * (token_logprob, entropy, exact_kl, cross_entropy). Plain float64 loops.
  *
- * Temperature rule (docs/algorithms.md, "Notation"): every distribution is softmax(logits / τ). Rows are
+ * Temperature rule (../shared/docs/algorithms.md, "Notation"): every distribution is softmax(logits / τ). Rows are
  * max-shifted before dividing by τ: z_v = (x_v − max x) / τ, so huge equal logits ([1e20, 1e20]) stay exact.
  */
 

@@ -1,6 +1,6 @@
 /**
  * CPU twin of src/shaders/token_logprob.wgsl and token_logprob_backward.wgsl (float64 loops).
- * logp[n] = log softmax(logits[n, :] / τ)[target[n]] (docs/algorithms.md, "Notation": log-probs use logits / τ).
+ * logp[n] = log softmax(logits[n, :] / τ)[target[n]] (../shared/docs/algorithms.md, "Notation": log-probs use logits / τ).
  */
 import { checkTau, type Logits, logSoftmaxRow } from "./softmax";
 

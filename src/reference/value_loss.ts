@@ -4,7 +4,7 @@
  * loss and clip fraction (it uses w = 1/n).
  *
  * Shapes: N = B·T token slots (flat), terms [VALUE_TERMS.length, N] row-major (row k at k·N).
- * Source: docs/algorithms.md, "PPO" step 5; Huang et al. 2024, "The N+ Implementation Details of RLHF with
+ * Source: ../shared/docs/algorithms.md, "PPO" step 5; Huang et al. 2024, "The N+ Implementation Details of RLHF with
  * PPO" (value clipping).
  */
 

@@ -14,7 +14,7 @@
 // Shapes: rewards, drewards [n] (n = 2B·T, the reward head at every position), index [2B] i32, terms [6, B].
 // Workgroup: WG_X threads, one pair each; linear workgroup id wid.x + wid.y·nwg.x.
 // Source: Bradley & Terry 1952; Ouyang et al. 2022, "Training language models to follow instructions with
-// human feedback", eq. 1; Eisenstein et al. 2023 (centring η); docs/algorithms.md, "Reward model".
+// human feedback", eq. 1; Eisenstein et al. 2023 (centring η); ../shared/docs/algorithms.md, "Reward model".
 // CPU twin: src/reference/bt_loss.ts (btLossRef over src/algorithms/math/reward_model.ts).
 
 override WG_X: u32 = 64u;

@@ -17,7 +17,7 @@
 // Workgroup: WG_X threads, one pair each; linear workgroup id wid.x + wid.y·nwg.x.
 // Source: Rafailov et al. 2023, "Direct Preference Optimization", eq. 7; Mitchell 2023 (cDPO label
 // smoothing); Zhao et al. 2023, "SLiC-HF" (hinge); Azar et al. 2023, "A General Theoretical Paradigm…" (IPO,
-// eq. 17); Meng et al. 2024, "SimPO", eq. 6; docs/algorithms.md, "DPO family".
+// eq. 17); Meng et al. 2024, "SimPO", eq. 6; ../shared/docs/algorithms.md, "DPO family".
 // CPU twin: src/reference/dpo_loss.ts (dpoLossRef over src/algorithms/math/dpo.ts dpoLossAndGrad).
 
 override WG_X: u32 = 64u;

@@ -7,7 +7,7 @@
 // of all −∞.
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
-// Source: docs/algorithms.md, "Entropy".
+// Source: ../shared/docs/algorithms.md, "Entropy".
 // CPU twin: src/reference/entropy.ts (entropyRef).
 
 override WG_X: u32 = 256u;

@@ -6,7 +6,7 @@
 // rows of all −∞ contribute 0.
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
-// Source: dH/dz_v = −p_v (log p_v + H), z = x/τ; docs/algorithms.md, "Entropy".
+// Source: dH/dz_v = −p_v (log p_v + H), z = x/τ; ../shared/docs/algorithms.md, "Entropy".
 // CPU twin: src/reference/entropy.ts (entropyBackwardRef).
 
 override WG_X: u32 = 256u;

@@ -9,7 +9,7 @@
 // whose policy logits are all −∞.
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
-// Source: docs/algorithms.md, "KL estimators" (exact; Schulman 2020).
+// Source: ../shared/docs/algorithms.md, "KL estimators" (exact; Schulman 2020).
 // CPU twin: src/reference/exact_kl.ts (exactKlRef).
 
 override WG_X: u32 = 256u;

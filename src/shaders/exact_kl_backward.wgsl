@@ -8,7 +8,7 @@
 // rows whose policy logits are all −∞ contribute 0.
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
-// Source: dKL/dz_v = p_v (log p_v − log q_v − KL), z = policy/τ; docs/algorithms.md, "KL estimators".
+// Source: dKL/dz_v = p_v (log p_v − log q_v − KL), z = policy/τ; ../shared/docs/algorithms.md, "KL estimators".
 // CPU twin: src/reference/exact_kl.ts (exactKlBackwardRef).
 
 override WG_X: u32 = 256u;

@@ -14,7 +14,7 @@
 // Shapes: logp, logp_old, logp_ref, adv, weights, mask, dlogp [N] (N = B·T, flat); terms [9, N].
 // Workgroup: WG_X threads, one token each; linear workgroup id wid.x + wid.y·nwg.x (N may exceed 65535·WG_X).
 // Source: Schulman et al. 2017, "Proximal Policy Optimization Algorithms", eq. 7; Shao et al. 2024,
-// "DeepSeekMath", eq. 3 (k3 term); Yu et al. 2025, "DAPO" (ε_high); docs/algorithms.md, "PPO" step 4,
+// "DeepSeekMath", eq. 3 (k3 term); Yu et al. 2025, "DAPO" (ε_high); ../shared/docs/algorithms.md, "PPO" step 4,
 // "GRPO". CPU twin: src/reference/policy_loss.ts (policyLossRef).
 
 override WG_X: u32 = 64u;

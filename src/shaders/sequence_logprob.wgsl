@@ -7,7 +7,7 @@
 // out, lengths [R].
 // Workgroup: WG_X threads, one row each (a serial loop over T: rows are short and R is small, so no
 // shared memory or barriers); linear workgroup id wid.x + wid.y·nwg.x.
-// Source: docs/algorithms.md, "DPO family" (logπ(y|x) = sum of completion token log-probs; per-token
+// Source: ../shared/docs/algorithms.md, "DPO family" (logπ(y|x) = sum of completion token log-probs; per-token
 // averages for ipo and simpo), "ORPO" (mean of completion token log-probs).
 // CPU twin: src/reference/sequence_logprob.ts (sequenceLogprobRef).
 

@@ -5,7 +5,7 @@
 // g and lengths are not read for masked slots (NaN there never leaks into dlogp).
 // Shapes: g, lengths [R]; mask, dlogp [R, T] row-major.
 // Workgroup: WG_X threads, one token slot each; linear workgroup id wid.x + wid.y·nwg.x.
-// Source: docs/algorithms.md, "DPO family". CPU twin: src/reference/sequence_logprob.ts
+// Source: ../shared/docs/algorithms.md, "DPO family". CPU twin: src/reference/sequence_logprob.ts
 // (sequenceLogprobBackwardRef).
 
 override WG_X: u32 = 64u;

@@ -6,7 +6,7 @@
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
 // Logits must be finite or −∞; a row of all −∞ gives zeros, never NaN.
-// Source: docs/algorithms.md, "Notation" (every distribution is softmax(logits / τ)).
+// Source: ../shared/docs/algorithms.md, "Notation" (every distribution is softmax(logits / τ)).
 // CPU twin: src/reference/softmax.ts.
 
 override WG_X: u32 = 256u;

@@ -7,7 +7,7 @@
 // logits (NaN there never leaks) and give 0, as do rows of all −∞. A −∞ target logit gives −∞.
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
-// Source: docs/algorithms.md, "Notation" (log-probs are computed from logits / τ).
+// Source: ../shared/docs/algorithms.md, "Notation" (log-probs are computed from logits / τ).
 // CPU twin: src/reference/token_logprob.ts (tokenLogprobRef).
 
 override WG_X: u32 = 256u;

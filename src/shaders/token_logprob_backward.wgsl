@@ -6,7 +6,7 @@
 // inactive rows read neither logits nor dlogp (NaN there never leaks).
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
-// Source: d/dx_v log softmax(x/τ)_t = ([v = t] − p_v)/τ; docs/algorithms.md, "Notation".
+// Source: d/dx_v log softmax(x/τ)_t = ([v = t] − p_v)/τ; ../shared/docs/algorithms.md, "Notation".
 // CPU twin: src/reference/token_logprob.ts (tokenLogprobBackwardRef).
 
 override WG_X: u32 = 256u;

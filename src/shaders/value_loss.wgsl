@@ -11,7 +11,7 @@
 // use_weights = 0: w = p.weight for every counted token (weights not read).
 // Shapes: values, values_old, returns, weights, mask, dvalues [N] (N = B·T, flat); terms [4, N].
 // Workgroup: WG_X threads, one token each; linear workgroup id wid.x + wid.y·nwg.x.
-// Source: docs/algorithms.md, "PPO" step 5; Huang et al. 2024, "The N+ Implementation Details of RLHF with
+// Source: ../shared/docs/algorithms.md, "PPO" step 5; Huang et al. 2024, "The N+ Implementation Details of RLHF with
 // PPO" (value clipping). CPU twin: src/reference/value_loss.ts (valueLossRef).
 
 override WG_X: u32 = 64u;

@@ -1,12 +1,12 @@
 /**
  * The shared float64 test vectors (../shared/test-vectors/losses.json next to the repo folder), computed
- * independently from docs/algorithms.md. Tolerance: 1e-6 relative on float64 paths, 1e-4 on f32 GPU paths.
+ * independently from ../shared/docs/algorithms.md. Tolerance: 1e-6 relative on float64 paths, 1e-4 on f32 GPU paths.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** One case: `doc` names the section of docs/algorithms.md; `inputs`/`expected` as the spec names them. */
+/** One case: `doc` names the section of ../shared/docs/algorithms.md; `inputs`/`expected` as the spec names them. */
 export interface VectorCase {
   name: string;
   doc: string;

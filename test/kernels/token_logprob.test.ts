@@ -110,7 +110,7 @@ describe("token_logprob gradients", () => {
   });
 });
 
-describe("token_logprob temperature (docs/algorithms.md, Notation)", () => {
+describe("token_logprob temperature (../shared/docs/algorithms.md, Notation)", () => {
   it("log-prob at τ = 0.5 is log softmax(logits / 0.5), not the τ = 1 value", async () => {
     const ctx = await testGpu();
     const rng = new Rng(34);

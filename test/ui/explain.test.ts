@@ -1,7 +1,7 @@
 /**
  * The explain panels' content (src/ui/explain): every registry algorithm has an explanation; every formula
  * and every inline math segment typesets with KaTeX (throwOnError, strict) and no TeX or "$" is left in the
- * text around it; the formulas use docs/algorithms.md's symbols; papers are https arXiv abstract (or DOI)
+ * text around it; the formulas use ../shared/docs/algorithms.md's symbols; papers are https arXiv abstract (or DOI)
  * links; knob labels come from each algorithm's field table.
  */
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ function sentences(text: string): number {
 }
 
 /**
- * TeX that each algorithm's formulas must contain: the symbols of docs/algorithms.md for that algorithm
+ * TeX that each algorithm's formulas must contain: the symbols of ../shared/docs/algorithms.md for that algorithm
  * (ratio, advantage, clip ranges, coefficients), so a rewrite cannot drift from the spec's notation.
  */
 const SPEC_SYMBOLS: Record<string, string[]> = {
@@ -109,7 +109,7 @@ describe("explain panels", () => {
         const symbols = SPEC_SYMBOLS[id];
         expect(
           symbols,
-          `add ${id}'s symbols from docs/algorithms.md to SPEC_SYMBOLS in this file`,
+          `add ${id}'s symbols from ../shared/docs/algorithms.md to SPEC_SYMBOLS in this file`,
         ).toBeDefined();
         for (const sym of symbols ?? []) expect(all, sym).toContain(sym);
       });

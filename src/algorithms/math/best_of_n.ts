@@ -1,6 +1,6 @@
 /**
  * Best-of-n sampling: selection, the usual analytic KL bound, and the KL estimated from samples
- * (docs/algorithms.md, "Best-of-n").
+ * (../shared/docs/algorithms.md, "Best-of-n").
  *
  * Sources: Stiennon et al. 2020, "Learning to summarize from human feedback" (the log n − (n−1)/n formula,
  * used since by Gao et al. 2022 and others); Beirami et al. 2024, "Theoretical guarantees on the best-of-n

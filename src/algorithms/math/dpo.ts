@@ -1,6 +1,6 @@
 /**
  * The DPO family of preference losses on per-sequence log-probs, with their gradients w.r.t. the policy's
- * sequence log-probs and TRL's metrics (docs/algorithms.md, "DPO family").
+ * sequence log-probs and TRL's metrics (../shared/docs/algorithms.md, "DPO family").
  *
  * Sources: Rafailov et al. 2023, "Direct Preference Optimization", eq. 7 (`sigmoid`); Mitchell 2023, "A note
  * on DPO with noisy preferences" (cDPO, `label_smoothing`); Zhao et al. 2023, "SLiC-HF" (`hinge`, the

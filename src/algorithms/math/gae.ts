@@ -1,6 +1,6 @@
 /**
  * PPO's per-token rewards, GAE advantages and returns, masked whitening and explained variance
- * (docs/algorithms.md, "PPO for language models", steps 2–3 and diagnostics).
+ * (../shared/docs/algorithms.md, "PPO for language models", steps 2–3 and diagnostics).
  *
  * Sources: Ziegler et al. 2019, "Fine-Tuning Language Models from Human Preferences" (per-token KL reward);
  * Schulman et al. 2016, "High-Dimensional Continuous Control Using Generalized Advantage Estimation", eq. 16;

@@ -1,6 +1,6 @@
 /**
  * GRPO: group-relative advantages and the token-level clipped objective with a k3 KL penalty, under the three
- * aggregations the spec names (docs/algorithms.md, "GRPO and its variants").
+ * aggregations the spec names (../shared/docs/algorithms.md, "GRPO and its variants").
  *
  * Sources: Shao et al. 2024, "DeepSeekMath", eq. 3 (objective) and §4.1.2 (outcome supervision advantage);
  * Yu et al. 2025, "DAPO" (clip-higher, token-level policy-gradient loss); Liu et al. 2025, "Understanding

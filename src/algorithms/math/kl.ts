@@ -1,6 +1,6 @@
 /**
  * KL divergence between the policy and the reference: Schulman's per-token estimators, sequence and batch
- * KL, and the exact KL over a whole vocabulary row. docs/algorithms.md, "KL estimators"; J. Schulman,
+ * KL, and the exact KL over a whole vocabulary row. ../shared/docs/algorithms.md, "KL estimators"; J. Schulman,
  * "Approximating KL Divergence" (2020), http://joschu.net/blog/kl-approx.html.
  *
  * Shapes: B sequences, T token slots, per-token arrays [B, T] flattened row-major with a 0/1 mask

@@ -1,5 +1,5 @@
 /**
- * KTO: Kahneman–Tversky optimisation on unpaired desirable / undesirable examples (docs/algorithms.md,
+ * KTO: Kahneman–Tversky optimisation on unpaired desirable / undesirable examples (../shared/docs/algorithms.md,
  * "KTO").
  *
  * Source: Ethayarajh et al. 2024, "KTO: Model Alignment as Prospect Theoretic Optimization" (the KTO loss and

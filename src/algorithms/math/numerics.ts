@@ -16,7 +16,7 @@ export function softplus(x: number): number {
 }
 
 /**
- * log σ(z) = −softplus(−z) (docs/algorithms.md, "DPO family": the stable form). Range (−∞, 0];
+ * log σ(z) = −softplus(−z) (../shared/docs/algorithms.md, "DPO family": the stable form). Range (−∞, 0];
  * logSigmoid(+∞) = 0, logSigmoid(−∞) = −∞.
  */
 export function logSigmoid(z: number): number {

@@ -1,6 +1,6 @@
 /**
  * ORPO: odds-ratio preference optimisation, reference-free, on per-token averaged log-probs
- * (docs/algorithms.md, "ORPO").
+ * (../shared/docs/algorithms.md, "ORPO").
  *
  * Source: Hong et al. 2024, "ORPO: Monolithic Preference Optimization without Reference Model" (L = L_SFT +
  * λ·L_OR, L_OR = −log σ(log odds(y_w) − log odds(y_l))). Names follow TRL's ORPOTrainer (its `beta` is the

@@ -1,6 +1,6 @@
 /**
  * PPO's losses and diagnostics for language models, with the gradients the GPU backward needs
- * (docs/algorithms.md, "PPO for language models", steps 4–7 and diagnostics).
+ * (../shared/docs/algorithms.md, "PPO for language models", steps 4–7 and diagnostics).
  *
  * Sources: Schulman et al. 2017, "Proximal Policy Optimization Algorithms", eq. 7 (clipped surrogate) and
  * eq. 9 (value + entropy terms); Ziegler et al. 2019, "Fine-Tuning Language Models from Human Preferences",

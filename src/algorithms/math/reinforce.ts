@@ -1,6 +1,6 @@
 /**
  * REINFORCE for language models: the sequence-level policy-gradient loss with its per-token gradient, a
- * moving-average baseline, and ReMax's greedy baseline (docs/algorithms.md, "RLOO and REINFORCE").
+ * moving-average baseline, and ReMax's greedy baseline (../shared/docs/algorithms.md, "RLOO and REINFORCE").
  *
  * Sources: Williams 1992, "Simple Statistical Gradient-Following Algorithms" (REINFORCE with a baseline);
  * Ahmadian et al. 2024, "Back to Basics: Revisiting REINFORCE Style Optimization for Learning from Human

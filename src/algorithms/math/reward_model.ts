@@ -1,6 +1,6 @@
 /**
  * Reward-model training: the Bradley–Terry pairwise loss with optional reward centring, its gradient w.r.t.
- * the two rewards, and accuracy (docs/algorithms.md, "Reward model").
+ * the two rewards, and accuracy (../shared/docs/algorithms.md, "Reward model").
  *
  * Sources: Bradley & Terry 1952; Ouyang et al. 2022, "Training language models to follow instructions with
  * human feedback", eq. 1; Eisenstein et al. 2023, "Helping or Herding? Reward Model Ensembles Mitigate but do

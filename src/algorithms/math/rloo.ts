@@ -1,6 +1,6 @@
 /**
  * RLOO: REINFORCE with the leave-one-out baseline of the other completions of the same prompt, and the KL
- * penalty folded into the score (docs/algorithms.md, "RLOO and REINFORCE").
+ * penalty folded into the score (../shared/docs/algorithms.md, "RLOO and REINFORCE").
  *
  * Sources: Kool et al. 2019, "Buy 4 REINFORCE Samples, Get a Baseline for Free!"; Ahmadian et al. 2024, "Back
  * to Basics" (RLOO for RLHF). The loss is reinforce.ts's reinforceLossAndGrad.

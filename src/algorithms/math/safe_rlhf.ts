@@ -1,6 +1,6 @@
 /**
  * Constrained RLHF (Safe RLHF): the Lagrangian score R − λc and the multiplier's dual ascent step
- * (docs/algorithms.md, "Constrained RLHF").
+ * (../shared/docs/algorithms.md, "Constrained RLHF").
  *
  * Source: Dai et al. 2023, "Safe RLHF: Safe Reinforcement Learning from Human Feedback" (Lagrangian method).
  * The spec's plain form is used: the score is R − λc, not the paper's normalised (R − λc)/(1 + λ).

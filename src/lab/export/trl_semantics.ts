@@ -51,7 +51,7 @@ export function trlSemanticsNote(algo: AlgoId, settings: Record<string, SettingV
       return (
         `${ON_POLICY("both completions of each pair", "ORPOTrainer")} ` +
         "TRL's nll_loss (the SFT term) is one token mean over the batch's chosen sequences, prompt tokens " +
-        "included, so long ones weigh more; the lab (docs/algorithms.md) averages each chosen completion's " +
+        "included, so long ones weigh more; the lab (the ORPO paper's L_SFT per pair) averages each chosen completion's " +
         "mean token NLL over the pairs."
       );
     case "grpo":

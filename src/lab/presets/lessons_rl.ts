@@ -13,11 +13,12 @@ const ARXIV = (id: string) => `https://arxiv.org/abs/${id}`;
 export const PPO_DPO_GRPO: Lesson = {
   id: "ppo-dpo-grpo",
   title: "PPO vs DPO vs GRPO",
-  summary: "The three headline algorithms on the same model, prompts and seed.",
+  summary: "The three headline algorithms from the same model and seed, on the same stream of prompts.",
   watch: [
     "All three start from the same SFT model, so their curves start from the same expected reward; the first points still differ, because each run scores its own small batch (PPO 16 completions, DPO 32 samples beside its 16 training pairs, GRPO 4 × 8).",
     "Compare the KL each pays for its reward gain: switch the x-axis to KL and pick the exact estimator in the menu beside the KL chart's title; the default k1 is noisy, and its batch estimates can even dip below 0.",
     "PPO and GRPO sample, score and push up what scored well; DPO never sees a reward, only which of two answers a (noisy) annotator preferred (the reward menu on its card only scores the samples it charts) — yet its gold reward can move too (not always up: see the lesson “DPO's implicit reward”).",
+    "A step is not the same budget for each: PPO samples 16 completions and makes 4 updates on them (its epochs), GRPO samples 32 and makes 1, DPO makes 1 on 16 pairs. Switch the x-axis to Samples to compare them at equal completions: at 2,400 (PPO's step 150, GRPO's 75; means of 10 steps, the lesson's own runs) GRPO's gold reward is 0.90–0.98, PPO's 0.36–0.52.",
     "Measured over the lesson's 150 steps on seeds 0, 1 and 2: GRPO's gold reward rises by 0.96–0.99, to the lexicon score's ceiling, for an exact KL of 48–52 nats (it writes whatever scores, far from the start model); PPO's by 0.35–0.51 for about 11 nats, most of it after its first 60 steps (−0.05 to +0.04 there); DPO's by 0.07–0.11 for 7–9 nats (measured on longer samples, 64 tokens: expect a little difference).",
   ],
   refs: [

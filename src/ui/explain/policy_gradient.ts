@@ -1,6 +1,6 @@
 /**
  * Explanations of the online policy-gradient algorithms: PPO, GRPO, RLOO and REINFORCE. Formulas follow
- * docs/algorithms.md ("PPO for language models", "GRPO … and its variants", "RLOO and REINFORCE").
+ * ../shared/docs/algorithms.md ("PPO for language models", "GRPO … and its variants", "RLOO and REINFORCE").
  */
 
 import { PAPERS } from "./papers";

@@ -1,6 +1,6 @@
 /**
  * Explanations of the preference-learning algorithms: DPO (and its loss variants), KTO and ORPO. Formulas follow
- * docs/algorithms.md ("DPO family", "KTO", "ORPO").
+ * ../shared/docs/algorithms.md ("DPO family", "KTO", "ORPO").
  */
 
 import { PAPERS } from "./papers";

@@ -1,6 +1,6 @@
 /**
  * Explanations of the sampling-based and constrained methods: best-of-n, expert iteration and Safe RLHF.
- * Formulas follow docs/algorithms.md ("Best-of-n", "Over-optimisation", "Expert iteration …", "Constrained
+ * Formulas follow ../shared/docs/algorithms.md ("Best-of-n", "Over-optimisation", "Expert iteration …", "Constrained
  * RLHF").
  */
 

@@ -1,7 +1,7 @@
 /**
  * The shape of an algorithm's explanation (content as data, one module per family): a one-line summary for
  * the run picker, a few plain paragraphs for a student who knows supervised learning, what the algorithm
- * needs, its objective as KaTeX formulas (symbols as in docs/algorithms.md), and the papers.
+ * needs, its objective as KaTeX formulas (symbols as in ../shared/docs/algorithms.md), and the papers.
  *
  * Text fields (summary, paragraphs, needs, notes) may hold inline math between single dollar signs, e.g.
  * "the ratio $\rho_t$"; the panel typesets it with KaTeX (./math_text.ts splits it), so no dollar sign or

@@ -45,7 +45,7 @@ export function xAxisLabel(axis: XAxisKind, kl: KlEstimator, note = false): stri
     case "step":
       return "step";
     case "samples":
-      return "completions sampled";
+      return "completions generated";
     case "tokens":
       return "completion tokens";
     case "kl":

@@ -8,9 +8,9 @@ import { ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, MORE_METRICS, REWARD } fro
 /** Metrics reported by some algorithm but not charted on their own. */
 const REPORTED: Record<string, string> = {
   samples:
-    "Completions sampled this step; the CSV names it samples_step, its samples column (and the Samples x-axis) adds them up.",
+    "Completions the policy generated this step (ReMax's greedy ones too; offline DPO: charted samples, not its dataset pairs); CSV samples_step, summed on the Samples axis.",
   tokens:
-    "Completion tokens sampled this step; the CSV names it tokens_step, its tokens column (and the Tokens x-axis) adds them up.",
+    "Completion tokens generated this step (as samples counts them); the CSV names it tokens_step, its tokens column (and the Tokens x-axis) adds them up.",
   lr: "PPO: the AdamW learning rate used this step (TRL's PPOTrainer logs it as lr; the other algorithms, learning_rate).",
   learning_rate: "The AdamW learning rate used this step (TRL's Trainer-based trainers' name; PPO logs lr).",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",
