@@ -229,6 +229,7 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
   const ctx = await acquireGpu();
   let failed = 0;
   let partial = 0;
+  let otherCode = 0;
   for (const id of ids)
     for (const seed of seeds) {
       const v = await runLessonSeed(ctx, id, seed, {
@@ -243,6 +244,7 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
       console.log(JSON.stringify(v));
       if (v.partial) partial++;
       else if (!v.ok) failed++;
+      otherCode += v.otherCode.length;
     }
   const n = ids.length * seeds.length;
   console.error(
@@ -250,6 +252,10 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
       ? "every lesson seed showed its effect"
       : `${failed} of ${n} lesson seeds did not show the effect; ${partial} not checked (runs missing)`,
   );
+  if (otherCode)
+    console.error(
+      `${otherCode} run log(s) were written by another version of the training code, or before logs named it (their seeds' "otherCode"): checked as they are; --train yes makes them again`,
+    );
   ctx.destroy();
   await ctx.lost;
   return failed || partial ? 2 : 0;

@@ -11,7 +11,9 @@
  * under DIR already holds the steps instead of training it again. A seed whose check needs a run that is
  * missing is reported as partial (not checked), never as a pass; runs the check does not read may be left out.
  * `--train no` (with --reuse yes) trains nothing: the check from the logs alone, e.g. at a shorter --steps than
- * the logs hold (a log's first N steps are a run of N steps: no setting depends on the run's length).
+ * the logs hold (a log's first N steps are a run of N steps: no setting depends on the run's length). It also
+ * reads logs of the same settings written by other training code (or before logs named it, as the shipped
+ * docs/lesson-runs): the verdict lists them under `otherCode`; training would make them again.
  */
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -50,6 +52,8 @@ export interface SeedVerdict extends LessonVerdict {
   seconds: number;
   /** Runs read back from their logs (--reuse). */
   reused: string[];
+  /** Of those, runs whose log another version of the training code wrote, or one that did not say (--train no). */
+  otherCode: string[];
   /** Runs neither trained nor found in a log. */
   missing: string[];
   /** The check needed a missing run: not checked (ok is false). */
@@ -94,11 +98,34 @@ export function runIdentity(lesson: PresetId, spec: ExperimentSpec, run: RunSpec
   return JSON.stringify({ lesson, task: spec.task, model: spec.model, seed: spec.seed, run, code });
 }
 
-/** The log at `path` when its identity file says `identity`; else null. */
-function reusableLog(path: string, identity: string, steps: number): Record<string, number>[] | null {
+/** An identity without its code fingerprint (null when it is not an identity's JSON). */
+function settingsOf(identity: string): string | null {
+  try {
+    const { code: _, ...settings } = JSON.parse(identity) as Record<string, unknown>;
+    return JSON.stringify(settings);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The log at `path` when its identity file names the same lesson, task, start model, seed and settings, with
+ * `sameCode` when the same training code wrote it (false: another version, or a log from before logs named
+ * it); else null.
+ */
+function reusableLog(
+  path: string,
+  identity: string,
+  steps: number,
+): { rows: Record<string, number>[]; sameCode: boolean } | null {
   const idPath = path.replace(/\.jsonl$/, ".spec.json");
-  if (!existsSync(idPath) || readFileSync(idPath, "utf8").trim() !== identity) return null;
-  return readRunLog(path, steps);
+  if (!existsSync(idPath)) return null;
+  const written = readFileSync(idPath, "utf8").trim();
+  const sameCode = written === identity;
+  if (!sameCode && (settingsOf(written) === null || settingsOf(written) !== settingsOf(identity)))
+    return null;
+  const rows = readRunLog(path, steps);
+  return rows && { rows, sameCode };
 }
 
 /** Train one lesson at one seed and check it. */
@@ -132,15 +159,18 @@ export async function runLessonSeed(
   const runs = new LabRuns(ctx, res, seed, nodeRewardSources(task, tokenizer));
   const histories: Record<string, Record<string, number>[]> = {};
   const reused: string[] = [];
+  const otherCode: string[] = [];
   const code = trainingCodeHash();
   try {
     for (const r of spec.runs) {
       const path = o.out ? `${o.out}/${id}/seed${seed}/${r.id}.jsonl` : null;
       const identity = runIdentity(id, spec, r, code);
       const old = o.reuse && path ? reusableLog(path, identity, steps) : null;
-      if (old) {
-        histories[r.id] = old;
+      // Another version's log only where nothing is trained: training makes it again with today's code.
+      if (old && (old.sameCode || o.train === false)) {
+        histories[r.id] = old.rows;
         reused.push(r.id);
+        if (!old.sameCode) otherCode.push(r.id);
         continue;
       }
       if (o.train === false || (o.runs && !o.runs.includes(r.id))) continue;
@@ -169,7 +199,14 @@ export async function runLessonSeed(
   } finally {
     runs.destroy();
   }
-  const head = { lesson: id, seed, steps, seconds: Math.round((performance.now() - t0) / 1000), reused };
+  const head = {
+    lesson: id,
+    seed,
+    steps,
+    seconds: Math.round((performance.now() - t0) / 1000),
+    reused,
+    otherCode,
+  };
   const missing = spec.runs.map((r) => r.id).filter((r) => !histories[r]);
   try {
     return { ...head, missing, partial: false, ...lesson.check(histories) };

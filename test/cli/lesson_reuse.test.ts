@@ -96,6 +96,30 @@ describe("lesson logs", () => {
       partial: true,
       missing: ["bon-16"],
     });
+    // … except to check from the logs alone (--train no), which says so: the shipped logs (docs/lesson-runs)
+    // predate the fingerprint, and their identity files have none.
+    const checkOnly = { ...opts, train: false };
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, checkOnly)).toMatchObject({
+      ok: true,
+      otherCode: ["bon-16"],
+      missing: [],
+    });
+    writeFileSync(idPath, readFileSync(idPath, "utf8").replace(/,"code":"[0-9a-f]+"/, ""));
+    expect(readFileSync(idPath, "utf8")).not.toContain('"code"');
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, checkOnly)).toMatchObject({
+      ok: true,
+      otherCode: ["bon-16"],
+    });
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, opts)).toMatchObject({
+      partial: true,
+      missing: ["bon-16"],
+    });
+    // Other settings are never read, even to check.
+    writeFileSync(idPath, readFileSync(idPath, "utf8").replace('"n":16', '"n":8'));
+    expect(await runLessonSeed(ctx, "bon-vs-rl", 0, checkOnly)).toMatchObject({
+      partial: true,
+      missing: ["bon-16"],
+    });
 
     // Without the GRPO run (and told to train none) the seed is not checked.
     log("bon-16", bon(0.9, 1.2, 1.835));
@@ -124,6 +148,14 @@ describe("lesson logs", () => {
     const d = await runLessonSeed(ctx, "kl-estimators", 0, { ...opts, steps: 4 });
     expect(d).toMatchObject({ ok: true, partial: false, missing: ["grpo-1"], reused: ["ppo-1"] });
     expect(d.numbers).toMatchObject({ k1_negative_batches: 1, batches: 4, k1_min: -0.01 });
+    // With neither run it is not checked (it read as a failure on 0 batches).
+    rmSync(join(out, "kl-estimators"), { recursive: true });
+    const none = { ...opts, steps: 4, train: false };
+    expect(await runLessonSeed(ctx, "kl-estimators", 0, none)).toMatchObject({
+      ok: false,
+      partial: true,
+      missing: ["ppo-1", "grpo-1"],
+    });
 
     // DPO's lesson reads both runs: without the flipped-label run it is partial.
     writeLessonLog(out, "dpo-implicit-reward", "dpo-offline", [

@@ -62,7 +62,7 @@ export const OVEROPTIMISATION: Lesson = {
     "The runs optimise the learned proxy reward model (solid lines, the chart key's “run's reward”): a small network trained on ~10,000 preferences between two answers to a+b=, from a simulated annotator that flips a quarter of its labels. The gold reward (dashed) is whether the answer is the right sum — what the proxy stands in for. Held out, the proxy orders 76 % of pairs as the gold does: good, not perfect.",
     "The x-axis is √KL from the start model, as in Gao et al. (2022): the further the policy moves, the more the proxy's mistakes are exploited.",
     "Without a KL penalty (β = 0) the policy moves fastest: the proxy ends higher while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
-    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (A smaller penalty is not enough here: when we tried β = 0.05 in this run's place, it held the KL lower only over steps 16–45, and by step 60 it had drifted as far as β = 0. To try it, set this run's β to 0.05 (rename it with the ✎ beside its name) before pressing Play, or afterwards and press Reset.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
+    "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (A smaller penalty is not enough here: when we tried β = 0.05 in this run's place, it held the KL lower only until about step 55, and by step 60 it had drifted as far as β = 0. To try it, set this run's β to 0.05 (rename it with the ✎ beside its name) before pressing Play, or afterwards and press Reset.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
   ],
   refs: [
     { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
@@ -134,7 +134,9 @@ export const KL_ESTIMATORS: Lesson = {
     preset: "kl-estimators",
   }),
   check(h) {
+    // Whichever runs there are, pooled; with none, "not checked" (MissingRunError), not a failure on no batches.
     const all = Object.values(h);
+    if (all.length === 0) runRows(h, "ppo-1");
     const k1 = all.flatMap((r) => series(r, "objective/kl"));
     const k3 = all.flatMap((r) => series(r, "objective/kl_k3"));
     const exact = all.flatMap((r) => series(r, "objective/kl_exact"));
