@@ -46,8 +46,8 @@ export interface AutosaveOptions {
   historyEveryMs?: number;
   checkpointEveryMs?: number;
   /**
-   * How long a checkpoint whose weights are past the page's last point waits for that step's point (the worker
-   * sends it in its next, throttled update) before it is left to the next save; default 2000 ms.
+   * How long a checkpoint save waits, in all, for the points of weights past the page's last point (the worker
+   * sends a step's point in its next, throttled update) before leaving them to the next save; default 2000 ms.
    */
   pageWaitMs?: number;
   /** Told once per distinct failure (quota exceeded, storage disabled, …). */
@@ -233,10 +233,17 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
   const checkpointNow = async () => {
     if (!o.exportCheckpoint) return;
     await flushNow();
+    // One wait for the whole save, not one per run: saves queued behind it (a pause's, leaving the page) wait
+    // at most this long for it.
+    const until = Date.now() + (o.pageWaitMs ?? 2000);
     for (const run of source.getState().spec.runs) {
       const w = written.get(run.id);
       const r = source.getState().runs[run.id];
       if (!w || !r || r.step === 0 || r.step === w.ckStep || r.status === "error" || r.comparison) continue;
+      // The history as the export starts: the weights belong to a run that still has it (a Reset, a rewind or a
+      // run removed and made again replaces it; a restarted run may reach the file's step meanwhile).
+      const seen = r.history;
+      const sameRun = (h: readonly MetricPoint[]) => seen.length === 0 || h[seen.length - 1] === seen.at(-1);
       let bytes: Uint8Array;
       try {
         bytes = await o.exportCheckpoint(run.id);
@@ -253,13 +260,14 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
       let now = source.getState().runs[run.id];
       let last = now && checkpointPoint(bytes, now.history);
       const at = checkpointStep(bytes);
-      const until = Date.now() + (o.pageWaitMs ?? 2000);
-      while (now && !last && at !== null && at > (now.history.at(-1)?.step ?? 0) && Date.now() < until) {
+      const behind = (h: readonly MetricPoint[]) => at !== null && at > (h.at(-1)?.step ?? 0);
+      while (now && !last && sameRun(now.history) && behind(now.history) && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 50));
         now = source.getState().runs[run.id];
         last = now && checkpointPoint(bytes, now.history);
       }
-      if (!now || !last) continue; // removed or reset meanwhile, or the page still behind the weights
+      // Removed, reset or rewound meanwhile, or the page still behind the weights: left to the next save.
+      if (!now || !last || !sameRun(now.history)) continue;
       // The history saved before the export may end before the checkpoint (the run's step landed meanwhile):
       // saved again first, so that storage never holds a checkpoint past its curve (a reload, or another tab
       // reading between the two writes, would resume there with a gap in the curve; a curve past the

@@ -38,7 +38,9 @@ describe("a checkpoint exported while a step lands", () => {
         exports++;
         // Step 4 lands while the weights are read (they are step 4's: the bytes name no step, so the last point).
         if (run().step === 3)
-          useLab.getState().restoreRuns([{ ...run(), step: 4, history: points(4), status: "running" }]);
+          useLab
+            .getState()
+            .applyUpdates([{ runId: id, status: "running", step: 4, points: points(4).slice(3) }]);
         return new Uint8Array([1]);
       },
       historyEveryMs: 10,
