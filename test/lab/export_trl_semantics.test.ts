@@ -82,7 +82,7 @@ describe("TRL script: where TRL computes differently", () => {
       /TRL's nll_loss \(the SFT term\) is one token mean over the batch's chosen sequences, prompt tokens included/,
     );
     expect(orpo).toMatch(
-      /the lab \(docs\/algorithms\.md\) averages each chosen completion's mean token NLL over the pairs/,
+      /the lab \(the ORPO paper's L_SFT per pair\) averages each chosen completion's mean token NLL over the pairs/,
     );
     expect(metricDoc("nll_loss")).toMatch(
       /each chosen completion's mean token cross-entropy, averaged over pairs \(TRL's: one token mean over the batch's chosen sequences, prompts included\)/,
