@@ -34,7 +34,7 @@ const shapes: [number, number, number][] = quick
       [256, 256, 256],
       [256, 512, 128],
     ];
-const matmulRows = await benchMatmul(ctx, tf, shapes, quick ? 3 : 5);
+const matmulRows = await benchMatmul(ctx, tf, shapes, quick ? 3 : 5, tune.matmul.variant);
 // Model-level: a full train step of `tiny` (ours vs TF.js, same device) and KV-cached vs recomputing sampling.
 // --quick keeps one step to a few seconds on SwiftShader (B·T = 128 tokens) and samples 16 tokens instead of 64.
 const trainStep = await benchTrainStep(
@@ -62,10 +62,12 @@ else {
       .map(([k, v]) => `${k} ${v.toFixed(2)} ms`)
       .join(", ")})`,
   );
-  console.log("\nmatmul GFLOP/s (M×N×K)      tiled   regtile    tfjs   ours/tfjs");
+  console.log(
+    `\nmatmul GFLOP/s (M×N×K)      tiled   regtile    tfjs  best/tfjs  ${tune.matmul.variant}/tfjs (picked)`,
+  );
   for (const r of matmulRows)
     console.log(
-      `  ${r.shape.padEnd(24)} ${r.gflops.tiled.toFixed(3).padStart(8)} ${r.gflops.regtile.toFixed(3).padStart(9)} ${r.gflops.tfjs.toFixed(3).padStart(7)} ${r.ratio.toFixed(2).padStart(9)}×`,
+      `  ${r.shape.padEnd(24)} ${r.gflops.tiled.toFixed(3).padStart(8)} ${r.gflops.regtile.toFixed(3).padStart(9)} ${r.gflops.tfjs.toFixed(3).padStart(7)} ${r.ratio.toFixed(2).padStart(9)}× ${r.pickedRatio.toFixed(2).padStart(9)}×`,
     );
   const t = trainStep;
   const s = sampling;

@@ -7,8 +7,10 @@ import type { Tf } from "./tfjs-peer";
 export interface MatmulRow {
   shape: string;
   gflops: Record<string, number>;
-  /** Best of ours / TF.js. */
+  /** The faster of our variants / TF.js. */
   ratio: number;
+  /** `picked` (the variant the autotune picked, which training uses) / TF.js. */
+  pickedRatio: number;
 }
 
 /** Wall time per call over `reps` calls, after one warm-up (sync by a 1-element readback / finish). */
@@ -21,11 +23,13 @@ async function perCall(run: () => void, sync: () => Promise<void>, reps: number)
   return (performance.now() - t0) / reps;
 }
 
+/** `picked`: the variant the autotune picked (src/kernels/autotune.ts), which training uses. */
 export async function benchMatmul(
   ctx: GpuContext,
   tf: Tf,
   shapes: [number, number, number][],
   reps: number,
+  picked: (typeof MATMUL_VARIANTS)[number],
 ): Promise<MatmulRow[]> {
   const rows: MatmulRow[] = [];
   const rng = new Rng(0);
@@ -64,7 +68,12 @@ export async function benchMatmul(
     xb.dispose();
     for (const t of [ta, tb, tc]) t.destroy();
     const best = Math.max(...MATMUL_VARIANTS.map((v) => gflops[v]));
-    rows.push({ shape: `${M}×${N}×${K}`, gflops, ratio: best / gflops.tfjs });
+    rows.push({
+      shape: `${M}×${N}×${K}`,
+      gflops,
+      ratio: best / gflops.tfjs,
+      pickedRatio: gflops[picked] / gflops.tfjs,
+    });
   }
   return rows;
 }

@@ -35,9 +35,10 @@ export interface AutotuneStore {
 
 /**
  * Bump when a variant's shader or the timing method changes, so saved picks are timed again.
- * (1: tiled 16×16 shared-memory tiles vs regtile 4×4 register blocks; timePerCall with repeats.)
+ * (1: tiled 16×16 shared-memory tiles vs regtile 4×4 register blocks; timePerCall with repeats. 2, 6 Dec:
+ * tiled reads transposed operands along their rows into padded tiles.)
  */
-export const AUTOTUNE_VERSION = 1;
+export const AUTOTUNE_VERSION = 2;
 
 /** The default problem: a `tiny` QKV projection over 256 tokens. */
 export const DEFAULT_AUTOTUNE_SHAPE: MatmulShape3 = { M: 256, N: 384, K: 128 };

@@ -1,9 +1,10 @@
 /**
  * Kernel self-test: runs the kernels of a training step on small seeded random inputs and compares each with
  * its CPU twin: GPT forward and backward (selftest_layers.ts, selftest_model.ts: matmul, layer norm, GELU,
- * attention, embedding, cross-entropy, token log-probs, entropy, gradient norm, AdamW), the RL losses and their
- * gradients (selftest_rl.ts: policy, value, DPO and Bradley–Terry losses, exact KL, sequence log-probs) and
- * generation (selftest_gen.ts: softmax, sample, kv_append, decode_attention, gather_rows, gen_bookkeep). Not
+ * attention, embedding, cross-entropy, token log-probs and entropy with their gradients, gradient norm, AdamW), the
+ * RL losses and their gradients (selftest_rl.ts: policy, value, DPO and Bradley–Terry losses, exact KL, sequence
+ * log-probs) and generation (selftest_gen.ts: softmax, sample with its top-k filter, kv_append, decode_attention,
+ * gather_rows, gen_bookkeep). Not
  * every shader: the unit tests (test/kernels/) cover all of them, at more shapes. The page shows the results
  * (adapter card), `npm run selftest` prints them in Node, and the e2e test asserts them. Cases stay small:
  * software adapters run this at page start.
@@ -57,7 +58,7 @@ export function kernelCount(results: readonly Pick<SelfTestResult, "kernel">[]):
 }
 
 /**
- * "45/45 checks of 32 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
+ * "47/47 checks of 34 kernels match their CPU twins" (the page's card and `npm run selftest`), with how many
  * disagree when some do.
  */
 export function selfTestSummary(results: readonly SelfTestResult[]): string {

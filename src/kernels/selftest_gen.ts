@@ -48,7 +48,9 @@ export const GEN_CASES: Case[] = [
   },
   {
     // The draw is random (a boundary case may legitimately differ from the twin's): check what is deterministic,
-    // the full-vocabulary log-prob of the token the GPU drew, as the unit test does.
+    // the full-vocabulary log-prob of the token the GPU drew, as the unit test does, and that the draw obeys the
+    // filter: a live row's token among its 3 largest logits (ties with the third included) and never banned, a
+    // finished row's the pad. The second half of the compared values is 1 per row that does.
     kernel: "sample (logp of the drawn token; top-3)",
     shape: "B=12 V=97",
     tolerance: SAMPLE_LOGP_TOL,
@@ -68,7 +70,14 @@ export const GEN_CASES: Case[] = [
         live.map((l) => 1 - l),
       );
       const o = { temperature: tau, topK: 3, seed: 1234 + V, step: B, padId: -7 };
-      const ref = new Float64Array(B); // filled by read(), from the tokens the GPU drew
+      // First half filled by read(), from the tokens the GPU drew; second half: every row obeys the filter.
+      const ref = new Float64Array(2 * B).fill(1);
+      const allowed = (b: number, t: number): boolean => {
+        if (!live[b]) return t === o.padId;
+        if (!(t >= 0 && t < V) || logits[b * V + t] === Number.NEGATIVE_INFINITY) return false;
+        const third = Array.from(logits.subarray(b * V, (b + 1) * V)).sort((x, y) => y - x)[o.topK - 1];
+        return logits[b * V + t] >= third;
+      };
       return {
         record: () => sample(ctx, tokens, logp, tl, done, o),
         read: async () => {
@@ -78,7 +87,12 @@ export const GEN_CASES: Case[] = [
           drawn.forEach((t, b) => {
             if (live[b] && !(t >= 0 && t < V)) ref[b] = Number.NaN;
           });
-          return ctx.read(logp);
+          const got = new Float32Array(2 * B);
+          got.set(await ctx.read(logp));
+          drawn.forEach((t, b) => {
+            got[B + b] = allowed(b, t) ? 1 : 0;
+          });
+          return got;
         },
         ref,
       };

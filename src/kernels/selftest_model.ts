@@ -3,9 +3,9 @@ import { type AttentionShape, attentionRef } from "../reference/attention";
 import { attentionBackwardRef } from "../reference/attention_backward";
 import { crossEntropyRef } from "../reference/cross_entropy";
 import { embeddingBackwardRef, embeddingRef } from "../reference/embedding";
-import { entropyRef } from "../reference/entropy";
+import { entropyBackwardRef, entropyRef } from "../reference/entropy";
 import { gradNormRef } from "../reference/grad_norm";
-import { tokenLogprobRef } from "../reference/token_logprob";
+import { tokenLogprobBackwardRef, tokenLogprobRef } from "../reference/token_logprob";
 import type { Rng } from "../util/rng";
 import { adamw, resolveAdamW } from "./adamw";
 import { attentionForward } from "./attention";
@@ -14,10 +14,10 @@ import type { Tolerance } from "./compare";
 import { crossEntropy } from "./cross_entropy";
 import { embedding, embeddingBackward } from "./embedding";
 import { buildScatterIndex, uploadScatterIndex } from "./embedding_index";
-import { entropy } from "./entropy";
+import { entropy, entropyBackward } from "./entropy";
 import { gradNorm, gradNormPartials } from "./grad_norm";
 import { type Case, concat, leftPadMask, randomLogits, randomTargets, readAll } from "./selftest_case";
-import { tokenLogprob } from "./token_logprob";
+import { tokenLogprob, tokenLogprobBackward } from "./token_logprob";
 
 // The tolerances below are those of each kernel's unit test (test/kernels/<kernel>.test.ts), never looser.
 /** Cross-entropy loss up to ~30 nats (logits ~3·N(0,1)): f32 rounding of log S − (x_t − m) ≈ 30·ε. */
@@ -28,6 +28,10 @@ const CE_GRAD_TOL: Tolerance = { atol: 1e-6, rtol: 1e-5 };
 const LOGP_TOL: Tolerance = { atol: 2e-5, rtol: 1e-6 };
 /** Entropy ≤ log V nats, a sum of V f32 terms e^z·z with a few ulps each: ≲ 1e-6 absolute. */
 const ENTROPY_TOL: Tolerance = { atol: 1e-5, rtol: 1e-5 };
+/** Token log-prob dlogits = dlogp·(onehot − p)/τ, |dlogp| ≤ 2: p's ~1e-6 relative error, scaled. */
+const LOGP_GRAD_TOL: Tolerance = { atol: 1e-5, rtol: 1e-5 };
+/** Entropy dlogits = dH·(−p(log p + H))/τ, |dH| ≤ 2: p and log p to ~1e-6, scaled. */
+const ENTROPY_GRAD_TOL: Tolerance = { atol: 1e-5, rtol: 1e-5 };
 /** Attention out and P: hs-term f32 dot products, one exp and a T-term sum, inputs in [−1, 1). */
 const ATTENTION_TOL: Tolerance = { atol: 2e-6, rtol: 2e-5 };
 /** Attention dqkv and dS: f32 hs-term dots, a T-term row sum and a T-term gather per output, values O(1). */
@@ -200,6 +204,49 @@ export const MODEL_CASES: Case[] = [
         record: () => entropy(ctx, H, logits, { tau: 0.7, mask }),
         read: () => ctx.read(H),
         ref: entropyRef(x, 37, 65, m, 0.7),
+      };
+    },
+  },
+  {
+    // The RL updates' gradient through the sampled tokens' log-probs (src/algorithms/update.ts, dpo.ts,
+    // seq_objective.ts): dlogits = dlogp·(onehot − p)/τ, masked rows 0.
+    kernel: "token_logprob backward (τ = 0.7, masked)",
+    shape: "[37×65]",
+    tolerance: LOGP_GRAD_TOL,
+    run(ctx, rng) {
+      const x = randomLogits(rng, 37 * 65);
+      const t = randomTargets(rng, 37, 65);
+      const m = Float32Array.from({ length: 37 }, (_, n) => (n % 4 === 3 ? 0 : 1));
+      const g = rng.uniform(37, -2, 2);
+      const logits = ctx.tensor([37, 65], "f32", "logits", x);
+      const targets = ctx.tensor([37], "i32", "targets", t);
+      const mask = ctx.tensor([37], "f32", "mask", m);
+      const dlogp = ctx.tensor([37], "f32", "dlogp", g);
+      const dlogits = ctx.tensor([37, 65], "f32", "dlogits");
+      return {
+        record: () => tokenLogprobBackward(ctx, dlogits, logits, targets, dlogp, { tau: 0.7, mask }),
+        read: () => ctx.read(dlogits),
+        ref: tokenLogprobBackwardRef(x, 37, 65, t, m, g, 0.7),
+      };
+    },
+  },
+  {
+    // The entropy bonus's gradient: dlogits = dH·(−p ⊙ (log p + H))/τ, masked rows 0.
+    kernel: "entropy backward (τ = 0.7, masked)",
+    shape: "[37×65]",
+    tolerance: ENTROPY_GRAD_TOL,
+    run(ctx, rng) {
+      const x = randomLogits(rng, 37 * 65);
+      const m = Float32Array.from({ length: 37 }, (_, n) => (n % 3 === 1 ? 0 : 1));
+      const g = rng.uniform(37, -2, 2);
+      const logits = ctx.tensor([37, 65], "f32", "logits", x);
+      const mask = ctx.tensor([37], "f32", "mask", m);
+      const dH = ctx.tensor([37], "f32", "dH", g);
+      const dlogits = ctx.tensor([37, 65], "f32", "dlogits");
+      return {
+        record: () => entropyBackward(ctx, dlogits, logits, dH, { tau: 0.7, mask }),
+        read: () => ctx.read(dlogits),
+        ref: entropyBackwardRef(x, 37, 65, m, g, 0.7),
       };
     },
   },

@@ -29,8 +29,8 @@ export function PerfCard() {
       <h2 id="perf-title">Performance</h2>
       {software && (
         <p className="muted" data-testid="perf-software">
-          A software adapter (the CPU emulating a GPU) runs these kernels 100–1000× slower than a real GPU:
-          expect steps in seconds to minutes, not milliseconds.
+          A software adapter (the CPU emulating a GPU) runs these kernels hundreds to thousands of times
+          slower than a real GPU: expect steps in seconds to minutes, not milliseconds.
         </p>
       )}
       <dl className="facts">
