@@ -8,10 +8,10 @@
  */
 import type { Tensor } from "../gpu/tensor";
 import { DPO_TERM_COUNT, type DpoLossMetrics, dpoLoss, dpoLossMetrics } from "../kernels/dpo_loss";
-import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
 import { sequenceLogprob, sequenceLogprobBackward } from "../kernels/sequence_logprob";
 import { tokenLogprob, tokenLogprobBackward } from "../kernels/token_logprob";
 import { gptBackward, zeroGrads } from "../model/backward";
+import { BatchIndex } from "../model/batch_index";
 import { gptForward } from "../model/forward";
 import { AdamW } from "../model/optimizer";
 import { Rng } from "../util/rng";
@@ -177,8 +177,7 @@ export class DpoRun implements AlgorithmRun {
     Tensor
   >;
   private readonly refCache = new Map<number, [number, number]>();
-  private tokIndex?: GpuScatterIndex;
-  private posIndex?: GpuScatterIndex;
+  private readonly index: BatchIndex;
   private steps = 0;
 
   constructor(
@@ -196,6 +195,7 @@ export class DpoRun implements AlgorithmRun {
     const R = 2 * c.batchPairs;
     this.engine = new RolloutEngine(env.ctx, env.policy, env.ref, R, P, S);
     this.opt = new AdamW(env.ctx, env.policy);
+    this.index = new BatchIndex(env.ctx, "dpo");
     const N = this.engine.acts.N;
     const f = (n: number, label: string) => env.ctx.tensor([n], "f32", label);
     this.t = {
@@ -346,18 +346,7 @@ export class DpoRun implements AlgorithmRun {
     const mean = c.lossType === "ipo" || c.lossType === "simpo";
     e.load(seq);
     if (ref) ctx.upload(this.t.refLogps, ref);
-    this.tokIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(seq.tokens, w.config.vocabSize),
-      "dpo.tok",
-      this.tokIndex,
-    );
-    this.posIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(seq.positions, w.config.contextLength),
-      "dpo.pos",
-      this.posIndex,
-    );
+    const indexes = this.index.upload(seq.tokens, seq.positions, w.config);
     const tau = c.temperature;
     const mask = e.lossMask;
     const mask2 = mask.reshape([R, seq.T]);
@@ -377,7 +366,7 @@ export class DpoRun implements AlgorithmRun {
     );
     sequenceLogprobBackward(ctx, this.t.dlogp.reshape([R, seq.T]), this.t.grad, mask2);
     tokenLogprobBackward(ctx, e.acts.dlogits, e.acts.logits, e.targets, this.t.dlogp, { tau, mask });
-    gptBackward(ctx, w, e.acts, { tokenIndex: this.tokIndex, positionIndex: this.posIndex });
+    gptBackward(ctx, w, e.acts, indexes);
     this.opt.step({ lr: c.lr, maxGradNorm: c.maxGradNorm, weightDecay: c.weightDecay });
     const [sums, norm, logps] = await Promise.all([
       ctx.read(this.t.sums),
@@ -391,7 +380,6 @@ export class DpoRun implements AlgorithmRun {
     this.opt.destroy();
     this.engine.destroy();
     for (const t of Object.values(this.t)) t.destroy();
-    for (const idx of [this.tokIndex, this.posIndex])
-      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+    this.index.destroy();
   }
 }

@@ -6,10 +6,10 @@
  */
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
-import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
 import { sequenceLogprob, sequenceLogprobBackward } from "../kernels/sequence_logprob";
 import { tokenLogprob, tokenLogprobBackward } from "../kernels/token_logprob";
 import { gptBackward, zeroGrads } from "../model/backward";
+import { BatchIndex } from "../model/batch_index";
 import { gptForward } from "../model/forward";
 import { AdamW, type AdamWConfig } from "../model/optimizer";
 import type { RolloutEngine } from "./rollout";
@@ -27,13 +27,12 @@ export type SequenceLoss = (
 
 export class SequenceObjective {
   readonly opt: AdamW;
+  private readonly index: BatchIndex;
   private readonly logp: Tensor;
   private readonly dlogp: Tensor;
   private readonly values: Tensor;
   private readonly lengths: Tensor;
   private readonly g: Tensor;
-  private tokIndex?: GpuScatterIndex;
-  private posIndex?: GpuScatterIndex;
 
   constructor(
     readonly ctx: GpuContext,
@@ -42,6 +41,7 @@ export class SequenceObjective {
     const R = engine.acts.B;
     const N = engine.acts.N;
     this.opt = new AdamW(ctx, engine.policy);
+    this.index = new BatchIndex(ctx, "seqobj");
     this.logp = ctx.tensor([N], "f32", "seqobj.logp");
     this.dlogp = ctx.tensor([N], "f32", "seqobj.dlogp");
     this.values = ctx.tensor([R], "f32", "seqobj.values");
@@ -66,18 +66,7 @@ export class SequenceObjective {
     const w = engine.policy;
     const R = seq.B;
     engine.load(seq);
-    this.tokIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(seq.tokens, w.config.vocabSize),
-      "seqobj.tok",
-      this.tokIndex,
-    );
-    this.posIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(seq.positions, w.config.contextLength),
-      "seqobj.pos",
-      this.posIndex,
-    );
+    const indexes = this.index.upload(seq.tokens, seq.positions, w.config);
     const mask = engine.lossMask;
     const mask2 = mask.reshape([R, seq.T]);
     const mean = reduce === "mean";
@@ -96,7 +85,7 @@ export class SequenceObjective {
       tau,
       mask,
     });
-    gptBackward(ctx, w, engine.acts, { tokenIndex: this.tokIndex, positionIndex: this.posIndex });
+    gptBackward(ctx, w, engine.acts, indexes);
     this.opt.step(hyper);
     return { loss: out.loss, gradNorm: (await ctx.read(this.opt.gradNorm))[0] };
   }
@@ -104,7 +93,6 @@ export class SequenceObjective {
   destroy(): void {
     this.opt.destroy();
     for (const t of [this.logp, this.dlogp, this.values, this.lengths, this.g]) t.destroy();
-    for (const idx of [this.tokIndex, this.posIndex])
-      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+    this.index.destroy();
   }
 }

@@ -8,7 +8,6 @@
  */
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
-import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
 import { entropyBackward } from "../kernels/entropy";
 import {
   POLICY_TERM_COUNT,
@@ -18,7 +17,8 @@ import {
 } from "../kernels/policy_loss";
 import { tokenLogprob, tokenLogprobBackward } from "../kernels/token_logprob";
 import { VALUE_TERM_COUNT, type ValueLossMetrics, valueLoss, valueLossMetrics } from "../kernels/value_loss";
-import { gptBackward, zeroGrads } from "../model/backward";
+import { type BackwardOptions, gptBackward, zeroGrads } from "../model/backward";
+import { BatchIndex } from "../model/batch_index";
 import { gptForward } from "../model/forward";
 import { AdamW, type AdamWConfig } from "../model/optimizer";
 import type { RolloutEngine } from "./rollout";
@@ -65,6 +65,7 @@ export interface PolicyUpdateResult {
 /** GPU buffers for updates on one rollout engine's batch shape. */
 export class PolicyUpdater {
   readonly opt: AdamW;
+  private readonly index: BatchIndex;
   private readonly logp: Tensor;
   private readonly dlogp: Tensor;
   private readonly adv: Tensor;
@@ -80,8 +81,6 @@ export class PolicyUpdater {
   private readonly dH: Tensor;
   private useMbMask = false;
   private weightsHost: Float32Array = new Float32Array(0);
-  private tokIndex?: GpuScatterIndex;
-  private posIndex?: GpuScatterIndex;
 
   constructor(
     readonly ctx: GpuContext,
@@ -89,6 +88,7 @@ export class PolicyUpdater {
   ) {
     const N = engine.acts.N;
     this.opt = new AdamW(ctx, engine.policy);
+    this.index = new BatchIndex(ctx, "upd");
     const t = (label: string, n = N) => ctx.tensor([n], "f32", label);
     this.logp = t("update.logp");
     this.dlogp = t("update.dlogp");
@@ -120,20 +120,13 @@ export class PolicyUpdater {
   /** Upload the per-token inputs of a new batch (the engine must hold that batch: engine.load/collect). */
   setBatch(seq: SequenceBatch, x: PolicyUpdateInputs): void {
     const { ctx } = this;
-    const V = this.engine.policy.config.vocabSize;
     ctx.upload(this.adv, x.advantages);
     ctx.upload(this.weights, x.weights);
     this.weightsHost = x.weights;
     this.useMbMask = false;
     if (x.returns) ctx.upload(this.returns, x.returns);
     if (x.valuesOld) ctx.upload(this.valuesOld, x.valuesOld);
-    this.tokIndex = uploadScatterIndex(ctx, buildScatterIndex(seq.tokens, V), "upd.tok", this.tokIndex);
-    this.posIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(seq.positions, this.engine.policy.config.contextLength),
-      "upd.pos",
-      this.posIndex,
-    );
+    this.index.upload(seq.tokens, seq.positions, this.engine.policy.config);
   }
 
   /** One optimizer step on the current batch. `withValue`: also train the value head (PPO). */
@@ -212,9 +205,8 @@ export class PolicyUpdater {
   }
 
   /** The current batch's embedding scatter indexes (gptBackward). @throws Error before setBatch. */
-  scatterIndexes(): { tokenIndex: GpuScatterIndex; positionIndex: GpuScatterIndex } {
-    if (!this.tokIndex || !this.posIndex) throw new Error("PolicyUpdater.step before setBatch");
-    return { tokenIndex: this.tokIndex, positionIndex: this.posIndex };
+  scatterIndexes(): Pick<BackwardOptions, "tokenIndex" | "positionIndex"> {
+    return this.index.indexes;
   }
 
   destroy(): void {
@@ -234,7 +226,6 @@ export class PolicyUpdater {
       this.dH,
     ])
       t.destroy();
-    for (const idx of [this.tokIndex, this.posIndex])
-      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+    this.index.destroy();
   }
 }

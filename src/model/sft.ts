@@ -6,11 +6,11 @@
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
 import { crossEntropy } from "../kernels/cross_entropy";
-import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
 import { reduceRows } from "../kernels/reduce";
 import { GptActivations } from "./activations";
 import { gptBackward, zeroGrads } from "./backward";
 import type { HostBatch } from "./batch";
+import { BatchIndex } from "./batch_index";
 import { gptForward } from "./forward";
 import { AdamW, type AdamWConfig } from "./optimizer";
 import type { GptWeights } from "./weights";
@@ -44,11 +44,10 @@ export function nextTokenTargets(batch: HostBatch, trainFrom?: readonly number[]
 export class SftTrainer {
   readonly acts: GptActivations;
   readonly opt: AdamW;
+  private readonly index: BatchIndex;
   private readonly targets: Tensor;
   private readonly loss: Tensor;
   private readonly lossSum: Tensor;
-  private tokIndex?: GpuScatterIndex;
-  private posIndex?: GpuScatterIndex;
 
   constructor(
     readonly ctx: GpuContext,
@@ -58,6 +57,7 @@ export class SftTrainer {
   ) {
     this.acts = new GptActivations(ctx, w.config, B, T);
     this.opt = new AdamW(ctx, w);
+    this.index = new BatchIndex(ctx, "sft");
     this.targets = ctx.tensor([B * T], "i32", "sft.targets");
     this.loss = ctx.tensor([B * T], "f32", "sft.loss");
     this.lossSum = ctx.tensor([1], "f32", "sft.loss.sum");
@@ -77,23 +77,12 @@ export class SftTrainer {
     ctx.upload(acts.positions, batch.positions);
     ctx.upload(acts.keyMask, batch.keyMask);
     ctx.upload(this.targets, targets);
-    this.tokIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(batch.tokens, w.config.vocabSize),
-      "tok",
-      this.tokIndex,
-    );
-    this.posIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(batch.positions, w.config.contextLength),
-      "pos",
-      this.posIndex,
-    );
+    const indexes = this.index.upload(batch.tokens, batch.positions, w.config);
     zeroGrads(ctx, w);
     gptForward(ctx, w, acts);
     crossEntropy(ctx, this.loss, acts.dlogits, acts.logits, this.targets, { scale: 1 / count });
     reduceRows(ctx, "sum", this.lossSum, this.loss.reshape([1, this.B * this.T]));
-    gptBackward(ctx, w, acts, { tokenIndex: this.tokIndex, positionIndex: this.posIndex });
+    gptBackward(ctx, w, acts, indexes);
     this.opt.step(hyper);
     const [lossSum, norm] = await Promise.all([ctx.read(this.lossSum), ctx.read(this.opt.gradNorm)]);
     return { loss: lossSum[0] / count, gradNorm: norm[0], tokens: count };
@@ -103,7 +92,6 @@ export class SftTrainer {
     this.acts.destroy();
     this.opt.destroy();
     for (const t of [this.targets, this.loss, this.lossSum]) t.destroy();
-    for (const idx of [this.tokIndex, this.posIndex])
-      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+    this.index.destroy();
   }
 }

@@ -16,12 +16,12 @@
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
 import { BT_TERM_COUNT, type BtLossMetrics, btLoss, btLossMetrics } from "../kernels/bt_loss";
-import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../kernels/embedding_index";
 import { fill } from "../kernels/fill";
 import { gatherRows } from "../kernels/gather_rows";
 import { GptActivations } from "../model/activations";
 import { gptBackward, zeroGrads } from "../model/backward";
 import { type HostBatch, leftPadBatch } from "../model/batch";
+import { BatchIndex } from "../model/batch_index";
 import { gptForward } from "../model/forward";
 import { AdamW, type AdamWConfig } from "../model/optimizer";
 import type { GptWeights } from "../model/weights";
@@ -170,9 +170,8 @@ export function pairBatch(
 export class RewardModelTrainer {
   readonly opt: AdamW;
   private readonly acts: ActsCache;
+  private readonly index: BatchIndex;
   private readonly bufs = new Map<number, { index: Tensor; terms: Tensor; sums: Tensor }>();
-  private tokIndex?: GpuScatterIndex;
-  private posIndex?: GpuScatterIndex;
 
   constructor(
     readonly ctx: GpuContext,
@@ -181,6 +180,7 @@ export class RewardModelTrainer {
   ) {
     this.opt = new AdamW(ctx, w);
     this.acts = new ActsCache(ctx, w);
+    this.index = new BatchIndex(ctx, "rm");
   }
 
   /**
@@ -204,18 +204,7 @@ export class RewardModelTrainer {
     }
     upload(ctx, acts, batch);
     ctx.upload(b.index, index);
-    this.tokIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(batch.tokens, w.config.vocabSize),
-      "tok",
-      this.tokIndex,
-    );
-    this.posIndex = uploadScatterIndex(
-      ctx,
-      buildScatterIndex(batch.positions, w.config.contextLength),
-      "pos",
-      this.posIndex,
-    );
+    const indexes = this.index.upload(batch.tokens, batch.positions, w.config);
     zeroGrads(ctx, w);
     gptForward(ctx, w, acts);
     btLoss(
@@ -225,7 +214,7 @@ export class RewardModelTrainer {
       b.index,
       hyper.centerRewardsCoefficient ?? 0,
     );
-    gptBackward(ctx, w, acts, { tokenIndex: this.tokIndex, positionIndex: this.posIndex, rewardHead: true });
+    gptBackward(ctx, w, acts, { ...indexes, rewardHead: true });
     const { centerRewardsCoefficient: _eta, ...adam } = hyper;
     this.opt.step(adam);
     const [sums, norm] = await Promise.all([ctx.read(b.sums), ctx.read(this.opt.gradNorm)]);
@@ -236,7 +225,6 @@ export class RewardModelTrainer {
     this.acts.destroy();
     this.opt.destroy();
     for (const b of this.bufs.values()) for (const t of [b.index, b.terms, b.sums]) t.destroy();
-    for (const idx of [this.tokIndex, this.posIndex])
-      if (idx) for (const t of [idx.rowIds, idx.offsets, idx.positions]) t.destroy();
+    this.index.destroy();
   }
 }
