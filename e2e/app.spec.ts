@@ -33,7 +33,7 @@ test("shows the adapter and every kernel matches its CPU twin", async ({ page },
 
   const rows = page.locator('[data-testid^="selftest-row-"]');
   const count = await rows.count();
-  expect(count, "self-test cases (src/kernels/selftest.ts CASES)").toBeGreaterThanOrEqual(45);
+  expect(count, "self-test cases (src/kernels/selftest.ts CASES)").toBeGreaterThanOrEqual(47);
   // Both matmul variants are checked: training uses the one the worker's timing picked, not this page's default.
   for (const v of ["tiled", "regtile"])
     await expect(page.locator(`[data-kernel="matmul (A·B) · ${v}"]`), v).toHaveCount(1);
