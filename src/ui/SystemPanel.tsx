@@ -28,9 +28,13 @@ export function SystemPanel({ defaultOpen }: { defaultOpen: boolean }) {
         System · {adapter?.name ?? "no adapter yet"} · {status}
       </summary>
       <div className="grid">
-        <SystemCard />
+        {/* The two short cards share the narrow column, so the performance card stays in view beside the
+            self-test's long table (below it, it sat some 1,700 px down). */}
+        <div className="card-column">
+          <SystemCard />
+          <PerfCard />
+        </div>
         <SelfTestCard />
-        <PerfCard />
       </div>
     </details>
   );

@@ -122,7 +122,7 @@ function LatestTable({ runs }: { runs: RunState[] }) {
   // different units (KTO's kl per completion, GRPO's per token), each cell says its own.
   const unitOf = (n: string, i: number) => {
     const u = metricUnit(n, runs[i].spec.algo);
-    return u === n ? undefined : u;
+    return u === csvName(n) ? undefined : u; // tokens_step (tokens) says it; tokens/s would repeat itself
   };
   const units: Record<string, string | undefined> = {};
   const perCell = new Set<string>();
@@ -155,6 +155,7 @@ function LatestTable({ runs }: { runs: RunState[] }) {
                     card={
                       <MetricCard
                         metric={name}
+                        shownAs={csvName(name)}
                         doc={metricDoc(name) ?? "Reported by the algorithm; no definition yet."}
                       />
                     }

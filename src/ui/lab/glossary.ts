@@ -8,9 +8,9 @@ import { ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, MORE_METRICS, REWARD } fro
 /** Metrics reported by some algorithm but not charted on their own. */
 const REPORTED: Record<string, string> = {
   samples:
-    "Completions the policy generated this step (ReMax's greedy ones too; offline DPO: charted samples, not its dataset pairs); CSV samples_step, summed on the Samples axis.",
+    "Completions the policy generated this step (ReMax's greedy ones too; offline DPO: those it samples for its charts, not its dataset pairs); summed on the Samples axis.",
   tokens:
-    "Completion tokens generated this step (as samples counts them); the CSV names it tokens_step, its tokens column (and the Tokens x-axis) adds them up.",
+    "Completion tokens of the completions the samples metric counts; the CSV's tokens column and the Tokens x-axis add them up.",
   lr: "PPO: the AdamW learning rate used this step (TRL's PPOTrainer logs it as lr; the other algorithms, learning_rate).",
   learning_rate: "The AdamW learning rate used this step (TRL's Trainer-based trainers' name; PPO logs lr).",
   step_time: "Wall-clock seconds this step took: sampling, scoring and updates (s).",

@@ -239,6 +239,6 @@ export const MORE_METRICS: readonly MetricInfo[] = [
     key: "tokens/s",
     title: "Throughput",
     unit: "tokens/s",
-    doc: "Completion tokens generated this step per second of the whole step (sampling, scoring and updates).",
+    doc: "Completion tokens generated this step per second of the whole step (sampling, scoring, updates; a fresh page's first step also compiles the kernels).",
   },
 ];
