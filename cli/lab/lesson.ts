@@ -122,8 +122,10 @@ function reusableLog(
   if (!existsSync(idPath)) return null;
   const written = readFileSync(idPath, "utf8").trim();
   const sameCode = written === identity;
-  if (!sameCode && (settingsOf(written) === null || settingsOf(written) !== settingsOf(identity)))
-    return null;
+  if (!sameCode) {
+    const settings = settingsOf(written);
+    if (settings === null || settings !== settingsOf(identity)) return null;
+  }
   const rows = readRunLog(path, steps);
   return rows && { rows, sameCode };
 }

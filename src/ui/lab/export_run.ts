@@ -56,7 +56,8 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
   const { spec, runs, setNotice } = useLab.getState();
   const run = runs[runId];
   if (!run) return;
-  const base = `${slug(run.spec.label)}-${spec.task}-step${run.step}`;
+  const named = (step: number) => `${slug(run.spec.label)}-${spec.task}-step${step}`;
+  const base = named(run.step);
   try {
     switch (kind) {
       case "csv":
@@ -78,7 +79,7 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
         // device's recovery, waited for, may have taken the run back to its last checkpoint).
         const bytes = await worker.exportCheckpoint(runId);
         const at = checkpointStep(bytes) ?? run.step;
-        downloadBlob(bytes, `${slug(run.spec.label)}-${spec.task}-step${at}.safetensors`, MIME.safetensors);
+        downloadBlob(bytes, `${named(at)}.safetensors`, MIME.safetensors);
         if (at < run.step)
           setNotice(
             `${run.spec.label}'s checkpoint holds step ${at}, not ${run.step}: the run went back to its last checkpoint meanwhile (the GPU device was lost, or Back to its last checkpoint).`,
