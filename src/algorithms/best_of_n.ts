@@ -35,14 +35,25 @@ export const BON_FIELDS: readonly Field[] = [
   },
 ];
 
+/** Best-of-n settings, validated against {@link BON_FIELDS} (four of COMMON_FIELDS and n). */
 export interface BonConfig extends ConfigValues {
+  /** P: prompts sampled per step, an integer in [1, 256]; default 8; fixed (buffer shape). */
   batchPrompts: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1 (spec "Notation"). */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** n: samples per prompt, an integer in [1, 64]; default 4; fixed (Stiennon et al. 2020 §4.1). */
   n: number;
 }
 
+/**
+ * Best-of-n: n samples per prompt from the unchanged policy, no training (optimizer null). Owns a
+ * RolloutEngine of batchPrompts·n rows, freed by destroy(). RangeError on an invalid config; step()
+ * NonFiniteMetricError.
+ */
 export class BestOfNRun implements AlgorithmRun {
   readonly algo = "bon";
   config: BonConfig;

@@ -167,6 +167,11 @@ function smoothingOf(c: DpoConfig): number {
   return c.lossType === "sigmoid" ? c.labelSmoothing : 0;
 }
 
+/**
+ * DPO family, offline or online: owns a RolloutEngine of 2·batchPairs rows, an AdamW over env.policy, a
+ * BatchIndex and loss buffers; destroy() frees them, not env's models. RangeError on an invalid config,
+ * offline without a dataset, or a loss other than simpo without a reference; step() NonFiniteMetricError.
+ */
 export class DpoRun implements AlgorithmRun {
   readonly algo = "dpo";
   config: DpoConfig;

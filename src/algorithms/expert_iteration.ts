@@ -60,10 +60,15 @@ export const EXPERT_ITERATION_FIELDS: readonly Field[] = [
   },
 ];
 
+/** Expert-iteration settings, validated against {@link EXPERT_ITERATION_FIELDS}; others: {@link PgConfig}. */
 export interface ExpertIterationConfig extends PgConfig {
+  /** k: completions per prompt a round, an integer in [1, 64]; default 4; fixed (Dubois et al. 2023). */
   k: number;
+  /** Keep each prompt's "best" completion (default) or all scoring ≥ threshold (Yuan et al. 2023, RFT). */
   keep: "best" | "threshold";
+  /** Minimum score kept when keep = "threshold", in the reward's unit, in [−1e6, 1e6]; default 0.5. */
   threshold: number;
+  /** Fine-tuning steps on the kept completions per round, an integer in [1, 32]; default 1. */
   sftSteps: number;
 }
 
@@ -95,6 +100,10 @@ const CONSTANT_METRICS = [
   "kl_coef",
 ] as const;
 
+/**
+ * Expert iteration: SFT-style updates (ρ ≡ 1) on each round's kept completions; a {@link SequencePgRun} (owns
+ * and frees its engine and updater). RangeError on an invalid config; step() NonFiniteMetricError.
+ */
 export class ExpertIterationRun extends SequencePgRun<ExpertIterationConfig> {
   readonly algo = "expert_iteration";
   private kept: Uint8Array = new Uint8Array(0);

@@ -129,6 +129,10 @@ export interface GrpoConfig extends PgConfig {
   entCoef: number;
 }
 
+/**
+ * GRPO: G samples per prompt, group-normalised advantages; a {@link SequencePgRun} (owns and frees its engine
+ * and updater). RangeError on an invalid config or β > 0 without a reference model.
+ */
 export class GrpoRun extends SequencePgRun<GrpoConfig> {
   readonly algo: string = "grpo";
 

@@ -115,6 +115,10 @@ export interface KtoConfig extends ConfigValues {
   flipRate: number;
 }
 
+/**
+ * KTO on two samples per prompt, each labelled desirable or undesirable; a {@link TwoSampleRun} (owns and
+ * frees its engine and objective). RangeError without a reference model or on an invalid config.
+ */
 export class KtoRun extends TwoSampleRun<KtoConfig> {
   readonly algo = "kto";
 

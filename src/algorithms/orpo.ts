@@ -49,6 +49,10 @@ export interface OrpoConfig extends ConfigValues {
   flipRate: number;
 }
 
+/**
+ * ORPO on pairs of two samples per prompt, labelled by the simulated annotator; no reference model. A
+ * {@link TwoSampleRun} (owns and frees its engine and objective). RangeError on an invalid config.
+ */
 export class OrpoRun extends TwoSampleRun<OrpoConfig> {
   readonly algo = "orpo";
 

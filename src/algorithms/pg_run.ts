@@ -56,6 +56,12 @@ export interface AdvantageResult {
   generated?: { samples: number; tokens: number };
 }
 
+/**
+ * Base of GRPO, RLOO, REINFORCE and expert iteration: owns a RolloutEngine of batchPrompts·groupSize rows and
+ * a PolicyUpdater (with its AdamW) training env.policy in place; destroy() frees both, not env's models.
+ * Throws RangeError on an invalid config and (setConfig) on β > 0 without a reference; step()
+ * NonFiniteMetricError.
+ */
 export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun {
   abstract readonly algo: string;
   config: C;

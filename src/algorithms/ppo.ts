@@ -106,6 +106,11 @@ export interface PpoConfig extends ConfigValues {
   klHorizon: number;
 }
 
+/**
+ * PPO with GAE: owns a RolloutEngine, a PolicyUpdater (with its AdamW) and, with valueModel "separate", a
+ * ValueModel; destroy() frees them, not env's models. RangeError without a reference model, on an invalid
+ * config (minibatches above prompts included) or a bad state; step() NonFiniteMetricError.
+ */
 export class PpoRun implements AlgorithmRun {
   readonly algo = "ppo";
   config: PpoConfig;

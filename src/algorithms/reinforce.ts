@@ -53,14 +53,29 @@ export const REINFORCE_FIELDS: readonly Field[] = [
   MISSING_EOS_PENALTY_FIELD,
 ];
 
+/** REINFORCE / ReMax settings, validated against {@link REINFORCE_FIELDS}; others: {@link PgConfig}. */
 export interface ReinforceConfig extends PgConfig {
-  /** TRL's missing_eos_penalty (fields.ts MISSING_EOS_PENALTY_FIELD); ReMax's greedy answers pay it too. */
+  /**
+   * Reward subtracted from a completion cut without EOS, in [0, 5]; default 0 (off); ReMax's greedy answers
+   * pay it too. TRL: PPOConfig's missing_eos_penalty.
+   */
   missingEosPenalty: number;
+  /** α: weight of the past in the moving-average baseline, in [0, 0.999]; default 0.9 (Williams 1992). */
   baselineDecay: number;
+  /**
+   * b: "moving_average" of earlier batches' mean score (default; Williams 1992) or "greedy", the score of the
+   * policy's argmax answer to the same prompt (ReMax, Li et al. 2023: one more rollout per step).
+   */
   baseline: "moving_average" | "greedy";
+  /** β: KL penalty (k1 summed over tokens) on each score, in [0, 10]; default 0 (Ziegler et al. 2019). */
   beta: number;
 }
 
+/**
+ * REINFORCE with a moving-average or ReMax greedy baseline; a {@link SequencePgRun} (owns and frees its
+ * engine and updater) whose baseline is run state. RangeError on an invalid config or a bad state
+ * (setRunState).
+ */
 export class ReinforceRun extends SequencePgRun<ReinforceConfig> {
   readonly algo = "reinforce";
   private baseline: MovingAverageBaseline;

@@ -80,6 +80,10 @@ export interface RlooConfig extends PgConfig {
   numIterations: number;
 }
 
+/**
+ * RLOO: leave-one-out baseline over G samples per prompt; a {@link SequencePgRun} (owns and frees its engine
+ * and updater). Without a reference model β is taken as 0. RangeError on an invalid config.
+ */
 export class RlooRun extends SequencePgRun<RlooConfig> {
   readonly algo = "rloo";
 

@@ -19,6 +19,9 @@ import type { RewardSample, RewardSource } from "./reward";
 import type { StepProgress } from "./run";
 import { layoutSequences, type SequenceBatch, toCompletion } from "./sequences";
 
+/**
+ * Settings of one {@link RolloutEngine.collect}; run.ts rolloutOptions builds them from a config and step.
+ */
 export interface RolloutOptions {
   /** Sampling temperature τ (> 0); every log-prob, entropy and KL is computed at the same τ. */
   temperature: number;
@@ -46,6 +49,10 @@ export interface RolloutOptions {
   missingEosPenalty?: number;
 }
 
+/**
+ * One sampled and measured batch of B completions (host memory; the engine keeps the last as `last`).
+ * Without a reference model logpRef equals logpOld and klExact is 0.
+ */
 export interface Rollout {
   seq: SequenceBatch;
   prompts: number[][];
@@ -53,7 +60,7 @@ export interface Rollout {
   completions: number[][];
   /** [B] whether completion b ended with EOS (false: cut by the length limit S, never ended). */
   ended: boolean[];
-  /** [B] scores from the run's reward source and the gold scorer. */
+  /** [B] scores from the run's reward source (less missingEosPenalty) and the gold scorer. */
   reward: Float64Array;
   gold: Float64Array;
   /** Per completion token [B·S] (0 on masked slots): log π_old(y_t), log π_ref(y_t) at τ, entropy H_t at τ,

@@ -61,6 +61,11 @@ export interface StepProgress {
   total: number;
 }
 
+/**
+ * What a run borrows: the device, the policy it trains in place, the reference, prompts, reward sources,
+ * special tokens and seed; built by buildEnv (src/lab/environment.ts). A run destroys none of it: LabRun
+ * destroys the policy, LabRuns the shared reference.
+ */
 export interface RunEnv {
   ctx: GpuContext;
   /** The policy being trained (a copy of the start model). */
@@ -86,6 +91,10 @@ export function reportUpdate(env: RunEnv, done: number, total: number): void {
 
 export type Metrics = Record<string, number>;
 
+/**
+ * What one AlgorithmRun.step() returns: its number, its metrics by TRL's names, the rollout it trained on
+ * and, per algorithm, what the inspectors show. Host memory only; nothing to destroy.
+ */
 export interface StepResult {
   /** 1-based step number. */
   step: number;

@@ -77,11 +77,26 @@ export const SAFE_RLHF_FIELDS: readonly Field[] = [
 
 export type SafeRlhfCost = "length" | "positive_words";
 
+/** Safe RLHF settings, validated against {@link SAFE_RLHF_FIELDS}; the rest: {@link GrpoConfig}. */
 export interface SafeRlhfConfig extends GrpoConfig {
+  /**
+   * c: "length" in tokens, EOS included (default; any task) or "positive_words" (sentiment: AFINN-165 valence
+   * > 0); fixed once a run has stepped (λ and d are in its unit). Replaces Dai et al. 2023's cost model.
+   */
   cost: SafeRlhfCost;
+  /** d: cost limit enforced on average, in the cost's unit, in [0, 1000]; default 8 (Dai et al. eq. 10). */
   costLimit: number;
+  /** λ₀: starting λ_I (reward per unit of cost), in [0, 100]; default 0; fixed once stepped (Dai et al.). */
   lambdaInit: number;
+  /**
+   * η: step size of λ_I ← max(0, λ_I + η(mean c − d)) after each step, in [0, 10] (log scale); default 0.01
+   * (Dai et al. 2023 eq. 12).
+   */
   lambdaLr: number;
+  /**
+   * K_P: proportional gain, the step scores with λ = max(0, λ_I + K_P(mean c − d)), in [0, 10] (log scale);
+   * default 0 = plain dual ascent (Stooke et al. 2020 alg. 2).
+   */
   lambdaKp: number;
 }
 
@@ -96,6 +111,11 @@ function costSource(env: RunEnv, cost: string): CostSource | null {
   return source;
 }
 
+/**
+ * Safe RLHF: a {@link GrpoRun} scoring R − λ·c, with the multiplier λ_I as run state. RangeError when the
+ * task lacks the cost, on an invalid config, when setConfig changes cost or λ₀ after a step, or on a bad
+ * state.
+ */
 export class SafeRlhfRun extends GrpoRun {
   override readonly algo = "safe_rlhf";
   /**

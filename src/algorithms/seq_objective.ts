@@ -25,6 +25,12 @@ export type SequenceLoss = (
   lengths: Float64Array,
 ) => { loss: number; grad: ArrayLike<number> };
 
+/**
+ * Owns an AdamW over engine.policy, a {@link BatchIndex} and buffers for the engine's R×T batch (logp, dlogp
+ * [R·T]; values, lengths, g [R]); borrows the engine (its activations and masks), which must outlive it. Made
+ * and destroyed by TwoSampleRun (two_sample_run.ts). step() throws what `loss` throws, before any parameter
+ * changes.
+ */
 export class SequenceObjective {
   readonly opt: AdamW;
   private readonly index: BatchIndex;

@@ -20,16 +20,29 @@ import {
 } from "./run";
 import { SequenceObjective } from "./seq_objective";
 
-/** Settings of a two-sample run; `countKey` names the prompts-per-step field (batchPrompts or batchPairs). */
+/**
+ * Settings of a two-sample run; `countKey` names the prompts-per-step field (batchPrompts or batchPairs).
+ * Ranges and defaults: COMMON_FIELDS (fields.ts), which KTO_FIELDS and ORPO_FIELDS take unchanged for these.
+ */
 export interface TwoSampleConfig extends ConfigValues {
+  /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
+  /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
+  /** τ: sampling temperature, in [0.05, 5]; default 1. Log-probs use logits/τ (spec "Notation"). */
   temperature: number;
+  /** Sample among the k most likely tokens, an integer in [0, 1024]; default 0 (all). */
   topK: number;
+  /** Global gradient-norm clip ‖g‖, in [0, 100]; default 1; 0 = off (Pascanu et al. 2013). */
   maxGradNorm: number;
+  /** AdamW decoupled weight decay, in [0, 1]; default 0 (Loshchilov & Hutter 2019). */
   weightDecay: number;
 }
 
+/**
+ * Base of KTO and ORPO: owns a RolloutEngine of 2P rows and a SequenceObjective (with its AdamW) training
+ * env.policy in place; destroy() frees both, not env's models. RangeError on an invalid config.
+ */
 export abstract class TwoSampleRun<C extends TwoSampleConfig> implements AlgorithmRun {
   abstract readonly algo: string;
   config: C;

@@ -24,6 +24,7 @@ import { AdamW, type AdamWConfig } from "../model/optimizer";
 import type { RolloutEngine } from "./rollout";
 import type { SequenceBatch } from "./sequences";
 
+/** Per-token inputs of a batch for {@link PolicyUpdater.setBatch}, each [B·T] in the full layout (f32). */
 export interface PolicyUpdateInputs {
   /** [B·T] per-token advantages A_t (full layout, 0 off the loss mask). */
   advantages: Float32Array;
@@ -34,13 +35,20 @@ export interface PolicyUpdateInputs {
   valuesOld?: Float32Array;
 }
 
+/**
+ * Settings of one {@link PolicyUpdater.step}: the surrogate's (policy_loss.ts: RangeError on ε ∉ [0, 1),
+ * ε_high < 0, β < 0), the value loss's and AdamW's (RangeError from resolveAdamW).
+ */
 export interface PolicyUpdateOptions extends AdamWConfig {
+  /** τ > 0: temperature of log π_θ (the rollout's); RangeError otherwise. */
   tau: number;
+  /** ε: lower clip range of ρ, in [0, 1) (Schulman et al. 2017 eq. 7). */
   epsilon: number;
+  /** ε_high ≥ 0: upper clip range of ρ (Yu et al. 2025, DAPO). */
   epsilonHigh: number;
   /** β on the k3 term inside the loss (GRPO); 0 skips the reference. */
   beta: number;
-  /** PPO: value-loss clip ε_v and coefficient c_v (value loss only when returns are given). */
+  /** PPO: value-loss clip ε_v (default 0.2) and coefficient c_v (default 0.1); used only with `withValue`. */
   epsilonV?: number;
   vfCoef?: number;
   /** Entropy bonus c_H: the loss gets −c_H·Σ w_t H_t (spec PPO step 6). Default 0. */
@@ -51,9 +59,13 @@ export interface PolicyUpdateOptions extends AdamWConfig {
   readLogp?: boolean;
 }
 
+/** What one {@link PolicyUpdater.step} read back (all measured before its AdamW step). */
 export interface PolicyUpdateResult {
+  /** Surrogate loss Σ w_t·ℓ_t and metrics (step throws RangeError on a non-finite or no counted token). */
   policy: PolicyLossMetrics;
+  /** Value loss and clip fraction with `withValue`, else null. */
   value: ValueLossMetrics | null;
+  /** Global gradient norm before clipping. */
   gradNorm: number;
   /**
    * With `readLogp`: log π_θ(y_t) at τ from this update's forward pass (before its optimizer step), [B·T] full

@@ -33,6 +33,11 @@ export interface ValueStepResult {
   gradNorm: number;
 }
 
+/**
+ * Owns V_φ's weights (a copy of the start model's) and its AdamW; borrows the updater's engine activations
+ * and value-loss buffers, which must outlive it. Made and destroyed by PpoRun (valueModel "separate").
+ * Throws RangeError when the start config differs from the policy's.
+ */
 export class ValueModel {
   readonly weights: GptWeights;
   readonly opt: AdamW;

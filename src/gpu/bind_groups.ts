@@ -13,6 +13,10 @@
 /** Groups kept before the cache starts over (a loop over many kernels and tensors needs a few thousand). */
 export const MAX_GROUPS = 16384;
 
+/**
+ * Bind groups of one device keyed by layout and buffer ranges, cleared at {@link MAX_GROUPS}. Owned by a
+ * GpuContext for the device's life; holds no GPU resource that needs destroying.
+ */
 export class BindGroupCache {
   private readonly groups = new Map<string, GPUBindGroup>();
   private readonly ids = new WeakMap<object, number>();

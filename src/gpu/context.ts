@@ -63,6 +63,12 @@ export interface Timing {
 
 type ErrorListener = (e: GpuDeviceLostError | GpuValidationError) => void;
 
+/**
+ * Owns one GPUDevice and its pipeline cache, readback pool, uniform arena and bind-group cache; made by
+ * acquireGpu (device.ts). Tensors it makes belong to the caller (Tensor.destroy). destroy() releases the
+ * pool, the arena and the device. Once the device is lost, tensor, upload, dispatch, copy, submit, read and
+ * finish throw GpuDeviceLostError.
+ */
 export class GpuContext {
   readonly pipelines: PipelineCache;
   readonly readback: ReadbackPool;

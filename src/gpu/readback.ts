@@ -17,6 +17,11 @@ function bucketSize(bytes: number): number {
   return s;
 }
 
+/**
+ * MAP_READ | COPY_DST staging buffers for one device, in power-of-two buckets of ≥ 256 B, up to 8 kept per
+ * bucket. Owned by a GpuContext (its read() uses it), which destroys it; a failed map destroys that buffer
+ * and rethrows.
+ */
 export class ReadbackPool {
   private readonly free = new Map<number, GPUBuffer[]>();
   /** Staging buffers currently in flight (copied to, being mapped, or mapped). */

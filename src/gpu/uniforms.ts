@@ -34,6 +34,11 @@ export function params(...fields: Param[]): Uint32Array {
 
 const CHUNK_BYTES = 64 * 1024;
 
+/**
+ * Uniform buffers of 64 KiB for one device, filled by push() (blocks rounded up to 16 B, at the device's
+ * offset alignment) and uploaded by flush(). Owned by a GpuContext, which flushes it at submit and destroys
+ * it. push() throws RangeError for a block over 64 KiB.
+ */
 export class UniformArena {
   private readonly chunks: { buffer: GPUBuffer; data: Uint8Array }[] = [];
   private chunk = 0;

@@ -6,6 +6,10 @@ import { params as packParams } from "../gpu/uniforms";
 import type { AdamWHyper } from "../reference/adamw";
 import source from "../shaders/adamw.wgsl?raw";
 
+/**
+ * Kernel handle of {@link adamw} (256 threads a workgroup); plain data: each GpuContext compiles it on first
+ * dispatch and keeps it; nothing to destroy.
+ */
 export const adamwKernel = defineKernel({
   name: "adamw",
   source,

@@ -6,6 +6,10 @@ import { params } from "../gpu/uniforms";
 import { BINARY_OPS, ELEMENTWISE_OPS, type ElementwiseOp } from "../reference/elementwise";
 import source from "../shaders/elementwise.wgsl?raw";
 
+/**
+ * Kernel handle of {@link elementwise} (256 threads a workgroup; override OP picks the op); plain data: each
+ * GpuContext compiles it on first dispatch and keeps it; nothing to destroy.
+ */
 export const elementwiseKernel = defineKernel({
   name: "elementwise",
   source,

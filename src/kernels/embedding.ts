@@ -11,6 +11,10 @@ import forwardSource from "../shaders/embedding.wgsl?raw";
 import backwardSource from "../shaders/embedding_backward.wgsl?raw";
 import type { GpuScatterIndex } from "./embedding_index";
 
+/**
+ * Kernel handle of {@link embedding} (256 threads a workgroup); plain data: each GpuContext compiles it on
+ * first dispatch and keeps it; nothing to destroy.
+ */
 export const embeddingKernel = defineKernel({
   name: "embedding",
   source: forwardSource,
@@ -25,6 +29,7 @@ export const embeddingKernel = defineKernel({
   workgroupSize: [256],
 });
 
+/** Kernel handle of {@link embeddingBackward} (256 threads a workgroup); plain data, as embeddingKernel. */
 export const embeddingBackwardKernel = defineKernel({
   name: "embedding_backward",
   source: backwardSource,

@@ -5,6 +5,10 @@ import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/fill.wgsl?raw";
 
+/**
+ * Kernel handle of {@link fill} (256 threads a workgroup); plain data: each GpuContext compiles it on first
+ * dispatch and keeps it; nothing to destroy.
+ */
 export const fillKernel = defineKernel({
   name: "fill",
   source,

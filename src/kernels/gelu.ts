@@ -9,6 +9,10 @@ import { params } from "../gpu/uniforms";
 import forwardSource from "../shaders/gelu.wgsl?raw";
 import backwardSource from "../shaders/gelu_backward.wgsl?raw";
 
+/**
+ * Kernel handle of {@link gelu} (256 threads a workgroup); plain data: each GpuContext compiles it on first
+ * dispatch and keeps it; nothing to destroy.
+ */
 export const geluKernel = defineKernel({
   name: "gelu",
   source: forwardSource,
@@ -16,6 +20,7 @@ export const geluKernel = defineKernel({
   workgroupSize: [256],
 });
 
+/** Kernel handle of {@link geluBackward} (256 threads a workgroup); plain data, as geluKernel. */
 export const geluBackwardKernel = defineKernel({
   name: "gelu_backward",
   source: backwardSource,

@@ -6,6 +6,10 @@ import { params } from "../gpu/uniforms";
 import source from "../shaders/gen_bookkeep.wgsl?raw";
 import { expectTensor } from "./vocab_rows";
 
+/**
+ * Kernel handle of {@link genBookkeep} (64 threads a workgroup); plain data: each GpuContext compiles it on
+ * first dispatch and keeps it; nothing to destroy.
+ */
 export const genBookkeepKernel = defineKernel({
   name: "gen_bookkeep",
   source,

@@ -17,6 +17,10 @@ import type { Tensor } from "../gpu/tensor";
 import { params } from "../gpu/uniforms";
 import source from "../shaders/kv_append.wgsl?raw";
 
+/**
+ * Kernel handle of {@link kvFill} and {@link kvAppend} (256 threads a workgroup); plain data: each GpuContext
+ * compiles it on first dispatch and keeps it; nothing to destroy.
+ */
 export const kvAppendKernel = defineKernel({
   name: "kv_append",
   source,

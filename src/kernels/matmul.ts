@@ -28,6 +28,10 @@ const BINDINGS = [
   "storage",
 ] as const;
 
+/**
+ * Kernel handle of the `tiled` {@link matmul} variant (MATMUL_TILE² threads a workgroup); plain data: each
+ * GpuContext compiles it on first dispatch and keeps it; nothing to destroy.
+ */
 export const matmulKernel = defineKernel({
   name: "matmul",
   source: tiledSource,
@@ -35,6 +39,10 @@ export const matmulKernel = defineKernel({
   workgroupSize: [MATMUL_TILE, MATMUL_TILE],
 });
 
+/**
+ * Kernel handle of the `regtile` {@link matmul} variant (8×8 threads a workgroup); plain data, as
+ * matmulKernel.
+ */
 export const matmulRegtileKernel = defineKernel({
   name: "matmul_regtile",
   source: regtileSource,

@@ -10,6 +10,11 @@ import { buildScatterIndex, type GpuScatterIndex, uploadScatterIndex } from "../
 import type { BackwardOptions } from "./backward";
 import type { GPTConfig } from "./config";
 
+/**
+ * Owns a trainer's token and position scatter-index tensors on ctx, kept and grown across steps; the trainer
+ * that makes it destroys it (destroy() frees them; a later upload makes new ones). `indexes` throws Error
+ * before the first upload.
+ */
 export class BatchIndex {
   private tok?: GpuScatterIndex;
   private pos?: GpuScatterIndex;

@@ -3,6 +3,9 @@
  * T time (tokens), C channels (nEmbd), V vocabulary, H heads, hs = C/H head size, L layers.
  */
 
+/**
+ * Model shape; checked by {@link validateConfig} (RangeError naming the field), which {@link preset} applies.
+ */
 export interface GPTConfig {
   /** V: vocabulary size (≤ 1024 for the shipped tokenizers). */
   vocabSize: number;

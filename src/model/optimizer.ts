@@ -10,18 +10,25 @@ import { gradNorm, gradNormPartials } from "../kernels/grad_norm";
 import { decayMask } from "./params";
 import type { GptWeights } from "./weights";
 
+/**
+ * Hyperparameters of one {@link AdamW.step}; an omitted (or undefined) field takes the kernel's
+ * ADAMW_DEFAULTS (src/kernels/adamw.ts), checked there (resolveAdamW: RangeError naming the field).
+ */
 export interface AdamWConfig {
-  /** Learning rate (≥ 0). */
+  /** Learning rate, finite and ≥ 0. */
   lr: number;
-  /** Default 0.9. */
+  /** β1 in [0, 1); default 0.9. */
   beta1?: number;
-  /** Default 0.95. */
+  /** β2 in [0, 1); default 0.95. */
   beta2?: number;
-  /** Default 1e-8. */
+  /** ε > 0; default 1e-8. */
   eps?: number;
-  /** Decoupled weight decay on matrices and embeddings (not biases/LayerNorm). Default 0.1. */
+  /**
+   * Decoupled weight decay on matrices and embeddings (not biases/LayerNorm), finite and ≥ 0. Default 0.1 is
+   * the kernel's (GPT-3 / nanoGPT); the lab's algorithms pass their own (their weightDecay field, default 0).
+   */
   weightDecay?: number;
-  /** Clip the global gradient norm to this (≤ 0: off). Default 1.0. */
+  /** Clip the global gradient norm to this (≤ 0: off; NaN throws). Default 1.0. */
   maxGradNorm?: number;
 }
 
@@ -32,6 +39,11 @@ export interface AdamWState {
   v: Float32Array;
 }
 
+/**
+ * Owns AdamW's moments m, v [P], the weight-decay mask [P] and the gradient-norm buffers for one model's
+ * weights w (P = w.layout.size) on ctx. The trainer that makes it destroys it (destroy() frees these tensors,
+ * not w). step() throws RangeError on hyperparameters out of range (resolveAdamW).
+ */
 export class AdamW {
   private readonly m: Tensor<"f32">;
   private readonly v: Tensor<"f32">;

@@ -41,6 +41,11 @@ export function nextTokenTargets(batch: HostBatch, trainFrom?: readonly number[]
   return targets;
 }
 
+/**
+ * Owns activations for a fixed B×T batch, an AdamW over w, a {@link BatchIndex} and target/loss buffers;
+ * trains w in place (w stays the caller's). The caller destroys it. step() throws RangeError on another batch
+ * shape or no target, and AdamW's RangeError on bad hyperparameters.
+ */
 export class SftTrainer {
   readonly acts: GptActivations;
   readonly opt: AdamW;

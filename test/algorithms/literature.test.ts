@@ -114,7 +114,7 @@ describe("Safe RLHF's Lagrange multiplier", () => {
     expect(pidLagrangeMultiplier(0.3, 5, 0.02)).toBeCloseTo(0.4, 15);
     expect(pidLagrangeMultiplier(0.3, -5, 0.02)).toBeCloseTo(0.2, 15);
     expect(pidLagrangeMultiplier(0.05, -10, 0.02)).toBe(0); // projected onto λ ≥ 0
-    expect(() => pidLagrangeMultiplier(-0.1, 0, 0.02)).toThrow(/lambda/);
+    expect(() => pidLagrangeMultiplier(-0.1, 0, 0.02)).toThrow(/integral/);
     expect(() => pidLagrangeMultiplier(0, Number.NaN, 0.02)).toThrow(/excess/);
     expect(() => pidLagrangeMultiplier(0, 1, -1)).toThrow(/kp/);
   });

@@ -152,7 +152,7 @@ describe("best-of-n", () => {
     const b = [1, 0, 0, 0];
     expectClose(bestOfNKlPerPrompt(a, 4), bestOfNKlEstimate(a, 4));
     expectClose(bestOfNKlPerPrompt([...a, ...b], 4), (bestOfNKlEstimate(a, 4) + bestOfNKlEstimate(b, 4)) / 2);
-    // n = 4 distinct scores: p_k = (k/4)^4 − ((k−1)/4)^4, KL = Σ p_k log(4 p_k) ≈ 0.591 ≤ the bound 0.636.
+    // n = 4 distinct scores: p_k = (k/4)^4 − ((k−1)/4)^4, KL = Σ p_k log(4 p_k) ≈ 0.590 ≤ the bound 0.636.
     const p = [1, 2, 3, 4].map((k) => (k / 4) ** 4 - ((k - 1) / 4) ** 4);
     expectClose(
       bestOfNKlPerPrompt(a, 4),

@@ -105,6 +105,35 @@ describe("sequence_logprob vs CPU twin", () => {
     expectClose("sequenceLogprob vs reduceRows", await ctx.read(out), await ctx.read(viaReduce), SUM_TOL);
   });
 
+  it("twin counts mask ≠ 0 as the kernel does (0.5, 2, −1 count), checks sizes as the wrapper", async () => {
+    const ctx = await testGpu();
+    const [R, T] = [3, 4];
+    const mask = Float32Array.from([1, 0.5, 0, 2, -1, 0, 0, 0, 0, 0, 0, 0]);
+    const logp = Float32Array.from([-1, -2, Number.NaN, -3, -4, 5, 5, 5, 5, 5, 5, 5]);
+    const lengths = Float32Array.from([3, 1, 0]);
+    for (const mean of [false, true]) {
+      const gpu = await forward(ctx, R, T, logp, mask, mean);
+      const twin = sequenceLogprobRef(logp, mask, R, T, mean);
+      expectClose(`lengths mean=${mean}`, gpu.lengths, lengths, { atol: 0, rtol: 0 });
+      expectClose(`twin lengths mean=${mean}`, twin.lengths, lengths, { atol: 0, rtol: 0 });
+      expectClose(`out mean=${mean}`, gpu.out, twin.out, EXACTISH);
+      const g = Float32Array.from([0.5, -2, Number.NaN]);
+      const dlogp = ctx.tensor([R, T], "f32", "dlogp");
+      const m = ctx.tensor([R, T], "f32", "m", mask);
+      sequenceLogprobBackward(ctx, dlogp, ctx.tensor([R], "f32", "g", g), m, {
+        mean,
+        lengths: gpu.lengthsTensor,
+      });
+      const twinD = sequenceLogprobBackwardRef(g, mask, R, T, mean);
+      expectClose(`dlogp mean=${mean}`, await ctx.read(dlogp), twinD, EXACTISH);
+    }
+    expect(() => sequenceLogprobRef(logp, mask.subarray(1), R, T)).toThrow(RangeError);
+    expect(() => sequenceLogprobRef(logp.subarray(1), mask, R, T)).toThrow(RangeError);
+    expect(() => sequenceLogprobRef(logp, mask, R, 0)).toThrow(RangeError);
+    expect(() => sequenceLogprobBackwardRef([1, 2], mask, R, T)).toThrow(RangeError);
+    expect(() => sequenceLogprobBackwardRef([1, 2, 3], mask.subarray(1), R, T)).toThrow(RangeError);
+  });
+
   it("rejects mismatched sizes, mean without lengths, and aliasing", async () => {
     const ctx = await testGpu();
     const logp = ctx.tensor([2, 3], "f32", "logp");

@@ -192,10 +192,11 @@ export function whitenMoments(x: Vec, shape: TokenShape): { mean: number; scale:
 }
 
 /**
- * Explained variance 1 − Var(G − V)/Var(G) over counted tokens (spec, PPO diagnostics; TRL
- * `val/var_explained`): 1 is a perfect value head, 0 no better than a constant, < 0 worse. Population
- * variances (the ratio does not depend on the divisor). Undefined when Var(G) = 0: returns NaN then, as
- * CleanRL does, so a chart shows a gap rather than a made-up number.
+ * Explained variance 1 − Var(G − V)/Var(G) over counted tokens (spec, PPO diagnostics; logged as
+ * `val/explained_variance`, a name of ours: TRL's PPOTrainer logs none): 1 is a perfect value head, 0 no
+ * better than a constant, < 0 worse. Population variances (the ratio does not depend on the divisor).
+ * Undefined when Var(G) = 0: returns NaN then, as CleanRL does, so a chart shows a gap rather than a made-up
+ * number.
  * @param values V_t [B, T] (at rollout). @param returns G_t [B, T].
  * @throws RangeError on bad shapes, no counted token, or a non-finite counted entry.
  */

@@ -19,8 +19,9 @@ export const KTO_DEFAULTS = { beta: 0.1, desirableWeight: 1, undesirableWeight: 
  * prompt in the batch (TRL: the KL term, `(policy_KL_logps − reference_KL_logps).mean().clamp(min=0)`). A
  * constant for the loss: no gradient flows through it.
  * @param logps logπ_θ(y'|x) [M] of the mismatched pairs. @param refLogps logπ_ref(y'|x) [M].
- * @returns z_0 ≥ 0, nats.
- * @throws RangeError on M = 0, different lengths, NaN or +∞ log-probs, or an infinite/undefined mean.
+ * @returns z_0 ≥ 0, nats; 0 when the mean is −∞ (a −∞ policy log-prob, or a +∞ reference one).
+ * @throws RangeError on M = 0, different lengths, or a mean that is NaN or +∞ (a NaN log-prob, a +∞ policy
+ *   or −∞ reference log-prob, −∞ − (−∞)).
  */
 export function ktoReferencePoint(logps: Vec, refLogps: Vec): number {
   if (logps.length === 0) throw new RangeError("ktoReferencePoint needs at least one mismatched pair");

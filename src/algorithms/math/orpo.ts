@@ -32,7 +32,7 @@ export const ORPO_LOGP_CEIL = -1e-6;
  */
 export function logOdds(logP: number): { value: number; grad: number } {
   if (Number.isNaN(logP) || logP > -ORPO_LOGP_CEIL)
-    throw new RangeError(`mean log-prob must be ≤ 0, got ${logP}`);
+    throw new RangeError(`mean log-prob must be ≤ 1e-6 (0 plus float32 rounding), got ${logP}`);
   if (logP >= ORPO_LOGP_CEIL) return { value: logP - log1mexp(ORPO_LOGP_CEIL), grad: 1 };
   return { value: logP - log1mexp(logP), grad: -1 / Math.expm1(logP) };
 }

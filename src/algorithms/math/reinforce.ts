@@ -118,7 +118,8 @@ export function reinforceAdvantages(
 }
 
 /**
- * ReMax advantages (Li et al. 2023; spec "ReMax"): A_i = R_i − R(greedy completion of i's prompt).
+ * ReMax advantages (Li et al. 2023; spec "RLOO and REINFORCE", its ReMax bullet): A_i = R_i − R(greedy
+ * completion of i's prompt).
  * @param scores R [B], k sampled completions per prompt laid out prompt by prompt (B = P·k).
  * @param greedyScores [P], the score of each prompt's greedy completion.
  * @throws RangeError when B is not a multiple of P or a score is not finite.

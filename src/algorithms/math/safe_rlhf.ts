@@ -54,7 +54,7 @@ export function lagrangeMultiplierUpdate(lambda: number, costs: Vec, costLimit: 
  * @throws RangeError on λ_I < 0, K_P < 0 or a non-finite excess.
  */
 export function pidLagrangeMultiplier(integral: number, excess: number, kp: number): number {
-  checkNumber("lambda", integral, 0);
+  checkNumber("integral", integral, 0);
   checkNumber("excess", excess);
   checkNumber("kp", kp, 0);
   return Math.max(0, integral + kp * excess);
