@@ -11,7 +11,7 @@ import type { Tensor } from "../gpu/tensor";
 import { entropy } from "../kernels/entropy";
 import { exactKl } from "../kernels/exact_kl";
 import { tokenLogprob } from "../kernels/token_logprob";
-import { GptActivations } from "../model/activations";
+import { checkActivationBudget, GptActivations, rolloutBytes } from "../model/activations";
 import { gptForward } from "../model/forward";
 import { Generator } from "../model/generate";
 import type { GptWeights } from "../model/weights";
@@ -112,6 +112,13 @@ export class RolloutEngine {
     readonly S: number,
   ) {
     const T = P + S;
+    // The run's sets together, before any is made (each set alone is checked again as it is made).
+    checkActivationBudget(
+      "activations (policy, reference and sampling sets)",
+      rolloutBytes(policy.config, B, P, S, ref !== null),
+      B,
+      T,
+    );
     this.generator = new Generator(ctx, policy, B, P, S);
     this.acts = new GptActivations(ctx, policy.config, B, T);
     this.refActs = ref ? new GptActivations(ctx, ref.config, B, T) : null;

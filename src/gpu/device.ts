@@ -106,13 +106,34 @@ async function pointVulkanAtSwiftshader(): Promise<boolean> {
   return true;
 }
 
-function report(adapter: GPUAdapter, device: GPUDevice, host: "browser" | "node"): AdapterReport {
-  const info = adapter.info;
+/** An adapter as Chrome 113–126 made it: no `info` attribute, `requestAdapterInfo()` and `isFallbackAdapter` instead. */
+type OlderAdapter = GPUAdapter & {
+  requestAdapterInfo?: () => Promise<GPUAdapterInfo>;
+  isFallbackAdapter?: boolean;
+};
+
+/**
+ * The adapter's vendor, architecture, device and description: `adapter.info` (Chrome 127+), else the older
+ * `requestAdapterInfo()` (Chrome 113–126), else none (the report then names an "unknown adapter").
+ */
+async function adapterInfo(adapter: OlderAdapter): Promise<GPUAdapterInfo | undefined> {
+  if (adapter.info) return adapter.info;
+  return adapter.requestAdapterInfo?.().catch(() => undefined);
+}
+
+function report(
+  adapter: OlderAdapter,
+  info: GPUAdapterInfo | undefined,
+  device: GPUDevice,
+  host: "browser" | "node",
+): AdapterReport {
   const vendor = info?.vendor ?? "";
   const architecture = info?.architecture ?? "";
   const dev = info?.device ?? "";
   const description = info?.description ?? "";
-  const fallback = (info as GPUAdapterInfo & { isFallbackAdapter?: boolean })?.isFallbackAdapter === true;
+  const fallback =
+    (info as (GPUAdapterInfo & { isFallbackAdapter?: boolean }) | undefined)?.isFallbackAdapter === true ||
+    adapter.isFallbackAdapter === true;
   const all = `${vendor} ${architecture} ${dev} ${description}`;
   const limits: Record<string, number> = {};
   for (const k of REPORTED_LIMITS) limits[k] = Number(device.limits[k]);
@@ -160,6 +181,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
   if (!adapter)
     throw new GpuUnavailableError("no-adapter", `WebGPU is present but no adapter is available. ${help}`);
 
+  const info = await adapterInfo(adapter);
   const requiredLimits: Record<string, number> = {};
   for (const k of RAISED_LIMITS) requiredLimits[k] = adapter.limits[k];
   const requiredFeatures: GPUFeatureName[] = [];
@@ -171,5 +193,5 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
   } catch (e) {
     throw new GpuUnavailableError("device-failed", `requestDevice() failed: ${e}. ${help}`);
   }
-  return new GpuContext(device, report(adapter, device, host));
+  return new GpuContext(device, report(adapter, info, device, host));
 }

@@ -84,7 +84,7 @@ export class GpuLimitError extends RangeError {
     readonly bytes: number,
     readonly limit: number,
     /** The message, when the caller can say more (what to change). */
-    text = `the buffer "${label}" needs ${mib(bytes)}; this GPU allows ${mib(limit)} per buffer (maxStorageBufferBindingSize)`,
+    text = `the buffer "${label}" needs ${mib(bytes)}; this GPU allows ${mib(limit)} per buffer (the smaller of maxStorageBufferBindingSize and maxBufferSize)`,
   ) {
     super(text);
   }

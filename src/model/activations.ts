@@ -31,10 +31,11 @@ export interface LayerActs {
 }
 
 /**
- * Most bytes one batch shape's activations may take (all its buffers). WebGPU tells a buffer's limit, not the
- * memory a device has: without a bound, a GRPO run of 256 prompts × 64 samples on nano asked for 3.8 GB twice
- * (policy and reference), grew a SwiftShader tab past 8 GB and never finished a step. 2 GiB keeps every lesson
- * (64 sequences a step at most: under 0.5 GB on the tiny model at 128 tokens) and the defaults (a few MB) far inside.
+ * Most bytes of activations one rollout run may hold (its policy and reference sets, the generator's prompt and
+ * one-token sets and its KV cache: {@link rolloutBytes}), and one batch shape of any other trainer. WebGPU tells a
+ * buffer's limit, not the memory a device has: without a bound, a GRPO run of 256 prompts × 64 samples on nano
+ * asked for 3.8 GB twice (policy and reference), grew a SwiftShader tab past 8 GB and never finished a step.
+ * 2 GiB keeps every lesson (GRPO 4 × 8 at 48 tokens on tiny: about 0.45 GB a run) and the defaults far inside.
  */
 export const ACTIVATION_BUDGET_BYTES = 2 ** 31;
 
@@ -49,6 +50,37 @@ export function activationBytes(config: GPTConfig, B: number, T: number): number
   // (N·V each), lnf's mean and rstd, values, rewards and their gradients (N each), tokens, positions, mask.
   const shared = 16 * N * C + attention + 2 * N * config.vocabSize + 9 * N;
   return 4 * (config.nLayer * layer + shared);
+}
+
+/**
+ * Bytes of every buffer a rollout run (src/algorithms/rollout.ts) makes for B sequences of ≤ P prompt and ≤ S new
+ * tokens: the generator's prompt [B, P] and one-token [B, 1] activation sets, its KV cache (2·L·B·(P + S)·C
+ * floats) and bookkeeping (B·(P + S) + 2·B·S + 3·B), the policy's training set [B, P + S] (a second one with a
+ * reference model) and the rollout's six per-token copies (6·B·(P + S)).
+ */
+export function rolloutBytes(config: GPTConfig, B: number, P: number, S: number, withRef: boolean): number {
+  const T = P + S;
+  const generator =
+    activationBytes(config, B, P) +
+    activationBytes(config, B, 1) +
+    4 * (2 * config.nLayer * B * T * config.nEmbd + B * T + 2 * B * S + 3 * B);
+  return generator + activationBytes(config, B, T) * (withRef ? 2 : 1) + 4 * 6 * B * T;
+}
+
+/**
+ * Refuses `bytes` of activations for B sequences of T tokens above ACTIVATION_BUDGET_BYTES, naming how many such
+ * sequences fit (bytes grow linearly with B). `what` names the holder ("activations", "a rollout run's activations").
+ * @throws GpuLimitError over the budget.
+ */
+export function checkActivationBudget(what: string, bytes: number, B: number, T: number): void {
+  if (bytes <= ACTIVATION_BUDGET_BYTES) return;
+  const fit = Math.floor(ACTIVATION_BUDGET_BYTES / (bytes / B));
+  throw new GpuLimitError(
+    "activations",
+    bytes,
+    ACTIVATION_BUDGET_BYTES,
+    `a batch of ${B} sequences of ${T} tokens needs ${mib(bytes)} of ${what} on this model (the lab allows ${mib(ACTIVATION_BUDGET_BYTES)}, ${fit} such sequences): train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
+  );
 }
 
 /**
@@ -117,16 +149,7 @@ export class GptActivations {
           `a batch of ${B} sequences of ${T} tokens needs ${mib(elements * 4)} for its ${what} (4 bytes each); this GPU allows ${mib(limit)} per buffer, ${fit} such sequences: train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
         );
       }
-    const total = activationBytes(config, B, T);
-    if (total > ACTIVATION_BUDGET_BYTES) {
-      const fit = Math.floor(ACTIVATION_BUDGET_BYTES / (total / B));
-      throw new GpuLimitError(
-        "activations",
-        total,
-        ACTIVATION_BUDGET_BYTES,
-        `a batch of ${B} sequences of ${T} tokens needs ${mib(total)} of activations on this model (the lab allows ${mib(ACTIVATION_BUDGET_BYTES)}, ${fit} such sequences): train fewer sequences a step (prompts per step × samples per prompt) or shorter ones`,
-      );
-    }
+    checkActivationBudget("activations", activationBytes(config, B, T), B, T);
     const t = <D extends "f32" | "i32">(shape: number[], label: string, dtype: D = "f32" as D): Tensor<D> => {
       const x = ctx.tensor(shape, dtype, label);
       this.all.push(x);

@@ -4,7 +4,8 @@
 //   rows already done: out_tokens[b, s] = PAD, out_logp[b, s] = 0 (sample() already wrote PAD / 0 for them).
 // So true lengths (EOS included) are recorded on the GPU and masks come from lengths, not from token ids.
 // Shapes: token [B] i32, logp [B] f32, done [B] u32, lengths [B] u32, out_tokens [B, S] i32, out_logp [B, S] f32.
-// Workgroup: WG_X threads, one row each. CPU twin: src/reference/gen_bookkeep.ts.
+// Workgroup: WG_X threads, one row each; the row index spans a dispatch split over y (past 65,535 workgroups).
+// CPU twin: src/reference/gen_bookkeep.ts.
 
 override WG_X: u32 = 64u;
 
@@ -25,8 +26,9 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> out_logp: array<f32>;
 
 @compute @workgroup_size(WG_X)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let b = gid.x;
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let b = (wid.x + wid.y * nwg.x) * WG_X + lid;
   if (b >= p.B) { return; }
   let o = b * p.S + p.s;
   if (done[b] != 0u) {

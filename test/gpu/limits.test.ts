@@ -3,10 +3,18 @@
  * buffer that fails at its first use), and, for a batch's activations, one that names what to change.
  */
 import { describe, expect, it } from "vitest";
+import { RolloutEngine } from "../../src/algorithms/rollout";
 import type { GpuContext } from "../../src/gpu/context";
 import { GpuLimitError, maxBindableBytes } from "../../src/gpu/errors";
-import { ACTIVATION_BUDGET_BYTES, activationBytes, GptActivations } from "../../src/model/activations";
+import {
+  ACTIVATION_BUDGET_BYTES,
+  activationBytes,
+  GptActivations,
+  rolloutBytes,
+} from "../../src/model/activations";
 import { preset } from "../../src/model/config";
+import { initParams, paramLayout } from "../../src/model/params";
+import { GptWeights } from "../../src/model/weights";
 import { testGpu } from "../helpers/gpu";
 
 describe("buffer size limits", () => {
@@ -63,5 +71,54 @@ describe("buffer size limits", () => {
     // The lessons' largest batches are 64 sequences (16 prompts × 4, 4 × 16): twice that at 128 tokens on a
     // tiny-size model is far inside.
     expect(activationBytes(preset("tiny"), 128, 128)).toBeLessThan(ACTIVATION_BUDGET_BYTES / 2);
+  });
+
+  it("a rollout run's sets are counted together: rolloutBytes is what the run makes, and a run over the budget is refused before any buffer", async () => {
+    const ctx = await testGpu();
+    const config = preset("nano", { vocabSize: 24 });
+    const params = initParams(paramLayout(config), () => 0.02);
+    const policy = new GptWeights(ctx, config, params);
+    const ref = new GptWeights(ctx, config, params);
+    // Count the bytes of every tensor the run makes.
+    let made = 0;
+    const counting = new Proxy(ctx, {
+      get(target, key, receiver) {
+        if (key === "tensor")
+          return (shape: number[], ...rest: unknown[]) => {
+            made += 4 * shape.reduce((a, d) => a * d, 1);
+            return (target.tensor as (...a: unknown[]) => unknown).call(target, shape, ...rest);
+          };
+        const v = Reflect.get(target, key, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    for (const withRef of [true, false]) {
+      made = 0;
+      const engine = new RolloutEngine(counting, policy, withRef ? ref : null, 3, 4, 6);
+      expect(made, `withRef ${withRef}`).toBe(rolloutBytes(config, 3, 4, 6, withRef));
+      engine.destroy();
+    }
+    // One set alone fits the budget, the run's five together do not (tiny, T = 128): refused, naming the run's
+    // sets and how many sequences fit, with no buffer made (this context makes none).
+    const tiny = preset("tiny");
+    const B = 240;
+    expect(activationBytes(tiny, B, 128)).toBeLessThan(ACTIVATION_BUDGET_BYTES);
+    expect(rolloutBytes(tiny, B, 32, 96, true)).toBeGreaterThan(ACTIVATION_BUDGET_BYTES);
+    const fit = Math.floor(ACTIVATION_BUDGET_BYTES / (rolloutBytes(tiny, B, 32, 96, true) / B));
+    const none = new Proxy({} as GpuContext, {
+      get() {
+        throw new Error("a buffer was made");
+      },
+    });
+    const tinyW = { config: tiny } as unknown as GptWeights;
+    expect(() => new RolloutEngine(none, tinyW, tinyW, B, 32, 96)).toThrow(GpuLimitError);
+    expect(() => new RolloutEngine(none, tinyW, tinyW, B, 32, 96)).toThrow(
+      new RegExp(
+        `^a batch of ${B} sequences of 128 tokens needs \\d+\\.\\d MiB of activations \\(policy, reference and sampling sets\\) on this model \\(the lab allows 2048\\.0 MiB, ${fit} such sequences\\)`,
+      ),
+    );
+    expect(fit).toBeLessThan(B);
+    policy.destroy();
+    ref.destroy();
   });
 });

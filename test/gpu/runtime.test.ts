@@ -20,6 +20,33 @@ describe("adapter", () => {
     expect(a.limits.maxStorageBufferBindingSize).toBeGreaterThanOrEqual(128 * 1024 * 1024);
     expect(Array.isArray(a.features)).toBe(true);
   });
+
+  it("names the adapter on Chrome 113–126, which has requestAdapterInfo() and no adapter.info", async () => {
+    const real = await testGpu();
+    const { create } = (await import("webgpu")) as unknown as { create(o: string[]): GPU };
+    const gpu = create([]);
+    // The same adapter as older Chrome exposed it: `info` undefined, the information behind a promise.
+    const older: GPU = {
+      ...gpu,
+      requestAdapter: async (o?: GPURequestAdapterOptions) => {
+        const a = await gpu.requestAdapter(o);
+        if (!a) return null;
+        return new Proxy(a, {
+          get(target, key) {
+            if (key === "info") return undefined;
+            if (key === "requestAdapterInfo") return async () => target.info;
+            const v = Reflect.get(target, key, target);
+            return typeof v === "function" ? v.bind(target) : v;
+          },
+        });
+      },
+    } as GPU;
+    const ctx = await acquireGpu({ gpu: older });
+    expect(ctx.adapter.name).toBe(real.adapter.name);
+    expect(ctx.adapter.name).not.toBe("unknown adapter");
+    expect(ctx.adapter.isSoftware).toBe(real.adapter.isSoftware);
+    ctx.device.destroy();
+  });
 });
 
 describe("Node start-up", () => {

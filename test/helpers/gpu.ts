@@ -4,7 +4,7 @@
  * never skips.
  */
 import { afterAll, expect } from "vitest";
-import type { GpuContext } from "../../src/gpu/context";
+import { GpuContext } from "../../src/gpu/context";
 import { acquireGpu } from "../../src/gpu/device";
 import { GpuUnavailableError, WEBGPU_HELP } from "../../src/gpu/errors";
 import { compareArrays, describeComparison, type Tolerance } from "../../src/kernels/compare";
@@ -31,6 +31,25 @@ export function testGpu(): Promise<GpuContext> {
     });
   }
   return shared;
+}
+
+/**
+ * A second context on `ctx`'s device that believes the device allows `max` workgroups per dimension, so a linear
+ * dispatch past `max` workgroups is split over y as on a real GPU past 65,535 (kernels must index rows by
+ * wid.x + wid.y · nwg.x).
+ */
+export function splitDispatchGpu(ctx: GpuContext, max: number): GpuContext {
+  const limits = new Proxy(ctx.device.limits, {
+    get: (t, k) => (k === "maxComputeWorkgroupsPerDimension" ? max : Reflect.get(t, k, t)),
+  });
+  const device = new Proxy(ctx.device, {
+    get(t, k) {
+      if (k === "limits") return limits;
+      const v = Reflect.get(t, k, t);
+      return typeof v === "function" ? v.bind(t) : v;
+    },
+  });
+  return new GpuContext(device, ctx.adapter);
 }
 
 /** Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise over a non-empty array; always logs the worst element. */

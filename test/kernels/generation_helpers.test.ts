@@ -5,7 +5,7 @@ import { genStates } from "../../src/kernels/selftest_case";
 import { gatherRowsRef } from "../../src/reference/gather_rows";
 import { genBookkeepRef } from "../../src/reference/gen_bookkeep";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, splitDispatchGpu, testGpu } from "../helpers/gpu";
 
 const EXACT = { atol: 0, rtol: 0 };
 
@@ -33,10 +33,17 @@ describe("gather_rows vs CPU twin", () => {
 });
 
 describe("gen_bookkeep vs CPU twin", () => {
-  it("records tokens, log-probs, true lengths and EOS over several steps (B not dividing 64)", async () => {
-    const ctx = await testGpu();
+  it("records tokens, log-probs, true lengths and EOS over several steps (B not dividing 64; a dispatch split over y)", async () => {
+    const one = await testGpu();
+    // B = 200 is 4 workgroups of 64: with 2 allowed per dimension they run as a 2 × 2 grid.
+    const split = splitDispatchGpu(one, 2);
     const rng = new Rng(2);
-    for (const B of [1, 5, 67]) {
+    for (const [B, ctx] of [
+      [1, one],
+      [5, one],
+      [67, one],
+      [200, split],
+    ] as const) {
       const S = 6;
       const eos = 3;
       const pad = 0;
