@@ -164,18 +164,21 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
   await expect(page.getByTestId("step-kto-1")).toHaveText("1", { timeout: 300_000 });
   await page.getByText(/All metrics at the latest step/).click();
   const value = page.locator('td[data-run="ppo-1"][data-metric="val/explained_variance"]');
-  expect(Number.isFinite(Number(await value.getAttribute("data-value")))).toBe(true);
+  // Number(null) is 0: a cell without the attribute would pass a finiteness check.
+  const explained = await value.getAttribute("data-value");
+  expect(explained).not.toBeNull();
+  expect(Number.isFinite(Number(explained))).toBe(true);
   const name = page.getByTestId("metric-name-val/explained_variance");
   await name.hover();
   await expect(page.getByRole("tooltip")).toContainText(metricDoc("val/explained_variance") ?? "(missing)");
   await page.mouse.move(0, 0);
   await page.getByTestId("metric-name-kto/desirable_fraction").focus();
   await expect(page.getByRole("tooltip")).toContainText(metricDoc("kto/desirable_fraction") ?? "(missing)");
-  const ktoShare = Number(
-    await page
-      .locator('td[data-run="kto-1"][data-metric="kto/desirable_fraction"]')
-      .getAttribute("data-value"),
-  );
+  const ktoAttr = await page
+    .locator('td[data-run="kto-1"][data-metric="kto/desirable_fraction"]')
+    .getAttribute("data-value");
+  expect(ktoAttr).not.toBeNull();
+  const ktoShare = Number(ktoAttr);
   expect(ktoShare).toBeGreaterThanOrEqual(0);
   expect(ktoShare).toBeLessThanOrEqual(1);
   // KTO's kl is its reference point z₀, a KL per completion (GRPO's kl is per token): the row says which.

@@ -39,27 +39,35 @@ function files(dir: string): string[] {
   });
 }
 
-/** `from "…"` and `import("…")` specifiers of a source file that are relative paths. */
+/**
+ * Relative specifiers of a source file, in single or double quotes: `import … from "…"`, `export … from "…"`,
+ * side-effect `import "…"` and dynamic `import("…")`.
+ */
 function relativeImports(text: string): string[] {
-  return [...text.matchAll(/(?:from\s+|import\()\s*"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]);
+  return [...text.matchAll(/(?:\bfrom|\bimport\s*\(?)\s*(?:"(\.{1,2}\/[^"\n]+)"|'(\.{1,2}\/[^'\n]+)')/g)].map(
+    (m) => m[1] ?? m[2],
+  );
 }
 
-/** "src/gpu/x.ts imports src/model/y (model above gpu)" for every import that points up. */
-function upwardImports(): string[] {
+/** "src/gpu/x.ts imports src/model/y (model above gpu)" for every import of `file` (its `text`) that points up. */
+function upwardImportsOf(file: string, text: string): string[] {
   const out: string[] = [];
-  for (const file of files(SRC)) {
-    const from = relative(SRC, file).split("/")[0];
-    for (const spec of relativeImports(readFileSync(file, "utf8"))) {
-      const target = relative(SRC, resolve(dirname(file), spec));
-      if (target.startsWith("..")) continue; // outside src/ (e.g. a test helper): not ours to rank here
-      const to = target.split("/")[0].replace(/\?raw$/, "");
-      if (RANK[to] === undefined || RANK[from] === undefined)
-        out.push(`${relative(SRC, file)}: folder ${RANK[from] === undefined ? from : to} has no rank here`);
-      else if (RANK[to] > RANK[from] && !SHARED_LEAVES.some((l) => target.startsWith(l)))
-        out.push(`src/${relative(SRC, file)} imports src/${target} (${to} is above ${from})`);
-    }
+  const from = relative(SRC, file).split("/")[0];
+  for (const spec of relativeImports(text)) {
+    const target = relative(SRC, resolve(dirname(file), spec));
+    if (target.startsWith("..")) continue; // outside src/ (e.g. a test helper): not ours to rank here
+    const to = target.split("/")[0].replace(/\?raw$/, "");
+    if (RANK[to] === undefined || RANK[from] === undefined)
+      out.push(`${relative(SRC, file)}: folder ${RANK[from] === undefined ? from : to} has no rank here`);
+    else if (RANK[to] > RANK[from] && !SHARED_LEAVES.some((l) => target.startsWith(l)))
+      out.push(`src/${relative(SRC, file)} imports src/${target} (${to} is above ${from})`);
   }
   return out;
+}
+
+/** Every upward import in src/. */
+function upwardImports(): string[] {
+  return files(SRC).flatMap((file) => upwardImportsOf(file, readFileSync(file, "utf8")));
 }
 
 describe("src/ layering", () => {
@@ -74,8 +82,27 @@ describe("src/ layering", () => {
     expect(outside).toEqual([]);
   });
 
-  it("finds an upward import when there is one", () => {
-    const fake = `import { useLab } from "../ui/lab_store";\nconst w = import("../lab/worker");`;
-    expect(relativeImports(fake)).toEqual(["../ui/lab_store", "../lab/worker"]);
+  it("finds an upward import when there is one, in every form of import", () => {
+    const fake = [
+      `import "../ui/lab_store";`,
+      `import { useLab } from '../ui/lab_store';`,
+      `import type { Lesson } from "../lab/presets/lesson";`,
+      `export { run } from "../lab/presets/lesson";`,
+      `export * from '../rewards/lexicon';`,
+      `const w = import("../lab/worker");`,
+      `import { shape } from "../model/config";`, // a shared leaf below the arrows
+      `import { ctx } from "./context";`, // its own folder
+      `import { writeFileSync } from "node:fs";`, // not relative
+    ].join("\n");
+    expect(upwardImportsOf(join(SRC, "gpu/fake.ts"), fake)).toEqual([
+      "src/gpu/fake.ts imports src/ui/lab_store (ui is above gpu)",
+      "src/gpu/fake.ts imports src/ui/lab_store (ui is above gpu)",
+      "src/gpu/fake.ts imports src/lab/presets/lesson (lab is above gpu)",
+      "src/gpu/fake.ts imports src/lab/presets/lesson (lab is above gpu)",
+      "src/gpu/fake.ts imports src/rewards/lexicon (rewards is above gpu)",
+      "src/gpu/fake.ts imports src/lab/worker (lab is above gpu)",
+    ]);
+    // From the top folder the same imports all point down or sideways.
+    expect(upwardImportsOf(join(SRC, "ui/fake.ts"), fake)).toEqual([]);
   });
 });

@@ -1,18 +1,23 @@
 /**
  * The Pipeline's three stages on a real WebGPU device (src/lab/pipeline/pipeline.ts): a fresh nano model's SFT
  * loss falls on the arithmetic sums and it samples text; the reward model from it trains on the shipped
- * preference pairs with finite loss and held-out accuracies in [0, 1]; the hand-off gives the runs a new start
- * model and the reward source "pipeline", on which RL steps have finite metrics and reward ≠ reward_gold.
+ * preference pairs with finite loss, its held-out accuracies those of the model it starts from and of the one it
+ * hands over; the hand-off gives the runs a new start model and the reward source "pipeline", on which RL steps
+ * have finite metrics and reward ≠ reward_gold.
  */
 import { describe, expect, it } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
 import { type PipelineProgress, pipelineSettings } from "../../src/lab/pipeline/fields";
 import { pipelineConfig } from "../../src/lab/pipeline/model_config";
+import { pipelinePairs } from "../../src/lab/pipeline/pairs";
 import type { RunUpdate } from "../../src/lab/protocol";
 import { RewardSources } from "../../src/lab/reward_sources";
 import { LabRuns } from "../../src/lab/runs";
 import { Scheduler } from "../../src/lab/scheduler";
+import { GptWeights } from "../../src/model/weights";
 import { loadOnnxRewardModel } from "../../src/rewards/onnx_reward_model";
+import { pairAccuracy } from "../../src/rewards/rm_eval";
+import { RewardModelScorer } from "../../src/rewards/rm_trainer";
 import { onnxReward } from "../../src/rewards/sources";
 import { testGpu } from "../helpers/gpu";
 import { pipelineSetup } from "./pipeline_setup";
@@ -31,9 +36,10 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
   it("trains the three stages at nano scale and hands both models to the runs", async () => {
     const ctx = await testGpu();
     const spec = testExperiment();
-    const { res, pipeline } = await pipelineSetup();
+    const { res, prefs, pipeline } = await pipelineSetup();
     const pipe = pipeline(ctx);
-    const s = pipelineSettings({ sftSteps: 12, sftBatch: 16, rmSteps: 3, rmBatch: 4, evalPairs: 16 });
+    // 17 held-out pairs: an odd count, so no accuracy over them is exactly one half.
+    const s = pipelineSettings({ sftSteps: 12, sftBatch: 16, rmSteps: 3, rmBatch: 4, evalPairs: 17 });
     await expect(pipe.rmStage(s, () => {})).rejects.toThrow(/train stage 1 \(SFT\) first/);
     const sft: PipelineProgress[] = [];
     const r1 = await pipe.sft(s, (p) => sft.push(p));
@@ -46,6 +52,22 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     expect(samples[0].prompt).toBe(res.task.prompts.eval[0]);
     expect(typeof samples.at(-1)?.completion).toBe("string");
 
+    // Three steps of four pairs do not beat chance reliably (its loss stays near ln 2), so the held-out
+    // accuracies are recomputed on the first 17 eval pairs: before, with the stage-1 weights the reward model
+    // starts from (its reward head included); after, with the model it hands over. A constant would not do.
+    const held = pipelinePairs(
+      res.task.id,
+      prefs,
+      res.tokenizer,
+      res.task.generation.maxNewTokens,
+    ).eval.slice(0, 17);
+    const stage1 = (await pipe.snapshot())?.sft;
+    if (!stage1) throw new Error("no stage-1 model");
+    const w1 = new GptWeights(ctx, pipelineConfig("nano", res.task, res.tokenizer), stage1.params);
+    const scorer1 = new RewardModelScorer(ctx, w1, res.tokenizer.padId);
+    const accBefore = await pairAccuracy(held, (seqs) => scorer1.score(seqs));
+    scorer1.destroy();
+    w1.destroy();
     const rm: PipelineProgress[] = [];
     const r2 = await pipe.rmStage(s, (p) => rm.push(p));
     expect(rm).toHaveLength(3);
@@ -55,11 +77,13 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
       expect(p.accuracy).toBeLessThanOrEqual(1);
     }
     for (const e of [r2.evalBefore, r2.evalAfter]) {
-      expect(e?.pairs).toBe(16);
+      expect(e?.pairs).toBe(17);
       expect(e?.labelAccuracy).toBeGreaterThanOrEqual(0);
       expect(e?.labelAccuracy).toBeLessThanOrEqual(1);
     }
     expect(r2.evalAfter?.step).toBe(3);
+    expect(r2.evalBefore?.labelAccuracy).toBe(accBefore.labelAccuracy);
+    expect(r2.evalBefore?.goldAccuracy).toBe(accBefore.goldAccuracy);
 
     // Its ONNX export meets the reward-model contract and scores as the engine does.
     const onnx = await loadOnnxRewardModel(await pipe.rmOnnx(), res.tokenizer.vocabSize, {
@@ -73,6 +97,11 @@ describe("pipeline: SFT → RM → RL (GPU)", () => {
     // Stage 3: the runs restart from the pipeline's model and optimise its reward model.
     const { start, reward } = await pipe.handOff(res.start.tokenizerRef);
     expect((await reward.score(probe))[0]).toBeCloseTo(viaOnnx[0], 4);
+    const accAfter = await pairAccuracy(held, async (seqs) =>
+      reward.score(seqs.map((q) => ({ prompt: q, completion: [] }))),
+    );
+    expect(r2.evalAfter?.labelAccuracy).toBe(accAfter.labelAccuracy);
+    expect(r2.evalAfter?.goldAccuracy).toBe(accAfter.goldAccuracy);
     expect(start.config).toEqual(pipelineConfig("nano", res.task, res.tokenizer));
     const rewards = new RewardSources(res.task, res.tokenizer);
     const runs = new LabRuns(ctx, res, spec.seed, rewards);

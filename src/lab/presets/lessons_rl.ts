@@ -141,12 +141,20 @@ export const KL_ESTIMATORS: Lesson = {
     const k3 = all.flatMap((r) => series(r, "objective/kl_k3"));
     const exact = all.flatMap((r) => series(r, "objective/kl_exact"));
     const negative = k1.filter((v) => v < 0).length;
-    const ok = negative > 0 && Math.min(...k3) >= -1e-6 && Math.min(...exact) >= -1e-6;
+    // A run there whose rows lack k3 or the exact KL shows nothing about them (the min of no values is +∞): not ok.
+    const ok =
+      negative > 0 &&
+      k3.length > 0 &&
+      exact.length > 0 &&
+      Math.min(...k3) >= -1e-6 &&
+      Math.min(...exact) >= -1e-6;
     return {
       ok,
       numbers: {
         k1_negative_batches: negative,
         batches: k1.length,
+        k3_batches: k3.length,
+        exact_batches: exact.length,
         k1_min: r4(Math.min(...k1)),
         k3_min: r4(Math.min(...k3)),
         exact_min: r4(Math.min(...exact)),
