@@ -67,7 +67,7 @@ export interface PreferenceSource {
  * @param flipRate share in [0, 0.5] (DPO's `flipRate`).
  */
 export function offlineFlips(ids: readonly number[], flipRate: number, seed: number): boolean[] {
-  return ids.map((id) => new Rng(stepSeed(seed ^ 0x2f1c9b37, id + 1)).float() < flipRate);
+  return ids.map((id) => Rng.mixed(stepSeed(seed ^ 0x2f1c9b37, id + 1)).float() < flipRate);
 }
 
 export const DPO_FIELDS: readonly Field[] = [

@@ -165,7 +165,7 @@ export class KtoRun extends TwoSampleRun<KtoConfig> {
     const refLogps = Float64Array.from({ length: R }, (_, i) => rowSum(r.logpRef, i));
     const { desirable, flipped, ties } = this.labels(
       c.label === "annotator" ? r.gold : r.reward,
-      new Rng(stepSeed(env.seed ^ 0x1b873593, step)),
+      Rng.mixed(stepSeed(env.seed ^ 0x1b873593, step)),
     );
     // Reference point: completions paired with the next row's prompt (x_{i+1}, y_i), measured without gradient.
     const shifted = r.prompts.map((_, i) => r.prompts[(i + 1) % R]);

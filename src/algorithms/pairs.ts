@@ -20,7 +20,7 @@ export interface PreferencePair {
  * learner (online DPO, ORPO), so runs of either on one seed label the same sampled pairs alike.
  */
 export function annotatorRng(seed: number, step: number): Rng {
-  return new Rng(stepSeed(seed ^ 0x68e31da4, step));
+  return Rng.mixed(stepSeed(seed ^ 0x68e31da4, step));
 }
 
 /**

@@ -24,6 +24,8 @@ export interface EvalOptions {
   seed: number;
   /** Completion length limit in tokens (≥ 1; default the task's `generation.maxNewTokens`), capped by the context. */
   maxNewTokens?: number;
+  /** The sampler's seed when it differs from `seed` (which then picks only the prompts). */
+  sampleSeed?: number;
 }
 
 export interface Evaluation {
@@ -67,7 +69,7 @@ export async function evaluateWeights(
         eosId: tok.eosId,
         padId: tok.padId,
         temperature: o.temperature,
-        seed: o.seed + k,
+        seed: (o.sampleSeed ?? o.seed) + k,
       });
       for (let b = 0; b < B; b++)
         completions[b].push(completionText(g.tokens.subarray(b * S, b * S + g.lengths[b]), tok).text);
@@ -105,6 +107,6 @@ export async function compareWeights(
   o: EvalOptions,
 ): Promise<Comparison> {
   const ra = await evaluateWeights(ctx, task, tok, a, o);
-  const rb = await evaluateWeights(ctx, task, tok, b, { ...o, seed: o.seed + VS_SEED_OFFSET });
+  const rb = await evaluateWeights(ctx, task, tok, b, { ...o, sampleSeed: o.seed + VS_SEED_OFFSET });
   return { judge: "gold", ...winRate(ra.gold, rb.gold), metricsA: ra.metrics, metricsB: rb.metrics };
 }

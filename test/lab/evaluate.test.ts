@@ -104,4 +104,22 @@ describe("held-out evaluation and win rate", () => {
     expect(c.ci95[1] - c.ci95[0]).toBeCloseTo(2 * half, 12);
     sft.destroy();
   });
+
+  it("both sides answer the same prompts: the SFT model against itself near greedy ties almost every pair", async () => {
+    // The second side's seed also picked its prompts (14 of 64 shared): 14 wins, 27 ties, 23 losses at τ 0.01.
+    const ck = loadCheckpoint(new Uint8Array(readFileSync("public/models/arithmetic/sft.safetensors")));
+    const sft = new GptWeights(ctx, ck.config, ck.params);
+    const c = await compareWeights(ctx, task, tok, sft, sft, {
+      prompts: 64,
+      samples: 1,
+      temperature: 0.01,
+      seed: 1,
+    });
+    console.log(`SFT vs itself at τ 0.01: ${c.wins} wins, ${c.ties} ties, ${c.losses} losses`);
+    expect(c.ties).toBeGreaterThanOrEqual(60);
+    expect(Math.abs(c.metricsA["pass@1"] - c.metricsB["pass@1"]), "pass@1 of the two sides").toBeLessThan(
+      0.05,
+    );
+    sft.destroy();
+  });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { offlineFlips } from "../../src/algorithms/dpo";
-import { annotatorMetrics, labelPairs } from "../../src/algorithms/pairs";
+import { annotatorMetrics, annotatorRng, labelPairs } from "../../src/algorithms/pairs";
 import type { Rollout } from "../../src/algorithms/rollout";
 import { preferenceSource } from "../../src/lab/preferences";
 import { loadTask } from "../../src/tasks/index";
@@ -26,6 +26,38 @@ describe("offline DPO labels", () => {
     // Another seed flips other pairs.
     const other = offlineFlips(ids, 0.3, 4);
     expect(other.filter((f, i) => f !== all[i]).length).toBeGreaterThan(1000);
+  });
+
+  it("flips pairs independently: neighbouring ids and other seeds flip as often as chance says", () => {
+    const rate = 0.25;
+    const f0 = offlineFlips(ids, rate, 0);
+    // P(flip at id + lag | flip at id): each pair's coin was a fixed lattice over ids (lag 1 never, lag 3 91 %).
+    for (const lag of [1, 2, 3, 6]) {
+      let both = 0;
+      let first = 0;
+      for (let i = 0; i + lag < ids.length; i++)
+        if (f0[i]) {
+          first++;
+          if (f0[i + lag]) both++;
+        }
+      expect(Math.abs(both / first - rate), `lag ${lag}: ${both}/${first}`).toBeLessThan(0.03);
+    }
+    // Seeds 0 and 1 flipped disjoint sets and 0 and 2 mostly the same (84 %): each overlap is now ≈ rate².
+    for (const seed of [1, 2, 3]) {
+      const f = offlineFlips(ids, rate, seed);
+      const overlap = f.filter((x, i) => x && f0[i]).length / ids.length;
+      expect(Math.abs(overlap - rate * rate), `seeds 0 and ${seed}: ${overlap}`).toBeLessThan(0.01);
+    }
+  });
+
+  it("the online annotator's coins of consecutive steps are independent (pair 0 was never flipped twice running)", () => {
+    const first = Array.from({ length: 20000 }, (_, k) => annotatorRng(0, k + 1).float());
+    const mx = first.reduce((a, v) => a + v, 0) / first.length;
+    let sxy = 0;
+    let sxx = 0;
+    for (let i = 0; i + 1 < first.length; i++) sxy += (first[i] - mx) * (first[i + 1] - mx);
+    for (const v of first) sxx += (v - mx) ** 2;
+    expect(Math.abs(sxy / sxx), "lag-1 correlation across steps (was −0.32)").toBeLessThan(0.03);
   });
 
   it("serves the shipped pairs in gold order: the file's flipped labels are undone", () => {
