@@ -373,8 +373,10 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
   };
   target?.addEventListener("beforeunload", askFirst);
-  const onHide = () => {
-    if (typeof document !== "undefined" && document.visibilityState !== "hidden") return;
+  const onHide = (e: Event) => {
+    // pagehide always means leaving (a closed tab may fire it while still "visible"); visibilitychange only hidden.
+    if (e.type !== "pagehide" && typeof document !== "undefined" && document.visibilityState !== "hidden")
+      return;
     flush();
     // The flush may not land before an unload: the steps reached, synchronously, for the reload's notice.
     const reachedIn = o.reachedStore ?? pageStorage();

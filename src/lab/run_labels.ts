@@ -15,6 +15,18 @@ export const FORK_SUFFIX = / \(fork @ \d+\)$/;
 /** The end of a label that names the run's history: a fork's " (fork @ N)", an import's " (imported)", " (imported 2)". */
 const HISTORY_SUFFIX = / \((?:fork @ \d+|imported(?: \d+)?)\)$/;
 
+/**
+ * Why a name a user types cannot be a run's: it ends as the lab marks a fork or an import (" (fork @ 3)",
+ * " (imported 2)"), marks that go when the run starts over, so such a name would be rewritten ("PPO (imported)"
+ * on a DPO run came back as "PPO 2" after Change…). null when the name may be used.
+ */
+export function historyMarkProblem(label: string): string | null {
+  const mark = HISTORY_SUFFIX.exec(label)?.[0].trim();
+  return mark
+    ? `“${mark}” at the end of a name is the lab's mark for a fork or an import (it goes when the run starts over): pick another name.`
+    : null;
+}
+
 /** A label without the marks of its history: "PPO (imported) (fork @ 3)" → "PPO". */
 function withoutHistory(label: string): string {
   let base = label;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../src/lab/protocol";
-import { detachForks, forkLabel, restartedSpecs, withoutForkPoints } from "../../src/lab/run_labels";
+import {
+  detachForks,
+  forkLabel,
+  historyMarkProblem,
+  restartedSpecs,
+  withoutForkPoints,
+} from "../../src/lab/run_labels";
 import { MAX_LABEL } from "../../src/lab/settings";
 import { checkRun } from "../../src/lab/spec_check";
 import { useLab } from "../../src/ui/lab_store";
@@ -155,5 +161,21 @@ describe("labels after every run restarted", () => {
     expect(s.spec.runs.map((r) => r.label)).toEqual(["PPO", "PPO 2", "PPO (fork @ 2) (imported)"]);
     expect(s.runs["ppo-2"].spec.label).toBe("PPO 2");
     expect(s.runs["ppo-3"].comparison).toBe(true);
+  });
+});
+
+describe("names a user types", () => {
+  it("may not end as a fork's or an import's mark, which a restart removes", () => {
+    for (const label of ["PPO (imported)", "my run (imported 2)", "DPO (fork @ 12)"])
+      expect(historyMarkProblem(label), label).toMatch(/is the lab's mark for a fork or an import/);
+    expect(historyMarkProblem("PPO (imported)")).toContain("“(imported)”");
+    // …and a restart would have rewritten them: a DPO run named "PPO (imported)" beside a PPO run.
+    const runs = [
+      { id: "ppo-1", label: "PPO" },
+      { id: "dpo-1", label: "PPO (imported)" },
+    ];
+    expect(restartedSpecs(runs).map((r) => r.label)).toEqual(["PPO", "PPO 2"]);
+    for (const label of ["PPO", "PPO imported", "fork @ 3", "PPO (forked at 3)", "(imported) PPO"])
+      expect(historyMarkProblem(label), label).toBeNull();
   });
 });

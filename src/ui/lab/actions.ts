@@ -18,6 +18,7 @@ import type {
   SettingValue,
 } from "../../lab/protocol";
 import { ALGORITHMS, type AlgoId } from "../../lab/registry";
+import { historyMarkProblem } from "../../lab/run_labels";
 import { MAX_LABEL } from "../../lab/settings";
 import { cleanLabel, labelLooks } from "../../lab/spec_check";
 import { errorMessage } from "../../util/errors";
@@ -149,12 +150,15 @@ export const labActions = {
   /**
    * Rename a run (its card, the legend, the link, exports). The name is cleaned as a link's labels are (no
    * control or invisible characters, at most MAX_LABEL characters).
-   * @throws Error naming the problem: an empty or too long name, or one another run has.
+   * @throws Error naming the problem: an empty or too long name, one another run has, or one ending as a fork's or
+   *   import's mark (historyMarkProblem).
    */
   async renameRun(runId: string, raw: string): Promise<void> {
     const label = cleanLabel(raw);
     if (label === null)
       throw new Error(`A run's name needs 1 to ${MAX_LABEL} characters (letters, digits, spaces, symbols).`);
+    const marked = historyMarkProblem(label);
+    if (marked) throw new Error(marked);
     const looks = labelLooks(label);
     const other = lab().spec.runs.find((r) => r.id !== runId && labelLooks(r.label) === looks);
     if (other)
