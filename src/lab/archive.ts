@@ -8,7 +8,8 @@
  * Stores (database "rlhf-playground-lab", version 3; see src/lab/persist.ts):
  * - `archive`      keyPath "id" → {@link ArchivedSession}: the session itself (checkpoint bytes included);
  * - `archiveIndex` keyPath "id" → {@link ArchiveEntry}: what the list shows, read without the bytes.
- * At most {@link ARCHIVE_MAX} entries are kept; the oldest goes first.
+ * At most {@link ARCHIVE_MAX} entries are kept; beyond that the one holding the least training goes
+ * ({@link toForget}), even when it is the one being kept.
  */
 import type { IDBPDatabase } from "idb";
 import type { LabDb, SavedPipeline, SavedSession } from "./persist";
@@ -48,11 +49,18 @@ export interface ArchivedSession {
   pipeline: SavedPipeline | null;
 }
 
+/** What {@link savedStep} reads of a run: a saved one's, or the lab's (src/ui/lab_store.ts RunState). */
+type RunLike = {
+  comparison?: boolean;
+  checkpoint?: { step: number } | null;
+  history: readonly { step: number }[];
+};
+
 /**
  * The step a saved run would resume at (src/lab/restore.ts): its checkpoint's, else its last curve point; 0 for
  * a run imported for comparison (nothing resumes: its curves are drawn again, see {@link keepsCurves}).
  */
-export function savedStep(run: SavedSession["runs"][number]): number {
+export function savedStep(run: RunLike): number {
   if (run.comparison) return 0;
   return run.checkpoint?.step ?? run.history.at(-1)?.step ?? 0;
 }
@@ -61,7 +69,7 @@ export function savedStep(run: SavedSession["runs"][number]): number {
  * Whether a saved run holds curves worth keeping under Recent experiments: it trained, or it was imported for
  * comparison with its curves (reopened, the page draws them again: ui/lab/session.ts).
  */
-export function keepsCurves(run: SavedSession["runs"][number]): boolean {
+export function keepsCurves(run: RunLike): boolean {
   return savedStep(run) > 0 || (run.comparison === true && run.history.length > 0);
 }
 
@@ -171,14 +179,38 @@ export function covers(
   );
 }
 
+/** What ranks an entry (kept, or about to be) by the training it holds. */
+export type Ranked = Pick<ArchiveEntry, "runs" | "pipeline" | "savedAt">;
+
+/** Its runs' saved steps together (runs imported for comparison count 0). */
+const stepsHeld = (e: Pick<ArchiveEntry, "runs">): number => e.runs.reduce((n, r) => n + r.step, 0);
+
+/** Negative when `a` holds less training than `b`: without Pipeline models, fewer steps, or as many but older. */
+const lessTraining = (a: Ranked, b: Ranked): number =>
+  Number(a.pipeline) - Number(b.pipeline) || stepsHeld(a) - stepsHeld(b) || a.savedAt - b.savedAt;
+
+/**
+ * The entries to forget when `entry` joins `listed` (the kept ones it does not replace) and they are more than
+ * `max`: those holding the least training (Pipeline models outrank any runs; then the runs' saved steps together;
+ * then the older goes first), least first. May include `entry` itself: then it is not kept (each kept one holds
+ * more). Both {@link keepIn} and the confirmations that say beforehand what keeping would forget use it.
+ */
+export function toForget<T extends Ranked>(listed: readonly T[], entry: T, max = ARCHIVE_MAX): T[] {
+  const over = listed.length + 1 - max;
+  if (over <= 0) return [];
+  // Stable: at a full tie, `entry` (last) stays and a kept one goes.
+  return [...listed, entry].sort(lessTraining).slice(0, over);
+}
+
 /** The same session kept again (a quick reload, two tabs): same experiment, runs and save times. */
 const sameKept = (a: ArchiveEntry, b: ArchiveEntry) => a.signature === b.signature;
 
 /**
  * Keep a session inside the caller's transaction (archive and archiveIndex, read-write): an entry equal to it,
  * or one it continues ({@link holds}: an earlier copy of the same training, as two tabs pressing Save here in
- * turn keep), is replaced, and the oldest beyond {@link ARCHIVE_MAX} go. A session an entry {@link covers} is
- * not kept beside it: that entry is kept again in its place.
+ * turn keep), is replaced; beyond {@link ARCHIVE_MAX}, those holding the least training go ({@link toForget}),
+ * and when that is this session itself it is not kept (`kept` false) and what it would replace stays. A session an entry
+ * {@link covers} is not kept beside it: that entry is kept again in its place.
  */
 export async function keepIn(
   tx: LabTx<"readwrite">,
@@ -210,16 +242,25 @@ export async function keepIn(
       replaced.add(e.id);
   }
   const others = listed.filter((e) => !replaced.has(e.id));
-  for (const id of replaced) await removeKept(tx, id);
-  const dropped = others.slice(ARCHIVE_MAX - 1);
-  for (const e of dropped) await removeKept(tx, e.id);
-  await tx.objectStore("archive").put({ id, session, pipeline });
-  await tx.objectStore("archiveIndex").put(entry);
-  return { ...entry, dropped };
+  const forget = toForget(others, entry);
+  const kept = !forget.includes(entry);
+  // Not kept: the earlier copies it would replace stay (each holds part of its training).
+  const dropped = forget.filter((e) => e !== entry);
+  if (kept) for (const id of replaced) await removeKept(tx, id);
+  for (const e of dropped) await removeKept(tx, e.id); // a list already over ARCHIVE_MAX (kept or not)
+  if (kept) {
+    await tx.objectStore("archive").put({ id, session, pipeline });
+    await tx.objectStore("archiveIndex").put(entry);
+  }
+  return { ...entry, dropped, kept };
 }
 
-/** A newly kept entry, with the oldest ones forgotten to make room for it (the user is told which). */
-export type KeptEntry = ArchiveEntry & { dropped: ArchiveEntry[] };
+/**
+ * A newly kept entry, with the entries forgotten to make room for it (`dropped`, least training first; the user
+ * is told which). `kept` false: the session itself held the least training, and was not kept (the list holds
+ * {@link ARCHIVE_MAX} entries each with more; `id` names nothing stored).
+ */
+export type KeptEntry = ArchiveEntry & { dropped: ArchiveEntry[]; kept: boolean };
 
 const ARCHIVE_STORES = ["archive", "archiveIndex"] as const;
 const ALL_STORES = ["meta", "runs", "history", "checkpoints", "pipeline", ...ARCHIVE_STORES] as const;
@@ -236,9 +277,10 @@ export class ExperimentArchive {
 
   /**
    * Keep a session (and its Pipeline). An entry of the same experiment with its runs at the same steps is
-   * replaced (a quick reload keeps one copy), as is an earlier copy of the same training ({@link holds}); the
-   * oldest entries beyond {@link ARCHIVE_MAX} go.
-   * @returns the new entry, with the entries forgotten to make room (`dropped`, oldest first; usually none).
+   * replaced (a quick reload keeps one copy), as is an earlier copy of the same training ({@link holds});
+   * beyond {@link ARCHIVE_MAX}, the entry holding the least training goes ({@link toForget}), this one included.
+   * @returns the new entry, with the entries forgotten to make room (`dropped`, least training first; usually
+   *   none), and `kept` false when this session held the least and was not kept.
    * @throws what IndexedDB throws (e.g. QuotaExceededError); nothing is half-written (one transaction).
    */
   async keep(session: SavedSession, pipeline: SavedPipeline | null, now = Date.now()): Promise<KeptEntry> {

@@ -193,13 +193,16 @@ describe("recent experiments", () => {
     const after = await db.archive.list();
     expect(after).toHaveLength(ARCHIVE_MAX);
     expect(after.map((e) => e.spec.seed).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 11, 99]);
-    // One more kept: the oldest goes, and the keeper is told which (its notice names it).
-    const oldest = after.at(-1);
+    // One more kept: the one with the least training goes, not the oldest (seed 11, 4 steps): seeds 0–3 and the
+    // new one hold 2 steps, and seed 0 was kept first of them. The keeper is told which (its notice names it).
     const kept = await db.archive.keep(session({ ...defaultExperiment(), seed: 7 }, 2), null, 1e6);
-    expect(kept.dropped.map((e) => e.id)).toEqual([oldest?.id]);
+    expect(kept.dropped.map((e) => e.spec.seed)).toEqual([0]);
+    expect((await db.archive.list()).map((e) => e.spec.seed).sort((x, y) => x - y)).toEqual([
+      1, 2, 3, 7, 11, 99,
+    ]);
     expect(droppedText(kept.dropped)).toMatch(
       new RegExp(
-        `^ To make room \\(it keeps ${ARCHIVE_MAX}\\), this browser forgot the oldest kept experiment \\(Sentiment · shipped SFT model · seed \\d+: `,
+        `^ To make room \\(it keeps ${ARCHIVE_MAX}\\), this browser forgot the kept experiment with the least training \\(Sentiment · shipped SFT model · seed \\d+: `,
       ),
     );
     expect(droppedText([])).toBe("");

@@ -181,12 +181,14 @@ describe("two tabs", () => {
     const other = startSaving(db, {}, () => {});
     await vi.waitFor(() => expect(useSavingTabs.getState().state).toBe("elsewhere"));
     expect(useLab.getState().notice).toBe(takenOverLine("opened"));
-    expect(keptLine(3, false)).toMatch(/^This tab no longer saves \(another tab does\)/);
+    expect(keptLine({ steps: 3, compared: 0, pipeline: false, room: null }, false)).toMatch(
+      /^This tab no longer saves \(another tab does\)/,
+    );
     const page = new BroadcastChannel(SAVING_CHANNEL);
     page.postMessage({ kind: "gone", tab: "zzz", at: Date.now() });
     await vi.waitFor(() => expect(useLab.getState().notice).toBe(OWNER_GONE_LINE));
     expect(useSavingTabs.getState().ownerGone).toBe(true);
-    expect(keptLine(3, false)).toMatch(
+    expect(keptLine({ steps: 3, compared: 0, pipeline: false, room: null }, false)).toMatch(
       /^No tab saves now \(the tab that saved was closed or left the page\)/,
     );
     // Another tab opens: it saves, and the notice says so again.

@@ -8,6 +8,7 @@
  * says. A modal native <dialog>: Esc or a click beside it cancels.
  */
 import { useId, useMemo, useRef, useState } from "react";
+import { keepsCurves } from "../../lab/archive";
 import { type ChangedExperiment, changeExperiment, startModelProblem } from "../../lab/experiment_change";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { EXPERIMENT_FIELDS } from "../../lab/settings";
@@ -21,6 +22,7 @@ import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
 import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
+import { pipelineKept, useRoom } from "./use_room";
 import "./experiment.css";
 import { errorMessage } from "../../util/errors";
 
@@ -57,9 +59,9 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const saves = useLab((s) => s.saving !== null);
   const saveFailed = useLab((s) => s.saveFailed);
   // The Pipeline's models belong to this experiment (src/ui/lab/session.ts drops them with it).
-  const pipeline = usePipelineStore(
-    (s) => s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done",
-  );
+  const pipeline = usePipelineStore(pipelineKept);
+  // Runs imported for comparison are kept with it (their curves), trained or not.
+  const compared = useLab((s) => Object.values(s.runs).filter((r) => r.comparison && keepsCurves(r)).length);
   const handedOff = usePipelineStore((s) => s.handedOff !== null);
   const training = usePipelineStore(trainingLine);
   const ref = useRef<HTMLDialogElement>(null);
@@ -72,6 +74,9 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   // A start model that does not fit the new task falls back to the shipped one (always fits).
   const shownModel = startModelProblem(model, task) ? "sft" : model;
   const { next, problem } = planOf(spec, task, shownModel, seedText);
+  const keeps = steps > 0 || compared > 0 || pipeline;
+  // What keeping it would forget of a full list, or that it would not be kept (said before, not after).
+  const room = useRoom(saves && keeps)(next?.spec ?? null);
   const [leaving, setLeaving] = useState<"stopping" | "saving" | null>(null);
   const apply = async () => {
     if (!next || leaving) return;
@@ -228,18 +233,18 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             This is the current experiment: pick another task, start model or seed to start a new one.
           </p>
         )}
-        {next && (steps > 0 || pipeline || training || next.changes.length > 0) && (
+        {next && (keeps || training || next.changes.length > 0) && (
           <ul className="run-hint experiment-changes" data-testid="experiment-changes">
-            {steps > 0 && (
+            {keeps && (
               <li data-testid="experiment-discard">
                 {saves && saveFailed
-                  ? `Saving is failing (${saveFailed.replace(/^Saving the lab in this browser failed: /, "").replace(/\.$/, "")}): only what was saved before, not the training up to step ${steps}, would be kept under Recent experiments.`
-                  : saves
-                    ? `This experiment's training (up to step ${steps}) and charts are kept under Recent experiments below, to reopen later; its samples are not.`
-                    : `${keptLine(steps, false)}.`}
+                  ? `Saving is failing (${saveFailed.replace(/^Saving the lab in this browser failed: /, "").replace(/\.$/, "")}): only what was saved before, not ${steps > 0 ? `the training up to step ${steps}` : "what is here now"}, would be kept under Recent experiments.`
+                  : `${keptLine({ steps, compared, pipeline, room }, saves, "under Recent experiments below, charts included, to reopen later (not its samples)")}.`}
               </li>
             )}
-            {pipeline && <li>The Pipeline's models (trained in this page) are kept with it.</li>}
+            {pipeline && (!saves || saveFailed) && (
+              <li>The Pipeline's models (trained in this page) are kept with it.</li>
+            )}
             {training && <li data-testid="experiment-pipeline-training">{stopFirstLine(training, saves)}</li>}
             {next.changes.map((c) => (
               <li key={c}>{c[0].toUpperCase() + c.slice(1)}.</li>

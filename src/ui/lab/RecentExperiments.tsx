@@ -60,8 +60,9 @@ export function RecentExperiments() {
         Recent experiments
       </h3>
       <p className="muted">
-        When another experiment replaces one that trained, this browser keeps it here (the last {ARCHIVE_MAX}
-        ). Opening one keeps the current experiment in its place.
+        When another experiment replaces one that trained, this browser keeps it here, up to {ARCHIVE_MAX}:
+        beyond that, the one holding the least training is forgotten (Pipeline models count first, then the
+        runs' steps). Opening one keeps the current experiment in its place.
       </p>
       {entries === null && !problem && <p className="muted">Reading…</p>}
       {elsewhere && entries && entries.length > 0 && (

@@ -63,15 +63,23 @@ export function keptRunsText(entry: Pick<ArchiveEntry, "runs" | "pipeline">): st
   return parts.join("; ");
 }
 
+/** "the kept experiment with the least training (…: PPO at step 40)", for entries forgotten to make room. */
+export function leastText(entries: readonly ArchiveEntry[]): string {
+  const named = entries.map((e) => `${experimentTitle(e.spec, e.startModel)}: ${keptRunsText(e)}`).join("; ");
+  return `the kept experiment${entries.length > 1 ? "s" : ""} with the least training (${named})`;
+}
+
 /**
- * " To make room, this browser forgot the oldest kept experiment (…: PPO at step 40)." after keeping one, when the
- * list was full ({@link ARCHIVE_MAX}); "" otherwise.
+ * " To make room, this browser forgot the kept experiment with the least training (…: PPO at step 40)." after
+ * keeping one, when the list was full ({@link ARCHIVE_MAX}); "" otherwise.
  */
 export function droppedText(dropped: readonly ArchiveEntry[] | undefined): string {
   if (!dropped?.length) return "";
-  const named = dropped.map((e) => `${experimentTitle(e.spec, e.startModel)}: ${keptRunsText(e)}`).join("; ");
-  return ` To make room (it keeps ${ARCHIVE_MAX}), this browser forgot the oldest kept experiment${dropped.length > 1 ? "s" : ""} (${named}).`;
+  return ` To make room (it keeps ${ARCHIVE_MAX}), this browser forgot ${leastText(dropped)}.`;
 }
+
+/** Why an experiment was not kept (src/lab/archive.ts KeptEntry `kept` false: it held the least training). */
+export const NOT_KEPT_WHY = `the ${ARCHIVE_MAX} kept experiments each hold more training`;
 
 const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 

@@ -3,6 +3,7 @@
  * whether this page can (it is the tab that saves), why not, and keeping it under Recent experiments.
  */
 import { type KeptEntry, keepsCurves } from "../../lab/archive";
+import { NOT_KEPT_WHY } from "./experiment_names";
 import { notSavingReason, openSaving, recentChanged, saveLatest } from "./saving";
 import { useSavingTabs } from "./saving_tabs";
 
@@ -25,7 +26,8 @@ export function whyNotKept(): string {
  * Keep the open experiment under Recent experiments as it is now (its latest curves and checkpoints saved
  * first, at most `waitMs`), before something replaces its runs in this page (the Pipeline's hand-off).
  * Resolves with the kept entry, or null when nothing has trained or there is no storage.
- * @throws Error when keeping fails (quota, IndexedDB): the caller should then not replace the runs.
+ * @throws Error when keeping fails (quota, IndexedDB), or when it was not kept (it held the least training of a
+ *   full list: src/lab/archive.ts toForget; nothing changed): the caller should then not replace the runs.
  */
 export async function keepOpenExperiment(waitMs = 8000): Promise<KeptEntry | null> {
   const saving = openSaving();
@@ -35,5 +37,7 @@ export async function keepOpenExperiment(waitMs = 8000): Promise<KeptEntry | nul
   if (!saved?.runs.some(keepsCurves)) return null;
   const entry = await saving.persistence.archive.keep(saved, await saving.persistence.loadPipeline());
   recentChanged();
+  if (!entry.kept)
+    throw new Error(`${NOT_KEPT_WHY}: forget one under Change… → Recent experiments to make room`);
   return entry;
 }

@@ -271,6 +271,7 @@ function handedOver(): void {
 export async function forgetRecent(id: string): Promise<void> {
   if (!current) throw noStorage();
   await current.persistence.archive.remove(id);
+  recentChanged(); // the confirmations' view of the list (./use_room.ts) reads it again
 }
 
 /** Save what changed and a checkpoint of every run that stepped since its last one; gives up after `waitMs`. */

@@ -4,17 +4,18 @@
  * one, and the notice without the lines that said another tab saves (./saving_tabs.ts takenOverLine).
  */
 import type { KeptEntry } from "../../lab/archive";
-import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+import { droppedText, experimentTitle, keptRunsText, leastText, NOT_KEPT_WHY } from "./experiment_names";
+import type { Room } from "./keep_room";
 import { OWNER_GONE_LINE, takenOverLine, useSavingTabs } from "./saving_tabs";
 
 /** What the notice says once Save here made this tab the saving one; `kept`: the other tab's session kept. */
 export function savedHereLine(kept: KeptEntry | null): string {
   const line = "This tab saves again: a reload resumes every run where it is now.";
   if (!kept) return line;
-  return (
-    `${line} What the other tab had saved (${experimentTitle(kept.spec, kept.startModel)}: ${keptRunsText(kept)}) ` +
-    `is kept: reopen it from Change… → Recent experiments.${droppedText(kept.dropped)}`
-  );
+  const what = `What the other tab had saved (${experimentTitle(kept.spec, kept.startModel)}: ${keptRunsText(kept)})`;
+  return kept.kept
+    ? `${line} ${what} is kept: reopen it from Change… → Recent experiments.${droppedText(kept.dropped)}`
+    : `${line} ${what} was not kept: ${NOT_KEPT_WHY}.${droppedText(kept.dropped)}`;
 }
 
 /** The notice without the lines that said another tab saves. */
@@ -25,13 +26,44 @@ export function withoutTakenOver(notice: string | null): string {
   return n.replace(/ {2,}/g, " ").trim();
 }
 
+/** What leaving would keep of the open experiment, for {@link keptLine}. */
+export interface Keeping {
+  /** The furthest step a run trained here (lab_store trainedSteps). */
+  steps: number;
+  /** Runs imported for comparison, with curves. */
+  compared: number;
+  /** The Pipeline's models go along. */
+  pipeline: boolean;
+  /** What keeping it does to a full list (./keep_room.ts); null: not known. */
+  room: Room | null;
+}
+
+/** "its training (runs up to step 40) and Pipeline models", "its 2 runs imported for comparison"… */
+export function keepingText(k: Keeping): string {
+  const parts = [
+    ...(k.steps > 0 ? [`training (runs up to step ${k.steps})`] : []),
+    ...(k.compared > 0 ? [`${k.compared} run${k.compared === 1 ? "" : "s"} imported for comparison`] : []),
+    ...(k.pipeline ? ["Pipeline models"] : []),
+  ];
+  return `its ${parts.join(" and ") || "runs"}`;
+}
+
 /**
- * What replacing the experiment keeps, for the confirmations (a lesson, Change…): its runs up to `steps` when
- * this tab saves (`saves`: the store's saving is not null); else what another tab saved, or nothing.
+ * What replacing the experiment keeps, for the confirmations (a lesson, Change…), without the final period:
+ * when this tab saves (`saves`: the store's saving is not null), its training {@link keepingText} `where` (and
+ * what that forgets to make room, or that it is not kept: the kept ones each hold more training); else what
+ * another tab saved, or nothing.
  */
-export function keptLine(steps: number, saves: boolean): string {
-  if (saves)
-    return `This browser keeps its training (runs up to step ${steps}) under Change… → Recent experiments`;
+export function keptLine(k: Keeping, saves: boolean, where = "under Change… → Recent experiments"): string {
+  if (saves) {
+    if (k.room?.notKept)
+      return (
+        `This browser will not keep ${keepingText(k)}: ${NOT_KEPT_WHY} (Change… → Recent experiments); ` +
+        "forget one there first to keep this one"
+      );
+    const forget = k.room?.forget.length ? `. To make room, it will forget ${leastText(k.room.forget)}` : "";
+    return `This browser keeps ${keepingText(k)} ${where}${forget}`;
+  }
   const tabs = useSavingTabs.getState();
   if (tabs.state !== "saves")
     return tabs.ownerGone

@@ -19,7 +19,7 @@ import { errorMessage as message } from "../../util/errors";
 import { quoted } from "../../util/quote";
 import { useLab } from "../lab_store";
 import { offerDiscard } from "./discard_saved";
-import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+import { experimentTitle } from "./experiment_names";
 import { discardedLine, noticeWhenThawed } from "./frozen";
 import { type MarkerStorage, tabStorage } from "./pipeline_guard";
 import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
@@ -27,7 +27,7 @@ import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { askBeforeLosingTraining } from "./saving_elsewhere";
 import { newWriterId } from "./saving_tabs";
-import { dropsTraining, keepReplaced } from "./session_keep";
+import { dropsTraining, keepReplaced, setAsideLine } from "./session_keep";
 import { matchesLink, mixedStartLine, savedExperiment, startingOverLines } from "./session_lines";
 import { openStorage, readIfWritten } from "./session_storage";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
@@ -128,11 +128,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
       const entry = hasProgress(saved, savedPipeline)
         ? await persistence.archive.keep(saved, savedPipeline)
         : null;
-      setAside = entry
-        ? `The page crashed with the experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ` +
-          `${keptRunsText(entry)}); it is kept under Change… → Recent experiments, and this one opens without it.` +
-          droppedText(entry.dropped)
-        : "The page crashed with the experiment open before (no training in it); this one opens without it.";
+      setAside = setAsideLine(entry);
       saved = null;
     } catch (e) {
       storageProblem = `The saved runs could not be set aside after the crash (${message(e)}), so they open again.`;

@@ -6,7 +6,7 @@
 import { type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
 import type { LabPersistence, SavedPipeline, SavedSession } from "../../lab/persist";
 import { errorMessage as message } from "../../util/errors";
-import { droppedText, experimentTitle, keptRunsText } from "./experiment_names";
+import { droppedText, experimentTitle, keptRunsText, NOT_KEPT_WHY } from "./experiment_names";
 
 /**
  * Whether opening this experiment drops some of the saved session's trained runs (`leftOut`, src/lab/restore.ts)
@@ -24,12 +24,22 @@ export function dropsTraining(
   return trained.length > 0 || (pipelineDropped && savedPipeline !== null);
 }
 
+/** The notice's line once the crash card's "Start without the saved runs" kept the session (null: no training). */
+export function setAsideLine(entry: KeptEntry | null): string {
+  if (!entry)
+    return "The page crashed with the experiment open before (no training in it); this one opens without it.";
+  const before = `The page crashed with the experiment open before (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)}); `;
+  return entry.kept
+    ? `${before}it is kept under Change… → Recent experiments, and this one opens without it.${droppedText(entry.dropped)}`
+    : `${before}it was not kept (${NOT_KEPT_WHY}), and this one opens without it.${droppedText(entry.dropped)}`;
+}
+
 /**
  * Keep the saved session (as storage holds it: `saved`) in Recent experiments. `which` names it in the notice
  * ("open before": another experiment replaces it; "as saved before this page opened": a run of it starts over);
  * `howBack`, how to get it back when keeping fails.
- * @returns `line`: what the notice says; `ok` false when keeping failed, and the page must then not save over
- *   the old session. Never throws.
+ * @returns `line`: what the notice says (also when it held the least training of a full list, and was not
+ *   kept); `ok` false when keeping failed, and the page must then not save over the old session. Never throws.
  */
 export async function keepReplaced(
   persistence: LabPersistence,
@@ -49,10 +59,12 @@ export async function keepReplaced(
         `stored: ${howBack}.`,
     };
   }
+  const named = `The experiment ${which} (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)})`;
   return {
     ok: true,
-    line:
-      `The experiment ${which} (${experimentTitle(entry.spec, entry.startModel)}: ${keptRunsText(entry)}) is kept: ` +
-      `reopen it from Change… → Recent experiments.${droppedText(entry.dropped)}`,
+    // Not kept: it held the least training of a full list (src/lab/archive.ts toForget).
+    line: entry.kept
+      ? `${named} is kept: reopen it from Change… → Recent experiments.${droppedText(entry.dropped)}`
+      : `${named} was not kept: ${NOT_KEPT_WHY}.${droppedText(entry.dropped)}`,
   };
 }

@@ -1,15 +1,19 @@
 /**
  * "Lessons…": the guided experiments (src/lab/presets). Picking one opens its link — a lesson is an ordinary
  * shareable experiment — so the page reloads into it (the URL sync's hashchange handler). When the current
- * runs have trained, a card asks first: the lesson replaces them (they are kept under Recent experiments).
+ * runs have trained, a card asks first: the lesson replaces them (they are kept under Recent experiments, and
+ * the card names the kept experiment that keeping them would forget, or says they would not be kept: ../lab/use_room.ts);
+ * so it does when only that would be lost (runs imported for comparison, Pipeline models).
  */
 import { useRef, useState } from "react";
+import { keepsCurves } from "../../lab/archive";
 import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
 import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
 import { keptLine, leaveFor } from "../lab/saving";
+import { pipelineKept, useRoom } from "../lab/use_room";
 import { trainedSteps, useLab } from "../lab_store";
 import { useApp } from "../store";
 
@@ -28,6 +32,17 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   const saves = useLab((s) => s.saving !== null);
   // A Pipeline stage in training stops first (saving.ts leaveFor): the confirmation says so.
   const training = usePipelineStore(trainingLine);
+  const compared = useLab((s) => Object.values(s.runs).filter((r) => r.comparison && keepsCurves(r)).length);
+  const pipeline = usePipelineStore(pipelineKept);
+  const keeps = steps > 0 || compared > 0 || pipeline;
+  // What keeping this experiment would forget of a full list, or that it would not be kept: asked first then.
+  const roomFor = useRoom(saves && keeps);
+  const room = pending ? roomFor(LESSONS[pending].experiment(0)) : null;
+  /** Whether opening lesson `id` would forget a kept experiment, or not keep this one. */
+  const losing = (id: PresetId) => {
+    const r = roomFor(LESSONS[id].experiment(0));
+    return r !== null && (r.notKept || r.forget.length > 0);
+  };
   const openId = useLab((s) => s.spec.preset ?? null);
   const openNo = openId ? PRESET_IDS.indexOf(openId) + 1 : 0;
   const software = useApp((s) => s.adapter?.isSoftware ?? false);
@@ -45,7 +60,8 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
         onChange={(e) => {
           const id = e.target.value as PresetId | "";
           if (!id) return;
-          if (steps > 0 || training) setPending(id);
+          // Nothing trained, but a full list would lose something: asked too (the room is read already).
+          if (steps > 0 || training || losing(id)) setPending(id);
           else open(id);
         }}
       >
@@ -65,7 +81,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           anchor={select}
           message={[
             `Open the lesson “${LESSONS[pending].title}”? It replaces this experiment.`,
-            ...(steps > 0 ? [`${keptLine(steps, saves)}.`] : []),
+            ...(keeps ? [`${keptLine({ steps, compared, pipeline, room }, saves)}.`] : []),
             ...(training ? [stopFirstLine(training, saves)] : []),
           ].join(" ")}
           confirmLabel="Open lesson"

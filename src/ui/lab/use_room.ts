@@ -1,0 +1,42 @@
+/**
+ * The confirmations' view of the kept list (./keep_room.ts): what keeping the open experiment would forget when
+ * the page leaves for a target experiment, from this browser's kept experiments as read while `enabled`.
+ */
+import { useEffect, useState } from "react";
+import type { ArchiveEntry } from "../../lab/archive";
+import type { ExperimentSpec } from "../../lab/protocol";
+import { useLab } from "../lab_store";
+import { hereOf, type Room, roomFor } from "./keep_room";
+import { type PipelineState, usePipelineStore } from "./pipeline_store";
+import { onRecentChange, recentExperiments } from "./saving";
+
+/** Whether the Pipeline has models that leaving keeps with the experiment (src/ui/lab/session.ts). */
+export const pipelineKept = (s: PipelineState): boolean =>
+  s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done";
+
+/**
+ * {@link roomFor} the lab's experiment now, leaving for `target` (null: unknown); the function answers null while
+ * the list is not read (or cannot be), or not `enabled`.
+ */
+export function useRoom(enabled: boolean): (target: ExperimentSpec | null) => Room | null {
+  const [listed, setListed] = useState<ArchiveEntry[] | null>(null);
+  const spec = useLab((s) => s.spec);
+  const runs = useLab((s) => s.runs);
+  const pipeline = usePipelineStore(pipelineKept);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    const read = () =>
+      recentExperiments().then(
+        (list) => live && setListed(list),
+        () => live && setListed(null),
+      );
+    read();
+    const stop = onRecentChange(read);
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [enabled]);
+  return (target) => (enabled && listed ? roomFor(listed, hereOf(spec, runs, pipeline), target) : null);
+}
