@@ -145,7 +145,8 @@ export function holds(
   }
   if (!storedPipeline) return true;
   if (!herePipeline) return false;
-  const steps = (p: SavedPipeline) => [p.models.task, p.models.sft?.steps, p.models.rm?.steps];
+  // (A record of another version may lack its models.)
+  const steps = (p: SavedPipeline) => [p.models?.task, p.models?.sft?.steps, p.models?.rm?.steps];
   return (
     JSON.stringify(steps(herePipeline)) === JSON.stringify(steps(storedPipeline)) &&
     viewKey(herePipeline.view) === viewKey(storedPipeline.view)

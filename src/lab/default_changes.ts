@@ -93,6 +93,21 @@ export function migrateRun(spec: RunSpec, revision: number | undefined): RunSpec
 }
 
 /**
+ * A run read from outside (`raw`: a link's, a run file's) under today's defaults, for the check: the settings
+ * {@link migrateRun} writes out for it (`written`: the run as written, its bad values left out: spec_check.ts
+ * runAsWritten) added to its own where it sets none. Its own values go to the check as they are, so that the check
+ * still names a bad label or value; `raw` itself when nothing is added.
+ */
+export function migrateRaw(raw: unknown, written: RunSpec | null, revision: number | undefined): unknown {
+  const migrated = written && migrateRun(written, revision);
+  if (!migrated || migrated === written || typeof raw !== "object" || raw === null) return raw;
+  // runAsWritten read it: its config is a record, or none.
+  const own = ((raw as { config?: unknown }).config ?? {}) as Record<string, unknown>;
+  const added = Object.entries(migrated.config).filter(([key]) => !Object.hasOwn(own, key));
+  return added.length ? { ...raw, config: { ...own, ...Object.fromEntries(added) } } : raw;
+}
+
+/**
  * The notice's sentences for runs read at `revision` ({@link migrateRun} applied), `what` naming where they came
  * from ("This link", "The saved experiment", "This run file"), or null when nothing may differ. Without a
  * revision: each run whose setting left at a changed default trains differently under the old one. Without one

@@ -105,7 +105,10 @@ export interface SavedSession {
   /** The settings revision it was saved at (./default_changes.ts); absent: saved before revisions were kept. */
   revision?: number;
   runs: SavedRun[];
-  /** Ids of saved runs whose records could not be read (left out; session_store.ts readSession). */
+  /**
+   * Ids of saved runs whose records could not be read, and names of the experiment's run-list entries that are no
+   * run ("run 2 of the experiment (null)"): left out (session_store.ts readSession).
+   */
   unreadable?: string[];
 }
 

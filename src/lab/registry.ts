@@ -139,7 +139,8 @@ export const ALGO_IDS = Object.keys(ALGORITHMS) as AlgoId[];
 
 /** @throws RangeError naming the known algorithms. */
 export function algorithm(id: string): AlgorithmInfo {
-  const a = ALGORITHMS[id as AlgoId];
+  // Own keys only: "constructor" or "toString" is no algorithm (ALGORITHMS["constructor"] is Object).
+  const a = Object.hasOwn(ALGORITHMS, id) ? ALGORITHMS[id as AlgoId] : undefined;
   if (!a) throw new RangeError(`unknown algorithm "${id}" (known: ${ALGO_IDS.join(", ")})`);
   return a;
 }

@@ -126,7 +126,7 @@ export async function loadResources(
         throw new LabLoadError(`${dir}sft.safetensors is not a usable checkpoint: ${message(e)}`);
       }
     }
-  } else if (spec.model in PRESETS) {
+  } else if (Object.hasOwn(PRESETS, spec.model)) {
     start = presetStart(spec.model, tokenizer, spec.seed, tokenizerRef);
   } else {
     throw new LabLoadError(`unknown model "${spec.model}" (sft, ${Object.keys(PRESETS).join(", ")})`);

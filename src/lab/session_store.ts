@@ -10,7 +10,8 @@ import { migrateRun, revisionOf } from "./default_changes";
 import { currentMetricNames } from "./metric_names";
 import { isRecord, isStep, readMetricPoint } from "./metric_point";
 import type { HistoryChunk, LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
-import type { ExperimentSpec, RunSpec, SettingValue } from "./protocol";
+import type { ExperimentSpec, RunSpec, RunStatus, SettingValue } from "./protocol";
+import { checkRun, kindOf } from "./spec_check";
 
 /** A transaction over some of the lab's stores. */
 export type LabTx<Mode extends IDBTransactionMode = "readonly"> = IDBPTransaction<
@@ -50,7 +51,8 @@ export function runRecord(
  * The saved session (null when none) and the Pipeline; needs meta, runs, history, checkpoints, pipeline. Each
  * run is read on its own and checked as a run file's would be (readMetricPoint): points that are not metric
  * points are dropped, and a run whose record cannot be read at all is left out and named in `unreadable`
- * (records of another version, or written by something else), so that one bad record does not cost the rest.
+ * (records of another version, or written by something else), so that one bad record does not cost the rest;
+ * so is an entry of the experiment's run list that is no run (null).
  * @throws when the experiment itself (meta) is not one: the caller must then not save over what it could not read.
  */
 export async function readSession(
@@ -63,12 +65,15 @@ export async function readSession(
   const metas: unknown[] = await tx.objectStore("runs").getAll();
   const runs: SavedRun[] = [];
   const unreadable: string[] = [];
+  /** Runs imported for comparison whose records cannot be read: no weights to start over from, so left out. */
+  const lost = new Set<string>();
   for (const m of metas) {
     const id = isRecord(m) && typeof m.id === "string" ? m.id : null;
     const run =
       id === null ? null : readRun(m as SavedRunMeta, await tx.objectStore("history").getAll(chunksOf(id)));
     if (!run || id === null) {
       unreadable.push(id ?? "a run without an id");
+      if (id !== null && isRecord(m) && m.comparison) lost.add(id);
       continue;
     }
     const checkpoint = (await tx.objectStore("checkpoints").get(id)) ?? null;
@@ -77,7 +82,15 @@ export async function readSession(
       checkpoint: checkpoint instanceof Object && checkpoint.bytes instanceof Uint8Array ? checkpoint : null,
     });
   }
-  const order = new Map(meta.spec.runs.map((r, i) => [isRecord(r) ? r.id : i, i]));
+  // An entry of the experiment's run list that is no run (null, a number…) is left out and named, as a run record
+  // that cannot be read is (the page would fail on it); so is the entry of a comparison run whose record cannot be
+  // read (kept, it would train as a new run of the experiment).
+  const list: unknown[] = meta.spec.runs;
+  const listed = list.filter((r, i): r is Record<string, unknown> => {
+    if (!isRecord(r)) unreadable.push(`run ${i + 1} of the experiment (${kindOf(r)})`);
+    return isRecord(r) && !(typeof r.id === "string" && lost.has(r.id));
+  });
+  const order = new Map(listed.map((r, i) => [r.id, i]));
   runs.sort((a, b) => (order.get(a.spec.id) ?? 1e9) - (order.get(b.spec.id) ?? 1e9));
   // Saved at an older settings revision: the runs' settings as they were then (idempotent: a setting written out
   // is left as it is), in the experiment and in each run alike (a restore matches them).
@@ -86,7 +99,7 @@ export async function readSession(
     isRecord(r) && typeof r.algo === "string" && isRecord(r.config)
       ? migrateRun(r as unknown as RunSpec, revision)
       : r;
-  const spec = { ...meta.spec, runs: meta.spec.runs.map(migrate) } as unknown as ExperimentSpec;
+  const spec = { ...meta.spec, runs: listed.map(migrate) } as unknown as ExperimentSpec;
   return {
     session: {
       spec,
@@ -105,7 +118,35 @@ export function isExperimentRecord(
   return isRecord(meta) && isRecord(meta.spec) && Array.isArray(meta.spec.runs);
 }
 
-/** A run's saved record and history chunks as a run, or null when the record is not one. */
+/** The statuses a run may have (a run imported for comparison is drawn with its saved one). */
+const STATUSES: Readonly<Record<RunStatus, true>> = {
+  ready: true,
+  running: true,
+  finishing: true,
+  paused: true,
+  recovering: true,
+  error: true,
+};
+
+/**
+ * Whether a run imported for comparison can be drawn as saved: its status is one, and its spec is one the check
+ * of every other run takes as it is (spec_check.ts checkRun: a known algorithm, settings its fields accept, a
+ * usable label). Its card is drawn from them, and nothing else checks them (the worker never gets it).
+ */
+function drawable(spec: unknown, status: unknown): boolean {
+  const issues: string[] = [];
+  return (
+    typeof status === "string" &&
+    Object.hasOwn(STATUSES, status) &&
+    checkRun(spec, 0, new Set(), issues) !== null &&
+    issues.length === 0
+  );
+}
+
+/**
+ * A run's saved record and history chunks as a run, or null when the record is not one (or is a run imported for
+ * comparison that cannot be drawn: {@link drawable}).
+ */
 function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint"> | null {
   const spec: unknown = m.spec;
   if (
@@ -116,6 +157,7 @@ function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint
   )
     return null;
   if (typeof m.status !== "string" || !isStep(m.step) || !isStep(m.points)) return null;
+  if (m.comparison && !drawable(spec, m.status)) return null;
   const dropped = { values: 0 };
   const points = chunks
     .filter((c): c is HistoryChunk => isRecord(c) && typeof c.chunk === "number" && Array.isArray(c.points))

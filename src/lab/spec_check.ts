@@ -345,13 +345,22 @@ export function nonDefaultConfig(algo: AlgoId, config: Record<string, SettingVal
 
 /**
  * A run as a link, a saved experiment or a run file wrote it, before the check drops the values at today's
- * defaults (default_changes.ts needs them: an explicit ε_high = 0 meant something else before 3 Dec 2026): its
- * label the algorithm's title when it has none; null when it is no run (the check says what is wrong).
+ * defaults (default_changes.ts needs them: an explicit ε_high = 0 meant something else before 3 Dec 2026), for
+ * the notice's sentences on defaults changed since: its label cleaned as the check cleans it (cleanLabel; the
+ * algorithm's title when it has none usable), its settings those its fields accept, values at the default
+ * included (a bad value is the check's to name: the run trains with the default, and the notice says so too);
+ * null when it is no run (the check says what is wrong).
  */
 export function runAsWritten(r: unknown): RunSpec | null {
-  if (!isRecord(r) || typeof r.algo !== "string" || !(r.algo in ALGORITHMS)) return null;
+  if (!isRecord(r) || !isAlgoId(r.algo)) return null;
   if (r.config !== undefined && !isRecord(r.config)) return null; // the check says what is wrong with it
-  const algo = r.algo as AlgoId;
-  const label = typeof r.label === "string" ? r.label : ALGORITHMS[algo].title;
-  return { ...(r as object), algo, label, config: isRecord(r.config) ? r.config : {} } as RunSpec;
+  const algo = r.algo;
+  const { fields } = ALGORITHMS[algo];
+  const config = Object.fromEntries(
+    Object.entries(isRecord(r.config) ? r.config : {}).filter(([key, value]) => {
+      const f = fields.find((x) => x.key === key);
+      return f !== undefined && fieldProblem(algo, f, value) === null;
+    }),
+  ) as ConfigValues;
+  return { ...(r as object), algo, label: cleanLabel(r.label) ?? ALGORITHMS[algo].title, config } as RunSpec;
 }

@@ -17,7 +17,7 @@
  */
 import LZString from "lz-string";
 import { quoted } from "../util/quote";
-import { migrateRun, revisionNote, revisionOf, SETTINGS_REVISION } from "./default_changes";
+import { migrateRaw, revisionNote, revisionOf, SETTINGS_REVISION } from "./default_changes";
 import { defaultExperiment } from "./defaults";
 import { PIPELINE_FIELDS, type PipelineSettings } from "./pipeline/fields";
 import type { ExperimentSpec, RunSpec } from "./protocol";
@@ -197,7 +197,7 @@ export function decode(hash: string): DecodeResult {
   const revision = revisionOf(raw.d);
   const asWritten = Array.isArray(raw.runs) ? raw.runs.map(runAsWritten) : [];
   const runs = Array.isArray(raw.runs)
-    ? raw.runs.map((r, i) => (asWritten[i] ? migrateRun(asWritten[i], revision) : r))
+    ? raw.runs.map((r, i) => migrateRaw(r, asWritten[i], revision))
     : raw.runs;
   const spec = withoutForkPoints(checkSpec({ ...raw, runs }, issues));
   const view = checkView(raw.view, issues);

@@ -246,6 +246,11 @@ describe("headless lab CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));
     const cases: [string[], RegExp][] = [
       [[...train, "--step", "5"], /Unknown option '--step'\nusage: lab train/], // a typo once trained 20 steps
+      // Not an own key of the registry: once "info.fields is not iterable".
+      [
+        ["train", "--task", "arithmetic", "--algo", "constructor"],
+        /unknown algorithm "constructor" \(known: ppo,/,
+      ],
       [[...train, "--steps", "abc"], /--steps must be a whole number ≥ 1, got "abc"/],
       [[...train, "--seed", "1.5"], /--seed must be a whole number in \[0, 2147483647\], got "1.5"/],
       // A seed a link cannot hold is refused (a run with it could not be reopened from the lab).

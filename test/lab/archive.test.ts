@@ -144,6 +144,11 @@ describe("recent experiments", () => {
     const newer: SavedPipeline = { models, view: { ...view, handOffOld: false }, savedAt: 2 };
     expect(holds(later, newer, early, older)).toBe(true);
     expect(holds(later, { ...newer, view: { ...view, handOffOld: true } }, early, older)).toBe(false);
+    // A Pipeline record of another version without its models compares, and is not the one with them.
+    // Before: "Cannot read properties of undefined (reading 'task')" while the page kept the session.
+    const bare = { view, savedAt: 3 } as unknown as SavedPipeline;
+    expect(holds(later, bare, early, bare)).toBe(true);
+    expect(holds(later, newer, early, bare)).toBe(false);
   });
 
   it("swaps a kept session in with its curves, markers and checkpoint, keeping the current one", async () => {

@@ -16,6 +16,7 @@ import {
 import { parseRunFile, runFile } from "../../src/lab/export/run_file";
 import type { RunSpec } from "../../src/lab/protocol";
 import { ALGORITHMS } from "../../src/lab/registry";
+import { runAsWritten } from "../../src/lab/spec_check";
 import { decode, encode, noticeOf } from "../../src/lab/url";
 
 const grpo = (config: RunSpec["config"]): RunSpec => ({
@@ -144,6 +145,43 @@ describe("defaults that changed meaning", () => {
         "ε_high = 0 kept the ratio",
       );
     }
+  });
+
+  it("names a run as the check renames it and reads only the settings it keeps: no bidi label, no “ε = NaN”", () => {
+    const evil = `\u202Eevil${"x".repeat(300)}`;
+    const runs = [
+      { id: "grpo-1", algo: "grpo", label: evil, config: { epsilonHigh: 0, epsilon: "0.1" } },
+      { id: "grpo-2", algo: "grpo", label: "B", config: { epsilon: "abc" } },
+    ] as unknown as RunSpec[];
+    const r = decode(link(runs));
+    if (!r.ok) throw r.error;
+    // The issues still name the label and both ε (the check gets the runs as written).
+    expect(r.issues).toEqual([
+      'grpo-1: its label was invalid; renamed "GRPO"',
+      'grpo-1.epsilon must be a number in [0, 0.99], got "0.1"; using the default 0.2',
+      'grpo-2.epsilon must be a number in [0, 0.99], got "abc"; using the default 0.2',
+    ]);
+    // Before: "‮evilxxx…(300) now clips … at 1 + ε = 1.1, not 1" and "B now clips … at 1 + ε = NaN, not 1.2".
+    expect(r.defaults).toContain("GRPO now clips the ratio above at 1 + ε = 1.2, not 1;");
+    expect(r.defaults).not.toMatch(/NaN|\u202E|xxx|B now/);
+    // At an older revision the old default is still written out where the run sets none, and a bad ε still said.
+    const old = decode(link([grpo({ epsilon: "abc" } as unknown as RunSpec["config"])], 1));
+    expect(old.ok && old.spec.runs[0].config).toEqual({ epsilonHigh: 0.2 });
+    expect(old.ok && old.issues).toEqual([
+      'grpo-1.epsilon must be a number in [0, 0.99], got "abc"; using the default 0.2',
+    ]);
+    // A run file's run as written (the import's notice reads it) alike; an algorithm that is no own key is no run.
+    const spec = { task: "arithmetic" as const, model: "nano" as const, seed: 0, runs: [grpo({})] };
+    const file = runFile(spec, { spec: grpo({}), status: "paused", step: 0, history: [], markers: [] });
+    const { settingsRevision: _, ...older } = file;
+    const f = parseRunFile(JSON.stringify({ ...older, run: runs[0] }));
+    if (!f.ok) throw new Error(f.error);
+    expect(f.written).toMatchObject({ label: "GRPO", config: { epsilonHigh: 0 } });
+    expect(f.written?.config).not.toHaveProperty("epsilon");
+    expect(revisionNote(f.written ? [f.written] : [], f.revision, "Its file")).toContain(
+      "1 + ε = 1.2, not 1;",
+    );
+    for (const algo of ["constructor", "__proto__", "toString"]) expect(runAsWritten({ algo })).toBeNull();
   });
 
   it("migrating is idempotent and leaves a set value alone; revisions are whole numbers ≥ 1", () => {

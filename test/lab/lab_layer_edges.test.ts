@@ -6,7 +6,7 @@ import type { NumberField } from "../../src/algorithms/fields";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { pairCheckpoints } from "../../src/lab/export/import_match";
 import type { MetricPoint } from "../../src/lab/protocol";
-import { ALGORITHMS } from "../../src/lab/registry";
+import { ALGORITHMS, algorithm } from "../../src/lab/registry";
 import { Rounds } from "../../src/lab/sched_rounds";
 import { MAX_LABEL } from "../../src/lab/settings";
 import { checkRun, checkRunConfig, cleanLabel } from "../../src/lab/spec_check";
@@ -106,6 +106,13 @@ describe("spec checks: fork points, labels, settings in conflict", () => {
     const raw = { numMiniBatches: 16, batchPrompts: 4, adaptiveKl: true, beta: 0 };
     expect(checkRunConfig("ppo", "ppo-1", raw, issues)).toEqual({});
     expect(issues.join(" ")).toMatch(/using the defaults for all its settings/);
+  });
+
+  it("an algorithm is an own key of the registry: `lab train --algo constructor` is refused by name", () => {
+    // Before: ALGORITHMS["constructor"] is Object, and the CLI failed with "info.fields is not iterable".
+    for (const id of ["constructor", "toString", "__proto__", "hasOwnProperty"])
+      expect(() => algorithm(id), id).toThrow(new RegExp(`^unknown algorithm "${id}" \\(known: ppo,`));
+    expect(algorithm("grpo").id).toBe("grpo");
   });
 });
 

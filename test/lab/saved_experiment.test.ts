@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { SETTINGS_REVISION } from "../../src/lab/default_changes";
 import type { SavedSession } from "../../src/lab/persist";
-import type { RunSpec } from "../../src/lab/protocol";
-import { savedExperiment } from "../../src/ui/lab/session_lines";
+import type { ExperimentSpec, RunSpec } from "../../src/lab/protocol";
+import { matchesLink, savedExperiment } from "../../src/ui/lab/session_lines";
 
 const run = (spec: RunSpec, comparison = false) => ({
   spec,
@@ -63,5 +63,32 @@ describe("the saved experiment, opened without a link", () => {
     expect(read.line).toContain(
       "when ε_high = 0 kept the ratio from rising above 1 (now 0 follows ε): GRPO now clips the ratio above at 1 + ε = 1.1, not 1;",
     );
+  });
+
+  it("names a run in the default's note as the check renames it, from settings the check keeps (no NaN)", () => {
+    const s = session();
+    s.spec.runs[0] = { ...s.spec.runs[0], label: `\u202Eevil${"x".repeat(300)}`, config: { epsilon: "abc" } };
+    s.spec.runs[1] = {
+      ...s.spec.runs[1],
+      algo: "safe_rlhf",
+      label: "Safe",
+      config: { epsilon: "0.1", epsilonHigh: 0 },
+    };
+    const read = savedExperiment(s);
+    expect(read.line).toContain('grpo-1: its label was invalid; renamed "GRPO"');
+    // Before: "‮evilxxx… now clips the ratio above at 1 + ε = NaN" (the raw label, the raw ε), beside the issues.
+    expect(read.line).not.toMatch(/NaN|\u202E|xxx/);
+    expect(read.line).toContain("Safe now clips the ratio above at 1 + ε = 1.2, not 1;");
+    expect(read.line).not.toMatch(/GRPO now clips/); // ε back at its default 0.2: nothing differs
+  });
+});
+
+describe("a kept experiment matched to a link", () => {
+  it("reads its runs as written: an entry that is no run neither matches nor crashes the page", () => {
+    const link = session().spec;
+    const kept = { ...link, runs: [null, { id: "grpo-1", algo: "grpo", config: null }, ...link.runs] };
+    // Before: "Cannot read properties of null (reading 'id')", then of the null config.
+    expect(matchesLink(kept as unknown as ExperimentSpec, link)).toBe(true);
+    expect(matchesLink({ ...link, runs: [null] } as unknown as ExperimentSpec, link)).toBe(false);
   });
 });

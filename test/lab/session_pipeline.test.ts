@@ -231,4 +231,50 @@ describe("the Pipeline across reloads", () => {
       handOff.mockRestore();
     }
   });
+
+  it("a saved view it cannot read whole: bad settings keep their defaults, a malformed stage is not shown, said", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    const rm = { ...doneStage("rm", 3), result: { stage: "rm", steps: "three" } }; // a result that is none
+    const sft = { ...doneStage("sft", 4), points: [{ stage: "sft", step: 1, steps: 4, loss: 2 }, null] };
+    const settings = { sftSteps: "lots", size: "huge", sftLr: -1, rmSteps: 30 };
+    await db.savePipeline({ models: pipelineModels(), view: { settings, sft, rm, handedOff: null } });
+    db.close();
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    const p = usePipelineStore.getState();
+    // Before: {"size":"huge","sftSteps":"lots","sftLr":-1,…} in the store, the controls and the link.
+    expect(p.settings).toEqual({ ...DEFAULT_PIPELINE_SETTINGS, rmSteps: 30 });
+    expect(p.sft.status).toBe("done");
+    expect(p.sft.points).toHaveLength(1);
+    expect(p.rm.status).toBe("idle");
+    const notice = useLab.getState().notice ?? "";
+    expect(notice).toMatch(
+      /The Pipeline view saved in this browser could not be read whole \(its models are back\): the Pipeline's “SFT steps” must be .*got "lots"; using the default 40; .*“model size” .*got "huge"/,
+    );
+    expect(notice).toContain("the SFT stage's curves had 1 unreadable point; left out");
+    expect(notice).toContain("the reward model stage's result is not readable; shown as not trained.");
+  });
+
+  it("a saved view that is no object, or a Pipeline without its models, opens the lab (they crashed it)", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    await db.savePipeline({ models: pipelineModels(), view: null });
+    // Before: "Cannot read properties of null (reading 'settings')".
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(usePipelineStore.getState().settings).toEqual(DEFAULT_PIPELINE_SETTINGS);
+    expect(usePipelineStore.getState().sft.status).toBe("idle");
+    expect(useLab.getState().notice).toMatch(
+      /could not be read whole \(its models are back\): the view is null/,
+    );
+    session.stop();
+    await db.savePipeline({ view: {} } as unknown as Parameters<typeof db.savePipeline>[0]);
+    // Before: "Cannot read properties of undefined (reading 'task')".
+    const f = fakeDeps(name);
+    session = await openLab(f.deps);
+    expect(f.started).toEqual([undefined]);
+    expect(useLab.getState().phase).toBe("ready");
+    db.close();
+  });
 });

@@ -60,6 +60,71 @@ describe("a saved session the lab cannot read whole", () => {
     expect(useLab.getState().runs["ppo-1"].history).toHaveLength(5);
   });
 
+  it("leaves out entries of the experiment's run list that are no run, names them, and brings the runs back", async () => {
+    const name = newDbName();
+    await saved(name);
+    const db = await raw(name);
+    const meta = await db.get("meta", "experiment");
+    if (!meta || !("spec" in meta)) throw new Error("no experiment saved");
+    const runs: unknown[] = [null, ...meta.spec.runs, 7];
+    await db.put("meta", { ...meta, spec: { ...meta.spec, runs } } as typeof meta, "experiment");
+    db.close();
+    const f = fakeDeps(name);
+    // Before: "Cannot read properties of null (reading 'id')" (session_lines.ts savedExperiment), no page.
+    session = await openLab(f.deps);
+    expect(useLab.getState().notice).toMatch(
+      /2 saved runs could not be read \("run 1 of the experiment \(null\)", "run 5 of the experiment \(a number\)"\)/,
+    );
+    expect(useLab.getState().spec.runs.map((r) => r.id)).toEqual(defaultExperiment().runs.map((r) => r.id));
+    expect(f.loads.map(([id]) => id)).toEqual(["ppo-1"]);
+    expect(useLab.getState().runs["ppo-1"].history).toHaveLength(5);
+  });
+
+  it("leaves out runs imported for comparison it cannot draw, names them, and neither draws nor trains them", async () => {
+    const name = newDbName();
+    await saved(name);
+    const db = await raw(name);
+    const meta = await db.get("meta", "experiment");
+    if (!meta || !("spec" in meta)) throw new Error("no experiment saved");
+    const curve = (spec: object, status = "paused") => ({
+      id: (spec as { id: string }).id,
+      spec,
+      status,
+      step: 3,
+      markers: [],
+      points: 3,
+      comparison: true,
+      savedAt: 0,
+    });
+    const specs = [
+      { id: "zzz-1", algo: "zzz", label: "Old algo", config: {} }, // an algorithm this lab does not have
+      { id: "dpo-9", algo: "dpo", label: "Bad lr", config: { lr: "fast" } }, // a setting its field refuses
+      { id: "dpo-8", algo: "dpo", label: "Bogus status", config: {} },
+      { id: "dpo-7", algo: "dpo", label: "DPO (imported)", config: { beta: 0.2 } }, // drawn
+    ];
+    await db.put(
+      "meta",
+      { ...meta, spec: { ...meta.spec, runs: [...meta.spec.runs, ...specs] } } as typeof meta,
+      "experiment",
+    );
+    for (const spec of specs) {
+      await db.put("runs", curve(spec, spec.id === "dpo-8" ? "bogus" : "paused"));
+      await db.put("history", { runId: spec.id, chunk: 0, points: points(3) });
+    }
+    db.close();
+    session = await openLab(fakeDeps(name).deps);
+    const lab = useLab.getState();
+    // Before: each came back as a comparison run, its card reading ALGORITHMS["zzz"].fields (a crash).
+    for (const id of ["zzz-1", "dpo-9", "dpo-8"]) {
+      expect(lab.runs[id], id).toBeUndefined();
+      expect(lab.notice).toContain(`"${id}"`);
+      expect(lab.spec.runs.map((r) => r.id)).not.toContain(id);
+    }
+    expect(lab.notice).toMatch(/3 saved runs could not be read/);
+    expect(lab.runs["dpo-7"]?.comparison).toBe(true);
+    expect(lab.runs["dpo-7"]?.history).toHaveLength(3);
+  });
+
   it("does not save over a session whose experiment it cannot read", async () => {
     const name = newDbName();
     await savedUnreadable(name);

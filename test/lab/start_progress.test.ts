@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it, vi } from "vitest";
 import { testExperiment } from "../../src/lab/defaults";
+import type { ExperimentSpec } from "../../src/lab/protocol";
 import { loadResources } from "../../src/lab/resources";
 import { PROGRESS_EVERY_MS, progressFetch, type StartStage } from "../../src/lab/start_progress";
 import { BASE, publicFetch, serve } from "../helpers/lab_runtime";
@@ -140,5 +141,13 @@ describe("loadResources' stages", () => {
     expect(first("models/manifest.json")).toBe(0);
     expect(first("task")).toBeGreaterThan(first("models/manifest.json"));
     expect(first("models/arithmetic/tokenizer.json")).toBeGreaterThan(first("task"));
+  });
+
+  it("a start model that is no own key of the presets is refused by name", async () => {
+    // Before: "constructor" in PRESETS held, and a preset of Object's own fields was built.
+    for (const model of ["constructor", "toString"])
+      await expect(
+        loadResources({ ...testExperiment(), model } as unknown as ExperimentSpec, BASE, publicFetch),
+      ).rejects.toThrow(`unknown model "${model}"`);
   });
 });

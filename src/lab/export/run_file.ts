@@ -12,7 +12,7 @@
  */
 
 import { plainText, quoted } from "../../util/quote";
-import { migrateRun, revisionOf, SETTINGS_REVISION } from "../default_changes";
+import { migrateRaw, revisionOf, SETTINGS_REVISION } from "../default_changes";
 import { currentMetricNames } from "../metric_names";
 import { isStep, readMetricPoint } from "../metric_point";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
@@ -167,13 +167,7 @@ export function parseRunFile(text: string): ImportResult {
   // 2026 stays what it was, and is said: ../default_changes.ts).
   const revision = revisionOf(raw.settingsRevision);
   const written = runAsWritten(raw.run);
-  const run = checkRun(
-    written ? migrateRun(written, revision) : raw.run,
-    0,
-    new Set(),
-    issues,
-    'its "run" entry',
-  );
+  const run = checkRun(migrateRaw(raw.run, written, revision), 0, new Set(), issues, 'its "run" entry');
   if (!run) return { ok: false, error: issues.join("; ") };
   if (raw.history !== undefined && !Array.isArray(raw.history))
     issues.push(`its "history" is ${kindOf(raw.history)}, not a list of metric points: no curves`);

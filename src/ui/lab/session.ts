@@ -16,20 +16,20 @@ import { pageStorage, type ReachedStorage, takeReached } from "../../lab/reached
 import { planRestore, relabelStartingOver, sameExperiment, sameRun } from "../../lab/restore";
 import { specFromLocation } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
-import { quoted } from "../../util/quote";
 import { useLab } from "../lab_store";
 import { offerDiscard } from "./discard_saved";
 import { experimentTitle } from "./experiment_names";
 import { discardedLine, noticeWhenThawed } from "./frozen";
 import { type MarkerStorage, tabStorage } from "./pipeline_guard";
-import { DEFAULT_PIPELINE_SETTINGS, type PipelineViewState, usePipelineStore } from "./pipeline_store";
+import { DEFAULT_PIPELINE_SETTINGS, usePipelineStore } from "./pipeline_store";
+import { savedPipelineView } from "./pipeline_view";
 import { takeSafeStart } from "./safe_start";
 import { openSaving, type SavingDeps, setOpenSaving, startSaving } from "./saving";
 import { askBeforeLosingTraining } from "./saving_elsewhere";
 import { newWriterId } from "./saving_tabs";
 import { dropsTraining, keepReplaced, setAsideLine } from "./session_keep";
 import { matchesLink, mixedStartLine, savedExperiment, startingOverLines } from "./session_lines";
-import { openStorage, readIfWritten } from "./session_storage";
+import { openStorage, readIfWritten, unreadableLine } from "./session_storage";
 import { reloadOnPastedLink, startUrlSync } from "./url_sync";
 
 /** What opening needs from the worker side (labActions / labClient provide it). */
@@ -112,13 +112,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
         "what it trains is not kept (export runs to keep them). A lab of a newer version may read them.";
       lab().setSaveFailed(storageProblem);
     }
-  if (saved?.unreadable?.length)
-    storageProblem = `${saved.unreadable.length === 1 ? "A saved run" : `${saved.unreadable.length} saved runs`} could not be read (${saved.unreadable
-      .slice(0, 3)
-      .map((id) => quoted(id))
-      .join(
-        ", ",
-      )}) and ${saved.unreadable.length === 1 ? "starts" : "start"} over (what was saved of ${saved.unreadable.length === 1 ? "it" : "them"} is replaced).`;
+  storageProblem = unreadableLine(saved?.unreadable) ?? storageProblem;
   // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
   // this experiment opens without them (a saved run the page cannot draw would crash it again).
   let setAside: string | null = null;
@@ -185,7 +179,8 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   lab().setSpec(spec);
   lab().setNotice(opened.notice);
   // The Pipeline comes back with the experiment it belongs to (as the runs do); another one replaces both.
-  const pipeline = same && savedPipeline?.models.task === spec.task ? savedPipeline : null;
+  // (A record of another version may lack its models.)
+  const pipeline = same && savedPipeline?.models?.task === spec.task ? savedPipeline : null;
   await deps.start(spec, pipeline?.models);
   const ready = lab().phase === "ready";
   // Another tab may have saved since the read above: what resumes, and what is kept below, is what storage holds
@@ -214,7 +209,9 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
         )
       : { line: null, ok: true };
   if (persistence && unread === null && ready && kept.ok) persistence.claim(writer);
-  if (pipeline && ready) usePipelineStore.getState().restore(pipeline.view as PipelineViewState);
+  // Its view as read (storage may hold one of another version): what cannot be read is said, not shown.
+  const view = pipeline && ready ? savedPipelineView(pipeline.view) : null;
+  if (view) usePipelineStore.getState().restore(view.view);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
   // The link's Pipeline settings (the page's latest: the URL follows them; or the sharer's) replace the saved
   // ones whole; a link without any (all defaults, or a lesson's) keeps what was restored.
@@ -223,6 +220,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   addNotice(opened.notice);
   addNotice(setAside);
   addNotice(storageProblem);
+  addNotice(view?.line ?? null);
   addNotice(reopened);
   addNotice(kept.line);
   addNotice(discardedLine());

@@ -35,10 +35,13 @@ export function savedExperiment(saved: SavedSession): { spec: ExperimentSpec; li
   return { spec, line: lines.length ? lines.join(" ") : null };
 }
 
-/** The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link. */
+/**
+ * The kept experiment `kept` is the one `link` names: same task, start model and seed, and every run of the link.
+ * Its runs are read as written (runAsWritten): one kept by an older version may list entries that are no run.
+ */
 export function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean {
   if (!sameExperiment(kept, link) || link.runs.length === 0) return false;
-  const byId = new Map(kept.runs.map((r) => [r.id, r]));
+  const byId = new Map(kept.runs.flatMap((r) => runAsWritten(r) ?? []).map((r) => [r.id, r]));
   return link.runs.every((r) => {
     const k = byId.get(r.id);
     return k !== undefined && sameRun(k, r);

@@ -1,8 +1,9 @@
 /**
  * Opening this browser's storage for the lab (./session.ts): an open that never answers is given up on, and
- * what another tab saved while this page started is read again.
+ * what another tab saved while this page started is read again; the saved runs it could not read are named.
  */
 import { type LabPersistence, openLabPersistence, type SavedSession } from "../../lab/persist";
+import { quoted } from "../../util/quote";
 import { withTimeout } from "../../util/settle";
 
 /** How long opening this browser's storage may take before the lab starts without it (ms). */
@@ -36,4 +37,15 @@ export function openStorage(
 export async function readIfWritten(p: LabPersistence, firstRead: string): Promise<SavedSession | null> {
   const now = await p.lastWrite().catch(() => firstRead);
   return now === firstRead ? null : p.load().catch(() => null);
+}
+
+/** The notice's line on saved records left out (SavedSession.unreadable: run ids, or which entry), or null. */
+export function unreadableLine(unreadable: readonly string[] | undefined): string | null {
+  if (!unreadable?.length) return null;
+  const one = unreadable.length === 1;
+  const names = unreadable.slice(0, 3).map((id) => quoted(id));
+  return (
+    `${one ? "A saved run" : `${unreadable.length} saved runs`} could not be read (${names.join(", ")}) and ` +
+    `${one ? "starts" : "start"} over (what was saved of ${one ? "it" : "them"} is replaced).`
+  );
 }
