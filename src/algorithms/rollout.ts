@@ -114,7 +114,7 @@ export class RolloutEngine {
     const T = P + S;
     // The run's sets together, before any is made (each set alone is checked again as it is made).
     checkActivationBudget(
-      "activations (policy, reference and sampling sets)",
+      ref ? "activations (policy, reference and sampling sets)" : "activations (policy and sampling sets)",
       rolloutBytes(policy.config, B, P, S, ref !== null),
       B,
       T,

@@ -218,6 +218,8 @@ export async function keepIn(
   session: SavedSession,
   pipeline: SavedPipeline | null,
   now = Date.now(),
+  /** Keep it whatever it holds (a path that could not ask first): the least trained kept one goes instead. */
+  always = false,
 ): Promise<KeptEntry> {
   const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const listed = await listKept(tx);
@@ -243,7 +245,9 @@ export async function keepIn(
       replaced.add(e.id);
   }
   const others = listed.filter((e) => !replaced.has(e.id));
-  const forget = toForget(others, entry);
+  const forget = always
+    ? [...others].sort(lessTraining).slice(0, Math.max(0, others.length + 1 - ARCHIVE_MAX))
+    : toForget(others, entry);
   const kept = !forget.includes(entry);
   // Not kept: the earlier copies it would replace stay (each holds part of its training).
   const dropped = forget.filter((e) => e !== entry);
@@ -280,13 +284,20 @@ export class ExperimentArchive {
    * Keep a session (and its Pipeline). An entry of the same experiment with its runs at the same steps is
    * replaced (a quick reload keeps one copy), as is an earlier copy of the same training ({@link holds});
    * beyond {@link ARCHIVE_MAX}, the entry holding the least training goes ({@link toForget}), this one included.
+   * `always`: keep it even when it holds the least (a path that could not say so first: the crash card's set-aside,
+   * Save here); the least trained kept one goes instead.
    * @returns the new entry, with the entries forgotten to make room (`dropped`, least training first; usually
    *   none), and `kept` false when this session held the least and was not kept.
    * @throws what IndexedDB throws (e.g. QuotaExceededError); nothing is half-written (one transaction).
    */
-  async keep(session: SavedSession, pipeline: SavedPipeline | null, now = Date.now()): Promise<KeptEntry> {
+  async keep(
+    session: SavedSession,
+    pipeline: SavedPipeline | null,
+    now = Date.now(),
+    always = false,
+  ): Promise<KeptEntry> {
     const tx = (await this.conn()).transaction(ARCHIVE_STORES, "readwrite") as unknown as LabTx<"readwrite">;
-    const entry = await keepIn(tx, session, pipeline, now);
+    const entry = await keepIn(tx, session, pipeline, now, always);
     await tx.done;
     return entry;
   }

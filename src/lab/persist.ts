@@ -105,11 +105,13 @@ export interface SavedSession {
   /** The settings revision it was saved at (./default_changes.ts); absent: saved before revisions were kept. */
   revision?: number;
   runs: SavedRun[];
-  /**
-   * Ids of saved runs whose records could not be read, and names of the experiment's run-list entries that are no
-   * run ("run 2 of the experiment (null)"): left out (session_store.ts readSession).
-   */
+  /** Ids of saved runs whose records could not be read: they start over (session_store.ts readSession). */
   unreadable?: string[];
+  /**
+   * What is left out altogether: run-list entries that are no run ("run 2 of the experiment (null)") and runs
+   * imported for comparison whose records could not be read (no weights to start over from).
+   */
+  leftOut?: string[];
 }
 
 /** The Pipeline view, saved: its models and the view's own state (curves, settings; opaque here). */

@@ -65,6 +65,7 @@ export async function readSession(
   const metas: unknown[] = await tx.objectStore("runs").getAll();
   const runs: SavedRun[] = [];
   const unreadable: string[] = [];
+  const leftOut: string[] = [];
   /** Runs imported for comparison whose records cannot be read: no weights to start over from, so left out. */
   const lost = new Set<string>();
   for (const m of metas) {
@@ -72,8 +73,10 @@ export async function readSession(
     const run =
       id === null ? null : readRun(m as SavedRunMeta, await tx.objectStore("history").getAll(chunksOf(id)));
     if (!run || id === null) {
-      unreadable.push(id ?? "a run without an id");
-      if (id !== null && isRecord(m) && m.comparison) lost.add(id);
+      if (id !== null && isRecord(m) && m.comparison) {
+        lost.add(id);
+        leftOut.push(id);
+      } else unreadable.push(id ?? "a run without an id");
       continue;
     }
     const checkpoint = (await tx.objectStore("checkpoints").get(id)) ?? null;
@@ -87,7 +90,7 @@ export async function readSession(
   // read (kept, it would train as a new run of the experiment).
   const list: unknown[] = meta.spec.runs;
   const listed = list.filter((r, i): r is Record<string, unknown> => {
-    if (!isRecord(r)) unreadable.push(`run ${i + 1} of the experiment (${kindOf(r)})`);
+    if (!isRecord(r)) leftOut.push(`run ${i + 1} of the experiment (${kindOf(r)})`);
     return isRecord(r) && !(typeof r.id === "string" && lost.has(r.id));
   });
   const order = new Map(listed.map((r, i) => [r.id, i]));
@@ -106,6 +109,7 @@ export async function readSession(
       runs: runs.map((r) => ({ ...r, spec: migrateRun(r.spec, revision) })),
       ...(revision && { revision }),
       ...(unreadable.length && { unreadable }),
+      ...(leftOut.length && { leftOut }),
     },
     pipeline,
   };

@@ -17,7 +17,9 @@ function fmix32(h: number): number {
  * `new Rng(seed)` starts pure-rand's generator from the state (−1, ~seed, seed, 0): its first draw is 1 − seed/2²⁶
  * and streams of nearby seeds stay correlated for hundreds of draws. That is kept for what shipped files were
  * made with (task splits, prompt order, initialisation, data builds). A stream keyed by a counter (a step, a
- * pair id) must come from {@link Rng.mixed}.
+ * pair id) must come from {@link Rng.mixed}. One exception, kept: PPO's minibatch shuffle (ppo.ts) draws from
+ * `new Rng(stepSeed(…))`; its first draw (the row put last) cycles with the step, harmless because a step's rows
+ * are fresh samples, and changing it would change every logged PPO run the lessons quote.
  */
 export class Rng {
   private readonly gen;

@@ -112,6 +112,17 @@ describe("a full list of kept experiments", () => {
     db.close();
   });
 
+  it("a path that could not ask first (the crash card's set-aside, Save here) keeps it all the same", async () => {
+    const db = await fullList();
+    // One step, less than any kept one: kept anyway, and the least trained kept one (seed 3, 3 steps) goes.
+    const kept = await db.archive.keep(trained(7, [1]), null, 100, true);
+    expect(kept.kept).toBe(true);
+    expect(kept.dropped.map((e) => e.spec.seed)).toEqual([3]);
+    expect(await seeds(db)).toEqual([0, 1, 2, 4, 5, 7]);
+    expect(setAsideLine(kept)).not.toMatch(/not kept/);
+    db.close();
+  });
+
   it("Pipeline models outrank any steps, and at equal training the older goes", async () => {
     const db = await freshDb();
     const piped = trained(0, [1]);

@@ -243,7 +243,11 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               </li>
             )}
             {pipeline && (!saves || saveFailed) && (
-              <li>The Pipeline's models (trained in this page) are kept with it.</li>
+              <li>
+                {saves
+                  ? "The Pipeline's models are kept as they were saved before."
+                  : "The Pipeline's models trained in this page are not kept: this tab does not save."}
+              </li>
             )}
             {training && <li data-testid="experiment-pipeline-training">{stopFirstLine(training, saves)}</li>}
             {next.changes.map((c) => (

@@ -111,7 +111,8 @@ export async function writeHere(persistence: LabPersistence, deps: SaveHereDeps)
     stored !== null &&
     hasProgress(stored, storedPipeline) &&
     !holds(here, herePipeline, stored, storedPipeline);
-  const kept = keep ? await persistence.archive.keep(stored, storedPipeline) : null;
+  // Kept whatever it holds: Save here asks nothing first, and its tooltip says the other tab's training is kept.
+  const kept = keep ? await persistence.archive.keep(stored, storedPipeline, Date.now(), true) : null;
   await persistence.replaceSession(here, herePipeline);
   return kept;
 }

@@ -112,7 +112,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
         "what it trains is not kept (export runs to keep them). A lab of a newer version may read them.";
       lab().setSaveFailed(storageProblem);
     }
-  storageProblem = unreadableLine(saved?.unreadable) ?? storageProblem;
+  storageProblem = unreadableLine(saved?.unreadable, saved?.leftOut) ?? storageProblem;
   // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
   // this experiment opens without them (a saved run the page cannot draw would crash it again).
   let setAside: string | null = null;
@@ -120,7 +120,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
     try {
       // Kept only when it holds training (an untrained one would push a trained one out of a full list).
       const entry = hasProgress(saved, savedPipeline)
-        ? await persistence.archive.keep(saved, savedPipeline)
+        ? await persistence.archive.keep(saved, savedPipeline, Date.now(), true)
         : null;
       setAside = setAsideLine(entry);
       saved = null;

@@ -39,13 +39,33 @@ export async function readIfWritten(p: LabPersistence, firstRead: string): Promi
   return now === firstRead ? null : p.load().catch(() => null);
 }
 
-/** The notice's line on saved records left out (SavedSession.unreadable: run ids, or which entry), or null. */
-export function unreadableLine(unreadable: readonly string[] | undefined): string | null {
-  if (!unreadable?.length) return null;
-  const one = unreadable.length === 1;
-  const names = unreadable.slice(0, 3).map((id) => quoted(id));
-  return (
-    `${one ? "A saved run" : `${unreadable.length} saved runs`} could not be read (${names.join(", ")}) and ` +
-    `${one ? "starts" : "start"} over (what was saved of ${one ? "it" : "them"} is replaced).`
-  );
+/**
+ * The notice's line on saved records the lab could not read (SavedSession.unreadable: runs that start over;
+ * SavedSession.leftOut: entries dropped altogether, comparison runs among them), or null when there are none.
+ */
+export function unreadableLine(
+  unreadable: readonly string[] | undefined,
+  leftOut: readonly string[] = [],
+): string | null {
+  const names = (ids: readonly string[]) =>
+    ids
+      .slice(0, 3)
+      .map((id) => quoted(id))
+      .join(", ") + (ids.length > 3 ? ", …" : "");
+  const lines: string[] = [];
+  if (unreadable?.length) {
+    const one = unreadable.length === 1;
+    lines.push(
+      `${one ? "A saved run" : `${unreadable.length} saved runs`} could not be read (${names(unreadable)}) and ` +
+        `${one ? "starts" : "start"} over (what was saved of ${one ? "it" : "them"} is replaced).`,
+    );
+  }
+  if (leftOut.length) {
+    const one = leftOut.length === 1;
+    lines.push(
+      `${one ? "A saved entry" : `${leftOut.length} saved entries`} could not be read (${names(leftOut)}) and ` +
+        `${one ? "is" : "are"} left out (a run imported for comparison: import it again to see it).`,
+    );
+  }
+  return lines.length ? lines.join(" ") : null;
 }

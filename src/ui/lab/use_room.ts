@@ -21,7 +21,14 @@ export const pipelineKept = (s: PipelineState): boolean =>
 export function useRoom(enabled: boolean): (target: ExperimentSpec | null) => Room | null {
   const [listed, setListed] = useState<ArchiveEntry[] | null>(null);
   const spec = useLab((s) => s.spec);
-  const runs = useLab((s) => s.runs);
+  // Re-rendered by what the ranking reads (each run's step), and only while enabled: not by samples or statuses.
+  useLab((s) =>
+    enabled
+      ? Object.entries(s.runs)
+          .map(([id, r]) => `${id}:${r.step}:${r.comparison ? 1 : 0}`)
+          .join()
+      : "",
+  );
   const pipeline = usePipelineStore(pipelineKept);
   useEffect(() => {
     if (!enabled) return;
@@ -38,5 +45,6 @@ export function useRoom(enabled: boolean): (target: ExperimentSpec | null) => Ro
       stop();
     };
   }, [enabled]);
-  return (target) => (enabled && listed ? roomFor(listed, hereOf(spec, runs, pipeline), target) : null);
+  return (target) =>
+    enabled && listed ? roomFor(listed, hereOf(spec, useLab.getState().runs, pipeline), target) : null;
 }
