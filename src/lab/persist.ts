@@ -107,11 +107,10 @@ export interface SavedSession {
   runs: SavedRun[];
   /** Ids of saved runs whose records could not be read: they start over (session_store.ts readSession). */
   unreadable?: string[];
-  /**
-   * What is left out altogether: run-list entries that are no run ("run 2 of the experiment (null)") and runs
-   * imported for comparison whose records could not be read (no weights to start over from).
-   */
+  /** Ids of runs imported for comparison whose records could not be read: left out (no weights to start over). */
   leftOut?: string[];
+  /** The experiment's run-list entries that are no run ("run 2 of the experiment (null)"): left out. */
+  notRuns?: string[];
 }
 
 /** The Pipeline view, saved: its models and the view's own state (curves, settings; opaque here). */

@@ -125,8 +125,11 @@ export function planRestore(
     // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
     if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
     if (resumes(run, s, canResume) && ck) {
-      const last = Math.max(s.history.at(-1)?.step ?? ck.step, reached[run.id] ?? 0);
-      if (last > ck.step) behind.push(`${run.label} at step ${ck.step} (it had reached ${last})`);
+      const curves = s.history.at(-1)?.step ?? ck.step;
+      const last = Math.max(curves, reached[run.id] ?? 0);
+      // Without this tab's record of the steps reached (a new tab; an older record), the saved curves give a floor.
+      const atLeast = (reached[run.id] ?? 0) < curves ? "at least " : "";
+      if (last > ck.step) behind.push(`${run.label} at step ${ck.step} (it had reached ${atLeast}${last})`);
       plan.runs.push({
         spec: run,
         status: "paused",

@@ -66,6 +66,7 @@ export async function readSession(
   const runs: SavedRun[] = [];
   const unreadable: string[] = [];
   const leftOut: string[] = [];
+  const notRuns: string[] = [];
   /** Runs imported for comparison whose records cannot be read: no weights to start over from, so left out. */
   const lost = new Set<string>();
   for (const m of metas) {
@@ -90,7 +91,7 @@ export async function readSession(
   // read (kept, it would train as a new run of the experiment).
   const list: unknown[] = meta.spec.runs;
   const listed = list.filter((r, i): r is Record<string, unknown> => {
-    if (!isRecord(r)) leftOut.push(`run ${i + 1} of the experiment (${kindOf(r)})`);
+    if (!isRecord(r)) notRuns.push(`run ${i + 1} of the experiment (${kindOf(r)})`);
     return isRecord(r) && !(typeof r.id === "string" && lost.has(r.id));
   });
   const order = new Map(listed.map((r, i) => [r.id, i]));
@@ -110,6 +111,7 @@ export async function readSession(
       ...(revision && { revision }),
       ...(unreadable.length && { unreadable }),
       ...(leftOut.length && { leftOut }),
+      ...(notRuns.length && { notRuns }),
     },
     pipeline,
   };

@@ -250,7 +250,11 @@ describe("the Pipeline across reloads", () => {
     expect(p.rm.status).toBe("idle");
     const notice = useLab.getState().notice ?? "";
     expect(notice).toMatch(
-      /The Pipeline view saved in this browser could not be read whole \(its models are back\): the Pipeline's “SFT steps” must be .*got "lots"; using the default 40; .*“model size” .*got "huge"/,
+      /The Pipeline view saved in this browser could not be read whole: the Pipeline's “SFT steps” must be .*got "lots"; using the default 40; .*“model size” .*got "huge"/,
+    );
+    // The reward model is stored, but its stage shows as not trained: not "its models are back".
+    expect(notice).toMatch(
+      /The reward model stored with it cannot be shown without its stage: train it again/,
     );
     expect(notice).toContain("the SFT stage's curves had 1 unreadable point; left out");
     expect(notice).toContain("the reward model stage's result is not readable; shown as not trained.");
@@ -265,8 +269,9 @@ describe("the Pipeline across reloads", () => {
     session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
     expect(usePipelineStore.getState().settings).toEqual(DEFAULT_PIPELINE_SETTINGS);
     expect(usePipelineStore.getState().sft.status).toBe("idle");
+    // Its stored models are not back (their stages show as not trained): the notice says so, not "its models are back".
     expect(useLab.getState().notice).toMatch(
-      /could not be read whole \(its models are back\): the view is null/,
+      /could not be read whole: the view is null; .* The SFT and reward models stored with it cannot be shown without their stage: train them again to use them in RL\./,
     );
     session.stop();
     await db.savePipeline({ view: {} } as unknown as Parameters<typeof db.savePipeline>[0]);

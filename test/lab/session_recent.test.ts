@@ -171,7 +171,7 @@ describe("recent experiments", () => {
     expect(useLab.getState().runs["ppo-1"].step).toBe(10);
     expect(await recentExperiments()).toEqual([]);
     expect(useLab.getState().notice).toMatch(
-      /^Resumed PPO at step 10 \(it had reached 12\): the last checkpoint; the steps after it were not saved yet/,
+      /^Resumed PPO at step 10 \(it had reached at least 12\): the last checkpoint; the steps after it were not saved yet/,
     );
     await expect(openRecent("gone")).rejects.toThrow(/no longer kept/);
     // The restarted autosaver still reacts: a step that lands while paused is checkpointed at once.

@@ -73,7 +73,7 @@ describe("a saved session the lab cannot read whole", () => {
     // Before: "Cannot read properties of null (reading 'id')" (session_lines.ts savedExperiment), no page.
     session = await openLab(f.deps);
     expect(useLab.getState().notice).toMatch(
-      /2 saved entries could not be read \("run 1 of the experiment \(null\)", "run 5 of the experiment \(a number\)"\) and are left out/,
+      /^2 entries of the saved run list are no run \("run 1 of the experiment \(null\)", "run 5 of the experiment \(a number\)"\) and are left out\. /,
     );
     expect(useLab.getState().spec.runs.map((r) => r.id)).toEqual(defaultExperiment().runs.map((r) => r.id));
     expect(f.loads.map(([id]) => id)).toEqual(["ppo-1"]);
@@ -122,7 +122,7 @@ describe("a saved session the lab cannot read whole", () => {
     }
     // They are left out, not started over (no weights to start from): the notice must not say they start over.
     expect(lab.notice).toMatch(
-      /3 saved entries could not be read \([^)]*\) and are left out \(a run imported for comparison/,
+      /3 runs imported for comparison could not be read \("dpo-8", "dpo-9", "zzz-1"\) and are left out: import them again to see them\./,
     );
     expect(lab.notice).not.toMatch(/start over/);
     expect(lab.runs["dpo-7"]?.comparison).toBe(true);

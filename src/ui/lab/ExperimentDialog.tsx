@@ -16,13 +16,14 @@ import { shareUrl } from "../../lab/url";
 import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { offline } from "./before_leaving";
-import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
+import { keptRunsText, MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
 import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
-import { pipelineKept, useRoom } from "./use_room";
+import { matchesLink } from "./session_lines";
+import { pipelineKept, useKeptList, useRoom } from "./use_room";
 import "./experiment.css";
 import { errorMessage } from "../../util/errors";
 
@@ -77,6 +78,9 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const keeps = steps > 0 || compared > 0 || pipeline;
   // What keeping it would forget of a full list, or that it would not be kept (said before, not after).
   const room = useRoom(saves && keeps)(next?.spec ?? null);
+  // A change to an experiment kept under Recent experiments reopens it where its runs stopped (session.ts).
+  const kept = useKeptList(true);
+  const reopens = next && kept ? kept.find((e) => matchesLink(e.spec, next.spec)) : undefined;
   const [leaving, setLeaving] = useState<"stopping" | "saving" | null>(null);
   const apply = async () => {
     if (!next || leaving) return;
@@ -120,10 +124,14 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
         </button>
       </header>
       <p className="muted">
-        Every run shares these, so the comparison is fair. A change starts a new experiment:{" "}
-        {n === 0
-          ? "no runs yet (add some with + Add run)."
-          : `the same ${n === 1 ? "run" : `${n} runs`} with the same settings, from step 0.`}
+        Every run shares these, so the comparison is fair.{" "}
+        {reopens
+          ? `This one is kept under Recent experiments: it reopens where its runs stopped (${keptRunsText(reopens)}).`
+          : `A change starts a new experiment: ${
+              n === 0
+                ? "no runs yet (add some with + Add run)."
+                : `the same ${n === 1 ? "run" : `${n} runs`} with the same settings, from step 0.`
+            }`}
       </p>
       <form
         className="experiment-form"
@@ -269,7 +277,9 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               ? "Stopping the Pipeline…"
               : leaving
                 ? "Saving this one…"
-                : "Start new experiment"}
+                : reopens
+                  ? "Reopen kept experiment"
+                  : "Start new experiment"}
           </button>
         </div>
       </form>

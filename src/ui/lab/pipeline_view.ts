@@ -107,7 +107,11 @@ function readStage(raw: unknown, stage: PipelineStage, issues: string[]): StageS
  * The saved view `raw` as the store takes it (pipeline_store.ts restore), and the notice's line on what could
  * not be read (null when everything could): not an object, nothing of it (defaults, stages not trained).
  */
-export function savedPipelineView(raw: unknown): { view: PipelineViewState; line: string | null } {
+export function savedPipelineView(
+  raw: unknown,
+  /** The stages whose models storage holds (SavedPipeline.models): one shown as not trained is said. */
+  stored: { sft: boolean; rm: boolean } = { sft: false, rm: false },
+): { view: PipelineViewState; line: string | null } {
   const issues: string[] = [];
   if (!isRecord(raw)) issues.push(`the view is ${kindOf(raw)}; its defaults`);
   const v = isRecord(raw) ? raw : {};
@@ -128,10 +132,15 @@ export function savedPipelineView(raw: unknown): { view: PipelineViewState; line
   };
   if (issues.length === 0) return { view, line: null };
   const more = issues.length > NOTICE_ISSUES ? `; and ${issues.length - NOTICE_ISSUES} more` : "";
+  // A stage whose model is stored but whose view could not be read shows as not trained: its model cannot be used.
+  const hidden = (["sft", "rm"] as const).filter((k) => stored[k] && view[k].status !== "done");
+  const models = hidden.length
+    ? ` The ${hidden.map((k) => (k === "sft" ? "SFT" : "reward")).join(" and ")} model${hidden.length > 1 ? "s" : ""} stored with it cannot be shown without ${hidden.length > 1 ? "their" : "its"} stage: train ${hidden.length > 1 ? "them" : "it"} again to use ${hidden.length > 1 ? "them" : "it"} in RL.`
+    : "";
   return {
     view,
     line:
-      "The Pipeline view saved in this browser could not be read whole (its models are back): " +
-      `${issues.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${more}.`,
+      `The Pipeline view saved in this browser could not be read whole${hidden.length ? "" : " (its models are back)"}: ` +
+      `${issues.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${more}.${models}`,
   };
 }

@@ -112,7 +112,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
         "what it trains is not kept (export runs to keep them). A lab of a newer version may read them.";
       lab().setSaveFailed(storageProblem);
     }
-  storageProblem = unreadableLine(saved?.unreadable, saved?.leftOut) ?? storageProblem;
+  storageProblem = unreadableLine(saved?.unreadable, saved?.leftOut, saved?.notRuns) ?? storageProblem;
   // After a crash, the crash card's "Start without the saved runs": they are kept under Recent experiments and
   // this experiment opens without them (a saved run the page cannot draw would crash it again).
   let setAside: string | null = null;
@@ -210,7 +210,10 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
       : { line: null, ok: true };
   if (persistence && unread === null && ready && kept.ok) persistence.claim(writer);
   // Its view as read (storage may hold one of another version): what cannot be read is said, not shown.
-  const view = pipeline && ready ? savedPipelineView(pipeline.view) : null;
+  const view =
+    pipeline && ready
+      ? savedPipelineView(pipeline.view, { sft: !!pipeline.models?.sft, rm: !!pipeline.models?.rm })
+      : null;
   if (view) usePipelineStore.getState().restore(view.view);
   else if (savedPipeline && ready && kept.ok) await persistence?.savePipeline(null).catch(() => {});
   // The link's Pipeline settings (the page's latest: the URL follows them; or the sharer's) replace the saved

@@ -41,11 +41,12 @@ export async function readIfWritten(p: LabPersistence, firstRead: string): Promi
 
 /**
  * The notice's line on saved records the lab could not read (SavedSession.unreadable: runs that start over;
- * SavedSession.leftOut: entries dropped altogether, comparison runs among them), or null when there are none.
+ * leftOut: comparison runs dropped; notRuns: run-list entries that are no run), or null when there are none.
  */
 export function unreadableLine(
   unreadable: readonly string[] | undefined,
   leftOut: readonly string[] = [],
+  notRuns: readonly string[] = [],
 ): string | null {
   const names = (ids: readonly string[]) =>
     ids
@@ -63,8 +64,15 @@ export function unreadableLine(
   if (leftOut.length) {
     const one = leftOut.length === 1;
     lines.push(
-      `${one ? "A saved entry" : `${leftOut.length} saved entries`} could not be read (${names(leftOut)}) and ` +
-        `${one ? "is" : "are"} left out (a run imported for comparison: import it again to see it).`,
+      `${one ? "A run imported for comparison" : `${leftOut.length} runs imported for comparison`} could not be ` +
+        `read (${names(leftOut)}) and ${one ? "is" : "are"} left out: import ${one ? "it" : "them"} again to see ${one ? "it" : "them"}.`,
+    );
+  }
+  if (notRuns.length) {
+    const one = notRuns.length === 1;
+    lines.push(
+      `${one ? "An entry" : `${notRuns.length} entries`} of the saved run list ${one ? "is" : "are"} no run ` +
+        `(${names(notRuns)}) and ${one ? "is" : "are"} left out.`,
     );
   }
   return lines.length ? lines.join(" ") : null;

@@ -14,22 +14,9 @@ import { onRecentChange, recentExperiments } from "./saving";
 export const pipelineKept = (s: PipelineState): boolean =>
   s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done";
 
-/**
- * {@link roomFor} the lab's experiment now, leaving for `target` (null: unknown); the function answers null while
- * the list is not read (or cannot be), or not `enabled`.
- */
-export function useRoom(enabled: boolean): (target: ExperimentSpec | null) => Room | null {
+/** This browser's kept experiments (Recent experiments), read while `enabled` and again when they change; null before. */
+export function useKeptList(enabled: boolean): ArchiveEntry[] | null {
   const [listed, setListed] = useState<ArchiveEntry[] | null>(null);
-  const spec = useLab((s) => s.spec);
-  // Re-rendered by what the ranking reads (each run's step), and only while enabled: not by samples or statuses.
-  useLab((s) =>
-    enabled
-      ? Object.entries(s.runs)
-          .map(([id, r]) => `${id}:${r.step}:${r.comparison ? 1 : 0}`)
-          .join()
-      : "",
-  );
-  const pipeline = usePipelineStore(pipelineKept);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
@@ -45,6 +32,25 @@ export function useRoom(enabled: boolean): (target: ExperimentSpec | null) => Ro
       stop();
     };
   }, [enabled]);
+  return enabled ? listed : null;
+}
+
+/**
+ * {@link roomFor} the lab's experiment now, leaving for `target` (null: unknown); the function answers null while
+ * the list is not read (or cannot be), or not `enabled`.
+ */
+export function useRoom(enabled: boolean): (target: ExperimentSpec | null) => Room | null {
+  const listed = useKeptList(enabled);
+  const spec = useLab((s) => s.spec);
+  // Re-rendered by what the ranking reads (each run's step), and only while enabled: not by samples or statuses.
+  useLab((s) =>
+    enabled
+      ? Object.entries(s.runs)
+          .map(([id, r]) => `${id}:${r.step}:${r.comparison ? 1 : 0}`)
+          .join()
+      : "",
+  );
+  const pipeline = usePipelineStore(pipelineKept);
   return (target) =>
     enabled && listed ? roomFor(listed, hereOf(spec, useLab.getState().runs, pipeline), target) : null;
 }
