@@ -16,13 +16,13 @@ import { shareUrl } from "../../lab/url";
 import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
 import { offline } from "./before_leaving";
-import { keptRunsText, MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
+import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
+import { reopenedBy, reopensText } from "./keep_room";
 import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
 import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
-import { matchesLink } from "./session_lines";
 import { pipelineKept, useKeptList, useRoom } from "./use_room";
 import "./experiment.css";
 import { errorMessage } from "../../util/errors";
@@ -80,7 +80,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
   const room = useRoom(saves && keeps)(next?.spec ?? null);
   // A change to an experiment kept under Recent experiments reopens it where its runs stopped (session.ts).
   const kept = useKeptList(true);
-  const reopens = next && kept ? kept.find((e) => matchesLink(e.spec, next.spec)) : undefined;
+  const reopens = next && kept ? reopenedBy(kept, next.spec) : undefined;
   const [leaving, setLeaving] = useState<"stopping" | "saving" | null>(null);
   const apply = async () => {
     if (!next || leaving) return;
@@ -126,7 +126,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
       <p className="muted">
         Every run shares these, so the comparison is fair.{" "}
         {reopens
-          ? `This one is kept under Recent experiments: it reopens where its runs stopped (${keptRunsText(reopens)}).`
+          ? `This one is kept under Recent experiments: ${reopensText(reopens)}.`
           : `A change starts a new experiment: ${
               n === 0
                 ? "no runs yet (add some with + Add run)."

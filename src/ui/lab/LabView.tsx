@@ -17,6 +17,7 @@ import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
 import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
+import { LeaveAskButtons } from "./LeaveAskButtons";
 import { MoreMetrics } from "./MoreMetrics";
 import { useFocusWhenOpened } from "./opened_focus";
 import { PipelineView } from "./PipelineView";
@@ -100,6 +101,7 @@ export function LabView() {
           <div className="notice" data-testid="lab-notice">
             <span>{notice}</span>
             <BrokenLinkButton />
+            <LeaveAskButtons />
             <SaveHereButton inNotice />
             <DiscardSavedButton inNotice />
             <button

@@ -8,6 +8,8 @@ import { type ArchiveEntry, toForget } from "../../lab/archive";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { sameExperiment } from "../../lab/restore";
 import type { RunState } from "../lab_store";
+import { keptRunsText } from "./experiment_names";
+import type { PipelineState } from "./pipeline_store";
 import { matchesLink } from "./session_lines";
 
 /** What keeping would do: the kept experiments it forgets (least training first), or `notKept`: not this one. */
@@ -17,6 +19,22 @@ export interface Room {
 }
 
 export const NO_ROOM: Room = { forget: [], notKept: false };
+
+/** Whether the Pipeline has models that leaving keeps with the experiment (src/ui/lab/session.ts). */
+export const pipelineKept = (s: PipelineState): boolean =>
+  s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done";
+
+/** The kept experiment that leaving for `target` reopens (a link to it: src/ui/lab/session.ts), if any. */
+export function reopenedBy(
+  listed: readonly ArchiveEntry[],
+  target: ExperimentSpec,
+): ArchiveEntry | undefined {
+  return listed.find((e) => matchesLink(e.spec, target));
+}
+
+/** "it reopens where its runs stopped (PPO at step 1, DPO at step 1)", of a kept experiment ({@link reopenedBy}). */
+export const reopensText = (entry: ArchiveEntry): string =>
+  `it reopens where its runs stopped (${keptRunsText(entry)})`;
 
 /** The open experiment as the list would show it once kept: its runs at the steps they reached, comparisons at 0. */
 export type Here = Pick<ArchiveEntry, "spec" | "runs" | "pipeline">;
@@ -64,7 +82,7 @@ export function roomFor(
   target: ExperimentSpec | null,
   now = Date.now(),
 ): Room {
-  if (target && listed.some((e) => matchesLink(e.spec, target))) return NO_ROOM;
+  if (target && reopenedBy(listed, target)) return NO_ROOM;
   const entry: ArchiveEntry = { ...here, id: "", savedAt: now, signature: "" };
   const forget = toForget(
     listed.filter((e) => !mayHold(here, e)),

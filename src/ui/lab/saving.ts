@@ -20,6 +20,7 @@ import { landsWithin } from "../../util/settle";
 import { without } from "../client_notices";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
+import { askToLeave, lossOnLeaving } from "./history_leave";
 import { markOpened } from "./opened_focus";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { recentChanged } from "./recent_listeners";
@@ -207,11 +208,11 @@ export function startSaving(
 /** What this tab's last Save here said (taken out of the notice when another tab takes saving again). */
 let savedHereSaid: string | null = null;
 
-/** Hooks run before the page leaves for another experiment (./before_leaving.ts). */
+// Hooks run before the page leaves (./before_leaving.ts), what the lab says about where it saves (./saving_lines.ts),
+// the channel on which tabs agree which one saves (./saving_tabs.ts), who hears the kept list change.
 export { onBeforeLeaving } from "./before_leaving";
-/** What the lab says about where it saves (./saving_lines.ts). */
+export { onRecentChange, recentChanged } from "./recent_listeners";
 export { keptLine, savedHereLine } from "./saving_lines";
-/** The BroadcastChannel on which the lab's tabs agree which one saves (./saving_tabs.ts). */
 export { SAVING_CHANNEL } from "./saving_tabs";
 
 /** The open lab's savers (null until it started, or without storage). */
@@ -233,9 +234,6 @@ let moved = false;
 let assigned = false;
 /** Writes of savers stopped by a failed Open that had not landed: a later Open waits for them too. */
 let unfinished: Promise<unknown> | null = null;
-
-/** Who shows the kept list hears when it may have changed (./recent_listeners.ts). */
-export { onRecentChange, recentChanged } from "./recent_listeners";
 
 /** Set by src/ui/lab/session.ts when the lab starts (and cleared when it stops). */
 export function setOpenSaving(saving: Saving | null, why: string | null = null): void {
@@ -318,29 +316,32 @@ function go(url: string): void {
  * ({@link onBeforeLeaving}: a Pipeline stage in training stops), pause, save the open lab's latest curves
  * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
  * `url`. A second call while leaving gets the first one's answer. Never throws.
- * `fromHistory`: the address already moved (Back, Forward, a pasted link); refused, this experiment's link
- * goes back as a new entry, so that the one moved to stays in history.
- * @returns whether the page is leaving (false: it stays, the notice says why).
+ * `fromHistory`: the address already moved (Back, Forward, a pasted link); refused or asked, this experiment's
+ * link goes back as a new entry (the one moved to stays in history). @returns false: it stays (the notice says why).
  */
 export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promise<boolean> {
   if (inFlight) return inFlight;
   if (leaving) return Promise.resolve(true); // a kept experiment is being opened
   moved = fromHistory;
-  inFlight = leave(url, waitMs).finally(() => {
+  inFlight = leave(url, waitMs, fromHistory).finally(() => {
     inFlight = null;
   });
   return inFlight;
 }
 
-async function leave(url: string, waitMs: number): Promise<boolean> {
+async function leave(url: string, waitMs: number, fromHistory: boolean): Promise<boolean> {
   leaving = true;
+  // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after.
+  const asking = fromHistory ? lossOnLeaving(url, recentExperiments) : null;
+  const loss = asking && (await asking);
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
   // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
-  const why = await cannotLeave();
-  if (why) {
+  const why = loss ? null : await cannotLeave();
+  if (loss || why) {
     leaving = false;
     writeUrlNow(moved); // the address goes back to the experiment that stays open
-    useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
+    if (loss) askToLeave(url, loss);
+    else useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
     return false;
   }
   if (current) await saveLatest(current, waitMs);

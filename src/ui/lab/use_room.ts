@@ -6,13 +6,11 @@ import { useEffect, useState } from "react";
 import type { ArchiveEntry } from "../../lab/archive";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { useLab } from "../lab_store";
-import { hereOf, type Room, roomFor } from "./keep_room";
-import { type PipelineState, usePipelineStore } from "./pipeline_store";
+import { hereOf, pipelineKept, type Room, roomFor } from "./keep_room";
+import { usePipelineStore } from "./pipeline_store";
 import { onRecentChange, recentExperiments } from "./saving";
 
-/** Whether the Pipeline has models that leaving keeps with the experiment (src/ui/lab/session.ts). */
-export const pipelineKept = (s: PipelineState): boolean =>
-  s.handedOff !== null || s.sft.status === "done" || s.rm.status === "done";
+export { pipelineKept } from "./keep_room";
 
 /** This browser's kept experiments (Recent experiments), read while `enabled` and again when they change; null before. */
 export function useKeptList(enabled: boolean): ArchiveEntry[] | null {

@@ -1,0 +1,135 @@
+/**
+ * Back, Forward or a pasted link (src/ui/lab/saving.ts leaveFor with fromHistory) that would forget training —
+ * the open experiment not kept, or a kept one forgotten to make room — does not leave: the address goes back and
+ * the notice asks, naming what would be forgotten (src/ui/lab/history_leave.ts, LeaveAskButtons.tsx); "Open the
+ * link anyway" then leaves. A move that loses nothing leaves at once. In Node: the stubbed page of ./session_page.ts.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { openLabPersistence, type SavedSession } from "../../src/lab/persist";
+import { encode } from "../../src/lab/url";
+import { useLeaveAsk } from "../../src/ui/lab/history_leave";
+import { openAnyway } from "../../src/ui/lab/LeaveAskButtons";
+import { leaveFor } from "../../src/ui/lab/saving";
+import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { useLab } from "../../src/ui/lab_store";
+import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
+
+let session: LabSession | null = null;
+stubPage(() => {
+  session?.stop();
+  session = null;
+  useLeaveAsk.setState({ ask: null });
+});
+
+/** A session of seed `seed` whose PPO trained `steps` steps (checkpoint there). */
+function trained(seed: number, steps: number): SavedSession {
+  const spec = { ...defaultExperiment(), seed };
+  return {
+    spec,
+    runs: spec.runs.map((run, i) => ({
+      spec: run,
+      status: "paused" as const,
+      step: i === 0 ? steps : 0,
+      history: i === 0 ? points(steps) : [],
+      markers: [],
+      checkpoint:
+        i === 0
+          ? { runId: run.id, bytes: new Uint8Array([seed]), step: steps, samples: 8, tokens: 80, savedAt: 1 }
+          : null,
+    })),
+  };
+}
+
+/**
+ * The lab open on seed 0 with PPO at step 10, over a kept list of seeds `kept` (each PPO at its step); returns
+ * the stubbed `location.assign` and `history.pushState`.
+ */
+async function openOver(kept: [seed: number, steps: number][]) {
+  const name = newDbName();
+  const db = await openLabPersistence(name);
+  for (const [i, [seed, steps]] of kept.entries())
+    await db.archive.keep(trained(seed, steps), null, 1000 + i);
+  const a = defaultExperiment();
+  await db.saveExperiment(a);
+  await db.saveRun({ spec: a.runs[0], status: "paused", step: 10, history: points(10), markers: [] });
+  await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 10, samples: 80, tokens: 500 });
+  db.close();
+  setHash(`#${encode(a, useLab.getState().view)}`);
+  session = await openLab(fakeDeps(name).deps);
+  expect(useLab.getState().runs["ppo-1"].step).toBe(10);
+  expect(useLab.getState().saving).not.toBeNull();
+  useLab.setState({ notice: null });
+  const assign = vi.fn();
+  Object.assign(page.loc, { assign });
+  const push = vi.spyOn(history, "pushState");
+  return { assign, push, here: page.loc.hash };
+}
+
+/** Back (or a pasted link) to seed `seed`'s link: the address moves, then the page is told. */
+function back(seed: number): Promise<boolean> {
+  setHash(`#${encode({ ...defaultExperiment(), seed })}`);
+  return leaveFor(location.href, undefined, true);
+}
+
+describe("Back, Forward or a pasted link that would forget training", () => {
+  it("does not drop the open experiment unasked: the address comes back, the notice asks, and Open anyway leaves", async () => {
+    // Six kept experiments, each with more training than this one (PPO at 10): leaving would not keep it.
+    const { assign, push, here } = await openOver([1, 2, 3, 4, 5, 6].map((s) => [s, 20]));
+    const link = `http://lab.test/#${encode({ ...defaultExperiment(), seed: 9 })}`;
+    expect(await back(9)).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+    expect(page.loc.reload).not.toHaveBeenCalled();
+    // The address is this experiment's again, as a new entry (the one moved to stays in history).
+    expect(push).toHaveBeenCalledTimes(1);
+    expect(page.loc.hash).toBe(here);
+    expect(useLeaveAsk.getState().ask?.url).toBe(link);
+    expect(useLab.getState().notice).toBe(
+      "The address moved to another experiment (Sentiment · shipped SFT model · seed 9), so this one stays open " +
+        "until you choose. If that one opens, this browser will not keep its training (runs up to step 10): the 6 " +
+        "kept experiments each hold more training (Change… → Recent experiments); forget one there first to keep this one.",
+    );
+    // Open anyway: it leaves for the link (saving first), not asked again; the question leaves the notice.
+    expect(await openAnyway()).toBe(true);
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(assign.mock.calls[0][0]).toBe(link);
+    expect(useLeaveAsk.getState().ask).toBeNull();
+    expect(useLab.getState().notice).toBeNull();
+  });
+
+  it("leaves at once when nothing trained would be lost (the list has room)", async () => {
+    const { assign } = await openOver([
+      [1, 20],
+      [2, 20],
+      [3, 3],
+      [4, 20],
+      [5, 20],
+    ]);
+    // Five kept: room for this one, nothing forgotten; Back leaves at once (the address has moved: a reload).
+    expect(await back(9)).toBe(true);
+    expect(page.loc.reload).toHaveBeenCalledTimes(1);
+    expect(useLeaveAsk.getState().ask).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it("names the kept experiment a full list would forget; a link to a kept one (swapped out first) leaves at once", async () => {
+    const { assign } = await openOver([
+      [1, 20],
+      [2, 20],
+      [3, 3],
+      [4, 20],
+      [5, 20],
+      [6, 20],
+    ]);
+    expect(await back(9)).toBe(false);
+    expect(useLab.getState().notice).toContain(
+      "If that one opens, this browser keeps its training (runs up to step 10) under Change… → Recent experiments. " +
+        "To make room, it will forget the kept experiment with the least training (Sentiment · shipped SFT model · seed 3: PPO at step 3).",
+    );
+    expect(page.loc.reload).not.toHaveBeenCalled();
+    // Back to seed 4, kept: reopening swaps it out of the list, nothing is forgotten.
+    expect(await back(4)).toBe(true);
+    expect(page.loc.reload).toHaveBeenCalledTimes(1);
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
