@@ -3,7 +3,8 @@
  * shareable experiment — so the page reloads into it (the URL sync's hashchange handler). When the current
  * runs have trained, a card asks first: the lesson replaces them (they are kept under Recent experiments, and
  * the card names the kept experiment that keeping them would forget, or says they would not be kept: ../lab/use_room.ts);
- * so it does when only that would be lost (runs imported for comparison, Pipeline models).
+ * so it does when only that would be lost (runs imported for comparison, Pipeline models). A lesson kept under
+ * Recent experiments (its free play, say) reopens where its runs stopped, as the card then says (./picker_lines.ts).
  */
 import { useRef, useState } from "react";
 import { keepsCurves } from "../../lab/archive";
@@ -11,11 +12,13 @@ import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
+import { reopenedBy } from "../lab/keep_room";
 import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
-import { keptLine, leaveFor } from "../lab/saving";
-import { pipelineKept, useRoom } from "../lab/use_room";
+import { leaveFor } from "../lab/saving";
+import { pipelineKept, useKeptList, useRoom } from "../lab/use_room";
 import { trainedSteps, useLab } from "../lab_store";
 import { useApp } from "../store";
+import { lessonConfirmText } from "./picker_lines";
 
 const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
 
@@ -38,6 +41,8 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
   // What keeping this experiment would forget of a full list, or that it would not be kept: asked first then.
   const roomFor = useRoom(saves && keeps);
   const room = pending ? roomFor(LESSONS[pending].experiment(0)) : null;
+  // A lesson kept under Recent experiments (its free play, say) reopens where its runs stopped: said too.
+  const kept = useKeptList(true);
   /** Whether opening lesson `id` would forget a kept experiment, or not keep this one. */
   const losing = (id: PresetId) => {
     const r = roomFor(LESSONS[id].experiment(0));
@@ -79,11 +84,13 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={[
-            `Open the lesson “${LESSONS[pending].title}”? It replaces this experiment.`,
-            ...(keeps ? [`${keptLine({ steps, compared, pipeline, room }, saves)}.`] : []),
-            ...(training ? [stopFirstLine(training, saves)] : []),
-          ].join(" ")}
+          message={lessonConfirmText({
+            title: LESSONS[pending].title,
+            keeping: keeps ? { steps, compared, pipeline, room } : null,
+            saves,
+            reopens: kept ? reopenedBy(kept, LESSONS[pending].experiment(0)) : undefined,
+            stopFirst: training ? stopFirstLine(training, saves) : null,
+          })}
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}

@@ -1,0 +1,31 @@
+/**
+ * What the lesson picker's confirmation says (./LessonPicker.tsx): the lesson replaces this experiment; what
+ * this browser keeps of it (../lab/saving_lines.ts keptLine); that the lesson reopens where its runs stopped when
+ * it is kept under Recent experiments (played in free play, or opened before: ../lab/keep_room.ts reopenedBy,
+ * as the Change… dialog says it); and a Pipeline stage in training that stops first.
+ */
+import type { ArchiveEntry } from "../../lab/archive";
+import { reopensText } from "../lab/keep_room";
+import { type Keeping, keptLine } from "../lab/saving_lines";
+
+export interface LessonConfirm {
+  /** The lesson's title. */
+  title: string;
+  /** What leaving keeps of this experiment; null: nothing trained here to keep. */
+  keeping: Keeping | null;
+  /** This tab saves (the store's saving is not null). */
+  saves: boolean;
+  /** The kept experiment the lesson's link reopens, if any. */
+  reopens: ArchiveEntry | undefined;
+  /** The Pipeline's stage in training, said as pipeline_store.ts stopFirstLine says it; null: none. */
+  stopFirst: string | null;
+}
+
+export function lessonConfirmText(c: LessonConfirm): string {
+  return [
+    `Open the lesson “${c.title}”? It replaces this experiment.`,
+    ...(c.keeping ? [`${keptLine(c.keeping, c.saves)}.`] : []),
+    ...(c.reopens ? [`“${c.title}” is kept under Recent experiments: ${reopensText(c.reopens)}.`] : []),
+    ...(c.stopFirst ? [c.stopFirst] : []),
+  ].join(" ");
+}
