@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { DB_NAME } from "../src/lab/db_name";
 import { testExperiment } from "../src/lab/defaults";
 import { linkOf, testLink } from "./links";
 import { labReady, openExperiment } from "./page";
@@ -144,4 +145,69 @@ test("offline, Change… and a lesson keep the open experiment with a notice (le
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready");
   await context.setOffline(false);
   expect(pageErrors.map(String)).toEqual([]);
+});
+
+test("a pasted link (or Back) that would forget a kept experiment asks first, naming it, and opens only when told", async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  const pageErrors = await openExperiment(page, testLink());
+  await page.getByTestId("step-once").click();
+  for (const id of RUNS) await expect(page.getByTestId(`step-${id}`)).toHaveText("1", { timeout: 120_000 });
+  const here = page.url();
+  // A full list of kept experiments: seeds 1–6 of this experiment, each run at step 20 but seed 3 (PPO at 1).
+  const entries = [1, 2, 3, 4, 5, 6].map((seed) => {
+    const spec = { ...testExperiment(), seed };
+    const runs = spec.runs.map((r, i) => ({
+      label: r.label,
+      algo: r.algo,
+      step: seed === 3 ? (i === 0 ? 1 : 0) : 20,
+    }));
+    return { id: `kept-${seed}`, spec, runs, pipeline: false, savedAt: seed, signature: `kept-${seed}` };
+  });
+  await page.evaluate(
+    ({ name, entries }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(["archive", "archiveIndex"], "readwrite");
+          for (const e of entries) {
+            tx.objectStore("archiveIndex").put(e);
+            tx.objectStore("archive").put({ id: e.id, session: { spec: e.spec, runs: [] }, pipeline: null });
+          }
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    { name: DB_NAME, entries },
+  );
+  // A link pasted into the address bar (a hashchange, as Back or Forward make): keeping this experiment would
+  // forget seed 3, so the page stays, its address comes back, and the notice asks.
+  await page.evaluate(
+    (hash) => {
+      location.hash = hash;
+    },
+    linkOf({ ...testExperiment(), seed: 9 }).slice(1),
+  );
+  const notice = page.getByTestId("lab-notice");
+  await expect(notice).toContainText(
+    "The address moved to another experiment (Arithmetic · nano (random init) · seed 9), so this one stays open until you choose. " +
+      "If that one opens, this browser keeps its training (runs up to step 1) under Change… → Recent experiments. " +
+      "To make room, it will forget the kept experiment with the least training (Arithmetic · nano (random init) · seed 3: PPO at step 1).",
+  );
+  await expect.poll(() => page.url()).toBe(here);
+  await expect(page.getByTestId("seed")).toHaveText("0");
+  // Open the link anyway: it opens (saving this one first), and the notice there says what was forgotten.
+  await page.getByTestId("leave-ask-open").click();
+  await expect(page.getByTestId("seed")).toHaveText("9", { timeout: 60_000 });
+  await labReady(page);
+  await expect(notice).toContainText(
+    "forgot the kept experiment with the least training (Arithmetic · nano (random init) · seed 3: PPO at step 1)",
+  );
+  expect(pageErrors).toEqual([]);
 });
