@@ -8,6 +8,7 @@ import type { ArchiveEntry } from "../../src/lab/archive";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { LESSONS } from "../../src/lab/presets/index";
 import { hereOf, NO_ROOM, reopenedBy, roomFor } from "../../src/ui/lab/keep_room";
+import { matchesLink } from "../../src/ui/lab/session_lines";
 import type { RunState } from "../../src/ui/lab_store";
 import { lessonConfirmText } from "../../src/ui/lessons/picker_lines";
 
@@ -75,5 +76,24 @@ describe("the lesson picker's confirmation", () => {
       `Open the lesson “${LESSON.title}”? It replaces this experiment. This browser keeps its training (runs up ` +
         "to step 4) under Change… → Recent experiments.",
     );
+  });
+
+  it("says the open runs go on when they are the lesson's own (its free play), not that it replaces them", () => {
+    const { preset: _lesson, ...freePlay } = LESSON.experiment(0);
+    expect(matchesLink(freePlay, LESSON.experiment(0))).toBe(true); // what LessonPicker.tsx passes as `resumes`
+    expect(matchesLink({ ...freePlay, seed: 3 }, LESSON.experiment(0))).toBe(false);
+    const text = lessonConfirmText({
+      title: LESSON.title,
+      keeping: { steps: 4, compared: 0, pipeline: false, room: NO_ROOM },
+      saves: true,
+      reopens: undefined,
+      stopFirst: null,
+      resumes: true,
+    });
+    expect(text).toBe(
+      `Open the lesson “${LESSON.title}”? Its runs are the ones open here (the same settings): they go on from ` +
+        "where they are, with the lesson's notes and step limit.",
+    );
+    expect(text).not.toMatch(/replaces/);
   });
 });

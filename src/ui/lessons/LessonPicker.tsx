@@ -15,6 +15,7 @@ import { ConfirmCard } from "../lab/ConfirmButton";
 import { reopenedBy } from "../lab/keep_room";
 import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
 import { leaveFor } from "../lab/saving";
+import { matchesLink } from "../lab/session_lines";
 import { pipelineKept, useKeptList, useRoom } from "../lab/use_room";
 import { trainedSteps, useLab } from "../lab_store";
 import { useApp } from "../store";
@@ -90,6 +91,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
             saves,
             reopens: kept ? reopenedBy(kept, LESSONS[pending].experiment(0)) : undefined,
             stopFirst: training ? stopFirstLine(training, saves) : null,
+            resumes: matchesLink(useLab.getState().spec, LESSONS[pending].experiment(0)),
           })}
           confirmLabel="Open lesson"
           testId="lesson-picker"

@@ -1,5 +1,6 @@
 /**
- * What the lesson picker's confirmation says (./LessonPicker.tsx): the lesson replaces this experiment; what
+ * What the lesson picker's confirmation says (./LessonPicker.tsx): the lesson replaces this experiment (or, from
+ * free play of that lesson, resumes its runs); what
  * this browser keeps of it (../lab/saving_lines.ts keptLine); that the lesson reopens where its runs stopped when
  * it is kept under Recent experiments (played in free play, or opened before: ../lab/keep_room.ts reopenedBy,
  * as the Change… dialog says it); and a Pipeline stage in training that stops first.
@@ -19,9 +20,20 @@ export interface LessonConfirm {
   reopens: ArchiveEntry | undefined;
   /** The Pipeline's stage in training, said as pipeline_store.ts stopFirstLine says it; null: none. */
   stopFirst: string | null;
+  /**
+   * The runs open here are the lesson's own (free play of it: same task, model, seed and run settings), so its
+   * link resumes them where they are rather than replacing them (../lab/session_lines.ts matchesLink).
+   */
+  resumes?: boolean;
 }
 
 export function lessonConfirmText(c: LessonConfirm): string {
+  if (c.resumes)
+    return [
+      `Open the lesson “${c.title}”? Its runs are the ones open here (the same settings): they go on from where ` +
+        "they are, with the lesson's notes and step limit.",
+      ...(c.stopFirst ? [c.stopFirst] : []),
+    ].join(" ");
   return [
     `Open the lesson “${c.title}”? It replaces this experiment.`,
     ...(c.keeping ? [`${keptLine(c.keeping, c.saves)}.`] : []),
