@@ -5,7 +5,7 @@
  * again on every tick while playing (seen: every ~5 s, not every 30 s). On fake-indexeddb.
  */
 import "fake-indexeddb/auto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startAutosave } from "../../src/lab/autosave";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
@@ -22,20 +22,33 @@ const points = (to: number): MetricPoint[] =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves once `done()` holds (polled every 10 ms); fails after `limitMs`, generous for a busy machine. */
+async function until(done: () => boolean, what: string, limitMs = 30_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`not within ${limitMs / 1000} s: ${what}`);
+    await sleep(10);
+  }
+}
+
 describe("a checkpoint exported while a step lands", () => {
   it("is remembered: the tick does not save another until the run steps past it while playing", async () => {
     const db = await openLabPersistence("autosave-ck-step");
+    // Every tick of the saver starts by asking for the database: counts the ticks.
+    const ticks = vi.spyOn(db, "connected");
     useLab.getState().setSpec(defaultExperiment());
     const id = useLab.getState().spec.runs[0].id;
     const run = () => useLab.getState().runs[id];
     useLab.getState().restoreRuns([{ ...run(), step: 3, history: points(3), status: "running" }]);
     useLab.getState().setPlaying(true);
     let exports = 0;
+    let ticksAtExport = 0;
     const saver = startAutosave({
       persistence: db,
       source: useLab,
       exportCheckpoint: async () => {
         exports++;
+        if (exports === 1) ticksAtExport = ticks.mock.calls.length;
         // Step 4 lands while the weights are read (they are step 4's: the bytes name no step, so the last point).
         if (run().step === 3)
           useLab
@@ -46,7 +59,12 @@ describe("a checkpoint exported while a step lands", () => {
       historyEveryMs: 10,
       checkpointEveryMs: 1e9,
     });
-    await sleep(150); // 15 ticks: the first saves the run's first checkpoint, the others have nothing due
+    // The first tick saves the run's first checkpoint; the 10 after it have nothing due (waited for, not slept:
+    // a busy machine runs fewer 10 ms ticks in a given time).
+    await until(
+      () => exports > 0 && ticks.mock.calls.length >= ticksAtExport + 10,
+      "a checkpoint, then 10 ticks",
+    );
     await saver.flush();
     expect((await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step).toBe(4);
     expect(exports, "checkpoints exported by the 5 s tick while playing").toBe(1);

@@ -110,12 +110,16 @@ describe("isolatedOnnxLoader: a reward model in a worker of its own, with time l
   });
 
   it("starting the runtime has a limit of its own: the model's load limit counts the model's work only", async () => {
-    const slowStart = fakeWorker({}, 400);
-    const rm = await isolatedOnnxLoader(() => slowStart, { ...LIMITS, startMs: 5000, loadMs: 300 })(
+    // The start takes 0.6 s longer than the load limit, 4 s (a real onnxruntime-web session: ~0.3 s, the first of
+    // a process ~2 s on a busy 2-core machine): counted in the load's limit, the start alone would time it out.
+    const slowStart = fakeWorker({}, 4600);
+    const t0 = performance.now();
+    const rm = await isolatedOnnxLoader(() => slowStart, { ...LIMITS, startMs: 60_000, loadMs: 4000 })(
       toyModel(),
       V,
       0,
     );
+    expect(performance.now() - t0, "the start's time").toBeGreaterThanOrEqual(4595);
     expect(rm.vocabSize).toBe(V);
     const stuck = fakeWorker({ start: true });
     const e = await rejection(isolatedOnnxLoader(() => stuck, { ...LIMITS, startMs: 200 })(toyModel(), V, 0));
