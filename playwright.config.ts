@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/chromium";
+import { WARM_STATE } from "./e2e/global-setup";
 
 /**
  * End-to-end tests of the built app (`npm run test:e2e` builds it first) in Chromium with WebGPU on
@@ -19,8 +20,13 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  // Runs the page's GPU checks once (self-test, matmul throughput, the worker's kernel pick) in this run's build
+  // and browser and keeps them for every test: a fresh profile spends 10–14 s on them at its first load.
+  globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: `http://localhost:${PORT}`,
+    // Only those kept checks (no saved experiment); a test that needs a fresh profile empties it with test.use.
+    storageState: WARM_STATE,
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

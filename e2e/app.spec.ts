@@ -1,6 +1,10 @@
 import { expect, type Page, test } from "@playwright/test";
 import { collectPageErrors } from "./page";
 
+// A fresh profile, not the one with the GPU checks kept (e2e/global-setup.ts): the first test watches the checks
+// run, then kept and shown at a reload; the lost-device test loses the device while the self-test runs.
+test.use({ storageState: { cookies: [], origins: [] } });
+
 /** SwiftShader runs the self-test at ~1 GFLOP/s, slower still when the machine is busy. */
 const SELFTEST_TIMEOUT = 400_000;
 

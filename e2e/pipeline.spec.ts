@@ -233,7 +233,7 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   // A setting changed with no stage trained since is kept too (in the link, and with the saved models): a
   // second reload keeps it.
   await set(page, "rmSteps", "4");
-  await expect.poll(() => page.url(), { timeout: 5_000 }).not.toContain(hashBefore);
+  await expect.poll(() => page.url()).not.toContain(hashBefore);
   await page.reload();
   await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
   await expect(page.getByTestId("pipeline-sftSteps")).toHaveValue("400");

@@ -10,6 +10,7 @@ import { labReady, openExperiment, reloadAccepting } from "./page";
 test("rename a run: card, legend, link, reload and fork keep the name; a taken name is refused", async ({
   page,
   browser,
+  storageState,
 }) => {
   test.setTimeout(300_000);
   const errors = await openExperiment(page, testLink());
@@ -47,7 +48,8 @@ test("rename a run: card, legend, link, reload and fork keep the name; a taken n
   // The link names it: opened elsewhere, the same name.
   await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).not.toBe("");
   const link = await page.evaluate(() => location.href);
-  const other = await browser.newContext();
+  // Another profile (nothing saved), with the GPU checks kept as every test's (e2e/global-setup.ts).
+  const other = await browser.newContext({ storageState });
   const second = await other.newPage();
   await second.goto(link);
   await labReady(second);
