@@ -148,6 +148,13 @@ export interface SampleView {
  */
 export type RunStatus = "ready" | "running" | "finishing" | "paused" | "recovering" | "error";
 
+/**
+ * What kind of failure a run's error is, where the card offers something else than "Back to its last
+ * checkpoint" with a lower learning rate: the GPU device is gone for good (only a reload helps), the GPU ran out
+ * of memory on its step (a smaller step helps), or an internal GPU error (a bug in the lab).
+ */
+export type RunErrorKind = "device-gone" | "gpu-memory" | "gpu-internal";
+
 /** What the worker pushes to the page (batched, at most every ~250 ms). */
 export interface RunUpdate {
   runId: string;
@@ -166,6 +173,10 @@ export interface RunUpdate {
    * any update), so it can try the step again (rewindRun) rather than go back to its last checkpoint.
    */
   retryable?: true;
+  /** With `error`: its kind, when it is one the card treats apart (RunErrorKind). */
+  errorKind?: RunErrorKind;
+  /** With `error`: the run has no weights (it could not start, or its rebuild failed): nothing to export but its curves. */
+  noWeights?: true;
   /**
    * The run went back to an earlier state (reset: 0; resumed from its last checkpoint after a lost GPU device:
    * that step): drop the history after this step before appending `points`.

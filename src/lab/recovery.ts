@@ -37,8 +37,10 @@ export async function recoverFromLoss(
   delays: readonly number[] = REACQUIRE_DELAYS_MS,
 ): Promise<void> {
   s.halt();
+  // "destroyed" says something; "unknown" (what most losses report) says nothing and is left out.
+  const why = lost.reason && lost.reason !== "unknown" ? ` (${lost.reason})` : "";
   const reacquire = async (): Promise<string | null> => {
-    let why = "";
+    let failure = "";
     for (const delay of delays) {
       await new Promise((r) => setTimeout(r, delay));
       try {
@@ -46,10 +48,10 @@ export async function recoverFromLoss(
         d.adopt(await d.acquire());
         return null;
       } catch (e) {
-        why = message(e);
+        failure = message(e);
       }
     }
-    return `${lost.message}; no GPU device could be had again (${why}). Reload the page to retry.`;
+    return `The GPU device was lost${why}, and no GPU device could be had again (${failure}). Reload the page to retry.`;
   };
   // A run's step lost the device twice in a row: resuming would lose it again (a batch too large for this GPU, a
   // driver's time limit), so the runs come back paused instead of looping. (Asked once the device is back: the
@@ -62,8 +64,8 @@ export async function recoverFromLoss(
         return {
           marker: `${DEVICE_LOST_MARKER}: resumed from step ${step}`,
           notice: again
-            ? `The GPU device was lost again (${lost.reason}), on a step of ${again.label} as the last time; it has been re-acquired and the runs are back at their last checkpoints, paused. That run's step may be more than this GPU can do: give it fewer prompts per step, fewer samples per prompt or a smaller model, then press Play.`
-            : `The GPU device was lost (${lost.reason}) and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
+            ? `The GPU device was lost again${why}, on a step of ${again.label} as the last time; it has been re-acquired and the runs are back at their last checkpoints, paused. That run's step may be more than this GPU can do: give it fewer prompts per step, fewer samples per prompt or a smaller model, then press Play.`
+            : `The GPU device was lost${why} and has been re-acquired; the runs resumed from their last checkpoints (taken every ${CHECKPOINT_EVERY} steps; the charts mark where).`,
         };
       },
       () => s.repeatedLoss === null,

@@ -9,6 +9,7 @@ import type {
   Marker,
   MetricPoint,
   RunCounters,
+  RunErrorKind,
   RunSpec,
   RunStatus,
   RunUpdate,
@@ -92,6 +93,27 @@ export class RunSlot {
      */
     public retryable = false,
   ) {}
+
+  /** With `error`: its kind, when the card treats it apart (the device gone for good, out of memory…). */
+  errorKind: RunErrorKind | null = null;
+  /** With `error`: why the latest "Back to its last checkpoint" failed (said after the error, replaced by the next). */
+  rewindFailure: string | null = null;
+
+  /** Put the run in "error" with `text` (what happened), of `kind` when the card treats it apart. */
+  fail(text: string, kind: RunErrorKind | null = null): void {
+    this.error = text;
+    this.errorKind = kind;
+    this.retryable = false;
+    this.rewindFailure = null;
+  }
+
+  /** Out of "error": it can step again (when it has a run object). */
+  clearError(): void {
+    this.error = null;
+    this.errorKind = null;
+    this.retryable = false;
+    this.rewindFailure = null;
+  }
 
   /** Added to be resumed from saved state: not stepped until it is (Scheduler.addRun `held`, resumeRun). */
   held = false;
@@ -223,8 +245,7 @@ export class RunSlot {
     this.cum = Array.from({ length: at.step + 1 }, (_, s): [number, number] =>
       s ? [at.samples, at.tokens] : [0, 0],
     );
-    this.error = null;
-    this.retryable = false;
+    this.clearError();
     this.pending = { ...emptyPending(true), rewindTo: at.step, progress: this.pending.progress };
   }
 
@@ -258,8 +279,19 @@ export class RunSlot {
     // built nor sent; the latest step's goes out with the first update after a pause (Pause touches every run).
     if (p.inspect && !playing) u.inspect = p.inspect();
     if (p.markers.length) u.markers = p.markers;
-    if (this.error !== null) u.error = this.error;
-    if (this.error !== null && this.retryable) u.retryable = true;
+    if (this.error !== null) {
+      const f = this.rewindFailure;
+      // After an error that ends a sentence ("…Reload the page to retry."), a new one; else a clause.
+      u.error =
+        f === null
+          ? this.error
+          : this.error.endsWith(".")
+            ? `${this.error} Going back to its last checkpoint failed: ${f}`
+            : `${this.error}; going back to its last checkpoint failed: ${f}`;
+      if (this.retryable) u.retryable = true;
+      if (this.errorKind) u.errorKind = this.errorKind;
+      if (!this.run) u.noWeights = true;
+    }
     if (p.rewindTo !== null) u.rewindTo = p.rewindTo;
     if (p.notice !== null) u.notice = p.notice;
     if (p.stopped) u.stopped = true;

@@ -76,8 +76,7 @@ export async function rebuildSlot(
     e.run = run;
     e.spec = spec;
   }
-  e.error = null;
-  e.retryable = false;
+  e.clearError();
   e.forgetChanges();
   e.touch();
 }

@@ -3,9 +3,10 @@
  * afterStep, the step's progress for a slow step, and what a failure means (the run's error, or a lost device).
  */
 
+import { GpuValidationError } from "../gpu/errors";
 import { OnnxRewardModelError } from "../rewards/onnx_rm_error";
 import { errorMessage as message } from "../util/errors";
-import type { StepProgress } from "./protocol";
+import type { RunErrorKind, StepProgress } from "./protocol";
 import { RewardSourceError } from "./reward_sources";
 import type { RunSlot } from "./run_slot";
 import type { SchedRun, SchedulerOptions } from "./sched_run";
@@ -49,9 +50,10 @@ export async function takeStep(
     await o.factory.afterStep?.(e.spec.id, run, out);
   } catch (err) {
     if (o.isDeviceLoss?.(err)) return "lost";
+    const gpu = err instanceof GpuValidationError ? gpuFailure(err) : null;
     // A reward model's failure reads as words on the run card, without its kind (for code).
-    const text = err instanceof OnnxRewardModelError ? err.detail : message(err);
-    e.error = /step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`;
+    const text = gpu?.text ?? (err instanceof OnnxRewardModelError ? err.detail : message(err));
+    e.fail(/step \d+/.test(text) ? text : `step ${e.step + 1} failed: ${text}`, gpu?.kind);
     // Rewards are scored before any update: the run is as it was, and may try the step again.
     e.retryable = err instanceof OnnxRewardModelError || err instanceof RewardSourceError;
   } finally {
@@ -60,4 +62,21 @@ export async function takeStep(
     e.setProgress(null);
   }
   return "ok";
+}
+
+/**
+ * A GPU error raised during a step, in the user's terms (src/gpu only knows the driver's): out of memory is the
+ * step's size, whatever the learning rate; a validation or internal error is a bug in the lab, the driver's text
+ * kept as the detail.
+ */
+export function gpuFailure(err: GpuValidationError): { text: string; kind: RunErrorKind } {
+  if (err.kind === "out-of-memory")
+    return {
+      text: "the GPU ran out of memory on this step. Give the run fewer prompts per step, fewer samples per prompt, shorter completions or a smaller model",
+      kind: "gpu-memory",
+    };
+  return {
+    text: `an internal GPU error stopped it: a bug in the lab, not in the run's settings (the driver said: ${err.message})`,
+    kind: "gpu-internal",
+  };
 }

@@ -213,7 +213,7 @@ export class Scheduler extends SchedulerRuns {
           else this.free(e.spec.id, run);
         } catch (err) {
           if (this.o.isDeviceLoss?.(err)) throw err;
-          e.error = `${e.spec.label} could not start: ${message(err)}`;
+          e.fail(`${e.spec.label} could not start: ${message(err)}`);
         }
       }
       this.rounds.clear();
@@ -269,9 +269,8 @@ export class Scheduler extends SchedulerRuns {
         } catch (err) {
           // The new device was lost too: the recovery queued after this one rebuilds the run.
           if (this.o.isDeviceLoss?.(err)) continue;
-          e.error = `the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`;
           // Its weights are gone: not "Try the step again" (a reward failure's offer before the loss).
-          e.retryable = false;
+          e.fail(`the GPU device was lost and ${e.spec.label} could not be restored: ${message(err)}`);
         }
         e.touch();
       }
@@ -305,21 +304,19 @@ export class Scheduler extends SchedulerRuns {
       if (!e || e.error === null) throw new RangeError(`run "${id}" is not in error`);
       // Its reward source failed before any update: it tries the step again from where it is.
       if (e.retryable && e.run) {
-        e.error = null;
-        e.retryable = false;
+        e.clearError();
         e.touch();
         this.flushSoon();
         return e.step;
       }
-      const error = e.error;
       try {
         const step = await restoreSlot(e, rebuild, explain, this.entries);
         e.markSinceTrained(this.labelFor(e.spec));
-        e.error = null;
-        e.retryable = false;
+        e.clearError();
         return step;
       } catch (err) {
-        e.error = `${error}; going back to its last checkpoint failed: ${message(err)}`;
+        // The error stays what happened; the latest failure to go back replaces the one before.
+        e.rewindFailure = message(err);
         throw err;
       } finally {
         e.touch();
@@ -328,11 +325,10 @@ export class Scheduler extends SchedulerRuns {
     });
   }
 
-  /** Put every run in "error" with `why` (the device is gone for good). */
+  /** Put every run in "error" with `why` (the device is gone for good: the cards offer a reload). */
   failAll(why: string): void {
     for (const e of this.entries) {
-      e.error = why;
-      e.retryable = false;
+      e.fail(why, "device-gone");
       e.touch();
     }
     this.playing = false;

@@ -85,6 +85,8 @@ export function applyRunUpdates(
       inspect: u.inspect ?? (u.points.length || u.rewindTo !== undefined ? undefined : r.inspect),
       error: u.error ?? (u.status === "error" ? r.error : null),
       retryable: u.error !== undefined ? u.retryable : u.status === "error" ? r.retryable : undefined,
+      errorKind: u.error !== undefined ? u.errorKind : u.status === "error" ? r.errorKind : undefined,
+      noWeights: u.error !== undefined ? u.noWeights : u.status === "error" ? r.noWeights : undefined,
       // A step landed: it trained with the settings as they are (a rewind keeps the note).
       untrained: u.step > r.step || at === 0 ? undefined : r.untrained,
       resuming: undefined,

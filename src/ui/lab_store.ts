@@ -12,6 +12,7 @@ import type {
   InspectView,
   Marker,
   MetricPoint,
+  RunErrorKind,
   RunSpec,
   RunStatus,
   RunUpdate,
@@ -52,6 +53,10 @@ export interface RunState {
   error: string | null;
   /** With `error`: the failed step left the run as it was (its reward source failed): it can try it again. */
   retryable?: true;
+  /** With `error`: its kind, when the card offers something else than going back to its last checkpoint. */
+  errorKind?: RunErrorKind;
+  /** With `error`: the run has no weights (it could not start, or its rebuild failed): no checkpoint or ONNX. */
+  noWeights?: true;
   /** The inspector data of the latest step (src/ui/inspect/), once a step was taken. */
   inspect?: InspectView;
   /**

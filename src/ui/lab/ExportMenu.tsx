@@ -45,10 +45,11 @@ export const ExportMenu = memo(function ExportMenu(props: {
   runId: string;
   label: string;
   disabled: boolean;
-  /** The run has weights in the worker (false: a comparison run; its checkpoint and ONNX are off). */
-  weights?: boolean;
+  /** Why the run has no weights in the worker (a comparison run; one that could not start): its checkpoint and
+   * ONNX are off, said in their tooltip. Null or absent: it has weights. */
+  noWeights?: string | null;
 }) {
-  const { runId, label, disabled, weights = true } = props;
+  const { runId, label, disabled, noWeights = null } = props;
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const [open, setOpen] = useState(false);
@@ -138,25 +139,29 @@ export const ExportMenu = memo(function ExportMenu(props: {
             style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: 0 }}
             onKeyDown={onListKey}
           >
-            {EXPORTS.map((x) => (
-              <li key={x.kind}>
-                <button
-                  type="button"
-                  title={x.hint}
-                  data-testid={`export-${runId}-${x.kind}`}
-                  disabled={(disabled || !weights) && (x.kind === "checkpoint" || x.kind === "onnx")}
-                  onClick={(e) => {
-                    setOpen(false);
-                    // Chosen from the keyboard: the focus goes back to the Export button, not to the page.
-                    if (fromKeyboard(e)) button.current?.focus();
-                    exportRun(runId, x.kind, labActions);
-                  }}
-                >
-                  {x.label}
-                  <span className="muted">{x.hint}</span>
-                </button>
-              </li>
-            ))}
+            {EXPORTS.map((x) => {
+              const needsWeights = x.kind === "checkpoint" || x.kind === "onnx";
+              const off = needsWeights ? noWeights : null;
+              return (
+                <li key={x.kind}>
+                  <button
+                    type="button"
+                    title={off ? `${off}.` : x.hint}
+                    data-testid={`export-${runId}-${x.kind}`}
+                    disabled={needsWeights && (disabled || off !== null)}
+                    onClick={(e) => {
+                      setOpen(false);
+                      // Chosen from the keyboard: the focus goes back to the Export button, not to the page.
+                      if (fromKeyboard(e)) button.current?.focus();
+                      exportRun(runId, x.kind, labActions);
+                    }}
+                  >
+                    {x.label}
+                    <span className="muted">{off ?? x.hint}</span>
+                  </button>
+                </li>
+              );
+            })}
           </ul>,
           document.body,
         )}

@@ -35,6 +35,7 @@ import type { RunLook } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { RunName } from "./RunName";
 import { missingRewards, useRewardModels } from "./reward_models";
+import { noWeightsReason, reloadOnly, rewindTitle } from "./run_error";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
 import { stripItems } from "./strip_view";
@@ -213,7 +214,12 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
           >
             ?
           </ExplainButton>
-          <ExportMenu runId={runId} label={run.spec.label} disabled={!canEdit} weights={!frozen} />
+          <ExportMenu
+            runId={runId}
+            label={run.spec.label}
+            disabled={!canEdit}
+            noWeights={noWeightsReason(run)}
+          />
           <button
             type="button"
             className="icon-button"
@@ -282,12 +288,21 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
                 >
                   Try the step again
                 </button>
+              ) : reloadOnly(run) ? (
+                <button
+                  type="button"
+                  data-testid={`reload-${runId}`}
+                  title="A reload asks the browser for a new GPU device; the runs saved in this browser come back from where they were saved"
+                  onClick={() => location.reload()}
+                >
+                  Reload the page
+                </button>
               ) : (
                 <button
                   type="button"
                   data-testid={`rewind-${runId}`}
                   disabled={!canEdit}
-                  title="Drop its steps since its last checkpoint (taken every few steps) and train on from there: change a setting first, such as a lower learning rate, or it may fail the same way."
+                  title={rewindTitle(run.errorKind)}
                   onClick={() => void labActions.rewindRun(runId)}
                 >
                   Back to its last checkpoint
