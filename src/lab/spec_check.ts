@@ -42,12 +42,13 @@ export function fieldProblem(owner: string, field: Field, value: unknown): strin
 }
 
 /**
- * An issue as a notice shows it: a setting named as the page names it ("ppo-1.lr must be…" → "ppo-1's “lr”
- * must be…", "experiment.steps must be…" → "“stop at step” must be…"). The issues themselves keep the table's
+ * An issue as a notice shows it: a setting named as the page names it ("PPO small.lr must be…" → "PPO small's
+ * “lr” must be…", "experiment.steps must be…" → "“stop at step” must be…"). The issues themselves keep the table's
  * names (callers sort them by their "experiment." prefix); other issues are returned unchanged.
  */
 export function issueText(issue: string): string {
-  const m = /^([\w-]+)\.(\w+) (must .*)$/s.exec(issue);
+  // The owner is a table's name or a run's label (any characters, dots included): up to the first ".key must".
+  const m = /^(.+?)\.(\w+) (must .*)$/s.exec(issue);
   if (!m) return issue;
   const [, owner, key, rest] = m;
   const tables: readonly (readonly Field[])[] =
@@ -218,8 +219,9 @@ export function kindOf(v: unknown): string {
 
 /**
  * One run from untrusted data, or null (with an issue) when it cannot be a run: not an object or an unknown
- * algorithm. A missing or taken id gets a fresh one; a bad label gets the algorithm's title. `where` names the
- * run in the issues (default "run {index + 1}").
+ * algorithm. A missing or taken id gets a fresh one; a bad label gets the algorithm's title. The issues name the
+ * run by its label, or by `where` (default "run {index + 1}") and its algorithm when it has no usable label:
+ * its id is internal, shown nowhere.
  */
 export function checkRun(
   raw: unknown,
@@ -238,24 +240,26 @@ export function checkRun(
     return null;
   }
   const algo = raw.algo;
-  let id = typeof raw.id === "string" && RUN_ID.test(raw.id) && !used.has(raw.id) ? raw.id : null;
-  if (!id) {
-    id = freshRunId(algo, used);
-    if (raw.id !== undefined) issues.push(`${where}: its id was invalid or taken; renamed ${id}`);
-  }
+  const taken = typeof raw.id === "string" && RUN_ID.test(raw.id) && used.has(raw.id);
+  let id = typeof raw.id === "string" && RUN_ID.test(raw.id) && !taken ? raw.id : null;
+  // An id is internal (shown nowhere): an invalid one is replaced silently; a taken one is said without it.
+  if (!id) id = freshRunId(algo, used);
   used.add(id);
   let label = cleanLabel(raw.label);
+  // The run as the issues name it: its label, or where it was and its algorithm when it has none usable.
+  const name = label ?? `${where} (${ALGORITHMS[algo].title})`;
+  if (taken) issues.push(`two runs had the same id; ${name} was given a new one`);
   if (!label) {
     label = ALGORITHMS[algo].title;
-    if (raw.label !== undefined) issues.push(`${id}: its label was invalid; renamed "${label}"`);
+    if (raw.label !== undefined) issues.push(`${where}: its name was invalid; named "${label}"`);
   }
-  const run: RunSpec = { id, algo, label, config: checkRunConfig(algo, id, raw.config, issues) };
+  const run: RunSpec = { id, algo, label, config: checkRunConfig(algo, name, raw.config, issues) };
   if (raw.colour !== undefined) {
     const c = raw.colour;
     if (typeof c === "number" && Number.isInteger(c) && c >= 0 && c < COLOUR_SLOTS) run.colour = c;
     else
       issues.push(
-        `${id}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${COLOUR_SLOTS - 1}; coloured in order`,
+        `${name}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${COLOUR_SLOTS - 1}; coloured in order`,
       );
   }
   if (raw.forkOf !== undefined) {
@@ -269,7 +273,7 @@ export function checkRun(
       Number(f.step) >= 0
     )
       run.forkOf = { id: f.id, step: Number(f.step) };
-    else issues.push(`${id}: its fork point was invalid; dropped`);
+    else issues.push(`${name}: its fork point was invalid; dropped`);
   }
   return run;
 }
@@ -320,7 +324,7 @@ export function checkSpec(raw: Record<string, unknown>, issues: string[]): Exper
 function taskCostChecked(run: RunSpec, task: ExperimentSpec["task"], issues: string[]): RunSpec {
   const cost = run.config.cost;
   if (cost === undefined || cost === "length" || TASK_COSTS[task].includes(String(cost))) return run;
-  issues.push(`${run.id}: the ${task} task has no cost "${cost}"; using "length"`);
+  issues.push(`${run.label}: the ${task} task has no cost "${cost}"; using "length"`);
   const { cost: _, ...config } = run.config;
   return { ...run, config };
 }

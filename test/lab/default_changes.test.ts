@@ -157,9 +157,9 @@ describe("defaults that changed meaning", () => {
     if (!r.ok) throw r.error;
     // The issues still name the label and both ε (the check gets the runs as written).
     expect(r.issues).toEqual([
-      'grpo-1: its label was invalid; renamed "GRPO"',
-      'grpo-1.epsilon must be a number in [0, 0.99], got "0.1"; using the default 0.2',
-      'grpo-2.epsilon must be a number in [0, 0.99], got "abc"; using the default 0.2',
+      'run 1: its name was invalid; named "GRPO"',
+      'run 1 (GRPO).epsilon must be a number in [0, 0.99], got "0.1"; using the default 0.2',
+      'B.epsilon must be a number in [0, 0.99], got "abc"; using the default 0.2',
     ]);
     // Before: "‮evilxxx…(300) now clips … at 1 + ε = 1.1, not 1" and "B now clips … at 1 + ε = NaN, not 1.2".
     expect(r.defaults).toContain("GRPO now clips the ratio above at 1 + ε = 1.2, not 1;");
@@ -168,7 +168,7 @@ describe("defaults that changed meaning", () => {
     const old = decode(link([grpo({ epsilon: "abc" } as unknown as RunSpec["config"])], 1));
     expect(old.ok && old.spec.runs[0].config).toEqual({ epsilonHigh: 0.2 });
     expect(old.ok && old.issues).toEqual([
-      'grpo-1.epsilon must be a number in [0, 0.99], got "abc"; using the default 0.2',
+      'GRPO eps0.1.epsilon must be a number in [0, 0.99], got "abc"; using the default 0.2',
     ]);
     // A run file's run as written (the import's notice reads it) alike; an algorithm that is no own key is no run.
     const spec = { task: "arithmetic" as const, model: "nano" as const, seed: 0, runs: [grpo({})] };

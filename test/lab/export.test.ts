@@ -123,7 +123,7 @@ describe("metrics export", () => {
     expect(r2.knownExperiment).toBe(false);
     expect(r2.history).toEqual(history);
     const issues = r2.issues.join("\n");
-    expect(issues).toMatch(/ppo-1\.beta must be/);
+    expect(issues).toMatch(/PPO, β = 0\.2\.beta must be/);
     expect(issues).toMatch(/experiment\.seed must be an integer/);
     expect(issues).toMatch(/6 malformed metric points dropped/);
     // One bad value in a point costs that value, not the point's other metrics; a history that is no list says so.

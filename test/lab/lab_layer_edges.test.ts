@@ -89,11 +89,21 @@ describe("spec checks: fork points, labels, settings in conflict", () => {
     expect(issues).toEqual([]);
   });
 
-  it("a run whose id is taken is renamed, and the notice says so", () => {
+  it("a run whose id is taken is given a new one, and the notice says so without the ids (shown nowhere)", () => {
     const issues: string[] = [];
     const run = checkRun({ id: "ppo-1", algo: "ppo" }, 1, new Set(["ppo-1"]), issues);
     expect(run?.id).toBe("ppo-2");
-    expect(issues).toEqual(["run 2: its id was invalid or taken; renamed ppo-2"]);
+    expect(issues).toEqual(["two runs had the same id; run 2 (PPO) was given a new one"]);
+    // An id that is no id is replaced without a word; the run's label names it in the issues.
+    const quiet: string[] = [];
+    const named = checkRun(
+      { id: "no id!", algo: "ppo", label: "Mine", config: { lr: "x" } },
+      0,
+      new Set(),
+      quiet,
+    );
+    expect(named?.id).toBe("ppo-1");
+    expect(quiet).toEqual(['Mine.lr must be a number in [0, 1], got "x"; using the default 0.0001']);
   });
 
   it("a label's length counts characters, not UTF-16 units (emoji are one each)", () => {

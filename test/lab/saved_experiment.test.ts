@@ -75,7 +75,7 @@ describe("the saved experiment, opened without a link", () => {
       config: { epsilon: "0.1", epsilonHigh: 0 },
     };
     const read = savedExperiment(s);
-    expect(read.line).toContain('grpo-1: its label was invalid; renamed "GRPO"');
+    expect(read.line).toContain('run 1: its name was invalid; named "GRPO"');
     // Before: "‮evilxxx… now clips the ratio above at 1 + ε = NaN" (the raw label, the raw ε), beside the issues.
     expect(read.line).not.toMatch(/NaN|\u202E|xxx/);
     expect(read.line).toContain("Safe now clips the ratio above at 1 + ε = 1.2, not 1;");

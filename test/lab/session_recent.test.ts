@@ -403,7 +403,7 @@ describe("recent experiments", () => {
     session = await openLab(fakeDeps(name).deps);
     const notice = useLab.getState().notice ?? "";
     expect(notice).toContain(
-      "Some settings saved by another version of the lab are not valid in this one and were reset to their defaults: ppo-1's “lr” must be",
+      "Some settings saved by another version of the lab are not valid in this one and were reset to their defaults: PPO's “lr” must be",
     );
     expect(notice).toContain(
       // Whether the session as saved was kept is the next line's to say (keeping can fail).

@@ -28,7 +28,7 @@ describe("task costs", () => {
     const issues: string[] = [];
     const spec = checkSpec({ task: "arithmetic", runs: [safe("positive_words")] }, issues);
     expect(spec.runs[0].config).toEqual({});
-    expect(issues).toEqual(['safe-1: the arithmetic task has no cost "positive_words"; using "length"']);
+    expect(issues).toEqual(['Safe: the arithmetic task has no cost "positive_words"; using "length"']);
     const ok: string[] = [];
     expect(checkSpec({ task: "sentiment", runs: [safe("positive_words")] }, ok).runs[0].config).toEqual({
       cost: "positive_words",

@@ -215,14 +215,22 @@ describe("settings ↔ URL", () => {
     expect(o.notice).toMatch(
       /“task” must be one of sentiment \| arithmetic, got "chess"; using the default "sentiment"/,
     );
-    expect(o.notice).toContain("ppo-1's “β” must be a number in [0, 10], got 99; using the default 0.05");
-    expect(o.notice).not.toMatch(/experiment\.task|ppo-1\.beta/);
+    // Runs named by their label, or by their place and algorithm when they have none: not by their internal ids.
+    expect(o.notice).toContain(
+      "run 1 (PPO)'s “β” must be a number in [0, 10], got 99; using the default 0.05",
+    );
+    expect(o.notice).toContain("two runs had the same id; dup was given a new one; dup's “G” must be");
+    expect(o.notice).not.toMatch(/experiment\.task|\.beta|ppo-1|grpo-1/);
     expect(o.notice).toMatch(/; and \d+ more\.$/);
     expect(
       issueText('view.xAxis must be one of step | samples, got "wallclock"; using the default "step"'),
     ).toBe('the charts\' “x-axis” must be one of step | samples, got "wallclock"; using the default "step"');
     for (const raw of ["ppo-1.noSuchKey must be 1", "run 3: dropped", "elsewhere. must be"])
       expect(issueText(raw)).toBe(raw);
+    // A run's label as the owner: spaces and dots of its own included.
+    expect(issueText("My run v1.2.lr must be a number in [0, 1], got 5")).toBe(
+      "My run v1.2's “lr” must be a number in [0, 1], got 5",
+    );
     const letters = "abcdefghijk".split("");
     const notice = (n: number) =>
       noticeOf({ ok: true, spec: o.spec, view: o.view, pipeline: {}, issues: letters.slice(0, n) });
@@ -264,7 +272,7 @@ describe("settings ↔ URL", () => {
     expect(proto.ok && proto.issues.length).toBe(2);
     expect(({} as Record<string, unknown>).beta).toBeUndefined();
     const r = decode(hashOf({ v: URL_VERSION, runs: [{ id: "ppo-1", algo: "ppo", config: { beta: 99 } }] }));
-    expect(r.ok && r.issues.join("\n")).toMatch(/ppo-1\.beta must be a number in \[0, .*got 99/);
+    expect(r.ok && r.issues.join("\n")).toMatch(/run 1 \(PPO\)\.beta must be a number in \[0, .*got 99/);
     // A run's colour is a palette slot 0–63 (shown modulo the 7 colours): kept when it is one, else dropped.
     const colours = decode(
       hashOf({

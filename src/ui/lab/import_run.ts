@@ -208,11 +208,7 @@ async function importOne(
       `It was trained on ${r.experiment.task} (${from(r.experiment.model, r.experiment.startModel ?? null)}, seed ${r.experiment.seed}); ` +
         `this lab runs ${here.task} (${from(here.model, start)}, seed ${here.seed}): compare with care.`,
     );
-  // The file's id was checked alone (renamed as if nothing were here); the id it gets here may differ again.
-  const renamed = `; renamed ${r.run.id}`;
-  const rest = r.issues
-    .filter((i) => !i.startsWith("experiment."))
-    .map((i) => (i.endsWith(renamed) ? `${i.slice(0, -renamed.length)}; renamed ${spec.id}` : i));
+  const rest = r.issues.filter((i) => !i.startsWith("experiment."));
   // Written before the settings revision was kept: where a default changed since may matter, it says so (a run
   // that goes on training only: a comparison's curves are what they were).
   const trains = Boolean(checkpoint?.bytes && deps.addRun && deps.loadRunCheckpoint && !other);
