@@ -29,6 +29,7 @@ import { RolloutEngine } from "./rollout";
 import {
   type AlgorithmRun,
   checkFinite,
+  checkFiniteTokens,
   completionBudget,
   type ExtraWeights,
   type Metrics,
@@ -245,7 +246,14 @@ export class PpoRun implements AlgorithmRun {
     const B = seq.B;
     const shape = { B, T: seq.S, mask: seq.completionMask };
     const metrics: Metrics = { ...rolloutMetrics(r) };
+    // NaN or ±∞ where the step reads them (weights gone non-finite, a learning rate too high): the run stops
+    // naming the quantity and the step, as every algorithm does on a non-finite metric.
+    const finite = (what: string, x: ArrayLike<number>) => checkFiniteTokens(what, x, shape.mask, step);
+    finite("the policy's log-probs of its samples", r.logpOld);
+    finite("the reference model's log-probs", r.logpRef);
+    finite(this.value ? "the value model's estimates" : "the value head's estimates", r.values);
     const kr = klPenalizedRewards(r.reward, r.logpOld, r.logpRef, shape, c.beta, c.klEstimator);
+    finite("the per-token rewards (score less the KL penalty)", kr.rewards);
     const g = gae(kr.rewards, r.values, shape, c.gamma, c.lam);
     const whiten = c.whitenAdvantages ? whitenMoments(g.advantages, shape) : null;
     const advantages = whiten ? maskedWhiten(g.advantages, shape, true, whiten) : g.advantages;

@@ -236,6 +236,21 @@ export function checkFinite(metrics: Metrics, step: number): void {
     if (!Number.isFinite(v)) throw new NonFiniteMetricError(k, step, v);
 }
 
+/**
+ * @throws NonFiniteMetricError naming `what` (a quantity in the lab's words: "the value head's estimates") when
+ * an entry of the per-token `x` is NaN or ±∞ on a counted token (`mask` 1): the run stops as on a non-finite
+ * metric, before a loss turns it into an error about array slots.
+ */
+export function checkFiniteTokens(
+  what: string,
+  x: ArrayLike<number>,
+  mask: ArrayLike<number>,
+  step: number,
+): void {
+  for (let i = 0; i < mask.length; i++)
+    if (mask[i] === 1 && !Number.isFinite(x[i])) throw new NonFiniteMetricError(what, step, x[i]);
+}
+
 /** The sampler seed of a step: distinct per (run seed, step), the same for runs with the same seed. */
 export function stepSeed(seed: number, step: number): number {
   return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(step + 1, 0xc2b2ae35)) >>> 0;
