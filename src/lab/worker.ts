@@ -17,6 +17,7 @@ import { exportPolicyOnnx } from "../onnx/policy_export";
 import { errorMessage as message } from "../util/errors";
 import { withTimeout } from "../util/settle";
 import { Turns } from "../util/turns";
+import { BrowserSupportError, workerGpuError } from "./browser_error";
 import { pickLabKernels } from "./kernel_choice";
 import { workerOnnxLoader } from "./ort_loader";
 import {
@@ -81,7 +82,7 @@ class LabWorker implements LabWorkerApi {
   ): Promise<WorkerInfo> {
     if (this.scheduler) throw new Error("the training worker is already initialised");
     if (!("gpu" in navigator))
-      throw new Error(
+      throw new BrowserSupportError(
         "This browser gives WebGPU to the page but not to Web Workers, where the lab trains. Use Chrome or Edge 113 or newer.",
       );
     let ctx: GpuContext;
@@ -89,7 +90,7 @@ class LabWorker implements LabWorkerApi {
       onStage({ stage: "gpu" });
       ctx = await withTimeout(acquireGpu(), ACQUIRE_TIMEOUT_MS, "WebGPU did not answer");
     } catch (e) {
-      throw new Error(`The training worker could not get a GPU device: ${message(e)}`);
+      throw workerGpuError(e);
     }
     let res: Awaited<ReturnType<typeof loadResources>>;
     try {

@@ -48,6 +48,7 @@
  * device loss and start-up fallbacks arrive as the store's notice; a worker that stops answering, the lab's error.
  */
 import * as Comlink from "comlink";
+import { reloadMayHelp } from "../lab/browser_error";
 import type {
   ExperimentSpec,
   LabWorkerApi,
@@ -145,7 +146,7 @@ export class LabClient {
       if (stopAt !== (spec.steps ?? 0)) void api.setStopAt(stopAt);
     } catch (e) {
       if (gen !== this.generation) return;
-      s.setPhase("error", message(e));
+      s.setPhase("error", message(e), reloadMayHelp(e));
       this.dispose();
       throw e;
     }

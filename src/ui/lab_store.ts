@@ -95,6 +95,8 @@ export interface LabState {
   phase: LabPhase;
   /** Why loading failed or the worker died (shown on the page). */
   phaseError: string | null;
+  /** With phase "error": a reload may help (false for an error of the browser's: no "Try again"). */
+  phaseReloadHelps: boolean;
   /**
    * The page is opening its experiment: runs saved before are being restored (their checkpoints loaded into the
    * worker). No Play or Step meanwhile: a step from the start model would land in a restored curve.
@@ -141,7 +143,8 @@ export interface LabState {
   setWinRate(runId: string, state: WinRateState | null): void;
   /** Mark the experiment as a lesson's, or (null) as free play, keeping the runs and their progress. */
   setLesson(preset: PresetId | null): void;
-  setPhase(phase: LabPhase, error?: string | null): void;
+  /** `reloadHelps` false: the error is the browser's (a reload gives the same), so no "Try again". */
+  setPhase(phase: LabPhase, error?: string | null, reloadHelps?: boolean): void;
   setRestoring(restoring: boolean): void;
   setPlaying(playing: boolean): void;
   setStepping(from: Record<string, number> | null): void;
@@ -250,6 +253,7 @@ export const useLab = create<LabState>()((set) => ({
   spec: { task: "sentiment", model: "sft", seed: 0, runs: [] },
   phase: "idle",
   phaseError: null,
+  phaseReloadHelps: true,
   restoring: false,
   playing: false,
   steppingFrom: null,
@@ -288,7 +292,8 @@ export const useLab = create<LabState>()((set) => ({
       const { preset: _old, ...rest } = s.spec;
       return { spec: preset ? { ...rest, preset } : rest };
     }),
-  setPhase: (phase, error = null) => set({ phase, phaseError: error }),
+  setPhase: (phase, error = null, reloadHelps = true) =>
+    set({ phase, phaseError: error, phaseReloadHelps: reloadHelps }),
   setRestoring: (restoring) => set({ restoring }),
   setSaving: (saving) => set({ saving }),
   setSaveFailed: (saveFailed) => set((s) => (s.saveFailed === saveFailed ? s : { saveFailed })),

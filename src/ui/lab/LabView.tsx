@@ -51,6 +51,8 @@ const ONE_COLUMN: Panel[] = ["lesson", "charts", "runs", "samples", "inspect", "
 export function LabView() {
   const phase = useLab((s) => s.phase);
   const phaseError = useLab((s) => s.phaseError);
+  // An error of the browser's (no WebGPU in Web Workers): a reload gives the same, so no "Try again".
+  const reloadHelps = useLab((s) => s.phaseReloadHelps);
   const started = useLab(labStarted);
   const notice = useLab((s) => s.notice);
   const setNotice = useLab((s) => s.setNotice);
@@ -124,9 +126,11 @@ export function LabView() {
           <strong>{started ? "The lab stopped:" : "The lab could not start:"}</strong> {phaseError}{" "}
           {/* Nothing was saved over by a failed start (session.ts): a reload tries the whole start again (and
               brings back the runs saved before a worker that stopped). */}
-          <button type="button" data-testid="lab-retry" onClick={() => location.reload()}>
-            Try again
-          </button>
+          {reloadHelps && (
+            <button type="button" data-testid="lab-retry" onClick={() => location.reload()}>
+              Try again
+            </button>
+          )}
         </div>
       )}
       <PipelineView />

@@ -4,6 +4,7 @@
  * Run-spec bookkeeping that is UI policy (new ids and labels, fork names) lives here too.
  */
 
+import { reloadMayHelp } from "../../lab/browser_error";
 import { linkedSettings } from "../../lab/linked_settings";
 import type {
   ExperimentSpec,
@@ -101,7 +102,7 @@ export const labActions = {
     try {
       await (await backend()).start(spec, pipeline);
     } catch (e) {
-      lab().setPhase("error", errorMessage(e));
+      lab().setPhase("error", errorMessage(e), reloadMayHelp(e));
     }
   },
   play(): void {
