@@ -1,16 +1,35 @@
 import { useApp } from "./store";
 
-/** GPU errors and uncaught exceptions, shown at the top of the page until dismissed. */
+/** What the banner says when the page's own device is lost: it only runs the System panel's checks. */
+export const CHECKS_LOST = "The System panel's checks lost their GPU device.";
+export const CHECKS_LOST_MORE =
+  " Training runs on a GPU device of its own and is not affected. Run again in the System panel gets the checks a new device.";
+
+/**
+ * GPU errors and uncaught exceptions, shown at the top of the page until dismissed; and the loss of the page's
+ * own device, which runs the System panel's checks only (the lab trains on the worker's, recovered by itself).
+ */
 export function ErrorBanner() {
   const errors = useApp((s) => s.errors);
-  const lost = useApp((s) => s.gpu === "lost");
+  const lost = useApp((s) => s.lostShown);
   const dismiss = useApp((s) => s.dismissErrors);
-  if (errors.length === 0) return null;
+  return <ErrorBannerView errors={errors} lost={lost} dismiss={dismiss} />;
+}
+
+/** The banner for `errors` and the page's device `lost` (nothing when neither). */
+export function ErrorBannerView(props: { errors: readonly string[]; lost: boolean; dismiss: () => void }) {
+  const { errors, lost, dismiss } = props;
+  if (errors.length === 0 && !lost) return null;
   return (
     <div className="banner banner-error" role="alert" data-testid="error-banner">
       <div className="banner-body">
-        <strong>{lost ? "The GPU device was lost." : "Something went wrong."}</strong>
-        {lost && <span> Reload the page to get a new device; results so far stay on screen.</span>}
+        {lost && (
+          <p>
+            <strong>{CHECKS_LOST}</strong>
+            {CHECKS_LOST_MORE}
+          </p>
+        )}
+        {errors.length > 0 && <strong>Something went wrong.</strong>}
         <ul>
           {errors.map((e) => (
             <li key={e} className="mono">

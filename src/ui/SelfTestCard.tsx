@@ -58,14 +58,20 @@ export function SelfTestCard() {
         <Summary
           status={status}
           results={results}
-          error={lost ? "the GPU device was lost." : error}
+          error={
+            lost ? "the checks' GPU device was lost (training has its own); Run again gets a new one." : error
+          }
           checkedAt={checkedAt}
         />
-        {(status === "done" || status === "failed") && !lost && (
+        {(status === "done" || status === "failed" || lost) && (
           <button
             type="button"
             data-testid="selftest-again"
-            title="Run the self-test and the matrix-multiply timing again, now"
+            title={
+              lost
+                ? "Get the checks a new GPU device and run the self-test and the matrix-multiply timing on it"
+                : "Run the self-test and the matrix-multiply timing again, now"
+            }
             onClick={() => void checkAgain()}
           >
             Run again

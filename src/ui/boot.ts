@@ -28,18 +28,39 @@ export async function boot(): Promise<GpuContext | null> {
     else app.reportError(`Could not start WebGPU: ${message(e)}`);
     return null;
   }
-  app.gpuReady(ctx.adapter, ctx.hasTimestamps);
-  ctx.onError((e) => {
-    if (e instanceof GpuDeviceLostError) app.deviceLost(e.message);
-    else app.reportError(`GPU ${e.kind} error: ${e.message}`);
-  });
-  booted = ctx;
+  adopt(ctx);
   await runChecks(ctx, false);
   return ctx;
 }
 
-/** The System panel's Run again: the self-test and the throughput afresh. No-op without a device or while running. */
+/** The page's device from now on: its losses and errors go to the store. */
+function adopt(ctx: GpuContext): void {
+  const app = useApp.getState();
+  app.gpuReady(ctx.adapter, ctx.hasTimestamps);
+  ctx.onError((e) => {
+    if (e instanceof GpuDeviceLostError) {
+      if (booted === ctx) app.deviceLost();
+    } else app.reportError(`GPU ${e.kind} error: ${e.message}`);
+  });
+  booted = ctx;
+}
+
+/**
+ * The System panel's Run again: the self-test and the throughput afresh; after the page's device was lost, on a
+ * new one asked for now. No-op without a device or while running.
+ */
 export async function checkAgain(): Promise<void> {
+  const app = useApp.getState();
+  if (booted && app.gpu === "lost" && !checking) {
+    try {
+      adopt(await acquireGpu());
+    } catch (e) {
+      app.selfTestFinished(
+        `no new GPU device could be had (${message(e)}); reload the page to run the checks again.`,
+      );
+      return;
+    }
+  }
   if (booted && useApp.getState().gpu === "ready") await runChecks(booted, true);
 }
 

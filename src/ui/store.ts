@@ -36,12 +36,15 @@ export interface AppState {
   /** When the shown self-test and throughput ran, ms since the epoch, when this browser kept them from an
    * earlier load (./gpu_checks_kept.ts); null when they ran in this page. */
   checkedAt: number | null;
-  /** Errors shown in the banner, oldest first (device loss, GPU validation errors, uncaught exceptions). */
+  /** Errors shown in the banner, oldest first (GPU validation errors, uncaught exceptions). */
   errors: string[];
+  /** The banner says the System panel's checks lost their GPU device (until dismissed or a new device). */
+  lostShown: boolean;
 
   gpuReady(adapter: AdapterReport, hasTimestamps: boolean): void;
   gpuUnavailable(u: Unavailable): void;
-  deviceLost(message: string): void;
+  /** The page's own device (the System panel's checks; training has its own in the worker) was lost. */
+  deviceLost(): void;
   selfTestStarted(): void;
   selfTestResult(r: SelfTestResult): void;
   selfTestFinished(error?: string): void;
@@ -67,10 +70,11 @@ export const useApp = create<AppState>()((set) => ({
   perfError: null,
   checkedAt: null,
   errors: [],
+  lostShown: false,
 
-  gpuReady: (adapter, hasTimestamps) => set({ gpu: "ready", adapter, hasTimestamps }),
+  gpuReady: (adapter, hasTimestamps) => set({ gpu: "ready", adapter, hasTimestamps, lostShown: false }),
   gpuUnavailable: (unavailable) => set({ gpu: "unavailable", unavailable }),
-  deviceLost: (message) => set((s) => ({ gpu: "lost", errors: appendError(s.errors, message) })),
+  deviceLost: () => set({ gpu: "lost", lostShown: true }),
   selfTestStarted: () =>
     set({
       selfTest: "running",
@@ -84,7 +88,7 @@ export const useApp = create<AppState>()((set) => ({
   selfTestFinished: (error) =>
     set(error ? { selfTest: "failed", selfTestError: error } : { selfTest: "done" }),
   reportError: (message) => set((s) => ({ errors: appendError(s.errors, message) })),
-  dismissErrors: () => set({ errors: [] }),
+  dismissErrors: () => set({ errors: [], lostShown: false }),
   perfMeasured: (perf, error) => set({ perf, perfError: error ?? null }),
   checksRestored: (kept) =>
     set({
