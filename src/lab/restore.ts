@@ -92,6 +92,23 @@ export function sameExperiment(a: ExperimentSpec, b: ExperimentSpec): boolean {
 }
 
 /**
+ * The runs of an experiment (`saved`, its `runs`) that opening `spec` has no place for: all of them for another
+ * task, start model or seed; else those whose id `spec` lacks or whose settings it changed ({@link sameRun}).
+ */
+export function leftOutBy<R extends { spec: RunSpec }>(
+  spec: ExperimentSpec,
+  saved: ExperimentSpec,
+  runs: readonly R[],
+): R[] {
+  if (!sameExperiment(spec, saved)) return [...runs];
+  const wanted = new Map(spec.runs.map((r) => [r.id, r]));
+  return runs.filter((s) => {
+    const run = wanted.get(s.spec.id);
+    return !run || !sameRun(s.spec, run);
+  });
+}
+
+/**
  * The restore plan for `spec` from a saved session; `canResume`: the worker has loadRunCheckpoint; `reached`:
  * the steps the runs had reached when the page was last hidden (reached.ts), for the notice when even the
  * curves after the checkpoint were not saved.
@@ -107,11 +124,7 @@ export function planRestore(
   const plan: RestorePlan = { runs: [], checkpoints: [], notice: null, leftOut: [] };
   if (!session) return plan;
   if (!sameExperiment(spec, session.spec)) return { ...plan, leftOut: session.runs };
-  const wanted = new Map(spec.runs.map((r) => [r.id, r]));
-  plan.leftOut = session.runs.filter((s) => {
-    const run = wanted.get(s.spec.id);
-    return !run || !sameRun(s.spec, run);
-  });
+  plan.leftOut = leftOutBy(spec, session.spec, session.runs);
   const saved = new Map(session.runs.map((r) => [r.spec.id, r]));
   const startsOver: string[] = [];
   const behind: string[] = [];

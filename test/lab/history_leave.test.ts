@@ -8,9 +8,10 @@ import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence, type SavedSession } from "../../src/lab/persist";
 import { encode } from "../../src/lab/url";
-import { useLeaveAsk } from "../../src/ui/lab/history_leave";
+import { answered, noticeDismissed, useLeaveAsk } from "../../src/ui/lab/history_leave";
 import { openAnyway } from "../../src/ui/lab/LeaveAskButtons";
-import { leaveFor } from "../../src/ui/lab/saving";
+import { STAYED_MS } from "../../src/ui/lab/leave_stayed";
+import { hashChanged, leaveFor } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
@@ -45,12 +46,11 @@ function trained(seed: number, steps: number): SavedSession {
  * The lab open on seed 0 with PPO at step 10, over a kept list of seeds `kept` (each PPO at its step); returns
  * the stubbed `location.assign` and `history.pushState`.
  */
-async function openOver(kept: [seed: number, steps: number][]) {
+async function openOver(kept: [seed: number, steps: number][], seed = 0) {
   const name = newDbName();
   const db = await openLabPersistence(name);
-  for (const [i, [seed, steps]] of kept.entries())
-    await db.archive.keep(trained(seed, steps), null, 1000 + i);
-  const a = defaultExperiment();
+  for (const [i, [s, steps]] of kept.entries()) await db.archive.keep(trained(s, steps), null, 1000 + i);
+  const a = { ...defaultExperiment(), seed };
   await db.saveExperiment(a);
   await db.saveRun({ spec: a.runs[0], status: "paused", step: 10, history: points(10), markers: [] });
   await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 10, samples: 80, tokens: 500 });
@@ -131,5 +131,161 @@ describe("Back, Forward or a pasted link that would forget training", () => {
     expect(await back(4)).toBe(true);
     expect(page.loc.reload).toHaveBeenCalledTimes(1);
     expect(assign).not.toHaveBeenCalled();
+  });
+});
+
+/** PPO of the open experiment trains on to `step` (as the worker's updates set it). */
+function trainTo(step: number) {
+  const r = useLab.getState().runs["ppo-1"];
+  useLab.setState({ runs: { ...useLab.getState().runs, "ppo-1": { ...r, step, history: points(step) } } });
+}
+
+const seedLink = (seed: number) => `http://lab.test/#${encode({ ...defaultExperiment(), seed })}`;
+
+describe("the question, answered or not", () => {
+  it("Stay takes only the question out of the notice; the notice's × drops the question too", async () => {
+    await openOver([1, 2, 3, 4, 5, 6].map((s) => [s, 20]));
+    useLab.getState().setNotice("An earlier line.");
+    expect(await back(9)).toBe(false);
+    const ask = useLeaveAsk.getState().ask;
+    expect(useLab.getState().notice).toBe(`An earlier line. ${ask?.line}`);
+    expect(answered()).toBe(seedLink(9)); // Stay
+    expect(useLab.getState().notice).toBe("An earlier line.");
+    expect(await back(8)).toBe(false);
+    useLab.getState().setNotice(null); // the notice's ×
+    noticeDismissed();
+    expect(useLeaveAsk.getState().ask).toBeNull();
+    expect(await openAnyway()).toBe(false);
+    expect(page.loc.reload).not.toHaveBeenCalled();
+  });
+
+  it("a second Back while the kept list is read is the one asked about", async () => {
+    await openOver([1, 2, 3, 4, 5, 6].map((s) => [s, 20]));
+    setHash(`#${encode({ ...defaultExperiment(), seed: 9 })}`);
+    const first = leaveFor(location.href, undefined, true);
+    setHash(`#${encode({ ...defaultExperiment(), seed: 8 })}`);
+    hashChanged();
+    expect(await first).toBe(false);
+    expect(useLeaveAsk.getState().ask?.url).toBe(seedLink(8));
+    expect(useLab.getState().notice).toContain("(Sentiment · shipped SFT model · seed 8)");
+    expect(useLab.getState().notice).not.toContain("seed 9");
+  });
+
+  it("Open anyway checks again: trained on past a kept one, the notice asks again, naming what is forgotten now", async () => {
+    const { assign } = await openOver([1, 2, 3, 4, 5, 6].map((s) => [s, 20]));
+    expect(await back(9)).toBe(false);
+    expect(useLab.getState().notice).toContain(
+      "this browser will not keep its training (runs up to step 10)",
+    );
+    trainTo(30); // now it holds more than the kept ones: keeping it forgets one of them instead
+    expect(await openAnyway()).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+    const notice = useLab.getState().notice ?? "";
+    expect(notice).not.toContain("will not keep");
+    expect(notice).toContain(
+      "If that one opens, this browser keeps its training (runs up to step 30) under Change… → Recent experiments. " +
+        "To make room, it will forget the kept experiment with the least training (Sentiment · shipped SFT model · seed ",
+    );
+    expect(notice.match(/The address moved/g)).toHaveLength(1); // the new question replaces the old one
+    trainTo(31); // the same outcome, a step further: asked once is enough
+    expect(await openAnyway()).toBe(true);
+    expect(assign).toHaveBeenCalledWith(seedLink(9));
+  });
+});
+
+describe("what a link reopens, as the page opens it", () => {
+  it("a link that cannot be read opens the default experiment without reopening a kept copy: it asks", async () => {
+    // Seed 7 open (PPO at 10); the kept list is full, the default experiment (seed 0) among them.
+    await openOver(
+      [0, 1, 2, 3, 4, 5].map((s) => [s, 20]),
+      7,
+    );
+    setHash("#s=garbage!!");
+    expect(await leaveFor(location.href, undefined, true)).toBe(false);
+    expect(page.loc.reload).not.toHaveBeenCalled();
+    expect(useLab.getState().notice).toContain(
+      "The address moved to a link that cannot be read (the default experiment, Sentiment · shipped SFT model · seed 0, would open)",
+    );
+    expect(useLab.getState().notice).toContain(
+      "this browser will not keep its training (runs up to step 10)",
+    );
+  });
+
+  it("the same experiment with an untrained run's settings changed leaves at once: PPO resumes, nothing is dropped", async () => {
+    await openOver([
+      [1, 20],
+      [2, 20],
+      [3, 3],
+      [4, 20],
+      [5, 20],
+      [6, 20],
+    ]);
+    const d = defaultExperiment();
+    const link = {
+      ...d,
+      runs: d.runs.map((r) => (r.id === "dpo-1" ? { ...r, config: { ...r.config, lr: 3.7e-4 } } : r)),
+    };
+    setHash(`#${encode(link)}`);
+    expect(await leaveFor(location.href, undefined, true)).toBe(true);
+    expect(useLeaveAsk.getState().ask).toBeNull();
+    expect(page.loc.reload).toHaveBeenCalledTimes(1);
+  });
+
+  it("a link of this experiment that leaves the trained run out asks (its training is kept, or not, as for another)", async () => {
+    await openOver([1, 2, 3, 4, 5, 6].map((s) => [s, 20]));
+    const d = defaultExperiment();
+    setHash(`#${encode({ ...d, runs: d.runs.slice(1) })}`);
+    expect(await leaveFor(location.href, undefined, true)).toBe(false);
+    expect(useLab.getState().notice).toContain(
+      "The address moved to a link of this experiment (Sentiment · shipped SFT model · seed 0) that does not resume all its trained runs",
+    );
+    expect(useLab.getState().notice).toContain(
+      "this browser will not keep its training (runs up to step 10)",
+    );
+  });
+});
+
+describe("when this tab's training is not saved", () => {
+  it("while saving fails: says what the Change… dialog says, and asks though the list has room", async () => {
+    await openOver([[1, 20]]);
+    useLab.getState().setSaveFailed("Saving the lab in this browser failed: the disk is full.");
+    expect(await back(9)).toBe(false);
+    expect(page.loc.reload).not.toHaveBeenCalled();
+    expect(useLab.getState().notice).toBe(
+      "The address moved to another experiment (Sentiment · shipped SFT model · seed 9), so this one stays open " +
+        "until you choose. Saving is failing (the disk is full): only what was saved before, not the training up " +
+        "to step 10, would be kept under Recent experiments if that one opens.",
+    );
+  });
+
+  it("a tab that does not save asks; answered Stay at the browser's own prompt, it is not stuck leaving", async () => {
+    // No storage: this tab saves nothing, and the browser asks before unloading once it trained.
+    setHash(`#${encode(defaultExperiment())}`);
+    session = await openLab({
+      ...fakeDeps(newDbName()).deps,
+      openPersistence: () => Promise.reject(new Error("no IndexedDB")),
+    });
+    expect(useLab.getState().saving).toBeNull();
+    const here = page.loc.hash;
+    const assign = vi.fn();
+    Object.assign(page.loc, { assign });
+    useLab.getState().upsertRun(useLab.getState().spec.runs[0]);
+    trainTo(1);
+    expect(await back(9)).toBe(false);
+    expect(page.loc.hash).toBe(here);
+    expect(useLab.getState().notice).toContain(
+      "If that one opens, the training this tab did not save (runs up to step 1) is lost.",
+    );
+    // Open anyway: the page reloads into the link; the browser asks "Leave site?", answered Stay.
+    expect(await openAnyway()).toBe(true);
+    expect(assign).toHaveBeenCalledWith(seedLink(9));
+    const unload = new Event("beforeunload", { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+    await new Promise((r) => setTimeout(r, STAYED_MS + 100));
+    // Still here: not leaving any more, and the address is this experiment's.
+    expect(page.loc.hash).toBe(here);
+    expect(await back(8)).toBe(false);
+    expect(useLeaveAsk.getState().ask?.url).toBe(seedLink(8));
   });
 });

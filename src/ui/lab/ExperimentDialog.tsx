@@ -23,6 +23,7 @@ import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
 import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine, leaveFor } from "./saving";
+import { failingLine } from "./saving_lines";
 import { pipelineKept, useKeptList, useRoom } from "./use_room";
 import "./experiment.css";
 import { errorMessage } from "../../util/errors";
@@ -246,7 +247,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             {keeps && (
               <li data-testid="experiment-discard">
                 {saves && saveFailed
-                  ? `Saving is failing (${saveFailed.replace(/^Saving the lab in this browser failed: /, "").replace(/\.$/, "")}): only what was saved before, not ${steps > 0 ? `the training up to step ${steps}` : "what is here now"}, would be kept under Recent experiments.`
+                  ? `${failingLine(saveFailed, steps)}.`
                   : `${keptLine({ steps, compared, pipeline, room }, saves, "under Recent experiments below, charts included, to reopen later (not its samples)")}.`}
               </li>
             )}

@@ -17,6 +17,7 @@ import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
 import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
+import { noticeDismissed } from "./history_leave";
 import { LeaveAskButtons } from "./LeaveAskButtons";
 import { MoreMetrics } from "./MoreMetrics";
 import { useFocusWhenOpened } from "./opened_focus";
@@ -113,6 +114,7 @@ export function LabView() {
               onClick={() => {
                 setNotice(null);
                 useLab.getState().setBrokenLink(null);
+                noticeDismissed(); // a question in it goes too
               }}
             >
               ×

@@ -20,11 +20,13 @@ import { landsWithin } from "../../util/settle";
 import { without } from "../client_notices";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
-import { askToLeave, lossOnLeaving } from "./history_leave";
+import { askToLeave, checkMove, movedAgain } from "./history_leave";
+import { onStayed } from "./leave_stayed";
 import { markOpened } from "./opened_focus";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { recentChanged } from "./recent_listeners";
 import { writeHere } from "./save_here";
+import { saveLatest } from "./save_latest";
 import { askBeforeLosingTraining, savingTabGone } from "./saving_elsewhere";
 import { savedHereLine, withoutTakenOver } from "./saving_lines";
 import { linkTabs, newWriterId, takenOverLine, useSavingTabs } from "./saving_tabs";
@@ -212,6 +214,7 @@ let savedHereSaid: string | null = null;
 // the channel on which tabs agree which one saves (./saving_tabs.ts), who hears the kept list change.
 export { onBeforeLeaving } from "./before_leaving";
 export { onRecentChange, recentChanged } from "./recent_listeners";
+export { saveLatest } from "./save_latest";
 export { keptLine, savedHereLine } from "./saving_lines";
 export { SAVING_CHANNEL } from "./saving_tabs";
 
@@ -272,20 +275,6 @@ export async function forgetRecent(id: string): Promise<void> {
   recentChanged(); // the confirmations' view of the list (./use_room.ts) reads it again
 }
 
-/** Save what changed and a checkpoint of every run that stepped since its last one; gives up after `waitMs`. */
-export async function saveLatest(saving: Saving, waitMs: number): Promise<void> {
-  saving.pause();
-  const done = (async () => {
-    await saving.autosaver.flush();
-    await saving.autosaver.checkpoint();
-    await saving.flushPipeline(); // a stage that just finished: keep its models, not the ones before
-  })();
-  await landsWithin(
-    done.catch(() => {}),
-    waitMs,
-  );
-}
-
 /** Why the open lab has no savers, as the session said (null: not said; see ./keep_open.ts whyNotKept). */
 export function notSavingReason(): string | null {
   return notSavingWhy;
@@ -304,9 +293,17 @@ async function stopWithin(saving: Saving, waitMs: number): Promise<void> {
   unfinished = null;
 }
 
+/** The page stays when the browser's "Leave site?" is answered Stay: not leaving, its address back. */
+let unwatch = () => {};
+
 /** Open `url`; the same address as now reloads (assigning it would not). */
 function go(url: string): void {
   assigned = true;
+  unwatch();
+  unwatch = onStayed(() => {
+    leaving = assigned = false;
+    writeUrlNow(true); // a new entry: the one moved to stays in history
+  });
   if (new URL(url, location.href).href === location.href) location.reload();
   else location.assign(url);
 }
@@ -329,11 +326,11 @@ export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promi
   return inFlight;
 }
 
-async function leave(url: string, waitMs: number, fromHistory: boolean): Promise<boolean> {
+async function leave(to: string, waitMs: number, fromHistory: boolean): Promise<boolean> {
   leaving = true;
-  // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after.
-  const asking = fromHistory ? lossOnLeaving(url, recentExperiments) : null;
-  const loss = asking && (await asking);
+  // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after; a
+  // move again meanwhile is the one checked then.
+  const { url, loss } = fromHistory ? await checkMove(to, recentExperiments) : { url: to, loss: null };
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
   // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
   const why = loss ? null : await cannotLeave();
@@ -356,9 +353,10 @@ async function leave(url: string, waitMs: number, fromHistory: boolean): Promise
  */
 export function hashChanged(): void {
   if (assigned) location.reload();
-  else if (inFlight)
-    moved = true; // Back again while a leave is checked: handled as it ends
-  else void leaveFor(location.href, undefined, true);
+  else if (inFlight) {
+    moved = true; // Back again while a leave is checked: the latest address is checked as it ends
+    movedAgain(location.href);
+  } else void leaveFor(location.href, undefined, true);
 }
 
 /**

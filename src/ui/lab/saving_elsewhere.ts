@@ -20,6 +20,7 @@ export function askBeforeLosingTraining(
   const then = new Map(Object.values(useLab.getState().runs).map((r) => [r.spec.id, r.step]));
   const trainedSince = () =>
     Object.values(useLab.getState().runs).some((r) => !r.comparison && r.step > (then.get(r.spec.id) ?? 0));
+  guarded = trainedSince;
   const ask = (e: Event) => {
     if (!trainedSince()) return;
     e.preventDefault();
@@ -27,7 +28,21 @@ export function askBeforeLosingTraining(
     if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
   };
   page?.addEventListener("beforeunload", ask);
-  return () => page?.removeEventListener("beforeunload", ask);
+  return () => {
+    if (guarded === trainedSince) guarded = null;
+    page?.removeEventListener("beforeunload", ask);
+  };
+}
+
+/** The test of the latest {@link askBeforeLosingTraining} still asking (null: none asks). */
+let guarded: (() => boolean) | null = null;
+
+/**
+ * Whether this tab, not saving, has trained since it stopped saving (or since the lab opened without saving):
+ * leaving would lose that training, which no tab keeps ({@link askBeforeLosingTraining}'s test).
+ */
+export function trainedSinceNotSaving(): boolean {
+  return guarded?.() ?? false;
 }
 
 /**

@@ -71,3 +71,14 @@ export function keptLine(k: Keeping, saves: boolean, where = "under Change… �
       : "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
   return "This tab is not saving (see the notice above), so its training is not kept";
 }
+
+/**
+ * What replacing the experiment keeps while saving is failing (`failed`: the store's saveFailed), without the
+ * final period: "Saving is failing (…): only what was saved before, not the training up to step 12, would be kept
+ * under Recent experiments" (the Change… dialog, a move through history: ./history_leave.ts).
+ */
+export function failingLine(failed: string, steps: number): string {
+  const why = failed.replace(/^Saving the lab in this browser failed: /, "").replace(/\.$/, "");
+  const what = steps > 0 ? `the training up to step ${steps}` : "what is here now";
+  return `Saving is failing (${why}): only what was saved before, not ${what}, would be kept under Recent experiments`;
+}

@@ -5,23 +5,41 @@
  */
 import { type KeptEntry, keepsCurves, savedStep } from "../../lab/archive";
 import type { LabPersistence, SavedPipeline, SavedSession } from "../../lab/persist";
+import type { ExperimentSpec } from "../../lab/protocol";
+import { leftOutBy, sameExperiment } from "../../lab/restore";
 import { errorMessage as message } from "../../util/errors";
 import { droppedText, experimentTitle, keptRunsText, NOT_KEPT_WHY } from "./experiment_names";
 
 /**
  * Whether opening this experiment drops some of the saved session's trained runs (`leftOut`, src/lab/restore.ts)
- * or its Pipeline models, so that the session must be kept in Recent experiments first.
+ * or its Pipeline models (`savedPipeline`: the saved ones, or whether there are some), so that the session must be kept in Recent
+ * experiments first. `leftOut` may be the lab's own runs (a move through history asks first: ./history_leave.ts).
  */
 export function dropsTraining(
-  leftOut: SavedSession["runs"],
-  savedPipeline: SavedPipeline | null,
+  leftOut: readonly Parameters<typeof keepsCurves>[0][],
+  savedPipeline: SavedPipeline | boolean | null,
   pipelineDropped: boolean,
   sameOne: boolean,
 ): boolean {
   // Runs imported for comparison are left out of the opened spec even on a reload of the same experiment
   // (their curves come back separately): they count only when another experiment replaces them.
   const trained = leftOut.filter((r) => savedStep(r) > 0 || (!sameOne && keepsCurves(r)));
-  return trained.length > 0 || (pipelineDropped && savedPipeline !== null);
+  return trained.length > 0 || (pipelineDropped && !!savedPipeline);
+}
+
+/**
+ * Whether opening `link` over the experiment `open` (its runs `runs`, its Pipeline models `pipeline`) drops some
+ * of its training, as ./session.ts decides it: trained runs the link does not resume (another experiment, or a
+ * run it lacks or changed), comparison runs another lesson leaves out, or the Pipeline of another experiment.
+ */
+export function linkDropsTraining(
+  open: ExperimentSpec,
+  runs: readonly (Parameters<typeof keepsCurves>[0] & { spec: ExperimentSpec["runs"][number] })[],
+  pipeline: boolean,
+  link: ExperimentSpec,
+): boolean {
+  const same = sameExperiment(link, open);
+  return dropsTraining(leftOutBy(link, open, runs), pipeline, !same, same && link.preset === open.preset);
 }
 
 /** The notice's line once the crash card's "Start without the saved runs" kept the session (null: no training). */
