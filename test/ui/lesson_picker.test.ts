@@ -10,7 +10,7 @@ import { LESSONS } from "../../src/lab/presets/index";
 import { hereOf, NO_ROOM, reopenedBy, roomFor } from "../../src/ui/lab/keep_room";
 import { matchesLink } from "../../src/ui/lab/session_lines";
 import type { RunState } from "../../src/ui/lab_store";
-import { lessonConfirmText } from "../../src/ui/lessons/picker_lines";
+import { lessonConfirm, lessonConfirmText } from "../../src/ui/lessons/picker_lines";
 
 const LESSON = LESSONS["ppo-dpo-grpo"];
 
@@ -95,5 +95,40 @@ describe("the lesson picker's confirmation", () => {
         "where they are, with the lesson's notes and step limit.",
     );
     expect(text).not.toMatch(/replaces/);
+  });
+
+  it("is what the picker passes: the card's input from what it knows names the kept lesson and the resuming runs", () => {
+    const { spec, runs } = lab(4);
+    const kept = [freePlayKept(1)];
+    const state = {
+      title: LESSON.title,
+      lesson: LESSON.experiment(0),
+      open: spec,
+      steps: 4,
+      compared: 0,
+      pipeline: false,
+      saves: true,
+      room: roomFor(kept, hereOf(spec, runs, false), LESSON.experiment(0)),
+      kept,
+      stopFirst: null,
+    };
+    const labels = LESSON.experiment(0)
+      .runs.map((r) => `${r.label} at step 1`)
+      .join(", ");
+    expect(lessonConfirmText(lessonConfirm(state))).toBe(
+      `Open the lesson “${LESSON.title}”? It replaces this experiment. This browser keeps its training (runs up ` +
+        `to step 4) under Change… → Recent experiments. “${LESSON.title}” is kept under Recent experiments: it ` +
+        `reopens where its runs stopped (${labels}).`,
+    );
+    // Nothing trained: no line on keeping; the list not read yet: nothing said of reopening.
+    expect(lessonConfirm({ ...state, steps: 0, kept: null })).toMatchObject({
+      keeping: null,
+      reopens: undefined,
+    });
+    // Open on the lesson's free play: its runs go on.
+    const { preset: _lesson, ...freePlay } = LESSON.experiment(0);
+    expect(lessonConfirmText(lessonConfirm({ ...state, open: freePlay }))).toMatch(
+      /^Open the lesson “[^”]+”\? Its runs are the ones open here/,
+    );
   });
 });

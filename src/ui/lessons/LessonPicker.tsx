@@ -12,14 +12,12 @@ import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
 import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
-import { reopenedBy } from "../lab/keep_room";
 import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
 import { leaveFor } from "../lab/saving";
-import { matchesLink } from "../lab/session_lines";
 import { pipelineKept, useKeptList, useRoom } from "../lab/use_room";
 import { trainedSteps, useLab } from "../lab_store";
 import { useApp } from "../store";
-import { lessonConfirmText } from "./picker_lines";
+import { lessonConfirm, lessonConfirmText } from "./picker_lines";
 
 const open = (id: PresetId) => leaveFor(lessonUrl(id, location.href));
 
@@ -85,14 +83,20 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
       {pending && (
         <ConfirmCard
           anchor={select}
-          message={lessonConfirmText({
-            title: LESSONS[pending].title,
-            keeping: keeps ? { steps, compared, pipeline, room } : null,
-            saves,
-            reopens: kept ? reopenedBy(kept, LESSONS[pending].experiment(0)) : undefined,
-            stopFirst: training ? stopFirstLine(training, saves) : null,
-            resumes: matchesLink(useLab.getState().spec, LESSONS[pending].experiment(0)),
-          })}
+          message={lessonConfirmText(
+            lessonConfirm({
+              title: LESSONS[pending].title,
+              lesson: LESSONS[pending].experiment(0),
+              open: useLab.getState().spec,
+              steps,
+              compared,
+              pipeline,
+              saves,
+              room,
+              kept,
+              stopFirst: training ? stopFirstLine(training, saves) : null,
+            }),
+          )}
           confirmLabel="Open lesson"
           testId="lesson-picker"
           onConfirm={() => open(pending)}

@@ -6,8 +6,10 @@
  * as the Change… dialog says it); and a Pipeline stage in training that stops first.
  */
 import type { ArchiveEntry } from "../../lab/archive";
-import { reopensText } from "../lab/keep_room";
+import type { ExperimentSpec } from "../../lab/protocol";
+import { type Room, reopenedBy, reopensText } from "../lab/keep_room";
 import { type Keeping, keptLine } from "../lab/saving_lines";
+import { matchesLink } from "../lab/session_lines";
 
 export interface LessonConfirm {
   /** The lesson's title. */
@@ -40,4 +42,36 @@ export function lessonConfirmText(c: LessonConfirm): string {
     ...(c.reopens ? [`“${c.title}” is kept under Recent experiments: ${reopensText(c.reopens)}.`] : []),
     ...(c.stopFirst ? [c.stopFirst] : []),
   ].join(" ");
+}
+
+/** What the picker knows when the card asks about a lesson (./LessonPicker.tsx). */
+export interface PickerState {
+  title: string;
+  /** The lesson's experiment (its link's). */
+  lesson: ExperimentSpec;
+  /** The open experiment. */
+  open: ExperimentSpec;
+  steps: number;
+  compared: number;
+  pipeline: boolean;
+  saves: boolean;
+  /** What keeping the open experiment does to a full list (null: not known). */
+  room: Room | null;
+  /** The kept experiments (null: not read yet). */
+  kept: readonly ArchiveEntry[] | null;
+  /** The Pipeline's stage in training, as the card says it (null: none). */
+  stopFirst: string | null;
+}
+
+/** What the card says about lesson `s.lesson` ({@link lessonConfirmText}'s input), from what the picker knows. */
+export function lessonConfirm(s: PickerState): LessonConfirm {
+  const keeps = s.steps > 0 || s.compared > 0 || s.pipeline;
+  return {
+    title: s.title,
+    keeping: keeps ? { steps: s.steps, compared: s.compared, pipeline: s.pipeline, room: s.room } : null,
+    saves: s.saves,
+    reopens: s.kept ? reopenedBy(s.kept, s.lesson) : undefined,
+    stopFirst: s.stopFirst,
+    resumes: matchesLink(s.open, s.lesson),
+  };
 }
