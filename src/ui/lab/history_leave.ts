@@ -97,22 +97,25 @@ export function movedAgain(url: string): void {
   movedTo = url;
 }
 
+/** Where a move through history leads ({@link checkMove}): the link to open, and what leaving for it would lose. */
+export interface Move {
+  url: string;
+  loss: Loss | null;
+}
+
 /**
  * Check a move through history to `url` ({@link lossOnLeaving}); when the address moved again meanwhile, the
- * latest one is checked in its turn. Returns the link to open and what leaving for it would lose.
+ * latest one is checked in its turn. At once (no promise) when nothing would be lost.
  */
-export async function checkMove(
-  url: string,
-  listed: () => Promise<readonly ArchiveEntry[]>,
-): Promise<{ url: string; loss: Loss | null }> {
+export function checkMove(url: string, listed: () => Promise<readonly ArchiveEntry[]>): Move | Promise<Move> {
   movedTo = null;
-  for (let to = url; ; ) {
-    const asking = lossOnLeaving(to, listed);
-    const loss = asking && (await asking);
-    if (movedTo === null || movedTo === to) return { url: to, loss };
-    to = movedTo;
+  const asking = lossOnLeaving(url, listed);
+  if (!asking) return { url, loss: null };
+  return asking.then((loss) => {
+    const to = movedTo;
     movedTo = null;
-  }
+    return to === null || to === url ? { url, loss } : checkMove(to, listed);
+  });
 }
 
 /** Ask about `url` in the notice ({@link lossOnLeaving}'s `line`, in place of an earlier question), with the buttons. */

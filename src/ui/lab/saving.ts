@@ -330,7 +330,8 @@ async function leave(to: string, waitMs: number, fromHistory: boolean): Promise<
   leaving = true;
   // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after; a
   // move again meanwhile is the one checked then.
-  const { url, loss } = fromHistory ? await checkMove(to, recentExperiments) : { url: to, loss: null };
+  const move = fromHistory ? checkMove(to, recentExperiments) : { url: to, loss: null };
+  const { url, loss } = move instanceof Promise ? await move : move; // no wait when nothing is lost
   // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
   // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
   const why = loss ? null : await cannotLeave();
