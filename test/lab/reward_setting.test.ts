@@ -93,7 +93,8 @@ describe("reward source setting", () => {
     const bad = decode(`#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`);
     expect(bad.ok && bad.spec.runs[0].config).toEqual({ lr: 0.01 });
     expect(bad.ok && bad.issues.join()).toMatch(
-      /a\.reward must be one of gold \| proxy \| custom \| pipeline, got "rm"/,
+      // A run without a label is named by its place and algorithm (its id is internal, shown nowhere).
+      /^run 1 \(GRPO\)\.reward must be one of gold \| proxy \| custom \| pipeline, got "rm"/,
     );
   });
 
