@@ -11,6 +11,7 @@ import { runSelfTest } from "../kernels/selftest";
 import { measureMatmulThroughput } from "../kernels/throughput";
 import { errorMessage as message } from "../util/errors";
 import { checksKey, forgetChecks, keepChecks, keptChecks } from "./gpu_checks_kept";
+import { perfFailure } from "./perf_failure";
 import { useApp } from "./store";
 
 /** The page's context once acquired (Run again uses it). */
@@ -98,7 +99,7 @@ async function runChecks(ctx: GpuContext, fresh: boolean): Promise<void> {
       perf = await measureMatmulThroughput(ctx);
       app.perfMeasured(perf);
     } catch (e) {
-      app.perfMeasured(null, message(e));
+      app.perfMeasured(null, perfFailure(e, useApp.getState().gpu === "lost"));
     }
     const s = useApp.getState();
     if (s.selfTest === "done" && s.gpu === "ready" && perf)
