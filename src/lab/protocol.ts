@@ -151,9 +151,10 @@ export type RunStatus = "ready" | "running" | "finishing" | "paused" | "recoveri
 /**
  * What kind of failure a run's error is, where the card offers something else than "Back to its last
  * checkpoint" with a lower learning rate: the GPU device is gone for good (only a reload helps), the GPU ran out
- * of memory on its step (a smaller step helps), or an internal GPU error (a bug in the lab).
+ * of memory on its step (a smaller step helps), an internal GPU error (a bug in the lab), or the run could not
+ * start (it has no checkpoint: a change of its settings starts it again with them).
  */
-export type RunErrorKind = "device-gone" | "gpu-memory" | "gpu-internal";
+export type RunErrorKind = "device-gone" | "gpu-memory" | "gpu-internal" | "could-not-start";
 
 /** What the worker pushes to the page (batched, at most every ~250 ms). */
 export interface RunUpdate {

@@ -6,12 +6,12 @@
  * so a Reset, add or fork sent meanwhile waits for it (Scheduler.recover).
  */
 import type { GpuContext } from "../gpu/context";
-import type { GpuDeviceLostError } from "../gpu/errors";
+import { type GpuDeviceLostError, GpuUnavailableError } from "../gpu/errors";
 import { errorMessage as message } from "../util/errors";
 import { DEVICE_LOST_MARKER, type RunSpec } from "./protocol";
 import { CHECKPOINT_EVERY } from "./runs";
 import type { Restored } from "./sched_run";
-import type { Scheduler } from "./scheduler";
+import type { GoneForGood, Scheduler } from "./scheduler";
 
 /** Tries to get a device back after a loss, with this many ms between them. */
 export const REACQUIRE_DELAYS_MS = [0, 500, 2000, 5000];
@@ -39,8 +39,8 @@ export async function recoverFromLoss(
   s.halt();
   // "destroyed" says something; "unknown" (what most losses report) says nothing and is left out.
   const why = lost.reason && lost.reason !== "unknown" ? ` (${lost.reason})` : "";
-  const reacquire = async (): Promise<string | null> => {
-    let failure = "";
+  const reacquire = async (): Promise<GoneForGood | null> => {
+    let failure: unknown = null;
     for (const delay of delays) {
       await new Promise((r) => setTimeout(r, delay));
       try {
@@ -48,10 +48,10 @@ export async function recoverFromLoss(
         d.adopt(await d.acquire());
         return null;
       } catch (e) {
-        failure = message(e);
+        failure = e;
       }
     }
-    return `The GPU device was lost${why}, and no GPU device could be had again (${failure}). Reload the page to retry.`;
+    return goneForGood(why, failure);
   };
   // A run's step lost the device twice in a row: resuming would lose it again (a batch too large for this GPU, a
   // driver's time limit), so the runs come back paused instead of looping. (Asked once the device is back: the
@@ -72,4 +72,24 @@ export async function recoverFromLoss(
       reacquire,
     )
     .catch((e) => console.error("recovery from a lost GPU device failed", e));
+}
+
+/**
+ * What the runs say when no device could be had again after a loss (`why`: " (destroyed)" or ""): each card a
+ * short reason (e.g. "no GPU adapter is available now"), and the lab's notice, once, the whole of `failure`'s
+ * message (for a browser without WebGPU, what to use instead).
+ */
+export function goneForGood(why: string, failure: unknown): GoneForGood {
+  const full = message(failure);
+  const short = !(failure instanceof GpuUnavailableError)
+    ? full
+    : failure.reason === "no-adapter"
+      ? "no GPU adapter is available now"
+      : failure.reason === "no-webgpu"
+        ? "WebGPU is not available now"
+        : "the GPU adapter gave no device";
+  return {
+    error: `The GPU device was lost${why}, and no GPU device could be had again (${short}). Reload the page to retry.`,
+    notice: `Every run stopped: the GPU device was lost${why} and no GPU device could be had again. ${/[.!?]$/.test(full) ? full : `${full}.`} Reload the page to retry.`,
+  };
 }

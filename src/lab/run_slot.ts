@@ -107,6 +107,18 @@ export class RunSlot {
     this.rewindFailure = null;
   }
 
+  /** Already in "error" when the GPU device is gone for good: its reason stays, its way out is a reload. */
+  goneForGood(): void {
+    this.errorKind = "device-gone";
+    this.retryable = false;
+  }
+
+  /** Tell the page `notice` with the run's next update. */
+  tell(notice: string): void {
+    this.pending.notice = notice;
+    this.touch();
+  }
+
   /** Out of "error": it can step again (when it has a run object). */
   clearError(): void {
     this.error = null;

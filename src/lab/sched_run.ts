@@ -79,3 +79,9 @@ export interface SchedulerOptions {
   /** True for an error that means the device is gone (the runs are not at fault). */
   isDeviceLoss?(e: unknown): boolean;
 }
+
+/** No GPU device could be had again: each run card's text, and the lab's notice (said once) with the advice. */
+export interface GoneForGood {
+  error: string;
+  notice?: string;
+}

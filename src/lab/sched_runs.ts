@@ -64,7 +64,8 @@ export class SchedulerRuns extends SchedulerBase {
         error = `${spec.label} could not start: ${message(e)}`;
       }
       if (removed()) return this.free(spec.id, run);
-      const slot = new RunSlot(spec, run, error);
+      const slot = new RunSlot(spec, run);
+      if (error !== null) slot.fail(error, "could-not-start");
       slot.held = held;
       this.entries.push(slot);
       this.flushSoon();

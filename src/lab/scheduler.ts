@@ -24,11 +24,11 @@ import { restartedSpecs } from "./run_labels";
 import { RunSlot, stepOnceIds } from "./run_slot";
 import { type RestoreText, rebuildSlot, restoreSlot } from "./sched_restore";
 import { Rounds } from "./sched_rounds";
-import type { Restored, ResumeNote, SchedRun, SchedulerOptions } from "./sched_run";
+import type { GoneForGood, Restored, ResumeNote, SchedRun, SchedulerOptions } from "./sched_run";
 import { SchedulerRuns } from "./sched_runs";
 import { takeStep } from "./sched_step";
 
-export type { Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
+export type { GoneForGood, Restored, RunFactory, SchedRun, SchedulerOptions, StepOutput } from "./sched_run";
 
 export class Scheduler extends SchedulerRuns {
   /** Whose turn it is (a run behind takes two turns a round) and the speed cap's gap between steps. */
@@ -213,7 +213,7 @@ export class Scheduler extends SchedulerRuns {
           else this.free(e.spec.id, run);
         } catch (err) {
           if (this.o.isDeviceLoss?.(err)) throw err;
-          e.fail(`${e.spec.label} could not start: ${message(err)}`);
+          e.fail(`${e.spec.label} could not start: ${message(err)}`, "could-not-start");
         }
       }
       this.rounds.clear();
@@ -240,7 +240,7 @@ export class Scheduler extends SchedulerRuns {
    * on if it was playing, unless `resume` is (or returns, asked after `reacquire`) false: then paused, and the
    * page is told so (RunUpdate.stopped).
    * `reacquire`, when given, runs first in the same turn: it gets a device back and returns null, or returns why
-   * none could be had (every run then goes to "error" with that text, and nothing is rebuilt). A command sent
+   * none could be had (the runs then go to "error" with that text, and nothing is rebuilt: {@link failAll}). A command sent
    * meanwhile (Reset, add, fork, a settings change) waits for the whole recovery: it would otherwise make runs on
    * the lost device, fail, and then see its runs put back at their checkpoints.
    */
@@ -248,13 +248,13 @@ export class Scheduler extends SchedulerRuns {
     rebuild: (spec: RunSpec) => Promise<Restored>,
     explain: RestoreText,
     resume: boolean | (() => boolean) = true,
-    reacquire?: () => Promise<string | null>,
+    reacquire?: () => Promise<GoneForGood | null>,
   ): Promise<void> {
     return this.exclusive(async () => {
       const failed = reacquire ? await reacquire() : null;
       if (failed !== null) {
         // Every run is in error: nothing is recovering any more (a run added or reset after reads "ready").
-        this.failAll(failed);
+        this.failAll(failed.error, failed.notice);
         this.halted = false;
         return;
       }
@@ -302,6 +302,11 @@ export class Scheduler extends SchedulerRuns {
     return this.exclusive(async () => {
       const e = this.find(id);
       if (!e || e.error === null) throw new RangeError(`run "${id}" is not in error`);
+      // It never started: no checkpoint, and its start model would be refused the same way.
+      if (e.errorKind === "could-not-start")
+        throw new RangeError(
+          `${e.spec.label} never started: change its settings and it starts again with them`,
+        );
       // Its reward source failed before any update: it tries the step again from where it is.
       if (e.retryable && e.run) {
         e.clearError();
@@ -325,12 +330,17 @@ export class Scheduler extends SchedulerRuns {
     });
   }
 
-  /** Put every run in "error" with `why` (the device is gone for good: the cards offer a reload). */
-  failAll(why: string): void {
+  /**
+   * The device is gone for good: every run goes to "error" with `why` and the cards offer a reload; a run already
+   * in error keeps its own reason (only its way out becomes the reload). `notice` is said once, with the first run.
+   */
+  failAll(why: string, notice?: string): void {
     for (const e of this.entries) {
-      e.fail(why, "device-gone");
+      if (e.error === null) e.fail(why, "device-gone");
+      else e.goneForGood();
       e.touch();
     }
+    if (notice) this.entries[0]?.tell(notice);
     this.playing = false;
     this.flushSoon();
   }

@@ -140,7 +140,7 @@ describe("a run removed while it is being made", () => {
       },
       () => ({ marker: "lost", notice: "lost" }),
       true,
-      async () => "no GPU device could be had again",
+      async () => ({ error: "no GPU device could be had again" }),
     );
     expect(rebuilt).toBe(0);
     t.s.flush();

@@ -35,7 +35,7 @@ import type { RunLook } from "./palette";
 import { usePipelineStore } from "./pipeline_store";
 import { RunName } from "./RunName";
 import { missingRewards, useRewardModels } from "./reward_models";
-import { noWeightsReason, reloadOnly, rewindTitle } from "./run_error";
+import { noWeightsReason, reloadOnly, restartHint, rewindTitle } from "./run_error";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
 import { stripItems } from "./strip_view";
@@ -144,6 +144,8 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
             : run.status;
   const algo = ALGORITHMS[run.spec.algo];
   const started = run.step > 0;
+  // A run that could not start has no checkpoint: a change of its settings starts it again.
+  const restart = restartHint(run);
   // The run's reward source first, then the algorithm's own settings.
   const lab = algo.fields.filter((f) => RUN_KEYS.has(f.key));
   const own = [...lab, ...algo.fields.filter((f) => !COMMON_KEYS.has(f.key) && !RUN_KEYS.has(f.key))];
@@ -297,6 +299,10 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
                 >
                   Reload the page
                 </button>
+              ) : restart ? (
+                <span className="muted" data-testid={`restart-hint-${runId}`} title={restart.title}>
+                  {restart.text}
+                </span>
               ) : (
                 <button
                   type="button"

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec, RunUpdate } from "../../lab/protocol";
 import { useLab } from "../lab_store";
-import { noWeightsReason, reloadOnly, rewindTitle } from "./run_error";
+import { noWeightsReason, reloadOnly, restartHint, rewindTitle } from "./run_error";
 
 const spec: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: {} };
 
@@ -38,6 +38,20 @@ describe("a run card's error", () => {
       /learning rate/,
     );
     expect(rewindTitle(undefined)).toMatch(/a lower learning rate/);
+  });
+
+  it("could not start: no 'Back to its last checkpoint', a change of its settings instead", () => {
+    const run = withError({
+      error: "Big GRPO could not start: a batch of 16384 sequences … needs 8192.6 MiB",
+      errorKind: "could-not-start",
+      noWeights: true,
+    });
+    expect(restartHint(run)?.text).toMatch(
+      /^Change its settings \(e\.g\. fewer prompts per step\): the run starts again/,
+    );
+    expect(restartHint(run)?.title).not.toMatch(/learning rate/);
+    expect(reloadOnly(run)).toBe(false);
+    expect(restartHint(withError({ error: "loss became NaN at step 2; the run was stopped" }))).toBeNull();
   });
 
   it("a run without weights says why its checkpoint and ONNX are unavailable", () => {

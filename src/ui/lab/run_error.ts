@@ -1,7 +1,7 @@
 /**
  * What a run card offers for its error (RunCard.tsx): going back to its last checkpoint, with advice that fits
- * the error's kind, or a reload when the GPU device is gone for good; and why its checkpoint and ONNX exports
- * are unavailable when it has no weights.
+ * the error's kind, a reload when the GPU device is gone for good, or a change of its settings when it could
+ * not start (it has no checkpoint); and why its checkpoint and ONNX exports are unavailable when it has no weights.
  */
 import type { RunState } from "../lab_store";
 
@@ -13,6 +13,20 @@ export function rewindTitle(kind: RunState["errorKind"]): string {
   if (kind === "gpu-internal")
     return `${back}. The error is a bug in the lab, not in its settings: it may fail the same way; reloading the page may help.`;
   return `${back}: change a setting first, such as a lower learning rate, or it may fail the same way.`;
+}
+
+/**
+ * The run could not start (its settings were refused, e.g. a step over the memory budget): it has no checkpoint to
+ * go back to, and a change of its settings starts it again with them (Scheduler.setConfig rebuilds it). Null for
+ * another error; else what the card says instead of "Back to its last checkpoint", and its title.
+ */
+export function restartHint(run: Pick<RunState, "errorKind">): { text: string; title: string } | null {
+  if (run.errorKind !== "could-not-start") return null;
+  return {
+    text: "Change its settings (e.g. fewer prompts per step): the run starts again with them.",
+    title:
+      "It never started, so it has no checkpoint to go back to. Change the setting its error names (for a step too large: fewer prompts per step, fewer samples per prompt, shorter completions), or remove it.",
+  };
 }
 
 /** The error's way out is a reload (the GPU device is gone for good): no "Back to its last checkpoint". */
