@@ -22,6 +22,7 @@
  */
 
 import { errorMessage, isQuotaError } from "../util/errors";
+import { askBeforeUnload } from "../util/leave_prompt";
 import { checkpointPoint, checkpointStep } from "./checkpoint_point";
 import { type LabPersistence, NotWriterError, type RunSnapshot } from "./persist";
 import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "./protocol";
@@ -367,10 +368,7 @@ export function startAutosave(o: AutosaveOptions): Autosaver {
     );
   };
   const askFirst = (e: Event) => {
-    if (!unsavedSteps()) return;
-    e.preventDefault();
-    // Browsers before the standard's preventDefault (Chrome and Edge < 119) need returnValue set.
-    if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
+    if (unsavedSteps()) askBeforeUnload(e);
   };
   target?.addEventListener("beforeunload", askFirst);
   const onHide = (e: Event) => {

@@ -87,21 +87,23 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
     if (!next || leaving) return;
     setLeaving("saving"); // from here on, one press: the check below may take a moment
     const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
-    // A Pipeline stage in training stops first: done at the step it reached, it is saved with the Pipeline.
-    // Not offline: the page cannot leave then (leaveFor says why), and the stage would end for nothing.
-    if (trainingLine(usePipelineStore.getState()) && !(await offline())) {
-      setLeaving("stopping");
-      await pipelineActions.stop(PIPELINE_STOP_MS);
-    }
-    setLeaving("saving");
-    // The Pipeline's settings go along (its stages stay with the experiment they trained in).
-    const left = await leaveFor(
-      shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings),
-    );
-    // Staying (offline, say): the dialog closes onto the notice that says why.
-    if (!left) {
-      setLeaving(null);
-      ref.current?.close();
+    let left = false;
+    try {
+      // A Pipeline stage in training stops first: done at the step it reached, it is saved with the Pipeline.
+      // Not offline: the page cannot leave then (leaveFor says why), and the stage would end for nothing.
+      if (trainingLine(usePipelineStore.getState()) && !(await offline())) {
+        setLeaving("stopping");
+        await pipelineActions.stop(PIPELINE_STOP_MS);
+      }
+      setLeaving("saving");
+      // The Pipeline's settings go along (its stages stay with the experiment they trained in).
+      left = await leaveFor(shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings));
+    } finally {
+      // Staying (offline, say), or the stop failed: the dialog closes onto the notice that says why.
+      if (!left) {
+        setLeaving(null);
+        ref.current?.close();
+      }
     }
   };
   const n = spec.runs.length;

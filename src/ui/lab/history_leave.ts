@@ -112,10 +112,16 @@ export function checkMove(url: string, listed: () => Promise<readonly ArchiveEnt
   const asking = lossOnLeaving(url, listed);
   if (!asking) return { url, loss: null };
   return asking.then((loss) => {
-    const to = movedTo;
-    movedTo = null;
-    return to === null || to === url ? { url, loss } : checkMove(to, listed);
+    const to = newerMove(url);
+    return to === null ? { url, loss } : checkMove(to, listed);
   });
+}
+
+/** The address Back or Forward moved to since {@link checkMove} began, unless it is `url` (then forgotten). */
+export function newerMove(url: string): string | null {
+  const to = movedTo;
+  movedTo = null;
+  return to === url ? null : to;
 }
 
 /** Ask about `url` in the notice ({@link lossOnLeaving}'s `line`, in place of an earlier question), with the buttons. */

@@ -9,6 +9,7 @@
  */
 import { type PipelineSettings, type PipelineStage, pipelineSettings } from "../../lab/pipeline/fields";
 import type { ExperimentSpec } from "../../lab/protocol";
+import { askBeforeUnload } from "../../util/leave_prompt";
 import { STAGE_NAMES } from "./pipeline_store";
 
 /** The sessionStorage key of the marker. */
@@ -84,10 +85,7 @@ export function guardTraining(
 ): TrainingGuard {
   const marker: TrainingMarker = { stage, step: 0, steps, experiment, ...(settings && { settings }) };
   const ask = (e: Event) => {
-    if (!training()) return;
-    e.preventDefault();
-    // Browsers before the standard's preventDefault (Chrome and Edge < 119) need returnValue set.
-    if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
+    if (training()) askBeforeUnload(e);
   };
   const hidden = () => {
     if (training()) write(store, marker);

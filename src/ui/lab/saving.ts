@@ -16,12 +16,12 @@ import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
+import { askAgain, leaveUnasked } from "../../util/leave_prompt";
 import { landsWithin } from "../../util/settle";
 import { without } from "../client_notices";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
-import { askToLeave, checkMove, movedAgain } from "./history_leave";
-import { onStayed } from "./leave_stayed";
+import { askToLeave, checkMove, movedAgain, newerMove } from "./history_leave";
 import { markOpened } from "./opened_focus";
 import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { recentChanged } from "./recent_listeners";
@@ -247,6 +247,7 @@ export function setOpenSaving(saving: Saving | null, why: string | null = null):
   inFlight = null;
   assigned = false;
   unfinished = null; // a new lab's savers (tests open several in one page)
+  askAgain();
   recentChanged();
 }
 
@@ -293,17 +294,13 @@ async function stopWithin(saving: Saving, waitMs: number): Promise<void> {
   unfinished = null;
 }
 
-/** The page stays when the browser's "Leave site?" is answered Stay: not leaving, its address back. */
-let unwatch = () => {};
-
-/** Open `url`; the same address as now reloads (assigning it would not). */
+/**
+ * Open `url`; the same address as now reloads (assigning it would not). What leaving loses was said and
+ * confirmed in the page first (or nothing is lost): the browser's "Leave site?" does not ask again.
+ */
 function go(url: string): void {
   assigned = true;
-  unwatch();
-  unwatch = onStayed(() => {
-    leaving = assigned = false;
-    writeUrlNow(true); // a new entry: the one moved to stays in history
-  });
+  leaveUnasked();
   if (new URL(url, location.href).href === location.href) location.reload();
   else location.assign(url);
 }
@@ -328,21 +325,24 @@ export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promi
 
 async function leave(to: string, waitMs: number, fromHistory: boolean): Promise<boolean> {
   leaving = true;
+  let url = to;
   // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after; a
-  // move again meanwhile is the one checked then.
-  const move = fromHistory ? checkMove(to, recentExperiments) : { url: to, loss: null };
-  const { url, loss } = move instanceof Promise ? await move : move; // no wait when nothing is lost
-  // A Pipeline stage in training ends first (its model so far is then saved with the experiment), so the
-  // browser's "leave page?" prompt does not come up: answered "Stay", it would leave this page stuck leaving.
-  const why = loss ? null : await cannotLeave();
-  if (loss || why) {
-    leaving = false;
-    writeUrlNow(moved); // the address goes back to the experiment that stays open
-    if (loss) askToLeave(url, loss);
-    else useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
-    return false;
+  // move again meanwhile (while checked, or while offline is probed and the latest state saved) is then checked.
+  for (let next: string | null = to; next; next = fromHistory ? newerMove(url) : null) {
+    const move = fromHistory ? checkMove(next, recentExperiments) : { url: next, loss: null };
+    const checked = move instanceof Promise ? await move : move; // no wait when nothing is lost
+    url = checked.url;
+    // A Pipeline stage in training ends first (its model so far is then saved with the experiment).
+    const why = checked.loss ? null : await cannotLeave();
+    if (checked.loss || why) {
+      leaving = false;
+      writeUrlNow(moved); // the address goes back to the experiment that stays open
+      if (checked.loss) askToLeave(url, checked.loss);
+      else useLab.getState().setNotice(`${why}, so this experiment stays open: try again.`);
+      return false;
+    }
+    if (current) await saveLatest(current, waitMs);
   }
-  if (current) await saveLatest(current, waitMs);
   markOpened(); // the next load focuses and names what opened
   go(url);
   return true;

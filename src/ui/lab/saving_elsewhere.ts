@@ -3,6 +3,8 @@
  * only. A reload, or closing the tab, would lose it without a word, so the browser asks first ("Leave site?")
  * once this tab has trained since it stopped saving; and the notice says so when the tab that saved is gone.
  */
+
+import { askBeforeUnload } from "../../util/leave_prompt";
 import { useLab } from "../lab_store";
 import { withoutTakenOver } from "./saving_lines";
 import { OWNER_GONE_LINE, type TakenBy, takenOverLine, useSavingTabs } from "./saving_tabs";
@@ -22,10 +24,7 @@ export function askBeforeLosingTraining(
     Object.values(useLab.getState().runs).some((r) => !r.comparison && r.step > (then.get(r.spec.id) ?? 0));
   guarded = trainedSince;
   const ask = (e: Event) => {
-    if (!trainedSince()) return;
-    e.preventDefault();
-    // Browsers before the standard's preventDefault (Chrome and Edge < 119) need returnValue set.
-    if (typeof BeforeUnloadEvent !== "undefined" && e instanceof BeforeUnloadEvent) e.returnValue = true;
+    if (trainedSince()) askBeforeUnload(e);
   };
   page?.addEventListener("beforeunload", ask);
   return () => {
