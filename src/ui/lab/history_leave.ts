@@ -8,7 +8,9 @@
  */
 import { create } from "zustand";
 import { type ArchiveEntry, keepsCurves } from "../../lab/archive";
+import { sameExperiment } from "../../lab/restore";
 import { specFromHash } from "../../lab/url";
+import { without } from "../client_notices";
 import { trainedSteps, useLab } from "../lab_store";
 import { experimentTitle } from "./experiment_names";
 import { hereOf, pipelineKept, roomFor } from "./keep_room";
@@ -56,7 +58,7 @@ export function lossOnLeaving(
   const head = `${
     opened.source !== "url"
       ? `The address moved to a link that cannot be read (the default experiment, ${title}, would open)`
-      : lab.spec.seed === target.seed && lab.spec.task === target.task && lab.spec.model === target.model
+      : sameExperiment(lab.spec, target)
         ? `The address moved to a link of this experiment (${title}) that does not resume all its trained runs`
         : `The address moved to another experiment (${title})`
   }, so this one stays open until you choose.`;
@@ -127,8 +129,7 @@ export function newerMove(url: string): string | null {
 /** Ask about `url` in the notice ({@link lossOnLeaving}'s `line`, in place of an earlier question), with the buttons. */
 export function askToLeave(url: string, loss: Loss): void {
   const before = useLeaveAsk.getState().ask;
-  let notice = useLab.getState().notice ?? "";
-  if (before) notice = notice.split(before.line).join("").replace(/ {2,}/g, " ").trim();
+  let notice = (before ? without(useLab.getState().notice, [before.line]) : useLab.getState().notice) ?? "";
   useLeaveAsk.setState({ ask: { url, ...loss } });
   if (!notice.includes(loss.line)) notice = notice ? `${notice} ${loss.line}` : loss.line;
   useLab.getState().setNotice(notice);
@@ -140,8 +141,7 @@ export function answered(): string | null {
   if (!ask) return null;
   useLeaveAsk.setState({ ask: null });
   const notice = useLab.getState().notice;
-  if (notice?.includes(ask.line))
-    useLab.getState().setNotice(notice.split(ask.line).join("").replace(/ {2,}/g, " ").trim() || null);
+  if (notice?.includes(ask.line)) useLab.getState().setNotice(without(notice, [ask.line]));
   return ask.url;
 }
 
