@@ -3,12 +3,10 @@
  * shader says `// #include <name>` (a whole line, optionally followed by a comment). The vocabulary-row kernels
  * share their workgroup reductions this way (vocab_rows.ts), so each reduction is written once.
  */
-import reduceF32 from "../shaders/lib/reduce_f32.wgsl?raw";
 import reduceVec2 from "../shaders/lib/reduce_vec2.wgsl?raw";
 
 /** The shared WGSL pieces by include name. */
 export const WGSL_LIB: Readonly<Record<string, string>> = {
-  reduce_f32: reduceF32,
   reduce_vec2: reduceVec2,
 };
 

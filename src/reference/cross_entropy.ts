@@ -28,7 +28,9 @@ export function crossEntropyRef(
     const lp = logSoftmaxRow(logits, n, V, 1);
     if (!lp) continue;
     loss[n] = -lp[targets[n]];
-    for (let v = 0; v < V; v++) dlogits[n * V + v] = (Math.exp(lp[v]) - (v === targets[n] ? 1 : 0)) * scale;
+    // The target's p_t − 1 as expm1(log p_t): a near-certain target's −r/(1 + r) keeps its digits.
+    for (let v = 0; v < V; v++)
+      dlogits[n * V + v] = (v === targets[n] ? Math.expm1(lp[v]) : Math.exp(lp[v])) * scale;
   }
   return { loss, dlogits };
 }

@@ -60,7 +60,10 @@ export interface SampleRefOptions {
 export interface SampleRefResult {
   /** Sampled token per row (padId for finished rows). */
   tokens: Int32Array;
-  /** log softmax(logits/τ)[token] over the FULL vocabulary (0 for finished rows). */
+  /**
+   * log softmax(logits/τ)[token] over the FULL vocabulary (0 for finished rows); log S as log1p of the sum of
+   * every e but the argmax's, as the kernel computes it (exact to float64 for a near-certain token).
+   */
   logp: Float64Array;
   /** The uniform draw per row. */
   u: Float64Array;
@@ -100,11 +103,13 @@ export function sampleRef(
     let m = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < V; i++) m = Math.max(m, logits[off + i] / o.temperature);
     const e = new Float64Array(V);
-    let sumAll = 0;
+    let rest = 0; // r = Σ e over every token but the first argmax (whose e is 1): log S = log1p(r)
     let sumKept = 0;
+    let argmax = -1;
     for (let i = 0; i < V; i++) {
       e[i] = Math.exp(logits[off + i] / o.temperature - m);
-      sumAll += e[i];
+      if (argmax < 0 && logits[off + i] / o.temperature === m) argmax = i;
+      else rest += e[i];
       if (keep[i]) sumKept += e[i];
     }
     let token = -1;
@@ -120,7 +125,7 @@ export function sampleRef(
     }
     if (token < 0) token = lastKept; // u above the rounded total: the last kept token
     tokens[b] = token;
-    logp[b] = logits[off + token] / o.temperature - m - Math.log(sumAll);
+    logp[b] = logits[off + token] / o.temperature - m - Math.log1p(rest);
     margin[b] = mg;
   }
   return { tokens, logp, u, margin };

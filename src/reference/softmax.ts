@@ -17,7 +17,8 @@ export function checkTau(tau: number): void {
 
 /**
  * log softmax(x[row, :] / τ) in float64, or null when the row is all −∞ (no distribution: callers write zeros).
- * Logits must be finite or −∞.
+ * Logits must be finite or −∞. log S is log1p(r), S = 1 + r (r: the e^{z_v} below the max plus the max's ties
+ * − 1), the form the kernels use so that a near-certain entry's log-prob (−2.6e-6) keeps its digits.
  */
 export function logSoftmaxRow(
   x: ArrayLike<number>,
@@ -29,9 +30,14 @@ export function logSoftmaxRow(
   let m = Number.NEGATIVE_INFINITY;
   for (let v = 0; v < V; v++) m = Math.max(m, x[base + v]);
   if (m === Number.NEGATIVE_INFINITY) return null;
-  let s = 0;
-  for (let v = 0; v < V; v++) s += Math.exp((x[base + v] - m) / tau);
-  const logS = Math.log(s);
+  // S = Σ_v e^{z_v} = 1 + r: r = the entries below the max + (ties of the max − 1), as the kernels sum it.
+  let rest = 0;
+  let ties = 0;
+  for (let v = 0; v < V; v++) {
+    if (x[base + v] === m) ties++;
+    else rest += Math.exp((x[base + v] - m) / tau);
+  }
+  const logS = Math.log1p(rest + (ties - 1));
   const out = new Float64Array(V);
   for (let v = 0; v < V; v++) out[v] = (x[base + v] - m) / tau - logS;
   return out;

@@ -58,8 +58,11 @@ export function tokenLogprobBackwardRef(
     if (!rowActive(n, V, targets, mask)) continue;
     const lp = logSoftmaxRow(logits, n, V, tau);
     if (!lp) continue;
-    for (let v = 0; v < V; v++)
-      out[n * V + v] = (dlogp[n] * ((v === targets[n] ? 1 : 0) - Math.exp(lp[v]))) / tau;
+    for (let v = 0; v < V; v++) {
+      // The target's 1 − p_t as −expm1(log p_t): a near-certain target's r/(1 + r) keeps its digits.
+      const q = v === targets[n] ? -Math.expm1(lp[v]) : -Math.exp(lp[v]);
+      out[n * V + v] = (dlogp[n] * q) / tau;
+    }
   }
   return out;
 }

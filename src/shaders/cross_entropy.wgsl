@@ -1,5 +1,8 @@
 // Fused softmax + cross-entropy for (pre)training at τ = 1 (llm.c's fused_classifier):
 //   loss[n]       = log Σ_v exp(x_v − max x) − (x_t − max x)          (= −log softmax(x)_t, t = target[n])
+// The sum is S = 1 + r, r = Σ of exp(x_v − max x) below the max + (ties of the max − 1) (one vec2 pass), and
+// log S = log1p_f32(r); a target at the max takes p_t − 1 = −r/S: a near-certain target's loss (2.6e-6) and
+// gradient keep their digits where f32 log(S) and p_t − 1 lost them.
 //   dlogits[n, v] (=|+=) (softmax(x)_v − [v = t]) · scale             (scale: e.g. 1 / #non-ignored targets)
 // ACCUMULATE = false overwrites dlogits (ignored rows get 0); true adds (ignored rows are left untouched).
 // Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), targets [N] i32, loss [N], dlogits [N, V].
@@ -25,7 +28,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> loss: array<f32>;
 @group(0) @binding(4) var<storage, read_write> dlogits: array<f32>;
 
-// #include reduce_f32 (src/shaders/lib/reduce_f32.wgsl: scratch, neg_inf, wg_max, wg_sum)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -43,18 +46,28 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let live = in_use && !is_neg_inf(m); // a target and a distribution
   let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
 
-  var s = 0.0;
-  for (var c = lid; c < n; c += WG_X) { s += exp(logits[base + c] - shift); }
-  s = wg_sum(lid, s);
+  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max): S = 1 + r
+  for (var c = lid; c < n; c += WG_X) {
+    let x = logits[base + c];
+    if (x == shift) { acc.y += 1.0; } else { acc.x += exp(x - shift); }
+  }
+  acc = wg_sum2(lid, acc);
+  let r = acc.x + (acc.y - 1.0);
+  let s = 1.0 + r;
 
   if (lid == 0u) {
     var l = 0.0;
-    if (live) { l = log(s) - (logits[base + u32(t)] - shift); }
+    if (live) { l = log1p_f32(r) - (logits[base + u32(t)] - shift); }
     loss[row] = l;
   }
   for (var c = lid; c < p.cols; c += WG_X) {
     var d = 0.0;
-    if (live) { d = (exp(logits[base + c] - shift) / s - select(0.0, 1.0, i32(c) == t)) * p.scale; }
+    if (live) {
+      let x = logits[base + c];
+      var q = exp(x - shift) / s - select(0.0, 1.0, i32(c) == t);
+      if (i32(c) == t && x >= shift) { q = -r / s; } // a max target: p_t − 1 = −r/(1 + r), no cancellation
+      d = q * p.scale;
+    }
     if (ACCUMULATE) {
       if (live) { dlogits[base + c] += d; }
     } else {

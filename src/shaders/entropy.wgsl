@@ -2,6 +2,9 @@
 //   H[n] = −Σ_v p_v log p_v,  p = softmax(logits[n, :] / τ)
 // With z_v = (x_v − max x)/τ ≤ 0 and S = Σ_v e^{z_v}: H = log S + (Σ_v e^{z_v}·(−z_v)) / S, a sum of two
 // non-negative terms (no cancellation); entries with e^{z_v} = 0 add 0 (0·log 0 = 0). Clamped at ≥ 0.
+// S = 1 + r with r = Σ of e^{z_v} below the max + (ties of the max − 1), the ties counted in the max pass, so
+// H = log1p_f32(r) + (Σ_{below the max} e^{z_v}·(−z_v)) / (1 + r): a near-certain row's entropy (5e-5 nats) keeps
+// its digits where f32 log(S) read it 5 % low.
 // Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), mask [N] f32 (0/1), H [N].
 // Rows with mask[n] = 0 (when p.use_mask ≠ 0) read no logits (NaN there never leaks) and give 0, as do rows
 // of all −∞.
@@ -24,7 +27,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> mask: array<f32>;
 @group(0) @binding(3) var<storage, read_write> H: array<f32>;
 
-// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_max2, wg_sum2)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max_count, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -35,24 +38,32 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let in_use = p.use_mask == 0u || mask[row] != 0.0;
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
 
-  var m = neg_inf();
-  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
-  m = wg_max(lid, m);
+  var mc = vec2<f32>(neg_inf(), 0.0); // (max, ties of the max)
+  for (var c = lid; c < n; c += WG_X) {
+    let x = logits[base + c];
+    if (x > mc.x) { mc = vec2<f32>(x, 1.0); } else if (x == mc.x) { mc.y += 1.0; }
+  }
+  mc = wg_max_count(lid, mc);
+  let m = mc.x;
   let live = in_use && !is_neg_inf(m); // in use and not all −∞
   let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sums
 
-  // (S, Σ e^z·(−z)); e^z = 0 entries are skipped so 0·∞ never appears.
+  // (r without the ties, Σ e^z·(−z)); e^z = 0 entries are skipped so 0·∞ never appears.
   var acc = vec2<f32>(0.0, 0.0);
   for (var c = lid; c < n; c += WG_X) {
-    let z = (logits[base + c] - shift) / p.tau;
-    let e = exp(z);
-    if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
+    let x = logits[base + c];
+    if (x != shift) { // the max's ties add e^0 = 1 to S (counted above) and 0 to the second sum
+      let z = (x - shift) / p.tau;
+      let e = exp(z);
+      if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
+    }
   }
   acc = wg_sum2(lid, acc);
+  let r = acc.x + (mc.y - 1.0); // S = 1 + r
 
   if (lid == 0u) {
     var h = 0.0;
-    if (live) { h = max(log(acc.x) + acc.y / acc.x, 0.0); }
+    if (live) { h = max(log1p_f32(r) + acc.y / (1.0 + r), 0.0); }
     H[row] = h;
   }
 }

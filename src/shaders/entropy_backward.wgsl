@@ -1,5 +1,6 @@
 // Backward of entropy: with p = softmax(logits[n, :] / τ) and H[n] = −Σ_v p_v log p_v,
 //   dlogits[n, v] (=|+=) dH[n] · (−p_v (log p_v + H[n])) / τ      (entries with p_v = 0 give 0)
+// log p_v = z_v − log1p_f32(r) and H as in entropy.wgsl (S = 1 + r, accurate near certainty).
 // ACCUMULATE = false overwrites dlogits (inactive rows get 0); true adds (inactive rows are left untouched).
 // Shapes: logits [N, V] row-major, mask [N] f32 (0/1), dH [N], dlogits [N, V].
 // Rows with mask[n] = 0 (when p.use_mask ≠ 0) read neither logits nor dH (NaN there never leaks); they and
@@ -25,7 +26,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> dH: array<f32>;
 @group(0) @binding(4) var<storage, read_write> dlogits: array<f32>;
 
-// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_max2, wg_sum2)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max_count, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -36,21 +37,29 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let in_use = p.use_mask == 0u || mask[row] != 0.0;
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
 
-  var m = neg_inf();
-  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
-  m = wg_max(lid, m);
+  var mc = vec2<f32>(neg_inf(), 0.0); // (max, ties of the max)
+  for (var c = lid; c < n; c += WG_X) {
+    let x = logits[base + c];
+    if (x > mc.x) { mc = vec2<f32>(x, 1.0); } else if (x == mc.x) { mc.y += 1.0; }
+  }
+  mc = wg_max_count(lid, mc);
+  let m = mc.x;
   let live = in_use && !is_neg_inf(m); // in use and not all −∞
   let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sums
 
-  var acc = vec2<f32>(0.0, 0.0); // (S, Σ e^z·(−z)), as in entropy.wgsl
+  var acc = vec2<f32>(0.0, 0.0); // (r without the ties, Σ e^z·(−z)), as in entropy.wgsl
   for (var c = lid; c < n; c += WG_X) {
-    let z = (logits[base + c] - shift) / p.tau;
-    let e = exp(z);
-    if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
+    let x = logits[base + c];
+    if (x != shift) { // the max's ties add e^0 = 1 to S (counted above) and 0 to the second sum
+      let z = (x - shift) / p.tau;
+      let e = exp(z);
+      if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
+    }
   }
   acc = wg_sum2(lid, acc);
-  let log_s = log(acc.x);
-  let h = max(log_s + acc.y / acc.x, 0.0);
+  let r = acc.x + (mc.y - 1.0); // S = 1 + r
+  let log_s = log1p_f32(r);
+  let h = max(log_s + acc.y / (1.0 + r), 0.0);
 
   var g = 0.0;
   if (live) { g = dH[row] / p.tau; }

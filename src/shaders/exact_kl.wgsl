@@ -2,6 +2,9 @@
 //   kl[n] = Σ_v p_v (log p_v − log q_v),  p = softmax(policy[n, :] / τ),  q = softmax(ref[n, :] / τ)
 // Three passes: both maxima, both normalisers, then the sum of p_v (log p_v − log q_v) term by term (no
 // cancellation of large O(1) terms when p ≈ q). Clamped at ≥ 0.
+// Each normaliser is S = 1 + r, r = Σ of e^{z_v} below the row's max + (ties of the max − 1) (two vec2 sums:
+// the rests, then the tie counts), and log S = log1p_f32(r): near-certain rows keep log p_max = −log1p(r) to its
+// last digits, so a small KL (5e-5 nats) has no ~2e-7 nats/token floor from f32 log(S).
 // Entries with p_v = 0 add 0 (0·log 0 = 0, whatever q_v is); p_v > 0 with q_v = 0 (a −∞ reference logit, or a
 // reference row of all −∞) gives +∞.
 // Shapes: policy [N, V], ref [N, V] row-major (N = B·T positions, V vocabulary), mask [N] f32 (0/1), kl [N].
@@ -27,7 +30,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> kl: array<f32>;
 
-// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_max2, wg_sum2)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max2, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -46,12 +49,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let ref_live = in_use && !is_neg_inf(m.y); // the reference row has a distribution
   let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
 
-  var s = vec2<f32>(0.0, 0.0);
+  // S = 1 + r per distribution: (Σ e^z below the max) and (ties of the max), r = rest + (ties − 1).
+  var rest = vec2<f32>(0.0, 0.0);
+  var ties = vec2<f32>(0.0, 0.0);
   for (var c = lid; c < n; c += WG_X) {
-    s += exp((vec2<f32>(policy[base + c], reference[base + c]) - shift) / p.tau);
+    let x = vec2<f32>(policy[base + c], reference[base + c]);
+    let at_max = x == shift;
+    rest += select(exp((x - shift) / p.tau), vec2<f32>(0.0, 0.0), at_max);
+    ties += select(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), at_max);
   }
-  s = wg_sum2(lid, s);
-  let log_s = log(s);
+  let r = wg_sum2(lid, rest) + (wg_sum2(lid, ties) - 1.0);
+  let log_s = vec2<f32>(log1p_f32(r.x), log1p_f32(r.y));
 
   var acc = 0.0;
   for (var c = lid; c < n; c += WG_X) {

@@ -1,5 +1,6 @@
 // Backward of exact_kl with respect to the policy logits only (the reference is frozen):
 //   dpolicy[n, v] (=|+=) dkl[n] · p_v ((log p_v − log q_v) − KL[n]) / τ     (entries with p_v = 0 give 0)
+// log p, log q and KL as in exact_kl.wgsl (log S = log1p_f32(r), accurate near certainty).
 // ACCUMULATE = false overwrites dpolicy (inactive rows get 0); true adds (inactive rows are left untouched).
 // A row whose KL is +∞ (p_v > 0 where q_v = 0) has no finite gradient: it contributes 0, and the forward's
 // +∞ is the signal.
@@ -28,7 +29,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read> dkl: array<f32>;
 @group(0) @binding(5) var<storage, read_write> dpolicy: array<f32>;
 
-// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_max2, wg_sum2)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max2, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -47,12 +48,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let ref_live = in_use && !is_neg_inf(m.y);
   let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
 
-  var s = vec2<f32>(0.0, 0.0);
+  // S = 1 + r per distribution: (Σ e^z below the max) and (ties of the max), r = rest + (ties − 1).
+  var rest = vec2<f32>(0.0, 0.0);
+  var ties = vec2<f32>(0.0, 0.0);
   for (var c = lid; c < n; c += WG_X) {
-    s += exp((vec2<f32>(policy[base + c], reference[base + c]) - shift) / p.tau);
+    let x = vec2<f32>(policy[base + c], reference[base + c]);
+    let at_max = x == shift;
+    rest += select(exp((x - shift) / p.tau), vec2<f32>(0.0, 0.0), at_max);
+    ties += select(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), at_max);
   }
-  s = wg_sum2(lid, s);
-  let log_s = log(s);
+  let r = wg_sum2(lid, rest) + (wg_sum2(lid, ties) - 1.0);
+  let log_s = vec2<f32>(log1p_f32(r.x), log1p_f32(r.y));
 
   var acc = 0.0; // KL, as in exact_kl.wgsl
   for (var c = lid; c < n; c += WG_X) {

@@ -3,6 +3,8 @@
 //   tokens [B] i32, logp [B] f32 = log softmax(logits[b] / τ)[token] over the FULL vocabulary (top-k only
 //   restricts which tokens can be drawn; every log-prob of the lab comes from logits / τ, algorithms.md).
 // Finished rows (done[b] ≠ 0) get tokens[b] = pad, logp[b] = 0; done is never written.
+// logp = (logits_tok/τ − max/τ) − log1p(r), r = Σ over every token but the argmax of e_j (the argmax's e is 1):
+//   a near-certain token's log-prob (−2.6e-6) keeps its digits where f32 log(Σ e) lost them.
 // Logits may be −∞ (banned tokens: never drawn) but each row needs one finite logit; NaN is not supported.
 // Top-k: keep the k largest logits, ties broken by the lower index (topk = 0 or ≥ V keeps all; k = 1 is argmax).
 //   The k-th largest logit is found by a bitwise binary search over an order-preserving u32 key (32 counting
@@ -44,8 +46,17 @@ var<workgroup> counts: array<atomic<u32>, 3>;
 var<workgroup> s_win: u32;                // the chunk holding the draw
 var<workgroup> s_base: f32;               // Σ kept e before that chunk
 var<workgroup> s_target: f32;             // u · Σ kept e
-var<workgroup> s_log_all: f32;            // log Σ e over the full vocabulary
+var<workgroup> s_log_all: f32;            // log Σ e over the full vocabulary = log1p(r)
 var<private> npass: u32 = 0u;
+
+// log(1 + r) for r ≥ 0, accurate for tiny r: as log1p_f32 in src/shaders/lib/reduce_vec2.wgsl (series below 0.1;
+// WGSL has no log1p). This shader includes no shared piece, so it carries its own copy.
+fn log1p_f32(r: f32) -> f32 {
+  if (abs(r) < 0.1) {
+    return r * (1.0 - r * (0.5 - r * (1.0 / 3.0 - r * (0.25 - r * (0.2 - r * (1.0 / 6.0))))));
+  }
+  return log(1.0 + r);
+}
 
 fn pcg(v: u32) -> u32 {
   let state = v * 747796405u + 2891336453u;
@@ -152,7 +163,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   for (var i = lo; i < hi; i++) {
     let x = logits[base + i];
     let e = exp(x / p.temperature - zmax);
-    sa += e;
+    if (i != amax) { sa += e; } // r: every e but the argmax's e^0 = 1 (its ties included)
     if (kept(x, i, t, c0)) { sk += e; }
   }
   s_kept[lid] = sk;
@@ -181,7 +192,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     s_win = win;
     s_base = win_base;
     s_target = goal;
-    s_log_all = log(total_all);
+    s_log_all = log1p_f32(total_all); // log S, S = 1 + r
   }
   workgroupBarrier();
 

@@ -2,6 +2,8 @@
 //   out[n, v] = softmax(logits[n, :] / τ)[v]        (LOG = false)
 //   out[n, v] = log_softmax(logits[n, :] / τ)[v]    (LOG = true)
 // Max-shifted before the division, z_v = (x_v − max_u x_u) / τ, so [v, v] gives −ln 2 for any finite v.
+// log S = log1p_f32(r), S = Σ_v e^{z_v} = 1 + r, r = Σ of e^{z_v} below the max + (ties of the max − 1) (one vec2
+// pass): a near-certain entry's log-prob (−2.6e-6) keeps its digits where f32 log(S) lost them.
 // Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), out [N, V].
 // Workgroup: WG_X threads per row (a power of two ≤ 256) striding over V; shared-memory tree reductions.
 // Grid: one workgroup per row, linear id wid.x + wid.y·nwg.x so N may exceed 65535.
@@ -22,7 +24,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 
-// #include reduce_f32 (src/shaders/lib/reduce_f32.wgsl: scratch, neg_inf, wg_max, wg_sum)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -37,10 +39,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let empty = is_neg_inf(m);        // all −∞: no distribution, write zeros
   let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sums
 
-  var s = 0.0;
-  for (var c = lid; c < p.cols; c += WG_X) { s += exp((logits[base + c] - shift) / p.tau); }
-  s = wg_sum(lid, s);
-  let log_s = log(s);
+  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max): S = 1 + r
+  for (var c = lid; c < p.cols; c += WG_X) {
+    let x = logits[base + c];
+    if (x == shift) { acc.y += 1.0; } else { acc.x += exp((x - shift) / p.tau); }
+  }
+  acc = wg_sum2(lid, acc);
+  let r = acc.x + (acc.y - 1.0);
+  let s = 1.0 + r;
+  let log_s = log1p_f32(r);
 
   for (var c = lid; c < p.cols; c += WG_X) {
     let z = (logits[base + c] - shift) / p.tau;

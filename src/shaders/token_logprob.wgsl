@@ -1,6 +1,9 @@
 // Log-prob of each position's target token at temperature τ:
 //   logp[n] = log_softmax(logits[n, :] / τ)[target[n]]
-//           = (x_t − max x) / τ − log Σ_v exp((x_v − max x) / τ)
+//           = (x_t − max x) / τ − log S,  S = Σ_v exp((x_v − max x) / τ) = 1 + r
+// r = Σ over the entries below the max of exp((x_v − max x) / τ) + (ties of the max − 1), summed in one vec2
+// pass with the tie count, and log S = log1p_f32(r): a near-certain token's log-prob (−2.6e-6) keeps its digits
+// (f32 log(S) read it as 0 at one thread per row).
 // Shapes: logits [N, V] row-major (N = B·T positions, V vocabulary), targets [N] i32, mask [N] f32 (0/1),
 // logp [N].
 // A row is in_use when mask[n] ≠ 0 (when p.use_mask ≠ 0) and 0 ≤ target[n] < V; inactive rows read no
@@ -25,7 +28,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> mask: array<f32>;
 @group(0) @binding(4) var<storage, read_write> logp: array<f32>;
 
-// #include reduce_f32 (src/shaders/lib/reduce_f32.wgsl: scratch, neg_inf, wg_max, wg_sum)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2, log1p_f32)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -44,13 +47,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let empty = !in_use || is_neg_inf(m); // inactive, or all −∞
   let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sum
 
-  var s = 0.0;
-  for (var c = lid; c < n; c += WG_X) { s += exp((logits[base + c] - shift) / p.tau); }
-  s = wg_sum(lid, s);
+  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max)
+  for (var c = lid; c < n; c += WG_X) {
+    let x = logits[base + c];
+    if (x == shift) { acc.y += 1.0; } else { acc.x += exp((x - shift) / p.tau); }
+  }
+  acc = wg_sum2(lid, acc);
 
   if (lid == 0u) {
     var lp = 0.0;
-    if (!empty) { lp = (logits[base + u32(t)] - shift) / p.tau - log(s); }
+    if (!empty) { lp = (logits[base + u32(t)] - shift) / p.tau - log1p_f32(acc.x + (acc.y - 1.0)); }
     logp[row] = lp;
   }
 }

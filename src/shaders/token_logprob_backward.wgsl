@@ -1,5 +1,7 @@
 // Backward of token_logprob: with p = softmax(logits[n, :] / τ),
 //   dlogits[n, v] (=|+=) dlogp[n] · ([v = target[n]] − p_v) / τ
+// p_v = e^{z_v} / S with S = 1 + r as in token_logprob.wgsl; a target at the row's max takes 1 − p_t = r / S
+// (not 1 − p_t, which rounds to 0 or a few ulps when the target is near-certain).
 // ACCUMULATE = false overwrites dlogits (inactive rows get 0); true adds (inactive rows are left untouched).
 // Shapes: logits [N, V], targets [N] i32, mask [N] f32 (0/1), dlogp [N], dlogits [N, V].
 // A row is in_use when mask[n] ≠ 0 (when p.use_mask ≠ 0), 0 ≤ target[n] < V and its logits are not all −∞;
@@ -26,7 +28,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read> dlogp: array<f32>;
 @group(0) @binding(5) var<storage, read_write> dlogits: array<f32>;
 
-// #include reduce_f32 (src/shaders/lib/reduce_f32.wgsl: scratch, neg_inf, wg_max, wg_sum)
+// #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -45,17 +47,24 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let live = in_use && !is_neg_inf(m); // in use and not all −∞
   let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
 
-  var s = 0.0;
-  for (var c = lid; c < n; c += WG_X) { s += exp((logits[base + c] - shift) / p.tau); }
-  s = wg_sum(lid, s);
+  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max): S = 1 + r, as in token_logprob
+  for (var c = lid; c < n; c += WG_X) {
+    let x = logits[base + c];
+    if (x == shift) { acc.y += 1.0; } else { acc.x += exp((x - shift) / p.tau); }
+  }
+  acc = wg_sum2(lid, acc);
+  let r = acc.x + (acc.y - 1.0);
+  let s = 1.0 + r;
 
   var g = 0.0;
   if (live) { g = dlogp[row] / p.tau; }
   for (var c = lid; c < p.cols; c += WG_X) {
     var d = 0.0;
     if (live) {
-      let pv = exp((logits[base + c] - shift) / p.tau) / s;
-      d = g * (select(0.0, 1.0, i32(c) == t) - pv);
+      let x = logits[base + c];
+      var q = select(0.0, 1.0, i32(c) == t) - exp((x - shift) / p.tau) / s;
+      if (i32(c) == t && x >= shift) { q = r / s; } // a max target: 1 − p_t = r/(1 + r), no cancellation
+      d = g * q;
     }
     if (ACCUMULATE) {
       if (live) { dlogits[base + c] += d; }

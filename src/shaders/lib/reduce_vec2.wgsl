@@ -1,7 +1,7 @@
-// Workgroup reductions over WG_X invocations (shared-memory trees), for the vocabulary-row kernels that reduce
-// two values at once (scratch: one vec2<f32> per invocation). Included with `// #include reduce_vec2`
-// (src/kernels/wgsl_lib.ts); the including shader declares `override WG_X: u32`, a power of two ≤ 256. Every
-// invocation of the workgroup must call these (they hold barriers).
+// Workgroup reductions over WG_X invocations (shared-memory trees) for the vocabulary-row kernels, which reduce
+// up to two values at once (scratch: one vec2<f32> per invocation), and their accurate log1p. Included with
+// `// #include reduce_vec2` (src/kernels/wgsl_lib.ts); the including shader declares `override WG_X: u32`, a
+// power of two ≤ 256. Every invocation of the workgroup must call the reductions (they hold barriers).
 
 var<workgroup> scratch: array<vec2<f32>, WG_X>;
 
@@ -56,4 +56,38 @@ fn wg_sum2(lid: u32, v: vec2<f32>) -> vec2<f32> {
   let r = scratch[0];
   workgroupBarrier();
   return r;
+}
+
+// (max, count of entries equal to it) over the workgroup, from each invocation's own (max, count): the ties of
+// the row's maximum, counted in the max pass (entropy, whose sum pass already carries two values).
+fn wg_max_count(lid: u32, v: vec2<f32>) -> vec2<f32> {
+  if (WG_X == 1u) { return v; }
+  scratch[lid] = v;
+  workgroupBarrier();
+  for (var s = WG_X / 2u; s > 0u; s >>= 1u) {
+    if (lid < s) {
+      let a = scratch[lid];
+      let b = scratch[lid + s];
+      let m = max(a.x, b.x);
+      scratch[lid] = vec2<f32>(m, select(0.0, a.y, a.x == m) + select(0.0, b.y, b.x == m));
+    }
+    workgroupBarrier();
+  }
+  let r = scratch[0];
+  workgroupBarrier();
+  return r;
+}
+
+// log(1 + r) for r ≥ 0, accurate for tiny r (WGSL has no log1p; f32 log(1 + r) loses r below ~6e-8 and most of
+// its digits below ~1e-4): the alternating series below 0.1 (truncation r⁷/7 < 2e-8 relative), else log(1 + r),
+// as log1p_unit in bt_loss.wgsl. (Goldberg's log(u)·r/(u − 1), u = 1 + r, is no use here: compilers that
+// reassociate floats, SwiftShader's among them, fold (1 + r) − 1 to r and leave log(u).)
+// The vocabulary-row kernels write a normaliser S = Σ_v e^{z_v} (max entry e^0 = 1) as 1 + r, r = Σ of the
+// entries below the max + (ties − 1), so log S = log1p_f32(r) keeps a near-certain token's log-prob, the entropy
+// and the KL near 0 accurate. r = −1 (an empty row, whose log S no kernel uses) gives −∞, as log 0 did.
+fn log1p_f32(r: f32) -> f32 {
+  if (abs(r) < 0.1) {
+    return r * (1.0 - r * (0.5 - r * (1.0 / 3.0 - r * (0.25 - r * (0.2 - r * (1.0 / 6.0))))));
+  }
+  return log(1.0 + r);
 }
