@@ -6,70 +6,16 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { openLabPersistence, type SavedSession } from "../../src/lab/persist";
 import { encode } from "../../src/lab/url";
 import { answered, noticeDismissed, useLeaveAsk } from "../../src/ui/lab/history_leave";
 import { openAnyway } from "../../src/ui/lab/LeaveAskButtons";
 import { hashChanged, leaveFor } from "../../src/ui/lab/saving";
-import { type LabSession, openLab } from "../../src/ui/lab/session";
+import { openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
-import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
+import { back, opened, openOver, seedLink, stubLeavePage, trainTo } from "./leave_page";
+import { fakeDeps, newDbName, page, setHash } from "./session_page";
 
-let session: LabSession | null = null;
-stubPage(() => {
-  session?.stop();
-  session = null;
-  useLeaveAsk.setState({ ask: null });
-});
-
-/** A session of seed `seed` whose PPO trained `steps` steps (checkpoint there). */
-function trained(seed: number, steps: number): SavedSession {
-  const spec = { ...defaultExperiment(), seed };
-  return {
-    spec,
-    runs: spec.runs.map((run, i) => ({
-      spec: run,
-      status: "paused" as const,
-      step: i === 0 ? steps : 0,
-      history: i === 0 ? points(steps) : [],
-      markers: [],
-      checkpoint:
-        i === 0
-          ? { runId: run.id, bytes: new Uint8Array([seed]), step: steps, samples: 8, tokens: 80, savedAt: 1 }
-          : null,
-    })),
-  };
-}
-
-/**
- * The lab open on seed 0 with PPO at step 10, over a kept list of seeds `kept` (each PPO at its step); returns
- * the stubbed `location.assign` and `history.pushState`.
- */
-async function openOver(kept: [seed: number, steps: number][], seed = 0) {
-  const name = newDbName();
-  const db = await openLabPersistence(name);
-  for (const [i, [s, steps]] of kept.entries()) await db.archive.keep(trained(s, steps), null, 1000 + i);
-  const a = { ...defaultExperiment(), seed };
-  await db.saveExperiment(a);
-  await db.saveRun({ spec: a.runs[0], status: "paused", step: 10, history: points(10), markers: [] });
-  await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 10, samples: 80, tokens: 500 });
-  db.close();
-  setHash(`#${encode(a, useLab.getState().view)}`);
-  session = await openLab(fakeDeps(name).deps);
-  expect(useLab.getState().runs["ppo-1"].step).toBe(10);
-  expect(useLab.getState().saving).not.toBeNull();
-  useLab.setState({ notice: null });
-  const assign = vi.fn();
-  Object.assign(page.loc, { assign });
-  const push = vi.spyOn(history, "pushState");
-  return { assign, push, here: page.loc.hash };
-}
-
-/** Back (or a pasted link) to seed `seed`'s link: the address moves, then the page is told. */
-function back(seed: number): Promise<boolean> {
-  setHash(`#${encode({ ...defaultExperiment(), seed })}`);
-  return leaveFor(location.href, undefined, true);
-}
+stubLeavePage();
 
 describe("Back, Forward or a pasted link that would forget training", () => {
   it("does not drop the open experiment unasked: the address comes back, the notice asks, and Open anyway leaves", async () => {
@@ -155,14 +101,6 @@ describe("Back, Forward or a pasted link that would forget training", () => {
     expect(assign).not.toHaveBeenCalled();
   });
 });
-
-/** PPO of the open experiment trains on to `step` (as the worker's updates set it). */
-function trainTo(step: number) {
-  const r = useLab.getState().runs["ppo-1"];
-  useLab.setState({ runs: { ...useLab.getState().runs, "ppo-1": { ...r, step, history: points(step) } } });
-}
-
-const seedLink = (seed: number) => `http://lab.test/#${encode({ ...defaultExperiment(), seed })}`;
 
 describe("the question, answered or not", () => {
   it("Stay takes only the question out of the notice; the notice's × drops the question too", async () => {
@@ -283,7 +221,7 @@ describe("when this tab's training is not saved", () => {
   it("a tab that does not save asks in the page; Open anyway then leaves without the browser's own prompt", async () => {
     // No storage: this tab saves nothing, and the browser asks before unloading once it trained.
     setHash(`#${encode(defaultExperiment())}`);
-    session = await openLab({
+    opened.session = await openLab({
       ...fakeDeps(newDbName()).deps,
       openPersistence: () => Promise.reject(new Error("no IndexedDB")),
     });

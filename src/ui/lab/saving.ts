@@ -10,9 +10,9 @@
  * lines said about saving are ./saving_lines.ts's.
  */
 import type { KeptEntry } from "../../lab/archive";
-import { type Autosaver, startAutosave } from "../../lab/autosave";
+import { startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
-import type { ExperimentSpec, PipelineModels } from "../../lab/protocol";
+import type { ExperimentSpec } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
 import { shareUrl } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
@@ -30,38 +30,10 @@ import { saveLatest } from "./save_latest";
 import { askBeforeLosingTraining, savingTabGone } from "./saving_elsewhere";
 import { savedHereLine, withoutTakenOver } from "./saving_lines";
 import { linkTabs, newWriterId, takenOverLine, useSavingTabs } from "./saving_tabs";
+import type { Saving, SavingDeps } from "./saving_types";
 import { writeUrlNow } from "./url_sync";
 
-/** What saving needs from the worker side. */
-export interface SavingDeps {
-  exportCheckpoint?(runId: string): Promise<Uint8Array>;
-  /** The Pipeline's models, to save them (absent: the Pipeline is not saved). */
-  pipelineModels?(): Promise<PipelineModels | null>;
-  /** Pause training (labActions.pause), so that the last checkpoints are the last steps. */
-  pause?(): void;
-}
-
-/** The savers of an open lab. */
-export interface Saving {
-  persistence: LabPersistence;
-  autosaver: Autosaver;
-  pause(): void;
-  /** Resolves once the Pipeline saves queued so far (a stage that just finished) have landed. */
-  flushPipeline(): Promise<void>;
-  /** Stop both savers; resolves once the writes already queued have landed. */
-  stop(): Promise<void>;
-  /** Start both again after `stop`. */
-  restart(): void;
-  /**
-   * Make this tab the one that saves again after another took over, without a reload: the saving tab stops
-   * and its last writes land, what it stored is kept under Recent experiments (unless this tab's state already
-   * holds it), and this tab's whole state is written (./save_here.ts); then it saves as before. Does nothing
-   * while this tab saves. Never throws: a failure is a notice line, and this tab still does not save.
-   */
-  saveHere(): Promise<void>;
-  /** Stop listening to other tabs (the lab closes). */
-  close(): void;
-}
+export type { Saving, SavingDeps } from "./saving_types";
 
 const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async () => {} };
 
@@ -229,6 +201,8 @@ let reader: LabPersistence | null = null;
 let notSavingWhy: string | null = null;
 /** A navigation to another experiment has begun: a second one would race it. */
 let leaving = false;
+/** A kept experiment being reopened ({@link openRecent}): true once its link opens, false when that failed. */
+let reopening: Promise<boolean> | null = null;
 /** The leave under way ({@link leaveFor}): a second call gets its answer. */
 let inFlight: Promise<boolean> | null = null;
 /** The address moved (Back, Forward) while a leave was under way: a refusal puts this experiment's back. */
@@ -244,6 +218,7 @@ export function setOpenSaving(saving: Saving | null, why: string | null = null):
   reader = saving?.persistence ?? null;
   notSavingWhy = saving ? null : why;
   leaving = false;
+  reopening = null;
   inFlight = null;
   assigned = false;
   unfinished = null; // a new lab's savers (tests open several in one page)
@@ -309,13 +284,21 @@ function go(url: string): void {
  * Leave for another experiment's link (a lesson, the Change… dialog, a pasted link): end what must end first
  * ({@link onBeforeLeaving}: a Pipeline stage in training stops), pause, save the open lab's latest curves
  * and checkpoints (at most `waitMs`), so that the runs it replaces are kept at their last step, then open
- * `url`. A second call while leaving gets the first one's answer. Never throws.
+ * `url`. A second call while leaving gets the first one's answer (while a kept experiment is reopened, its
+ * outcome). Never throws. Back or Forward before it opens `url`: the latest address is checked and opened instead.
  * `fromHistory`: the address already moved (Back, Forward, a pasted link); refused or asked, this experiment's
  * link goes back as a new entry (the one moved to stays in history). @returns false: it stays (the notice says why).
  */
 export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promise<boolean> {
   if (inFlight) return inFlight;
-  if (leaving) return Promise.resolve(true); // a kept experiment is being opened
+  // A kept experiment is being opened (Recent experiments): this one leaves with it, or stays when that failed
+  // (a moved address then goes back to this experiment's).
+  if (leaving && reopening)
+    return reopening.then((ok) => {
+      if (!ok && fromHistory) writeUrlNow(true);
+      return ok;
+    });
+  if (leaving) return Promise.resolve(true);
   moved = fromHistory;
   inFlight = leave(url, waitMs, fromHistory).finally(() => {
     inFlight = null;
@@ -327,9 +310,11 @@ async function leave(to: string, waitMs: number, fromHistory: boolean): Promise<
   leaving = true;
   let url = to;
   // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after; a
-  // move again meanwhile (while checked, or while offline is probed and the latest state saved) is then checked.
-  for (let next: string | null = to; next; next = fromHistory ? newerMove(url) : null) {
-    const move = fromHistory ? checkMove(next, recentExperiments) : { url: next, loss: null };
+  // move through history meanwhile (while checked, while offline is probed, while the latest state is saved,
+  // also after an in-page confirmation such as Open anyway) is then checked, and opened or asked about.
+  for (let next: string | null = to; next; next = moved ? newerMove(url) : null) {
+    const checks = fromHistory || next !== to; // `to` itself was confirmed in the page (or loses nothing)
+    const move = checks ? checkMove(next, recentExperiments) : { url: next, loss: null };
     const checked = move instanceof Promise ? await move : move; // no wait when nothing is lost
     url = checked.url;
     // A Pipeline stage in training ends first (its model so far is then saved with the experiment).
@@ -368,11 +353,24 @@ export function hashChanged(): void {
  *   experiment's writes have not landed after `stopMs` (then nothing is swapped until they have); the open lab
  *   goes on saving then.
  */
-export async function openRecent(id: string, waitMs = 8000, stopMs = 120_000): Promise<void> {
+export function openRecent(id: string, waitMs = 8000, stopMs = 120_000): Promise<void> {
   const saving = current;
-  if (!saving) throw noStorage();
-  if (leaving) throw new Error("another experiment is being opened");
+  if (!saving) return Promise.reject(noStorage());
+  if (leaving) return Promise.reject(new Error("another experiment is being opened"));
   leaving = true;
+  const opening = reopen(saving, id, waitMs, stopMs);
+  const outcome = opening.then(
+    () => true,
+    () => {
+      if (reopening === outcome) reopening = null;
+      return false;
+    },
+  );
+  reopening = outcome;
+  return opening;
+}
+
+async function reopen(saving: Saving, id: string, waitMs: number, stopMs: number): Promise<void> {
   const why = await cannotLeave();
   if (why) {
     leaving = false;
