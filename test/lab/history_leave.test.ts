@@ -10,6 +10,7 @@ import { encode } from "../../src/lab/url";
 import { answered, noticeDismissed, useLeaveAsk } from "../../src/ui/lab/history_leave";
 import { openAnyway } from "../../src/ui/lab/LeaveAskButtons";
 import { hashChanged, leaveFor } from "../../src/ui/lab/saving";
+import { SAVING_CHANNEL, takenOverLine, useSavingTabs } from "../../src/ui/lab/saving_tabs";
 import { openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { back, opened, openOver, seedLink, stubLeavePage, trainTo } from "./leave_page";
@@ -216,6 +217,34 @@ describe("when this tab's training is not saved", () => {
         "until you choose. Saving is failing (the disk is full): only what was saved before, not the training up " +
         "to step 10, would be kept under Recent experiments if that one opens.",
     );
+  });
+
+  it("a tab another one took saving from: the question does not repeat the notice's line about who saves", async () => {
+    await openOver([[1, 20]]);
+    useLab.getState().setSaveFailed(null); // an earlier test's
+    const other = new BroadcastChannel(SAVING_CHANNEL); // another tab opens the lab: it saves from now on
+    other.postMessage({ kind: "start", tab: "zzz", at: Date.now() + 5 });
+    try {
+      await vi.waitFor(() => expect(useSavingTabs.getState().state).toBe("elsewhere"));
+      await vi.waitFor(() => expect(useLab.getState().saving).toBeNull()); // this tab's savers stopped
+      expect(useLab.getState().notice).toBe(takenOverLine("opened"));
+      trainTo(11);
+      expect(await back(9)).toBe(false);
+      const question =
+        "The address moved to another experiment (Sentiment · shipped SFT model · seed 9), so this one stays " +
+        "open until you choose. If that one opens, the training this tab did not save (runs up to step 11) is lost.";
+      // It once added "This tab no longer saves (another tab does): …" after the notice's "… this tab no longer saves.".
+      expect(useLab.getState().notice).toBe(`${takenOverLine("opened")} ${question}`);
+      // The notice dismissed (its line gone), the question says it itself.
+      useLab.getState().setNotice(null);
+      noticeDismissed();
+      expect(await back(8)).toBe(false);
+      expect(useLab.getState().notice).toMatch(
+        /is lost\. This tab no longer saves \(another tab does\): only what/,
+      );
+    } finally {
+      other.close();
+    }
   });
 
   it("a tab that does not save asks in the page; Open anyway then leaves without the browser's own prompt", async () => {

@@ -16,7 +16,7 @@ import { experimentTitle } from "./experiment_names";
 import { hereOf, pipelineKept, roomFor } from "./keep_room";
 import { usePipelineStore } from "./pipeline_store";
 import { trainedSinceNotSaving } from "./saving_elsewhere";
-import { failingLine, keptLine } from "./saving_lines";
+import { failingLine, keptLine, saysWhoSaves } from "./saving_lines";
 import { linkDropsTraining } from "./session_keep";
 import { matchesLink } from "./session_lines";
 
@@ -64,11 +64,14 @@ export function lossOnLeaving(
   }, so this one stays open until you choose.`;
   if (lab.saving === null) {
     // Another tab saves: what this one trained since is in this page only (the browser asks too, on reload).
+    // Who saves is said once: the notice's own line about it (./saving_tabs.ts takenOverLine) is not repeated.
     if (!trainedSinceNotSaving()) return null;
-    const kept = keptLine({ steps, compared, pipeline, room: null }, false);
+    const kept = saysWhoSaves(lab.notice)
+      ? ""
+      : ` ${keptLine({ steps, compared, pipeline, room: null }, false)}.`;
     return Promise.resolve({
       key: "not saving",
-      line: `${head} If that one opens, the training this tab did not save (runs up to step ${steps}) is lost. ${kept}.`,
+      line: `${head} If that one opens, the training this tab did not save (runs up to step ${steps}) is lost.${kept}`,
     });
   }
   if (lab.saveFailed)

@@ -26,6 +26,12 @@ export function withoutTakenOver(notice: string | null): string {
   return n.replace(/ {2,}/g, " ").trim();
 }
 
+/** Whether the notice already says that this tab does not save because of another tab (or that none saves now). */
+export function saysWhoSaves(notice: string | null): boolean {
+  const lines = [takenOverLine("opened"), takenOverLine("save-here"), OWNER_GONE_LINE];
+  return notice !== null && lines.some((l) => notice.includes(l));
+}
+
 /** What leaving would keep of the open experiment, for {@link keptLine}. */
 export interface Keeping {
   /** The furthest step a run trained here (lab_store trainedSteps). */
