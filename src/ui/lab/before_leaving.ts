@@ -3,6 +3,8 @@
  * hook registered here (the Pipeline's stage in training, ./pipeline_actions.ts) is awaited in turn and
  * resolves null once what it stands for has ended, or with why it could not, which keeps the experiment open.
  */
+import { without } from "../client_notices";
+import { useLab } from "../lab_store";
 
 /**
  * What must end before the page leaves for another experiment (the Pipeline's stage in training): each resolves
@@ -16,27 +18,55 @@ export function onBeforeLeaving(f: () => Promise<string | null>): () => void {
   return () => beforeLeaving.delete(f);
 }
 
-/** How long the page's server has to answer before the browser counts as offline, ms. */
+/** After this long without an answer from the page's server, the notice says it is still being asked, ms. */
 export const PROBE_MS = 3000;
+/** How long the page's server has to answer at most before opening another experiment is given up, ms. */
+export const PROBE_LIMIT_MS = 30_000;
+
+/** The notice's line while the page's server has not answered yet (taken out once it has, or was given up). */
+export const CHECKING_LINE = `Checking the page's server before opening the other experiment (no answer after ${PROBE_MS / 1000} s yet)…`;
+
+/** Why the page stays when its request failed: no network (the browser answers at once then). */
+export const OFFLINE_LINE =
+  "This browser is offline (opening another experiment loads the page again, which needs the network)";
 
 /**
  * Why the page cannot load itself again now (another experiment opens by a reload), or null when it can: its
- * own server must answer (any HTTP answer will do) within {@link PROBE_MS}. `navigator.onLine` is no proof
- * either way: true on a Wi-Fi with no internet, false on a laptop with no network whose lab is served on it or
- * on the school's LAN. Offline, the browser would replace the lab with its "no internet" page (the runs saved,
- * but no lab until the network is back).
+ * own server must answer (any HTTP answer will do). A request that fails (no network) refuses at once
+ * ({@link OFFLINE_LINE}); a slow server is not offline: after `slowMs` (default {@link PROBE_MS}) the notice says
+ * it is still asked ({@link CHECKING_LINE}), and the page waits up to `limitMs` (default {@link PROBE_LIMIT_MS})
+ * before it gives up. `navigator.onLine` is no proof either way: true on a Wi-Fi with no internet, false on a
+ * laptop with no network whose lab is served on it or on the school's LAN. Offline, the browser would replace the
+ * lab with its "no internet" page (the runs saved, but no lab until the network is back).
  */
-export async function offline(fetchFn: typeof fetch = fetch): Promise<string | null> {
+export async function offline(
+  fetchFn: typeof fetch = fetch,
+  limitMs = PROBE_LIMIT_MS,
+  slowMs = PROBE_MS,
+): Promise<string | null> {
+  const limit = new AbortController();
+  const giveUp = setTimeout(() => limit.abort(), limitMs);
+  const slow = setTimeout(() => checking(true), slowMs);
   try {
-    await fetchFn(location.href, {
-      method: "HEAD",
-      cache: "no-store",
-      signal: AbortSignal.timeout(PROBE_MS),
-    });
+    await fetchFn(location.href, { method: "HEAD", cache: "no-store", signal: limit.signal });
     return null;
   } catch {
-    return "This browser is offline (opening another experiment loads the page again, which needs the network)";
+    return limit.signal.aborted
+      ? `The page's server did not answer within ${limitMs / 1000} s (opening another experiment loads the page again from it)`
+      : OFFLINE_LINE;
+  } finally {
+    clearTimeout(giveUp);
+    clearTimeout(slow);
+    checking(false);
   }
+}
+
+/** Put {@link CHECKING_LINE} at the notice's end, or take it out. */
+function checking(on: boolean): void {
+  const notice = useLab.getState().notice;
+  const rest = without(notice, [CHECKING_LINE]);
+  if (on) useLab.getState().setNotice(rest ? `${rest} ${CHECKING_LINE}` : CHECKING_LINE);
+  else if (rest !== notice) useLab.getState().setNotice(rest);
 }
 
 /** Why the page cannot leave for another experiment ({@link offline}), or null once what must end has. */
