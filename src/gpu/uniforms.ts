@@ -35,8 +35,8 @@ export function params(...fields: Param[]): Uint32Array {
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Uniform buffers of 64 KiB for one device, filled by push() (blocks rounded up to 16 B, at the device's
- * offset alignment) and uploaded by flush(). Owned by a GpuContext, which flushes it at submit and destroys
+ * Uniform buffers of 64 KiB for one device, filled by push() (blocks rounded up to 16 B and zero-padded, at the
+ * device's offset alignment) and uploaded by flush(). Owned by a GpuContext, which flushes it at submit and destroys
  * it. push() throws RangeError for a block over 64 KiB.
  */
 export class UniformArena {
@@ -68,6 +68,9 @@ export class UniformArena {
         data: new Uint8Array(CHUNK_BYTES),
       });
     const c = this.chunks[this.chunk];
+    // The padding up to `size` is uploaded too: zero it, or a struct with more fields than were pushed would
+    // read an earlier dispatch's values there.
+    c.data.fill(0, this.offset, this.offset + size);
     c.data.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), this.offset);
     const binding = { buffer: c.buffer, offset: this.offset, size };
     this.offset = Math.ceil((this.offset + size) / this.align) * this.align;
