@@ -3,7 +3,8 @@
  * workgroup size. The workgroup size is written once, here, and reaches the shader as override constants
  * WG_X/WG_Y/WG_Z (the shader declares `override WG_X: u32;` and `@workgroup_size(WG_X, ...)`), so shader and
  * dispatch can never disagree. Every specialisation (override constants) gets its own pipeline, compiled
- * once, cached by a key covering all of them, and labelled so that a validation error names the kernel.
+ * once, cached by its source and a key covering all of them, and labelled so that a validation error names the
+ * kernel.
  */
 import { ShaderCompileError } from "./errors";
 
@@ -14,7 +15,11 @@ export type BindingKind = "uniform" | "storage" | "read-only-storage";
 export type Constants = Readonly<Record<string, number | boolean>>;
 
 export interface KernelSpec {
-  /** Unique, human-readable name, e.g. "matmul"; the prefix of every pipeline label. */
+  /**
+   * Human-readable name, e.g. "matmul"; the prefix of every pipeline label, so keep it unique (test/code/
+   * kernel_conformance.test.ts checks the wrappers'). The cache keys by source too: two kernels that share a
+   * name still each run their own shader.
+   */
   readonly name: string;
   /** WGSL source, imported with `?raw` from src/shaders/. */
   readonly source: string;
@@ -69,9 +74,14 @@ interface Entry {
   layout: GPUBindGroupLayout;
 }
 
-/** Compiles each specialisation once. Synchronous creation keeps dispatch recording free of awaits. */
+/**
+ * Compiles each specialisation once. Synchronous creation keeps dispatch recording free of awaits. Shader modules
+ * are keyed by source and pipelines by source, then label and entry point, so a kernel that reuses another's
+ * name (a copied wrapper not renamed) still runs its own shader.
+ */
 export class PipelineCache {
-  private readonly pipelines = new Map<string, Entry>();
+  /** source → `label@entryPoint` → pipeline. */
+  private readonly pipelines = new Map<string, Map<string, Entry>>();
   private readonly modules = new Map<string, GPUShaderModule>();
   private readonly layouts = new Map<string, GPUBindGroupLayout>();
   /** Number of pipelines compiled so far (the tests check that repeated dispatches compile once). */
@@ -79,15 +89,28 @@ export class PipelineCache {
 
   constructor(private readonly device: GPUDevice) {}
 
+  /** Pipelines held. */
   get size(): number {
-    return this.pipelines.size;
+    let n = 0;
+    for (const m of this.pipelines.values()) n += m.size;
+    return n;
   }
 
   private module(kernel: Kernel): GPUShaderModule {
-    let m = this.modules.get(kernel.name);
+    let m = this.modules.get(kernel.source);
     if (!m) {
       m = this.device.createShaderModule({ label: kernel.name, code: kernel.source });
-      this.modules.set(kernel.name, m);
+      this.modules.set(kernel.source, m);
+    }
+    return m;
+  }
+
+  /** The pipelines of `kernel`'s source, by `label@entryPoint`. */
+  private bySource(kernel: Kernel): Map<string, Entry> {
+    let m = this.pipelines.get(kernel.source);
+    if (!m) {
+      m = new Map();
+      this.pipelines.set(kernel.source, m);
     }
     return m;
   }
@@ -114,7 +137,9 @@ export class PipelineCache {
   /** The pipeline for `kernel` specialised by `constants` (compiled on first use). */
   get(kernel: Kernel, constants: Constants = {}): Entry {
     const label = pipelineLabel(kernel, constants);
-    let e = this.pipelines.get(label);
+    const entryPoint = kernel.entryPoint ?? "main";
+    const cached = this.bySource(kernel);
+    let e = cached.get(`${label}@${entryPoint}`);
     if (!e) {
       const layout = this.layout(kernel);
       const pipeline = this.device.createComputePipeline({
@@ -122,12 +147,12 @@ export class PipelineCache {
         layout: this.device.createPipelineLayout({ label, bindGroupLayouts: [layout] }),
         compute: {
           module: this.module(kernel),
-          entryPoint: kernel.entryPoint ?? "main",
+          entryPoint,
           constants: normaliseConstants({ ...constants, ...kernel.workgroupConstants }),
         },
       });
       e = { pipeline, layout };
-      this.pipelines.set(label, e);
+      cached.set(`${label}@${entryPoint}`, e);
       this.compiled++;
     }
     return e;
@@ -144,8 +169,10 @@ export class PipelineCache {
     if (!errors.length) this.get(kernel, constants);
     const err = await this.device.popErrorScope();
     if (errors.length || err) {
-      this.modules.delete(kernel.name);
-      this.pipelines.delete(pipelineLabel(kernel, constants));
+      this.modules.delete(kernel.source);
+      this.pipelines
+        .get(kernel.source)
+        ?.delete(`${pipelineLabel(kernel, constants)}@${kernel.entryPoint ?? "main"}`);
       const detail = errors.length
         ? errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("\n")
         : err?.message;
