@@ -1,4 +1,7 @@
-/** Strided row gather (src/shaders/gather_rows.wgsl); CPU twin: src/reference/gather_rows.ts. */
+/**
+ * Strided row gather (src/shaders/gather_rows.wgsl); CPU twin: src/reference/gather_rows.ts.
+ * Test: test/kernels/generation_helpers.test.ts.
+ */
 import type { GpuContext } from "../gpu/context";
 import { defineKernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";

@@ -1,4 +1,7 @@
-/** Generation bookkeeping (src/shaders/gen_bookkeep.wgsl); CPU twin: src/reference/gen_bookkeep.ts. */
+/**
+ * Generation bookkeeping (src/shaders/gen_bookkeep.wgsl); CPU twin: src/reference/gen_bookkeep.ts.
+ * Test: test/kernels/generation_helpers.test.ts.
+ */
 import type { GpuContext } from "../gpu/context";
 import { defineKernel } from "../gpu/pipeline";
 import type { Tensor } from "../gpu/tensor";

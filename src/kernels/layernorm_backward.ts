@@ -1,6 +1,7 @@
 /**
  * Layer norm backward: dx (src/shaders/layernorm_backward.wgsl) and dweight/dbias
  * (src/shaders/layernorm_param_grad.wgsl); CPU twin: src/reference/layernorm.ts.
+ * Test: test/kernels/layernorm.test.ts.
  */
 import type { GpuContext } from "../gpu/context";
 import type { Tensor } from "../gpu/tensor";
