@@ -28,6 +28,12 @@ export interface SelfTestResult {
   n: number;
   maxAbsError: number;
   worstIndex: number;
+  /**
+   * GPU and CPU-twin values of the worst element (largest error relative to its bound); absent in results kept
+   * by an older page (gpu_checks_kept.ts).
+   */
+  worstGpu?: number;
+  worstRef?: number;
   tolerance: Tolerance;
   ok: boolean;
   /** GPU time of the kernel in ms (timestamp-query or wall clock), for information only. */
@@ -67,6 +73,30 @@ export function selfTestSummary(results: readonly SelfTestResult[]): string {
   return passed === results.length ? of : `${of}; ${results.length - passed} disagree`;
 }
 
+/**
+ * One failing (or passing) check with its worst element and that element's bound atol + rtol·|ref|, e.g.
+ * "silu [37×130]: FAIL max|err| 3.10e-3 at [17] (gpu=0.52 ref=0.5231), bound 6.23e-6 (atol 1e-6 rtol 1e-5)".
+ */
+export function describeSelfTestResult(r: SelfTestResult): string {
+  const { atol, rtol } = r.tolerance;
+  const at = r.worstRef === undefined ? "" : ` (gpu=${r.worstGpu} ref=${r.worstRef})`;
+  const bound =
+    r.worstRef === undefined || !Number.isFinite(r.worstRef)
+      ? ""
+      : `, bound ${(atol + rtol * Math.abs(r.worstRef)).toExponential(2)}`;
+  return `${r.kernel} ${r.shape}: ${r.ok ? "ok" : "FAIL"} max|err| ${r.maxAbsError.toExponential(2)} at [${r.worstIndex}]${at}${bound} (atol ${short(atol)} rtol ${short(rtol)})`;
+}
+
+/** 1e-6 rather than 0.000001. */
+function short(x: number): string {
+  return x === 0 || Math.abs(x) >= 1e-3 ? String(x) : x.toExponential();
+}
+
+/** How many checks the self-test runs and how many kernels they cover (the README quotes both). */
+export function selfTestCounts(): { checks: number; kernels: number } {
+  return { checks: CASES.length, kernels: kernelCount(CASES) };
+}
+
 /** Run every case (seeded, so results are reproducible); `onResult` sees each result as it lands. */
 export async function runSelfTest(
   ctx: GpuContext,
@@ -85,6 +115,8 @@ export async function runSelfTest(
       n: cmp.n,
       maxAbsError: cmp.maxAbsError,
       worstIndex: cmp.worstIndex,
+      worstGpu: cmp.worstGpu,
+      worstRef: cmp.worstRef,
       tolerance: c.tolerance,
       ok: cmp.ok,
       gpuMs: timing.ms,
