@@ -72,11 +72,19 @@ export function compareArrays(gpu: ArrayLike<number>, ref: ArrayLike<number>, to
   return c;
 }
 
-/** One line for logs and test messages. */
-export function describeComparison(label: string, c: Comparison, tol: Tolerance): string {
+/**
+ * One line for logs and test messages. `sides` names the two arrays compared (default "gpu" and "ref"; e.g.
+ * "twin" and "fd" when a CPU twin's gradient is checked against finite differences).
+ */
+export function describeComparison(
+  label: string,
+  c: Comparison,
+  tol: Tolerance,
+  sides: readonly [string, string] = ["gpu", "ref"],
+): string {
   const worst =
     c.worstIndex < 0
       ? "empty"
-      : `worst [${c.worstIndex}] gpu=${c.worstGpu} ref=${c.worstRef} (|err| ${Math.abs(c.worstGpu - c.worstRef).toExponential(2)}, ${c.worstRatio.toFixed(3)}× bound)`;
+      : `worst [${c.worstIndex}] ${sides[0]}=${c.worstGpu} ${sides[1]}=${c.worstRef} (|err| ${Math.abs(c.worstGpu - c.worstRef).toExponential(2)}, ${c.worstRatio.toFixed(3)}× bound)`;
   return `${label}: ${c.ok ? "ok" : `FAIL ${c.failures}/${c.n}`} max|err| ${c.maxAbsError.toExponential(2)} ${worst}; atol ${tol.atol} rtol ${tol.rtol}`;
 }

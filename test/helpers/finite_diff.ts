@@ -41,3 +41,6 @@ export function sameBits(a: Float32Array, b: Float32Array): boolean {
   const ub = new Uint32Array(b.buffer, b.byteOffset, b.length);
   return ua.every((v, i) => v === ub[i]);
 }
+
+/** Names of the two sides when a CPU twin's gradient is compared with {@link finiteDiffGrad} (expectClose's sides). */
+export const TWIN_VS_FD = ["twin", "fd"] as const;

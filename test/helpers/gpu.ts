@@ -52,15 +52,19 @@ export function splitDispatchGpu(ctx: GpuContext, max: number): GpuContext {
   return new GpuContext(device, ctx.adapter);
 }
 
-/** Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise over a non-empty array; always logs the worst element. */
+/**
+ * Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise over a non-empty array; always logs the worst element, its
+ * two values named by `sides` (default "gpu", "ref"; pass ["twin", "fd"] for a twin vs finite differences).
+ */
 export function expectClose(
   label: string,
   gpu: ArrayLike<number>,
   ref: ArrayLike<number>,
   tol: Tolerance,
+  sides?: readonly [string, string],
 ): void {
   const c = compareArrays(gpu, ref, tol);
-  const line = describeComparison(label, c, tol);
+  const line = describeComparison(label, c, tol, sides);
   console.log(line);
   expect(c.n, `${label}: nothing to compare`).toBeGreaterThan(0);
   expect(c.ok, line).toBe(true);

@@ -3,7 +3,7 @@ import type { GpuContext } from "../../src/gpu/context";
 import { colsum } from "../../src/kernels/colsum";
 import { colsumRef } from "../../src/reference/colsum";
 import { Rng } from "../../src/util/rng";
-import { dot, finiteDiffGrad, sameBits } from "../helpers/finite_diff";
+import { dot, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
 import { expectClose, testGpu } from "../helpers/gpu";
 
 /** N-term f32 column sums of values in [−1, 1) vs float64 (N ≤ 300 here): ~N·ε absolute. */
@@ -46,7 +46,13 @@ describe("colsum (bias gradient)", () => {
         Float64Array.from(y, (v, i) => v + b[i % C]),
         g,
       );
-    expectClose("twin colsum vs FD", colsumRef(g, N, C), finiteDiffGrad(loss, rng.uniform(C)), FD_TOL);
+    expectClose(
+      "twin colsum vs FD",
+      colsumRef(g, N, C),
+      finiteDiffGrad(loss, rng.uniform(C)),
+      FD_TOL,
+      TWIN_VS_FD,
+    );
   });
 
   it(`GPU accumulates the twin's sums at ${SHAPES.map(([n, c, l]) => `${n}×${c}${l ? ` l${l}` : ""}`).join(", ")}`, async () => {

@@ -4,7 +4,7 @@ import { embedding, embeddingBackward } from "../../src/kernels/embedding";
 import { buildScatterIndex, uploadScatterIndex } from "../../src/kernels/embedding_index";
 import { embeddingBackwardRef, embeddingRef } from "../../src/reference/embedding";
 import { Rng } from "../../src/util/rng";
-import { dot, finiteDiffGrad, sameBits } from "../helpers/finite_diff";
+import { dot, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
 import { expectClose, testGpu } from "../helpers/gpu";
 
 /** Forward: one f32 addition of two table entries, exact up to one rounding. */
@@ -126,12 +126,14 @@ describe("embedding backward", () => {
       dwte,
       finiteDiffGrad((w) => loss(w, k.wpe), k.wte),
       FD_TOL,
+      TWIN_VS_FD,
     );
     expectClose(
       "twin dwpe vs FD",
       dwpe,
       finiteDiffGrad((w) => loss(k.wte, w), k.wpe),
       FD_TOL,
+      TWIN_VS_FD,
     );
   });
 

@@ -3,7 +3,7 @@ import type { GpuContext } from "../../src/gpu/context";
 import { gelu, geluBackward } from "../../src/kernels/gelu";
 import { geluBackwardRef, geluRef, geluScalar } from "../../src/reference/gelu";
 import { Rng } from "../../src/util/rng";
-import { FD_STEP, finiteDiffGrad, sameBits } from "../helpers/finite_diff";
+import { FD_STEP, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
 import { expectClose, testGpu } from "../helpers/gpu";
 
 /** f32 polynomial, tanh (a few ulps) and products vs float64; atol for outputs near 0 (x ≈ −5 cancels). */
@@ -64,7 +64,13 @@ describe("gelu backward", () => {
     const fd = x.map(
       (xi) => finiteDiffGrad((v) => geluScalar(v[0]), [xi], FD_STEP * Math.max(1, Math.abs(xi)))[0],
     );
-    expectClose("twin gelu' vs FD", geluBackwardRef(new Float64Array(x.length).fill(1), x), fd, FD_TOL);
+    expectClose(
+      "twin gelu' vs FD",
+      geluBackwardRef(new Float64Array(x.length).fill(1), x),
+      fd,
+      FD_TOL,
+      TWIN_VS_FD,
+    );
   });
 
   it(`GPU matches the twin (overwrite and accumulate) at sizes ${SIZES.join(", ")}`, async () => {

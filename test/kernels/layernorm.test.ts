@@ -4,7 +4,7 @@ import { layernorm } from "../../src/kernels/layernorm";
 import { layernormBackward } from "../../src/kernels/layernorm_backward";
 import { layernormBackwardRef, layernormRef } from "../../src/reference/layernorm";
 import { Rng } from "../../src/util/rng";
-import { dot, finiteDiffGrad, sameBits } from "../helpers/finite_diff";
+import { dot, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
 import { expectClose, testGpu } from "../helpers/gpu";
 
 /** C-term f32 sums for mean/variance, then one product chain per element: ~1e-6 relative on O(1) values. */
@@ -141,18 +141,21 @@ describe("layernorm backward", () => {
         grads.dx,
         finiteDiffGrad((x) => loss(x, k.w, k.b), k.x),
         FD_TOL,
+        TWIN_VS_FD,
       );
       expectClose(
         `twin dw vs FD ${tag}`,
         grads.dweight,
         finiteDiffGrad((w) => loss(k.x, w, k.b), k.w),
         FD_TOL,
+        TWIN_VS_FD,
       );
       expectClose(
         `twin db vs FD ${tag}`,
         grads.dbias,
         finiteDiffGrad((b) => loss(k.x, k.w, b), k.b),
         FD_TOL,
+        TWIN_VS_FD,
       );
     }
   });
