@@ -2,7 +2,7 @@
  * Best-of-n (Stiennon et al. 2020; Beirami et al. 2024): a non-training baseline. Each step samples n
  * completions per prompt from the (unchanged) start policy, keeps the one the reward source scores highest,
  * and reports its reward, its gold reward, and its KL to the reference: the usual bound log n − (n−1)/n and
- * the estimate from each prompt's sampled scores, averaged over prompts. Spec: ../shared/docs/algorithms.md "Best-of-n".
+ * the estimate from each prompt's sampled scores, averaged over prompts (under k1, k2 and k3; no exact KL). Spec: ../shared/docs/algorithms.md "Best-of-n".
  */
 import { COMMON_FIELDS, type ConfigValues, type Field, patchConfig, validateConfig } from "./fields";
 import { bestOfNKlBound, bestOfNKlPerPrompt, bestOfNSelect } from "./math/best_of_n";
@@ -121,12 +121,12 @@ export class BestOfNRun implements AlgorithmRun {
       reward_gold: mean(pick(r.gold)),
       reward_std: std(pick(r.reward), true),
       "reward/all_samples": mean(Array.from(r.reward)),
-      // It samples from π_ref: no per-token estimator applies; every KL series is its KL (so each chart has it).
+      // It samples from π_ref: no per-token estimator applies; the k-estimator series carry its estimate (so
+      // those charts have it). Not objective/kl_exact: an estimate is not the exact KL (the KL chart says so).
       "objective/kl": klEstimate,
       "objective/kl_k2": klEstimate,
       "objective/kl_k3": klEstimate,
       "objective/kl_bound": bestOfNKlBound(c.n),
-      "objective/kl_exact": klEstimate,
       entropy: count ? entropy / count : 0,
       "completions/mean_length": mean(lengths),
       "completions/min_length": Math.min(...lengths),

@@ -44,13 +44,15 @@ export function fieldProblem(owner: string, field: Field, value: unknown): strin
 /**
  * An issue as a notice shows it: a setting named as the page names it ("PPO small.lr must be…" → "PPO small's
  * “lr” must be…", "experiment.steps must be…" → "“stop at step” must be…"). The issues themselves keep the table's
- * names (callers sort them by their "experiment." prefix); other issues are returned unchanged.
+ * names (callers sort them by their "experiment." prefix); other issues are returned unchanged. An owner that is a
+ * table's name is that table: a run is never named so in its issues (checkRun, {@link readsAsTable}).
  */
 export function issueText(issue: string): string {
   // The owner is a table's name or a run's label (any characters, dots included): up to the first ".key must".
   const m = /^(.+?)\.(\w+) (must .*)$/s.exec(issue);
   if (!m) return issue;
   const [, owner, key, rest] = m;
+  // (TABLE_OWNERS, by name.)
   const tables: readonly (readonly Field[])[] =
     owner === "experiment"
       ? [EXPERIMENT_FIELDS]
@@ -70,6 +72,17 @@ export function issueText(issue: string): string {
           ? "the Pipeline's "
           : `${owner}'s `;
   return `${who}“${label}” ${rest}`;
+}
+
+/** The owners of the settings tables' issues ("experiment.steps must be…", "view.…", "Pipeline.…"). */
+export const TABLE_OWNERS = ["experiment", "view", "Pipeline"] as const;
+
+/**
+ * Whether issues owned by `name` would read as a settings table's: the table's name, or it and a dot
+ * ("experiment.v2.lr must be…" starts with "experiment."). A run so labelled is named otherwise in its issues.
+ */
+export function readsAsTable(name: string): boolean {
+  return TABLE_OWNERS.some((t) => name === t || name.startsWith(`${t}.`));
 }
 
 /** Values of `fields` read from `raw`: missing keys take the default silently, bad ones with an issue. */
@@ -220,8 +233,9 @@ export function kindOf(v: unknown): string {
 /**
  * One run from untrusted data, or null (with an issue) when it cannot be a run: not an object or an unknown
  * algorithm. A missing or taken id gets a fresh one; a bad label gets the algorithm's title. The issues name the
- * run by its label, or by `where` (default "run {index + 1}") and its algorithm when it has no usable label:
- * its id is internal, shown nowhere.
+ * run by its label, or by `where` (default "run {index + 1}") and its algorithm when it has no usable label, or
+ * by `where` and its quoted label when the label would read as a settings table's ({@link readsAsTable}: a run
+ * labelled "experiment" is 'run 1 “experiment”'): its id is internal, shown nowhere.
  */
 export function checkRun(
   raw: unknown,
@@ -247,7 +261,12 @@ export function checkRun(
   used.add(id);
   let label = cleanLabel(raw.label);
   // The run as the issues name it: its label, or where it was and its algorithm when it has none usable.
-  const name = label ?? `${where} (${ALGORITHMS[algo].title})`;
+  const name =
+    label === null
+      ? `${where} (${ALGORITHMS[algo].title})`
+      : readsAsTable(label)
+        ? `${where} “${label}”`
+        : label;
   if (taken) issues.push(`two runs had the same id; ${name} was given a new one`);
   if (!label) {
     label = ALGORITHMS[algo].title;

@@ -16,12 +16,21 @@ export function ErrorBanner() {
   return <ErrorBannerView errors={errors} lost={lost} dismiss={dismiss} />;
 }
 
-/** The banner for `errors` and the page's device `lost` (nothing when neither). */
+/**
+ * The banner for `errors` and the page's device `lost` (nothing when neither). With errors it is an alert in the
+ * error style; the page's device lost alone is news, not a failure (training goes on): a polite status in the
+ * warning style (`banner-warn`).
+ */
 export function ErrorBannerView(props: { errors: readonly string[]; lost: boolean; dismiss: () => void }) {
   const { errors, lost, dismiss } = props;
   if (errors.length === 0 && !lost) return null;
+  const failed = errors.length > 0;
   return (
-    <div className="banner banner-error" role="alert" data-testid="error-banner">
+    <div
+      className={failed ? "banner banner-error" : "banner banner-warn"}
+      role={failed ? "alert" : "status"}
+      data-testid="error-banner"
+    >
       <div className="banner-body">
         {lost && (
           <p>
@@ -29,14 +38,16 @@ export function ErrorBannerView(props: { errors: readonly string[]; lost: boolea
             {CHECKS_LOST_MORE}
           </p>
         )}
-        {errors.length > 0 && <strong>Something went wrong.</strong>}
-        <ul>
-          {errors.map((e) => (
-            <li key={e} className="mono">
-              {e}
-            </li>
-          ))}
-        </ul>
+        {failed && <strong>Something went wrong.</strong>}
+        {failed && (
+          <ul>
+            {errors.map((e) => (
+              <li key={e} className="mono">
+                {e}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
       <button type="button" className="banner-close" aria-label="Dismiss" onClick={dismiss}>
         ×

@@ -258,6 +258,12 @@ describe("the Pipeline across reloads", () => {
     );
     expect(notice).toContain("the SFT stage's curves had 1 unreadable point; left out");
     expect(notice).toContain("the reward model stage's result is not readable; shown as not trained.");
+    // The view as repaired was written back: the next load says nothing (before: the same notice every load).
+    await session.stop();
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(useLab.getState().notice ?? "").not.toContain("could not be read whole");
+    expect(usePipelineStore.getState().settings).toEqual({ ...DEFAULT_PIPELINE_SETTINGS, rmSteps: 30 });
+    expect(usePipelineStore.getState().sft.points).toHaveLength(1);
   });
 
   it("a saved view that is no object, or a Pipeline without its models, opens the lab (they crashed it)", async () => {
@@ -273,6 +279,10 @@ describe("the Pipeline across reloads", () => {
     expect(useLab.getState().notice).toMatch(
       /could not be read whole: the view is null; .* The SFT and reward models stored with it cannot be shown without their stage: train them again to use them in RL\./,
     );
+    await session.stop();
+    // Nothing of it was left to show: the unreadable record is dropped, and the next load is quiet.
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(useLab.getState().notice ?? "").not.toContain("could not be read whole");
     session.stop();
     await db.savePipeline({ view: {} } as unknown as Parameters<typeof db.savePipeline>[0]);
     // Before: "Cannot read properties of undefined (reading 'task')".

@@ -199,7 +199,7 @@ export const BON_VS_RL: Lesson = {
   summary: "Sample n, keep the best: reward bought with KL ≤ log n − (n−1)/n, against trained policies.",
   watch: [
     "Best-of-n trains nothing: it samples n answers and keeps the best. Its KL from the start model is at most log n − (n−1)/n (objective/kl_bound, in More metrics: “All metrics at the latest step”).",
-    "The x-axis is the exact KL (for best-of-n, the estimate from its sampled scores): each best-of-n run stays at one KL budget (its steps scatter a little around it, every one under its bound), a short stroke on the reward–KL plane; the RL run traces a curve across it as it trains.",
+    "The x-axis is the KL as k3 estimates it (for best-of-n, which has no exact KL, the estimate from its sampled scores): each best-of-n run stays at one KL budget (its steps scatter a little around it, every one under its bound), a short stroke on the reward–KL plane; the RL run traces a curve across it as it trains.",
     "Best-of-n is a strong baseline for the same KL budget — RL has to beat it to be worth its cost.",
   ],
   refs: [
@@ -219,7 +219,8 @@ export const BON_VS_RL: Lesson = {
     steps: 12,
     preset: "bon-vs-rl",
   }),
-  view: { xAxis: "kl", klEstimator: "objective/kl_exact" },
+  // k3, not the exact KL: best-of-n has none (its estimate is on the k-estimator series only).
+  view: { xAxis: "kl", klEstimator: "objective/kl_k3" },
   check(h) {
     const r = (id: string) => allMean(runRows(h, id), "reward");
     const kl = (id: string) => allMean(runRows(h, id), "objective/kl");

@@ -7,7 +7,7 @@ import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
 import { type KlEstimator, type LabState, type RunState, useLab, type XAxis } from "../lab_store";
 import { Hint } from "./Hint";
 import { firstAtOrAfter, rewardEverNotGold } from "./history_memo";
-import { belowZero, K1_KEY, K1_NOTE_DOC, KL_AXIS_DOC, k1Note, klAxisNote } from "./kl_note";
+import { belowZero, bonKlNote, K1_KEY, K1_NOTE_DOC, KL_AXIS_DOC, k1Note, klAxisNote } from "./kl_note";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
 import { runLooks } from "./palette";
@@ -201,27 +201,30 @@ export function ChartsPanel() {
   const klInfo = KL_ESTIMATORS.find((k) => k.key === kl) ?? KL_ESTIMATORS[0];
   const below = kl === K1_KEY ? k1Note(belowZero(klLines, K1_KEY)) : null;
   const axisNote = klAxisNote(useLab((s) => s.view.xAxis));
-  const klExtra = useMemo(
-    () =>
-      below || axisNote ? (
-        <>
-          {KL_SELECT}
-          {below && (
-            <Hint className="chart-note" testId="k1-negative" card={K1_NOTE_DOC}>
-              {below}
-            </Hint>
-          )}
-          {axisNote && (
-            <Hint className="chart-note" testId="kl-axis-note" card={KL_AXIS_DOC}>
-              {axisNote}
-            </Hint>
-          )}
-        </>
-      ) : (
-        KL_SELECT
-      ),
-    [below, axisNote],
+  const bonNote = bonKlNote(
+    kl,
+    visible.map((v) => v.run.spec.algo),
   );
+  const klExtra = useMemo(() => {
+    const notes: [string, string, string | null][] = [
+      ["kl-bon-note", BON_KL_DOC, bonNote],
+      ["k1-negative", K1_NOTE_DOC, below],
+      ["kl-axis-note", KL_AXIS_DOC, axisNote],
+    ];
+    if (notes.every(([, , text]) => text === null)) return KL_SELECT;
+    return (
+      <>
+        {KL_SELECT}
+        {notes.map(([id, card, text]) =>
+          text === null ? null : (
+            <Hint key={id} className="chart-note" testId={id} card={card}>
+              {text}
+            </Hint>
+          ),
+        )}
+      </>
+    );
+  }, [below, axisNote, bonNote]);
   return (
     <section className="charts" aria-label="Training curves" id="lab-charts" tabIndex={-1}>
       <h2 className="visually-hidden">Training curves</h2>

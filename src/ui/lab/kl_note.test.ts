@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { LESSONS } from "../../lab/presets";
 import type { ChartLine } from "./chart_types";
-import { belowZero, K1_KEY, k1Note, klAxisNote } from "./kl_note";
+import { belowZero, bonKlNote, K1_KEY, k1Note, klAxisNote } from "./kl_note";
 
 const line = (values: number[], from = 0): ChartLine => ({
   runId: "r",
@@ -34,5 +35,19 @@ describe("the KL chart's note on a KL x-axis", () => {
     expect(klAxisNote("kl")).toBe("x is this KL");
     expect(klAxisNote("sqrt_kl")).toBe("x is this KL");
     for (const a of ["step", "samples", "tokens"]) expect(klAxisNote(a)).toBeNull();
+  });
+});
+
+describe("best-of-n under the exact KL", () => {
+  it("the KL chart says best-of-n has none; no lesson with best-of-n runs charts the exact KL", () => {
+    expect(bonKlNote("objective/kl_exact", ["grpo", "bon"])).toBe(
+      "best-of-n: no exact KL (estimate shown on the k-estimator charts)",
+    );
+    expect(bonKlNote("objective/kl_k3", ["bon"])).toBeNull();
+    expect(bonKlNote("objective/kl_exact", ["grpo"])).toBeNull();
+    // Before: bon-vs-rl drew best-of-n's estimate on the "exact" axis.
+    for (const l of Object.values(LESSONS))
+      if (l.experiment().runs.some((r) => r.algo === "bon"))
+        expect(l.view?.klEstimator, l.id).not.toBe("objective/kl_exact");
   });
 });

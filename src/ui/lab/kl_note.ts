@@ -62,6 +62,13 @@ export function klAxisNote(xAxis: string): string | null {
   return xAxis === "kl" || xAxis === "sqrt_kl" ? "x is this KL" : null;
 }
 
+/** The KL chart's note under the exact KL when best-of-n runs are shown (`algos`: theirs), else null. */
+export function bonKlNote(kl: string, algos: readonly string[]): string | null {
+  return kl === "objective/kl_exact" && algos.includes("bon")
+    ? "best-of-n: no exact KL (estimate shown on the k-estimator charts)"
+    : null;
+}
+
 /** The axis note's tooltip. */
 export const KL_AXIS_DOC =
   "The x-axis is this chart's own KL (the same estimator), so each line lies on a diagonal (a parabola against √KL) and shows no more than where it reached. Switch the x-axis to step, samples or tokens to watch the KL grow over training; the reward chart is the one to read against KL.";

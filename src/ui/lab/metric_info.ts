@@ -99,11 +99,12 @@ export const KL_ESTIMATORS = [
 ] as const;
 
 /**
- * What a best-of-n run plots on the KL chart under every estimator: it samples from π_ref, so there is nothing
- * to estimate per token; its KL is that of picking the best of n (src/algorithms/math/best_of_n.ts).
+ * What a best-of-n run plots on the KL chart: it samples from π_ref, so there is nothing to estimate per token;
+ * its KL is that of picking the best of n (src/algorithms/math/best_of_n.ts), an estimate: under k1, k2 and k3,
+ * not under the exact KL.
  */
 export const BON_KL_DOC =
-  "Best-of-n runs plot the KL of picking the best of n, estimated from each prompt's n scores and averaged over prompts (the same under every estimator; ≤ log n − (n−1)/n, objective/kl_bound).";
+  "Best-of-n runs plot the KL of picking the best of n, estimated from each prompt's n scores and averaged over prompts (the same under k1, k2 and k3; ≤ log n − (n−1)/n, objective/kl_bound). They have no exact KL: under “exact” they are not drawn.";
 
 /** The KL's unit: each completion's KL summed over its tokens, as TRL's objective/kl (entropy is per token). */
 export const KL_CHART_UNIT = "nats/completion";

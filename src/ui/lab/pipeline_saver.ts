@@ -4,7 +4,8 @@
  * view are saved, or forgotten (a view with no finished stage and no hand-off keeps nothing: its settings live in
  * the link). Stages still running are not saved (a stopped stage is a finished one: it is). Failures go to
  * `onError`, and so does, when saving starts (the lab has opened), the notice for a stage that the reload
- * interrupted (./pipeline_guard.ts), whose settings then come back into the view; nothing here throws.
+ * interrupted (./pipeline_guard.ts), whose settings then come back into the view. A view restored from a saved
+ * one that could not be read whole (PipelineState.repaired) is saved when saving starts. Nothing here throws.
  */
 import type { LabPersistence } from "../../lab/persist";
 import { NotWriterError } from "../../lab/persist";
@@ -69,6 +70,13 @@ export function startPipelineSaver(
       });
   };
   const running = (s: PipelineState) => s.sft.status === "running" || s.rm.status === "running";
+  // A saved view that could not be read whole is written back as shown (or forgotten, when nothing of it is
+  // left): the next load reads it whole instead of saying the same again.
+  const opened = usePipelineStore.getState();
+  if (opened.repaired === true && !running(opened)) {
+    usePipelineStore.setState({ repaired: false });
+    queue(usePipelineStore.getState());
+  }
   const unsubscribe = usePipelineStore.subscribe((s) => {
     const key = savedKey(s);
     if (key === last || running(s)) return;

@@ -37,6 +37,12 @@ export interface PipelineState {
    * view shows (absent in views saved by older pages: false).
    */
   handOffOld?: boolean;
+  /**
+   * Shown from a saved view that could not be read whole (./pipeline_view.ts): the Pipeline saver writes the view
+   * as shown back when it starts (./pipeline_saver.ts), so the next load reads it whole and says nothing. Not
+   * saved itself; absent: false.
+   */
+  repaired?: boolean;
   /** Hand-offs made in this page (a new one with the same description is still new models: saved again). */
   handOffs: number;
   /** The stage asked to stop (it ends after its step in progress), or null. */
@@ -56,7 +62,10 @@ export interface PipelineState {
 }
 
 /** What the view shows, as saved with the Pipeline's models (src/lab/persist.ts SavedPipeline.view). */
-export type PipelineViewState = Pick<PipelineState, "settings" | "sft" | "rm" | "handedOff" | "handOffOld">;
+export type PipelineViewState = Pick<
+  PipelineState,
+  "settings" | "sft" | "rm" | "handedOff" | "handOffOld" | "repaired"
+>;
 
 /** The view's state worth saving: stages still running are saved as not trained. */
 export function pipelineViewState(s: PipelineState): PipelineViewState {
@@ -161,10 +170,12 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
   fail: (stage, error) => set((s) => ({ [stage]: { ...s[stage], status: "error", error }, stopping: null })),
   setHandedOff: (handedOff) =>
     set((s) => ({ handedOff, handOffOld: false, handOffs: s.handOffs + (handedOff === null ? 0 : 1) })),
-  clear: () => set({ sft: idle(), rm: idle(), handedOff: null, handOffOld: false, stopping: null }),
+  clear: () =>
+    set({ sft: idle(), rm: idle(), handedOff: null, handOffOld: false, repaired: false, stopping: null }),
   restore: (view) =>
     set({
       handOffOld: false,
+      repaired: false,
       ...view,
       settings: { ...DEFAULT_PIPELINE_SETTINGS, ...view.settings },
     }),

@@ -105,7 +105,8 @@ function readStage(raw: unknown, stage: PipelineStage, issues: string[]): StageS
 
 /**
  * The saved view `raw` as the store takes it (pipeline_store.ts restore), and the notice's line on what could
- * not be read (null when everything could): not an object, nothing of it (defaults, stages not trained).
+ * not be read (null when everything could): not an object, nothing of it (defaults, stages not trained). A view
+ * not read whole is marked `repaired`: the Pipeline saver writes it back as shown, so the notice comes once.
  */
 export function savedPipelineView(
   raw: unknown,
@@ -138,7 +139,7 @@ export function savedPipelineView(
     ? ` The ${hidden.map((k) => (k === "sft" ? "SFT" : "reward")).join(" and ")} model${hidden.length > 1 ? "s" : ""} stored with it cannot be shown without ${hidden.length > 1 ? "their" : "its"} stage: train ${hidden.length > 1 ? "them" : "it"} again to use ${hidden.length > 1 ? "them" : "it"} in RL.`
     : "";
   return {
-    view,
+    view: { ...view, repaired: true },
     line:
       `The Pipeline view saved in this browser could not be read whole${hidden.length ? "" : " (its models are back)"}: ` +
       `${issues.slice(0, NOTICE_ISSUES).map(issueText).join("; ")}${more}.${models}`,
