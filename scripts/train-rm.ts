@@ -53,70 +53,35 @@ import { RewardModelScorer, RewardModelTrainer } from "../src/rewards/rm_trainer
 import { onnxReward } from "../src/rewards/sources";
 import { loadTask } from "../src/tasks/index";
 import { parsePreferencesJsonl } from "../src/tasks/preferences";
-import { shuffle, type TaskId, tokenizerPathOf } from "../src/tasks/task";
+import { shuffle, tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { shellQuote } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
 import { inputProblem, taskProblem, USAGE } from "./train-rm/input";
+import {
+  RM_DEFAULTS,
+  type RmBackend,
+  type RmEos,
+  type TrainRmOptions,
+  type TrainRmResult,
+} from "./train-rm/options";
 import { FACTS_FILE, RM_DATA, recordRewardModel, shipRewardModel } from "./train-rm/record";
 import { TfRewardModelTrainer } from "./train-rm/tfjs-rm";
 
 export { inputProblem } from "./train-rm/input";
+export {
+  RM_DEFAULTS,
+  type RmBackend,
+  type RmEos,
+  type TrainRmOptions,
+  type TrainRmResult,
+} from "./train-rm/options";
 
-/** Defaults per task: steps and learning rate (tiny models fine-tuned from SFT). */
-export const RM_DEFAULTS: Record<TaskId, { steps: number; lr: number; batch: number }> = {
-  sentiment: { steps: 60, lr: 1e-3, batch: 16 },
-  // 9,673 train pairs, 5 epochs: held-out gold accuracy 0.761 (the 906 shared pairs stayed at chance).
-  arithmetic: { steps: 1500, lr: 1e-4, batch: 32 },
-};
 /** The ONNX export must reproduce the WGSL scores within this (the issue's bound). */
 const ONNX_TOL = 1e-4;
 /** Default number of train pairs scored for the train-split accuracy (a sample: scoring is slow on a CPU adapter). */
 const TRAIN_EVAL_PAIRS = 256;
-
-export interface TrainRmOptions {
-  task: TaskId;
-  steps?: number;
-  seed?: number;
-  /** Pairs per step. Default 16. */
-  batch?: number;
-  lr?: number;
-  /** Reward centring η ≥ 0. Default 0. */
-  center?: number;
-  /** Preference JSONL. Default public/models/<task>/ + RM_DATA[task]. */
-  data?: string;
-  /** Start checkpoint, which must exist. Default public/models/<task>/sft.safetensors (a fresh tiny init when missing). */
-  init?: string;
-  /** Start from a fresh init of this preset instead of a checkpoint (not with `init`). */
-  preset?: PresetName;
-  /** Output folder. Default public/models/<task>. */
-  out?: string;
-  /** Log every K steps (0: never). Default 10. */
-  logEvery?: number;
-  /** Train pairs scored after training (a seeded sample). Default 256. */
-  trainEvalPairs?: number;
-  /** Where the training step runs. Default "tfjs-wasm". */
-  backend?: RmBackend;
-  /** EOS on the completions that ended (default) or on every completion (`always`, the old rule). */
-  eos?: RmEos;
-  log?: (line: string) => void;
-}
-
-export type RmBackend = "tfjs-wasm" | "wgsl";
-export type RmEos = "ended" | "always";
-
-export interface TrainRmResult {
-  rmPath: string;
-  onnxPath: string;
-  initFrom: string;
-  before: { eval: PairAccuracy };
-  after: { eval: PairAccuracy; train: PairAccuracy };
-  finalLoss: number;
-  /** Worst |ORT − WGSL| over the checked scores. */
-  onnxMaxDiff: number;
-  seconds: number;
-}
 
 /** ` --key value` for each defined value; values with shell-special characters single-quoted. */
 export function commandFlags(values: Record<string, string | number | undefined>): string {

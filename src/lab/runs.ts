@@ -4,7 +4,8 @@
  * written: forward passes only). {@link LabRuns} is the scheduler's RunFactory: it creates, forks and restores
  * runs and keeps a CPU checkpoint of each run every {@link CHECKPOINT_EVERY} steps, from which the runs are
  * rebuilt on a new device after the old one is lost. Each run optimises the reward source its `reward` setting
- * names (./reward_sources.ts, shared by all runs) and always scores the gold reward too.
+ * names (./reward_sources.ts, shared by all runs) and always scores the gold reward too. What a run's exported
+ * safetensors carry besides its weights is read in ./run_metadata.ts.
  */
 import type { AlgorithmRun, ExtraWeights, RunEnv, StepProgress, StepResult } from "../algorithms/run";
 import type { GpuContext } from "../gpu/context";
@@ -18,6 +19,7 @@ import { type RunSpec, SAMPLE_LIMIT, type SettingValue } from "./protocol";
 import { algorithm } from "./registry";
 import type { LabResources, StartModel } from "./resources";
 import { checkRewardChoice, RewardSources, RunReward } from "./reward_sources";
+import { parseRunState, parseSettings, RUN_STATE_KEY, sortedEntries } from "./run_metadata";
 import { sampleViews } from "./samples";
 import { checkStart, originInfo, proxyReplaced, proxyReplacedNote, REWARD_DIGEST_KEY } from "./saved_origin";
 import type { Restored, ResumeNote, RunFactory, SchedRun, StepOutput } from "./sched_run";
@@ -40,44 +42,6 @@ export interface RunCheckpoint {
   trainedWith?: Record<string, SettingValue> | null;
   /** Models trained besides the policy (AlgorithmRun.exportExtra: PPO's separate value model), when any. */
   extra?: Record<string, ExtraWeights>;
-}
-
-/** Metadata key of a run's scalar state (JSON) in its exported safetensors. */
-export const RUN_STATE_KEY = "run_state";
-
-/**
- * A run's scalar state from its checkpoint metadata (JSON of finite numbers by name).
- * @throws RangeError when the text is not such an object.
- */
-export function parseRunState(text: string): Record<string, number> {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new RangeError(`the checkpoint's ${RUN_STATE_KEY} is not JSON`);
-  }
-  if (!v || typeof v !== "object" || Array.isArray(v))
-    throw new RangeError(`the checkpoint's ${RUN_STATE_KEY} is not an object`);
-  for (const [k, x] of Object.entries(v))
-    if (typeof x !== "number" || !Number.isFinite(x))
-      throw new RangeError(`the checkpoint's ${RUN_STATE_KEY}.${k} is not a finite number`);
-  return v as Record<string, number>;
-}
-
-const sortedEntries = (o: Record<string, SettingValue>) =>
-  Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-
-/** A file's `settings` metadata (JSON of setting values by name); null when absent or not such an object. */
-function parseSettings(text: string | undefined): Record<string, SettingValue> | null {
-  if (!text) return null;
-  try {
-    const v: unknown = JSON.parse(text);
-    if (!v || typeof v !== "object" || Array.isArray(v)) return null;
-    const ok = Object.values(v).every((x) => ["number", "string", "boolean"].includes(typeof x));
-    return ok ? (v as Record<string, SettingValue>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** One algorithm run with its environment (policy weights) and the tokenizer for sample views. */

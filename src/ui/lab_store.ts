@@ -25,6 +25,7 @@ import { detachForks, restartedSpecs } from "../lab/run_labels";
 import { MAX_RUNS } from "../lab/settings";
 import { applyRunUpdates } from "./apply_updates";
 import { withColours } from "./lab/palette";
+import { keepSpeed, savedSpeed } from "./speed_pref";
 
 /** A run's win-rate measurement (src/lab/evaluate.ts through the worker). */
 export type WinRateState =
@@ -187,30 +188,6 @@ export function sharedSpec(s: { spec: ExperimentSpec; runs: Record<string, RunSt
 export const labFull = (s: { spec: ExperimentSpec; runs: Record<string, RunState> }): boolean =>
   sharedSpec(s).runs.length >= MAX_RUNS;
 
-/** The furthest step any run trained here (runs imported for comparison do not count). */
-/**
- * The speed cap is this browser's preference, not the experiment's (links leave it out): localStorage keeps it
- * across reloads. Without storage (Node, a blocked origin) it starts at 0 (as fast as the runs go).
- */
-const SPEED_KEY = "rlhf-playground.speed";
-
-function savedSpeed(): number {
-  try {
-    const v = Number(globalThis.localStorage?.getItem(SPEED_KEY) ?? 0);
-    return Number.isFinite(v) && v > 0 ? v : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function keepSpeed(speed: number): void {
-  try {
-    globalThis.localStorage?.setItem(SPEED_KEY, String(speed));
-  } catch {
-    // No storage: the cap lasts until a reload.
-  }
-}
-
 /**
  * The step of the furthest and of the slowest run that can still step (not in error, not imported for
  * comparison; when every run is in error, of those); [0, 0] without one. A pause between two runs' steps, or a
@@ -228,6 +205,7 @@ export const stepRange = (s: { runs: Record<string, RunState> }): [number, numbe
 /** The lab had started (its model is shown): an error phase since is a worker that stopped, not a failed start. */
 export const labStarted = (s: { model: string | null }): boolean => s.model !== null;
 
+/** The furthest step any run trained here (runs imported for comparison do not count). */
 export const trainedSteps = (s: { runs: Record<string, RunState> }): number =>
   Math.max(0, ...Object.values(s.runs).map((r) => (r.comparison ? 0 : r.step)));
 

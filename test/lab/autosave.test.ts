@@ -1,36 +1,16 @@
 /**
  * The autosaver (src/lab/autosave.ts) keeping the lab store in IndexedDB, on fake-indexeddb: history as it grows,
  * checkpoints on pause and of steps taken while not playing, resets and removals, saved runs of another
- * experiment forgotten or their checkpoints dropped, and runs imported for comparison saved as curves only.
+ * experiment forgotten or their checkpoints dropped (runs imported for comparison: ./autosave_comparison.test.ts).
  */
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { startAutosave } from "../../src/lab/autosave";
 import { defaultExperiment } from "../../src/lab/defaults";
-import type { RunUpdate } from "../../src/lab/protocol";
 import { planRestore } from "../../src/lab/restore";
 import { encodeSafetensors } from "../../src/model/safetensors";
 import { useLab } from "../../src/ui/lab_store";
-import { freshDb, points } from "./persist_db";
-
-const update = (runId: string, from: number, n: number, extra: Partial<RunUpdate> = {}): RunUpdate => ({
-  runId,
-  status: "running",
-  step: from + n - 1,
-  points: points(from, n),
-  ...extra,
-});
-
-/** A fresh database and the lab store on the default experiment, paused; ckStep reads a run's saved checkpoint step. */
-async function pausedLab() {
-  const db = await freshDb();
-  const lab = useLab.getState();
-  lab.setSpec(defaultExperiment());
-  lab.setPlaying(false);
-  const ckStep = async (id: string) =>
-    (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
-  return { db, lab, ckStep };
-}
+import { freshDb, pausedLab, points, update } from "./persist_db";
 
 describe("IndexedDB persistence", () => {
   it("autosaves the lab store: history as it grows, a checkpoint on pause, resets and removals", async () => {
@@ -250,79 +230,6 @@ describe("IndexedDB persistence", () => {
     const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
     await saver.flush();
     expect((await db.runIds()).sort()).toEqual(["dpo-1", "grpo-1", "ppo-1"]);
-    saver.stop();
-    db.close();
-  });
-
-  it("saves a run imported for comparison with its curves and never asks the worker for its checkpoint", async () => {
-    const { db, lab } = await pausedLab();
-    const asked: string[] = [];
-    const saver = startAutosave({
-      persistence: db,
-      source: useLab,
-      historyEveryMs: 60_000,
-      exportCheckpoint: async (id) => {
-        asked.push(id);
-        if (id === "ppo-2") throw new Error('no run "ppo-2" with weights');
-        return new Uint8Array([1]);
-      },
-    });
-    const spec = { ...defaultExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
-    lab.upsertRun(spec);
-    lab.restoreRuns([
-      {
-        spec,
-        status: "paused",
-        step: 3,
-        history: points(1, 3),
-        markers: [],
-        samples: [],
-        error: null,
-        comparison: true,
-      },
-    ]);
-    lab.applyUpdates([update("ppo-1", 1, 1, { status: "paused" })]); // a step lands while paused
-    await saver.checkpoint();
-    expect(asked).toEqual(["ppo-1"]);
-    const back = await db.load();
-    const imported = back?.runs.find((r) => r.spec.id === "ppo-2");
-    expect(imported?.comparison).toBe(true);
-    expect(imported?.history).toHaveLength(3);
-    expect(imported?.checkpoint).toBeNull();
-    // The plan resumes the trained runs only (the page brings the comparison run back as curves), and does not
-    // say it starts over.
-    const plan = planRestore(back?.spec ?? defaultExperiment(), back, true);
-    expect(plan.runs.map((r) => r.spec.id)).toEqual(["ppo-1"]);
-    expect(plan.notice ?? "").not.toMatch(/imported/);
-    saver.stop();
-    db.close();
-  });
-
-  it("saves a run that became a comparison run with the same curves (its imported checkpoint failed to load)", async () => {
-    const { db, lab } = await pausedLab();
-    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
-    const spec = { ...defaultExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
-    // As import_run.ts does: added to train from its checkpoint (saved so), then shown for comparison when the
-    // checkpoint does not load: the same spec, status and history objects, now with `comparison`.
-    const restored = {
-      spec,
-      status: "paused" as const,
-      step: 3,
-      history: points(1, 3),
-      markers: [],
-      samples: [],
-      error: null,
-    };
-    lab.upsertRun(spec);
-    lab.restoreRuns([{ ...restored, resuming: true, resumedAt: 3 }]);
-    await saver.flush();
-    expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-2")?.comparison).toBeFalsy();
-    lab.restoreRuns([{ ...restored, comparison: true }]);
-    await saver.flush();
-    // It once stayed saved as a run to train (nothing it compared had changed), and a reload started it over.
-    const saved = (await db.load())?.runs.find((r) => r.spec.id === "ppo-2");
-    expect(saved?.comparison).toBe(true);
-    expect(saved?.history).toHaveLength(3);
     saver.stop();
     db.close();
   });

@@ -1,11 +1,12 @@
 /**
  * Fresh lab databases on fake-indexeddb and metric points to save in them, for the persistence tests
- * (persist.test.ts, autosave.test.ts, restore_plan.test.ts).
+ * (persist.test.ts, autosave*.test.ts, restore_plan.test.ts), and the lab store paused on the default experiment.
  */
 import "fake-indexeddb/auto";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { openLabPersistence } from "../../src/lab/persist";
-import type { MetricPoint } from "../../src/lab/protocol";
+import type { MetricPoint, RunUpdate } from "../../src/lab/protocol";
+import { useLab } from "../../src/ui/lab_store";
 
 let dbCount = 0;
 /** A database name no other test of the calling file has used. */
@@ -40,4 +41,29 @@ export function pausedState(steps: number) {
       },
     },
   };
+}
+
+/** A worker update: `n` steps of `runId` from step `from`, running unless `extra` says otherwise. */
+export const update = (
+  runId: string,
+  from: number,
+  n: number,
+  extra: Partial<RunUpdate> = {},
+): RunUpdate => ({
+  runId,
+  status: "running",
+  step: from + n - 1,
+  points: points(from, n),
+  ...extra,
+});
+
+/** A fresh database and the lab store on the default experiment, paused; ckStep reads a run's saved checkpoint step. */
+export async function pausedLab() {
+  const db = await freshDb();
+  const lab = useLab.getState();
+  lab.setSpec(defaultExperiment());
+  lab.setPlaying(false);
+  const ckStep = async (id: string) =>
+    (await db.load())?.runs.find((r) => r.spec.id === id)?.checkpoint?.step ?? 0;
+  return { db, lab, ckStep };
 }

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { PpoRun } from "../../src/algorithms/ppo";
 import { testExperiment } from "../../src/lab/defaults";
 import type { RunCounters, RunSpec } from "../../src/lab/protocol";
-import { type LabRun, parseRunState, RUN_STATE_KEY } from "../../src/lab/runs";
+import { parseRunState, RUN_STATE_KEY } from "../../src/lab/run_metadata";
+import type { LabRun } from "../../src/lab/runs";
 import { loadCheckpoint } from "../../src/model/checkpoint";
 import { setup } from "../helpers/lab_runtime";
 

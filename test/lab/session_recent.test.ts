@@ -3,8 +3,6 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
-import { openLabPersistence } from "../../src/lab/persist";
-import type { ExperimentSpec } from "../../src/lab/protocol";
 import { encode } from "../../src/lab/url";
 import { whyNotKept } from "../../src/ui/lab/keep_open";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
@@ -12,6 +10,7 @@ import { askSafeStart } from "../../src/ui/lab/safe_start";
 import { leaveFor, onBeforeLeaving, openRecent, recentExperiments } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
+import { savedTrained } from "./recent_saved";
 import { fakeDeps, newDbName, page, points, setHash, stubPage, tabStub } from "./session_page";
 
 let session: LabSession | null = null;
@@ -21,15 +20,6 @@ stubPage(() => {
 });
 
 describe("recent experiments", () => {
-  /** A saved session of `spec` whose PPO trained 12 steps (checkpoint at 10). */
-  async function savedTrained(name: string, spec: ExperimentSpec) {
-    const db = await openLabPersistence(name);
-    await db.saveExperiment(spec);
-    await db.saveRun({ spec: spec.runs[0], status: "paused", step: 12, history: points(12), markers: [] });
-    await db.saveCheckpoint("ppo-1", new Uint8Array([1]), { step: 10, samples: 80, tokens: 500 });
-    return db;
-  }
-
   it("keeps a trained experiment that a link replaces, and Open brings it back resumed", async () => {
     const name = newDbName();
     const a = { ...defaultExperiment(), seed: 5 };
@@ -388,34 +378,6 @@ describe("recent experiments", () => {
     expect(f.loads).toEqual([]);
     expect(useLab.getState().notice ?? "").not.toMatch(/Reopened/);
     expect((await recentExperiments()).map((e) => e.spec.seed)).toEqual([5]); // still kept
-    db.close();
-  });
-
-  it("settings saved by another version that are not valid here: reset, named by label; the runs they change start over, kept", async () => {
-    const name = newDbName();
-    const a = defaultExperiment();
-    // As an older version saved it: a learning rate this version's range (0–1) does not allow.
-    const old = {
-      ...a,
-      runs: a.runs.map((r, i) => (i === 0 ? { ...r, config: { ...r.config, lr: 5 } } : r)),
-    };
-    const db = await savedTrained(name, old);
-    session = await openLab(fakeDeps(name).deps);
-    const notice = useLab.getState().notice ?? "";
-    expect(notice).toContain(
-      "Some settings saved by another version of the lab are not valid in this one and were reset to their defaults: PPO's “lr” must be",
-    );
-    expect(notice).toContain(
-      // Whether the session as saved was kept is the next line's to say (keeping can fail).
-      "PPO starts over with its settings reset.",
-    );
-    expect(notice).toMatch(
-      /The experiment as saved before this page opened \(Sentiment · shipped SFT model · seed 0: PPO at step 10\) is kept/,
-    );
-    expect(notice).not.toMatch(/open before/);
-    expect(useLab.getState().runs["ppo-1"].step).toBe(0);
-    const [entry] = await recentExperiments();
-    expect(entry.spec.runs[0].config.lr).toBe(5);
     db.close();
   });
 });

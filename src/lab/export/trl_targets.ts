@@ -1,8 +1,8 @@
 /**
  * Which TRL config class a run maps to, and its settings as TRL keyword arguments. The field tables' `trl`
  * property names the TRL field; this module adds what a name alone cannot say:
- * - which names each config class accepts (a name it lacks would be a TypeError in Python, so such settings
- *   become comments instead), for TRL ≥ 0.23 (names only some versions have: ./trl_versions.ts);
+ * - which names each config class accepts (./trl_accepts.ts: a name it lacks would be a TypeError in Python, so
+ *   such settings become comments instead);
  * - renames where the tables carry an older or another class's name (RLOO's `rloo_k`, `cliprange`,
  *   `num_ppo_epochs` are `num_generations`, `epsilon`, `num_iterations` in RLOOConfig since TRL 0.23; PPOConfig
  *   calls `max_completion_length` `response_length`);
@@ -15,17 +15,8 @@ import { type Field, validateConfig } from "../../algorithms/fields";
 import type { SettingValue } from "../protocol";
 import { ALGORITHMS, type AlgoId } from "../registry";
 import { labelsFromGold, RUN_KEYS } from "../settings";
+import { TRL_ACCEPTS, type TrlClass } from "./trl_accepts";
 import { noteSemantics, trlSemanticsNote } from "./trl_semantics";
-
-export type TrlClass =
-  | "PPOConfig"
-  | "GRPOConfig"
-  | "DPOConfig"
-  | "CPOConfig"
-  | "RLOOConfig"
-  | "KTOConfig"
-  | "ORPOConfig"
-  | "SFTConfig";
 
 export interface TrlTarget {
   /** null: no TRL trainer (best-of-n is a sampling baseline). */
@@ -40,55 +31,6 @@ export interface TrlTarget {
    */
   fixed: readonly { name: string; value: SettingValue; note: string }[];
 }
-
-const COMMON = ["learning_rate", "per_device_train_batch_size", "max_grad_norm", "weight_decay"];
-const SAMPLING = ["max_completion_length", "temperature", "top_k"];
-
-/** The TRL names each config class accepts, of those the field tables use. */
-export const TRL_ACCEPTS: Record<TrlClass, ReadonlySet<string>> = {
-  PPOConfig: new Set([
-    ...COMMON,
-    "num_sample_generations",
-    "response_length",
-    "temperature",
-    "kl_coef",
-    "kl_estimator",
-    "gamma",
-    "lam",
-    "whiten_rewards",
-    "cliprange",
-    "cliprange_value",
-    "vf_coef",
-    "num_ppo_epochs",
-    "num_mini_batches",
-    "missing_eos_penalty",
-  ]),
-  GRPOConfig: new Set([
-    ...COMMON,
-    ...SAMPLING,
-    "num_generations",
-    "scale_rewards",
-    "loss_type",
-    "epsilon",
-    "epsilon_high",
-    "beta",
-    "num_iterations",
-    "entropy_coef",
-  ]),
-  RLOOConfig: new Set([...COMMON, ...SAMPLING, "num_generations", "beta", "epsilon", "num_iterations"]),
-  DPOConfig: new Set([...COMMON, "max_completion_length", "beta", "loss_type", "label_smoothing"]),
-  CPOConfig: new Set([
-    ...COMMON,
-    "max_completion_length",
-    "beta",
-    "loss_type",
-    "label_smoothing",
-    "simpo_gamma",
-  ]),
-  KTOConfig: new Set([...COMMON, "max_completion_length", "beta", "desirable_weight", "undesirable_weight"]),
-  ORPOConfig: new Set([...COMMON, "max_completion_length", "beta"]),
-  SFTConfig: new Set([...COMMON, "max_steps"]),
-};
 
 /** Table name → the class's own name. */
 const RENAMES: Partial<Record<TrlClass, Record<string, string>>> = {

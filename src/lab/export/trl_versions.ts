@@ -4,7 +4,7 @@
  * (`if "<name>" in <Class>.__dataclass_fields__:`), so one script runs on every version (./trl_py.ts
  * configCall). Checked against TRL 1.13 (scripts/trl-check/).
  */
-import type { TrlClass } from "./trl_targets";
+import type { TrlClass } from "./trl_accepts";
 
 export interface VersionedKeyword {
   /** The comment on the `if` line: which TRL has the keyword. */

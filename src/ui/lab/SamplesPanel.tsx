@@ -13,8 +13,9 @@ import { sig } from "./numbers";
 import { Popover } from "./Popover";
 import { RunSwatch } from "./RunSwatch";
 import type { RunShape } from "./run_shape";
-import { TokenCard, tokenRows } from "./TokenCard";
-import { COLOUR_MODES, colourAt, type DivergingScale, scaleFor, tokenValue } from "./token_colours";
+import { ScaleLegend, Token } from "./SampleTokens";
+import { TokenCard } from "./TokenCard";
+import { COLOUR_MODES, type DivergingScale, scaleFor, tokenValue } from "./token_colours";
 
 /** Samples shown per run before "show all". */
 const FIRST = 4;
@@ -315,11 +316,6 @@ const RunSamples = memo(function RunSamples(props: {
   );
 });
 
-/** A special token (e.g. "<eos>") shows as a small badge; others as their text. */
-function isSpecial(text: string): boolean {
-  return text.length > 2 && text.startsWith("<") && text.endsWith(">");
-}
-
 /**
  * Where a key moves the token cursor in a sample of `n` tokens from index `at` (−1: no cursor in this sample
  * yet, e.g. after Escape): ←/→ by one (clamped; from −1 to the first token), Home/End to the ends; null for any
@@ -333,73 +329,4 @@ export function cursorMove(key: string, at: number, n: number): number | null {
   if (key === "Home") return 0;
   if (key === "End") return n - 1;
   return null;
-}
-
-function Token({
-  id,
-  token,
-  mode,
-  scale,
-  active,
-}: {
-  id: string;
-  token: TokenView;
-  mode: ColourMode;
-  scale: DivergingScale | null;
-  active: boolean;
-}) {
-  const v = scale ? tokenValue(token, mode) : null;
-  const background = v === null || !scale ? undefined : colourAt(scale.position(v));
-  const cls = `tok${isSpecial(token.text) ? " tok-special" : ""}${active ? " tok-active" : ""}`;
-  return (
-    <span
-      data-tok={id}
-      tabIndex={-1}
-      id={`tok-${id}`}
-      role="option"
-      aria-selected={active}
-      // The cursor's token is read with its numbers (the card beside it is for the eyes: a screen reader reads
-      // the listbox's active option only).
-      aria-label={
-        active
-          ? `${token.text}: ${tokenRows(token)
-              .map(([k, v]) => `${k} ${v}`)
-              .join(", ")}`
-          : undefined
-      }
-      className={cls}
-      style={{ background }}
-    >
-      {token.text}
-    </span>
-  );
-}
-
-function ScaleLegend({ mode, scale }: { mode: ColourMode; scale: DivergingScale }) {
-  const info = COLOUR_MODES.find((m) => m.mode === mode);
-  // One value everywhere (e.g. the ratio with μ = 1: π = π_old at every token): no scale to show.
-  if (sig(scale.lo, 2) === sig(scale.hi, 2))
-    return (
-      <div className="scale-legend" data-testid="colour-legend">
-        <span className="muted">
-          every token at {sig(scale.lo, 2)}
-          {mode === "ratio" ? " (π = π_old: the policy has not moved since it sampled them)" : ""}
-        </span>
-      </div>
-    );
-  return (
-    <div className="scale-legend" data-testid="colour-legend">
-      <span>
-        {sig(scale.lo, 2)} <span className="muted">{info?.low}</span>
-      </span>
-      <span
-        className="scale-bar"
-        style={{ background: `linear-gradient(90deg, ${colourAt(-1)}, transparent, ${colourAt(1)})` }}
-      />
-      <span>
-        <span className="muted">{info?.high}</span> {sig(scale.hi, 2)}
-      </span>
-      {info?.note && <span className="muted scale-note">{info.note}</span>}
-    </div>
-  );
 }
