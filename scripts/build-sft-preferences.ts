@@ -8,9 +8,10 @@
  *
  * Reads PATH (default public/models/<task>/sft.safetensors); writes DIR/NAME.jsonl (default DIR
  * public/models/<task>, NAME preferences) with its .meta.json and .samples.jsonl sidecars and, when DIR is the
- * shipped folder, records all three in public/models/manifest.json. The shipped arithmetic reward model trains on
- * its own, larger file (NAME rm-preferences: `--pairs 10000 --seed 1`, docs/reward-models.md), so that the
- * pairs the DPO lesson samples stay as they are.
+ * shipped folder, records all three in public/models/manifest.json with the code revision and the run time (which
+ * the files leave out, so a rebuild can match them). The shipped arithmetic reward model trains on its own, larger
+ * file (NAME rm-preferences: `--pairs 10000 --seed 1`, docs/reward-models.md), so that the pairs the DPO lesson
+ * samples stay as they are.
  * Prompts: ⌈0.9·pairs⌉ train prompts and the rest held-out eval prompts (pairs marked split "eval", for the
  * reward model's held-out accuracy); K completions per prompt at τ = 1 (the task's maxNewTokens).
  * Samplers: the TF.js twin on the WASM backend (default; recomputes each step on the CPU, seeded by our Rng)
@@ -35,6 +36,7 @@ import type { PromptSamples, TaskId } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
 import { buildPreferences, type CompletionGenerator } from "./build-preferences";
+import { codeRevision } from "./code-revision";
 import { recordShipped, shellQuote } from "./models-manifest";
 import { type CompleteOptions, wgslComplete } from "./pretrain/sample";
 import { tfCompleteCached } from "./pretrain/tfjs-kv-sample";
@@ -98,6 +100,7 @@ async function main(): Promise<number> {
   });
   const skipTies = values["skip-ties"] ? true : values["no-skip-ties"] ? false : d.skipTies;
   const t0 = performance.now();
+  const revision = codeRevision(); // the code as the run starts
 
   const ck = await readCheckpointPath(ckPath);
   const tok = readTokenizerFile(`public/${ck.tokenizer}`);
@@ -146,14 +149,14 @@ async function main(): Promise<number> {
     samples: `${dir}/${name}.samples.jsonl`,
   };
   // max_new_tokens: the sampling limit, which says which stored completions were cut (src/tasks/preferences.ts
-  // encodeCompletion: those as long as it get no EOS).
+  // encodeCompletion: those as long as it get no EOS). No run time: it is a fact of this run, not of the data,
+  // and would make every rebuild differ; the manifest entries hold it.
   const meta = {
     ...built.meta,
     per_prompt: perPrompt,
     sampler,
     temperature: 1,
     max_new_tokens: opts.maxNewTokens,
-    run_time_s: runTime,
   };
   writeFileSync(files.pairs, preferencesToJsonl(built.records));
   writeFileSync(files.meta, `${JSON.stringify(meta, null, 2)}\n`);
@@ -173,6 +176,7 @@ async function main(): Promise<number> {
         ...(role === "samples" ? { prompts: built.samples.length, per_prompt: perPrompt } : {}),
         run_time_s: runTime,
         command,
+        code_revision: revision,
       });
   console.log(`wrote ${files.pairs} in ${runTime} s: ${JSON.stringify(meta)}`);
   for (const r of built.records.slice(0, 4)) console.log(JSON.stringify(r));

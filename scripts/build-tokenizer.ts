@@ -1,11 +1,11 @@
 /**
  * Build the character-level tokenizers from the tasks' corpora and write them as Hugging Face tokenizer.json:
  *
- *   node --import tsx --import ./cli/raw-loader.mjs scripts/build-tokenizer.ts [--task sentiment|arithmetic|all]
- *        [--out-dir public/models] [--check]
+ *   npm run build-tokenizer -- [--task sentiment|arithmetic|all] [--out-dir public/models] [--check]
  *
- * Writes <out-dir>/<task>/tokenizer.json (default: both tasks). Deterministic: the same corpus gives the same
- * bytes. `--check` writes nothing and exits 1 if a file on disk differs from what would be written (for CI).
+ * Writes <out-dir>/<task>/tokenizer.json (default: both tasks) and, when <out-dir> is public/models, records
+ * each in public/models/manifest.json with its command and code revision (scripts/models-manifest.ts).
+ * Deterministic: the same corpus gives the same bytes. `--check` writes nothing and exits 1 if a file on disk differs from what would be written (for CI).
  * Corpora: sentiment = the cleaned Moby-Dick paragraphs (src/tasks/sentiment/book.ts); arithmetic = every
  * `a+b=c` line of the default operand range (src/tasks/arithmetic). Runs in about a second.
  */
@@ -18,6 +18,8 @@ import { cleanBook, loadBookText } from "../src/tasks/sentiment/book";
 import type { TaskId } from "../src/tasks/task";
 import { buildCharTokenizerJson, stringifyTokenizerJson } from "../src/tokenizer/build";
 import { parseTokenizer } from "../src/tokenizer/tokenizer";
+import { codeRevision } from "./code-revision";
+import { recordShipped } from "./models-manifest";
 
 /** The text a task's tokenizer is built from. */
 export async function tokenizerCorpus(task: TaskId): Promise<string[]> {
@@ -40,8 +42,12 @@ export async function tokenizerFileText(task: TaskId): Promise<string> {
   return text;
 }
 
-const USAGE =
-  "usage: node --import tsx --import ./cli/raw-loader.mjs scripts/build-tokenizer.ts [--task sentiment|arithmetic|all]";
+const USAGE = "usage: npm run build-tokenizer -- [--task sentiment|arithmetic|all] [--out-dir DIR] [--check]";
+
+/** The manifest facts of a task's shipped tokenizer: its size and the command that makes it. */
+export function tokenizerFacts(task: TaskId, vocabSize: number): Record<string, unknown> {
+  return { vocab_size: vocabSize, command: `npm run build-tokenizer -- --task ${task}` };
+}
 
 async function main(): Promise<number> {
   const { values } = scriptArgs(USAGE, {
@@ -56,6 +62,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const tasks = values.task === "all" ? (["sentiment", "arithmetic"] as const) : [values.task as TaskId];
+  const shipped = values["out-dir"].replace(/\/+$/, "") === "public/models";
+  const revision = codeRevision(); // the code as the run starts
   let stale = 0;
   for (const task of tasks) {
     const path = join(values["out-dir"], task, "tokenizer.json");
@@ -69,6 +77,11 @@ async function main(): Promise<number> {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
       console.log(`wrote ${path} (V = ${V})`);
+      if (shipped)
+        recordShipped(`models/${task}/tokenizer.json`, "tokenizer", task, {
+          ...tokenizerFacts(task, V),
+          code_revision: revision,
+        });
     }
   }
   return stale > 0 ? 1 : 0;

@@ -4,12 +4,18 @@
  *
  * Format: { format: "rlhf-playground/models-manifest", version: 1, files: ManifestEntry[] } with `files` sorted
  * by path. Paths are relative to the public folder ("models/sentiment/sft.safetensors"), like the tokenizer
- * references inside checkpoints. Numbers measured on the machine that ran the script (run_time_s) are facts
- * about that run, not part of the file's identity.
+ * references inside checkpoints. Numbers measured on the machine that ran the script (run_time_s, train_time_s)
+ * are facts about that run, not part of the file's identity: they live in the entry, never in a shipped file.
+ *
+ * Every entry has `code_revision`: the commit the script ran at and whether the working tree had uncommitted
+ * changes then (scripts/code-revision.ts), or null for the entries recorded before revisions were; those carry
+ * `added_in` instead, the commit that added the file to the repository (not the code that made it), and
+ * `changed_in`, the later commits that replaced it, where there are some.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type CodeRevision, codeRevision } from "./code-revision";
 
 export const PUBLIC_DIR = "public";
 export const MANIFEST_PATH = join(PUBLIC_DIR, "models", "manifest.json");
@@ -24,6 +30,8 @@ export interface ManifestEntry {
   /** sha256 (hex) of the file's bytes. */
   sha256: string;
   bytes: number;
+  /** The code that made the file ({@link CodeRevision}); null: recorded before revisions were (see `added_in`). */
+  code_revision: CodeRevision | null;
   /** Kind-specific facts (config, tokenizer, data hash, steps, final loss, run time, accuracy, …). */
   [key: string]: unknown;
 }
@@ -39,25 +47,44 @@ export function readManifest(path = MANIFEST_PATH): Manifest {
   return JSON.parse(readFileSync(path, "utf8")) as Manifest;
 }
 
-/** sha256 and size of a file under public/. */
-export function fileDigest(publicPath: string): { sha256: string; bytes: number } {
-  const bytes = readFileSync(join(PUBLIC_DIR, publicPath));
+/** sha256 and size of a file under `publicDir` (default public/). */
+export function fileDigest(publicPath: string, publicDir = PUBLIC_DIR): { sha256: string; bytes: number } {
+  const bytes = readFileSync(join(publicDir, publicPath));
   return { sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length };
+}
+
+/** Where {@link recordShipped} reads and writes (defaults: the shipped folder, the current git tree). */
+export interface RecordPlaces {
+  manifestPath?: string;
+  publicDir?: string;
+  /** The git working tree whose revision is recorded. */
+  repo?: string;
 }
 
 /**
  * Add or replace the entry of `publicPath` (sha256 and bytes computed from the file now) and write the
- * manifest. Other entries are kept.
+ * manifest. Other entries are kept. `code_revision` is `facts.code_revision` when the facts have that key (a
+ * script that took it when it started, or a run made elsewhere: scripts/train-rm/record.ts), else
+ * {@link codeRevision} now.
  */
 export function recordShipped(
   publicPath: string,
   kind: ShippedKind,
   task: ManifestEntry["task"],
   facts: Record<string, unknown> = {},
-  manifestPath = MANIFEST_PATH,
+  { manifestPath = MANIFEST_PATH, publicDir = PUBLIC_DIR, repo = "." }: RecordPlaces = {},
 ): ManifestEntry {
   const m = readManifest(manifestPath);
-  const entry: ManifestEntry = { path: publicPath, kind, task, ...fileDigest(publicPath), ...facts };
+  const revision =
+    "code_revision" in facts ? (facts.code_revision as CodeRevision | null) : codeRevision(repo);
+  const entry: ManifestEntry = {
+    path: publicPath,
+    kind,
+    task,
+    ...fileDigest(publicPath, publicDir),
+    code_revision: revision,
+    ...facts,
+  };
   m.files = [...m.files.filter((f) => f.path !== publicPath), entry].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );

@@ -5,13 +5,15 @@
  * Trains the `tiny` preset (4 layers, 4 heads, C = 128; vocabulary = the task tokenizer's) with next-token
  * cross-entropy and AdamW (β 0.9/0.95, wd 0.1, clip 1.0; warmup then cosine or constant lr), saves
  * DIR/sft.safetensors (default DIR public/models/<task>) and, when DIR is the shipped folder, records it in
- * public/models/manifest.json. Data: scripts/pretrain/data.ts. Backends:
+ * public/models/manifest.json with the code revision the run started at. Data: scripts/pretrain/data.ts. Backends:
  * - tfjs-wasm (default): the TF.js twin of our GPT (cli/bench/tfjs-gpt.ts) on TF.js's WASM backend with the
  *   AdamW of scripts/pretrain/tfjs-adamw.ts — ~50× faster than WebGPU on a CPU-only machine. Single-threaded
  *   in Node (the backend's threaded build is not used there), so runs are bit-reproducible.
  * - wgsl: the same data, init and schedule through our SftTrainer on WebGPU (slow on SwiftShader).
  * Both start from initParams(Rng(seed)) and read batches from a stream seeded with seed + 1.
- * After training, the checkpoint is loaded into our WGSL engine and evaluated there (scripts/pretrain/report.ts).
+ * After training, the checkpoint is written and recorded, then loaded into our WGSL engine and evaluated there
+ * (scripts/pretrain/report.ts), and the evaluation added to its entry (scripts/pretrain/publish.ts). The file's
+ * metadata: scripts/pretrain/info.ts. The tokenizer it reads is made and recorded by `npm run build-tokenizer`.
  * --stop-after K stops after K steps of the N-step schedule (deterministic: the same command gives the same
  * file). --snapshot-every M saves (and records) the checkpoint every M steps, marked `partial` in the manifest
  * with the `--stop-after` command that reproduces it, so a run cut short on a busy machine still leaves one.
@@ -26,8 +28,11 @@ import { loadTask } from "../src/tasks/index";
 import { tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
+import { codeRevision } from "./code-revision";
 import { recordShipped } from "./models-manifest";
+import { checkpointInfo } from "./pretrain/info";
 import { type PretrainSetup, SETUPS, type TaskName, train } from "./pretrain/loop";
+import { publishCheckpoint } from "./pretrain/publish";
 import { evaluateCheckpoint } from "./pretrain/report";
 
 /** Checkpoints ship in the page: keep each under this size. */
@@ -74,6 +79,7 @@ async function main(): Promise<number> {
   });
   setup.schedule = { ...setup.schedule, steps };
   const t0 = performance.now();
+  const revision = codeRevision(); // the code as the run starts (the tree may change during a long run)
 
   const tokenizer = tokenizerPathOf(task);
   const tok = readTokenizerFile(`public/${tokenizer}`);
@@ -88,8 +94,9 @@ async function main(): Promise<number> {
   const path = `${outDir}/sft.safetensors`;
   const shipped = path.startsWith("public/models/");
   const command = `npm run pretrain -- --task ${task}${values.steps ? ` --steps ${values.steps}` : ""}${seed ? ` --seed ${seed}` : ""}`;
-  const baseInfo = { task, backend, seed: String(seed), scheduled_steps: String(setup.schedule.steps) };
+  const info = { task, backend, seed, scheduledSteps: setup.schedule.steps };
   const facts = {
+    code_revision: revision,
     config,
     tokenizer,
     preset: "tiny",
@@ -97,6 +104,12 @@ async function main(): Promise<number> {
     schedule: setup.schedule,
     adamw: setup.adamw,
     seed,
+  };
+  // The tokenizer is not recorded here: `npm run build-tokenizer` makes and records it.
+  const record = (entryFacts: Record<string, unknown>) => {
+    if (!shipped) return;
+    const entry = recordShipped(path.slice("public/".length), "sft", task, entryFacts);
+    console.log(`manifest: ${entry.path} sha256 ${entry.sha256}`);
   };
   const result = await train({
     task: taskObj,
@@ -110,28 +123,19 @@ async function main(): Promise<number> {
     stopAfter,
     snapshotEvery,
     onSnapshot: async (step, params, recentLoss, lossCurve, dataHash) => {
-      const info = {
-        ...baseInfo,
-        steps: String(step),
-        final_loss: recentLoss.toFixed(4),
+      const meta = checkpointInfo({ ...info, steps: step, finalLoss: recentLoss, dataHash, partial: true });
+      await writeCheckpointPath(path, { config, params, tokenizer, info: meta });
+      record({
+        ...facts,
+        partial: true,
         data_hash: dataHash,
-        partial: "true",
-      };
-      await writeCheckpointPath(path, { config, params, tokenizer, info });
-      if (shipped) {
-        recordShipped(`models/${task}/tokenizer.json`, "tokenizer", task, { vocab_size: tok.vocabSize });
-        recordShipped(path.slice("public/".length), "sft", task, {
-          ...facts,
-          partial: true,
-          data_hash: dataHash,
-          steps: step,
-          tokens_seen: step * setup.B * setup.T,
-          final_loss: Number(recentLoss.toFixed(4)),
-          loss_curve: lossCurve,
-          train_time_s: Math.round((performance.now() - t0) / 1000),
-          command: `${command} --stop-after ${step}`,
-        });
-      }
+        steps: step,
+        tokens_seen: step * setup.B * setup.T,
+        final_loss: Number(recentLoss.toFixed(4)),
+        loss_curve: lossCurve,
+        train_time_s: Math.round((performance.now() - t0) / 1000),
+        command: `${command} --stop-after ${step}`,
+      });
       console.log(`snapshot: ${path} at step ${step}`);
     },
   });
@@ -141,28 +145,34 @@ async function main(): Promise<number> {
     config,
     params: result.params,
     tokenizer,
-    info: {
-      ...baseInfo,
-      steps: String(result.steps),
-      final_loss: result.finalLoss.toFixed(4),
-      data_hash: result.dataHash,
-      backend: result.backendInfo,
-    },
+    info: checkpointInfo({
+      ...info,
+      backendInfo: result.backendInfo,
+      steps: result.steps,
+      finalLoss: result.finalLoss,
+      dataHash: result.dataHash,
+    }),
   };
   const bytes = saveCheckpoint(ck).length;
   if (bytes > MAX_BYTES) throw new Error(`checkpoint is ${bytes} bytes, over the ${MAX_BYTES}-byte limit`);
-  await writeCheckpointPath(path, ck);
-  console.log(`wrote ${path} (${bytes} bytes) after ${trainSeconds.toFixed(0)} s`);
-
-  // Evaluate in OUR engine (the lab's): the checkpoint's weights on WebGPU.
-  const ctx = await acquireGpu();
-  const report = await evaluateCheckpoint(ctx, taskObj, tok, config, result.params, seed);
-  ctx.destroy();
-  const totalSeconds = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify(report, null, 2));
-  if (shipped) {
-    recordShipped(`models/${task}/tokenizer.json`, "tokenizer", task, { vocab_size: tok.vocabSize });
-    const entry = recordShipped(path.slice("public/".length), "sft", task, {
+  // Recorded as soon as it is written; the evaluation (in OUR engine, the lab's: WebGPU) is added after.
+  await publishCheckpoint(
+    {
+      write: async () => {
+        await writeCheckpointPath(path, ck);
+        console.log(`wrote ${path} (${bytes} bytes) after ${trainSeconds.toFixed(0)} s`);
+      },
+      record,
+      evaluate: async () => {
+        const ctx = await acquireGpu();
+        const r = await evaluateCheckpoint(ctx, taskObj, tok, config, result.params, seed);
+        ctx.destroy();
+        console.log(JSON.stringify(r, null, 2));
+        return r;
+      },
+      seconds: () => (performance.now() - t0) / 1000,
+    },
+    {
       ...facts,
       data_hash: result.dataHash,
       data: result.dataDescription,
@@ -174,12 +184,9 @@ async function main(): Promise<number> {
       ...(result.evalCurve.length ? { eval_curve: result.evalCurve } : {}),
       backend: result.backendInfo,
       train_time_s: Math.round(trainSeconds),
-      run_time_s: Math.round(totalSeconds),
-      evaluation: report,
       command: `${command}${values["stop-after"] ? ` --stop-after ${values["stop-after"]}` : ""}`,
-    });
-    console.log(`manifest: ${entry.path} sha256 ${entry.sha256}`);
-  }
+    },
+  );
   return 0;
 }
 

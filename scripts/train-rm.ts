@@ -56,6 +56,7 @@ import { parsePreferencesJsonl } from "../src/tasks/preferences";
 import { shuffle, tokenizerPathOf } from "../src/tasks/task";
 import { readTokenizerFile } from "../src/tokenizer/node";
 import { Rng } from "../src/util/rng";
+import { codeRevision } from "./code-revision";
 import { shellQuote } from "./models-manifest";
 import { tfjsWasm } from "./pretrain/tfjs-wasm";
 import { inputProblem, taskProblem, USAGE } from "./train-rm/input";
@@ -108,6 +109,7 @@ export function rmLr(lr: number, s: number, steps: number): number {
  */
 export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult> {
   const t0 = performance.now();
+  const revision = codeRevision(); // the code as the run starts (recorded, or kept in FACTS_FILE for --ship)
   const log = o.log ?? console.log;
   const task = o.task;
   const steps = o.steps ?? RM_DEFAULTS[task].steps;
@@ -258,6 +260,7 @@ export async function trainRewardModel(o: TrainRmOptions): Promise<TrainRmResult
   const inputFlags = commandFlags({ data: o.data, init: o.init, preset: o.preset });
   {
     const facts = {
+      code_revision: revision,
       config,
       tokenizer,
       init: initFrom.replace(/^public\//, ""),

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TaskId } from "../../src/tasks/task";
+import type { CodeRevision } from "../code-revision";
 import { recordShipped } from "../models-manifest";
 
 /**
@@ -26,6 +27,8 @@ export const FACTS_FILE = "train-rm.json";
 
 /** What the manifest records of a reward model (train-rm's facts; these fields are checked when shipping). */
 export interface RmFacts extends Record<string, unknown> {
+  /** The code the training run started at (scripts/code-revision.ts); absent in facts files written before. */
+  code_revision?: CodeRevision | null;
   data: string;
   data_sha256: string;
   init: string;
@@ -75,6 +78,8 @@ export function shipRewardModel(task: TaskId, from: string): string {
   for (const f of ["rm.safetensors", "rm.onnx"]) copyFileSync(join(from, f), `${dir}/${f}`);
   recordRewardModel(task, {
     ...facts,
+    // The code of the run that trained it, not of this copy (null: a facts file from before revisions were kept).
+    code_revision: facts.code_revision ?? null,
     data: data.slice("public/".length),
     init: init.slice("public/".length),
   });

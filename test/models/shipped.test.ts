@@ -3,7 +3,7 @@
  * checkpoint — trained on TF.js's WASM backend by `npm run pretrain` — gives the same logits in our WGSL engine
  * as in the TF.js twin (cli/bench/tfjs-gpt.ts) on that backend: the saved weights are the model the lab runs.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { disposeTfGpt, tfGptForward, tfGptFromFlat } from "../../cli/bench/tfjs-gpt";
@@ -56,6 +56,39 @@ describe("shipped models (public/models)", () => {
       expect(d.sha256, `sha256 of ${f.path}`).toBe(f.sha256);
       expect(d.bytes, `size of ${f.path}`).toBe(f.bytes);
     }
+  });
+
+  it("every entry names the code that made it, or says it has none and which commit added the file", () => {
+    for (const f of manifest.files) {
+      expect(f, `${f.path}: code_revision`).toHaveProperty("code_revision");
+      if (f.code_revision === null) expect(f.added_in, `${f.path}: added_in`).toMatch(/^[0-9a-f]{40}$/);
+      else
+        expect(f.code_revision, f.path).toEqual({
+          commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+          dirty: false,
+        });
+    }
+  });
+
+  it("no shipped sidecar holds a run time (a fact of the run, kept in the manifest: a rebuild must match)", () => {
+    const sidecars = manifest.files.filter((f) => f.path.endsWith(".meta.json"));
+    expect(sidecars.length).toBeGreaterThan(0);
+    for (const f of sidecars) {
+      const keys = Object.keys(JSON.parse(readFileSync(join(PUBLIC_DIR, f.path), "utf8")));
+      expect(
+        keys.filter((k) => /time/.test(k)),
+        f.path,
+      ).toEqual([]);
+      expect(f.run_time_s, `${f.path}: the manifest keeps the run time`).toEqual(expect.any(Number));
+    }
+  });
+
+  it("each tokenizer's entry holds the command that makes it (npm run build-tokenizer)", () => {
+    const scripts = JSON.parse(readFileSync("package.json", "utf8")).scripts;
+    expect(scripts["build-tokenizer"]).toMatch(/scripts\/build-tokenizer\.ts$/);
+    const tokenizers = manifest.files.filter((f) => f.kind === "tokenizer");
+    expect(tokenizers.map((f) => f.task).sort()).toEqual(["arithmetic", "sentiment"]);
+    for (const f of tokenizers) expect(f.command).toBe(`npm run build-tokenizer -- --task ${f.task}`);
   });
 
   for (const task of ["sentiment", "arithmetic"])
