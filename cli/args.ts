@@ -36,7 +36,8 @@ export interface Args {
 
 /**
  * Read `argv` (without the node and script paths): `options` take one value each, `lists` may repeat
- * (`--set a=1 --set b=2`), at most `positionals` bare arguments.
+ * (`--set a=1 --set b=2`), `flags` take none (read back as "yes" when given, else undefined), at most
+ * `positionals` bare arguments.
  * @throws UsageRequest on --help (with `help`, or `usage` when there is none, given `parsed`'s values); RangeError
  *   naming the problem, then `usage`, on anything else unknown.
  */
@@ -45,6 +46,7 @@ export function readArgs(
   spec: {
     options: readonly string[];
     lists?: readonly string[];
+    flags?: readonly string[];
     positionals?: number;
     usage: string;
     help?: (values: Record<string, unknown>) => string;
@@ -53,6 +55,7 @@ export function readArgs(
   const options: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
   for (const n of spec.options) options[n] = { type: "string" };
   for (const n of spec.lists ?? []) options[n] = { type: "string", multiple: true };
+  for (const n of spec.flags ?? []) options[n] = { type: "boolean" };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
@@ -69,6 +72,7 @@ export function readArgs(
   const values: Record<string, string | undefined> = {};
   const lists: Record<string, string[]> = {};
   for (const n of spec.options) values[n] = parsed.values[n] as string | undefined;
+  for (const n of spec.flags ?? []) values[n] = parsed.values[n] ? "yes" : undefined;
   for (const n of spec.lists ?? []) lists[n] = (parsed.values[n] as string[] | undefined) ?? [];
   return { values, lists, positionals: parsed.positionals };
 }

@@ -7,7 +7,8 @@
  *                        --prefs: offline DPO's pairs, default public/models/<task>/preferences.jsonl)
  *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
  *   npm run lab -- lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes]
- *                        (a guided lesson's effect, per seed; --runs and --reuse check a lesson piecewise)
+ *                        (a guided lesson's effect, per seed; --runs and --reuse check a lesson piecewise;
+ *                        `lesson <id|all> --list-runs` prints each lesson's id and run ids, for scripts)
  *   npm run lab -- pipeline --task <t> [--recipe quick|shipped] [--set key=value]... [--seed S] [--out result.json]
  *                        (the page's Pipeline headless: SFT, reward model, the SFT model's evaluation; cli/lab/pipeline.ts)
  * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a line per step to stdout);
@@ -19,6 +20,8 @@ import { existsSync } from "node:fs";
 import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
 import { linkedSettings } from "../src/lab/linked_settings";
+import { LESSONS } from "../src/lab/presets/index";
+import { lessonStatusText } from "../src/lab/presets/lesson";
 import { algorithm } from "../src/lab/registry";
 import { LabRuns } from "../src/lab/runs";
 import { MAX_SEED } from "../src/lab/settings";
@@ -32,7 +35,7 @@ import {
   writableFile,
   writableFolder,
 } from "./args";
-import { lessonHelp, trainHelp } from "./lab/help";
+import { lessonHelp, lessonRunLines, trainHelp } from "./lab/help";
 import { lessonIds, runLessonSeed } from "./lab/lesson";
 import { nodeRewardSources } from "./lab/node_rewards";
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineCommand } from "./lab/pipeline";
@@ -46,7 +49,8 @@ const EVAL_USAGE =
   "usage: lab eval --task <sentiment|arithmetic> [--model <m>] [--vs <m>] [--prompts N] [--samples K] " +
   "[--temperature τ] [--seed S]";
 const LESSON_USAGE =
-  "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]";
+  "usage: lab lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]\n" +
+  "       lab lesson <id|all> --list-runs   (one line per lesson: its id and its run ids, comma-separated)";
 const USAGE = [
   "usage: lab train|eval|lesson|pipeline … (--help after a command for its options; after `train --algo <id>`,\n" +
     "  the algorithm's settings; after `lesson`, the lesson ids)",
@@ -203,10 +207,14 @@ async function main(): Promise<number | undefined> {
   }
 }
 
-/** `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]` (cli/lab/lesson.ts). */
+/**
+ * `lesson <id|all> [--seeds 0,1,2] [--steps N] [--out DIR] [--runs a,b] [--reuse yes] [--train no]` (cli/lab/lesson.ts);
+ * `lesson <id|all> --list-runs` prints the lessons' run ids (cli/lab/help.ts lessonRunLines) and trains nothing.
+ */
 async function lessonCommand(argv: string[]): Promise<number | undefined> {
   const { values: o, positionals } = readArgs(argv, {
     options: ["seeds", "steps", "out", "runs", "reuse", "train"],
+    flags: ["list-runs"],
     positionals: 1,
     usage: LESSON_USAGE,
     help: () => lessonHelp(LESSON_USAGE),
@@ -214,6 +222,10 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
   const which = positionals[0];
   if (!which) throw new RangeError(`which lesson?\n${LESSON_USAGE}`);
   const ids = lessonIds(which);
+  if (o["list-runs"]) {
+    console.log(lessonRunLines(ids).join("\n"));
+    return 0;
+  }
   if (o.runs && ids.length > 1) throw new RangeError("--runs names runs of one lesson: give its id, not all");
   const seeds = wholeNumbers("seeds", o.seeds, [0, 1, 2], 0, MAX_SEED); // as a link takes a seed
   const steps = o.steps === undefined ? undefined : wholeNumber("steps", o.steps, 0, 1);
@@ -230,7 +242,10 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
   let failed = 0;
   let partial = 0;
   let otherCode = 0;
-  for (const id of ids)
+  for (const id of ids) {
+    // A lesson known not to pass (or not checked yet) says so first: its verdicts are read against that.
+    if (LESSONS[id].status.kind !== "verified")
+      console.error(`${id}: ${lessonStatusText(LESSONS[id].status)}`);
     for (const seed of seeds) {
       const v = await runLessonSeed(ctx, id, seed, {
         seeds,
@@ -246,6 +261,7 @@ async function lessonCommand(argv: string[]): Promise<number | undefined> {
       else if (!v.ok) failed++;
       otherCode += v.otherCode.length;
     }
+  }
   const n = ids.length * seeds.length;
   console.error(
     failed === 0 && partial === 0

@@ -1,14 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { PRESET_IDS } from "../src/lab/presets/ids";
-import type { Lesson } from "../src/lab/presets/lesson";
-import {
-  BON_VS_RL,
-  DPO_IMPLICIT_REWARD,
-  ENTROPY_COLLAPSE,
-  LENGTH_BIAS,
-} from "../src/lab/presets/lessons_dynamics";
-import { GRPO_GROUPS, KL_ESTIMATORS, OVEROPTIMISATION, PPO_DPO_GRPO } from "../src/lab/presets/lessons_rl";
-import type { ExperimentSpec, SettingValue } from "../src/lab/protocol";
+import { type Lesson, lessonStatusText } from "../src/lab/presets/lesson";
+import { E2E_LESSONS as LESSONS, STEPS, testScale } from "./lesson_scale";
 import { linkOf } from "./links";
 
 /**
@@ -19,45 +12,6 @@ import { linkOf } from "./links";
  * arithmetic task with the `nano` model and tiny batches. That the effects show at full scale is checked by
  * `npm run lab -- lesson all` on the shipped models (see README), not here.
  */
-
-const LESSONS: Lesson[] = [
-  PPO_DPO_GRPO,
-  OVEROPTIMISATION,
-  KL_ESTIMATORS,
-  GRPO_GROUPS,
-  ENTROPY_COLLAPSE,
-  DPO_IMPLICIT_REWARD,
-  LENGTH_BIAS,
-  BON_VS_RL,
-];
-const STEPS = 3;
-
-/** The lesson's experiment at test scale (same runs and settings, small shapes). */
-function testScale(spec: ExperimentSpec): ExperimentSpec {
-  const small: Record<string, (v: number) => number> = {
-    batchPrompts: () => 2,
-    batchPairs: () => 2,
-    numGenerations: (g) => Math.min(g, 4),
-    n: (n) => Math.min(n, 4),
-    maxNewTokens: () => 4,
-    ppoEpochs: () => 1,
-  };
-  return {
-    ...spec,
-    task: "arithmetic",
-    model: "nano",
-    steps: STEPS,
-    runs: spec.runs.map((r) => ({
-      ...r,
-      config: Object.fromEntries(
-        Object.entries(r.config).map(([k, v]): [string, SettingValue] => [
-          k,
-          k in small && typeof v === "number" ? small[k](v) : v,
-        ]),
-      ),
-    })),
-  };
-}
 
 /**
  * "What to watch" scrolls inside the card in a short window (1280 × 800 here): then "More below" shows, and
@@ -115,6 +69,8 @@ for (const lesson of LESSONS) {
     const card = page.getByTestId("lesson-card");
     await expect(card).toHaveAttribute("data-lesson", lesson.id);
     await expect(card.getByRole("heading")).toHaveText(lesson.title);
+    // Whether its check passed on the shipped models, in small text (Lesson.status).
+    await expect(card.getByTestId("lesson-status")).toHaveText(lessonStatusText(lesson.status));
     await expect(card.getByTestId("lesson-watch").locator("li")).toHaveCount(lesson.watch.length);
     await readsToTheEnd(page);
     // The test-scale link runs the lesson on the nano model: the card says its notes are for the lesson as made.

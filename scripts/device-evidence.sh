@@ -11,7 +11,7 @@
 #                 run alone on the GPU so that the ratios are not disturbed
 #   log.txt       this script's log: the self-test, the probe's runs, the bench's stderr
 # runs BUDGET trains, each as its own process, every run of the lessons in LESSONS (default: the three first
-# checked on a GPU on 2026-12-04; the RUNS table below names each lesson's runs) for SEEDS (default 0 1 2) with
+# checked on a GPU on 2026-12-04; each lesson's runs come from `lab lesson all --list-runs`) for SEEDS (default 0 1 2) with
 # --steps STEPS (default 1000, far more than BUDGET seconds allow: each is stopped at the budget; a log's first N
 # steps are a run of N steps, since no schedule depends on the length), plus EXTRAS: 0 (default) none, 1 the
 # retune probes of 2026-12-04 (their logs are in docs/lesson-runs/gpu-2026-12-04.txz), lb the slow length-bias
@@ -90,11 +90,14 @@ X=/tmp/extras && rm -rf "$X" && mkdir -p "$X"
 pids=()
 touch /tmp/runs.start
 LESSONS=${LESSONS:-entropy-collapse length-bias ppo-dpo-grpo}
-declare -A RUNS=(
-  [entropy-collapse]="${EC_RUNS:-grpo-slow grpo-3e5 grpo-3e5-clip}"
-  [length-bias]="grpo dr-grpo"
-  [ppo-dpo-grpo]="ppo-1 dpo-1 grpo-1"
-)
+# Each lesson's runs, from the lessons' own code (`lab lesson all --list-runs`: "id run1,run2,…" per line), so a
+# lesson added or retuned needs no edit here; a lesson with no runs listed stops the script before any training.
+declare -A RUNS=()
+while read -r id runs; do RUNS[$id]=${runs//,/ }; done < <("$NODE" "$LAB" lesson all --list-runs)
+[ -n "${EC_RUNS:-}" ] && RUNS[entropy-collapse]=$EC_RUNS
+for lesson in $LESSONS; do
+  [ -n "${RUNS[$lesson]:-}" ] || { echo "lesson $lesson: no runs (\`lab lesson all --list-runs\` does not list it)"; exit 1; }
+done
 for lesson in $LESSONS; do
   for seed in ${SEEDS:-0 1 2}; do
     for r in ${RUNS[$lesson]}; do

@@ -5,8 +5,9 @@
  * (src/lab/registry.ts, src/lab/presets), so the help cannot drift from what the CLI accepts.
  */
 import type { Field } from "../../src/algorithms/fields";
-import { PRESET_IDS } from "../../src/lab/presets/ids";
+import { PRESET_IDS, type PresetId } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
+import { lessonStatusText } from "../../src/lab/presets/lesson";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../src/lab/registry";
 
 /** Options only the page has: a reward model loaded there, or trained in its Pipeline view. */
@@ -51,7 +52,32 @@ export function trainHelp(usage: string, algo: string | undefined): string {
   return lines.join("\n");
 }
 
-/** The help after `lab lesson`'s usage: the lesson ids with their titles. */
+/**
+ * The help after `lab lesson`'s usage: the lesson ids with their titles, each followed by its status on the
+ * shipped models (src/lab/presets/lesson.ts lessonStatusText).
+ */
 export function lessonHelp(usage: string): string {
-  return [usage, "lessons:", ...PRESET_IDS.map((id) => `  ${id}: ${LESSONS[id].title}`)].join("\n");
+  return [
+    usage,
+    "lessons:",
+    ...PRESET_IDS.flatMap((id) => [
+      `  ${id}: ${LESSONS[id].title}`,
+      `      ${lessonStatusText(LESSONS[id].status)}`,
+    ]),
+  ].join("\n");
+}
+
+/**
+ * What `lab lesson <id|all> --list-runs` prints: one line per lesson, its id and its runs' ids separated by
+ * commas ("grpo-groups grpo-g2,grpo-g8"), from the lessons' own experiments (seed 0). scripts/device-evidence.sh
+ * reads its table of runs from it.
+ */
+export function lessonRunLines(ids: readonly PresetId[]): string[] {
+  return ids.map(
+    (id) =>
+      `${id} ${LESSONS[id]
+        .experiment(0)
+        .runs.map((r) => r.id)
+        .join(",")}`,
+  );
 }

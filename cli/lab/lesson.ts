@@ -215,7 +215,7 @@ export async function runLessonSeed(
   } catch (e) {
     if (!(e instanceof MissingRunError) || !missing.includes(e.run)) throw e;
     const summary = `partial: the check needs run ${e.run}, which was neither trained nor logged`;
-    return { ...head, missing, partial: true, ok: false, numbers: {}, summary };
+    return { ...head, missing, partial: true, ok: false, conditions: {}, numbers: {}, summary };
   }
 }
 

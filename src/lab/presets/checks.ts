@@ -10,11 +10,28 @@ export type MetricRows = readonly Record<string, number>[];
 /** Runs of a lesson by run id. */
 export type LessonHistories = Readonly<Record<string, MetricRows>>;
 
-/** What a lesson's check found: whether the effect showed, the numbers it looked at, and one sentence. */
+/**
+ * What a lesson's check found: whether the effect showed (`ok`: every one of its `conditions` holds), each
+ * condition by name (e.g. `{ "margin rises": true, "accuracy above 0.5": false }`; {} when not checked), the
+ * numbers it looked at, and one sentence.
+ */
 export interface LessonVerdict {
   ok: boolean;
+  conditions: Record<string, boolean>;
   numbers: Record<string, number>;
   summary: string;
+}
+
+/**
+ * A verdict from named conditions: ok only when every one holds (a check states its conditions, never its own
+ * `ok`, so no condition can be or-ed away unseen: test/lab/lesson_mutations.test.ts breaks each one).
+ */
+export function verdict(
+  conditions: Record<string, boolean>,
+  numbers: Record<string, number>,
+  summary: string,
+): LessonVerdict {
+  return { ok: Object.values(conditions).every(Boolean), conditions, numbers, summary };
 }
 
 /** The finite values of `metric` over the rows. */

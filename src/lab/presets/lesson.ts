@@ -13,6 +13,27 @@ export interface PaperRef {
   url: string;
 }
 
+/**
+ * Whether the lesson's check was run on the shipped models (`npm run lab -- lesson ID --seeds 0,1,2`, logs in
+ * docs/lesson-runs/): "verified" it passed on seeds 0, 1 and 2; "unverified" not (yet) checked as the lesson now
+ * is; "fails-on-shipped" its check fails there (the lesson still shows its mechanism, not the papers' effect).
+ * `reason`: one plain sentence for the student, e.g. where the logs are or what did not show.
+ */
+export interface LessonStatus {
+  kind: "verified" | "unverified" | "fails-on-shipped";
+  reason: string;
+}
+
+/** The status line the lesson card shows in small text and `lab lesson --help` prints after the title. */
+export function lessonStatusText(s: LessonStatus): string {
+  const head = {
+    verified: "Checked on the shipped models",
+    unverified: "Not yet checked on the shipped models",
+    "fails-on-shipped": "Its check fails on the shipped models",
+  }[s.kind];
+  return `${head}: ${s.reason}`;
+}
+
 export interface Lesson {
   id: PresetId;
   /** Shown in the lesson picker and on the lesson card. */
@@ -26,6 +47,8 @@ export interface Lesson {
   experiment(seed?: number): ExperimentSpec;
   /** Chart settings the lesson opens with (the rest: defaults). */
   view?: Partial<SharedView>;
+  /** Whether its check passed on the shipped models (shown on the card and by the CLI). */
+  status: LessonStatus;
   /** Did the effect show? On the per-step metrics of every run (keys: the experiment's run ids). */
   check(h: LessonHistories): LessonVerdict;
 }

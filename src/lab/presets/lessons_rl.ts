@@ -5,7 +5,7 @@
  */
 import { defaultExperiment } from "../defaults";
 import type { RunSpec } from "../protocol";
-import { allMean, headMean, movingAverage, r4, runRows, series, tailMean } from "./checks";
+import { allMean, headMean, movingAverage, r4, runRows, series, tailMean, verdict } from "./checks";
 import { type Lesson, run } from "./lesson";
 
 const ARXIV = (id: string) => `https://arxiv.org/abs/${id}`;
@@ -21,6 +21,11 @@ export const PPO_DPO_GRPO: Lesson = {
     "A step is not the same budget for each: PPO samples 16 completions and makes 4 updates on them (its epochs), GRPO samples 32 and makes 1, DPO makes 1 on 16 dataset pairs. Switch the x-axis to Samples to compare PPO and GRPO at equal completions (DPO's x counts the 32 it samples only for its charts): at 2,400 (PPO's step 150, GRPO's 75; means of 10 steps, the lesson's own runs) GRPO's gold reward is 0.90–0.98, PPO's 0.36–0.52.",
     "Measured over the lesson's 150 steps on seeds 0, 1 and 2: GRPO's gold reward rises by 0.96–0.99, to the lexicon score's ceiling, for an exact KL of 48–52 nats (it writes whatever scores, far from the start model); PPO's by 0.35–0.51 for about 11 nats, most of it after its first 60 steps (−0.05 to +0.04 there); DPO's by 0.07–0.11 for 7–9 nats (measured on longer samples, 64 tokens: expect a little difference).",
   ],
+  status: {
+    kind: "verified",
+    reason:
+      "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs); DPO's logs predate a change in which pairs it flips, and a rerun is due.",
+  },
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
     { label: "DPO (Rafailov et al. 2023)", url: ARXIV("2305.18290") },
@@ -30,14 +35,14 @@ export const PPO_DPO_GRPO: Lesson = {
   experiment: (seed = 0) => ({ ...defaultExperiment(), seed, steps: 150, preset: "ppo-dpo-grpo" }),
   check(h) {
     const numbers: Record<string, number> = {};
-    let ok = true;
+    const conditions: Record<string, boolean> = {};
     for (const id of ["ppo-1", "dpo-1", "grpo-1"]) {
       const rows = runRows(h, id);
       const gain = tailMean(rows, "reward_gold", 10) - headMean(rows, "reward_gold", 5);
       numbers[`${id}.gold_gain`] = r4(gain);
-      if (!(gain > 0)) ok = false;
+      conditions[`${id} gold reward rose`] = gain > 0;
     }
-    return { ok, numbers, summary: "every run's gold reward (last 10 steps vs first 5) rose" };
+    return verdict(conditions, numbers, "every run's gold reward (last 10 steps vs first 5) rose");
   },
 };
 
@@ -64,6 +69,7 @@ export const OVEROPTIMISATION: Lesson = {
     "Without a KL penalty (β = 0) the policy moves fastest: the proxy ends higher while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
     "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (A smaller penalty is not enough here: when we tried β = 0.05 in this run's place, it held the KL lower only until about step 55, and by step 60 it had drifted as far as β = 0. To try it, set this run's β to 0.05 (rename it with the ✎ beside its name) before pressing Play, or afterwards and press Reset.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
   ],
+  status: { kind: "verified", reason: "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs)." },
   refs: [
     { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
     { label: "Fine-tuning LMs from human preferences (Ziegler et al. 2019)", url: ARXIV("1909.08593") },
@@ -87,10 +93,14 @@ export const OVEROPTIMISATION: Lesson = {
     const goldDrop = peak - gold[gold.length - 1];
     const klFree = tailMean(free, "objective/kl_exact", 10);
     const klHeld = tailMean(held, "objective/kl_exact", 10);
-    const ok = proxyGain > 0 && peakAt < gold.length - 5 && goldDrop > 0.02 && klHeld < klFree;
-    return {
-      ok,
-      numbers: {
+    return verdict(
+      {
+        "β = 0: proxy rose": proxyGain > 0,
+        "β = 0: gold peaked before the last 5 steps": peakAt < gold.length - 5,
+        "β = 0: gold fell over 0.02 after its peak": goldDrop > 0.02,
+        "β = 0.2 ended at a lower exact KL": klHeld < klFree,
+      },
+      {
         proxy_gain: r4(proxyGain),
         gold_peak: r4(peak),
         gold_peak_step: peakAt + 1,
@@ -98,8 +108,8 @@ export const OVEROPTIMISATION: Lesson = {
         kl_exact_beta0: r4(klFree),
         kl_exact_beta02: r4(klHeld),
       },
-      summary: "β = 0: proxy rises, gold peaks before the end and falls; β = 0.2 stays closer (lower KL)",
-    };
+      "β = 0: proxy rises, gold peaks before the end and falls; β = 0.2 stays closer (lower KL)",
+    );
   },
 };
 
@@ -112,6 +122,7 @@ export const KL_ESTIMATORS: Lesson = {
     "k1 is unbiased but noisy: while π ≈ π_ref (a small lr keeps it there), whole batches come out negative — a KL never is.",
     "k3 is unbiased and never negative (GRPO uses it in its loss); k2 is biased but low-variance. The exact one is still an estimate of the sequence's KL, but without the noise of which token was drawn, and never below 0: the reference to compare the others with.",
   ],
+  status: { kind: "verified", reason: "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs)." },
   refs: [
     { label: "Approximating KL divergence (Schulman 2020)", url: "http://joschu.net/blog/kl-approx.html" },
     { label: "GRPO's k3 penalty (Shao et al. 2024)", url: ARXIV("2402.03300") },
@@ -142,15 +153,13 @@ export const KL_ESTIMATORS: Lesson = {
     const exact = all.flatMap((r) => series(r, "objective/kl_exact"));
     const negative = k1.filter((v) => v < 0).length;
     // A run there whose rows lack k3 or the exact KL shows nothing about them (the min of no values is +∞): not ok.
-    const ok =
-      negative > 0 &&
-      k3.length > 0 &&
-      exact.length > 0 &&
-      Math.min(...k3) >= -1e-6 &&
-      Math.min(...exact) >= -1e-6;
-    return {
-      ok,
-      numbers: {
+    return verdict(
+      {
+        "some k1 batch is negative": negative > 0,
+        "k3 is there and never negative": k3.length > 0 && Math.min(...k3) >= -1e-6,
+        "the exact KL is there and never negative": exact.length > 0 && Math.min(...exact) >= -1e-6,
+      },
+      {
         k1_negative_batches: negative,
         batches: k1.length,
         k3_batches: k3.length,
@@ -161,8 +170,8 @@ export const KL_ESTIMATORS: Lesson = {
         mean_k1: r4(allMean(all.flat(), "objective/kl")),
         mean_exact: r4(allMean(all.flat(), "objective/kl_exact")),
       },
-      summary: "some k1 batch estimates are negative; k3 and the exact KL never are",
-    };
+      "some k1 batch estimates are negative; k3 and the exact KL never are",
+    );
   },
 };
 
@@ -175,6 +184,7 @@ export const GRPO_GROUPS: Lesson = {
     "With G = 2 on a task the model solves about 30 % of the time, the two answers agree 58 % of the time (0.7² both wrong + 0.3² both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high (59–69 % over the 12 steps, seeds 0–2). With G = 8 it falls to about a fifth (19–23 %), not the 6 % that equally hard prompts would give: some prompts this model almost never solves, and then all eight answers are wrong (Inspect shows such groups).",
     "Both runs sample 32 answers per step; pause, then Inspect shows each group (its group advantages, with the table's “Advantages” columns): G answers → scores → advantages.",
   ],
+  status: { kind: "verified", reason: "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs)." },
   refs: [
     { label: "GRPO (Shao et al. 2024)", url: ARXIV("2402.03300") },
     { label: "DAPO: dynamic sampling of zero-std groups (Yu et al. 2025)", url: ARXIV("2503.14476") },
@@ -193,10 +203,10 @@ export const GRPO_GROUPS: Lesson = {
   check(h) {
     const g2 = allMean(runRows(h, "grpo-g2"), "frac_reward_zero_std");
     const g8 = allMean(runRows(h, "grpo-g8"), "frac_reward_zero_std");
-    return {
-      ok: g2 > g8 + 0.2,
-      numbers: { frac_reward_zero_std_G2: r4(g2), frac_reward_zero_std_G8: r4(g8) },
-      summary: "G = 2 wastes far more groups (zero std) than G = 8",
-    };
+    return verdict(
+      { "G = 2's zero-std share exceeds G = 8's by over 0.2": g2 > g8 + 0.2 },
+      { frac_reward_zero_std_G2: r4(g2), frac_reward_zero_std_G8: r4(g8) },
+      "G = 2 wastes far more groups (zero std) than G = 8",
+    );
   },
 };

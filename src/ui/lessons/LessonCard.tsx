@@ -7,6 +7,7 @@
 import { useEffect, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { LESSONS } from "../../lab/presets/index";
+import { lessonStatusText } from "../../lab/presets/lesson";
 import type { RunSpec } from "../../lab/protocol";
 import { labActions } from "../lab/actions";
 import { announce } from "../lab/announce";
@@ -212,6 +213,9 @@ export function LessonCard() {
         </button>
       </header>
       <p className="lesson-summary">{lesson.summary}</p>
+      <p className={`lesson-status muted status-${lesson.status.kind}`} data-testid="lesson-status">
+        {lessonStatusText(lesson.status)}
+      </p>
       {removed.length > 0 && (
         <p className="lesson-removed muted" data-testid="lesson-removed">
           Removed from this lesson: {removed.join(", ")}. What to watch below refers to{" "}

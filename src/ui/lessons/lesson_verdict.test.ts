@@ -50,9 +50,9 @@ describe("a lesson's verdict on the page", () => {
   });
 
   it("writes a number that is not finite as a dash", () => {
-    expect(verdictNumbers({ ok: false, summary: "", numbers: { a: Number.NaN, b: 1.5 } })).toBe(
-      "a — · b 1.5",
-    );
+    expect(
+      verdictNumbers({ ok: false, conditions: {}, summary: "", numbers: { a: Number.NaN, b: 1.5 } }),
+    ).toBe("a — · b 1.5");
   });
 
   it("puts back the settings turned since a run's last step (the run as it trained)", () => {

@@ -1,0 +1,120 @@
+/**
+ * Every metric a lesson's check decides on must matter, for every lesson (a new one included, with no test of
+ * its own): lesson_checks.test.ts breaks each condition by hand, per lesson, and a lesson added without a block
+ * there, or a check weakened to `A || B`, went unnoticed. Here, from the lesson's SHOWS history (its effect shows:
+ * ok), each (run, metric) the check reads is perturbed alone, every way below; at least one must make ok false.
+ * A check weakened to `A || B` (A and B on different metrics) fails this: breaking A's metric leaves B true.
+ * Checks state named conditions (checks.ts verdict): ok must be every condition under every perturbation, and each
+ * condition must fail under some single-metric perturbation (a condition "A || B" never does).
+ */
+import { describe, expect, it } from "vitest";
+import { LESSONS } from "../../src/lab/presets";
+import type { LessonHistories, MetricRows } from "../../src/lab/presets/checks";
+import { PRESET_IDS } from "../../src/lab/presets/ids";
+import { showsOf } from "./lesson_fixtures";
+
+/**
+ * Metrics a check reads only to report them in its numbers (its verdict does not depend on them), as "run metric".
+ * Anything else a check reads must be able to turn its verdict.
+ */
+const REPORTED_ONLY: Readonly<Record<string, readonly string[]>> = {
+  "entropy-collapse": ["grpo-3e5-clip entropy"],
+  "bon-vs-rl": ["grpo reward", "grpo objective/kl"],
+};
+
+/** The (run, metric) pairs `check` reads from `h` (a metric the rows hold), as "run metric". */
+function reads(check: (h: LessonHistories) => unknown, h: LessonHistories): string[] {
+  const seen = new Set<string>();
+  const watched: Record<string, MetricRows> = {};
+  for (const [run, rows] of Object.entries(h))
+    watched[run] = rows.map(
+      (row) =>
+        new Proxy(row, {
+          get(t, k) {
+            if (typeof k === "string" && k in t) seen.add(`${run} ${k}`);
+            return Reflect.get(t, k);
+          },
+        }),
+    );
+  check(watched);
+  return [...seen].sort();
+}
+
+/** `h` with `metric` of `run` replaced by f(its values, step index) in every row that holds it. */
+function replaced(
+  h: LessonHistories,
+  run: string,
+  metric: string,
+  f: (xs: number[], i: number) => number,
+): LessonHistories {
+  const xs = h[run].map((r) => r[metric]);
+  return { ...h, [run]: h[run].map((r, i) => (metric in r ? { ...r, [metric]: f(xs, i) } : r)) };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * The perturbations of one metric of one run: flat at its first value (nothing changed over the run), flat at
+ * its mean, negated, doubled, and equal to each other run's same metric (no difference between the runs).
+ */
+function perturbations(h: LessonHistories, run: string, metric: string): [string, LessonHistories][] {
+  const out: [string, LessonHistories][] = [
+    ["flat at its first value", replaced(h, run, metric, (xs) => xs[0])],
+    ["flat at its mean", replaced(h, run, metric, (xs) => mean(xs))],
+    ["negated", replaced(h, run, metric, (xs, i) => -xs[i])],
+    ["doubled", replaced(h, run, metric, (xs, i) => 2 * xs[i])],
+  ];
+  for (const [other, rows] of Object.entries(h))
+    if (other !== run && rows.length === h[run].length && rows.every((r) => metric in r))
+      out.push([`as run ${other}'s`, replaced(h, run, metric, (_, i) => rows[i][metric])]);
+  return out;
+}
+
+describe("every metric a lesson's check decides on can turn its verdict (all lessons, generically)", () => {
+  for (const id of PRESET_IDS)
+    it(id, () => {
+      const lesson = LESSONS[id];
+      const h = showsOf(id);
+      expect(lesson.check(h).ok, `${id}: its SHOWS history must pass its check`).toBe(true);
+      const read = reads((x) => lesson.check(x), h);
+      const reported = REPORTED_ONLY[id] ?? [];
+      for (const r of reported)
+        expect(read, `${id}: REPORTED_ONLY names "${r}", which it does not read`).toContain(r);
+      const decisive = read.filter((r) => !reported.includes(r));
+      expect(decisive.length, `${id}: its check reads no metric of its SHOWS history`).toBeGreaterThan(0);
+      const names = Object.keys(lesson.check(h).conditions);
+      expect(
+        names.length,
+        `${id}: its check states no conditions (src/lab/presets/checks.ts verdict)`,
+      ).toBeGreaterThan(0);
+      const falsified = new Set<string>();
+      for (const key of decisive) {
+        const [run, metric] = [key.slice(0, key.indexOf(" ")), key.slice(key.indexOf(" ") + 1)];
+        const tried = perturbations(h, run, metric);
+        for (const [how, p] of tried) {
+          const v = lesson.check(p);
+          // ok is every condition, on every history (a check that or-ed its own ok past its conditions fails here).
+          const all = Object.values(v.conditions).every(Boolean);
+          expect(
+            v.ok,
+            `${id}: ok with ${run}'s ${metric} ${how} is not "every condition" (${JSON.stringify(v.conditions)})`,
+          ).toBe(all);
+          expect(Object.keys(v.conditions), `${id}: its conditions change with the history`).toEqual(names);
+          for (const [name, held] of Object.entries(v.conditions)) if (!held) falsified.add(name);
+        }
+        const turned = tried.filter(([, p]) => !lesson.check(p).ok).map(([how]) => how);
+        expect(
+          turned.length,
+          `${id}: run ${run}'s ${metric} never turns the check (tried: ${tried.map(([how]) => how).join(", ")}); ` +
+            "a condition on it is missing or or-ed with another (or list it in REPORTED_ONLY if only reported)",
+        ).toBeGreaterThan(0);
+      }
+      // Each condition can fail on its own metric's perturbation: one written as "A || B" (A and B on different
+      // metrics) cannot, since no single metric makes both false.
+      for (const name of names)
+        expect(
+          falsified.has(name),
+          `${id}: condition "${name}" holds under every single-metric perturbation (or-ed with another?)`,
+        ).toBe(true);
+    });
+});
