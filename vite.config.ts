@@ -1,18 +1,21 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { thirdPartyNotices } from "./build/notices.ts";
 
 // The lab is a static single-page app: `vite` serves it, `vite build` writes dist/.
 // WGSL kernels are imported as text with `?raw` here, in vitest and (through
 // cli/raw-loader.mjs) in the Node CLI: one mechanism everywhere.
+// `vite build` also writes THIRD_PARTY_NOTICES.txt (build/notices.ts): the page's and the workers' packages.
+const notices = thirdPartyNotices();
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), notices.page],
   // The page runs ONNX reward models on onnxruntime-web's WASM execution provider only (src/lab/rm_worker.ts):
   // its WASM-only build downloads a 14 MB .wasm, the default build's WebGPU one 28 MB. (vitest and the Node CLI
   // keep the package's Node build; only `vite` and `vite build` read this file.)
   resolve: { alias: [{ find: /^onnxruntime-web$/, replacement: "onnxruntime-web/wasm" }] },
   base: "./",
   build: { target: "es2022", sourcemap: true },
-  worker: { format: "es" },
+  worker: { format: "es", plugins: () => [notices.worker()] },
   server: { port: 5173 },
   preview: { port: 4173, strictPort: true },
 });
