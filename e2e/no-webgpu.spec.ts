@@ -33,3 +33,30 @@ test("requestAdapter() gives null: says no adapter and how to fix it", async ({ 
   });
   await expectNoWebGpuPage(page, "no-adapter", "no-adapter", testInfo);
 });
+
+test("the footer links the built site's third-party notices: the bundled packages and the data", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, "gpu", { get: () => undefined, configurable: true });
+  });
+  await page.goto("/");
+  const link = page.getByTestId("credits-notices");
+  await expect(link).toHaveText("Licences and credits");
+  await expect(page.getByTestId("credits")).toContainText("AFINN-165");
+  const notices = await page.request.get(new URL((await link.getAttribute("href")) ?? "", page.url()).href);
+  expect(notices.ok()).toBe(true);
+  const text = await notices.text();
+  for (const pkg of [
+    "react",
+    "recharts",
+    "katex",
+    "onnxruntime-web",
+    "protobufjs",
+    "@huggingface/tokenizers",
+  ]) {
+    expect(text, pkg).toMatch(new RegExp(`^${pkg} \\d+\\.\\d+\\.\\d+\\nLicense: `, "m"));
+  }
+  expect(text).toContain("Open Database License (ODbL) v1.0");
+  expect(text).toMatch(/Moby-Dick[^\n]*\(PDDL\) v1\.0/);
+});

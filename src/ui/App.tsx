@@ -1,3 +1,4 @@
+import { Credits } from "./Credits";
 import { ErrorBanner } from "./ErrorBanner";
 import { Header } from "./Header";
 import { LabView } from "./lab/LabView";
@@ -32,6 +33,7 @@ export function App() {
           </>
         )}
       </main>
+      <Credits />
     </div>
   );
 }
