@@ -266,6 +266,28 @@ describe("the Pipeline across reloads", () => {
     expect(usePipelineStore.getState().sft.points).toHaveLength(1);
   });
 
+  it("a saved view with no stage it can read is written back with its models (the write-back deleted them)", async () => {
+    const name = newDbName();
+    const db = await openLabPersistence(name);
+    await db.saveExperiment(defaultExperiment());
+    // Its only finished stage's result is not one this page reads (another version's, say); both models stored.
+    const sft = { ...doneStage("sft", 4), result: { stage: "sft", steps: "four" } };
+    await db.savePipeline({ models: pipelineModels(), view: { sft, handedOff: null } });
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(useLab.getState().notice).toMatch(
+      /could not be read whole: .* The SFT and reward models stored with it cannot be shown without their stage/,
+    );
+    await session.stop();
+    // Before: no stage read as done, so the write-back was savePipeline(null): the record and its models gone.
+    const kept = await db.loadPipeline();
+    expect(kept?.models).toEqual(pipelineModels());
+    expect((kept?.view as { sft?: { status: string } } | undefined)?.sft?.status).toBe("idle");
+    // … and the next load reads it whole: the notice does not come again.
+    session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
+    expect(useLab.getState().notice ?? "").not.toContain("could not be read whole");
+    db.close();
+  });
+
   it("a saved view that is no object, or a Pipeline without its models, opens the lab (they crashed it)", async () => {
     const name = newDbName();
     const db = await openLabPersistence(name);
@@ -280,7 +302,8 @@ describe("the Pipeline across reloads", () => {
       /could not be read whole: the view is null; .* The SFT and reward models stored with it cannot be shown without their stage: train them again to use them in RL\./,
     );
     await session.stop();
-    // Nothing of it was left to show: the unreadable record is dropped, and the next load is quiet.
+    // The view as shown is written back, its models kept: the next load is quiet.
+    expect((await db.loadPipeline())?.models).toEqual(pipelineModels());
     session = await openLab(fakeDeps(name, true, pipelineModels()).deps);
     expect(useLab.getState().notice ?? "").not.toContain("could not be read whole");
     session.stop();

@@ -5,7 +5,8 @@
  * the link). Stages still running are not saved (a stopped stage is a finished one: it is). Failures go to
  * `onError`, and so does, when saving starts (the lab has opened), the notice for a stage that the reload
  * interrupted (./pipeline_guard.ts), whose settings then come back into the view. A view restored from a saved
- * one that could not be read whole (PipelineState.repaired) is saved when saving starts. Nothing here throws.
+ * one that could not be read whole (PipelineState.repaired) is written back when saving starts, with the models
+ * stored with it, never without them (those of a stage shown as not trained too). Nothing here throws.
  */
 import type { LabPersistence } from "../../lab/persist";
 import { NotWriterError } from "../../lab/persist";
@@ -59,9 +60,9 @@ export function startPipelineSaver(
     const m = empty(s) ? null : await models();
     await persistence.savePipeline(m ? { models: m, view } : null);
   };
-  const queue = (s: PipelineState) => {
+  const queue = (s: PipelineState, write = save) => {
     chain = chain
-      .then(() => save(s))
+      .then(() => write(s))
       .catch((e) => {
         // Another tab saves now (persist.ts claim): this tab's late save is dropped, said elsewhere. The browser
         // took the database away again (still being cleared): it is saved again when told (below).
@@ -70,12 +71,17 @@ export function startPipelineSaver(
       });
   };
   const running = (s: PipelineState) => s.sft.status === "running" || s.rm.status === "running";
-  // A saved view that could not be read whole is written back as shown (or forgotten, when nothing of it is
-  // left): the next load reads it whole instead of saying the same again.
+  // A saved view that could not be read whole is written back as shown, so that the next load reads it whole
+  // instead of saying the same again, with the models storage holds (a save would forget them all when no stage
+  // reads as done: the notice says they are kept). Nothing stored: nothing to write.
+  const rewrite = async (s: PipelineState) => {
+    const stored = await persistence.loadPipeline();
+    if (stored?.models) await persistence.savePipeline({ models: stored.models, view: pipelineViewState(s) });
+  };
   const opened = usePipelineStore.getState();
   if (opened.repaired === true && !running(opened)) {
     usePipelineStore.setState({ repaired: false });
-    queue(usePipelineStore.getState());
+    queue(usePipelineStore.getState(), rewrite);
   }
   const unsubscribe = usePipelineStore.subscribe((s) => {
     const key = savedKey(s);

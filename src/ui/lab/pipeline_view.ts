@@ -106,7 +106,8 @@ function readStage(raw: unknown, stage: PipelineStage, issues: string[]): StageS
 /**
  * The saved view `raw` as the store takes it (pipeline_store.ts restore), and the notice's line on what could
  * not be read (null when everything could): not an object, nothing of it (defaults, stages not trained). A view
- * not read whole is marked `repaired`: the Pipeline saver writes it back as shown, so the notice comes once.
+ * not read whole is marked `repaired`: the Pipeline saver writes it back as shown, with the models stored with it
+ * (./pipeline_saver.ts), so the notice comes once.
  */
 export function savedPipelineView(
   raw: unknown,
