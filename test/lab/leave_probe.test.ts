@@ -5,6 +5,9 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { CHECKING_LINE, OFFLINE_LINE, offline } from "../../src/ui/lab/before_leaving";
+import { leaveStopping } from "../../src/ui/lab/leave_stopping";
+import { pipelineActions } from "../../src/ui/lab/pipeline_actions";
+import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
 import { leaveFor } from "../../src/ui/lab/saving";
 import { useLab } from "../../src/ui/lab_store";
 import { openOver, seedLink, stubLeavePage } from "./leave_page";
@@ -54,5 +57,41 @@ describe("asking the page's server before leaving", () => {
     expect(useLab.getState().notice).toBeNull();
     expect(await offline(slowServer(100), 1000, 50)).toBeNull();
     expect(useLab.getState().notice).toBeNull();
+  });
+
+  it("two asks at once (Change… and Back) share one request and one answer", async () => {
+    useLab.getState().setNotice(null);
+    const server = slowServer(300);
+    const first = offline(server, 1000, 50);
+    const second = offline(server, 1000, 50);
+    expect(server).toHaveBeenCalledTimes(1); // before: 2, and the first to end took out the other's checking line
+    await new Promise((r) => setTimeout(r, 150));
+    expect(useLab.getState().notice).toBe(CHECKING_LINE);
+    expect(await Promise.all([first, second])).toEqual([null, null]);
+    expect(useLab.getState().notice).toBeNull();
+  });
+
+  it("Change… with a Pipeline stage training asks the server once: the answer it stopped the stage on", async () => {
+    const { assign } = await openOver([]);
+    usePipelineStore.getState().begin("sft");
+    const stop = vi.spyOn(pipelineActions, "stop").mockImplementation(async () => {
+      if (usePipelineStore.getState().sft.status === "running")
+        usePipelineStore.getState().finish({ stage: "sft", steps: 2, firstLoss: 2, lastLoss: 1, seconds: 1 });
+    });
+    // The server answers the first request; a second one fails (as one that gives up after 30 s would).
+    const server = vi.fn(async () => {
+      if (server.mock.calls.length > 1) throw new TypeError("Failed to fetch");
+      return new Response(null, { status: 200 });
+    });
+    vi.stubGlobal("fetch", server);
+    try {
+      // Before: asked twice, so the stage was stopped and then the page stayed ("This browser is offline").
+      expect(await leaveStopping(seedLink(7))).toBe(true);
+    } finally {
+      stop.mockRestore();
+      usePipelineStore.getState().clear();
+    }
+    expect(server).toHaveBeenCalledTimes(1);
+    expect(assign).toHaveBeenCalledWith(seedLink(7));
   });
 });

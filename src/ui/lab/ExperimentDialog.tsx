@@ -15,14 +15,13 @@ import { EXPERIMENT_FIELDS } from "../../lab/settings";
 import { shareUrl } from "../../lab/url";
 import { sharedSpec, trainedSteps, useLab } from "../lab_store";
 import { useModalDialog } from "../use_modal_dialog";
-import { offline } from "./before_leaving";
 import { MODEL_NAMES, TASK_DOCS, TASK_NAMES } from "./experiment_names";
 import { CloseIcon } from "./icons";
 import { reopenedBy, reopensText } from "./keep_room";
-import { PIPELINE_STOP_MS, pipelineActions } from "./pipeline_actions";
+import { leaveStopping } from "./leave_stopping";
 import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store";
 import { RecentExperiments } from "./RecentExperiments";
-import { keptLine, leaveFor } from "./saving";
+import { keptLine } from "./saving";
 import { failingLine } from "./saving_lines";
 import { pipelineKept, useKeptList, useRoom } from "./use_room";
 import "./experiment.css";
@@ -89,15 +88,10 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
     const view3 = { xAxis: view.xAxis, klEstimator: view.klEstimator, smoothing: view.smoothing };
     let left = false;
     try {
-      // A Pipeline stage in training stops first: done at the step it reached, it is saved with the Pipeline.
-      // Not offline: the page cannot leave then (leaveFor says why), and the stage would end for nothing.
-      if (trainingLine(usePipelineStore.getState()) && !(await offline())) {
-        setLeaving("stopping");
-        await pipelineActions.stop(PIPELINE_STOP_MS);
-      }
-      setLeaving("saving");
-      // The Pipeline's settings go along (its stages stay with the experiment they trained in).
-      left = await leaveFor(shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings));
+      // The Pipeline's settings go along (its stages stay with the experiment they trained in). A stage in
+      // training stops first (not offline: the stage would end for nothing), the server asked once.
+      const url = shareUrl(next.spec, view3, location.href, usePipelineStore.getState().settings);
+      left = await leaveStopping(url, setLeaving);
     } finally {
       // Staying (offline, say), or the stop failed: the dialog closes onto the notice that says why.
       if (!left) {

@@ -39,11 +39,24 @@ export const OFFLINE_LINE =
  * laptop with no network whose lab is served on it or on the school's LAN. Offline, the browser would replace the
  * lab with its "no internet" page (the runs saved, but no lab until the network is back).
  */
-export async function offline(
+export function offline(
   fetchFn: typeof fetch = fetch,
   limitMs = PROBE_LIMIT_MS,
   slowMs = PROBE_MS,
 ): Promise<string | null> {
+  // One probe at a time: a second asker (the Change… dialog and Back at once) shares the one in flight, its
+  // request, its wait and its answer (its own arguments unused), so neither takes out the other's checking line.
+  if (!probing)
+    probing = probe(fetchFn, limitMs, slowMs).finally(() => {
+      probing = null;
+    });
+  return probing;
+}
+
+/** The probe in flight ({@link offline}), or null. */
+let probing: Promise<string | null> | null = null;
+
+async function probe(fetchFn: typeof fetch, limitMs: number, slowMs: number): Promise<string | null> {
   const limit = new AbortController();
   const giveUp = setTimeout(() => limit.abort(), limitMs);
   const slow = setTimeout(() => checking(true), slowMs);
@@ -69,9 +82,13 @@ function checking(on: boolean): void {
   else if (rest !== notice) useLab.getState().setNotice(rest);
 }
 
-/** Why the page cannot leave for another experiment ({@link offline}), or null once what must end has. */
-export async function cannotLeave(): Promise<string | null> {
-  const off = await offline();
+/**
+ * Why the page cannot leave for another experiment ({@link offline}), or null once what must end has. `probed`:
+ * the answer of a probe the caller has just made (the Change… dialog's, before it stopped a Pipeline stage),
+ * taken as it is instead of asking the server again (undefined: ask).
+ */
+export async function cannotLeave(probed?: string | null): Promise<string | null> {
+  const off = probed === undefined ? await offline() : probed;
   if (off) return off;
   for (const f of beforeLeaving) {
     const why = await f();

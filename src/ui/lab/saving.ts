@@ -287,9 +287,10 @@ function go(url: string): void {
  * `url`. A second call while leaving gets the first one's answer (while a kept experiment is reopened, its
  * outcome). Never throws. Back or Forward before it opens `url`: the latest address is checked and opened instead.
  * `fromHistory`: the address already moved (Back, Forward, a pasted link); refused or asked, this experiment's
- * link goes back as a new entry (the one moved to stays in history). @returns false: it stays (the notice says why).
+ * link goes back as a new entry (the one moved to stays). `probed`: the page's server's answer the caller just
+ * had (before_leaving.ts cannotLeave), not asked again for `url`. @returns false: it stays (the notice says why).
  */
-export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promise<boolean> {
+export function leaveFor(url: string, waitMs = 8000, fromHistory = false, probed?: string | null) {
   if (inFlight) return inFlight;
   // A kept experiment is being opened (Recent experiments): this one leaves with it, or stays when that failed
   // (a moved address then goes back to this experiment's).
@@ -300,13 +301,13 @@ export function leaveFor(url: string, waitMs = 8000, fromHistory = false): Promi
     });
   if (leaving) return Promise.resolve(true);
   moved = fromHistory;
-  inFlight = leave(url, waitMs, fromHistory).finally(() => {
+  inFlight = leave(url, waitMs, fromHistory, probed).finally(() => {
     inFlight = null;
   });
   return inFlight;
 }
 
-async function leave(to: string, waitMs: number, fromHistory: boolean): Promise<boolean> {
+async function leave(to: string, waitMs: number, fromHistory: boolean, probed?: string | null) {
   leaving = true;
   let url = to;
   // Back, Forward, a pasted link: what leaving would forget is asked now (./history_leave.ts), not after; a
@@ -318,7 +319,7 @@ async function leave(to: string, waitMs: number, fromHistory: boolean): Promise<
     const checked = move instanceof Promise ? await move : move; // no wait when nothing is lost
     url = checked.url;
     // A Pipeline stage in training ends first (its model so far is then saved with the experiment).
-    const why = checked.loss ? null : await cannotLeave();
+    const why = checked.loss ? null : await cannotLeave(next === to ? probed : undefined);
     if (checked.loss || why) {
       leaving = false;
       writeUrlNow(moved); // the address goes back to the experiment that stays open
