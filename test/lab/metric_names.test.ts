@@ -1,6 +1,7 @@
 /**
  * Histories saved under older metric names (src/lab/metric_names.ts) read under today's: `lr` becomes
- * `learning_rate` outside PPO, on a run file's import and on a saved session's load (fake-indexeddb).
+ * `learning_rate` outside PPO, and best-of-n's `objective/kl_exact` (an estimate) is dropped, on a run file's
+ * import and on a saved session's load (fake-indexeddb).
  */
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
@@ -59,6 +60,34 @@ describe("older metric names", () => {
     expect(s?.runs[0].history.map((p) => Object.keys(p.metrics).sort())).toEqual(
       Array(3).fill(["learning_rate", "reward"]),
     );
+    db.close();
+  });
+
+  it("drops best-of-n's objective/kl_exact (an estimate saved under it) on import and load; others keep it", async () => {
+    const experiment = defaultExperiment();
+    const bon = { ...experiment.runs[0], id: "bon-1", algo: "bon" as const, label: "best-of-n" };
+    const withExact = old(3).map((p) => ({ ...p, metrics: { ...p.metrics, "objective/kl_exact": 0.2 } }));
+    const keys = (h: MetricPoint[]) => h.map((p) => Object.keys(p.metrics).sort());
+    expect(keys(currentMetricNames("grpo", withExact))).toEqual(
+      Array(3).fill(["learning_rate", "objective/kl_exact", "reward"]),
+    );
+    // Before: a best-of-n run saved or exported before it stopped logging one kept it, drawn under "exact".
+    const want = Array(3).fill(["learning_rate", "reward"]);
+    expect(keys(currentMetricNames("bon", withExact))).toEqual(want);
+    const file = runFileJson(experiment, {
+      spec: bon,
+      status: "paused",
+      step: 3,
+      history: withExact,
+      markers: [],
+    });
+    const back = parseRunFile(file);
+    expect(back.ok && keys(back.history)).toEqual(want);
+    const db = await freshDb();
+    await db.saveExperiment({ ...experiment, runs: [bon] });
+    await db.saveRun({ spec: bon, status: "paused", step: 3, history: withExact, markers: [] });
+    const s = await db.load();
+    expect(keys(s?.runs[0].history ?? [])).toEqual(want);
     db.close();
   });
 });
