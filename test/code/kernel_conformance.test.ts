@@ -116,6 +116,17 @@ describe("kernel conformance (docs/kernels.md)", () => {
     expect(bad, bad.join("\n")).toEqual([]);
   });
 
+  it("sample.wgsl's own copy of log1p_f32 is the one in lib/reduce_vec2.wgsl (the copies must not drift)", () => {
+    const log1p = (path: string) =>
+      read(path).match(/^fn log1p_f32\(r: f32\) -> f32 \{\n[\s\S]*?\n\}$/m)?.[0];
+    const shared = log1p("src/shaders/lib/reduce_vec2.wgsl");
+    expect(shared, "lib/reduce_vec2.wgsl: no fn log1p_f32(r: f32) -> f32").toBeDefined();
+    expect(
+      log1p("src/shaders/sample.wgsl"),
+      "sample.wgsl's log1p_f32 differs from lib/reduce_vec2.wgsl's",
+    ).toBe(shared);
+  });
+
   it("every shader compiles on this adapter, and each kernel name has one source", async () => {
     for (const w of new Set([...WRAPPERS.values()].flat())) await import(/* @vite-ignore */ `${ROOT}/${w}`);
     for (const f of seen.families) for (const width of [1, 256]) f(width);
