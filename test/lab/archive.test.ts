@@ -17,6 +17,7 @@ import {
 } from "../../src/lab/persist";
 import type { ExperimentSpec, MetricPoint } from "../../src/lab/protocol";
 import { droppedText } from "../../src/ui/lab/experiment_names";
+import { trainedSession } from "./trained_session";
 
 let dbCount = 0;
 const freshDb = () => openLabPersistence(`archive-test-${dbCount++}`);
@@ -30,29 +31,12 @@ const points = (n: number, reward = 0): MetricPoint[] =>
   }));
 
 /** A session of `spec` whose first run trained `steps` steps (checkpoint at `steps`), the others not at all. */
-function session(spec: ExperimentSpec, steps: number): SavedSession {
-  return {
-    spec,
-    runs: spec.runs.map((run, i) => ({
-      spec: run,
-      status: "paused" as const,
-      step: i === 0 ? steps : 0,
-      history: i === 0 ? points(steps, spec.seed) : [],
-      markers: i === 0 ? [{ runId: run.id, step: 1, label: "β 0.05 → 0.1" }] : [],
-      checkpoint:
-        i === 0
-          ? {
-              runId: run.id,
-              bytes: new Uint8Array([spec.seed, 7]),
-              step: steps,
-              samples: 8,
-              tokens: 80,
-              savedAt: 1,
-            }
-          : null,
-    })),
-  };
-}
+const session = (spec: ExperimentSpec, steps: number): SavedSession =>
+  trainedSession(spec, steps, {
+    history: points(steps, spec.seed),
+    bytes: new Uint8Array([spec.seed, 7]),
+    markers: [{ runId: spec.runs[0].id, step: 1, label: "β 0.05 → 0.1" }],
+  });
 
 describe("recent experiments", () => {
   it("keeps sessions newest first, at most ARCHIVE_MAX, and lists them without their bytes", async () => {

@@ -12,6 +12,7 @@ import { leaveFor } from "../../src/ui/lab/saving";
 import { type LabSession, openLab } from "../../src/ui/lab/session";
 import { useLab } from "../../src/ui/lab_store";
 import { fakeDeps, newDbName, page, points, setHash, stubPage } from "./session_page";
+import { trainedSession } from "./trained_session";
 
 /** The calling file's open session (stopped after each test). */
 export const opened: { session: LabSession | null } = { session: null };
@@ -28,20 +29,7 @@ export function stubLeavePage(): void {
 /** A session of seed `seed` whose PPO trained `steps` steps (checkpoint there). */
 export function trained(seed: number, steps: number): SavedSession {
   const spec = { ...defaultExperiment(), seed };
-  return {
-    spec,
-    runs: spec.runs.map((run, i) => ({
-      spec: run,
-      status: "paused" as const,
-      step: i === 0 ? steps : 0,
-      history: i === 0 ? points(steps) : [],
-      markers: [],
-      checkpoint:
-        i === 0
-          ? { runId: run.id, bytes: new Uint8Array([seed]), step: steps, samples: 8, tokens: 80, savedAt: 1 }
-          : null,
-    })),
-  };
+  return trainedSession(spec, steps, { history: points(steps), bytes: new Uint8Array([seed]) });
 }
 
 /**
