@@ -1,18 +1,9 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { askSafeStart } from "./lab/safe_start";
+import { notDownloaded } from "./not_downloaded";
 
 interface State {
   error: Error | null;
-}
-
-/**
- * A chunk of the page's own code that did not download (Chrome's, Firefox's and Safari's words; Vite's for a
- * stylesheet): not a bug, but a page older than its server's files, or no network.
- */
-export function notDownloaded(e: Error): boolean {
-  return /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(
-    e.message,
-  );
 }
 
 /** The last line of defence: a render error shows its message and stack instead of a blank page. */

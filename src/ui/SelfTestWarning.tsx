@@ -3,21 +3,8 @@
  * at the bottom: training numbers on a kernel that disagrees with its CPU twin cannot be trusted.
  */
 import { useState } from "react";
-import type { SelfTestResult } from "../kernels/selftest";
+import { selfTestWarning } from "./self_test_warning";
 import { useApp } from "./store";
-
-/**
- * "3 of 27 kernel checks disagree with their CPU twins on this adapter (matmul (A·B) · tiled, …)", or null when
- * none does. Kernels named once each, at most 4.
- */
-export function selfTestWarning(results: readonly Pick<SelfTestResult, "kernel" | "ok">[]): string | null {
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length === 0) return null;
-  const kernels = [...new Set(failed.map((r) => r.kernel))];
-  const named =
-    kernels.slice(0, 4).join(", ") + (kernels.length > 4 ? `, and ${kernels.length - 4} more` : "");
-  return `${failed.length} of ${results.length} kernel checks disagree with their CPU twins on this adapter (${named})`;
-}
 
 export function SelfTestWarning() {
   const results = useApp((s) => s.results);

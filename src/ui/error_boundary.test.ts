@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { notDownloaded } from "./ErrorBoundary";
+import { notDownloaded } from "./not_downloaded";
 
 describe("the crash card tells a download failure from a bug", () => {
   it("reads the browsers' and Vite's words for a chunk that did not download", () => {

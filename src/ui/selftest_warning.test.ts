@@ -1,6 +1,6 @@
 /** The page-top warning of a failed self-test (./SelfTestWarning.tsx): said only when a check disagrees. */
 import { describe, expect, it } from "vitest";
-import { selfTestWarning } from "./SelfTestWarning";
+import { selfTestWarning } from "./self_test_warning";
 
 describe("self-test warning", () => {
   it("names how many checks disagree and which kernels, once each, at most four", () => {

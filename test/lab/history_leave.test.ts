@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { encode } from "../../src/lab/url";
 import { answered, noticeDismissed, useLeaveAsk } from "../../src/ui/lab/history_leave";
-import { openAnyway } from "../../src/ui/lab/LeaveAskButtons";
+import { openAnyway } from "../../src/ui/lab/open_anyway";
 import { hashChanged, leaveFor } from "../../src/ui/lab/saving";
 import { SAVING_CHANNEL, takenOverLine, useSavingTabs } from "../../src/ui/lab/saving_tabs";
 import { openLab } from "../../src/ui/lab/session";

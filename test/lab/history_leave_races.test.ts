@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { encode } from "../../src/lab/url";
 import { useLeaveAsk } from "../../src/ui/lab/history_leave";
-import { openAnyway } from "../../src/ui/lab/LeaveAskButtons";
+import { openAnyway } from "../../src/ui/lab/open_anyway";
 import { hashChanged, leaveFor, openRecent, openSaving, recentExperiments } from "../../src/ui/lab/saving";
 import { useLab } from "../../src/ui/lab_store";
 import { back, openOver, seedLink, stubLeavePage } from "./leave_page";

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ALGO_IDS, ALGORITHMS } from "../../src/lab/registry";
 import { GLOSSARY, metricCellNote, metricDoc, metricUnit } from "../../src/ui/lab/glossary";
-import { labOnlyNote } from "../../src/ui/lab/MetricCard";
+import { labOnlyNote } from "../../src/ui/lab/lab_only_note";
 import { ENTROPY, GOLD, KL_ESTIMATORS, labOnly, MORE_METRICS, REWARD } from "../../src/ui/lab/metric_info";
 import { PREFS, variants } from "../helpers/every_algorithm";
 import { NANO_COSTS, nanoEnv } from "../helpers/nano_env";

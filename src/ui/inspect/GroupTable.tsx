@@ -8,7 +8,8 @@ import type { GroupsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { ColumnToggle, Head, Num } from "./cells";
 import { LossWeightsTable } from "./LossWeightsTable";
-import { Chooser, countOf, useChoice } from "./Pager";
+import { Chooser } from "./Pager";
+import { countOf, useChoice } from "./paging";
 
 const SCALES = ["group", "batch", "none"] as const;
 

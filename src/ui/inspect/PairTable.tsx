@@ -7,7 +7,8 @@ import { useState } from "react";
 import type { PairSide, PairsInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { Head, Num } from "./cells";
-import { countOf, Pager, pageRange } from "./Pager";
+import { Pager } from "./Pager";
+import { countOf, pageRange } from "./paging";
 
 /** The reward and the loss of each loss type, in the papers' symbols. */
 function formulas(v: PairsInspect): { reward: string; loss: string; note: string } {

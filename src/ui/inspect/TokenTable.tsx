@@ -8,7 +8,8 @@ import type { TokensInspect } from "../../lab/inspect/types";
 import { sig } from "../lab/numbers";
 import { ColumnToggle, Head, Num } from "./cells";
 import { GaeTable } from "./GaeTable";
-import { Chooser, countOf, useChoice } from "./Pager";
+import { Chooser } from "./Pager";
+import { countOf, useChoice } from "./paging";
 import { tokenLabel } from "./text";
 
 /** Which columns the table shows: the clipped surrogate's (ratio & clip) or how PPO's Â_t was made (GAE). */

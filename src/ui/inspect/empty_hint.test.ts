@@ -1,6 +1,6 @@
 /** What the Inspect panel says while paused with nothing to show: finishing, after a reload, or before a step. */
 import { describe, expect, it } from "vitest";
-import { emptyHint } from "./InspectPanel";
+import { emptyHint } from "./empty_hint";
 
 describe("the inspector with nothing to show", () => {
   it("says why", () => {

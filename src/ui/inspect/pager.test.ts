@@ -6,8 +6,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { InspectPair, PairsInspect } from "../../lab/inspect/types";
-import { Chooser, pageRange } from "./Pager";
+import { Chooser } from "./Pager";
 import { PAIR_PAGE, PairTable } from "./PairTable";
+import { pageRange } from "./paging";
 
 describe("pageRange", () => {
   it("splits count items into pages of size, the last one short, and clamps the page", () => {

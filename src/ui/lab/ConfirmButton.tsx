@@ -22,7 +22,7 @@ import {
 } from "react";
 import { createPortal } from "react-dom";
 import { fromKeyboard } from "./click_source";
-import { place } from "./Popover";
+import { place } from "./popover_place";
 
 export function ConfirmCard({
   anchor,

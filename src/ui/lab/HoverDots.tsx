@@ -15,22 +15,8 @@ import {
   ZIndexLayer,
 } from "recharts";
 import type { DrawnSeries } from "./chart_types";
+import { hoverDots } from "./hover_dots";
 import { onPlot } from "./plot_area";
-import { drawnX, nearest, spans } from "./series";
-
-/** The dots at hovered x `x`: each line's nearest point as drawn, on the smoothed line or the raw one. */
-export function hoverDots(
-  series: readonly DrawnSeries[],
-  x: number,
-  smoothed: boolean,
-): { key: string; x: number; y: number; colour: string }[] {
-  return series.flatMap((s) => {
-    const p = nearest(s.points, x, smoothed);
-    if (!p || !spans(s.points, x, smoothed)) return [];
-    const y = smoothed ? p.smooth : p.raw;
-    return Number.isFinite(y) ? [{ key: s.id, x: drawnX(p, smoothed), y, colour: s.line.colour }] : [];
-  });
-}
 
 export function HoverDots({ series, smoothed }: { series: readonly DrawnSeries[]; smoothed: boolean }) {
   const active = useIsTooltipActive();

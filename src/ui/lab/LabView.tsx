@@ -10,7 +10,7 @@ import "./runs.css";
 import "./cards.css";
 import "./charts.css";
 import "./access.css";
-import { prefetchExplain } from "../explain/ExplainButton";
+import { prefetchExplain } from "../explain/explain_loader";
 import { InspectPanel } from "../inspect/InspectPanel";
 import { labStarted, useLab } from "../lab_store";
 import { LessonCard } from "../lessons/LessonCard";

@@ -8,10 +8,8 @@
  */
 import { DefaultZIndexes, usePlotArea, useXAxisScale, ZIndexLayer } from "recharts";
 import type { placeMarkers } from "./marker_place";
-import { MARKER_FONT_PX } from "./marker_place";
+import { MARKER_FONT_PX, MARKER_ROW_PX } from "./marker_place";
 
-/** Vertical distance between stacked marker labels (px). */
-export const MARKER_ROW_PX = MARKER_FONT_PX + 3;
 /** More marker lines than this on one chart are drawn faint (charts.css .marker-line.is-dense). */
 const DENSE_LINES = 24;
 /** A label's distance from its line and from the plot's top (px). */

@@ -9,15 +9,17 @@ import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useStat
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type XAxis as AxisChoice, type KlEstimator, useLab } from "../lab_store";
 import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
-import { type ChartLine, type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
+import { type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { EmptyNote } from "./EmptyNote";
-import { EndShapes, lineEnds } from "./EndShapes";
+import { EndShapes } from "./EndShapes";
 import { Hint } from "./Hint";
 import { HoverDots } from "./HoverDots";
 import { useInView } from "./in_view";
-import { MARKER_ROW_PX, MarkerLayer } from "./MarkerLayer";
+import { lineDash } from "./line_dash";
+import { lineEnds } from "./line_ends";
+import { MarkerLayer } from "./MarkerLayer";
 import { MetricCard } from "./MetricCard";
-import { placeMarkers } from "./marker_place";
+import { MARKER_ROW_PX, placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
 import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
@@ -50,14 +52,6 @@ function markerDomain(placed: readonly { x?: number }[]) {
 }
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const TICK_COMPACT = { ...TICK, fontSize: 11 };
-/**
- * A line's dash pattern: gold and companions dashed; a run whose colour another run has too (./palette.ts
- * isDotted) dotted, and dash-dotted where dashed.
- */
-export function lineDash(line: Pick<ChartLine, "dashed" | "dotted">): string | undefined {
-  if (line.dotted) return line.dashed ? "6 3 0.5 3" : "0.5 4";
-  return line.dashed ? "5 4" : undefined;
-}
 
 /** A few px between the plot's edges and the y domain's ends, so a line at 0 (a clip ratio, a reward still at 0) is not hidden under the x axis. */
 const Y_PADDING = { top: 4, bottom: 5 };

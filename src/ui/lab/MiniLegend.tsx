@@ -6,36 +6,8 @@
  */
 import type { ChartLine } from "./MetricChart";
 import "./mini_legend.css";
+import { miniLegendEntries } from "./mini_legend_entries";
 import { RunSwatch } from "./RunSwatch";
-import type { RunShape } from "./run_shape";
-
-export interface MiniLegendEntry {
-  runId: string;
-  label: string;
-  colour: string;
-  /** Its lines are dotted (a colour another run has too): a hollow swatch, as in the main legend. */
-  dotted: boolean;
-  /** Its shape, as in the main legend. */
-  shape: RunShape;
-}
-
-/** One entry per run, in the lines' order (a run with a companion line has two lines). */
-export function miniLegendEntries(lines: readonly ChartLine[]): MiniLegendEntry[] {
-  const seen = new Set<string>();
-  return lines.flatMap((l) => {
-    if (seen.has(l.runId)) return [];
-    seen.add(l.runId);
-    return [
-      {
-        runId: l.runId,
-        label: l.runLabel,
-        colour: l.colour,
-        dotted: l.dotted === true,
-        shape: l.shape ?? "circle",
-      },
-    ];
-  });
-}
 
 export function MiniLegend({
   lines,

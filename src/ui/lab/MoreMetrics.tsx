@@ -8,16 +8,16 @@ import { csvName } from "../../lab/export/metrics";
 import type { MetricPoint } from "../../lab/protocol";
 import { roundedSetting } from "../../lab/setting_text";
 import type { RunState } from "../lab_store";
-import { linesOf, useMarkers, useVisibleRuns, type VisibleRun } from "./ChartsPanel";
 import { metricCellNote, metricDoc, metricUnit } from "./glossary";
 import { Hint } from "./Hint";
-import { reportedMetrics } from "./history_memo";
 import { MetricCard } from "./MetricCard";
 import { type ChartLine, type ChartMarkers, MetricChart } from "./MetricChart";
 import { MiniLegend } from "./MiniLegend";
-import { type MetricInfo, MORE_METRICS } from "./metric_info";
+import { MORE_METRICS } from "./metric_info";
+import { markersFor, moreChartLines } from "./more_lines";
 import { sig } from "./numbers";
 import { keepIfSame } from "./stable";
+import { useMarkers, useVisibleRuns } from "./visible_runs";
 
 /** A chart's id from its metric ("clip_ratio/region_mean" → "clip_ratio-region_mean"). */
 const chartId = (key: string) => key.replace(/[^a-z0-9]+/gi, "-");
@@ -30,26 +30,6 @@ function reportedKeys(histories: readonly (readonly MetricPoint[])[]): Set<strin
   for (const h of histories)
     for (const p of h.slice(-SCAN)) for (const k of Object.keys(p.metrics)) keys.add(k);
   return keys;
-}
-
-/**
- * The lines of one diagnostics chart: each run that reports the metric, and, for a metric with a companion
- * (Safe RLHF's cost and its limit d), the companion dashed in the same run's colour.
- */
-export function moreChartLines(info: MetricInfo, visible: readonly VisibleRun[]): ChartLine[] {
-  const reporting = visible.filter((v) => reportedMetrics(v.run.history).has(info.key));
-  const lines = linesOf(reporting, info.key);
-  if (!info.companion) return lines;
-  const { key, name } = info.companion;
-  // Only runs that log the companion (a run saved before it was logged has none to draw).
-  const withCompanion = reporting.filter((v) => reportedMetrics(v.run.history).has(key));
-  return [...lines, ...linesOf(withCompanion, key, { dashed: true, name })];
-}
-
-/** The settings markers of the runs a chart draws (a diagnostic only DPO reports shows no PPO β change). */
-export function markersFor(lines: readonly ChartLine[], markers: readonly ChartMarkers[]): ChartMarkers[] {
-  const drawn = new Set(lines.map((l) => l.runId));
-  return markers.filter((m) => drawn.has(m.runId));
 }
 
 export function MoreMetrics() {

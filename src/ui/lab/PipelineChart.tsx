@@ -8,6 +8,7 @@
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { sig, tick, tickFormatter } from "./numbers";
 import { niceDomain } from "./series";
+import { thinRows } from "./thin_rows";
 
 export interface PipelineSeries {
   key: string;
@@ -24,16 +25,6 @@ const TICK = { fontSize: 11, fill: "var(--muted)" };
 
 /** Rows drawn at most (plus the sparse ones `thinRows` keeps). */
 export const MAX_ROWS = 400;
-
-/**
- * At most about `max` of `rows`: every k-th one (k = ⌈n / max⌉), the last, and every row `keep` says must stay
- * (sparse series such as held-out evaluations), in their order. Fewer than `max` rows come back as they are.
- */
-export function thinRows<T>(rows: readonly T[], max: number, keep: (r: T) => boolean): T[] {
-  if (rows.length <= max) return rows.slice();
-  const k = Math.ceil(rows.length / max);
-  return rows.filter((r, i) => i % k === 0 || i === rows.length - 1 || keep(r));
-}
 
 export function PipelineChart({
   rows,

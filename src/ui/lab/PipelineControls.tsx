@@ -11,7 +11,7 @@ import { hintLines, parseNumber, refusedText } from "./knobs";
 import { sig } from "./numbers";
 import { pipelineActions } from "./pipeline_actions";
 import { STAGE_NAMES, type StageState, stoppedEarly, usePipelineStore } from "./pipeline_store";
-import { durationText } from "./step_progress";
+import { timeLeft } from "./time_left";
 
 const field = (key: keyof PipelineSettings) => PIPELINE_FIELDS.find((f) => f.key === key) as Field;
 
@@ -89,15 +89,6 @@ export function SettingInput({ k, disabled }: { k: keyof PipelineSettings; disab
       )}
     </div>
   );
-}
-
-/**
- * The time a stage has left, from its pace so far: `done` of `steps` steps in `elapsedMs`; null before its
- * second step (the first one also builds the kernels), e.g. "about 2 min 05 s left", "about 3 h 20 min left".
- */
-export function timeLeft(done: number, steps: number, elapsedMs: number): string | null {
-  if (done < 2 || done >= steps || !(elapsedMs > 0)) return null;
-  return `about ${durationText((elapsedMs / done) * (steps - done))} left`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { labActions } from "./actions";
 import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
+import { forkedNote } from "./forked_note";
 import { CloseIcon, CopyIcon, LockIcon } from "./icons";
 import {
   adaptiveBetaNote,
@@ -351,11 +352,4 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
       </details>
     </article>
   );
-}
-
-/** A fork's own share of its steps, for Remove's confirmation: " (1 since it was forked at step 4)". */
-export function forkedNote(forkOf: { step: number } | undefined, step: number): string {
-  if (!forkOf || forkOf.step <= 0 || forkOf.step > step) return "";
-  const own = step - forkOf.step;
-  return ` (${own} since it was forked at step ${forkOf.step})`;
 }

@@ -5,8 +5,8 @@
 import type { TokenView } from "../../lab/protocol";
 import type { ColourMode } from "../lab_store";
 import { sig } from "./numbers";
-import { tokenRows } from "./TokenCard";
 import { COLOUR_MODES, colourAt, type DivergingScale, tokenValue } from "./token_colours";
+import { tokenRows } from "./token_rows";
 
 /** A special token (e.g. "<eos>") shows as a small badge; others as their text. */
 function isSpecial(text: string): boolean {

@@ -8,7 +8,7 @@
 import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { SAMPLE_LIMIT, type SampleView, type TokenView } from "../../lab/protocol";
 import { type ColourMode, useLab } from "../lab_store";
-import { useVisibleRuns } from "./ChartsPanel";
+import { cursorMove } from "./cursor_move";
 import { sig } from "./numbers";
 import { Popover } from "./Popover";
 import { RunSwatch } from "./RunSwatch";
@@ -16,6 +16,7 @@ import type { RunShape } from "./run_shape";
 import { ScaleLegend, Token } from "./SampleTokens";
 import { TokenCard } from "./TokenCard";
 import { COLOUR_MODES, type DivergingScale, scaleFor, tokenValue } from "./token_colours";
+import { useVisibleRuns } from "./visible_runs";
 
 /** Samples shown per run before "show all". */
 const FIRST = 4;
@@ -315,18 +316,3 @@ const RunSamples = memo(function RunSamples(props: {
     </div>
   );
 });
-
-/**
- * Where a key moves the token cursor in a sample of `n` tokens from index `at` (−1: no cursor in this sample
- * yet, e.g. after Escape): ←/→ by one (clamped; from −1 to the first token), Home/End to the ends; null for any
- * other key (the key is left to the page).
- */
-export function cursorMove(key: string, at: number, n: number): number | null {
-  if (n === 0) return null;
-  if (at < 0 && (key === "ArrowRight" || key === "ArrowLeft")) return 0;
-  if (key === "ArrowRight") return Math.min(n - 1, at + 1);
-  if (key === "ArrowLeft") return Math.max(0, at - 1);
-  if (key === "Home") return 0;
-  if (key === "End") return n - 1;
-  return null;
-}

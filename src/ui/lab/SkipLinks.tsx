@@ -4,6 +4,7 @@
  * links, because the URL's hash holds the experiment (url_sync.ts) and must not change.
  */
 import "./skip_links.css";
+import { skipTo } from "./skip_to";
 import { ONE_COLUMN_QUERY, useMediaQuery } from "./use_media_query";
 
 const CHARTS = { id: "lab-charts", name: "charts" };
@@ -13,15 +14,6 @@ const RUNS = { id: "lab-runs", name: "runs" };
  * cards on the left; one column: the charts, then the run cards, then the samples). */
 const TARGETS = [CHARTS, SAMPLES, RUNS];
 const ONE_COLUMN_TARGETS = [CHARTS, RUNS, SAMPLES];
-
-/** Focus the element with this id (it carries tabIndex −1) and scroll it to the top of the window. */
-export function skipTo(id: string): boolean {
-  const el = document.getElementById(id);
-  if (!el) return false;
-  el.focus({ preventScroll: true });
-  el.scrollIntoView({ block: "start" });
-  return true;
-}
 
 export function SkipLinks() {
   const oneColumn = useMediaQuery(ONE_COLUMN_QUERY);

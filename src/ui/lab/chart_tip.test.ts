@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ChartTip, TIP_ROWS } from "./ChartParts";
 import type { DrawnSeries } from "./chart_types";
-import { hoverDots } from "./HoverDots";
+import { hoverDots } from "./hover_dots";
 
 const line = (runId: string, runLabel: string, raw: number, smooth: number): DrawnSeries => ({
   id: `${runId}-reward`,

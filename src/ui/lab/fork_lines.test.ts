@@ -7,8 +7,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { MetricPoint, RunSpec } from "../../lab/protocol";
 import { type RunState, useLab } from "../lab_store";
-import { drawnFrom, linesOf, markersOf, visibleRuns } from "./ChartsPanel";
 import { metricSeries } from "./series";
+import { drawnFrom, linesOf, markersOf, visibleRuns } from "./visible_runs";
 
 const point = (step: number, reward: number): MetricPoint => ({
   step,

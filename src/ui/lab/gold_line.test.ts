@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunState } from "../lab_store";
-import { goldDiffers } from "./ChartsPanel";
+import { goldDiffers } from "./visible_runs";
 
 const run = (reward: string | undefined, points: [number, number][]): RunState => ({
   spec: { id: "r", algo: "grpo", label: "GRPO", config: reward === undefined ? {} : { reward } },

@@ -59,7 +59,7 @@ export function reportedMetrics(history: readonly MetricPoint[]): ReadonlySet<st
 
 const differs = new WeakMap<MetricPoint, boolean>();
 
-/** Whether a run's reward ever differed from its gold score at a point of `history` (ChartsPanel goldDiffers). */
+/** Whether a run's reward ever differed from its gold score at a point of `history` (visible_runs.ts goldDiffers). */
 export function rewardEverNotGold(history: readonly MetricPoint[]): boolean {
   return foldHistory(history, differs, false, (d, p) => d || p.metrics[REWARD.key] !== p.metrics[GOLD.key]);
 }

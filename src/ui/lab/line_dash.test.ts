@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineDash } from "./MetricChart";
+import { lineDash } from "./line_dash";
 
 describe("line patterns", () => {
   it("solid runs, dashed gold, and dotted runs whose colour another run has too (all four differ)", () => {

@@ -12,6 +12,8 @@ import { markerRows, markerXs } from "./series";
 const RIGHT_EDGE = 0.7;
 /** A marker label's font size (px): readable on a projector. */
 export const MARKER_FONT_PX = 12;
+/** Vertical distance between stacked marker labels (px). */
+export const MARKER_ROW_PX = MARKER_FONT_PX + 3;
 /** Width of a marker label's character at {@link MARKER_FONT_PX} (a generous average: labels rather stack than touch). */
 export const MARKER_CHAR_PX = 7;
 /** A marker line's dash and gap (px); lines at the same x take turns, so each run's colour shows. */
@@ -28,7 +30,7 @@ const placed = new WeakMap<
  * series.ts markerXs, remembered per markers array: a chart redraws several times a second, and on the KL axes
  * with smoothing each call walks the run's history up to its last marker (3.5–6.9 ms a redraw at 12 runs × 6,000
  * steps). The markers array and the history it is placed with keep their identity while a run merely steps
- * (ChartsPanel.tsx markersOf), so this recomputes only when a marker or the placing history changes.
+ * (visible_runs.ts markersOf), so this recomputes only when a marker or the placing history changes.
  */
 function placedXs(
   history: readonly MetricPoint[],

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
-import { miniLegendEntries } from "./MiniLegend";
-import { markersFor, moreChartLines } from "./MoreMetrics";
 import { MORE_METRICS } from "./metric_info";
+import { miniLegendEntries } from "./mini_legend_entries";
+import { markersFor, moreChartLines } from "./more_lines";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
   step,

@@ -3,8 +3,9 @@
  * a stage's progress line says its time left.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_ROWS, thinRows } from "./PipelineChart";
-import { timeLeft } from "./PipelineControls";
+import { MAX_ROWS } from "./PipelineChart";
+import { thinRows } from "./thin_rows";
+import { timeLeft } from "./time_left";
 
 describe("thinRows", () => {
   it("keeps every k-th row, the last and the sparse ones, in order; short stages whole", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { place } from "./Popover";
+import { place } from "./popover_place";
 
 const view = { width: 1280, height: 800 };
 const at = (left: number, top: number, h = 20) => ({ left, top, bottom: top + h });

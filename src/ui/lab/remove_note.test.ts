@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forkedNote } from "./RunCard";
+import { forkedNote } from "./forked_note";
 
 describe("Remove's confirmation for a fork", () => {
   it("says how many of its steps are its own", () => {

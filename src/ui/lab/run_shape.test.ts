@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RUN_COLOURS } from "../../lab/protocol";
 import type { DrawnSeries } from "./chart_types";
-import { lineEnds } from "./EndShapes";
+import { lineEnds } from "./line_ends";
 import { resetColours, runLooks } from "./palette";
 import { RUN_SHAPES, runShape, shapePath } from "./run_shape";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cursorMove } from "./SamplesPanel";
+import { cursorMove } from "./cursor_move";
 
 describe("the samples' keyboard token cursor", () => {
   it("moves by one with the arrows, clamped at both ends", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "../../lab/protocol";
 import type { RunState } from "../lab_store";
-import { markersOf } from "./ChartsPanel";
-import { moreChartLines } from "./MoreMetrics";
 import { MORE_METRICS } from "./metric_info";
+import { moreChartLines } from "./more_lines";
 import { keepIfSame, sameItems } from "./stable";
+import { markersOf } from "./visible_runs";
 
 const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
   step,

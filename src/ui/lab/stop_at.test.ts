@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStopAt } from "./StopAt";
+import { parseStopAt } from "./stop_at_parse";
 
 describe("Stop at box", () => {
   it("reads decimal notation as the other number boxes do", () => {

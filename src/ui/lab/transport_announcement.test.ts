@@ -4,7 +4,7 @@ import {
   type TransportState,
   transportAnnouncement,
   transportSpeech,
-} from "./TrainingAnnouncer";
+} from "./transport_speech";
 
 /** Three runs, the first two at `step`, the third at `third` (default `step`); absent runs as given. */
 const at = (
