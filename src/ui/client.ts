@@ -77,6 +77,7 @@ import {
 } from "./client_notices";
 import { type ClientStats, stageReceiver, updateReceiver, withoutWorkerNotice } from "./client_updates";
 import { notReady, refreshCustomModel, showStarted, spawnTrainingWorker, workerWatch } from "./client_worker";
+import { reloadForEdit } from "./hot_reload";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
@@ -408,3 +409,9 @@ export class LabClient {
 
 /** The page's one client (the lab has one worker). */
 export const labClient = new LabClient();
+
+// Editing this module under `npx vite` reloads the page, saving first (./hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit(() => labClient.dispose()));
+}

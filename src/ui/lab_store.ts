@@ -24,6 +24,7 @@ import type {
 import { detachForks, restartedSpecs } from "../lab/run_labels";
 import { MAX_RUNS } from "../lab/settings";
 import { applyRunUpdates } from "./apply_updates";
+import { reloadForEdit } from "./hot_reload";
 import { withColours } from "./lab/palette";
 import { keepSpeed, savedSpeed } from "./speed_pref";
 
@@ -381,3 +382,9 @@ export const useLab = create<LabState>()((set) => ({
       return { spec: { ...s.spec, runs: specs }, runs };
     }),
 }));
+
+// Editing this module under `npx vite` reloads the page, saving first (./hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
+}

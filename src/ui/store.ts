@@ -8,6 +8,7 @@ import type { GpuUnavailableReason } from "../gpu/errors";
 import type { SelfTestResult } from "../kernels/selftest";
 import type { MatmulThroughput } from "../kernels/throughput";
 import type { KeptChecks } from "./gpu_checks_kept";
+import { reloadForEdit } from "./hot_reload";
 
 /** acquiring → ready, or → unavailable (no WebGPU at all); ready → lost when the device goes away. */
 export type GpuStatus = "acquiring" | "ready" | "unavailable" | "lost";
@@ -104,4 +105,10 @@ export const useApp = create<AppState>()((set) => ({
 function appendError(errors: string[], message: string): string[] {
   if (errors.at(-1) === message) return errors;
   return [...errors, message].slice(-MAX_ERRORS);
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (./hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

@@ -5,6 +5,7 @@
  * sentence twice is said twice (a count makes it new text for the region).
  */
 import { create } from "zustand";
+import { reloadForEdit } from "../hot_reload";
 
 interface Announcements {
   text: string;
@@ -26,4 +27,10 @@ export function announce(text: string): void {
 /** The latest announcement, for the live region; a repeat ends in a zero-width space so it reads as new. */
 export function useAnnouncement(): string {
   return useAnnouncements((s) => (s.count % 2 === 0 ? s.text : `${s.text}\u200b`));
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

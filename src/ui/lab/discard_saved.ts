@@ -7,6 +7,7 @@
 import { create } from "zustand";
 import type { LabPersistence } from "../../lab/persist";
 import { errorMessage as message } from "../../util/errors";
+import { reloadForEdit } from "../hot_reload";
 import { useLab } from "../lab_store";
 import type { Saving } from "./saving";
 
@@ -74,4 +75,10 @@ export function offerDiscard(o: DiscardOffer): { withdraw(): void } {
       if (useDiscardSaved.getState().discard === discard) useDiscardSaved.setState({ discard: null });
     },
   };
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

@@ -11,6 +11,7 @@ import { type ArchiveEntry, keepsCurves } from "../../lab/archive";
 import { sameExperiment } from "../../lab/restore";
 import { specFromHash } from "../../lab/url";
 import { without } from "../client_notices";
+import { reloadForEdit } from "../hot_reload";
 import { trainedSteps, useLab } from "../lab_store";
 import { experimentTitle } from "./experiment_names";
 import { hereOf, pipelineKept, roomFor } from "./keep_room";
@@ -151,4 +152,10 @@ export function answered(): string | null {
 /** The notice was dismissed (its ×): the question goes with it. */
 export function noticeDismissed(): void {
   useLeaveAsk.setState({ ask: null });
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

@@ -12,6 +12,7 @@ import {
   type PipelineStage,
   type PipelineStageResult,
 } from "../../lab/pipeline/fields";
+import { reloadForEdit } from "../hot_reload";
 
 export type StageStatus = "idle" | "running" | "done" | "error";
 
@@ -180,3 +181,9 @@ export const usePipelineStore = create<PipelineState>()((set) => ({
       settings: { ...DEFAULT_PIPELINE_SETTINGS, ...view.settings },
     }),
 }));
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
+}

@@ -5,6 +5,7 @@
  */
 import { create } from "zustand";
 import type { RewardModelInfo } from "../../lab/protocol";
+import { reloadForEdit } from "../hot_reload";
 
 export interface RewardModelsState {
   /** The loaded user model ("custom"), or null. */
@@ -31,4 +32,10 @@ export function missingRewards(customLoaded: boolean, handedOff: boolean): Recor
     ...(!customLoaded && { custom: "load an .onnx with Load RM first" }),
     ...(!handedOff && { pipeline: "train it in the Pipeline, then Use in RL" }),
   };
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

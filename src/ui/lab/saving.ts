@@ -19,6 +19,7 @@ import { errorMessage as message } from "../../util/errors";
 import { askAgain, leaveUnasked } from "../../util/leave_prompt";
 import { landsWithin } from "../../util/settle";
 import { without } from "../client_notices";
+import { onHotReload, reloadForEdit } from "../hot_reload";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
 import { askToLeave, checkMove, movedAgain, newerMove } from "./history_leave";
@@ -394,4 +395,13 @@ async function reopen(saving: Saving, id: string, waitMs: number, stopMs: number
   // The steps-reached record is the experiment being left's (its autosaver has stopped): not the reopened one's.
   forgetReached(pageStorage());
   go(shareUrl(spec, { xAxis, klEstimator, smoothing }, location.href));
+}
+
+// Editing this module under `npx vite` reloads the page (../hot_reload.ts), after the open lab saved its latest state.
+if (import.meta.hot) {
+  onHotReload(async () => {
+    if (current) await saveLatest(current, 8000);
+  });
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

@@ -17,6 +17,7 @@
  * The page shows where it stands through {@link useSavingTabs} (./SaveState.tsx).
  */
 import { create } from "zustand";
+import { reloadForEdit } from "../hot_reload";
 
 /** The BroadcastChannel on which the lab's tabs agree which one saves. */
 export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
@@ -285,4 +286,10 @@ export function linkTabs(
       channel?.close();
     },
   };
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }

@@ -7,6 +7,7 @@
 import { create } from "zustand";
 import type { StartStage } from "../../lab/start_progress";
 import { bytes } from "../format";
+import { reloadForEdit } from "../hot_reload";
 
 /** With no new byte for this long (ms), a download is said to be stalled, with what to do. */
 export const STALL_MS = 20_000;
@@ -78,4 +79,10 @@ export function stalled(s: StartStage | null, at: number, now: number): "stalled
   if (s?.stage === "reward" && now - at >= SLOW_REWARD_MS) return "slow";
   if ((s === null || s.stage === "task") && now - at >= SLOW_SCRIPT_MS) return "slow";
   return null;
+}
+
+// Editing this module under `npx vite` reloads the page, saving first (../hot_reload.ts): never two of its state.
+if (import.meta.hot) {
+  import.meta.hot.accept();
+  import.meta.hot.dispose(() => reloadForEdit());
 }
