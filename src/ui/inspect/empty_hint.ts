@@ -1,7 +1,6 @@
 /**
  * What the Inspect panel says while it has nothing to show (./InspectPanel.tsx).
  */
-import "./inspect.css";
 
 /** Why there is nothing to inspect while paused, from the runs' states. */
 export function emptyHint(

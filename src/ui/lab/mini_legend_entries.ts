@@ -4,7 +4,6 @@
 
 import type { ChartLine } from "./MetricChart";
 import type { RunShape } from "./run_shape";
-import "./mini_legend.css";
 
 export interface MiniLegendEntry {
   runId: string;

@@ -1,7 +1,6 @@
 /**
  * Loading a user's ONNX reward model file (./RewardModelButton.tsx): its size limit and the load.
  */
-import "./rewards.css";
 import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";

@@ -1,6 +1,4 @@
-/**
- * Whether an element is laid out and visible (./ExportMenu.tsx and the other menus use it).
- */
+/** Whether an element is in view (./ExportMenu.tsx: its list follows its button while it is). */
 /** Whether part of `el` is in view: inside the window and inside every ancestor that clips (a scrolling column). */
 export function shown(el: Element): boolean {
   let { left, top, right, bottom } = el.getBoundingClientRect();

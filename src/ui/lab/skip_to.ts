@@ -1,7 +1,6 @@
 /**
  * Moving the keyboard to a region of the page (./SkipLinks.tsx).
  */
-import "./skip_links.css";
 
 /** Focus the element with this id (it carries tabIndex −1) and scroll it to the top of the window. */
 export function skipTo(id: string): boolean {
