@@ -17,7 +17,7 @@ export default defineConfig({
   build: {
     target: "es2022",
     sourcemap: true,
-    // The largest JS chunks are big by design: index 1,396 kB (React, KaTeX, the lab), data 1,205 kB (the
+    // The largest JS chunks are big by design: index 1,396 kB (React, recharts, the lab), data 1,205 kB (the
     // Moby-Dick text the sentiment task samples from), worker 552 kB (the WGSL engine). Just above the largest
     // today, so that the warning says something again when a chunk grows past it. kB, minified.
     chunkSizeWarningLimit: 1500,
