@@ -31,13 +31,7 @@
  *   exportPolicyOnnx(id)     the run's policy as ONNX (next-token logits; src/onnx/policy_export.ts).
  *   loadRunCheckpoint(id, bytes, at)  resume a run from saved weights (IndexedDB) after step at.step.
  *   rewindRun(id)            a run in error back to its last checkpoint (its error cleared).
- *   pipelineStage(stage, settings, onProgress)  train the Pipeline view's stage "sft" or "rm" (pauses the lab).
- *   stopPipelineStage()      stop that stage after its step in progress: pipelineStage resolves with the model
- *                            trained so far (result.steps < result.planned). Resolves with the stage, or null.
- *   handOffPipeline()        stage 3: the Pipeline's models become the runs' start model and reward ("pipeline");
- *                            the runs restart (store: progress cleared, reward "pipeline", model described).
- *   pipelineRmOnnx()         the Pipeline's reward model as an .onnx file (bytes).
- *   pipelineModels()         the Pipeline's models as arrays (the session saves them), or null.
+ *   pipelineStage, stopPipelineStage, handOffPipeline, pipelineRmOnnx, pipelineModels: ./client_pipeline.ts.
  *   start(spec, pipeline?)   with saved Pipeline models (a reload), runs with reward "pipeline" keep it.
  *   loadRewardModel(bytes, name)  check and load a user's ONNX reward model (reward "custom"); rejects with
  *                            what is wrong with the file. A new worker has none: start() moves runs that
@@ -72,9 +66,9 @@ import {
   allAtStop,
   withoutStopSentence,
   withoutTrainingAsks,
-  withStagePaused,
   withStopSentence,
 } from "./client_notices";
+import * as pipelineCommands from "./client_pipeline";
 import { type ClientStats, stageReceiver, updateReceiver, withoutWorkerNotice } from "./client_updates";
 import { notReady, refreshCustomModel, showStarted, spawnTrainingWorker, workerWatch } from "./client_worker";
 import { reloadForEdit } from "./hot_reload";
@@ -346,35 +340,23 @@ export class LabClient {
     settings: Partial<PipelineSettings>,
     onProgress: (p: PipelineProgress) => void,
   ): Promise<PipelineStageResult> {
-    const api = this.need();
-    if (this.store.playing) {
-      this.store.setPlaying(false);
-      this.store.setNotice(withStagePaused(this.store.notice));
-    }
-    return api.pipelineStage(stage, settings, Comlink.proxy(onProgress));
+    return pipelineCommands.trainStage(this.need(), stage, settings, onProgress);
   }
 
-  /** Stop the Pipeline stage in training after its step in progress (null: none trains, or no worker). */
   async stopPipelineStage(): Promise<PipelineStage | null> {
-    return this.api ? this.api.stopPipelineStage() : null;
+    return pipelineCommands.stopStage(this.api);
   }
 
   async handOffPipeline(): Promise<{ model: string; runs: string[] }> {
-    const r = await this.need().handOffPipeline();
-    const s = this.store;
-    s.setPlaying(false);
-    s.clearProgress();
-    for (const id of r.runs) s.setRunConfig(id, { reward: "pipeline" });
-    s.setModel(r.model);
-    return r;
+    return pipelineCommands.handOff(this.need());
   }
 
   pipelineRmOnnx(): Promise<Uint8Array> {
-    return this.need().pipelineRmOnnx();
+    return pipelineCommands.rmOnnx(this.need());
   }
 
   pipelineModels(): Promise<PipelineModels | null> {
-    return this.need().pipelineModels();
+    return pipelineCommands.models(this.need());
   }
 
   async loadRewardModel(bytes: Uint8Array, name: string): Promise<RewardModelInfo> {

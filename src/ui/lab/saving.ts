@@ -1,5 +1,5 @@
 /**
- * The open lab's savers — the autosaver (src/lab/autosave.ts) and the Pipeline saver (./pipeline_saver.ts) —
+ * The open lab's savers — the autosaver and the Pipeline saver, as ./savers.ts starts them —
  * and what goes through them when the page leaves its experiment: opening another link (a lesson, Change…)
  * saves the latest curves and checkpoints first, so that the runs it replaces are kept at their last step,
  * and reopening a kept experiment (Recent experiments, src/lab/archive.ts) stops saving, waits for the
@@ -10,7 +10,6 @@
  * lines said about saving are ./saving_lines.ts's.
  */
 import type { KeptEntry } from "../../lab/archive";
-import { startAutosave } from "../../lab/autosave";
 import type { LabPersistence } from "../../lab/persist";
 import type { ExperimentSpec } from "../../lab/protocol";
 import { forgetReached, pageStorage } from "../../lab/reached";
@@ -18,16 +17,15 @@ import { shareUrl } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
 import { askAgain, leaveUnasked } from "../../util/leave_prompt";
 import { landsWithin } from "../../util/settle";
-import { without } from "../client_notices";
 import { onHotReload, reloadForEdit } from "../hot_reload";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
 import { askToLeave, checkMove, movedAgain, newerMove } from "./history_leave";
 import { markOpened } from "./opened_focus";
-import { type PipelineSaver, startPipelineSaver } from "./pipeline_saver";
 import { recentChanged } from "./recent_listeners";
 import { writeHere } from "./save_here";
 import { saveLatest } from "./save_latest";
+import { startSavers } from "./savers";
 import { askBeforeLosingTraining, savingTabGone } from "./saving_elsewhere";
 import { savedHereLine, withoutTakenOver } from "./saving_lines";
 import { linkTabs, newWriterId, takenOverLine, useSavingTabs } from "./saving_tabs";
@@ -35,8 +33,6 @@ import type { Saving, SavingDeps } from "./saving_types";
 import { writeUrlNow } from "./url_sync";
 
 export type { Saving, SavingDeps } from "./saving_types";
-
-const NO_PIPELINE_SAVER: PipelineSaver = { flush: async () => {}, stop: async () => {} };
 
 /**
  * Start the open lab's savers. One tab saves (./saving_tabs.ts): starting tells the others, which stop; when
@@ -53,22 +49,8 @@ export function startSaving(
   const start = () => {
     // A claim that cannot be written yet (storage full) goes with this tab's next write that can.
     persistence.claim(writer);
-    return startSavers();
+    return startSavers(persistence, deps, onError);
   };
-  const startSavers = () => ({
-    autosaver: startAutosave({
-      persistence,
-      source: useLab,
-      exportCheckpoint: deps.exportCheckpoint,
-      onError,
-      onBusy: (busy) => useLab.getState().setSaving(busy),
-      onFailed: (line) => useLab.getState().setSaveFailed(line),
-      onRecovered: (lines) => useLab.getState().setNotice(without(useLab.getState().notice, lines)),
-    }),
-    pipeline: deps.pipelineModels
-      ? startPipelineSaver(persistence, deps.pipelineModels, onError)
-      : NO_PIPELINE_SAVER,
-  });
   let on = start();
   useLab.getState().setSaving(false);
   useSavingTabs.setState({ state: "saves", saveHere: null });
