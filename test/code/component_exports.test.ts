@@ -12,9 +12,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = resolve(__dirname, "../..");
 const SRC = join(ROOT, "src");
 
-/** Let off for now (biome.jsonc's overrides say why): being changed elsewhere when the rule came in. */
-const LET_OFF = ["ui/lessons/LessonCard.tsx"];
-
 function tsx(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
@@ -30,7 +27,7 @@ function nonComponents(src: string): string[] {
 describe("component modules export components only", () => {
   const files = tsx(SRC).map((p) => relative(SRC, p));
 
-  it.each(files.filter((f) => !LET_OFF.includes(f)))("%s", (f) => {
+  it.each(files)("%s", (f) => {
     expect(nonComponents(readFileSync(join(SRC, f), "utf8")), `${f}: move these into a .ts sibling`).toEqual(
       [],
     );

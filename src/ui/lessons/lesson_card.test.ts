@@ -6,7 +6,13 @@
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../lab/protocol";
 import { type RunState, stepRange } from "../lab_store";
-import { hiddenItems, lessonRunsBack, lessonTimeLeft, progressText, removedLessonRuns } from "./LessonCard";
+import {
+  hiddenItems,
+  lessonRunsBack,
+  lessonTimeLeft,
+  progressText,
+  removedLessonRuns,
+} from "./lesson_card_text";
 
 const spec = (id: string): RunSpec => ({ id, algo: "grpo", label: id, config: {} });
 const state = (id: string, step: number, extra: Partial<RunState> = {}): RunState => ({
