@@ -97,7 +97,7 @@ export function dataNotices(): string {
 const RULE = "=".repeat(78);
 
 /**
- * The whole file: a header, one block per package (sorted by name, then version; duplicates by name@version
+ * The whole file (starting with a UTF-8 byte-order mark, {@link BOM}): a header, one block per package (sorted by name, then version; duplicates by name@version
  * dropped), then the data notices. Each block: "name version", "License: SPDX", the licence text and, where
  * the package has one, its NOTICE.
  */
@@ -119,5 +119,10 @@ export function noticesText(packages: readonly NoticePackage[]): string {
     `the ${sorted.length} third-party packages below (name, version, licence, licence text) and the data`,
     "listed after them. KaTeX's fonts (assets/KaTeX_*) are part of the katex package.",
   ].join("\n");
-  return [header, ...blocks, dataNotices()].join(`\n\n${RULE}\n\n`).concat("\n");
+  // A UTF-8 byte-order mark first: static servers send .txt as text/plain without a charset, and browsers then
+  // read it as windows-1252 ("Finn Ã…rup Nielsen" for the AFINN credit the ODbL asks for); the mark wins.
+  return BOM + [header, ...blocks, dataNotices()].join(`\n\n${RULE}\n\n`).concat("\n");
 }
+
+/** U+FEFF, the UTF-8 byte-order mark the file starts with. */
+export const BOM = "\uFEFF";

@@ -59,4 +59,10 @@ test("the footer links the built site's third-party notices: the bundled package
   }
   expect(text).toContain("Open Database License (ODbL) v1.0");
   expect(text).toMatch(/Moby-Dick[^\n]*\(PDDL\) v1\.0/);
+  // As a reader sees it: the server names no charset, so the file must tell the browser it is UTF-8.
+  const tab = await page.context().newPage();
+  await tab.goto(new URL((await link.getAttribute("href")) ?? "", page.url()).href);
+  expect(await tab.evaluate(() => document.characterSet)).toBe("UTF-8");
+  expect(await tab.evaluate(() => document.body.innerText)).toContain("Finn Årup Nielsen");
+  await tab.close();
 });

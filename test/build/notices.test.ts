@@ -63,6 +63,8 @@ describe("THIRD_PARTY_NOTICES.txt", () => {
     expect(text.match(/^b 1\.0\.0$/gm)).toHaveLength(1);
     expect(text).toContain("a's licence\n\nNOTICE:\n\na's notice");
     expect(text).toContain("the 2 third-party packages below");
+    // Served as text/plain without a charset, only a byte-order mark makes a browser read it as UTF-8.
+    expect(text.startsWith("\uFEFFRLHF Playground: third-party notices")).toBe(true);
   });
 
   it("gives a package without a licence file its MIT text (onnxruntime-web: Microsoft's), else says so", () => {
