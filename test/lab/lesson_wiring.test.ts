@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { E2E_LESSONS } from "../../e2e/lesson_scale";
 import { LESSONS } from "../../src/lab/presets";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
-import { type Lesson, lessonStatusText, run } from "../../src/lab/presets/lesson";
+import { type Lesson, lessonStatusMark, lessonStatusText, run } from "../../src/lab/presets/lesson";
 import { lessonSpecProblems, showsOf } from "./lesson_fixtures";
 
 describe("a lesson's wiring", () => {
@@ -45,8 +45,18 @@ describe("a lesson's wiring", () => {
 
   it("the status line says plainly whether the check passed on the shipped models", () => {
     expect(lessonStatusText({ kind: "fails-on-shipped", reason: "no gap." })).toBe(
-      "Its check fails on the shipped models: no gap.",
+      "Heads-up: on this lab's small models the effect below did not show: no gap.",
     );
+    // The page says nothing only a repository reader would understand (a folder, "the shipped models").
+    for (const id of PRESET_IDS) {
+      const line = lessonStatusText(LESSONS[id].status);
+      expect(line, id).not.toMatch(/docs\/|lesson-runs|shipped models/);
+    }
+    // A verified lesson's reason must not take it back ("… a rerun is due"): that lesson is unverified.
+    for (const id of PRESET_IDS.filter((i) => LESSONS[i].status.kind === "verified"))
+      expect(LESSONS[id].status.reason, id).not.toMatch(/rerun|run again|predate/);
+    expect(lessonStatusMark(LESSONS["length-bias"].status)).toBe(" · effect not shown here");
+    expect(lessonStatusMark(LESSONS["kl-estimators"].status)).toBe("");
     for (const id of PRESET_IDS) expect(LESSONS[id].status.reason.length, id).toBeGreaterThan(0);
   });
 

@@ -24,14 +24,25 @@ export interface LessonStatus {
   reason: string;
 }
 
-/** The status line the lesson card shows in small text and `lab lesson --help` prints after the title. */
+/**
+ * The status line the lesson card shows in small text and `lab lesson --help` prints after the title, in words a
+ * student reads without knowing the repository: "Tested in this lab: …", "Not yet re-tested in this lab: …",
+ * "Heads-up: on this lab's small models the effect below did not show: …".
+ */
 export function lessonStatusText(s: LessonStatus): string {
   const head = {
-    verified: "Checked on the shipped models",
-    unverified: "Not yet checked on the shipped models",
-    "fails-on-shipped": "Its check fails on the shipped models",
+    verified: "Tested in this lab",
+    unverified: "Not yet re-tested in this lab",
+    "fails-on-shipped": "Heads-up: on this lab's small models the effect below did not show",
   }[s.kind];
   return `${head}: ${s.reason}`;
+}
+
+/** The lesson picker's mark of a lesson not verified on the shipped models ("" when verified). */
+export function lessonStatusMark(s: LessonStatus): string {
+  return { verified: "", unverified: " · not yet re-tested", "fails-on-shipped": " · effect not shown here" }[
+    s.kind
+  ];
 }
 
 export interface Lesson {

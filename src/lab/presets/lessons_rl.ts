@@ -22,9 +22,9 @@ export const PPO_DPO_GRPO: Lesson = {
     "Measured over the lesson's 150 steps on seeds 0, 1 and 2: GRPO's gold reward rises by 0.96–0.99, to the lexicon score's ceiling, for an exact KL of 48–52 nats (it writes whatever scores, far from the start model); PPO's by 0.35–0.51 for about 11 nats, most of it after its first 60 steps (−0.05 to +0.04 there); DPO's by 0.07–0.11 for 7–9 nats (measured on longer samples, 64 tokens: expect a little difference).",
   ],
   status: {
-    kind: "verified",
+    kind: "unverified",
     reason:
-      "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs); DPO's logs predate a change in which pairs it flips, and a rerun is due.",
+      "PPO's and GRPO's runs showed it on seeds 0, 1 and 2; DPO's are to be run again since a change in which of its preference pairs are flipped.",
   },
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
@@ -69,7 +69,7 @@ export const OVEROPTIMISATION: Lesson = {
     "Without a KL penalty (β = 0) the policy moves fastest: the proxy ends higher while the share of right sums falls — the policy learns the answers the proxy likes, not the sums. In Gao et al. gold first rises; on this small model it holds for a few steps at most, then falls. Read the samples: wrong sums the proxy scores high.",
     "β = 0.2 pays for every nat it moves, so it stays closer to the start model (lower KL). (A smaller penalty is not enough here: when we tried β = 0.05 in this run's place, it held the KL lower only until about step 55, and by step 60 it had drifted as far as β = 0. To try it, set this run's β to 0.05 (rename it with the ✎ beside its name) before pressing Play, or afterwards and press Reset.) Gao et al. found the same: a KL penalty mostly stops the policy earlier, it does not buy more gold reward at a given KL.",
   ],
-  status: { kind: "verified", reason: "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs)." },
+  status: { kind: "verified", reason: "its effect showed on seeds 0, 1 and 2 at the lesson's length." },
   refs: [
     { label: "Scaling laws for RM over-optimisation (Gao et al. 2022)", url: ARXIV("2210.10760") },
     { label: "Fine-tuning LMs from human preferences (Ziegler et al. 2019)", url: ARXIV("1909.08593") },
@@ -122,7 +122,7 @@ export const KL_ESTIMATORS: Lesson = {
     "k1 is unbiased but noisy: while π ≈ π_ref (a small lr keeps it there), whole batches come out negative — a KL never is.",
     "k3 is unbiased and never negative (GRPO uses it in its loss); k2 is biased but low-variance. The exact one is still an estimate of the sequence's KL, but without the noise of which token was drawn, and never below 0: the reference to compare the others with.",
   ],
-  status: { kind: "verified", reason: "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs)." },
+  status: { kind: "verified", reason: "its effect showed on seeds 0, 1 and 2 at the lesson's length." },
   refs: [
     { label: "Approximating KL divergence (Schulman 2020)", url: "http://joschu.net/blog/kl-approx.html" },
     { label: "GRPO's k3 penalty (Shao et al. 2024)", url: ARXIV("2402.03300") },
@@ -184,7 +184,7 @@ export const GRPO_GROUPS: Lesson = {
     "With G = 2 on a task the model solves about 30 % of the time, the two answers agree 58 % of the time (0.7² both wrong + 0.3² both right): “Zero-std groups” (frac_reward_zero_std, in more metrics) stays high (59–69 % over the 12 steps, seeds 0–2). With G = 8 it falls to about a fifth (19–23 %), not the 6 % that equally hard prompts would give: some prompts this model almost never solves, and then all eight answers are wrong (Inspect shows such groups).",
     "Both runs sample 32 answers per step; pause, then Inspect shows each group (its group advantages, with the table's “Advantages” columns): G answers → scores → advantages.",
   ],
-  status: { kind: "verified", reason: "its check passed on seeds 0, 1 and 2 (logs in docs/lesson-runs)." },
+  status: { kind: "verified", reason: "its effect showed on seeds 0, 1 and 2 at the lesson's length." },
   refs: [
     { label: "GRPO (Shao et al. 2024)", url: ARXIV("2402.03300") },
     { label: "DAPO: dynamic sampling of zero-std groups (Yu et al. 2025)", url: ARXIV("2503.14476") },

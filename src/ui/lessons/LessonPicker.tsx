@@ -10,6 +10,7 @@ import { useRef, useState } from "react";
 import { keepsCurves } from "../../lab/archive";
 import { PRESET_IDS, type PresetId } from "../../lab/presets/ids";
 import { LESSONS, lessonUrl } from "../../lab/presets/index";
+import { lessonStatusMark } from "../../lab/presets/lesson";
 import { actionSelectKeyDown } from "../lab/action_select";
 import { ConfirmCard } from "../lab/ConfirmButton";
 import { stopFirstLine, trainingLine, usePipelineStore } from "../lab/pipeline_store";
@@ -76,6 +77,7 @@ export function LessonPicker({ disabled }: { disabled?: boolean }) {
           <option key={id} value={id} title={LESSONS[id].summary} disabled={id === openId}>
             {i + 1}. {LESSONS[id].title} · {LESSON_STEPS[id]} steps
             {id === openId ? " (open now; Reset restarts it)" : ""}
+            {lessonStatusMark(LESSONS[id].status)}
             {software && SLOW_ON_SOFTWARE.has(id) ? " · minutes a step on this software GPU" : ""}
           </option>
         ))}
