@@ -24,7 +24,7 @@ export const PPO_DPO_GRPO: Lesson = {
   status: {
     kind: "unverified",
     reason:
-      "PPO's and GRPO's runs showed it on seeds 0, 1 and 2; DPO's are to be run again since a change in which of its preference pairs are flipped.",
+      "PPO's and GRPO's runs showed it on seeds 0, 1 and 2; DPO's are to be run again (its logs were made when it sampled 64 tokens an answer, not today's 48).",
   },
   refs: [
     { label: "PPO (Schulman et al. 2017)", url: ARXIV("1707.06347") },
