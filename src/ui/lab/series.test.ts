@@ -227,6 +227,11 @@ describe("nice y domains", () => {
     expect(niceTicksWithin(-0.603, 0.597)).toEqual([-0.5, -0.25, 0, 0.25, 0.5]);
     expect(niceTicksWithin(1, 3, 5, true)).toEqual([1, 2, 3]);
     expect(niceTicksWithin(2, 2)).toEqual([2]);
+    // Equal but for rounding (best-of-n runs at one KL budget on a KL axis): one tick, not an endless loop that
+    // crashed the page ("RangeError: Invalid array length").
+    expect(niceTicksWithin(0.1, 0.1 + 2 ** -56)).toEqual([0.1]);
+    expect(niceTicksWithin(0.6931471805599453, 0.6931471805599454, 3)).toEqual([0.6931471805599453]);
+    expect(niceTicksWithin(1e6, 1e6 + 1e-9, 5, false)).toEqual([1e6]);
     expect(niceTicksWithin(Number.NaN, 1)).toEqual([]);
   });
 

@@ -217,19 +217,22 @@ function niceStep(span: number, count: number, integer = false): number {
 /**
  * Round tick values inside [lo, hi] (about `count` intervals), e.g. steps 1…48 → 10, 20, 30, 40; `integer` for
  * axes that count (steps, samples, tokens). At least two ticks whenever a finer round step allows it (steps
- * 1…32 at 3 → 10, 20, 30, not 20 alone). An empty or one-point range gives its one value.
+ * 1…32 at 3 → 10, 20, 30, not 20 alone). An empty or one-point range gives its one value, and so does a range
+ * narrower than 1e-12 of its values (x values equal but for rounding).
  */
 export function niceTicksWithin(lo: number, hi: number, count = 5, integer = false): number[] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [];
-  if (!(hi > lo)) return [lo];
+  // A range only rounding wide (best-of-n runs at one KL budget: the same estimate up to its last bits) is one
+  // value: a step below lo's precision never moved `v` on (v += step), and the loop filled memory, crashing the page.
+  if (!(hi - lo > 1e-12 * Math.max(1, Math.abs(lo), Math.abs(hi)))) return [lo];
   // A round step can leave one tick inside (steps 1…32 at 3 intervals: step 20 → only 20): ask for finer ticks
   // until two fit, so an axis always shows its scale (at most a few tries: a step of 1 on an integer axis always fits).
   let ticks: number[] = [];
   for (let n = count; n <= 4 * count && ticks.length < 2; n++) {
     const step = niceStep(hi - lo, n, integer);
     ticks = [];
-    for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
-      ticks.push(Number(v.toPrecision(12)));
+    const first = Math.ceil(lo / step - 1e-9);
+    for (let k = first; k * step <= hi + step * 1e-9; k++) ticks.push(Number((k * step).toPrecision(12)));
   }
   return ticks;
 }
