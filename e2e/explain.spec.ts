@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { PRESET_IDS } from "../src/lab/presets/ids";
 import { metricDoc } from "../src/ui/lab/glossary";
 import { ENTROPY } from "../src/ui/lab/metric_info";
 import { testLink } from "./links";
@@ -73,6 +74,9 @@ test("explain panels typeset their objectives, list the run's knobs and close wi
   // No lesson open, nothing trained yet: the reward chart points a newcomer to the lessons (the others do not).
   await expect(page.locator(".chart-empty").first()).toContainText("New here? The top bar's “Lessons…”");
   await expect(page.locator(".chart-empty", { hasText: "New here?" })).toHaveCount(1);
+  await expect(page.locator(".chart-empty").first()).toContainText(
+    `walks through ${PRESET_IDS.length} guided experiments`,
+  );
   const panel = page.getByTestId("explain-panel");
 
   // PPO, opened from the keyboard.

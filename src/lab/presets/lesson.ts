@@ -51,7 +51,7 @@ export interface Lesson {
   title: string;
   /** One line for the picker. */
   summary: string;
-  /** What to watch, in order: 2–4 short sentences for a student. */
+  /** What to watch, in order: 2–5 short sentences for a student (plain Unicode, no TeX). */
   watch: readonly string[];
   refs: readonly PaperRef[];
   /** The experiment (task, model, seed, runs, length `steps`, and `preset` = this id). */

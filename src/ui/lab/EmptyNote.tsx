@@ -1,5 +1,6 @@
 /** The line an empty chart shows (./MetricChart.tsx). */
 
+import { PRESET_IDS } from "../../lab/presets/ids";
 import { labStarted, useLab } from "../lab_store";
 import { useApp } from "../store";
 
@@ -25,7 +26,7 @@ export function EmptyNote({ hasLines, reward }: { hasLines: boolean; reward: boo
           : hasLines
             ? playing
               ? `Training the first step…${software ? ` (a software GPU: a step can take a minute or more${sentiment ? "; the arithmetic task, under Change…, takes seconds" : ""})` : ""}`
-              : `No points yet — press Play (or space).${newcomer ? " New here? The top bar's “Lessons…” walks through eight guided experiments, starting with PPO vs DPO vs GRPO." : ""}`
+              : `No points yet — press Play (or space).${newcomer ? ` New here? The top bar's “Lessons…” walks through ${PRESET_IDS.length} guided experiments, starting with PPO vs DPO vs GRPO.` : ""}`
             : "No visible runs"}
     </p>
   );
