@@ -68,10 +68,10 @@ export class UniformArena {
         data: new Uint8Array(CHUNK_BYTES),
       });
     const c = this.chunks[this.chunk];
+    c.data.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), this.offset);
     // The padding up to `size` is uploaded too: zero it, or a struct with more fields than were pushed would
     // read an earlier dispatch's values there.
-    c.data.fill(0, this.offset, this.offset + size);
-    c.data.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), this.offset);
+    c.data.fill(0, this.offset + data.byteLength, this.offset + size);
     const binding = { buffer: c.buffer, offset: this.offset, size };
     this.offset = Math.ceil((this.offset + size) / this.align) * this.align;
     return binding;

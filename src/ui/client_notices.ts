@@ -64,10 +64,15 @@ export function without(notice: string | null, sentences: readonly (string | Reg
   return rest.replace(/ {2,}/g, " ").trim() || null;
 }
 
+/** `notice` with `line` at its end, once (an earlier copy of it taken out, spaces mended). */
+export function withLine(notice: string | null, line: string): string {
+  const rest = notice?.replace(line, "").replace(/ {2,}/g, " ").trim();
+  return rest ? `${rest} ${line}` : line;
+}
+
 /** `notice` with STAGE_PAUSED_LINE at its end (once). */
 export function withStagePaused(notice: string | null): string {
-  const rest = notice?.replace(STAGE_PAUSED_LINE, "").replace(/ {2,}/g, " ").trim();
-  return rest ? `${rest} ${STAGE_PAUSED_LINE}` : STAGE_PAUSED_LINE;
+  return withLine(notice, STAGE_PAUSED_LINE);
 }
 
 /**

@@ -3,7 +3,7 @@
  * hook registered here (the Pipeline's stage in training, ./pipeline_actions.ts) is awaited in turn and
  * resolves null once what it stands for has ended, or with why it could not, which keeps the experiment open.
  */
-import { without } from "../client_notices";
+import { withLine, without } from "../client_notices";
 import { useLab } from "../lab_store";
 
 /**
@@ -77,9 +77,8 @@ async function probe(fetchFn: typeof fetch, limitMs: number, slowMs: number): Pr
 /** Put {@link CHECKING_LINE} at the notice's end, or take it out. */
 function checking(on: boolean): void {
   const notice = useLab.getState().notice;
-  const rest = without(notice, [CHECKING_LINE]);
-  if (on) useLab.getState().setNotice(rest ? `${rest} ${CHECKING_LINE}` : CHECKING_LINE);
-  else if (rest !== notice) useLab.getState().setNotice(rest);
+  const next = on ? withLine(notice, CHECKING_LINE) : without(notice, [CHECKING_LINE]);
+  if (next !== notice) useLab.getState().setNotice(next);
 }
 
 /**
