@@ -1,13 +1,18 @@
 /**
  * WGSL has no includes: the shared pieces of several shaders live in src/shaders/lib/ and are pasted in where a
  * shader says `// #include <name>` (a whole line, optionally followed by a comment). The vocabulary-row kernels
- * share their workgroup reductions this way (vocab_rows.ts), so each reduction is written once.
+ * share their workgroup reductions (reduce_vec2) and their normaliser passes (logit_rows, kl_rows) this way
+ * (vocab_rows.ts), so each is written once.
  */
+import klRows from "../shaders/lib/kl_rows.wgsl?raw";
+import logitRows from "../shaders/lib/logit_rows.wgsl?raw";
 import reduceVec2 from "../shaders/lib/reduce_vec2.wgsl?raw";
 
 /** The shared WGSL pieces by include name. */
 export const WGSL_LIB: Readonly<Record<string, string>> = {
   reduce_vec2: reduceVec2,
+  logit_rows: logitRows,
+  kl_rows: klRows,
 };
 
 const INCLUDE = /^\/\/ #include (\S+)(?: .*)?$/gm;

@@ -29,6 +29,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> dlogits: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2, log1p_f32)
+// #include logit_rows (src/shaders/lib/logit_rows.wgsl: RowNorm, row_norm)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -40,19 +41,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let in_use = t >= 0 && u32(t) < p.cols;
   let n = select(0u, p.cols, in_use); // ignored rows read nothing
 
-  var m = neg_inf();
-  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
-  m = wg_max(lid, m);
-  let live = in_use && !is_neg_inf(m); // a target and a distribution
-  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
-
-  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max): S = 1 + r
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x == shift) { acc.y += 1.0; } else { acc.x += exp(x - shift); }
-  }
-  acc = wg_sum2(lid, acc);
-  let r = acc.x + (acc.y - 1.0);
+  let rn = row_norm(lid, base, n, in_use, 1.0); // S = 1 + r at τ = 1 (x / 1 is exact; lib/logit_rows.wgsl)
+  let live = rn.live; // a target and a distribution
+  let shift = rn.shift;
+  let r = rn.r;
   let s = 1.0 + r;
 
   if (lid == 0u) {

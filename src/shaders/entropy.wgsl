@@ -28,6 +28,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read_write> H: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max_count, wg_sum2, log1p_f32)
+// #include logit_rows (src/shaders/lib/logit_rows.wgsl: EntropyNorm, entropy_norm)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -38,32 +39,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let in_use = p.use_mask == 0u || mask[row] != 0.0;
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
 
-  var mc = vec2<f32>(neg_inf(), 0.0); // (max, ties of the max)
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x > mc.x) { mc = vec2<f32>(x, 1.0); } else if (x == mc.x) { mc.y += 1.0; }
-  }
-  mc = wg_max_count(lid, mc);
-  let m = mc.x;
-  let live = in_use && !is_neg_inf(m); // in use and not all −∞
-  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sums
-
-  // (r without the ties, Σ e^z·(−z)); e^z = 0 entries are skipped so 0·∞ never appears.
-  var acc = vec2<f32>(0.0, 0.0);
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x != shift) { // the max's ties add e^0 = 1 to S (counted above) and 0 to the second sum
-      let z = (x - shift) / p.tau;
-      let e = exp(z);
-      if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
-    }
-  }
-  acc = wg_sum2(lid, acc);
-  let r = acc.x + (mc.y - 1.0); // S = 1 + r
+  let e = entropy_norm(lid, base, n, in_use, p.tau); // S = 1 + e.r (lib/logit_rows.wgsl)
 
   if (lid == 0u) {
     var h = 0.0;
-    if (live) { h = max(log1p_f32(r) + acc.y / (1.0 + r), 0.0); }
+    if (e.live) { h = max(log1p_f32(e.r) + e.ez / (1.0 + e.r), 0.0); }
     H[row] = h;
   }
 }

@@ -27,6 +27,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> dlogits: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max_count, wg_sum2, log1p_f32)
+// #include logit_rows (src/shaders/lib/logit_rows.wgsl: EntropyNorm, entropy_norm)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -37,29 +38,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let in_use = p.use_mask == 0u || mask[row] != 0.0;
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
 
-  var mc = vec2<f32>(neg_inf(), 0.0); // (max, ties of the max)
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x > mc.x) { mc = vec2<f32>(x, 1.0); } else if (x == mc.x) { mc.y += 1.0; }
-  }
-  mc = wg_max_count(lid, mc);
-  let m = mc.x;
-  let live = in_use && !is_neg_inf(m); // in use and not all −∞
-  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sums
-
-  var acc = vec2<f32>(0.0, 0.0); // (r without the ties, Σ e^z·(−z)), as in entropy.wgsl
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x != shift) { // the max's ties add e^0 = 1 to S (counted above) and 0 to the second sum
-      let z = (x - shift) / p.tau;
-      let e = exp(z);
-      if (e > 0.0) { acc += vec2<f32>(e, -e * z); }
-    }
-  }
-  acc = wg_sum2(lid, acc);
-  let r = acc.x + (mc.y - 1.0); // S = 1 + r
-  let log_s = log1p_f32(r);
-  let h = max(log_s + acc.y / (1.0 + r), 0.0);
+  let e = entropy_norm(lid, base, n, in_use, p.tau); // S = 1 + e.r (lib/logit_rows.wgsl)
+  let live = e.live;
+  let shift = e.shift;
+  let log_s = log1p_f32(e.r);
+  let h = max(log_s + e.ez / (1.0 + e.r), 0.0);
 
   var g = 0.0;
   if (live) { g = dH[row] / p.tau; }

@@ -31,6 +31,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> kl: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max2, wg_sum2, log1p_f32)
+// #include kl_rows (src/shaders/lib/kl_rows.wgsl: KlNorm, kl_norm, kl_sum)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -40,35 +41,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let base = row * p.cols;
   let in_use = p.use_mask == 0u || mask[row] != 0.0;
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
-  let ninf = neg_inf();
-
-  var m = vec2<f32>(ninf, ninf); // (max policy, max reference)
-  for (var c = lid; c < n; c += WG_X) { m = max(m, vec2<f32>(policy[base + c], reference[base + c])); }
-  m = wg_max2(lid, m);
-  let live = in_use && !is_neg_inf(m.x); // in use and the policy row is not all −∞
-  let ref_live = in_use && !is_neg_inf(m.y); // the reference row has a distribution
-  let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
-
-  // S = 1 + r per distribution: (Σ e^z below the max) and (ties of the max), r = rest + (ties − 1).
-  var rest = vec2<f32>(0.0, 0.0);
-  var ties = vec2<f32>(0.0, 0.0);
-  for (var c = lid; c < n; c += WG_X) {
-    let x = vec2<f32>(policy[base + c], reference[base + c]);
-    let at_max = x == shift;
-    rest += select(exp((x - shift) / p.tau), vec2<f32>(0.0, 0.0), at_max);
-    ties += select(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), at_max);
-  }
-  let r = wg_sum2(lid, rest) + (wg_sum2(lid, ties) - 1.0);
-  let log_s = vec2<f32>(log1p_f32(r.x), log1p_f32(r.y));
-
-  var acc = 0.0;
-  for (var c = lid; c < n; c += WG_X) {
-    let lp = (policy[base + c] - shift.x) / p.tau - log_s.x;
-    let lq = select(ninf, (reference[base + c] - shift.y) / p.tau - log_s.y, ref_live);
-    let pv = exp(lp);
-    if (pv > 0.0) { acc += pv * (lp - lq); }
-  }
-  acc = wg_sum2(lid, vec2<f32>(acc, 0.0)).x;
-
+  let k = kl_norm(lid, base, n, in_use, p.tau); // log S of both rows (lib/kl_rows.wgsl)
+  let live = k.live;
+  let acc = kl_sum(lid, base, n, k, p.tau); // every invocation: it holds barriers
   if (lid == 0u) { kl[row] = select(0.0, max(acc, 0.0), live); }
 }

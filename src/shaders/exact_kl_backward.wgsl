@@ -30,6 +30,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> dpolicy: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max2, wg_sum2, log1p_f32)
+// #include kl_rows (src/shaders/lib/kl_rows.wgsl: KlNorm, kl_norm, kl_sum)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -39,44 +40,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   let base = row * p.cols;
   let in_use = p.use_mask == 0u || mask[row] != 0.0;
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
-  let ninf = neg_inf();
-
-  var m = vec2<f32>(ninf, ninf); // (max policy, max reference)
-  for (var c = lid; c < n; c += WG_X) { m = max(m, vec2<f32>(policy[base + c], reference[base + c])); }
-  m = wg_max2(lid, m);
-  let live = in_use && !is_neg_inf(m.x);
-  let ref_live = in_use && !is_neg_inf(m.y);
-  let shift = select(vec2<f32>(0.0, 0.0), m, vec2<bool>(live, ref_live)); // no −∞ − (−∞)
-
-  // S = 1 + r per distribution: (Σ e^z below the max) and (ties of the max), r = rest + (ties − 1).
-  var rest = vec2<f32>(0.0, 0.0);
-  var ties = vec2<f32>(0.0, 0.0);
-  for (var c = lid; c < n; c += WG_X) {
-    let x = vec2<f32>(policy[base + c], reference[base + c]);
-    let at_max = x == shift;
-    rest += select(exp((x - shift) / p.tau), vec2<f32>(0.0, 0.0), at_max);
-    ties += select(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 1.0), at_max);
-  }
-  let r = wg_sum2(lid, rest) + (wg_sum2(lid, ties) - 1.0);
-  let log_s = vec2<f32>(log1p_f32(r.x), log1p_f32(r.y));
-
-  var acc = 0.0; // KL, as in exact_kl.wgsl
-  for (var c = lid; c < n; c += WG_X) {
-    let lp = (policy[base + c] - shift.x) / p.tau - log_s.x;
-    let lq = select(ninf, (reference[base + c] - shift.y) / p.tau - log_s.y, ref_live);
-    let pv = exp(lp);
-    if (pv > 0.0) { acc += pv * (lp - lq); }
-  }
-  let kl = max(wg_sum2(lid, vec2<f32>(acc, 0.0)).x, 0.0);
-  let ok = live && ref_live && (bitcast<u32>(kl) & 0x7f800000u) != 0x7f800000u; // finite KL: every q_v > 0 where p_v > 0
+  let k = kl_norm(lid, base, n, in_use, p.tau); // log S of both rows (lib/kl_rows.wgsl)
+  let live = k.live;
+  let kl = max(kl_sum(lid, base, n, k, p.tau), 0.0); // KL, as in exact_kl.wgsl
+  let ok = live && k.ref_live && (bitcast<u32>(kl) & 0x7f800000u) != 0x7f800000u; // finite KL: every q_v > 0 where p_v > 0
 
   var g = 0.0;
   if (ok) { g = dkl[row] / p.tau; }
   for (var c = lid; c < p.cols; c += WG_X) {
     var d = 0.0;
     if (ok) {
-      let lp = (policy[base + c] - shift.x) / p.tau - log_s.x;
-      let lq = (reference[base + c] - shift.y) / p.tau - log_s.y;
+      let lp = (policy[base + c] - k.shift.x) / p.tau - k.log_s.x;
+      let lq = (reference[base + c] - k.shift.y) / p.tau - k.log_s.y;
       let pv = exp(lp);
       if (pv > 0.0) { d = g * pv * ((lp - lq) - kl); }
     }

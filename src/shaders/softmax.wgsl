@@ -25,6 +25,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2, log1p_f32)
+// #include logit_rows (src/shaders/lib/logit_rows.wgsl: RowNorm, row_norm)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -33,19 +34,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (row >= p.rows) { return; }
   let base = row * p.cols;
 
-  var m = neg_inf();
-  for (var c = lid; c < p.cols; c += WG_X) { m = max(m, logits[base + c]); }
-  m = wg_max(lid, m);
-  let empty = is_neg_inf(m);        // all −∞: no distribution, write zeros
-  let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sums
-
-  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max): S = 1 + r
-  for (var c = lid; c < p.cols; c += WG_X) {
-    let x = logits[base + c];
-    if (x == shift) { acc.y += 1.0; } else { acc.x += exp((x - shift) / p.tau); }
-  }
-  acc = wg_sum2(lid, acc);
-  let r = acc.x + (acc.y - 1.0);
+  let rn = row_norm(lid, base, p.cols, true, p.tau); // S = 1 + r (lib/logit_rows.wgsl)
+  let empty = !rn.live;  // all −∞: no distribution, write zeros
+  let shift = rn.shift;  // 0 for an empty row: keeps −∞ − (−∞) = NaN out
+  let r = rn.r;
   let s = 1.0 + r;
   let log_s = log1p_f32(r);
 

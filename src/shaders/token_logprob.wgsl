@@ -29,6 +29,7 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> logp: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2, log1p_f32)
+// #include logit_rows (src/shaders/lib/logit_rows.wgsl: RowNorm, row_norm)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -41,22 +42,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (p.use_mask != 0u) { in_use = in_use && mask[row] != 0.0; }
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
 
-  var m = neg_inf();
-  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
-  m = wg_max(lid, m);
-  let empty = !in_use || is_neg_inf(m); // inactive, or all −∞
-  let shift = select(m, 0.0, empty); // keeps −∞ − (−∞) = NaN out of the sum
-
-  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max)
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x == shift) { acc.y += 1.0; } else { acc.x += exp((x - shift) / p.tau); }
-  }
-  acc = wg_sum2(lid, acc);
+  let rn = row_norm(lid, base, n, in_use, p.tau); // S = 1 + r (lib/logit_rows.wgsl)
 
   if (lid == 0u) {
     var lp = 0.0;
-    if (!empty) { lp = (logits[base + u32(t)] - shift) / p.tau - log1p_f32(acc.x + (acc.y - 1.0)); }
+    if (rn.live) { lp = (logits[base + u32(t)] - rn.shift) / p.tau - log1p_f32(rn.r); }
     logp[row] = lp;
   }
 }

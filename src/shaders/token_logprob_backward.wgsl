@@ -29,6 +29,7 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> dlogits: array<f32>;
 
 // #include reduce_vec2 (src/shaders/lib/reduce_vec2.wgsl: scratch, neg_inf, wg_max, wg_sum2)
+// #include logit_rows (src/shaders/lib/logit_rows.wgsl: RowNorm, row_norm)
 
 @compute @workgroup_size(WG_X)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -41,19 +42,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
   if (p.use_mask != 0u) { in_use = in_use && mask[row] != 0.0; }
   let n = select(0u, p.cols, in_use); // inactive rows read nothing
 
-  var m = neg_inf();
-  for (var c = lid; c < n; c += WG_X) { m = max(m, logits[base + c]); }
-  m = wg_max(lid, m);
-  let live = in_use && !is_neg_inf(m); // in use and not all −∞
-  let shift = select(0.0, m, live); // keeps −∞ − (−∞) = NaN out of the sum
-
-  var acc = vec2<f32>(0.0, 0.0); // (Σ e^z below the max, ties of the max): S = 1 + r, as in token_logprob
-  for (var c = lid; c < n; c += WG_X) {
-    let x = logits[base + c];
-    if (x == shift) { acc.y += 1.0; } else { acc.x += exp((x - shift) / p.tau); }
-  }
-  acc = wg_sum2(lid, acc);
-  let r = acc.x + (acc.y - 1.0);
+  let rn = row_norm(lid, base, n, in_use, p.tau); // S = 1 + r, as in token_logprob (lib/logit_rows.wgsl)
+  let live = rn.live;
+  let shift = rn.shift;
+  let r = rn.r;
   let s = 1.0 + r;
 
   var g = 0.0;

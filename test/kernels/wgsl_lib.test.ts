@@ -41,6 +41,17 @@ describe("WGSL includes", () => {
         expect(linked.match(new RegExp(`fn ${fn}\\(`, "g"))?.length, `${f}: ${fn}`).toBe(1);
       expect(linked.match(/var<workgroup> scratch/g)?.length, f).toBe(1);
     }
-    expect(Object.keys(WGSL_LIB).sort()).toEqual(["reduce_vec2"]);
+    expect(Object.keys(WGSL_LIB).sort()).toEqual(["kl_rows", "logit_rows", "reduce_vec2"]);
+  });
+
+  it("leave each normaliser pass (row max, then S = 1 + r) to logit_rows / kl_rows, written once", () => {
+    for (const f of including) {
+      const raw = readFileSync(`src/shaders/${f}`, "utf8");
+      const code = raw.replace(/\/\/.*$/gm, "");
+      expect(code, `${f} runs its own max pass: call row_norm, entropy_norm or kl_norm`).not.toMatch(
+        /wg_max/,
+      );
+      expect(raw, f).toMatch(/^\/\/ #include (logit_rows|kl_rows)\b/m);
+    }
   });
 });
