@@ -85,8 +85,9 @@ export function genStates(ctx: GpuContext, B: number, S: number) {
     outLogp: new Float32Array(B * S),
   };
   const g = {
-    done: ctx.tensor([B], "u32", "done"),
-    lengths: ctx.tensor([B], "u32", "lengths"),
+    // Read and updated every step: zeros to start, as generate.ts fills them (the outputs are written whole).
+    done: ctx.tensor([B], "u32", "done", st.done),
+    lengths: ctx.tensor([B], "u32", "lengths", st.lengths),
     outTokens: ctx.tensor([B, S], "i32", "outTokens"),
     outLogp: ctx.tensor([B, S], "f32", "outLogp"),
   };

@@ -4,10 +4,11 @@
  * never skips.
  */
 import { afterAll, expect } from "vitest";
-import { GpuContext } from "../../src/gpu/context";
+import type { GpuContext } from "../../src/gpu/context";
 import { acquireGpu } from "../../src/gpu/device";
 import { GpuUnavailableError, WEBGPU_HELP } from "../../src/gpu/errors";
 import { compareArrays, describeComparison, type Tolerance } from "../../src/kernels/compare";
+import { UnwrittenFillContext, unwrittenElements } from "./unwritten";
 
 let shared: Promise<GpuContext> | null = null;
 
@@ -33,6 +34,23 @@ export function testGpu(): Promise<GpuContext> {
   return shared;
 }
 
+let filled: Promise<GpuContext> | null = null;
+
+/**
+ * The kernel tests' context: testGpu()'s device, but every tensor created without data holds the bits
+ * 0x7fc00000 (NaN) instead of WebGPU's zeros, so an output element a kernel never writes fails expectClose
+ * (unwritten.ts). Create an output the kernel accumulates into (+=) with the data the real code gives it.
+ */
+export function kernelGpu(): Promise<GpuContext> {
+  if (!filled) {
+    filled = testGpu().then((ctx) => new UnwrittenFillContext(ctx.device, ctx.adapter));
+    afterAll(() => {
+      filled = null;
+    });
+  }
+  return filled;
+}
+
 /**
  * A second context on `ctx`'s device that believes the device allows `max` workgroups per dimension, so a linear
  * dispatch past `max` workgroups is split over y as on a real GPU past 65,535 (kernels must index rows by
@@ -49,12 +67,14 @@ export function splitDispatchGpu(ctx: GpuContext, max: number): GpuContext {
       return typeof v === "function" ? v.bind(t) : v;
     },
   });
-  return new GpuContext(device, ctx.adapter);
+  // Same class as ctx, so a kernel test's split context keeps its unwritten fill.
+  return new (ctx.constructor as typeof GpuContext)(device, ctx.adapter);
 }
 
 /**
  * Assert |gpu − ref| ≤ atol + rtol·|ref| elementwise over a non-empty array; always logs the worst element, its
  * two values named by `sides` (default "gpu", "ref"; pass ["twin", "fd"] for a twin vs finite differences).
+ * Fails first, naming them, when elements of `gpu` still hold kernelGpu()'s fill (never written).
  */
 export function expectClose(
   label: string,
@@ -63,6 +83,12 @@ export function expectClose(
   tol: Tolerance,
   sides?: readonly [string, string],
 ): void {
+  const skipped = unwrittenElements(gpu, ref);
+  const first = skipped.slice(0, 5).map((i) => `[${i}] ref=${ref[i]}`);
+  expect(
+    skipped.length,
+    `${label}: ${skipped.length} of ${gpu.length} elements never written (still the test's fill, bits 0x7fc00000): ${first.join(", ")}`,
+  ).toBe(0);
   const c = compareArrays(gpu, ref, tol);
   const line = describeComparison(label, c, tol, sides);
   console.log(line);

@@ -6,7 +6,7 @@ import { gradNorm, gradNormPartials } from "../../src/kernels/grad_norm";
 import { adamwRef } from "../../src/reference/adamw";
 import { gradNormRef } from "../../src/reference/grad_norm";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** A few f32 steps vs float64: each step rounds m, v, √v̂ and θ once (~1e-7 relative), f32 hyperparameters. */
 const TOL = { atol: 1e-6, rtol: 1e-5 };
@@ -33,8 +33,9 @@ function setup(ctx: GpuContext, rng: Rng, n: number, decayMask?: Float32Array): 
     ctx,
     n,
     params: ctx.tensor([n], "f32", "params", p0),
-    m: ctx.tensor([n], "f32", "m"),
-    v: ctx.tensor([n], "f32", "v"),
+    // The moments accumulate: zeros, as the optimizer's fresh buffers (kernelGpu fills the others with NaN).
+    m: ctx.tensor([n], "f32", "m", new Float32Array(n)),
+    v: ctx.tensor([n], "f32", "v", new Float32Array(n)),
     decay: ctx.tensor([n], "f32", "decay", mask),
     decayMask: mask,
     ref: { params: Float64Array.from(p0), m: new Float64Array(n), v: new Float64Array(n) },
@@ -56,7 +57,7 @@ async function expectState(s: Setup, label: string, tol = TOL): Promise<void> {
 
 describe("adamw vs CPU twin", () => {
   it(`matches the twin over 5 steps with clipping and a decay mask at sizes ${SIZES.join(", ")}`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(51);
     for (const n of SIZES) {
       const s = setup(ctx, rng, n);
@@ -69,7 +70,7 @@ describe("adamw vs CPU twin", () => {
   });
 
   it("bias-corrects at t = 1: every parameter moves by lr·sign(g) when decay and clipping are off", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(52);
     const n = 300;
     const s = setup(ctx, rng, n);
@@ -84,7 +85,7 @@ describe("adamw vs CPU twin", () => {
   });
 
   it("decays only where the mask is 1, and never moves masked-out parameters without a gradient", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(53);
     const n = 500;
     const s = setup(ctx, rng, n);
@@ -109,7 +110,7 @@ describe("adamw vs CPU twin", () => {
   });
 
   it("does not clip when maxGradNorm ≤ 0, whatever the norm buffer holds (or with no norm buffer)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(54);
     for (const maxGradNorm of [0, -1]) {
       const withNorm = setup(ctx, rng, 700);
@@ -125,7 +126,7 @@ describe("adamw vs CPU twin", () => {
   });
 
   it("clips with the norm that grad_norm left on the GPU (one submission, no readback in between)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(55);
     const n = 5000;
     const s = setup(ctx, rng, n);
@@ -141,7 +142,7 @@ describe("adamw vs CPU twin", () => {
   });
 
   it("rejects bad sizes and hyperparameters with RangeErrors", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = ctx.tensor([4]);
     const o = { lr: 1e-3, step: 1 };
     expect(() => adamw(ctx, t, t, t, ctx.tensor([3]), t, t, o)).toThrow(/grads/);

@@ -3,7 +3,7 @@ import type { GpuContext } from "../../src/gpu/context";
 import { type AttentionShape, attentionForward } from "../../src/kernels/attention";
 import { attentionRef } from "../../src/reference/attention";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { leftPadMask } from "../helpers/masks";
 
 /** hs-term f32 dot products, one exp (a few ulps) and a T-term sum, inputs in [−1, 1): seen ≤ 7e-8. */
@@ -42,7 +42,7 @@ async function runGpu(
 describe("attention forward vs CPU twin", () => {
   for (const width of [1, 64])
     it(`matches the twin at ${CASES.length} shapes with left padding, width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(21);
       for (const { s, pads } of CASES) {
         const qkv = rng.uniform(s.B * s.T * 3 * s.C);
@@ -55,7 +55,7 @@ describe("attention forward vs CPU twin", () => {
     });
 
   it("gives exact zeros for padding queries and ignores NaN garbage in padding positions", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(22);
     const s = { B: 2, T: 7, C: 12, H: 3 };
     const pads = [4, 1];
@@ -83,7 +83,7 @@ describe("attention forward vs CPU twin", () => {
   });
 
   it("gives the same outputs for real tokens when the left padding widens", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(23);
     const C = 8;
     const H = 2;
@@ -104,7 +104,7 @@ describe("attention forward vs CPU twin", () => {
   });
 
   it("is deterministic: the same inputs give bit-identical outputs", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(24);
     const s = { B: 3, T: 33, C: 32, H: 2 };
     const qkv = rng.uniform(s.B * s.T * 3 * s.C);
@@ -116,7 +116,7 @@ describe("attention forward vs CPU twin", () => {
   });
 
   it("rejects bad shapes and widths with RangeErrors", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const s = { B: 1, T: 2, C: 4, H: 2 };
     const out = ctx.tensor([1, 2, 4]);
     const P = ctx.tensor([1, 2, 2, 2]);

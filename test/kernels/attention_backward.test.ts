@@ -5,7 +5,7 @@ import { attentionBackward } from "../../src/kernels/attention_backward";
 import { attentionRef } from "../../src/reference/attention";
 import { attentionBackwardRef } from "../../src/reference/attention_backward";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { leftPadMask } from "../helpers/masks";
 
 /** Twin vs central differences in float64 (h = 1e-6): truncation ~h², cancellation ~ε·|L|/h; seen ≤ 7e-10. */
@@ -90,7 +90,7 @@ describe("attention backward", () => {
 
   for (const width of [1, 64])
     it(`GPU matches the twin at ${CASES.length} shapes with left padding, width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(32);
       for (const { s, pads } of CASES) {
         const mask = leftPadMask(s.T, pads);
@@ -104,7 +104,7 @@ describe("attention backward", () => {
     });
 
   it("gives exact zero gradients at padding positions, even with NaN garbage there", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(33);
     const s = { B: 2, T: 7, C: 12, H: 3 };
     const pads = [4, 1];
@@ -122,7 +122,7 @@ describe("attention backward", () => {
   });
 
   it("is deterministic: the same inputs give bit-identical gradients", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const s = { B: 3, T: 33, C: 32, H: 2 };
     const inp = inputs(new Rng(34), s, leftPadMask(s.T, [5, 0, 12]));
     const a = await runGpu(ctx, s, inp, 32);
@@ -131,7 +131,7 @@ describe("attention backward", () => {
   });
 
   it("rejects bad shapes and widths with RangeErrors", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const s = { B: 1, T: 2, C: 4, H: 2 };
     const dqkv = ctx.tensor([1, 2, 12]);
     const dS = ctx.tensor([1, 2, 2, 2]);

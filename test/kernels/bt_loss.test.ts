@@ -6,7 +6,7 @@ import { BT_TERM_COUNT, BT_TERMS, btLoss, btLossMetrics } from "../../src/kernel
 import { btLossRef } from "../../src/reference/bt_loss";
 import { reduceRowsRef } from "../../src/reference/reduce";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 
 /** f32 softplus/σ of score differences up to ~±12, vs float64. */
@@ -42,7 +42,7 @@ async function runGpu(ctx: GpuContext, rewards: ArrayLike<number>, index: ArrayL
 describe("bt_loss vs CPU twin and bradleyTerryLossAndGrad", () => {
   for (const eta of [0, 0.01])
     it(`η = ${eta} at B = 1, 7, 64, 65 (T = 1, 5, 3, 9)`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(7);
       for (const [B, T] of [
         [1, 1],
@@ -77,7 +77,7 @@ describe("bt_loss vs CPU twin and bradleyTerryLossAndGrad", () => {
     });
 
   it("the shared bradley_terry vector through the GPU (f32, 1e-4 relative)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const v = vectorCase("bradley_terry");
     const rc = v.inputs.r_chosen as number[];
     const rr = v.inputs.r_rejected as number[];
@@ -89,7 +89,7 @@ describe("bt_loss vs CPU twin and bradleyTerryLossAndGrad", () => {
   });
 
   it("an index outside the batch or a non-finite score makes the pair invalid (0 gradient), and metrics throw", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rewards = [0.5, 1, Number.NaN, 2, 0.25, -1];
     const index = [0, 2, 9, 1, 3, 4]; // B = 3: pairs (0,1) ok, (2,3) NaN score, (9,4) out of range
     const gpu = await runGpu(ctx, rewards, index, 0);
@@ -108,7 +108,7 @@ describe("bt_loss vs CPU twin and bradleyTerryLossAndGrad", () => {
   });
 
   it("rejects bad shapes and η < 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = (n: number, d: "f32" | "i32" = "f32") => ctx.tensor([n], d, "t");
     const out = { drewards: t(8), terms: t(BT_TERM_COUNT * 2) };
     expect(() => btLoss(ctx, out, t(8), t(3, "i32"))).toThrow(/2B rows/);

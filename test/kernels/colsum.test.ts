@@ -4,7 +4,7 @@ import { colsum } from "../../src/kernels/colsum";
 import { colsumRef } from "../../src/reference/colsum";
 import { Rng } from "../../src/util/rng";
 import { dot, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** N-term f32 column sums of values in [−1, 1) vs float64 (N ≤ 300 here): ~N·ε absolute. */
 const TOL = { atol: 1e-4, rtol: 1e-5 };
@@ -56,7 +56,7 @@ describe("colsum (bias gradient)", () => {
   });
 
   it(`GPU accumulates the twin's sums at ${SHAPES.map(([n, c, l]) => `${n}×${c}${l ? ` l${l}` : ""}`).join(", ")}`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(42);
     for (const [N, C, lanes] of SHAPES) {
       const dout = rng.uniform(N * C);
@@ -67,7 +67,7 @@ describe("colsum (bias gradient)", () => {
   });
 
   it("is bit-identical across runs", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(43);
     const dout = rng.uniform(70 * 33);
     const db0 = new Float32Array(33);
@@ -78,7 +78,7 @@ describe("colsum (bias gradient)", () => {
   });
 
   it("rejects mismatched shapes and bad lanes", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     expect(() => colsum(ctx, ctx.tensor([4]), ctx.tensor([2, 3]))).toThrow(/dbias/);
     expect(() => colsum(ctx, ctx.tensor([3]), ctx.tensor([2, 3]), { lanes: 6 })).toThrow(/power of two/);
   });

@@ -3,7 +3,7 @@ import { crossEntropy } from "../../src/kernels/cross_entropy";
 import { crossEntropyRef } from "../../src/reference/cross_entropy";
 import { tokenLogprobRef } from "../../src/reference/token_logprob";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import {
   centralDiff,
   expectAllZero,
@@ -37,7 +37,7 @@ function targetsAndScale(rng: Rng, N: number, V: number): { t: Int32Array; scale
 describe("cross_entropy vs CPU twin", () => {
   for (const width of WIDTHS)
     it(`loss and fused gradient (overwrite and accumulate), width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(61);
       for (const [N, V] of ROW_SHAPES) {
         const x = randomLogits(rng, N * V);
@@ -62,7 +62,7 @@ describe("cross_entropy vs CPU twin", () => {
     });
 
   it("runs at the default width, bit-identical run to run", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(62);
     const [N, V] = [65, 257];
     const x = randomLogits(rng, N * V);
@@ -120,7 +120,7 @@ describe("cross_entropy gradients and consistency", () => {
 describe("cross_entropy ignored rows", () => {
   for (const width of WIDTHS)
     it(`ignored rows holding NaN/±Inf give exactly 0 loss and 0 gradient (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(65);
       const [N, V] = [7, 33];
       const x = randomLogits(rng, N * V);
@@ -148,7 +148,7 @@ describe("cross_entropy ignored rows", () => {
     });
 
   it("all −∞ rows give 0; a −∞ target logit gives +∞ loss and a finite gradient", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const ninf = Number.NEGATIVE_INFINITY;
     const x = Float32Array.from([ninf, ninf, ninf, 1, 2, ninf, 1000, 0, 0]);
     const t = [1, 2, 0];
@@ -165,7 +165,7 @@ describe("cross_entropy ignored rows", () => {
   });
 
   it("rejects wrong dtypes, sizes, scales and in-place gradients", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const logits = ctx.tensor([2, 3], "f32", "logits");
     const t = ctx.tensor([2], "i32", "t");
     const loss = ctx.tensor([2], "f32", "loss");

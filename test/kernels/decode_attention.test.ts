@@ -4,7 +4,7 @@ import { kvAppend, kvFill } from "../../src/kernels/kv_append";
 import { poisonCaches } from "../../src/kernels/selftest_case";
 import { causalAttentionRef, decodeAttentionRef } from "../../src/reference/decode_attention";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** hs-term f32 dot products (|q·k|/√hs ≲ 10), an f32 exp/sum over ≤ 70 keys and a weighted sum vs float64. */
 const TOL = { atol: 1e-5, rtol: 1e-5 };
@@ -28,7 +28,7 @@ function leftPadMask(rng: Rng, B: number, Tmax: number, L: number): { mask: Floa
 
 describe("decode_attention vs CPU twin", () => {
   it(`matches the twin at ${SHAPES.length} shapes with left padding`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(17);
     for (const [B, H, hs, Tmax, L, width] of SHAPES) {
       const C = H * hs;
@@ -61,7 +61,7 @@ describe("decode_attention vs CPU twin", () => {
   });
 
   it("gives zeros for a row with no visible key (and for L = 0)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const [B, H, hs, Tmax] = [2, 2, 3, 5];
     const rng = new Rng(2);
     const mask = Float32Array.from([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
@@ -85,7 +85,7 @@ describe("decode_attention vs CPU twin", () => {
   });
 
   it("kvFill + kvAppend + decodeAttention equal the last row of full causal attention, step by step", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(8);
     // [B, H, hs, Tmax, prompt length P, decode steps, width]
     const cases: [number, number, number, number, number, number, number][] = [
@@ -131,7 +131,7 @@ describe("decode_attention vs CPU twin", () => {
   });
 
   it("rejects bad shapes and lengths", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const kc = ctx.tensor([2, 2, 6, 4], "f32", "k");
     const mask = ctx.tensor([2, 6], "f32", "mask");
     const q = ctx.tensor([2, 8], "f32", "q");

@@ -10,7 +10,7 @@ import { reduceRowsRef } from "../../src/reference/reduce";
 import { tokenLogprobRef } from "../../src/reference/token_logprob";
 import { Rng } from "../../src/util/rng";
 import { finiteDiffGrad, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 import { expectAllZero } from "../helpers/vocab_rows";
 
@@ -78,7 +78,7 @@ function mathAll(x: DpoLossRefInputs, opts: DpoOptions) {
 describe("dpo_loss vs CPU twin and dpoLossAndGrad", () => {
   for (const [name, opts] of CONFIGS)
     it(`${name} at B = 1, 7, 64, 65`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(101);
       for (const B of [1, 7, 64, 65]) {
         const x = randomPairs(rng, B);
@@ -119,7 +119,7 @@ describe("dpo_loss: shared test vectors through the GPU (f32, 1e-4 relative)", (
   ];
   for (const [name, lossType] of cases)
     it(name, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const i = vectorCase(name).inputs;
       const x = {
         logps: [i.logp_chosen, i.logp_rejected],
@@ -140,7 +140,7 @@ describe("dpo_loss: shared test vectors through the GPU (f32, 1e-4 relative)", (
 describe("dpo_loss edge cases (−∞ log-probs: a finite loss or a clear error, never NaN)", () => {
   const ninf = Number.NEGATIVE_INFINITY;
   it("a −∞ rejected log-prob: sigmoid and hinge give loss 0, gradient 0, rewards/rejected −∞ (as the math)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     for (const lossType of ["sigmoid", "hinge"] as const) {
       const x = { logps: [-3, ninf], refLogps: [-4, -5], lengths: null };
       const gpu = await runGpu(ctx, x, { lossType });
@@ -155,7 +155,7 @@ describe("dpo_loss edge cases (−∞ log-probs: a finite loss or a clear error,
   });
 
   it("a tie (policy = reference, the first step) is no accurate pair on the GPU either, as the math", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = { logps: [-3, -2, -4, -6], refLogps: [-3, -2, -4, -6], lengths: null };
     const m = dpoLossMetrics((await runGpu(ctx, x, { lossType: "sigmoid" })).sums, 2);
     expect(m.metrics["rewards/accuracies"]).toBe(0);
@@ -163,7 +163,7 @@ describe("dpo_loss edge cases (−∞ log-probs: a finite loss or a clear error,
   });
 
   it("−∞ chosen, −∞ − (−∞), NaN and a length 0 are invalid pairs: 0 gradient, dpoLossMetrics throws", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const bad: [DpoLossRefInputs, DpoOptions][] = [
       [{ logps: [ninf, -3], refLogps: [-4, -5], lengths: null }, { lossType: "sigmoid" }],
       [{ logps: [-3, ninf], refLogps: [-4, ninf], lengths: null }, { lossType: "hinge" }],
@@ -185,7 +185,7 @@ describe("dpo_loss edge cases (−∞ log-probs: a finite loss or a clear error,
   });
 
   it("rejects what dpoLossAndGrad rejects, and bad sizes", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = (n: number) => ctx.tensor([n], "f32", "t");
     const x = { logps: t(4), refLogps: t(4), lengths: t(4) };
     const out = { grad: t(4), terms: t(2 * DPO_TERM_COUNT) };
@@ -210,7 +210,7 @@ describe("dpo_loss gradients", () => {
 
   for (const [name, opts] of [CONFIGS[0], CONFIGS[3]])
     it(`${name}: the GPU chain tokenLogprob → sequenceLogprob → dpoLoss → backward gives dL/dlogits`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(103);
       const [B, T, V, tau] = [2, 4, 5, 0.9];
       const R = 2 * B;

@@ -2,7 +2,7 @@ import { describe, it } from "vitest";
 import { elementwise } from "../../src/kernels/elementwise";
 import { BINARY_OPS, ELEMENTWISE_OPS, elementwiseRef } from "../../src/reference/elementwise";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** f32 vs float64 twin: one rounding per op (exp: a few ulps). */
 const TOL = { atol: 1e-6, rtol: 1e-5 };
@@ -12,7 +12,7 @@ const SIZES = [1, 7, 255, 256, 257, 1000, 70_000 * 256 + 3];
 describe("elementwise vs CPU twin", () => {
   for (const op of ELEMENTWISE_OPS)
     it(`${op} at sizes ${SIZES.slice(0, -1).join(", ")}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(7);
       for (const n of SIZES.slice(0, -1)) {
         const a = rng.uniform(n, -3, 3);
@@ -24,7 +24,7 @@ describe("elementwise vs CPU twin", () => {
     });
 
   it("covers more than 65535 workgroups (2D grid) and the tail of the last one", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const n = SIZES[SIZES.length - 1];
     const a = new Float32Array(n);
     for (let i = 0; i < n; i++) a[i] = (i % 1009) - 504;

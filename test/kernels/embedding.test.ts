@@ -5,7 +5,7 @@ import { buildScatterIndex, uploadScatterIndex } from "../../src/kernels/embeddi
 import { embeddingBackwardRef, embeddingRef } from "../../src/reference/embedding";
 import { Rng } from "../../src/util/rng";
 import { dot, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** Forward: one f32 addition of two table entries, exact up to one rounding. */
 const FWD_TOL = { atol: 1e-7, rtol: 1e-6 };
@@ -102,7 +102,7 @@ describe("buildScatterIndex", () => {
 describe("embedding forward vs CPU twin", () => {
   for (const withBad of [false, true])
     it(`at ${SHAPES.length} shapes${withBad ? ", with out-of-range ids (zeros)" : ""}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(withBad ? 52 : 51);
       for (const s of SHAPES) {
         const k = makeCase(rng, s, withBad);
@@ -139,7 +139,7 @@ describe("embedding backward", () => {
 
   for (const withBad of [false, true])
     it(`GPU accumulates the twin's dwte and dwpe at ${SHAPES.length} shapes${withBad ? ", with bad ids" : ""}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(withBad ? 55 : 54);
       for (const s of SHAPES) {
         const k = makeCase(rng, s, withBad);
@@ -160,7 +160,7 @@ describe("embedding backward", () => {
     });
 
   it("is bit-identical across runs and reuses index tensors", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(56);
     const s = SHAPES[3];
     const k = makeCase(rng, s, true);
@@ -193,7 +193,7 @@ describe("embedding backward", () => {
   });
 
   it("rejects bad dtypes and shapes", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const ids = ctx.tensor([2], "i32");
     const table = ctx.tensor([4, 3]);
     expect(() => embedding(ctx, ctx.tensor([6]), ctx.tensor([2]), ids, table, table)).toThrow(TypeError);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { entropy, entropyBackward } from "../../src/kernels/entropy";
 import { entropyBackwardRef, entropyRef } from "../../src/reference/entropy";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 import {
   centralDiff,
@@ -29,7 +29,7 @@ const VECTOR_F64_TOL = { atol: 0, rtol: 1e-6 };
 describe("entropy vs CPU twin", () => {
   for (const width of WIDTHS)
     it(`forward and backward (overwrite and accumulate), masked, width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(41);
       for (const [N, V] of ROW_SHAPES)
         for (const tau of [1, 0.5, 2]) {
@@ -61,7 +61,7 @@ describe("entropy vs CPU twin", () => {
     });
 
   it("runs unmasked at the default width, bit-identical run to run; uniform rows give log V", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const [N, V] = [65, 257];
     const x = randomLogits(new Rng(42), N * V);
     x.fill(0.5, 0, V); // row 0 uniform: H = log V
@@ -96,7 +96,7 @@ describe("entropy gradients and spec", () => {
   it("matches the shared test vector entropy_with_temperature", async () => {
     const c = vectorCase("entropy_with_temperature");
     const { logits: l, temperature } = c.inputs as { logits: number[]; temperature: number };
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const out = ctx.tensor([1], "f32", "H");
     entropy(ctx, out, ctx.tensor([1, l.length], "f32", "logits", l), { tau: temperature });
     expectClose(
@@ -112,7 +112,7 @@ describe("entropy gradients and spec", () => {
 describe("entropy masking and edge cases", () => {
   for (const width of WIDTHS)
     it(`masked rows holding NaN/±Inf give exactly 0 and 0 gradient (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(45);
       const [N, V] = [7, 33];
       const m = stripedMask(N, 2, 0);
@@ -148,7 +148,7 @@ describe("entropy masking and edge cases", () => {
     });
 
   it("all −∞ rows give 0; −∞ entries (p = 0) add 0; one-hot rows give 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const ninf = Number.NEGATIVE_INFINITY;
     // rows: all −∞; [−∞, 1, 1] (H = ln 2); [1000, 0, 0] (H ≈ 0); [0, 0, 0] (ln 3)
     const x = Float32Array.from([ninf, ninf, ninf, ninf, 1, 1, 1000, 0, 0, 0, 0, 0]);
@@ -166,7 +166,7 @@ describe("entropy masking and edge cases", () => {
   });
 
   it("rejects wrong sizes and temperatures", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const logits = ctx.tensor([2, 3], "f32", "logits");
     const H = ctx.tensor([2], "f32", "H");
     expect(() => entropy(ctx, ctx.tensor([3]), logits, { tau: 1 })).toThrow(/H/);

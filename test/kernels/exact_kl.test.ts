@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { exactKl, exactKlBackward } from "../../src/kernels/exact_kl";
 import { exactKlBackwardRef, exactKlRef } from "../../src/reference/exact_kl";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 import {
   centralDiff,
@@ -34,7 +34,7 @@ function nearby(rng: Rng, x: Float32Array, spread: number): Float32Array {
 describe("exact_kl vs CPU twin", () => {
   for (const width of WIDTHS)
     it(`forward and backward (overwrite and accumulate), masked, width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(51);
       for (const [N, V] of ROW_SHAPES)
         for (const [tau, spread] of [
@@ -72,7 +72,7 @@ describe("exact_kl vs CPU twin", () => {
     });
 
   it("runs unmasked at the default width, bit-identical run to run; KL(p ‖ p) is exactly 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(52);
     const [N, V] = [65, 257];
     const x = randomLogits(rng, N * V);
@@ -119,7 +119,7 @@ describe("exact_kl gradients and spec", () => {
       logits_ref: number[];
       temperature: number;
     };
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const V = lp.length;
     const out = ctx.tensor([1], "f32", "kl");
     exactKl(ctx, out, ctx.tensor([1, V], "f32", "p", lp), ctx.tensor([1, V], "f32", "r", lr), {
@@ -134,7 +134,7 @@ describe("exact_kl gradients and spec", () => {
 describe("exact_kl masking and infinities", () => {
   for (const width of WIDTHS)
     it(`masked rows holding NaN/±Inf give exactly 0 and 0 gradient (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(55);
       const [N, V] = [7, 33];
       const m = stripedMask(N, 2, 0);
@@ -174,7 +174,7 @@ describe("exact_kl masking and infinities", () => {
 
   for (const width of WIDTHS)
     it(`q = 0 where p > 0 gives +∞ (zero gradient); p = 0 entries add 0 (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const ninf = Number.NEGATIVE_INFINITY;
       const inf = Number.POSITIVE_INFINITY;
       // row 0: q has −∞ where p > 0 → +∞.     row 1: p and q both −∞ at entry 2 → KL over entries 0, 1.
@@ -215,7 +215,7 @@ describe("exact_kl masking and infinities", () => {
     });
 
   it("rejects mismatched reference, sizes and temperatures", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const policy = ctx.tensor([2, 3], "f32", "policy");
     const kl = ctx.tensor([2], "f32", "kl");
     expect(() => exactKl(ctx, kl, policy, ctx.tensor([2, 4]), { tau: 1 })).toThrow(/reference/);

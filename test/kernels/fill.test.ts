@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { fill, fillKernel } from "../../src/kernels/fill";
 import { fillRef } from "../../src/reference/fill";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** A fill is a store of one bit pattern: exact. */
 const EXACT = { atol: 0, rtol: 0 };
 
 describe("fill vs CPU twin", () => {
   it("fills f32 tensors of sizes around the 256-wide workgroup", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     for (const [n, value] of [
       [1, -2.5],
       [255, 0],
@@ -23,7 +23,7 @@ describe("fill vs CPU twin", () => {
   });
 
   it("writes only the view's elements", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const whole = ctx.tensor([300], "f32", "whole", new Float32Array(300).fill(9));
     fill(ctx, whole.view([100], 64), 0); // 64 elements = 256 bytes, the storage offset alignment
     const ref = fillRef(300, 9);
@@ -32,7 +32,7 @@ describe("fill vs CPU twin", () => {
   });
 
   it("fills i32 and u32 tensors with the integer's bit pattern", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const i = ctx.tensor([5], "i32", "i");
     const u = ctx.tensor([5], "u32", "u");
     fill(ctx, i, -7);
@@ -45,7 +45,7 @@ describe("fill vs CPU twin", () => {
   });
 
   it("covers more than 65535 workgroups (2D grid) and the tail of the last one", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const n = 65_535 * fillKernel.invocations + 1000;
     const t = ctx.tensor([n], "f32", "big");
     fill(ctx, t, 3.5);

@@ -4,7 +4,7 @@ import { gelu, geluBackward } from "../../src/kernels/gelu";
 import { geluBackwardRef, geluRef, geluScalar } from "../../src/reference/gelu";
 import { Rng } from "../../src/util/rng";
 import { FD_STEP, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** f32 polynomial, tanh (a few ulps) and products vs float64; atol for outputs near 0 (x ≈ −5 cancels). */
 const TOL = { atol: 1e-6, rtol: 1e-5 };
@@ -39,7 +39,7 @@ async function runGeluBackward(
 
 describe("gelu forward vs CPU twin", () => {
   it(`at sizes ${SIZES.join(", ")}`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(31);
     for (const n of SIZES) {
       const x = rng.uniform(n, -6, 6);
@@ -48,7 +48,7 @@ describe("gelu forward vs CPU twin", () => {
   });
 
   it("is finite and exact-to-tolerance for |x| up to 1e4 and beyond", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = Float32Array.from(EXTREMES);
     const got = await runGelu(ctx, x);
     expect(Array.from(got).every(Number.isFinite)).toBe(true);
@@ -74,7 +74,7 @@ describe("gelu backward", () => {
   });
 
   it(`GPU matches the twin (overwrite and accumulate) at sizes ${SIZES.join(", ")}`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(33);
     for (const n of SIZES)
       for (const accumulate of [false, true]) {
@@ -92,7 +92,7 @@ describe("gelu backward", () => {
   });
 
   it("is finite for |x| up to 1e4 and beyond", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = Float32Array.from(EXTREMES);
     const dout = Float32Array.from(EXTREMES, (_, i) => (i % 2 ? -1.5 : 2));
     const got = await runGeluBackward(ctx, x, dout, null);
@@ -101,7 +101,7 @@ describe("gelu backward", () => {
   });
 
   it("forward and backward are bit-identical across runs", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(34);
     const x = rng.uniform(1000, -6, 6);
     const dout = rng.uniform(1000);
@@ -111,7 +111,7 @@ describe("gelu backward", () => {
   });
 
   it("rejects mismatched sizes", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     expect(() => gelu(ctx, ctx.tensor([3]), ctx.tensor([4]))).toThrow(RangeError);
     expect(() => geluBackward(ctx, ctx.tensor([4]), ctx.tensor([3]), ctx.tensor([4]))).toThrow(RangeError);
   });

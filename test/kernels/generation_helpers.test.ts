@@ -5,13 +5,13 @@ import { genStates } from "../../src/kernels/selftest_case";
 import { gatherRowsRef } from "../../src/reference/gather_rows";
 import { genBookkeepRef } from "../../src/reference/gen_bookkeep";
 import { Rng } from "../../src/util/rng";
-import { expectClose, splitDispatchGpu, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu, splitDispatchGpu } from "../helpers/gpu";
 
 const EXACT = { atol: 0, rtol: 0 };
 
 describe("gather_rows vs CPU twin", () => {
   it("gathers strided rows at several shapes (sizes not dividing 256)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(1);
     for (const [R, cols, rows, stride, offset] of [
       [1, 1, 1, 1, 0],
@@ -34,7 +34,7 @@ describe("gather_rows vs CPU twin", () => {
 
 describe("gen_bookkeep vs CPU twin", () => {
   it("records tokens, log-probs, true lengths and EOS over several steps (B not dividing 64; a dispatch split over y)", async () => {
-    const one = await testGpu();
+    const one = await kernelGpu();
     // B = 200 is 4 workgroups of 64: with 2 allowed per dimension they run as a 2 × 2 grid.
     const split = splitDispatchGpu(one, 2);
     const rng = new Rng(2);
@@ -67,7 +67,7 @@ describe("gen_bookkeep vs CPU twin", () => {
   });
 
   it("refuses a step outside [0, S) and buffers of the wrong size or type, naming them", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const g = {
       done: ctx.tensor([3], "u32", "done"),
       lengths: ctx.tensor([3], "u32", "lengths"),

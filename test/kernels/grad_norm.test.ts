@@ -3,7 +3,7 @@ import type { GpuContext } from "../../src/gpu/context";
 import { GRAD_NORM_CHUNK, gradNorm, gradNormPartials } from "../../src/kernels/grad_norm";
 import { gradNormRef } from "../../src/reference/grad_norm";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** f32 sums of ≤ 4096 squares per thread, then trees, vs float64: ~√n·ε relative, halved by the square root. */
 const TOL = { atol: 1e-7, rtol: 1e-5 };
@@ -22,7 +22,7 @@ async function gpuNorm(ctx: GpuContext, g: Float32Array, width: number): Promise
 describe("grad_norm vs CPU twin", () => {
   for (const width of [1, 256])
     it(`matches the twin at sizes ${SIZES.join(", ")}, width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(41);
       for (const n of SIZES) {
         const g = rng.uniform(n, -2, 2);
@@ -32,7 +32,7 @@ describe("grad_norm vs CPU twin", () => {
     });
 
   it("gives 0 for an empty buffer and is bit-identical run to run", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     expectClose("norm[0]", [await gpuNorm(ctx, new Float32Array(0), 4)], [0], EXACT);
     const g = new Rng(42).uniform(300_001);
     const a = await gpuNorm(ctx, g, 64);
@@ -40,7 +40,7 @@ describe("grad_norm vs CPU twin", () => {
   });
 
   it("rejects a scratch buffer that is too small and bad widths", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const grads = ctx.tensor([GRAD_NORM_CHUNK + 1]);
     const norm = ctx.tensor([1]);
     expect(() => gradNorm(ctx, norm, ctx.tensor([1]), grads)).toThrow(/partials/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { kvAppend, kvFill } from "../../src/kernels/kv_append";
 import { type KvShape, kvWriteRef } from "../../src/reference/kv_append";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** A copy: bit-exact. */
 const EXACT = { atol: 0, rtol: 0 };
@@ -17,7 +17,7 @@ const SHAPES: [number, number, number, number, number][] = [
 
 describe("kv_append vs CPU twin", () => {
   it(`kvFill then kvAppend at ${SHAPES.length} shapes, leaving every other slot untouched`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(4);
     for (const [B, H, hs, Tmax, T] of SHAPES) {
       const s: KvShape = { B, H, hs, Tmax };
@@ -46,7 +46,7 @@ describe("kv_append vs CPU twin", () => {
   });
 
   it("rejects caches that differ, wrong qkv sizes and positions outside the cache", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const kc = ctx.tensor([2, 2, 4, 3], "f32", "k");
     const vc = ctx.tensor([2, 2, 4, 3], "f32", "v");
     expect(() => kvFill(ctx, kc, ctx.tensor([2, 2, 5, 3]), ctx.tensor([2, 1, 18]))).toThrow(/vcache/);

@@ -5,7 +5,7 @@ import { layernormBackward } from "../../src/kernels/layernorm_backward";
 import { layernormBackwardRef, layernormRef } from "../../src/reference/layernorm";
 import { Rng } from "../../src/util/rng";
 import { dot, finiteDiffGrad, sameBits, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** C-term f32 sums for mean/variance, then one product chain per element: ~1e-6 relative on O(1) values. */
 const FWD_TOL = { atol: 1e-5, rtol: 1e-5 };
@@ -86,7 +86,7 @@ async function runBackward(
 
 describe("layernorm forward vs CPU twin", () => {
   it(`at ${SHAPES.map(([n, c, w]) => `${n}×${c}${w ? ` w${w}` : ""}`).join(", ")}`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(21);
     for (const [N, C, width] of SHAPES) {
       const k = makeCase(rng, N, C);
@@ -100,7 +100,7 @@ describe("layernorm forward vs CPU twin", () => {
   });
 
   it("is bit-identical across runs", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const k = makeCase(new Rng(22), 9, 130);
     for (const width of [1, 64]) {
       const a = await runForward(ctx, k, width);
@@ -110,7 +110,7 @@ describe("layernorm forward vs CPU twin", () => {
   });
 
   it("rejects mismatched shapes and bad options", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = (n: number) => ctx.tensor([n]);
     const x = ctx.tensor([2, 3]);
     expect(() => layernorm(ctx, t(6), t(2), t(2), x, t(4), t(3))).toThrow(RangeError);
@@ -161,7 +161,7 @@ describe("layernorm backward", () => {
   });
 
   it("GPU matches the twin (dx overwrite and accumulate; dweight, dbias accumulate)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(24);
     for (const [N, C, width] of SHAPES) {
       for (const accumulate of [false, true]) {
@@ -194,7 +194,7 @@ describe("layernorm backward", () => {
   });
 
   it("is bit-identical across runs", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(25);
     const k = makeCase(rng, 40, 70);
     const dout = rng.uniform(40 * 70);
@@ -212,7 +212,7 @@ describe("layernorm backward", () => {
   });
 
   it("rejects mismatched shapes", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = (n: number) => ctx.tensor([n]);
     const x = ctx.tensor([2, 3]);
     expect(() => layernormBackward(ctx, t(6), t(3), t(3), t(5), x, t(3), t(2), t(2))).toThrow(/dout/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MATMUL_VARIANTS, matmul } from "../../src/kernels/matmul";
 import { type MatmulShape, matmulRef } from "../../src/reference/matmul";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** K-term f32 dot products vs float64: ~K·ε·Σ|a·b| (inputs in [−1, 1), K ≤ 100 here). */
 const TOL = { atol: 1e-4, rtol: 1e-4 };
@@ -21,7 +21,7 @@ describe.each(MATMUL_VARIANTS)("matmul (%s) vs CPU twin", (variant) => {
   for (const transA of [false, true])
     for (const transB of [false, true])
       it(`op(A)·op(B) with transA=${transA} transB=${transB} at ${SHAPES.length} shapes`, async () => {
-        const ctx = await testGpu();
+        const ctx = await kernelGpu();
         const rng = new Rng(3);
         for (const s0 of SHAPES) {
           const s = { ...s0, transA, transB, variant };
@@ -35,7 +35,7 @@ describe.each(MATMUL_VARIANTS)("matmul (%s) vs CPU twin", (variant) => {
       });
 
   it("adds a bias to every row (a linear layer: x·Wᵀ + b)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(9);
     const s = { batch: 1, M: 19, N: 23, K: 10, transB: true, variant };
     const x = rng.uniform(19 * 10);
@@ -50,7 +50,7 @@ describe.each(MATMUL_VARIANTS)("matmul (%s) vs CPU twin", (variant) => {
   });
 
   it("accumulates into C and broadcasts B over the batch", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(5);
     const s = { batch: 4, M: 9, N: 11, K: 13, variant };
     const a = rng.uniform(4 * 9 * 13);
@@ -68,7 +68,7 @@ describe.each(MATMUL_VARIANTS)("matmul (%s) vs CPU twin", (variant) => {
   });
 
   it("rejects tensors that do not fit the shape", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = ctx.tensor([6]);
     expect(() => matmul(ctx, t, t, ctx.tensor([5]), { batch: 1, M: 2, N: 3, K: 3 })).toThrow(/matmul/);
   });

@@ -21,7 +21,7 @@ import { sampleRef } from "../../src/reference/sample";
 import { softmaxRef } from "../../src/reference/softmax";
 import { tokenLogprobBackwardRef, tokenLogprobRef } from "../../src/reference/token_logprob";
 import { Rng } from "../../src/util/rng";
-import { testGpu } from "../helpers/gpu";
+import { kernelGpu } from "../helpers/gpu";
 
 /** Logit gaps of the near-certain token over the rest's max, one row each. */
 const GAPS = [6, 8, 10, 12, 14, 16, 18, 20];
@@ -156,7 +156,7 @@ async function runAll(
 describe("vocabulary-row kernels near certainty (log S = log1p(r))", () => {
   for (const V of VS)
     it(`log-prob, 1 − p, entropy and exact KL of a near-certain token match float64, V = ${V}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(1000 + V);
       const { x, top } = nearCertain(rng, V);
       const y = x.slice(); // the reference: the top logit 1 lower, so KL ~ r

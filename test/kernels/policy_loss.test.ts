@@ -14,7 +14,7 @@ import { type PolicyLossRefInputs, policyLossRef } from "../../src/reference/pol
 import { reduceRowsRef } from "../../src/reference/reduce";
 import { Rng } from "../../src/util/rng";
 import { finiteDiffGrad, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 
 /** Per-token f32 terms: ρ = exp(Δ) with Δ up to ~2 has a few ulp of error; k3 uses a Taylor polynomial. */
@@ -100,7 +100,7 @@ const SHAPES: [number, number][] = [
 
 describe("policy_loss vs CPU twin and the float64 algorithm math", () => {
   it("PPO: masked mean (w = 1/n), ρ ≠ 1, no reference", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(71);
     for (const [B, T] of SHAPES) {
       const b = randomBatch(rng, B, T);
@@ -122,7 +122,7 @@ describe("policy_loss vs CPU twin and the float64 algorithm math", () => {
 
   for (const lossType of ["grpo", "dapo", "dr_grpo"] as GrpoLossType[])
     it(`GRPO ${lossType}: per-token weights, k3 term (β = 0.04), clip-higher`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(72);
       for (const [B, T] of SHAPES) {
         const b = randomBatch(rng, B, T);
@@ -147,7 +147,7 @@ describe("policy_loss vs CPU twin and the float64 algorithm math", () => {
     });
 
   it("μ = 1 (logpOld null): ρ ≡ 1, matches grpoLossAndGrad with logpOld null", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(73), 7, 13);
     const shape = { B: 7, T: 13, mask: b.mask };
     const w = aggregationWeights(shape, "grpo");
@@ -164,7 +164,7 @@ describe("policy_loss: shared test vectors through the GPU (f32, 1e-4 relative)"
 
   for (const name of ["ppo_clipped_surrogate", "clip_higher"])
     it(name, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const c = vectorCase(name);
       const { logp, logp_old, advantages, epsilon, epsilon_high } = c.inputs;
       const n = logp.length;
@@ -190,7 +190,7 @@ describe("policy_loss: shared test vectors through the GPU (f32, 1e-4 relative)"
 
   for (const name of ["grpo_aggregation_grpo", "grpo_aggregation_dapo", "grpo_aggregation_dr_grpo"])
     it(`${name}: per-token losses as −A at ρ = 1, NaN padding`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const c = vectorCase(name);
       const rows: number[][] = c.inputs.per_token_loss;
       const T = c.inputs.max_completion_length;
@@ -212,7 +212,7 @@ describe("policy_loss: shared test vectors through the GPU (f32, 1e-4 relative)"
 
 describe("policy_loss edge cases", () => {
   it("NaN/±∞ in masked slots of every input never leak: masked outputs are exactly 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(74), 7, 13);
     const junk = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
     const poison = (a: F) => a.map((v, i) => (b.mask[i] === 0 ? junk[i % 3] : v));
@@ -237,7 +237,7 @@ describe("policy_loss edge cases", () => {
   });
 
   it("ratio = 1 (logpOld = logp) gives clipfrac 0 and approx_kl 0 even at ε = 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(75), 7, 13);
     for (const logpOld of [b.logp, null]) {
       const x = { ...b, logpOld, logpRef: null, advantages: b.tokenAdv, weights: 1 };
@@ -250,7 +250,7 @@ describe("policy_loss edge cases", () => {
   });
 
   it("a non-finite counted input is flagged: gradient 0 there, policyLossMetrics throws", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(76), 1, 7);
     const logp = b.logp.slice();
     const i = b.mask.indexOf(1);
@@ -266,7 +266,7 @@ describe("policy_loss edge cases", () => {
   });
 
   it("a k3 term that overflows float32 (log π_ref − log π_θ > 88.7) is flagged, and the message names the KL term", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(77), 1, 7);
     const logpRef = b.logp.slice();
     const i = b.mask.indexOf(1);
@@ -279,7 +279,7 @@ describe("policy_loss edge cases", () => {
   });
 
   it("rejects bad options, sizes and aliasing", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = (n = 4) => ctx.tensor([n], "f32", "t");
     const inputs = { logp: t(), advantages: t(), weights: 0.25, mask: t() };
     const out = { dlogp: t(), terms: t(4 * POLICY_TERM_COUNT) };

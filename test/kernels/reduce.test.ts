@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { reduceRows, reduceWidth } from "../../src/kernels/reduce";
 import { reduceRowsRef } from "../../src/reference/reduce";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** f32 tree sum vs float64 sequential sum: ~√C·ε relative to Σ|x| (inputs in [−1, 1), so atol dominates). */
 const TOL = { atol: 1e-4, rtol: 1e-5 };
@@ -20,7 +20,7 @@ const SHAPES: [number, number][] = [
 describe("reduce_rows vs CPU twin", () => {
   for (const op of ["sum", "max"] as const)
     it(`${op} at ${SHAPES.map((s) => s.join("×")).join(", ")}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(11);
       for (const [rows, cols] of SHAPES) {
         const x = rng.uniform(rows * cols);
@@ -32,7 +32,7 @@ describe("reduce_rows vs CPU twin", () => {
 
   it("reduces 300 elements with a 256-wide workgroup", async () => {
     expect(reduceWidth(300)).toBe(256);
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = Float32Array.from({ length: 300 }, (_, i) => i + 1); // 1 + 2 + … + 300 = 45150, exact in f32
     const sum = ctx.tensor([1], "f32", "sum");
     const max = ctx.tensor([1], "f32", "max");
@@ -45,7 +45,7 @@ describe("reduce_rows vs CPU twin", () => {
 
   it("dispatches 70 000 rows (one workgroup per row: a 2D grid)", async () => {
     expect(reduceWidth(3)).toBe(4);
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rows = 70_000;
     const cols = 3;
     const x = new Float32Array(rows * cols);
@@ -59,7 +59,7 @@ describe("reduce_rows vs CPU twin", () => {
   });
 
   it("gives 0 (sum) and −∞ (max) for empty rows", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = ctx.tensor([4, 0], "f32", "x");
     const out = ctx.tensor([4], "f32", "out");
     reduceRows(ctx, "sum", out, x);

@@ -3,7 +3,7 @@ import type { GpuContext } from "../../src/gpu/context";
 import { type SampleOptions, sample } from "../../src/kernels/sample";
 import { pcgHash, sampleRef, sampleUniform } from "../../src/reference/sample";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 
 /** f32 log-sum-exp over ≤ 1000 terms vs float64, logits/τ of size ≤ ~30: a few ulps of the largest term. */
 const LOGP_TOL = { atol: 2e-5, rtol: 2e-6 };
@@ -86,7 +86,7 @@ const CASES: [number, number, number, number, number][] = [
 
 describe("sample vs CPU twin", () => {
   it(`draws the twin's tokens and full-vocabulary log-probs at ${CASES.length} shapes`, async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(21);
     let compared = 0;
     let total = 0;
@@ -115,7 +115,7 @@ describe("sample vs CPU twin", () => {
   });
 
   it("keeps exactly the k largest logits, ties broken by the lower index", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     // Row: index 1, 3, 4 tie at the top; k = 2 keeps indices 1 and 3, never 4.
     const V = 6;
     const B = 512;
@@ -127,7 +127,7 @@ describe("sample vs CPU twin", () => {
   });
 
   it("is argmax for topK = 1 and for greedy, and sharpens as τ → 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(5);
     const B = 40;
     const V = 37;
@@ -170,7 +170,7 @@ describe("sample vs CPU twin", () => {
   });
 
   it("finished rows output the pad id and logp 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const done = [1, 0, 1, 1, 0];
     const gpu = await runSample(ctx, new Rng(1).uniform(5 * 11), 5, 11, { padId: 99, width: 2 }, done);
     for (const b of [0, 2, 3]) {
@@ -181,7 +181,7 @@ describe("sample vs CPU twin", () => {
   });
 
   it("is reproducible and independent of the batch it is drawn in", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const V = 50;
     const B = 64;
     const logits = repeatRows(new Array(V).fill(0), B); // uniform: token = ⌊u·V⌋, sensitive to every draw
@@ -203,7 +203,7 @@ describe("sample vs CPU twin", () => {
   });
 
   it("empirical frequencies match the probabilities (B = 4096 rows in one dispatch)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const B = 4096;
     const logits = repeatRows([Math.log(0.5), Math.log(0.3), Math.log(0.2)], B);
     for (const seed of [0, 2024]) {
@@ -251,7 +251,7 @@ describe("sample vs CPU twin", () => {
   });
 
   it("rejects bad shapes and options", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const logits = ctx.tensor([2, 5], "f32", "logits");
     const done = ctx.tensor([2], "u32", "done");
     const tokens = ctx.tensor([2], "i32", "tokens");

@@ -7,7 +7,7 @@ import { tokenLogprob } from "../../src/kernels/token_logprob";
 import { sequenceLogprobBackwardRef, sequenceLogprobRef } from "../../src/reference/sequence_logprob";
 import { Rng } from "../../src/util/rng";
 import { dot, finiteDiffGrad, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { expectAllZero, randomLogits, randomTargets } from "../helpers/vocab_rows";
 
 /** f32 sequential sums of ≤ 13 log-probs in (−5, 0) vs float64: ≲ 13·ulp(65) ≈ 1e-4 worst, far less typical. */
@@ -53,7 +53,7 @@ async function forward(
 describe("sequence_logprob vs CPU twin", () => {
   for (const mean of [false, true])
     it(`forward (${mean ? "per-token mean" : "sum"}) and backward, NaN/±∞ in masked slots`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(91);
       for (const [R, T] of SHAPES) {
         const { mask, logp, lengths } = batch(rng, R, T);
@@ -89,7 +89,7 @@ describe("sequence_logprob vs CPU twin", () => {
     });
 
   it("equals reduceRows over tokenLogprob's output (tokenLogprob writes 0 on masked rows)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(92);
     const [R, T, V] = [5, 6, 11];
     const { mask } = batch(rng, R, T);
@@ -106,7 +106,7 @@ describe("sequence_logprob vs CPU twin", () => {
   });
 
   it("twin counts mask ≠ 0 as the kernel does (0.5, 2, −1 count), checks sizes as the wrapper", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const [R, T] = [3, 4];
     const mask = Float32Array.from([1, 0.5, 0, 2, -1, 0, 0, 0, 0, 0, 0, 0]);
     const logp = Float32Array.from([-1, -2, Number.NaN, -3, -4, 5, 5, 5, 5, 5, 5, 5]);
@@ -135,7 +135,7 @@ describe("sequence_logprob vs CPU twin", () => {
   });
 
   it("rejects mismatched sizes, mean without lengths, and aliasing", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const logp = ctx.tensor([2, 3], "f32", "logp");
     const mask = ctx.tensor([2, 3], "f32", "mask");
     const r = () => ctx.tensor([2], "f32", "r");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { softmax } from "../../src/kernels/softmax";
 import { softmaxRef } from "../../src/reference/softmax";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { expectSameBits, ROW_SHAPES, randomLogits, WIDTHS } from "../helpers/vocab_rows";
 
 /** Probabilities: exp has a few ulps of relative error and the f32 sum ~√V·ε; p ≤ 1 so atol bounds tiny p. */
@@ -16,7 +16,7 @@ describe("softmax vs CPU twin", () => {
   for (const log of [false, true])
     for (const width of WIDTHS)
       it(`${log ? "log-softmax" : "softmax"}, width ${width}, τ ∈ {1, 0.5, 2}`, async () => {
-        const ctx = await testGpu();
+        const ctx = await kernelGpu();
         const rng = new Rng(21);
         for (const [N, V] of ROW_SHAPES)
           for (const tau of [1, 0.5, 2]) {
@@ -29,7 +29,7 @@ describe("softmax vs CPU twin", () => {
       });
 
   it("uses the adapter's default width and is bit-identical run to run", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const [N, V] = [65, 257];
     const x = randomLogits(new Rng(22), N * V);
     const logits = ctx.tensor([N, V], "f32", "logits", x);
@@ -46,7 +46,7 @@ describe("softmax vs CPU twin", () => {
 describe("softmax edge cases", () => {
   for (const width of WIDTHS)
     it(`log-softmax of [v, v] is −ln 2 up to v = 1e20, at τ = 1 and 0.5 (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const vs = [0, 1, -7.5, 1e4, 1e10, 1e20, -1e20];
       const x = Float32Array.from(vs.flatMap((v) => [v, v]));
       for (const tau of [1, 0.5]) {
@@ -63,7 +63,7 @@ describe("softmax edge cases", () => {
 
   for (const width of WIDTHS)
     it(`softmax of [1000, 0] is [1, 0]; rows of −∞ give zeros (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const ninf = Number.NEGATIVE_INFINITY;
       // rows: [1000, 0], [0, 1000], [−∞, −∞], [−∞, 3]
       const x = Float32Array.from([1000, 0, 0, 1000, ninf, ninf, ninf, 3]);
@@ -78,7 +78,7 @@ describe("softmax edge cases", () => {
     });
 
   it("rejects bad temperatures, widths and shapes", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = ctx.tensor([2, 3], "f32", "x");
     const out = ctx.tensor([2, 3], "f32", "out");
     expect(() => softmax(ctx, out, x, { tau: 0 })).toThrow(/temperature/);

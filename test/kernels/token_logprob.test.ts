@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { tokenLogprob, tokenLogprobBackward } from "../../src/kernels/token_logprob";
 import { tokenLogprobBackwardRef, tokenLogprobRef } from "../../src/reference/token_logprob";
 import { Rng } from "../../src/util/rng";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 import {
   centralDiff,
@@ -41,7 +41,7 @@ function targetsWithStrays(rng: Rng, N: number, V: number): Int32Array {
 describe("token_logprob vs CPU twin", () => {
   for (const width of WIDTHS)
     it(`forward and backward (overwrite and accumulate), masked, width ${width}`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(31);
       for (const [N, V] of ROW_SHAPES)
         for (const tau of [1, 0.5]) {
@@ -75,7 +75,7 @@ describe("token_logprob vs CPU twin", () => {
     });
 
   it("runs unmasked at the default width, bit-identical run to run", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(32);
     const [N, V] = [65, 257];
     const x = randomLogits(rng, N * V);
@@ -112,7 +112,7 @@ describe("token_logprob gradients", () => {
 
 describe("token_logprob temperature (../shared/docs/algorithms.md, Notation)", () => {
   it("log-prob at τ = 0.5 is log softmax(logits / 0.5), not the τ = 1 value", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(34);
     const [N, V] = [3, 5];
     const x = randomLogits(rng, N * V, 1);
@@ -149,7 +149,7 @@ describe("token_logprob temperature (../shared/docs/algorithms.md, Notation)", (
       token,
       temperature,
     } = c.inputs as { logits: number[]; token: number; temperature: number };
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const x = Float32Array.from(l);
     const out = ctx.tensor([1], "f32", "logp");
     tokenLogprob(
@@ -170,7 +170,7 @@ describe("token_logprob temperature (../shared/docs/algorithms.md, Notation)", (
 describe("token_logprob masking", () => {
   for (const width of WIDTHS)
     it(`masked rows holding NaN/±Inf give exactly 0 and 0 gradient (width ${width})`, async () => {
-      const ctx = await testGpu();
+      const ctx = await kernelGpu();
       const rng = new Rng(35);
       const [N, V] = [7, 33];
       const m = stripedMask(N, 2, 0); // rows 0, 2, 4, 6 masked
@@ -212,7 +212,7 @@ describe("token_logprob masking", () => {
     });
 
   it("all −∞ rows and out-of-range targets give 0; a −∞ target logit gives −∞", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const ninf = Number.NEGATIVE_INFINITY;
     const x = Float32Array.from([ninf, ninf, ninf, 1, 2, ninf, 1, 2, 3, 1, 2, 3]);
     const t = [1, 2, -1, 3];
@@ -233,7 +233,7 @@ describe("token_logprob masking", () => {
   });
 
   it("rejects wrong dtypes, sizes and temperatures", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const logits = ctx.tensor([2, 3], "f32", "logits");
     const t = ctx.tensor([2], "i32", "t");
     const out = ctx.tensor([2], "f32", "out");

@@ -13,7 +13,7 @@ import { reduceRowsRef } from "../../src/reference/reduce";
 import { type ValueLossRefInputs, valueLossRef } from "../../src/reference/value_loss";
 import { Rng } from "../../src/util/rng";
 import { finiteDiffGrad, TWIN_VS_FD } from "../helpers/finite_diff";
-import { expectClose, testGpu } from "../helpers/gpu";
+import { expectClose, kernelGpu } from "../helpers/gpu";
 import { vectorCase } from "../helpers/vectors";
 
 /** Per-token f32 terms: a few roundings of O(1) values (squares up to ~20). */
@@ -81,7 +81,7 @@ const SHAPES: [number, number][] = [
 
 describe("value_loss vs CPU twin and ppoValueLossAndGrad", () => {
   it("masked mean (w = 1/n) at ε_v = 0.2 and 0.5", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(81);
     let clippedSeen = 0;
     for (const [B, T] of SHAPES) {
@@ -107,7 +107,7 @@ describe("value_loss vs CPU twin and ppoValueLossAndGrad", () => {
   });
 
   it("per-token weights and gradScale (c_v = 0.1) scale the gradient only", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const rng = new Rng(82);
     for (const [B, T] of SHAPES) {
       const b = randomBatch(rng, B, T);
@@ -130,7 +130,7 @@ describe("value_loss vs CPU twin and ppoValueLossAndGrad", () => {
   });
 
   it("matches the shared test vector ppo_value_loss_clipped (f32, 1e-4 relative)", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const c = vectorCase("ppo_value_loss_clipped");
     const { values, values_old, returns, epsilon_v } = c.inputs;
     const n = values.length;
@@ -142,7 +142,7 @@ describe("value_loss vs CPU twin and ppoValueLossAndGrad", () => {
 
 describe("value_loss edge cases", () => {
   it("NaN/±∞ in masked slots never leak; V = V_old gives clipfrac 0", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(83), 7, 13);
     const junk = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
     const poison = (a: Float32Array) => a.map((v, i) => (b.mask[i] === 0 ? junk[i % 3] : v));
@@ -166,7 +166,7 @@ describe("value_loss edge cases", () => {
   });
 
   it("a non-finite counted input is flagged: gradient 0 there, valueLossMetrics throws", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const b = randomBatch(new Rng(84), 1, 7);
     const returns = b.returns.slice();
     const i = b.mask.indexOf(1);
@@ -178,7 +178,7 @@ describe("value_loss edge cases", () => {
   });
 
   it("rejects bad options, sizes and aliasing", async () => {
-    const ctx = await testGpu();
+    const ctx = await kernelGpu();
     const t = (n = 4) => ctx.tensor([n], "f32", "t");
     const x = { values: t(), valuesOld: t(), returns: t(), weights: 0.25, mask: t() };
     const out = { dvalues: t(), terms: t(4 * VALUE_TERM_COUNT) };
