@@ -23,6 +23,11 @@ export interface KernelSpec {
   readonly name: string;
   /** WGSL source, imported with `?raw` from src/shaders/. */
   readonly source: string;
+  /**
+   * Where line `line` (1-based) of `source` was written, e.g. "softmax.wgsl:42" for a source pasted together from
+   * several files; compile errors name it instead of the bare line number. Default: the line number.
+   */
+  readonly lineOrigin?: (line: number) => string;
   /** Entry point, default "main". */
   readonly entryPoint?: string;
   /** Binding kinds of @group(0), @binding(0..n-1). */
@@ -160,7 +165,8 @@ export class PipelineCache {
 
   /**
    * Compile `kernel` and report WGSL errors with line numbers (used by tests and the self-test).
-   * @throws {ShaderCompileError} naming the kernel, with each compiler message as `line:col message`.
+   * @throws {ShaderCompileError} naming the kernel, with each compiler message as `line:col message` (the line as
+   *   the kernel's `lineOrigin` names it, e.g. `softmax.wgsl:42:7 message`).
    */
   async check(kernel: Kernel, constants: Constants = {}): Promise<void> {
     this.device.pushErrorScope("validation");
@@ -174,7 +180,9 @@ export class PipelineCache {
         .get(kernel.source)
         ?.delete(`${pipelineLabel(kernel, constants)}@${kernel.entryPoint ?? "main"}`);
       const detail = errors.length
-        ? errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`).join("\n")
+        ? errors
+            .map((m) => `${kernel.lineOrigin?.(m.lineNum) ?? m.lineNum}:${m.linePos} ${m.message}`)
+            .join("\n")
         : err?.message;
       throw new ShaderCompileError(kernel.name, detail ?? "unknown error");
     }

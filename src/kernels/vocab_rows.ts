@@ -7,7 +7,7 @@ import type { GpuContext } from "../gpu/context";
 import type { BindingKind, Kernel } from "../gpu/pipeline";
 import type { DType, Tensor } from "../gpu/tensor";
 import { checkWidth, preferredRowWidth, widthFamily } from "./variants";
-import { linkWgsl } from "./wgsl_lib";
+import { linkWgslMapped } from "./wgsl_lib";
 
 /** Options every vocabulary-row wrapper takes. */
 export interface RowWidthOption {
@@ -17,14 +17,16 @@ export interface RowWidthOption {
 
 /**
  * A row kernel defined lazily once per workgroup width (each width is its own pipeline). Its source's
- * `// #include` lines are resolved first (wgsl_lib.ts: the shared workgroup reductions).
+ * `// #include` lines are resolved first (wgsl_lib.ts: the shared workgroup reductions), and its compile errors
+ * name the line where it was written (`<name>.wgsl:LINE`, or `lib/<piece>.wgsl:LINE` inside an include).
  */
 export function rowKernelFamily(
   name: string,
   source: string,
   bindings: readonly BindingKind[],
 ): (width: number) => Kernel {
-  return widthFamily({ name, source: linkWgsl(name, source), bindings });
+  const { code, origin } = linkWgslMapped(`${name}.wgsl`, source);
+  return widthFamily({ name, source: code, lineOrigin: origin, bindings });
 }
 
 /** The workgroup width to use: `width` if given (checked), else the adapter's preference for V columns. */

@@ -15,27 +15,61 @@ export const WGSL_LIB: Readonly<Record<string, string>> = {
   kl_rows: klRows,
 };
 
-const INCLUDE = /^\/\/ #include (\S+)(?: .*)?$/gm;
+const INCLUDE = /^\/\/ #include (\S+)(?: .*)?$/m;
+
+/** A linked shader: its code, and where each of its lines was written. */
+export interface LinkedWgsl {
+  code: string;
+  /**
+   * Where line `line` (1-based) of `code` was written: `<file>:<line>` of the shader, or `lib/<piece>.wgsl:<line>`
+   * inside an include (a line past the end reads as the shader's file and that number).
+   */
+  origin: (line: number) => string;
+}
 
 /**
- * `source` with each `// #include <name>` line replaced by `lib[name]` (one level: a piece includes nothing).
+ * `source` with each `// #include <name>` line replaced by `lib[name]` (one level: a piece includes nothing), and
+ * a map from the linked lines back to `file` (e.g. "softmax.wgsl") and the pieces, for compile errors.
  * @throws RangeError naming the shader when it includes a name `lib` does not have, or the same name twice
  *   (its declarations would clash).
  */
+export function linkWgslMapped(
+  file: string,
+  source: string,
+  lib: Readonly<Record<string, string>> = WGSL_LIB,
+): LinkedWgsl {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const where: string[] = [];
+  source.split("\n").forEach((line, i) => {
+    const m = INCLUDE.exec(line);
+    if (!m) {
+      out.push(line);
+      where.push(`${file}:${i + 1}`);
+      return;
+    }
+    const name = m[1];
+    const piece = lib[name];
+    if (piece === undefined)
+      throw new RangeError(
+        `shader ${file}: #include ${name}: no such piece (have ${Object.keys(lib).join(", ")})`,
+      );
+    if (seen.has(name)) throw new RangeError(`shader ${file}: #include ${name} twice`);
+    seen.add(name);
+    const pasted = line.replace(INCLUDE, () => piece.trimEnd()).split("\n");
+    pasted.forEach((l, k) => {
+      out.push(l);
+      where.push(`lib/${name}.wgsl:${k + 1}`);
+    });
+  });
+  return { code: out.join("\n"), origin: (line) => where[line - 1] ?? `${file}:${line}` };
+}
+
+/** {@link linkWgslMapped}'s code alone. @throws as linkWgslMapped. */
 export function linkWgsl(
   shader: string,
   source: string,
   lib: Readonly<Record<string, string>> = WGSL_LIB,
 ): string {
-  const seen = new Set<string>();
-  return source.replace(INCLUDE, (_line, name: string) => {
-    const piece = lib[name];
-    if (piece === undefined)
-      throw new RangeError(
-        `shader ${shader}: #include ${name}: no such piece (have ${Object.keys(lib).join(", ")})`,
-      );
-    if (seen.has(name)) throw new RangeError(`shader ${shader}: #include ${name} twice`);
-    seen.add(name);
-    return piece.trimEnd();
-  });
+  return linkWgslMapped(shader, source, lib).code;
 }
