@@ -42,7 +42,9 @@ describe("the error banner", () => {
   });
 
   it("the warning style's text is at least 4.5:1 on its background in both themes", () => {
-    const css = readFileSync(new URL("./styles.css", import.meta.url), "utf8");
+    const css = ["./styles.css", "./banner.css"]
+      .map((f) => readFileSync(new URL(f, import.meta.url), "utf8"))
+      .join("\n");
     const rule = (sel: string) =>
       css.slice(css.indexOf(`${sel} {`), css.indexOf("}", css.indexOf(`${sel} {`)));
     const warn = rule(".banner-warn");

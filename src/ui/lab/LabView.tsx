@@ -5,10 +5,15 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import "./lab.css";
+import "./top_bar.css";
+import "./layout.css";
+import "./menus.css";
 import "./transport.css";
 import "./runs.css";
 import "./cards.css";
 import "./charts.css";
+import "./samples.css";
+import "./more_metrics.css";
 import "./access.css";
 import { prefetchExplain } from "../explain/explain_loader";
 import { InspectPanel } from "../inspect/InspectPanel";
@@ -40,7 +45,7 @@ const PANELS = {
   more: <MoreMetrics key="more" />,
 };
 type Panel = keyof typeof PANELS;
-/** Run cards on the left (lab.css puts them in the first column, across every row), the rest on the right. */
+/** Run cards on the left (layout.css puts them in the first column, across every row), the rest on the right. */
 const TWO_COLUMNS: Panel[] = ["runs", "lesson", "charts", "samples", "inspect", "more"];
 /**
  * One column (a projector, a zoomed page): the lesson, then the charts (what a class watches once Play is

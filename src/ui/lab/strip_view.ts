@@ -23,7 +23,7 @@ export interface Extent {
   width: number;
 }
 
-/** The width (px) of the fade at an edge with more cards (lab.css); › and ‹ keep a card clear of it. */
+/** The width (px) of the fade at an edge with more cards (run_strip.css); › and ‹ keep a card clear of it. */
 export const STRIP_FADE = 56;
 
 /**

@@ -4,7 +4,7 @@
  */
 import { useCallback, useSyncExternalStore } from "react";
 
-/** The lab's one-column layout, 980 CSS px wide or less (a projector, a zoomed page); lab.css uses the same. */
+/** The lab's one-column layout, 980 CSS px wide or less (a projector, a zoomed page); layout.css uses the same. */
 export const ONE_COLUMN_QUERY = "(max-width: 980px)";
 
 export function useMediaQuery(query: string): boolean {
