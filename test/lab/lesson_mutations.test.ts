@@ -5,7 +5,10 @@
  * ok), each (run, metric) the check reads is perturbed alone, every way below; at least one must make ok false.
  * A check weakened to `A || B` (A and B on different metrics) fails this: breaking A's metric leaves B true.
  * Checks state named conditions (checks.ts verdict): ok must be every condition under every perturbation, and each
- * condition must fail under some single-metric perturbation (a condition "A || B" never does).
+ * condition must fail under some single-metric perturbation (a condition "A || B" never does). Two stricter
+ * rules catch an "A || B" whose B is false on SHOWS (so that breaking A breaks it): no perturbed history may read
+ * a metric more often than SHOWS does (a lazy "A || B", on one metric or two, reads B only once A fails), and a
+ * metric that brings a broken condition back must break it alone (an eager one on two metrics).
  */
 import { describe, expect, it } from "vitest";
 import { LESSONS } from "../../src/lab/presets";
@@ -22,22 +25,30 @@ const REPORTED_ONLY: Readonly<Record<string, readonly string[]>> = {
   "bon-vs-rl": ["grpo reward", "grpo objective/kl"],
 };
 
-/** The (run, metric) pairs `check` reads from `h` (a metric the rows hold), as "run metric". */
-function reads(check: (h: LessonHistories) => unknown, h: LessonHistories): string[] {
-  const seen = new Set<string>();
+/**
+ * How often `check` reads each (run, metric) of `h` (a metric the rows hold), keyed "run metric". On the SHOWS
+ * history every condition holds, so a lazy `A || B` stops at A there; a history that breaks A reads B's metrics too.
+ */
+function readCounts(check: (h: LessonHistories) => unknown, h: LessonHistories): Map<string, number> {
+  const seen = new Map<string, number>();
   const watched: Record<string, MetricRows> = {};
   for (const [run, rows] of Object.entries(h))
     watched[run] = rows.map(
       (row) =>
         new Proxy(row, {
           get(t, k) {
-            if (typeof k === "string" && k in t) seen.add(`${run} ${k}`);
+            if (typeof k === "string" && k in t) seen.set(`${run} ${k}`, (seen.get(`${run} ${k}`) ?? 0) + 1);
             return Reflect.get(t, k);
           },
         }),
     );
   check(watched);
-  return [...seen].sort();
+  return seen;
+}
+
+/** The (run, metric) pairs `check` reads from `h`, as "run metric", sorted. */
+function reads(check: (h: LessonHistories) => unknown, h: LessonHistories): string[] {
+  return [...readCounts(check, h).keys()].sort();
 }
 
 /** `h` with `metric` of `run` replaced by f(its values, step index) in every row that holds it. */
@@ -87,6 +98,7 @@ describe("every metric a lesson's check decides on can turn its verdict (all les
         names.length,
         `${id}: its check states no conditions (src/lab/presets/checks.ts verdict)`,
       ).toBeGreaterThan(0);
+      const showsReads = readCounts((x) => lesson.check(x), h);
       const falsified = new Set<string>();
       for (const key of decisive) {
         const [run, metric] = [key.slice(0, key.indexOf(" ")), key.slice(key.indexOf(" ") + 1)];
@@ -101,6 +113,13 @@ describe("every metric a lesson's check decides on can turn its verdict (all les
           ).toBe(all);
           expect(Object.keys(v.conditions), `${id}: its conditions change with the history`).toEqual(names);
           for (const [name, held] of Object.entries(v.conditions)) if (!held) falsified.add(name);
+          // A lazy "A || B" (on one metric or two) reads B only once A fails: no history may read more than SHOWS.
+          for (const [k, n] of readCounts((x) => lesson.check(x), p))
+            expect(
+              n,
+              `${id}: with ${run}'s ${metric} ${how} the check reads "${k}" ${n} times, on SHOWS ` +
+                `${showsReads.get(k) ?? 0}: a condition reads more once a part of it fails (or-ed: "A || B"?)`,
+            ).toBeLessThanOrEqual(showsReads.get(k) ?? 0);
         }
         const turned = tried.filter(([, p]) => !lesson.check(p).ok).map(([how]) => how);
         expect(
@@ -116,5 +135,48 @@ describe("every metric a lesson's check decides on can turn its verdict (all les
           falsified.has(name),
           `${id}: condition "${name}" holds under every single-metric perturbation (or-ed with another?)`,
         ).toBe(true);
+    });
+});
+
+/** The decisive (run, metric) pairs of lesson `id`'s check on `h` (read, not REPORTED_ONLY), as [run, metric]. */
+function decisiveOf(id: string, h: LessonHistories): [string, string][] {
+  const reported = REPORTED_ONLY[id] ?? [];
+  return reads((x) => LESSONS[id as keyof typeof LESSONS].check(x), h)
+    .filter((r) => !reported.includes(r))
+    .map((k) => [k.slice(0, k.indexOf(" ")), k.slice(k.indexOf(" ") + 1)]);
+}
+
+describe("a metric that can bring a broken condition back can break it alone (all lessons, generically)", () => {
+  // "A || B" computed eagerly, A and B on different metrics: breaking A's metric breaks the condition, and then
+  // B's metric brings it back, yet B's metric alone never breaks it (A still holds). A condition "A && B" or
+  // "x > y" is broken by each of its metrics alone.
+  for (const id of PRESET_IDS)
+    it(id, () => {
+      const check = (x: LessonHistories) => LESSONS[id].check(x).conditions;
+      const h = showsOf(id);
+      const keys = decisiveOf(id, h);
+      const breaks = new Map<string, Set<string>>(); // condition → the metrics that break it alone
+      for (const [run, metric] of keys)
+        for (const [, p] of perturbations(h, run, metric))
+          for (const [name, held] of Object.entries(check(p)))
+            if (!held) breaks.set(name, (breaks.get(name) ?? new Set()).add(`${run} ${metric}`));
+      for (const [run1, metric1] of keys)
+        for (const [how1, p1] of perturbations(h, run1, metric1)) {
+          const broken = Object.entries(check(p1)).filter(([, held]) => !held);
+          if (broken.length === 0) continue;
+          for (const [run2, metric2] of keys) {
+            if (run2 === run1 && metric2 === metric1) continue;
+            for (const [how2, p12] of perturbations(p1, run2, metric2)) {
+              const v = check(p12);
+              for (const [name] of broken)
+                if (v[name])
+                  expect(
+                    breaks.get(name)?.has(`${run2} ${metric2}`) ?? false,
+                    `${id}: "${name}", broken by ${run1}'s ${metric1} ${how1}, holds again with ${run2}'s ` +
+                      `${metric2} ${how2}, which alone never breaks it (or-ed: "A || B"?)`,
+                  ).toBe(true);
+            }
+          }
+        }
     });
 });
