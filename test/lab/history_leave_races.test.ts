@@ -115,4 +115,22 @@ describe("a leave while a kept experiment is reopened", () => {
     expect(page.loc.hash).toBe(here);
     expect(push).toHaveBeenCalledTimes(1);
   });
+
+  it("Back twice while a reopen fails: this experiment's address comes back as one history entry", async () => {
+    const { here, push } = await openOver([[1, 20]]);
+    const [entry] = await recentExperiments();
+    const saving = openSaving();
+    if (!saving) throw new Error("the lab does not save");
+    vi.spyOn(saving.persistence.archive, "swapIn").mockRejectedValueOnce(
+      new Error("its record cannot be read"),
+    );
+    const reopen = openRecent(entry.id);
+    backAgain(5);
+    backAgain(6);
+    await expect(reopen).rejects.toThrow(/its record cannot be read/);
+    await vi.waitFor(() => expect(page.loc.hash).toBe(here));
+    await new Promise((r) => setTimeout(r, 50)); // every Back's answer has come
+    // One entry, not one per Back (a review's note; writeUrlNow pushes only when the address is not current).
+    expect(push).toHaveBeenCalledTimes(1);
+  });
 });
