@@ -1,4 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { openAddress } from "./lab/embedded";
 import { askSafeStart } from "./lab/safe_start";
 import { notDownloaded } from "./not_downloaded";
 
@@ -47,7 +48,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
               onClick={() => {
                 // The saved runs go to Recent experiments (src/ui/lab/safe_start.ts); the default experiment opens.
                 askSafeStart();
-                location.assign(location.pathname + location.search);
+                openAddress(location.pathname + location.search); // embedded: no entry in the host's history
               }}
             >
               Start without the saved runs

@@ -20,6 +20,7 @@ import { landsWithin } from "../../util/settle";
 import { onHotReload, reloadForEdit } from "../hot_reload";
 import { useLab } from "../lab_store";
 import { cannotLeave } from "./before_leaving";
+import { openAddress } from "./embedded";
 import { askToLeave, checkMove, movedAgain, newerMove } from "./history_leave";
 import { markOpened } from "./opened_focus";
 import { recentChanged } from "./recent_listeners";
@@ -254,13 +255,14 @@ async function stopWithin(saving: Saving, waitMs: number): Promise<void> {
 
 /**
  * Open `url`; the same address as now reloads (assigning it would not). What leaving loses was said and
- * confirmed in the page first (or nothing is lost): the browser's "Leave site?" does not ask again.
+ * confirmed in the page first (or nothing is lost): the browser's "Leave site?" does not ask again. Embedded,
+ * it replaces the address (./embedded.ts): no entry in the host page's history.
  */
 function go(url: string): void {
   assigned = true;
   leaveUnasked();
   if (new URL(url, location.href).href === location.href) location.reload();
-  else location.assign(url);
+  else openAddress(url);
 }
 
 /**
@@ -319,7 +321,7 @@ async function leave(to: string, waitMs: number, fromHistory: boolean, probed?: 
 
 /**
  * The page's hash changed: a link pasted into the address bar (leave for it, saving first), or our own
- * `location.assign` of another experiment's link, which changes only the hash (reload into it now).
+ * `location.assign` (embedded: `replace`) of another experiment's link, which changes only the hash (reload into it now).
  */
 export function hashChanged(): void {
   if (assigned) location.reload();

@@ -5,6 +5,7 @@
  */
 import { shareUrl } from "../../lab/url";
 import { type LabState, sharedSpec, useLab } from "../lab_store";
+import { writeAddress } from "./embedded";
 import { usePipelineStore } from "./pipeline_store";
 import { hashChanged } from "./saving";
 
@@ -31,13 +32,12 @@ const comparisons = (s: LabState) =>
 
 /**
  * Rewrite the hash now; a no-op when it is already current. `push`: as a new history entry, for a refused move
- * through history (Back offline): replacing would write this experiment over the entry Back moved to.
+ * through history (Back offline): replacing would write this experiment over the entry Back moved to. Embedded
+ * in another page, it replaces even then (./embedded.ts: the host's Back must not land in the lab again).
  */
 export function writeUrlNow(push = false): string {
   const url = linkOf(useLab.getState());
-  if (url !== location.href)
-    if (push) history.pushState(null, "", url);
-    else history.replaceState(history.state, "", url);
+  if (url !== location.href) writeAddress(url, push);
   return url;
 }
 
