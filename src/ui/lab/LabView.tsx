@@ -22,6 +22,7 @@ import { LessonCard } from "../lessons/LessonCard";
 import { labActions } from "./actions";
 import { BrokenLinkButton } from "./BrokenLinkButton";
 import { ChartsPanel } from "./ChartsPanel";
+import { EmbedStorageButtons } from "./EmbedStorageButtons";
 import { noticeDismissed } from "./history_leave";
 import { LeaveAskButtons } from "./LeaveAskButtons";
 import { MoreMetrics } from "./MoreMetrics";
@@ -109,6 +110,7 @@ export function LabView() {
           <div className="notice" data-testid="lab-notice">
             <span>{notice}</span>
             <BrokenLinkButton />
+            <EmbedStorageButtons />
             <LeaveAskButtons />
             <SaveHereButton inNotice />
             <DiscardSavedButton inNotice />

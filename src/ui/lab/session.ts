@@ -18,6 +18,7 @@ import { specFromLocation } from "../../lab/url";
 import { errorMessage as message } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { offerDiscard } from "./discard_saved";
+import { noStorageLine } from "./embed_storage";
 import { experimentTitle } from "./experiment_names";
 import { discardedLine, noticeWhenThawed } from "./frozen";
 import { type MarkerStorage, tabStorage } from "./pipeline_guard";
@@ -93,7 +94,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
   try {
     persistence = await openStorage(deps.openPersistence);
   } catch (e) {
-    storageProblem = `Runs will not survive a reload: this browser's storage is unavailable (${message(e)}).`;
+    storageProblem = noStorageLine(e); // embedded in another site's page: says so (./embed_storage.ts)
     lab().setSaveFailed(storageProblem);
   }
   /** The session's last write as first read (another tab's writes while this page starts change it). */
