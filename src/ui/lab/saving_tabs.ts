@@ -18,6 +18,7 @@
  */
 import { create } from "zustand";
 import { reloadForEdit } from "../hot_reload";
+import { isEmbedded } from "./embedded";
 
 /** The BroadcastChannel on which the lab's tabs agree which one saves. */
 export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
@@ -54,8 +55,16 @@ export const RELOAD_LINE =
   "Save here makes this tab save again, without a reload (what the other tab saved is kept under Change… → " +
   "Recent experiments).";
 
-/** The notice of a tab that another one took saving from. */
+/**
+ * The notice of a tab that another one took saving from. Embedded in a page (./embedded.ts), the other copy of
+ * the lab may be a second embed on the same page, not a tab: the line says so.
+ */
 export function takenOverLine(by: TakenBy): string {
+  if (isEmbedded()) {
+    const other = "Another copy of the lab (another tab, or another embed on this page)";
+    const how = by === "opened" ? "opened" : "took over (Save here)";
+    return `${other} ${how} and now saves this browser's experiment: this one no longer saves. ${RELOAD_LINE}`;
+  }
   const who =
     by === "opened"
       ? "Another tab opened the lab and now saves"
