@@ -136,7 +136,10 @@ export const DPO_FIELDS: readonly Field[] = [
 export interface DpoConfig extends ConfigValues {
   /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
-  /** B: preference pairs per step, an integer in [1, 256]; default 8. Fixed once a run starts (buffer shape). */
+  /**
+   * B: preference pairs per step, an integer in [1, 256]; algorithm default 8 (CLI/TRL mapping); the lab's
+   * starting experiment uses 16 (src/lab/defaults.ts). Fixed once a run starts (buffer shape).
+   */
   batchPairs: number;
   /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;

@@ -195,7 +195,8 @@ export const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
  * (TRL's GRPOConfig.entropy_coef since TRL 1.x, averaged over all tokens; TRL's PPOTrainer has none): it keeps
  * the token distributions wide, against entropy collapse. The token entropies are averaged with the policy
  * loss's own token weights: PPO's token mean; GRPO's loss type (grpo: per sequence, then over sequences; dapo:
- * over all tokens; dr_grpo: divided by B·max new tokens).
+ * over all tokens; dr_grpo: divided by N·L_max, N the batch's completions (prompts × G) and L_max the max new
+ * tokens).
  */
 export const ENTROPY_BONUS_FIELD: Field = {
   key: "entCoef",

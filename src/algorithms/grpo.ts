@@ -3,6 +3,8 @@
  * (Dr. GRPO: Liu et al. 2025), `loss_type` grpo/dapo/dr_grpo, clip-higher ε_high (DAPO: Yu et al. 2025), β on
  * k3 inside the loss (β = 0 drops the reference model), μ = num_iterations updates per batch, and PPO's entropy
  * bonus c_H (TRL 1.x's entropy_coef; not in TRL 0.x's GRPO).
+ * This file has no step(): a GRPO step is SequencePgRun.step in pg_run.ts (sample G completions per prompt, score
+ * them, then this file's advantages, weights and clip settings feed update.ts); docs/how-a-step-runs.md traces it.
  * Spec: ../shared/docs/algorithms.md "GRPO (Shao et al. 2024, DeepSeekMath) and its variants".
  */
 import { COMMON_FIELDS, ENTROPY_BONUS_FIELD, type Field } from "./fields";
@@ -42,7 +44,7 @@ export const GRPO_FIELDS: readonly Field[] = [
     kind: "enum",
     default: "grpo",
     options: ["grpo", "dapo", "dr_grpo"],
-    doc: "How token losses are averaged: per sequence then batch (grpo: long completions weigh less per token, the source of a length bias), over all tokens (dapo), or by the constant N·L_max, completions × max new tokens (dr_grpo: no length bias). The default is the paper's; TRL's GRPOConfig defaults to dapo.",
+    doc: "How token losses are averaged: per sequence then batch (grpo: long completions weigh less per token, the source of a length bias), over all tokens (dapo), or by the constant N·L_max, N the batch's completions (prompts × G) and L_max the max new tokens (dr_grpo: no length bias). The default is the paper's; TRL's GRPOConfig defaults to dapo.",
     source: "Yu et al. 2025; Liu et al. 2025",
     trl: "loss_type",
   },
@@ -111,11 +113,17 @@ export function grpoClip(c: GrpoConfig) {
 
 /** GRPO settings (Shao et al. 2024, DeepSeekMath), validated against {@link GRPO_FIELDS}; others: {@link PgConfig}. */
 export interface GrpoConfig extends PgConfig {
-  /** G: completions sampled per prompt, an integer in [2, 64]; default 4; fixed (Shao et al. 2024 §4.1). */
+  /**
+   * G: completions sampled per prompt, an integer in [2, 64]; algorithm default 4 (CLI/TRL mapping); the lab's
+   * starting experiment uses 8, with 4 prompts (src/lab/defaults.ts); fixed (Shao et al. 2024 §4.1).
+   */
   numGenerations: number;
   /** Divide advantages by the "group"'s std (default), the "batch"'s, or "none" (Liu et al. 2025). */
   scaleRewards: "group" | "batch" | "none";
-  /** Token-loss averaging: "grpo" per sequence (default), "dapo" over tokens, "dr_grpo" by N·L_max. */
+  /**
+   * Token-loss averaging: "grpo" per sequence (default), "dapo" over tokens, "dr_grpo" by N·L_max (N the
+   * batch's completions, prompts × G; L_max the max new tokens).
+   */
   lossType: "grpo" | "dapo" | "dr_grpo";
   /** ε: lower clip range of the ratio ρ, in [0, 0.99]; default 0.2 (Schulman et al. 2017 eq. 7). */
   epsilon: number;

@@ -30,7 +30,12 @@ import { PolicyUpdater } from "./update";
 export interface PgConfig extends ConfigValues {
   /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
-  /** B: prompts sampled per step, an integer in [1, 256]; default 8. Fixed once a run starts (buffer shape). */
+  /**
+   * Prompts sampled per step, an integer in [1, 256]; each gets G completions (the group size), so a step's
+   * batch has batchPrompts·G sequences: that product is the B of the rollout (seq.B) and of math/grpo.ts.
+   * Algorithm default 8 (the field table's, used by the CLI and the TRL mapping); the lab's starting
+   * experiment runs GRPO at 4 prompts × G = 8 (src/lab/defaults.ts). Fixed once a run starts (buffer shape).
+   */
   batchPrompts: number;
   /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
@@ -142,6 +147,7 @@ export abstract class SequencePgRun<C extends PgConfig> implements AlgorithmRun 
       .flatMap((p) => Array.from({ length: G }, () => p));
     const r = await this.engine.collect(prompts, rolloutOptions(env, c, step));
     const { seq } = r;
+    // B = batchPrompts·G sequences, T = the completion width S (completion layout; docs/notation.md).
     const shape = { B: seq.B, T: seq.S, mask: seq.completionMask };
     const adv = await this.advantages(r, shape, c);
     // Counted once every score it needs is in (ReMax scores its greedy answers in advantages): a step whose

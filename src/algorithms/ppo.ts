@@ -1,6 +1,6 @@
 /**
  * PPO for language models (Ouyang et al. 2022; Ziegler et al. 2019; Huang et al. 2024, "The N+ implementation
- * details of RLHF with PPO"): per-token reward r_t = −β·k_t + [t = T]·R (k1 default, k3 option), GAE with
+ * details of RLHF with PPO"): per-token reward r_t = −β·k_t + [t = |y|]·R (k1 default, k3 option), GAE with
  * γ/λ, whitened advantages, clipped surrogate, clipped value loss, optional adaptive KL controller, entropy
  * bonus, PPO epochs × minibatches.
  * Value model, setting `valueModel`:
@@ -63,7 +63,11 @@ export interface PpoConfig extends ConfigValues {
   missingEosPenalty: number;
   /** AdamW learning rate, in [0, 1] (log scale); default 1e-4 (Loshchilov & Hutter 2019). */
   lr: number;
-  /** B: prompts sampled per step, an integer in [1, 256]; default 8. Fixed once a run starts (buffer shape). */
+  /**
+   * B: prompts sampled per step, an integer in [1, 256] (PPO samples one completion per prompt, so also the
+   * batch's sequences, seq.B); algorithm default 8 (the field table's, used by the CLI and the TRL mapping); the
+   * lab's starting experiment uses 16 (src/lab/defaults.ts). Fixed once a run starts (buffer shape).
+   */
   batchPrompts: number;
   /** Completion limit in tokens, an integer in [1, 256] (capped at context − prompt); default 24; fixed. */
   maxNewTokens: number;
@@ -103,7 +107,10 @@ export interface PpoConfig extends ConfigValues {
   adaptiveKl: boolean;
   /** Target sequence KL of the adaptive controller, nats, in [0.001, 1000]; default 6 (Ziegler et al. 2019). */
   klTarget: number;
-  /** Samples over which the controller moves β by up to 20 %, in [1, 10⁷]; default 10 000 (Ziegler et al. 2019). */
+  /**
+   * Samples over which the controller moves β by up to 20 %, in [1, 10⁷]; default 10 000 (Ziegler et al. 2019's
+   * code, lm-human-preferences, and TRL's AdaptiveKLController; §2.2 writes the update with a gain K_β = 0.1).
+   */
   klHorizon: number;
 }
 
@@ -244,6 +251,8 @@ export class PpoRun implements AlgorithmRun {
     const { seq } = r;
     if (this.value) r.values = await this.value.values(seq);
     const B = seq.B;
+    // Completion layout [B, S] (sequences.ts): the math's TokenShape.T is the completion width S here, not
+    // seq.T = P + S, the full row the GPU buffers use (toFull maps one to the other). docs/notation.md.
     const shape = { B, T: seq.S, mask: seq.completionMask };
     const metrics: Metrics = { ...rolloutMetrics(r) };
     // NaN or ±∞ where the step reads them (weights gone non-finite, a learning rate too high): the run stops
@@ -291,7 +300,9 @@ export class PpoRun implements AlgorithmRun {
         this.updater.setMinibatch({ mask, weights: mask.map((v) => v / n) });
         reportUpdate(env, epoch * c.numMiniBatches + mb, c.ppoEpochs * c.numMiniBatches);
         const last = epoch === c.ppoEpochs - 1;
-        // A separate value model's step is recorded first; both come back together.
+        // A separate value model's step is recorded first; both come back together. beta: 0 because PPO's β is
+        // in the reward (the KL penalty of klPenalizedRewards above); the updater's β is GRPO's k3 term inside
+        // the loss, which PPO does not have.
         const [v, u] = await Promise.all([
           this.value?.step(c) ?? null,
           this.updater.step(

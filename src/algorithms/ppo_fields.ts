@@ -166,9 +166,11 @@ export const PPO_FIELDS: readonly Field[] = [
 
 /**
  * The first problem of a complete PPO config (defaults filled) that no single field's range catches, or null:
- * more minibatches than prompts; the adaptive controller (Ziegler et al. 2019 §2.2, β ← β(1 + e·n/H), e ∈
- * [−0.2, 0.2]) starting from β = 0, where it stays, or with a horizon H ≤ 0.2·n (n = prompts a step), where one
- * step under the target takes β to 0 or below. Pure; the run's constructor and setConfig throw it, a link's
+ * more minibatches than prompts; the adaptive controller (β ← β(1 + e·n/H), e ∈ [−0.2, 0.2]: the n/horizon
+ * form of the lm-human-preferences code's AdaptiveKLController, which TRL copied; Ziegler et al. 2019 §2.2
+ * write β_{t+1} = β_t(1 + K_β e_t) with K_β = 0.1; math/ppo.ts adaptiveKlBeta) starting from β = 0, where it
+ * stays, or with a horizon H ≤ 0.2·n (n = prompts a step), where one step under the target takes β to 0 or
+ * below. Pure; the run's constructor and setConfig throw it, a link's
  * check (src/lab/spec_check.ts) drops the settings.
  */
 export function ppoConfigProblem(c: {
@@ -204,7 +206,8 @@ export function ppoConfigProblem(c: {
 export const ADAPTIVE_BETA_FLOOR = 1e-6;
 
 /**
- * The adaptive controller's next β (Ziegler et al. 2019 §2.2, adaptiveKlBeta) from β > 0, the KL the penalty
+ * The adaptive controller's next β (math/ppo.ts adaptiveKlBeta: Ziegler et al. 2019 §2.2 in their code's
+ * n/horizon form, as TRL's AdaptiveKLController) from β > 0, the KL the penalty
  * charged, n prompts a step, the target and horizon, kept in [ADAPTIVE_BETA_FLOOR, `max`] (the β field's top).
  */
 export function controllerBeta(

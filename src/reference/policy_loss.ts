@@ -14,13 +14,14 @@ import { clipBinds, clippedObjective, clippedObjectiveGrad } from "../algorithms
 /**
  * The per-token rows the kernel writes (and reduceRows sums), in order. Counted tokens only; masked slots
  * are 0 in every row.
- * - `loss`: w·ℓ with ℓ = −min(ρA, clip(ρ, 1 − ε, 1 + ε_high)A) + β·k3 (its sum is the batch loss);
+ * - `loss`: w·ℓ with ℓ = −min(ρA, clip(ρ, 1 − ε, 1 + ε_high)A) + β·k3, the per-token loss (its sum is the
+ *   batch loss);
  * - `count`: 1 (its sum is the number of counted tokens n);
  * - `ratio`: ρ = exp(logπ_θ − logπ_old);
  * - `approx_kl`: ½(log ρ)²;
  * - `clipped`: [ρ < 1 − ε or ρ > 1 + ε_high] (the spec's clipfrac, whatever the sign of A);
  * - `clip_low`: [A < 0 and ρ < 1 − ε] (the lower clip binds); `clip_high`: [A > 0 and ρ > 1 + ε_high];
- * - `k3`: (r − 1) − log r with r = π_ref/π_θ (0 without a reference);
+ * - `k3`: (u − 1) − log u with u = π_ref/π_θ (0 without a reference);
  * - `invalid`: 1 where a counted input or result is not finite (NaN, ±∞; f32 exp overflows at 88.7): every
  *   other row except `count` and the gradient are then 0 there.
  * The row order is written twice, here and as the T_* constants of policy_loss.wgsl; the tests check both.

@@ -12,7 +12,8 @@
  * The per-token rows the kernel writes (and reduceRows sums), in order; masked slots are 0 in every row.
  * - `loss`: w·½·max((V − G)², (V^c − G)²), V^c = V_old + clip(V − V_old, −ε_v, ε_v);
  * - `count`: 1;
- * - `clipped`: [(V^c − G)² > (V − G)²] (the clipped term is the one used: TRL's `val/clipfrac`);
+ * - `clipped`: [(V^c − G)² > (V − G)²] (the clipped term is the one used), logged as `val/clipfrac_avg`,
+ *   the key TRL's PPOTrainer logs its `vf_clipfrac` under;
  * - `invalid`: 1 where a counted input or result is not finite (then `loss` and the gradient are 0).
  * The order is written twice, here and as the T_* constants of value_loss.wgsl; the tests check both.
  */

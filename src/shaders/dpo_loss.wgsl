@@ -1,22 +1,24 @@
 // DPO-family preference losses per pair and their gradients w.r.t. the policy's sequence log-probs.
 // Pair i < B: chosen sequence at i, rejected at B + i (TRL's concatenated batch). With
-//   c_w = (logps[i] − ref[i]) / ℓ_w,  c_l = (logps[B+i] − ref[B+i]) / ℓ_l,  h = c_w − c_l
-// (ref = 0 for simpo; ℓ = lengths for ipo and simpo, else 1), LOSS selects
+//   c_w = (logps[i] − ref[i]) / n_w,  c_l = (logps[B+i] − ref[B+i]) / n_l,  h = c_w − c_l
+// (h is TRL's `logits`; ref = 0 for simpo; n_w = |y_w|, n_l = |y_l| (lengths) for ipo and simpo, else 1;
+// ℓ is the pair's loss), LOSS selects
 //   0 sigmoid: −(1 − ε_ls)·log σ(βh) − ε_ls·log σ(−βh)      dℓ/dh = β(−(1 − ε_ls)σ(−βh) + ε_ls σ(βh))
 //   1 hinge:   max(0, 1 − βh)                                 dℓ/dh = −β if βh < 1 else 0
 //   2 ipo:     (h − 1/(2β))²                                  dℓ/dh = 2(h − 1/(2β))
 //   3 simpo:   −log σ(βh − γ)                                 dℓ/dh = −β σ(γ − βh)
 // log σ(z) = −softplus(−z), softplus(x) = max(x, 0) + log1p(e^−|x|) (no overflow; log1p by a series below
-// 0.1). Outputs: grad[i] = dℓ/dh / ℓ_w / B, grad[B+i] = −dℓ/dh / ℓ_l / B (the gradient of the mean over pairs
+// 0.1). Outputs: grad[i] = dℓ/dh / n_w / B, grad[B+i] = −dℓ/dh / n_l / B (the gradient of the mean over pairs
 // w.r.t. each sequence's summed log-prob), and per-pair rows terms[k·B + i] (order: src/reference/dpo_loss.ts
-// DPO_TERMS): 0 loss, 1 β·c_w, 2 β·c_l, 3 [c_w > c_l], 4 logps[i]/ℓ_w, 5 logps[B+i]/ℓ_l, 6 invalid.
+// DPO_TERMS): 0 loss, 1 β·c_w, 2 β·c_l, 3 [c_w > c_l], 4 logps[i]/n_w, 5 logps[B+i]/n_l, 6 invalid.
 // Invalid pair (then rows 0–5 and both gradients are 0): an input NaN or +∞, a used length < 1, h undefined
 // (−∞ − (−∞)), or a loss or gradient that is not finite. A −∞ rejected log-prob is valid where the loss stays
 // finite (sigmoid without smoothing, hinge), with rows 2 and 5 at −∞, as src/algorithms/math/dpo.ts.
 // Shapes: logps, ref, lengths, grad [2B]; terms [7, B].
 // Workgroup: WG_X threads, one pair each; linear workgroup id wid.x + wid.y·nwg.x.
 // Source: Rafailov et al. 2023, "Direct Preference Optimization", eq. 7; Mitchell 2023 (cDPO label
-// smoothing); Zhao et al. 2023, "SLiC-HF" (hinge); Azar et al. 2023, "A General Theoretical Paradigm…" (IPO,
+// smoothing); Liu et al. 2023, "RSO" (hinge on the reference log-ratio, TRL's; SLiC-HF's, Zhao et al. 2023,
+// has no reference); Azar et al. 2023, "A General Theoretical Paradigm…" (IPO,
 // eq. 17); Meng et al. 2024, "SimPO", eq. 6; ../shared/docs/algorithms.md, "DPO family".
 // CPU twin: src/reference/dpo_loss.ts (dpoLossRef over src/algorithms/math/dpo.ts dpoLossAndGrad).
 

@@ -3,8 +3,11 @@
  * sequence log-probs and TRL's metrics (../shared/docs/algorithms.md, "DPO family").
  *
  * Sources: Rafailov et al. 2023, "Direct Preference Optimization", eq. 7 (`sigmoid`); Mitchell 2023, "A note
- * on DPO with noisy preferences" (cDPO, `label_smoothing`); Zhao et al. 2023, "SLiC-HF" (`hinge`, the
- * calibration loss); Azar et al. 2023, "A General Theoretical Paradigm to Understand Learning from Human
+ * on DPO with noisy preferences" (cDPO, `label_smoothing`); Liu et al. 2023, "Statistical Rejection Sampling
+ * Improves Preference Optimization" (RSO: `hinge` in this form, max(0, 1 − βh) on the reference log-ratio h,
+ * which is TRL's `hinge`; the spec credits it to SLiC, Zhao et al. 2023, "SLiC-HF", whose calibration hinge
+ * compares the policy's own log-probs without a reference; the explain panel's Hinge note says the same);
+ * Azar et al. 2023, "A General Theoretical Paradigm to Understand Learning from Human
  * Preferences" (`ipo`); Meng et al. 2024, "SimPO" (`simpo`). Field and metric names follow TRL's DPOTrainer
  * (and CPOTrainer's `simpo_gamma`).
  *
@@ -15,7 +18,7 @@
  */
 import { checkLength, checkNumber, logSigmoid, sigmoid, type Vec } from "./numerics";
 
-/** Which loss: DPO (`sigmoid`), SLiC (`hinge`), IPO (`ipo`), or reference-free SimPO (`simpo`). */
+/** Which loss: DPO (`sigmoid`), RSO's / TRL's hinge (`hinge`), IPO (`ipo`), or reference-free SimPO (`simpo`). */
 export type DpoLossType = "sigmoid" | "hinge" | "ipo" | "simpo";
 
 /** Spec defaults: β = 0.1 (SimPO: β = 2), label smoothing 0, SimPO margin γ = 0.5. */
@@ -90,7 +93,7 @@ export interface DpoLoss {
 
 /**
  * DPO-family loss (spec "DPO family") over B pairs, with
- * h = [logπ_θ(y_w) − logπ_ref(y_w)] − [logπ_θ(y_l) − logπ_ref(y_l)]:
+ * h = [logπ_θ(y_w) − logπ_ref(y_w)] − [logπ_θ(y_l) − logπ_ref(y_l)] (TRL's DPOTrainer calls h `logits`):
  * - `sigmoid`: −(1 − ε_ls) log σ(βh) − ε_ls log σ(−βh) (ε_ls = 0 is DPO, > 0 cDPO);
  * - `hinge`: max(0, 1 − βh);
  * - `ipo`: (h − 1/(2β))² with each log-prob difference divided by its completion's length (as TRL);

@@ -6,10 +6,11 @@
  * Schulman et al. 2016, "High-Dimensional Continuous Control Using Generalized Advantage Estimation", eq. 16;
  * Huang et al. 2024, "The N+ Implementation Details of RLHF with PPO" (masked whitening, details 5 and 9).
  *
- * Shapes: B sequences, T token slots; per-token arrays [B, T] flattened row-major with a 0/1 mask
- * (masked.ts). A sequence's counted tokens are its completion y_1..y_T (in slot order); its last counted slot
- * is t = T, the EOS or the truncation point, where V_{T+1} = 0. Masked slots are skipped and give 0 in every
- * output.
+ * Shapes: B sequences, T token slots per row (the PPO step passes the completion width S: padded, so T ≥ every
+ * |y|); per-token arrays [B, T] flattened row-major with a 0/1 mask (masked.ts). A sequence's counted tokens
+ * are its completion y_1..y_|y| (in slot order); its last counted token is t = |y| (the spec writes T = |y|),
+ * the EOS or the truncation point, where V_{|y|+1} = 0. Masked slots are skipped and give 0 in every output.
+ * r_t in this file is PPO's per-token reward (not a probability ratio: docs/notation.md).
  */
 import { type KlEstimator, klPerToken } from "./kl";
 import { checkFiniteMasked, checkTokenShape, maskCount, maskedSum, rowSums, type TokenShape } from "./masked";
@@ -45,7 +46,7 @@ export interface KlRewards {
 }
 
 /**
- * Per-token reward r_t = −β·k_t + [t = T]·R(x, y) (spec step 2; Ziegler et al. 2019, eq. 2 spread per token):
+ * Per-token reward r_t = −β·k_t + [t = |y|]·R(x, y) (spec step 2, its [t = T]; Ziegler et al. 2019, eq. 2 spread per token):
  * the KL penalty on every counted token, the score added on each sequence's last counted token.
  * @param scores R [B], finite.
  * @param logp logπ_old(y_t) [B, T] (the sampling policy's log-probs at τ), finite on counted tokens.
@@ -106,7 +107,7 @@ export interface Gae {
 
 /**
  * Generalised advantage estimation (Schulman et al. 2016, eq. 16; spec step 3), per sequence, backwards over
- * its counted tokens: δ_t = r_t + γ V_{t+1} − V_t with V_{T+1} = 0 after the last counted token;
+ * its counted tokens: δ_t = r_t + γ V_{t+1} − V_t with V_{|y|+1} = 0 after the last counted token;
  * A_t = δ_t + γλ A_{t+1}; G_t = A_t + V_t. "t + 1" is the next counted slot of the same row, so prompt tokens
  * and padding on either side change nothing.
  * @param rewards r_t [B, T] (klPenalizedRewards). @param values V_t [B, T] from the value head at rollout.

@@ -2,15 +2,27 @@
  * GRPO: group-relative advantages and the token-level clipped objective with a k3 KL penalty, under the three
  * aggregations the spec names (../shared/docs/algorithms.md, "GRPO and its variants").
  *
+ * Training calls grpoAdvantages and aggregationWeights from here (grpo.ts, rloo.ts, safe_rlhf.ts); the loss
+ * itself, grpoLossAndGrad and aggregateTokenLoss, is the float64 reference for tests and the kernels' CPU
+ * twins: training runs update.ts → kernels/policy_loss.ts → shaders/policy_loss.wgsl, whose summed results the
+ * tests check against grpoLossAndGrad (src/reference/policy_loss.ts is the per-token twin, built on ppo.ts and
+ * kl.ts). A GRPO step, file by file: docs/how-a-step-runs.md; the symbols: docs/notation.md.
+ *
  * Sources: Shao et al. 2024, "DeepSeekMath", eq. 3 (objective) and §4.1.2 (outcome supervision advantage);
  * Yu et al. 2025, "DAPO" (clip-higher, token-level policy-gradient loss); Liu et al. 2025, "Understanding
- * R1-Zero-Like Training" (Dr. GRPO: no std scaling, constant normaliser). Names follow TRL's
- * GRPOTrainer/GRPOConfig (`scale_rewards`, `loss_type`, `epsilon_high`, `max_completion_length`) and its
- * metrics.
+ * R1-Zero-Like Training" (Dr. GRPO: no std scaling, constant normaliser). Setting names follow TRL's
+ * GRPOConfig (`scale_rewards`, `loss_type`, `epsilon_high`, `max_completion_length`). Metric names: `reward`,
+ * `reward_std`, `frac_reward_zero_std`, `kl` and `clip_ratio/low_mean`, `/high_mean`, `/region_mean` are
+ * GRPOTrainer's; `policy/clipfrac_avg` (below), and `loss/policy_avg`, `val/ratio`, `policy/approxkl_avg`
+ * that a GRPO run also logs (pg_run.ts, from the kernel), are PPOTrainer's names, kept so GRPO and PPO share
+ * charts (TRL's GRPOTrainer logs none of them; it logs its loss as `loss`). GRPO's `kl` is the per-token mean
+ * of k3 over the update's tokens (nats/token), not `objective/kl`, which every run logs from the rollout: k1
+ * summed over each completion, averaged over completions (nats/completion).
  *
  * Shapes: G completions per prompt, B = (number of prompts)·G sequences laid out group by group
- * (sequences gG..gG+G−1 are prompt g's), T token slots; per-token arrays [B, T] flattened row-major with a
- * 0/1 mask (masked.ts); per-sequence arrays [B].
+ * (sequences gG..gG+G−1 are prompt g's): here B counts sequences, while the configs' batchPrompts (PgConfig's
+ * "B") counts prompts. T token slots per row (the training step passes the completion width S); per-token
+ * arrays [B, T] flattened row-major with a 0/1 mask (masked.ts); per-sequence arrays [B].
  */
 import { klFromLogRatio, klGradLogp } from "./kl";
 import { checkFiniteMasked, checkTokenShape, maskCount, rowCounts, type TokenShape } from "./masked";
@@ -117,7 +129,7 @@ export function grpoAdvantages(
   };
 }
 
-/** Batch loss and the weight of each token's loss in it: loss = Σ_{b,t} w_bt·ℓ_bt. */
+/** Batch loss and the weight of each token's loss in it: loss = Σ_{b,t} w_bt·ℓ_bt (ℓ: per-token loss). */
 export interface Aggregation {
   loss: number;
   /** w [B, T] (so dloss/dℓ_bt = w_bt); masked slots 0. */
@@ -127,13 +139,15 @@ export interface Aggregation {
 /**
  * Aggregate a per-token loss ℓ [B, T] into the batch loss (spec "GRPO", aggregation; TRL `loss_type`):
  * - `grpo`: mean over each completion's tokens, then mean over the B completions (w = 1/(B·|y_b|)); a
- * completion   with no counted token adds 0 but still counts in B, as TRL's clamp(min = 1).
+ *   completion with no counted token adds 0 but still counts in B, as TRL's clamp(min = 1).
  * - `dapo`: Σ over all counted tokens / their number (w = 1/n).
- * - `dr_grpo`: Σ over all counted tokens / (B·max_completion_length) (w = 1/(B·L)). The spec's "G" is read as
- *   the number of completions in the batch being aggregated, as TRL (`per_token_loss.size(0)`) and the test
- *   vector do; L is the configured maximum completion length, not the padded width T, so padding changes
- *   nothing.
- * @param maxCompletionLength L, required for `dr_grpo`; every completion must have ≤ L counted tokens.
+ * - `dr_grpo`: Σ over all counted tokens / (N·L_max) (w = 1/(N·L_max)), N the completions in the batch
+ *   (here N = B = prompts × G) and L_max the maximum completion length (TRL `max_completion_length`; the lab's
+ *   max new tokens). The spec writes it G·max_completion_length: its "G" is read as the number of completions
+ *   in the batch being aggregated, as TRL (`per_token_loss.size(0)`) and the test vector do. L_max is the
+ *   configured limit, not the padded width T, so padding changes nothing. The same N·L_max is in the loss
+ *   type's field (grpo.ts), the entropy bonus's (fields.ts) and the explain panel.
+ * @param maxCompletionLength L_max, required for `dr_grpo`; every completion must have ≤ L_max counted tokens.
  * @throws RangeError on bad shapes, a non-finite counted loss, no counted token (`dapo`), a missing or too
  * small L.
  */
@@ -202,19 +216,22 @@ export interface GrpoOptions {
   beta?: number;
   /** Aggregation, default `grpo`. */
   lossType?: GrpoLossType;
-  /** L for `dr_grpo` (TRL `max_completion_length`). */
+  /** L_max for `dr_grpo` (TRL `max_completion_length`). */
   maxCompletionLength?: number;
 }
 
 /** GRPO loss, its per-token gradient and TRL's metrics. */
 export interface GrpoLoss {
   loss: number;
-  /** ℓ_t = −(min(ρA, clip(ρ, 1 − ε, 1 + ε_high)A) − β k3_t) [B, T]; masked slots 0. */
+  /** Per-token loss ℓ_t = −(min(ρA, clip(ρ, 1 − ε, 1 + ε_high)A) − β k3_t) [B, T]; masked slots 0. */
   perTokenLoss: Float64Array;
   /** dloss/d logπ_θ(y_t) [B, T]; masked slots 0. */
   dlogp: Float64Array;
   metrics: {
-    /** mean_t k3_t (nats), null without a reference model. */
+    /**
+     * GRPOTrainer's `kl`: mean_t k3_t over the counted tokens (nats/token), null without a reference model.
+     * Not `objective/kl` (k1 summed per completion, from the rollout).
+     */
     kl: number | null;
     /** mean_t [ρ < 1 − ε and A < 0] (the lower clip binds). */
     "clip_ratio/low_mean": number;
@@ -222,16 +239,20 @@ export interface GrpoLoss {
     "clip_ratio/high_mean": number;
     /** low or high. */
     "clip_ratio/region_mean": number;
-    /** The spec's clipfrac, mean_t [ρ < 1 − ε or ρ > 1 + ε_high], whatever the sign of A. */
+    /**
+     * The spec's clipfrac, mean_t [ρ < 1 − ε or ρ > 1 + ε_high], whatever the sign of A; a PPOTrainer name
+     * (whose own count is only the binding clips, clip_ratio/region_mean here).
+     */
     "policy/clipfrac_avg": number;
   };
 }
 
 /**
- * GRPO loss (spec "GRPO"; DeepSeekMath eq. 3 with DAPO's ε_high): per counted token
+ * GRPO loss (spec "GRPO"; DeepSeekMath eq. 3 with DAPO's ε_high): per counted token the loss
  * ℓ_t = −(min(ρ_t A_b, clip(ρ_t, 1 − ε, 1 + ε_high) A_b) − β k3_t), ρ_t = exp(logπ_θ − logπ_old),
- * k3_t = (r − 1) − ℓ with ℓ = logπ_ref − logπ_θ; aggregated by `lossType` (aggregateTokenLoss).
- * Gradient: dℓ_t/dlogπ_θ = −(ρA where the clip does not bind, else 0) + β(1 − r_t), times the token's weight.
+ * k3_t = (u_t − 1) − log u_t with u_t = π_ref(y_t)/π_θ(y_t) (kl.ts and the spec's KL section call log u_t ℓ_t;
+ * here ℓ is the loss); aggregated by `lossType` (aggregateTokenLoss), |y_b| being completion b's length.
+ * Gradient: dℓ_t/dlogπ_θ = −(ρA where the clip does not bind, else 0) + β(1 − u_t), times the token's weight.
  * A completion with A = 0 (an equal-score group) gets no policy-gradient term: with β = 0 its gradient is
  * exactly 0; with β > 0 only the KL term pulls it towards the reference.
  * @param logp logπ_θ(y_t) [B, T]. @param logpOld logπ_old [B, T], or null when the batch is used once

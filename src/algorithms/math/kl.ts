@@ -4,8 +4,10 @@
  * "Approximating KL Divergence" (2020), http://joschu.net/blog/kl-approx.html.
  *
  * Shapes: B sequences, T token slots, per-token arrays [B, T] flattened row-major with a 0/1 mask
- * (masked.ts). Units: nats. For y_t ~ π_θ, ℓ_t = logπ_ref(y_t) − logπ_θ(y_t) and r_t = exp(ℓ_t); each
- * estimator's mean over samples estimates KL(π_θ ‖ π_ref).
+ * (masked.ts). Units: nats. For y_t ~ π_θ, ℓ_t = logπ_ref(y_t) − logπ_θ(y_t) (the spec's ℓ_t: in this file ℓ
+ * is this log-ratio, not a loss) and u_t = exp(ℓ_t) = π_ref/π_θ (the spec writes r_t; u here and in the explain
+ * panel, since r_t is PPO's per-token reward in gae.ts); each estimator's mean over samples estimates
+ * KL(π_θ ‖ π_ref). Symbols: docs/notation.md.
  */
 import { checkFiniteMasked, checkTokenShape, rowSums, type TokenShape } from "./masked";
 import { checkLength, mean, type Vec } from "./numerics";
@@ -15,7 +17,7 @@ import { checkLength, mean, type Vec } from "./numerics";
  * - `k1 = −ℓ`: unbiased, high variance, can be negative per token and per batch (the default for PPO's
  *   per-token reward and RLOO's score).
  * - `k2 = ½ ℓ²`: biased, low variance, ≥ 0.
- * - `k3 = (r − 1) − ℓ`: unbiased, ≥ 0 per token (GRPO's KL term).
+ * - `k3 = (u − 1) − ℓ`: unbiased, ≥ 0 per token (GRPO's KL term).
  */
 export type KlEstimator = "k1" | "k2" | "k3";
 
@@ -34,7 +36,7 @@ export function klFromLogRatio(ell: number, estimator: KlEstimator): number {
   }
 }
 
-/** d k/d logπ_θ for one token, from ℓ = logπ_ref − logπ_θ: k1 → 1, k2 → −ℓ, k3 → 1 − r = −expm1(ℓ). */
+/** d k/d logπ_θ for one token, from ℓ = logπ_ref − logπ_θ: k1 → 1, k2 → −ℓ, k3 → 1 − u = −expm1(ℓ). */
 export function klGradLogp(ell: number, estimator: KlEstimator): number {
   switch (estimator) {
     case "k1":

@@ -6,7 +6,11 @@
  */
 import { checkLength, type Vec } from "./numerics";
 
-/** Shape and mask of a per-token batch. B ≥ 1 sequences, T ≥ 1 token slots each, mask [B, T] of 0/1. */
+/**
+ * Shape and mask of a per-token batch. B ≥ 1 sequences, T ≥ 1 token slots each, mask [B, T] of 0/1. The
+ * training steps pass the completion layout (T = S, the completion slots; sequences.ts's T is the full row
+ * P + S) and the spec's T = |y| is a completion's length: docs/notation.md.
+ */
 export interface TokenShape {
   B: number;
   T: number;

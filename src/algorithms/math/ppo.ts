@@ -1,16 +1,28 @@
 /**
- * PPO's losses and diagnostics for language models, with the gradients the GPU backward needs
+ * PPO's losses and diagnostics for language models, with their per-token gradients, in float64
  * (../shared/docs/algorithms.md, "PPO for language models", steps 4–7 and diagnostics).
+ *
+ * Float64 reference for tests and the kernels' CPU twins; training runs update.ts → kernels/policy_loss.ts →
+ * shaders/policy_loss.wgsl (and kernels/value_loss.ts → shaders/value_loss.wgsl for the value loss).
+ * ppoPolicyLossAndGrad, ppoValueLossAndGrad and ppoTotalLoss are never called by a training step: the tests
+ * check the GPU kernels' summed results against them, and src/reference/policy_loss.ts and value_loss.ts (the
+ * kernels' per-token twins) build on the per-token pieces here. What training does call from this file:
+ * clipRange, PPO_DEFAULTS and adaptiveKlBeta (through ppo_fields.ts controllerBeta). A PPO step, file by
+ * file: docs/how-a-step-runs.md; the symbols: docs/notation.md.
  *
  * Sources: Schulman et al. 2017, "Proximal Policy Optimization Algorithms", eq. 7 (clipped surrogate) and
  * eq. 9 (value + entropy terms); Ziegler et al. 2019, "Fine-Tuning Language Models from Human Preferences",
  * (adaptive KL controller); Ouyang et al. 2022; Huang et al. 2024, "The N+ Implementation Details of RLHF
- * with PPO" (value clipping, approx_kl, clipfrac). Metric names are TRL PPOTrainer's.
+ * with PPO" (value clipping, approx_kl, clipfrac). Metric names are the ones TRL's PPOTrainer logs
+ * (policy/approxkl_avg, policy/clipfrac_avg, val/ratio, val/clipfrac_avg), with one difference in meaning:
+ * policy/clipfrac_avg here counts every token whose ρ is outside the clip range (the spec's clipfrac), while
+ * TRL's PPOTrainer counts only the tokens where the clip binds (the clipped term is the larger loss), so TRL
+ * logs a smaller number on the same batch (src/ui/lab/metric_info.ts says the same to the student).
  *
- * Shapes: B sequences, T token slots; per-token arrays [B, T] flattened row-major with a 0/1 mask
+ * Shapes: B sequences (PPO: one per prompt), T token slots per row (the training step passes the completion
+ * width S, so a row is one completion's slots); per-token arrays [B, T] flattened row-major with a 0/1 mask
  * (masked.ts). `mean_t` is the masked mean over every counted token of the batch. Gradients are returned per
- * token w.r.t. the value the GPU produced (logπ_θ(y_t) or V_t), for its backward to chain through; masked
- * slots get 0.
+ * token w.r.t. logπ_θ(y_t) or V_t (what the GPU kernels write as dlogp and dvalues); masked slots get 0.
  */
 import { checkFiniteMasked, checkTokenShape, maskCount, type TokenShape } from "./masked";
 import { checkNumber, type Vec } from "./numerics";
@@ -77,9 +89,17 @@ export interface PolicyLoss {
   metrics: {
     /** ½ mean_t (log ρ_t)² (spec diagnostics; Huang et al. 2024). Nats, ≥ 0. */
     "policy/approxkl_avg": number;
-    /** mean_t [ρ_t < 1 − ε or ρ_t > 1 + ε_high], i.e. [|ρ_t − 1| > ε] when ε_high = ε (spec). In [0, 1]. */
+    /**
+     * mean_t [ρ_t < 1 − ε or ρ_t > 1 + ε_high], i.e. [|ρ_t − 1| > ε] when ε_high = ε (spec). In [0, 1].
+     * TRL's PPOTrainer logs this key for the share where the clip binds (A > 0 and ρ > 1 + ε, or A < 0 and
+     * ρ < 1 − ε), a subset of these: GRPO's clip_ratio/region_mean here.
+     */
     "policy/clipfrac_avg": number;
-    /** mean_t ρ_t (1 on the first epoch of a batch). */
+    /**
+     * mean_t ρ_t: 1 on the first minibatch of the first epoch (no AdamW step yet since sampling; up to the rounding
+     * between the sampling and training passes); after that
+     * ρ ≠ 1, also within the first epoch when numMiniBatches > 1. PPO logs the first one as val/ratio_first.
+     */
     "val/ratio": number;
   };
 }
@@ -140,8 +160,8 @@ export interface ValueLoss {
   dvalues: Float64Array;
   metrics: {
     /**
-     * Share of counted tokens where the clipped term is strictly larger, i.e. the one used (TRL's
-     * definition).
+     * Share of counted tokens where the clipped term is strictly larger, i.e. the one used. Logged as
+     * val/clipfrac_avg, the key TRL's PPOTrainer logs its vf_clipfrac under (same definition).
      */
     "val/clipfrac_avg": number;
   };
@@ -192,9 +212,11 @@ export function ppoValueLossAndGrad(
 }
 
 /**
- * Total PPO loss L = L_pg + c_v·L_v − c_H·mean_t H_t (spec step 6). The gradient is assembled the same way:
- * dL/dlogπ = dL_pg/dlogπ, dL/dV = c_v·dL_v/dV, dL/dH_t = −c_H/n per counted token.
- * @param entropyMean mean_t H_t in nats (from the GPU entropy kernel); ignored when c_H = 0.
+ * Total PPO loss L = L_pg + c_v·L_v − c_H·mean_t H_t (spec step 6), as a float64 scalar for the tests. Training
+ * never forms this number: update.ts adds the three gradients instead, dL/dlogπ = dL_pg/dlogπ
+ * (policy_loss kernel), dL/dV = c_v·dL_v/dV (value_loss kernel, gradScale c_v) and dL/dH_t = −c_H·w_t per
+ * counted token (entropyBackward), and logs loss/policy_avg and loss/value_avg separately.
+ * @param entropyMean mean_t H_t in nats (any number: the caller's); ignored when c_H = 0.
  * @param vfCoef c_v ≥ 0, default 0.1. @param entCoef c_H ≥ 0, default 0.
  */
 export function ppoTotalLoss(
@@ -210,8 +232,12 @@ export function ppoTotalLoss(
 }
 
 /**
- * Adaptive KL controller (Ziegler et al. 2019; spec step 7), applied after each batch:
+ * Adaptive KL controller (spec step 7), applied after each batch:
  * β ← β·(1 + clip(KL/KL_target − 1, −0.2, 0.2)·n/horizon).
+ * Credit: Ziegler et al. 2019 §2.2 write it per step as β_{t+1} = β_t(1 + K_β e_t), K_β = 0.1,
+ * e_t = clip(KL_t/KL_target − 1, −0.2, 0.2); the n/horizon form (the gain scaled by the samples in the batch) is
+ * their code's AdaptiveKLController (openai/lm-human-preferences, train_policy.py), which TRL copied
+ * (trl/trainer/utils.py AdaptiveKLController.update(current, n_steps)) and the spec follows.
  * @param beta current β > 0. @param kl the batch's mean sequence KL with the penalty's estimator (nats;
  *   the lab's `objective/kl` with k1, `objective/kl_k3` with k3; TRL's PPOTrainer passes its own objective/kl).
  * @param n samples (sequences) in the batch, ≥ 1. @param target KL_target > 0, default 6.

@@ -25,7 +25,7 @@ export const DPO: Explanation = {
     {
       label: "Log-ratio margin of a pair",
       tex: t`h = \big[\log\pi_\theta(y_w) - \log\pi_{\text{ref}}(y_w)\big] - \big[\log\pi_\theta(y_l) - \log\pi_{\text{ref}}(y_l)\big]`,
-      note: t`$\log\pi(y|x)$ is the sum of the completion's token log-probs.`,
+      note: t`$\log\pi(y|x)$ is the sum of the completion's token log-probs. TRL's DPOTrainer calls $h$ logits.`,
     },
     {
       label: "DPO loss (sigmoid)",

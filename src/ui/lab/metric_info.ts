@@ -164,7 +164,7 @@ export const MORE_METRICS: readonly MetricInfo[] = [
   {
     key: "val/clipfrac_avg",
     title: "Value clip fraction",
-    doc: "PPO: share of the value loss's tokens where the clipped prediction (within ±ε_v of the old value) has the larger error, so the clip sets the loss (TRL's vf_clipfrac).",
+    doc: "PPO: share of the value loss's tokens where the clipped prediction (within ±ε_v of the old value) has the larger error, so the clip sets the loss (TRL: this key, its vf_clipfrac).",
   },
   {
     key: "val/explained_variance",
