@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { readFile, writeFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
 import { testLink } from "./links";
 
 test("a run's win rate over the start model shows a share with its confidence interval", async ({ page }) => {
@@ -61,5 +61,80 @@ test("a run's policy exports as ONNX from its menu", async ({ page }) => {
   expect(text).toContain("logits");
   expect(text).toContain("max_length");
   expect(bytes.length).toBeGreaterThan(50_000);
+  await expect(page.getByTestId("lab-notice")).toHaveCount(0);
+});
+
+/** A download's file name and bytes. */
+async function downloaded(page: Page, testId: string): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+  return { name: download.suggestedFilename(), bytes: await readFile((await download.path()) ?? "") };
+}
+
+test("a chart saves as SVG and PNG with its visible runs' legend and settings", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  await page.goto(`/${testLink()}`);
+  await expect(page.getByTestId("lab")).toHaveAttribute("data-phase", "ready", { timeout: 180_000 });
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId("step-ppo-1")).toHaveText("1", { timeout: 180_000 });
+  await page.getByTestId("step-once").click();
+  await expect(page.getByTestId("step-ppo-1")).toHaveText("2", { timeout: 180_000 });
+  // DPO hidden: it stays out of the image and its legend.
+  await page.getByTestId("legend-dpo-1").click();
+  const chart = page.getByTestId("chart-reward");
+  await expect(chart.locator('[data-testid="chart-data-reward"] tr[data-run="dpo-1"]')).toHaveCount(0);
+  await expect(chart.locator(".recharts-label").last()).toHaveText("mean score per completion");
+
+  // Keyboard: Enter opens the choices, Escape closes them and leaves the focus on the button.
+  const save = page.getByRole("button", { name: "Save Reward chart as image" });
+  await save.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("save-image-reward-svg")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("save-image-reward-svg")).toHaveCount(0);
+  await expect(save).toBeFocused();
+
+  await save.click();
+  const svg = await downloaded(page, "save-image-reward-svg");
+  expect(svg.name).toBe("reward-arithmetic-seed0-step2.svg");
+  const text = svg.bytes.toString("utf8");
+  const drawn = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const curves = [...doc.querySelectorAll(".image-chart .recharts-line-curve")].filter(
+      (p) => !p.closest(".raw-line"),
+    );
+    return {
+      root: doc.documentElement.nodeName,
+      errors: doc.querySelectorAll("parsererror").length,
+      legend: [...doc.querySelectorAll(".image-legend text")].map((t) => t.textContent),
+      footer: doc.querySelector(".image-footer")?.textContent,
+      points: curves.map((p) => (p.getAttribute("d")?.match(/[ML]/g) ?? []).length).sort(),
+      interactive: doc.querySelectorAll("foreignObject, button, .hover-dots, .recharts-tooltip-cursor")
+        .length,
+    };
+  }, text);
+  const rows = chart.locator('[data-testid="chart-data-reward"] tr[data-series]');
+  const counts = (
+    await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute("data-count"))))
+  ).sort();
+  expect(drawn).toMatchObject({ root: "svg", errors: 0, interactive: 0, points: counts });
+  expect(drawn.legend.slice(0, 2)).toEqual(["PPO", "GRPO"]);
+  expect(drawn.legend).not.toContain("DPO");
+  expect(drawn.footer).toBe(
+    "task arithmetic · start model nano · seed 0 · smoothing 0.60 · KL estimator k1 · RLHF Playground",
+  );
+
+  const cssWidth = await chart.locator(".chart-plot svg.recharts-surface").evaluate((s) => s.clientWidth);
+  for (const theme of ["light", "dark"]) {
+    await save.click();
+    const png = await downloaded(page, "save-image-reward-png");
+    expect(png.name).toBe("reward-arithmetic-seed0-step2.png");
+    expect([...png.bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    expect(png.bytes.readUInt32BE(16)).toBeGreaterThanOrEqual(2 * cssWidth);
+    await writeFile(testInfo.outputPath(`reward-${theme}.png`), png.bytes);
+    await page.getByTestId("theme-toggle").click();
+  }
+  await writeFile(testInfo.outputPath("reward.svg"), text);
   await expect(page.getByTestId("lab-notice")).toHaveCount(0);
 });

@@ -7,7 +7,15 @@ import { type KlEstimator, useLab, type XAxis } from "../lab_store";
 import { Hint } from "./Hint";
 import { belowZero, bonKlNote, K1_KEY, K1_NOTE_DOC, KL_AXIS_DOC, k1Note, klAxisNote } from "./kl_note";
 import { MetricChart } from "./MetricChart";
-import { BON_KL_DOC, ENTROPY, GOLD, KL_CHART_UNIT, KL_ESTIMATORS, REWARD } from "./metric_info";
+import {
+  BON_KL_DOC,
+  ENTROPY,
+  GOLD,
+  KL_CHART_UNIT,
+  KL_ESTIMATORS,
+  REWARD,
+  REWARD_Y_LABEL,
+} from "./metric_info";
 import { runLooks } from "./palette";
 import { RunSwatch } from "./RunSwatch";
 import { goldDiffers, linesOf, useMarkers, useVisibleRuns } from "./visible_runs";
@@ -86,6 +94,7 @@ export function ChartsPanel() {
         lines={reward}
         markers={markers}
         height="clamp(230px, 32vh, 440px)"
+        yLabel={REWARD_Y_LABEL}
         extra={goldShown ? REWARD_KEY : REWARD_IS_GOLD_KEY}
       />
       <div className="chart-pair">

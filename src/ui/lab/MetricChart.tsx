@@ -22,6 +22,7 @@ import { MetricCard } from "./MetricCard";
 import { MARKER_ROW_PX, placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { scheduleRedraw } from "./redraw_queue";
+import { SaveImageButton } from "./SaveImageButton";
 import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
 import { drawnPoints, extendSeries, type SeriesMemo } from "./series_memo";
 
@@ -52,6 +53,9 @@ function markerDomain(placed: readonly { x?: number }[]) {
 }
 const TICK = { fontSize: 12, fill: "var(--muted)" };
 const TICK_COMPACT = { ...TICK, fontSize: 11 };
+/** A y-axis label's text (centred on the axis) and the room it takes beside the ticks (px). */
+const Y_LABEL = { ...TICK, textAnchor: "middle" as const };
+const Y_LABEL_PX = 16;
 
 /** A few px between the plot's edges and the y domain's ends, so a line at 0 (a clip ratio, a reward still at 0) is not hidden under the x axis. */
 const Y_PADDING = { top: 4, bottom: 5 };
@@ -167,6 +171,7 @@ const ChartBody = memo(function ChartBody({
   extra,
   compact,
   yFloor,
+  yLabel,
   hasLines,
   xAxis,
   kl,
@@ -220,7 +225,8 @@ const ChartBody = memo(function ChartBody({
     setBoxPx(width);
     setBoxHeight(height);
   }, []);
-  const plotPx = Math.max(0, boxPx - PLOT_INSET_PX - yWidth);
+  const yAxisPx = yLabel ? yWidth + Y_LABEL_PX : yWidth;
+  const plotPx = Math.max(0, boxPx - PLOT_INSET_PX - yAxisPx);
   // Label rows use at most the top half of the plot (a tall reward chart holds more than the small ones).
   // Many changes (more than 3 a row) get 3 rows, the top fifth of a tall plot: the curves stay readable, and
   // the hover card names every change at the x it is over.
@@ -250,6 +256,16 @@ const ChartBody = memo(function ChartBody({
     [compact, xAxis, kl, roomForNote],
   );
   const empty = extent === undefined;
+  const image = useMemo(
+    () => ({ id, title, unit, xLabel: xAxisLabel(xAxis, kl), lines, compact }),
+    [id, title, unit, xAxis, kl, lines, compact],
+  );
+  // A y label (the reward chart's) is written across the axis, left of its ticks.
+  const yAxisLabel = useMemo(
+    () =>
+      yLabel ? { value: yLabel, angle: -90, position: "insideLeft" as const, style: Y_LABEL } : undefined,
+    [yLabel],
+  );
   const ends = useMemo(() => lineEnds(series, showRaw), [series, showRaw]);
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
@@ -286,6 +302,7 @@ const ChartBody = memo(function ChartBody({
           </span>
         )}
         {extra}
+        {!empty && <SaveImageButton info={image} />}
       </figcaption>
       <div className="chart-plot" style={{ height }}>
         {empty && <EmptyNote hasLines={hasLines} reward={id === "reward"} />}
@@ -319,9 +336,10 @@ const ChartBody = memo(function ChartBody({
               allowDataOverflow
               padding={Y_PADDING}
               tickFormatter={yTick}
-              width={yWidth}
+              width={yAxisPx}
               stroke="var(--muted)"
               tick={TICK}
+              label={yAxisLabel}
             />
             {/* No tooltip over an empty plot: its cursor would stay where the last point was hovered. */}
             {!empty && <Tooltip isAnimationActive={false} cursor={CURSOR} content={tip} />}

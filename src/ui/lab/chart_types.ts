@@ -76,6 +76,8 @@ export interface ChartProps {
    * variance at −400); lower values run off the plot, and the header says how many (hover and table keep them).
    */
   yFloor?: number;
+  /** What the y axis plots, written along it (the reward chart: its lines are scores of two scorers). */
+  yLabel?: string;
 }
 
 export interface DrawnSeries {

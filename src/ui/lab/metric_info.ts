@@ -21,6 +21,12 @@ export const REWARD: MetricInfo = {
   title: "Reward",
   doc: "Mean score of the step's completions from the run's reward source (solid); the task's gold scorer dashed.",
 };
+/**
+ * The reward chart's y axis: both its lines are a scorer's mean over the step's completions — the run's reward
+ * source (the gold scorer, a reward model's score, Safe RLHF's R) and the task's gold scorer — in each scorer's
+ * own units (gold: arithmetic 0–1, sentiment −1–1; a reward model's score is unbounded).
+ */
+export const REWARD_Y_LABEL = "mean score per completion";
 export const GOLD: MetricInfo = {
   key: "reward_gold",
   title: "Gold reward",
