@@ -230,3 +230,33 @@ test("explain panels open offline (their code is fetched once the lab is up); a 
   await expect(other.getByTestId("explain-ppo-1")).toBeFocused();
   expect([...errors, ...otherErrors]).toEqual([]);
 });
+
+test("every paper in an explain panel has Copy BibTeX, which copies its BibTeX entry", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const errors = await openExperiment(page, testLink());
+  await page.getByTestId("explain-ppo-1").click();
+  const panel = page.getByTestId("explain-panel");
+  const papers = panel.locator(".explain-papers li");
+  const n = await papers.count();
+  expect(n).toBeGreaterThan(1);
+  // One button per paper, each its own key.
+  const buttons = panel.locator(".explain-papers li button.explain-bibtex");
+  await expect(buttons).toHaveCount(n);
+  const ids = await buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute("data-testid")));
+  expect(new Set(ids).size).toBe(n);
+  for (let i = 0; i < n; i++) {
+    const button = papers.nth(i).getByRole("button", { name: /^Copy BibTeX for / });
+    await button.click();
+    await expect(button).toHaveText("Copied");
+    const bib = await page.evaluate(() => navigator.clipboard.readText());
+    expect(bib).toMatch(/^@\w+\{[a-z]+\d{4}\w+,\n/);
+    expect(bib).toContain(`url = {${await papers.nth(i).locator("a").getAttribute("href")}}`);
+  }
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("author = {");
+  await panel.locator(".explain-papers").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/explain-bibtex.png" });
+  expect(errors).toEqual([]);
+});

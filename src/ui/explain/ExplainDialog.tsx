@@ -11,6 +11,7 @@ import type { SettingValue } from "../../lab/protocol";
 import { ALGO_IDS, ALGORITHMS, type AlgoId } from "../../lab/registry";
 import { CloseIcon } from "../lab/icons";
 import { useModalDialog } from "../use_modal_dialog";
+import { CopyBibtex } from "./CopyBibtex";
 import { EXPLANATIONS } from "./content";
 import { KnobList } from "./KnobList";
 import { MathText, Tex } from "./Tex";
@@ -150,7 +151,8 @@ export default function ExplainDialog({
               </a>{" "}
               <span className="muted">
                 {p.authors} {p.year}
-              </span>
+              </span>{" "}
+              <CopyBibtex paper={p} />
             </li>
           ))}
         </ul>

@@ -3,12 +3,17 @@
  * that predate arXiv), so an id is written once and every panel links the same page.
  */
 export interface Paper {
-  /** "Schulman et al." */
+  /** "Schulman et al." (as the panels show it). */
   authors: string;
+  /** Every author in order, "First Last", where known for sure (the BibTeX uses it; else `authors`). */
+  authorList?: readonly string[];
   year: number;
+  /** As published; a trailing note in parentheses ("(GRPO)") is the lab's, left out of the BibTeX. */
   title: string;
   /** https://arxiv.org/abs/<id> or https://doi.org/<doi>. */
   url: string;
+  /** The conference's proceedings, where known (the BibTeX is then @inproceedings). */
+  venue?: string;
 }
 
 const arxiv = (id: string) => `https://arxiv.org/abs/${id}`;
@@ -17,12 +22,14 @@ export const PAPERS = {
   ppo: {
     authors: "Schulman et al.",
     year: 2017,
+    authorList: ["John Schulman", "Filip Wolski", "Prafulla Dhariwal", "Alec Radford", "Oleg Klimov"],
     title: "Proximal Policy Optimization Algorithms",
     url: arxiv("1707.06347"),
   },
   gae: {
     authors: "Schulman et al.",
     year: 2016,
+    authorList: ["John Schulman", "Philipp Moritz", "Sergey Levine", "Michael Jordan", "Pieter Abbeel"],
     title: "High-Dimensional Continuous Control Using Generalized Advantage Estimation",
     url: arxiv("1506.02438"),
   },
@@ -77,6 +84,7 @@ export const PAPERS = {
   williams: {
     authors: "Williams",
     year: 1992,
+    authorList: ["Ronald J. Williams"],
     title: "Simple Statistical Gradient-Following Algorithms for Connectionist Reinforcement Learning",
     url: "https://doi.org/10.1007/BF00992696",
   },
@@ -90,6 +98,14 @@ export const PAPERS = {
   dpo: {
     authors: "Rafailov et al.",
     year: 2023,
+    authorList: [
+      "Rafael Rafailov",
+      "Archit Sharma",
+      "Eric Mitchell",
+      "Stefano Ermon",
+      "Christopher D. Manning",
+      "Chelsea Finn",
+    ],
     title: "Direct Preference Optimization: Your Language Model is Secretly a Reward Model",
     url: arxiv("2305.18290"),
   },
@@ -132,6 +148,7 @@ export const PAPERS = {
   gao: {
     authors: "Gao et al.",
     year: 2022,
+    authorList: ["Leo Gao", "John Schulman", "Jacob Hilton"],
     title: "Scaling Laws for Reward Model Overoptimization",
     url: arxiv("2210.10760"),
   },
@@ -174,6 +191,7 @@ export const PAPERS = {
   pidLagrangian: {
     authors: "Stooke, Achiam & Abbeel",
     year: 2020,
+    authorList: ["Adam Stooke", "Joshua Achiam", "Pieter Abbeel"],
     title: "Responsive Safety in Reinforcement Learning by PID Lagrangian Methods",
     url: arxiv("2007.03964"),
   },
