@@ -4,7 +4,7 @@
  */
 
 import type { ChartProps, DrawnSeries } from "./chart_types";
-import { sig } from "./numbers";
+import { exact as full, sig } from "./numbers";
 import { RunSwatch } from "./RunSwatch";
 import { drawnX, nearest, spans } from "./series";
 
@@ -22,6 +22,7 @@ export function ChartTip({
   unit,
   drawn,
   markers = [],
+  exact = false,
 }: {
   x: number;
   series: DrawnSeries[];
@@ -30,7 +31,10 @@ export function ChartTip({
   drawn: "smooth" | "raw";
   /** The chart's settings markers: those since the previous drawn x are named (small charts and crowded labels show none). */
   markers?: readonly { x: number | undefined; text: string }[];
+  /** Pinned (PinnedTip): every number at full precision, as the CSV writes it (else 3 significant digits). */
+  exact?: boolean;
 }) {
+  const num = (v: number, digits: number) => (exact ? full(v) : sig(v, digits));
   // The changes since the previous drawn x: a long run's lines are thinned to 200 points, so a change's own x
   // is often not one the card can land on.
   // (Only with markers: the card redraws on every mouse move.)
@@ -56,7 +60,7 @@ export function ChartTip({
   return (
     <div className="chart-tip">
       <p className="chart-tip-x">
-        {xLabel} {sig(x, 4)}
+        {xLabel} {num(x, 4)}
       </p>
       {names.map((t) => (
         <p key={t} className="chart-tip-marker" data-testid="chart-tip-marker">
@@ -81,12 +85,17 @@ export function ChartTip({
                   {s.line.runLabel}
                   {s.line.name ? ` ${s.line.name}` : ""}
                 </td>
-                <td className="num">
-                  {sig(drawn === "raw" ? p.raw : p.smooth, 3)}
+                <td
+                  className="num"
+                  data-testid="chart-tip-value"
+                  data-run={s.line.runId}
+                  data-metric={s.line.metric}
+                >
+                  {num(drawn === "raw" ? p.raw : p.smooth, 3)}
                   {unit ? ` ${unit}` : ""}
                 </td>
                 <td className="num muted tip-raw">
-                  {drawn === "smooth" && p.smooth !== p.raw ? `raw ${sig(p.raw, 3)}` : ""}
+                  {drawn === "smooth" && p.smooth !== p.raw ? `raw ${num(p.raw, 3)}` : ""}
                 </td>
                 {/* The step of this line's point, unless the header already says it (x is the step, and the same). */}
                 <td className="num muted">{xLabel === "step" && p.step === x ? "" : `step ${p.step}`}</td>

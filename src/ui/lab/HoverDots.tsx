@@ -18,9 +18,20 @@ import type { DrawnSeries } from "./chart_types";
 import { hoverDots } from "./hover_dots";
 import { onPlot } from "./plot_area";
 
-export function HoverDots({ series, smoothed }: { series: readonly DrawnSeries[]; smoothed: boolean }) {
-  const active = useIsTooltipActive();
-  const label = useActiveTooltipLabel();
+export function HoverDots({
+  series,
+  smoothed,
+  pinnedX,
+}: {
+  series: readonly DrawnSeries[];
+  smoothed: boolean;
+  /** A pinned card's x (chart_pin.ts): the dots stay on its points, wherever the mouse is. */
+  pinnedX?: number;
+}) {
+  const hovered = useIsTooltipActive();
+  const hoverLabel = useActiveTooltipLabel();
+  const active = pinnedX !== undefined || hovered;
+  const label = pinnedX ?? hoverLabel;
   const xs = useXAxisScale();
   const ys = useYAxisScale();
   const area = usePlotArea();

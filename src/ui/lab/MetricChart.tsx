@@ -9,6 +9,7 @@ import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useStat
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type XAxis as AxisChoice, type KlEstimator, useLab } from "../lab_store";
 import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
+import { useChartPin } from "./chart_pin";
 import { type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { EmptyNote } from "./EmptyNote";
 import { EndShapes } from "./EndShapes";
@@ -21,6 +22,7 @@ import { MarkerLayer } from "./MarkerLayer";
 import { MetricCard } from "./MetricCard";
 import { MARKER_ROW_PX, placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
+import { PinnedTip } from "./PinnedTip";
 import { scheduleRedraw } from "./redraw_queue";
 import { SaveImageButton } from "./SaveImageButton";
 import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
@@ -267,9 +269,11 @@ const ChartBody = memo(function ChartBody({
     [yLabel],
   );
   const ends = useMemo(() => lineEnds(series, showRaw), [series, showRaw]);
+  // A click pins the hover card (chart_pin.ts): the hover card then shows nothing, the pinned one stays put.
+  const [pin, onPlotClick, unpin] = useChartPin(`${xAxis}:${kl}`);
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
-      active && label !== undefined ? (
+      active && label !== undefined && !pin ? (
         <ChartTip
           x={Number(label)}
           series={series}
@@ -279,7 +283,7 @@ const ChartBody = memo(function ChartBody({
           markers={placed}
         />
       ) : null,
-    [series, xAxis, kl, unit, showRaw, placed],
+    [series, xAxis, kl, unit, showRaw, placed, pin],
   );
   return (
     <figure
@@ -310,7 +314,11 @@ const ChartBody = memo(function ChartBody({
           {/* No accessibility layer: it made every chart a Tab stop (role "application", named by its tick text);
               the table of plotted values below is each chart's text alternative, the hover card the mouse's. */}
           {/* Each line brings its own points, joined in step order (on a KL axis x can fall between steps). */}
-          <LineChart margin={compact ? MARGIN_COMPACT : MARGIN} accessibilityLayer={false}>
+          <LineChart
+            margin={compact ? MARGIN_COMPACT : MARGIN}
+            accessibilityLayer={false}
+            onClick={onPlotClick}
+          >
             <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
             <XAxis
               dataKey="x"
@@ -342,7 +350,7 @@ const ChartBody = memo(function ChartBody({
               label={yAxisLabel}
             />
             {/* No tooltip over an empty plot: its cursor would stay where the last point was hovered. */}
-            {!empty && <Tooltip isAnimationActive={false} cursor={CURSOR} content={tip} />}
+            {!empty && <Tooltip isAnimationActive={false} cursor={pin ? false : CURSOR} content={tip} />}
             {showRaw &&
               series.map((s) => (
                 <Line
@@ -379,10 +387,22 @@ const ChartBody = memo(function ChartBody({
               />
             ))}
             <EndShapes ends={ends} compact={compact === true} />
-            {!empty && <HoverDots series={series} smoothed={showRaw} />}
+            {!empty && <HoverDots series={series} smoothed={showRaw} pinnedX={pin?.x} />}
             <MarkerLayer placed={placed} labels={!compact} />
           </LineChart>
         </ResponsiveContainer>
+        {pin && !empty && (
+          <PinnedTip
+            pin={pin}
+            width={boxPx}
+            onClose={unpin}
+            series={series}
+            xLabel={xAxisLabel(xAxis, kl)}
+            unit={unit}
+            drawn={showRaw ? "smooth" : "raw"}
+            markers={placed}
+          />
+        )}
       </div>
       <PlottedData id={id} title={title} series={series} markers={placed} />
     </figure>

@@ -84,3 +84,11 @@ export function tickAxisWidth(ticks: readonly number[], format: (x: number) => s
 export function withUnit(x: number, unit: string | undefined, digits = 3): string {
   return unit ? `${sig(x, digits)} ${unit}` : sig(x, digits);
 }
+
+/**
+ * A value at full precision, exactly as the metrics CSV (Papa.unparse writes String(n)) and the chart's data
+ * table (JSON) write it: the shortest text that reads back as the same double ("-0.13812345678901234").
+ */
+export function exact(x: number): string {
+  return String(x);
+}

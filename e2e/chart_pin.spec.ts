@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { testLink } from "./links";
+import { openExperiment } from "./page";
+
+/**
+ * The chart's pinned hover card: after two steps, a click on the entropy chart pins its hover card at the last
+ * step; the card stays when the mouse moves away, takes the mouse (its text selectable), writes each run's value
+ * at full precision — the same text as the chart's data table (and so the CSV) — and × or Escape unpins it.
+ * No existing spec hovered a chart's plot. Screenshot: the pinned card.
+ */
+test("a click pins the chart's hover card: it stays, its numbers are exact, × and Escape unpin it", async ({
+  page,
+}) => {
+  test.setTimeout(600_000);
+  const errors = await openExperiment(page, testLink());
+  for (const n of ["1", "2"]) {
+    await page.getByTestId("step-once").click();
+    await expect(page.getByTestId("step-ppo-1")).toHaveText(n, { timeout: 300_000 });
+  }
+  // Entropy: a value with many digits (the reward of a nano model is often exactly 0).
+  const chart = page.getByTestId("chart-entropy");
+  const row = chart.locator('tr[data-series][data-run="ppo-1"]');
+  await expect(row).toHaveAttribute("data-steps", "[1,2]", { timeout: 60_000 });
+  await chart.scrollIntoViewIfNeeded();
+  const grid = await chart.locator(".recharts-cartesian-grid").boundingBox();
+  if (!grid) throw new Error("no plot");
+  const at = { x: grid.x + grid.width - 3, y: grid.y + grid.height / 2 };
+
+  // Hovering (unpinned) shows the card at 3 significant digits; a click pins it at the last step.
+  await page.mouse.move(at.x, at.y);
+  await expect(chart.locator(".recharts-tooltip-wrapper .chart-tip")).toBeVisible();
+  await page.mouse.click(at.x, at.y);
+  const pinned = chart.getByTestId("chart-tip-pinned");
+  await expect(pinned).toBeVisible();
+  await expect(pinned.locator(".chart-tip-x")).toHaveText("step 2");
+  // The mouse moves away (to the chart's start, then off it): the pinned card stays where it was.
+  const box = await pinned.boundingBox();
+  await page.mouse.move(grid.x + 3, at.y);
+  await page.mouse.move(0, 0);
+  await expect(pinned).toBeVisible();
+  expect(await pinned.boundingBox()).toEqual(box);
+  await expect(pinned.locator(".chart-tip-x")).toHaveText("step 2");
+  // It takes the mouse and its text can be selected (the hover card lets the mouse through).
+  expect(
+    await pinned.evaluate((el) => [getComputedStyle(el).pointerEvents, getComputedStyle(el).userSelect]),
+  ).toEqual(["auto", "text"]);
+  // Its value: the step-2 value at full precision, the text the data table (and the CSV) writes.
+  const value = pinned.locator('[data-testid="chart-tip-value"][data-run="ppo-1"]');
+  const raws = JSON.parse((await row.getAttribute("data-raw")) ?? "[]") as number[];
+  const smooth = await row.getAttribute("data-last-smooth");
+  const tr = value.locator("xpath=..");
+  // Smoothed charts show the smoothed value (with "raw …" beside it where it differs); raw ones the raw value.
+  // (The number, without the unit after it.)
+  const shown = (await value.textContent())?.trim().split(" ")[0];
+  expect(shown?.replace(/^-?0?\.?0*/, "").replace(".", "").length).toBeGreaterThan(3); // more than sig(…, 3)
+  const rawCell = (await tr.locator(".tip-raw").textContent())?.trim();
+  expect(shown).toBe(rawCell ? smooth : String(raws[1]));
+  if (rawCell) expect(rawCell).toBe(`raw ${String(raws[1])}`);
+  console.log(`pinned: ${shown} (${rawCell || "no raw"}); table: raw ${raws[1]}, smooth ${smooth}`);
+  await page.screenshot({ path: "test-results/chart-pin.png" });
+  // × unpins; a new click pins again, and Escape unpins.
+  await pinned.getByTestId("chart-tip-close").click();
+  await expect(pinned).toHaveCount(0);
+  await page.mouse.click(at.x, at.y);
+  await expect(pinned).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(pinned).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
