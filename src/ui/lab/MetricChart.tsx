@@ -5,7 +5,7 @@
  * tests and screen readers get exactly what is drawn.
  */
 
-import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useMemo, useRef, useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type XAxis as AxisChoice, type KlEstimator, useLab } from "../lab_store";
 import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
@@ -23,10 +23,10 @@ import { MetricCard } from "./MetricCard";
 import { MARKER_ROW_PX, placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { PinnedTip } from "./PinnedTip";
-import { scheduleRedraw } from "./redraw_queue";
 import { SaveImageButton } from "./SaveImageButton";
 import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
 import { drawnPoints, extendSeries, type SeriesMemo } from "./series_memo";
+import { useQueuedDraw } from "./use_queued_draw";
 
 /**
  * Most points drawn per line; longer histories are evenly thinned (first and last kept, and the line's least and
@@ -66,13 +66,6 @@ const CURSOR = { stroke: "var(--muted)", strokeDasharray: "2 2" };
 /** Plot width lost to the y axis and the margins. */
 /** The plot's inset besides the y axis (its width follows its tick labels: numbers.ts tickAxisWidth). */
 const PLOT_INSET_PX = MARGIN.left + MARGIN.right;
-/**
- * Shortest time between two redraws of one chart (ms): at most 2.5 redraws a second however fast the runs step
- * (the lab's target is ≥ 2 Hz), so fast runs do not keep the main thread busy redrawing.
- */
-const MIN_REDRAW_MS = 400;
-/** The same for the small diagnostics charts ("more metrics"): once a second is enough for them. */
-const MIN_REDRAW_MS_COMPACT = 1000;
 
 export type { ChartLine, ChartMarkers, DrawnSeries } from "./chart_types";
 
@@ -92,64 +85,7 @@ export function MetricChart(outer: ChartProps) {
   const props: DrawProps = useMemo(() => ({ ...outer, xAxis, kl, smoothing }), [outer, xAxis, kl, smoothing]);
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);
-  // Null until the queue gives the chart its first drawing: a chart that appears (a diagnostic's first point, a
-  // run added) is drawn in its turn like any redraw, so a dozen charts appearing at one step make no long task.
-  const [shown, setShown] = useState<DrawProps | null>(null);
-  // The newest props; a queued redraw picks them up when it runs (a queued redraw is never re-queued, so a
-  // chart whose parent re-renders often still redraws once per MIN_REDRAW_MS at most).
-  const latest = useRef(props);
-  latest.current = props;
-  const shownRef = useRef(shown);
-  shownRef.current = shown;
-  const cancel = useRef<(() => void) | null>(null);
-  /** The queue's release for the redraw in flight, called once its picture is committed. */
-  const release = useRef<(() => void) | null>(null);
-  const lastDraw = useRef(Number.NEGATIVE_INFINITY);
-  // While the lab is paused a chart scrolled away catches up too, last in the queue (the main thread is idle),
-  // so scrolling down to it later shows the current picture at once rather than redrawing then.
-  const paused = useLab((s) => !s.playing && s.steppingFrom === null);
-  const priority = !inView ? 2 : props.compact ? 1 : 0;
-  /** The priority of the redraw queued (cancel.current), so a chart that scrolls into view is not left last. */
-  const queuedAt = useRef(priority);
-  useEffect(() => {
-    if (cancel.current && (queuedAt.current !== priority || !(inView || paused))) {
-      cancel.current();
-      cancel.current = null;
-    }
-    if (!(inView || paused) || cancel.current || shown === props) return;
-    const wait =
-      lastDraw.current + (props.compact ? MIN_REDRAW_MS_COMPACT : MIN_REDRAW_MS) - performance.now();
-    queuedAt.current = priority;
-    cancel.current = scheduleRedraw(wait, priority, (done) => {
-      cancel.current = null;
-      lastDraw.current = performance.now();
-      if (latest.current === shownRef.current) return done();
-      release.current = done;
-      startTransition(() => setShown(latest.current));
-    });
-  }, [props, shown, inView, paused, priority]);
-  // The new picture is committed: free the queue after the next frame (recharts renders once more in it).
-  useEffect(() => {
-    const done = release.current;
-    // (Runs on each commit of a new `shown`; the comparison only names the dependency.)
-    if (!done || shown === undefined) return;
-    release.current = null;
-    const frame = requestAnimationFrame(() => setTimeout(done, 0));
-    return () => {
-      cancelAnimationFrame(frame);
-      done();
-    };
-  }, [shown]);
-  useEffect(
-    () => () => {
-      cancel.current?.();
-      release.current?.();
-      // Cleared, so an effect that runs again (StrictMode's remount in development) queues the drawing anew.
-      cancel.current = null;
-      release.current = null;
-    },
-    [],
-  );
+  const shown = useQueuedDraw(props, inView);
   return (
     <div ref={box} className="chart-box">
       {/* Not drawn yet (out of view): the empty text goes by the runs it will draw, not those at mount. */}
