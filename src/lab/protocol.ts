@@ -118,7 +118,22 @@ export interface Marker {
   runId: string;
   /** The change applies from this step on. */
   step: number;
-  /** e.g. "β 0.05 → 0". */
+  /** e.g. "β 0.05 → 0" (several changes of one step: "β 0.05 → 0, lr 1e-4 → 3e-5"). */
+  label: string;
+  /**
+   * The setting changes it tells of, one per key, when it tells of changes (absent in a resume marker, and in
+   * markers saved before 2027-01: exports then fall back to `label`). Each change's `label` is its part of the
+   * marker's label ("β 0.05 → 0").
+   */
+  changes?: MarkerChange[];
+}
+
+/** One setting changed mid-run: its key ("beta"), the value before and from the marker's step on, its text. */
+export interface MarkerChange {
+  key: string;
+  from: SettingValue;
+  to: SettingValue;
+  /** "β 0.05 → 0": the key's label and both values as the marker says them. */
   label: string;
 }
 

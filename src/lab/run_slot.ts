@@ -7,6 +7,7 @@ import type {
   InspectView,
   LiveProgress,
   Marker,
+  MarkerChange,
   MetricPoint,
   RunCounters,
   RunErrorKind,
@@ -170,11 +171,16 @@ export class RunSlot {
     this.pending.points.push({ step: out.step, samples: cum[0], tokens: cum[1], metrics: out.metrics });
     if (out.samples) this.pending.samples = out.samples;
     if (out.inspect) this.pending.inspect = out.inspect;
-    const changes = [...this.upcoming.values()]
-      .filter((c) => c.from !== c.to)
-      .map((c) => `${c.label} ${formatSetting(c.from)} → ${formatSetting(c.to)}`);
+    const changes: MarkerChange[] = [...this.upcoming]
+      .filter(([, c]) => c.from !== c.to)
+      .map(([key, c]) => ({
+        key,
+        from: c.from,
+        to: c.to,
+        label: `${c.label} ${formatSetting(c.from)} → ${formatSetting(c.to)}`,
+      }));
     this.upcoming.clear();
-    if (changes.length) this.mark(out.step, changes.join(", "));
+    if (changes.length) this.mark(out.step, changes.map((c) => c.label).join(", "), changes);
     this.touch();
   }
 
@@ -192,8 +198,9 @@ export class RunSlot {
   /** The progress the page was last sent (null: none shown). */
   private shownProgress: LiveProgress | null = null;
 
-  mark(step: number, label: string): void {
-    this.pending.markers.push({ runId: this.spec.id, step, label });
+  /** A marker at `step`; `changes`: the setting changes it tells of (none for a resume marker). */
+  mark(step: number, label: string, changes?: MarkerChange[]): void {
+    this.pending.markers.push({ runId: this.spec.id, step, label, ...(changes && { changes }) });
     this.touch();
   }
 

@@ -194,7 +194,19 @@ describe("reward sources in the lab's runs (GPU + onnxruntime-web)", () => {
     b.s.flush();
     const markers = b.updates.filter((u) => u.runId === "grpo-proxy").flatMap((u) => u.markers ?? []);
     expect(markers).toEqual([
-      { runId: "grpo-proxy", step: 2, label: `proxy RM 0123abcd → ${shipped.slice(0, 8)}` },
+      {
+        runId: "grpo-proxy",
+        step: 2,
+        label: `proxy RM 0123abcd → ${shipped.slice(0, 8)}`,
+        changes: [
+          {
+            key: "proxy-rm",
+            from: "0123abcd",
+            to: shipped.slice(0, 8),
+            label: `proxy RM 0123abcd → ${shipped.slice(0, 8)}`,
+          },
+        ],
+      },
     ]);
   });
 });

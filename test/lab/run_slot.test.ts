@@ -23,6 +23,13 @@ describe("Step's plan", () => {
 
 describe("settings markers", () => {
   const label = (k: string) => (k === "beta" ? "β" : k);
+  /** A marker of β 0.2 → 0.3, with its structured change (exports read `changes`). */
+  const beta = (runId: string, step: number) => ({
+    runId,
+    step,
+    label: "β 0.2 → 0.3",
+    changes: [{ key: "beta", from: 0.2, to: 0.3, label: "β 0.2 → 0.3" }],
+  });
 
   it("are forgotten when the run goes back to step 0 (it is rebuilt with the new settings)", () => {
     const s = new RunSlot(spec("a"), null);
@@ -37,7 +44,7 @@ describe("settings markers", () => {
     s.markChanges({ beta: 0.2 }, { beta: 0.3 }, ["beta"], label);
     s.rewind(null, 1);
     s.recordStep(out(2));
-    expect(s.take(false)?.markers).toEqual([{ runId: "a", step: 2, label: "β 0.2 → 0.3" }]);
+    expect(s.take(false)?.markers).toEqual([beta("a", 2)]);
   });
 
   it("not yet sent go to a fork as its own (the page copies the ones it has)", () => {
@@ -45,8 +52,8 @@ describe("settings markers", () => {
     s.markChanges({ beta: 0.2 }, { beta: 0.3 }, ["beta"], label);
     s.recordStep(out(1));
     const f = s.fork(spec("a-fork"), null as never);
-    expect(f.take(false)?.markers).toEqual([{ runId: "a-fork", step: 1, label: "β 0.2 → 0.3" }]);
-    expect(s.take(false)?.markers).toEqual([{ runId: "a", step: 1, label: "β 0.2 → 0.3" }]);
+    expect(f.take(false)?.markers).toEqual([beta("a-fork", 1)]);
+    expect(s.take(false)?.markers).toEqual([beta("a", 1)]);
   });
 
   it("name switches on and off, as their cards do, and round long numbers", () => {
@@ -55,7 +62,15 @@ describe("settings markers", () => {
     s.markChanges({ whiten: true, lr: 1 / 3 }, { whiten: false, lr: 2e-5 }, ["whiten", "lr"], (k) => k);
     s.recordStep(out(2));
     expect(s.take(false)?.markers).toEqual([
-      { runId: "a", step: 2, label: "whiten on → off, lr 0.3333 → 2e-5" },
+      {
+        runId: "a",
+        step: 2,
+        label: "whiten on → off, lr 0.3333 → 2e-5",
+        changes: [
+          { key: "whiten", from: true, to: false, label: "whiten on → off" },
+          { key: "lr", from: 1 / 3, to: 2e-5, label: "lr 0.3333 → 2e-5" },
+        ],
+      },
     ]);
   });
 });

@@ -194,7 +194,19 @@ describe("lab runtime (GPU)", () => {
     await t.s.stepOnce();
     t.s.flush();
     expect(t.updates.flatMap((u) => u.markers ?? [])).toEqual([
-      { runId: "ppo-1", step: 11, label: `beta ${formatSetting(beta)} → ${formatSetting(beta * 2)}` },
+      {
+        runId: "ppo-1",
+        step: 11,
+        label: `beta ${formatSetting(beta)} → ${formatSetting(beta * 2)}`,
+        changes: [
+          {
+            key: "beta",
+            from: beta,
+            to: beta * 2,
+            label: `beta ${formatSetting(beta)} → ${formatSetting(beta * 2)}`,
+          },
+        ],
+      },
     ]);
     t.s.dispose();
     t.runs.destroy();

@@ -17,7 +17,14 @@ describe("Scheduler", () => {
     await t.s.setConfig("a", { beta: 0 });
     await t.s.stepOnce();
     t.s.flush();
-    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 3, label: "β 0.05 → 0" }]);
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
+      {
+        runId: "a",
+        step: 3,
+        label: "β 0.05 → 0",
+        changes: [{ key: "beta", from: 0.05, to: 0, label: "β 0.05 → 0" }],
+      },
+    ]);
     expect(t.points("a").map((p) => p.metrics.beta)).toEqual([0.05, 0.05, 0]);
     expect(t.s.specOf("a")?.config).toEqual({ beta: 0 });
   });
@@ -61,7 +68,15 @@ describe("Scheduler", () => {
     await t.s.stepOnce();
     t.s.flush();
     expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
-      { runId: "a", step: 3, label: "β 0.05 → 0.1, lr 1e-4 → 0.2" },
+      {
+        runId: "a",
+        step: 3,
+        label: "β 0.05 → 0.1, lr 1e-4 → 0.2",
+        changes: [
+          { key: "beta", from: 0.05, to: 0.1, label: "β 0.05 → 0.1" },
+          { key: "lr", from: 1e-4, to: 0.2, label: "lr 1e-4 → 0.2" },
+        ],
+      },
     ]);
     expect(t.points("a").map((p) => p.metrics.beta)).toEqual([0.05, 0.05, 0.1]);
   });

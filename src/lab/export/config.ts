@@ -6,8 +6,9 @@
 
 import type { Field } from "../../algorithms/fields";
 import { startRoom } from "../experiment_change";
-import type { RunSpec, SettingValue } from "../protocol";
+import type { Marker, RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
+import { type RunChange, runChanges } from "./changes";
 import type { ExperimentRef } from "./run_file";
 import { OFFLINE_PAIR_TOKENS } from "./trl_semantics";
 import { trlMapping } from "./trl_targets";
@@ -25,7 +26,7 @@ export interface RunConfigFile {
   /** The Pipeline's model the run started from (as the page names it), when the Pipeline handed one over. */
   startModel?: string;
   seed: number;
-  /** Every setting as the run uses it (defaults filled in). */
+  /** Every setting as the run uses it now (defaults filled in): after any mid-run `changes`. */
   settings: Record<string, SettingValue>;
   /**
    * Keys whose value differs from the algorithm's default (what "+ Add run" gives; the opening experiment sets
@@ -38,11 +39,17 @@ export interface RunConfigFile {
   trl: { config: string; args: Record<string, SettingValue> } | null;
   /** Settings changed after the last step, which no trained step used yet: key → both values (./untrained.ts). */
   untrained?: Record<string, { trained: SettingValue; next: SettingValue }>;
+  /**
+   * Settings changed mid-run, in step order (empty: none; the run's markers, ./changes.ts): from `step` on, `key`
+   * was `to`, before it `from`. A marker saved before 2027-01 gives `{step, label}` only.
+   */
+  changes: RunChange[];
 }
 
 /**
  * The config file object of a run. `handedOff`: the Pipeline's model the runs started from, if any (TRL's
  * completion length is capped at its context then, not the experiment's start model's; see trlMapping).
+ * `markers`: the run's markers, for `changes` (none given: no changes).
  * @throws RangeError when the run's settings are invalid.
  */
 export function runConfig(
@@ -50,8 +57,9 @@ export function runConfig(
   run: RunSpec,
   handedOff?: string | null,
   untrained?: Record<string, SettingValue | null>,
+  markers?: readonly Marker[],
 ): RunConfigFile {
-  const changes = untrainedChanges(run.algo, run.config, untrained);
+  const pending = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];
   const room = startRoom(experiment.task, experiment.model, handedOff);
   const m = trlMapping(run.algo, run.config, room, OFFLINE_PAIR_TOKENS[experiment.task]);
@@ -70,9 +78,10 @@ export function runConfig(
     trl: m.target.config
       ? { config: m.target.config, args: Object.fromEntries(m.args.map((a) => [a.name, a.value])) }
       : null,
-    ...(changes.length
-      ? { untrained: Object.fromEntries(changes.map((c) => [c.key, { trained: c.trained, next: c.next }])) }
+    ...(pending.length
+      ? { untrained: Object.fromEntries(pending.map((c) => [c.key, { trained: c.trained, next: c.next }])) }
       : {}),
+    changes: runChanges(markers),
   };
 }
 
@@ -90,6 +99,7 @@ export function runConfigJson(
   run: RunSpec,
   handedOff?: string | null,
   untrained?: Record<string, SettingValue | null>,
+  markers?: readonly Marker[],
 ): string {
-  return JSON.stringify(runConfig(experiment, run, handedOff, untrained), null, 2);
+  return JSON.stringify(runConfig(experiment, run, handedOff, untrained, markers), null, 2);
 }

@@ -15,9 +15,10 @@ import { plainText, quoted } from "../../util/quote";
 import { migrateRaw, revisionOf, SETTINGS_REVISION } from "../default_changes";
 import { currentMetricNames } from "../metric_names";
 import { isStep, readMetricPoint } from "../metric_point";
-import type { ExperimentSpec, Marker, MetricPoint, RunSpec, RunStatus } from "../protocol";
+import type { ExperimentSpec, Marker, MarkerChange, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
 import { checkRun, fieldProblem, freshRunId, isRecord, kindOf, runAsWritten } from "../spec_check";
+import { readMarkerChange } from "./changes";
 
 export const RUN_FILE_FORMAT = "rlhf-playground.run";
 export const RUN_FILE_VERSION = 1;
@@ -200,7 +201,15 @@ export function parseRunFile(text: string): ImportResult {
       if (markers.length >= MAX_MARKERS) beyond++;
       else {
         seen.add(key);
-        markers.push({ runId: run.id, step: m.step, label });
+        // Its structured changes (files from before 2027-01 have none: the label stands alone).
+        const changes = Array.isArray(m.changes) ? m.changes.map(readMarkerChange) : [];
+        const valid = changes.every((c) => c !== null) && changes.length > 0;
+        markers.push({
+          runId: run.id,
+          step: m.step,
+          label,
+          ...(valid && { changes: changes as MarkerChange[] }),
+        });
       }
     }
   }

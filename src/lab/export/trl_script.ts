@@ -10,9 +10,10 @@
  */
 
 import { startRoom } from "../experiment_change";
-import type { RunSpec, SettingValue } from "../protocol";
+import type { Marker, RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { labelsFromGold, rewardOf, TASK_COSTS } from "../settings";
+import { changesText } from "./changes";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody } from "./trl_bodies";
 import { scriptImports, TRL_0X_PIP } from "./trl_imports";
@@ -37,6 +38,21 @@ export interface ScriptRun {
   handedOff?: string | null;
   /** Settings changed after the last step (the page's RunState.untrained; see ./untrained.ts). */
   untrained?: Record<string, SettingValue | null>;
+  /** The run's markers: mid-run setting changes are named in a comment at the top (./changes.ts). */
+  markers?: readonly Marker[];
+}
+
+/**
+ * The comment that opens the script of a run whose settings changed mid-run ("" when none): TRL's config is
+ * constant for a whole training, so the script cannot replay them; it uses the final values.
+ */
+export function midRunComment(markers: readonly Marker[] | undefined): string {
+  const text = changesText(markers);
+  if (!text) return "";
+  return `# NOTE: this run's settings changed mid-run in the lab: ${oneLine(text)}.
+# TRL's config is constant for a whole training, so this script uses the final values throughout: its run is
+# not the lab's. Train in two parts (resume from the first part's checkpoint with the new values) to replay it.
+`;
 }
 
 /**
@@ -114,7 +130,7 @@ This script uses the new values.\n`
       : `\nIt optimised a learned reward model (reward "${reward}"), loaded below with onnxruntime: put its .onnx file and
 tokenizer.json next to this script (RM_PATH, TOKENIZER_PATH) and pip install onnxruntime numpy too.\n`;
   return `#!/usr/bin/env python3
-"""${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
+${midRunComment(run.markers)}"""${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
 
 In the lab this run trained a tiny GPT in the browser (start model: ${startModelText(experiment, run.handedOff)}, seed ${experiment.seed},
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the

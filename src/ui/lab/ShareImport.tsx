@@ -4,18 +4,18 @@
  * (.json, with its .safetensors to keep training it) exported earlier (./import_run.ts).
  */
 import { useEffect, useRef, useState } from "react";
+import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 import { FilePicker } from "./FilePicker";
 import { LinkIcon, UploadIcon } from "./icons";
 import { importRunFiles } from "./import_run";
+import { shareNoteOf } from "./share_note";
 import { share } from "./url_sync";
-
-/** What a link carries, said where it is copied: students expect to be sharing their results. */
-export const SHARE_NOTE =
-  "The link rebuilds the settings (task, model, seed, runs, knobs), not the training: whoever opens it trains from step 0 (only in this browser does it reopen the training saved here, so try it in a private window to see what they get). To share results, export a run (its download menu) for them to Import.";
 
 export function ShareButton({ disabled }: { disabled: boolean }) {
   const [state, setState] = useState<{ copied: boolean; url: string } | null>(null);
+  // Said when the link is copied: names the mid-run changes a link cannot replay.
+  const note = useLab((s) => (state ? shareNoteOf(s) : ""));
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const onClick = async () => {
     const r = await share();
@@ -55,16 +55,16 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
       </button>
       {/* Always there, so a screen reader announces the text when it appears (the card shows it to the eye). */}
       <span className="visually-hidden" role="status">
-        {state?.copied ? `Link copied. ${SHARE_NOTE}` : ""}
+        {state?.copied ? `Link copied. ${note}` : ""}
       </span>
       {state?.copied && (
         <p className="share-fallback share-note" aria-hidden="true" data-testid="share-note">
-          Link copied. {SHARE_NOTE}
+          Link copied. {note}
         </p>
       )}
       {state && !state.copied && (
         <div className="share-fallback" role="dialog" aria-label="Share link">
-          <p>Copy this link. {SHARE_NOTE}</p>
+          <p>Copy this link. {note}</p>
           <input
             type="text"
             readOnly

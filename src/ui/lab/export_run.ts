@@ -20,7 +20,7 @@ export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }
   {
     kind: "csv",
     label: "Metrics (CSV)",
-    hint: "step, samples, tokens and every TRL metric, one row per step",
+    hint: "step, samples, tokens and every TRL metric, one row per step; last, the settings changed there",
   },
   { kind: "json", label: "Run (JSON)", hint: "settings, metric history and markers; Import reads it back" },
   {
@@ -61,7 +61,7 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
   try {
     switch (kind) {
       case "csv":
-        return downloadBlob(metricsCsv(run.history), `${base}.csv`, MIME.csv);
+        return downloadBlob(metricsCsv(run.history, run.markers), `${base}.csv`, MIME.csv);
       case "json":
         return downloadBlob(
           runFileJson(spec, run, new Date(), usePipelineStore.getState().handedOff),
@@ -70,7 +70,7 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
         );
       case "config":
         return downloadBlob(
-          runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff, run.untrained),
+          runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff, run.untrained, run.markers),
           `${base}.config.json`,
           MIME.json,
         );
