@@ -53,9 +53,13 @@ async function exportText(page: Page, runId: string, kind: string): Promise<{ na
   return { name: download.suggestedFilename(), text: readFileSync(path, "utf8") };
 }
 
-/** Run `runId`'s metrics CSV: the file's name and lines. */
-async function exportCsv(page: Page, runId: string): Promise<{ name: string; lines: string[] }> {
-  const { name, text } = await exportText(page, runId, "csv");
+/** Run `runId`'s metrics CSV (`kind` "all": every run's, from its menu): the file's name and lines. */
+async function exportCsv(
+  page: Page,
+  runId: string,
+  kind = "csv",
+): Promise<{ name: string; lines: string[] }> {
+  const { name, text } = await exportText(page, runId, kind);
   return { name, lines: text.trim().split("\n") };
 }
 
@@ -151,6 +155,24 @@ test.describe("from a fresh profile", () => {
     expect(header).toEqual(expect.arrayContaining(["reward", "objective/kl", "entropy"]));
     expect(csv.lines.length - 1).toBe(before[0]);
     await testInfo.attach("ppo-metrics.csv", { body: csv.lines.join("\n"), contentType: "text/csv" });
+    // The file name carries the seed; the last column says which settings changed (none here).
+    expect(csv.name).toBe(`ppo-arithmetic-seed11-step${before[0]}.csv`);
+    expect(header.at(-1)).toBe("settings_changed");
+
+    // Every run in one long-format CSV (from any run's menu): run, label, algorithm, seed, then the per-run
+    // columns; one row per run and step.
+    const all = await exportCsv(page, RUNS[0], "all");
+    expect(all.name).toBe(`arithmetic-seed11-all-runs-step${Math.max(...before)}.csv`);
+    const allHeader = all.lines[0].split(",");
+    expect(allHeader.slice(0, 7)).toEqual(["run", "label", "algorithm", "seed", "step", "samples", "tokens"]);
+    expect(allHeader).toEqual(expect.arrayContaining(["reward", "objective/kl", "entropy"]));
+    expect(allHeader.at(-1)).toBe("settings_changed");
+    expect(all.lines.length - 1).toBe(before.reduce((a, b) => a + b, 0));
+    for (const [i, id] of RUNS.entries())
+      expect(
+        all.lines.filter((l) => l.startsWith(`${id},`)),
+        `${id}'s rows`,
+      ).toHaveLength(before[i]);
 
     // GRPO's TRL script: this experiment's seed, the link's β = 0 and lr, and the run's length so far.
     const grpo = RUNS.find((id) => id.startsWith("grpo")) ?? "";

@@ -52,7 +52,7 @@ test("a run's policy exports as ONNX from its menu", async ({ page }) => {
     page.waitForEvent("download"),
     page.getByTestId("export-ppo-1-onnx").click(),
   ]);
-  expect(download.suggestedFilename()).toBe("ppo-arithmetic-step1.onnx");
+  expect(download.suggestedFilename()).toBe("ppo-arithmetic-seed0-step1.onnx");
   const bytes = await readFile((await download.path()) ?? "");
   const text = bytes.toString("latin1");
   // An ONNX ModelProto of the nano policy: its graph name, the output, the metadata, and the weights

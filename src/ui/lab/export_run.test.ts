@@ -7,9 +7,13 @@ import { encodeSafetensors } from "../../model/safetensors";
 import { useLab } from "../lab_store";
 
 const downloads: string[] = [];
+const bodies: unknown[] = [];
 vi.mock("../../lab/export/download", () => ({
-  MIME: { safetensors: "application/octet-stream" },
-  downloadBlob: (_: unknown, name: string) => downloads.push(name),
+  MIME: { safetensors: "application/octet-stream", csv: "text/csv" },
+  downloadBlob: (body: unknown, name: string) => {
+    downloads.push(name);
+    bodies.push(body);
+  },
 }));
 const { exportRun } = await import("./export_run");
 
@@ -19,6 +23,7 @@ const weightsAt = (steps: number) =>
 describe("exporting a run's checkpoint", () => {
   beforeEach(() => {
     downloads.length = 0;
+    bodies.length = 0;
     useLab.getState().setNotice(null);
   });
 
@@ -43,5 +48,35 @@ describe("exporting a run's checkpoint", () => {
     });
     expect(downloads[1]).toMatch(/-step2\.safetensors$/);
     expect(useLab.getState().notice).toBeNull();
+  });
+});
+
+describe("exporting metrics", () => {
+  const worker = { exportCheckpoint: vi.fn(), exportPolicyOnnx: vi.fn() };
+  const point = (step: number) => ({ step, samples: step, tokens: step, metrics: { reward: step } });
+
+  it("names a run's CSV with the seed, and writes every run's rows into the all-runs CSV", async () => {
+    downloads.length = 0;
+    bodies.length = 0;
+    useLab.getState().upsertRun({ id: "grpo-9", algo: "grpo", label: "GRPO", config: {} });
+    useLab.setState((s) => ({
+      spec: { ...s.spec, seed: 5 },
+      runs: {
+        ...s.runs,
+        "ppo-1": { ...s.runs["ppo-1"], step: 2, history: [point(1), point(2)] },
+        "grpo-9": { ...s.runs["grpo-9"], step: 1, history: [point(1)] },
+      },
+    }));
+    const { spec } = useLab.getState();
+    await exportRun("ppo-1", "csv", worker);
+    expect(downloads[0]).toBe(`ppo-${spec.task}-seed5-step2.csv`);
+    await exportRun("ppo-1", "all", worker);
+    expect(downloads[1]).toBe(`${spec.task}-seed5-all-runs-step2.csv`);
+    const lines = String(bodies[1]).trim().split("\n");
+    expect(lines[0]).toBe("run,label,algorithm,seed,step,samples,tokens,reward,settings_changed");
+    const steps = spec.runs.reduce((n, r) => n + useLab.getState().runs[r.id].history.length, 0);
+    expect(lines).toHaveLength(1 + steps);
+    expect(lines.filter((l) => l.startsWith("grpo-9,GRPO,grpo,5,1,"))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith("ppo-1,PPO,ppo,5,"))).toHaveLength(2);
   });
 });

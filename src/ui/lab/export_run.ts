@@ -1,11 +1,14 @@
 /**
  * The export menu's actions: a run of the lab store as a file download — metrics (CSV, JSON), config (JSON),
- * checkpoint (safetensors, from the worker), the policy as ONNX (from the worker) and TRL script (Python). File names say what and when:
- * "<label>-<task>-step<N>.<ext>". A failure lands in the lab's notice.
+ * checkpoint (safetensors, from the worker), the policy as ONNX (from the worker), TRL script (Python), and every
+ * run's metrics in one long-format CSV. File names say what and when (../../lab/export/file_names.ts):
+ * "<label>-<task>-seed<seed>-step<N>.<ext>". A failure lands in the lab's notice.
  */
 import { checkpointStep } from "../../lab/checkpoint_point";
+import { allRunsCsv } from "../../lab/export/all_runs";
 import { runConfigJson } from "../../lab/export/config";
 import { downloadBlob, MIME } from "../../lab/export/download";
+import { allRunsFileName, runFileBase } from "../../lab/export/file_names";
 import { metricsCsv } from "../../lab/export/metrics";
 import { runFileJson } from "../../lab/export/run_file";
 import { slug, trlScript } from "../../lab/export/trl_script";
@@ -13,7 +16,7 @@ import { errorMessage } from "../../util/errors";
 import { useLab } from "../lab_store";
 import { usePipelineStore } from "./pipeline_store";
 
-export type ExportKind = "csv" | "json" | "config" | "checkpoint" | "onnx" | "trl";
+export type ExportKind = "csv" | "json" | "config" | "checkpoint" | "onnx" | "trl" | "all";
 
 /** What each export is called in the menu. */
 export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }[] = [
@@ -43,6 +46,11 @@ export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }
     label: "TRL script (Python)",
     hint: "the same run with TRL on a GPU: settings, reward, trainer",
   },
+  {
+    kind: "all",
+    label: "Export all runs (CSV)",
+    hint: "every run in one file, long format: run, label, algorithm, seed, then this CSV's columns",
+  },
 ];
 
 /** The worker's exports (labActions.exportCheckpoint, labActions.exportPolicyOnnx). */
@@ -56,7 +64,7 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
   const { spec, runs, setNotice } = useLab.getState();
   const run = runs[runId];
   if (!run) return;
-  const named = (step: number) => `${slug(run.spec.label)}-${spec.task}-step${step}`;
+  const named = (step: number) => runFileBase(run.spec.label, spec.task, spec.seed, step);
   const base = named(run.step);
   try {
     switch (kind) {
@@ -88,6 +96,13 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
       }
       case "onnx":
         return downloadBlob(await worker.exportPolicyOnnx(runId), `${base}.onnx`, MIME.onnx);
+      case "all": {
+        // The runs in the lab's order (imported comparison runs too: they are in spec.runs).
+        const all = spec.runs.map((r) => runs[r.id]).filter((r) => r !== undefined);
+        const rows = all.map((r) => ({ ...r.spec, seed: spec.seed, history: r.history, markers: r.markers }));
+        const furthest = Math.max(0, ...all.map((r) => r.step));
+        return downloadBlob(allRunsCsv(rows), allRunsFileName(spec.task, spec.seed, furthest), MIME.csv);
+      }
       case "trl":
         return downloadBlob(
           trlScript(spec, {
