@@ -1,6 +1,7 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { thirdPartyNotices } from "./build/notices.ts";
+import { buildDefines } from "./build/version.ts";
 
 // The lab is a static single-page app: `vite` serves it, `vite build` writes dist/.
 // WGSL kernels are imported as text with `?raw` here, in vitest and (through
@@ -9,6 +10,8 @@ import { thirdPartyNotices } from "./build/notices.ts";
 const notices = thirdPartyNotices();
 export default defineConfig({
   plugins: [react(), notices.page],
+  // The lab's version, git commit and shipped models' SHA-256, for exports and the footer (build/version.ts).
+  define: buildDefines(),
   // The page runs ONNX reward models on onnxruntime-web's WASM execution provider only (src/lab/rm_worker.ts):
   // its WASM-only build downloads a 14 MB .wasm, the default build's WebGPU one 28 MB. (vitest and the Node CLI
   // keep the package's Node build; only `vite` and `vite build` read this file.)

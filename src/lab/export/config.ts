@@ -9,12 +9,14 @@ import { startRoom } from "../experiment_change";
 import type { Marker, RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { type RunChange, runChanges } from "./changes";
+import { type Provenance, provenance } from "./provenance";
 import type { ExperimentRef } from "./run_file";
 import { OFFLINE_PAIR_TOKENS } from "./trl_semantics";
 import { trlMapping } from "./trl_targets";
 import { untrainedChanges } from "./untrained";
 
-export interface RunConfigFile {
+/** Besides its settings, which lab wrote it, when, and the model files' SHA-256 (./provenance.ts). */
+export interface RunConfigFile extends Provenance {
   format: "rlhf-playground.config";
   version: 1;
   algorithm: string;
@@ -49,7 +51,7 @@ export interface RunConfigFile {
 /**
  * The config file object of a run. `handedOff`: the Pipeline's model the runs started from, if any (TRL's
  * completion length is capped at its context then, not the experiment's start model's; see trlMapping).
- * `markers`: the run's markers, for `changes` (none given: no changes).
+ * `markers`: the run's markers, for `changes` (none given: no changes); `now`: the export's time.
  * @throws RangeError when the run's settings are invalid.
  */
 export function runConfig(
@@ -58,6 +60,7 @@ export function runConfig(
   handedOff?: string | null,
   untrained?: Record<string, SettingValue | null>,
   markers?: readonly Marker[],
+  now = new Date(),
 ): RunConfigFile {
   const pending = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];
@@ -66,6 +69,7 @@ export function runConfig(
   return {
     format: "rlhf-playground.config",
     version: 1,
+    ...provenance(experiment, run, now, handedOff),
     algorithm: run.algo,
     title: info.title,
     label: run.label,

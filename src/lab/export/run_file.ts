@@ -4,7 +4,8 @@
  * settings fall back to their defaults, with issues), and bad points or markers are dropped and counted.
  *
  * Format (version 1):
- *   { format: "rlhf-playground.run", version: 1, settingsRevision, exportedAt: ISO date,
+ *   { format: "rlhf-playground.run", version: 1, lab: { version, commit }, settingsRevision, exportedAt: ISO date,
+ *     models: { start, reward } (each { path, sha256 } or null; ./provenance.ts),
  *     experiment: { task, model, seed, startModel? }, run: { id, algo, label, config, colour?, forkOf? }, status,
  *     step, history: MetricPoint[], markers: Marker[] }
  * `settingsRevision` (../default_changes.ts; absent in files from before 2026-12-07): a run of an older one gets
@@ -12,13 +13,14 @@
  */
 
 import { plainText, quoted } from "../../util/quote";
-import { migrateRaw, revisionOf, SETTINGS_REVISION } from "../default_changes";
+import { migrateRaw, revisionOf } from "../default_changes";
 import { currentMetricNames } from "../metric_names";
 import { isStep, readMetricPoint } from "../metric_point";
 import type { ExperimentSpec, Marker, MarkerChange, MetricPoint, RunSpec, RunStatus } from "../protocol";
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
 import { checkRun, fieldProblem, freshRunId, isRecord, kindOf, runAsWritten } from "../spec_check";
 import { readMarkerChange } from "./changes";
+import { type Provenance, provenance } from "./provenance";
 
 export const RUN_FILE_FORMAT = "rlhf-playground.run";
 export const RUN_FILE_VERSION = 1;
@@ -39,11 +41,10 @@ export type RunFileExperiment = ExperimentRef & { startModel?: string };
 /** Longest start-model text a run file keeps. */
 const MAX_START_MODEL = 120;
 
-export interface RunFile {
+/** Also which lab wrote it and the model files' SHA-256 (./provenance.ts; absent in files before 2027-01). */
+export interface RunFile extends Provenance {
   format: typeof RUN_FILE_FORMAT;
   version: typeof RUN_FILE_VERSION;
-  settingsRevision: number;
-  exportedAt: string;
   experiment: RunFileExperiment;
   run: RunSpec;
   status: RunStatus;
@@ -71,8 +72,7 @@ export function runFile(
   return {
     format: RUN_FILE_FORMAT,
     version: RUN_FILE_VERSION,
-    settingsRevision: SETTINGS_REVISION,
-    exportedAt: now.toISOString(),
+    ...provenance(experiment, run.spec, now, handedOff),
     experiment: {
       task: experiment.task,
       model: experiment.model,
