@@ -43,6 +43,18 @@ function backAgain(seed: number) {
   hashChanged();
 }
 
+/** An open lab (seed 1, at step 20) reopening its kept experiment, whose record cannot be read. */
+async function failingReopen() {
+  const { here, push } = await openOver([[1, 20]]);
+  const [entry] = await recentExperiments();
+  const saving = openSaving();
+  if (!saving) throw new Error("the lab does not save");
+  vi.spyOn(saving.persistence.archive, "swapIn").mockRejectedValueOnce(
+    new Error("its record cannot be read"),
+  );
+  return { here, push, reopen: openRecent(entry.id) };
+}
+
 describe("Back again while the page saves before leaving", () => {
   it("after Open anyway: the latest address opens (a kept one: nothing lost), not the one asked about", async () => {
     const { assign } = await openOver([1, 2, 3, 4, 5, 6].map((s) => [s, 20]));
@@ -101,14 +113,7 @@ describe("a leave while a kept experiment is reopened", () => {
   });
 
   it("Back while a reopen fails: the address goes back to this experiment's", async () => {
-    const { here, push } = await openOver([[1, 20]]);
-    const [entry] = await recentExperiments();
-    const saving = openSaving();
-    if (!saving) throw new Error("the lab does not save");
-    vi.spyOn(saving.persistence.archive, "swapIn").mockRejectedValueOnce(
-      new Error("its record cannot be read"),
-    );
-    const reopen = openRecent(entry.id);
+    const { here, push, reopen } = await failingReopen();
     const moved = back(5);
     await expect(reopen).rejects.toThrow(/its record cannot be read/);
     expect(await moved).toBe(false);
@@ -117,14 +122,7 @@ describe("a leave while a kept experiment is reopened", () => {
   });
 
   it("Back twice while a reopen fails: this experiment's address comes back as one history entry", async () => {
-    const { here, push } = await openOver([[1, 20]]);
-    const [entry] = await recentExperiments();
-    const saving = openSaving();
-    if (!saving) throw new Error("the lab does not save");
-    vi.spyOn(saving.persistence.archive, "swapIn").mockRejectedValueOnce(
-      new Error("its record cannot be read"),
-    );
-    const reopen = openRecent(entry.id);
+    const { here, push, reopen } = await failingReopen();
     backAgain(5);
     backAgain(6);
     await expect(reopen).rejects.toThrow(/its record cannot be read/);
