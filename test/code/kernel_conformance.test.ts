@@ -1,10 +1,10 @@
 /**
  * The kernel rules of docs/kernels.md, enforced: every src/shaders/*.wgsl (not lib/) names an existing CPU twin
- * in its header, is imported by a wrapper, whose test exists and imports it; every kernel name belongs to one
- * source; each wrapper's params() calls fill its shader's `struct Params`; and every shader compiles on this
- * adapter through the pipeline cache's check path (each width family at widths 1 and 256; with its override
- * constants at their defaults and with every bool override flipped). An orphan shader (no twin, no wrapper, no
- * test, not compiling) fails here.
+ * in its header, is imported by a wrapper, whose test exists, imports it and runs on kernelGpu(); every kernel
+ * name belongs to one source; each wrapper's params() calls fill its shader's `struct Params`; and every shader
+ * compiles on this adapter through the pipeline cache's check path (each width family at widths 1 and 256; with
+ * its override constants at their defaults and with every bool override flipped). An orphan shader (no twin, no
+ * wrapper, no test, not compiling) fails here.
  */
 import { describe, expect, it, vi } from "vitest";
 import type { Constants, Kernel, KernelSpec } from "../../src/gpu/pipeline";
@@ -78,6 +78,11 @@ describe("kernel conformance (docs/kernels.md)", () => {
         true,
       );
       expect(imports(read(test), w), `${test} does not import ${w}`).toBe(true);
+      // kernelGpu() (test/helpers/gpu.ts) fills outputs with NaN, so an element the kernel never writes fails.
+      expect(
+        /\bkernelGpu\(/.test(read(test)),
+        `${test} does not run on kernelGpu() (its outputs would start at 0: a never-written element could pass)`,
+      ).toBe(true);
     }
   });
 
