@@ -5,7 +5,8 @@ import { openExperiment } from "./page";
 /**
  * The chart's pinned hover card: after two steps, a click on the entropy chart pins its hover card at the last
  * step; the card stays when the mouse moves away, takes the mouse (its text selectable), writes each run's value
- * at full precision — the same text as the chart's data table (and so the CSV) — and × or Escape unpins it.
+ * at full precision — the same text as the chart's data table (and so the CSV) — and × or Escape unpins it;
+ * an Escape that closes the explain dialog does not.
  * No existing spec hovered a chart's plot. Screenshot: the pinned card.
  */
 test("a click pins the chart's hover card: it stays, its numbers are exact, × and Escape unpin it", async ({
@@ -63,6 +64,22 @@ test("a click pins the chart's hover card: it stays, its numbers are exact, × a
   await expect(pinned).toHaveCount(0);
   await page.mouse.click(at.x, at.y);
   await expect(pinned).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(pinned).toHaveCount(0);
+  // Pinned again: open the explain dialog, Escape closes it, the pin stays (that Escape was the dialog's).
+  await page.mouse.click(at.x, at.y);
+  await expect(pinned).toBeVisible();
+  await page.getByTestId("explain-ppo-1").click();
+  const dialog = page.getByTestId("explain-panel");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(pinned).toBeVisible();
+  // Focus back on the "?" button (outside the chart): Escape is not the chart's either.
+  await page.keyboard.press("Escape");
+  await expect(pinned).toBeVisible();
+  // Focus in the chart again (a click on its plot, at the pinned x): Escape unpins.
+  await page.mouse.click(at.x, at.y);
   await page.keyboard.press("Escape");
   await expect(pinned).toHaveCount(0);
   expect(errors).toEqual([]);

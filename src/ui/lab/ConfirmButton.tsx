@@ -55,8 +55,10 @@ export function ConfirmCard({
     const close = (e: Event) => {
       const inside = (n: Node) => card.current?.contains(n) || anchor.current?.contains(n);
       if (e instanceof KeyboardEvent) {
-        if (e.key === "Escape") onClose("key");
-        else if (e.key === "Tab") keepTab(e);
+        if (e.key === "Escape") {
+          e.preventDefault(); // used: a pinned chart stays pinned (chart_pin.ts)
+          onClose("key");
+        } else if (e.key === "Tab") keepTab(e);
       } else if (!inside(e.target as Node)) onClose("pointer");
     };
     // A dialog keeps Tab among its own buttons (it is drawn at the end of <body>: Tab would leave the page).

@@ -71,6 +71,7 @@ export const ExportMenu = memo(function ExportMenu(props: {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape") return;
+      e.preventDefault(); // used: a pinned chart stays pinned (chart_pin.ts)
       setOpen(false);
       button.current?.focus();
     };

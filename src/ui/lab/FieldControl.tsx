@@ -308,6 +308,7 @@ function NumberKnob(props: {
           // Space plays or pauses the lab (space_toggle.ts), with the value typed so far applied first.
           if (e.key === "Enter" || e.key === " ") commitText(false);
           if (e.key === "Escape") {
+            e.preventDefault(); // used: a pinned chart stays pinned (chart_pin.ts)
             setText(settingNumber(value));
             onError(null);
           }

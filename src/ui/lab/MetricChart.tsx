@@ -206,7 +206,8 @@ const ChartBody = memo(function ChartBody({
   );
   const ends = useMemo(() => lineEnds(series, showRaw), [series, showRaw]);
   // A click pins the hover card (chart_pin.ts): the hover card then shows nothing, the pinned one stays put.
-  const [pin, onPlotClick, unpin] = useChartPin(`${xAxis}:${kl}`);
+  const figure = useRef<HTMLElement>(null);
+  const [pin, onPlotClick, unpin] = useChartPin(`${xAxis}:${kl}`, figure);
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
       active && label !== undefined && !pin ? (
@@ -222,7 +223,10 @@ const ChartBody = memo(function ChartBody({
     [series, xAxis, kl, unit, showRaw, placed, pin],
   );
   return (
+    // tabIndex -1 (no Tab stop): a click on the plot focuses the figure, so Escape there unpins this chart.
     <figure
+      ref={figure}
+      tabIndex={-1}
       className={`chart${compact ? " chart-compact" : ""}`}
       data-testid={`chart-${id}`}
       data-x-axis={xAxis}

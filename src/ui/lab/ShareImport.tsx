@@ -29,7 +29,11 @@ export function ShareButton({ disabled }: { disabled: boolean }) {
   useEffect(() => {
     if (!copied) return;
     const close = () => setState(null);
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault(); // used: a pinned chart stays pinned (chart_pin.ts)
+      close();
+    };
     document.addEventListener("pointerdown", close);
     document.addEventListener("keydown", onKey);
     return () => {

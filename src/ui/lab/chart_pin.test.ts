@@ -1,13 +1,14 @@
 /**
  * The chart's pinned hover card (chart_pin.ts, PinnedTip.tsx): a click on the data pins the card at its x, a
  * click off the data keeps what is there, × / Escape unpin; the pinned card writes its numbers at full
- * precision (as the CSV does), the hover card still at 3 significant digits.
+ * precision (as the CSV does), the hover card still at 3 significant digits; an Escape unpins only a chart it
+ * concerns (escapeUnpins).
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ChartTip } from "./ChartParts";
-import { type Pin, pinPlace, pinReducer } from "./chart_pin";
+import { escapeUnpins, type Pin, pinPlace, pinReducer } from "./chart_pin";
 import type { DrawnSeries } from "./chart_types";
 import { exact } from "./numbers";
 import { PinnedTip } from "./PinnedTip";
@@ -36,6 +37,48 @@ describe("pinReducer", () => {
     expect(pinPlace(at(100), 600)).toEqual({ left: 112 });
     expect(pinPlace(at(500), 600)).toEqual({ right: 112 });
     expect(pinPlace(at(500), 0)).toEqual({ left: 512 }); // not measured yet
+  });
+});
+
+describe("escapeUnpins: which Escape unpins which chart", () => {
+  /** A fake element: `inside` lists the selectors it sits in (closest matches one of them). */
+  const el = (inside: string[] = [], editable = false) => ({
+    closest: (sel: string) => (sel.split(", ").some((s) => inside.includes(s)) ? {} : null),
+    isContentEditable: editable,
+  });
+  const body = el();
+  const inChart = el();
+  const elsewhere = el();
+  const figure = { contains: (n: never) => n === (inChart as never) };
+  const key = (target: unknown, defaultPrevented = false, k = "Escape") => ({
+    key: k,
+    defaultPrevented,
+    target,
+  });
+
+  it("unpins on Escape from inside the chart's figure (its pinned card included)", () => {
+    expect(escapeUnpins(key(inChart), figure, body, false)).toBe(true);
+    expect(escapeUnpins(key(inChart, false, "Enter"), figure, body, true)).toBe(false);
+  });
+
+  it("leaves the pin on an Escape already used: a knob reverted, a rename or a confirm cancelled", () => {
+    expect(escapeUnpins(key(inChart, true), figure, body, true)).toBe(false);
+    expect(escapeUnpins(key(body, true), figure, body, true)).toBe(false);
+  });
+
+  it("leaves the pin on an Escape in a dialog (the explain dialog closes), a text field or editable text", () => {
+    expect(escapeUnpins(key(el(["dialog"])), figure, body, true)).toBe(false);
+    expect(escapeUnpins(key(el(['[role="alertdialog"]'])), figure, body, true)).toBe(false);
+    for (const field of ["input", "select", "textarea"]) {
+      expect(escapeUnpins(key(el([field])), figure, body, true)).toBe(false);
+    }
+    expect(escapeUnpins(key(el([], true)), figure, body, true)).toBe(false);
+  });
+
+  it("leaves it when focus is elsewhere; on the body, unpins only the most recently pinned chart", () => {
+    expect(escapeUnpins(key(elsewhere), figure, body, true)).toBe(false);
+    expect(escapeUnpins(key(body), figure, body, true)).toBe(true);
+    expect(escapeUnpins(key(body), figure, body, false)).toBe(false);
   });
 });
 

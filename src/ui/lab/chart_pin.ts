@@ -2,9 +2,11 @@
  * A chart's pinned hover card: a click on the plot freezes the card at the clicked x (a step, or samples,
  * tokens, KL where that is the axis), with its numbers at full precision and selectable; the mouse moving on
  * leaves it where it is. × or Escape unpins it, and so does a change of the x axis (the pinned x would mean
- * something else). The state is a pure reducer (chart_pin.test.ts); useChartPin wires it to a chart.
+ * something else). Escape unpins only a chart it concerns (escapeUnpins): focus in that chart's figure, or on
+ * the page's body (then only the most recently pinned chart); never an Escape a knob, a rename, a confirm, a
+ * menu or a dialog already used. The state is a pure reducer (chart_pin.test.ts); useChartPin wires it up.
  */
-import { useCallback, useEffect, useReducer } from "react";
+import { type RefObject, useCallback, useEffect, useReducer } from "react";
 
 /** Where a card is pinned: the x it shows, and the click's offset in the plot (px, for placing the card). */
 export interface Pin {
@@ -39,11 +41,45 @@ interface PlotClick {
   activeCoordinate?: { x: number };
 }
 
+/** What escapeUnpins reads of an element: where it sits (closest) and whether it is editable text. */
+interface Place {
+  closest(selector: string): unknown;
+  isContentEditable?: boolean;
+}
+
+/** An Escape there is another control's: a dialog's (it closes), a text field's (it reverts), a popover's. */
+const OWNS_ESCAPE = 'dialog, [role="dialog"], [role="alertdialog"], [role="menu"], input, select, textarea';
+
 /**
- * A chart's pin state: unpinned on Escape (anywhere on the page, while pinned) and when `axis` changes.
- * Returns the pin, the chart's onClick, and the card's unpin.
+ * Whether a keydown unpins a chart: an Escape nobody used (not defaultPrevented), not typed in a dialog or a
+ * text field, with focus (the key's target) inside the chart's figure (its pinned card included), or on the
+ * page's body, where it unpins only the most recently pinned chart (`latest`).
  */
-export function useChartPin(axis: string): [Pin | null, (s: PlotClick) => void, () => void] {
+export function escapeUnpins(
+  e: { key: string; defaultPrevented: boolean; target: unknown },
+  figure: { contains(node: never): boolean } | null,
+  body: unknown,
+  latest: boolean,
+): boolean {
+  if (e.key !== "Escape" || e.defaultPrevented) return false;
+  const t = e.target as Place | null;
+  if (t === body || t === null) return latest;
+  if (typeof t.closest !== "function") return false;
+  if (t.isContentEditable || t.closest(OWNS_ESCAPE)) return false;
+  return figure?.contains(t as never) === true;
+}
+
+/** The charts pinned now, the most recently pinned last (a body Escape unpins that one). */
+const pinned: object[] = [];
+
+/**
+ * A chart's pin state: unpinned when `axis` changes, and on an Escape that concerns it (escapeUnpins, with
+ * `figure` the chart's figure). Returns the pin, the chart's onClick, and the card's unpin.
+ */
+export function useChartPin(
+  axis: string,
+  figure: RefObject<HTMLElement | null>,
+): [Pin | null, (s: PlotClick) => void, () => void] {
   const [pin, dispatch] = useReducer(pinReducer, null);
   const onClick = useCallback(
     (s: PlotClick) =>
@@ -59,11 +95,19 @@ export function useChartPin(axis: string): [Pin | null, (s: PlotClick) => void, 
   useEffect(() => dispatch({ type: "unpin" }), [axis]);
   useEffect(() => {
     if (!pin) return;
+    const me = {};
+    pinned.push(me); // a new pin (or a moved one) is the latest
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") dispatch({ type: "unpin" });
+      if (escapeUnpins(e, figure.current, document.body, pinned[pinned.length - 1] === me)) {
+        dispatch({ type: "unpin" });
+      }
     };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [pin]);
+    // On window: after the page's own document listeners (a confirm card, a menu) have used the key.
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      pinned.splice(pinned.indexOf(me), 1);
+    };
+  }, [pin, figure]);
   return [pin, onClick, unpin];
 }
