@@ -90,4 +90,28 @@ describe("toBibtex on every paper of papers.ts", () => {
     expect(bib).toContain("  booktitle = {NeurIPS},");
     expect(balanced(bib)).toBe(true);
   });
+
+  it("writes a doi verbatim, as biblatex reads it (like url): no TeX escapes", () => {
+    const p: Paper = {
+      authors: "Doe",
+      year: 2020,
+      title: "Under_scores",
+      url: "https://doi.org/10.1000/a_b%c",
+    };
+    const bib = toBibtex(p);
+    expect(bib).toContain("  doi = {10.1000/a_b%c},");
+    expect(bib).toContain("  title = {{Under\\_scores}},"); // text is still escaped
+    expect(toBibtex({ ...p, url: "https://doi.org/10.1000/x{y}" })).toContain("  doi = {10.1000/xy},");
+  });
+
+  it("makes a journal paper @article with journal, volume and pages (Williams 1992)", () => {
+    const bib = toBibtex(PAPERS.williams);
+    expect(bib.startsWith("@article{williams1992simple,\n")).toBe(true);
+    const f = fields(bib);
+    expect(f.journal).toBe("Machine Learning");
+    expect(f.volume).toBe("8");
+    expect(f.pages).toBe("229--256");
+    expect(f.doi).toBe("10.1007/BF00992696");
+    expect(f.booktitle).toBeUndefined();
+  });
 });

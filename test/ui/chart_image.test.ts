@@ -67,9 +67,29 @@ describe("a chart image's legend, title, footer and file name", () => {
   });
 
   it("draws PNGs at twice the screen's pixels, 2 at least", () => {
-    expect(pngScale(1)).toBe(2);
-    expect(pngScale(2)).toBe(4);
-    expect(pngScale(0)).toBe(2);
+    expect(pngScale(1, 800, 400)).toBe(2);
+    expect(pngScale(2, 800, 400)).toBe(4);
+    expect(pngScale(0, 800, 400)).toBe(2);
+  });
+
+  it("keeps the PNG's canvas within 16 M pixels at high zoom (Safari's limit), and the scale at 1 at least", () => {
+    const canvas = (w: number, h: number, s: number) => Math.round(w * s) * Math.round(h * s);
+    for (const [w, h] of [
+      [800, 400],
+      [1400, 700],
+      [2000, 900],
+      [1023, 511],
+    ]) {
+      for (const dpr of [3, 4, 5]) {
+        const s = pngScale(dpr, w, h);
+        expect(w * h * s * s, `${w}×${h} at dpr ${dpr}`).toBeLessThanOrEqual(16_000_000);
+        expect(canvas(w, h, s)).toBeLessThanOrEqual(16_000_000);
+        expect(s).toBeGreaterThan(2); // still sharper than the floor: only the excess is cut
+      }
+    }
+    expect(pngScale(5, 1400, 700)).toBeCloseTo(Math.sqrt(16_000_000 / (1401 * 701)), 9); // was 10: 98 M px
+    expect(pngScale(4, 400, 200)).toBe(8); // small enough for the full scale
+    expect(pngScale(3, 6000, 4000)).toBe(1); // never below 1
   });
 });
 

@@ -2,7 +2,8 @@
  * BibTeX for the papers the explain panels cite (papers.ts), built from what papers.ts knows: the full author
  * list where it has one, else its short form ("Schulman et al." becomes "Schulman and others"); the title
  * without the lab's trailing note in parentheses ("(GRPO)"); arXiv papers as @misc with eprint and
- * archivePrefix, a paper with a known venue as @inproceedings, DOI papers with their doi. Pure: no DOM.
+ * archivePrefix, a paper with a known venue as @inproceedings, one with a journal as @article (journal,
+ * volume, pages), DOI papers with their doi (verbatim, as biblatex reads it, like url). Pure: no DOM.
  */
 import type { Paper } from "./papers";
 
@@ -71,13 +72,20 @@ export function toBibtex(p: Paper): string {
   ];
   const eprint = arxivId(p.url);
   let type = "misc";
-  if (p.venue) {
+  if (p.journal) {
+    type = "article";
+    const { name, volume, pages } = p.journal;
+    fields.push(["journal", bibEscape(name)], ["volume", bibEscape(volume)]);
+    fields.push(["pages", bibEscape(pages.replace(/\s*[–-]+\s*/, "--"))]); // BibTeX's page range: "229--256"
+  } else if (p.venue) {
     type = "inproceedings";
     fields.push(["booktitle", bibEscape(p.venue)]);
   }
   if (eprint) fields.push(["eprint", eprint], ["archivePrefix", "arXiv"]);
   const doi = /^https:\/\/doi\.org\/(.+)$/.exec(p.url)?.[1];
-  if (doi) fields.push(["doi", bibEscape(doi)]);
+  // Verbatim (biblatex and hyperref read doi as they read url): an "_" stays "_"; only braces, which would
+  // unbalance the field, are dropped (no DOI has one in practice).
+  if (doi) fields.push(["doi", doi.replace(/[{}]/g, "")]);
   fields.push(["url", p.url]);
   const body = fields.map(([k, v]) => `  ${k} = {${v}}`).join(",\n");
   return `@${type}{${bibKey(p)},\n${body}\n}`;

@@ -14,6 +14,8 @@ export interface Paper {
   url: string;
   /** The conference's proceedings, where known (the BibTeX is then @inproceedings). */
   venue?: string;
+  /** The journal it appeared in, where known (the BibTeX is then @article): name, volume, pages "229–256". */
+  journal?: { name: string; volume: string; pages: string };
 }
 
 const arxiv = (id: string) => `https://arxiv.org/abs/${id}`;
@@ -87,6 +89,7 @@ export const PAPERS = {
     authorList: ["Ronald J. Williams"],
     title: "Simple Statistical Gradient-Following Algorithms for Connectionist Reinforcement Learning",
     url: "https://doi.org/10.1007/BF00992696",
+    journal: { name: "Machine Learning", volume: "8", pages: "229–256" },
   },
   remax: {
     authors: "Li et al.",

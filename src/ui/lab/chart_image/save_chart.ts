@@ -73,7 +73,12 @@ export async function saveChartImage(figure: Element, info: ChartImageInfo, kind
     const step = Math.max(0, ...info.lines.map((l) => runs[l.runId]?.step ?? 0));
     const name = imageFileName(info.id, spec.task, spec.seed, step, kind);
     if (kind === "svg") return downloadBlob(image.svg, name, "image/svg+xml;charset=utf-8");
-    const png = await svgToPng(image.svg, image.width, image.height, pngScale(window.devicePixelRatio));
+    const png = await svgToPng(
+      image.svg,
+      image.width,
+      image.height,
+      pngScale(window.devicePixelRatio, image.width, image.height),
+    );
     downloadBlob(new Uint8Array(await png.arrayBuffer()), name, "image/png");
   } catch (e) {
     setNotice(`Saving the ${info.title} chart as an image failed: ${errorMessage(e)}`);
