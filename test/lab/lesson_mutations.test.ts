@@ -6,15 +6,17 @@
  * A check weakened to `A || B` (A and B on different metrics) fails this: breaking A's metric leaves B true.
  * Checks state named conditions (checks.ts verdict): ok must be every condition under every perturbation, and each
  * condition must fail under some single-metric perturbation (a condition "A || B" never does). Two stricter
- * rules catch an "A || B" whose B is false on SHOWS (so that breaking A breaks it): no perturbed history may read
- * a metric more often than SHOWS does (a lazy "A || B", on one metric or two, reads B only once A fails), and a
- * metric that brings a broken condition back must break it alone (an eager one on two metrics).
+ * rules catch an "A || B" whose B is false on SHOWS (so that breaking A breaks it): no perturbed history may make
+ * more passes over a metric than SHOWS does (a lazy "A || B", on one metric or two, reads B only once A fails;
+ * read_passes.ts: passes, not reads, so an early-exit `some`/find reading further is no pass more), and a metric
+ * that brings a broken condition back must break it alone (an eager one on two metrics).
  */
 import { describe, expect, it } from "vitest";
 import { LESSONS } from "../../src/lab/presets";
-import type { LessonHistories, MetricRows } from "../../src/lab/presets/checks";
+import { type LessonHistories, type MetricRows, tailMean, verdict } from "../../src/lab/presets/checks";
 import { PRESET_IDS } from "../../src/lab/presets/ids";
 import { showsOf } from "./lesson_fixtures";
+import { extraPasses } from "./read_passes";
 
 /**
  * Metrics a check reads only to report them in its numbers (its verdict does not depend on them), as "run metric".
@@ -25,10 +27,7 @@ const REPORTED_ONLY: Readonly<Record<string, readonly string[]>> = {
   "bon-vs-rl": ["grpo reward", "grpo objective/kl"],
 };
 
-/**
- * How often `check` reads each (run, metric) of `h` (a metric the rows hold), keyed "run metric". On the SHOWS
- * history every condition holds, so a lazy `A || B` stops at A there; a history that breaks A reads B's metrics too.
- */
+/** How often `check` reads each (run, metric) of `h` (a metric the rows hold), keyed "run metric". */
 function readCounts(check: (h: LessonHistories) => unknown, h: LessonHistories): Map<string, number> {
   const seen = new Map<string, number>();
   const watched: Record<string, MetricRows> = {};
@@ -98,7 +97,6 @@ describe("every metric a lesson's check decides on can turn its verdict (all les
         names.length,
         `${id}: its check states no conditions (src/lab/presets/checks.ts verdict)`,
       ).toBeGreaterThan(0);
-      const showsReads = readCounts((x) => lesson.check(x), h);
       const falsified = new Set<string>();
       for (const key of decisive) {
         const [run, metric] = [key.slice(0, key.indexOf(" ")), key.slice(key.indexOf(" ") + 1)];
@@ -113,13 +111,11 @@ describe("every metric a lesson's check decides on can turn its verdict (all les
           ).toBe(all);
           expect(Object.keys(v.conditions), `${id}: its conditions change with the history`).toEqual(names);
           for (const [name, held] of Object.entries(v.conditions)) if (!held) falsified.add(name);
-          // A lazy "A || B" (on one metric or two) reads B only once A fails: no history may read more than SHOWS.
-          for (const [k, n] of readCounts((x) => lesson.check(x), p))
-            expect(
-              n,
-              `${id}: with ${run}'s ${metric} ${how} the check reads "${k}" ${n} times, on SHOWS ` +
-                `${showsReads.get(k) ?? 0}: a condition reads more once a part of it fails (or-ed: "A || B"?)`,
-            ).toBeLessThanOrEqual(showsReads.get(k) ?? 0);
+          // A lazy "A || B" (on one metric or two) reads B only once A fails: no pass more than on SHOWS.
+          expect(
+            extraPasses((x) => lesson.check(x), h, p),
+            `${id}: with ${run}'s ${metric} ${how} a condition reads more once a part of it fails (or-ed: "A || B"?)`,
+          ).toEqual([]);
         }
         const turned = tried.filter(([, p]) => !lesson.check(p).ok).map(([how]) => how);
         expect(
@@ -148,8 +144,10 @@ function decisiveOf(id: string, h: LessonHistories): [string, string][] {
 
 describe("a metric that can bring a broken condition back can break it alone (all lessons, generically)", () => {
   // "A || B" computed eagerly, A and B on different metrics: breaking A's metric breaks the condition, and then
-  // B's metric brings it back, yet B's metric alone never breaks it (A still holds). A condition "A && B" or
-  // "x > y" is broken by each of its metrics alone.
+  // B's metric brings it back, yet B's metric alone never breaks it (A still holds). A heuristic: a correct
+  // condition can fail it too. "x > y" is not always broken by each of its metrics alone: in
+  // `tail(reward) > 0.5·tail(kl)` no perturbation of kl may break it when reward is well above, yet after reward
+  // was broken a negated kl brings it back. Such a condition is flagged here (docs/adding-a-lesson.md: its limits).
   for (const id of PRESET_IDS)
     it(id, () => {
       const check = (x: LessonHistories) => LESSONS[id].check(x).conditions;
@@ -179,4 +177,38 @@ describe("a metric that can bring a broken condition back can break it alone (al
           }
         }
     });
+});
+
+describe("the pass rule on a synthetic check", () => {
+  const rows = [0.1, 0.9, 0.2, 0.3, 0.4, 0.2].map((reward, i) => ({ step: i + 1, reward, kl: 0.1 * i }));
+  const shows: LessonHistories = { a: rows };
+  const flat = replaced(shows, "a", "reward", (xs) => xs[0]); // some() now reads every row
+  const run = (h: LessonHistories) => h.a;
+
+  it("does not flag an early-exit reader: some() reading further once its values change", () => {
+    const check = (h: LessonHistories) =>
+      verdict(
+        {
+          "reward ever above 0.5": run(h).some((r) => r.reward > 0.5),
+          "kl small": tailMean(run(h), "kl", 3) < 1,
+        },
+        {},
+        "",
+      );
+    expect(check(shows).ok).toBe(true);
+    expect(check(flat).ok).toBe(false);
+    expect(extraPasses(check, shows, flat)).toEqual([]);
+  });
+
+  it("flags a lazy 'A || B' on one metric: B's pass comes only once A fails", () => {
+    const check = (h: LessonHistories) =>
+      verdict(
+        { "reward rose": tailMean(run(h), "reward", 3) > 0.25 || tailMean(run(h), "reward", 6) > 0 },
+        {},
+        "",
+      );
+    expect(check(shows).ok).toBe(true);
+    const low = replaced(shows, "a", "reward", (xs, i) => (i < 3 ? xs[i] : 0));
+    expect(extraPasses(check, shows, low)).toEqual(['"a reward" read in 2 passes, on SHOWS 1']);
+  });
 });
