@@ -159,12 +159,21 @@ test.describe("from a fresh profile", () => {
     expect(csv.name).toBe(`ppo-arithmetic-seed11-step${before[0]}.csv`);
     expect(header.at(-1)).toBe("settings_changed");
 
-    // Every run in one long-format CSV (from any run's menu): run, label, algorithm, seed, then the per-run
+    // Every run in one long-format CSV (from any run's menu): run, label, algorithm, seed, task, then the per-run
     // columns; one row per run and step.
     const all = await exportCsv(page, RUNS[0], "all");
     expect(all.name).toBe(`arithmetic-seed11-all-runs-step${Math.max(...before)}.csv`);
     const allHeader = all.lines[0].split(",");
-    expect(allHeader.slice(0, 7)).toEqual(["run", "label", "algorithm", "seed", "step", "samples", "tokens"]);
+    expect(allHeader.slice(0, 8)).toEqual([
+      "run",
+      "label",
+      "algorithm",
+      "seed",
+      "task",
+      "step",
+      "samples",
+      "tokens",
+    ]);
     expect(allHeader).toEqual(expect.arrayContaining(["reward", "objective/kl", "entropy"]));
     expect(allHeader.at(-1)).toBe("settings_changed");
     expect(all.lines.length - 1).toBe(before.reduce((a, b) => a + b, 0));

@@ -23,6 +23,7 @@ import type { DBSchema, IDBPDatabase, StoreNames } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
 import { DB_NAME } from "./db_name";
 import { SETTINGS_REVISION } from "./default_changes";
+import type { RunOrigin } from "./export/origin";
 import { type LabConnection, type LostReason, openLabConnection } from "./persist_connection";
 import { NotWriterError, WRITER_KEY, type WriterRecord } from "./persist_writer";
 
@@ -64,8 +65,9 @@ export interface SavedRunMeta {
   markers: Marker[];
   /** Metric points saved in `history` (chunks 0 … ceil(points / CHUNK) − 1). */
   points: number;
-  /** Imported for comparison without weights (absent: trained here). */
+  /** Imported for comparison without weights (absent: trained here); `origin`: its file's (./export/origin.ts). */
   comparison?: boolean;
+  origin?: RunOrigin;
   /**
    * Settings changed after the run's last step, which no step trained with yet: key → the value its steps
    * trained with (null: the default); see src/ui/lab_store.ts RunState.untrained. Absent when none.
@@ -95,8 +97,9 @@ export interface SavedRun {
   history: MetricPoint[];
   markers: Marker[];
   checkpoint: SavedCheckpoint | null;
-  /** Imported for comparison without weights. */
+  /** Imported for comparison without weights, and where its file came from. */
   comparison?: boolean;
+  origin?: RunOrigin;
   untrained?: Record<string, SettingValue | null>;
 }
 
@@ -141,6 +144,7 @@ export interface RunSnapshot {
   markers: readonly Marker[];
   /** Imported for comparison without weights: the worker has no checkpoint of it to export. */
   comparison?: boolean;
+  origin?: RunOrigin;
   /** Settings changed since its last step (SavedRunMeta.untrained). */
   untrained?: Record<string, SettingValue | null>;
 }

@@ -7,6 +7,7 @@
 import type { IDBPTransaction, StoreNames } from "idb";
 import type { ArchiveEntry } from "./archive";
 import { migrateRun, revisionOf } from "./default_changes";
+import { readOrigin } from "./export/origin";
 import { currentMetricNames } from "./metric_names";
 import { isRecord, isStep, readMetricPoint } from "./metric_point";
 import type { HistoryChunk, LabDb, SavedPipeline, SavedRun, SavedRunMeta, SavedSession } from "./persist";
@@ -28,7 +29,7 @@ export const chunksOf = (runId: string) => IDBKeyRange.bound([runId, 0], [runId,
 
 /** A run's record in the `runs` store; its history goes into `history` chunks (`points` of them are kept). */
 export function runRecord(
-  run: Pick<SavedRun, "spec" | "status" | "step" | "comparison" | "untrained"> & {
+  run: Pick<SavedRun, "spec" | "status" | "step" | "comparison" | "origin" | "untrained"> & {
     markers: readonly SavedRun["markers"][number][];
   },
   points: number,
@@ -42,6 +43,7 @@ export function runRecord(
     markers: [...run.markers],
     points,
     ...(run.comparison ? { comparison: true } : {}),
+    ...(run.comparison && run.origin && { origin: run.origin }),
     ...(run.untrained && Object.keys(run.untrained).length > 0 && { untrained: { ...run.untrained } }),
     savedAt,
   };
@@ -174,6 +176,8 @@ function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint
   const markers = Array.isArray(m.markers)
     ? m.markers.filter((k) => isRecord(k) && isStep(k.step) && typeof k.label === "string")
     : [];
+  // Where a comparison run's file came from (absent in runs saved before 2027-01: its seed is then unknown).
+  const origin = m.comparison ? readOrigin(m.origin) : undefined;
   return {
     spec: m.spec,
     status: m.status,
@@ -181,6 +185,7 @@ function readRun(m: SavedRunMeta, chunks: unknown[]): Omit<SavedRun, "checkpoint
     history: currentMetricNames(spec.algo, points),
     markers,
     ...(m.comparison ? { comparison: true } : {}),
+    ...(origin && { origin }),
     ...(isUntrained(m.untrained) && { untrained: m.untrained }),
   };
 }

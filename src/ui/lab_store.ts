@@ -6,6 +6,7 @@
 
 import { create } from "zustand";
 import type { AutotuneResult } from "../kernels/autotune";
+import type { RunOrigin } from "../lab/export/origin";
 import type { PresetId } from "../lab/presets/ids";
 import type {
   ExperimentSpec,
@@ -66,6 +67,8 @@ export interface RunState {
    * does not know it, so nothing trains, forks, evaluates or exports its weights.
    */
   comparison?: boolean;
+  /** With `comparison`: where its run file came from (task, seed, lab, models: src/lab/export/origin.ts). */
+  origin?: RunOrigin;
   /**
    * Settings changed since the run's last step, which no trained step used yet: key → the value its steps
    * trained with (null: the default). Exports say so (a paused run's weights are not its new settings').

@@ -84,4 +84,35 @@ describe("IndexedDB persistence of runs imported for comparison", () => {
     saver.stop();
     db.close();
   });
+
+  it("keeps where a comparison run came from (its file's seed, task, lab, models) across a save and a reload", async () => {
+    const { db, lab } = await pausedLab();
+    const saver = startAutosave({ persistence: db, source: useLab, historyEveryMs: 60_000 });
+    const spec = { ...defaultExperiment().runs[0], id: "ppo-2", label: "PPO (imported)" };
+    const origin = {
+      task: "arithmetic" as const,
+      model: "sft" as const,
+      seed: 1,
+      lab: { version: "0.0.9", commit: "abc1234" },
+      models: { start: { path: "models/arithmetic/sft.safetensors", sha256: "b".repeat(64) }, reward: null },
+      exportedAt: "2026-12-31T00:00:00.000Z",
+    };
+    const run = { spec, status: "paused" as const, step: 3, history: points(1, 3), markers: [] };
+    lab.upsertRun(spec);
+    lab.restoreRuns([{ ...run, samples: [], error: null, comparison: true, origin }]);
+    await saver.flush();
+    saver.stop();
+    expect((await db.load())?.runs.find((r) => r.spec.id === "ppo-2")?.origin).toEqual(origin);
+    // A run saved before origins were kept loads as before (its seed unknown); a damaged origin loses the bad fields.
+    await db.saveRun({ ...run, spec: { ...spec, id: "ppo-3" }, comparison: true });
+    const bad = { seed: "one", task: "chess", lab: 5, models: { start: null, reward: null } };
+    await db.saveRun({ ...run, spec: { ...spec, id: "ppo-4" }, comparison: true, origin: bad as never });
+    const back = await db.load();
+    const old = back?.runs.find((r) => r.spec.id === "ppo-3");
+    expect(old?.history).toHaveLength(3);
+    expect(old?.comparison).toBe(true);
+    expect(old && "origin" in old).toBe(false);
+    expect(back?.runs.find((r) => r.spec.id === "ppo-4")?.origin).toEqual({ models: bad.models });
+    db.close();
+  });
 });

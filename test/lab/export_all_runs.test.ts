@@ -16,12 +16,13 @@ const point = (step: number, metrics: Record<string, number>): MetricPoint => ({
 });
 
 describe("all runs' CSV, long format", () => {
-  it("run, label, algorithm, seed, then the union of the runs' columns; one row per run and step", () => {
+  it("run, label, algorithm, seed, task, then the union of the runs' columns; one row per run and step", () => {
     const ppo = {
       id: "ppo-1",
       label: "PPO β = 0.2",
       algo: "ppo",
       seed: 3,
+      task: "arithmetic",
       history: [
         point(1, { reward: 0.5, "objective/kl": 0 }),
         point(2, { reward: 0.75, "objective/kl": 0.1 }),
@@ -33,6 +34,7 @@ describe("all runs' CSV, long format", () => {
       label: "=DPO, plain",
       algo: "dpo",
       seed: 3,
+      task: "arithmetic",
       history: [point(1, { reward: 0.25, "rewards/margins": 1 })],
       markers: [],
     };
@@ -42,6 +44,7 @@ describe("all runs' CSV, long format", () => {
       "label",
       "algorithm",
       "seed",
+      "task",
       "step",
       "samples",
       "tokens",
@@ -51,12 +54,26 @@ describe("all runs' CSV, long format", () => {
       "settings_changed",
     ]);
     expect(rows).toHaveLength(1 + 2 + 1);
-    expect(rows[1]).toEqual(["ppo-1", "PPO β = 0.2", "ppo", "3", "1", "4", "40", "0.5", "0", "", ""]);
+    expect(rows[1]).toEqual([
+      "ppo-1",
+      "PPO β = 0.2",
+      "ppo",
+      "3",
+      "arithmetic",
+      "1",
+      "4",
+      "40",
+      "0.5",
+      "0",
+      "",
+      "",
+    ]);
     expect(rows[2]).toEqual([
       "ppo-1",
       "PPO β = 0.2",
       "ppo",
       "3",
+      "arithmetic",
       "2",
       "8",
       "80",
@@ -66,8 +83,21 @@ describe("all runs' CSV, long format", () => {
       "β 0.2 → 0.5",
     ]);
     // A label a spreadsheet would run as a formula is escaped, as in the per-run CSV; a missing metric is empty.
-    expect(rows[3]).toEqual(["dpo-1", "'=DPO, plain", "dpo", "3", "1", "4", "40", "0.25", "", "1", ""]);
-    expect(allRunsCsv([])).toBe("run,label,algorithm,seed,step,samples,tokens,settings_changed\n");
+    expect(rows[3]).toEqual([
+      "dpo-1",
+      "'=DPO, plain",
+      "dpo",
+      "3",
+      "arithmetic",
+      "1",
+      "4",
+      "40",
+      "0.25",
+      "",
+      "1",
+      "",
+    ]);
+    expect(allRunsCsv([])).toBe("run,label,algorithm,seed,task,step,samples,tokens,settings_changed\n");
   });
 
   it("file names carry the seed", () => {

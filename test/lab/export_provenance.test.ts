@@ -37,29 +37,29 @@ describe("citable exports", () => {
     expect(c.lab).toEqual({ version: pkg.version, commit: LAB_BUILD.commit });
     expect(c.settingsRevision).toBe(SETTINGS_REVISION);
     expect(c.exportedAt).toBe("2027-01-02T03:04:05.000Z");
-    expect(c.models.start).toEqual({
+    expect(c.models?.start).toEqual({
       path: "models/arithmetic/sft.safetensors",
       sha256: sha("models/arithmetic/sft.safetensors"),
     });
-    expect(c.models.reward).toEqual({
+    expect(c.models?.reward).toEqual({
       path: "models/arithmetic/rm.onnx",
       sha256: sha("models/arithmetic/rm.onnx"),
     });
-    expect(c.models.start?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(c.models?.start?.sha256).toMatch(/^[0-9a-f]{64}$/);
     // A fresh GPT and the gold scorer use no shipped file; nor does the Pipeline's hand-off.
     const gold = { ...proxy, config: { reward: "gold" } };
     expect(runConfig({ ...experiment, model: "nano" }, gold, null, undefined, [], now).models).toEqual({
       start: null,
       reward: null,
     });
-    expect(runConfig(experiment, gold, "pipeline: nano", undefined, [], now).models.start).toBeNull();
+    expect(runConfig(experiment, gold, "pipeline: nano", undefined, [], now).models?.start).toBeNull();
   });
 
   it("run.json carries the same; a run file without them (older) imports as before", () => {
     const run = { spec: proxy, status: "paused" as const, step: 0, history: [], markers: [] };
     const f = runFile(experiment, run, now);
     expect(f.lab).toEqual({ version: pkg.version, commit: LAB_BUILD.commit });
-    expect(f.models.reward?.sha256).toBe(sha("models/arithmetic/rm.onnx"));
+    expect(f.models?.reward?.sha256).toBe(sha("models/arithmetic/rm.onnx"));
     expect(f.exportedAt).toBe("2027-01-02T03:04:05.000Z");
     const { lab: _l, models: _m, ...older } = JSON.parse(runFileJson(experiment, run, now));
     const back = parseRunFile(JSON.stringify(older));

@@ -1,5 +1,6 @@
 /**
- * Every run of the lab in one CSV, long format, for a spreadsheet or pandas: columns `run,label,algorithm,seed`,
+ * Every run of the lab in one CSV, long format, for a spreadsheet or pandas: columns `run,label,algorithm,seed,task`
+ * (a run imported for comparison: its own file's, empty where unknown: ./origin.ts),
  * then the per-run CSV's (./metrics.ts: step, samples, tokens, the metric names in order of first appearance
  * across the runs, settings_changed last), one row per run and step, runs in the order given. A run lacking a
  * metric another one has gets an empty cell there. Written as the per-run CSV is (RFC 4180, "\n" line ends,
@@ -9,7 +10,7 @@ import type { Marker, MetricPoint } from "../protocol";
 import { AXIS_COLUMNS, CHANGES_COLUMN, csvColumns, csvRows, csvText } from "./metrics";
 
 /** The leading columns that say which run a row is of. */
-export const RUN_COLUMNS = ["run", "label", "algorithm", "seed"] as const;
+export const RUN_COLUMNS = ["run", "label", "algorithm", "seed", "task"] as const;
 
 /** One run for the long-format CSV. */
 export interface LongRun {
@@ -18,8 +19,9 @@ export interface LongRun {
   label: string;
   /** Its algorithm id ("ppo"). */
   algo: string;
-  /** The experiment's seed it trained with. */
-  seed: number;
+  /** The seed and task it trained with (null: unknown, an imported run whose file did not say). */
+  seed: number | null;
+  task: string | null;
   history: readonly MetricPoint[];
   markers: readonly Marker[];
 }
@@ -43,6 +45,7 @@ export function allRunsCsv(runs: readonly LongRun[]): string {
       r.label,
       r.algo,
       r.seed,
+      r.task,
       ...at.map((i) => (i < 0 ? null : cells[i])),
     ]);
   });

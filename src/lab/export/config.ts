@@ -9,25 +9,31 @@ import { startRoom } from "../experiment_change";
 import type { Marker, RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { type RunChange, runChanges } from "./changes";
+import { type ImportedProvenance, originProvenance, type RunOrigin } from "./origin";
 import { type Provenance, provenance } from "./provenance";
 import type { ExperimentRef } from "./run_file";
 import { OFFLINE_PAIR_TOKENS } from "./trl_semantics";
 import { trlMapping } from "./trl_targets";
 import { untrainedChanges } from "./untrained";
 
-/** Besides its settings, which lab wrote it, when, and the model files' SHA-256 (./provenance.ts). */
-export interface RunConfigFile extends Provenance {
+/**
+ * Besides its settings, which lab wrote it, when, and the model files' SHA-256 (./provenance.ts); a run imported
+ * for comparison keeps its own file's, and its own task, model and seed (null: its file did not say; ./origin.ts).
+ */
+export type RunConfigFile = RunConfigBody & (Provenance | ImportedProvenance);
+
+interface RunConfigBody {
   format: "rlhf-playground.config";
   version: 1;
   algorithm: string;
   title: string;
   label: string;
-  task: string;
+  task: string | null;
   /** The experiment's start model ("sft", "nano", …); see `startModel` when the Pipeline handed one over. */
-  model: string;
+  model: string | null;
   /** The Pipeline's model the run started from (as the page names it), when the Pipeline handed one over. */
   startModel?: string;
-  seed: number;
+  seed: number | null;
   /** Every setting as the run uses it now (defaults filled in): after any mid-run `changes`. */
   settings: Record<string, SettingValue>;
   /**
@@ -51,17 +57,22 @@ export interface RunConfigFile extends Provenance {
 /**
  * The config file object of a run. `handedOff`: the Pipeline's model the runs started from, if any (TRL's
  * completion length is capped at its context then, not the experiment's start model's; see trlMapping).
- * `markers`: the run's markers, for `changes` (none given: no changes); `now`: the export's time.
+ * `markers`: the run's markers, for `changes` (none given: no changes); `now`: the export's time. `origin`: a run
+ * imported for comparison's (./origin.ts): its task, model, seed, start model and provenance replace this lab's
+ * (TRL's lengths fall back to this lab's task and model where it does not say).
  * @throws RangeError when the run's settings are invalid.
  */
 export function runConfig(
-  experiment: ExperimentRef,
+  here: ExperimentRef,
   run: RunSpec,
-  handedOff?: string | null,
+  handedHere?: string | null,
   untrained?: Record<string, SettingValue | null>,
   markers?: readonly Marker[],
   now = new Date(),
+  origin?: RunOrigin,
 ): RunConfigFile {
+  const experiment = origin ? { ...here, ...origin } : here;
+  const handedOff = origin ? origin.startModel : handedHere;
   const pending = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];
   const room = startRoom(experiment.task, experiment.model, handedOff);
@@ -69,14 +80,14 @@ export function runConfig(
   return {
     format: "rlhf-playground.config",
     version: 1,
-    ...provenance(experiment, run, now, handedOff),
+    ...(origin ? originProvenance(origin, now) : provenance(experiment, run, now, handedOff)),
     algorithm: run.algo,
     title: info.title,
     label: run.label,
-    task: experiment.task,
-    model: experiment.model,
+    task: origin ? (origin.task ?? null) : experiment.task,
+    model: origin ? (origin.model ?? null) : experiment.model,
     ...(handedOff ? { startModel: handedOff } : {}),
-    seed: experiment.seed,
+    seed: origin ? (origin.seed ?? null) : experiment.seed,
     settings: m.settings,
     ...changedFromDefaults(info.fields, m.settings),
     trl: m.target.config
@@ -104,6 +115,11 @@ export function runConfigJson(
   handedOff?: string | null,
   untrained?: Record<string, SettingValue | null>,
   markers?: readonly Marker[],
+  origin?: RunOrigin,
 ): string {
-  return JSON.stringify(runConfig(experiment, run, handedOff, untrained, markers), null, 2);
+  return JSON.stringify(
+    runConfig(experiment, run, handedOff, untrained, markers, new Date(), origin),
+    null,
+    2,
+  );
 }

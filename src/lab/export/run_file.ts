@@ -20,6 +20,7 @@ import type { ExperimentSpec, Marker, MarkerChange, MetricPoint, RunSpec, RunSta
 import { EXPERIMENT_FIELDS, MAX_LABEL } from "../settings";
 import { checkRun, fieldProblem, freshRunId, isRecord, kindOf, runAsWritten } from "../spec_check";
 import { readMarkerChange } from "./changes";
+import { type ImportedProvenance, originProvenance, type RunOrigin, readOrigin } from "./origin";
 import { type Provenance, provenance } from "./provenance";
 
 export const RUN_FILE_FORMAT = "rlhf-playground.run";
@@ -41,11 +42,16 @@ export type RunFileExperiment = ExperimentRef & { startModel?: string };
 /** Longest start-model text a run file keeps. */
 const MAX_START_MODEL = 120;
 
-/** Also which lab wrote it and the model files' SHA-256 (./provenance.ts; absent in files before 2027-01). */
-export interface RunFile extends Provenance {
+/**
+ * Also which lab wrote it and the model files' SHA-256 (./provenance.ts; absent in files before 2027-01); a run
+ * imported for comparison, re-exported, keeps its own file's (./origin.ts), and its experiment where known.
+ */
+export type RunFile = RunFileBody & (Provenance | ImportedProvenance);
+
+interface RunFileBody {
   format: typeof RUN_FILE_FORMAT;
   version: typeof RUN_FILE_VERSION;
-  experiment: RunFileExperiment;
+  experiment: Partial<RunFileExperiment>;
   run: RunSpec;
   status: RunStatus;
   step: number;
@@ -60,6 +66,9 @@ export interface RunRecord {
   step: number;
   history: readonly MetricPoint[];
   markers: readonly Marker[];
+  /** Imported for comparison: where its file came from (./origin.ts); its experiment and provenance, not this lab's. */
+  comparison?: boolean;
+  origin?: RunOrigin;
 }
 
 /** The run file object of a run; `handedOff`: the Pipeline model the runs started from, if any. */
@@ -69,16 +78,21 @@ export function runFile(
   now = new Date(),
   handedOff?: string | null,
 ): RunFile {
+  // A comparison run's own experiment and provenance (where its file said them), else this lab's.
+  const origin = run.comparison ? (run.origin ?? {}) : undefined;
+  const { lab: _l, models: _m, exportedAt: _e, ...where } = origin ?? {};
   return {
     format: RUN_FILE_FORMAT,
     version: RUN_FILE_VERSION,
-    ...provenance(experiment, run.spec, now, handedOff),
-    experiment: {
-      task: experiment.task,
-      model: experiment.model,
-      seed: experiment.seed,
-      ...(handedOff && { startModel: handedOff.slice(0, MAX_START_MODEL) }),
-    },
+    ...(origin ? originProvenance(origin, now) : provenance(experiment, run.spec, now, handedOff)),
+    experiment: origin
+      ? where
+      : {
+          task: experiment.task,
+          model: experiment.model,
+          seed: experiment.seed,
+          ...(handedOff && { startModel: handedOff.slice(0, MAX_START_MODEL) }),
+        },
     run: run.spec,
     status: run.status,
     step: run.step,
@@ -114,6 +128,8 @@ export type ImportResult =
       markers: Marker[];
       /** What was wrong and dropped or reset (for the lab's notice). */
       issues: string[];
+      /** Where it came from, as far as the file says (./origin.ts): kept on a run imported for comparison. */
+      origin: RunOrigin;
     }
   | { ok: false; error: string };
 
@@ -232,6 +248,13 @@ export function parseRunFile(text: string): ImportResult {
     history: named,
     markers,
     issues,
+    origin:
+      readOrigin({
+        ...(knownExperiment ? experiment : { startModel: experiment.startModel }),
+        lab: raw.lab,
+        models: raw.models,
+        exportedAt: raw.exportedAt,
+      }) ?? {},
   };
 }
 

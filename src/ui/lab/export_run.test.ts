@@ -3,6 +3,8 @@
  * lost device's recovery and got "…-step1.safetensors" holding the step-0 weights, with nothing said.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { LAB_BUILD } from "../../lab/build_info";
+import { runFileJson } from "../../lab/export/run_file";
 import { encodeSafetensors } from "../../model/safetensors";
 import { useLab } from "../lab_store";
 
@@ -16,6 +18,7 @@ vi.mock("../../lab/export/download", () => ({
   },
 }));
 const { exportRun } = await import("./export_run");
+const { importRunFiles } = await import("./import_run");
 
 const weightsAt = (steps: number) =>
   encodeSafetensors([{ name: "w", shape: [1], data: new Float32Array([1]) }], { steps: String(steps) });
@@ -73,10 +76,65 @@ describe("exporting metrics", () => {
     await exportRun("ppo-1", "all", worker);
     expect(downloads[1]).toBe(`${spec.task}-seed5-all-runs-step2.csv`);
     const lines = String(bodies[1]).trim().split("\n");
-    expect(lines[0]).toBe("run,label,algorithm,seed,step,samples,tokens,reward,settings_changed");
+    expect(lines[0]).toBe("run,label,algorithm,seed,task,step,samples,tokens,reward,settings_changed");
     const steps = spec.runs.reduce((n, r) => n + useLab.getState().runs[r.id].history.length, 0);
     expect(lines).toHaveLength(1 + steps);
-    expect(lines.filter((l) => l.startsWith("grpo-9,GRPO,grpo,5,1,"))).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith("ppo-1,PPO,ppo,5,"))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith(`grpo-9,GRPO,grpo,5,${spec.task},1,`))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith(`ppo-1,PPO,ppo,5,${spec.task},`))).toHaveLength(2);
+  });
+});
+
+describe("exporting a run imported for comparison", () => {
+  const worker = { exportCheckpoint: vi.fn(), exportPolicyOnnx: vi.fn() };
+  const point = (step: number) => ({ step, samples: step, tokens: step, metrics: { reward: step } });
+  // Another lab's export of seed 1 (a reviewer trained seed 0 here and imported seeds 1 and 2: every row said 0).
+  const sha = "a".repeat(64);
+  const theirs = { version: "0.0.9", commit: "abc1234" };
+  const seed1 = () => {
+    const { spec } = useLab.getState();
+    const run = {
+      spec: { id: "ppo-7", algo: "ppo" as const, label: "PPO", config: {} },
+      status: "paused" as const,
+    };
+    const file = JSON.parse(
+      runFileJson({ ...spec, seed: 1 }, { ...run, step: 2, history: [point(1), point(2)], markers: [] }),
+    );
+    const models = { start: { path: `models/${spec.task}/sft.safetensors`, sha256: sha }, reward: null };
+    const text = JSON.stringify({ ...file, lab: theirs, models, exportedAt: "2026-12-31T00:00:00.000Z" });
+    return { name: "seed1.run.json", text: async () => text, arrayBuffer: async () => new ArrayBuffer(0) };
+  };
+
+  it("writes its own seed and task in the all-runs CSV, and keeps its own lab and models in run.json and config.json", async () => {
+    useLab.setState((s) => ({ spec: { ...s.spec, seed: 0 } }));
+    await importRunFiles([seed1()]);
+    const { spec, runs } = useLab.getState();
+    const id = spec.runs.at(-1)?.id ?? "";
+    expect(runs[id].comparison).toBe(true);
+    downloads.length = 0;
+    bodies.length = 0;
+    await exportRun(id, "all", worker);
+    const rows = String(bodies[0]).trim().split("\n");
+    expect(rows.filter((l) => l.startsWith(`${id},PPO (imported),ppo,1,${spec.task},`))).toHaveLength(2);
+    expect(rows.filter((l) => l.startsWith(`ppo-1,PPO,ppo,0,${spec.task},`)).length).toBeGreaterThan(0);
+    for (const kind of ["json", "config"] as const) {
+      await exportRun(id, kind, worker);
+      const f = JSON.parse(String(bodies.at(-1)));
+      expect(f.lab, kind).toEqual(theirs);
+      expect(f.models.start.sha256, kind).toBe(sha);
+      expect(f.exportedAt, kind).toBe("2026-12-31T00:00:00.000Z");
+      expect(f.importedInto, kind).toMatchObject({ version: LAB_BUILD.version, commit: LAB_BUILD.commit });
+      expect(kind === "json" ? f.experiment.seed : f.seed, kind).toBe(1);
+    }
+    expect(downloads.at(-1)).toBe(`ppo-imported-${spec.task}-seed1-step2.config.json`);
+  });
+
+  it("leaves the seed and task empty for a comparison run whose origin is not known (saved before it was kept)", async () => {
+    const { spec, runs } = useLab.getState();
+    const id = spec.runs.at(-1)?.id ?? "";
+    useLab.setState({ runs: { ...runs, [id]: { ...runs[id], origin: undefined } } });
+    bodies.length = 0;
+    await exportRun(id, "all", worker);
+    const rows = String(bodies[0]).trim().split("\n");
+    expect(rows.filter((l) => l.startsWith(`${id},PPO (imported),ppo,,,`))).toHaveLength(2);
   });
 });

@@ -2,7 +2,8 @@
  * The export menu's actions: a run of the lab store as a file download — metrics (CSV, JSON), config (JSON),
  * checkpoint (safetensors, from the worker), the policy as ONNX (from the worker), TRL script (Python), and every
  * run's metrics in one long-format CSV. File names say what and when (../../lab/export/file_names.ts):
- * "<label>-<task>-seed<seed>-step<N>.<ext>". A failure lands in the lab's notice.
+ * "<label>-<task>-seed<seed>-step<N>.<ext>". A run imported for comparison is exported with its own file's task,
+ * seed and provenance (src/lab/export/origin.ts), not this lab's. A failure lands in the lab's notice.
  */
 import { checkpointStep } from "../../lab/checkpoint_point";
 import { allRunsCsv } from "../../lab/export/all_runs";
@@ -10,6 +11,7 @@ import { runConfigJson } from "../../lab/export/config";
 import { downloadBlob, MIME } from "../../lab/export/download";
 import { allRunsFileName, runFileBase } from "../../lab/export/file_names";
 import { metricsCsv } from "../../lab/export/metrics";
+import { runWhere } from "../../lab/export/origin";
 import { runFileJson } from "../../lab/export/run_file";
 import { slug, trlScript } from "../../lab/export/trl_script";
 import { errorMessage } from "../../util/errors";
@@ -49,7 +51,7 @@ export const EXPORTS: readonly { kind: ExportKind; label: string; hint: string }
   {
     kind: "all",
     label: "Export all runs (CSV)",
-    hint: "every run in one file, long format: run, label, algorithm, seed, then this CSV's columns",
+    hint: "every run in one file, long format: run, label, algorithm, seed, task, then this CSV's columns",
   },
 ];
 
@@ -64,7 +66,8 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
   const { spec, runs, setNotice } = useLab.getState();
   const run = runs[runId];
   if (!run) return;
-  const named = (step: number) => runFileBase(run.spec.label, spec.task, spec.seed, step);
+  const where = runWhere(run, spec);
+  const named = (step: number) => runFileBase(run.spec.label, where.task, where.seed, step);
   const base = named(run.step);
   try {
     switch (kind) {
@@ -78,7 +81,14 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
         );
       case "config":
         return downloadBlob(
-          runConfigJson(spec, run.spec, usePipelineStore.getState().handedOff, run.untrained, run.markers),
+          runConfigJson(
+            spec,
+            run.spec,
+            usePipelineStore.getState().handedOff,
+            run.untrained,
+            run.markers,
+            run.comparison ? (run.origin ?? {}) : undefined,
+          ),
           `${base}.config.json`,
           MIME.json,
         );
@@ -97,9 +107,14 @@ export async function exportRun(runId: string, kind: ExportKind, worker: WorkerE
       case "onnx":
         return downloadBlob(await worker.exportPolicyOnnx(runId), `${base}.onnx`, MIME.onnx);
       case "all": {
-        // The runs in the lab's order (imported comparison runs too: they are in spec.runs).
+        // The runs in the lab's order (imported comparison runs too, with their own task and seed).
         const all = spec.runs.map((r) => runs[r.id]).filter((r) => r !== undefined);
-        const rows = all.map((r) => ({ ...r.spec, seed: spec.seed, history: r.history, markers: r.markers }));
+        const rows = all.map((r) => ({
+          ...r.spec,
+          ...runWhere(r, spec),
+          history: r.history,
+          markers: r.markers,
+        }));
         const furthest = Math.max(0, ...all.map((r) => r.step));
         return downloadBlob(allRunsCsv(rows), allRunsFileName(spec.task, spec.seed, furthest), MIME.csv);
       }

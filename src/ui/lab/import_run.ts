@@ -267,7 +267,8 @@ async function importOne(
     );
   }
   lab().upsertRun(spec);
-  lab().restoreRuns([{ ...restored, comparison: true }]);
+  // Its file's task, seed and provenance go with it: its exports say them, not this lab's (lab/export/origin.ts).
+  lab().restoreRuns([{ ...restored, comparison: true, origin: r.origin }]);
   revealRunCard(spec.id);
   return [
     `Added ${spec.label} with its ${r.history.length} step${r.history.length === 1 ? "" : "s"} of curves, for comparison: its curves are drawn, nothing trains it. ` +
