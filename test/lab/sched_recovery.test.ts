@@ -220,7 +220,14 @@ describe("Scheduler: recovery from a lost device", () => {
     await t.s.setConfig("a", { beta: 0.2 });
     for (let i = 0; i < 2; i++) await t.s.stepOnce();
     t.s.flush();
-    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 3, label: "β 0.05 → 0.2" }]);
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
+      {
+        runId: "a",
+        step: 3,
+        label: "β 0.05 → 0.2",
+        changes: [{ key: "beta", from: 0.05, to: 0.2, label: "β 0.05 → 0.2" }],
+      },
+    ]);
     await loseDevice(t);
     // Back to step 2, whose weights trained with β 0.05: steps 3 and 4 (and their marker) are gone, β 0.2 stays.
     await recoverWith(t, async (sp) => {
@@ -234,7 +241,12 @@ describe("Scheduler: recovery from a lost device", () => {
     const after = t.all().slice(t.all().findIndex((u) => u.rewindTo === 2));
     expect(after.flatMap((u) => u.markers ?? [])).toEqual([
       { runId: "a", step: 2, label: "GPU lost: resumed from step 2" },
-      { runId: "a", step: 3, label: "β 0.05 → 0.2" },
+      {
+        runId: "a",
+        step: 3,
+        label: "β 0.05 → 0.2",
+        changes: [{ key: "beta", from: 0.05, to: 0.2, label: "β 0.05 → 0.2" }],
+      },
     ]);
   });
 
@@ -255,7 +267,14 @@ describe("Scheduler: recovery from a lost device", () => {
     });
     await t.s.stepOnce();
     t.s.flush();
-    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([{ runId: "a", step: 6, label: "β 0.05 → 0.2" }]);
+    expect(t.all().flatMap((u) => u.markers ?? [])).toEqual([
+      {
+        runId: "a",
+        step: 6,
+        label: "β 0.05 → 0.2",
+        changes: [{ key: "beta", from: 0.05, to: 0.2, label: "β 0.05 → 0.2" }],
+      },
+    ]);
   });
 
   it("a run whose step loses the device twice in a row is named, and a recovery told not to resume stops Play", async () => {
