@@ -5,7 +5,29 @@
  * (hover dots, the tooltip's cursor, focus rings, anything focusable) are left out.
  */
 
-/** The style properties a chart's look depends on. */
+/**
+ * Inherited properties written only where they differ from the parent's (the clone keeps the tree, so the rest
+ * inherit the same value): most elements leave them at the page's, and the file stays small.
+ */
+const INHERITED_EXTRA = [
+  "paint-order",
+  "fill-rule",
+  "stroke-dashoffset",
+  "stroke-miterlimit",
+  "shape-rendering",
+  "font-style",
+  "font-variant-numeric",
+  "letter-spacing",
+  "word-spacing",
+  "text-transform",
+] as const;
+const ONLY_WHERE_CHANGED = new Set<string>(INHERITED_EXTRA);
+
+/**
+ * The style properties a chart's look depends on: every property the page's CSS sets (or the chart's elements
+ * inherit) that changes what an SVG element draws — paint-order included, or a marker label's halo (charts.css:
+ * paint-order stroke) is painted over its letters (svg_clone_props.test.ts checks the list against the CSS).
+ */
 export const INLINED = [
   "fill",
   "fill-opacity",
@@ -23,6 +45,7 @@ export const INLINED = [
   "font-weight",
   "text-anchor",
   "dominant-baseline",
+  ...INHERITED_EXTRA,
 ] as const;
 
 /** Elements that exist for the mouse or the keyboard only. */
@@ -39,10 +62,13 @@ export function inlinedClone(svg: SVGSVGElement): SVGSVGElement {
   const to = [clone, ...clone.querySelectorAll("*")];
   for (let i = 0; i < from.length; i++) {
     const style = getComputedStyle(from[i]);
+    const parent = i > 0 && from[i].parentElement ? getComputedStyle(from[i].parentElement as Element) : null;
     const el = to[i] as SVGElement;
     for (const a of VAR_ATTRS) if (el.getAttribute(a)?.includes("var(")) el.removeAttribute(a);
     const inline = INLINED.map((p) => [p, style.getPropertyValue(p)] as const)
-      .filter(([, v]) => v !== "")
+      .filter(
+        ([p, v]) => v !== "" && !(parent && ONLY_WHERE_CHANGED.has(p) && parent.getPropertyValue(p) === v),
+      )
       .map(([p, v]) => `${p}:${v}`)
       .join(";");
     el.setAttribute("style", inline);
