@@ -13,6 +13,7 @@ import { composeSvg } from "./compose";
 import { imageFileName, imageFooter, imageLegend, imageTitle } from "./legend";
 import { pngScale, svgToPng } from "./rasterise";
 import { inlinedClone, resolvedColour } from "./svg_clone";
+import { canvasMeasure } from "./text_fit";
 
 export type ImageKind = "png" | "svg";
 
@@ -62,6 +63,7 @@ export function chartImageSvg(
       font: style.fontFamily,
     },
     resolve: (c) => resolvedColour(c, figure),
+    measure: canvasMeasure(style.fontFamily),
   });
 }
 
