@@ -15,28 +15,59 @@ import { PinnedTip } from "./PinnedTip";
 
 describe("pinReducer", () => {
   it("pins at the clicked x, moves to a new click, and stays put otherwise", () => {
-    const pinned = pinReducer(null, { type: "click", x: 12, left: 240 });
-    expect(pinned).toEqual({ x: 12, left: 240 });
+    const click = (x: number | undefined, left: number | undefined, width: number | undefined = 800) =>
+      ({ type: "click", x, left, width }) as const;
+    const pinned = pinReducer(null, click(12, 240));
+    expect(pinned).toEqual({ x: 12, frac: 0.3 });
     // A click off the data (no active label) leaves it, as it leaves no pin.
-    expect(pinReducer(pinned, { type: "click", x: undefined, left: 10 })).toBe(pinned);
-    expect(pinReducer(null, { type: "click", x: undefined, left: 10 })).toBeNull();
-    expect(pinReducer(pinned, { type: "click", x: Number.NaN, left: 10 })).toBe(pinned);
+    expect(pinReducer(pinned, click(undefined, 10))).toBe(pinned);
+    expect(pinReducer(null, click(undefined, 10))).toBeNull();
+    expect(pinReducer(pinned, click(Number.NaN, 10))).toBe(pinned);
     // The same x again: the same pin (no redraw).
-    expect(pinReducer(pinned, { type: "click", x: 12, left: 300 })).toBe(pinned);
-    expect(pinReducer(pinned, { type: "click", x: 30, left: 400 })).toEqual({ x: 30, left: 400 });
-    expect(pinReducer(null, { type: "click", x: 3, left: undefined })).toEqual({ x: 3, left: 0 });
+    expect(pinReducer(pinned, click(12, 300))).toBe(pinned);
+    expect(pinReducer(pinned, click(30, 400))).toEqual({ x: 30, frac: 0.5 });
+    expect(pinReducer(null, click(3, undefined))).toEqual({ x: 3, frac: 0 });
+    expect(pinReducer(null, click(3, 50, 0))).toEqual({ x: 3, frac: 0 }); // plot not measured
+    expect(pinReducer(null, click(3, 900))).toEqual({ x: 3, frac: 1 });
   });
 
   it("unpins on × / Escape / a new axis", () => {
-    expect(pinReducer({ x: 12, left: 0 }, { type: "unpin" })).toBeNull();
+    expect(pinReducer({ x: 12, frac: 0 }, { type: "unpin" })).toBeNull();
     expect(pinReducer(null, { type: "unpin" })).toBeNull();
   });
 
   it("places the card beside the click, on the side with more room", () => {
-    const at = (left: number): Pin => ({ x: 1, left });
-    expect(pinPlace(at(100), 600)).toEqual({ left: 112 });
-    expect(pinPlace(at(500), 600)).toEqual({ right: 112 });
-    expect(pinPlace(at(500), 0)).toEqual({ left: 512 }); // not measured yet
+    const at = (frac: number): Pin => ({ x: 1, frac });
+    expect(pinPlace(at(100 / 600), 600, 200)).toEqual({ left: 112 });
+    expect(pinPlace(at(500 / 600), 600, 200)).toEqual({ left: 288 }); // its right edge 12 px left of the click
+    expect(pinPlace(at(0.5), 0, 0)).toEqual({ left: 0 }); // not measured yet
+  });
+
+  it("keeps the card inside its plot: left in [0, width − card], 0 where the card is the wider", () => {
+    // The KL chart at 1280×800: 418 px, clicked two-thirds across; the card was 707 px wide at x = −51.
+    for (const [frac, card] of [
+      [2 / 3, 400],
+      [2 / 3, 707],
+      [0.05, 300],
+      [0.95, 300],
+      [0.45, 380],
+      [0.55, 380],
+    ])
+      for (const width of [418, 273, 900]) {
+        const { left } = pinPlace({ x: 1, frac }, width, card);
+        expect(left, `${frac} of ${width}, card ${card}`).toBeGreaterThanOrEqual(0);
+        if (card <= width) expect(left + card).toBeLessThanOrEqual(width);
+        else expect(left).toBe(0);
+      }
+  });
+
+  it("follows the plot's width: after a resize the card is placed from the same fraction of it", () => {
+    const pin = pinReducer(null, { type: "click", x: 4, left: 300, width: 418 }) as Pin;
+    const before = pinPlace(pin, 418, 150).left; // right edge 12 px left of the click
+    expect(before).toBe(300 - 12 - 150);
+    const after = pinPlace(pin, 330, 150).left; // the window narrowed: the plot is 330 px
+    expect(after).toBe(Math.round((300 / 418) * 330 - 12 - 150));
+    expect(after + 150).toBeLessThanOrEqual(330);
   });
 });
 
@@ -101,7 +132,7 @@ describe("the pinned card's numbers", () => {
 
   it("are at full precision, as the CSV writes them, when pinned", () => {
     const html = renderToStaticMarkup(
-      createElement(PinnedTip, { ...props, pin: { x: 2, left: 50 }, width: 600, onClose: () => {} }),
+      createElement(PinnedTip, { ...props, pin: { x: 2, frac: 0.1 }, width: 600, onClose: () => {} }),
     );
     expect(html).toContain(`>${exact(smooth)}<`);
     expect(html).toContain(`raw ${exact(raw)}`);

@@ -8,15 +8,18 @@
  */
 import { type RefObject, useCallback, useEffect, useReducer } from "react";
 
-/** Where a card is pinned: the x it shows, and the click's offset in the plot (px, for placing the card). */
+/**
+ * Where a card is pinned: the x it shows, and where the click was across the plot (0 its left edge, 1 its
+ * right), so the card follows the plot when the window is resized.
+ */
 export interface Pin {
   x: number;
-  left: number;
+  frac: number;
 }
 
 export type PinAction =
-  /** A click on the plot: x is recharts' active label there (undefined off the data). */
-  | { type: "click"; x: number | undefined; left: number | undefined }
+  /** A click on the plot: x is recharts' active label there (undefined off the data); left its px, of width. */
+  | { type: "click"; x: number | undefined; left: number | undefined; width: number | undefined }
   /** ×, Escape, or a new x axis. */
   | { type: "unpin" };
 
@@ -26,13 +29,21 @@ export function pinReducer(pin: Pin | null, action: PinAction): Pin | null {
   const x = action.x;
   if (x === undefined || !Number.isFinite(x)) return pin;
   if (pin && pin.x === x) return pin;
-  return { x, left: Number.isFinite(action.left) ? (action.left as number) : 0 };
+  const { left, width } = action;
+  const frac = Number.isFinite(left) && width !== undefined && width > 0 ? (left as number) / width : 0;
+  return { x, frac: Math.min(1, Math.max(0, frac)) };
 }
 
-/** Where the card sits: beside the click, on the side with more room (the plot is `width` px wide). */
-export function pinPlace(pin: Pin, width: number): { left?: number; right?: number } {
+/**
+ * Where the card sits in its plot (`width` px wide now): beside the click, on the side with more room, and
+ * always inside the plot — its left in [0, width − cardWidth] (0 where the card is the wider: it is at most as
+ * wide as the plot, PinnedTip). The click is read as a fraction of the plot, so a resize moves the card along.
+ */
+export function pinPlace(pin: Pin, width: number, cardWidth: number): { left: number } {
   const gap = 12;
-  return width > 0 && pin.left > width / 2 ? { right: width - pin.left + gap } : { left: pin.left + gap };
+  const at = pin.frac * width;
+  const left = pin.frac > 0.5 ? at - gap - cardWidth : at + gap;
+  return { left: Math.round(Math.max(0, Math.min(left, width - cardWidth))) };
 }
 
 /** What recharts passes a chart's onClick (the hovered x's label and the cursor's place). */
@@ -87,8 +98,9 @@ export function useChartPin(
         type: "click",
         x: s.activeLabel == null ? undefined : Number(s.activeLabel),
         left: s.activeCoordinate?.x,
+        width: figure.current?.querySelector(".chart-plot")?.clientWidth,
       }),
-    [],
+    [figure],
   );
   const unpin = useCallback(() => dispatch({ type: "unpin" }), []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new axis is the trigger
