@@ -67,6 +67,26 @@ describe("citable exports", () => {
     expect(back.ok && back.run).toEqual(proxy);
   });
 
+  it("a comparison run saved before origins were kept re-exports as from nowhere known, not 'undefined'", () => {
+    // Saved by an older lab: comparison, no origin. Its run.json says "experiment": {}.
+    const run = {
+      spec: proxy,
+      status: "paused" as const,
+      step: 0,
+      history: [],
+      markers: [],
+      comparison: true,
+    };
+    const f = JSON.parse(runFileJson(experiment, run, now));
+    expect(f.experiment).toEqual({});
+    const back = parseRunFile(JSON.stringify(f));
+    expect(back.ok && back.knownExperiment).toBe(false);
+    expect(back.ok && back.issues.filter((i) => i.startsWith("experiment."))).toEqual(
+      ["task", "model", "seed"].map((k) => expect.stringContaining(`experiment.${k} must be given`)),
+    );
+    expect(back.ok && back.origin).toEqual({});
+  });
+
   it("the footer says which lab this is", () => {
     const html = renderToStaticMarkup(createElement(Credits));
     expect(html).toContain(`RLHF Playground ${pkg.version} (${LAB_BUILD.commit})`);

@@ -111,12 +111,15 @@ export function runFileJson(
   return JSON.stringify(runFile(experiment, run, now, handedOff), null, 1);
 }
 
+/** What a run file's "experiment" says of where the run trained: each must be given for it to be known. */
+const WHERE_KEYS: readonly string[] = ["task", "model", "seed"];
+
 export type ImportResult =
   | {
       ok: true;
-      /** The defaults where the file's task, model or seed was invalid (see knownExperiment). */
+      /** The defaults where the file's task, model or seed was invalid or left out (see knownExperiment). */
       experiment: RunFileExperiment;
-      /** False when the file's task, model or seed was invalid: where it trained is then unknown. */
+      /** False when the file's task, model or seed was invalid or left out: where it trained is then unknown. */
       knownExperiment: boolean;
       run: RunSpec;
       /** The settings revision the file was written at (undefined: not said); `run` is under today's defaults. */
@@ -165,7 +168,11 @@ export function parseRunFile(text: string): ImportResult {
   const exp = isRecord(raw.experiment) ? raw.experiment : {};
   const experiment: Record<string, unknown> = {};
   for (const f of EXPERIMENT_FIELDS) {
-    const problem = fieldProblem("experiment", f, exp[f.key]);
+    // Left out (a comparison run re-exported without a known origin writes "experiment": {}): unknown, not valid.
+    const problem =
+      exp[f.key] === undefined && WHERE_KEYS.includes(f.key)
+        ? `experiment.${f.key} must be given (the file leaves it out)`
+        : fieldProblem("experiment", f, exp[f.key]);
     if (problem) issues.push(`${problem}; using the default ${JSON.stringify(f.default)}`);
     experiment[f.key] = problem ? f.default : exp[f.key];
   }
