@@ -66,7 +66,7 @@ test("a half-width chart's image keeps its whole title and footer, and its knob-
   const image = await readImage(page, svg);
   const footer = image.footer.map((l) => l.text).join(" ");
   expect(footer).toBe(
-    "task arithmetic · start model nano · seed 0 · smoothing 0.60 · KL estimator k1 · RLHF Playground",
+    `task arithmetic · start model nano · seed 0 · smoothing 0.60 · KL estimator k1 · ${await page.getByTestId("credits-version").innerText()}`,
   );
   expect(image.footer.length).toBeGreaterThan(1);
   expect(image.title.map((l) => l.text).join(" ")).toBe("KL(π ‖ π_ref) (nats/completion) vs step");

@@ -122,7 +122,7 @@ test("a chart saves as SVG and PNG with its visible runs' legend and settings", 
   expect(drawn.legend.slice(0, 2)).toEqual(["PPO", "GRPO"]);
   expect(drawn.legend).not.toContain("DPO");
   expect(drawn.footer).toBe(
-    "task arithmetic · start model nano · seed 0 · smoothing 0.60 · KL estimator k1 · RLHF Playground",
+    `task arithmetic · start model nano · seed 0 · smoothing 0.60 · KL estimator k1 · ${await page.getByTestId("credits-version").innerText()}`,
   );
 
   const cssWidth = await chart.locator(".chart-plot svg.recharts-surface").evaluate((s) => s.clientWidth);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { labVersionText } from "../../src/lab/build_info";
 import { composeSvg, escapeXml } from "../../src/ui/lab/chart_image/compose";
 import { imageFileName, imageFooter, imageLegend, imageTitle } from "../../src/ui/lab/chart_image/legend";
 import { pngScale } from "../../src/ui/lab/chart_image/rasterise";
@@ -48,7 +49,7 @@ describe("a chart image's legend, title, footer and file name", () => {
     expect(
       imageFooter({ task: "arithmetic", model: "nano", seed: 7, smoothing: 0.6, klEstimator: "k3" }),
     ).toBe(
-      "task arithmetic · start model nano · seed 7 · smoothing 0.60 · KL estimator k3 · RLHF Playground",
+      `task arithmetic · start model nano · seed 7 · smoothing 0.60 · KL estimator k3 · ${labVersionText()}`,
     );
   });
 

@@ -5,6 +5,7 @@
  * spaces) by a measured width — here the pure estimate — and the image grows taller.
  */
 import { describe, expect, it } from "vitest";
+import { labVersionText } from "../../src/lab/build_info";
 import { composeSvg } from "../../src/ui/lab/chart_image/compose";
 import { imageFooter, imageLegend, imageTitle } from "../../src/ui/lab/chart_image/legend";
 import { estimateWidth, wrapText } from "../../src/ui/lab/chart_image/text_fit";
@@ -77,7 +78,7 @@ describe("a narrow chart's image", () => {
     const of = (role: string) => all.filter((t) => t.role === role).map((t) => t.text);
     expect(of("image-footer").length).toBeGreaterThan(1);
     expect(of("image-footer").join(" ")).toBe(footer);
-    expect(of("image-footer").at(-1)?.endsWith("RLHF Playground")).toBe(true);
+    expect(of("image-footer").at(-1)?.endsWith(labVersionText())).toBe(true);
     expect(of("image-title").join(" ")).toBe(title);
     expect(of("image-title")[1]).toBe("vs KL (k1), nats/completion");
     const wide = composeSvg({ ...parts, width: 1200 });

@@ -3,6 +3,7 @@
  * each visible run's name, colour, shape and line style as on the page — the footer of the settings it was
  * drawn with, and the file's name. Pure: the tests and the page build the same text.
  */
+import { labVersionText } from "../../../lab/build_info";
 import { slug } from "../../../lab/export/trl_py";
 import type { ChartLine } from "../chart_types";
 import { lineDash } from "../line_dash";
@@ -66,7 +67,10 @@ export interface ImageSettings {
   klEstimator: string;
 }
 
-/** The footer line: "task · start model · seed · smoothing w · KL estimator · RLHF Playground". */
+/**
+ * The footer line: "task · start model · seed · smoothing w · KL estimator · RLHF Playground 0.1.0 (e82316e)" (the
+ * build that drew it, as the page's footer names it: build_info.ts).
+ */
 export function imageFooter(s: ImageSettings): string {
   return [
     `task ${s.task}`,
@@ -74,7 +78,7 @@ export function imageFooter(s: ImageSettings): string {
     `seed ${s.seed}`,
     `smoothing ${s.smoothing.toFixed(2)}`,
     `KL estimator ${s.klEstimator}`,
-    "RLHF Playground",
+    labVersionText(),
   ].join(" · ");
 }
 
