@@ -122,6 +122,38 @@ test("the pipeline view completes a nano-scale SFT → RM → RL pass", async ({
   const warn = page.getByTestId("pipeline-rm-warn");
   if (gold <= 0.5 || (await warn.count()) > 0)
     await expect(warn).toContainText(new RegExp(`on ${Math.round(gold * 100)}\\s% of \\d+ held-out pairs`));
+  // Its chart saves as an image like the lab's charts: a PNG, and an SVG titled and footed with the stage.
+  await page.getByTestId("save-image-pipeline-rm").click();
+  const [pngDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("save-image-pipeline-rm-png").click(),
+  ]);
+  expect(pngDownload.suggestedFilename()).toBe("pipeline-rm-arithmetic-seed0-step3.png");
+  const png = await readFile((await pngDownload.path()) ?? "");
+  expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+  expect(png.length).toBeGreaterThan(2_000);
+  await page.getByTestId("save-image-pipeline-rm").click();
+  const [svgDownload] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("save-image-pipeline-rm-svg").click(),
+  ]);
+  const svg = (await readFile((await svgDownload.path()) ?? "")).toString("utf8");
+  const texts = (cls: string) =>
+    [
+      ...(svg
+        .split(`class="${cls}"`)[1]
+        ?.split("</g>")[0]
+        .matchAll(/>([^<]+)<\/text>/g) ?? []),
+    ]
+      .map((m) => m[1])
+      .join(" ");
+  expect(texts("image-title")).toBe("Reward model: Bradley–Terry loss and accuracies vs step");
+  const version = await page.getByTestId("credits-version").innerText();
+  expect(texts("image-footer")).toMatch(
+    /^stage reward model · task arithmetic · model nano \(.*\) \+ reward head · seed 0 · step 3 · /,
+  );
+  expect(texts("image-footer").endsWith(version)).toBe(true);
+  await expect(page.getByTestId("lab-notice")).toHaveCount(0);
   // Its ONNX download meets the reward-model contract: it loads as a custom reward model.
   const [download] = await Promise.all([
     page.waitForEvent("download"),

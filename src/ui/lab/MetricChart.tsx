@@ -9,6 +9,7 @@ import { memo, useCallback, useMemo, useRef, useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { type XAxis as AxisChoice, type KlEstimator, useLab } from "../lab_store";
 import { ChartShell, ChartTip, PlottedData } from "./ChartParts";
+import { type ImageKind, saveChartImage } from "./chart_image/save_chart";
 import { useChartPin } from "./chart_pin";
 import { type ChartProps, type DrawnSeries, xAxisLabel } from "./chart_types";
 import { EmptyNote } from "./EmptyNote";
@@ -198,6 +199,10 @@ const ChartBody = memo(function ChartBody({
     () => ({ id, title, unit, xLabel: xAxisLabel(xAxis, kl), lines, compact }),
     [id, title, unit, xAxis, kl, lines, compact],
   );
+  const saveImage = useCallback(
+    (f: Element, kind: ImageKind) => void saveChartImage(f, image, kind),
+    [image],
+  );
   // A y label (the reward chart's) is written across the axis, left of its ticks.
   const yAxisLabel = useMemo(
     () =>
@@ -246,7 +251,7 @@ const ChartBody = memo(function ChartBody({
           </span>
         )}
         {extra}
-        {!empty && <SaveImageButton info={image} />}
+        {!empty && <SaveImageButton info={image} save={saveImage} />}
       </figcaption>
       <div className="chart-plot" style={{ height }}>
         {empty && <EmptyNote hasLines={hasLines} reward={id === "reward"} />}

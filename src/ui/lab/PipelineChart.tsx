@@ -4,9 +4,14 @@
  * such as accuracies on a right-hand [0, 1] axis).
  * Points are plotted raw, thinned to at most ~MAX_ROWS (a long stage has thousands of steps; the chart is a few
  * hundred pixels wide, and redrawing every point a few times a second would cost the page its frame rate).
+ * Once it has points its header has the lab charts' "⤓ Image" (PNG or SVG, ./chart_image/pipeline_image.ts).
  */
+import { useCallback } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { type PipelineImageInfo, savePipelineImage } from "./chart_image/pipeline_image";
+import type { ImageKind } from "./chart_image/save_chart";
 import { sig, tick, tickFormatter } from "./numbers";
+import { SaveImageButton } from "./SaveImageButton";
 import { niceDomain } from "./series";
 import { thinRows } from "./thin_rows";
 
@@ -30,10 +35,13 @@ export function PipelineChart({
   rows,
   series,
   label,
+  image,
 }: {
   rows: Record<string, number>[];
   series: PipelineSeries[];
   label: string;
+  /** What its saved image says besides the plot (the series are this chart's). */
+  image: Omit<PipelineImageInfo, "series">;
 }) {
   const sparse = series.filter((s) => s.dots).map((s) => s.key);
   const drawn = thinRows(rows, MAX_ROWS, (r) => sparse.some((k) => r[k] !== undefined));
@@ -42,21 +50,28 @@ export function PipelineChart({
   const y = niceDomain(rows.flatMap((r) => left.map((s) => r[s.key]).filter((v) => v !== undefined)));
   const shares = series.some((s) => s.share);
   const format = tickFormatter(y.ticks);
+  const save = useCallback(
+    (figure: Element, kind: ImageKind) => void savePipelineImage(figure, { ...image, series }, kind),
+    [image, series],
+  );
   return (
-    <>
-      {series.length > 1 && (
-        <p className="pipeline-key">
-          {series.map((s) => (
-            <span key={s.key}>
-              <span
-                className={`pipeline-key-mark${s.dots ? " dot" : s.dashed ? " dashed" : ""}`}
-                style={{ "--key-colour": s.colour } as React.CSSProperties}
-              />
-              {s.name}
-            </span>
-          ))}
-        </p>
-      )}
+    <figure className="pipeline-figure" data-testid={`chart-${image.id}`}>
+      <figcaption className="pipeline-chart-head">
+        {series.length > 1 && (
+          <p className="pipeline-key">
+            {series.map((s) => (
+              <span key={s.key}>
+                <span
+                  className={`pipeline-key-mark${s.dots ? " dot" : s.dashed ? " dashed" : ""}`}
+                  style={{ "--key-colour": s.colour } as React.CSSProperties}
+                />
+                {s.name}
+              </span>
+            ))}
+          </p>
+        )}
+        {rows.length > 0 && <SaveImageButton info={image} save={save} />}
+      </figcaption>
       <div className="pipeline-chart" role="img" aria-label={label}>
         <ResponsiveContainer width="100%" height="100%">
           {/* Named by the role="img" box around it: no keyboard layer (it made the plot an unnamed Tab stop). */}
@@ -118,6 +133,6 @@ export function PipelineChart({
           </LineChart>
         </ResponsiveContainer>
       </div>
-    </>
+    </figure>
   );
 }

@@ -12,7 +12,7 @@ import { pipelineRecipes, recipeOf } from "../../lab/pipeline/recipes";
 import { trainedSteps, useLab } from "../lab_store";
 import { ConfirmButton } from "./ConfirmButton";
 import { canKeepRuns, whyNotKept } from "./keep_open";
-import { PipelineChart } from "./PipelineChart";
+import { PipelineChart, type PipelineSeries } from "./PipelineChart";
 import { Num, Progress, SettingInput, StageButtons, StageError } from "./PipelineControls";
 import { pipelineActions } from "./pipeline_actions";
 import { usePipelineStore } from "./pipeline_store";
@@ -22,9 +22,36 @@ import "./pipeline.css";
 const SFT_KEYS: (keyof PipelineSettings)[] = ["size", "sftSteps", "sftBatch", "sftLr"];
 const RM_KEYS: (keyof PipelineSettings)[] = ["rmSteps", "rmBatch", "rmLr", "evalPairs"];
 
+const SFT_SERIES: PipelineSeries[] = [{ key: "loss", name: "loss", colour: "var(--run-1)" }];
+const RM_SERIES: PipelineSeries[] = [
+  { key: "loss", name: "BT loss", colour: "var(--run-0)" },
+  {
+    key: "accuracy",
+    name: "batch accuracy (right axis)",
+    colour: "var(--run-2)",
+    dashed: true,
+    share: true,
+  },
+  {
+    key: "heldOut",
+    name: "held-out vs labels (right axis)",
+    colour: "var(--run-3)",
+    dots: true,
+    share: true,
+  },
+  {
+    key: "heldOutGold",
+    name: "held-out vs gold (right axis)",
+    colour: "var(--run-4)",
+    dots: true,
+    share: true,
+  },
+];
+
 function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const st = usePipelineStore((s) => s.sft);
   const rmTrained = usePipelineStore((s) => s.rm.status === "done");
+  const size = usePipelineStore((s) => s.settings.size);
   const rows = st.points.map((p) => ({ step: p.step, loss: p.loss }));
   return (
     <section
@@ -67,8 +94,17 @@ function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       </p>
       <PipelineChart
         rows={rows}
-        series={[{ key: "loss", name: "loss", colour: "var(--run-1)" }]}
+        series={SFT_SERIES}
         label="SFT loss per step"
+        image={{
+          id: "pipeline-sft",
+          title: "SFT loss",
+          unit: "nats/token",
+          stage: "SFT",
+          model: st.result?.model ?? size,
+          step: st.points.at(-1)?.step ?? 0,
+          steps: st.points.at(-1)?.steps,
+        }}
       />
       {st.sample && (
         <p className="pipeline-sample" data-testid="pipeline-sft-sample">
@@ -87,6 +123,8 @@ function SftStage({ busy, ready }: { busy: boolean; ready: boolean }) {
 function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
   const st = usePipelineStore((s) => s.rm);
   const sftDone = usePipelineStore((s) => s.sft.status === "done");
+  const sftModel = usePipelineStore((s) => s.sft.result?.model);
+  const size = usePipelineStore((s) => s.settings.size);
   const rows = [
     ...st.points.map((p) => ({ step: p.step, loss: p.loss, accuracy: p.accuracy ?? Number.NaN })),
   ] as Record<string, number>[];
@@ -168,31 +206,16 @@ function RmStage({ busy, ready }: { busy: boolean; ready: boolean }) {
       </p>
       <PipelineChart
         rows={rows}
-        series={[
-          { key: "loss", name: "BT loss", colour: "var(--run-0)" },
-          {
-            key: "accuracy",
-            name: "batch accuracy (right axis)",
-            colour: "var(--run-2)",
-            dashed: true,
-            share: true,
-          },
-          {
-            key: "heldOut",
-            name: "held-out vs labels (right axis)",
-            colour: "var(--run-3)",
-            dots: true,
-            share: true,
-          },
-          {
-            key: "heldOutGold",
-            name: "held-out vs gold (right axis)",
-            colour: "var(--run-4)",
-            dots: true,
-            share: true,
-          },
-        ]}
+        series={RM_SERIES}
         label="Reward model loss and accuracy per step"
+        image={{
+          id: "pipeline-rm",
+          title: "Reward model: Bradley–Terry loss and accuracies",
+          stage: "reward model",
+          model: `${sftModel ?? size} + reward head`,
+          step: st.points.at(-1)?.step ?? 0,
+          steps: st.points.at(-1)?.steps,
+        }}
       />
     </section>
   );

@@ -1,11 +1,12 @@
 /**
  * A chart's "Save image" action: a button in the chart's header that opens two choices, PNG and SVG, each
  * downloading the chart with its title, the legend of the runs it draws and the settings it was drawn with
- * (./chart_image/save_chart.ts). Escape closes the choices and returns focus to the button; a choice closes
- * them too. Not printed (print.css): on paper it would be a button that does nothing.
+ * (`save`: ./chart_image/save_chart.ts for the lab's charts, ./chart_image/pipeline_image.ts for the
+ * Pipeline's), given the chart's <figure>. Escape closes the choices and returns focus to the button; a choice
+ * closes them too. Not printed (print.css): on paper it would be a button that does nothing.
  */
 import { type KeyboardEvent, useRef, useState } from "react";
-import { type ChartImageInfo, type ImageKind, saveChartImage } from "./chart_image/save_chart";
+import type { ImageKind } from "./chart_image/save_chart";
 import { DownloadIcon } from "./icons";
 
 const KINDS: readonly { kind: ImageKind; name: string; hint: string }[] = [
@@ -13,7 +14,15 @@ const KINDS: readonly { kind: ImageKind; name: string; hint: string }[] = [
   { kind: "svg", name: "SVG", hint: "a vector drawing, for reports and editing" },
 ];
 
-export function SaveImageButton({ info }: { info: ChartImageInfo }) {
+export function SaveImageButton({
+  info,
+  save,
+}: {
+  /** The chart's id (test ids "save-image-<id>", "…-png", "…-svg") and title (the button's name). */
+  info: { id: string; title: string };
+  /** Saves the chart drawn in `figure` (the button's closest <figure>) as `kind`. */
+  save(figure: Element, kind: ImageKind): void;
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const close = (e: KeyboardEvent) => {
@@ -22,11 +31,11 @@ export function SaveImageButton({ info }: { info: ChartImageInfo }) {
     setOpen(false);
     button.current?.focus();
   };
-  const save = (kind: ImageKind) => {
+  const choose = (kind: ImageKind) => {
     setOpen(false);
     button.current?.focus();
     const figure = button.current?.closest("figure");
-    if (figure) void saveChartImage(figure, info, kind);
+    if (figure) save(figure, kind);
   };
   const choices = `save-image-choices-${info.id}`;
   return (
@@ -61,7 +70,7 @@ export function SaveImageButton({ info }: { info: ChartImageInfo }) {
               className="icon-button"
               title={k.hint}
               data-testid={`save-image-${info.id}-${k.kind}`}
-              onClick={() => save(k.kind)}
+              onClick={() => choose(k.kind)}
             >
               {k.name}
             </button>

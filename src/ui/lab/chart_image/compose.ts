@@ -69,12 +69,14 @@ function legendPlaces(
   });
 }
 
-/** One legend entry: a short line in the run's colour and dash, its shape on it, then its name. */
+/** One legend entry: a short line in the run's colour and dash (none: dots only), its shape on it, then its name. */
 function legendEntry(e: ImageLegendEntry, x: number, y: number, parts: ImageParts): string {
   const colour = e.colour === null ? parts.colours.muted : parts.resolve(e.colour);
   const dash = e.dash ? ` stroke-dasharray="${e.dash}"` : "";
   const cap = e.hollow ? ` stroke-linecap="round"` : "";
-  const line = `<line x1="${x}" y1="${y}" x2="${x + SWATCH_PX}" y2="${y}" stroke="${escapeXml(colour)}" stroke-width="2"${dash}${cap}/>`;
+  const line = e.dotsOnly
+    ? ""
+    : `<line x1="${x}" y1="${y}" x2="${x + SWATCH_PX}" y2="${y}" stroke="${escapeXml(colour)}" stroke-width="2"${dash}${cap}/>`;
   const shape = e.shape
     ? `<path d="${shapePath(e.shape, x + SWATCH_PX / 2, y, 5)}" fill="${escapeXml(e.hollow ? parts.colours.background : colour)}" stroke="${escapeXml(e.hollow ? colour : parts.colours.background)}" stroke-width="${e.hollow ? 2 : 1.25}" stroke-linejoin="round" data-shape="${e.shape}"/>`
     : "";

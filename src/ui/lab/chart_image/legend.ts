@@ -20,6 +20,8 @@ export interface ImageLegendEntry {
   hollow: boolean;
   /** The SVG dash pattern of its line (undefined: solid). */
   dash?: string;
+  /** Drawn as dots without a line (a sparse series, such as the Pipeline's held-out accuracies): its shape only. */
+  dotsOnly?: boolean;
 }
 
 /**
