@@ -24,6 +24,8 @@ import { MetricCard } from "./MetricCard";
 import { MARKER_ROW_PX, placeMarkers } from "./marker_place";
 import { sig, tick, tickAxisWidth, tickFormatter } from "./numbers";
 import { PinnedTip } from "./PinnedTip";
+import { PlotProbe } from "./PlotProbe";
+import { createPlotBox } from "./pin_anchor";
 import { SaveImageButton } from "./SaveImageButton";
 import { niceTicksWithin, smoothsX, xExtent, yAxisOf } from "./series";
 import { drawnPoints, extendSeries, type SeriesMemo } from "./series_memo";
@@ -212,7 +214,12 @@ const ChartBody = memo(function ChartBody({
   const ends = useMemo(() => lineEnds(series, showRaw), [series, showRaw]);
   // A click pins the hover card (chart_pin.ts): the hover card then shows nothing, the pinned one stays put.
   const figure = useRef<HTMLElement>(null);
-  const [pin, onPlotClick, unpin] = useChartPin(`${xAxis}:${kl}`, figure);
+  const [box] = useState(createPlotBox); // the drawn x scale (PlotProbe): the card follows its x, clicks read it
+  const drawnXs = useMemo(
+    () => series.flatMap((s) => [...s.points.map((p) => p.x), ...s.drawn.map((p) => p.x)]),
+    [series],
+  );
+  const [pin, onPlotClick, unpin] = useChartPin(`${xAxis}:${kl}`, figure, box, drawnXs);
   const tip = useCallback(
     ({ active, label }: { active?: boolean; label?: string | number }) =>
       active && label !== undefined && !pin ? (
@@ -334,12 +341,14 @@ const ChartBody = memo(function ChartBody({
             <EndShapes ends={ends} compact={compact === true} />
             {!empty && <HoverDots series={series} smoothed={showRaw} pinnedX={pin?.x} />}
             <MarkerLayer placed={placed} labels={!compact} />
+            <PlotProbe box={box} />
           </LineChart>
         </ResponsiveContainer>
         {pin && !empty && (
           <PinnedTip
             pin={pin}
             width={boxPx}
+            box={box}
             onClose={unpin}
             series={series}
             xLabel={xAxisLabel(xAxis, kl)}

@@ -6,7 +6,8 @@
  * the page's body (then only the most recently pinned chart); never an Escape a knob, a rename, a confirm, a
  * menu or a dialog already used. The state is a pure reducer (chart_pin.test.ts); useChartPin wires it up.
  */
-import { type RefObject, useCallback, useEffect, useReducer } from "react";
+import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
+import { clickedX, type PlotBox, type PlotScale } from "./pin_anchor";
 
 /**
  * Where a card is pinned: the x it shows, and where the click was across the plot (0 its left edge, 1 its
@@ -35,14 +36,19 @@ export function pinReducer(pin: Pin | null, action: PinAction): Pin | null {
 }
 
 /**
- * Where the card sits in its plot (`width` px wide now): beside the click, on the side with more room, and
+ * Where the card sits in its plot (`width` px wide now): beside `at` (px from the left: its pinned x as drawn
+ * now, pin_anchor.ts pinAnchor; by default the click's fraction of the plot), on the side with more room, and
  * always inside the plot — its left in [0, width − cardWidth] (0 where the card is the wider: it is at most as
- * wide as the plot, PinnedTip). The click is read as a fraction of the plot, so a resize moves the card along.
+ * wide as the plot, PinnedTip).
  */
-export function pinPlace(pin: Pin, width: number, cardWidth: number): { left: number } {
+export function pinPlace(
+  pin: Pin,
+  width: number,
+  cardWidth: number,
+  at = pin.frac * width,
+): { left: number } {
   const gap = 12;
-  const at = pin.frac * width;
-  const left = pin.frac > 0.5 ? at - gap - cardWidth : at + gap;
+  const left = at > width / 2 ? at - gap - cardWidth : at + gap;
   return { left: Math.round(Math.max(0, Math.min(left, width - cardWidth))) };
 }
 
@@ -50,6 +56,37 @@ export function pinPlace(pin: Pin, width: number, cardWidth: number): { left: nu
 interface PlotClick {
   activeLabel?: unknown;
   activeCoordinate?: { x: number };
+}
+
+/**
+ * The pin action of a click on a plot. With the plot's scale drawn (`scale`) and the click's place (`at`, px from
+ * the chart box's top left), the drawn x (`xs`) nearest the x under the click (pin_anchor.ts clickedX): a
+ * click or tap with no mousemove before it pins too, and a quick click pins where it was, not where the last
+ * mousemove recharts had handled was. Without them, recharts' active label. `width`: the plot box's px.
+ */
+export function plotClick(
+  state: PlotClick,
+  at: { x: number; y: number } | undefined,
+  scale: PlotScale | undefined,
+  xs: Iterable<number>,
+  width: number | undefined,
+): Extract<PinAction, { type: "click" }> {
+  if (at && scale && scale.width > 0)
+    return { type: "click", x: clickedX(scale, at.x, at.y, xs), left: at.x, width };
+  return {
+    type: "click",
+    x: state.activeLabel == null ? undefined : Number(state.activeLabel),
+    left: state.activeCoordinate?.x,
+    width,
+  };
+}
+
+/** A click's place in px from `el`'s top left (undefined without coordinates: a synthetic click). */
+function placeIn(el: Element | null | undefined, e: unknown): { x: number; y: number } | undefined {
+  const c = e as { clientX?: unknown; clientY?: unknown } | undefined;
+  if (!el || typeof c?.clientX !== "number" || typeof c.clientY !== "number") return undefined;
+  const r = el.getBoundingClientRect();
+  return { x: c.clientX - r.left, y: c.clientY - r.top };
 }
 
 /** What escapeUnpins reads of an element: where it sits (closest) and whether it is editable text. */
@@ -85,22 +122,25 @@ const pinned: object[] = [];
 
 /**
  * A chart's pin state: unpinned when `axis` changes, and on an Escape that concerns it (escapeUnpins, with
- * `figure` the chart's figure). Returns the pin, the chart's onClick, and the card's unpin.
+ * `figure` the chart's figure). A click pins the x under it (plotClick) by the scale in `box` (its PlotProbe's)
+ * among `xs`, the x values drawn. Returns the pin, the chart's onClick, and the card's unpin.
  */
 export function useChartPin(
   axis: string,
   figure: RefObject<HTMLElement | null>,
-): [Pin | null, (s: PlotClick) => void, () => void] {
+  box: PlotBox,
+  xs: Iterable<number>,
+): [Pin | null, (s: PlotClick, e?: unknown) => void, () => void] {
   const [pin, dispatch] = useReducer(pinReducer, null);
+  const drawn = useRef(xs);
+  drawn.current = xs;
   const onClick = useCallback(
-    (s: PlotClick) =>
-      dispatch({
-        type: "click",
-        x: s.activeLabel == null ? undefined : Number(s.activeLabel),
-        left: s.activeCoordinate?.x,
-        width: figure.current?.querySelector(".chart-plot")?.clientWidth,
-      }),
-    [figure],
+    (s: PlotClick, e?: unknown) => {
+      const plot = figure.current?.querySelector(".chart-plot");
+      const at = placeIn(plot?.querySelector(".recharts-wrapper"), e);
+      dispatch(plotClick(s, at, box.get(), drawn.current, plot?.clientWidth));
+    },
+    [figure, box],
   );
   const unpin = useCallback(() => dispatch({ type: "unpin" }), []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new axis is the trigger
