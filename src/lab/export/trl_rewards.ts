@@ -94,9 +94,24 @@ def score(prompt, completion):
 `;
 }
 
-/** Python source defining `score(prompt, completion) -> float` for a task (needs `import math, re`). */
-export function rewardPy(task: TaskId): string {
+/**
+ * The reward of a run whose task is unknown (imported from a run file that did not say): a `score` that raises
+ * NotImplementedError until the user writes it.
+ */
+export const UNKNOWN_TASK_PY = `# UNKNOWN TASK: this run was imported from a run file that did not say which task it trained on, so this
+# script cannot write its reward. PLACEHOLDER: write score() (and PROMPTS below) for the run's task.
+def score(prompt, completion):
+    raise NotImplementedError("the run file this run came from did not say its task: write its reward here")
+`;
+
+/**
+ * Python source defining `score(prompt, completion) -> float` for a task (needs `import math, re`); for null (an
+ * unknown task) {@link UNKNOWN_TASK_PY}.
+ */
+export function rewardPy(task: TaskId | null): string {
   switch (task) {
+    case null:
+      return UNKNOWN_TASK_PY;
     case "sentiment":
       return sentimentPy();
     case "arithmetic":
@@ -104,9 +119,15 @@ export function rewardPy(task: TaskId): string {
   }
 }
 
-/** Python source defining `PROMPTS: list[str]`: the task's prompts, or a placeholder to replace. */
-export function promptsPy(task: TaskId): string {
+/**
+ * Python source defining `PROMPTS: list[str]`: the task's prompts, or a placeholder to replace (an empty one for
+ * null, an unknown task).
+ */
+export function promptsPy(task: TaskId | null): string {
   switch (task) {
+    case null:
+      return `PROMPTS = []  # PLACEHOLDER: the run's task is unknown (see score() above); put its prompts here
+`;
     case "arithmetic":
       return `# Every 2-digit addition prompt, as in the lab (hold some out for evaluation if you like).
 PROMPTS = [f"{a}+{b}=" for a in range(10, 100) for b in range(10, 100)]

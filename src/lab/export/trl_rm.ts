@@ -13,11 +13,15 @@ import type { TaskId } from "../../tasks/task";
 import type { RewardChoice } from "../settings";
 import { rewardPy } from "./trl_rewards";
 
-/** Python defining `score(prompt, completion)` over an ONNX reward model (imports json, numpy, onnxruntime). */
-export function onnxRewardPy(task: TaskId, choice: "proxy" | "custom" | "pipeline"): string {
+/**
+ * Python defining `score(prompt, completion)` over an ONNX reward model (imports json, numpy, onnxruntime); `task`
+ * names the shipped files' folder (null: unknown, a placeholder).
+ */
+export function onnxRewardPy(task: TaskId | null, choice: "proxy" | "custom" | "pipeline"): string {
+  const dir = `public/models/${task ?? "<its task: unknown>"}`;
   const path =
     choice === "proxy"
-      ? `"rm.onnx"  # the lab's proxy reward model: public/models/${task}/rm.onnx in the RLHF Playground repository`
+      ? `"rm.onnx"  # the lab's proxy reward model: ${dir}/rm.onnx in the RLHF Playground repository`
       : choice === "custom"
         ? `"reward_model.onnx"  # PLACEHOLDER: the .onnx reward model you loaded in the lab`
         : `"pipeline_rm.onnx"  # PLACEHOLDER: the Pipeline view's reward model (its "Download RM (.onnx)" button)`;
@@ -31,7 +35,7 @@ import numpy as np
 import onnxruntime
 
 RM_PATH = ${path}
-TOKENIZER_PATH = "tokenizer.json"  # public/models/${task}/tokenizer.json in the RLHF Playground repository
+TOKENIZER_PATH = "tokenizer.json"  # ${dir}/tokenizer.json in the RLHF Playground repository
 with open(TOKENIZER_PATH, encoding="utf-8") as _f:
     _TOK = json.load(_f)
 VOCAB = {**_TOK["model"]["vocab"], **{t["content"]: t["id"] for t in _TOK["added_tokens"]}}
@@ -63,9 +67,10 @@ def score(prompt, completion):
 
 /**
  * The script's reward section for a run: the gold scorer as `score` (reward "gold"), or the ONNX reward model
- * as `score` with the gold scorer kept as `gold_score`. Needs `import math, re`.
+ * as `score` with the gold scorer kept as `gold_score`. Needs `import math, re`. `task` null: unknown (an
+ * imported run's file did not say), its scorer a placeholder (./trl_rewards.ts UNKNOWN_TASK_PY).
  */
-export function runRewardPy(task: TaskId, choice: RewardChoice): string {
+export function runRewardPy(task: TaskId | null, choice: RewardChoice): string {
   if (choice === "gold") return rewardPy(task);
   const gold = rewardPy(task).replace(/\ndef score\(/, "\ndef gold_score(");
   return `${gold}\n\n${onnxRewardPy(task, choice)}`;

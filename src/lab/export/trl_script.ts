@@ -14,6 +14,7 @@ import type { Marker, RunSpec, SettingValue } from "../protocol";
 import { ALGORITHMS } from "../registry";
 import { labelsFromGold, rewardOf, TASK_COSTS } from "../settings";
 import { changesText } from "./changes";
+import type { RunOrigin } from "./origin";
 import type { ExperimentRef } from "./run_file";
 import { scriptBody } from "./trl_bodies";
 import { scriptImports, TRL_0X_PIP } from "./trl_imports";
@@ -23,6 +24,7 @@ import { promptsPy } from "./trl_rewards";
 import { runRewardPy } from "./trl_rm";
 import { OFFLINE_PAIR_TOKENS } from "./trl_semantics";
 import { trlMapping } from "./trl_targets";
+import { importedNote, placeholders, scriptWhere, startModelText } from "./trl_where";
 import { untrainedChanges, untrainedText } from "./untrained";
 
 export { pyValue, slug } from "./trl_py";
@@ -40,6 +42,12 @@ export interface ScriptRun {
   untrained?: Record<string, SettingValue | null>;
   /** The run's markers: mid-run setting changes are named in a comment at the top (./changes.ts). */
   markers?: readonly Marker[];
+  /**
+   * Imported for comparison: the script is for its own file's task, start model and seed (`origin`; none or a
+   * field left out: unknown, a placeholder), not this lab's experiment or hand-off (./trl_where.ts).
+   */
+  comparison?: boolean;
+  origin?: RunOrigin;
 }
 
 /**
@@ -61,14 +69,6 @@ export function midRunComment(markers: readonly Marker[] | undefined): string {
  */
 export const PLACEHOLDER_MODEL = "Qwen/Qwen2.5-0.5B";
 
-/** The start model in words, for the docstring. */
-function startModelText(experiment: ExperimentRef, handedOff: string | null | undefined): string {
-  if (handedOff) return `the SFT model trained in the page's Pipeline view (${oneLine(handedOff)})`;
-  return experiment.model === "sft"
-    ? `the shipped ${experiment.task} SFT model`
-    : `a fresh "${experiment.model}" GPT`;
-}
-
 /**
  * The install line and which TRL versions the script runs on. PPOTrainer is gone from TRL 1.x (checked on 1.13),
  * so a PPO script pins 0.23–0.26; the others also run on TRL 1.x, where CPO and ORPO live in trl.experimental and
@@ -89,22 +89,26 @@ or with TRL 1.x (checked on TRL 1.13 with transformers 5.17):
 }
 
 /**
- * The TRL script of a run (Python 3 source); `now` dates its docstring.
+ * The TRL script of a run (Python 3 source) trained on `experiment` (this lab's; a comparison run's is its own
+ * origin's, ./trl_where.ts); `now` dates its docstring.
  * @throws RangeError if the run's settings fail validation (an unknown key, or a value of the wrong type or out of
  *   range: {@link trlMapping}), or a Safe RLHF run's cost is neither "length" nor one of the task's costs.
  */
 export function trlScript(experiment: ExperimentRef, run: ScriptRun, now = new Date()): string {
   const { algo, label } = run.spec;
+  const where = scriptWhere(experiment, run);
+  const { task } = where;
   const cost = run.spec.config.cost;
   if (
     algo === "safe_rlhf" &&
     cost !== undefined &&
     cost !== "length" &&
-    !TASK_COSTS[experiment.task].includes(String(cost))
+    task !== null &&
+    !TASK_COSTS[task].includes(String(cost))
   )
-    throw new RangeError(`the ${experiment.task} task has no cost "${cost}" (Safe RLHF): no script for it`);
-  const room = startRoom(experiment.task, experiment.model, run.handedOff);
-  const m = trlMapping(algo, run.spec.config, room, OFFLINE_PAIR_TOKENS[experiment.task]);
+    throw new RangeError(`the ${task} task has no cost "${cost}" (Safe RLHF): no script for it`);
+  const room = startRoom(where.room.task, where.room.model, where.room.handedOff);
+  const m = trlMapping(algo, run.spec.config, room, task === null ? undefined : OFFLINE_PAIR_TOKENS[task]);
   const title = ALGORITHMS[algo].title;
   const file = `${slug(label)}_trl.py`;
   const note = m.target.note ? `\n${m.target.note}\n` : "";
@@ -130,26 +134,26 @@ This script uses the new values.\n`
       : `\nIt optimised a learned reward model (reward "${reward}"), loaded below with onnxruntime: put its .onnx file and
 tokenizer.json next to this script (RM_PATH, TOKENIZER_PATH) and pip install onnxruntime numpy too.\n`;
   return `#!/usr/bin/env python3
-${midRunComment(run.markers)}"""${name}: ${title} on the ${experiment.task} task, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
+${midRunComment(run.markers)}"""${name}: ${title} on ${task === null ? "an unknown task (its run file did not say)" : `the ${task} task`}, exported from RLHF Playground (${now.toISOString().slice(0, 10)}).
 
-In the lab this run trained a tiny GPT in the browser (start model: ${startModelText(experiment, run.handedOff)}, seed ${experiment.seed},
+In the lab this run trained a tiny GPT in the browser (start model: ${startModelText(where)}, seed ${where.seed ?? "unknown"},
 ${run.step} steps). This script runs the same algorithm with the same settings (mapped to TRL's names) and the
-same reward with TRL on a real model. Replace the placeholders (MODEL_NAME, PROMPTS), then:
+same reward with TRL on a real model. Replace the placeholders (${placeholders(where)}), then:
 
 ${pipText(m.target.trainer)}
 
 and run it:
 
     python ${file}
-${rm}${pending}${note}${length.note ? `\n${length.note}\n` : ""}"""
+${importedNote(where)}${rm}${pending}${note}${length.note ? `\n${length.note}\n` : ""}"""
 ${scriptImports(m)}
 
 MODEL_NAME = "${PLACEHOLDER_MODEL}"  # PLACEHOLDER: your SFT model (the lab's models are tiny char-level GPTs)
-SEED = ${experiment.seed}
+SEED = ${where.seed ?? "0  # PLACEHOLDER: unknown (the run file this run came from did not say its seed)"}
 OUTPUT_DIR = "${slug(label)}-trl"
 
-${runRewardPy(experiment.task, reward)}
+${runRewardPy(task, reward)}
 
-${promptsPy(experiment.task)}
+${promptsPy(task)}
 ${body}`;
 }
