@@ -153,7 +153,7 @@ export interface DpoConfig extends ConfigValues {
   weightDecay: number;
   /** "offline" (the task's preference dataset, default) or "online" (pairs sampled each step; Guo et al. 2024). */
   mode: "offline" | "online";
-  /** "sigmoid" (DPO, default), "hinge" (SLiC), "ipo" (Azar et al. 2023) or "simpo" (Meng et al. 2024). */
+  /** "sigmoid" (DPO, default), "hinge" (SLiC's, on the reference log-ratio as RSO and TRL), "ipo" (Azar et al. 2023) or "simpo" (Meng et al. 2024). */
   lossType: "sigmoid" | "hinge" | "ipo" | "simpo";
   /** β: strength of the implicit KL constraint, in [0.001, 100]; default 0.1 (Rafailov et al. 2023 eq. 7). */
   beta: number;

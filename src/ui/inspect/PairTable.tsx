@@ -21,7 +21,12 @@ function formulas(v: PairsInspect): { reward: string; loss: string; note: string
         note: `DPO (sigmoid), ${b}${v.labelSmoothing > 0 ? `, cDPO label smoothing ε = ${sig(v.labelSmoothing, 3)}` : ""}.`,
       };
     case "hinge":
-      return { reward: "β·log(π_θ/π_ref)", loss: "max(0, 1 − margin)", note: `SLiC (hinge), ${b}.` };
+      return {
+        reward: "β·log(π_θ/π_ref)",
+        loss: "max(0, 1 − margin)",
+        // As the loss-type knob and the explain panel say: SLiC-HF's hinge has no reference; this form is RSO's.
+        note: `Hinge (SLiC's, on the reference log-ratio as in RSO and TRL), ${b}.`,
+      };
     case "ipo":
       return {
         reward: "β·log(π_θ/π_ref)/|y|",
