@@ -23,6 +23,7 @@ import { stopFirstLine, trainingLine, usePipelineStore } from "./pipeline_store"
 import { RecentExperiments } from "./RecentExperiments";
 import { keptLine } from "./saving";
 import { failingLine } from "./saving_lines";
+import { tabWords } from "./tab_words";
 import { pipelineKept, useKeptList, useRoom } from "./use_room";
 import "./experiment.css";
 import { errorMessage } from "../../util/errors";
@@ -251,7 +252,9 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
               <li>
                 {saves
                   ? "The Pipeline's models are kept as they were saved before."
-                  : "The Pipeline's models trained in this page are not kept: this tab does not save."}
+                  : tabWords(
+                      "The Pipeline's models trained in this page are not kept: this tab does not save.",
+                    )}
               </li>
             )}
             {training && <li data-testid="experiment-pipeline-training">{stopFirstLine(training, saves)}</li>}

@@ -26,6 +26,7 @@ import { EmbedStorageButtons } from "./EmbedStorageButtons";
 import { noticeDismissed } from "./history_leave";
 import { LeaveAskButtons } from "./LeaveAskButtons";
 import { MoreMetrics } from "./MoreMetrics";
+import { NoticeLine } from "./NoticeLine";
 import { useFocusWhenOpened } from "./opened_focus";
 import { PipelineView } from "./PipelineView";
 import { PageTitle } from "./page_title";
@@ -108,7 +109,7 @@ export function LabView() {
       <div role="status" aria-live="polite">
         {notice && (
           <div className="notice" data-testid="lab-notice">
-            <span>{notice}</span>
+            <NoticeLine text={notice} />
             <BrokenLinkButton />
             <EmbedStorageButtons />
             <LeaveAskButtons />

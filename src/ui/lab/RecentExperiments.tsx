@@ -10,6 +10,7 @@ import { useLab } from "../lab_store";
 import { experimentTitle, keptRunsText, timeAgo } from "./experiment_names";
 import { forgetRecent, onRecentChange, openRecent, recentExperiments } from "./saving";
 import { useSavingTabs } from "./saving_tabs";
+import { tabWords } from "./tab_words";
 
 export function RecentExperiments() {
   const id = useId();
@@ -67,7 +68,9 @@ export function RecentExperiments() {
       {entries === null && !problem && <p className="muted">Reading…</p>}
       {elsewhere && entries && entries.length > 0 && (
         <p className="muted" data-testid="recent-elsewhere">
-          Another tab saves this browser's experiments: open or forget one there, or press Save here first.
+          {tabWords(
+            "Another tab saves this browser's experiments: open or forget one there, or press Save here first.",
+          )}
         </p>
       )}
       {entries?.length === 0 && (

@@ -8,6 +8,7 @@ import "./save_state.css";
 import { useLab } from "../lab_store";
 import { useDiscardSaved } from "./discard_saved";
 import { ELSEWHERE_TITLE, OWNER_GONE_LINE, RELOAD_LINE, useSavingTabs } from "./saving_tabs";
+import { tabWords } from "./tab_words";
 
 /**
  * "Save here": make this tab the one that saves (./saving.ts Saving.saveHere); nothing while this tab saves.
@@ -26,7 +27,9 @@ export function SaveHereButton({ inNotice = false }: { inNotice?: boolean }) {
       className="save-here"
       data-testid={inNotice ? "notice-save-here" : "save-here"}
       disabled={state === "taking"}
-      title="Make this tab the one that saves, without a reload: the other tab stops saving, what it saved is kept under Change… → Recent experiments, and this tab's runs are saved where they are now."
+      title={tabWords(
+        "Make this tab the one that saves, without a reload: the other tab stops saving, what it saved is kept under Change… → Recent experiments, and this tab's runs are saved where they are now.",
+      )}
       onClick={saveHere}
     >
       Save here
@@ -85,7 +88,7 @@ export function SaveState({
           className="save-state"
           data-testid="save-state"
           data-saving="elsewhere"
-          title={ownerGone ? OWNER_GONE_LINE : ELSEWHERE_TITLE}
+          title={tabWords(ownerGone ? OWNER_GONE_LINE : ELSEWHERE_TITLE)}
         >
           {tabs === "taking" ? "taking over…" : "not saving"}
         </span>

@@ -6,6 +6,7 @@ import { type KeptEntry, keepsCurves } from "../../lab/archive";
 import { NOT_KEPT_WHY } from "./experiment_names";
 import { notSavingReason, openSaving, recentChanged, saveLatest } from "./saving";
 import { useSavingTabs } from "./saving_tabs";
+import { tabWords } from "./tab_words";
 
 /** Whether this page saves (storage, and it is the tab that saves), so that keepOpenExperiment can keep runs. */
 export function canKeepRuns(): boolean {
@@ -18,7 +19,7 @@ export function canKeepRuns(): boolean {
  */
 export function whyNotKept(): string {
   if (useSavingTabs.getState().state === "elsewhere")
-    return "another tab of the lab saves this browser's experiment";
+    return tabWords("another tab of the lab saves this browser's experiment");
   return notSavingReason() ?? "this browser's storage is unavailable";
 }
 

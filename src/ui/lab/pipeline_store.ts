@@ -13,6 +13,7 @@ import {
   type PipelineStageResult,
 } from "../../lab/pipeline/fields";
 import { reloadForEdit } from "../hot_reload";
+import { tabWords } from "./tab_words";
 
 export type StageStatus = "idle" | "running" | "done" | "error";
 
@@ -92,7 +93,7 @@ export function trainingStage(s: Pick<PipelineState, "sft" | "rm">): PipelineSta
 export function stopFirstLine(training: string, saves: boolean): string {
   return saves
     ? `The Pipeline's ${training} stops first, at the end of its current step: its model so far is kept with this experiment under Recent experiments, like the Pipeline's other models.`
-    : `The Pipeline's ${training} stops, and its model is not kept: this tab does not save.`;
+    : tabWords(`The Pipeline's ${training} stops, and its model is not kept: this tab does not save.`);
 }
 
 /** A stage's name in sentences: "SFT", "reward model". */

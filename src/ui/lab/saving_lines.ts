@@ -7,6 +7,7 @@ import type { KeptEntry } from "../../lab/archive";
 import { droppedText, experimentTitle, keptRunsText, leastText, NOT_KEPT_WHY } from "./experiment_names";
 import type { Room } from "./keep_room";
 import { OWNER_GONE_LINE, takenOverLine, useSavingTabs } from "./saving_tabs";
+import { tabWords } from "./tab_words";
 
 /** What the notice says once Save here made this tab the saving one; `kept`: the other tab's session kept. */
 export function savedHereLine(kept: KeptEntry | null): string {
@@ -72,10 +73,12 @@ export function keptLine(k: Keeping, saves: boolean, where = "under Change… �
   }
   const tabs = useSavingTabs.getState();
   if (tabs.state !== "saves")
-    return tabs.ownerGone
-      ? "No tab saves now (the tab that saved was closed or left the page): only what this browser saved before is kept, under Change… → Recent experiments; Save here first keeps this tab's training"
-      : "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments";
-  return "This tab is not saving (see the notice above), so its training is not kept";
+    return tabWords(
+      tabs.ownerGone
+        ? "No tab saves now (the tab that saved was closed or left the page): only what this browser saved before is kept, under Change… → Recent experiments; Save here first keeps this tab's training"
+        : "This tab no longer saves (another tab does): only what this browser saved before is kept, under Change… → Recent experiments",
+    );
+  return tabWords("This tab is not saving (see the notice above), so its training is not kept");
 }
 
 /**
