@@ -1,6 +1,7 @@
 /**
- * The papers the explain panels cite, one entry each (arXiv abstract pages, or the publisher's DOI for papers
- * that predate arXiv), so an id is written once and every panel links the same page.
+ * The papers the explain panels and the lesson cards cite, one entry each (arXiv abstract pages, or the
+ * publisher's DOI for papers that predate arXiv), so an id is written once and every panel links the same page;
+ * a lesson's reference finds its paper by URL ({@link paperAt}), for its Copy BibTeX.
  */
 export interface Paper {
   /** "Schulman et al." (as the panels show it). */
@@ -198,4 +199,44 @@ export const PAPERS = {
     title: "Responsive Safety in Reinforcement Learning by PID Lagrangian Methods",
     url: arxiv("2007.03964"),
   },
+  // Cited by the lessons (src/lab/presets/lessons_*.ts).
+  entropyMechanism: {
+    authors: "Cui et al.",
+    year: 2025,
+    title: "The Entropy Mechanism of Reinforcement Learning for Reasoning Language Models",
+    url: arxiv("2505.22617"),
+  },
+  smaug: {
+    authors: "Pal et al.",
+    year: 2024,
+    authorList: [
+      "Arka Pal",
+      "Deep Karkhanis",
+      "Samuel Dooley",
+      "Manley Roberts",
+      "Siddartha Naidu",
+      "Colin White",
+    ],
+    title: "Smaug: Fixing Failure Modes of Preference Optimisation with DPO-Positive",
+    url: arxiv("2402.13228"),
+  },
+  likelihoodDisplacement: {
+    authors: "Razin et al.",
+    year: 2024,
+    authorList: [
+      "Noam Razin",
+      "Sadhika Malladi",
+      "Adithya Bhaskar",
+      "Danqi Chen",
+      "Sanjeev Arora",
+      "Boris Hanin",
+    ],
+    title: "Unintentional Unalignment: Likelihood Displacement in Direct Preference Optimization",
+    url: arxiv("2410.08847"),
+  },
 } as const satisfies Record<string, Paper>;
+
+/** The paper at `url` (its arXiv abstract page or DOI link, as written here), or null: not a paper listed here. */
+export function paperAt(url: string): Paper | null {
+  return Object.values(PAPERS).find((p: Paper) => p.url === url) ?? null;
+}

@@ -1,7 +1,7 @@
 /**
- * The open lesson's card: its title, what to watch, the papers, and progress toward its length. Shown when the
- * experiment came from a lesson (spec.preset); "Free play" drops the lesson (and its step limit) but keeps the
- * runs as they are.
+ * The open lesson's card: its title, what to watch, the papers (each with Copy BibTeX: ./LessonRefs.tsx), and
+ * progress toward its length. Shown when the experiment came from a lesson (spec.preset); "Free play" drops the
+ * lesson (and its step limit) but keeps the runs as they are.
  */
 
 import { useEffect, useState } from "react";
@@ -12,6 +12,7 @@ import { labActions } from "../lab/actions";
 import { announce } from "../lab/announce";
 import { usePipelineStore } from "../lab/pipeline_store";
 import { stepRange, useLab } from "../lab_store";
+import { LessonRefs } from "./LessonRefs";
 import {
   hiddenItems,
   lessonRunsBack,
@@ -205,13 +206,7 @@ export function LessonCard() {
           </button>
         )}
       </details>
-      <p className="lesson-refs">
-        {lesson.refs.map((r) => (
-          <a key={r.url} href={r.url} target="_blank" rel="noopener noreferrer">
-            {r.label}
-          </a>
-        ))}
-      </p>
+      <LessonRefs refs={lesson.refs} />
     </section>
   );
 }
