@@ -9,10 +9,10 @@ import { ORT_WASM_URL } from "./ort_wasm";
 import { type OnnxLoader, RewardSourceError } from "./reward_sources";
 import { isolatedOnnxLoader, RM_TIME_LIMITS, type RmWorkerHandle } from "./rm_isolated";
 import type { RmWorkerApi } from "./rm_worker_api";
+import { workerStopReason } from "./worker_script";
 
-/** Why a reward-model worker stopped when its script did not load. */
-export const SCRIPT_NOT_LOADED =
-  "its script could not be downloaded: the lab was updated on its server since this page opened, or the network is down; reload the page";
+/** Why a reward-model worker stopped when its script did not load (the training worker's wording too). */
+export { SCRIPT_NOT_LOADED } from "./worker_script";
 
 /** Start a reward-model worker (a module worker; Chrome lets a dedicated worker start one). */
 function spawnRmWorker(): RmWorkerHandle {
@@ -24,9 +24,8 @@ function spawnRmWorker(): RmWorkerHandle {
     api: Comlink.wrap<RmWorkerApi>(worker) as unknown as RmWorkerApi,
     terminate: () => worker.terminate(),
     onCrash: (cb) => {
-      // A script that does not load fires a bare Event (no message): a page opened before the lab was updated
-      // on its server asks for a file the server no longer has, or the network is down.
-      worker.addEventListener("error", (e) => cb(e.message || SCRIPT_NOT_LOADED));
+      // A script that does not load fires a bare Event (no message): ./worker_script.ts says why.
+      worker.addEventListener("error", (e) => cb(workerStopReason(e)));
       worker.addEventListener("messageerror", () => cb("a message could not be read"));
     },
   };

@@ -4,6 +4,7 @@
 import * as Comlink from "comlink";
 import type { ExperimentSpec, LabWorkerApi, PipelineModels, RunSpec, WorkerInfo } from "../lab/protocol";
 import { lostRewardNotice } from "../lab/settings";
+import { workerStopReason } from "../lab/worker_script";
 import { usePipelineStore } from "./lab/pipeline_store";
 import { useRewardModels } from "./lab/reward_models";
 import { useLab } from "./lab_store";
@@ -12,7 +13,7 @@ import type { WorkerWatch } from "./worker_watch";
 
 /**
  * Start src/lab/worker.ts. `died` rejects when its script fails to load or throws at top level (such a worker
- * never answers: the page says so instead of waiting).
+ * never answers: the page says so instead of waiting), saying why in src/lab/worker_script.ts's words.
  */
 export function spawnTrainingWorker() {
   const worker = new Worker(new URL("../lab/worker.ts", import.meta.url), {
@@ -22,7 +23,7 @@ export function spawnTrainingWorker() {
   const died = new Promise<never>((_, reject) => {
     worker.addEventListener("error", (ev) => {
       ev.preventDefault();
-      reject(new Error(`the training worker stopped: ${ev.message || "its script failed to load"}`));
+      reject(new Error(`the training worker stopped: ${workerStopReason(ev)}`));
     });
   });
   return { worker, api: Comlink.wrap<LabWorkerApi>(worker), died };
