@@ -9,6 +9,7 @@ import { ORT_WASM_URL } from "./ort_wasm";
 import { type OnnxLoader, RewardSourceError } from "./reward_sources";
 import { isolatedOnnxLoader, RM_TIME_LIMITS, type RmWorkerHandle } from "./rm_isolated";
 import type { RmWorkerApi } from "./rm_worker_api";
+import { NOT_SERVED } from "./shipped_fetch";
 import { workerStopReason } from "./worker_script";
 
 /** Why a reward-model worker stopped when its script did not load (the training worker's wording too). */
@@ -52,7 +53,10 @@ export function workerOnnxLoader(fetchFn: typeof fetch = fetch, onStarting?: () 
   return isolatedOnnxLoader(spawnRmWorker, RM_TIME_LIMITS, runtime);
 }
 
-/** onnxruntime-web's WASM bytes. @throws RewardSourceError naming the network's or the server's answer. */
+/**
+ * onnxruntime-web's WASM bytes.
+ * @throws RewardSourceError naming the network's or the server's answer (HTTP 404: shipped_fetch's NOT_SERVED).
+ */
 async function downloadRuntime(fetchFn: typeof fetch): Promise<ArrayBuffer> {
   const url = new URL(ORT_WASM_URL, globalThis.location?.href ?? "http://localhost/");
   const failed = (why: string) =>
@@ -65,6 +69,8 @@ async function downloadRuntime(fetchFn: typeof fetch): Promise<ArrayBuffer> {
   } catch (e) {
     throw failed(errorMessage(e));
   }
+  // The lab ships this file: a 404 is the server refusing .wasm (README: Hosting the lab), not the network.
+  if (res.status === 404) throw new RewardSourceError(`could not download ${url.pathname}: ${NOT_SERVED}`);
   if (!res.ok) throw failed(`the server answered HTTP ${res.status}`);
   try {
     return await res.arrayBuffer();

@@ -17,6 +17,13 @@ export type Listed = boolean | null;
 export const RETRY_START =
   "check the connection, then reload the page to try again (nothing saved in this browser was changed)";
 
+/**
+ * Why a file the lab ships answered HTTP 404: the server does not serve its type (IIS answers 404.3 for a type
+ * it has no MIME mapping for), not the network; ends the error, with no "check the connection".
+ */
+export const NOT_SERVED =
+  "the server does not serve this file (HTTP 404) though the lab ships it: if you host the lab, the server must serve .safetensors/.onnx/.jsonl/.wasm files (README: Hosting the lab)";
+
 const isPage = (res: Response) => (res.headers.get("content-type") ?? "").includes("text/html");
 
 /** Why an answer is not the file: "HTTP 502 with a web page (…)". */
@@ -46,7 +53,7 @@ async function answer(url: URL, fetchFn: typeof fetch, advice: string): Promise<
  * @returns the response, or null when the file is not shipped (not listed; without a manifest, HTTP 404 or a
  *   web page).
  * @throws Error naming the path and what came back — a network failure, or a listed file answered by anything
- *   but itself (an HTTP error, a web page) — with what to do.
+ *   but itself (an HTTP error, a web page) — with what to do; for HTTP 404, {@link NOT_SERVED}.
  */
 export async function fetchShipped(
   url: URL,
@@ -58,6 +65,7 @@ export async function fetchShipped(
   const res = await answer(url, fetchFn, advice);
   if (res.ok && !isPage(res)) return res;
   if (listed === null && (res.status === 404 || isPage(res))) return null;
+  if (res.status === 404) throw new Error(`could not download ${url.pathname}: ${NOT_SERVED}`);
   throw new Error(`could not download ${url.pathname}: ${answered(res)}; ${advice}`);
 }
 

@@ -72,11 +72,17 @@ describe("onnxruntime's WebAssembly, downloaded once by the training worker", ()
     expect((await load(toyModel(), V, 0).then(() => null, fail))?.message).toMatch(
       /: the server answered HTTP 502; check the connection/,
     );
+    // A server that refuses .wasm (IIS without its MIME mapping: 404.3): its settings, not the connection.
+    answer = async () =>
+      new Response("<h1>404.3</h1>", { status: 404, headers: { "content-type": "text/html" } });
+    expect((await load(toyModel(), V, 0).then(() => null, fail))?.message).toMatch(
+      /^could not download .*ort-wasm-simd-threaded\.wasm: the server does not serve this file \(HTTP 404\) though the lab ships it: if you host the lab, the server must serve \.safetensors\/\.onnx\/\.jsonl\/\.wasm files \(README: Hosting the lab\)$/,
+    );
     answer = async () => new Response(new Uint8Array([0, 97, 115, 109]));
     // Downloaded: the worker (that never loads here) is the next failure, twice, on one download.
     for (let i = 0; i < 2; i++)
       expect((await load(toyModel(), V, 0).then(() => null, fail))?.message).toMatch(/its worker stopped/);
-    expect(calls).toBe(3);
+    expect(calls).toBe(4);
     expect(UnloadableWorker.made).toBe(3);
   });
 });

@@ -42,7 +42,17 @@ describe("fetching a shipped file", () => {
         answer(() => new Response("", { status: 404 })),
         true,
       ),
-    ).rejects.toThrow(/answered HTTP 404; check the connection/);
+    ).rejects.toThrow(
+      "could not download /models/arithmetic/sft.safetensors: the server does not serve this file (HTTP 404) though the lab ships it: if you host the lab, the server must serve .safetensors/.onnx/.jsonl/.wasm files (README: Hosting the lab)",
+    );
+    // IIS's answer for a type it has no MIME mapping for: a web page, HTTP 404; not "check the connection".
+    const iis = await fetchShipped(
+      URL_,
+      answer(() => page(404)),
+      true,
+    ).catch((e: Error) => e.message);
+    expect(iis).toMatch(/does not serve this file \(HTTP 404\) though the lab ships it/);
+    expect(iis).not.toMatch(/sign-in page|check the connection/);
     await expect(fetchShipped(URL_, offline, true)).rejects.toThrow(
       /^could not download \/models\/arithmetic\/sft\.safetensors \(Failed to fetch\): check the connection/,
     );
