@@ -21,7 +21,7 @@
 
 import type { DBSchema, IDBPDatabase, StoreNames } from "idb";
 import { type ArchivedSession, type ArchiveEntry, ExperimentArchive } from "./archive";
-import { DB_NAME } from "./db_name";
+import { labDbName } from "./db_name";
 import { SETTINGS_REVISION } from "./default_changes";
 import type { RunOrigin } from "./export/origin";
 import { type LabConnection, type LostReason, openLabConnection } from "./persist_connection";
@@ -389,12 +389,12 @@ export class LabPersistence {
 }
 
 /**
- * Open (or create) the lab's database (./persist_connection.ts openLabConnection: a tab still open on an older
- * version blocks the upgrade for at most `blockedMs`; the connection never blocks another page, and is reopened
- * when the browser takes it away).
+ * Open (or create) the lab's database (default: this deployment's, ./db_name.ts labDbName; openLabConnection of
+ * ./persist_connection.ts: a tab still open on an older version blocks the upgrade for at most `blockedMs`; the
+ * connection never blocks another page, and is reopened when the browser takes it away).
  * @throws when IndexedDB is unavailable, the upgrade stays blocked, or a newer version of the lab saved there:
  *   callers go on without persistence and tell the user.
  */
-export async function openLabPersistence(name = DB_NAME, blockedMs = 3000): Promise<LabPersistence> {
+export async function openLabPersistence(name = labDbName(), blockedMs = 3000): Promise<LabPersistence> {
   return new LabPersistence(await openLabConnection(name, blockedMs));
 }

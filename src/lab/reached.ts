@@ -11,6 +11,7 @@
  */
 import type { ExperimentSpec, RunSpec } from "./protocol";
 import { sameRun } from "./restore";
+import { scopedStorage } from "./storage_scope";
 
 /** The sessionStorage key. */
 export const REACHED_KEY = "rlhf-playground:reached";
@@ -26,10 +27,14 @@ interface ReachedRecord {
   runs: Record<string, { spec: RunSpec; step: number }>;
 }
 
-/** The tab's sessionStorage, or undefined (none here, or access denied: its getter throws then). */
+/**
+ * The tab's sessionStorage with this deployment's keys (./storage_scope.ts: a tab that goes from /labA/ to
+ * /labB/ keeps the same sessionStorage), or undefined (none here, or access denied: its getter throws then).
+ */
 export function pageStorage(): ReachedStorage | undefined {
   try {
-    return typeof window !== "undefined" ? (window.sessionStorage ?? undefined) : undefined;
+    const store = typeof window !== "undefined" ? window.sessionStorage : undefined;
+    return store ? scopedStorage(store) : undefined;
   } catch {
     return undefined;
   }

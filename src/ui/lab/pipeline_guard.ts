@@ -9,6 +9,7 @@
  */
 import { type PipelineSettings, type PipelineStage, pipelineSettings } from "../../lab/pipeline/fields";
 import type { ExperimentSpec } from "../../lab/protocol";
+import { pageStorage } from "../../lab/reached";
 import { askBeforeUnload } from "../../util/leave_prompt";
 import { STAGE_NAMES } from "./pipeline_store";
 
@@ -44,14 +45,8 @@ export function experimentKey(spec: Pick<ExperimentSpec, "task" | "model" | "see
   return `${spec.task}/${spec.model}/${spec.seed}`;
 }
 
-/** This tab's sessionStorage, or undefined (none here, or access denied: its getter throws then). */
-export function tabStorage(): MarkerStorage | undefined {
-  try {
-    return typeof window !== "undefined" ? (window.sessionStorage ?? undefined) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** This tab's sessionStorage with this deployment's keys (src/lab/reached.ts pageStorage), or undefined. */
+export const tabStorage = (): MarkerStorage | undefined => pageStorage();
 
 /** A stage's guard, from {@link guardTraining}. */
 export interface TrainingGuard {

@@ -17,10 +17,11 @@
  * The page shows where it stands through {@link useSavingTabs} (./SaveState.tsx).
  */
 import { create } from "zustand";
+import { scopedName } from "../../lab/storage_scope";
 import { reloadForEdit } from "../hot_reload";
 import { isEmbedded } from "./embedded";
 
-/** The BroadcastChannel on which the lab's tabs agree which one saves. */
+/** The BroadcastChannel on which the lab's tabs agree which one saves (scoped: src/lab/storage_scope.ts scopedName). */
 export const SAVING_CHANNEL = "rlhf-playground-lab-saving";
 
 /** How long a Save here waits for a saving tab to answer before it takes it that none is open, ms. */
@@ -155,7 +156,8 @@ export function linkTabs(
 ): TabLink {
   const tab = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   let claim = { tab, at: Date.now() };
-  const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SAVING_CHANNEL);
+  const channel =
+    typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(scopedName(SAVING_CHANNEL));
   (channel as { unref?: () => void } | null)?.unref?.(); // Node (tests): do not keep the process alive
   const post = (kind: Kind) => channel?.postMessage({ kind, tab, at: claim.at } satisfies TabMessage);
   /** Tabs heard asking to take saving over (their "start" then ends a Save here, not an opening). */
