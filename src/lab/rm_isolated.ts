@@ -7,6 +7,7 @@
  */
 import { OnnxRewardModelError, type OnnxRewardModelErrorKind } from "../rewards/onnx_rm_error";
 import { inspectOnnxRewardModel } from "../rewards/onnx_rm_inspect";
+import { explainWasmBlocked } from "./csp_blocked";
 import type { OnnxLoader } from "./reward_sources";
 import type { RmLoaded, RmWorkerApi } from "./rm_worker_api";
 
@@ -45,7 +46,8 @@ export const RM_TIME_LIMITS: RmTimeLimits = { startMs: 120_000, loadMs: 30_000, 
  * `runtime` (when given) brings onnxruntime-web's WASM bytes, with no time limit (a download: the page shows its
  * progress and a stall), and each worker compiles them within `limits.startMs`.
  * @throws (the loader) whatever the model's load throws, as loadOnnxRewardModel would; whatever `runtime`
- * throws; OnnxRewardModelError "timeout" past `limits.loadMs`, "runtime" when the worker dies.
+ * throws; OnnxRewardModelError "timeout" past `limits.loadMs`, "runtime" when the worker dies; RewardSourceError
+ * when the site's Content-Security-Policy refuses onnxruntime's WebAssembly (./csp_blocked.ts).
  */
 export function isolatedOnnxLoader(
   spawn: () => RmWorkerHandle,
@@ -76,7 +78,7 @@ export function isolatedOnnxLoader(
       );
     } catch (e) {
       w.end("its load failed", "runtime");
-      throw e;
+      throw explainWasmBlocked(e); // a site's policy that refuses WebAssembly: said for whoever hosts the lab
     }
     return {
       ...info,

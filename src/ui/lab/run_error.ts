@@ -3,6 +3,7 @@
  * the error's kind, a reload when the GPU device is gone for good, or a change of its settings when it could
  * not start (it has no checkpoint); and why its checkpoint and ONNX exports are unavailable when it has no weights.
  */
+import { cspBlocked } from "../../lab/csp_blocked";
 import type { RunState } from "../lab_store";
 
 /** The "Back to its last checkpoint" button's tooltip for an error of `kind`. */
@@ -17,11 +18,21 @@ export function rewindTitle(kind: RunState["errorKind"]): string {
 
 /**
  * The run could not start (its settings were refused, e.g. a step over the memory budget): it has no checkpoint to
- * go back to, and a change of its settings starts it again with them (Scheduler.setConfig rebuilds it). Null for
- * another error; else what the card says instead of "Back to its last checkpoint", and its title.
+ * go back to, and a change of its settings starts it again with them (Scheduler.setConfig rebuilds it); unless the
+ * site's Content-Security-Policy refused it, which no setting but another reward gets round. Null for another
+ * error; else what the card says instead of "Back to its last checkpoint", and its title.
  */
-export function restartHint(run: Pick<RunState, "errorKind">): { text: string; title: string } | null {
+export function restartHint(
+  run: Pick<RunState, "errorKind" | "error">,
+): { text: string; title: string } | null {
   if (run.errorKind !== "could-not-start") return null;
+  // The site's Content-Security-Policy refused it (src/lab/csp_blocked.ts): no setting of the run is the cause.
+  if (cspBlocked(run.error))
+    return {
+      text: "Not its settings: this site blocks the WebAssembly that ONNX reward models run on. The gold reward trains here.",
+      title:
+        "Whoever hosts the lab must allow 'wasm-unsafe-eval' in the server's Content-Security-Policy (README: Hosting the lab). Until then, choose the gold reward, or remove the run.",
+    };
   return {
     text: "Change its settings (e.g. fewer prompts per step): the run starts again with them.",
     title:
