@@ -2,6 +2,7 @@
  * An SVG document drawn onto a canvas as PNG, at `scale` device pixels per CSS pixel (2 at least, so a slide or
  * a printed report stays sharp), within the largest canvas every browser draws.
  */
+import { withSvgImage } from "./svg_image";
 
 /** The most pixels a saved PNG's canvas gets (Safari refuses canvases over 16,777,216 px; Chrome ~268 M). */
 export const MAX_CANVAS_PIXELS = 16_000_000;
@@ -18,15 +19,13 @@ export function pngScale(devicePixelRatio: number, width: number, height: number
   return Math.max(1, Math.min(wanted, room));
 }
 
-/** The PNG of `svg` (its size `width` × `height` CSS px) at `scale`. */
+/**
+ * The PNG of `svg` (its size `width` × `height` CSS px) at `scale`.
+ * @throws Error ./svg_image.ts IMAGE_BLOCKED when the site's Content-Security-Policy refuses the image; the
+ *   browser's error when it cannot decode it or draw the PNG.
+ */
 export async function svgToPng(svg: string, width: number, height: number, scale: number): Promise<Blob> {
-  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml;charset=utf-8" }));
-  try {
-    const img = new Image();
-    img.width = width;
-    img.height = height;
-    img.src = url;
-    await img.decode();
+  return withSvgImage(svg, width, height, async (img) => {
     const canvas = document.createElement("canvas");
     canvas.width = Math.round(width * scale);
     canvas.height = Math.round(height * scale);
@@ -37,7 +36,5 @@ export async function svgToPng(svg: string, width: number, height: number, scale
     return await new Promise<Blob>((resolve, reject) =>
       canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the canvas made no PNG"))), "image/png"),
     );
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  });
 }
