@@ -107,6 +107,12 @@ export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange)
     );
   // Every run starts over from the new start model: a fork or an import is neither any more (run_labels.ts).
   const runs = restartedSpecs(gold.spec.runs.map((r) => costCarried(r, task, changes)));
+  // A run with its own training seed (RunSpec.seed) keeps it: only the runs on the experiment's seed move.
+  const own = seed === spec.seed ? [] : runs.filter((r) => r.seed !== undefined);
+  if (own.length)
+    changes.push(
+      `${own.map((r) => `${r.label} keeps its own seed ${r.seed}`).join(", ")} (a run's own seed is not the experiment's; the start model is the new experiment's)`,
+    );
   const { preset, steps, ...rest } = spec;
   const keepsLesson = preset !== undefined && task === spec.task && model === spec.model;
   if (preset && !keepsLesson)

@@ -60,6 +60,14 @@ export interface RunSpec {
    * restart from the start model (run_labels.ts), on import, and in links (a link's fork starts over).
    */
   forkOf?: { id: string; step: number };
+  /**
+   * Its own training seed (0 … 2³¹ − 1, src/lab/settings.ts RUN_SEED_FIELD): the order of its prompts and its
+   * sampler's draws. Absent: the experiment's seed (every link, session and run file made before 2027-01). The
+   * start model is the experiment's whatever this is (a preset model is initialised from the experiment's seed),
+   * so runs on several seeds start from the same weights. Kept by a fork and across Change… of the experiment's
+   * seed.
+   */
+  seed?: number;
 }
 
 /** Colours in the run palette (Okabe–Ito without white). */
@@ -70,7 +78,10 @@ export const SAMPLE_LIMIT = 8;
 /** The range of {@link RunSpec.colour}: more slots than a lab's runs, imports for comparison included. */
 export const COLOUR_SLOTS = 64;
 
-/** The whole experiment: every run shares the task, the start model and the seed (fairness). */
+/**
+ * The whole experiment: every run shares the task, the start model and the seed (fairness), but for a run given
+ * its own training seed (RunSpec.seed: the same start model, another prompt order and sampling).
+ */
 export interface ExperimentSpec {
   task: TaskId;
   /** "sft": the task's shipped checkpoint; a preset name: a fresh seeded init (tests, demos). */

@@ -52,9 +52,9 @@ export interface RestorePlan {
   leftOut: SavedSession["runs"];
 }
 
-/** The same run as far as restoring goes: same algorithm and settings (label, colour and order aside). */
+/** The same run as far as restoring goes: same algorithm, settings and own seed (label, colour and order aside). */
 export function sameRun(a: RunSpec, b: RunSpec): boolean {
-  if (a.algo !== b.algo) return false;
+  if (a.algo !== b.algo || a.seed !== b.seed) return false;
   const x = nonDefaultConfig(a.algo, a.config);
   const y = nonDefaultConfig(b.algo, b.config);
   const kx = Object.keys(x);

@@ -231,7 +231,8 @@ export class LabRuns implements RunFactory {
       tokenizer,
       config: start.config,
       params: start.params,
-      seed: this.seed,
+      // Its own training seed (RunSpec.seed) when it has one: prompts and sampling; the start model is shared.
+      seed: spec.seed ?? this.seed,
       withRef: false,
       reward,
     });

@@ -85,6 +85,29 @@ export const EXPERIMENT_FIELDS = [
 ] as const satisfies readonly Field[];
 
 /**
+ * A run's own training seed (RunSpec.seed), a row like the experiment's `seed` (same range): it orders that
+ * run's prompts and seeds its sampling; the start model stays the experiment's (for a preset model, initialised
+ * from the experiment's seed), so runs on several seeds start from the same weights: the usual RL seed
+ * comparison. Absent: the experiment's seed. A run keeps its own seed when Change… gives the experiment another.
+ * Set by "Repeat on other seeds" (src/ui/lab/seed_repeat.ts); read from links, saved sessions and run files.
+ */
+export const RUN_SEED_FIELD = {
+  key: "seed",
+  label: "seed",
+  kind: "int",
+  default: 0,
+  min: 0,
+  max: MAX_SEED,
+  doc: "This run's own seed: it orders the run's prompts and draws its samples. The start model stays the experiment's (the same initial weights for every run), so runs that differ only in seed show how much of a difference is luck. Absent: the experiment's seed.",
+  source: "Henderson et al. 2018, Deep Reinforcement Learning that Matters",
+} as const satisfies Field;
+
+/** The seed `run` trains with: its own (RunSpec.seed), else the experiment's. */
+export function runSeed(run: { seed?: number }, experiment: Pick<ExperimentSpec, "seed">): number {
+  return run.seed ?? experiment.seed;
+}
+
+/**
  * Per-run settings of the lab itself, the same for every algorithm (the registry appends them to each
  * algorithm's table, so they get a run-card control, URL and import checks and an export entry like any
  * other setting; the algorithms never see them). `reward`: the source the run optimises — the task's gold

@@ -21,6 +21,7 @@ import {
   MAX_LABEL,
   MAX_RUNS,
   RUN_ID,
+  RUN_SEED_FIELD,
   type SharedView,
   TASK_COSTS,
   VIEW_FIELDS,
@@ -60,7 +61,7 @@ export function issueText(issue: string): string {
         ? [VIEW_FIELDS]
         : owner === "Pipeline"
           ? [PIPELINE_FIELDS]
-          : ALGO_IDS.map((id) => ALGORITHMS[id].fields);
+          : [...ALGO_IDS.map((id) => ALGORITHMS[id].fields), [RUN_SEED_FIELD]];
   const label = tables.flat().find((f) => f.key === key)?.label;
   if (!label) return issue;
   const who =
@@ -280,6 +281,12 @@ export function checkRun(
       issues.push(
         `${name}: its colour ${JSON.stringify(c)?.slice(0, 20)} is not 0–${COLOUR_SLOTS - 1}; coloured in order`,
       );
+  }
+  if (raw.seed !== undefined) {
+    // Its own training seed (RUN_SEED_FIELD): a bad one leaves the experiment's.
+    const problem = fieldProblem(name, RUN_SEED_FIELD, raw.seed);
+    if (problem) issues.push(`${problem}; using the experiment's seed`);
+    else run.seed = raw.seed as number;
   }
   if (raw.forkOf !== undefined) {
     const f = raw.forkOf;

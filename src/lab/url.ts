@@ -4,7 +4,9 @@
  * is JSON compressed with lz-string into URL-safe characters:
  *
  *   #s=<compressToEncodedURIComponent(JSON)>   JSON = { v: 1, d, task, model, seed, runs: [{ id, algo, label?,
- *                                              config?, colour? }], steps?, preset?, view?, pipeline? }
+ *                                              config?, colour?, seed? }], steps?, preset?, view?, pipeline? }
+ *
+ * A run's `seed` is its own training seed (RunSpec.seed; absent: the experiment's).
  *
  * `d` is the settings revision (./default_changes.ts): a link of an older one gets its runs' settings as they
  * were then, one without (made before 2026-12-07) a notice where a default changed since may matter.
@@ -104,6 +106,7 @@ export function encode(
         ...(r.label !== ALGORITHMS[r.algo].title && { label: r.label }),
         ...(Object.keys(config).length > 0 && { config }),
         ...(r.colour !== undefined && { colour: r.colour }),
+        ...(r.seed !== undefined && { seed: r.seed }),
       };
     }),
     ...(spec.steps && { steps: spec.steps }),

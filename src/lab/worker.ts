@@ -236,7 +236,7 @@ class LabWorker implements LabWorkerApi {
   async exportCheckpoint(runId: string, resume = false): Promise<Uint8Array> {
     const seed = this.spec?.seed ?? 0;
     const bytes = await this.sched().withRun(runId, (run, spec) =>
-      (run as LabRun).safetensors(spec, seed, resume),
+      (run as LabRun).safetensors(spec, spec.seed ?? seed, resume),
     );
     return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
   }

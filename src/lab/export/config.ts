@@ -71,7 +71,8 @@ export function runConfig(
   now = new Date(),
   origin?: RunOrigin,
 ): RunConfigFile {
-  const experiment = origin ? { ...here, ...origin } : here;
+  // The seed it trained with: a comparison run's origin's, else its own (RunSpec.seed) or the lab's.
+  const experiment = origin ? { ...here, ...origin } : { ...here, seed: run.seed ?? here.seed };
   const handedOff = origin ? origin.startModel : handedHere;
   const pending = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];

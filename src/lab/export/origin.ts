@@ -85,12 +85,15 @@ export function readOrigin(x: unknown): RunOrigin | undefined {
   };
 }
 
-/** Its task and seed for the all-runs CSV: a comparison run's origin's (null: unknown), else this lab's. */
+/**
+ * Its task and seed for the all-runs CSV and file names: a comparison run's origin's (null: unknown), else this
+ * lab's task and the run's own seed (RunSpec.seed; absent: the lab's).
+ */
 export function runWhere(
-  run: { comparison?: boolean; origin?: RunOrigin },
+  run: { comparison?: boolean; origin?: RunOrigin; spec?: { seed?: number } },
   lab: Pick<ExperimentSpec, "task" | "seed">,
 ): { task: string | null; seed: number | null } {
-  if (!run.comparison) return { task: lab.task, seed: lab.seed };
+  if (!run.comparison) return { task: lab.task, seed: run.spec?.seed ?? lab.seed };
   return { task: run.origin?.task ?? null, seed: run.origin?.seed ?? null };
 }
 

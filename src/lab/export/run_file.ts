@@ -6,8 +6,9 @@
  * Format (version 1):
  *   { format: "rlhf-playground.run", version: 1, lab: { version, commit }, settingsRevision, exportedAt: ISO date,
  *     models: { start, reward } (each { path, sha256 } or null; ./provenance.ts),
- *     experiment: { task, model, seed, startModel? }, run: { id, algo, label, config, colour?, forkOf? }, status,
- *     step, history: MetricPoint[], markers: Marker[] }
+ *     experiment: { task, model, seed, startModel? }, run: { id, algo, label, config, colour?, forkOf?, seed? },
+ *     status, step, history: MetricPoint[], markers: Marker[] }
+ * `experiment.seed` is the seed the run trained with: its own (`run.seed`, RunSpec.seed) where it has one.
  * `settingsRevision` (../default_changes.ts; absent in files from before 2026-12-07): a run of an older one gets
  * its settings as they were then.
  */
@@ -90,7 +91,8 @@ export function runFile(
       : {
           task: experiment.task,
           model: experiment.model,
-          seed: experiment.seed,
+          // The seed the run trained with: its own (RunSpec.seed), else the experiment's.
+          seed: run.spec.seed ?? experiment.seed,
           ...(handedOff && { startModel: handedOff.slice(0, MAX_START_MODEL) }),
         },
     run: run.spec,

@@ -26,16 +26,19 @@ export interface ScriptWhere {
 }
 
 /**
- * Where `run` trained: this lab's `experiment` (and its Pipeline hand-off `run.handedOff`), or a comparison
+ * Where `run` trained: this lab's `experiment` (with the run's own seed, and its Pipeline hand-off
+ * `run.handedOff`), or a comparison
  * run's origin (none: every field unknown).
  */
 export function scriptWhere(
   experiment: ExperimentRef,
-  run: { comparison?: boolean; origin?: RunOrigin; handedOff?: string | null },
+  run: { comparison?: boolean; origin?: RunOrigin; handedOff?: string | null; spec?: { seed?: number } },
 ): ScriptWhere {
   if (!run.comparison) {
     const handedOff = run.handedOff ?? null;
-    return { ...experiment, handedOff, room: { ...experiment, handedOff }, imported: false };
+    // Its own training seed (RunSpec.seed) where it has one.
+    const here = { ...experiment, seed: run.spec?.seed ?? experiment.seed };
+    return { ...here, handedOff, room: { ...here, handedOff }, imported: false };
   }
   const o = run.origin ?? {};
   const handedOff = o.startModel ?? null;

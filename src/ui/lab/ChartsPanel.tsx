@@ -3,6 +3,7 @@
  * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs.
  */
 import { useMemo } from "react";
+import { seededLabel } from "../../lab/seed_labels";
 import { type KlEstimator, useLab, type XAxis } from "../lab_store";
 import { Hint } from "./Hint";
 import { belowZero, bonKlNote, K1_KEY, K1_NOTE_DOC, KL_AXIS_DOC, k1Note, klAxisNote } from "./kl_note";
@@ -177,6 +178,7 @@ function ViewControls() {
   const view = useLab((s) => s.view);
   const setView = useLab((s) => s.setView);
   const specs = useLab((s) => s.spec.runs);
+  const seed = useLab((s) => s.spec.seed);
   const looks = runLooks(specs);
   const toggle = (id: string) =>
     setView({
@@ -237,7 +239,7 @@ function ViewControls() {
                 onClick={() => toggle(r.id)}
               >
                 <RunSwatch look={looks[r.id]} />
-                {r.label}
+                {seededLabel(r, seed)}
               </button>
             </li>
           );

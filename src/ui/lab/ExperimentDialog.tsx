@@ -226,7 +226,7 @@ export function ExperimentDialog({ onClose }: { onClose(): void }) {
             </button>
           </span>
           <small className="muted" id={`${id}-seed-doc`}>
-            {SEED_FIELD.doc}
+            {SEED_FIELD.doc} A run given its own seed (Repeat on other seeds) keeps it.
           </small>
         </div>
         {problem && (

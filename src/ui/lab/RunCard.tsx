@@ -9,7 +9,8 @@ import { REWARD_LEARNERS } from "../../lab/algo_ids";
 import { startRoom } from "../../lab/experiment_change";
 import { trlNames } from "../../lab/export/trl_names";
 import { ALGORITHMS } from "../../lab/registry";
-import { RUN_KEYS, TOO_MANY_RUNS } from "../../lab/settings";
+import { seedNote } from "../../lab/seed_labels";
+import { RUN_KEYS, RUN_SEED_FIELD, TOO_MANY_RUNS } from "../../lab/settings";
 import { ExplainButton } from "../explain/ExplainButton";
 import { int } from "../format";
 import { labFull, labStarted, useLab } from "../lab_store";
@@ -59,6 +60,9 @@ const STATUS_TEXT = {
   stopped: "stopped",
 } as const;
 
+/** What a run's own seed means, for its "seed N" (the settings table's words). */
+const SEED_TITLE = `${RUN_SEED_FIELD.doc} It stays when Change… gives the experiment another seed.`;
+
 /** The step in a duplicate's label ("PPO (fork @ 12)": 12). */
 const FORK_AT = /\(fork @ (\d+)\)$/;
 
@@ -85,6 +89,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const canEdit = phase === "ready";
   const full = useLab(labFull);
   const task = useLab((s) => s.spec.task);
+  const experimentSeed = useLab((s) => s.spec.seed);
   // The experiment the knobs belong to: a new task, start model or seed (Change…) remounts them, so a refusal
   // shown under one does not stay over the restarted run.
   const experiment = useLab((s) => `${s.spec.task}|${s.spec.model}|${s.spec.seed}`);
@@ -272,6 +277,11 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
         <span className="run-step">
           step <strong data-testid={`step-${runId}`}>{int(run.step)}</strong>
         </span>
+        {!frozen && seedNote(run.spec, experimentSeed) && (
+          <span className="run-seed" data-testid={`seed-${runId}`} title={SEED_TITLE}>
+            {seedNote(run.spec, experimentSeed)}
+          </span>
+        )}
       </p>
       {progress && (shown === "running" || shown === "stepping" || shown === "finishing") && (
         <StepProgressLine runId={runId} step={run.step} progress={progress} />

@@ -89,6 +89,8 @@ export function forkSpec(runs: readonly RunSpec[], source: RunSpec, step: number
     config: { ...source.config },
     colour: freeColour(runs),
     forkOf: { id: source.id, step },
+    // Its source's own seed: it goes on with the same prompts and draws.
+    ...(source.seed !== undefined && { seed: source.seed }),
   };
 }
 

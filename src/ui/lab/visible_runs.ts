@@ -4,6 +4,7 @@
  */
 import { startTransition, useEffect, useMemo, useState } from "react";
 import type { Marker, MetricPoint, RunSpec } from "../../lab/protocol";
+import { seededLabel } from "../../lab/seed_labels";
 import { type LabState, type RunState, useLab } from "../lab_store";
 import { firstAtOrAfter, rewardEverNotGold } from "./history_memo";
 import type { ChartLine, ChartMarkers } from "./MetricChart";
@@ -20,6 +21,8 @@ export interface VisibleRun {
   shape?: RunShape;
   /** The first step its lines show (see {@link drawnFrom}); 0 when absent. */
   from?: number;
+  /** Its legend label: its own, with its seed where that is not the experiment's (seed_labels.ts); absent: its own. */
+  label?: string;
 }
 
 /**
@@ -50,6 +53,7 @@ export function visibleRuns(s: LabState): VisibleRun[] {
     ...(looks[r.id].dotted && { dotted: true }),
     shape: looks[r.id].shape,
     from: drawnFrom(r, s.spec.runs, shown),
+    label: seededLabel(r, s.spec.seed),
   }));
 }
 
@@ -79,9 +83,9 @@ export function linesOf(
   metric: string,
   extra?: Partial<ChartLine>,
 ): ChartLine[] {
-  return visible.map(({ run, colour, dotted, shape, from }) => ({
+  return visible.map(({ run, colour, dotted, shape, from, label }) => ({
     runId: run.spec.id,
-    runLabel: run.spec.label,
+    runLabel: label ?? run.spec.label,
     colour,
     ...(dotted && { dotted }),
     ...(shape && { shape }),
@@ -142,11 +146,11 @@ export function markerHistory(
  * ({@link markerHistory}), so the list stays the same (see stable.ts) while runs merely step.
  */
 export function markersOf(visible: readonly VisibleRun[]): ChartMarkers[] {
-  return visible.map(({ run, colour, from }) => {
+  return visible.map(({ run, colour, from, label }) => {
     const markers = ownMarkers(run.markers, from ?? 0);
     return {
       runId: run.spec.id,
-      runLabel: run.spec.label,
+      runLabel: label ?? run.spec.label,
       colour,
       markers,
       history: markerHistory(markers, run.history),

@@ -1,0 +1,140 @@
+/**
+ * A run's own training seed (RunSpec.seed) through the settings table: links (round trip; a bad seed dropped with
+ * an issue, the experiment's kept), saved sessions (IndexedDB), forks, the restore check (sameRun), Change… of the
+ * experiment's seed (a run's own seed stays, and the dialog's list says so) and the exports: run.json's and
+ * config.json's seed, the all-runs CSV's seed column (runWhere), the TRL script's SEED.
+ */
+import "fake-indexeddb/auto";
+import { compressToEncodedURIComponent } from "lz-string";
+import Papa from "papaparse";
+import { describe, expect, it } from "vitest";
+import { defaultExperiment } from "../../src/lab/defaults";
+import { changeExperiment } from "../../src/lab/experiment_change";
+import { allRunsCsv } from "../../src/lab/export/all_runs";
+import { runConfig } from "../../src/lab/export/config";
+import { runWhere } from "../../src/lab/export/origin";
+import { parseRunFile, runFileJson } from "../../src/lab/export/run_file";
+import { trlScript } from "../../src/lab/export/trl_script";
+import { openLabPersistence } from "../../src/lab/persist";
+import type { ExperimentSpec, RunSpec } from "../../src/lab/protocol";
+import { sameRun } from "../../src/lab/restore";
+import { RUN_SEED_FIELD, runSeed } from "../../src/lab/settings";
+import { checkSpec, issueText } from "../../src/lab/spec_check";
+import { decode, encode, URL_VERSION } from "../../src/lab/url";
+import { forkSpec } from "../../src/ui/lab/run_specs";
+import { experiment, ppo } from "./export_fixtures";
+
+const hashOf = (payload: unknown) => `#s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
+
+/** The default experiment with its PPO repeated on seeds 1 and 2 (seed 0: the experiment's). */
+function seeded(): ExperimentSpec {
+  const spec = defaultExperiment();
+  const p = spec.runs[0];
+  return {
+    ...spec,
+    runs: [
+      ...spec.runs,
+      { ...p, id: "ppo-2", label: "PPO seed 1", seed: 1 },
+      { ...p, id: "ppo-3", label: "PPO seed 2", seed: 2 },
+    ],
+  };
+}
+
+describe("a run's own seed", () => {
+  it("a link carries it and reads it back; a link without one leaves runs on the experiment's seed", () => {
+    const spec = seeded();
+    const back = decode(encode(spec));
+    expect(back.ok && back.spec).toEqual(spec);
+    expect(back.ok && back.issues).toEqual([]);
+    expect(back.ok && back.spec.runs.map((r) => runSeed(r, back.spec))).toEqual([0, 0, 0, 1, 2]);
+    // Made before per-run seeds: no run has one.
+    const old = decode(encode(defaultExperiment()));
+    expect(old.ok && old.spec.runs.map((r) => r.seed)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("a bad seed in a link is dropped with an issue naming the run; the experiment's seed applies", () => {
+    const bad = [-1, 1.5, "3", RUN_SEED_FIELD.max + 1, null];
+    const r = decode(
+      hashOf({
+        v: URL_VERSION,
+        seed: 5,
+        runs: [
+          { id: "a", algo: "ppo", label: "A", seed: 7 },
+          ...bad.map((seed, i) => ({ id: `b${i}`, algo: "ppo", label: `B${i}`, seed })),
+        ],
+      }),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.spec.runs.map((x) => x.seed)).toEqual([
+      7,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(r.spec.runs.map((x) => runSeed(x, r.spec))).toEqual([7, 5, 5, 5, 5, 5]);
+    expect(r.issues).toHaveLength(bad.length);
+    expect(issueText(r.issues[0])).toBe(
+      "B0's “seed” must be an integer in [0, 2147483647], got -1; using the experiment's seed",
+    );
+  });
+
+  it("a saved session keeps it (IndexedDB, read back through the spec check)", async () => {
+    const db = await openLabPersistence(`seed-${Math.random()}`);
+    const spec = seeded();
+    await db.saveExperiment(spec);
+    const saved = (await db.load())?.spec;
+    const issues: string[] = [];
+    expect(checkSpec(saved as unknown as Record<string, unknown>, issues)).toEqual(spec);
+    expect(issues).toEqual([]);
+    await db.clear();
+    db.close();
+  });
+
+  it("a fork keeps its source's seed; a run on another seed is not the same run to restore", () => {
+    const spec = seeded();
+    expect(forkSpec(spec.runs, spec.runs[3], 4).seed).toBe(1);
+    expect(forkSpec(spec.runs, spec.runs[0], 4).seed).toBeUndefined();
+    expect(sameRun(spec.runs[0], { ...spec.runs[0] })).toBe(true);
+    expect(sameRun(spec.runs[0], spec.runs[3])).toBe(false);
+  });
+
+  it("Change… of the experiment's seed leaves a run's own seed, and says so", () => {
+    const next = changeExperiment(seeded(), { task: "sentiment", model: "sft", seed: 9 });
+    expect(next?.spec.runs.map((r) => runSeed(r, next.spec))).toEqual([9, 9, 9, 1, 2]);
+    expect(next?.changes.join("\n")).toMatch(
+      /PPO seed 1 keeps its own seed 1, PPO seed 2 keeps its own seed 2/,
+    );
+    // Another task on the same seed: nothing to say about seeds.
+    const task = changeExperiment(seeded(), { task: "arithmetic", model: "sft", seed: 0 });
+    expect(task?.changes.join("\n")).not.toMatch(/own seed/);
+  });
+
+  it("exports say the run's own seed: run.json, config.json, the all-runs CSV and the TRL script", () => {
+    const run: RunSpec = { ...ppo, seed: 3 };
+    const record = { spec: run, status: "paused" as const, step: 2, history: [], markers: [] };
+    // experiment.seed is 7.
+    const file = JSON.parse(runFileJson(experiment, record));
+    expect(file.experiment.seed).toBe(3);
+    expect(file.run.seed).toBe(3);
+    const back = parseRunFile(runFileJson(experiment, record));
+    expect(back.ok && back.run.seed).toBe(3);
+    expect(back.ok && back.origin.seed).toBe(3);
+    expect(runConfig(experiment, run).seed).toBe(3);
+    expect(runConfig(experiment, ppo).seed).toBe(7);
+    expect(runWhere(record, experiment)).toEqual({ task: "sentiment", seed: 3 });
+    const csv = allRunsCsv([
+      {
+        ...run,
+        ...runWhere(record, experiment),
+        history: [{ step: 1, samples: 1, tokens: 1, metrics: {} }],
+        markers: [],
+      },
+    ]);
+    expect((Papa.parse(csv, { header: true }).data as Record<string, string>[])[0].seed).toBe("3");
+    expect(trlScript(experiment, record)).toMatch(/\nSEED = 3\n/);
+    expect(trlScript(experiment, { ...record, spec: ppo })).toMatch(/\nSEED = 7\n/);
+  });
+});
