@@ -28,7 +28,7 @@ export function historyMarkProblem(label: string): string | null {
 }
 
 /** A label without the marks of its history: "PPO (imported) (fork @ 3)" → "PPO". */
-function withoutHistory(label: string): string {
+export function withoutHistory(label: string): string {
   let base = label;
   while (HISTORY_SUFFIX.test(base)) base = base.replace(HISTORY_SUFFIX, "");
   return base;

@@ -19,7 +19,7 @@ import { ConfirmButton } from "./ConfirmButton";
 import { ExportMenu } from "./ExportMenu";
 import { FieldControl } from "./FieldControl";
 import { forkedNote } from "./forked_note";
-import { CloseIcon, CopyIcon, LockIcon } from "./icons";
+import { CloseIcon, CopyIcon, DieIcon, LockIcon } from "./icons";
 import {
   adaptiveBetaNote,
   fieldForTask,
@@ -40,6 +40,7 @@ import { missingRewards, useRewardModels } from "./reward_models";
 import { noWeightsReason, reloadOnly, restartHint, rewindTitle } from "./run_error";
 import { twinNote } from "./run_specs";
 import { StepProgressLine } from "./StepProgressLine";
+import { REPEAT_SEEDS } from "./seed_repeat";
 import { stripItems } from "./strip_view";
 import { WinRate } from "./WinRate";
 
@@ -62,6 +63,9 @@ const STATUS_TEXT = {
 
 /** What a run's own seed means, for its "seed N" (the settings table's words). */
 const SEED_TITLE = `${RUN_SEED_FIELD.doc} It stays when Change… gives the experiment another seed.`;
+
+/** What "Repeat on other seeds" does, for its title. */
+const REPEAT_TITLE = `Repeat on other seeds: add ${REPEAT_SEEDS} copies of this run (same algorithm and settings, from the start model, not from its current state) on the next seeds no identical run uses, so ${REPEAT_SEEDS + 1} seeds in all. The start model stays the experiment's; the seed changes the prompt order and the sampling. The seeds summary under the charts then shows their spread.`;
 
 /** The step in a duplicate's label ("PPO (fork @ 12)": 12). */
 const FORK_AT = /\(fork @ (\d+)\)$/;
@@ -240,6 +244,17 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
             onClick={() => labActions.forkRun(runId)}
           >
             <CopyIcon />
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            title={full ? TOO_MANY_RUNS : REPEAT_TITLE}
+            aria-label={`Repeat ${run.spec.label} on ${REPEAT_SEEDS} other seeds`}
+            data-testid={`repeat-seeds-${runId}`}
+            disabled={!canEdit || frozen || full}
+            onClick={() => void labActions.repeatOnSeeds(runId)}
+          >
+            <DieIcon />
           </button>
           <ConfirmButton
             className="icon-button"

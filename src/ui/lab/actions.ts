@@ -29,6 +29,7 @@ import { announce } from "./announce";
 import { changeSentence } from "./knobs";
 import { revealRunCard } from "./reveal";
 import { forkSpec, newRunSpec } from "./run_specs";
+import { repeatSpecs } from "./seed_repeat";
 
 /** What the lab needs from the worker client. */
 export interface LabBackend {
@@ -225,6 +226,38 @@ export const labActions = {
         .catch(report(`Duplicating ${run.spec.label}`))
         .finally(() => pendingForks.splice(pendingForks.indexOf(spec), 1));
     });
+  },
+  /**
+   * "Repeat on other seeds": copies of a run (same algorithm and settings, from the start model) on the next
+   * seeds no identical run trains on (seed_repeat.ts), as many as the run limit leaves room for; a notice says
+   * when that was fewer. Never rejects: a notice says what failed.
+   */
+  repeatOnSeeds(runId: string): Promise<void> {
+    const run = lab().runs[runId];
+    if (!run) return Promise.resolve();
+    const { specs, note } = repeatSpecs(
+      [...lab().spec.runs, ...pendingForks],
+      [...sharedSpec(lab()).runs, ...pendingForks],
+      run.spec,
+      lab().spec.seed,
+    );
+    if (note) lab().setNotice(note);
+    pendingForks.push(...specs);
+    return backend()
+      .then(async (b) => {
+        for (const spec of specs) await b.addRun(spec);
+      })
+      .then(() => {
+        if (!specs.length) return;
+        announce(
+          `Added ${specs.map((s) => s.label).join(" and ")}: ${run.spec.label}'s settings on other seeds.`,
+        );
+        revealRunCard(specs[0].id);
+      })
+      .catch(report(`Repeating ${run.spec.label} on other seeds`))
+      .finally(() => {
+        for (const spec of specs) pendingForks.splice(pendingForks.indexOf(spec), 1);
+      });
   },
   /**
    * Change settings, with the settings that follow them (lab/linked_settings.ts); applies at the run's next

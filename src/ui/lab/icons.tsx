@@ -87,3 +87,15 @@ export function LinkIcon() {
     </svg>
   );
 }
+
+/** A die: repeat on other seeds. */
+export function DieIcon() {
+  return (
+    <svg {...common} aria-hidden="true">
+      <rect x="2" y="2" width="12" height="12" rx="2.5" />
+      <circle cx="5.5" cy="5.5" r="0.9" fill="currentColor" />
+      <circle cx="8" cy="8" r="0.9" fill="currentColor" />
+      <circle cx="10.5" cy="10.5" r="0.9" fill="currentColor" />
+    </svg>
+  );
+}
