@@ -234,6 +234,21 @@ export const PAPERS = {
     title: "Unintentional Unalignment: Likelihood Displacement in Direct Preference Optimization",
     url: arxiv("2410.08847"),
   },
+  henderson: {
+    authors: "Henderson et al.",
+    year: 2018,
+    authorList: [
+      "Peter Henderson",
+      "Riashat Islam",
+      "Philip Bachman",
+      "Joelle Pineau",
+      "Doina Precup",
+      "David Meger",
+    ],
+    title: "Deep Reinforcement Learning that Matters",
+    url: arxiv("1709.06560"),
+    venue: "Proceedings of the AAAI Conference on Artificial Intelligence",
+  },
 } as const satisfies Record<string, Paper>;
 
 /** The paper at `url` (its arXiv abstract page or DOI link, as written here), or null: not a paper listed here. */

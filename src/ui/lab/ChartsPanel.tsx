@@ -1,6 +1,7 @@
 /**
  * The three main charts — reward (the run's reward source solid, gold dashed), KL (estimator selectable) and
- * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs.
+ * entropy — with the shared view controls: x axis, smoothing, and a legend whose entries toggle runs; under
+ * them, once a configuration runs on several seeds, the seeds summary (./SeedsSummary.tsx).
  */
 import { useMemo } from "react";
 import { seededLabel } from "../../lab/seed_labels";
@@ -19,6 +20,7 @@ import {
 } from "./metric_info";
 import { runLooks } from "./palette";
 import { RunSwatch } from "./RunSwatch";
+import { SeedsSummary } from "./SeedsSummary";
 import { goldDiffers, linesOf, useMarkers, useVisibleRuns } from "./visible_runs";
 
 /**
@@ -121,6 +123,7 @@ export function ChartsPanel() {
           height="clamp(190px, 26vh, 360px)"
         />
       </div>
+      <SeedsSummary />
     </section>
   );
 }

@@ -14,6 +14,7 @@ import "./cards.css";
 import "./charts.css";
 import "./samples.css";
 import "./more_metrics.css";
+import "./seeds_summary.css";
 import "./access.css";
 import { prefetchExplain } from "../explain/explain_loader";
 import { InspectPanel } from "../inspect/InspectPanel";

@@ -1,0 +1,102 @@
+/**
+ * The seeds summary's numbers (seed_groups.ts) against a hand computation on known histories: the mean over each
+ * run's last N steps (N = 10, or the group's shortest history), then mean ± sample sd (n − 1) across seeds.
+ */
+import { describe, expect, it } from "vitest";
+import type { MetricPoint, RunSpec } from "../../lab/protocol";
+import { toBibtex } from "../explain/bibtex";
+import { PAPERS } from "../explain/papers";
+import { lastMean, meanSd, type SeedRun, seedGroups } from "./seed_groups";
+
+const lab = { task: "arithmetic", model: "nano", seed: 0 };
+const ppo: RunSpec = { id: "ppo-1", algo: "ppo", label: "PPO", config: { beta: 0.05 } };
+
+/** Steps 1…steps: reward = step / 100 + k, entropy = e, exact KL = step (absent with `noExact`). */
+function history(steps: number, k: number, e: number, noExact = false): MetricPoint[] {
+  return Array.from({ length: steps }, (_, i) => ({
+    step: i + 1,
+    samples: i + 1,
+    tokens: i + 1,
+    metrics: {
+      reward: (i + 1) / 100 + k,
+      reward_gold: k,
+      entropy: e,
+      "objective/kl": 2 * (i + 1),
+      ...(noExact ? {} : { "objective/kl_exact": i + 1 }),
+    },
+  }));
+}
+
+const run = (spec: Partial<RunSpec>, h: MetricPoint[], extra: Partial<SeedRun> = {}): SeedRun => ({
+  spec: { ...ppo, ...spec },
+  history: h,
+  ...extra,
+});
+
+describe("seeds summary", () => {
+  it("mean ± sd across seeds of each run's mean over its last 10 steps, as by hand", () => {
+    const runs = [
+      run({}, history(12, 0, 1)),
+      run({ id: "ppo-2", label: "PPO seed 1", seed: 1 }, history(12, 1, 2)),
+      run({ id: "ppo-3", label: "PPO seed 2", seed: 2 }, history(12, 2, 4)),
+      // Other settings, one seed: no group.
+      run({ id: "ppo-4", label: "PPO β 1", config: { beta: 1 } }, history(12, 5, 5)),
+    ];
+    const [g, ...rest] = seedGroups(runs, lab);
+    expect(rest).toEqual([]);
+    expect(g.label).toBe("PPO");
+    expect(g.seeds).toEqual([0, 1, 2]);
+    expect(g.n).toBe(10);
+    expect(g.steps).toEqual([12, 12]);
+    // Steps 3…12: reward means 0.075 + k for k = 0, 1, 2 → 1.075 ± 1.
+    expect(g.reward?.mean).toBeCloseTo(1.075, 12);
+    expect(g.reward?.sd).toBeCloseTo(1, 12);
+    // Entropies 1, 2, 4: mean 7/3, sd √(((4/3)² + (1/3)² + (5/3)²) / 2) = √(7/3).
+    expect(g.entropy?.mean).toBeCloseTo(7 / 3, 12);
+    expect(g.entropy?.sd).toBeCloseTo(Math.sqrt(7 / 3), 12);
+    // Exact KL of steps 3…12: 7.5 on every seed.
+    expect(g.klKey).toBe("objective/kl_exact");
+    expect(g.kl).toEqual({ mean: 7.5, sd: 0 });
+    // It optimises the gold scorer: its gold reward is its reward.
+    expect(g.gold).toBeNull();
+  });
+
+  it("N is the group's shortest history; k1 where a run lacks the exact KL; gold where the reward is a proxy", () => {
+    const proxy = { beta: 0.05, reward: "proxy" };
+    const runs = [
+      run({ config: proxy }, history(12, 0, 1)),
+      run({ id: "ppo-2", label: "PPO seed 1", seed: 1, config: proxy }, history(4, 1, 1, true)),
+    ];
+    const [g] = seedGroups(runs, lab);
+    expect(g.n).toBe(4);
+    expect(g.steps).toEqual([4, 12]);
+    // Steps 9…12 of seed 0: 0.105; steps 1…4 of seed 1: 1.025.
+    expect(g.reward?.mean).toBeCloseTo((0.105 + 1.025) / 2, 12);
+    expect(g.reward?.sd).toBeCloseTo(Math.abs(1.025 - 0.105) / Math.SQRT2, 12);
+    expect(g.klKey).toBe("objective/kl");
+    // k1 = 2·step: seed 0 steps 9…12 → 21, seed 1 steps 1…4 → 5.
+    expect(g.kl?.mean).toBeCloseTo(13, 12);
+    expect(g.gold).toEqual(meanSd([0, 1]));
+  });
+
+  it("one seed counted once; runs without steps wait; an import counts on its own file's seed where comparable", () => {
+    const fork = run({ id: "ppo-5", label: "PPO (fork @ 3)" }, history(5, 9, 9));
+    expect(seedGroups([run({}, history(3, 0, 1)), fork], lab)).toEqual([]);
+    expect(seedGroups([run({}, history(3, 0, 1)), run({ id: "b", seed: 1 }, [])], lab)).toEqual([]);
+    const imported = run({ id: "ppo-9", label: "PPO (imported, seed 3)" }, history(3, 1, 1), {
+      comparison: true,
+      origin: { task: "arithmetic", model: "nano", seed: 3 },
+    });
+    expect(seedGroups([run({}, history(3, 0, 1)), imported], lab)[0]?.seeds).toEqual([0, 3]);
+    const elsewhere = { ...imported, origin: { task: "sentiment" as const, model: "sft" as const, seed: 3 } };
+    expect(seedGroups([run({}, history(3, 0, 1)), elsewhere], lab)).toEqual([]);
+    expect(lastMean(history(3, 0, 1), "reward", 4)).toBeNull();
+  });
+
+  it("cites Henderson et al. 2018 with a BibTeX entry", () => {
+    const bib = toBibtex(PAPERS.henderson);
+    expect(bib).toContain("Deep Reinforcement Learning that Matters");
+    expect(bib).toContain("Peter Henderson and Riashat Islam");
+    expect(bib).toContain("1709.06560");
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The seeds summary (SeedsSummary.tsx): runs with the same algorithm and settings ({@link configKey}) on at least
+ * two seeds form a group; per group, the number of seeds and, for each metric, the mean ± sample standard
+ * deviation (n − 1) across seeds of each run's mean over its last N steps (N = {@link LAST_STEPS}, or the
+ * shortest history of the group when it has fewer). Values are the raw per-step metrics the charts draw
+ * (RunState.history, before smoothing). A difference between two groups smaller than their spread is not
+ * evidence (Henderson et al. 2018, Deep Reinforcement Learning that Matters, arXiv 1709.06560).
+ */
+
+import type { RunOrigin } from "../../lab/export/origin";
+import type { MetricPoint, RunSpec } from "../../lab/protocol";
+import { rewardOf, runSeed } from "../../lab/settings";
+import { configKey } from "./seed_repeat";
+
+/** Steps at the end of each run that its mean covers (fewer while the group's shortest run has fewer). */
+export const LAST_STEPS = 10;
+
+/** The KL the summary reads: the exact KL where every run of the group logs it, else k1 (objective/kl). */
+export const EXACT_KL = "objective/kl_exact";
+export const K1_KL = "objective/kl";
+
+/** A run as the summary reads it (the lab store's RunState has it all). */
+export interface SeedRun {
+  spec: RunSpec;
+  history: readonly MetricPoint[];
+  comparison?: boolean;
+  origin?: RunOrigin;
+}
+
+/** Mean ± sd across seeds of one metric (null: some run of the group lacks it). */
+export interface Spread {
+  mean: number;
+  /** Sample standard deviation across the seeds' means (n − 1 in the denominator). */
+  sd: number;
+}
+
+export interface SeedGroup {
+  /** The group's first run's label without its seed mark ("PPO seed 1" → "PPO"), and every run's id. */
+  label: string;
+  runIds: string[];
+  algo: RunSpec["algo"];
+  seeds: number[];
+  /** Steps each run's mean covers. */
+  n: number;
+  /** The last step of its runs: [lowest, highest]. */
+  steps: [number, number];
+  reward: Spread | null;
+  /** Only where the group optimises another reward than the gold scorer (else it is `reward`). */
+  gold: Spread | null;
+  kl: Spread | null;
+  /** Which KL `kl` is. */
+  klKey: typeof EXACT_KL | typeof K1_KL;
+  entropy: Spread | null;
+}
+
+/** Mean and sample sd (n − 1) of `xs` (n ≥ 2). */
+export function meanSd(xs: readonly number[]): Spread {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const ss = xs.reduce((a, x) => a + (x - mean) ** 2, 0);
+  return { mean, sd: Math.sqrt(ss / (xs.length - 1)) };
+}
+
+/** The mean of `metric` over the last `n` points of `history` that have it finite; null when fewer than n have. */
+export function lastMean(history: readonly MetricPoint[], metric: string, n: number): number | null {
+  const xs: number[] = [];
+  for (let i = history.length - 1; i >= 0 && xs.length < n; i--) {
+    const v = history[i].metrics[metric];
+    if (v !== undefined && Number.isFinite(v)) xs.push(v);
+  }
+  return xs.length === n && n > 0 ? xs.reduce((a, b) => a + b, 0) / n : null;
+}
+
+/**
+ * The seed a run trained on, for grouping: its own or the lab's; an imported comparison run's own file's where
+ * it trained on this lab's task and start model (else null: not comparable seed for seed).
+ */
+function seedOf(r: SeedRun, lab: { task: string; model: string; seed: number }): number | null {
+  if (!r.comparison) return runSeed(r.spec, lab);
+  const o = r.origin;
+  return o?.seed !== undefined && o.task === lab.task && o.model === lab.model ? o.seed : null;
+}
+
+/**
+ * The groups of `runs` (in the lab's order) that hold one configuration on ≥ 2 seeds, each seed counted once
+ * (the first run on it: a fork on its source's seed repeats its source's draws). Runs with no step yet are left
+ * out until they have one.
+ */
+export function seedGroups(
+  runs: readonly SeedRun[],
+  lab: { task: string; model: string; seed: number },
+  last = LAST_STEPS,
+): SeedGroup[] {
+  const byKey = new Map<string, { run: SeedRun; seed: number }[]>();
+  for (const run of runs) {
+    const seed = seedOf(run, lab);
+    if (seed === null || run.history.length === 0) continue;
+    const key = configKey(run.spec);
+    const list = byKey.get(key) ?? [];
+    if (!list.some((x) => x.seed === seed)) list.push({ run, seed });
+    byKey.set(key, list);
+  }
+  const out: SeedGroup[] = [];
+  for (const list of byKey.values()) {
+    if (list.length < 2) continue;
+    const rs = list.map((x) => x.run);
+    const n = Math.min(last, ...rs.map((r) => r.history.length));
+    const spread = (metric: string) => {
+      const means = rs.map((r) => lastMean(r.history, metric, n));
+      return means.every((m): m is number => m !== null) ? meanSd(means) : null;
+    };
+    const exact = rs.every((r) => lastMean(r.history, EXACT_KL, n) !== null);
+    const ends = rs.map((r) => r.history[r.history.length - 1].step);
+    const first = rs[0].spec;
+    out.push({
+      label: first.label.replace(/ \(?seed \d+\)?$/, "") || first.label,
+      runIds: rs.map((r) => r.spec.id),
+      algo: first.algo,
+      seeds: list.map((x) => x.seed),
+      n,
+      steps: [Math.min(...ends), Math.max(...ends)],
+      reward: spread("reward"),
+      gold: rewardOf(first.config) === "gold" ? null : spread("reward_gold"),
+      kl: spread(exact ? EXACT_KL : K1_KL),
+      klKey: exact ? EXACT_KL : K1_KL,
+      entropy: spread("entropy"),
+    });
+  }
+  return out;
+}
