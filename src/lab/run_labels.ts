@@ -12,8 +12,11 @@ import { MAX_LABEL } from "./settings";
 /** The end of a duplicate's label: " (fork @ N)". */
 export const FORK_SUFFIX = / \(fork @ \d+\)$/;
 
-/** The end of a label that names the run's history: a fork's " (fork @ N)", an import's " (imported)", " (imported 2)". */
-const HISTORY_SUFFIX = / \((?:fork @ \d+|imported(?: \d+)?)\)$/;
+/**
+ * The end of a label that names the run's history: a fork's " (fork @ N)", an import's " (imported)",
+ * " (imported 2)", " (imported, seed 0)" (another seed's run, ./export/run_file.ts importedSpec).
+ */
+const HISTORY_SUFFIX = / \((?:fork @ \d+|imported(?: \d+)?(?:, seed \d+)?)\)$/;
 
 /**
  * Why a name a user types cannot be a run's: it ends as the lab marks a fork or an import (" (fork @ 3)",

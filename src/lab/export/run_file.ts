@@ -267,16 +267,21 @@ export function parseRunFile(text: string): ImportResult {
   };
 }
 
-/** An imported run made to fit the lab: a fresh id when its id is taken, the label marked "(imported)". */
-export function importedSpec(run: RunSpec, existing: readonly RunSpec[]): RunSpec {
+/**
+ * An imported run made to fit the lab: a fresh id when its id is taken, the label marked "(imported)", and
+ * "(imported, seed 0)" when `seed` is given: the seed it trained on where that is not this lab's (a run imported
+ * for comparison; its curves are another seed's).
+ */
+export function importedSpec(run: RunSpec, existing: readonly RunSpec[], seed?: number): RunSpec {
   const used = new Set(existing.map((r) => r.id));
   const id = used.has(run.id) ? freshRunId(run.algo, used) : run.id;
   // "PPO (imported)", then "PPO (imported 2)", … : cards, legend and Remove buttons tell imports apart.
-  const base = run.label.replace(/ \(imported(?: \d+)?\)$/, "");
+  const base = run.label.replace(/ \(imported(?: \d+)?(?:, seed \d+)?\)$/, "");
   const labels = new Set(existing.map((r) => r.label));
   const cut = (l: string) => [...l].slice(0, MAX_LABEL).join("");
-  let label = cut(`${base} (imported)`);
-  for (let n = 2; labels.has(label); n++) label = cut(`${base} (imported ${n})`);
+  const where = seed === undefined ? "" : `, seed ${seed}`;
+  let label = cut(`${base} (imported${where})`);
+  for (let n = 2; labels.has(label); n++) label = cut(`${base} (imported ${n}${where})`);
   // Its history is whole: the run it was forked from is not here (a run id here is another run).
   const { forkOf: _, ...rest } = run;
   return { ...rest, id, label };

@@ -180,7 +180,13 @@ async function importOne(
   if (Object.keys(lab().runs).length >= MAX_SHOWN_RUNS)
     return `${r.run.label} was not imported: the lab shows at most ${MAX_SHOWN_RUNS} runs side by side (its ${RUN_COLOURS} colours, solid and dotted), so remove one first.`;
   // The file's colour was the exporting page's: take the lowest one the runs here leave free instead.
-  const spec = { ...importedSpec(r.run, lab().spec.runs), colour: freeColour(lab().spec.runs) };
+  // Trained on another seed than this lab's: its label says which ("PPO (imported, seed 0)").
+  const otherSeed =
+    r.knownExperiment && r.experiment.seed !== lab().spec.seed ? r.experiment.seed : undefined;
+  const spec = {
+    ...importedSpec(r.run, lab().spec.runs, otherSeed),
+    colour: freeColour(lab().spec.runs),
+  };
   const last = r.history.at(-1);
   const at: RunCounters = { step: last?.step ?? 0, samples: last?.samples ?? 0, tokens: last?.tokens ?? 0 };
   const notes: string[] = [];
