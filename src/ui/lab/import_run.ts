@@ -195,11 +195,18 @@ async function importOne(
   const start = usePipelineStore.getState().handedOff ?? null;
   const from = (model: ExperimentSpec["model"], handed: string | null) =>
     handed ? `the ${modelName(handed)}` : (MODEL_NAMES[model] ?? `model ${model}`);
+  // A run on its own seed (RunSpec.seed) trained with the file's experiment.seed as that seed, from the
+  // experiment's start model: the same start here, whatever this lab's seed, unless that start is a seeded fresh
+  // init (a preset model without a Pipeline hand-off), whose seed the file does not hold.
+  const ownSeed =
+    r.run.seed !== undefined &&
+    r.run.seed === r.experiment.seed &&
+    (r.experiment.model === "sft" || r.experiment.startModel !== undefined);
   const other =
     !r.knownExperiment ||
     r.experiment.task !== here.task ||
     r.experiment.model !== here.model ||
-    r.experiment.seed !== here.seed ||
+    (r.experiment.seed !== here.seed && !ownSeed) ||
     (r.experiment.startModel ?? null) !== start;
   // Where it trained, when the file says it in terms this lab knows; its curves are still worth comparing.
   const unknown = r.issues
