@@ -3,7 +3,7 @@
  * one function: {@link acquireGpu}. Knows nothing of models or algorithms.
  */
 import { GpuContext } from "./context";
-import { GpuUnavailableError, WEBGPU_HELP } from "./errors";
+import { browserWithoutGpu, GpuUnavailableError, WEBGPU_HELP } from "./errors";
 import { throttleDawnPolling } from "./node_poll";
 
 /** What the adapter is and can do; shown by the app and printed by the benchmarks. */
@@ -154,8 +154,9 @@ function report(
 /**
  * Acquire an adapter and a device and wrap them in a {@link GpuContext}.
  *
- * @throws {GpuUnavailableError} reason "no-webgpu" when there is no navigator.gpu (browser) or the `webgpu`
- *   package cannot load (Node); "no-adapter" when requestAdapter() gives null; "device-failed" when
+ * @throws {GpuUnavailableError} reason "insecure-context" when there is no navigator.gpu because the page is not a
+ *   secure context (plain http off localhost); "no-webgpu" when there is no navigator.gpu otherwise (browser) or
+ *   the `webgpu` package cannot load (Node); "no-adapter" when requestAdapter() gives null; "device-failed" when
  *   requestDevice() rejects. The message says how to get WebGPU.
  */
 export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuContext> {
@@ -170,7 +171,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<GpuConte
       throw new GpuUnavailableError("no-webgpu", `the npm package 'webgpu' did not load (${e}). ${help}`);
     }
   }
-  if (!gpu) throw new GpuUnavailableError("no-webgpu", `This browser does not expose WebGPU. ${help}`);
+  if (!gpu) throw browserWithoutGpu(globalThis.isSecureContext);
 
   const powerPreference = options.powerPreference ?? "high-performance";
   let adapter = await gpu.requestAdapter({ powerPreference }).catch(() => null);

@@ -7,6 +7,11 @@
 export type GpuUnavailableReason =
   /** `navigator.gpu` is undefined: the browser has no WebGPU or it is switched off. */
   | "no-webgpu"
+  /**
+   * `navigator.gpu` is undefined because the page is not a secure context (`isSecureContext` false: plain http
+   * from an address other than localhost), where browsers withhold WebGPU whatever their version.
+   */
+  | "insecure-context"
   /** `requestAdapter()` resolved to null: WebGPU exists but no adapter is usable (blocklisted GPU, no driver). */
   | "no-adapter"
   /** `requestDevice()` rejected (limits or features the adapter cannot give). */
@@ -24,6 +29,29 @@ export const WEBGPU_HELP = {
     "driver: `apt-get install -y chromium libvulkan1` and set " +
     "VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json.",
 } as const;
+
+/**
+ * What to do when the page is not a secure context: browsers give WebGPU (and `crypto.subtle`) only to pages
+ * served over https or from localhost. Shown by the app's no-WebGPU page (reason "insecure-context").
+ */
+export const SECURE_CONTEXT_HELP =
+  "The page was opened over plain http from another machine, and browsers only give WebGPU to secure pages: " +
+  "open it over https, or on the machine that serves it as http://localhost. To test on a classroom network " +
+  "without https, add the page's origin (e.g. http://192.168.1.20:8080) to " +
+  "chrome://flags/#unsafely-treat-insecure-origin-as-secure in Chrome and restart it.";
+
+/**
+ * The error for a browser with no `navigator.gpu`: reason "insecure-context" when `secureContext` is false
+ * (the page's `isSecureContext`), otherwise "no-webgpu" (undefined, as in Node, counts as secure).
+ */
+export function browserWithoutGpu(secureContext: boolean | undefined): GpuUnavailableError {
+  return secureContext === false
+    ? new GpuUnavailableError(
+        "insecure-context",
+        `This page is not a secure context (isSecureContext is false), so the browser does not expose WebGPU. ${SECURE_CONTEXT_HELP}`,
+      )
+    : new GpuUnavailableError("no-webgpu", `This browser does not expose WebGPU. ${WEBGPU_HELP.browser}`);
+}
 
 /** No WebGPU adapter or device could be acquired. */
 export class GpuUnavailableError extends Error {

@@ -17,10 +17,13 @@ export class BrowserSupportError extends Error {
 export const reloadMayHelp = (e: unknown): boolean =>
   !(typeof e === "object" && e !== null && (e as { name?: unknown }).name === BROWSER_ERROR);
 
-/** The worker's failure to get a GPU device, said as such; marked as the browser's when it has no WebGPU. */
+/**
+ * The worker's failure to get a GPU device, said as such; marked as the browser's when it has no WebGPU (none at
+ * all, or none for an insecure page).
+ */
 export function workerGpuError(e: unknown): Error {
   const text = `The training worker could not get a GPU device: ${message(e)}`;
-  return e instanceof GpuUnavailableError && e.reason === "no-webgpu"
+  return e instanceof GpuUnavailableError && (e.reason === "no-webgpu" || e.reason === "insecure-context")
     ? new BrowserSupportError(text)
     : new Error(text);
 }

@@ -85,7 +85,7 @@ export function goneForGood(why: string, failure: unknown): GoneForGood {
     ? full
     : failure.reason === "no-adapter"
       ? "no GPU adapter is available now"
-      : failure.reason === "no-webgpu"
+      : failure.reason === "no-webgpu" || failure.reason === "insecure-context"
         ? "WebGPU is not available now"
         : "the GPU adapter gave no device";
   return {

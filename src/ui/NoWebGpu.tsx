@@ -5,6 +5,8 @@ import type { Unavailable } from "./store";
 const EXPLAIN: Record<GpuUnavailableReason, string> = {
   "no-webgpu":
     "This browser does not expose WebGPU at all (navigator.gpu is missing). Either it is too old, it does not support WebGPU yet, or WebGPU is switched off.",
+  "insecure-context":
+    "The page was opened over plain http from another machine (not https, not localhost). Browsers only give WebGPU to secure pages, so navigator.gpu is missing here however new the browser is: updating it or changing GPU settings will not help.",
   "no-adapter":
     "WebGPU is there, but the browser would not give the page a GPU adapter. This usually means the GPU or its driver is on the browser's blocklist, or WebGPU is disabled by a policy or flag.",
   "device-failed":
@@ -31,6 +33,46 @@ export function NoWebGpu({ unavailable }: { unavailable: Unavailable }) {
       </p>
       <p>{EXPLAIN[reason]}</p>
 
+      {reason === "insecure-context" ? <SecureSteps /> : <WebGpuSteps />}
+      <details className="details">
+        <summary>Technical details</summary>
+        <pre className="mono" data-testid="no-webgpu-message">
+          {message}
+        </pre>
+      </details>
+      <button type="button" onClick={() => location.reload()}>
+        Try again
+      </button>
+    </section>
+  );
+}
+
+/** How to open the page as a secure context (reason "insecure-context"). */
+function SecureSteps() {
+  return (
+    <>
+      <h3>How to open it securely</h3>
+      <ul className="steps" data-testid="secure-steps">
+        <li>
+          <strong>Open it over https</strong> (ask whoever hosts the lab for its https address), or on the
+          machine that serves it as <code>http://localhost</code>.
+        </li>
+        <li>
+          <strong>Testing on a classroom network without https:</strong> in Chrome or Edge open{" "}
+          <code>chrome://flags/#unsafely-treat-insecure-origin-as-secure</code>, add this page's origin{" "}
+          <code>{globalThis.location?.origin ?? "(its scheme, host and port)"}</code> to its list, set it to
+          Enabled and restart the browser. Do this on each machine; serving the lab over https is the lasting
+          fix.
+        </li>
+      </ul>
+    </>
+  );
+}
+
+/** How to get a browser with WebGPU (every other reason). */
+function WebGpuSteps() {
+  return (
+    <>
       <h3>How to get WebGPU</h3>
       <ul className="steps">
         <li>
@@ -50,15 +92,6 @@ export function NoWebGpu({ unavailable }: { unavailable: Unavailable }) {
           versions may need it enabled in their settings.
         </li>
       </ul>
-      <details className="details">
-        <summary>Technical details</summary>
-        <pre className="mono" data-testid="no-webgpu-message">
-          {message}
-        </pre>
-      </details>
-      <button type="button" onClick={() => location.reload()}>
-        Try again
-      </button>
-    </section>
+    </>
   );
 }
