@@ -11,7 +11,8 @@
  *                        `lesson <id|all> --list-runs` prints each lesson's id and run ids, for scripts)
  *   npm run lab -- pipeline --task <t> [--recipe quick|shipped] [--set key=value]... [--seed S] [--out result.json]
  *                        (the page's Pipeline headless: SFT, reward model, the SFT model's evaluation; cli/lab/pipeline.ts)
- * `train` writes one JSON object per step ({step, algo, ...metrics}) to --out (and a line per step to stdout);
+ * `train` writes one JSON object per step ({step, algo, samples, tokens, ...metrics}, the page CSV's columns:
+ * cli/lab/run_log.ts) to --out (and a line per step to stdout);
  * `eval` prints the task's evaluation as JSON; with --vs, the win rate of --model over --vs (gold scorer, 95% CI).
  * Options are checked before any work (cli/args.ts): an unknown one, a bad number or an output path that cannot
  * be written is refused with the usage; `--help` after a command prints its usage.
@@ -40,6 +41,7 @@ import { lessonIds, runLessonSeed } from "./lab/lesson";
 import { nodeRewardSources } from "./lab/node_rewards";
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineCommand } from "./lab/pipeline";
 import { loadPreferenceFile } from "./lab/preferences";
+import { RunLogLines } from "./lab/run_log";
 import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
 
 const TRAIN_USAGE =
@@ -172,10 +174,10 @@ async function main(): Promise<number | undefined> {
     const onTerm = stopping("SIGTERM", 143);
     process.once("SIGINT", onInt);
     process.once("SIGTERM", onTerm);
+    const lines = new RunLogLines({ algo: info.id });
     for (let s = 0; s < steps && !stop; s++) {
       const r = await run.step();
-      const line = { step: r.step, algo: info.id, ...r.metrics };
-      log.write(line);
+      log.write(lines.line(r.step, r.metrics));
       done = r.step;
       console.log(
         `step ${r.step} reward ${r.metrics.reward.toFixed(3)} gold ${r.metrics.reward_gold.toFixed(3)} kl ${r.metrics["objective/kl"].toFixed(3)} entropy ${r.metrics.entropy.toFixed(3)} (${r.metrics.step_time.toFixed(1)} s)`,

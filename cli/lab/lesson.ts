@@ -19,6 +19,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { GpuContext } from "../../src/gpu/context";
+import { recordMetrics } from "../../src/lab/export/columns";
 import { type LessonVerdict, MissingRunError } from "../../src/lab/presets/checks";
 import { PRESET_IDS, type PresetId } from "../../src/lab/presets/ids";
 import { LESSONS } from "../../src/lab/presets/index";
@@ -28,6 +29,7 @@ import { LabRuns } from "../../src/lab/runs";
 import { trainingCodeHash } from "./code_hash";
 import { nodeRewardSources } from "./node_rewards";
 import { loadPreferenceFile } from "./preferences";
+import { RunLogLines } from "./run_log";
 import { loadStart, openTask, writeRunLog } from "./support";
 
 export interface LessonRunOptions {
@@ -60,12 +62,11 @@ export interface SeedVerdict extends LessonVerdict {
   partial: boolean;
 }
 
-/** Keys of a log line that are not metrics. */
-const LOG_KEYS = new Set(["step", "run", "algo"]);
-
 /**
  * A run's metrics from its JSONL log: the first `steps` lines, when the log holds steps 1…steps in order;
- * null when the file is missing, short, out of order or cut off mid-line.
+ * null when the file is missing, short, out of order or cut off mid-line. Each row holds what the step logged
+ * (its own `samples` and `tokens`, from the line's `samples_step` and `tokens_step`; src/lab/export/columns.ts
+ * recordMetrics, which also reads the older logs that wrote the step's own under `samples` and `tokens`).
  */
 export function readRunLog(path: string, steps: number): Record<string, number>[] | null {
   if (!existsSync(path)) return null;
@@ -82,9 +83,7 @@ export function readRunLog(path: string, steps: number): Record<string, number>[
       return null;
     }
     if (o.step !== i + 1) return null;
-    const row: Record<string, number> = {};
-    for (const [k, v] of Object.entries(o)) if (!LOG_KEYS.has(k) && typeof v === "number") row[k] = v;
-    rows.push(row);
+    rows.push(recordMetrics(o));
   }
   return rows;
 }
@@ -183,11 +182,12 @@ export async function runLessonSeed(
         writeFileSync(path.replace(/\.jsonl$/, ".spec.json"), `${identity}\n`);
       }
       const rows: Record<string, number>[] = [];
+      const lines = new RunLogLines({ run: r.id, algo: r.algo });
       try {
         for (let s = 0; s < steps; s++) {
           const out = await run.step();
           rows.push(out.metrics);
-          log.write({ step: out.step, run: r.id, algo: r.algo, ...out.metrics });
+          log.write(lines.line(out.step, out.metrics));
           o.log?.(
             `${id} seed ${seed} ${r.id} step ${out.step}/${steps} reward ${out.metrics.reward?.toFixed(3)} gold ${out.metrics.reward_gold?.toFixed(3)} kl ${out.metrics["objective/kl"]?.toFixed(3)} entropy ${out.metrics.entropy?.toFixed(3)}`,
           );

@@ -3,6 +3,8 @@
  * and what the page has not been sent yet (points, latest samples, markers, rewind, notice). Builds the run's
  * RunUpdate. Plain bookkeeping: no timing, no GPU.
  */
+
+import { pointAfter } from "./export/columns";
 import type {
   InspectView,
   LiveProgress,
@@ -163,12 +165,12 @@ export class RunSlot {
 
   /** Record a finished step: its point (with the cumulative counters) and its samples. */
   recordStep(out: StepOutput): void {
-    const [s0, t0] = this.cum[this.cum.length - 1];
-    const cum: [number, number] = [s0 + (out.metrics.samples ?? 0), t0 + (out.metrics.tokens ?? 0)];
+    const [samples, tokens] = this.cum[this.cum.length - 1];
+    const point = pointAfter({ samples, tokens }, out.step, out.metrics);
     this.step = out.step;
-    this.cum[out.step] = cum;
+    this.cum[out.step] = [point.samples, point.tokens];
     this.cum.length = out.step + 1;
-    this.pending.points.push({ step: out.step, samples: cum[0], tokens: cum[1], metrics: out.metrics });
+    this.pending.points.push(point);
     if (out.samples) this.pending.samples = out.samples;
     if (out.inspect) this.pending.inspect = out.inspect;
     const changes: MarkerChange[] = [...this.upcoming]

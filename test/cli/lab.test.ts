@@ -111,6 +111,11 @@ describe("headless lab CLI", () => {
       ])
         expect(Number.isFinite(l[k]), k).toBe(true);
     }
+    // As the page's CSV: samples and tokens count up, the step's own are samples_step and tokens_step (the log
+    // once wrote the step's own under samples: 8 at step 2 where the CSV said 16).
+    expect(lines[0].samples_step).toBe(8); // 2 prompts × RLOO's 4 completions
+    expect([lines[0].samples, lines[1].samples]).toEqual([8, 16]);
+    expect(lines[1].tokens).toBe(lines[0].tokens_step + lines[1].tokens_step);
     // The page's export format: its Import reads the algorithm, the steps and the settings from it.
     const ck = loadCheckpoint(readFileSync(save));
     expect(ck.info).toMatchObject({ algo: "rloo", steps: "2", seed: "3", task: "arithmetic" });

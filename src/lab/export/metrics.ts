@@ -9,23 +9,15 @@
 import Papa from "papaparse";
 import type { Marker, MetricPoint } from "../protocol";
 import { changeCells } from "./changes";
+import { AXIS_COLUMNS, csvName } from "./columns";
 
-/** The x-axis columns that lead every CSV. */
-export const AXIS_COLUMNS = ["step", "samples", "tokens"] as const;
+export { AXIS_COLUMNS, csvName };
 
 /** Every metric name in `history`, in order of first appearance. */
 export function metricNames(history: readonly MetricPoint[]): string[] {
   const seen = new Set<string>();
   for (const p of history) for (const k of Object.keys(p.metrics)) seen.add(k);
   return [...seen];
-}
-
-/**
- * A metric's CSV column name: the algorithms also log per-step `samples` and `tokens`, which would collide with
- * the cumulative axis columns, so those become `samples_step` and `tokens_step`.
- */
-export function csvName(metric: string): string {
-  return (AXIS_COLUMNS as readonly string[]).includes(metric) ? `${metric}_step` : metric;
 }
 
 /** The last column of an exported run's CSV: the setting changes that applied from the row's step. */
