@@ -3,6 +3,9 @@
  *   npm run lab -- train --task <sentiment|arithmetic> --algo <id: src/lab/registry.ts, e.g. ppo|grpo|dpo|kto>
  *                        [--model nano|tiny|small|<path.safetensors>] [--steps N] [--seed S] [--set key=value]...
  *                        [--prefs pairs.jsonl] [--out run.jsonl] [--save model.safetensors]
+ *                        [--seeds 0,1,2|0-4] [--set key=a,b]... [--out DIR] [--last N] [--summary FILE.csv|json]
+ *                        (a sweep: every combination at every seed, one log per run, a summary across seeds;
+ *                        cli/lab/train.ts)
  *                        (--set reward=proxy optimises the task's shipped rm.onnx, as in the page; gold is the default;
  *                        --prefs: offline DPO's pairs, default public/models/<task>/preferences.jsonl)
  *   npm run lab -- eval --task <t> [--model <path>] [--vs <path>] [--prompts N] [--samples K] [--temperature τ] [--seed S]
@@ -17,14 +20,9 @@
  * Options are checked before any work (cli/args.ts): an unknown one, a bad number or an output path that cannot
  * be written is refused with the usage; `--help` after a command prints its usage.
  */
-import { existsSync } from "node:fs";
-import { parseSetting } from "../src/algorithms/fields";
 import { acquireGpu } from "../src/gpu/device";
-import { linkedSettings } from "../src/lab/linked_settings";
 import { LESSONS } from "../src/lab/presets/index";
 import { lessonStatusText } from "../src/lab/presets/lesson";
-import { algorithm } from "../src/lab/registry";
-import { LabRuns } from "../src/lab/runs";
 import { MAX_SEED } from "../src/lab/settings";
 import {
   readArgs,
@@ -33,20 +31,15 @@ import {
   UsageRequest,
   wholeNumber,
   wholeNumbers,
-  writableFile,
   writableFolder,
 } from "./args";
 import { lessonHelp, lessonRunLines, trainHelp } from "./lab/help";
 import { lessonIds, runLessonSeed } from "./lab/lesson";
-import { nodeRewardSources } from "./lab/node_rewards";
 import { PIPELINE_OPTIONS, PIPELINE_USAGE, pipelineCommand } from "./lab/pipeline";
-import { loadPreferenceFile } from "./lab/preferences";
-import { RunLogLines } from "./lab/run_log";
-import { compareModels, evaluateModel, loadStart, openTask, writeRunLog } from "./lab/support";
+import { compareModels, evaluateModel, loadStart, openTask } from "./lab/support";
+import { trainCommand } from "./lab/train";
+import { TRAIN_OPTIONS, TRAIN_USAGE, trainPlan } from "./lab/train_args";
 
-const TRAIN_USAGE =
-  "usage: lab train --task <sentiment|arithmetic> --algo <id> [--model nano|tiny|small|<path.safetensors>] " +
-  "[--steps N] [--seed S] [--set key=value]... [--prefs pairs.jsonl] [--out run.jsonl] [--save model.safetensors]";
 const EVAL_USAGE =
   "usage: lab eval --task <sentiment|arithmetic> [--model <m>] [--vs <m>] [--prompts N] [--samples K] " +
   "[--temperature τ] [--seed S]";
@@ -75,7 +68,7 @@ async function main(): Promise<number | undefined> {
   const { values: o, lists } =
     cmd === "train"
       ? readArgs(rest, {
-          options: ["task", "algo", "model", "steps", "seed", "prefs", "out", "save"],
+          options: TRAIN_OPTIONS,
           lists: ["set"],
           usage: TRAIN_USAGE,
           help: (v) => trainHelp(TRAIN_USAGE, typeof v.algo === "string" ? v.algo : undefined),
@@ -84,9 +77,9 @@ async function main(): Promise<number | undefined> {
           options: ["task", "model", "vs", "prompts", "samples", "temperature", "seed"],
           usage: EVAL_USAGE,
         });
-  if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
-  const seed = wholeNumber("seed", o.seed, 0, 0, MAX_SEED); // as a link takes it;
   if (cmd === "eval") {
+    if (!o.task) throw new RangeError("--task is required (sentiment | arithmetic)");
+    const seed = wholeNumber("seed", o.seed, 0, 0, MAX_SEED); // as a link takes it
     const opts = {
       prompts: wholeNumber("prompts", o.prompts, 64, 1),
       samples: wholeNumber("samples", o.samples, 1, 1),
@@ -111,102 +104,8 @@ async function main(): Promise<number | undefined> {
     await ctx.lost;
     return;
   }
-  // Everything a run needs is checked before the GPU starts: its settings, length and output paths.
-  if (!o.algo) throw new RangeError("--algo is required");
-  const info = algorithm(o.algo);
-  // A loss or cost set without its β or d brings its own (SimPO's β = 2), as the run card does.
-  const config = linkedSettings(
-    { algo: info.id, config: {} },
-    Object.fromEntries(lists.set.map((kv) => parseSetting(info.id, info.fields, kv))),
-  );
-  if (config.reward === "custom" || config.reward === "pipeline")
-    throw new RangeError(
-      `--set reward=${config.reward} scores with ${config.reward === "custom" ? "an .onnx loaded in the page" : "the reward model the page's Pipeline trained"}; here: gold or proxy`,
-    );
-  const steps = wholeNumber("steps", o.steps, 20, 1);
-  if (o.prefs !== undefined && !existsSync(o.prefs)) throw new RangeError(`--prefs ${o.prefs}: no such file`);
-  if (o.out) writableFile("out", o.out);
-  if (o.save) writableFile("save", o.save);
-  const { task, tokenizer } = await openTask(o.task);
-  const start = await loadStart(o.model, task.id, tokenizer, seed);
-  const ctx = await acquireGpu();
-  {
-    const prefsPath = o.prefs ?? `public/models/${task.id}/preferences.jsonl`;
-    const prefs =
-      info.id === "dpo" && existsSync(prefsPath)
-        ? await loadPreferenceFile(prefsPath, tokenizer, seed, task.generation.maxNewTokens)
-        : null;
-    // The page's own run factory: environment, shared reference, reward source (`--set reward=proxy`).
-    const runs = new LabRuns(
-      ctx,
-      { task, tokenizer, start, prefs, notices: [] },
-      seed,
-      nodeRewardSources(task, tokenizer),
-    );
-    const spec = { id: info.id, algo: info.id, label: info.title, config };
-    // What the lab sets that the command did not (DPO without a preference file trains online), said.
-    const set = runs.effectiveConfig(spec);
-    for (const k of Object.keys(set))
-      if (set[k] !== config[k])
-        console.log(`${info.id}: ${k} ${set[k]} (no preference file at ${prefsPath})`);
-    // A setting given that its other settings leave unused (the run card greys it out): said, not silent.
-    for (const f of info.fields) {
-      const w = f.usedWhen;
-      const now = w && (set[w.key] ?? info.fields.find((x) => x.key === w.key)?.default);
-      if (w && f.key in config && !w.values.includes(now as string | boolean))
-        console.log(
-          `${info.id}: ${f.key} has no effect with ${w.key} ${String(now)} (used with ${w.values.join(" or ")})`,
-        );
-    }
-    const lab = await runs.create(spec);
-    const run = lab.run;
-    const log = writeRunLog(o.out ?? null);
-    // Stopped (Ctrl-C, a kill): the log's last line says so, or it would read as a finished shorter run.
-    // Stopped (Ctrl-C, a kill): the step on the GPU ends first (exiting under it crashed Dawn: SIGSEGV), then the
-    // log's last line says so, or it would read as a finished shorter run. A second Ctrl-C ends it at once.
-    let done = 0;
-    let stop: { signal: NodeJS.Signals; code: number } | null = null;
-    const stopping = (signal: NodeJS.Signals, code: number) => () => {
-      stop ??= { signal, code };
-      console.log(`${signal}: stopping after the step in progress (again to stop at once)`);
-    };
-    const onInt = stopping("SIGINT", 130);
-    const onTerm = stopping("SIGTERM", 143);
-    process.once("SIGINT", onInt);
-    process.once("SIGTERM", onTerm);
-    const lines = new RunLogLines({ algo: info.id });
-    for (let s = 0; s < steps && !stop; s++) {
-      const r = await run.step();
-      log.write(lines.line(r.step, r.metrics));
-      done = r.step;
-      console.log(
-        `step ${r.step} reward ${r.metrics.reward.toFixed(3)} gold ${r.metrics.reward_gold.toFixed(3)} kl ${r.metrics["objective/kl"].toFixed(3)} entropy ${r.metrics.entropy.toFixed(3)} (${r.metrics.step_time.toFixed(1)} s)`,
-      );
-    }
-    const stopped = stop as { signal: NodeJS.Signals; code: number } | null;
-    if (stopped) {
-      log.write({ interrupted: stopped.signal, step: done, steps });
-      console.log(`${stopped.signal}: stopped after ${done} of ${steps} steps`);
-    }
-    // The log is complete: a stop from here on (during --save) ends the command as it would anyway.
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
-    await log.close();
-    if (o.save && !stopped) {
-      // The bytes the page's export writes: settings, run state and extra models (PPO's value model) included,
-      // so the page's Import continues the run. Written beside and renamed: stopped midway, no half file.
-      const bytes = await lab.safetensors(spec, seed);
-      const { rename, writeFile } = await import("node:fs/promises");
-      await writeFile(`${o.save}.partial`, bytes);
-      await rename(`${o.save}.partial`, o.save);
-      console.log(`saved ${o.save}`);
-    }
-    lab.destroy();
-    runs.destroy();
-    ctx.destroy();
-    await ctx.lost;
-    return stopped?.code;
-  }
+  // Everything a run or sweep needs is checked before the GPU starts: settings, seeds, length, output paths.
+  return trainCommand(trainPlan(o, lists.set));
 }
 
 /**

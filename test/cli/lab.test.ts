@@ -122,6 +122,121 @@ describe("headless lab CLI", () => {
     expect(JSON.parse(ck.info.settings)).toMatchObject({ batchPrompts: 2, maxNewTokens: 4 });
   });
 
+  it("sweeps seeds × a grid of settings: a log and spec per run, then mean ± sd across seeds", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-sweep-"));
+    const args = ["train", "--task", "arithmetic", "--algo", "grpo", "--model", "nano", "--steps", "2"];
+    const sets = ["beta=0.05,1", "batchPrompts=2", "numGenerations=2", "maxNewTokens=4"];
+    const summary = join(dir, "summary.json");
+    const out = String(
+      execFileSync(
+        "node",
+        [
+          ...LAB,
+          ...args,
+          "--seeds",
+          "0-1",
+          ...sets.flatMap((kv) => ["--set", kv]),
+          "--out",
+          dir,
+          "--summary",
+          summary,
+        ],
+        { stdio: "pipe", timeout: 240_000 },
+      ),
+    );
+    for (const beta of ["0.05", "1"])
+      for (const seed of [0, 1]) {
+        const log = join(dir, `beta=${beta}`, `seed${seed}.jsonl`);
+        const lines = readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        expect(
+          lines.map((l) => [l.step, l.kl_coef]),
+          log,
+        ).toEqual([
+          [1, Number(beta)],
+          [2, Number(beta)],
+        ]);
+        expect(lines[1].samples).toBe(8); // running total: 2 steps × 2 prompts × G 2
+        const spec = JSON.parse(readFileSync(log.replace(/\.jsonl$/, ".spec.json"), "utf8"));
+        expect(spec).toMatchObject({ task: "arithmetic", model: "nano", seed, algo: "grpo", steps: 2 });
+        expect(spec.settings).toEqual({
+          beta: Number(beta),
+          batchPrompts: 2,
+          numGenerations: 2,
+          maxNewTokens: 4,
+        });
+        expect(spec.lab.version).toMatch(/^\d+\.\d+\.\d+$/);
+        expect(spec.code).toMatch(/^[0-9a-f]{16}$/);
+      }
+    expect(out).toMatch(/^beta=0\.05 seed 1: step 2 reward /m);
+    expect(out).toContain("mean ± sd across seeds of each run's mean over its last 2 steps");
+    expect(out).toMatch(/^settings +n +reward +reward_gold +objective\/kl +objective\/kl_exact +entropy$/m);
+    expect(out).toMatch(/^beta=0\.05 +2 +-?\d\.\d{3} ± \d\.\d{3} /m);
+    expect(out).toMatch(/^beta=1 +2 +-?\d\.\d{3} ± \d\.\d{3} /m);
+    const lines = JSON.parse(readFileSync(summary, "utf8"));
+    expect(lines.map((l: { name: string; seeds: number[] }) => [l.name, l.seeds])).toEqual([
+      ["beta=0.05", [0, 1]],
+      ["beta=1", [0, 1]],
+    ]);
+    // The table's numbers are the logs': β 1's reward over both seeds' last 2 steps.
+    const means = [0, 1].map((seed) => {
+      const rows = readFileSync(join(dir, "beta=1", `seed${seed}.jsonl`), "utf8")
+        .trim()
+        .split("\n");
+      return rows.map((l) => JSON.parse(l).reward).reduce((a: number, b: number) => a + b, 0) / 2;
+    });
+    expect(lines[1].metrics.reward.mean).toBeCloseTo((means[0] + means[1]) / 2, 12);
+  }, 300_000);
+
+  it("a sweep stopped by Ctrl-C ends the step in progress and prints the summary of the runs that finished", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lab-sweep-"));
+    const args = [
+      "train",
+      "--task",
+      "arithmetic",
+      "--algo",
+      "reinforce",
+      "--model",
+      "nano",
+      "--steps",
+      "100",
+    ];
+    const child = spawn("node", [
+      ...LAB,
+      ...args,
+      "--seeds",
+      "0,1",
+      "--set",
+      "batchPrompts=2",
+      "--set",
+      "maxNewTokens=2",
+      "--last",
+      "3",
+      "--out",
+      dir,
+    ]);
+    let stdout = "";
+    child.stdout.on("data", (d) => {
+      stdout += String(d);
+    });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    // The second run's first step logged: the first run finished all its steps.
+    const second = join(dir, "seed1.jsonl");
+    const stepped = () => existsSync(second) && readFileSync(second, "utf8").split("\n").length > 1;
+    for (let t = 0; t < 2800 && !stepped(); t++) await new Promise((r) => setTimeout(r, 200));
+    if (!stepped()) child.kill("SIGKILL");
+    expect(stepped(), "the second run logged no step in 560 s").toBe(true);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const last = readFileSync(second, "utf8").trim().split("\n").at(-1) ?? "";
+    expect(JSON.parse(last)).toMatchObject({ interrupted: "SIGINT", steps: 100 });
+    expect(stdout).toContain("mean ± sd across seeds of each run's mean over its last 3 steps");
+    expect(stdout).toMatch(/^\(as given\) +1 +-?\d\.\d{3} ± – /m);
+    expect(stdout).toContain("(1 of 2 runs finished)");
+  }, 600_000);
+
   it("a loss set without its β brings its own, as the run card does: SimPO trains at β = 2, not DPO's 0.1", () => {
     const dir = mkdtempSync(join(tmpdir(), "lab-"));
     const out = join(dir, "run.jsonl");
