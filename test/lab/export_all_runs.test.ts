@@ -23,6 +23,8 @@ describe("all runs' CSV, long format", () => {
       algo: "ppo",
       seed: 3,
       task: "arithmetic",
+      model: "sft",
+      config: { beta: 0.2 },
       history: [
         point(1, { reward: 0.5, "objective/kl": 0 }),
         point(2, { reward: 0.75, "objective/kl": 0.1 }),
@@ -35,16 +37,24 @@ describe("all runs' CSV, long format", () => {
       algo: "dpo",
       seed: 3,
       task: "arithmetic",
+      model: "sft",
+      config: {},
       history: [point(1, { reward: 0.25, "rewards/margins": 1 })],
       markers: [],
     };
-    const rows = Papa.parse<string[]>(allRunsCsv([ppo, dpo]).trim()).data;
+    const parsed = Papa.parse<string[]>(allRunsCsv([ppo, dpo]).trim()).data;
+    // The settings that differ between PPO and DPO (tested below) stand between the run's columns and the step's.
+    const first = parsed[0].findIndex((c) => c.startsWith("setting/"));
+    const settings = parsed[0].filter((c) => c.startsWith("setting/")).length;
+    expect([first, parsed[0][first + settings]]).toEqual([6, "step"]);
+    const rows = parsed.map((r) => [...r.slice(0, first), ...r.slice(first + settings)]);
     expect(rows[0]).toEqual([
       "run",
       "label",
       "algorithm",
       "seed",
       "task",
+      "model",
       "step",
       "samples",
       "tokens",
@@ -60,6 +70,7 @@ describe("all runs' CSV, long format", () => {
       "ppo",
       "3",
       "arithmetic",
+      "sft",
       "1",
       "4",
       "40",
@@ -74,6 +85,7 @@ describe("all runs' CSV, long format", () => {
       "ppo",
       "3",
       "arithmetic",
+      "sft",
       "2",
       "8",
       "80",
@@ -89,6 +101,7 @@ describe("all runs' CSV, long format", () => {
       "dpo",
       "3",
       "arithmetic",
+      "sft",
       "1",
       "4",
       "40",
@@ -97,7 +110,61 @@ describe("all runs' CSV, long format", () => {
       "1",
       "",
     ]);
-    expect(allRunsCsv([])).toBe("run,label,algorithm,seed,task,step,samples,tokens,settings_changed\n");
+    expect(allRunsCsv([])).toBe("run,label,algorithm,seed,task,model,step,samples,tokens,settings_changed\n");
+  });
+
+  it("a column per setting that differs between the runs (G, loss type, ε, μ of a sweep), and the model", () => {
+    const grpo = (
+      id: string,
+      config: Record<string, number | string | boolean>,
+      model: string | null = "sft",
+    ) => ({
+      id,
+      label: id,
+      algo: "grpo",
+      seed: 0,
+      task: "arithmetic",
+      model,
+      config,
+      history: [point(1, { reward: 0.5 })],
+      markers: [],
+    });
+    const runs = [
+      grpo("a", { numGenerations: 4, lossType: "grpo", epsilon: 0.2 }),
+      grpo("b", { numGenerations: 8, lossType: "dr_grpo", epsilon: 0.2, numIterations: 2 }),
+      grpo("c", { numGenerations: 8, lossType: "grpo", epsilon: 0.1 }, null),
+    ];
+    const rows = Papa.parse<string[]>(allRunsCsv(runs).trim()).data;
+    // In the settings table's order; β, lr and the rest are the same for all three (GRPO's defaults): left
+    // out. μ at its default 1 in a and c.
+    expect(rows[0]).toEqual([
+      "run",
+      "label",
+      "algorithm",
+      "seed",
+      "task",
+      "model",
+      "setting/numGenerations",
+      "setting/lossType",
+      "setting/epsilon",
+      "setting/numIterations",
+      "step",
+      "samples",
+      "tokens",
+      "reward",
+      "settings_changed",
+    ]);
+    expect(rows.slice(1).map((r) => r.slice(5, 10))).toEqual([
+      ["sft", "4", "grpo", "0.2", "1"],
+      ["sft", "8", "dr_grpo", "0.2", "2"],
+      ["", "8", "grpo", "0.1", "1"],
+    ]);
+    // A setting one algorithm has and another not: empty for the other. One run: no setting columns.
+    const ppo = { ...grpo("p", { beta: 0.2 }), algo: "ppo" };
+    const mixed = Papa.parse<string[]>(allRunsCsv([runs[0], ppo]).trim()).data;
+    const g = mixed[0].indexOf("setting/numGenerations");
+    expect([mixed[1][g], mixed[2][g]]).toEqual(["4", ""]);
+    expect(allRunsCsv([runs[1]]).split("\n")[0]).not.toContain("setting/");
   });
 
   it("file names carry the seed", () => {

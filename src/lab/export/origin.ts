@@ -86,15 +86,16 @@ export function readOrigin(x: unknown): RunOrigin | undefined {
 }
 
 /**
- * Its task and seed for the all-runs CSV and file names: a comparison run's origin's (null: unknown), else this
- * lab's task and the run's own seed (RunSpec.seed; absent: the lab's).
+ * Its task, seed and start model ("sft", "nano", …) for the exports' names and the all-runs CSV: a comparison
+ * run's origin's (null: unknown), else this lab's task and model and the run's own seed (RunSpec.seed; absent:
+ * the lab's).
  */
 export function runWhere(
   run: { comparison?: boolean; origin?: RunOrigin; spec?: { seed?: number } },
-  lab: Pick<ExperimentSpec, "task" | "seed">,
-): { task: string | null; seed: number | null } {
-  if (!run.comparison) return { task: lab.task, seed: run.spec?.seed ?? lab.seed };
-  return { task: run.origin?.task ?? null, seed: run.origin?.seed ?? null };
+  lab: Pick<ExperimentSpec, "task" | "seed" | "model">,
+): { task: string | null; seed: number | null; model: string | null } {
+  if (!run.comparison) return { task: lab.task, seed: run.spec?.seed ?? lab.seed, model: lab.model };
+  return { task: run.origin?.task ?? null, seed: run.origin?.seed ?? null, model: run.origin?.model ?? null };
 }
 
 /** The provenance of a re-export of an imported run: its origin's, and this lab (`build`) as `importedInto`. */
