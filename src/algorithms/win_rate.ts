@@ -1,7 +1,9 @@
 /**
  * Win-rate evaluation (AlpacaFarm, Dubois et al. 2023): on each held-out prompt, model A's completion wins
  * (1), ties (½) or loses (0) against model B's by a scorer (the gold scorer, or the simulated annotator's
- * preference). The win rate is the mean outcome, with a 95% normal-approximation confidence interval on it.
+ * preference). The win rate is the mean outcome, with a 95% normal-approximation confidence interval on it:
+ * over the prompts, for these two checkpoints only. It says nothing of how much another training seed of either
+ * run would differ (the lab's win-rate view says so beside it: src/ui/lab/WinRate.tsx).
  */
 
 export interface WinRate {

@@ -1,14 +1,24 @@
 /**
  * A run's win rate over the start model or another run (AlpacaFarm style): on held-out prompts, the share of
  * prompts where the run's completion scores higher by the gold scorer than the opponent's (ties ½), with its
- * 95 % CI. The opponent is picked next to the button (the start model by default).
+ * 95 % CI, and a line saying what the CI leaves out (another training seed). The opponent is picked next to the
+ * button (the start model by default).
  */
 import { useEffect, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
+import type { RunWinRate } from "../../lab/protocol";
 import { useLab } from "../lab_store";
 import { labActions } from "./actions";
 
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+
+/**
+ * What the interval does not cover, said beside it: it is a normal approximation over these test prompts for these
+ * two checkpoints (src/algorithms/win_rate.ts), so "vs PPO β 0.2" is no test between two settings; the spread
+ * between training seeds can be wider.
+ */
+export const CI_SCOPE =
+  "This interval covers the test prompts for these checkpoints only; another training seed can differ by more.";
 
 export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean }) {
   const state = useLab((s) => s.winRates[runId]);
@@ -66,27 +76,7 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
         </select>
       )}
       {state?.status === "done" && (
-        <span
-          className="win-rate-result"
-          data-testid={`winrate-result-${runId}`}
-          data-win-rate={state.result.winRate}
-          data-ci-low={state.result.ci95[0]}
-          data-ci-high={state.result.ci95[1]}
-          data-n={state.result.n}
-          data-vs={state.result.vs ?? "start"}
-          title={`${state.result.wins} wins, ${state.result.ties} ties, ${state.result.losses} losses against ${resultVsLabel}${state.result.vs ? ` (step ${state.result.vsStep})` : ""} on ${state.result.n} held-out prompts at step ${state.result.step}; mean gold ${state.result.goldRun.toFixed(3)} vs ${state.result.goldStart.toFixed(3)}`}
-        >
-          <strong>{pct(state.result.winRate)}</strong>{" "}
-          {state.result.ties === state.result.n
-            ? "[no CI: all tied]"
-            : `[${pct(state.result.ci95[0])}–${pct(state.result.ci95[1])}]`}
-          {" · "}
-          {state.result.wins}–{state.result.ties}–{state.result.losses} won–tied–lost
-          {state.result.ties === state.result.n && " (every prompt tied: no evidence either way)"}
-          {" · "}
-          {state.result.n} prompts · step {state.result.step}
-          {state.result.vs !== null && ` vs ${resultVsLabel} at step ${state.result.vsStep}`}
-        </span>
+        <WinRateResult runId={runId} result={state.result} vsLabel={resultVsLabel} />
       )}
       {state?.status === "error" && (
         <span className="run-error" role="alert">
@@ -94,5 +84,50 @@ export function WinRate({ runId, disabled }: { runId: string; disabled?: boolean
         </span>
       )}
     </div>
+  );
+}
+
+/**
+ * A measured win rate: the share with its 95 % CI, the won–tied–lost counts, prompts and steps, and under it what
+ * the CI covers ({@link CI_SCOPE}; not where every prompt tied and there is no CI). `vsLabel`: the opponent's
+ * name ("the start model" or the run's label).
+ */
+export function WinRateResult({
+  runId,
+  result,
+  vsLabel,
+}: {
+  runId: string;
+  result: RunWinRate;
+  vsLabel: string;
+}) {
+  const allTied = result.ties === result.n;
+  return (
+    <>
+      <span
+        className="win-rate-result"
+        data-testid={`winrate-result-${runId}`}
+        data-win-rate={result.winRate}
+        data-ci-low={result.ci95[0]}
+        data-ci-high={result.ci95[1]}
+        data-n={result.n}
+        data-vs={result.vs ?? "start"}
+        title={`${result.wins} wins, ${result.ties} ties, ${result.losses} losses against ${vsLabel}${result.vs ? ` (step ${result.vsStep})` : ""} on ${result.n} held-out prompts at step ${result.step}; mean gold ${result.goldRun.toFixed(3)} vs ${result.goldStart.toFixed(3)}`}
+      >
+        <strong>{pct(result.winRate)}</strong>{" "}
+        {allTied ? "[no CI: all tied]" : `[${pct(result.ci95[0])}–${pct(result.ci95[1])}]`}
+        {" · "}
+        {result.wins}–{result.ties}–{result.losses} won–tied–lost
+        {allTied && " (every prompt tied: no evidence either way)"}
+        {" · "}
+        {result.n} prompts · step {result.step}
+        {result.vs !== null && ` vs ${vsLabel} at step ${result.vsStep}`}
+      </span>
+      {!allTied && (
+        <span className="win-rate-scope" data-testid={`winrate-scope-${runId}`}>
+          {CI_SCOPE}
+        </span>
+      )}
+    </>
   );
 }
