@@ -124,7 +124,7 @@ describe("a run's own seed", () => {
     expect(back.ok && back.origin.seed).toBe(3);
     expect(runConfig(experiment, run).seed).toBe(3);
     expect(runConfig(experiment, ppo).seed).toBe(7);
-    expect(runWhere(record, experiment)).toEqual({ task: "sentiment", seed: 3 });
+    expect(runWhere(record, experiment)).toEqual({ task: "sentiment", seed: 3, model: "nano" });
     const csv = allRunsCsv([
       {
         ...run,
