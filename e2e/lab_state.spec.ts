@@ -159,21 +159,22 @@ test.describe("from a fresh profile", () => {
     expect(csv.name).toBe(`ppo-arithmetic-seed11-step${before[0]}.csv`);
     expect(header.at(-1)).toBe("settings_changed");
 
-    // Every run in one long-format CSV (from any run's menu): run, label, algorithm, seed, task, then the per-run
-    // columns; one row per run and step.
+    // Every run in one long-format CSV (from any run's menu): run, label, algorithm, seed, task, model, a column
+    // per setting that differs among the runs having it (the link's PPO, DPO and GRPO share β = 0 and lr: GRPO's
+    // and PPO's other settings are their own), then the per-run columns; one row per run and step.
     const all = await exportCsv(page, RUNS[0], "all");
     expect(all.name).toBe(`arithmetic-seed11-all-runs-step${Math.max(...before)}.csv`);
     const allHeader = all.lines[0].split(",");
-    expect(allHeader.slice(0, 8)).toEqual([
-      "run",
-      "label",
-      "algorithm",
-      "seed",
-      "task",
+    const settingColumns = allHeader.filter((c) => c.startsWith("setting/"));
+    expect(allHeader.slice(0, 6)).toEqual(["run", "label", "algorithm", "seed", "task", "model"]);
+    expect(allHeader.slice(6, 6 + settingColumns.length)).toEqual(settingColumns);
+    expect(allHeader.slice(6 + settingColumns.length, 9 + settingColumns.length)).toEqual([
       "step",
       "samples",
       "tokens",
     ]);
+    const modelOf = (l: string) => l.split(",")[5];
+    expect(new Set(all.lines.slice(1).map(modelOf))).toEqual(new Set([testExperiment().model]));
     expect(allHeader).toEqual(expect.arrayContaining(["reward", "objective/kl", "entropy"]));
     expect(allHeader.at(-1)).toBe("settings_changed");
     expect(all.lines.length - 1).toBe(before.reduce((a, b) => a + b, 0));

@@ -1,5 +1,5 @@
 /**
- * `lab train` sweeps (cli/lab/sweep.ts): the seeds (`--seeds 0,1,2`, a range `0-4`, or both: `0-2,7`) and the
+ * `lab train` sweeps (cli/lab/train.ts): the seeds (`--seeds 0,1,2`, a range `0-4`, or both: `0-2,7`) and the
  * grid of settings (`--set beta=0.05,1`: each value; several such `--set` give every combination, in the order
  * given, the last key varying fastest). Each value is read as a single `--set key=value` is
  * (src/algorithms/fields.ts parseSetting: the same errors for an unknown key or a malformed value), and each

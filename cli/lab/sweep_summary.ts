@@ -1,5 +1,5 @@
 /**
- * The summary of a `lab train` sweep (cli/lab/sweep.ts): per combination of settings, over its seeds, the mean
+ * The summary of a `lab train` sweep (cli/lab/train.ts): per combination of settings, over its seeds, the mean
  * and sample standard deviation (n − 1; none for one seed) of each run's own mean over its last N steps, for
  * reward, reward_gold, objective/kl, objective/kl_exact (where the algorithm logs it) and entropy. As a table
  * for the terminal, and as CSV or JSON (`--summary FILE.csv|json`).

@@ -159,11 +159,15 @@ describe("all runs' CSV, long format", () => {
       ["sft", "8", "dr_grpo", "0.2", "2"],
       ["", "8", "grpo", "0.1", "1"],
     ]);
-    // A setting one algorithm has and another not: empty for the other. One run: no setting columns.
+    // A setting that varies among the runs that have it: empty for a run whose algorithm lacks it. One that
+    // only one algorithm has, at one value (PPO's ppoEpochs), is no difference. One run: no setting columns.
     const ppo = { ...grpo("p", { beta: 0.2 }), algo: "ppo" };
-    const mixed = Papa.parse<string[]>(allRunsCsv([runs[0], ppo]).trim()).data;
+    const mixed = Papa.parse<string[]>(allRunsCsv([runs[0], runs[1], ppo]).trim()).data;
     const g = mixed[0].indexOf("setting/numGenerations");
-    expect([mixed[1][g], mixed[2][g]]).toEqual(["4", ""]);
+    expect([mixed[1][g], mixed[2][g], mixed[3][g]]).toEqual(["4", "8", ""]);
+    expect(mixed[0]).not.toContain("setting/ppoEpochs");
+    const pair = Papa.parse<string[]>(allRunsCsv([runs[0], ppo]).trim()).data;
+    expect(pair[0].filter((c) => c.startsWith("setting/"))).toEqual(["setting/beta"]);
     expect(allRunsCsv([runs[1]]).split("\n")[0]).not.toContain("setting/");
   });
 

@@ -63,13 +63,14 @@ function filledSettings(r: Pick<LongRun, "algo" | "config">): Record<string, Set
 }
 
 /**
- * The setting keys whose value differs between `settings` (a key some have and others not differs), in order of
- * first appearance; none for fewer than two runs.
+ * The setting keys whose value differs among the runs that have them, in order of first appearance; none for
+ * fewer than two runs. A key only some runs' algorithms have counts only where it varies among those (a PPO's
+ * ppoEpochs beside a GRPO is one value, not a difference: the default three-algorithm lab gets no columns for it).
  */
 export function differingSettings(settings: readonly Readonly<Record<string, SettingValue>>[]): string[] {
   const keys = [...new Set(settings.flatMap((s) => Object.keys(s)))];
   return keys.filter(
-    (k) => new Set(settings.map((s) => (Object.hasOwn(s, k) ? String(s[k]) : "\0"))).size > 1,
+    (k) => new Set(settings.filter((s) => Object.hasOwn(s, k)).map((s) => String(s[k]))).size > 1,
   );
 }
 

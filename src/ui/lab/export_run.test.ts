@@ -76,11 +76,17 @@ describe("exporting metrics", () => {
     await exportRun("ppo-1", "all", worker);
     expect(downloads[1]).toBe(`${spec.task}-seed5-all-runs-step2.csv`);
     const lines = String(bodies[1]).trim().split("\n");
-    expect(lines[0]).toBe("run,label,algorithm,seed,task,step,samples,tokens,reward,settings_changed");
+    // After the task: the start model, and the one setting that differs among the runs having it (PPO's β
+    // and GRPO's defaults differ; every other shared setting is one value).
+    expect(lines[0]).toBe(
+      "run,label,algorithm,seed,task,model,setting/beta,step,samples,tokens,reward,settings_changed",
+    );
     const steps = spec.runs.reduce((n, r) => n + useLab.getState().runs[r.id].history.length, 0);
     expect(lines).toHaveLength(1 + steps);
-    expect(lines.filter((l) => l.startsWith(`grpo-9,GRPO,grpo,5,${spec.task},1,`))).toHaveLength(1);
-    expect(lines.filter((l) => l.startsWith(`ppo-1,PPO,ppo,5,${spec.task},`))).toHaveLength(2);
+    const at = (l: string, c: string) => l.split(",")[lines[0].split(",").indexOf(c)];
+    const grpo = lines.filter((l) => l.startsWith(`grpo-9,GRPO,grpo,5,${spec.task},${spec.model},`));
+    expect(grpo.map((l) => at(l, "step"))).toEqual(["1"]);
+    expect(lines.filter((l) => l.startsWith(`ppo-1,PPO,ppo,5,${spec.task},${spec.model},`))).toHaveLength(2);
   });
 });
 
@@ -114,7 +120,9 @@ describe("exporting a run imported for comparison", () => {
     bodies.length = 0;
     await exportRun(id, "all", worker);
     const rows = String(bodies[0]).trim().split("\n");
-    expect(rows.filter((l) => l.startsWith(`${id},PPO (imported),ppo,1,${spec.task},`))).toHaveLength(2);
+    expect(
+      rows.filter((l) => l.startsWith(`${id},"PPO (imported, seed 1)",ppo,1,${spec.task},`)),
+    ).toHaveLength(2);
     expect(rows.filter((l) => l.startsWith(`ppo-1,PPO,ppo,0,${spec.task},`)).length).toBeGreaterThan(0);
     for (const kind of ["json", "config"] as const) {
       await exportRun(id, kind, worker);
@@ -125,7 +133,7 @@ describe("exporting a run imported for comparison", () => {
       expect(f.importedInto, kind).toMatchObject({ version: LAB_BUILD.version, commit: LAB_BUILD.commit });
       expect(kind === "json" ? f.experiment.seed : f.seed, kind).toBe(1);
     }
-    expect(downloads.at(-1)).toBe(`ppo-imported-${spec.task}-seed1-step2.config.json`);
+    expect(downloads.at(-1)).toBe(`ppo-imported-seed-1-${spec.task}-seed1-step2.config.json`);
   });
 
   it("leaves the seed and task empty for a comparison run whose origin is not known (saved before it was kept)", async () => {
@@ -135,6 +143,6 @@ describe("exporting a run imported for comparison", () => {
     bodies.length = 0;
     await exportRun(id, "all", worker);
     const rows = String(bodies[0]).trim().split("\n");
-    expect(rows.filter((l) => l.startsWith(`${id},PPO (imported),ppo,,,`))).toHaveLength(2);
+    expect(rows.filter((l) => l.startsWith(`${id},"PPO (imported, seed 1)",ppo,,,`))).toHaveLength(2);
   });
 });
