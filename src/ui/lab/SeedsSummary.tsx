@@ -1,7 +1,7 @@
 /**
  * Under the main charts, once the lab has one configuration on ≥ 2 seeds (Repeat on other seeds): per group,
  * its seeds and, for reward, gold reward (where it optimises another reward), KL and entropy, the mean ± sd
- * across seeds of each run's mean over its last N steps (seed_groups.ts, from the histories the charts draw,
+ * across seeds of each run's mean over a common window of steps (seed_groups.ts, from the histories the charts draw,
  * unsmoothed), and the line that tells a student how to read two groups against each other.
  */
 import { useMemo } from "react";
@@ -14,6 +14,11 @@ import { EXACT_KL, LAST_STEPS, type Spread, seedGroups } from "./seed_groups";
 function num(x: number): string {
   if (x === 0 || Math.abs(x) >= 1e-3) return String(Number(x.toPrecision(3)));
   return x.toExponential(1);
+}
+
+/** "91–100", or "7" for a one-step window. */
+function windowText([a, b]: [number, number]): string {
+  return a === b ? String(a) : `${a}–${b}`;
 }
 
 function Cell({ s, note }: { s: Spread | null; note?: string }) {
@@ -60,9 +65,9 @@ export function SeedsSummary() {
               </th>
               <th
                 className="num"
-                title={`Each run's value is its mean over its last N steps: N = ${LAST_STEPS}, or fewer while the group's shortest run has fewer`}
+                title={`Each run's value is its mean over the same steps: its last N points up to the step every run of the group has reached (N = ${LAST_STEPS}, or fewer where a run has fewer there)`}
               >
-                last N steps
+                N · steps
               </th>
               <th className="num">reward</th>
               {gold && <th className="num">gold reward</th>}
@@ -84,13 +89,14 @@ export function SeedsSummary() {
                 </td>
                 <td
                   className="num"
-                  title={g.steps[0] === g.steps[1] ? undefined : `runs at steps ${g.steps.join("–")}`}
+                  title={
+                    g.steps[0] === g.steps[1]
+                      ? undefined
+                      : `runs at steps ${g.steps.join("–")}: read at steps ${windowText(g.window)}, which all reached`
+                  }
                 >
                   {g.n}
-                  <span className="muted">
-                    {" "}
-                    @ {g.steps[0] === g.steps[1] ? g.steps[0] : g.steps.join("–")}
-                  </span>
+                  <span className="muted"> · steps {windowText(g.window)}</span>
                 </td>
                 <Cell s={g.reward} />
                 {gold && <Cell s={g.gold} />}
@@ -102,9 +108,9 @@ export function SeedsSummary() {
         </table>
       </div>
       <p className="muted seeds-note">
-        Mean ± sd across seeds (n − 1) of each run's mean over its last N steps, unsmoothed. Two settings
-        whose difference is smaller than their spread across seeds have not been told apart: seed luck alone
-        moves the numbers that much (
+        Mean ± sd across seeds (n − 1) of each run's mean over the same steps (the last N up to the step every
+        run of the group has reached), unsmoothed. Two settings whose difference is smaller than their spread
+        across seeds have not been told apart: seed luck alone moves the numbers that much (
         <a href={henderson.url} target="_blank" rel="noreferrer">
           {henderson.authors} {henderson.year}, {henderson.title}
         </a>

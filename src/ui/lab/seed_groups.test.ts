@@ -1,6 +1,7 @@
 /**
  * The seeds summary's numbers (seed_groups.ts) against a hand computation on known histories: the mean over each
- * run's last N steps (N = 10, or the group's shortest history), then mean ± sample sd (n − 1) across seeds.
+ * run's last N points up to the group's smallest last step (N = 10, or fewer where a run has fewer there), then
+ * mean ± sample sd (n − 1) across seeds.
  */
 import { describe, expect, it } from "vitest";
 import type { MetricPoint, RunSpec } from "../../lab/protocol";
@@ -47,6 +48,7 @@ describe("seeds summary", () => {
     expect(g.label).toBe("PPO");
     expect(g.seeds).toEqual([0, 1, 2]);
     expect(g.n).toBe(10);
+    expect(g.window).toEqual([3, 12]);
     expect(g.steps).toEqual([12, 12]);
     // Steps 3…12: reward means 0.075 + k for k = 0, 1, 2 → 1.075 ± 1.
     expect(g.reward?.mean).toBeCloseTo(1.075, 12);
@@ -61,7 +63,29 @@ describe("seeds summary", () => {
     expect(g.gold).toBeNull();
   });
 
-  it("N is the group's shortest history; k1 where a run lacks the exact KL; gold where the reward is a proxy", () => {
+  it("a run that trained further is read at the steps its copies reached, not at its own end", () => {
+    // Repeat on other seeds: the source at step 100, its copies at step 10; reward = step / 100, no seed noise.
+    const runs = [
+      run({}, history(100, 0, 1)),
+      run({ id: "ppo-2", label: "PPO seed 1", seed: 1 }, history(10, 0, 1)),
+      run({ id: "ppo-3", label: "PPO seed 2", seed: 2 }, history(10, 0, 1)),
+    ];
+    const [g] = seedGroups(runs, lab);
+    // Every run read at steps 1…10: reward (1 + … + 10) / 10 / 100 = 0.055 on each seed, no spread (before:
+    // the source's steps 91…100 gave 0.955 against the copies' 0.055: 0.355 ± 0.52, all of it progress).
+    expect(g.n).toBe(10);
+    expect(g.window).toEqual([1, 10]);
+    expect(g.steps).toEqual([10, 100]);
+    expect(g.reward?.mean).toBeCloseTo(0.055, 12);
+    expect(g.reward?.sd).toBeCloseTo(0, 12);
+    expect(g.kl).toEqual({ mean: 5.5, sd: 0 });
+    // A window of 91…100 once the copies reach step 100 too.
+    const later = [run({}, history(100, 0, 1)), run({ id: "ppo-2", seed: 1 }, history(100, 0, 1))];
+    expect(seedGroups(later, lab)[0]?.window).toEqual([91, 100]);
+    expect(seedGroups(later, lab)[0]?.reward?.mean).toBeCloseTo(0.955, 12);
+  });
+
+  it("N is what a run has in the window; k1 where a run lacks the exact KL; gold where the reward is a proxy", () => {
     const proxy = { beta: 0.05, reward: "proxy" };
     const runs = [
       run({ config: proxy }, history(12, 0, 1)),
@@ -69,13 +93,21 @@ describe("seeds summary", () => {
     ];
     const [g] = seedGroups(runs, lab);
     expect(g.n).toBe(4);
+    expect(g.window).toEqual([1, 4]);
     expect(g.steps).toEqual([4, 12]);
-    // Steps 9…12 of seed 0: 0.105; steps 1…4 of seed 1: 1.025.
-    expect(g.reward?.mean).toBeCloseTo((0.105 + 1.025) / 2, 12);
-    expect(g.reward?.sd).toBeCloseTo(Math.abs(1.025 - 0.105) / Math.SQRT2, 12);
+    // Both read at steps 1…4: seed 0 0.025, seed 1 1.025.
+    expect(g.reward?.mean).toBeCloseTo((0.025 + 1.025) / 2, 12);
+    expect(g.reward?.sd).toBeCloseTo(1 / Math.SQRT2, 12);
     expect(g.klKey).toBe("objective/kl");
-    // k1 = 2·step: seed 0 steps 9…12 → 21, seed 1 steps 1…4 → 5.
-    expect(g.kl?.mean).toBeCloseTo(13, 12);
+    // k1 = 2·step: steps 1…4 → 5 on both.
+    expect(g.kl?.mean).toBeCloseTo(5, 12);
+    // A run with fewer points in the window (a gap: steps 7, 9, 10 only) sets N for the group: 3.
+    const gappy = history(10, 1, 1).filter((p) => p.step === 7 || p.step >= 9);
+    const [h] = seedGroups([run({}, history(20, 0, 1)), run({ id: "ppo-2", seed: 1 }, gappy)], lab);
+    expect(h.n).toBe(3);
+    // Seed 0 steps 8…10: 0.09; seed 1 steps 7, 9, 10: 1 + 0.26 / 3.
+    expect(h.window).toEqual([7, 10]);
+    expect(h.reward?.mean).toBeCloseTo((0.09 + 1 + 0.26 / 3) / 2, 12);
     expect(g.gold).toEqual(meanSd([0, 1]));
   });
 

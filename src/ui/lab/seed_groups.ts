@@ -1,8 +1,10 @@
 /**
  * The seeds summary (SeedsSummary.tsx): runs with the same algorithm and settings ({@link configKey}) on at least
  * two seeds form a group; per group, the number of seeds and, for each metric, the mean ± sample standard
- * deviation (n − 1) across seeds of each run's mean over its last N steps (N = {@link LAST_STEPS}, or the
- * shortest history of the group when it has fewer). Values are the raw per-step metrics the charts draw
+ * deviation (n − 1) across seeds of each run's mean over a common window: its last N points at or before the
+ * group's smallest last step (N = {@link LAST_STEPS}, or fewer where a run has fewer points there), so a run
+ * that trained further (the source of "Repeat on other seeds", which keeps its lead) is compared at the steps
+ * its copies reached, not at its own end. Values are the raw per-step metrics the charts draw
  * (RunState.history, before smoothing). A difference between two groups smaller than their spread is not
  * evidence (Henderson et al. 2018, Deep Reinforcement Learning that Matters, arXiv 1709.06560).
  */
@@ -12,7 +14,7 @@ import type { MetricPoint, RunSpec } from "../../lab/protocol";
 import { rewardOf, runSeed } from "../../lab/settings";
 import { configKey } from "./seed_repeat";
 
-/** Steps at the end of each run that its mean covers (fewer while the group's shortest run has fewer). */
+/** Points each run's mean covers, ending at the group's smallest last step (fewer where a run has fewer there). */
 export const LAST_STEPS = 10;
 
 /** The KL the summary reads: the exact KL where every run of the group logs it, else k1 (objective/kl). */
@@ -40,8 +42,13 @@ export interface SeedGroup {
   runIds: string[];
   algo: RunSpec["algo"];
   seeds: number[];
-  /** Steps each run's mean covers. */
+  /** Points each run's mean covers (≤ {@link LAST_STEPS}). */
   n: number;
+  /**
+   * The common window, [first, last] step of the points the means cover: last = the group's smallest last step;
+   * first = the earliest step any run's n points reach back to ("steps 91–100").
+   */
+  window: [number, number];
   /** The last step of its runs: [lowest, highest]. */
   steps: [number, number];
   reward: Spread | null;
@@ -83,7 +90,7 @@ function seedOf(r: SeedRun, lab: { task: string; model: string; seed: number }):
 /**
  * The groups of `runs` (in the lab's order) that hold one configuration on ≥ 2 seeds, each seed counted once
  * (the first run on it: a fork on its source's seed repeats its source's draws). Runs with no step yet are left
- * out until they have one.
+ * out until they have one; a group whose runs share no step (one's first point after another's last) is left out.
  */
 export function seedGroups(
   runs: readonly SeedRun[],
@@ -103,13 +110,19 @@ export function seedGroups(
   for (const list of byKey.values()) {
     if (list.length < 2) continue;
     const rs = list.map((x) => x.run);
-    const n = Math.min(last, ...rs.map((r) => r.history.length));
+    const ends = rs.map((r) => r.history[r.history.length - 1].step);
+    // The common window ends at the group's smallest last step: every run is read at the steps all reached.
+    const end = Math.min(...ends);
+    const hs = rs.map((r) => r.history.filter((p) => p.step <= end));
+    const n = Math.min(last, ...hs.map((h) => h.length));
+    // A run whose first point is after another's last (an import of a late segment): no common steps to read.
+    if (n === 0) continue;
     const spread = (metric: string) => {
-      const means = rs.map((r) => lastMean(r.history, metric, n));
+      const means = hs.map((h) => lastMean(h, metric, n));
       return means.every((m): m is number => m !== null) ? meanSd(means) : null;
     };
-    const exact = rs.every((r) => lastMean(r.history, EXACT_KL, n) !== null);
-    const ends = rs.map((r) => r.history[r.history.length - 1].step);
+    const exact = hs.every((h) => lastMean(h, EXACT_KL, n) !== null);
+    const start = Math.min(...hs.map((h) => h[h.length - n].step));
     const first = rs[0].spec;
     out.push({
       label: first.label.replace(/ \(?seed \d+\)?$/, "") || first.label,
@@ -117,7 +130,8 @@ export function seedGroups(
       algo: first.algo,
       seeds: list.map((x) => x.seed),
       n,
-      steps: [Math.min(...ends), Math.max(...ends)],
+      window: [start, end],
+      steps: [end, Math.max(...ends)],
       reward: spread("reward"),
       gold: rewardOf(first.config) === "gold" ? null : spread("reward_gold"),
       kl: spread(exact ? EXACT_KL : K1_KL),
