@@ -8,6 +8,7 @@ import { useMemo } from "react";
 import { CopyBibtex } from "../explain/CopyBibtex";
 import { PAPERS } from "../explain/papers";
 import { useLab } from "../lab_store";
+import { usePipelineStore } from "./pipeline_store";
 import { EXACT_KL, LAST_STEPS, type Spread, seedGroups } from "./seed_groups";
 
 /** 3 significant digits; exponents below 1e-3 (as the lab writes small values). */
@@ -39,13 +40,15 @@ function Cell({ s, note }: { s: Spread | null; note?: string }) {
 export function SeedsSummary() {
   const runs = useLab((s) => s.runs);
   const spec = useLab((s) => s.spec);
+  // The Pipeline model the runs start from: an import counts only where it started from the same.
+  const handedOff = usePipelineStore((s) => s.handedOff);
   const groups = useMemo(
     () =>
       seedGroups(
         spec.runs.map((r) => runs[r.id]).filter((r) => r !== undefined),
-        spec,
+        { ...spec, startModel: handedOff },
       ),
-    [runs, spec],
+    [runs, spec, handedOff],
   );
   if (groups.length === 0) return null;
   const gold = groups.some((g) => g.gold !== null);

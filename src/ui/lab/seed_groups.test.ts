@@ -125,6 +125,26 @@ describe("seeds summary", () => {
     expect(lastMean(history(3, 0, 1), "reward", 4)).toBeNull();
   });
 
+  it("an import counts only where it started from this lab's Pipeline model (or, without one, from none)", () => {
+    const base = run({}, history(3, 0, 1));
+    const handed = run({ id: "ppo-9", label: "PPO (imported, seed 3)" }, history(3, 1, 1), {
+      comparison: true,
+      origin: { task: "arithmetic", model: "nano", seed: 3, startModel: "SFT model (step 40)" },
+    });
+    // This lab starts from the shipped/preset model: the import's Pipeline start is another start model.
+    expect(seedGroups([base, handed], lab)).toEqual([]);
+    expect(seedGroups([base, handed], { ...lab, startModel: null })).toEqual([]);
+    // This lab started from another Pipeline model: not the same start either.
+    expect(seedGroups([base, handed], { ...lab, startModel: "SFT model (step 80)" })).toEqual([]);
+    // The same hand-off: one group on seeds 0 and 3.
+    expect(seedGroups([base, handed], { ...lab, startModel: "SFT model (step 40)" })[0]?.seeds).toEqual([
+      0, 3,
+    ]);
+    // A lab on a hand-off, an import from the plain start model: not comparable.
+    const plain = { ...handed, origin: { task: "arithmetic" as const, model: "nano" as const, seed: 3 } };
+    expect(seedGroups([base, plain], { ...lab, startModel: "SFT model (step 40)" })).toEqual([]);
+  });
+
   it("cites Henderson et al. 2018 with a BibTeX entry", () => {
     const bib = toBibtex(PAPERS.henderson);
     expect(bib).toContain("Deep Reinforcement Learning that Matters");

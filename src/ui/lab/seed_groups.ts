@@ -78,13 +78,26 @@ export function lastMean(history: readonly MetricPoint[], metric: string, n: num
 }
 
 /**
- * The seed a run trained on, for grouping: its own or the lab's; an imported comparison run's own file's where
- * it trained on this lab's task and start model (else null: not comparable seed for seed).
+ * The lab a summary reads runs against: its task, start model and seed, and the Pipeline model its runs start
+ * from (the hand-off's name, src/ui/lab/pipeline_store.ts handedOff; null or absent: none).
  */
-function seedOf(r: SeedRun, lab: { task: string; model: string; seed: number }): number | null {
+export interface SeedLab {
+  task: string;
+  model: string;
+  seed: number;
+  startModel?: string | null;
+}
+
+/**
+ * The seed a run trained on, for grouping: its own or the lab's; an imported comparison run's own file's where
+ * it trained on this lab's task and start model, the Pipeline hand-off included (else null: not comparable seed
+ * for seed).
+ */
+function seedOf(r: SeedRun, lab: SeedLab): number | null {
   if (!r.comparison) return runSeed(r.spec, lab);
   const o = r.origin;
-  return o?.seed !== undefined && o.task === lab.task && o.model === lab.model ? o.seed : null;
+  const sameStart = o?.model === lab.model && (o?.startModel ?? null) === (lab.startModel ?? null);
+  return o?.seed !== undefined && o.task === lab.task && sameStart ? o.seed : null;
 }
 
 /**
@@ -92,11 +105,7 @@ function seedOf(r: SeedRun, lab: { task: string; model: string; seed: number }):
  * (the first run on it: a fork on its source's seed repeats its source's draws). Runs with no step yet are left
  * out until they have one; a group whose runs share no step (one's first point after another's last) is left out.
  */
-export function seedGroups(
-  runs: readonly SeedRun[],
-  lab: { task: string; model: string; seed: number },
-  last = LAST_STEPS,
-): SeedGroup[] {
+export function seedGroups(runs: readonly SeedRun[], lab: SeedLab, last = LAST_STEPS): SeedGroup[] {
   const byKey = new Map<string, { run: SeedRun; seed: number }[]>();
   for (const run of runs) {
     const seed = seedOf(run, lab);
