@@ -4,7 +4,6 @@
  * offline). Files are fetched from `<baseUrl>models/<task>/…` (Vite `base: "./"`: the page passes its own base,
  * so the same code works in `vite dev`, in the built app and under any sub-path). CPU only: no GPU here.
  */
-import type { PreferenceSource } from "../algorithms/dpo";
 import { loadCheckpoint } from "../model/checkpoint";
 import { type GPTConfig, PRESETS, type PresetName, preset } from "../model/config";
 import { initParams, paramLayout } from "../model/params";
@@ -12,7 +11,7 @@ import { loadTask, type Task } from "../tasks";
 import { loadTokenizer, type Tokenizer } from "../tokenizer/tokenizer";
 import { errorMessage as message } from "../util/errors";
 import { Rng } from "../util/rng";
-import { preferenceSource } from "./preferences";
+import { preferenceSource, type SeededPreferences } from "./preferences";
 import type { ExperimentSpec } from "./protocol";
 import { fetchShipped, shippedPaths } from "./shipped_fetch";
 import { progressFetch, type StartStage } from "./start_progress";
@@ -31,8 +30,11 @@ export interface LabResources {
   task: Task;
   tokenizer: Tokenizer;
   start: StartModel;
-  /** The task's preference dataset, or null when none is shipped (DPO then trains online). */
-  prefs: PreferenceSource | null;
+  /**
+   * The task's preference dataset (offline DPO), or null when none is shipped (DPO then trains online). Served in
+   * the experiment seed's order; a run takes its own seed's order (withSeed: LabRuns.create), never this one as is.
+   */
+  prefs: SeededPreferences | null;
   /** What the user should be told (fallbacks taken). */
   notices: string[];
   /** The paths models/manifest.json lists ("models/sentiment/rm.onnx"); null or absent: no manifest (the CLI). */
@@ -132,7 +134,7 @@ export async function loadResources(
     throw new LabLoadError(`unknown model "${spec.model}" (sft, ${Object.keys(PRESETS).join(", ")})`);
   }
 
-  let prefs: PreferenceSource | null = null;
+  let prefs: SeededPreferences | null = null;
   const prefRes = await optional("preferences.jsonl");
   if (prefRes) {
     try {

@@ -238,7 +238,9 @@ export class LabRuns implements RunFactory {
     });
     const full: RunEnv = { ...env, ref: info.needsRef ? this.ref : null };
     try {
-      const run = info.create(full, this.effectiveConfig(spec), this.res.prefs);
+      // Offline pairs in its own seed's order, as its prompts are (the dataset is the experiment's).
+      const prefs = this.res.prefs?.withSeed(spec.seed ?? this.seed) ?? null;
+      const run = info.create(full, this.effectiveConfig(spec), prefs);
       return new LabRun(full, run, this.res, reward, this.rewards);
     } catch (e) {
       env.policy.destroy();
