@@ -1,8 +1,9 @@
 /**
  * A run's own training seed (RunSpec.seed) through the settings table: links (round trip; a bad seed dropped with
  * an issue, the experiment's kept), saved sessions (IndexedDB), forks, the restore check (sameRun), Change… of the
- * experiment's seed (a run's own seed stays, and the dialog's list says so) and the exports: run.json's and
- * config.json's seed, the all-runs CSV's seed column (runWhere), the TRL script's SEED.
+ * experiment's seed (a run's own seed stays, and the dialog's list says so) and the exports: run.json's run.seed
+ * (its experiment.seed stays the experiment's, the start model's), config.json's seed (and experimentSeed where
+ * it differs), the all-runs CSV's seed column (runWhere), the TRL script's SEED, also of a re-exported import.
  */
 import "fake-indexeddb/auto";
 import { compressToEncodedURIComponent } from "lz-string";
@@ -115,15 +116,31 @@ describe("a run's own seed", () => {
   it("exports say the run's own seed: run.json, config.json, the all-runs CSV and the TRL script", () => {
     const run: RunSpec = { ...ppo, seed: 3 };
     const record = { spec: run, status: "paused" as const, step: 2, history: [], markers: [] };
-    // experiment.seed is 7.
+    // experiment.seed is 7: run.json keeps it as the experiment's (its start model's); the run's own is run.seed.
     const file = JSON.parse(runFileJson(experiment, record));
-    expect(file.experiment.seed).toBe(3);
+    expect(file.experiment.seed).toBe(7);
     expect(file.run.seed).toBe(3);
     const back = parseRunFile(runFileJson(experiment, record));
     expect(back.ok && back.run.seed).toBe(3);
-    expect(back.ok && back.origin.seed).toBe(3);
-    expect(runConfig(experiment, run).seed).toBe(3);
+    expect(back.ok && back.experiment.seed).toBe(7);
+    expect(back.ok && back.origin).toMatchObject({ seed: 3, experimentSeed: 7 });
+    // config.json: seed = the training seed, experimentSeed where the experiment's differs.
+    expect(runConfig(experiment, run)).toMatchObject({ seed: 3, experimentSeed: 7 });
     expect(runConfig(experiment, ppo).seed).toBe(7);
+    expect(runConfig(experiment, ppo)).not.toHaveProperty("experimentSeed");
+    // Imported for comparison and exported again: the same experiment seed and own seed; its exports say 3.
+    if (!back.ok) throw new Error(back.error);
+    const imported = { ...record, comparison: true, origin: back.origin };
+    const again = JSON.parse(runFileJson({ ...experiment, seed: 0 }, imported));
+    expect([again.experiment.seed, again.run.seed]).toEqual([7, 3]);
+    expect(
+      runConfig({ ...experiment, seed: 0 }, run, null, undefined, [], new Date(), back.origin),
+    ).toMatchObject({
+      seed: 3,
+      experimentSeed: 7,
+    });
+    expect(runWhere(imported, { ...experiment, seed: 0 }).seed).toBe(3);
+    expect(trlScript({ ...experiment, seed: 0 }, imported)).toMatch(/\nSEED = 3\n/);
     expect(runWhere(record, experiment)).toEqual({ task: "sentiment", seed: 3, model: "nano" });
     const csv = allRunsCsv([
       {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultExperiment } from "../../src/lab/defaults";
 import { runFileJson } from "../../src/lab/export/run_file";
-import type { RunCounters, RunSpec } from "../../src/lab/protocol";
+import type { ExperimentSpec, RunCounters, RunSpec } from "../../src/lab/protocol";
 import { decodeSafetensors } from "../../src/model/safetensors";
 import { importRunFiles } from "../../src/ui/lab/import_run";
 import { usePipelineStore } from "../../src/ui/lab/pipeline_store";
@@ -145,22 +145,31 @@ describe("importing a run", () => {
       }
     }
     usePipelineStore.setState({ handedOff: null });
-    // Only the seed differs: the notice names it (and why it matters) and the shipped model by its page name.
-    useLab.getState().setSpec({ ...defaultExperiment(), seed: 5 });
-    const loads: string[] = [];
-    const seeded = await importRunFiles(
-      [file("ppo.run.json", exported(defaultExperiment())), weightsOf("ppo.safetensors")],
-      {
-        addRun: async (spec) => useLab.getState().upsertRun(spec),
-        loadRunCheckpoint: async (id) => {
-          loads.push(id);
+    // Only the seed differs, on the shipped SFT model (which no seed changes): it trains on here, on its seed 0.
+    const into = async (lab: ExperimentSpec, from: ExperimentSpec) => {
+      useLab.getState().setSpec(lab);
+      const loads: string[] = [];
+      const notice = await importRunFiles(
+        [file("ppo.run.json", exported(from)), weightsOf("ppo.safetensors")],
+        {
+          addRun: async (spec) => useLab.getState().upsertRun(spec),
+          loadRunCheckpoint: async (id) => {
+            loads.push(id);
+          },
         },
-      },
-    );
-    expect(loads).toEqual([]);
-    expect(seeded).toContain("(shipped SFT model, seed 0)");
-    expect(seeded).toContain(
-      "(another seed: the seed orders the prompts and draws the samples), and training it on here",
+      );
+      return { loads, notice, run: useLab.getState().spec.runs.at(-1) };
+    };
+    const sft = await into({ ...defaultExperiment(), seed: 5 }, defaultExperiment());
+    expect(sft.loads).toHaveLength(1);
+    expect(sft.run?.seed).toBe(0);
+    // On a preset model, a fresh init from the experiment's seed: the notice names the seed and why it matters.
+    const nano = { ...defaultExperiment(), model: "nano" as const };
+    const seeded = await into({ ...nano, seed: 5 }, nano);
+    expect(seeded.loads).toEqual([]);
+    expect(seeded.notice).toContain("(nano (random init), seed 0)");
+    expect(seeded.notice).toContain(
+      "(another seed: a preset start model is initialised from the seed), and training it on here",
     );
   });
 

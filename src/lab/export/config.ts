@@ -33,7 +33,13 @@ interface RunConfigBody {
   model: string | null;
   /** The Pipeline's model the run started from (as the page names it), when the Pipeline handed one over. */
   startModel?: string;
+  /** The seed the run trained with (prompt order, sampling): its own (RunSpec.seed), else the experiment's. */
   seed: number | null;
+  /**
+   * The experiment's seed, only where it is not `seed` (a run on its own seed): the start model's (a preset
+   * model, `nano`/`tiny`/`small`, is initialised from it; the shipped SFT model does not depend on it).
+   */
+  experimentSeed?: number;
   /** Every setting as the run uses it now (defaults filled in): after any mid-run `changes`. */
   settings: Record<string, SettingValue>;
   /**
@@ -74,6 +80,8 @@ export function runConfig(
   // The seed it trained with: a comparison run's origin's, else its own (RunSpec.seed) or the lab's.
   const experiment = origin ? { ...here, ...origin } : { ...here, seed: run.seed ?? here.seed };
   const handedOff = origin ? origin.startModel : handedHere;
+  // The experiment's seed (the start model's) where the run trained on another.
+  const startSeed = origin ? origin.experimentSeed : here.seed;
   const pending = untrainedChanges(run.algo, run.config, untrained);
   const info = ALGORITHMS[run.algo];
   const room = startRoom(experiment.task, experiment.model, handedOff);
@@ -89,6 +97,7 @@ export function runConfig(
     model: origin ? (origin.model ?? null) : experiment.model,
     ...(handedOff ? { startModel: handedOff } : {}),
     seed: origin ? (origin.seed ?? null) : experiment.seed,
+    ...(startSeed !== undefined && startSeed !== experiment.seed && { experimentSeed: startSeed }),
     settings: m.settings,
     ...changedFromDefaults(info.fields, m.settings),
     trl: m.target.config

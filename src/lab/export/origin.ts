@@ -19,7 +19,13 @@ import type { ModelFile, Provenance } from "./provenance";
 export interface RunOrigin {
   task?: ExperimentSpec["task"];
   model?: ExperimentSpec["model"];
+  /** The seed it trained with: its file's run.seed (its own), else its experiment.seed. */
   seed?: number;
+  /**
+   * Its file's experiment.seed where that is not `seed` (a run on its own seed): the seed its lab's start model
+   * was initialised from (a preset). Absent: `seed` (saved origins of older builds have none).
+   */
+  experimentSeed?: number;
   /** The Pipeline model its runs started from (the file's experiment.startModel). */
   startModel?: string;
   lab?: Provenance["lab"];
@@ -64,20 +70,26 @@ function readModels(x: unknown): Provenance["models"] | undefined {
 }
 
 /**
- * The origin in `x` (a run file's fields, or a saved one): each field kept when valid (task, model and seed as
- * a link's would be), dropped otherwise; undefined when `x` is no object.
+ * The origin in `x` (a run file's fields, or a saved one): each field kept when valid (task, model, seed and
+ * experimentSeed as a link's would be), dropped otherwise; undefined when `x` is no object.
  */
 export function readOrigin(x: unknown): RunOrigin | undefined {
   if (!isRecord(x)) return undefined;
   const o: Record<string, unknown> = {};
   for (const f of EXPERIMENT_FIELDS)
     if (x[f.key] !== undefined && !fieldProblem("o", f, x[f.key])) o[f.key] = x[f.key];
+  const seedField = EXPERIMENT_FIELDS.find((f) => f.key === "seed");
+  const experimentSeed =
+    seedField && x.experimentSeed !== undefined && !fieldProblem("o", seedField, x.experimentSeed)
+      ? (x.experimentSeed as number)
+      : undefined;
   const startModel = text(x.startModel, 120);
   const lab = readLab(x.lab);
   const models = readModels(x.models);
   const exportedAt = text(x.exportedAt, 40);
   return {
     ...(o as Pick<RunOrigin, "task" | "model" | "seed">),
+    ...(experimentSeed !== undefined && experimentSeed !== o.seed && { experimentSeed }),
     ...(startModel && { startModel }),
     ...(lab && { lab }),
     ...(models && { models }),

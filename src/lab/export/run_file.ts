@@ -8,7 +8,8 @@
  *     models: { start, reward } (each { path, sha256 } or null; ./provenance.ts),
  *     experiment: { task, model, seed, startModel? }, run: { id, algo, label, config, colour?, forkOf?, seed? },
  *     status, step, history: MetricPoint[], markers: Marker[] }
- * `experiment.seed` is the seed the run trained with: its own (`run.seed`, RunSpec.seed) where it has one.
+ * `experiment.seed` is the experiment's seed (a preset start model is initialised from it); the seed the run
+ * trained with is `run.seed` (RunSpec.seed) where it has its own, else `experiment.seed`.
  * `settingsRevision` (../default_changes.ts; absent in files from before 2026-12-07): a run of an older one gets
  * its settings as they were then.
  */
@@ -81,18 +82,19 @@ export function runFile(
 ): RunFile {
   // A comparison run's own experiment and provenance (where its file said them), else this lab's.
   const origin = run.comparison ? (run.origin ?? {}) : undefined;
-  const { lab: _l, models: _m, exportedAt: _e, ...where } = origin ?? {};
+  const { lab: _l, models: _m, exportedAt: _e, experimentSeed, ...where } = origin ?? {};
   return {
     format: RUN_FILE_FORMAT,
     version: RUN_FILE_VERSION,
     ...(origin ? originProvenance(origin, now) : provenance(experiment, run.spec, now, handedOff)),
     experiment: origin
-      ? where
+      ? // Its file's experiment seed (where it trained on its own seed, that one is its run.seed).
+        { ...where, ...(experimentSeed !== undefined && { seed: experimentSeed }) }
       : {
           task: experiment.task,
           model: experiment.model,
-          // The seed the run trained with: its own (RunSpec.seed), else the experiment's.
-          seed: run.spec.seed ?? experiment.seed,
+          // The experiment's (the start model's); the run's own training seed is run.seed.
+          seed: experiment.seed,
           ...(handedOff && { startModel: handedOff.slice(0, MAX_START_MODEL) }),
         },
     run: run.spec,
@@ -259,7 +261,10 @@ export function parseRunFile(text: string): ImportResult {
     issues,
     origin:
       readOrigin({
-        ...(knownExperiment ? experiment : { startModel: experiment.startModel }),
+        // Its training seed (its own, else the experiment's) and, where they differ, the experiment's.
+        ...(knownExperiment
+          ? { ...experiment, seed: run.seed ?? experiment.seed, experimentSeed: experiment.seed }
+          : { startModel: experiment.startModel }),
         lab: raw.lab,
         models: raw.models,
         exportedAt: raw.exportedAt,

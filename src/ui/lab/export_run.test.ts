@@ -120,6 +120,7 @@ describe("exporting a run imported for comparison", () => {
     bodies.length = 0;
     await exportRun(id, "all", worker);
     const rows = String(bodies[0]).trim().split("\n");
+    // Labelled with its seed, which is not this lab's (a comma in it: the CSV quotes the label).
     expect(
       rows.filter((l) => l.startsWith(`${id},"PPO (imported, seed 1)",ppo,1,${spec.task},`)),
     ).toHaveLength(2);

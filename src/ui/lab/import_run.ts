@@ -70,7 +70,10 @@ function differs(
   const parts = [
     file.task !== here.task && "task",
     (file.model !== here.model || (file.startModel ?? null) !== start) && "start model",
-    file.seed !== here.seed && "seed: the seed orders the prompts and draws the samples",
+    file.seed !== here.seed &&
+      file.model !== "sft" &&
+      !file.startModel &&
+      "seed: a preset start model is initialised from the seed",
   ].filter((x): x is string => !!x);
   if (!parts.length) return "its file does not say which";
   return `another ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`}`;
@@ -139,7 +142,13 @@ async function importPicked(files: readonly PickedFile[], deps: ImportDeps): Pro
     files.filter((f) => /\.safetensors$/i.test(f.name)).map(readCheckpoint),
   );
   const pairs = pairCheckpoints(
-    runs.map(({ r }) => ({ ...r.run, step: r.step, task: r.experiment.task, seed: r.experiment.seed })),
+    // A checkpoint names the seed its run trained with (its own, else the experiment's: src/lab/worker.ts).
+    runs.map(({ r }) => ({
+      ...r.run,
+      step: r.step,
+      task: r.experiment.task,
+      seed: r.run.seed ?? r.experiment.seed,
+    })),
     checkpoints.map((c) => c.meta),
   );
   for (const [i, { r }] of runs.entries()) {
@@ -180,10 +189,11 @@ async function importOne(
   if (Object.keys(lab().runs).length >= MAX_SHOWN_RUNS)
     return `${r.run.label} was not imported: the lab shows at most ${MAX_SHOWN_RUNS} runs side by side (its ${RUN_COLOURS} colours, solid and dotted), so remove one first.`;
   // The file's colour was the exporting page's: take the lowest one the runs here leave free instead.
-  // Trained on another seed than this lab's: its label says which ("PPO (imported, seed 0)").
-  const otherSeed =
-    r.knownExperiment && r.experiment.seed !== lab().spec.seed ? r.experiment.seed : undefined;
-  const spec = {
+  // The seed it trained with: its own (run.seed), else its experiment's. Another than this lab's: its label
+  // says which ("PPO (imported, seed 0)").
+  const trainSeed = r.run.seed ?? r.experiment.seed;
+  const otherSeed = r.knownExperiment && trainSeed !== lab().spec.seed ? trainSeed : undefined;
+  const imported = {
     ...importedSpec(r.run, lab().spec.runs, otherSeed),
     colour: freeColour(lab().spec.runs),
   };
@@ -195,19 +205,18 @@ async function importOne(
   const start = usePipelineStore.getState().handedOff ?? null;
   const from = (model: ExperimentSpec["model"], handed: string | null) =>
     handed ? `the ${modelName(handed)}` : (MODEL_NAMES[model] ?? `model ${model}`);
-  // A run on its own seed (RunSpec.seed) trained with the file's experiment.seed as that seed, from the
-  // experiment's start model: the same start here, whatever this lab's seed, unless that start is a seeded fresh
-  // init (a preset model without a Pipeline hand-off), whose seed the file does not hold.
-  const ownSeed =
-    r.run.seed !== undefined &&
-    r.run.seed === r.experiment.seed &&
-    (r.experiment.model === "sft" || r.experiment.startModel !== undefined);
+  // Its start model (and reference) is this lab's when task, model and Pipeline hand-off match and either the
+  // experiment seeds match or the start does not depend on the seed (the shipped SFT model, a hand-off); a preset
+  // model is a fresh init from its experiment's seed. It then trains on here on its own training seed.
+  const seedFree = r.experiment.model === "sft" || r.experiment.startModel !== undefined;
   const other =
     !r.knownExperiment ||
     r.experiment.task !== here.task ||
     r.experiment.model !== here.model ||
-    (r.experiment.seed !== here.seed && !ownSeed) ||
+    (r.experiment.seed !== here.seed && !seedFree) ||
     (r.experiment.startModel ?? null) !== start;
+  // Training here: its seed travels with it (its experiment's, made its own, where this lab's is another).
+  const spec = !other && trainSeed !== here.seed ? { ...imported, seed: trainSeed } : imported;
   // Where it trained, when the file says it in terms this lab knows; its curves are still worth comparing.
   const unknown = r.issues
     .filter((i) => i.startsWith("experiment."))
