@@ -136,7 +136,7 @@ export function holds(
   for (const s of stored.runs) {
     if (!keepsCurves(s)) continue;
     const h = runs.get(s.spec.id);
-    if (!h || !h.comparison !== !s.comparison || !sameRun(h.spec, s.spec)) return false;
+    if (!h || !h.comparison !== !s.comparison || !sameRun(h.spec, s.spec, stored.spec.seed)) return false;
     if (s.history.length > h.history.length || !s.history.every((p, i) => samePoint(p, h.history[i])))
       return false;
     // It must resume at least as far: weights `stored` has and `here` lacks (a run in error whose weights did

@@ -8,6 +8,7 @@ import type { TaskId } from "../tasks/task";
 import { contextOfDescription } from "./pipeline/model_config";
 import type { ExperimentSpec, RunSpec } from "./protocol";
 import { restartedSpecs } from "./run_labels";
+import { configKey } from "./seed_labels";
 import { COST_LIMITS, customRewardsToGold, EXPERIMENT_FIELDS, TASK_COSTS } from "./settings";
 import { fieldProblem } from "./spec_check";
 
@@ -79,6 +80,26 @@ function costCarried(run: RunSpec, task: TaskId, changes: string[]): RunSpec {
 }
 
 /**
+ * Runs of one configuration (configKey: algorithm and settings) on different seeds before the change that the
+ * new experiment seed puts on one (a run on the experiment's seed meets one whose own seed is the new one): they
+ * would train the same prompts and samples, one curve twice, and the Across seeds table counts that seed once.
+ */
+function seedCollisions(runs: readonly RunSpec[], before: number, after: number): string[] {
+  const out: string[] = [];
+  runs.forEach((a, i) => {
+    for (const b of runs.slice(i + 1)) {
+      if (configKey(a) !== configKey(b)) continue;
+      const now = a.seed ?? after;
+      if ((a.seed ?? before) !== (b.seed ?? before) && now === (b.seed ?? after))
+        out.push(
+          `${a.label} and ${b.label} would both train on seed ${now} with the same settings (the same prompts and samples: one curve twice, and Across seeds counts that seed once); give one another seed or remove it`,
+        );
+    }
+  });
+  return out;
+}
+
+/**
  * The experiment after the change: the same runs (algorithms, labels, settings) on the new task, start model
  * and seed, restarted from step 0 (labels lose their " (fork @ N)" and " (imported)" marks: run_labels.ts
  * restartedSpecs). What cannot carry over is adjusted and listed in `changes`: a Safe RLHF cost
@@ -113,6 +134,7 @@ export function changeExperiment(spec: ExperimentSpec, change: ExperimentChange)
     changes.push(
       `${own.map((r) => `${r.label} keeps its own seed ${r.seed}`).join(", ")} (a run's own seed is not the experiment's; the start model is the new experiment's)`,
     );
+  changes.push(...seedCollisions(runs, spec.seed, seed));
   const { preset, steps, ...rest } = spec;
   const keepsLesson = preset !== undefined && task === spec.task && model === spec.model;
   if (preset && !keepsLesson)

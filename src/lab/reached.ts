@@ -74,7 +74,7 @@ export function takeReached(store: ReachedStorage, spec: ExperimentSpec): Record
     for (const r of spec.runs) {
       const v = rec.runs?.[r.id];
       if (!v || !Number.isInteger(v.step) || v.step <= 0 || v.spec?.label !== r.label) continue;
-      if (typeof v.spec.config === "object" && v.spec.config !== null && sameRun(v.spec, r))
+      if (typeof v.spec.config === "object" && v.spec.config !== null && sameRun(v.spec, r, spec.seed))
         out[r.id] = v.step;
     }
   } catch {

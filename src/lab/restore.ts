@@ -52,9 +52,15 @@ export interface RestorePlan {
   leftOut: SavedSession["runs"];
 }
 
-/** The same run as far as restoring goes: same algorithm, settings and own seed (label, colour and order aside). */
-export function sameRun(a: RunSpec, b: RunSpec): boolean {
-  if (a.algo !== b.algo || a.seed !== b.seed) return false;
+/**
+ * The same run as far as restoring goes: same algorithm, settings and training seed (label, colour and order
+ * aside). With `experimentSeed` (both runs in experiments of that seed) the seeds compared are the effective
+ * ones, so no own seed and an own seed equal to the experiment's are one (Repeat on other seeds gives its source
+ * its seed explicitly); without it, the own seeds as written.
+ */
+export function sameRun(a: RunSpec, b: RunSpec, experimentSeed?: number): boolean {
+  const seedOf = (r: RunSpec) => (experimentSeed === undefined ? r.seed : (r.seed ?? experimentSeed));
+  if (a.algo !== b.algo || seedOf(a) !== seedOf(b)) return false;
   const x = nonDefaultConfig(a.algo, a.config);
   const y = nonDefaultConfig(b.algo, b.config);
   const kx = Object.keys(x);
@@ -62,8 +68,15 @@ export function sameRun(a: RunSpec, b: RunSpec): boolean {
 }
 
 /** The saved run `s` resumes as `run` from its checkpoint (a worker that loads one, a checkpoint past step 0). */
-function resumes(run: RunSpec, s: SavedSession["runs"][number] | undefined, canResume: boolean): boolean {
-  return !!s && sameRun(s.spec, run) && !s.comparison && canResume && !!s.checkpoint && s.checkpoint.step > 0;
+function resumes(
+  run: RunSpec,
+  s: SavedSession["runs"][number] | undefined,
+  canResume: boolean,
+  seed: number,
+): boolean {
+  return (
+    !!s && sameRun(s.spec, run, seed) && !s.comparison && canResume && !!s.checkpoint && s.checkpoint.step > 0
+  );
 }
 
 /**
@@ -82,7 +95,8 @@ export function relabelStartingOver(
   const same = session !== null && sameExperiment(spec, session.spec);
   const saved = new Map(same ? session.runs.map((r) => [r.spec.id, r]) : []);
   let runs = spec.runs;
-  for (const r of spec.runs) if (!resumes(r, saved.get(r.id), canResume)) runs = restartedRun(runs, r.id);
+  for (const r of spec.runs)
+    if (!resumes(r, saved.get(r.id), canResume, spec.seed)) runs = restartedRun(runs, r.id);
   return runs.every((r, i) => r === spec.runs[i]) ? spec : { ...spec, runs };
 }
 
@@ -104,7 +118,7 @@ export function leftOutBy<R extends { spec: RunSpec }>(
   const wanted = new Map(spec.runs.map((r) => [r.id, r]));
   return runs.filter((s) => {
     const run = wanted.get(s.spec.id);
-    return !run || !sameRun(s.spec, run);
+    return !run || !sameRun(s.spec, run, spec.seed);
   });
 }
 
@@ -131,13 +145,13 @@ export function planRestore(
   const curvesOnly: string[] = [];
   for (const run of spec.runs) {
     const s = saved.get(run.id);
-    if (!s || !sameRun(s.spec, run)) continue;
+    if (!s || !sameRun(s.spec, run, spec.seed)) continue;
     // Imported for comparison: no weights to resume; the page brings its curves back itself (ui/lab/session.ts).
     if (s.comparison) continue;
     const ck = s.checkpoint;
     // Without curves and without weights there is nothing to bring back; a checkpoint alone still resumes.
     if (s.history.length === 0 && !(canResume && ck && ck.step > 0)) continue;
-    if (resumes(run, s, canResume) && ck) {
+    if (resumes(run, s, canResume, spec.seed) && ck) {
       const curves = s.history.at(-1)?.step ?? ck.step;
       const last = Math.max(curves, reached[run.id] ?? 0);
       // Without this tab's record of the steps reached (a new tab; an older record), the saved curves give a floor.

@@ -5,6 +5,22 @@
  * as Repeat on other seeds names its copies) is not marked twice.
  */
 import type { RunSpec } from "./protocol";
+import { nonDefaultConfig } from "./spec_check";
+
+/**
+ * The key of a run's configuration: its algorithm and the settings that differ from its defaults (not its seed,
+ * label or colour). Runs with equal keys on several seeds are one configuration's seeds (Repeat on other seeds,
+ * the Across seeds table, Change…'s warning of two such runs on one seed).
+ */
+export function configKey(run: Pick<RunSpec, "algo" | "config">): string {
+  const c = nonDefaultConfig(run.algo, run.config);
+  return JSON.stringify([
+    run.algo,
+    Object.keys(c)
+      .sort()
+      .map((k) => [k, c[k]]),
+  ]);
+}
 
 /** "seed N" for a run whose own seed differs from the experiment's `experimentSeed`; null otherwise. */
 export function seedNote(run: Pick<RunSpec, "seed">, experimentSeed: number): string | null {

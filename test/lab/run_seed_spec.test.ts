@@ -100,6 +100,31 @@ describe("a run's own seed", () => {
     expect(forkSpec(spec.runs, spec.runs[0], 4).seed).toBeUndefined();
     expect(sameRun(spec.runs[0], { ...spec.runs[0] })).toBe(true);
     expect(sameRun(spec.runs[0], spec.runs[3])).toBe(false);
+    // No own seed and an own seed equal to the experiment's (Repeat gives its source one): one run where the
+    // experiment's seed is known; another seed stays another run.
+    expect(sameRun(spec.runs[0], { ...spec.runs[0], seed: 0 }, 0)).toBe(true);
+    expect(sameRun(spec.runs[0], { ...spec.runs[0], seed: 1 }, 0)).toBe(false);
+    expect(sameRun(spec.runs[0], { ...spec.runs[0], seed: 0 }, 5)).toBe(false);
+  });
+
+  it("Change… warns where two runs of one configuration would land on one seed", () => {
+    // Repeat left "PPO" with no own seed; Change… to seed 1 would put it on "PPO seed 1"'s seed.
+    const next = changeExperiment(seeded(), { task: "sentiment", model: "sft", seed: 1 });
+    expect(next?.changes.join("\n")).toMatch(
+      /PPO and PPO seed 1 would both train on seed 1 with the same settings \(the same prompts and samples/,
+    );
+    expect(next?.changes.join("\n")).not.toMatch(/PPO seed 2 would both/);
+    // With the source's seed explicit (as Repeat now gives it), the seeds stay apart: no warning.
+    const spec = seeded();
+    const kept = { ...spec, runs: spec.runs.map((r, i) => (i === 0 ? { ...r, seed: 0 } : r)) };
+    expect(
+      changeExperiment(kept, { task: "sentiment", model: "sft", seed: 1 })?.changes.join("\n"),
+    ).not.toMatch(/would both train/);
+    // Two identical runs on one seed before (a duplicate): nothing new to say.
+    const dup = { ...spec, runs: [...spec.runs, { ...spec.runs[0], id: "ppo-9", label: "PPO 2" }] };
+    expect(
+      changeExperiment(dup, { task: "sentiment", model: "sft", seed: 7 })?.changes.join("\n"),
+    ).not.toMatch(/would both train/);
   });
 
   it("Change… of the experiment's seed leaves a run's own seed, and says so", () => {

@@ -109,7 +109,7 @@ export function RunCard({ runId, look }: { runId: string; look: RunLook }) {
   const twin = useLab((s) => {
     const r = s.runs[runId];
     const from = r?.spec.forkOf?.id;
-    return r && from ? twinNote(r, s.runs[from]) : null;
+    return r && from ? twinNote(r, s.runs[from], s.spec.seed) : null;
   });
   const forkSource = useLab((s) => {
     const from = s.runs[runId]?.spec.forkOf?.id;

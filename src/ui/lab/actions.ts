@@ -235,13 +235,15 @@ export const labActions = {
   repeatOnSeeds(runId: string): Promise<void> {
     const run = lab().runs[runId];
     if (!run) return Promise.resolve();
-    const { specs, note } = repeatSpecs(
+    const { specs, sourceSeed, note } = repeatSpecs(
       [...lab().spec.runs, ...pendingForks],
       [...sharedSpec(lab()).runs, ...pendingForks],
       run.spec,
       lab().spec.seed,
     );
     if (note) lab().setNotice(note);
+    // The source keeps the seed it trains on (the experiment's) as its own: Change… then moves none onto a copy's.
+    if (sourceSeed !== null) lab().upsertRun({ ...run.spec, seed: sourceSeed });
     pendingForks.push(...specs);
     return backend()
       .then(async (b) => {

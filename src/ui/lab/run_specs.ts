@@ -108,11 +108,17 @@ export interface TwinState {
  * runs compute the same numbers step for step, and their lines coincide. That lasts until a setting differs
  * (a marker after the fork step on either run records the change, even one undone since), the source stops
  * (in error), a lost GPU device rebuilt them from checkpoints at or after the fork step, or a reload resumed the
- * two at different steps.
+ * two at different steps. `experimentSeed`: the lab's, so a source given its seed explicitly (Repeat on other
+ * seeds) still matches a fork that has none.
  */
-export function twinNote(fork: TwinState, source: TwinState | undefined): string | null {
+export function twinNote(
+  fork: TwinState,
+  source: TwinState | undefined,
+  experimentSeed?: number,
+): string | null {
   const f = fork.spec.forkOf;
-  if (!f || !source || source.spec.id !== f.id || !sameRun(fork.spec, source.spec)) return null;
+  if (!f || !source || source.spec.id !== f.id || !sameRun(fork.spec, source.spec, experimentSeed))
+    return null;
   // A source in error steps no more.
   if (fork.status === "error" || source.status === "error") return null;
   // A recovery from a lost GPU device at the fork step too: each run was rebuilt from its own checkpoint, and

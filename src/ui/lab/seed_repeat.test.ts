@@ -58,4 +58,23 @@ describe("Repeat on other seeds", () => {
     expect(none.specs).toEqual([]);
     expect(none.note).toMatch(/^No copy of PPO could be added/);
   });
+
+  it("counts a copy being added once, though it is both pending and in the lab's spec", () => {
+    const many = (n: number): RunSpec[] =>
+      Array.from({ length: n }, (_, i) => ({ ...runs[1], id: `dpo-${i + 1}`, label: `DPO ${i + 1}` }));
+    // 10 runs, one of them (dpo-3) an overlapping add's copy that the store already lists: room for 2.
+    const ten = [ppo, ...many(MAX_RUNS - 3)];
+    const listed = [...ten, ten[3]];
+    const both = repeatSpecs(listed, listed, ppo, 0);
+    expect(both.specs.map((s) => s.seed)).toEqual([1, 2]);
+    expect(both.note).toBeNull();
+  });
+
+  it("gives the source its seed when it makes copies, so Change… keeps the three seeds apart", () => {
+    expect(repeatSpecs(runs, runs, ppo, 4).sourceSeed).toBe(4);
+    // Its own seed already: left as it is; no copy made: left.
+    expect(repeatSpecs(runs, runs, { ...ppo, seed: 3 }, 4).sourceSeed).toBeNull();
+    const full = [ppo, ...Array.from({ length: MAX_RUNS - 1 }, (_, i) => ({ ...runs[1], id: `d${i}` }))];
+    expect(repeatSpecs(full, full, ppo, 0).sourceSeed).toBeNull();
+  });
 });

@@ -8,24 +8,15 @@
  */
 import type { RunSpec } from "../../lab/protocol";
 import { withoutHistory } from "../../lab/run_labels";
+import { configKey } from "../../lab/seed_labels";
 import { MAX_RUNS, MAX_SEED, runSeed } from "../../lab/settings";
-import { nonDefaultConfig } from "../../lab/spec_check";
 import { freeColour } from "./palette";
 import { freeId, freeLabel } from "./run_specs";
 
 /** Copies "Repeat on other seeds" adds by default: with the run, 3 seeds in all. */
 export const REPEAT_SEEDS = 2;
 
-/** The key of a run's configuration: its algorithm and the settings that differ from its defaults (not its seed). */
-export function configKey(run: Pick<RunSpec, "algo" | "config">): string {
-  const c = nonDefaultConfig(run.algo, run.config);
-  return JSON.stringify([
-    run.algo,
-    Object.keys(c)
-      .sort()
-      .map((k) => [k, c[k]]),
-  ]);
-}
+export { configKey };
 
 /** "PPO seed 1" → "PPO": a label without the lab's history marks and its seed mark. */
 function baseLabel(label: string): string {
@@ -35,6 +26,11 @@ function baseLabel(label: string): string {
 export interface SeedRepeat {
   /** The copies to add (none when the lab is full). */
   specs: RunSpec[];
+  /**
+   * The seed to give `source` as its own (its effective one: the experiment's) when it has none and copies are
+   * made, so that Change… of the experiment's seed keeps it apart from its copies; null: leave it.
+   */
+  sourceSeed: number | null;
   /** Why fewer than `k` were made (the run limit), for the lab's notice; null when all were. */
   note: string | null;
 }
@@ -43,6 +39,7 @@ export interface SeedRepeat {
  * Copies of `source` on the `k` next seeds above its own (`experimentSeed` when it has none) that no run of
  * `runs` with the same configuration ({@link configKey}) trains on, as many as the lab's MAX_RUNS leaves room
  * for (`own`: the lab's own runs, imports for comparison aside; `runs`: every run, for ids, labels and colours).
+ * A run listed twice in either (a copy being added is in the lab's spec and still pending) counts once.
  */
 export function repeatSpecs(
   runs: readonly RunSpec[],
@@ -51,6 +48,9 @@ export function repeatSpecs(
   experimentSeed: number,
   k = REPEAT_SEEDS,
 ): SeedRepeat {
+  const byId = <T extends RunSpec>(xs: readonly T[]) => [...new Map(xs.map((r) => [r.id, r])).values()];
+  runs = byId(runs);
+  own = byId(own);
   const key = configKey(source);
   const used = new Set(
     own.filter((r) => configKey(r) === key).map((r) => runSeed(r, { seed: experimentSeed })),
@@ -81,5 +81,6 @@ export function repeatSpecs(
     specs.length === k
       ? null
       : `${specs.length === 0 ? "No copy" : `Only ${specs.length} of ${k} copies`} of ${source.label} could be added: ${MAX_RUNS} runs is the most a lab holds (a link keeps no more). Remove a run to repeat it on more seeds.`;
-  return { specs, note };
+  const sourceSeed = specs.length > 0 && source.seed === undefined ? experimentSeed : null;
+  return { specs, sourceSeed, note };
 }

@@ -44,7 +44,7 @@ export function matchesLink(kept: ExperimentSpec, link: ExperimentSpec): boolean
   const byId = new Map(kept.runs.flatMap((r) => runAsWritten(r) ?? []).map((r) => [r.id, r]));
   return link.runs.every((r) => {
     const k = byId.get(r.id);
-    return k !== undefined && sameRun(k, r);
+    return k !== undefined && sameRun(k, r, kept.seed);
   });
 }
 
