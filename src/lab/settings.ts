@@ -33,6 +33,9 @@ export const COST_LIMITS: Readonly<Record<string, number>> = {
 /** The largest seed an experiment takes (links, the CLI): 2³¹ − 1. */
 export const MAX_SEED = 2147483647;
 
+/** The range and default of a seed, the experiment's and a run's own alike: an integer in [0, 2³¹ − 1], 0. */
+const SEED_RANGE = { kind: "int", default: 0, min: 0, max: MAX_SEED } as const;
+
 /** Task, start model and seed: what every run shares. */
 export const EXPERIMENT_FIELDS = [
   {
@@ -56,10 +59,7 @@ export const EXPERIMENT_FIELDS = [
   {
     key: "seed",
     label: "seed",
-    kind: "int",
-    default: 0,
-    min: 0,
-    max: MAX_SEED,
+    ...SEED_RANGE,
     doc: "Seeds the start model (presets), the prompt order and sampling: equal seeds, equal experiments.",
     source: "implementation",
   },
@@ -89,16 +89,16 @@ export const EXPERIMENT_FIELDS = [
  * run's prompts and seeds its sampling; the start model stays the experiment's (for a preset model, initialised
  * from the experiment's seed), so runs on several seeds start from the same weights: the usual RL seed
  * comparison. Absent: the experiment's seed. A run keeps its own seed when Change… gives the experiment another.
+ * Offline DPO's pair order is the run's seed's too (src/lab/runs.ts). The win rate is not: its prompts and
+ * samples are drawn with the experiment's seed for every run (src/lab/worker.ts winRate), a paired evaluation, so
+ * two runs' win rates differ by their policies, not by the draws.
  * Set by "Repeat on other seeds" (src/ui/lab/seed_repeat.ts); read from links, saved sessions and run files.
  */
 export const RUN_SEED_FIELD = {
   key: "seed",
   label: "seed",
-  kind: "int",
-  default: 0,
-  min: 0,
-  max: MAX_SEED,
-  doc: "This run's own seed: it orders the run's prompts and draws its samples. The start model stays the experiment's (the same initial weights for every run), so runs that differ only in seed show how much of a difference is luck. Absent: the experiment's seed.",
+  ...SEED_RANGE,
+  doc: "This run's own seed: it orders the run's prompts (and offline DPO's pairs) and draws its samples. The start model stays the experiment's (the same initial weights for every run), so runs that differ only in seed show how much of a difference is luck. The win rate is measured with the experiment's seed for every run (the same prompts and draws: a paired comparison). Absent: the experiment's seed.",
   source: "Henderson et al. 2018, Deep Reinforcement Learning that Matters",
 } as const satisfies Field;
 

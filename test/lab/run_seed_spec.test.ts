@@ -19,7 +19,7 @@ import { trlScript } from "../../src/lab/export/trl_script";
 import { openLabPersistence } from "../../src/lab/persist";
 import type { ExperimentSpec, RunSpec } from "../../src/lab/protocol";
 import { sameRun } from "../../src/lab/restore";
-import { RUN_SEED_FIELD, runSeed } from "../../src/lab/settings";
+import { EXPERIMENT_FIELDS, RUN_SEED_FIELD, runSeed } from "../../src/lab/settings";
 import { checkSpec, issueText } from "../../src/lab/spec_check";
 import { decode, encode, URL_VERSION } from "../../src/lab/url";
 import { forkSpec } from "../../src/ui/lab/run_specs";
@@ -105,6 +105,13 @@ describe("a run's own seed", () => {
     expect(sameRun(spec.runs[0], { ...spec.runs[0], seed: 0 }, 0)).toBe(true);
     expect(sameRun(spec.runs[0], { ...spec.runs[0], seed: 1 }, 0)).toBe(false);
     expect(sameRun(spec.runs[0], { ...spec.runs[0], seed: 0 }, 5)).toBe(false);
+  });
+
+  it("the seed row has the experiment seed's range and says the win rate is drawn with the experiment's seed", () => {
+    const { kind, min, max } = EXPERIMENT_FIELDS.find((f) => f.key === "seed") ?? {};
+    expect([RUN_SEED_FIELD.kind, RUN_SEED_FIELD.min, RUN_SEED_FIELD.max]).toEqual([kind, min, max]);
+    expect(RUN_SEED_FIELD.doc).toMatch(/offline DPO's pairs/);
+    expect(RUN_SEED_FIELD.doc).toMatch(/win rate is measured with the experiment's seed for every run/);
   });
 
   it("Change… warns where two runs of one configuration would land on one seed", () => {
