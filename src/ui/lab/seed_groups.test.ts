@@ -115,11 +115,22 @@ describe("seeds summary", () => {
     const fork = run({ id: "ppo-5", label: "PPO (fork @ 3)" }, history(5, 9, 9));
     expect(seedGroups([run({}, history(3, 0, 1)), fork], lab)).toEqual([]);
     expect(seedGroups([run({}, history(3, 0, 1)), run({ id: "b", seed: 1 }, [])], lab)).toEqual([]);
+    // Trained on its own seed 3 in a seed-0 experiment: the same nano init as this seed-0 lab's.
     const imported = run({ id: "ppo-9", label: "PPO (imported, seed 3)" }, history(3, 1, 1), {
       comparison: true,
-      origin: { task: "arithmetic", model: "nano", seed: 3 },
+      origin: { task: "arithmetic", model: "nano", seed: 3, experimentSeed: 0 },
     });
     expect(seedGroups([run({}, history(3, 0, 1)), imported], lab)[0]?.seeds).toEqual([0, 3]);
+    // A seed-3 experiment's run: its nano start was initialised from seed 3, not this lab's 0.
+    const otherInit = {
+      ...imported,
+      origin: { task: "arithmetic" as const, model: "nano" as const, seed: 3 },
+    };
+    expect(seedGroups([run({}, history(3, 0, 1)), otherInit], lab)).toEqual([]);
+    // On the shipped SFT model no seed changes the start: it counts.
+    const sftLab = { ...lab, model: "sft" };
+    const sft = { ...imported, origin: { task: "arithmetic" as const, model: "sft" as const, seed: 3 } };
+    expect(seedGroups([run({}, history(3, 0, 1)), sft], sftLab)[0]?.seeds).toEqual([0, 3]);
     const elsewhere = { ...imported, origin: { task: "sentiment" as const, model: "sft" as const, seed: 3 } };
     expect(seedGroups([run({}, history(3, 0, 1)), elsewhere], lab)).toEqual([]);
     expect(lastMean(history(3, 0, 1), "reward", 4)).toBeNull();

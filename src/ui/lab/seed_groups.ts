@@ -90,14 +90,18 @@ export interface SeedLab {
 
 /**
  * The seed a run trained on, for grouping: its own or the lab's; an imported comparison run's own file's where
- * it trained on this lab's task and start model, the Pipeline hand-off included (else null: not comparable seed
+ * it trained on this lab's task and start model, the Pipeline hand-off included, and for a preset start model
+ * (initialised from the experiment's seed) in an experiment of this lab's seed (else null: not comparable seed
  * for seed).
  */
 function seedOf(r: SeedRun, lab: SeedLab): number | null {
   if (!r.comparison) return runSeed(r.spec, lab);
   const o = r.origin;
   const sameStart = o?.model === lab.model && (o?.startModel ?? null) === (lab.startModel ?? null);
-  return o?.seed !== undefined && o.task === lab.task && sameStart ? o.seed : null;
+  // A preset start model (no hand-off) is a fresh init from its experiment's seed: that must be this lab's.
+  const seeded = o?.model !== "sft" && !o?.startModel;
+  const sameInit = !seeded || (o?.experimentSeed ?? o?.seed) === lab.seed;
+  return o?.seed !== undefined && o.task === lab.task && sameStart && sameInit ? o.seed : null;
 }
 
 /**
