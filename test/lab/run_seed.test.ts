@@ -14,6 +14,19 @@ import { LabRuns } from "../../src/lab/runs";
 import { testGpu } from "../helpers/gpu";
 import { BASE, publicFetch, serve } from "../helpers/lab_runtime";
 
+/** Two steps of `run` made by `runs`: each step's metrics but the clock's (step_time, tokens/s), and its first prompt. */
+async function steps(runs: LabRuns, run: RunSpec) {
+  const r = await runs.create(run);
+  const out: { prompt: string; metrics: Record<string, number> }[] = [];
+  for (let i = 0; i < 2; i++) {
+    const s = await r.step();
+    const { step_time: _t, "tokens/s": _r, ...metrics } = s.metrics;
+    out.push({ prompt: s.samples?.()[0]?.prompt ?? "", metrics });
+  }
+  r.destroy();
+  return out;
+}
+
 describe("a run's own seed (GPU)", () => {
   it("a seed-1 run in a seed-0 experiment gives the numbers of the run in a seed-1 experiment", async () => {
     const grpo = testExperiment().runs[2];
@@ -23,18 +36,6 @@ describe("a run's own seed (GPU)", () => {
     const ctx = await testGpu();
     // One start model for all (nano initialised from the experiment's seed 0): a run's own seed leaves it.
     const res = await loadResources(spec, BASE, publicFetch);
-    const steps = async (runs: LabRuns, run: RunSpec) => {
-      const r = await runs.create(run);
-      const out: { prompt: string; metrics: Record<string, number> }[] = [];
-      for (let i = 0; i < 2; i++) {
-        const s = await r.step();
-        // Every metric but the clock's (step_time, tokens/s).
-        const { step_time: _t, "tokens/s": _r, ...metrics } = s.metrics;
-        out.push({ prompt: s.samples?.()[0]?.prompt ?? "", metrics });
-      }
-      r.destroy();
-      return out;
-    };
     const seed0 = new LabRuns(ctx, res, 0);
     const own = await steps(seed0, { ...base, seed: 1 });
     const plain = await steps(seed0, base);
@@ -62,16 +63,6 @@ describe("a run's own seed (GPU)", () => {
     const res0 = await lab(0);
     // The seed-1 lab's own resources (its pairs shuffled by its worker), on the same start model as the seed-0 lab.
     const res1 = { ...(await lab(1)), start: res0.start };
-    const steps = async (runs: LabRuns, run: RunSpec) => {
-      const r = await runs.create(run);
-      const out: Record<string, number>[] = [];
-      for (let i = 0; i < 2; i++) {
-        const { step_time: _t, "tokens/s": _r, ...metrics } = (await r.step()).metrics;
-        out.push(metrics);
-      }
-      r.destroy();
-      return out;
-    };
     const seed0 = new LabRuns(ctx, res0, 0);
     const own = await steps(seed0, { ...dpo, seed: 1 });
     const plain = await steps(seed0, dpo);

@@ -144,6 +144,19 @@ describe("importing a run", () => {
         );
       }
     }
+    // The same hand-off's name in a lab of another seed: the Pipeline trained it from another seed's preset, so
+    // another start model and reference.
+    useLab.getState().setSpec({ ...defaultExperiment(), seed: 5 });
+    usePipelineStore.setState({ handedOff: source });
+    const loads: string[] = [];
+    const notice = await importRunFiles([file("ppo.run.json", text), weightsOf("ppo.safetensors")], {
+      addRun: async (spec) => useLab.getState().upsertRun(spec),
+      loadRunCheckpoint: async (id) => void loads.push(id),
+    });
+    expect(loads).toEqual([]);
+    expect(notice).toContain(
+      "another seed: the Pipeline's model was trained from a preset initialised from the seed",
+    );
     usePipelineStore.setState({ handedOff: null });
     // Only the seed differs, on the shipped SFT model (which no seed changes): it trains on here, on its seed 0.
     const into = async (lab: ExperimentSpec, from: ExperimentSpec) => {

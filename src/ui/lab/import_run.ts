@@ -71,9 +71,10 @@ function differs(
     file.task !== here.task && "task",
     (file.model !== here.model || (file.startModel ?? null) !== start) && "start model",
     file.seed !== here.seed &&
-      file.model !== "sft" &&
-      !file.startModel &&
-      "seed: a preset start model is initialised from the seed",
+      !(file.model === "sft" && !file.startModel) &&
+      (file.startModel
+        ? "seed: the Pipeline's model was trained from a preset initialised from the seed"
+        : "seed: a preset start model is initialised from the seed"),
   ].filter((x): x is string => !!x);
   if (!parts.length) return "its file does not say which";
   return `another ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`}`;
@@ -206,9 +207,11 @@ async function importOne(
   const from = (model: ExperimentSpec["model"], handed: string | null) =>
     handed ? `the ${modelName(handed)}` : (MODEL_NAMES[model] ?? `model ${model}`);
   // Its start model (and reference) is this lab's when task, model and Pipeline hand-off match and either the
-  // experiment seeds match or the start does not depend on the seed (the shipped SFT model, a hand-off); a preset
-  // model is a fresh init from its experiment's seed. It then trains on here on its own training seed.
-  const seedFree = r.experiment.model === "sft" || r.experiment.startModel !== undefined;
+  // experiment seeds match or the start does not depend on the seed (the shipped SFT model without a hand-off); a
+  // preset model is a fresh init from its experiment's seed, and the Pipeline's models are trained from one
+  // (src/lab/pipeline.ts: its stage 1 starts from a preset of the experiment's seed). It then trains on here on
+  // its own training seed.
+  const seedFree = r.experiment.model === "sft" && r.experiment.startModel === undefined;
   const other =
     !r.knownExperiment ||
     r.experiment.task !== here.task ||

@@ -147,13 +147,25 @@ describe("seeds summary", () => {
     expect(seedGroups([base, handed], { ...lab, startModel: null })).toEqual([]);
     // This lab started from another Pipeline model: not the same start either.
     expect(seedGroups([base, handed], { ...lab, startModel: "SFT model (step 80)" })).toEqual([]);
-    // The same hand-off: one group on seeds 0 and 3.
-    expect(seedGroups([base, handed], { ...lab, startModel: "SFT model (step 40)" })[0]?.seeds).toEqual([
-      0, 3,
-    ]);
+    // The same hand-off's name from an experiment of another seed: the Pipeline trained it from another preset
+    // init (src/lab/pipeline.ts), so other weights: not comparable.
+    expect(seedGroups([base, handed], { ...lab, startModel: "SFT model (step 40)" })).toEqual([]);
+    // The same hand-off in an experiment of this lab's seed, the run on its own seed 3: one group on seeds 0 and 3.
+    const own = { ...handed, origin: { ...handed.origin, experimentSeed: lab.seed } };
+    expect(seedGroups([base, own], { ...lab, startModel: "SFT model (step 40)" })[0]?.seeds).toEqual([0, 3]);
     // A lab on a hand-off, an import from the plain start model: not comparable.
     const plain = { ...handed, origin: { task: "arithmetic" as const, model: "nano" as const, seed: 3 } };
     expect(seedGroups([base, plain], { ...lab, startModel: "SFT model (step 40)" })).toEqual([]);
+  });
+
+  it("a non-finite value inside the window empties that metric's cell, never reads the run at other steps", () => {
+    const b = history(20, 1, 1);
+    b[19].metrics.reward = Number.NaN;
+    const [g] = seedGroups([run({}, history(20, 0, 1)), run({ id: "ppo-2", seed: 1 }, b)], lab);
+    expect(g.window).toEqual([11, 20]);
+    expect(g.reward).toBeNull();
+    // The other metrics are whole in the window: still read.
+    expect(g.entropy).not.toBeNull();
   });
 
   it("cites Henderson et al. 2018 with a BibTeX entry", () => {

@@ -90,16 +90,17 @@ export interface SeedLab {
 
 /**
  * The seed a run trained on, for grouping: its own or the lab's; an imported comparison run's own file's where
- * it trained on this lab's task and start model, the Pipeline hand-off included, and for a preset start model
- * (initialised from the experiment's seed) in an experiment of this lab's seed (else null: not comparable seed
- * for seed).
+ * it trained on this lab's task and start model, the Pipeline hand-off included, and, unless that start is the
+ * shipped SFT model, in an experiment of this lab's seed (a preset is initialised from it, and the Pipeline's
+ * models are trained from a preset; else null: not comparable seed for seed).
  */
 function seedOf(r: SeedRun, lab: SeedLab): number | null {
   if (!r.comparison) return runSeed(r.spec, lab);
   const o = r.origin;
   const sameStart = o?.model === lab.model && (o?.startModel ?? null) === (lab.startModel ?? null);
-  // A preset start model (no hand-off) is a fresh init from its experiment's seed: that must be this lab's.
-  const seeded = o?.model !== "sft" && !o?.startModel;
+  // A preset start model is a fresh init from its experiment's seed, and a Pipeline hand-off is trained from one
+  // (src/lab/pipeline.ts): that seed must be this lab's. Only the shipped SFT model is the same on every seed.
+  const seeded = !(o?.model === "sft" && !o?.startModel);
   const sameInit = !seeded || (o?.experimentSeed ?? o?.seed) === lab.seed;
   return o?.seed !== undefined && o.task === lab.task && sameStart && sameInit ? o.seed : null;
 }
@@ -131,10 +132,12 @@ export function seedGroups(runs: readonly SeedRun[], lab: SeedLab, last = LAST_S
     // A run whose first point is after another's last (an import of a late segment): no common steps to read.
     if (n === 0) continue;
     const spread = (metric: string) => {
-      const means = hs.map((h) => lastMean(h, metric, n));
+      // Each run's last n points of the window, exactly: a non-finite value there makes the cell "—" (reaching
+      // back past it would read that run at other steps than the window the table names).
+      const means = hs.map((h) => lastMean(h.slice(-n), metric, n));
       return means.every((m): m is number => m !== null) ? meanSd(means) : null;
     };
-    const exact = hs.every((h) => lastMean(h, EXACT_KL, n) !== null);
+    const exact = hs.every((h) => lastMean(h.slice(-n), EXACT_KL, n) !== null);
     const start = Math.min(...hs.map((h) => h[h.length - n].step));
     const first = rs[0].spec;
     out.push({

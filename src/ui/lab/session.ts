@@ -308,7 +308,7 @@ async function openRestoring(deps: SessionDeps): Promise<LabSession> {
             (s) =>
               s.history.length > 0 &&
               !resumed.has(s.spec.id) &&
-              runs.some((r) => r.id === s.spec.id && sameRun(r, s.spec)),
+              runs.some((r) => r.id === s.spec.id && sameRun(r, s.spec, lab().spec.seed)),
           )
           .map((s) => s.spec.id),
       );
