@@ -112,8 +112,10 @@ export function SeedsSummary() {
       </div>
       <p className="muted seeds-note">
         Mean ± sd across seeds (n − 1) of each run's mean over the same steps (the last N up to the step every
-        run of the group has reached), unsmoothed. Two settings whose difference is smaller than their spread
-        across seeds have not been told apart: seed luck alone moves the numbers that much (
+        run of the group has reached), unsmoothed. KL is the exact KL where every run logs it (else k1),
+        whatever estimator the KL chart above shows (picked beside its title), so the two can differ. Two
+        settings whose difference is smaller than their spread across seeds have not been told apart: seed
+        luck alone moves the numbers that much (
         <a href={henderson.url} target="_blank" rel="noreferrer">
           {henderson.authors} {henderson.year}, {henderson.title}
         </a>
