@@ -6,7 +6,7 @@
  * person who can change it. Nothing in the lab's settings changes them.
  */
 import { errorMessage } from "../util/errors";
-import { RewardSourceError } from "./reward_sources";
+import { RewardSourceError } from "./reward_source_error";
 
 /** What ends an error the site's policy caused: who fixes it, and how. */
 export const CSP_WASM_BLOCKED =

@@ -52,10 +52,9 @@ export interface RewardSourcesOptions {
   onProxyLoading?: () => void;
 }
 
-/** Why a reward source cannot be had (shown as the command's error). */
-export class RewardSourceError extends Error {
-  override readonly name = "RewardSourceError";
-}
+import { RewardSourceError } from "./reward_source_error";
+
+export { RewardSourceError };
 
 /** @throws RangeError naming the options when `v` is not a reward choice. */
 export function checkRewardChoice(v: unknown): RewardChoice {
