@@ -4,6 +4,7 @@
  * reward, reward_gold, objective/kl, objective/kl_exact (where the algorithm logs it) and entropy. As a table
  * for the terminal, and as CSV or JSON (`--summary FILE.csv|json`).
  */
+import { mean, std } from "../../src/algorithms/math/numerics";
 import type { SettingValue } from "../../src/lab/protocol";
 
 /** The metrics summarised, by TRL's names (objective/kl_exact: the exact per-token KL the lab also logs). */
@@ -55,12 +56,9 @@ export function lastMean(
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 }
 
-/** Mean and sample standard deviation of `xs` (n ≥ 1). */
+/** Mean and sample standard deviation (n − 1, Bessel: numerics.ts std) of `xs` (n ≥ 1; sd null for one). */
 export function spread(xs: readonly number[]): Spread {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  if (xs.length < 2) return { mean, sd: null };
-  const ss = xs.reduce((a, x) => a + (x - mean) ** 2, 0);
-  return { mean, sd: Math.sqrt(ss / (xs.length - 1)) };
+  return { mean: mean(xs), sd: xs.length < 2 ? null : std(xs, true) };
 }
 
 /**

@@ -26,9 +26,9 @@ const series: DrawnSeries[] = [
   },
 ];
 
-/** The card's left (px) as PinnedTip renders it. */
-function cardLeft(pin: Pin, box = createPlotBox()): number {
-  const html = renderToStaticMarkup(
+/** PinnedTip's markup for `pin` on a 500 px wide chart whose drawn scale is `box`'s. */
+function cardHtml(pin: Pin, box = createPlotBox()): string {
+  return renderToStaticMarkup(
     createElement(PinnedTip, {
       pin,
       width: 500,
@@ -39,7 +39,11 @@ function cardLeft(pin: Pin, box = createPlotBox()): number {
       drawn: "raw",
     }),
   );
-  return Number(/left:(-?[\d.]+)px/.exec(html)?.[1]);
+}
+
+/** The card's left (px) as PinnedTip renders it. */
+function cardLeft(pin: Pin, box = createPlotBox()): number {
+  return Number(/left:(-?[\d.]+)px/.exec(cardHtml(pin, box))?.[1]);
 }
 
 describe("a pinned card follows its x as the axis rescales", () => {
@@ -71,17 +75,7 @@ describe("a pinned card follows its x as the axis rescales", () => {
     expect(pinAnchor({ x: -1, frac: 0 }, scale(0, 20), 500)).toEqual({ at: 60, off: "left" });
     const box = createPlotBox();
     box.set(scale(0, 20));
-    const html = renderToStaticMarkup(
-      createElement(PinnedTip, {
-        pin,
-        width: 500,
-        box,
-        onClose: () => {},
-        series,
-        xLabel: "step",
-        drawn: "raw",
-      }),
-    );
+    const html = cardHtml(pin, box);
     expect(html).toContain('data-off="right"');
     expect(html).toContain("step 40 is off the plot");
   });

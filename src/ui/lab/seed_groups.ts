@@ -9,6 +9,7 @@
  * evidence (Henderson et al. 2018, Deep Reinforcement Learning that Matters, arXiv 1709.06560).
  */
 
+import { mean, std } from "../../algorithms/math/numerics";
 import type { RunOrigin } from "../../lab/export/origin";
 import type { MetricPoint, RunSpec } from "../../lab/protocol";
 import { rewardOf, runSeed } from "../../lab/settings";
@@ -60,11 +61,9 @@ export interface SeedGroup {
   entropy: Spread | null;
 }
 
-/** Mean and sample sd (n − 1) of `xs` (n ≥ 2). */
+/** Mean and sample sd (n − 1, Bessel: numerics.ts std) of `xs` (n ≥ 2). */
 export function meanSd(xs: readonly number[]): Spread {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const ss = xs.reduce((a, x) => a + (x - mean) ** 2, 0);
-  return { mean, sd: Math.sqrt(ss / (xs.length - 1)) };
+  return { mean: mean(xs), sd: std(xs, true) };
 }
 
 /** The mean of `metric` over the last `n` points of `history` that have it finite; null when fewer than n have. */
